@@ -1,0 +1,16 @@
+// One jest run covers every workspace; `scripts/run-tests.mjs` sums the results into the summary line.
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/proto-events', '<rootDir>/openapi', '<rootDir>/services'],
+  testMatch: ['**/src/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
+  },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  testTimeout: 60000,
+  maxWorkers: 2,
+  // Integration suites start real processes; give them room to shut down cleanly.
+  openHandlesTimeout: 5000,
+};

@@ -1,0 +1,193 @@
+import { join } from 'node:path';
+import { deadLetterSubject } from '@trove/proto-events';
+import { AppError } from '../errors';
+import { createLogger } from '../log';
+import { startNatsServer } from '../testing/nats-server';
+import type { NatsServerHandle } from '../testing/nats-server';
+import { startProcess } from '../testing/process';
+import { waitFor } from '../testing/wait';
+import { echo, testWork } from './fixtures/test-contracts';
+import { Bus, DLQ_DELIVERIES_HEADER, DLQ_REASON_HEADER, rpcHandler } from './index';
+
+const log = createLogger({ service: 'bus-test', level: 'silent' });
+
+let nats: NatsServerHandle;
+const buses: Bus[] = [];
+
+async function bus(name = 'test'): Promise<Bus> {
+  const b = await Bus.connect({ url: nats.url, name, log, rpcTimeoutMs: 1000 });
+  buses.push(b);
+  return b;
+}
+
+beforeAll(async () => {
+  nats = await startNatsServer();
+});
+
+afterAll(async () => {
+  await Promise.allSettled(buses.map((b) => b.close()));
+  await nats.stop();
+});
+
+describe('RPC over the NATS service API', () => {
+  it('spreads requests over two replicas of a queue group', async () => {
+    const counts: Record<string, number> = { a: 0, b: 0 };
+    for (const replica of ['a', 'b']) {
+      const b = await bus(`echo-${replica}`);
+      await b.serve({
+        name: 'echo',
+        version: '1.0.0',
+        handlers: [
+          rpcHandler(echo, async ({ text }) => {
+            counts[replica]++;
+            // Keep each replica busy a little so the server spreads the work.
+            await new Promise((r) => setTimeout(r, 5));
+            return { text, replica };
+          }),
+        ],
+      });
+    }
+    const client = await bus('client');
+    const replies = await Promise.all(Array.from({ length: 60 }, (_, i) => client.request(echo, { text: `hi ${i}` })));
+    expect(replies.map((r) => r.text)).toEqual(Array.from({ length: 60 }, (_, i) => `hi ${i}`));
+    expect(counts.a + counts.b).toBe(60);
+    expect(counts.a).toBeGreaterThan(0);
+    expect(counts.b).toBeGreaterThan(0);
+  });
+
+  it('rejects a request that breaks its schema with a clear BAD_REQUEST, and keeps serving', async () => {
+    const client = await bus('client-bad');
+    const bad = client.request(echo, { text: 'x'.repeat(101) });
+    await expect(bad).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/text.*100/) });
+    await expect(client.request(echo, { text: 'still here' })).resolves.toMatchObject({ text: 'still here' });
+  });
+
+  it('carries application errors with their code and details', async () => {
+    const svc = await bus('failing');
+    const contract = { ...echo, subject: 'trove.v1.test.fails', service: 'fails' };
+    await svc.serve({
+      name: 'fails',
+      version: '1.0.0',
+      handlers: [
+        rpcHandler(contract, async ({ text }) => {
+          if (text === 'boom') throw new Error('secret internal detail');
+          throw new AppError('CONFLICT', 'already exists', { id: 'abc' });
+        }),
+      ],
+    });
+    const client = await bus('client-err');
+    await expect(client.request(contract, { text: 'x' })).rejects.toMatchObject({ code: 'CONFLICT', message: 'already exists', details: { id: 'abc' } });
+    const internal = await client.request(contract, { text: 'boom' }).catch((e: AppError) => e);
+    expect(internal).toMatchObject({ code: 'INTERNAL', message: 'internal error' });
+  });
+
+  it('fails fast with UNAVAILABLE when the service is down', async () => {
+    const client = await bus('client-down');
+    const contract = { ...echo, subject: 'trove.v1.test.nobody', service: 'nobody' };
+    const started = Date.now();
+    await expect(client.request(contract, { text: 'x' }, { timeoutMs: 2000 })).rejects.toMatchObject({ code: 'UNAVAILABLE', message: 'nobody service is unavailable' });
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('gives up within its timeout when the service does not answer', async () => {
+    const svc = await bus('slow');
+    const contract = { ...echo, subject: 'trove.v1.test.slow', service: 'slow' };
+    await svc.serve({ name: 'slow', version: '1.0.0', handlers: [rpcHandler(contract, () => new Promise(() => undefined))] });
+    const client = await bus('client-slow');
+    const started = Date.now();
+    await expect(client.request(contract, { text: 'x' }, { timeoutMs: 500 })).rejects.toMatchObject({ code: 'UNAVAILABLE', message: 'slow service did not answer in time' });
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(450);
+    expect(elapsed).toBeLessThan(1500);
+  });
+});
+
+describe('JetStream work queues', () => {
+  beforeAll(async () => {
+    const b = await bus('streams');
+    await b.ensureStreams();
+    await b.ensureStreams(); // idempotent
+  });
+
+  it('processes each published item once, and de-duplicates by message id', async () => {
+    const work = testWork('dedupe');
+    const producer = await bus('producer');
+    for (let n = 0; n < 10; n++) await producer.publish(work, { n }, { msgId: `dedupe-${n}` });
+    for (let n = 0; n < 10; n++) await producer.publish(work, { n }, { msgId: `dedupe-${n}` });
+    const seen: number[] = [];
+    const consumer = await bus('consumer');
+    const handle = await consumer.consume(work, { durable: 'dedupe' }, async ({ n }) => {
+      seen.push(n);
+    });
+    await waitFor(() => seen.length >= 10, { what: '10 items' });
+    await new Promise((r) => setTimeout(r, 300));
+    await handle.stop();
+    expect(seen.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
+  it('naks a failing item with backoff until its max deliveries, then dead-letters it', async () => {
+    const work = testWork('poison');
+    const b = await bus('dlq');
+    const dead: Array<{ n: number; reason: string | undefined; deliveries: string | undefined }> = [];
+    const sub = b.nc.subscribe(deadLetterSubject(work.subject), {
+      callback: (_err, msg) => dead.push({ n: JSON.parse(new TextDecoder().decode(msg.data)).n, reason: msg.headers?.get(DLQ_REASON_HEADER), deliveries: msg.headers?.get(DLQ_DELIVERIES_HEADER) }),
+    });
+    const attempts: number[] = [];
+    const handle = await b.consume(work, { durable: 'poison', maxDeliver: 3, backoffMs: [50, 100] }, async (_p, meta) => {
+      attempts.push(meta.delivery);
+      throw new Error('cannot process this');
+    });
+    await b.publish(work, { n: 42 }, { msgId: 'poison-42' });
+    await waitFor(() => dead.length === 1, { what: 'dead letter' });
+    await handle.stop();
+    sub.unsubscribe();
+    expect(attempts).toEqual([1, 2, 3]);
+    expect(dead).toEqual([{ n: 42, reason: 'cannot process this', deliveries: '3' }]);
+  });
+
+  it('dead-letters a message that fails its schema at once', async () => {
+    const work = testWork('invalid');
+    const b = await bus('invalid');
+    const dead: string[] = [];
+    const sub = b.nc.subscribe(deadLetterSubject(work.subject), { callback: (_e, msg) => dead.push(msg.headers?.get(DLQ_REASON_HEADER) ?? '') });
+    let called = 0;
+    const handle = await b.consume(work, { durable: 'invalid' }, async () => {
+      called++;
+    });
+    // Bypass the typed publish to put a malformed message on the stream.
+    await b.nc.jetstream().publish(work.subject, new TextEncoder().encode('{"n":"not a number"}'));
+    await waitFor(() => dead.length === 1, { what: 'dead letter' });
+    await handle.stop();
+    sub.unsubscribe();
+    expect(called).toBe(0);
+    expect(dead[0]).toMatch(/invalid payload: \/n must be integer/);
+  });
+
+  it('loses no message when a consumer process is killed mid-stream and another takes over', async () => {
+    const name = 'killed';
+    const work = testWork(name);
+    const producer = await bus('producer-killed');
+    const total = 30;
+    for (let n = 0; n < total; n++) await producer.publish(work, { n }, { msgId: `killed-${n}` });
+
+    const entry = join(__dirname, '..', '..', 'dist', 'bus', 'fixtures', 'consumer-process.js');
+    const first = startProcess('consumer-1', entry, {}, [nats.url, name, 'killed', '150']);
+    await first.waitForOutput(/done \d+\n[\s\S]*done \d+\n[\s\S]*done \d+/);
+    await first.kill(); // SIGKILL: in-flight items are never acked
+    const doneBy = (out: string) => [...out.matchAll(/done (\d+)/g)].map((m) => Number(m[1]));
+    const firstDone = doneBy(first.output());
+    expect(firstDone.length).toBeLessThan(total);
+
+    const second = startProcess('consumer-2', entry, {}, [nats.url, name, 'killed', '10']);
+    try {
+      await waitFor(() => new Set([...firstDone, ...doneBy(second.output())]).size === total, { timeoutMs: 30_000, what: 'all items processed' });
+    } finally {
+      await second.stop();
+    }
+    const all = new Set([...firstDone, ...doneBy(second.output())]);
+    expect([...all].sort((a, b) => a - b)).toEqual(Array.from({ length: total }, (_, i) => i));
+    // Work-queue retention: everything acked is gone from the stream.
+    const jsm = await producer.nc.jetstreamManager();
+    await waitFor(async () => (await jsm.consumers.info(work.stream, 'killed')).num_pending === 0 && (await jsm.consumers.info(work.stream, 'killed')).num_ack_pending === 0, { what: 'consumer drained' });
+  });
+});

@@ -1,0 +1,192 @@
+import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import type { MessageContract } from '@trove/proto-events';
+import { deadLetterSubject, validate } from '@trove/proto-events';
+import { AckPolicy, DeliverPolicy, nanos } from 'nats';
+import type { ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg, NatsConnection, Subscription } from 'nats';
+import { runWithContext } from '../log';
+import type { Logger } from '../log';
+import { decodeJson } from './codec';
+import { incomingContext, outgoingHeaders, requestIdOf } from './headers';
+import { isNotFound } from './streams';
+
+const tracer = trace.getTracer('trove-bus');
+
+export interface ConsumeOptions {
+  /** Durable consumer name: every process using the same name shares the work. */
+  durable: string;
+  /** Messages processed at once by this process. */
+  concurrency?: number;
+  /** Deliveries before a message goes to the dead-letter subject. */
+  maxDeliver?: number;
+  /** How long a delivery may stay unacknowledged before the server redelivers it. */
+  ackWaitMs?: number;
+  /** Delay before redelivery after a failure, by attempt (the last value repeats). */
+  backoffMs?: number[];
+}
+
+export interface MessageMeta {
+  /** 1 on the first delivery. */
+  delivery: number;
+  streamSequence: number;
+  subject: string;
+}
+
+export type MessageHandler<P> = (payload: P, meta: MessageMeta) => Promise<void>;
+
+export interface ConsumerHandle {
+  /** Stops pulling, waits for in-flight handlers, leaves unprocessed messages to other consumers. */
+  stop(): Promise<void>;
+}
+
+export const DLQ_REASON_HEADER = 'Trove-Dlq-Reason';
+export const DLQ_DELIVERIES_HEADER = 'Trove-Dlq-Deliveries';
+
+const DEFAULTS = { concurrency: 4, maxDeliver: 5, ackWaitMs: 30_000, backoffMs: [1_000, 5_000, 30_000, 120_000] };
+
+/** Creates or updates the durable pull consumer for a contract's subject. */
+async function ensureConsumer(jsm: JetStreamManager, contract: MessageContract<unknown>, o: Required<ConsumeOptions>): Promise<void> {
+  const cfg = {
+    durable_name: o.durable,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    filter_subject: contract.subject,
+    max_deliver: o.maxDeliver,
+    ack_wait: nanos(o.ackWaitMs),
+    max_ack_pending: Math.max(o.concurrency * 4, 64),
+  };
+  try {
+    await jsm.consumers.info(contract.stream, o.durable);
+    await jsm.consumers.update(contract.stream, o.durable, { max_deliver: cfg.max_deliver, ack_wait: cfg.ack_wait, max_ack_pending: cfg.max_ack_pending });
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+    await jsm.consumers.add(contract.stream, cfg);
+  }
+}
+
+/**
+ * Consumes a JetStream subject through a durable pull consumer with bounded concurrency.
+ * Success acks; failure naks with backoff; the last failed delivery (or a payload that fails its
+ * schema) is republished on `dlq.<subject>` and terminated. A message whose consumer died on its
+ * last delivery is moved to the dead-letter subject from the server's max-deliveries advisory.
+ */
+export async function consume<P>(
+  nc: NatsConnection,
+  js: JetStreamClient,
+  jsm: JetStreamManager,
+  log: Logger,
+  contract: MessageContract<P>,
+  options: ConsumeOptions,
+  handler: MessageHandler<P>,
+): Promise<ConsumerHandle> {
+  const o: Required<ConsumeOptions> = { ...DEFAULTS, ...options } as Required<ConsumeOptions>;
+  await ensureConsumer(jsm, contract as MessageContract<unknown>, o);
+  const consumer = await js.consumers.get(contract.stream, o.durable);
+  const messages: ConsumerMessages = await consumer.consume({ max_messages: o.concurrency });
+  const advisories = watchMaxDeliveries(nc, js, jsm, log, contract as MessageContract<unknown>, o.durable);
+
+  const inFlight = new Set<Promise<void>>();
+  const loop = (async () => {
+    for await (const m of messages) {
+      const p = processMessage(js, log, contract, o, handler, m).finally(() => inFlight.delete(p));
+      inFlight.add(p);
+      while (inFlight.size >= o.concurrency) await Promise.race(inFlight);
+    }
+  })();
+
+  return {
+    async stop() {
+      messages.stop();
+      advisories.unsubscribe();
+      await loop.catch(() => undefined);
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}
+
+async function processMessage<P>(
+  js: JetStreamClient,
+  log: Logger,
+  contract: MessageContract<P>,
+  o: Required<ConsumeOptions>,
+  handler: MessageHandler<P>,
+  m: JsMsg,
+): Promise<void> {
+  const delivery = m.info.redeliveryCount;
+  const meta: MessageMeta = { delivery, streamSequence: m.info.streamSequence, subject: m.subject };
+  const parentCtx = incomingContext(m.headers);
+  const span = tracer.startSpan(`consume ${m.subject}`, { kind: SpanKind.CONSUMER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': m.subject } }, parentCtx);
+  // Long handlers tell the server they are alive so the message is not redelivered under them.
+  const heartbeat = setInterval(() => m.working(), Math.max(500, Math.floor(o.ackWaitMs / 2)));
+  try {
+    const decoded = decodeJson(m.data);
+    const check = decoded.ok ? validate(contract.payload, decoded.value) : { valid: false, errors: ['not valid JSON'] };
+    if (!decoded.ok || !check.valid) {
+      // A malformed message will never succeed: dead-letter it at once instead of retrying.
+      await deadLetter(js, m, `invalid payload: ${check.errors.join('; ')}`, delivery);
+      m.term('invalid payload');
+      log.warn({ subject: m.subject, seq: meta.streamSequence, errors: check.errors }, 'message failed its schema; dead-lettered');
+      return;
+    }
+    await context.with(trace.setSpan(parentCtx, span), () =>
+      runWithContext({ requestId: requestIdOf(m.headers) }, () => handler(decoded.value as P, meta)),
+    );
+    await m.ackAck();
+  } catch (err) {
+    span.recordException(err as Error);
+    span.setStatus({ code: SpanStatusCode.ERROR });
+    const reason = (err as Error)?.message ?? String(err);
+    if (delivery >= o.maxDeliver) {
+      await deadLetter(js, m, reason, delivery).catch((e) => log.error({ err: e }, 'dead-letter publish failed'));
+      m.term(reason.slice(0, 200));
+      log.error({ subject: m.subject, seq: meta.streamSequence, delivery, reason }, 'message failed its last delivery; dead-lettered');
+    } else {
+      const delay = o.backoffMs[Math.min(delivery - 1, o.backoffMs.length - 1)] ?? 0;
+      m.nak(delay);
+      log.warn({ subject: m.subject, seq: meta.streamSequence, delivery, delay, reason }, 'message failed; will retry');
+    }
+  } finally {
+    clearInterval(heartbeat);
+    span.end();
+  }
+}
+
+async function deadLetter(js: JetStreamClient, m: JsMsg, reason: string, deliveries: number): Promise<void> {
+  const h = outgoingHeaders();
+  h.set(DLQ_REASON_HEADER, reason.replace(/[\r\n]+/g, ' ').slice(0, 1000));
+  h.set(DLQ_DELIVERIES_HEADER, String(deliveries));
+  await js.publish(deadLetterSubject(m.subject), m.data, { headers: h, msgID: `dlq-${m.info.stream}-${m.info.streamSequence}` });
+}
+
+/**
+ * When a consumer process dies during a message's last delivery, nobody nak's it: the server
+ * gives up and emits an advisory. We pick that message from the stream, dead-letter it and
+ * remove it, so nothing is silently stuck. A queue group makes one replica do it.
+ */
+function watchMaxDeliveries(nc: NatsConnection, js: JetStreamClient, jsm: JetStreamManager, log: Logger, contract: MessageContract<unknown>, durable: string): Subscription {
+  const subject = `$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${contract.stream}.${durable}`;
+  return nc.subscribe(subject, {
+    queue: `${durable}-advisories`,
+    callback: (err, msg) => {
+      if (err) return;
+      const decoded = decodeJson(msg.data);
+      const advisory = (decoded.ok ? decoded.value : {}) as { stream_seq?: number; deliveries?: number };
+      const seq = advisory.stream_seq;
+      if (typeof seq !== 'number') return;
+      void (async () => {
+        try {
+          const stored = await jsm.streams.getMessage(contract.stream, { seq });
+          const h = outgoingHeaders();
+          h.set(DLQ_REASON_HEADER, 'maximum deliveries reached without an answer from a consumer');
+          h.set(DLQ_DELIVERIES_HEADER, String(advisory.deliveries ?? ''));
+          await js.publish(deadLetterSubject(stored.subject), stored.data, { headers: h, msgID: `dlq-${contract.stream}-${seq}` });
+          await jsm.streams.deleteMessage(contract.stream, seq, false);
+          log.error({ subject: stored.subject, seq }, 'message exhausted its deliveries; dead-lettered');
+        } catch (e) {
+          // Already handled by the consumer that term'd it, or by another replica.
+          if (!isNotFound(e)) log.warn({ err: e, seq }, 'max-deliveries advisory not handled');
+        }
+      })();
+    },
+  });
+}
+

@@ -1,0 +1,127 @@
+import type { MessageContract, RpcContract } from '@trove/proto-events';
+import { validate } from '@trove/proto-events';
+import { connect } from 'nats';
+import type { JetStreamClient, JetStreamManager, NatsConnection, Service } from 'nats';
+import { AppError } from '../errors';
+import type { Logger } from '../log';
+import { encodeJson } from './codec';
+import { consume } from './consume';
+import type { ConsumeOptions, ConsumerHandle, MessageHandler } from './consume';
+import { outgoingHeaders } from './headers';
+import { requestRpc, serveRpc } from './rpc';
+import type { ServeOptions } from './rpc';
+import { ensureStreams } from './streams';
+
+export { rpcHandler } from './rpc';
+export type { RpcHandler, ServeOptions } from './rpc';
+export type { ConsumeOptions, ConsumerHandle, MessageHandler, MessageMeta } from './consume';
+export { DLQ_DELIVERIES_HEADER, DLQ_REASON_HEADER } from './consume';
+export { REQUEST_ID_HEADER } from './headers';
+export { streamConfigs } from './streams';
+
+export interface BusOptions {
+  url: string;
+  /** Connection name shown by the server (service name and pid). */
+  name: string;
+  log: Logger;
+  /** Default RPC timeout. */
+  rpcTimeoutMs?: number;
+}
+
+/**
+ * The one way services talk: typed RPC over the NATS service API, JetStream events and work
+ * queues, every message validated against its contract from `@trove/proto-events`.
+ */
+export class Bus {
+  private consumers = new Set<ConsumerHandle>();
+  private services: Service[] = [];
+  private jsm?: JetStreamManager;
+
+  private constructor(
+    readonly nc: NatsConnection,
+    private readonly log: Logger,
+    private readonly rpcTimeoutMs: number,
+  ) {}
+
+  static async connect(opts: BusOptions): Promise<Bus> {
+    const nc = await connect({
+      servers: opts.url,
+      name: opts.name,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 1000,
+    });
+    const bus = new Bus(nc, opts.log, opts.rpcTimeoutMs ?? 5000);
+    void bus.watchStatus();
+    return bus;
+  }
+
+  /** True while the connection to NATS is up (readiness). */
+  isConnected(): boolean {
+    return !this.nc.isClosed() && !this.reconnecting;
+  }
+
+  private reconnecting = false;
+
+  private async watchStatus(): Promise<void> {
+    for await (const s of this.nc.status()) {
+      if (s.type === 'disconnect' || s.type === 'reconnecting') this.reconnecting = true;
+      if (s.type === 'reconnect') this.reconnecting = false;
+      this.log.info({ nats: s.type }, 'nats connection status');
+    }
+  }
+
+  /** Answers the given contracts as service `name` (queue group = name). */
+  async serve(opts: ServeOptions): Promise<Service> {
+    const service = await serveRpc(this.nc, this.log, opts);
+    this.services.push(service);
+    return service;
+  }
+
+  request<Req, Res>(contract: RpcContract<Req, Res>, request: Req, opts: { timeoutMs?: number } = {}): Promise<Res> {
+    return requestRpc(this.nc, contract, request, { timeoutMs: opts.timeoutMs ?? this.rpcTimeoutMs });
+  }
+
+  private jetstream(): JetStreamClient {
+    return this.nc.jetstream();
+  }
+
+  private async manager(): Promise<JetStreamManager> {
+    this.jsm ??= await this.nc.jetstreamManager();
+    return this.jsm;
+  }
+
+  /** Creates or updates the JetStream streams the contracts use. Every service calls it at start. */
+  async ensureStreams(): Promise<void> {
+    await ensureStreams(await this.manager());
+  }
+
+  /**
+   * Publishes an event or work item. `msgId` de-duplicates: a retry with the same id within the
+   * stream's window is stored once.
+   */
+  async publish<P>(contract: MessageContract<P>, payload: P, opts: { msgId: string }): Promise<void> {
+    const check = validate(contract.payload, payload);
+    if (!check.valid) throw new AppError('INTERNAL', `refusing to publish invalid ${contract.subject}: ${check.errors.join('; ')}`);
+    await this.jetstream().publish(contract.subject, encodeJson(payload), { msgID: opts.msgId, headers: outgoingHeaders() });
+  }
+
+  async consume<P>(contract: MessageContract<P>, options: ConsumeOptions, handler: MessageHandler<P>): Promise<ConsumerHandle> {
+    const handle = await consume(this.nc, this.jetstream(), await this.manager(), this.log, contract, options, handler);
+    this.consumers.add(handle);
+    return {
+      stop: async () => {
+        this.consumers.delete(handle);
+        await handle.stop();
+      },
+    };
+  }
+
+  /** Stops consumers and services, lets in-flight work finish, then drains the connection. */
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.consumers].map((c) => c.stop()));
+    this.consumers.clear();
+    await Promise.allSettled(this.services.map((s) => s.stop()));
+    if (!this.nc.isClosed()) await this.nc.drain().catch(() => undefined);
+  }
+}
+

@@ -1,0 +1,41 @@
+import { STREAMS } from '@trove/proto-events';
+import { RetentionPolicy, StorageType, nanos } from 'nats';
+import type { JetStreamManager, StreamConfig } from 'nats';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The streams' wanted configuration, derived from the contracts package. */
+export function streamConfigs(): Array<Partial<StreamConfig> & { name: string }> {
+  return Object.values(STREAMS).map((s) => ({
+    name: s.name,
+    subjects: [...s.subjects],
+    retention: s.retention === 'workqueue' ? RetentionPolicy.Workqueue : RetentionPolicy.Limits,
+    storage: StorageType.File,
+    max_age: nanos(s.maxAgeDays * DAY_MS),
+    // Publishers set Nats-Msg-Id; the server drops a repeat seen within this window.
+    duplicate_window: nanos(2 * 60 * 1000),
+  }));
+}
+
+/** Creates the streams, or brings an existing one's subjects and limits up to date. Idempotent. */
+export async function ensureStreams(jsm: JetStreamManager): Promise<void> {
+  for (const cfg of streamConfigs()) {
+    try {
+      const info = await jsm.streams.info(cfg.name);
+      await jsm.streams.update(cfg.name, { ...info.config, subjects: cfg.subjects, max_age: cfg.max_age, duplicate_window: cfg.duplicate_window });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      try {
+        await jsm.streams.add(cfg);
+      } catch (addErr) {
+        // Another replica created it between our info and add: that is fine.
+        if (!/already in use|already exists/i.test(String((addErr as Error).message))) throw addErr;
+      }
+    }
+  }
+}
+
+export function isNotFound(err: unknown): boolean {
+  const e = err as { code?: string; api_error?: { err_code?: number }; message?: string };
+  return e?.code === '404' || /not found/i.test(e?.message ?? '');
+}

@@ -1,0 +1,26 @@
+import { bool, int, optionalStr, optionalUrl, str, url } from './index';
+
+/** Variables every service reads. Documented in the README's table. */
+export const commonSpec = {
+  natsUrl: url('TROVE_NATS_URL', { default: 'nats://127.0.0.1:4222', protocols: ['nats', 'tls', 'ws', 'wss'] }),
+  dataDir: str('TROVE_DATA_DIR', { default: './data' }),
+  logLevel: str('TROVE_LOG_LEVEL', { default: 'info' }),
+  rpcTimeoutMs: int('TROVE_RPC_TIMEOUT_MS', { default: 5000, min: 100, max: 120000 }),
+  otlpEndpoint: optionalUrl('TROVE_OTLP_ENDPOINT', ['http', 'https']),
+};
+
+/** Document store: MongoDB when a URL is given, else the embedded NeDB under the data dir. */
+export const docStoreSpec = {
+  mongodbUrl: optionalUrl('TROVE_MONGODB_URL', ['mongodb', 'mongodb+srv']),
+};
+
+/** Blob store: S3/MinIO when a bucket is given, else the filesystem under the data dir. */
+export const blobStoreSpec = {
+  s3Bucket: optionalStr('TROVE_S3_BUCKET'),
+  s3Endpoint: optionalUrl('TROVE_S3_ENDPOINT', ['http', 'https']),
+  s3Region: str('TROVE_S3_REGION', { default: 'us-east-1' }),
+  s3AccessKeyId: optionalStr('TROVE_S3_ACCESS_KEY_ID'),
+  s3SecretAccessKey: optionalStr('TROVE_S3_SECRET_ACCESS_KEY'),
+  s3ForcePathStyle: bool('TROVE_S3_FORCE_PATH_STYLE', { default: true }),
+  s3QuotaBytes: int('TROVE_S3_QUOTA_BYTES', { default: 0, min: 0 }),
+};
