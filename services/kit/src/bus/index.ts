@@ -47,6 +47,8 @@ export class Bus {
     const nc = await connect({
       servers: opts.url,
       name: opts.name,
+      // In a cluster NATS may start after us: keep trying instead of crash-looping.
+      waitOnFirstConnect: true,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 1000,
     });
@@ -66,7 +68,8 @@ export class Bus {
     for await (const s of this.nc.status()) {
       if (s.type === 'disconnect' || s.type === 'reconnecting') this.reconnecting = true;
       if (s.type === 'reconnect') this.reconnecting = false;
-      this.log.info({ nats: s.type }, 'nats connection status');
+      // 'reconnecting' repeats every attempt: log only the transitions.
+      if (s.type === 'disconnect' || s.type === 'reconnect' || s.type === 'error') this.log.warn({ nats: s.type, data: String(s.data) }, 'nats connection status');
     }
   }
 

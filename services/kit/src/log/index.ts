@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { trace } from '@opentelemetry/api';
+import { isSpanContextValid, trace } from '@opentelemetry/api';
 import pino from 'pino';
 import type { Logger } from 'pino';
 
@@ -62,7 +62,7 @@ export function createLogger(opts: LoggerOptions): Logger {
         return {
           ...(ctx?.requestId ? { requestId: ctx.requestId } : {}),
           ...(ctx?.userId ? { userId: ctx.userId } : {}),
-          ...(span ? { traceId: span.traceId, spanId: span.spanId } : {}),
+          ...(span && isSpanContextValid(span) ? { traceId: span.traceId, spanId: span.spanId } : {}),
         };
       },
     },

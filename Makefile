@@ -1,0 +1,35 @@
+# Trove — the two commands: `make up` and `make test`. Everything else is a step of those.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+.PHONY: help install build typecheck lint test up clean
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+
+install: ## Install what is missing (npm packages, nats-server)
+	@bash scripts/install.sh
+
+build: install ## Compile every workspace (TypeScript project references)
+	@echo "==> build"
+	@npx tsc -b tsconfig.build.json
+	@bash scripts/build-info.sh
+
+typecheck: install ## Strict type-check of every workspace, tests included
+	@echo "==> typecheck"
+	@npx tsc -b tsconfig.build.json --pretty
+
+lint: install ## ESLint over the whole tree
+	@echo "==> lint"
+	@npx eslint --max-warnings=0 .
+
+test: build typecheck lint ## Build, type-check, lint, run every suite; ends with "N passed, N failed"
+	@echo "==> test"
+	@node scripts/run-tests.mjs
+
+up: build ## Start nats-server and every service with embedded stores under ./data (Ctrl-C stops all)
+	@node scripts/up.mjs
+
+clean: ## Remove build output (keeps ./data)
+	@npx tsc -b tsconfig.build.json --clean
+	@rm -rf .test-results artifacts services/*/build-info.json

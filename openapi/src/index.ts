@@ -1,0 +1,91 @@
+/**
+ * @trove/openapi — the Trove HTTP contract (OpenAPI 3.0.3).
+ *
+ * `openapi.yaml` next to this package's `src`/`dist` folders is the single source of truth: the
+ * gateway validates requests against it, the docs site renders it and tests check answers
+ * against it. This module locates, parses and walks it.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+
+/** Absolute path of `openapi.yaml` (works from `src` under ts and from the compiled `dist`). */
+export const openapiPath: string = path.resolve(__dirname, '..', 'openapi.yaml');
+
+/** How an operation is authenticated. */
+export type OperationSecurity = 'none' | 'bearer' | 'basic' | 'bearerOrSigned';
+
+export interface OpenApiOperation {
+  /** Lower-case HTTP method: `get`, `post`, `put`, `delete`, … */
+  method: string;
+  /** Path template exactly as in the document, e.g. `/v1/mediaItems/{id}`. */
+  path: string;
+  operationId: string;
+  security: OperationSecurity;
+}
+
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+type SecurityRequirement = Record<string, string[]>;
+
+let cached: Record<string, unknown> | undefined;
+
+function parsed(): Record<string, unknown> {
+  if (!cached) {
+    const doc: unknown = parse(readFileSync(openapiPath, 'utf8'));
+    if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
+      throw new Error(`${openapiPath} does not contain an OpenAPI document`);
+    }
+    cached = doc as Record<string, unknown>;
+  }
+  return cached;
+}
+
+/**
+ * The parsed OpenAPI document. The file is read and parsed once; every call returns a fresh deep
+ * copy, so callers (e.g. express-openapi-validator, which rewrites the schemas it is given) may
+ * mutate the result without affecting anyone else.
+ */
+export function loadOpenApi(): Record<string, unknown> {
+  return structuredClone(parsed());
+}
+
+/** `info.version` — the API version implemented by this contract, e.g. `24.06.24`. */
+export function apiVersion(): string {
+  const info = parsed().info as { version?: unknown } | undefined;
+  return String(info?.version ?? '');
+}
+
+/** Classifies a list of alternative security requirements (OpenAPI `security`). */
+export function classifySecurity(requirements: SecurityRequirement[] | undefined): OperationSecurity {
+  if (!requirements || requirements.length === 0) return 'none';
+  const alternatives = requirements.map((r) => Object.keys(r).sort().join('+'));
+  if (alternatives.some((a) => a === '')) return 'none'; // `{}` makes authentication optional
+  const set = new Set(alternatives);
+  if (set.size === 1 && set.has('bearerAuth')) return 'bearer';
+  if (set.size === 1 && set.has('basicAuth')) return 'basic';
+  if (set.size === 2 && set.has('bearerAuth') && set.has('signedUrl')) return 'bearerOrSigned';
+  throw new Error(`unsupported security requirement: ${JSON.stringify(requirements)}`);
+}
+
+let operations: OpenApiOperation[] | undefined;
+
+/** Every operation declared in the document, in document order. */
+export function listOperations(): OpenApiOperation[] {
+  if (!operations) {
+    const doc = parsed();
+    const globalSecurity = doc.security as SecurityRequirement[] | undefined;
+    const paths = (doc.paths ?? {}) as Record<string, Record<string, unknown>>;
+    const found: OpenApiOperation[] = [];
+    for (const [p, item] of Object.entries(paths)) {
+      for (const method of HTTP_METHODS) {
+        const op = item[method] as { operationId?: string; security?: SecurityRequirement[] } | undefined;
+        if (!op) continue;
+        if (!op.operationId) throw new Error(`${method.toUpperCase()} ${p} has no operationId`);
+        found.push({ method, path: p, operationId: op.operationId, security: classifySecurity(op.security ?? globalSecurity) });
+      }
+    }
+    operations = found;
+  }
+  return operations.map((o) => ({ ...o }));
+}

@@ -1,0 +1,179 @@
+#!/usr/bin/env node
+// `make up`: nats-server (unless TROVE_NATS_URL points elsewhere) and every service as its own
+// process, embedded stores under ./data (TROVE_DATA_DIR), health-checked, URLs printed.
+// Ctrl-C or SIGTERM stops everything and leaves no process behind.
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { connect } from 'node:net';
+import { resolve, join } from 'node:path';
+
+const SERVICES = ['auth', 'media', 'library', 'explore', 'jobs', 'worker', 'gateway'];
+const READY = 'service ready';
+
+const env = { ...process.env };
+const dataDir = resolve(env.TROVE_DATA_DIR || './data');
+env.TROVE_DATA_DIR = dataDir;
+mkdirSync(dataDir, { recursive: true });
+const gatewayPort = Number(env.TROVE_GATEWAY_PORT || 5001);
+
+const children = [];
+let stopping = false;
+
+function log(line) {
+  process.stdout.write(`${line}\n`);
+}
+
+/** Prints a child's JSON log lines compactly: "12:00:01 gateway  info  service ready {...}". */
+function relay(name, stream) {
+  let buf = '';
+  stream.on('data', (d) => {
+    buf += d.toString();
+    let i;
+    while ((i = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      // nats-server's own [INF] banner is noise here; its warnings and errors are not.
+      if (line.trim() && !(name === 'nats' && line.includes('[INF]'))) log(format(name, line));
+    }
+  });
+}
+
+function format(name, line) {
+  try {
+    const { time, level, msg, service: _s, pid: _p, hostname: _h, ...rest } = JSON.parse(line);
+    const extra = Object.keys(rest).length ? ` ${JSON.stringify(rest)}` : '';
+    return `${String(time ?? '').slice(11, 19)} ${name.padEnd(8)} ${String(level ?? '').padEnd(5)} ${msg ?? ''}${extra}`;
+  } catch {
+    return `${''.padEnd(8)} ${name.padEnd(8)} ${line}`;
+  }
+}
+
+function start(name, cmd, args, { detached = false } = {}) {
+  // nats-server runs in its own process group so a terminal's Ctrl-C reaches only us and the
+  // services: they drain their NATS work first, and we stop nats-server last.
+  const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached });
+  const entry = { name, child, output: '' };
+  const collect = (d) => {
+    entry.output = (entry.output + d.toString()).slice(-20000);
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  relay(name, child.stdout);
+  relay(name, child.stderr);
+  child.on('exit', (code, signal) => {
+    entry.exited = true;
+    if (!stopping) {
+      log(`!! ${name} exited unexpectedly (${signal ?? `code ${code}`}); stopping everything`);
+      void stopAll(1);
+    }
+  });
+  child.on('error', (err) => {
+    log(`!! could not start ${name}: ${err.message}`);
+    if (!stopping) void stopAll(1);
+  });
+  children.push(entry);
+  return entry;
+}
+
+async function stopAll(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  log('==> stopping');
+  // Services first (they drain their NATS work), nats-server last.
+  const services = children.filter((c) => c.name !== 'nats');
+  await Promise.all(services.map((c) => stopChild(c)));
+  await Promise.all(children.filter((c) => c.name === 'nats').map((c) => stopChild(c)));
+  log('==> all stopped');
+  process.exit(code);
+}
+
+function stopChild(c) {
+  return new Promise((res) => {
+    if (c.exited || c.child.exitCode !== null) return res();
+    const timer = setTimeout(() => c.child.kill('SIGKILL'), 15000);
+    c.child.once('exit', () => {
+      clearTimeout(timer);
+      res();
+    });
+    c.child.kill('SIGTERM');
+  });
+}
+
+process.on('exit', () => {
+  // Last resort if we die abruptly: never leave a detached nats-server behind.
+  for (const c of children) if (c.child.exitCode === null) c.child.kill('SIGKILL');
+});
+process.on('SIGINT', () => void stopAll(0));
+process.on('SIGTERM', () => void stopAll(0));
+process.on('SIGHUP', () => void stopAll(0));
+
+function portOpen(port, host = '127.0.0.1') {
+  return new Promise((res) => {
+    const s = connect(port, host);
+    s.once('connect', () => {
+      s.destroy();
+      res(true);
+    });
+    s.once('error', () => res(false));
+  });
+}
+
+async function waitUntil(what, probe, timeoutMs = 60000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (stopping) return;
+    if (Date.now() > deadline) {
+      log(`!! timed out waiting for ${what}`);
+      await stopAll(1);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function main() {
+  log(`==> data directory: ${dataDir}`);
+  if (!env.TROVE_NATS_URL) {
+    const natsPort = Number(env.TROVE_NATS_PORT || 4222);
+    if (await portOpen(natsPort)) {
+      log(`!! port ${natsPort} is already in use. Stop what runs there, or set TROVE_NATS_PORT, or point TROVE_NATS_URL at a running nats-server.`);
+      process.exit(1);
+    }
+    const natsDir = join(dataDir, 'nats');
+    mkdirSync(natsDir, { recursive: true });
+    start('nats', env.TROVE_NATS_SERVER_BIN || 'nats-server', ['-js', '-a', '127.0.0.1', '-p', String(natsPort), '-sd', natsDir], { detached: true });
+    env.TROVE_NATS_URL = `nats://127.0.0.1:${natsPort}`;
+    await waitUntil('nats-server', () => portOpen(natsPort), 15000);
+    log(`==> nats-server on ${env.TROVE_NATS_URL} (JetStream store ${natsDir})`);
+  } else {
+    log(`==> using NATS at ${env.TROVE_NATS_URL}`);
+  }
+
+  if (await portOpen(gatewayPort)) {
+    log(`!! port ${gatewayPort} is already in use: set TROVE_GATEWAY_PORT to another port.`);
+    await stopAll(1);
+  }
+
+  const entries = SERVICES.map((name) => start(name, process.execPath, [join('services', name, 'dist', 'main.js')]));
+  for (const e of entries) {
+    await waitUntil(`${e.name} to be ready`, () => e.output.includes(READY));
+  }
+  await waitUntil('the gateway to be ready', async () => {
+    try {
+      const r = await fetch(`http://127.0.0.1:${gatewayPort}/health/ready`);
+      return r.ok;
+    } catch {
+      return false;
+    }
+  });
+  log('');
+  log('Trove is up:');
+  log(`  API        http://localhost:${gatewayPort}        (try: curl http://localhost:${gatewayPort}/version)`);
+  log(`  NATS       ${env.TROVE_NATS_URL}`);
+  log(`  data       ${dataDir}`);
+  log('Press Ctrl-C to stop everything.');
+}
+
+main().catch((err) => {
+  log(`!! ${err.stack ?? err}`);
+  void stopAll(1);
+});

@@ -1,0 +1,14 @@
+import type { RequestHandler } from 'express';
+import type { Logger } from '@trove/kit';
+
+/** One line per answered request: method, path (no query: it may hold signatures), status, duration. */
+export function accessLog(log: Logger): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      log.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10, requestId: res.locals.requestId }, 'request');
+    });
+    next();
+  };
+}

@@ -1,0 +1,60 @@
+import { spawnSync } from 'node:child_process';
+import { ConfigError, bool, int, loadConfig, oneOf, optionalStr, redactUrl, str, url } from './index';
+import { commonSpec } from './common';
+
+describe('config', () => {
+  const spec = {
+    port: int('TROVE_X_PORT', { default: 5001, min: 1, max: 65535 }),
+    name: str('TROVE_X_NAME'),
+    debug: bool('TROVE_X_DEBUG', { default: false }),
+    mode: oneOf('TROVE_X_MODE', ['a', 'b'] as const, { default: 'a' }),
+    nested: { url: url('TROVE_X_URL', { default: 'nats://localhost:4222', protocols: ['nats'] }) },
+    opt: optionalStr('TROVE_X_OPT'),
+  };
+
+  it('applies defaults and parses values', () => {
+    const c = loadConfig(spec, { TROVE_X_NAME: 'trove', TROVE_X_DEBUG: 'yes', TROVE_X_PORT: '8080' });
+    expect(c).toEqual({ port: 8080, name: 'trove', debug: true, mode: 'a', nested: { url: 'nats://localhost:4222' }, opt: undefined });
+  });
+
+  it('names every bad or missing variable at once', () => {
+    let err: unknown;
+    try {
+      loadConfig(spec, { TROVE_X_PORT: '99999', TROVE_X_DEBUG: 'maybe', TROVE_X_MODE: 'c', TROVE_X_URL: 'http://x' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    const msg = (err as ConfigError).message;
+    expect(msg).toContain('TROVE_X_PORT must be ≤ 65535');
+    expect(msg).toContain('TROVE_X_NAME is required');
+    expect(msg).toContain('TROVE_X_DEBUG must be true or false');
+    expect(msg).toContain('TROVE_X_MODE must be one of a, b');
+    expect(msg).toContain('TROVE_X_URL must use nats');
+    expect((err as ConfigError).problems).toHaveLength(5);
+  });
+
+  it('treats blank values as unset', () => {
+    expect(loadConfig({ p: int('TROVE_X_P', { default: 3 }) }, { TROVE_X_P: '  ' })).toEqual({ p: 3 });
+  });
+
+  it('never prints a password from a URL', () => {
+    expect(redactUrl('mongodb://user:s3cret@db:27017/trove')).toBe('mongodb://user:***@db:27017/trove');
+    const c = () => loadConfig({ u: url('TROVE_X_U') }, { TROVE_X_U: 'not a url with s3cret' });
+    expect(c).toThrow(/TROVE_X_U must be a URL/);
+  });
+
+  it('the common variables have working defaults', () => {
+    const c = loadConfig(commonSpec, {});
+    expect(c.natsUrl).toBe('nats://127.0.0.1:4222');
+    expect(c.rpcTimeoutMs).toBe(5000);
+  });
+
+  it('a service started with a bad variable stops with a message naming it', () => {
+    const script = `require(${JSON.stringify(require.resolve('../../dist/config'))}).loadConfigOrExit('demo', { port: require(${JSON.stringify(require.resolve('../../dist/config'))}).int('TROVE_X_PORT') })`;
+    const out = spawnSync(process.execPath, ['-e', script], { env: { ...process.env, TROVE_X_PORT: 'abc' }, encoding: 'utf8' });
+    expect(out.status).toBe(78);
+    expect(out.stderr).toContain('demo: invalid configuration');
+    expect(out.stderr).toContain('TROVE_X_PORT must be an integer, got "abc"');
+  });
+});

@@ -1,0 +1,48 @@
+import { SpanKind, context, trace } from '@opentelemetry/api';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { Bus, rpcHandler } from '../bus';
+import { echo } from '../bus/fixtures/test-contracts';
+import { createLogger } from '../log';
+import { startNatsServer } from '../testing/nats-server';
+import type { NatsServerHandle } from '../testing/nats-server';
+import { startTelemetry, stopTelemetry } from './index';
+
+describe('telemetry', () => {
+  const exporter = new InMemorySpanExporter();
+  let nats: NatsServerHandle;
+  let server: Bus;
+  let client: Bus;
+
+  beforeAll(async () => {
+    startTelemetry({ service: 'test', spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    nats = await startNatsServer();
+    const log = createLogger({ service: 'test', level: 'silent' });
+    server = await Bus.connect({ url: nats.url, name: 'srv', log });
+    client = await Bus.connect({ url: nats.url, name: 'cli', log });
+    await server.serve({ name: 'echo', version: '1.0.0', handlers: [rpcHandler(echo, async ({ text }) => ({ text, replica: 'a' }))] });
+  });
+
+  afterAll(async () => {
+    await client.close();
+    await server.close();
+    await nats.stop();
+    await stopTelemetry();
+  });
+
+  it('carries the trace from an incoming request across NATS into the service', async () => {
+    const tracer = trace.getTracer('test');
+    const root = tracer.startSpan('GET /v1/example', { kind: SpanKind.SERVER });
+    await context.with(trace.setSpan(context.active(), root), () => client.request(echo, { text: 'traced' }));
+    root.end();
+    const spans = exporter.getFinishedSpans();
+    const rpcClient = spans.find((s) => s.kind === SpanKind.CLIENT && s.name === 'rpc trove.v1.test.echo');
+    const rpcServer = spans.find((s) => s.kind === SpanKind.SERVER && s.name === 'rpc trove.v1.test.echo');
+    expect(rpcClient).toBeDefined();
+    expect(rpcServer).toBeDefined();
+    const traceId = root.spanContext().traceId;
+    expect(rpcClient!.spanContext().traceId).toBe(traceId);
+    expect(rpcServer!.spanContext().traceId).toBe(traceId);
+    expect(rpcClient!.parentSpanContext?.spanId).toBe(root.spanContext().spanId);
+    expect(rpcServer!.parentSpanContext?.spanId).toBe(rpcClient!.spanContext().spanId);
+  });
+});
