@@ -7,3 +7,4 @@ export * from './bus';
 export * from './blobstore';
 export * from './service/run';
 export * from './service/package-info';
+export * from './secrets';
