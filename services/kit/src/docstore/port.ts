@@ -3,16 +3,45 @@
  * adapters (MongoDB via mongoose, embedded NeDB) implement identically. Services only ever talk
  * to this interface, so the same code runs in the cluster and on a laptop.
  *
- * Supported dialect (anything else is rejected with UnsupportedQueryError, never silently ignored):
+ * Supported dialect (anything else is rejected with UnsupportedQueryError, never silently ignored;
+ * both adapters run the same validator, so they reject exactly the same things):
  * - filters: field equality (dotted paths allowed), `$eq`, `$ne`, `$in`, `$nin`, `$gt`, `$gte`, `$lt`, `$lte`,
- *   `$exists`, and the logical `$and`, `$or`. Equality on an array field matches when the array contains the value.
- * - updates: `$set`, `$unset`, `$inc`, `$addToSet` (single value or `{ $each: [...] }`), `$pull` (single value).
- * - find options: `sort` (1 | -1 per field, applied in key order), `skip`, `limit`.
- * - indexes: single or compound fields, optionally unique; a unique violation throws DuplicateKeyError.
+ *   `$exists`, and the logical `$and`, `$or` (non-empty arrays). MongoDB semantics throughout:
+ *   - equality on an array field matches when the array contains the value (or equals it exactly, order included);
+ *     a dotted path through an array of sub-documents matches when any element matches;
+ *   - `null` (via equality, `$eq` or `$in`) also matches documents where the field is missing;
+ *     `$ne` / `$nin` are the exact negations of `$eq` / `$in` (so they match missing fields);
+ *   - `$gt`/`$gte`/`$lt`/`$lte` only compare values of the same kind (number with number, string with string
+ *     by code point, Date with Date, boolean with boolean); on array fields any element may satisfy them;
+ *   - embedded-document equality compares field order too, as MongoDB does.
+ *   Values in filters must not be `undefined` (almost always a bug) or RegExp (no `$regex` in the subset).
+ * - updates: `$set`, `$unset`, `$inc`, `$addToSet` (single value or `{ $each: [...] }`), `$pull` (a scalar or Date,
+ *   removed wherever it occurs). At least one operator; no whole-document replacement; no path may touch `_id`,
+ *   and no two paths may overlap (`a` with `a.b`), as in MongoDB. `$pull`/`$unset` on a missing field are no-ops;
+ *   `$inc`/`$addToSet` on a missing field create it. Type errors (`$inc` on a string, `$addToSet` on a scalar,
+ *   `$set` through a scalar) reject the write, with a backend-specific error class.
+ * - find options: `sort` (1 | -1 per field, applied in key order; BSON order across types: null/missing first,
+ *   then numbers, strings, objects, arrays, booleans, dates; an array sorts by its smallest element ascending and
+ *   its largest descending), `skip`, `limit` (non-negative integers; limit 0 means no limit). Without `sort` the
+ *   order is unspecified.
+ * - upsert: when nothing matches, the new document is seeded from the filter's equality conditions (`field: value`,
+ *   `field: { $eq: value }`, an `$in` of one value, inside `$and` or a one-clause `$or`), then the update is applied;
+ *   `_id` comes from the filter or is a fresh `crypto.randomUUID()`.
+ * - indexes: single or compound fields, optionally unique and/or sparse; a unique violation throws
+ *   DuplicateKeyError and writes nothing. A missing field is indexed as null (so a non-sparse unique index admits
+ *   one document without the field); each element of an array field is a separate key. `ensureIndex` is
+ *   idempotent; re-declaring the same fields with other options fails (backend-specific error class).
+ * - `insertMany` is all-or-nothing: on DuplicateKeyError none of the given documents remain stored (on MongoDB the
+ *   documents an ordered insert got in before the duplicate are removed again, so a concurrent reader may glimpse them).
+ *   `updateMany` is not atomic across documents (as in MongoDB): a DuplicateKeyError part-way may leave earlier
+ *   documents updated.
  * - `findOneAndUpdate` is atomic: two concurrent calls never both see the same "before" document.
  *
- * Documents are plain JSON-like objects with a string `_id` (services use uuids). Values may be
- * strings, numbers, booleans, null, Date, arrays and nested objects.
+ * Documents are plain JSON-like objects with a non-empty string `_id` (services use uuids). Values may be
+ * strings, finite numbers, booleans, null, Date, arrays and nested plain objects; properties whose value is
+ * `undefined` are omitted (as JSON.stringify does). Field names must be non-empty and must not contain `.`,
+ * start with `$` or be `__proto__`. Reads return fresh plain objects (mutating them never touches the store).
+ * Collection names: letters, digits, `_`, `-`, `.`; starting with a letter or digit; at most 100 characters; not `system.*`.
  */
 
 export type DocId = string;
@@ -73,7 +102,10 @@ export interface FindOneAndUpdateOptions {
 export interface IndexSpec {
   fields: Record<string, 1 | -1>;
   unique?: boolean;
-  /** Only index documents where every indexed field exists (needed for unique on optional fields). */
+  /**
+   * Skip documents that have none of the indexed fields (needed for unique on optional fields). As in MongoDB, a
+   * compound sparse index still indexes a document that has at least one of its fields (the others count as null).
+   */
   sparse?: boolean;
 }
 
@@ -112,7 +144,10 @@ export class DuplicateKeyError extends Error {
   }
 }
 
-/** Thrown for query or update operators outside the documented subset. */
+/**
+ * Thrown for anything outside the documented dialect: unknown operators, malformed filters, updates, options or
+ * index specs, invalid collection names, and values or field names that cannot be stored.
+ */
 export class UnsupportedQueryError extends Error {
   constructor(message: string) {
     super(message);

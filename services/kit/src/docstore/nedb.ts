@@ -1,0 +1,458 @@
+import Datastore from '@seald-io/nedb';
+import { constants } from 'node:fs';
+import { access, mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { compileFilter } from './match';
+import { Mutex } from './mutex';
+import {
+  DuplicateKeyError,
+  UnsupportedQueryError,
+  type BaseDoc,
+  type Collection,
+  type DocStore,
+  type Filter,
+  type FindOneAndUpdateOptions,
+  type FindOptions,
+  type IndexSpec,
+  type Update,
+  type UpdateResult,
+} from './port';
+import { sortDocuments } from './sort';
+import { UniqueIndexes, type DocChange } from './unique';
+import { applyUpdate, upsertSeed } from './update';
+import {
+  assertCollectionName,
+  assertFilter,
+  assertFindOptions,
+  assertIndexSpec,
+  indexName,
+  isOperatorObject,
+  normalizeUpdate,
+  toStoredDocument,
+  writeOptions,
+  type StoredDoc,
+} from './validate';
+import { cloneValue, hasOwn } from './values';
+
+/**
+ * Embedded adapter on @seald-io/nedb: one append-only datafile per collection, `<dir>/<name>.db`, plus
+ * `<dir>/_indexes.db` listing the index specs (collection names cannot start with `_`).
+ *
+ * NeDB stores, persists and finds candidate documents (through its `_id` and field indexes); the MongoDB
+ * semantics it lacks are supplied by the shared dialect modules: filters are evaluated by `compileFilter` (passed
+ * to NeDB as `$where`), sorting by `sortDocuments`, updates by `applyUpdate` (written back as whole-document
+ * replacements), unique indexes by `UniqueIndexes`. Every write runs under a per-collection mutex, which makes
+ * read-modify-write sequences (findOneAndUpdate, upserts, unique checks) atomic.
+ *
+ * One process owns a directory at a time: opening it twice in the same process is refused.
+ */
+
+export interface NedbDocStoreOptions {
+  /** Directory of the datafiles (created if missing). */
+  dir: string;
+  /** How often datafiles are compacted (NeDB appends every write); 0 disables. Defaults to 10 minutes. */
+  compactionIntervalMs?: number;
+}
+
+const DEFAULT_COMPACTION_MS = 10 * 60 * 1000;
+const INDEX_CATALOG = '_indexes.db';
+const openDirs = new Set<string>();
+
+type Nedb = Datastore<Record<string, unknown>>;
+
+interface CatalogEntry {
+  _id: string;
+  collection: string;
+  name: string;
+  /** Pairs rather than an object: NeDB refuses field names containing '.', and paths may be dotted. */
+  fields: Array<[string, 1 | -1]>;
+  unique: boolean;
+  sparse: boolean;
+}
+
+function openDatastore(filename: string): Nedb {
+  // The no-op onload makes a failed load reject `autoloadPromise` instead of throwing asynchronously.
+  return new Datastore({ filename, autoload: true, onload: () => undefined });
+}
+
+// NeDB's typings declare an awaited cursor as a single document; at runtime it is the result (array or count).
+async function findDocs(ds: Nedb, query: object, skip = 0, limit = 0): Promise<StoredDoc[]> {
+  let cursor = ds.findAsync(query);
+  if (skip > 0) cursor = cursor.skip(skip);
+  if (limit > 0) cursor = cursor.limit(limit);
+  return (await cursor) as unknown as StoredDoc[];
+}
+
+async function countDocs(ds: Nedb, query: object): Promise<number> {
+  return (await ds.countAsync(query)) as unknown as number;
+}
+
+function isUniqueViolation(err: unknown): err is Error & { key?: unknown } {
+  return err instanceof Error && (err as { errorType?: unknown }).errorType === 'uniqueViolated';
+}
+
+function isIndexable(value: unknown): boolean {
+  return (
+    typeof value === 'string' ||
+    typeof value === 'boolean' ||
+    (typeof value === 'number' && Number.isFinite(value)) ||
+    (value instanceof Date && !Number.isNaN(value.getTime()))
+  );
+}
+
+/**
+ * Top-level equality conditions NeDB can answer from its indexes (`_id` above all). For these value kinds NeDB's
+ * own matching (equal, or contained in an array field; `$in`) accepts every document MongoDB would, so the hint
+ * only narrows the candidates; the `$where` predicate decides.
+ */
+function indexHint(filter: Filter): Record<string, unknown> {
+  const hint: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(filter)) {
+    if (key.startsWith('$') || key.includes('.')) continue;
+    if (isIndexable(value)) {
+      hint[key] = value;
+    } else if (isOperatorObject(value)) {
+      if (hasOwn(value, '$eq') && isIndexable(value.$eq)) hint[key] = value.$eq;
+      else if (Array.isArray(value.$in) && value.$in.length > 0 && value.$in.every(isIndexable)) hint[key] = { $in: value.$in };
+    }
+  }
+  return hint;
+}
+
+function nedbQuery(filter: Filter): Record<string, unknown> {
+  const matches = compileFilter(filter);
+  return {
+    ...indexHint(filter),
+    $where(this: unknown): boolean {
+      return matches(this);
+    },
+  };
+}
+
+class NedbCollection implements Collection<StoredDoc> {
+  private readonly ds: Nedb;
+  private readonly mutex = new Mutex();
+  private readonly unique: UniqueIndexes;
+  private readonly specs = new Map<string, IndexSpec>();
+  private loaded = false;
+  private readonly ready: Promise<void>;
+
+  constructor(
+    readonly name: string,
+    filename: string,
+    private readonly catalog: Nedb,
+    private readonly assertOpen: () => void,
+  ) {
+    this.ds = openDatastore(filename);
+    this.unique = new UniqueIndexes(name);
+    this.ready = this.load();
+    // Failures surface on the first operation; don't let an unawaited rejection crash the process meanwhile.
+    this.ready.catch(() => undefined);
+  }
+
+  private async load(): Promise<void> {
+    await this.ds.autoloadPromise;
+    this.loaded = true;
+    const entries = (await findDocs(this.catalog, { collection: this.name })) as unknown as CatalogEntry[];
+    for (const entry of entries) {
+      const spec: IndexSpec = { fields: Object.fromEntries(entry.fields), unique: entry.unique, sparse: entry.sparse };
+      this.specs.set(entry.name, spec);
+      if (spec.unique) this.unique.add(entry.name, spec, this.allDocs());
+    }
+  }
+
+  /** NeDB's in-memory documents: read-only use, never handed out. */
+  private allDocs(): StoredDoc[] {
+    return this.ds.getAllData() as StoredDoc[];
+  }
+
+  private async readable(): Promise<void> {
+    this.assertOpen();
+    await this.ready;
+  }
+
+  private async exclusive<R>(task: () => Promise<R>): Promise<R> {
+    await this.readable();
+    return this.mutex.runExclusive(task);
+  }
+
+  /** Runs one NeDB write; keeps the unique indexes in step with whatever NeDB ended up holding. */
+  private async nedbWrite<R>(changes: DocChange[], write: () => Promise<R>): Promise<R> {
+    this.unique.check(changes);
+    let result: R;
+    try {
+      result = await write();
+    } catch (err) {
+      // Only `_id` reaches NeDB's own unique check, and NeDB rolls that back in memory.
+      if (isUniqueViolation(err)) throw new DuplicateKeyError(this.name, `duplicate _id in ${this.name}: ${String(err.key)}`);
+      // An I/O failure can leave NeDB's memory changed: recompute the keys from what it now holds.
+      this.unique.rebuild(this.allDocs());
+      throw err;
+    }
+    this.unique.apply(changes);
+    return result;
+  }
+
+  private async insertStored(docs: StoredDoc[]): Promise<void> {
+    await this.nedbWrite(
+      docs.map((after) => ({ after })),
+      () => this.ds.insertAsync(docs),
+    );
+  }
+
+  private async replace(before: StoredDoc, updated: StoredDoc): Promise<StoredDoc> {
+    const after = toStoredDocument(updated);
+    await this.nedbWrite([{ before, after }], () => this.ds.updateAsync({ _id: before._id }, after, {}));
+    return after;
+  }
+
+  private async first(filter: Filter): Promise<StoredDoc | undefined> {
+    const [doc] = await findDocs(this.ds, nedbQuery(filter), 0, 1);
+    return doc;
+  }
+
+  async insertOne(doc: StoredDoc): Promise<StoredDoc> {
+    const stored = toStoredDocument(doc);
+    await this.exclusive(() => this.insertStored([stored]));
+    return cloneValue(stored);
+  }
+
+  async insertMany(docs: StoredDoc[]): Promise<StoredDoc[]> {
+    if (!Array.isArray(docs)) throw new UnsupportedQueryError('insertMany needs an array of documents');
+    const stored = docs.map(toStoredDocument);
+    if (stored.length === 0) return [];
+    // NeDB inserts an array all-or-nothing, and the unique check covers the whole batch first.
+    await this.exclusive(() => this.insertStored(stored));
+    return stored.map(cloneValue);
+  }
+
+  async findOne(filter: Filter, options?: Pick<FindOptions, 'sort'>): Promise<StoredDoc | null> {
+    assertFindOptions(options);
+    const [doc] = await this.find(filter, { sort: options?.sort, limit: 1 });
+    return doc ?? null;
+  }
+
+  async find(filter: Filter, options?: FindOptions): Promise<StoredDoc[]> {
+    assertFilter(filter);
+    assertFindOptions(options);
+    await this.readable();
+    const { sort, skip = 0, limit = 0 } = options ?? {};
+    const query = nedbQuery(filter);
+    let docs: StoredDoc[];
+    if (sort && Object.keys(sort).length > 0) {
+      docs = sortDocuments(await findDocs(this.ds, query), sort).slice(skip, limit > 0 ? skip + limit : undefined);
+    } else {
+      docs = await findDocs(this.ds, query, skip, limit);
+    }
+    return docs.map(cloneValue);
+  }
+
+  async count(filter: Filter): Promise<number> {
+    assertFilter(filter);
+    await this.readable();
+    return countDocs(this.ds, nedbQuery(filter));
+  }
+
+  /** Inserts the upsert document of `seed` + `update`. */
+  private async upsertInsert(seed: StoredDoc, update: Update): Promise<StoredDoc> {
+    const created = toStoredDocument(applyUpdate(seed, update).doc);
+    await this.insertStored([created]);
+    return created;
+  }
+
+  async updateOne(filter: Filter, update: Update, options?: { upsert?: boolean }): Promise<UpdateResult> {
+    assertFilter(filter);
+    const normalized = normalizeUpdate(update);
+    const { upsert } = writeOptions(options);
+    // Computed up front so a filter that cannot seed a document fails the same way whether or not it matches.
+    const seed = upsert ? upsertSeed(filter).seed : undefined;
+    return this.exclusive(async () => {
+      const current = await this.first(filter);
+      if (!current) {
+        if (!seed) return { matched: 0, modified: 0 };
+        const created = await this.upsertInsert(seed, normalized);
+        return { matched: 0, modified: 0, upsertedId: created._id };
+      }
+      const { doc, modified } = applyUpdate(current, normalized);
+      if (modified) await this.replace(current, doc);
+      return { matched: 1, modified: modified ? 1 : 0 };
+    });
+  }
+
+  async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
+    assertFilter(filter);
+    const normalized = normalizeUpdate(update);
+    return this.exclusive(async () => {
+      const matches = await findDocs(this.ds, nedbQuery(filter));
+      let modified = 0;
+      // One document at a time, like MongoDB: a failure part-way leaves the earlier ones updated.
+      for (const current of matches) {
+        const outcome = applyUpdate(current, normalized);
+        if (!outcome.modified) continue;
+        await this.replace(current, outcome.doc);
+        modified += 1;
+      }
+      return { matched: matches.length, modified };
+    });
+  }
+
+  async findOneAndUpdate(filter: Filter, update: Update, options?: FindOneAndUpdateOptions): Promise<StoredDoc | null> {
+    assertFilter(filter);
+    const normalized = normalizeUpdate(update);
+    const { upsert, returnDocument } = writeOptions(options);
+    const seed = upsert ? upsertSeed(filter).seed : undefined;
+    return this.exclusive(async () => {
+      const current = await this.first(filter);
+      if (!current) {
+        if (!seed) return null;
+        const created = await this.upsertInsert(seed, normalized);
+        return returnDocument === 'after' ? cloneValue(created) : null;
+      }
+      const { doc, modified } = applyUpdate(current, normalized);
+      const after = modified ? await this.replace(current, doc) : current;
+      return cloneValue(returnDocument === 'after' ? after : current);
+    });
+  }
+
+  async deleteOne(filter: Filter): Promise<number> {
+    assertFilter(filter);
+    return this.exclusive(async () => {
+      const current = await this.first(filter);
+      if (!current) return 0;
+      await this.nedbWrite([{ before: current }], () => this.ds.removeAsync({ _id: current._id }, {}));
+      return 1;
+    });
+  }
+
+  async deleteMany(filter: Filter): Promise<number> {
+    assertFilter(filter);
+    return this.exclusive(async () => {
+      const matches = await findDocs(this.ds, nedbQuery(filter));
+      if (matches.length === 0) return 0;
+      const ids = matches.map((doc) => doc._id);
+      await this.nedbWrite(
+        matches.map((before) => ({ before })),
+        () => this.ds.removeAsync({ _id: { $in: ids } }, { multi: true }),
+      );
+      return matches.length;
+    });
+  }
+
+  async ensureIndex(spec: IndexSpec): Promise<void> {
+    assertIndexSpec(spec);
+    const name = indexName(spec);
+    const wanted: IndexSpec = { fields: { ...spec.fields }, unique: spec.unique === true, sparse: spec.sparse === true };
+    await this.exclusive(async () => {
+      const existing = this.specs.get(name);
+      if (existing) {
+        if (existing.unique === wanted.unique && existing.sparse === wanted.sparse) return;
+        // MongoDB refuses this too (IndexOptionsConflict).
+        throw new Error(`index ${name} already exists on ${this.name} with different options`);
+      }
+      if (wanted.unique) this.unique.add(name, wanted, this.allDocs());
+      const entry: CatalogEntry = {
+        _id: `${this.name}/${name}`,
+        collection: this.name,
+        name,
+        fields: Object.entries(wanted.fields),
+        unique: wanted.unique === true,
+        sparse: wanted.sparse === true,
+      };
+      try {
+        await this.catalog.insertAsync(entry as unknown as Record<string, unknown>);
+      } catch (err) {
+        this.unique.remove(name);
+        throw err;
+      }
+      this.specs.set(name, wanted);
+      // A plain NeDB index on the first top-level field speeds up candidate lookup; NeDB persists it itself.
+      const first = Object.keys(wanted.fields)[0];
+      if (!first.includes('.')) await this.ds.ensureIndexAsync({ fieldName: first });
+    });
+  }
+
+  /** Rewrites the datafile without superseded lines (skipped if it never loaded). */
+  async compact(): Promise<void> {
+    if (this.loaded) await this.ds.compactDatafileAsync();
+  }
+
+  /** Waits for queued writes, then compacts. */
+  async close(): Promise<void> {
+    await this.ready.catch(() => undefined);
+    await this.mutex.runExclusive(() => this.compact());
+  }
+}
+
+class NedbDocStore implements DocStore {
+  readonly kind = 'nedb' as const;
+  private readonly collections = new Map<string, NedbCollection>();
+  private readonly timer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly dir: string,
+    private readonly catalog: Nedb,
+    compactionIntervalMs: number,
+  ) {
+    if (compactionIntervalMs > 0) {
+      // NeDB's own autocompaction timer would keep the process alive; this one is unref'd.
+      this.timer = setInterval(() => this.compactAll(), compactionIntervalMs);
+      this.timer.unref();
+    }
+  }
+
+  private readonly assertOpen = (): void => {
+    if (this.closed) throw new Error(`docstore at ${this.dir} is closed`);
+  };
+
+  private compactAll(): void {
+    // Best effort: compaction only reclaims space, and a real I/O problem will surface on the next write.
+    for (const collection of this.collections.values()) collection.compact().catch(() => undefined);
+  }
+
+  collection<T extends BaseDoc>(name: string): Collection<T> {
+    this.assertOpen();
+    assertCollectionName(name);
+    let collection = this.collections.get(name);
+    if (!collection) {
+      collection = new NedbCollection(name, join(this.dir, `${name}.db`), this.catalog, this.assertOpen);
+      this.collections.set(name, collection);
+    }
+    // Documents carry no runtime type: as with MongoDB's collection<T>(), T is the caller's word on their shape.
+    return collection as unknown as Collection<T>;
+  }
+
+  async ping(): Promise<void> {
+    this.assertOpen();
+    await access(this.dir, constants.R_OK | constants.W_OK);
+    await countDocs(this.catalog, {});
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.timer);
+    try {
+      await Promise.all([...this.collections.values()].map((collection) => collection.close()));
+      await this.catalog.compactDatafileAsync();
+    } finally {
+      openDirs.delete(this.dir);
+    }
+  }
+}
+
+export async function openNedbDocStore(options: NedbDocStoreOptions): Promise<DocStore> {
+  const dir = resolve(options.dir);
+  // Two owners of one datafile would each append blindly and undo each other's compactions.
+  if (openDirs.has(dir)) throw new Error(`a docstore is already open on ${dir} in this process`);
+  openDirs.add(dir);
+  try {
+    await mkdir(dir, { recursive: true });
+    const catalog = openDatastore(join(dir, INDEX_CATALOG));
+    await catalog.autoloadPromise;
+    return new NedbDocStore(dir, catalog, options.compactionIntervalMs ?? DEFAULT_COMPACTION_MS);
+  } catch (err) {
+    openDirs.delete(dir);
+    throw err;
+  }
+}
