@@ -4,7 +4,7 @@ import globals from 'globals';
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '.test-results/**', 'artifacts/**', 'proto-events/src/generated/**', 'docs/build/**', 'docs/.docusaurus/**', 'web/build/**'],
+    ignores: ['**/node_modules/**', '**/dist/**', '.build/**', 'data/**', '.test-results/**', 'artifacts/**', 'proto-events/src/generated/**', 'docs/build/**', 'docs/.docusaurus/**', 'web/build/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

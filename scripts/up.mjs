@@ -170,6 +170,11 @@ async function main() {
   log(`  API        http://localhost:${gatewayPort}        (try: curl http://localhost:${gatewayPort}/version)`);
   log(`  NATS       ${env.TROVE_NATS_URL}`);
   log(`  data       ${dataDir}`);
+  if (!env.TROVE_ADMIN_PASSWORD) {
+    log(`  admin      user "${env.TROVE_ADMIN_USERNAME || 'admin'}", password in ${join(dataDir, 'secrets', 'admin-password')} (generated on first run, mode 0600)`);
+  } else {
+    log(`  admin      user "${env.TROVE_ADMIN_USERNAME || 'admin'}", password from TROVE_ADMIN_PASSWORD`);
+  }
   log('Press Ctrl-C to stop everything.');
 }
 

@@ -75,6 +75,7 @@ function renderCatalogue(catalogue) {
     '|---|---|---|',
     '| `$SRV.PING.<service>`, `$SRV.INFO.<service>`, `$SRV.STATS.<service>` | every service (NATS service API) | discovery and health: `make up` waits on `$SRV.PING` for each service |',
     '| `dlq.<subject>` | the bus, for any work subject | dead letters (stream `TROVE_DLQ`), headers `Trove-Dlq-Reason`, `Trove-Dlq-Deliveries` |',
+    '| `$KV.TROVE_REVOCATIONS.session.<sessionId>`, `$KV.TROVE_REVOCATIONS.user.<userId>` | written by auth, watched by every gateway | revoked sessions (logout, refresh-token reuse, password change) and deleted users: the gateway rejects their access tokens without an RPC; entries expire after 24 h, the longest access-token lifetime (`REVOCATIONS` in `src/auth.ts`) |',
     '',
     'Headers on every message: `traceparent` (W3C trace context, so spans continue HTTP → NATS → service) and',
     '`Trove-Request-Id` (the gateway\'s request id, in every log line).',

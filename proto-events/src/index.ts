@@ -1,4 +1,5 @@
 export * from './contract';
 export * from './validate';
 export * from './catalogue';
+export * from './auth';
 export type * from './generated/types';

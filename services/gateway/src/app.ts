@@ -1,23 +1,43 @@
 import cors from 'cors';
 import express from 'express';
 import helmet from 'helmet';
+import { listOperations } from '@trove/openapi';
 import type { BlobStore, Bus, Logger } from '@trove/kit';
 import { accessLog } from './http/access-log';
 import { errorHandler, notFoundHandler } from './http/errors';
 import { requestId } from './http/request-id';
+import { OperationMatcher } from './openapi/operations';
+import { openApiValidator } from './openapi/validator';
+import { authRoutes } from './routes/auth';
+import { featureRoutes } from './routes/features';
+import type { Features } from './routes/features';
 import { systemRoutes } from './routes/system';
+import { userRoutes } from './routes/users';
+import type { AccessTokenVerifier } from './security/access-tokens';
+import type { AdminCredentials } from './security/admin';
+import { authenticate } from './security/authenticate';
 
 export interface AppDeps {
   log: Logger;
   bus: Bus;
   blobs: BlobStore;
+  /** The gateway package's version (GET /version). */
   version: string;
   gitSha: string;
   corsOrigins?: string;
   jsonBodyLimit: string;
+  admin: AdminCredentials;
+  tokens: AccessTokenVerifier;
+  features: Features;
+  validateResponses: boolean;
 }
 
-/** The HTTP surface of Trove: the only entry for the API. */
+/**
+ * The HTTP surface of Trove: the only entry for the API. Order matters: request id and access log
+ * first (every answer has both), then security headers and CORS, authentication from the
+ * operation's declared security, body parsing, validation against openapi.yaml, the routes.
+ * Declared calls without a route yet answer 404 after authentication and validation.
+ */
 export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
@@ -25,9 +45,14 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(requestId());
   app.use(accessLog(deps.log));
   app.use(helmet());
-  app.use(cors({ origin: corsOrigin(deps.corsOrigins), exposedHeaders: ['X-Request-Id', 'Content-Range', 'Accept-Ranges', 'ETag'] }));
+  app.use(cors({ origin: corsOrigin(deps.corsOrigins), exposedHeaders: ['X-Request-Id', 'Content-Range', 'Accept-Ranges', 'ETag', 'Retry-After'] }));
+  app.use(authenticate({ operations: new OperationMatcher(listOperations()), admin: deps.admin, tokens: deps.tokens }));
   app.use(express.json({ limit: deps.jsonBodyLimit }));
-  app.use(systemRoutes(deps));
+  app.use(openApiValidator({ validateResponses: deps.validateResponses }));
+  app.use(systemRoutes({ ...deps, revocationsReady: () => deps.tokens.revocations.ready }));
+  app.use(featureRoutes(deps.features));
+  app.use(authRoutes(deps));
+  app.use(userRoutes({ bus: deps.bus, revocations: deps.tokens.revocations }));
   app.use(notFoundHandler());
   app.use(errorHandler(deps.log));
   return app;

@@ -1,4 +1,9 @@
+import { ACCESS_TOKEN } from '@trove/proto-events';
 import { blobStoreSpec, bool, int, optionalStr, str } from '@trove/kit';
+import type { Var } from '@trove/kit';
+
+/** Shortest administrator password the gateway starts with. */
+export const MIN_ADMIN_PASSWORD_LENGTH = 12;
 
 /** The gateway's own variables (on top of the common ones). Documented in the README. */
 export const gatewaySpec = {
@@ -8,5 +13,12 @@ export const gatewaySpec = {
   jsonBodyLimit: str('TROVE_JSON_BODY_LIMIT', { default: '1mb' }),
   featureFavourites: bool('TROVE_FEATURE_FAVOURITES', { default: true }),
   featureHidden: bool('TROVE_FEATURE_HIDDEN', { default: true }),
+  adminUsername: str('TROVE_ADMIN_USERNAME', { default: 'admin' }),
+  /** Optional: without it a generated one is kept under the data dir (its path is logged at start). */
+  adminPassword: str('TROVE_ADMIN_PASSWORD', { required: false, minLength: MIN_ADMIN_PASSWORD_LENGTH }) as Var<string | undefined>,
+  /** Optional: without it the secret generated under the data dir is used (the auth service does the same). */
+  jwtSecret: str('TROVE_JWT_SECRET', { required: false, minLength: ACCESS_TOKEN.minSecretLength }) as Var<string | undefined>,
+  /** Check every answer against openapi.yaml (tests turn it on; a breaking answer becomes a 500). */
+  validateResponses: bool('TROVE_VALIDATE_RESPONSES', { default: false }),
   ...blobStoreSpec,
 };

@@ -2,13 +2,22 @@ import './telemetry';
 import type { Server } from 'node:http';
 import { gitSha, openBlobStore, packageVersion, runService } from '@trove/kit';
 import { createApp } from './app';
-import { gatewaySpec } from './config';
+import { MIN_ADMIN_PASSWORD_LENGTH, gatewaySpec } from './config';
+import { AccessTokenVerifier, loadJwtSecret } from './security/access-tokens';
+import { loadAdminCredentials } from './security/admin';
+import { RevocationList } from './security/revocations';
 
 void runService({
   name: 'gateway',
   version: packageVersion(__dirname),
   configSpec: gatewaySpec,
   async start({ config, log, bus, version, onShutdown }) {
+    // Credentials first: a gateway without a usable admin password or signing secret must not start.
+    const admin = loadAdminCredentials(config, MIN_ADMIN_PASSWORD_LENGTH, log);
+    const jwtSecret = loadJwtSecret(config);
+    const revocations = await RevocationList.start(bus.nc, log);
+    onShutdown(() => revocations.stop());
+
     const blobs = await openBlobStore({
       dataDir: config.dataDir,
       s3: config.s3Bucket
@@ -24,7 +33,19 @@ void runService({
         : undefined,
     });
     onShutdown(() => blobs.close());
-    const app = createApp({ log, bus, blobs, version, gitSha: gitSha(__dirname), corsOrigins: config.corsOrigins, jsonBodyLimit: config.jsonBodyLimit });
+    const app = createApp({
+      log,
+      bus,
+      blobs,
+      version,
+      gitSha: gitSha(__dirname),
+      corsOrigins: config.corsOrigins,
+      jsonBodyLimit: config.jsonBodyLimit,
+      admin,
+      tokens: new AccessTokenVerifier(jwtSecret, revocations),
+      features: { favourites: config.featureFavourites, hidden: config.featureHidden },
+      validateResponses: config.validateResponses,
+    });
     const server: Server = await new Promise((resolve) => {
       const s = app.listen(config.port, config.host, () => resolve(s));
     });

@@ -7,7 +7,8 @@ export function accessLog(log: Logger): RequestHandler {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      log.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10, requestId: res.locals.requestId }, 'request');
+      const userId = (res.locals.auth as { userId?: string } | undefined)?.userId;
+      log.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10, requestId: res.locals.requestId, userId }, 'request');
     });
     next();
   };

@@ -6,6 +6,8 @@ export interface SystemDeps {
   gitSha: string;
   bus: Bus;
   blobs: BlobStore;
+  /** False while the revocation list is not loaded: tokens could not be checked fully. */
+  revocationsReady: () => boolean;
 }
 
 /** Calls that need no login: version, disk usage of the blob store, liveness and readiness. */
@@ -25,10 +27,12 @@ export function systemRoutes(deps: SystemDeps): Router {
     res.json({ status: 'ok' });
   });
   r.get('/health/ready', (_req, res) => {
-    if (deps.bus.isConnected()) {
-      res.json({ status: 'ok' });
-    } else {
+    if (!deps.bus.isConnected()) {
       res.status(503).json({ status: 'unavailable', message: 'not connected to NATS' });
+    } else if (!deps.revocationsReady()) {
+      res.status(503).json({ status: 'unavailable', message: 'revocation list not loaded' });
+    } else {
+      res.json({ status: 'ok' });
     }
   });
   return r;

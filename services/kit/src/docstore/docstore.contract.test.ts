@@ -748,12 +748,12 @@ describe('docstore contract: NeDB', () => {
       await (await openNedbDocStore({ dir: path })).close();
     });
 
-    test('openDocStore picks NeDB under <dataDir>/docstore without a MongoDB URL', async () => {
-      const store = await openDocStore({ dataDir: join(dir.path, 'service') });
+    test('openDocStore picks NeDB under <dataDir>/docstore/<service> without a MongoDB URL', async () => {
+      const store = await openDocStore({ service: 'library', dataDir: join(dir.path, 'service') });
       try {
         expect(store.kind).toBe('nedb');
         await store.collection<Doc>('albums').insertOne({ _id: 'a1' });
-        await expect(readFile(join(dir.path, 'service', 'docstore', 'albums.db'), 'utf8')).resolves.toContain('"a1"');
+        await expect(readFile(join(dir.path, 'service', 'docstore', 'library', 'albums.db'), 'utf8')).resolves.toContain('"a1"');
       } finally {
         await store.close();
       }
@@ -831,7 +831,7 @@ if (mongoPlan.source === 'none') {
   }));
 
   test('openDocStore picks MongoDB when a URL is given', async () => {
-    const store = await openDocStore({ mongodbUrl: url, dataDir: '/nonexistent' });
+    const store = await openDocStore({ service: `contract${Date.now()}`, mongodbUrl: url, dataDir: '/nonexistent' });
     try {
       expect(store.kind).toBe('mongodb');
       await store.ping();

@@ -208,3 +208,12 @@ describe('options, index specs and names', () => {
     }
   });
 });
+
+describe('mongoDbName', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { mongoDbName } = require('./index') as typeof import('./index');
+  it('gives each service its own database', () => {
+    expect(mongoDbName('mongodb://db:27017', 'auth')).toBe('trove_auth');
+    expect(mongoDbName('mongodb://u:p@db:27017/photos?authSource=admin', 'media')).toBe('photos_media');
+  });
+});

@@ -7,3 +7,5 @@ export type { NatsServerHandle } from './nats-server';
 export { startProcess } from './process';
 export type { ServiceProcess } from './process';
 export { startS3Server } from './s3-server';
+export { startStack, serviceEntry } from './stack';
+export type { Stack, StackOptions } from './stack';

@@ -1,0 +1,13 @@
+import { ACCESS_TOKEN } from '@trove/proto-events';
+import { docStoreSpec, int, str } from '@trove/kit';
+import type { Var } from '@trove/kit';
+
+/** The auth service's own variables (on top of the common ones). Documented in the README. */
+export const authSpec = {
+  /** Optional: without it the secret generated under the data dir is used (the gateway does the same). */
+  jwtSecret: str('TROVE_JWT_SECRET', { required: false, minLength: ACCESS_TOKEN.minSecretLength }) as Var<string | undefined>,
+  accessTokenTtlSeconds: int('TROVE_ACCESS_TOKEN_TTL_SECONDS', { default: 900, min: 30, max: ACCESS_TOKEN.maxTtlSeconds }),
+  sessionTtlDays: int('TROVE_SESSION_TTL_DAYS', { default: 30, min: 1, max: 365 }),
+  loginRateLimit: int('TROVE_LOGIN_RATE_LIMIT', { default: 10, min: 1, max: 100_000 }),
+  ...docStoreSpec,
+};

@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDocStore } from '@trove/kit';
+import type { DocStore } from '@trove/kit';
+import { LoginRateLimiter, addressKey } from './rate-limit';
+
+describe('login rate limiter (sliding window over the document store)', () => {
+  let dir: string;
+  let store: DocStore;
+  let now: number;
+  const MINUTE = 60_000;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'trove-ratelimit-'));
+    store = await openDocStore({ service: 'auth', dataDir: dir });
+    now = 100 * MINUTE; // the start of a window
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const limiter = (limit = 10) => LoginRateLimiter.open(store, { limit, now: () => now });
+
+  it('allows the limit, refuses the next attempt with a Retry-After to the window end', async () => {
+    const l = await limiter();
+    for (let i = 0; i < 10; i++) expect(await l.hit(['username:alice'])).toEqual({ allowed: true });
+    now += 15_000;
+    expect(await l.hit(['username:alice'])).toEqual({ allowed: false, retryAfterSeconds: 45 });
+  });
+
+  it('counts each key separately, and refuses when any key is over', async () => {
+    const l = await limiter(3);
+    for (let i = 0; i < 3; i++) await l.hit(['username:alice', 'address:10.0.0.1']);
+    expect(await l.hit(['username:bob', 'address:10.0.0.2'])).toEqual({ allowed: true });
+    expect((await l.hit(['username:bob', 'address:10.0.0.1'])).allowed).toBe(false);
+    expect((await l.hit(['username:alice', 'address:10.0.0.3'])).allowed).toBe(false);
+  });
+
+  it('does not reset at a window boundary: the previous window still weighs', async () => {
+    const l = await limiter(10);
+    now += MINUTE - 2000; // a burst at the very end of one window...
+    for (let i = 0; i < 10; i++) await l.hit(['username:alice']);
+    now += 3000; // ...goes on one second into the next
+    expect((await l.hit(['username:alice'])).allowed).toBe(false);
+  });
+
+  it('forgets attempts once the sliding window has passed them', async () => {
+    const l = await limiter(10);
+    for (let i = 0; i < 11; i++) await l.hit(['username:alice']);
+    expect((await l.hit(['username:alice'])).allowed).toBe(false);
+    now += 2 * MINUTE;
+    expect(await l.hit(['username:alice'])).toEqual({ allowed: true });
+    expect(await l.purgeExpired()).toBeGreaterThan(0);
+  });
+
+  it('counts concurrent attempts exactly (atomic increments)', async () => {
+    const l = await limiter(20);
+    const results = await Promise.all(Array.from({ length: 30 }, () => l.hit(['username:alice'])));
+    expect(results.filter((r) => r.allowed)).toHaveLength(20);
+  });
+});
+
+describe('client address keys', () => {
+  it.each([
+    ['203.0.113.7', 'address:203.0.113.7'],
+    ['::ffff:203.0.113.7', 'address:203.0.113.7'],
+    ['2001:db8:1:2:3:4:5:6', 'address:2001:db8:1:2::/64'],
+    ['2001:db8:1:2::9', 'address:2001:db8:1:2::/64'],
+    ['2001:0db8:0001:0002:aaaa::1', 'address:2001:db8:1:2::/64'],
+    ['2001:db8::1', 'address:2001:db8:0:0::/64'],
+    ['::1', 'address:0:0:0:0::/64'],
+    ['fe80::1%eth0', 'address:fe80:0:0:0::/64'],
+  ])('%s → %s', (address, key) => {
+    expect(addressKey(address)).toBe(key);
+  });
+});

@@ -1,0 +1,328 @@
+/**
+ * Users, login, refresh and logout end to end: a real nats-server, the compiled auth service and
+ * gateway as their own processes, every answer validated against openapi.yaml by the gateway.
+ */
+import jwt from 'jsonwebtoken';
+import { connect } from 'nats';
+import { STREAMS, userDeleted } from '@trove/proto-events';
+import { startStack } from '../../../kit/src/testing/stack';
+import { waitFor } from '../../../kit/src/testing/wait';
+import type { Stack } from '../../../kit/src/testing/stack';
+import { Api, randomTestAddress } from './client';
+import type { ApiResponse } from './client';
+
+const UNAUTHORIZED = { message: 'Unauthorized' };
+const RPC_TIMEOUT_MS = 1500;
+
+interface User {
+  id: string;
+  name: string;
+  username: string;
+  createdAt: string;
+  updatedAt: string;
+}
+interface Tokens {
+  accessToken: string;
+  refreshToken: string;
+  expiresIn: number;
+}
+
+let seq = 0;
+/** Unique per test run and per call: tests never collide on usernames. */
+const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${seq++}`;
+const PASSWORD = 'Blue-Harbour-Lights-42';
+
+describe('auth and users (e2e)', () => {
+  let stack: Stack;
+  let api: Api;
+  let admin: { username: string; password: string };
+  const passwordsUsed = new Set<string>([PASSWORD]);
+
+  beforeAll(async () => {
+    stack = await startStack({ services: ['auth', 'gateway'], serviceEnv: { gateway: { TROVE_RPC_TIMEOUT_MS: String(RPC_TIMEOUT_MS) } } });
+    api = new Api(stack.gatewayUrl);
+    admin = { username: stack.adminUsername, password: stack.adminPassword };
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const createUser = async (fields: Partial<{ name: string; username: string; password: string }> = {}): Promise<User> => {
+    const res = await api.call<User>('post', '/v1/users', { basic: admin, body: { name: 'Test User', username: uniqueName('u'), password: PASSWORD, ...fields } });
+    expect(res.status).toBe(201);
+    return res.body;
+  };
+  const login = (username: string, password = PASSWORD, clientAddress?: string) =>
+    api.call<Tokens>('post', '/v1/auth/login', { body: { username, password }, clientAddress });
+  const loggedIn = async (): Promise<{ user: User; tokens: Tokens }> => {
+    const user = await createUser();
+    const res = await login(user.username);
+    expect(res.status).toBe(200);
+    return { user, tokens: res.body };
+  };
+  /** A bearer call that needs nothing but a valid token. */
+  const features = (accessToken: string) => api.call('get', '/v1/features', { bearer: accessToken });
+  const refresh = (refreshToken: string) => api.call<Tokens>('post', '/v1/auth/refresh', { bearer: refreshToken });
+  /** What the other services will consume: the last events.v1.user.deleted in the events stream. */
+  const lastUserDeletedEvent = async (): Promise<unknown> => {
+    const nc = await connect({ servers: stack.nats.url });
+    try {
+      const jsm = await nc.jetstreamManager();
+      return (await jsm.streams.getMessage(STREAMS.events.name, { last_by_subj: userDeleted.subject })).json();
+    } finally {
+      await nc.close();
+    }
+  };
+  const expectUnauthorized = (res: ApiResponse) => expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: UNAUTHORIZED });
+  /**
+   * Revocations the auth service decides on its own (refresh-token reuse, a new password) reach the
+   * gateways through the KV watch: within milliseconds, but not synchronously with the answer.
+   * (Logout and user deletion through this gateway are synchronous: asserted directly.)
+   */
+  const expectRevoked = async (accessToken: string) => {
+    await waitFor(async () => (await features(accessToken)).status === 401, { timeoutMs: 2000, intervalMs: 20, what: 'the access token to be revoked' });
+    expectUnauthorized(await features(accessToken));
+  };
+
+  describe('user administration', () => {
+    it('the admin creates, lists, gets, updates and deletes a user: 201 / 200 / 200 / 204 / 204', async () => {
+      const username = uniqueName('alice');
+      const created = await api.call<User>('post', '/v1/users', { basic: admin, body: { name: 'Alice Jansen', username, password: PASSWORD } });
+      expect(created.status).toBe(201);
+      expect(created.body).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'Alice Jansen', username, createdAt: expect.any(String), updatedAt: expect.any(String) });
+      const id = created.body.id;
+
+      const list = await api.call<User[]>('get', '/v1/users?limit=100', { basic: admin });
+      expect(list.status).toBe(200);
+      expect(list.body.map((u) => u.id)).toContain(id);
+
+      expect(await api.call('get', `/v1/users/${id}`, { basic: admin })).toMatchObject({ status: 200, body: created.body });
+
+      const updated = await api.call('put', `/v1/users/${id}`, { basic: admin, body: { name: 'Alice J.' } });
+      expect(updated.status).toBe(204);
+      expect((await api.call('get', `/v1/users/${id}`, { basic: admin })).body).toMatchObject({ id, name: 'Alice J.', username });
+
+      expect((await api.call('delete', `/v1/users/${id}`, { basic: admin })).status).toBe(204);
+      expect(await lastUserDeletedEvent()).toEqual({ userId: id, deletedAt: expect.any(String) });
+      expect(await api.call('get', `/v1/users/${id}`, { basic: admin })).toMatchObject({ status: 404, body: { message: 'user not found' } });
+      expect(await api.call('delete', `/v1/users/${id}`, { basic: admin })).toMatchObject({ status: 404, body: { message: 'user not found' } });
+      expect(await api.call('put', `/v1/users/${id}`, { basic: admin, body: { name: 'x' } })).toMatchObject({ status: 404, body: { message: 'user not found' } });
+    });
+
+    it('each call without basic auth, or with a wrong admin password, answers 401 Unauthorized', async () => {
+      const user = await createUser();
+      const calls: Array<[string, string, unknown]> = [
+        ['get', '/v1/users', undefined],
+        ['post', '/v1/users', { name: 'Bob', username: uniqueName('bob'), password: PASSWORD }],
+        ['get', `/v1/users/${user.id}`, undefined],
+        ['put', `/v1/users/${user.id}`, { name: 'Bob' }],
+        ['delete', `/v1/users/${user.id}`, undefined],
+      ];
+      for (const [method, path, body] of calls) {
+        expectUnauthorized(await api.call(method, path, { body }));
+        expectUnauthorized(await api.call(method, path, { body, basic: { username: admin.username, password: 'wrong-password-123' } }));
+      }
+      // Nothing happened: the user is still there, unchanged.
+      expect(await api.call('get', `/v1/users/${user.id}`, { basic: admin })).toMatchObject({ status: 200, body: { name: 'Test User' } });
+    });
+
+    it('lists users ordered by username, a page at a time', async () => {
+      const prefix = uniqueName('page');
+      for (const suffix of ['c', 'a', 'b']) await createUser({ username: `${prefix}${suffix}` });
+      const all = (await api.call<User[]>('get', '/v1/users?limit=100', { basic: admin })).body.map((u) => u.username.toLowerCase());
+      expect(all).toEqual([...all].sort());
+      const page1 = await api.call<User[]>('get', '/v1/users?page=1&limit=2', { basic: admin });
+      const page2 = await api.call<User[]>('get', '/v1/users?page=2&limit=2', { basic: admin });
+      expect(page1.body).toHaveLength(2);
+      expect(page2.body[0].username.toLowerCase()).toBe(all[2]);
+    });
+
+    it('a duplicate username answers 409, whatever its case', async () => {
+      const user = await createUser();
+      for (const username of [user.username, user.username.toUpperCase()]) {
+        const res = await api.call('post', '/v1/users', { basic: admin, body: { name: 'Copy', username, password: PASSWORD } });
+        expect(res).toMatchObject({ status: 409, body: { message: 'username already exists' } });
+      }
+      const other = await createUser();
+      expect(await api.call('put', `/v1/users/${other.id}`, { basic: admin, body: { username: user.username } })).toMatchObject({
+        status: 409,
+        body: { message: 'username already exists' },
+      });
+    });
+
+    it.each([
+      ['a weak password', { password: 'password123!' }, /^password /],
+      ['a password without enough kinds of characters', { password: 'abcdefghijk' }, /password/],
+      ['a too short password', { password: 'Ab1!' }, /password/],
+      ['a password containing the username', { username: 'harbourmaster', password: 'Harbourmaster-99' }, /password must not contain the username/],
+      ['a username with bad characters', { username: 'bad name!' }, /username/],
+      ['a too short username', { username: 'ab' }, /username/],
+      ['an empty name', { name: '' }, /name/],
+      ['a blank name', { name: '   ' }, /^name /],
+    ])('%s answers 400 naming the field', async (_what, fields, message) => {
+      const res = await api.call<{ message: string }>('post', '/v1/users', { basic: admin, body: { name: 'Test', username: uniqueName('v'), password: PASSWORD, ...fields } });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toMatch(message);
+    });
+
+    it('a weak new password answers 400 too, and an update without known fields is refused', async () => {
+      const user = await createUser();
+      const weak = await api.call<{ message: string }>('put', `/v1/users/${user.id}`, { basic: admin, body: { password: 'aaaaaaaaaaaa' } });
+      expect(weak.status).toBe(400);
+      expect(weak.body.message).toMatch(/password/);
+      expect((await api.call('put', `/v1/users/${user.id}`, { basic: admin, body: { nickname: 'x' } })).status).toBe(400);
+    });
+
+    it('unknown extra fields are ignored, not rejected, and never stored', async () => {
+      const res = await api.call<User>('post', '/v1/users', {
+        basic: admin,
+        body: { name: 'Extra', username: uniqueName('extra'), password: PASSWORD, isAdmin: true, id: '00000000-0000-4000-8000-000000000000' },
+      });
+      expect(res.status).toBe(201);
+      expect(res.body.id).not.toBe('00000000-0000-4000-8000-000000000000');
+      expect(res.body).not.toHaveProperty('isAdmin');
+      expect((await api.call('put', `/v1/users/${res.body.id}`, { basic: admin, body: { name: 'Extra 2', color: 'red' } })).status).toBe(204);
+    });
+  });
+
+  describe('login, refresh, logout', () => {
+    it('login answers a token pair: a JWT carrying the user id, and an opaque refresh token', async () => {
+      const user = await createUser();
+      const res = await login(user.username);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ accessToken: expect.any(String), refreshToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), expiresIn: 900 });
+      const claims = jwt.verify(res.body.accessToken, stack.jwtSecret, { algorithms: ['HS256'] }) as jwt.JwtPayload;
+      expect(claims).toMatchObject({ sub: user.id, iss: 'trove', sid: expect.any(String) });
+      expect(claims.exp! - claims.iat!).toBe(900);
+      expect((await features(res.body.accessToken)).status).toBe(200);
+      // Usernames are case-insensitive at login too.
+      expect((await login(user.username.toUpperCase())).status).toBe(200);
+    });
+
+    it('a wrong password and an unknown username answer the same 401, in similar time', async () => {
+      const user = await createUser();
+      const wrong = await login(user.username, 'Not-The-Password-1');
+      const unknown = await login(uniqueName('ghost'), 'Not-The-Password-1');
+      expectUnauthorized(wrong);
+      expectUnauthorized(unknown);
+      // Both pay for one scrypt: neither is an order of magnitude faster (loose bound: a shared CI machine).
+      const times = { wrong: [] as number[], unknown: [] as number[] };
+      for (let i = 0; i < 3; i++) {
+        times.wrong.push((await login(user.username, `Not-The-Password-${i}`)).ms);
+        times.unknown.push((await login(uniqueName('ghost'), `Not-The-Password-${i}`)).ms);
+      }
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1];
+      expect(median(times.unknown)).toBeGreaterThan(median(times.wrong) / 4);
+      expect(median(times.wrong)).toBeGreaterThan(median(times.unknown) / 4);
+    });
+
+    it('refresh answers a new pair (token as bearer or in the body); the old refresh token then answers 401', async () => {
+      const { tokens } = await loggedIn();
+      const first = await refresh(tokens.refreshToken);
+      expect(first.status).toBe(200);
+      expect(first.body.refreshToken).not.toBe(tokens.refreshToken);
+      expect((await features(first.body.accessToken)).status).toBe(200);
+
+      const second = await api.call<Tokens>('post', '/v1/auth/refresh', { body: { refreshToken: first.body.refreshToken } });
+      expect(second.status).toBe(200);
+
+      // The first token was rotated away: presenting it again is theft, and ends the whole session.
+      expectUnauthorized(await refresh(tokens.refreshToken));
+      expectUnauthorized(await refresh(second.body.refreshToken));
+      await expectRevoked(second.body.accessToken);
+    });
+
+    it('refresh refuses missing, malformed and access tokens with 401', async () => {
+      const { tokens } = await loggedIn();
+      expectUnauthorized(await api.call('post', '/v1/auth/refresh'));
+      expectUnauthorized(await refresh('not-a-token'));
+      expectUnauthorized(await refresh(tokens.accessToken));
+      expectUnauthorized(await refresh('x'.repeat(600)));
+    });
+
+    it('logout answers 204; the session’s refresh and access tokens stop working, other sessions do not', async () => {
+      const { user, tokens } = await loggedIn();
+      const other = (await login(user.username)).body;
+      expect((await api.call('post', '/v1/auth/logout', { bearer: tokens.accessToken })).status).toBe(204);
+      expectUnauthorized(await refresh(tokens.refreshToken));
+      expectUnauthorized(await features(tokens.accessToken));
+      expectUnauthorized(await api.call('post', '/v1/auth/logout', { bearer: tokens.accessToken }));
+      expect((await features(other.accessToken)).status).toBe(200);
+      expect((await refresh(other.refreshToken)).status).toBe(200);
+    });
+
+    it('logout needs a valid access token', async () => {
+      const { tokens } = await loggedIn();
+      expectUnauthorized(await api.call('post', '/v1/auth/logout'));
+      expectUnauthorized(await api.call('post', '/v1/auth/logout', { bearer: tokens.refreshToken }));
+    });
+
+    it('a deleted user’s tokens stop working at once, and it cannot log in', async () => {
+      const { user, tokens } = await loggedIn();
+      expect((await api.call('delete', `/v1/users/${user.id}`, { basic: admin })).status).toBe(204);
+      expectUnauthorized(await features(tokens.accessToken));
+      expectUnauthorized(await api.call('post', '/v1/auth/logout', { bearer: tokens.accessToken }));
+      expectUnauthorized(await refresh(tokens.refreshToken));
+      expectUnauthorized(await login(user.username));
+    });
+
+    it('a new password ends the user’s sessions; the new one logs in', async () => {
+      const { user, tokens } = await loggedIn();
+      const newPassword = 'Green-Meadow-Rivers-77';
+      passwordsUsed.add(newPassword);
+      expect((await api.call('put', `/v1/users/${user.id}`, { basic: admin, body: { password: newPassword } })).status).toBe(204);
+      await expectRevoked(tokens.accessToken);
+      expectUnauthorized(await refresh(tokens.refreshToken));
+      expectUnauthorized(await login(user.username));
+      expect((await login(user.username, newPassword)).status).toBe(200);
+    });
+  });
+
+  describe('login rate limits', () => {
+    it('the 11th rapid wrong-password login for one username answers 429 with Retry-After, from any address', async () => {
+      const user = await createUser();
+      for (let i = 0; i < 10; i++) expectUnauthorized(await login(user.username, `Wrong-Password-${i}`, randomTestAddress()));
+      const limited = await login(user.username, `Wrong-Password-x`, randomTestAddress());
+      expect(limited).toMatchObject({ status: 429, body: { message: 'too many login attempts' } });
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      // Even the right password waits: the limit counts attempts, not only failures.
+      expect((await login(user.username, PASSWORD, randomTestAddress())).status).toBe(429);
+    });
+
+    it('one client address is limited across usernames too', async () => {
+      const address = randomTestAddress().replace(/^\d+\.\d+\.\d+/, '192.0.2');
+      for (let i = 0; i < 10; i++) expectUnauthorized(await login(uniqueName('spray'), `Wrong-Password-${i}`, address));
+      expect((await login(uniqueName('spray'), 'Wrong-Password-x', address)).status).toBe(429);
+    });
+  });
+
+  it('no password appears in any answer or log line', () => {
+    const output = stack.processes.auth.output() + stack.processes.gateway.output();
+    for (const p of passwordsUsed) expect(output).not.toContain(p);
+    expect(output).not.toContain(stack.adminPassword);
+  });
+
+  // Last: these stop the auth service.
+  describe('with the auth service unavailable', () => {
+    it('a service that does not answer in time gives 503 within the configured timeout', async () => {
+      const pid = stack.processes.auth.child.pid!;
+      process.kill(pid, 'SIGSTOP');
+      try {
+        const res = await login('someone', 'Some-Password-1');
+        expect(res).toMatchObject({ status: 503, body: { message: expect.stringMatching(/auth service/) } });
+        expect(res.ms).toBeLessThan(RPC_TIMEOUT_MS + 1000);
+      } finally {
+        process.kill(pid, 'SIGCONT');
+      }
+    });
+
+    it('with the auth service stopped, a login answers 503 at once', async () => {
+      await stack.processes.auth.stop();
+      const res = await login('someone', 'Some-Password-1');
+      expect(res).toMatchObject({ status: 503, body: { message: expect.stringMatching(/auth service/) } });
+      expect(res.ms).toBeLessThan(RPC_TIMEOUT_MS);
+      // Token checks need no service: a valid token still reaches what the gateway answers itself.
+      expect((await api.call('get', '/health/ready')).status).toBe(200);
+    });
+  });
+});

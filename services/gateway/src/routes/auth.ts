@@ -1,0 +1,54 @@
+import { Router } from 'express';
+import { REVOCATIONS, login, logout, refresh } from '@trove/proto-events';
+import { unauthorized } from '@trove/kit';
+import type { Bus } from '@trove/kit';
+import { handle } from '../http/async';
+import type { AccessTokenVerifier } from '../security/access-tokens';
+import { parseBearer } from '../security/headers';
+
+export interface AuthRouteDeps {
+  bus: Bus;
+  tokens: AccessTokenVerifier;
+}
+
+/** Longest refresh token worth sending to the auth service; anything longer is not one of ours. */
+const MAX_REFRESH_TOKEN = 512;
+
+/** Login, refresh, logout: declared without security, each checks the credentials it is given. */
+export function authRoutes(deps: AuthRouteDeps): Router {
+  const r = Router();
+
+  r.post(
+    '/v1/auth/login',
+    handle(async (req, res) => {
+      const { username, password } = req.body as { username: string; password: string };
+      // req.ip honours X-Forwarded-For only from the trusted proxies set on the app.
+      const clientAddress = req.ip || req.socket.remoteAddress;
+      res.json(await deps.bus.request(login, { username, password, ...(clientAddress ? { clientAddress } : {}) }));
+    }),
+  );
+
+  r.post(
+    '/v1/auth/refresh',
+    handle(async (req, res) => {
+      const fromBody = (req.body as { refreshToken?: unknown } | undefined)?.refreshToken;
+      const token = parseBearer(req.get('authorization')) ?? (typeof fromBody === 'string' ? fromBody : undefined);
+      if (!token || token.length > MAX_REFRESH_TOKEN) throw unauthorized();
+      res.json(await deps.bus.request(refresh, { refreshToken: token }));
+    }),
+  );
+
+  r.post(
+    '/v1/auth/logout',
+    handle(async (req, res) => {
+      const token = parseBearer(req.get('authorization'));
+      const claims = token ? deps.tokens.verify(token) : undefined;
+      if (!claims) throw unauthorized();
+      await deps.bus.request(logout, { userId: claims.userId, sessionId: claims.sessionId });
+      deps.tokens.revocations.add(REVOCATIONS.sessionKey(claims.sessionId));
+      res.status(204).end();
+    }),
+  );
+
+  return r;
+}

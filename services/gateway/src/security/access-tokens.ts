@@ -1,0 +1,41 @@
+import jwt from 'jsonwebtoken';
+import { ACCESS_TOKEN, REVOCATIONS } from '@trove/proto-events';
+import { loadOrCreateSecret } from '@trove/kit';
+import type { Revocations } from './revocations';
+
+export interface AccessClaims {
+  userId: string;
+  sessionId: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** TROVE_JWT_SECRET, else the secret the auth service generated (or will find) under the shared data dir. */
+export function loadJwtSecret(config: { dataDir: string; jwtSecret?: string }): string {
+  return loadOrCreateSecret({ dataDir: config.dataDir, name: ACCESS_TOKEN.secretName, fromConfig: config.jwtSecret }).value;
+}
+
+/**
+ * Verifies access tokens locally: signature (HS256 only, no `none`), issuer, expiry, claim shapes,
+ * then the revocation list. Any failure is simply "not authenticated".
+ */
+export class AccessTokenVerifier {
+  constructor(
+    private readonly secret: string,
+    readonly revocations: Revocations,
+  ) {}
+
+  verify(token: string): AccessClaims | undefined {
+    let payload: unknown;
+    try {
+      payload = jwt.verify(token, this.secret, { algorithms: [ACCESS_TOKEN.algorithm], issuer: ACCESS_TOKEN.issuer });
+    } catch {
+      return undefined;
+    }
+    const p = payload as { sub?: unknown; sid?: unknown; exp?: unknown };
+    // A token without exp would never expire: not one of ours.
+    if (typeof p.exp !== 'number' || typeof p.sub !== 'string' || typeof p.sid !== 'string' || !UUID.test(p.sub) || !UUID.test(p.sid)) return undefined;
+    if (this.revocations.has(REVOCATIONS.sessionKey(p.sid)) || this.revocations.has(REVOCATIONS.userKey(p.sub))) return undefined;
+    return { userId: p.sub, sessionId: p.sid };
+  }
+}

@@ -1,0 +1,368 @@
+import { randomUUID } from 'node:crypto';
+import type { BigIntStats, Dirent } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, rm, rmdir, stat, statfs, unlink, type FileHandle } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { PutMeter } from './meter';
+import {
+  BlobNotFoundError,
+  RangeNotSatisfiableError,
+  type BlobInfo,
+  type BlobStore,
+  type ByteRange,
+  type GetResult,
+  type PutOptions,
+  type PutResult,
+  type StoreUsage,
+} from './port';
+import { assertValidKey, assertValidPrefix, assertValidRange, META_SUFFIX, TEMP_DIR } from './validate';
+
+/**
+ * Filesystem adapter (the embedded default).
+ *
+ * Layout under `root`: each object is a plain file at `<root>/<key>`, with its content type in a
+ * sidecar `<root>/<key>.meta.json`; in-flight writes live in `<root>/.tmp/` (same volume, so the
+ * final `rename` is atomic). A put becomes visible only at that rename, after an fsync, so a crash
+ * never leaves a half-written object under its final name.
+ *
+ * `etag` is a quoted HTTP entity-tag like S3's: `"<size hex>-<mtime ns hex>"`.
+ * Limitation of a directory tree: a key cannot also be a prefix directory of other keys
+ * (`a` and `a/b` cannot coexist); such a put fails.
+ */
+
+export interface FsBlobStoreOptions {
+  root: string;
+  /** Remove directories a delete leaves empty (default true). */
+  pruneEmptyDirs?: boolean;
+}
+
+/** Temp files untouched for this long are leftovers of a crash (an active write keeps mtime fresh). */
+const STALE_TEMP_MS = 60 * 60 * 1000;
+
+interface Sidecar {
+  contentType?: string;
+  sha256: string;
+  size: number;
+}
+
+export async function openFsBlobStore(options: FsBlobStoreOptions): Promise<FsBlobStore> {
+  const store = new FsBlobStore(options);
+  await mkdir(store.tempDir, { recursive: true });
+  await sweepStaleTemps(store.tempDir);
+  return store;
+}
+
+export class FsBlobStore implements BlobStore {
+  readonly kind = 'fs' as const;
+  readonly root: string;
+  readonly tempDir: string;
+  private readonly pruneEmptyDirs: boolean;
+
+  constructor(options: FsBlobStoreOptions) {
+    this.root = options.root;
+    this.tempDir = join(options.root, TEMP_DIR);
+    this.pruneEmptyDirs = options.pruneEmptyDirs ?? true;
+  }
+
+  /** Absolute path of a (validated) key. */
+  pathOf(key: string): string {
+    return join(this.root, ...key.split('/'));
+  }
+
+  async put(key: string, body: Readable, options: PutOptions = {}): Promise<PutResult> {
+    try {
+      assertValidKey(key);
+    } catch (err) {
+      body.destroy();
+      throw err;
+    }
+    const temp = join(this.tempDir, randomUUID());
+    const metaTemp = temp + META_SUFFIX;
+    let handle: FileHandle | undefined;
+    try {
+      const meter = new PutMeter(options.maxBytes);
+      handle = await open(temp, 'wx');
+      // autoClose off: we fsync the handle ourselves before closing it.
+      await pipeline(body, meter, handle.createWriteStream({ autoClose: false }));
+      await handle.sync();
+      await handle.close();
+      handle = undefined;
+      const result = meter.result();
+
+      const sidecar: Sidecar = { contentType: options.contentType, ...result };
+      await writeFileDurably(metaTemp, JSON.stringify(sidecar));
+      const finalPath = this.pathOf(key);
+      // Sidecar first: the data rename is the commit point, so a new object never appears without
+      // its content type.
+      let created: string | undefined;
+      try {
+        created = await this.moveIntoPlace(metaTemp, finalPath + META_SUFFIX);
+      } catch (err) {
+        throw collisionError(key, err);
+      }
+      try {
+        await this.moveIntoPlace(temp, finalPath);
+      } catch (err) {
+        // Fails when the key is a directory (other keys live under it): there was no object.
+        await rm(finalPath + META_SUFFIX, { force: true });
+        throw collisionError(key, err);
+      }
+      await syncDirs(dirname(finalPath), created);
+      return result;
+    } catch (err) {
+      body.destroy();
+      await handle?.close().catch(() => undefined);
+      await Promise.all([rm(temp, { force: true }), rm(metaTemp, { force: true })]);
+      throw err;
+    }
+  }
+
+  async get(key: string, range?: ByteRange): Promise<GetResult> {
+    assertValidKey(key);
+    if (range) assertValidRange(range);
+    // Serve from one open handle: size, etag and bytes stay consistent even if the key is
+    // overwritten (renamed over) meanwhile.
+    const opened = await openFile(this.pathOf(key));
+    if (!opened) throw new BlobNotFoundError(key);
+    const { handle, stats } = opened;
+    try {
+      const info = await this.infoOf(key, stats, true);
+      let served: { start: number; end: number } | undefined;
+      if (range) {
+        if (range.start >= info.size) throw new RangeNotSatisfiableError(key, info.size);
+        served = { start: range.start, end: Math.min(range.end ?? info.size - 1, info.size - 1) };
+      }
+      const body = handle.createReadStream(served ? { start: served.start, end: served.end } : {});
+      return { body, info, range: served };
+    } catch (err) {
+      await handle.close();
+      throw err;
+    }
+  }
+
+  async head(key: string): Promise<BlobInfo | null> {
+    assertValidKey(key);
+    const stats = await statFile(this.pathOf(key));
+    return stats ? this.infoOf(key, stats, true) : null;
+  }
+
+  async delete(key: string): Promise<void> {
+    assertValidKey(key);
+    const path = this.pathOf(key);
+    // Data first: once it is gone the object is gone, whatever happens to the sidecar.
+    await unlinkIfPresent(path);
+    await unlinkIfPresent(path + META_SUFFIX);
+    if (this.pruneEmptyDirs) await this.pruneUpFrom(dirname(path));
+  }
+
+  async *list(prefix: string): AsyncIterable<BlobInfo> {
+    assertValidPrefix(prefix);
+    const slash = prefix.lastIndexOf('/');
+    yield* this.walk(slash < 0 ? '' : prefix.slice(0, slash), prefix);
+  }
+
+  /** Volume numbers of the filesystem holding the root (shared with anything else on it). */
+  async usage(): Promise<StoreUsage> {
+    const s = await statfs(this.root);
+    return { total: s.blocks * s.bsize, free: s.bavail * s.bsize, used: (s.blocks - s.bfree) * s.bsize };
+  }
+
+  async close(): Promise<void> {
+    // Nothing pooled: every handle belongs to a single call or to the stream it returned.
+  }
+
+  /**
+   * Depth-first walk in key order. Plain per-directory name order is not key order ('a-c' sorts
+   * before 'a/b' since '-' < '/'), so a directory is sorted as if its name ended with '/', and
+   * names compare as UTF-8 bytes like S3 keys.
+   */
+  private async *walk(dirKey: string, prefix: string): AsyncGenerator<BlobInfo> {
+    let entries: Dirent[];
+    try {
+      entries = await readdir(dirKey ? this.pathOf(dirKey) : this.root, { withFileTypes: true });
+    } catch (err) {
+      if (isCode(err, 'ENOENT', 'ENOTDIR')) return;
+      throw err;
+    }
+    const items: { key: string; sortKey: string; isDir: boolean }[] = [];
+    for (const entry of entries) {
+      const key = dirKey ? `${dirKey}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        const sortKey = `${key}/`;
+        if (key !== TEMP_DIR && (sortKey.startsWith(prefix) || prefix.startsWith(sortKey))) items.push({ key, sortKey, isDir: true });
+      } else if (entry.isFile() && key.startsWith(prefix) && isValidKey(key)) {
+        items.push({ key, sortKey: key, isDir: false });
+      }
+    }
+    items.sort((a, b) => Buffer.compare(Buffer.from(a.sortKey), Buffer.from(b.sortKey)));
+    for (const item of items) {
+      if (item.isDir) {
+        yield* this.walk(item.key, prefix);
+        continue;
+      }
+      const stats = await statFile(this.pathOf(item.key));
+      // Listing never reads sidecars (one extra read per object); S3 listings carry no type either.
+      if (stats) yield await this.infoOf(item.key, stats, false);
+    }
+  }
+
+  private async infoOf(key: string, stats: BigIntStats, withType: boolean): Promise<BlobInfo> {
+    const info: BlobInfo = {
+      key,
+      size: Number(stats.size),
+      etag: `"${stats.size.toString(16)}-${stats.mtimeNs.toString(16)}"`,
+      lastModified: new Date(Number(stats.mtimeMs)),
+    };
+    if (withType) {
+      const contentType = await readContentType(this.pathOf(key) + META_SUFFIX);
+      if (contentType !== undefined) info.contentType = contentType;
+    }
+    return info;
+  }
+
+  /**
+   * mkdir -p then rename, retried when a concurrent delete pruned the fresh directory in between.
+   * Returns the first directory it had to create, if any (for fsync).
+   */
+  private async moveIntoPlace(from: string, to: string): Promise<string | undefined> {
+    let created: string | undefined;
+    for (let attempt = 0; ; attempt++) {
+      created = (await mkdir(dirname(to), { recursive: true })) ?? created;
+      try {
+        await rename(from, to);
+        return created;
+      } catch (err) {
+        if (!isCode(err, 'ENOENT') || attempt >= 3) throw err;
+      }
+    }
+  }
+
+  private async pruneUpFrom(dir: string): Promise<void> {
+    while (isStrictlyInside(this.root, dir)) {
+      try {
+        await rmdir(dir);
+      } catch {
+        return; // not empty (or already gone / raced with a put): stop here
+      }
+      dir = dirname(dir);
+    }
+  }
+}
+
+async function openFile(path: string): Promise<{ handle: FileHandle; stats: BigIntStats } | null> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, 'r');
+  } catch (err) {
+    if (isCode(err, 'ENOENT', 'ENOTDIR', 'EISDIR')) return null;
+    throw err;
+  }
+  try {
+    const stats = await handle.stat({ bigint: true });
+    if (stats.isFile()) return { handle, stats };
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+  await handle.close(); // a directory: the key is only a prefix of other keys
+  return null;
+}
+
+async function statFile(path: string): Promise<BigIntStats | null> {
+  try {
+    const stats = await stat(path, { bigint: true });
+    return stats.isFile() ? stats : null;
+  } catch (err) {
+    if (isCode(err, 'ENOENT', 'ENOTDIR')) return null;
+    throw err;
+  }
+}
+
+async function readContentType(sidecarPath: string): Promise<string | undefined> {
+  try {
+    const parsed: unknown = JSON.parse(await readFile(sidecarPath, 'utf8'));
+    const contentType = (parsed as Partial<Sidecar> | null)?.contentType;
+    return typeof contentType === 'string' ? contentType : undefined;
+  } catch {
+    return undefined; // missing or unreadable sidecar: the bytes are still served
+  }
+}
+
+async function writeFileDurably(path: string, data: string): Promise<void> {
+  const handle = await open(path, 'wx');
+  try {
+    await handle.writeFile(data, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** fsync `dir`, and when directories were created for it, each of them up to the parent of the topmost. */
+async function syncDirs(dir: string, createdTop: string | undefined): Promise<void> {
+  const stopAt = createdTop ? dirname(createdTop) : dir;
+  for (let d = dir; ; d = dirname(d)) {
+    await syncDir(d);
+    if (d === stopAt || d === dirname(d)) return;
+  }
+}
+
+async function syncDir(dir: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch (err) {
+    // Some platforms (Windows) cannot open or fsync a directory; the rename is still atomic.
+    if (!isCode(err, 'EISDIR', 'EINVAL', 'EPERM', 'EBADF', 'EACCES')) throw err;
+  } finally {
+    await handle?.close();
+  }
+}
+
+async function unlinkIfPresent(path: string): Promise<void> {
+  try {
+    await unlink(path);
+  } catch (err) {
+    // EISDIR/EPERM: the key is only a directory (prefix of other keys), i.e. no such object.
+    if (!isCode(err, 'ENOENT', 'ENOTDIR', 'EISDIR', 'EPERM')) throw err;
+  }
+}
+
+async function sweepStaleTemps(tempDir: string): Promise<void> {
+  const cutoff = Date.now() - STALE_TEMP_MS;
+  for (const name of await readdir(tempDir)) {
+    const path = join(tempDir, name);
+    try {
+      if ((await stat(path)).mtimeMs < cutoff) await rm(path, { force: true, recursive: true });
+    } catch {
+      // best effort: another process may be sweeping too
+    }
+  }
+}
+
+function collisionError(key: string, err: unknown): Error {
+  if (isCode(err, 'EISDIR', 'ENOTEMPTY', 'EEXIST', 'ENOTDIR')) {
+    return new Error(`cannot store ${JSON.stringify(key)}: other keys exist under it (a key cannot also be a prefix directory on the filesystem store)`, { cause: err });
+  }
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+function isStrictlyInside(parent: string, child: string): boolean {
+  const rel = relative(parent, child);
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !rel.startsWith(sep);
+}
+
+function isValidKey(key: string): boolean {
+  try {
+    assertValidKey(key);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isCode(err: unknown, ...codes: string[]): boolean {
+  return typeof err === 'object' && err !== null && codes.includes((err as NodeJS.ErrnoException).code ?? '');
+}
