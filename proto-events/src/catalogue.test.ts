@@ -16,9 +16,9 @@ describe('proto-events catalogue', () => {
     expect(new Set(subjects).size).toBe(subjects.length);
     for (const c of catalogue) {
       expect(c.subject).toMatch(/\.v\d+\./);
-      if (c.kind === 'event') expect(c.subject.startsWith('events.v1.')).toBe(true);
+      if (c.kind === 'event') expect(c.subject).toMatch(c.stream === STREAMS.deadLetters.name ? /^dlq\.work\.v1\./ : /^events\.v1\./);
       if (c.kind === 'work') expect(c.subject.startsWith('work.v1.')).toBe(true);
-      if (c.kind !== 'rpc') expect([STREAMS.events.name, STREAMS.work.name]).toContain(c.stream);
+      if (c.kind !== 'rpc') expect([STREAMS.events.name, STREAMS.work.name, STREAMS.deadLetters.name]).toContain(c.stream);
     }
   });
 

@@ -1,4 +1,5 @@
 import { defineEvent, defineRpc } from './contract';
+import { mediaContracts } from './media-contracts';
 import type { MessageContract, RpcContract } from './contract';
 import type {
   CreateUserRequestV1,
@@ -123,4 +124,5 @@ export const catalogue: ReadonlyArray<RpcContract<unknown, unknown> | MessageCon
   updateUser,
   deleteUser,
   userDeleted,
+  ...mediaContracts,
 ] as ReadonlyArray<RpcContract<unknown, unknown> | MessageContract<unknown>>;

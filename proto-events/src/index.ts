@@ -2,4 +2,5 @@ export * from './contract';
 export * from './validate';
 export * from './catalogue';
 export * from './auth';
+export * from './media-contracts';
 export type * from './generated/types';

@@ -12,6 +12,17 @@ addFormats(ajv);
 
 const cache = new WeakMap<JsonSchema, ValidateFunction>();
 
+/**
+ * Makes schemas available to `$ref` by their `$id` (e.g. a list referencing `media-item.v1.json`).
+ * The catalogue registers every shared schema once at load.
+ */
+export function registerSchemas(schemas: JsonSchema[]): void {
+  for (const s of schemas) {
+    const id = s.$id;
+    if (typeof id === 'string' && !ajv.getSchema(id)) ajv.addSchema(s);
+  }
+}
+
 export interface ValidationResult {
   valid: boolean;
   /** Human-readable list of problems, e.g. "/userId must match format \"uuid\"". */

@@ -46,6 +46,239 @@ export interface TokenPairV1 {
  */
 export interface EmptyV1 {}
 
+// media-changed.v1.json
+/**
+ * Something happened to one media item (trashed, restored, purged, updated).
+ */
+export interface MediaItemChangedV1 {
+  userId: string;
+  mediaItemId: string;
+  at: string;
+}
+
+// media-content-location.v1.json
+/**
+ * A blob key and how to serve it.
+ */
+export interface ContentLocationV1 {
+  key: string;
+  contentType: string;
+  filename: string;
+  userId: string;
+}
+
+// media-create-request.v1.json
+/**
+ * Registers an uploaded original (already in the blob store under originalKey). Conflict (with details.id) when the user already has the same sha256.
+ */
+export interface CreateMediaItemRequestV1 {
+  userId: string;
+  id: string;
+  filename: string;
+  mimeType: string;
+  mediaItemType: "photo" | "video";
+  size: number;
+  sha256: string;
+  originalKey: string;
+}
+
+// media-created.v1.json
+/**
+ * The id of the created media item.
+ */
+export interface MediaItemCreatedV1 {
+  id: string;
+}
+
+// media-get-many-request.v1.json
+/**
+ * Several of one user's items by id, in the order asked; ids that are not that user's are left out. For services composing answers (library).
+ */
+export interface GetMediaItemsRequestV1 {
+  userId: string;
+  /**
+   * @maxItems 1000
+   */
+  ids: string[];
+}
+
+// media-id-request.v1.json
+/**
+ * One of the caller's media items.
+ */
+export interface MediaItemIdRequestV1 {
+  userId: string;
+  id: string;
+}
+
+// media-item-list.v1.json
+/**
+ * One page of media items.
+ */
+export interface MediaItemListV1 {
+  items: MediaItemV1[];
+}
+
+// media-item.v1.json
+/**
+ * A media item as the media service stores and answers it. The gateway adds the signed content URLs.
+ */
+export interface MediaItemV1 {
+  id: string;
+  userId: string;
+  filename: string;
+  description: string | null;
+  mimeType: string;
+  size: number;
+  sha256: string;
+  placeholder: string | null;
+  favourite: boolean;
+  shared: boolean;
+  hidden: boolean;
+  deleted: boolean;
+  deletedAt: string | null;
+  status: "UNSPECIFIED" | "PROCESSING" | "READY" | "FAILED";
+  failureReason: string | null;
+  mediaItemType: "photo" | "video";
+  mediaItemCategory: "default" | "screenshot" | "panorama" | "slow" | "motion" | "live";
+  width: number | null;
+  height: number | null;
+  creationTime: string;
+  latitude: number | null;
+  longitude: number | null;
+  cameraMake: string | null;
+  cameraModel: string | null;
+  focalLength: string | null;
+  apertureFNumber: string | null;
+  isoEquivalent: string | null;
+  exposureTime: string | null;
+  fps: string | null;
+  durationSeconds: number | null;
+  /**
+   * Which derived blobs exist.
+   */
+  variants: {
+    preview: boolean;
+    thumbnail: boolean;
+    /**
+     * a web-playable transcode exists (videos whose original is not)
+     */
+    playback: boolean;
+  };
+  createdAt: string;
+  updatedAt: string;
+}
+
+// media-list-request.v1.json
+/**
+ * One page of the caller's media items in a view, newest creationTime first. library: not hidden, not trashed; favourites: favourite, not hidden, not trashed; hidden: hidden, not trashed; trash: trashed (newest deletion first).
+ */
+export interface ListMediaItemsRequestV1 {
+  userId: string;
+  view: "library" | "favourites" | "hidden" | "trash";
+  page: number;
+  limit: number;
+  type?: "photo" | "video";
+  category?: "default" | "screenshot" | "panorama" | "slow" | "motion" | "live";
+  status?: "UNSPECIFIED" | "PROCESSING" | "READY" | "FAILED";
+}
+
+// media-locate-request.v1.json
+/**
+ * Where the bytes of an item's original, preview or thumbnail are. Without userId the gateway has verified a signed URL for this id and variant.
+ */
+export interface LocateContentRequestV1 {
+  userId?: string;
+  id: string;
+  variant: "original" | "preview" | "thumbnail";
+}
+
+// media-process.v1.json
+/**
+ * Work item: extract metadata, make previews and thumbnails, detect the category.
+ */
+export interface ProcessMediaItemV1 {
+  userId: string;
+  mediaItemId: string;
+  originalKey: string;
+  mimeType: string;
+  mediaItemType: "photo" | "video";
+  filename: string;
+}
+
+// media-processed.v1.json
+/**
+ * A worker's result for one item; the media service applies it (idempotent).
+ */
+export interface MediaItemProcessedV1 {
+  userId: string;
+  mediaItemId: string;
+  mimeType: string;
+  metadata: {
+    creationTime: string;
+    width: number | null;
+    height: number | null;
+    latitude: number | null;
+    longitude: number | null;
+    cameraMake: string | null;
+    cameraModel: string | null;
+    focalLength: string | null;
+    apertureFNumber: string | null;
+    isoEquivalent: string | null;
+    exposureTime: string | null;
+    fps: string | null;
+    durationSeconds: number | null;
+  };
+  category: "default" | "screenshot" | "panorama" | "slow" | "motion" | "live";
+  placeholder: string | null;
+  variants: {
+    /**
+     * blob key
+     */
+    preview: string | null;
+    thumbnail: string | null;
+    playback: string | null;
+  };
+}
+
+// media-set-flag-request.v1.json
+/**
+ * Sets or clears a flag on several of the caller's items: all or nothing (not found when any id is not the caller's). deleted=true moves to trash, false restores.
+ */
+export interface SetMediaFlagRequestV1 {
+  userId: string;
+  /**
+   * @minItems 1
+   * @maxItems 1000
+   */
+  ids: [string, ...string[]];
+  flag: "favourite" | "hidden" | "deleted";
+  value: boolean;
+}
+
+// media-update-request.v1.json
+/**
+ * Changes the description and flags of one of the caller's items.
+ */
+export interface UpdateMediaItemRequestV1 {
+  userId: string;
+  id: string;
+  description?: string | null;
+  favourite?: boolean;
+  hidden?: boolean;
+}
+
+// media-years-ago-request.v1.json
+/**
+ * Items whose creationTime falls on monthDate (MMDD) in a year before the current one, newest first, not hidden or trashed.
+ */
+export interface YearsAgoRequestV1 {
+  userId: string;
+  monthDate: string;
+  page: number;
+  limit: number;
+}
+
 // user-create-request.v1.json
 /**
  * A new account. The auth service checks the name, the username's charset and uniqueness, and the password's strength.

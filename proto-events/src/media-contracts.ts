@@ -1,0 +1,177 @@
+import { STREAMS, deadLetterSubject, defineEvent, defineRpc, defineWork } from './contract';
+import type { MessageContract } from './contract';
+import type {
+  ContentLocationV1,
+  CreateMediaItemRequestV1,
+  EmptyV1,
+  GetMediaItemsRequestV1,
+  ListMediaItemsRequestV1,
+  LocateContentRequestV1,
+  MediaItemChangedV1,
+  MediaItemCreatedV1,
+  MediaItemIdRequestV1,
+  MediaItemListV1,
+  MediaItemProcessedV1,
+  MediaItemV1,
+  ProcessMediaItemV1,
+  SetMediaFlagRequestV1,
+  UpdateMediaItemRequestV1,
+  YearsAgoRequestV1,
+} from './generated/types';
+import emptyV1 from './schemas/empty.v1.json';
+import mediaChangedV1 from './schemas/media-changed.v1.json';
+import contentLocationV1 from './schemas/media-content-location.v1.json';
+import createMediaItemRequestV1 from './schemas/media-create-request.v1.json';
+import mediaItemCreatedV1 from './schemas/media-created.v1.json';
+import getMediaItemsRequestV1 from './schemas/media-get-many-request.v1.json';
+import mediaItemIdRequestV1 from './schemas/media-id-request.v1.json';
+import mediaItemListV1 from './schemas/media-item-list.v1.json';
+import mediaItemV1 from './schemas/media-item.v1.json';
+import listMediaItemsRequestV1 from './schemas/media-list-request.v1.json';
+import locateContentRequestV1 from './schemas/media-locate-request.v1.json';
+import processMediaItemV1 from './schemas/media-process.v1.json';
+import mediaItemProcessedV1 from './schemas/media-processed.v1.json';
+import setMediaFlagRequestV1 from './schemas/media-set-flag-request.v1.json';
+import updateMediaItemRequestV1 from './schemas/media-update-request.v1.json';
+import yearsAgoRequestV1 from './schemas/media-years-ago-request.v1.json';
+import { registerSchemas } from './validate';
+
+// Schemas other schemas point at with `$ref`.
+registerSchemas([mediaItemV1]);
+
+/** Blob keys of one item: the original and what the worker derives from it. */
+export function mediaBlobKey(userId: string, mediaItemId: string, variant: 'original' | 'preview' | 'thumbnail' | 'playback'): string {
+  return `media/${userId}/${mediaItemId}/${variant}`;
+}
+
+/** Every blob of one user lives under this prefix (removed when the user is deleted). */
+export function userBlobPrefix(userId: string): string {
+  return `media/${userId}/`;
+}
+
+// ---- media: request/reply --------------------------------------------------------------------
+export const createMediaItem = defineRpc<CreateMediaItemRequestV1, MediaItemCreatedV1>({
+  subject: 'trove.v1.media.create',
+  service: 'media',
+  callers: ['gateway'],
+  summary: 'Registers an uploaded original as a PROCESSING item and queues its processing; conflict (details.id) when the user already has identical content.',
+  request: createMediaItemRequestV1,
+  response: mediaItemCreatedV1,
+});
+
+export const getMediaItem = defineRpc<MediaItemIdRequestV1, MediaItemV1>({
+  subject: 'trove.v1.media.get',
+  service: 'media',
+  callers: ['gateway'],
+  summary: "One of the caller's items (also when hidden or trashed); not found otherwise.",
+  request: mediaItemIdRequestV1,
+  response: mediaItemV1,
+});
+
+export const listMediaItems = defineRpc<ListMediaItemsRequestV1, MediaItemListV1>({
+  subject: 'trove.v1.media.list',
+  service: 'media',
+  callers: ['gateway'],
+  summary: 'One page of a view (library, favourites, hidden, trash) with optional type/category/status filters.',
+  request: listMediaItemsRequestV1,
+  response: mediaItemListV1,
+});
+
+export const updateMediaItem = defineRpc<UpdateMediaItemRequestV1, EmptyV1>({
+  subject: 'trove.v1.media.update',
+  service: 'media',
+  callers: ['gateway'],
+  summary: "Changes an item's description, favourite and hidden flags.",
+  request: updateMediaItemRequestV1,
+  response: emptyV1,
+});
+
+export const setMediaFlag = defineRpc<SetMediaFlagRequestV1, EmptyV1>({
+  subject: 'trove.v1.media.setFlag',
+  service: 'media',
+  callers: ['gateway'],
+  summary: 'Sets or clears favourite, hidden or deleted (trash/restore) on several items, all or nothing.',
+  request: setMediaFlagRequestV1,
+  response: emptyV1,
+});
+
+export const yearsAgo = defineRpc<YearsAgoRequestV1, MediaItemListV1>({
+  subject: 'trove.v1.media.yearsAgo',
+  service: 'media',
+  callers: ['gateway'],
+  summary: 'Items taken on this month and day in earlier years, newest first.',
+  request: yearsAgoRequestV1,
+  response: mediaItemListV1,
+});
+
+export const getMediaItems = defineRpc<GetMediaItemsRequestV1, MediaItemListV1>({
+  subject: 'trove.v1.media.getMany',
+  service: 'media',
+  callers: ['library', 'explore'],
+  summary: "Several of one user's items by id (order kept, others' ids left out), for composing album and explore answers.",
+  request: getMediaItemsRequestV1,
+  response: mediaItemListV1,
+});
+
+export const locateContent = defineRpc<LocateContentRequestV1, ContentLocationV1>({
+  subject: 'trove.v1.media.locateContent',
+  service: 'media',
+  callers: ['gateway'],
+  summary: 'The blob key and content type of an original, preview or thumbnail (not found until it exists).',
+  request: locateContentRequestV1,
+  response: contentLocationV1,
+});
+
+// ---- media: work and events ------------------------------------------------------------------
+export const processMediaItem = defineWork<ProcessMediaItemV1>({
+  subject: 'work.v1.media.process',
+  publishers: ['media'],
+  consumers: ['worker'],
+  summary: 'Process one uploaded original: metadata, previews, thumbnail, placeholder, category, web-playable video.',
+  payload: processMediaItemV1,
+});
+
+export const mediaProcessed = defineEvent<MediaItemProcessedV1>({
+  subject: 'events.v1.media.processed',
+  publishers: ['worker'],
+  consumers: ['media'],
+  summary: "A worker's result for one item; media applies it and marks the item READY.",
+  payload: mediaItemProcessedV1,
+});
+
+/** Work items that exhausted their deliveries: media marks the item FAILED with the reason. */
+export const mediaProcessingFailed: MessageContract<ProcessMediaItemV1> = {
+  kind: 'event',
+  stream: STREAMS.deadLetters.name,
+  subject: deadLetterSubject(processMediaItem.subject),
+  publishers: ['worker (bus dead-letter)'],
+  consumers: ['media'],
+  summary: 'A processing work item failed every delivery; media marks the item FAILED (reason in the Trove-Dlq-Reason header).',
+  payload: processMediaItemV1,
+};
+
+const changed = (what: string, summary: string, consumers: string[]) =>
+  defineEvent<MediaItemChangedV1>({ subject: `events.v1.media.${what}`, publishers: ['media'], consumers, summary, payload: mediaChangedV1 });
+
+export const mediaUpdated = changed('updated', 'An item changed (processing finished, description or flags).', ['explore']);
+export const mediaTrashed = changed('trashed', 'An item moved to the trash.', ['library', 'explore']);
+export const mediaRestored = changed('restored', 'An item came back from the trash.', ['library', 'explore']);
+export const mediaPurged = changed('purged', 'An item was deleted for good (retention elapsed or its user was deleted): its blobs are gone.', ['library', 'explore']);
+
+export const mediaContracts = [
+  createMediaItem,
+  getMediaItem,
+  listMediaItems,
+  updateMediaItem,
+  setMediaFlag,
+  yearsAgo,
+  getMediaItems,
+  locateContent,
+  processMediaItem,
+  mediaProcessed,
+  mediaProcessingFailed,
+  mediaUpdated,
+  mediaTrashed,
+  mediaRestored,
+  mediaPurged,
+];
