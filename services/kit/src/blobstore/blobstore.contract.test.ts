@@ -75,6 +75,11 @@ async function collect(items: AsyncIterable<BlobInfo>): Promise<BlobInfo[]> {
 interface Harness {
   store: BlobStore;
   cleanup?: () => Promise<void>;
+  /**
+   * s3rver lists directory by directory, so 'a/1' comes before 'a-b' although '-' < '/'. Real S3
+   * and MinIO return UTF-8 byte order (as the filesystem adapter does); only there is that checked.
+   */
+  emulatorListOrder?: boolean;
 }
 
 function blobStoreContract(factory: () => Promise<Harness>, setupTimeoutMs = 30_000): void {
@@ -252,7 +257,9 @@ function blobStoreContract(factory: () => Promise<Harness>, setupTimeoutMs = 30_
 
       // Byte order: '-' (0x2d) < '/' (0x2f) < '1' < '2' < 'b'.
       expect(await listed('a/')).toEqual(['a/1', 'a/10', 'a/2/x', 'a/2/y/z']);
-      expect(await listed('a')).toEqual(['a-b', 'a/1', 'a/10', 'a/2/x', 'a/2/y/z', 'ab']);
+      const underA = await listed('a');
+      if (harness?.emulatorListOrder) expect([...underA].sort()).toEqual(['a-b', 'a/1', 'a/10', 'a/2/x', 'a/2/y/z', 'ab']);
+      else expect(underA).toEqual(['a-b', 'a/1', 'a/10', 'a/2/x', 'a/2/y/z', 'ab']);
       expect(await listed('a/1')).toEqual(['a/1', 'a/10']);
       expect(await listed('b/')).toEqual(['b/1']);
       expect(await listed('c')).toEqual([]);
@@ -442,7 +449,10 @@ describe('S3 blob store (s3rver)', () => {
   });
 
   describe('contract', () => {
-    blobStoreContract(async () => ({ store: await openS3BlobStore(optionsFor('trove-contract', { prefix: 'install-1' })) }));
+    blobStoreContract(async () => ({
+      store: await openS3BlobStore(optionsFor('trove-contract', { prefix: 'install-1' })),
+      emulatorListOrder: true,
+    }));
   });
 
   describe('specifics', () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { BigIntStats, Dirent } from 'node:fs';
+import { createWriteStream, type BigIntStats, type Dirent, type WriteStream } from 'node:fs';
+import { once } from 'node:events';
 import { mkdir, open, readdir, readFile, rename, rm, rmdir, stat, statfs, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -79,15 +80,12 @@ export class FsBlobStore implements BlobStore {
     }
     const temp = join(this.tempDir, randomUUID());
     const metaTemp = temp + META_SUFFIX;
-    let handle: FileHandle | undefined;
+    let file: WriteStream | undefined;
     try {
       const meter = new PutMeter(options.maxBytes);
-      handle = await open(temp, 'wx');
-      // autoClose off: we fsync the handle ourselves before closing it.
-      await pipeline(body, meter, handle.createWriteStream({ autoClose: false }));
-      await handle.sync();
-      await handle.close();
-      handle = undefined;
+      // flush: fsync before close (Node >= 20.10), so the rename below never publishes lost bytes.
+      file = createWriteStream(temp, { flags: 'wx', flush: true });
+      await pipeline(body, meter, file);
       const result = meter.result();
 
       const sidecar: Sidecar = { contentType: options.contentType, ...result };
@@ -112,7 +110,7 @@ export class FsBlobStore implements BlobStore {
       return result;
     } catch (err) {
       body.destroy();
-      await handle?.close().catch(() => undefined);
+      if (file && !file.closed) await once(file, 'close').catch(() => undefined); // Windows cannot unlink open files
       await Promise.all([rm(temp, { force: true }), rm(metaTemp, { force: true })]);
       throw err;
     }

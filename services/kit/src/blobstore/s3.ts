@@ -110,13 +110,14 @@ export class S3BlobStore implements BlobStore {
   }
 
   async put(key: string, body: Readable, options: PutOptions = {}): Promise<PutResult> {
+    let meter: PutMeter;
     try {
       assertValidKey(key);
+      meter = new PutMeter(options.maxBytes);
     } catch (err) {
       body.destroy();
       throw err;
     }
-    const meter = new PutMeter(options.maxBytes);
     // A failure of the source or of the meter (BlobTooLargeError) is the real cause; the SDK error
     // it provokes (or a failed AbortMultipartUpload) is only a consequence.
     let streamFailure: unknown;
@@ -172,12 +173,14 @@ export class S3BlobStore implements BlobStore {
     const size = contentRange ? Number(contentRange[3]) : (out.ContentLength ?? 0);
     const info = this.info(key, size, out);
     if (!range) return { body, info };
-    if (contentRange) return { body, info, range: { start: Number(contentRange[1]), end: Number(contentRange[2]) } };
-    // No Content-Range: the server answered 200 with the whole object.
+    // S3 answers 416 for a range starting at or past the end (an empty object included); some
+    // look-alikes (s3rver) answer 206 "bytes 0-0/0" instead. Normalise to the contract.
     if (range.start >= size) {
       body.destroy();
       throw new RangeNotSatisfiableError(key, size);
     }
+    if (contentRange) return { body, info, range: { start: Number(contentRange[1]), end: Number(contentRange[2]) } };
+    // No Content-Range: the server ignored the range and answered 200 with the whole object.
     if (range.start !== 0 || (range.end !== undefined && range.end < size - 1)) {
       body.destroy();
       throw new Error(`S3 endpoint ignored the Range header for ${key}`);

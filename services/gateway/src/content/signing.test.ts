@@ -1,0 +1,45 @@
+import { ContentUrlSigner } from './signing';
+
+const id = '3f1c1b8e-2a4b-4c59-9a0e-6a1d2b3c4d5e';
+const secret = 'x'.repeat(40);
+
+function parse(url: string) {
+  const u = new URL(url, 'http://h');
+  return { path: u.pathname, exp: u.searchParams.get('exp') ?? undefined, sig: u.searchParams.get('sig') ?? undefined };
+}
+
+describe('ContentUrlSigner', () => {
+  it('signs a path that it then accepts', () => {
+    const s = new ContentUrlSigner({ secret, ttlSeconds: 3600 });
+    const u = parse(s.sign(id, 'preview'));
+    expect(u.path).toBe(`/v1/mediaItems/${id}/preview`);
+    expect(s.verify(u.path, u.exp, u.sig)).toBe(true);
+  });
+
+  it('rejects another path, a changed expiry, a forged signature and another key', () => {
+    const s = new ContentUrlSigner({ secret, ttlSeconds: 3600 });
+    const u = parse(s.sign(id, 'preview'));
+    expect(s.verify(`/v1/mediaItems/${id}/original`, u.exp, u.sig)).toBe(false);
+    expect(s.verify(u.path, String(Number(u.exp) + 3600), u.sig)).toBe(false);
+    expect(s.verify(u.path, u.exp, 'A'.repeat(u.sig!.length))).toBe(false);
+    expect(s.verify(u.path, u.exp, undefined)).toBe(false);
+    const other = new ContentUrlSigner({ secret: 'y'.repeat(40), ttlSeconds: 3600 });
+    expect(other.verify(u.path, u.exp, u.sig)).toBe(false);
+  });
+
+  it('expires, and keeps the same URL within a period so browsers can cache it', () => {
+    let now = 1_700_000_000_000;
+    const s = new ContentUrlSigner({ secret, ttlSeconds: 60, now: () => now });
+    const first = s.sign(id, 'thumbnail');
+    now += 1000;
+    expect(s.sign(id, 'thumbnail')).toBe(first);
+    const u = parse(first);
+    expect(Number(u.exp) * 1000 - now).toBeGreaterThanOrEqual(59_000);
+    now = Number(u.exp) * 1000 + 1;
+    expect(s.verify(u.path, u.exp, u.sig)).toBe(false);
+  });
+
+  it('refuses a short secret', () => {
+    expect(() => new ContentUrlSigner({ secret: 'short', ttlSeconds: 60 })).toThrow(/at least 32/);
+  });
+});
