@@ -8,3 +8,4 @@ export * from './blobstore';
 export * from './service/run';
 export * from './service/package-info';
 export * from './secrets';
+export * from './filetype';

@@ -1,0 +1,119 @@
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { extractMetadata } from '../metadata';
+import type { MediaMetadata } from '../metadata/types';
+import { emptyMetadata } from '../metadata/types';
+import type { TempDir } from '../testing/media';
+import { FIXTURES, ffmpeg, tempDir, testClipArgs } from '../testing/media';
+import { detectCategory } from './index';
+
+let dir: TempDir;
+beforeAll(async () => {
+  dir = await tempDir();
+});
+afterAll(() => dir.remove());
+
+const xmpPacket = (body: string) =>
+  `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" ${body}/></rdf:RDF></x:xmpmeta>`;
+
+/** Writes `data` as `filename`, reads its metadata and categorises it under that name. */
+async function categoryOf(filename: string, mimeType: string, data: Buffer): Promise<string> {
+  const file = await dir.write(filename, data);
+  return detectCategory(await extractMetadata(file, mimeType), { filename, mimeType });
+}
+
+const plainPng = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: 'white' } }).png();
+
+describe('detectCategory on real and generated files', () => {
+  it('the HEIC fixture is the still of a Live Photo; jobs.jpeg is an ordinary photo', async () => {
+    const heic = await extractMetadata(join(FIXTURES, 'IMG_0543.HEIC'), 'image/heic');
+    const jpeg = await extractMetadata(join(FIXTURES, 'jobs.jpeg'), 'image/jpeg');
+    expect(detectCategory(heic, { filename: 'IMG_0543.HEIC', mimeType: 'image/heic' })).toBe('live');
+    expect(detectCategory(jpeg, { filename: 'jobs.jpeg', mimeType: 'image/jpeg' })).toBe('default');
+  });
+
+  it('screenshots: by name or by what the file says, never with a camera', async () => {
+    expect(await categoryOf('Screenshot 2024-01-05 at 10.11.12.png', 'image/png', await plainPng(1440, 900).toBuffer())).toBe('screenshot');
+    expect(await categoryOf('Bildschirmfoto 2024-01-05 um 10.11.12.png', 'image/png', await plainPng(1440, 900).toBuffer())).toBe('screenshot');
+    expect(await categoryOf('Capture d’écran 2024-01-05.png', 'image/png', await plainPng(1440, 900).toBuffer())).toBe('screenshot');
+    const iosScreenshot = await plainPng(1170, 2532)
+      .withXmp(xmpPacket('xmlns:exif="http://ns.adobe.com/exif/1.0/" exif:UserComment="Screenshot"'))
+      .toBuffer();
+    expect(await categoryOf('IMG_1234.PNG', 'image/png', iosScreenshot)).toBe('screenshot');
+    expect(await categoryOf('IMG_1235.PNG', 'image/png', await plainPng(1170, 2532).toBuffer())).toBe('default');
+    const cameraPhoto = await sharp({ create: { width: 400, height: 300, channels: 3, background: 'green' } })
+      .jpeg()
+      .withExif({ IFD0: { Make: 'Canon', Model: 'EOS R5' } })
+      .toBuffer();
+    expect(await categoryOf('screenshot.jpg', 'image/jpeg', cameraPhoto)).toBe('default');
+  });
+
+  it('a long scrolling screenshot is a screenshot, not a panorama', async () => {
+    expect(await categoryOf('Screenshot_20240105-101112.png', 'image/png', await plainPng(400, 3000).toBuffer())).toBe('screenshot');
+  });
+
+  it('panoramas: by projection type, or by an aspect ratio of 2.5:1 or more', async () => {
+    const sphere = await sharp({ create: { width: 800, height: 400, channels: 3, background: 'blue' } })
+      .jpeg()
+      .withXmp(xmpPacket('xmlns:GPano="http://ns.google.com/photos/1.0/panorama/" GPano:ProjectionType="equirectangular"'))
+      .toBuffer();
+    expect(await categoryOf('PANO_0001.jpg', 'image/jpeg', sphere)).toBe('panorama');
+    const wide = await sharp({ create: { width: 1000, height: 400, channels: 3, background: 'blue' } })
+      .jpeg()
+      .toBuffer();
+    expect(await categoryOf('IMG_2000.jpg', 'image/jpeg', wide)).toBe('panorama');
+    const notWide = await sharp({ create: { width: 990, height: 400, channels: 3, background: 'blue' } })
+      .jpeg()
+      .toBuffer();
+    expect(await categoryOf('IMG_2001.jpg', 'image/jpeg', notWide)).toBe('default');
+  });
+
+  it('motion photos: Google XMP', async () => {
+    const motion = await sharp({ create: { width: 400, height: 300, channels: 3, background: 'red' } })
+      .jpeg()
+      .withXmp(xmpPacket('xmlns:GCamera="http://ns.google.com/photos/1.0/camera/" GCamera:MotionPhoto="1"'))
+      .toBuffer();
+    expect(await categoryOf('PXL_20240105_101112.MP.jpg', 'image/jpeg', motion)).toBe('motion');
+  });
+
+  it('videos: slow motion by capture rate, by a high frame rate, live by the Apple pairing id', async () => {
+    const slow = dir.file('slow.mp4');
+    await ffmpeg([...testClipArgs({ seconds: 0.5, size: '64x48', rate: 120, audio: false }), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', slow]);
+    const slowMeta = await extractMetadata(slow, 'video/mp4');
+    expect(detectCategory(slowMeta, { filename: 'slow.mp4', mimeType: 'video/mp4' })).toBe('slow');
+
+    const normal = dir.file('normal.mp4');
+    await ffmpeg([...testClipArgs({ seconds: 0.5, size: '64x48', audio: false }), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', normal]);
+    expect(detectCategory(await extractMetadata(normal, 'video/mp4'), { filename: 'normal.mp4', mimeType: 'video/mp4' })).toBe('default');
+
+    const live = dir.file('IMG_0543.MOV');
+    await ffmpeg(['-i', normal, '-c', 'copy', '-f', 'mov', '-movflags', 'use_metadata_tags', '-metadata', 'com.apple.quicktime.content.identifier=599FEB0A-F64C-4A67-ABBE-2AE1A96A20EA', live]);
+    expect(detectCategory(await extractMetadata(live, 'video/quicktime'), { filename: 'IMG_0543.MOV', mimeType: 'video/quicktime' })).toBe('live');
+  });
+});
+
+describe('detectCategory rules on constructed metadata', () => {
+  const photo = { filename: 'IMG_1.JPG', mimeType: 'image/jpeg' };
+  const video = { filename: 'IMG_1.MOV', mimeType: 'video/quicktime' };
+  const meta = (fields: Partial<MediaMetadata>): MediaMetadata => ({ ...emptyMetadata(), ...fields });
+
+  it('slow: an iPhone slo-mo that plays at 30 fps but was captured at 240', () => {
+    expect(detectCategory(meta({ fps: '30', captureFps: '240', durationSeconds: 5 }), video)).toBe('slow');
+    expect(detectCategory(meta({ fps: '120', durationSeconds: null }), video)).toBe('default');
+    expect(detectCategory(meta({ fps: '60', captureFps: '60', durationSeconds: 5 }), video)).toBe('default');
+  });
+
+  it('precedence: live over motion over panorama over screenshot', () => {
+    const everything = meta({ contentIdentifier: 'X', motionPhoto: true, xmpProjectionType: 'cylindrical', width: 4000, height: 1000, userComment: 'Screenshot' });
+    expect(detectCategory(everything, photo)).toBe('live');
+    expect(detectCategory({ ...everything, contentIdentifier: null }, photo)).toBe('motion');
+    expect(detectCategory({ ...everything, contentIdentifier: null, motionPhoto: false }, photo)).toBe('panorama');
+    expect(detectCategory({ ...everything, contentIdentifier: null, motionPhoto: false, xmpProjectionType: null }, photo)).toBe('screenshot');
+  });
+
+  it('photo-only rules do not apply to videos, and a wide photo may be portrait', () => {
+    expect(detectCategory(meta({ width: 4000, height: 1000, motionPhoto: true }), video)).toBe('default');
+    expect(detectCategory(meta({ width: 1000, height: 2500 }), photo)).toBe('panorama');
+    expect(detectCategory(meta({ width: null, height: null }), photo)).toBe('default');
+  });
+});

@@ -1,0 +1,113 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import sharp from 'sharp';
+import type { TempDir } from '../testing/media';
+import { cornerImage, cr3Like, dngLike, ffmpeg, nefLike, orfLike, tempDir, testClipArgs } from '../testing/media';
+import { assertImageComplete } from './integrity';
+import { isobmffFileIsComplete, readBoxes } from './isobmff';
+import { isDisplayableJpeg, readJpeg } from './jpeg';
+import { cr3MetadataTiffs, findEmbeddedJpegs, rawOrientation, rawStoredSize } from './raw';
+import { Tag, TiffReader } from './tiff';
+
+let dir: TempDir;
+let jpeg: Buffer;
+let progressive: Buffer;
+
+beforeAll(async () => {
+  dir = await tempDir();
+  jpeg = await (await cornerImage(240, 160)).jpeg().toBuffer();
+  progressive = await (await cornerImage(240, 160)).jpeg({ progressive: true }).toBuffer();
+});
+afterAll(() => dir.remove());
+
+describe('readJpeg', () => {
+  it('finds the end of a complete baseline and progressive JPEG', () => {
+    expect(readJpeg(jpeg)).toEqual({ end: jpeg.length, frameMarker: 0xc0 });
+    expect(readJpeg(progressive)).toEqual({ end: progressive.length, frameMarker: 0xc2 });
+  });
+
+  it('finds the end of a JPEG followed by other data', () => {
+    const withTrailer = Buffer.concat([jpeg, Buffer.from('MotionPhoto_Data and a video')]);
+    expect(readJpeg(withTrailer)?.end).toBe(jpeg.length);
+  });
+
+  it('returns null for a cut-off JPEG, wherever it is cut', () => {
+    for (const keep of [2, 20, Math.floor(jpeg.length / 2), jpeg.length - 1]) expect(readJpeg(jpeg.subarray(0, keep))).toBeNull();
+  });
+
+  it('tells lossless JPEG (raw sensor data) from pictures', () => {
+    expect(isDisplayableJpeg({ end: 10, frameMarker: 0xc3 })).toBe(false);
+    expect(isDisplayableJpeg({ end: 10, frameMarker: 0xc0 })).toBe(true);
+  });
+});
+
+describe('ISO-BMFF boxes', () => {
+  it('walks the top level of an MP4 and notices when it is cut', async () => {
+    const mp4 = dir.file('clip.mp4');
+    await ffmpeg([...testClipArgs({ seconds: 1, size: '64x48' }), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', mp4]);
+    expect(await isobmffFileIsComplete(mp4)).toBe(true);
+    const bytes = await readFile(mp4);
+    expect(readBoxes(bytes).map((b) => b.type)).toEqual(expect.arrayContaining(['ftyp', 'moov', 'mdat']));
+    const cut = dir.file('cut.mp4');
+    await writeFile(cut, bytes.subarray(0, bytes.length - 100));
+    expect(await isobmffFileIsComplete(cut)).toBe(false);
+  });
+});
+
+describe('assertImageComplete', () => {
+  it('accepts complete files and rejects truncated ones with a clear message', async () => {
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: 'red' } }).png().toBuffer();
+    const webp = await sharp({ create: { width: 8, height: 8, channels: 3, background: 'red' } }).webp().toBuffer();
+    expect(() => assertImageComplete(jpeg, 'image/jpeg', 'a.jpg')).not.toThrow();
+    expect(() => assertImageComplete(png, 'image/png', 'a.png')).not.toThrow();
+    expect(() => assertImageComplete(webp, 'image/webp', 'a.webp')).not.toThrow();
+    expect(() => assertImageComplete(jpeg.subarray(0, 500), 'image/jpeg', 'a.jpg')).toThrow(/a\.jpg: JPEG is truncated/);
+    expect(() => assertImageComplete(png.subarray(0, png.length - 12), 'image/png', 'a.png')).toThrow(/PNG is truncated/);
+    expect(() => assertImageComplete(webp.subarray(0, webp.length - 4), 'image/webp', 'a.webp')).toThrow(/WebP is truncated/);
+    expect(() => assertImageComplete(Buffer.alloc(0), 'image/jpeg', 'empty.jpg')).toThrow(/empty/);
+  });
+});
+
+describe('raw containers', () => {
+  it('reads IFD0, SubIFDs and typed values of a DNG-like file', () => {
+    const dng = dngLike(jpeg, 6);
+    const tiff = TiffReader.open(dng);
+    expect(tiff).not.toBeNull();
+    const ifds = tiff!.ifds();
+    expect(ifds).toHaveLength(3); // IFD0 + raw + preview
+    const ifd0 = tiff!.ifd0()!;
+    expect(tiff!.string(ifd0, Tag.Make)).toBe('Trove Cameras');
+    expect(tiff!.number(ifd0, Tag.Orientation)).toBe(6);
+    const exif = tiff!.child(ifd0, Tag.ExifIFD)!;
+    expect(tiff!.number(exif, 0x829a)).toBeCloseTo(0.005);
+    expect(rawOrientation(dng)).toBe(6);
+    expect(rawStoredSize(dng)).toEqual({ width: 600, height: 400 });
+  });
+
+  it('finds the JPEG preview strip of a DNG, the JPEGInterchangeFormat of a NEF, and by scanning in an ORF', () => {
+    for (const file of [dngLike(jpeg, 1), nefLike(jpeg), orfLike(jpeg)]) {
+      const [found] = findEmbeddedJpegs(file);
+      expect(found).toBeDefined();
+      expect(Buffer.compare(file.subarray(found.offset, found.offset + found.length), jpeg)).toBe(0);
+    }
+  });
+
+  it('ranks several previews largest first', async () => {
+    const big = await (await cornerImage(640, 480)).jpeg().toBuffer();
+    const found = findEmbeddedJpegs(orfLike(Buffer.concat([jpeg, Buffer.alloc(32), big])));
+    expect(found.map((f) => f.length)).toEqual([big.length, jpeg.length]);
+  });
+
+  it('reads the CMT boxes and the PRVW preview of a CR3-like file', () => {
+    const cr3 = cr3Like(jpeg, 8);
+    const boxes = cr3MetadataTiffs(cr3);
+    expect(Object.keys(boxes).sort()).toEqual(['CMT1', 'CMT2', 'CMT4']);
+    expect(rawOrientation(cr3)).toBe(8);
+    const [found] = findEmbeddedJpegs(cr3);
+    expect(Buffer.compare(cr3.subarray(found.offset, found.offset + found.length), jpeg)).toBe(0);
+  });
+
+  it('finds nothing in a file without previews', () => {
+    expect(findEmbeddedJpegs(Buffer.alloc(10000, 0xff))).toEqual([]);
+    expect(TiffReader.open(Buffer.from('not a tiff at all'))).toBeNull();
+  });
+});

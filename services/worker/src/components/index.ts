@@ -1,0 +1,9 @@
+/** Media processing components of the worker: pure functions over files, no bus, no stores. */
+export { MediaError } from './errors';
+export type { MediaErrorKind } from './errors';
+export { extractMetadata, emptyMetadata } from './metadata';
+export type { CreationTimeSource, MediaMetadata } from './metadata';
+export { applyOrientation, isWebPlayable, makeImagePreviews, makeVideoPreviews, posterTime, PREVIEW_MAX_EDGE, THUMBNAIL_MAX_EDGE, transcodeIfNeeded } from './previews';
+export type { Previews } from './previews';
+export { detectCategory, PANORAMA_MIN_ASPECT, SLOW_MOTION_MIN_FPS } from './category';
+export type { CategoryContext, MediaCategory } from './category';

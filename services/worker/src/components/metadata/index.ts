@@ -1,0 +1,24 @@
+import { MediaError, errorMessage } from '../errors';
+import { isVideoMime } from '../mime';
+import { extractImageMetadata } from './image';
+import type { MediaMetadata } from './types';
+import { extractVideoMetadata } from './video';
+
+export type { CreationTimeSource, MediaMetadata } from './types';
+export { emptyMetadata } from './types';
+
+/**
+ * Everything the library shows or searches on, from the file at `filePath` whose sniffed type is
+ * `mimeType`. Rejects with a MediaError — never throws anything else — when the file is truncated,
+ * corrupt or has no picture in it.
+ */
+export async function extractMetadata(filePath: string, mimeType: string): Promise<MediaMetadata> {
+  try {
+    return isVideoMime(mimeType) ? await extractVideoMetadata(filePath, mimeType) : await extractImageMetadata(filePath, mimeType);
+  } catch (err) {
+    if (err instanceof MediaError) throw err;
+    // An I/O error (missing file, EACCES) may pass on retry; anything else is a reader tripping on the content.
+    const io = typeof (err as NodeJS.ErrnoException | null)?.code === 'string';
+    throw new MediaError(io ? 'tool' : 'corrupt', `cannot read metadata of ${filePath}: ${errorMessage(err)}`, { cause: err });
+  }
+}

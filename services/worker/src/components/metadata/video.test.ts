@@ -1,0 +1,98 @@
+import { readFile, stat } from 'node:fs/promises';
+import { MediaError } from '../errors';
+import type { TempDir } from '../testing/media';
+import { ffmpeg, tempDir, testClipArgs } from '../testing/media';
+import { extractMetadata } from './index';
+
+const H264 = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'];
+
+let dir: TempDir;
+let mp4: string;
+beforeAll(async () => {
+  dir = await tempDir();
+  mp4 = dir.file('clip.mp4');
+  await ffmpeg([...testClipArgs(), ...H264, '-c:a', 'aac', mp4]);
+});
+afterAll(() => dir.remove());
+
+describe('extractMetadata for videos', () => {
+  it('H.264/AAC MP4: codecs, container, size, frame rate, duration; file time without a creation tag', async () => {
+    const meta = await extractMetadata(mp4, 'video/mp4');
+    expect(meta).toMatchObject({
+      container: 'mp4',
+      videoCodec: 'h264',
+      audioCodec: 'aac',
+      pixelFormat: 'yuv420p',
+      width: 320,
+      height: 240,
+      fps: '30',
+      captureFps: null,
+      contentIdentifier: null,
+      creationTimeSource: 'file',
+      orientation: null,
+      focalLength: null,
+    });
+    expect(meta.durationSeconds).toBeCloseTo(2, 1);
+    expect(meta.creationTime).toBe((await stat(mp4)).mtime.toISOString());
+  });
+
+  it('MOV with creation_time and a 90° display matrix: UTC creation time, width and height swapped', async () => {
+    const mov = dir.file('rotated.mov');
+    // Rotation metadata is only written when the stream is copied.
+    await ffmpeg(['-i', mp4, '-c', 'copy', '-metadata:s:v:0', 'rotate=90', '-metadata', 'creation_time=2023-05-06T07:08:09Z', '-f', 'mov', mov]);
+    expect(await extractMetadata(mov, 'video/quicktime')).toMatchObject({
+      container: 'mov',
+      width: 240,
+      height: 320,
+      creationTime: '2023-05-06T07:08:09.000Z',
+      creationTimeSource: 'video',
+    });
+  });
+
+  it('the video of a Live Photo: Apple keys for local time, place, camera and pairing id', async () => {
+    const mov = dir.file('IMG_0001.MOV');
+    await ffmpeg([
+      '-i', mp4, '-c', 'copy', '-f', 'mov', '-movflags', 'use_metadata_tags',
+      '-metadata', 'creation_time=2023-05-06T07:08:09Z',
+      '-metadata', 'com.apple.quicktime.creationdate=2023-05-06T09:08:09+0200',
+      '-metadata', 'com.apple.quicktime.content.identifier=599FEB0A-F64C-4A67-ABBE-2AE1A96A20EA',
+      '-metadata', 'com.apple.quicktime.location.ISO6709=+48.8582+002.2945+035.000/',
+      '-metadata', 'com.apple.quicktime.make=Apple',
+      '-metadata', 'com.apple.quicktime.model=iPhone 12 mini',
+      '-metadata', 'com.apple.quicktime.software=14.6',
+      mov,
+    ]);
+    expect(await extractMetadata(mov, 'video/quicktime')).toMatchObject({
+      creationTime: '2023-05-06T09:08:09+02:00',
+      creationTimeSource: 'video',
+      contentIdentifier: '599FEB0A-F64C-4A67-ABBE-2AE1A96A20EA',
+      latitude: 48.8582,
+      longitude: 2.2945,
+      cameraMake: 'Apple',
+      cameraModel: 'iPhone 12 mini',
+      softwareHint: '14.6',
+    });
+  });
+
+  it('WebM: VP9 and Opus in a webm container', async () => {
+    const webm = dir.file('clip.webm');
+    await ffmpeg([...testClipArgs({ size: '160x120' }), '-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '100k', '-c:a', 'libopus', webm]);
+    const meta = await extractMetadata(webm, 'video/webm');
+    expect(meta).toMatchObject({ container: 'webm', videoCodec: 'vp9', audioCodec: 'opus', width: 160, height: 120, fps: '30' });
+    expect(meta.durationSeconds).toBeCloseTo(2, 0);
+  });
+
+  it('a 120 fps clip with Android capture-fps metadata', async () => {
+    const slow = dir.file('slow.mp4');
+    await ffmpeg([...testClipArgs({ seconds: 1, size: '160x120', rate: 120, audio: false }), ...H264, '-metadata', 'com.android.capture.fps=120.000000', '-movflags', 'use_metadata_tags', slow]);
+    expect(await extractMetadata(slow, 'video/mp4')).toMatchObject({ fps: '120', captureFps: '120', audioCodec: null });
+  });
+
+  it('rejects a truncated MP4 and a file that is no video', async () => {
+    const whole = await readFile(mp4);
+    const cut = await dir.write('cut.mp4', whole.subarray(0, Math.floor(whole.length * 0.6)));
+    await expect(extractMetadata(cut, 'video/mp4')).rejects.toMatchObject({ name: 'MediaError', kind: 'corrupt', message: expect.stringMatching(/cut\.mp4.*truncated/) });
+    const noise = await dir.write('noise.mkv', Buffer.alloc(5000, 0x42));
+    await expect(extractMetadata(noise, 'video/x-matroska')).rejects.toBeInstanceOf(MediaError);
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * Metadata of a video, from ffprobe. Phones put what a library wants in container tags: Apple in
+ * `com.apple.quicktime.*` keys, Android in `com.android.*` keys and an ISO 6709 `location`.
+ */
+import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { FfprobeData, FfprobeStream } from 'fluent-ffmpeg';
+import { MediaError } from '../errors';
+import { ffprobe } from '../ffmpeg';
+import { isobmffFileIsComplete } from '../formats/isobmff';
+import { ISOBMFF_MIME_TYPES } from '../mime';
+import type { MediaMetadata } from './types';
+import { emptyMetadata } from './types';
+import { decimalString, fraction, isoDateTime, nonEmptyString, parseIso6709, toNumber } from './values';
+
+type Tags = Record<string, unknown>;
+
+export async function extractVideoMetadata(filePath: string, mimeType: string): Promise<MediaMetadata> {
+  const name = basename(filePath);
+  // ffprobe happily reports a cut-off MP4 whose index (moov) came first; its box sizes do not lie.
+  if (ISOBMFF_MIME_TYPES.has(mimeType) && !(await isobmffFileIsComplete(filePath))) {
+    throw new MediaError('corrupt', `${name}: file is truncated or malformed (its boxes do not fill the file)`);
+  }
+  const data = await ffprobe(filePath, name);
+  const video = data.streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
+  if (!video) throw new MediaError('unsupported', `${name}: no video stream`);
+  const audio = data.streams.find((s) => s.codec_type === 'audio');
+  const tags: Tags = { ...(video.tags as Tags | undefined), ...(data.format.tags as Tags | undefined) };
+  const tag = (...keys: string[]) => {
+    for (const k of keys) {
+      const v = nonEmptyString(typeof tags[k] === 'number' ? String(tags[k]) : tags[k]);
+      if (v) return v;
+    }
+    return null;
+  };
+
+  const meta = emptyMetadata();
+  // Apple's creationdate keeps the local time and its offset; creation_time is UTC (or a muxer's "now").
+  const created = isoDateTime(tag('com.apple.quicktime.creationdate')) ?? isoDateTime(tag('creation_time'));
+  if (created) {
+    meta.creationTime = created;
+    meta.creationTimeSource = 'video';
+  } else {
+    meta.creationTime = (await stat(filePath)).mtime.toISOString();
+    meta.creationTimeSource = 'file';
+  }
+
+  const rotation = streamRotation(video);
+  const swap = Math.abs(rotation) % 180 === 90;
+  const width = toNumber(video.width);
+  const height = toNumber(video.height);
+  meta.width = (swap ? height : width) || null;
+  meta.height = (swap ? width : height) || null;
+
+  const location = parseIso6709(tag('com.apple.quicktime.location.ISO6709', 'location', 'location-eng'));
+  meta.latitude = location?.latitude ?? null;
+  meta.longitude = location?.longitude ?? null;
+  meta.cameraMake = tag('com.apple.quicktime.make', 'com.android.manufacturer', 'make');
+  meta.cameraModel = tag('com.apple.quicktime.model', 'com.android.model', 'model');
+  meta.fps = decimalString(fraction(video.avg_frame_rate) ?? fraction(video.r_frame_rate));
+  meta.captureFps = decimalString(toNumber(tag('com.apple.quicktime.capture.fps', 'com.android.capture.fps')));
+  meta.contentIdentifier = tag('com.apple.quicktime.content.identifier');
+  meta.softwareHint = tag('com.apple.quicktime.software', 'software', 'encoder');
+  meta.userComment = tag('comment', 'description');
+  meta.durationSeconds = duration(data, video);
+  meta.videoCodec = nonEmptyString(video.codec_name);
+  meta.audioCodec = nonEmptyString(audio?.codec_name);
+  meta.pixelFormat = nonEmptyString(video.pix_fmt);
+  meta.container = containerName(data, mimeType);
+  return meta;
+}
+
+/**
+ * Display rotation in degrees. fluent-ffmpeg flattens the display-matrix side data into the stream
+ * as `rotation`; older files and ffmpeg versions carry a `rotate` tag instead.
+ */
+function streamRotation(stream: FfprobeStream): number {
+  const fromSideData = toNumber(stream.rotation);
+  if (fromSideData !== null) return fromSideData;
+  const streamTags = stream.tags as Tags | undefined;
+  return toNumber(streamTags?.rotate) ?? 0;
+}
+
+function duration(data: FfprobeData, video: FfprobeStream): number | null {
+  const seconds = toNumber(data.format.duration) ?? toNumber(video.duration);
+  return seconds !== null && seconds >= 0 ? Math.round(seconds * 1000) / 1000 : null;
+}
+
+/** ffprobe names the demuxer ("mov,mp4,m4a,3gp,3g2,mj2"); the brand and the sniffed type say which one it is. */
+function containerName(data: FfprobeData, mimeType: string): string | null {
+  const format = data.format.format_name ?? '';
+  const brand = String((data.format.tags as Tags | undefined)?.major_brand ?? '').trim();
+  if (format.startsWith('mov,mp4')) {
+    if (brand === 'qt') return 'mov';
+    if (brand.startsWith('M4V')) return 'm4v';
+    if (brand.startsWith('3gp')) return '3gp';
+    if (brand.startsWith('3g2')) return '3g2';
+    if (!brand) return mimeType === 'video/quicktime' ? 'mov' : 'mp4';
+    return 'mp4';
+  }
+  if (format.startsWith('matroska')) return mimeType === 'video/webm' ? 'webm' : 'matroska';
+  return format.split(',')[0] || null;
+}

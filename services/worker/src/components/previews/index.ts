@@ -1,0 +1,3 @@
+export type { Previews } from './image';
+export { applyOrientation, makeImagePreviews, PREVIEW_MAX_EDGE, THUMBNAIL_MAX_EDGE } from './image';
+export { isWebPlayable, makeVideoPreviews, posterTime, transcodeIfNeeded } from './video';

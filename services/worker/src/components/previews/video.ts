@@ -1,0 +1,85 @@
+/**
+ * Videos: a poster frame through the same preview path as photos, and a web-playable copy when
+ * the original is not one.
+ */
+import { basename } from 'node:path';
+import { MediaError } from '../errors';
+import { ffmpegCommand, runFfmpeg } from '../ffmpeg';
+import type { MediaMetadata } from '../metadata/types';
+import { grabFrame } from './frame';
+import type { Previews } from './image';
+import { previewsFromImageBuffer } from './image';
+/** Long enough for a 4K hour at veryfast on a small machine; a hung ffmpeg is killed. */
+const TRANSCODE_TIMEOUT_SECONDS = 4 * 3600;
+
+/**
+ * The poster is the frame 1 s in — past the black first frames and fade-ins of most clips — or
+ * 10% in for clips under 10 s, so that short clips are not seeked past their end.
+ */
+export function posterTime(durationSeconds: number | null): number {
+  if (!durationSeconds || durationSeconds <= 0) return 0;
+  return Math.min(1, durationSeconds * 0.1);
+}
+
+export async function makeVideoPreviews(filePath: string, meta: MediaMetadata): Promise<Previews> {
+  const name = basename(filePath);
+  // Seeking can land past the last frame of a clip whose duration the container overstates.
+  const frame = (await grabFrame(filePath, posterTime(meta.durationSeconds), name)) ?? (await grabFrame(filePath, 0, name));
+  if (!frame) throw new MediaError('corrupt', `${name}: no frame could be decoded`);
+  return previewsFromImageBuffer(frame, name);
+}
+
+const WEB_CONTAINERS = new Set(['mp4', 'mov', 'm4v']);
+const WEB_PIXEL_FORMATS = new Set(['yuv420p', 'yuvj420p']);
+const MAX_LONG_EDGE = 1920;
+const MAX_SHORT_EDGE = 1080;
+
+/**
+ * Web-playable means every current browser plays it: an MP4/MOV/M4V container, H.264 video in
+ * 8-bit 4:2:0 and AAC audio or none. HEVC is not: Chrome and Firefox on most systems cannot play it.
+ */
+export function isWebPlayable(meta: MediaMetadata): boolean {
+  return (
+    meta.container !== null &&
+    WEB_CONTAINERS.has(meta.container) &&
+    meta.videoCodec === 'h264' &&
+    (meta.pixelFormat === null || WEB_PIXEL_FORMATS.has(meta.pixelFormat)) &&
+    (meta.audioCodec === null || meta.audioCodec === 'aac')
+  );
+}
+
+/**
+ * Writes an H.264/AAC MP4 with the index up front (+faststart, so playback starts before the
+ * download ends) to `outPath` and returns it, or returns null when the original plays as is.
+ * Video that is already 8-bit 4:2:0 H.264 within 1080p is only remuxed; anything else is encoded
+ * (veryfast, CRF 23, yuv420p) scaled to fit 1920x1080 in either orientation, never upscaled,
+ * with even dimensions as 4:2:0 requires. The rotation is applied by the re-encode, or kept as
+ * display-matrix metadata by the remux; container metadata (creation time) is carried over.
+ */
+export async function transcodeIfNeeded(filePath: string, meta: MediaMetadata, outPath: string): Promise<string | null> {
+  if (isWebPlayable(meta)) return null;
+  const name = basename(filePath);
+  if (!meta.videoCodec) throw new MediaError('unsupported', `${name}: no video stream to transcode`);
+  const command = ffmpegCommand(filePath, TRANSCODE_TIMEOUT_SECONDS).outputOptions(['-map', '0:v:0', '-map', '0:a:0?', '-map_metadata', '0', '-sn', '-dn']);
+  if (canCopyVideo(meta)) {
+    command.outputOptions(['-c:v', 'copy']);
+  } else {
+    command.outputOptions(['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-vf', scaleFilter()]);
+  }
+  command.outputOptions(meta.audioCodec === 'aac' ? ['-c:a', 'copy'] : ['-c:a', 'aac', '-b:a', '128k']);
+  command.outputOptions(['-movflags', '+faststart', '-f', 'mp4']).output(outPath);
+  await runFfmpeg(command, `transcode of ${name}`);
+  return outPath;
+}
+
+function canCopyVideo(meta: MediaMetadata): boolean {
+  const long = Math.max(meta.width ?? Infinity, meta.height ?? Infinity);
+  const short = Math.min(meta.width ?? Infinity, meta.height ?? Infinity);
+  return meta.videoCodec === 'h264' && meta.pixelFormat !== null && WEB_PIXEL_FORMATS.has(meta.pixelFormat) && long <= MAX_LONG_EDGE && short <= MAX_SHORT_EDGE;
+}
+
+/** One scale factor ≤ 1 that fits both limits, then each side rounded down to even. */
+function scaleFilter(): string {
+  const factor = `min(1,min(${MAX_LONG_EDGE}/max(iw,ih),${MAX_SHORT_EDGE}/min(iw,ih)))`;
+  return `scale=w='max(2,trunc(iw*${factor}/2)*2)':h='max(2,trunc(ih*${factor}/2)*2)'`;
+}
