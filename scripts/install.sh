@@ -10,10 +10,13 @@ if [ "$node_major" -lt 20 ]; then
   exit 1
 fi
 
-# npm packages: a clean install from the lock file when node_modules is missing or older than it.
+# npm packages, at the versions of the lock file, when node_modules is missing or older than it.
+# `npm install` rather than `npm ci`: the registry this project is built against serves only the
+# Linux builds of packages with per-platform optional dependencies (@swc/core, …), so the lock file
+# cannot list the others and `npm ci` would refuse it as "out of sync".
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "==> npm ci"
-  npm ci --no-audit --no-fund
+  echo "==> npm install (from package-lock.json)"
+  npm install --no-audit --no-fund
 fi
 
 # apt-get update once per run of this script, only when something must be installed.
