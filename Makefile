@@ -2,13 +2,16 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help install build typecheck lint test up clean
+.PHONY: help install install-test build typecheck lint test up clean docs
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
 
-install: ## Install what is missing (npm packages, nats-server)
-	@bash scripts/install.sh
+install: ## Install what is missing (npm packages, nats-server, ffmpeg)
+	@bash scripts/install.sh ffmpeg
+
+install-test: install ## Also what the tests need (Debian chromium for the browser tests)
+	@bash scripts/install.sh chromium
 
 build: install ## Compile every workspace (TypeScript project references)
 	@echo "==> build"
@@ -23,12 +26,16 @@ lint: install ## ESLint over the whole tree
 	@echo "==> lint"
 	@npx eslint --max-warnings=0 .
 
-test: build typecheck lint ## Build, type-check, lint, run every suite; ends with "N passed, N failed"
+test: install-test build typecheck lint ## Build, type-check, lint, run every suite; ends with "N passed, N failed"
 	@echo "==> test"
 	@node scripts/run-tests.mjs
 
 up: build ## Start nats-server and every service with embedded stores under ./data (Ctrl-C stops all)
 	@node scripts/up.mjs
+
+docs: install ## Build the documentation site into docs/build (a broken link fails the build)
+	@echo "==> docs"
+	@npm run build -w docs
 
 clean: ## Remove build output (keeps ./data)
 	@npx tsc -b tsconfig.build.json --clean

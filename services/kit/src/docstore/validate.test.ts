@@ -1,3 +1,4 @@
+import { mongoDbName } from './index';
 import { UnsupportedQueryError } from './port';
 import {
   assertCollectionName,
@@ -210,8 +211,6 @@ describe('options, index specs and names', () => {
 });
 
 describe('mongoDbName', () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { mongoDbName } = require('./index') as typeof import('./index');
   it('gives each service its own database', () => {
     expect(mongoDbName('mongodb://db:27017', 'auth')).toBe('trove_auth');
     expect(mongoDbName('mongodb://u:p@db:27017/photos?authSource=admin', 'media')).toBe('photos_media');
