@@ -30,13 +30,16 @@ test: install-test build typecheck lint ## Build, type-check, lint, run every su
 	@echo "==> test"
 	@node scripts/run-tests.mjs
 
-up: build ## Start nats-server and every service with embedded stores under ./data (Ctrl-C stops all)
+up: build docs ## Start nats-server, every service and the docs site, embedded stores under ./data (Ctrl-C stops all)
 	@node scripts/up.mjs
 
 docs: install ## Build the documentation site into docs/build (a broken link fails the build)
 	@echo "==> docs"
 	@npm run build -w docs
 
+bench: build ## Ingest benchmark: photos/s end to end vs a single-process baseline, upload MB/s vs a disk write
+	@node scripts/bench-ingest.mjs $(BENCH_ARGS)
+
 clean: ## Remove build output (keeps ./data)
 	@npx tsc -b tsconfig.build.json --clean
-	@rm -rf .test-results artifacts services/*/build-info.json
+	@rm -rf .test-results artifacts services/*/build-info.json docs/build docs/.docusaurus

@@ -3,7 +3,7 @@
 // process, embedded stores under ./data (TROVE_DATA_DIR), health-checked, URLs printed.
 // Ctrl-C or SIGTERM stops everything and leaves no process behind.
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { resolve, join } from 'node:path';
 
@@ -11,6 +11,8 @@ const SERVICES = ['auth', 'media', 'library', 'explore', 'jobs', 'worker', 'gate
 const READY = 'service ready';
 
 const env = { ...process.env };
+// Docusaurus would otherwise ask the registry for updates at every start.
+env.NO_UPDATE_NOTIFIER ??= '1';
 const dataDir = resolve(env.TROVE_DATA_DIR || './data');
 env.TROVE_DATA_DIR = dataDir;
 mkdirSync(dataDir, { recursive: true });
@@ -165,9 +167,18 @@ async function main() {
       return false;
     }
   });
+  // The docs site (built by `make docs`, which `make up` runs first).
+  const docsPort = Number(env.TROVE_DOCS_PORT || 3001);
+  let docsUrl;
+  if (existsSync(join('docs', 'build', 'index.html'))) {
+    start('docs', process.execPath, [join('node_modules', '@docusaurus', 'core', 'bin', 'docusaurus.mjs'), 'serve', 'docs', '--port', String(docsPort), '--host', '127.0.0.1', '--no-open']);
+    await waitUntil('the docs site', () => portOpen(docsPort), 30000);
+    docsUrl = `http://localhost:${docsPort}`;
+  }
   log('');
   log('Trove is up:');
   log(`  API        http://localhost:${gatewayPort}        (try: curl http://localhost:${gatewayPort}/version)`);
+  log(docsUrl ? `  docs       ${docsUrl}        (API reference: ${docsUrl}/api/)` : '  docs       not built: run `make docs`, or use `make up`, which builds them');
   log(`  NATS       ${env.TROVE_NATS_URL}`);
   log(`  data       ${dataDir}`);
   if (!env.TROVE_ADMIN_PASSWORD) {

@@ -39,10 +39,12 @@ describe('make up', () => {
     const data = await tempDir('trove-up-');
     const gatewayPort = await freePort();
     const natsPort = await freePort();
+    const docsPort = await freePort();
     const up = startProcess('up', join(__dirname, 'up.mjs'), {
       TROVE_DATA_DIR: data.path,
       TROVE_GATEWAY_PORT: String(gatewayPort),
       TROVE_NATS_PORT: String(natsPort),
+      TROVE_DOCS_PORT: String(docsPort),
       TROVE_NATS_URL: '',
       TROVE_ADMIN_PASSWORD: '',
     });

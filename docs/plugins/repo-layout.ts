@@ -1,0 +1,67 @@
+/**
+ * What each folder of the repository is for. The folder-structure page of the dev guide renders the
+ * real tree (from `git ls-files` at build time) and takes its descriptions from here.
+ *
+ * Every top-level folder and every npm workspace MUST have an entry in FOLDERS: the docs build
+ * fails when one is missing, so the page cannot drift from the tree. Deeper folders and files are
+ * described when they have an entry and listed without one otherwise.
+ */
+export const FOLDERS: Record<string, string> = {
+  '.ci': 'CI entry point: `.ci/run` is exactly `make test`',
+  charts: 'Helm chart `trove` for a home-lab Kubernetes cluster (planned)',
+  docs: 'this documentation site (Docusaurus 3.4.0 + redocusaurus)',
+  'docs/docs': 'the pages: user guide and dev guide (Markdown/MDX)',
+  'docs/plugins': 'build-time plugin reading the repository (API operations, NATS catalogue, this tree)',
+  'docs/src': 'home page, React components, theme overrides, CSS',
+  'docs/static': 'files copied as they are (logo, favicon)',
+  'docs/test': 'the site test: build, serve on loopback, headless Chromium',
+  k8s: 'plain manifests for a development loop on a local cluster (planned)',
+  openapi: 'workspace `@trove/openapi`: `openapi.yaml`, the HTTP contract, and its loader',
+  'openapi/scripts': 'code generation from the contract',
+  'openapi/src': 'loader, operation list and contract tests',
+  'proto-events': 'workspace `@trove/proto-events`: NATS subjects, JSON Schemas, generated types, validators, `CATALOGUE.md`',
+  'proto-events/scripts': '`generate.cjs`: types and `CATALOGUE.md` from the catalogue',
+  'proto-events/src': 'the catalogue (`catalogue.ts`), subject definitions and validators',
+  'proto-events/src/schemas': 'one JSON Schema per message (`<name>.v1.json`)',
+  'proto-events/src/generated': 'TypeScript types generated from the schemas',
+  scripts: '`install.sh`, `up.mjs` (what `make up` runs), `run-tests.mjs` (the summary line)',
+  services: 'the back end: one folder (and one npm workspace) per process, plus the shared kit',
+  'services/auth': 'workspace `@trove/auth`: users, passwords, sessions and tokens',
+  'services/explore': 'workspace `@trove/explore`: places, things and people',
+  'services/gateway': 'workspace `@trove/gateway`: the only HTTP entry (express, OpenAPI validation, authentication)',
+  'services/jobs': 'workspace `@trove/jobs`: background (re)processing jobs over a library',
+  'services/kit': 'workspace `@trove/kit`: shared runtime used by every service',
+  'services/library': 'workspace `@trove/library`: albums and sharing',
+  'services/media': 'workspace `@trove/media`: media items, favourites, hidden, trash, "years ago", search',
+  'services/worker': 'workspace `@trove/worker`: processes uploaded media from the JetStream work queue',
+  'services/kit/src/blobstore': 'blob store port and its adapters: filesystem and S3/MinIO',
+  'services/kit/src/bus': 'NATS: request/reply, JetStream events and work queues, message headers',
+  'services/kit/src/config': 'typed `TROVE_*` variables, validated at start (exit code 78)',
+  'services/kit/src/docstore': 'document store port and its adapters: NeDB and MongoDB',
+  'services/kit/src/errors': 'error types shared by services and the gateway',
+  'services/kit/src/filetype': 'content sniffing of uploads (magic bytes)',
+  'services/kit/src/log': 'structured JSON logs (pino)',
+  'services/kit/src/secrets': 'generated secrets under the data directory (mode 0600)',
+  'services/kit/src/service': 'process lifecycle: start, readiness, draining on SIGTERM',
+  'services/kit/src/telemetry': 'OpenTelemetry traces (OTLP/HTTP when configured)',
+  'services/kit/src/testing': 'test harness: real nats-server, S3 server, child processes',
+  'services/gateway/src/http': 'request ids, access log, errors',
+  'services/gateway/src/openapi': 'request/response validation against `openapi.yaml`',
+  'services/gateway/src/routes': 'the HTTP routes, one file per area',
+  'services/gateway/src/security': 'bearer tokens, administrator basic auth, revocations, security headers',
+  web: 'the web app (Remix + React) (planned)',
+};
+
+/** Top-level files worth a word; other files are listed without a description. */
+export const FILES: Record<string, string> = {
+  Makefile: '`make up`, `make test`, `make docs` and their steps',
+  'README.md': 'the short version of these docs',
+  'package.json': 'npm workspaces and the root scripts',
+  'package-lock.json': 'exact versions of every dependency',
+  'tsconfig.base.json': 'strict compiler options shared by every workspace',
+  'tsconfig.build.json': 'project references: what `tsc -b` builds',
+  'jest.config.js': 'one jest run over every workspace',
+  'eslint.config.mjs': 'lint rules (flat config)',
+  'skaffold.yaml': 'development loop on a local cluster (planned)',
+  '.gitignore': 'what git leaves out: build output, `data/`, `artifacts/`',
+};

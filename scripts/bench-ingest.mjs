@@ -1,0 +1,174 @@
+#!/usr/bin/env node
+// Ingest benchmark (`make bench`; build first). Not a test: it prints figures, it asserts nothing.
+//
+// One run, one set of files (N camera-sized JPEGs with EXIF, made here), four measurements:
+//   1. baseline: one plain Node process doing the worker's work (EXIF/metadata, decode, resize to
+//      preview + thumbnail + placeholder, category) on the files, as many at a time as one worker;
+//   2. end to end: the real services (nats-server, auth, gateway, media, worker) — upload every file
+//      through the API, until every item is READY;
+//   3. upload: the upload phase of (2) alone, in MB/s (multipart → gateway → sha256 → blob store);
+//   4. disk: a plain local write (+ fsync, as the blob store does) of the same bytes, in MB/s.
+//
+// Options: --photos N (default 40), --workers N worker processes (default 1),
+//          --concurrency N per worker (default 2, the service default), --upload-parallel N (default 4).
+import { randomBytes } from 'node:crypto';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const require = createRequire(join(root, 'package.json'));
+const { startStack, startProcess, serviceEntry } = require(join(root, 'services/kit/dist/testing/index.js'));
+const components = require(join(root, 'services/worker/dist/components/index.js'));
+const sharp = require('sharp');
+
+const args = Object.fromEntries(
+  process.argv
+    .slice(2)
+    .join(' ')
+    .split('--')
+    .filter(Boolean)
+    .map((a) => a.trim().split(/\s+/)),
+);
+const PHOTOS = Number(args.photos ?? 40);
+const WORKERS = Number(args.workers ?? 1);
+const CONCURRENCY = Number(args.concurrency ?? 2);
+const UPLOAD_PARALLEL = Number(args['upload-parallel'] ?? 4);
+const MB = 1e6;
+
+const log = (...a) => console.error('[bench]', ...a);
+
+/** A 12-megapixel, photo-like JPEG (smooth random colour fields, some grain) with camera EXIF and GPS. */
+async function cameraPhoto(i) {
+  const small = await sharp(randomBytes(40 * 30 * 3), { raw: { width: 40, height: 30, channels: 3 } }).resize(4000, 3000, { kernel: 'cubic' }).raw().toBuffer();
+  const grain = randomBytes(small.length);
+  for (let j = 0; j < small.length; j++) small[j] = Math.min(255, Math.max(0, small[j] + ((grain[j] & 15) - 8)));
+  const day = String((i % 28) + 1).padStart(2, '0');
+  return sharp(small, { raw: { width: 4000, height: 3000, channels: 3 } })
+    .jpeg({ quality: 88 })
+    .withExif({
+      IFD0: { Make: 'BenchCam', Model: 'B-12' },
+      IFD2: { DateTimeOriginal: `2023:05:${day} 10:${String(i % 60).padStart(2, '0')}:00`, FNumber: '18/10', ExposureTime: '1/125', ISOSpeedRatings: '100', FocalLength: '35/1' },
+      IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 2952/100', GPSLongitudeRef: 'E', GPSLongitude: '2/1 17/1 402/10' },
+    })
+    .toBuffer();
+}
+
+async function pool(items, parallel, fn) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(parallel, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        await fn(items[i], i);
+      }
+    }),
+  );
+}
+
+async function baseline(files) {
+  const started = performance.now();
+  await pool(files, CONCURRENCY, async (f) => {
+    const meta = await components.extractMetadata(f.path, 'image/jpeg');
+    await components.makeImagePreviews(f.path, 'image/jpeg');
+    components.detectCategory(meta, { filename: f.name, mimeType: 'image/jpeg' });
+  });
+  return (performance.now() - started) / 1000;
+}
+
+async function diskWrite(files, dir) {
+  const started = performance.now();
+  for (const f of files) {
+    const handle = await open(join(dir, `copy-${f.name}`), 'wx');
+    await handle.writeFile(f.data);
+    await handle.sync();
+    await handle.close();
+  }
+  return (performance.now() - started) / 1000;
+}
+
+async function endToEnd(files) {
+  const stack = await startStack({
+    services: ['auth', 'gateway', 'media', ...(WORKERS > 0 ? ['worker'] : [])],
+    env: { TROVE_LOG_LEVEL: 'warn', TROVE_WORKER_CONCURRENCY: String(CONCURRENCY), TROVE_VALIDATE_RESPONSES: 'false' },
+  });
+  const extra = [];
+  try {
+    for (let w = 1; w < WORKERS; w++) extra.push(startProcess(`worker-${w + 1}`, serviceEntry('worker'), stack.env));
+    await Promise.all(extra.map((p) => p.waitForOutput('service ready', 30_000)));
+    const base = stack.gatewayUrl;
+    const admin = `Basic ${Buffer.from(`${stack.adminUsername}:${stack.adminPassword}`).toString('base64')}`;
+    const password = 'Bench-Marking-Photos-42';
+    await fetch(`${base}/v1/users`, { method: 'POST', headers: { Authorization: admin, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Bench', username: 'bench', password }) });
+    const login = await fetch(`${base}/v1/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'bench', password }) });
+    const { accessToken } = await login.json();
+    const auth = { Authorization: `Bearer ${accessToken}` };
+
+    const started = performance.now();
+    const ids = [];
+    await pool(files, UPLOAD_PARALLEL, async (f) => {
+      const form = new FormData();
+      form.append('file', new Blob([f.data]), f.name);
+      const res = await fetch(`${base}/v1/mediaItems`, { method: 'POST', headers: auth, body: form });
+      if (res.status !== 201) throw new Error(`upload of ${f.name}: ${res.status} ${await res.text()}`);
+      ids.push((await res.json()).id);
+    });
+    const uploadSeconds = (performance.now() - started) / 1000;
+    const count = async (status) => {
+      let n = 0;
+      for (let page = 1; ; page++) {
+        const items = await (await fetch(`${base}/v1/mediaItems?status=${status}&limit=100&page=${page}`, { headers: auth })).json();
+        n += items.length;
+        if (status === 'FAILED' && items.length) throw new Error(`an item failed: ${items[0].failureReason}`);
+        if (items.length < 100) return n;
+      }
+    };
+    const deadline = Date.now() + 30 * 60_000;
+    while ((await count('FAILED')) === 0 && (await count('READY')) < files.length) {
+      if (Date.now() > deadline) throw new Error('timed out waiting for every item to be READY');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const ingestSeconds = (performance.now() - started) / 1000;
+    return { uploadSeconds, ingestSeconds };
+  } finally {
+    await Promise.allSettled(extra.map((p) => p.stop()));
+    await stack.stop();
+  }
+}
+
+const dir = await mkdtemp(join(tmpdir(), 'trove-bench-'));
+try {
+  log(`making ${PHOTOS} 12 MP JPEGs…`);
+  const files = [];
+  for (let i = 0; i < PHOTOS; i++) {
+    const name = `IMG_${String(i).padStart(4, '0')}.jpg`;
+    const data = await cameraPhoto(i);
+    await writeFile(join(dir, name), data);
+    files.push({ name, path: join(dir, name), data });
+  }
+  const bytes = files.reduce((n, f) => n + f.data.length, 0);
+  log(`${(bytes / MB).toFixed(1)} MB in total; baseline…`);
+  const baseSeconds = await baseline(files);
+  log('disk write…');
+  const diskSeconds = await diskWrite(files, dir);
+  log('end to end…');
+  const e2e = await endToEnd(files);
+
+  const cpu = cpus();
+  const rows = [
+    ['end-to-end ingest (upload → READY)', `${(PHOTOS / e2e.ingestSeconds).toFixed(2)} photos/s`, `${WORKERS} worker process(es) × concurrency ${CONCURRENCY}, ${UPLOAD_PARALLEL} uploads at a time`],
+    ['single-process baseline (same EXIF/decode/resize work)', `${(PHOTOS / baseSeconds).toFixed(2)} photos/s`, `concurrency ${CONCURRENCY}, no services`],
+    ['upload through the API', `${(bytes / MB / e2e.uploadSeconds).toFixed(1)} MB/s`, 'multipart → gateway → sha256 → blob store (fs)'],
+    ['plain local disk write (+fsync)', `${(bytes / MB / diskSeconds).toFixed(1)} MB/s`, 'same bytes, one file after another'],
+  ];
+  console.log(`\nTrove ingest benchmark — ${PHOTOS} photos (12 MP JPEG with EXIF, ${(bytes / MB / PHOTOS).toFixed(1)} MB each on average)`);
+  console.log(`machine: ${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB RAM, Node ${process.version}\n`);
+  console.log('| measurement | result | setup |');
+  console.log('|---|---|---|');
+  for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+  console.log(`\nend to end is ${((PHOTOS / e2e.ingestSeconds) / (PHOTOS / baseSeconds) * 100).toFixed(0)}% of the baseline; upload is ${((bytes / e2e.uploadSeconds) / (bytes / diskSeconds) * 100).toFixed(0)}% of the disk write.`);
+} finally {
+  await rm(dir, { recursive: true, force: true });
+}
