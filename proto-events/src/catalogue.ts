@@ -1,4 +1,5 @@
 import { defineEvent, defineRpc } from './contract';
+import { libraryContracts } from './library-contracts';
 import { mediaContracts } from './media-contracts';
 import type { MessageContract, RpcContract } from './contract';
 import type {
@@ -125,4 +126,5 @@ export const catalogue: ReadonlyArray<RpcContract<unknown, unknown> | MessageCon
   deleteUser,
   userDeleted,
   ...mediaContracts,
+  ...libraryContracts,
 ] as ReadonlyArray<RpcContract<unknown, unknown> | MessageContract<unknown>>;

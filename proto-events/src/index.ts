@@ -3,4 +3,5 @@ export * from './validate';
 export * from './catalogue';
 export * from './auth';
 export * from './media-contracts';
+export * from './library-contracts';
 export type * from './generated/types';

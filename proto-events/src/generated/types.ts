@@ -46,6 +46,133 @@ export interface TokenPairV1 {
  */
 export interface EmptyV1 {}
 
+// library-album-create-request.v1.json
+/**
+ * A new album of the user. A coverMediaItemId must be one of the user's items: it becomes the album's first item and its cover.
+ */
+export interface CreateAlbumRequestV1 {
+  userId: string;
+  name: string;
+  description?: string | null;
+  coverMediaItemId?: string | null;
+  shared?: boolean;
+  hidden?: boolean;
+}
+
+// library-album-id-request.v1.json
+/**
+ * One of the user's albums.
+ */
+export interface AlbumIdRequestV1 {
+  userId: string;
+  id: string;
+}
+
+// library-album-items-list-request.v1.json
+/**
+ * One page of an album's items, in the order they were added (oldest first), trashed items left out.
+ */
+export interface ListAlbumMediaItemsRequestV1 {
+  userId: string;
+  id: string;
+  page: number;
+  limit: number;
+}
+
+// library-album-items-request.v1.json
+/**
+ * Adds or removes some of the user's items to or from one of the user's albums; all or nothing (not found when any id is not the user's item).
+ */
+export interface AlbumMediaItemsRequestV1 {
+  userId: string;
+  id: string;
+  /**
+   * @minItems 1
+   * @maxItems 1000
+   */
+  mediaItemIds: [string, ...string[]];
+}
+
+// library-album-list-request.v1.json
+/**
+ * One page of the user's albums. sort: name (case-insensitive), createdAt or updatedAt, a leading - for descending. shared: only shared or only unshared when given. hidden: true lists only hidden albums, false leaves them out.
+ */
+export interface ListAlbumsRequestV1 {
+  userId: string;
+  sort: "name" | "createdAt" | "updatedAt" | "-name" | "-createdAt" | "-updatedAt";
+  page: number;
+  limit: number;
+  shared?: boolean;
+  hidden: boolean;
+}
+
+// library-album-list.v1.json
+/**
+ * Several albums (a page, or the albums holding one item).
+ */
+export interface AlbumListV1 {
+  albums: AlbumV1[];
+}
+
+// library-album-update-request.v1.json
+/**
+ * Changes the given fields of one of the user's albums; null clears description or the chosen cover. A coverMediaItemId must be an item in the album that is not trashed.
+ */
+export interface UpdateAlbumRequestV1 {
+  userId: string;
+  id: string;
+  name?: string;
+  description?: string | null;
+  coverMediaItemId?: string | null;
+  shared?: boolean;
+  hidden?: boolean;
+}
+
+// library-album.v1.json
+/**
+ * An album as the library service answers it. coverMediaItemId is the effective cover (the chosen one while it is in the album and not trashed, else the first item added that is not trashed; in a shared view also not hidden), coverMediaItem that item as the media service answers it (the gateway adds signed content URLs), mediaItemsCount the items shown (not trashed; in a shared view also not hidden).
+ */
+export interface AlbumV1 {
+  id: string;
+  userId: string;
+  name: string;
+  description: string | null;
+  shared: boolean;
+  hidden: boolean;
+  coverMediaItemId: string | null;
+  coverMediaItem: MediaItemV1 | null;
+  mediaItemsCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+// library-media-item-albums-request.v1.json
+/**
+ * The user's albums that hold one of the user's items.
+ */
+export interface MediaItemAlbumsRequestV1 {
+  userId: string;
+  mediaItemId: string;
+}
+
+// library-shared-album-request.v1.json
+/**
+ * A shared album by its id, for anyone (no user): not found unless the album exists and is shared.
+ */
+export interface SharedAlbumRequestV1 {
+  id: string;
+}
+
+// library-shared-items-request.v1.json
+/**
+ * One page of a shared album's items for anyone (no user), in the order added, trashed and hidden items left out: not found unless the album exists and is shared.
+ */
+export interface ListSharedAlbumMediaItemsRequestV1 {
+  id: string;
+  page: number;
+  limit: number;
+}
+
 // media-changed.v1.json
 /**
  * Something happened to one media item (trashed, restored, purged, updated).

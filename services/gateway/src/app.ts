@@ -8,9 +8,15 @@ import { errorHandler, notFoundHandler } from './http/errors';
 import { requestId } from './http/request-id';
 import { OperationMatcher } from './openapi/operations';
 import { openApiValidator } from './openapi/validator';
+import { albumRoutes } from './routes/albums';
 import { authRoutes } from './routes/auth';
 import { featureRoutes } from './routes/features';
+import { mediaRoutes } from './routes/media';
+import { mediaUploadRoutes } from './routes/media-upload';
+import type { MediaGatewayDeps } from './content/setup';
+import { signedUrlCheck } from './content/setup';
 import type { Features } from './routes/features';
+import { sharingRoutes } from './routes/sharing';
 import { systemRoutes } from './routes/system';
 import { userRoutes } from './routes/users';
 import type { AccessTokenVerifier } from './security/access-tokens';
@@ -30,6 +36,7 @@ export interface AppDeps {
   tokens: AccessTokenVerifier;
   features: Features;
   validateResponses: boolean;
+  media: MediaGatewayDeps;
 }
 
 /**
@@ -46,13 +53,17 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(accessLog(deps.log));
   app.use(helmet());
   app.use(cors({ origin: corsOrigin(deps.corsOrigins), exposedHeaders: ['X-Request-Id', 'Content-Range', 'Accept-Ranges', 'ETag', 'Retry-After'] }));
-  app.use(authenticate({ operations: new OperationMatcher(listOperations()), admin: deps.admin, tokens: deps.tokens }));
+  app.use(authenticate({ operations: new OperationMatcher(listOperations()), admin: deps.admin, tokens: deps.tokens, signedUrls: signedUrlCheck(deps.media.signer) }));
+  app.use(mediaUploadRoutes(deps));
   app.use(express.json({ limit: deps.jsonBodyLimit }));
   app.use(openApiValidator({ validateResponses: deps.validateResponses }));
   app.use(systemRoutes({ ...deps, revocationsReady: () => deps.tokens.revocations.ready }));
   app.use(featureRoutes(deps.features));
   app.use(authRoutes(deps));
   app.use(userRoutes({ bus: deps.bus, revocations: deps.tokens.revocations }));
+  app.use(mediaRoutes(deps));
+  app.use(albumRoutes(deps));
+  app.use(sharingRoutes(deps));
   app.use(notFoundHandler());
   app.use(errorHandler(deps.log));
   return app;

@@ -1,5 +1,5 @@
 import { ACCESS_TOKEN } from '@trove/proto-events';
-import { blobStoreSpec, bool, int, optionalStr, str } from '@trove/kit';
+import { blobStoreSpec, bool, int, optionalStr, optionalUrl, str } from '@trove/kit';
 import type { Var } from '@trove/kit';
 
 /** Shortest administrator password the gateway starts with. */
@@ -20,5 +20,13 @@ export const gatewaySpec = {
   jwtSecret: str('TROVE_JWT_SECRET', { required: false, minLength: ACCESS_TOKEN.minSecretLength }) as Var<string | undefined>,
   /** Check every answer against openapi.yaml (tests turn it on; a breaking answer becomes a 500). */
   validateResponses: bool('TROVE_VALIDATE_RESPONSES', { default: false }),
+  /** Largest accepted upload (the file part's bytes); above it the upload answers 413 and nothing is kept. */
+  uploadMaxBytes: int('TROVE_UPLOAD_MAX_BYTES', { default: 10 * 1024 ** 3, min: 1 }),
+  /** HMAC key of signed content URLs; without it one is generated under the data dir (set it explicitly when several gateways run). */
+  urlSigningSecret: str('TROVE_URL_SIGNING_SECRET', { required: false, minLength: 32 }) as Var<string | undefined>,
+  /** A signed content URL stays valid at least this long (and at most twice as long). */
+  contentUrlTtlSeconds: int('TROVE_CONTENT_URL_TTL_SECONDS', { default: 14400, min: 1, max: 7 * 24 * 3600 }),
+  /** Origin the content URLs in answers start with (e.g. https://photos.example.org behind a proxy); default: the request's own. */
+  publicUrl: optionalUrl('TROVE_PUBLIC_URL', ['http', 'https']),
   ...blobStoreSpec,
 };

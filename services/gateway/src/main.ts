@@ -2,6 +2,7 @@ import './telemetry';
 import type { Server } from 'node:http';
 import { gitSha, openBlobStore, packageVersion, runService } from '@trove/kit';
 import { createApp } from './app';
+import { mediaGatewayDeps } from './content/setup';
 import { MIN_ADMIN_PASSWORD_LENGTH, gatewaySpec } from './config';
 import { AccessTokenVerifier, loadJwtSecret } from './security/access-tokens';
 import { loadAdminCredentials } from './security/admin';
@@ -45,10 +46,13 @@ void runService({
       tokens: new AccessTokenVerifier(jwtSecret, revocations),
       features: { favourites: config.featureFavourites, hidden: config.featureHidden },
       validateResponses: config.validateResponses,
+      media: mediaGatewayDeps(config, log),
     });
     const server: Server = await new Promise((resolve) => {
       const s = app.listen(config.port, config.host, () => resolve(s));
     });
+    // Uploads of several GiB stream for as long as the client needs (Node's default cuts requests at 5 minutes); headersTimeout still bounds idle clients.
+    server.requestTimeout = 0;
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     log.info({ port, url: `http://localhost:${port}` }, 'gateway listening');

@@ -1,12 +1,32 @@
 import './telemetry';
-import { packageVersion, runService } from '@trove/kit';
+import { openDocStore, packageVersion, runService } from '@trove/kit';
+import { Albums } from './albums/albums';
+import { AlbumsRepository } from './albums/repository';
+import { librarySpec } from './config';
+import { consumeLibraryEvents } from './events';
+import { libraryHandlers } from './handlers';
+import { mediaOverBus } from './media';
 
-/** The library service: albums and shared albums. Its calls arrive in their own issues; today it registers with the NATS service API so it is discoverable and health-checked. */
+/**
+ * The library service: albums, their membership and shared albums. It composes media items through
+ * the media service's RPC and follows their trash, restore and purge (and user deletion) through events.
+ */
 void runService({
   name: 'library',
   version: packageVersion(__dirname),
-  configSpec: {},
-  async start({ bus, name, version }) {
-    await bus.serve({ name, version, description: 'albums and shared albums', handlers: [] });
+  configSpec: librarySpec,
+  async start({ config, log, bus, name, version, onShutdown }) {
+    const store = await openDocStore({ service: 'library', mongodbUrl: config.mongodbUrl, dataDir: config.dataDir });
+    onShutdown(() => store.close());
+    const repo = await AlbumsRepository.open(store);
+    const albums = new Albums(repo, mediaOverBus(bus));
+
+    const consumers = await consumeLibraryEvents(bus, repo, log);
+    const service = await bus.serve({ name, version, description: 'albums and shared albums', handlers: libraryHandlers(albums) });
+    // Shutdown runs in reverse: stop taking requests and events before the store closes.
+    onShutdown(async () => {
+      await service.stop();
+      await Promise.allSettled(consumers.map((c) => c.stop()));
+    });
   },
 });

@@ -1,12 +1,60 @@
 import './telemetry';
-import { packageVersion, runService } from '@trove/kit';
+import { DLQ_REASON_HEADER, openBlobStore, openDocStore, packageVersion, runService } from '@trove/kit';
+import { mediaProcessed, mediaProcessingFailed, userDeleted } from '@trove/proto-events';
+import { mediaSpec } from './config';
+import { mediaHandlers } from './handlers';
+import { openMediaItems } from './items/repository';
+import { MediaService } from './items/service';
+import { startSweeper } from './items/sweeper';
 
-/** The media service: media items, their flags and content. Its calls arrive in their own issues; today it registers with the NATS service API so it is discoverable and health-checked. */
+/** The media service: media items, their flags and content locations; applies processing results; purges expired trash. */
 void runService({
   name: 'media',
   version: packageVersion(__dirname),
-  configSpec: {},
-  async start({ bus, name, version }) {
-    await bus.serve({ name, version, description: 'media items, their flags and content', handlers: [] });
+  configSpec: mediaSpec,
+  async start({ config, log, bus, name, version, onShutdown }) {
+    const store = await openDocStore({ service: 'media', mongodbUrl: config.mongodbUrl, dataDir: config.dataDir });
+    onShutdown(() => store.close());
+    const blobs = await openBlobStore({
+      dataDir: config.dataDir,
+      s3: config.s3Bucket
+        ? {
+            bucket: config.s3Bucket,
+            endpoint: config.s3Endpoint,
+            region: config.s3Region,
+            accessKeyId: config.s3AccessKeyId ?? '',
+            secretAccessKey: config.s3SecretAccessKey ?? '',
+            forcePathStyle: config.s3ForcePathStyle,
+          }
+        : undefined,
+    });
+    onShutdown(() => blobs.close());
+
+    const trashRetentionMs = (config.trashRetentionSeconds ?? config.trashRetentionDays * 24 * 3600) * 1000;
+    const media = new MediaService({ items: await openMediaItems(store), blobs, events: bus, log, trashRetentionMs });
+
+    const service = await bus.serve({ name, version, description: 'media items, their flags and content', handlers: mediaHandlers(media) });
+    // Shutdown runs in reverse: stop taking requests and messages before the stores close.
+    onShutdown(async () => {
+      await service.stop();
+    });
+
+    const consumers = await Promise.all([
+      bus.consume(mediaProcessed, { durable: 'media-processed', concurrency: 8 }, (result) => media.applyProcessed(result)),
+      bus.consume(mediaProcessingFailed, { durable: 'media-processing-failed', concurrency: 4 }, (item, meta) =>
+        media.markFailed(item.userId, item.mediaItemId, meta.header(DLQ_REASON_HEADER) ?? 'processing failed'),
+      ),
+      bus.consume(userDeleted, { durable: 'media-user-deleted', concurrency: 1, ackWaitMs: 120_000 }, async (event) => {
+        const purged = await media.deleteUserMedia(event.userId);
+        log.info({ deletedUserId: event.userId, purged }, "deleted user's media removed");
+      }),
+    ]);
+    onShutdown(async () => {
+      await Promise.all(consumers.map((c) => c.stop()));
+    });
+
+    const sweeper = startSweeper(media, config.trashSweepIntervalSeconds * 1000, log);
+    onShutdown(() => sweeper.stop());
+    log.info({ trashRetentionSeconds: trashRetentionMs / 1000, sweepIntervalSeconds: config.trashSweepIntervalSeconds }, 'trash retention');
   },
 });

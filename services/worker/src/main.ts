@@ -1,12 +1,48 @@
 import './telemetry';
-import { packageVersion, runService } from '@trove/kit';
+import { openBlobStore, packageVersion, runService } from '@trove/kit';
+import { processMediaItem } from '@trove/proto-events';
+import { WORK_CONSUMER, workerSpec } from './pipeline/config';
+import { processItem, sweepStaleTemp } from './pipeline/process';
 
-/** The worker service: processing of uploaded media. Its calls arrive in their own issues; today it registers with the NATS service API so it is discoverable and health-checked. */
+/**
+ * The worker service: processes uploaded media from the JetStream work queue. Stateless apart
+ * from per-item temp files, so it scales by running more processes (or pods).
+ */
 void runService({
   name: 'worker',
   version: packageVersion(__dirname),
-  configSpec: {},
-  async start({ bus, name, version }) {
+  configSpec: workerSpec,
+  async start({ config, log, bus, name, version, onShutdown }) {
     await bus.serve({ name, version, description: 'processing of uploaded media', handlers: [] });
+    const blobs = await openBlobStore({
+      dataDir: config.dataDir,
+      s3: config.s3Bucket
+        ? {
+            bucket: config.s3Bucket,
+            endpoint: config.s3Endpoint,
+            region: config.s3Region,
+            accessKeyId: config.s3AccessKeyId ?? '',
+            secretAccessKey: config.s3SecretAccessKey ?? '',
+            forcePathStyle: config.s3ForcePathStyle,
+          }
+        : undefined,
+    });
+    onShutdown(() => blobs.close());
+    const stale = await sweepStaleTemp();
+    if (stale) log.info({ removed: stale }, 'stale temp directories removed');
+
+    const consumer = await bus.consume(
+      processMediaItem,
+      { durable: WORK_CONSUMER, concurrency: config.concurrency, maxDeliver: config.maxDeliver, backoffMs: config.backoffMs, ackWaitMs: config.ackWaitSeconds * 1000 },
+      async (item, meta) => {
+        const started = Date.now();
+        const outcome = await processItem({ blobs, events: bus, log }, item);
+        if (outcome === 'gone') log.info({ mediaItemId: item.mediaItemId }, 'original is gone (item purged); skipped');
+        else log.info({ mediaItemId: item.mediaItemId, delivery: meta.delivery, ms: Date.now() - started }, 'media item processed');
+      },
+    );
+    // Stop pulling first: in-flight items finish, the rest stay in the queue for other workers.
+    onShutdown(() => consumer.stop());
+    log.info({ concurrency: config.concurrency, maxDeliver: config.maxDeliver, backoffMs: config.backoffMs }, 'consuming work queue');
   },
 });

@@ -5,10 +5,13 @@ import type { AccessClaims, AccessTokenVerifier } from './access-tokens';
 import type { AdminCredentials } from './admin';
 import { parseBasicAuth, parseBearer } from './headers';
 
-/** Who the request is from, once authenticated (in `res.locals.auth`). */
-export type Principal = ({ kind: 'user' } & AccessClaims) | { kind: 'admin' };
+/**
+ * Who the request is from, once authenticated (in `res.locals.auth`). `signed`: no user, but a
+ * valid signed URL for exactly this path (content calls only).
+ */
+export type Principal = ({ kind: 'user' } & AccessClaims) | { kind: 'admin' } | { kind: 'signed' };
 
-/** Checks a signed content URL (`exp` + `sig`); provided once content routes exist. */
+/** Checks a signed content URL (`exp` + `sig`) against the request's path. */
 export type SignedUrlCheck = (req: Request) => boolean;
 
 export interface AuthenticateDeps {
@@ -40,7 +43,10 @@ export function authenticate(deps: AuthenticateDeps): RequestHandler {
     }
 
     const token = parseBearer(header);
-    if (!token && operation.security === 'bearerOrSigned' && deps.signedUrls?.(req)) return next();
+    if (!token && operation.security === 'bearerOrSigned' && deps.signedUrls?.(req)) {
+      setPrincipal(res, { kind: 'signed' });
+      return next();
+    }
     const claims = token ? deps.tokens.verify(token) : undefined;
     if (!claims) return deny(res, CHALLENGE.bearer);
     setPrincipal(res, { kind: 'user', ...claims });
@@ -65,6 +71,17 @@ export function requireUser(res: Response): AccessClaims {
   const p = res.locals.auth as Principal | undefined;
   if (p?.kind !== 'user') throw unauthorized();
   return { userId: p.userId, sessionId: p.sessionId };
+}
+
+/**
+ * For content calls: the user of a bearer token (answers are scoped to them), or `undefined` when
+ * a signed URL for this exact path was verified. Throws 401 otherwise.
+ */
+export function requireUserOrSignature(res: Response): AccessClaims | undefined {
+  const p = res.locals.auth as Principal | undefined;
+  if (p?.kind === 'user') return { userId: p.userId, sessionId: p.sessionId };
+  if (p?.kind === 'signed') return undefined;
+  throw unauthorized();
 }
 
 /** Same for the administrator's calls. */

@@ -29,6 +29,8 @@ export interface MessageMeta {
   delivery: number;
   streamSequence: number;
   subject: string;
+  /** A header of the message (e.g. DLQ_REASON_HEADER on a dead letter), or undefined when absent. */
+  header(name: string): string | undefined;
 }
 
 export type MessageHandler<P> = (payload: P, meta: MessageMeta) => Promise<void>;
@@ -112,7 +114,7 @@ async function processMessage<P>(
   m: JsMsg,
 ): Promise<void> {
   const delivery = m.info.redeliveryCount;
-  const meta: MessageMeta = { delivery, streamSequence: m.info.streamSequence, subject: m.subject };
+  const meta: MessageMeta = { delivery, streamSequence: m.info.streamSequence, subject: m.subject, header: (name) => m.headers?.get(name) || undefined };
   const parentCtx = incomingContext(m.headers);
   const span = tracer.startSpan(`consume ${m.subject}`, { kind: SpanKind.CONSUMER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': m.subject } }, parentCtx);
   // Long handlers tell the server they are alive so the message is not redelivered under them.

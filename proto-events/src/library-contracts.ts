@@ -1,0 +1,155 @@
+import { defineRpc } from './contract';
+import type {
+  AlbumIdRequestV1,
+  AlbumListV1,
+  AlbumMediaItemsRequestV1,
+  AlbumV1,
+  CreateAlbumRequestV1,
+  EmptyV1,
+  ListAlbumMediaItemsRequestV1,
+  ListAlbumsRequestV1,
+  ListSharedAlbumMediaItemsRequestV1,
+  MediaItemAlbumsRequestV1,
+  MediaItemListV1,
+  SharedAlbumRequestV1,
+  UpdateAlbumRequestV1,
+} from './generated/types';
+import emptyV1 from './schemas/empty.v1.json';
+import createAlbumRequestV1 from './schemas/library-album-create-request.v1.json';
+import albumIdRequestV1 from './schemas/library-album-id-request.v1.json';
+import listAlbumMediaItemsRequestV1 from './schemas/library-album-items-list-request.v1.json';
+import albumMediaItemsRequestV1 from './schemas/library-album-items-request.v1.json';
+import listAlbumsRequestV1 from './schemas/library-album-list-request.v1.json';
+import albumListV1 from './schemas/library-album-list.v1.json';
+import updateAlbumRequestV1 from './schemas/library-album-update-request.v1.json';
+import albumV1 from './schemas/library-album.v1.json';
+import mediaItemAlbumsRequestV1 from './schemas/library-media-item-albums-request.v1.json';
+import sharedAlbumRequestV1 from './schemas/library-shared-album-request.v1.json';
+import listSharedAlbumMediaItemsRequestV1 from './schemas/library-shared-items-request.v1.json';
+import mediaItemListV1 from './schemas/media-item-list.v1.json';
+import mediaItemV1 from './schemas/media-item.v1.json';
+import { registerSchemas } from './validate';
+
+// Schemas other schemas point at with `$ref` (an album embeds its cover media item).
+registerSchemas([mediaItemV1, albumV1]);
+
+/**
+ * The library service: albums, their membership and shared albums. It owns only albums and
+ * memberships; media items come from the media service (`trove.v1.media.getMany`) and it follows
+ * their trash/restore/purge through the media events.
+ */
+
+// ---- library: albums -------------------------------------------------------------------------
+export const createAlbum = defineRpc<CreateAlbumRequestV1, AlbumV1>({
+  subject: 'trove.v1.library.albums.create',
+  service: 'library',
+  callers: ['gateway'],
+  summary: "Creates an album of the caller; a cover item (one of the caller's, else not found) becomes its first item.",
+  request: createAlbumRequestV1,
+  response: albumV1,
+});
+
+export const listAlbums = defineRpc<ListAlbumsRequestV1, AlbumListV1>({
+  subject: 'trove.v1.library.albums.list',
+  service: 'library',
+  callers: ['gateway'],
+  summary: "One page of the caller's albums, sorted by name, createdAt or updatedAt (- descending), filtered by shared and hidden.",
+  request: listAlbumsRequestV1,
+  response: albumListV1,
+});
+
+export const getAlbum = defineRpc<AlbumIdRequestV1, AlbumV1>({
+  subject: 'trove.v1.library.albums.get',
+  service: 'library',
+  callers: ['gateway'],
+  summary: "One of the caller's albums with its item count and cover item; not found otherwise.",
+  request: albumIdRequestV1,
+  response: albumV1,
+});
+
+export const updateAlbum = defineRpc<UpdateAlbumRequestV1, EmptyV1>({
+  subject: 'trove.v1.library.albums.update',
+  service: 'library',
+  callers: ['gateway'],
+  summary: "Changes an album's name, description, cover (an item in the album), shared and hidden flags; unsharing stops its shared link at once.",
+  request: updateAlbumRequestV1,
+  response: emptyV1,
+});
+
+export const deleteAlbum = defineRpc<AlbumIdRequestV1, EmptyV1>({
+  subject: 'trove.v1.library.albums.delete',
+  service: 'library',
+  callers: ['gateway'],
+  summary: 'Deletes an album and its memberships; the media items stay.',
+  request: albumIdRequestV1,
+  response: emptyV1,
+});
+
+export const listAlbumMediaItems = defineRpc<ListAlbumMediaItemsRequestV1, MediaItemListV1>({
+  subject: 'trove.v1.library.albums.items.list',
+  service: 'library',
+  callers: ['gateway'],
+  summary: "One page of an album's items in the order they were added (oldest first), trashed items left out.",
+  request: listAlbumMediaItemsRequestV1,
+  response: mediaItemListV1,
+});
+
+export const addAlbumMediaItems = defineRpc<AlbumMediaItemsRequestV1, EmptyV1>({
+  subject: 'trove.v1.library.albums.items.add',
+  service: 'library',
+  callers: ['gateway'],
+  summary: "Appends some of the caller's items to an album in the given order (idempotent); not found, and nothing changes, when any id is not the caller's item.",
+  request: albumMediaItemsRequestV1,
+  response: emptyV1,
+});
+
+export const removeAlbumMediaItems = defineRpc<AlbumMediaItemsRequestV1, EmptyV1>({
+  subject: 'trove.v1.library.albums.items.remove',
+  service: 'library',
+  callers: ['gateway'],
+  summary: "Removes items from an album (idempotent); not found, and nothing changes, when any id is not the caller's item.",
+  request: albumMediaItemsRequestV1,
+  response: emptyV1,
+});
+
+export const listMediaItemAlbums = defineRpc<MediaItemAlbumsRequestV1, AlbumListV1>({
+  subject: 'trove.v1.library.albums.ofMediaItem',
+  service: 'library',
+  callers: ['gateway'],
+  summary: "The caller's albums holding one of the caller's items, ordered by name.",
+  request: mediaItemAlbumsRequestV1,
+  response: albumListV1,
+});
+
+// ---- library: sharing (no user: the album id is the link) -------------------------------------
+export const getSharedAlbum = defineRpc<SharedAlbumRequestV1, AlbumV1>({
+  subject: 'trove.v1.library.sharing.get',
+  service: 'library',
+  callers: ['gateway'],
+  summary: 'A shared album for anyone, counting and covering only items that are neither trashed nor hidden; not found unless it exists and is shared.',
+  request: sharedAlbumRequestV1,
+  response: albumV1,
+});
+
+export const listSharedAlbumMediaItems = defineRpc<ListSharedAlbumMediaItemsRequestV1, MediaItemListV1>({
+  subject: 'trove.v1.library.sharing.items',
+  service: 'library',
+  callers: ['gateway'],
+  summary: "One page of a shared album's items for anyone (order added, trashed and hidden items left out); not found unless it exists and is shared.",
+  request: listSharedAlbumMediaItemsRequestV1,
+  response: mediaItemListV1,
+});
+
+export const libraryContracts = [
+  createAlbum,
+  listAlbums,
+  getAlbum,
+  updateAlbum,
+  deleteAlbum,
+  listAlbumMediaItems,
+  addAlbumMediaItems,
+  removeAlbumMediaItems,
+  listMediaItemAlbums,
+  getSharedAlbum,
+  listSharedAlbumMediaItems,
+];

@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { Router } from 'express';
+import { createMediaItem, getMediaItem, mediaBlobKey } from '@trove/proto-events';
+import { isAppError } from '@trove/kit';
+import type { BlobStore, Bus, Logger } from '@trove/kit';
+import type { MediaGatewayDeps } from '../content/setup';
+import { handle } from '../http/async';
+import { requireUser } from '../security/authenticate';
+import { UploadAbortedError, receiveUpload } from '../upload/receive';
+
+export interface MediaUploadDeps {
+  bus: Bus;
+  blobs: BlobStore;
+  log: Logger;
+  media: MediaGatewayDeps;
+}
+
+/**
+ * POST /v1/mediaItems. Mounted before the body parsers and the OpenAPI validator: the multipart
+ * body is streamed into the blob store here, never buffered (authentication has already run).
+ * The id is chosen here, so the original lands under its final key while it streams in; the media
+ * service then registers the item (409 for content the user already has) and queues processing.
+ * Whatever fails, the stored original is removed again.
+ */
+export function mediaUploadRoutes(deps: MediaUploadDeps): Router {
+  const r = Router();
+  r.post(
+    '/v1/mediaItems',
+    handle(async (req, res) => {
+      const { userId } = requireUser(res);
+      const id = randomUUID();
+      const key = mediaBlobKey(userId, id, 'original');
+      const discard = () => deps.blobs.delete(key).catch((err) => deps.log.warn({ err, key }, 'could not remove a rejected upload'));
+      let stored;
+      try {
+        stored = await receiveUpload(req, { blobs: deps.blobs, key, maxBytes: deps.media.uploadMaxBytes });
+      } catch (err) {
+        await discard();
+        if (err instanceof UploadAbortedError) {
+          deps.log.info({ mediaItemId: id }, 'upload aborted by the client; nothing kept');
+          return;
+        }
+        drainBriefly(req);
+        throw err;
+      }
+      const request = { userId, id, filename: stored.filename, mimeType: stored.type.mimeType, mediaItemType: stored.type.mediaItemType, size: stored.size, sha256: stored.sha256, originalKey: key };
+      try {
+        await deps.bus.request(createMediaItem, request);
+      } catch (err) {
+        // No answer in time: the item may exist all the same. Keep the original if it does.
+        if (isAppError(err) && err.code === 'UNAVAILABLE' && (await exists(deps.bus, userId, id))) {
+          res.status(201).json({ id });
+          return;
+        }
+        await discard();
+        throw err;
+      }
+      res.status(201).json({ id });
+    }),
+  );
+  return r;
+}
+
+/** What a refused upload may still send before its connection is cut. */
+const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
+const DRAIN_MAX_MS = 10_000;
+
+/**
+ * After an early refusal (413, 400) the client is usually still sending. Closing at once makes
+ * most clients fail with a broken pipe before they read the answer, so the rest of the body is
+ * read and dropped, up to a bound; a client sending more than that is cut off.
+ */
+function drainBriefly(req: IncomingMessage): void {
+  if (req.complete) return;
+  let seen = 0;
+  const cut = () => req.socket.destroy();
+  const timer = setTimeout(cut, DRAIN_MAX_MS);
+  timer.unref();
+  req.on('data', (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen > DRAIN_MAX_BYTES) cut();
+  });
+  req.on('end', () => clearTimeout(timer));
+  req.on('close', () => clearTimeout(timer));
+  req.resume();
+}
+
+async function exists(bus: Bus, userId: string, id: string): Promise<boolean> {
+  try {
+    await bus.request(getMediaItem, { userId, id });
+    return true;
+  } catch {
+    return false;
+  }
+}

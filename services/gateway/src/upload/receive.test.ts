@@ -1,0 +1,104 @@
+/**
+ * receiveUpload behind a real HTTP server, storing into a real filesystem blob store.
+ */
+import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { AppError, openBlobStore } from '@trove/kit';
+import type { BlobStore } from '@trove/kit';
+import { tempDir } from '../../../kit/src/testing/temp';
+import type { TempDir } from '../../../kit/src/testing/temp';
+import { receiveUpload, safeFilename } from './receive';
+
+let dir: TempDir;
+let blobs: BlobStore;
+let server: Server;
+let url: string;
+let seq = 0;
+const MAX = 256 * 1024;
+
+beforeAll(async () => {
+  dir = await tempDir('trove-upload-unit-');
+  blobs = await openBlobStore({ dataDir: dir.path });
+  server = createServer((req, res) => {
+    const key = `uploads/${seq++}`;
+    receiveUpload(req, { blobs, key, maxBytes: MAX }).then(
+      (stored) => res.writeHead(201, { 'Content-Type': 'application/json' }).end(JSON.stringify({ key, ...stored })),
+      (err: unknown) => {
+        const status = err instanceof AppError ? (err.code === 'PAYLOAD_TOO_LARGE' ? 413 : 400) : 500;
+        req.resume();
+        res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: (err as Error).message, key }));
+      },
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await dir.remove();
+});
+
+const post = async (form: FormData | string, headers: Record<string, string> = {}) => {
+  const res = await fetch(url, { method: 'POST', body: form, headers });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+};
+const formWith = (...parts: Array<[string, Buffer, string?]>) => {
+  const form = new FormData();
+  for (const [name, data, filename] of parts) form.append(name, new Blob([data]), filename ?? 'f');
+  return form;
+};
+const tempFiles = () => readdir(join(dir.path, 'blobs', '.tmp'));
+
+describe('receiveUpload', () => {
+  it('streams the file part into the store: sniffed type, size, sha256, the filename kept', async () => {
+    const png = await sharp({ create: { width: 120, height: 90, channels: 3, background: 'red' } }).png().toBuffer();
+    const form = new FormData();
+    form.append('note', 'a field before the file');
+    form.append('file', new Blob([png]), 'Screenshot 2024.png');
+    const res = await post(form);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ filename: 'Screenshot 2024.png', type: { mimeType: 'image/png', mediaItemType: 'photo' }, size: png.length, sha256: createHash('sha256').update(png).digest('hex') });
+    expect((await blobs.head(String(res.body.key)))?.contentType).toBe('image/png');
+  });
+
+  it('refuses unsupported content before storing anything', async () => {
+    const res = await post(formWith(['file', Buffer.from('<html>definitely not a photo, whatever the extension</html>'), 'x.jpg']));
+    expect(res).toEqual({ status: 400, body: { message: 'unsupported file type', key: expect.any(String) } });
+    expect(await blobs.head(String(res.body.key))).toBeNull();
+  });
+
+  it('refuses a body without a file part, a file part under another name, two files, or no multipart at all', async () => {
+    const jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: 'blue' } }).jpeg().toBuffer();
+    expect((await post(formWith(['photo', jpeg]))).status).toBe(400);
+    const note = new FormData();
+    note.append('note', 'no file');
+    expect((await post(note)).status).toBe(400);
+    expect((await post(formWith(['file', jpeg], ['file', jpeg]))).status).toBe(400);
+    expect((await post('{"file": 1}', { 'Content-Type': 'application/json' })).status).toBe(400);
+  });
+
+  it('stops at maxBytes with 413 and leaves no partial blob', async () => {
+    const jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: 'blue' } }).jpeg().toBuffer();
+    const res = await post(formWith(['file', Buffer.concat([jpeg, Buffer.alloc(MAX)])]));
+    expect(res.status).toBe(413);
+    expect(res.body.message).toBe('file too large');
+    expect(await blobs.head(String(res.body.key))).toBeNull();
+    expect(await tempFiles()).toEqual([]);
+  });
+});
+
+describe('safeFilename', () => {
+  it('keeps the last path segment without control characters, else upload.<ext>', () => {
+    expect(safeFilename('C:\\Users\\me\\IMG_1.JPG', 'jpg')).toBe('IMG_1.JPG');
+    expect(safeFilename('../../etc/passwd', 'jpg')).toBe('passwd');
+    expect(safeFilename('a\u0000b\nc.png', 'png')).toBe('abc.png');
+    expect(safeFilename(undefined, 'heic')).toBe('upload.heic');
+    expect(safeFilename('..', 'heic')).toBe('upload.heic');
+    expect(safeFilename('x'.repeat(400), 'jpg')).toHaveLength(255);
+  });
+});

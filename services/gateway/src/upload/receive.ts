@@ -1,0 +1,170 @@
+/**
+ * Receiving an upload: the multipart body is parsed as it arrives (busboy) and the `file` part is
+ * streamed straight into the blob store, which hashes it on the way (sha256). The gateway never
+ * holds the file in memory (only its first few KiB, to sniff the type) and never writes a copy of
+ * its own. The type is decided from those first bytes, before anything is stored.
+ */
+import { PassThrough } from 'node:stream';
+import type { Readable } from 'node:stream';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import busboy from 'busboy';
+import { AppError, BlobTooLargeError, badRequest } from '@trove/kit';
+import type { BlobStore } from '@trove/kit';
+import { detectFileType } from '@trove/kit/filetype';
+import type { DetectedFileType } from '@trove/kit/filetype';
+
+/** Bytes read before deciding the type: every signature detectFileType knows lies within them. */
+export const SNIFF_BYTES = 4100;
+/** Room for the multipart framing (boundaries, part headers, small fields) around the file's bytes. */
+export const MULTIPART_OVERHEAD_BYTES = 1024 * 1024;
+export const FILE_FIELD = 'file';
+
+export interface StoredUpload {
+  filename: string;
+  type: DetectedFileType;
+  size: number;
+  sha256: string;
+}
+
+export interface ReceiveOptions {
+  blobs: BlobStore;
+  /** Where the file goes. */
+  key: string;
+  maxBytes: number;
+}
+
+export const fileTooLarge = () => new AppError('PAYLOAD_TOO_LARGE', 'file too large');
+export const unsupportedFileType = () => badRequest('unsupported file type');
+
+/** The client went away before the upload was complete: nobody to answer. */
+export class UploadAbortedError extends Error {
+  constructor() {
+    super('client aborted the upload');
+    this.name = 'UploadAbortedError';
+  }
+}
+
+/**
+ * Streams the single `file` part of a multipart/form-data request into `key`. Rejects with a 400
+ * AppError (not multipart, no `file` part, another file part, unsupported content), 413 (over
+ * `maxBytes`) or UploadAbortedError; it settles only once the blob store has finished or given up,
+ * so when it rejects the caller can delete `key` knowing no write is still under way.
+ */
+export function receiveUpload(req: IncomingMessage, opts: ReceiveOptions): Promise<StoredUpload> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > opts.maxBytes + MULTIPART_OVERHEAD_BYTES) return Promise.reject(fileTooLarge());
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: req.headers as IncomingHttpHeaders & { 'content-type': string },
+      defParamCharset: 'utf8',
+      limits: { files: 1, fileSize: opts.maxBytes, fields: 20, fieldSize: 64 * 1024, parts: 30, headerPairs: 50 },
+    });
+  } catch {
+    return Promise.reject(badRequest('request body must be multipart/form-data with a part named "file"'));
+  }
+
+  return new Promise<StoredUpload>((resolve, reject) => {
+    let failure: Error | undefined;
+    let stored: Promise<StoredUpload> | undefined;
+    let body: PassThrough | undefined;
+    let source: Readable | undefined;
+
+    const fail = (err: Error) => {
+      if (failure) return;
+      failure = err;
+      req.unpipe(parser);
+      source?.resume(); // let busboy finish with this part; its bytes go nowhere
+      body?.destroy(err);
+      // Settle only after the store gave up, so the caller's cleanup cannot race the write.
+      void (stored ?? Promise.resolve()).catch(() => undefined).then(() => reject(err));
+    };
+
+    parser.on('file', (name, stream, info) => {
+      if (failure) return stream.resume();
+      if (name !== FILE_FIELD || stored) {
+        stream.resume();
+        return fail(badRequest(`exactly one file part named "${FILE_FIELD}" is expected`));
+      }
+      source = stream;
+      stream.on('limit', () => fail(fileTooLarge()));
+      stored = storePart(stream, info.filename, opts, (b) => (body = b));
+      stored.catch((err: unknown) => fail(toUploadError(err)));
+    });
+    parser.on('filesLimit', () => fail(badRequest(`exactly one file part named "${FILE_FIELD}" is expected`)));
+    parser.on('partsLimit', () => fail(badRequest('too many parts in the multipart body')));
+    parser.on('fieldsLimit', () => fail(badRequest('too many fields in the multipart body')));
+    parser.on('error', (err: Error) => fail(badRequest(`malformed multipart body: ${err.message}`)));
+    parser.on('close', () => {
+      if (failure) return;
+      if (!stored) return fail(badRequest(`missing file part "${FILE_FIELD}"`));
+      stored.then(resolve, () => undefined);
+    });
+    req.on('close', () => {
+      if (!req.complete) fail(new UploadAbortedError());
+    });
+    req.pipe(parser);
+  });
+}
+
+async function storePart(stream: Readable, filename: string | undefined, opts: ReceiveOptions, onBody: (b: PassThrough) => void): Promise<StoredUpload> {
+  const { head, ended } = await readHead(stream, SNIFF_BYTES);
+  const type = detectFileType(head);
+  if (!type) throw unsupportedFileType();
+  const body = new PassThrough({ highWaterMark: 256 * 1024 });
+  onBody(body);
+  if (ended) body.end(head);
+  else {
+    body.write(head);
+    stream.pipe(body);
+  }
+  const result = await opts.blobs.put(opts.key, body, { contentType: type.mimeType, maxBytes: opts.maxBytes });
+  return { filename: safeFilename(filename, type.extension), type, size: result.size, sha256: result.sha256 };
+}
+
+/** The first `n` bytes of a stream (fewer when it ends first), leaving the stream paused after them. */
+function readHead(stream: Readable, n: number): Promise<{ head: Buffer; ended: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    const done = (ended: boolean) => {
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+      stream.off('error', onError);
+      resolve({ head: Buffer.concat(chunks), ended });
+    };
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      length += chunk.length;
+      if (length >= n) {
+        stream.pause();
+        done(false);
+      }
+    };
+    const onEnd = () => done(true);
+    const onError = (err: Error) => {
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+      reject(err);
+    };
+    stream.on('data', onData);
+    stream.on('end', onEnd);
+    stream.on('error', onError);
+  });
+}
+
+function toUploadError(err: unknown): Error {
+  if (err instanceof BlobTooLargeError) return fileTooLarge();
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+/**
+ * The name the item keeps: the last path segment (some clients send full paths), without control
+ * characters, at most 255 characters; `upload.<ext>` when nothing is left.
+ */
+export function safeFilename(raw: string | undefined, extension: string): string {
+  // eslint-disable-next-line no-control-regex
+  const name = (raw ?? '').split(/[/\\]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  if (!name || name === '.' || name === '..') return `upload.${extension}`;
+  return [...name].slice(0, 255).join('');
+}

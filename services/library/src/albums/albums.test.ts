@@ -1,0 +1,294 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDocStore } from '@trove/kit';
+import type { DocStore } from '@trove/kit';
+import type { AlbumV1 } from '@trove/proto-events';
+import { FakeMedia } from '../testing/fake-media';
+import { Albums } from './albums';
+import { AlbumsRepository } from './repository';
+
+describe('albums (cover, counts, sharing) against NeDB and a fake media service', () => {
+  let dir: string;
+  let store: DocStore;
+  let repo: AlbumsRepository;
+  let media: FakeMedia;
+  let albums: Albums;
+  let at: number;
+  const alice = randomUUID();
+  const bob = randomUUID();
+  /** Event times, always later than the state read when items were added. */
+  const later = () => new Date(Date.now() + 60_000 + ++at);
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'trove-albums-'));
+    store = await openDocStore({ service: 'library', dataDir: dir });
+    repo = await AlbumsRepository.open(store);
+    media = new FakeMedia();
+    albums = new Albums(repo, media);
+    at = 0;
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const create = (name = 'Summer', more: Partial<Parameters<Albums['create']>[0]> = {}) => albums.create({ userId: alice, name, ...more });
+  const itemIds = async (id: string, page = 1, limit = 100) => (await albums.listItems(alice, id, page, limit)).map((i) => i.id);
+  const summary = (a: AlbumV1) => ({ count: a.mediaItemsCount, cover: a.coverMediaItemId, coverItem: a.coverMediaItem?.id ?? null });
+  const trash = async (id: string) => {
+    media.set(id, { deleted: true, deletedAt: new Date().toISOString() });
+    await repo.setTrashed(alice, id, true, later());
+  };
+  const restore = async (id: string) => {
+    media.set(id, { deleted: false, deletedAt: null });
+    await repo.setTrashed(alice, id, false, later());
+  };
+
+  it('creates an album with defaults and answers every field', async () => {
+    const album = await create('Summer 2024', { description: 'coast' });
+    expect(album).toEqual({
+      id: expect.any(String),
+      userId: alice,
+      name: 'Summer 2024',
+      description: 'coast',
+      shared: false,
+      hidden: false,
+      coverMediaItemId: null,
+      coverMediaItem: null,
+      mediaItemsCount: 0,
+      createdAt: album.createdAt,
+      updatedAt: album.createdAt,
+    });
+    expect(await albums.get(alice, album.id)).toEqual(album);
+  });
+
+  it("another user's album is not found for every call", async () => {
+    const album = await create();
+    const item = media.add(bob);
+    const nf = { code: 'NOT_FOUND', message: 'album not found' };
+    await expect(albums.get(bob, album.id)).rejects.toMatchObject(nf);
+    await expect(albums.update({ userId: bob, id: album.id, name: 'x' })).rejects.toMatchObject(nf);
+    await expect(albums.delete(bob, album.id)).rejects.toMatchObject(nf);
+    await expect(albums.listItems(bob, album.id, 1, 10)).rejects.toMatchObject(nf);
+    await expect(albums.addItems(bob, album.id, [item.id])).rejects.toMatchObject(nf);
+    await expect(albums.removeItems(bob, album.id, [item.id])).rejects.toMatchObject(nf);
+    await expect(albums.get(alice, randomUUID())).rejects.toMatchObject(nf);
+    expect((await albums.get(alice, album.id)).name).toBe('Summer');
+  });
+
+  it('two items: count 2, cover the first added; removing the cover moves it; removing both leaves none', async () => {
+    const album = await create();
+    const [x, y] = [media.add(alice), media.add(alice)];
+    await albums.addItems(alice, album.id, [x.id, y.id]);
+    await albums.addItems(alice, album.id, [x.id]);
+    const two = await albums.get(alice, album.id);
+    expect(summary(two)).toEqual({ count: 2, cover: x.id, coverItem: x.id });
+    expect(two.coverMediaItem).toEqual(x);
+    expect(await itemIds(album.id)).toEqual([x.id, y.id]);
+
+    await albums.removeItems(alice, album.id, [x.id]);
+    expect(summary(await albums.get(alice, album.id))).toEqual({ count: 1, cover: y.id, coverItem: y.id });
+    await albums.removeItems(alice, album.id, [y.id, x.id]);
+    expect(summary(await albums.get(alice, album.id))).toEqual({ count: 0, cover: null, coverItem: null });
+    // The items themselves are untouched.
+    expect(media.items.size).toBe(2);
+  });
+
+  it("an id that is not one of the caller's items: 404 mediaitem not found and nothing changes", async () => {
+    const album = await create();
+    const mine = media.add(alice);
+    const theirs = media.add(bob);
+    const nf = { code: 'NOT_FOUND', message: 'mediaitem not found' };
+    await expect(albums.addItems(alice, album.id, [mine.id, theirs.id])).rejects.toMatchObject(nf);
+    await expect(albums.addItems(alice, album.id, [randomUUID()])).rejects.toMatchObject(nf);
+    expect((await albums.get(alice, album.id)).mediaItemsCount).toBe(0);
+    await albums.addItems(alice, album.id, [mine.id]);
+    await expect(albums.removeItems(alice, album.id, [mine.id, theirs.id])).rejects.toMatchObject(nf);
+    expect(await itemIds(album.id)).toEqual([mine.id]);
+    await expect(create('x', { coverMediaItemId: theirs.id })).rejects.toMatchObject(nf);
+    await expect(albums.albumsOfItem(alice, theirs.id)).rejects.toMatchObject(nf);
+  });
+
+  it('a chosen cover must be in the album and not trashed; it wins over the first added and comes back after the trash', async () => {
+    const album = await create();
+    const [x, y, outside] = [media.add(alice), media.add(alice), media.add(alice)];
+    await albums.addItems(alice, album.id, [x.id, y.id]);
+    const nf = { code: 'NOT_FOUND', message: 'mediaitem not found' };
+    await expect(albums.update({ userId: alice, id: album.id, coverMediaItemId: outside.id })).rejects.toMatchObject(nf);
+    await albums.update({ userId: alice, id: album.id, coverMediaItemId: y.id });
+    expect(summary(await albums.get(alice, album.id))).toEqual({ count: 2, cover: y.id, coverItem: y.id });
+
+    await trash(y.id);
+    expect(summary(await albums.get(alice, album.id))).toEqual({ count: 1, cover: x.id, coverItem: x.id });
+    await expect(albums.update({ userId: alice, id: album.id, coverMediaItemId: y.id })).rejects.toMatchObject(nf);
+    await restore(y.id);
+    expect(summary(await albums.get(alice, album.id))).toEqual({ count: 2, cover: y.id, coverItem: y.id });
+
+    await albums.update({ userId: alice, id: album.id, coverMediaItemId: null });
+    expect(summary(await albums.get(alice, album.id))).toEqual({ count: 2, cover: x.id, coverItem: x.id });
+  });
+
+  it('creating with a cover puts that item first in the album', async () => {
+    const x = media.add(alice);
+    const album = await create('with cover', { coverMediaItemId: x.id });
+    expect(summary(album)).toEqual({ count: 1, cover: x.id, coverItem: x.id });
+    const y = media.add(alice);
+    await albums.addItems(alice, album.id, [y.id]);
+    expect(await itemIds(album.id)).toEqual([x.id, y.id]);
+  });
+
+  it('a trashed item leaves the items, the count and the cover of every album holding it, and comes back when restored', async () => {
+    const a1 = await create('one');
+    const a2 = await create('two');
+    const [x, y] = [media.add(alice), media.add(alice)];
+    await albums.addItems(alice, a1.id, [x.id, y.id]);
+    await albums.addItems(alice, a2.id, [x.id]);
+    await trash(x.id);
+    expect(await itemIds(a1.id)).toEqual([y.id]);
+    expect(summary(await albums.get(alice, a1.id))).toEqual({ count: 1, cover: y.id, coverItem: y.id });
+    expect(summary(await albums.get(alice, a2.id))).toEqual({ count: 0, cover: null, coverItem: null });
+    await restore(x.id);
+    expect(await itemIds(a1.id)).toEqual([x.id, y.id]);
+    expect(summary(await albums.get(alice, a1.id))).toEqual({ count: 2, cover: x.id, coverItem: x.id });
+    expect(summary(await albums.get(alice, a2.id))).toEqual({ count: 1, cover: x.id, coverItem: x.id });
+  });
+
+  it('an item trashed at the media service before its event arrived is already left out of items and cover', async () => {
+    const album = await create();
+    const [x, y] = [media.add(alice), media.add(alice)];
+    await albums.addItems(alice, album.id, [x.id, y.id]);
+    media.set(x.id, { deleted: true });
+    expect(await itemIds(album.id)).toEqual([y.id]);
+    expect((await albums.get(alice, album.id)).coverMediaItemId).toBe(y.id);
+  });
+
+  it('a purged item leaves every album and its chosen cover falls back', async () => {
+    const album = await create();
+    const [x, y] = [media.add(alice), media.add(alice)];
+    await albums.addItems(alice, album.id, [x.id, y.id]);
+    await albums.update({ userId: alice, id: album.id, coverMediaItemId: y.id });
+    media.purge(y.id);
+    await repo.purgeItem(alice, y.id, later());
+    expect(summary(await albums.get(alice, album.id))).toEqual({ count: 1, cover: x.id, coverItem: x.id });
+  });
+
+  it('hidden items stay in the owner view', async () => {
+    const album = await create();
+    const x = media.add(alice, { hidden: true });
+    await albums.addItems(alice, album.id, [x.id]);
+    expect(summary(await albums.get(alice, album.id))).toEqual({ count: 1, cover: x.id, coverItem: x.id });
+    expect(await itemIds(album.id)).toEqual([x.id]);
+  });
+
+  it('pages the items in the order added', async () => {
+    const album = await create();
+    const ids = Array.from({ length: 5 }, () => media.add(alice).id);
+    await albums.addItems(alice, album.id, ids.slice(0, 3));
+    await albums.addItems(alice, album.id, ids.slice(3));
+    expect(await itemIds(album.id, 1, 2)).toEqual(ids.slice(0, 2));
+    expect(await itemIds(album.id, 2, 2)).toEqual(ids.slice(2, 4));
+    expect(await itemIds(album.id, 3, 2)).toEqual(ids.slice(4));
+    expect(await itemIds(album.id, 4, 2)).toEqual([]);
+  });
+
+  it('lists albums with counts and covers in one media call per page', async () => {
+    const [a, b] = [await create('a'), await create('b')];
+    const [x, y] = [media.add(alice), media.add(alice)];
+    await albums.addItems(alice, a.id, [x.id]);
+    await albums.addItems(alice, b.id, [y.id, x.id]);
+    media.calls = 0;
+    const list = await albums.list({ userId: alice, sort: 'name', page: 1, limit: 15, hidden: false });
+    expect(list.map(summary)).toEqual([
+      { count: 1, cover: x.id, coverItem: x.id },
+      { count: 2, cover: y.id, coverItem: y.id },
+    ]);
+    expect(media.calls).toBe(1);
+  });
+
+  it('finds exactly the albums holding an item, hidden albums included', async () => {
+    const [a, b] = [await create('b'), await create('A', { hidden: true })];
+    await create('c');
+    const x = media.add(alice);
+    expect(await albums.albumsOfItem(alice, x.id)).toEqual([]);
+    await albums.addItems(alice, a.id, [x.id]);
+    await albums.addItems(alice, b.id, [x.id]);
+    expect((await albums.albumsOfItem(alice, x.id)).map((al) => al.name)).toEqual(['A', 'b']);
+    await albums.removeItems(alice, a.id, [x.id]);
+    expect((await albums.albumsOfItem(alice, x.id)).map((al) => al.id)).toEqual([b.id]);
+  });
+
+  it('updates the given fields only and bumps updatedAt; unknown album is not found', async () => {
+    const album = await create('old', { description: 'd' });
+    await new Promise((r) => setTimeout(r, 5));
+    await albums.update({ userId: alice, id: album.id, name: 'new', hidden: true });
+    const got = await albums.get(alice, album.id);
+    expect(got).toMatchObject({ name: 'new', description: 'd', hidden: true, shared: false, createdAt: album.createdAt });
+    expect(got.updatedAt > album.updatedAt).toBe(true);
+    await albums.update({ userId: alice, id: album.id, description: null });
+    expect((await albums.get(alice, album.id)).description).toBeNull();
+    await expect(albums.update({ userId: alice, id: randomUUID(), name: 'x' })).rejects.toMatchObject({ message: 'album not found' });
+  });
+
+  it('deleting an album keeps its items', async () => {
+    const album = await create();
+    const x = media.add(alice);
+    await albums.addItems(alice, album.id, [x.id]);
+    await albums.delete(alice, album.id);
+    await expect(albums.get(alice, album.id)).rejects.toMatchObject({ message: 'album not found' });
+    await expect(albums.delete(alice, album.id)).rejects.toMatchObject({ message: 'album not found' });
+    expect(await albums.albumsOfItem(alice, x.id)).toEqual([]);
+    expect(media.items.has(x.id)).toBe(true);
+  });
+
+  describe('sharing', () => {
+    const sharedNf = { code: 'NOT_FOUND', message: 'shared link not found' };
+
+    it('answers only while the album is shared, and not once deleted', async () => {
+      const album = await create('s', { shared: true });
+      expect((await albums.sharedAlbum(album.id)).id).toBe(album.id);
+      await albums.update({ userId: alice, id: album.id, shared: false });
+      await expect(albums.sharedAlbum(album.id)).rejects.toMatchObject(sharedNf);
+      await expect(albums.sharedItems(album.id, 1, 10)).rejects.toMatchObject(sharedNf);
+      await albums.update({ userId: alice, id: album.id, shared: true });
+      expect((await albums.sharedItems(album.id, 1, 10)).length).toBe(0);
+      await albums.delete(alice, album.id);
+      await expect(albums.sharedAlbum(album.id)).rejects.toMatchObject(sharedNf);
+      await expect(albums.sharedAlbum(randomUUID())).rejects.toMatchObject(sharedNf);
+    });
+
+    it('leaves out trashed and hidden items from the items, the count and the cover', async () => {
+      const album = await create('s', { shared: true });
+      const [hidden, x, trashed, y] = [media.add(alice, { hidden: true }), media.add(alice), media.add(alice), media.add(alice)];
+      await albums.addItems(alice, album.id, [hidden.id, x.id, trashed.id, y.id]);
+      await trash(trashed.id);
+      const shared = await albums.sharedAlbum(album.id);
+      expect(summary(shared)).toEqual({ count: 2, cover: x.id, coverItem: x.id });
+      expect((await albums.sharedItems(album.id, 1, 10)).map((i) => i.id)).toEqual([x.id, y.id]);
+      expect((await albums.sharedItems(album.id, 2, 1)).map((i) => i.id)).toEqual([y.id]);
+      expect(await albums.sharedItems(album.id, 3, 1)).toEqual([]);
+      // The owner sees the hidden one (and it is the cover there).
+      expect(summary(await albums.get(alice, album.id))).toEqual({ count: 3, cover: hidden.id, coverItem: hidden.id });
+
+      await albums.update({ userId: alice, id: album.id, coverMediaItemId: y.id });
+      expect((await albums.sharedAlbum(album.id)).coverMediaItemId).toBe(y.id);
+      await albums.update({ userId: alice, id: album.id, coverMediaItemId: hidden.id });
+      expect((await albums.sharedAlbum(album.id)).coverMediaItemId).toBe(x.id);
+
+      await restore(trashed.id);
+      expect((await albums.sharedItems(album.id, 1, 10)).map((i) => i.id)).toEqual([x.id, trashed.id, y.id]);
+    });
+
+    it('pages through albums larger than one media batch', async () => {
+      const album = await create('big', { shared: true });
+      const ids = Array.from({ length: 1203 }, (_, i) => media.add(alice, { hidden: i % 100 === 0 }).id);
+      await albums.addItems(alice, album.id, ids.slice(0, 1000));
+      await albums.addItems(alice, album.id, ids.slice(1000));
+      const visible = ids.filter((_, i) => i % 100 !== 0);
+      expect((await albums.sharedAlbum(album.id)).mediaItemsCount).toBe(visible.length);
+      expect((await albums.sharedItems(album.id, 12, 100)).map((i) => i.id)).toEqual(visible.slice(1100, 1200));
+      expect((await albums.get(alice, album.id)).mediaItemsCount).toBe(1203);
+    });
+  });
+});

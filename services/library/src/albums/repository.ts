@@ -1,0 +1,266 @@
+import { randomUUID } from 'node:crypto';
+import { DuplicateKeyError } from '@trove/kit';
+import type { Collection, DocStore, Filter, SortSpec } from '@trove/kit';
+
+/** An album. `coverMediaItemId` is the cover the owner chose (null: none); the effective cover is derived. */
+export interface AlbumDoc {
+  _id: string;
+  userId: string;
+  name: string;
+  /** Lower-cased name: `sort=name` is case-insensitive. */
+  nameKey: string;
+  description: string | null;
+  shared: boolean;
+  hidden: boolean;
+  coverMediaItemId: string | null;
+  /** Next membership sequence number: memberships keep the order they were added in. */
+  nextSeq: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/**
+ * One media item in one album. `trashed` mirrors the item's trash state from the media events;
+ * `stateAt` is the time of the last trash/restore applied, so an older (late or replayed) event
+ * never undoes a newer one.
+ */
+export interface MembershipDoc {
+  _id: string;
+  albumId: string;
+  userId: string;
+  mediaItemId: string;
+  seq: number;
+  addedAt: Date;
+  trashed: boolean;
+  stateAt: Date | null;
+}
+
+/** A purged media item: an add racing with its purge must not leave a membership behind. */
+export interface PurgedDoc {
+  _id: string;
+  userId: string;
+  mediaItemId: string;
+  purgedAt: Date;
+}
+
+export type AlbumSort = 'name' | 'createdAt' | 'updatedAt' | '-name' | '-createdAt' | '-updatedAt';
+
+export interface AlbumFields {
+  name: string;
+  description: string | null;
+  shared: boolean;
+  hidden: boolean;
+}
+
+export interface AlbumChanges {
+  name?: string;
+  description?: string | null;
+  shared?: boolean;
+  hidden?: boolean;
+  coverMediaItemId?: string | null;
+}
+
+/** Every sort ends with unique keys, so pages never overlap or skip albums with equal names or times. */
+const SORTS: Record<AlbumSort, SortSpec> = {
+  name: { nameKey: 1, createdAt: 1, _id: 1 },
+  '-name': { nameKey: -1, createdAt: -1, _id: -1 },
+  createdAt: { createdAt: 1, _id: 1 },
+  '-createdAt': { createdAt: -1, _id: -1 },
+  updatedAt: { updatedAt: 1, _id: 1 },
+  '-updatedAt': { updatedAt: -1, _id: -1 },
+};
+
+const membershipId = (albumId: string, mediaItemId: string) => `${albumId}:${mediaItemId}`;
+
+/**
+ * Albums and their memberships in the library's document store. Every album query carries the
+ * owner's user id; memberships carry it too, so the media events (which name the user) and user
+ * deletion touch only that user's documents.
+ */
+export class AlbumsRepository {
+  private constructor(
+    private readonly albums: Collection<AlbumDoc>,
+    private readonly memberships: Collection<MembershipDoc>,
+    private readonly purged: Collection<PurgedDoc>,
+    private readonly now: () => Date,
+  ) {}
+
+  static async open(store: DocStore, opts: { now?: () => Date } = {}): Promise<AlbumsRepository> {
+    const albums = store.collection<AlbumDoc>('albums');
+    await albums.ensureIndex({ fields: { userId: 1, nameKey: 1 } });
+    await albums.ensureIndex({ fields: { userId: 1, createdAt: 1 } });
+    await albums.ensureIndex({ fields: { userId: 1, updatedAt: 1 } });
+    await albums.ensureIndex({ fields: { userId: 1, coverMediaItemId: 1 } });
+    const memberships = store.collection<MembershipDoc>('album_items');
+    await memberships.ensureIndex({ fields: { albumId: 1, mediaItemId: 1 }, unique: true });
+    await memberships.ensureIndex({ fields: { albumId: 1, trashed: 1, seq: 1 } });
+    await memberships.ensureIndex({ fields: { userId: 1, mediaItemId: 1 } });
+    const purged = store.collection<PurgedDoc>('purged_media');
+    await purged.ensureIndex({ fields: { userId: 1, mediaItemId: 1 } });
+    return new AlbumsRepository(albums, memberships, purged, opts.now ?? (() => new Date()));
+  }
+
+  // ---- albums ---------------------------------------------------------------------------------
+
+  /**
+   * A new album. With `cover` (an item of the user, whose trash state was read at `stateAt`), that
+   * item is the album's first item and its chosen cover.
+   */
+  async create(userId: string, fields: AlbumFields, cover?: { mediaItemId: string; trashed: boolean; stateAt: Date }): Promise<AlbumDoc> {
+    const now = this.now();
+    const album: AlbumDoc = {
+      _id: randomUUID(),
+      userId,
+      ...fields,
+      nameKey: fields.name.toLowerCase(),
+      coverMediaItemId: cover?.mediaItemId ?? null,
+      nextSeq: cover ? 1 : 0,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.albums.insertOne(album);
+    if (!cover) return album;
+    const { mediaItemId, trashed, stateAt } = cover;
+    await this.memberships.insertOne({ _id: membershipId(album._id, mediaItemId), albumId: album._id, userId, mediaItemId, seq: 0, addedAt: now, trashed, stateAt });
+    if ((await this.purged.count({ userId, mediaItemId })) > 0) {
+      // Purged while we created: the album stays, without it.
+      await this.memberships.deleteMany({ albumId: album._id });
+      await this.albums.updateOne({ _id: album._id }, { $set: { coverMediaItemId: null } });
+      album.coverMediaItemId = null;
+    }
+    return album;
+  }
+
+  async get(userId: string, id: string): Promise<AlbumDoc | null> {
+    return this.albums.findOne({ _id: id, userId });
+  }
+
+  /** Any user's album: for the public sharing calls, which check `shared` themselves. */
+  async getById(id: string): Promise<AlbumDoc | null> {
+    return this.albums.findOne({ _id: id });
+  }
+
+  async list(userId: string, q: { sort: AlbumSort; page: number; limit: number; shared?: boolean; hidden: boolean }): Promise<AlbumDoc[]> {
+    const filter: Filter = { userId, hidden: q.hidden };
+    if (q.shared !== undefined) filter.shared = q.shared;
+    return this.albums.find(filter, { sort: SORTS[q.sort], skip: (q.page - 1) * q.limit, limit: q.limit });
+  }
+
+  async findByIds(userId: string, ids: string[]): Promise<AlbumDoc[]> {
+    if (ids.length === 0) return [];
+    return this.albums.find({ userId, _id: { $in: ids } }, { sort: SORTS.name });
+  }
+
+  /** The updated album, or null when the user has no such album. */
+  async update(userId: string, id: string, changes: AlbumChanges): Promise<AlbumDoc | null> {
+    const set: Record<string, unknown> = { ...changes, updatedAt: this.now() };
+    if (changes.name !== undefined) set.nameKey = changes.name.toLowerCase();
+    return this.albums.findOneAndUpdate({ _id: id, userId }, { $set: set });
+  }
+
+  /** False when the user has no such album. Its memberships go with it; media items are not touched. */
+  async delete(userId: string, id: string): Promise<boolean> {
+    const removed = await this.albums.deleteOne({ _id: id, userId });
+    await this.memberships.deleteMany({ albumId: id, userId });
+    return removed > 0;
+  }
+
+  /** Bumps `updatedAt` after a change of the album's contents. */
+  async touch(userId: string, id: string): Promise<void> {
+    await this.albums.updateOne({ _id: id, userId }, { $set: { updatedAt: this.now() } });
+  }
+
+  // ---- memberships ----------------------------------------------------------------------------
+
+  /** Memberships of these items in the album (whatever their trash state). */
+  async membershipsOf(albumId: string, mediaItemIds: string[]): Promise<MembershipDoc[]> {
+    if (mediaItemIds.length === 0) return [];
+    return this.memberships.find({ albumId, mediaItemId: { $in: mediaItemIds } });
+  }
+
+  /**
+   * Appends items to the album after its current last item, in the given order. Items already in
+   * it keep their place. `trashed` gives each item's current trash state, read from the media
+   * service at `stateAt`. Returns the ids actually added; none when the album is gone.
+   */
+  async addMembers(userId: string, albumId: string, items: Array<{ mediaItemId: string; trashed: boolean }>, stateAt: Date): Promise<string[]> {
+    const present = new Set((await this.membershipsOf(albumId, items.map((i) => i.mediaItemId))).map((m) => m.mediaItemId));
+    const fresh = items.filter((i) => !present.has(i.mediaItemId));
+    if (fresh.length === 0) return [];
+    const now = this.now();
+    // Reserving the sequence numbers and bumping updatedAt is one atomic step.
+    const album = await this.albums.findOneAndUpdate({ _id: albumId, userId }, { $inc: { nextSeq: fresh.length }, $set: { updatedAt: now } });
+    if (!album) return [];
+    const first = album.nextSeq - fresh.length;
+    const added: string[] = [];
+    for (const [i, item] of fresh.entries()) {
+      const doc: MembershipDoc = { _id: membershipId(albumId, item.mediaItemId), albumId, userId, mediaItemId: item.mediaItemId, seq: first + i, addedAt: now, trashed: item.trashed, stateAt };
+      try {
+        await this.memberships.insertOne(doc);
+        added.push(item.mediaItemId);
+      } catch (err) {
+        // A concurrent add of the same item got there first: it keeps its place.
+        if (!(err instanceof DuplicateKeyError)) throw err;
+      }
+    }
+    if (added.length === 0) return [];
+    // Races: the album was deleted, or an item purged, while we added. Undo those memberships.
+    if (!(await this.albums.findOne({ _id: albumId, userId }))) {
+      await this.memberships.deleteMany({ albumId, userId });
+      return [];
+    }
+    const gone = (await this.purged.find({ userId, mediaItemId: { $in: added } })).map((p) => p.mediaItemId);
+    if (gone.length > 0) await this.memberships.deleteMany({ albumId, mediaItemId: { $in: gone } });
+    return added.filter((id) => !gone.includes(id));
+  }
+
+  /** Removes items from the album; a removed chosen cover is cleared. Returns how many were in it. */
+  async removeMembers(userId: string, albumId: string, mediaItemIds: string[]): Promise<number> {
+    const removed = await this.memberships.deleteMany({ albumId, userId, mediaItemId: { $in: mediaItemIds } });
+    await this.albums.updateOne({ _id: albumId, userId, coverMediaItemId: { $in: mediaItemIds } }, { $set: { coverMediaItemId: null } });
+    return removed;
+  }
+
+  /** Items shown in the album: not trashed. */
+  async countVisible(albumId: string): Promise<number> {
+    return this.memberships.count({ albumId, trashed: false });
+  }
+
+  /** A slice of the album's non-trashed memberships in the order added. */
+  async visibleMembers(albumId: string, skip: number, limit: number): Promise<MembershipDoc[]> {
+    return this.memberships.find({ albumId, trashed: false }, { sort: { seq: 1 }, skip, limit });
+  }
+
+  /** Whether the item is in the album and not trashed. */
+  async isVisibleMember(albumId: string, mediaItemId: string): Promise<boolean> {
+    return (await this.memberships.count({ albumId, mediaItemId, trashed: false })) > 0;
+  }
+
+  /** Ids of the user's albums holding the item. */
+  async albumIdsHolding(userId: string, mediaItemId: string): Promise<string[]> {
+    return (await this.memberships.find({ userId, mediaItemId })).map((m) => m.albumId);
+  }
+
+  // ---- media events (each idempotent, safe to replay) ------------------------------------------
+
+  /** The item moved to (trashed=true) or out of the trash at `at`, in every album holding it. Returns memberships changed. */
+  async setTrashed(userId: string, mediaItemId: string, trashed: boolean, at: Date): Promise<number> {
+    const olderState: Filter = { $or: [{ stateAt: null }, { stateAt: { $lt: at } }] };
+    const res = await this.memberships.updateMany({ userId, mediaItemId, ...olderState }, { $set: { trashed, stateAt: at } });
+    return res.modified;
+  }
+
+  /** The item is gone for good: out of every album, and no longer anyone's chosen cover. */
+  async purgeItem(userId: string, mediaItemId: string, at: Date): Promise<void> {
+    await this.purged.updateOne({ _id: mediaItemId }, { $set: { userId, mediaItemId, purgedAt: at } }, { upsert: true });
+    await this.memberships.deleteMany({ userId, mediaItemId });
+    await this.albums.updateMany({ userId, coverMediaItemId: mediaItemId }, { $set: { coverMediaItemId: null } });
+  }
+
+  /** Everything of a deleted user. */
+  async deleteUser(userId: string): Promise<void> {
+    await this.albums.deleteMany({ userId });
+    await this.memberships.deleteMany({ userId });
+    await this.purged.deleteMany({ userId });
+  }
+}

@@ -1,0 +1,49 @@
+import { mediaPurged, mediaRestored, mediaTrashed, userDeleted } from '@trove/proto-events';
+import type { MediaItemChangedV1, UserDeletedV1 } from '@trove/proto-events';
+import type { Bus, ConsumerHandle, Logger } from '@trove/kit';
+import type { AlbumsRepository } from './albums/repository';
+
+/** Durable consumer names: one per event, shared by every replica of the library service. */
+export const LIBRARY_CONSUMERS = {
+  trashed: 'library-media-trashed',
+  restored: 'library-media-restored',
+  purged: 'library-media-purged',
+  userDeleted: 'library-user-deleted',
+} as const;
+
+/**
+ * What the library does when media items or users change elsewhere. Every handler is idempotent:
+ * a redelivered or replayed event changes nothing more, and a trash/restore older than the state
+ * it would overwrite (events of two subjects may arrive in either order) is ignored.
+ */
+export function libraryEventHandlers(repo: AlbumsRepository, log: Logger) {
+  return {
+    trashed: async ({ userId, mediaItemId, at }: MediaItemChangedV1) => {
+      const changed = await repo.setTrashed(userId, mediaItemId, true, new Date(at));
+      log.debug({ mediaItemId, changed }, 'media item trashed: album memberships updated');
+    },
+    restored: async ({ userId, mediaItemId, at }: MediaItemChangedV1) => {
+      const changed = await repo.setTrashed(userId, mediaItemId, false, new Date(at));
+      log.debug({ mediaItemId, changed }, 'media item restored: album memberships updated');
+    },
+    purged: async ({ userId, mediaItemId, at }: MediaItemChangedV1) => {
+      await repo.purgeItem(userId, mediaItemId, new Date(at));
+      log.debug({ mediaItemId }, 'media item purged: removed from albums');
+    },
+    userDeleted: async ({ userId }: UserDeletedV1) => {
+      await repo.deleteUser(userId);
+      log.info({ deletedUserId: userId }, 'user deleted: albums removed');
+    },
+  };
+}
+
+/** Subscribes the handlers through durable JetStream consumers. */
+export async function consumeLibraryEvents(bus: Bus, repo: AlbumsRepository, log: Logger): Promise<ConsumerHandle[]> {
+  const h = libraryEventHandlers(repo, log);
+  return Promise.all([
+    bus.consume(mediaTrashed, { durable: LIBRARY_CONSUMERS.trashed }, h.trashed),
+    bus.consume(mediaRestored, { durable: LIBRARY_CONSUMERS.restored }, h.restored),
+    bus.consume(mediaPurged, { durable: LIBRARY_CONSUMERS.purged }, h.purged),
+    bus.consume(userDeleted, { durable: LIBRARY_CONSUMERS.userDeleted }, h.userDeleted),
+  ]);
+}

@@ -1,0 +1,366 @@
+import {
+  mediaBlobKey,
+  mediaPurged,
+  mediaRestored,
+  mediaTrashed,
+  mediaUpdated,
+  processMediaItem,
+  userBlobPrefix,
+} from '@trove/proto-events';
+import type {
+  ContentLocationV1,
+  CreateMediaItemRequestV1,
+  ListMediaItemsRequestV1,
+  LocateContentRequestV1,
+  MediaItemChangedV1,
+  MediaItemProcessedV1,
+  MediaItemV1,
+  MessageContract,
+  SetMediaFlagRequestV1,
+  UpdateMediaItemRequestV1,
+  YearsAgoRequestV1,
+} from '@trove/proto-events';
+import { DuplicateKeyError, badRequest, conflict, notFound, unavailable } from '@trove/kit';
+import type { BlobStore, Collection, Filter, Logger } from '@trove/kit';
+import { alreadyApplied, creationParts, processedFields, toMediaItemV1, viewFilter, viewSort } from './repository';
+import type { MediaDoc } from './repository';
+
+/** What the service publishes through (the Bus, or a fake in unit tests). */
+export interface Publisher {
+  publish<P>(contract: MessageContract<P>, payload: P, opts: { msgId: string }): Promise<void>;
+}
+
+export interface MediaServiceDeps {
+  items: Collection<MediaDoc>;
+  blobs: BlobStore;
+  events: Publisher;
+  log: Logger;
+  /** Trashed items older than this are purged. */
+  trashRetentionMs: number;
+  now?: () => Date;
+}
+
+export const NOT_FOUND_MESSAGE = 'mediaitem not found';
+/** A sweeper's claim older than this is from a replica that died mid-purge: another may take over. */
+const STALE_PURGE_CLAIM_MS = 10 * 60 * 1000;
+const PURGE_BATCH = 100;
+/** Attempts at queueing the processing of a new item (msgId makes repeats harmless). */
+const PUBLISH_ATTEMPTS = 3;
+
+/**
+ * The media items of every user. Every query carries the caller's userId, so another user's id is
+ * indistinguishable from an unknown one (404 `mediaitem not found`).
+ */
+export class MediaService {
+  private readonly items: Collection<MediaDoc>;
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: MediaServiceDeps) {
+    this.items = deps.items;
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  // ---- upload ---------------------------------------------------------------------------------
+
+  /**
+   * Registers an original the gateway has stored, then queues its processing. The unique
+   * (userId, sha256) index decides duplicates, so two concurrent uploads of the same file cannot
+   * both get in. When the work item cannot be queued the item is removed again and the caller gets
+   * an error (the gateway then removes the blob): nothing is left half-created.
+   */
+  async create(req: CreateMediaItemRequestV1): Promise<{ id: string }> {
+    const now = this.now();
+    const creation = creationParts(now.toISOString())!;
+    const doc: MediaDoc = {
+      _id: req.id,
+      userId: req.userId,
+      filename: req.filename,
+      description: null,
+      mimeType: req.mimeType,
+      size: req.size,
+      sha256: req.sha256,
+      originalKey: req.originalKey,
+      placeholder: null,
+      favourite: false,
+      hidden: false,
+      deleted: false,
+      deletedAt: null,
+      status: 'PROCESSING',
+      failureReason: null,
+      mediaItemType: req.mediaItemType,
+      mediaItemCategory: 'default',
+      width: null,
+      height: null,
+      ...creation,
+      latitude: null,
+      longitude: null,
+      cameraMake: null,
+      cameraModel: null,
+      focalLength: null,
+      apertureFNumber: null,
+      isoEquivalent: null,
+      exposureTime: null,
+      fps: null,
+      durationSeconds: null,
+      variants: { preview: null, thumbnail: null, playback: null },
+      createdAt: now,
+      updatedAt: now,
+    };
+    try {
+      await this.items.insertOne(doc);
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+      const existing = await this.items.findOne({ userId: req.userId, sha256: req.sha256 });
+      // The same request again (same id and content): it is done already.
+      if (existing?._id === req.id) return { id: req.id };
+      if (existing) throw conflict('mediaitem already exists', { id: existing._id });
+      throw err;
+    }
+    try {
+      await this.publishWithRetry(() =>
+        this.deps.events.publish(
+          processMediaItem,
+          { userId: req.userId, mediaItemId: req.id, originalKey: req.originalKey, mimeType: req.mimeType, mediaItemType: req.mediaItemType, filename: req.filename },
+          { msgId: req.id },
+        ),
+      );
+    } catch (err) {
+      this.deps.log.error({ err, mediaItemId: req.id }, 'could not queue processing; item removed');
+      await this.items.deleteOne({ _id: req.id, userId: req.userId });
+      throw unavailable('processing queue is unavailable');
+    }
+    return { id: req.id };
+  }
+
+  private async publishWithRetry(publish: () => Promise<void>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await publish();
+      } catch (err) {
+        if (attempt >= PUBLISH_ATTEMPTS) throw err;
+        await new Promise((r) => setTimeout(r, 200 * attempt));
+      }
+    }
+  }
+
+  // ---- reads ----------------------------------------------------------------------------------
+
+  async get(userId: string, id: string): Promise<MediaItemV1> {
+    return toMediaItemV1(await this.mine(userId, id));
+  }
+
+  async list(req: ListMediaItemsRequestV1): Promise<{ items: MediaItemV1[] }> {
+    const filter: Filter = viewFilter(req.userId, req.view);
+    if (req.type) filter.mediaItemType = req.type;
+    if (req.category) filter.mediaItemCategory = req.category;
+    if (req.status) filter.status = req.status;
+    const docs = await this.items.find(filter, { sort: viewSort(req.view), skip: (req.page - 1) * req.limit, limit: req.limit });
+    return { items: docs.map(toMediaItemV1) };
+  }
+
+  /** Items taken on monthDate (MMDD, the camera's local day) in a year before the current one. */
+  async yearsAgo(req: YearsAgoRequestV1): Promise<{ items: MediaItemV1[] }> {
+    if (!isCalendarDay(req.monthDate)) throw badRequest('monthDate must be a day of the year as MMDD');
+    const docs = await this.items.find(
+      { ...viewFilter(req.userId, 'library'), creationMonthDay: req.monthDate, creationYear: { $lt: this.now().getUTCFullYear() } },
+      { sort: viewSort('library'), skip: (req.page - 1) * req.limit, limit: req.limit },
+    );
+    return { items: docs.map(toMediaItemV1) };
+  }
+
+  /** Several items of one user in the order asked; ids that are not theirs are left out. */
+  async getMany(userId: string, ids: string[]): Promise<{ items: MediaItemV1[] }> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return { items: [] };
+    const docs = await this.items.find({ userId, _id: { $in: unique } });
+    const byId = new Map(docs.map((d) => [d._id, d]));
+    return { items: unique.flatMap((id) => (byId.has(id) ? [toMediaItemV1(byId.get(id)!)] : [])) };
+  }
+
+  /**
+   * Where the bytes of a variant are. For a video, `preview` is the web-playable video: the
+   * transcode when one was made, else the original (which then plays in browsers as is);
+   * `thumbnail` is the poster image. Without userId the gateway verified a signed URL.
+   */
+  async locate(req: LocateContentRequestV1): Promise<ContentLocationV1> {
+    const doc = await this.items.findOne(req.userId ? { _id: req.id, userId: req.userId } : { _id: req.id });
+    if (!doc) throw notFound(NOT_FOUND_MESSAGE);
+    const at = (key: string, contentType: string): ContentLocationV1 => ({ key, contentType, filename: doc.filename, userId: doc.userId });
+    if (req.variant === 'original') return at(doc.originalKey, doc.mimeType);
+    if (req.variant === 'thumbnail') {
+      if (!doc.variants.thumbnail) throw notFound('thumbnail not generated yet');
+      return at(doc.variants.thumbnail, 'image/webp');
+    }
+    if (doc.mediaItemType === 'video') {
+      if (doc.variants.playback) return at(doc.variants.playback, 'video/mp4');
+      if (doc.status === 'READY') return at(doc.originalKey, doc.mimeType);
+      throw notFound('preview not generated yet');
+    }
+    if (!doc.variants.preview) throw notFound('preview not generated yet');
+    return at(doc.variants.preview, 'image/webp');
+  }
+
+  // ---- changes --------------------------------------------------------------------------------
+
+  async update(req: UpdateMediaItemRequestV1): Promise<void> {
+    const set: Partial<MediaDoc> = { updatedAt: this.now() };
+    if (req.description !== undefined) set.description = req.description === '' ? null : req.description;
+    if (req.favourite !== undefined) set.favourite = req.favourite;
+    if (req.hidden !== undefined) set.hidden = req.hidden;
+    const doc = await this.items.findOneAndUpdate({ _id: req.id, userId: req.userId }, { $set: set });
+    if (!doc) throw notFound(NOT_FOUND_MESSAGE);
+    await this.changed(mediaUpdated, doc, doc.updatedAt);
+  }
+
+  /**
+   * Sets or clears a flag on several items: all or nothing (404 and no change when any id is not
+   * the caller's). Only items whose flag actually changes get a new updatedAt; the events are
+   * published for every listed item with a msgId derived from that time, so repeating a call whose
+   * answer was lost re-sends the same, de-duplicated events instead of losing them.
+   */
+  async setFlag(req: SetMediaFlagRequestV1): Promise<void> {
+    const ids = [...new Set(req.ids)];
+    const owned = await this.items.count({ userId: req.userId, _id: { $in: ids } });
+    if (owned !== ids.length) throw notFound(NOT_FOUND_MESSAGE);
+    const now = this.now();
+    const scope = { userId: req.userId, _id: { $in: ids } };
+    if (req.flag === 'deleted') {
+      if (req.value) {
+        await this.items.updateMany({ ...scope, deleted: false }, { $set: { deleted: true, deletedAt: now, updatedAt: now } });
+      } else {
+        await this.items.updateMany({ ...scope, deleted: true, purgingAt: { $exists: false } }, { $set: { deleted: false, deletedAt: null, updatedAt: now } });
+      }
+    } else {
+      await this.items.updateMany({ ...scope, [req.flag]: { $ne: req.value } }, { $set: { [req.flag]: req.value, updatedAt: now } });
+    }
+    const docs = await this.items.find(scope);
+    const contract = req.flag !== 'deleted' ? mediaUpdated : req.value ? mediaTrashed : mediaRestored;
+    await inBatches(docs, 50, (doc) => this.changed(contract, doc, req.flag === 'deleted' && req.value && doc.deletedAt ? doc.deletedAt : doc.updatedAt));
+  }
+
+  // ---- processing results ---------------------------------------------------------------------
+
+  /**
+   * Applies a worker's result: READY with metadata, category, placeholder and variants. The same
+   * result twice leaves the item as it is. A result for an item that is gone (purged, its user
+   * deleted) removes the blobs the worker made for it, and is otherwise ignored.
+   */
+  async applyProcessed(result: MediaItemProcessedV1): Promise<void> {
+    const doc = await this.items.findOne({ _id: result.mediaItemId, userId: result.userId });
+    if (!doc || doc.purgingAt) {
+      await this.deleteVariantBlobs(result);
+      this.deps.log.info({ mediaItemId: result.mediaItemId }, 'processing result for an item that is gone; its blobs removed');
+      return;
+    }
+    const fields = processedFields(result, doc.createdAt);
+    if (alreadyApplied(doc, fields)) return;
+    const updatedAt = this.now();
+    const res = await this.items.updateOne({ _id: doc._id, userId: doc.userId }, { $set: { ...fields, updatedAt } });
+    if (res.matched === 0) {
+      await this.deleteVariantBlobs(result);
+      return;
+    }
+    await this.changed(mediaUpdated, doc, updatedAt);
+  }
+
+  /** A work item that failed every delivery: FAILED with the reason, unless a result made it READY meanwhile. */
+  async markFailed(userId: string, id: string, reason: string): Promise<void> {
+    const updatedAt = this.now();
+    const doc = await this.items.findOneAndUpdate(
+      { _id: id, userId, status: 'PROCESSING' },
+      { $set: { status: 'FAILED', failureReason: reason.slice(0, 1000) || 'processing failed', updatedAt } },
+    );
+    if (doc) await this.changed(mediaUpdated, doc, updatedAt);
+  }
+
+  private async deleteVariantBlobs(result: MediaItemProcessedV1): Promise<void> {
+    // Only keys of that item: a result never makes the media service delete anything else.
+    const own = (['preview', 'thumbnail', 'playback'] as const).map((v) => mediaBlobKey(result.userId, result.mediaItemId, v));
+    const keys = Object.values(result.variants).filter((k): k is string => typeof k === 'string' && own.includes(k));
+    await Promise.all(keys.map((k) => this.deps.blobs.delete(k)));
+  }
+
+  // ---- purge ----------------------------------------------------------------------------------
+
+  /**
+   * Purges trash older than the retention: blobs, then the event, then the document. Each item is
+   * claimed atomically first, so media replicas sweeping at the same time never both purge it; a
+   * claim left by a replica that died mid-purge expires and the item is taken over.
+   */
+  async purgeExpiredTrash(): Promise<number> {
+    const now = this.now();
+    const cutoff = new Date(now.getTime() - this.deps.trashRetentionMs);
+    const claimable: Filter = {
+      deleted: true,
+      deletedAt: { $lte: cutoff },
+      $or: [{ purgingAt: { $exists: false } }, { purgingAt: { $lt: new Date(now.getTime() - STALE_PURGE_CLAIM_MS) } }],
+    };
+    let purged = 0;
+    for (;;) {
+      const batch = await this.items.find(claimable, { limit: PURGE_BATCH });
+      for (const candidate of batch) {
+        const claimed = await this.items.findOneAndUpdate({ ...claimable, _id: candidate._id }, { $set: { purgingAt: now } });
+        if (!claimed) continue;
+        await this.purge(claimed);
+        purged++;
+      }
+      if (batch.length < PURGE_BATCH) return purged;
+    }
+  }
+
+  /** Every item and blob of a deleted user. Idempotent: a repeat finds nothing left to do. */
+  async deleteUserMedia(userId: string): Promise<number> {
+    let purged = 0;
+    for (;;) {
+      const batch = await this.items.find({ userId }, { limit: PURGE_BATCH });
+      for (const doc of batch) {
+        await this.purge(doc);
+        purged++;
+      }
+      if (batch.length < PURGE_BATCH) break;
+    }
+    // Blobs without a document: uploads that were under way, results of purged items.
+    const leftovers: string[] = [];
+    for await (const blob of this.deps.blobs.list(userBlobPrefix(userId))) leftovers.push(blob.key);
+    await inBatches(leftovers, 20, (key) => this.deps.blobs.delete(key));
+    return purged;
+  }
+
+  private async purge(doc: MediaDoc): Promise<void> {
+    const keys = new Set([doc.originalKey, ...(['original', 'preview', 'thumbnail', 'playback'] as const).map((v) => mediaBlobKey(doc.userId, doc._id, v))]);
+    for (const key of Object.values(doc.variants)) if (key) keys.add(key);
+    for (const key of keys) await this.deps.blobs.delete(key);
+    await this.deps.events.publish(mediaPurged, { userId: doc.userId, mediaItemId: doc._id, at: this.now().toISOString() }, { msgId: `purged-${doc._id}` });
+    await this.items.deleteOne({ _id: doc._id });
+    this.deps.log.info({ mediaItemId: doc._id }, 'media item purged');
+  }
+
+  // ---- helpers --------------------------------------------------------------------------------
+
+  private async mine(userId: string, id: string): Promise<MediaDoc> {
+    const doc = await this.items.findOne({ _id: id, userId });
+    if (!doc) throw notFound(NOT_FOUND_MESSAGE);
+    return doc;
+  }
+
+  private async changed(contract: MessageContract<MediaItemChangedV1>, doc: MediaDoc, at: Date): Promise<void> {
+    const kind = contract.subject.split('.').pop();
+    await this.deps.events.publish(contract, { userId: doc.userId, mediaItemId: doc._id, at: at.toISOString() }, { msgId: `${kind}-${doc._id}-${at.getTime()}` });
+  }
+}
+
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** MMDD of a real day (29 February included). */
+export function isCalendarDay(monthDate: string): boolean {
+  const m = /^(\d{2})(\d{2})$/.exec(monthDate);
+  if (!m) return false;
+  const month = Number(m[1]);
+  const day = Number(m[2]);
+  return month >= 1 && month <= 12 && day >= 1 && day <= DAYS_IN_MONTH[month - 1];
+}
+
+async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<void>): Promise<void> {
+  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(fn));
+}
+

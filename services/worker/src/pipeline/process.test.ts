@@ -1,0 +1,169 @@
+/**
+ * The processing of one work item against a real filesystem blob store, with real files (made by
+ * sharp and ffmpeg, or the phone photo beside the worker) and a recording publisher.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, readFile, rm, utimes } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import sharp from 'sharp';
+import { mediaBlobKey } from '@trove/proto-events';
+import type { MediaItemProcessedV1, MessageContract, ProcessMediaItemV1 } from '@trove/proto-events';
+import { createLogger, openBlobStore } from '@trove/kit';
+import type { BlobStore } from '@trove/kit';
+import { emptyMetadata } from '../components';
+import type { TempDir } from '../components/testing/media';
+import { FIXTURES, ffmpeg, tempDir, testClipArgs } from '../components/testing/media';
+import { contractMetadata, processItem, sweepStaleTemp } from './process';
+
+let dir: TempDir;
+let work: TempDir;
+let blobs: BlobStore;
+let published: Array<{ subject: string; payload: MediaItemProcessedV1; msgId: string }>;
+const log = createLogger({ service: 'worker-test', level: 'silent' });
+
+beforeAll(async () => {
+  dir = await tempDir('trove-worker-unit-');
+  work = await tempDir('trove-worker-tmp-');
+  blobs = await openBlobStore({ dataDir: dir.path });
+});
+afterAll(async () => {
+  await dir.remove();
+  await work.remove();
+});
+beforeEach(() => {
+  published = [];
+});
+
+const deps = () => ({
+  blobs,
+  log,
+  tempRoot: work.path,
+  events: {
+    async publish<P>(contract: MessageContract<P>, payload: P, opts: { msgId: string }) {
+      published.push({ subject: contract.subject, payload: payload as MediaItemProcessedV1, msgId: opts.msgId });
+    },
+  },
+});
+
+async function stored(data: Buffer, mimeType: string, mediaItemType: 'photo' | 'video', filename: string): Promise<ProcessMediaItemV1> {
+  const userId = randomUUID();
+  const mediaItemId = randomUUID();
+  const originalKey = mediaBlobKey(userId, mediaItemId, 'original');
+  await blobs.put(originalKey, Readable.from(data), { contentType: mimeType });
+  return { userId, mediaItemId, originalKey, mimeType, mediaItemType, filename };
+}
+
+const bytesOf = async (key: string) => {
+  const { body } = await blobs.get(key);
+  const chunks: Buffer[] = [];
+  for await (const c of body) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+};
+
+describe('processItem', () => {
+  it('a phone JPEG: preview and thumbnail stored as WebP under the item keys, the result published once per item', async () => {
+    const item = await stored(await readFile(join(FIXTURES, 'jobs.jpeg')), 'image/jpeg', 'photo', 'jobs.jpeg');
+    expect(await processItem(deps(), item)).toBe('processed');
+    expect(published).toHaveLength(1);
+    const { subject, payload, msgId } = published[0];
+    expect(subject).toBe('events.v1.media.processed');
+    expect(msgId).toBe(`processed-${item.mediaItemId}`);
+    expect(payload).toMatchObject({
+      userId: item.userId,
+      mediaItemId: item.mediaItemId,
+      mimeType: 'image/jpeg',
+      category: 'default',
+      placeholder: expect.any(String),
+      variants: { preview: mediaBlobKey(item.userId, item.mediaItemId, 'preview'), thumbnail: mediaBlobKey(item.userId, item.mediaItemId, 'thumbnail'), playback: null },
+      metadata: { width: 1330, height: 2364, cameraMake: 'Apple', cameraModel: 'iPhone 15 Pro', creationTime: '2024-06-08T15:40:54.820+05:30' },
+    });
+    const preview = await sharp(await bytesOf(payload.variants.preview!)).metadata();
+    expect(preview).toMatchObject({ format: 'webp', height: 2048 });
+    expect((await blobs.head(payload.variants.thumbnail!))?.contentType).toBe('image/webp');
+    // Temp files are gone.
+    expect(await readdir(work.path)).toEqual([]);
+  });
+
+  it('processing the same item twice gives the same result', async () => {
+    const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: 'teal' } }).png().toBuffer();
+    const item = await stored(png, 'image/png', 'photo', 'Screenshot 2024-01-01.png');
+    await processItem(deps(), item);
+    await processItem(deps(), item);
+    expect(published).toHaveLength(2);
+    expect(published[1]).toEqual(published[0]);
+    expect(published[0].payload.category).toBe('screenshot');
+    // No EXIF date: the creation time is the upload time (the original blob's).
+    expect(published[0].payload.metadata.creationTime).toBe((await blobs.head(item.originalKey))!.lastModified!.toISOString());
+  });
+
+  it('a video that browsers cannot play gets a playback transcode; its poster makes the thumbnail', async () => {
+    const file = join(work.path, 'clip.mkv');
+    await ffmpeg([...testClipArgs({ seconds: 1 }), '-c:v', 'mpeg4', '-c:a', 'libopus', file]);
+    const data = await readFile(file);
+    await rm(file);
+    const item = await stored(data, 'video/x-matroska', 'video', 'clip.mkv');
+    await processItem(deps(), item);
+    const { payload } = published[0];
+    expect(payload.variants.playback).toBe(mediaBlobKey(item.userId, item.mediaItemId, 'playback'));
+    expect((await blobs.head(payload.variants.playback!))?.contentType).toBe('video/mp4');
+    expect(payload.metadata).toMatchObject({ width: 320, height: 240, fps: '30' });
+    expect((await sharp(await bytesOf(payload.variants.thumbnail!)).metadata()).format).toBe('webp');
+  });
+
+  it('a truncated file fails with a reason that names the uploaded file, not a temp path', async () => {
+    const whole = await readFile(join(FIXTURES, 'jobs.jpeg'));
+    const item = await stored(whole.subarray(0, whole.length / 3), 'image/jpeg', 'photo', 'holiday.jpg');
+    const err = (await processItem(deps(), item).catch((e: unknown) => e)) as Error;
+    expect(err).toBeInstanceOf(Error);
+    expect(err.message).toContain('holiday.jpg');
+    expect(err.message).not.toContain(work.path);
+    expect(published).toEqual([]);
+    expect(await readdir(work.path)).toEqual([]);
+  });
+
+  it('an item whose original is gone (purged meanwhile) is skipped', async () => {
+    const item = await stored(Buffer.from('x'), 'image/jpeg', 'photo', 'x.jpg');
+    await blobs.delete(item.originalKey);
+    expect(await processItem(deps(), item)).toBe('gone');
+    expect(published).toEqual([]);
+  });
+});
+
+describe('contractMetadata', () => {
+  it('keeps what the contract can carry and nulls the rest', () => {
+    const uploaded = new Date('2024-01-02T03:04:05.000Z');
+    const meta = { ...emptyMetadata(), creationTime: '2024:01:01 10:00:00', width: 12.5, height: -1, latitude: 95, longitude: 10, cameraMake: '  ', focalLength: '1e-3', fps: '29.97', durationSeconds: Number.NaN };
+    expect(contractMetadata(meta, uploaded)).toEqual({
+      creationTime: uploaded.toISOString(),
+      width: null,
+      height: null,
+      latitude: null,
+      longitude: null,
+      cameraMake: null,
+      cameraModel: null,
+      focalLength: null,
+      apertureFNumber: null,
+      isoEquivalent: null,
+      exposureTime: null,
+      fps: '29.97',
+      durationSeconds: null,
+    });
+    expect(contractMetadata({ ...emptyMetadata(), creationTime: '2022-04-03T12:56:11.991+05:30' }, uploaded).creationTime).toBe('2022-04-03T12:56:11.991+05:30');
+  });
+});
+
+describe('sweepStaleTemp', () => {
+  it('removes only old trove-work directories', async () => {
+    const root = join(work.path, 'sweep');
+    await mkdir(join(root, 'trove-work-old'), { recursive: true });
+    await mkdir(join(root, 'trove-work-new'));
+    await mkdir(join(root, 'someone-else'));
+    const past = new Date(Date.now() - 7 * 3600 * 1000);
+    await utimes(join(root, 'trove-work-old'), past, past);
+    await utimes(join(root, 'someone-else'), past, past);
+    expect(await sweepStaleTemp(root)).toBe(1);
+    expect((await readdir(root)).sort()).toEqual(['someone-else', 'trove-work-new']);
+    await rm(root, { recursive: true });
+  });
+});

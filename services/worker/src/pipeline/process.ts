@@ -1,0 +1,166 @@
+/**
+ * Processing of one uploaded original: download it to a temp file (streamed, never held in
+ * memory), run the components (metadata, previews, web-playable video, category), store the
+ * derived blobs under the item's keys, publish the result. Everything it writes is keyed by the
+ * item id, so processing an item twice (a redelivery after a crash) gives the same blobs and the
+ * same result, which the media service applies idempotently.
+ */
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, readdir, rm, stat, utimes } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { mediaBlobKey, mediaProcessed } from '@trove/proto-events';
+import type { MediaItemProcessedV1, MessageContract, ProcessMediaItemV1 } from '@trove/proto-events';
+import { BlobNotFoundError } from '@trove/kit';
+import type { BlobStore, Logger } from '@trove/kit';
+import { detectCategory, extractMetadata, makeImagePreviews, makeVideoPreviews, transcodeIfNeeded } from '../components';
+import type { MediaMetadata } from '../components';
+
+export interface Publisher {
+  publish<P>(contract: MessageContract<P>, payload: P, opts: { msgId: string }): Promise<void>;
+}
+
+export interface ProcessDeps {
+  blobs: BlobStore;
+  events: Publisher;
+  log: Logger;
+  /** Where temp files go (default: the OS temp dir, i.e. TMPDIR). */
+  tempRoot?: string;
+}
+
+export type Outcome = 'processed' | 'gone';
+
+/** Prefix of the per-item temp directories, so leftovers of a killed worker can be recognised. */
+export const TEMP_PREFIX = 'trove-work-';
+
+export async function processItem(deps: ProcessDeps, item: ProcessMediaItemV1): Promise<Outcome> {
+  const info = await deps.blobs.head(item.originalKey);
+  // The item was purged (or its user deleted) before we got to it: nothing to do.
+  if (!info) return 'gone';
+  const dir = await mkdtemp(join(deps.tempRoot ?? tmpdir(), TEMP_PREFIX));
+  const original = join(dir, `original${EXTENSIONS[item.mimeType] ?? ''}`);
+  try {
+    try {
+      const { body } = await deps.blobs.get(item.originalKey);
+      await pipeline(body, createWriteStream(original));
+    } catch (err) {
+      if (err instanceof BlobNotFoundError) return 'gone';
+      throw err;
+    }
+    // The metadata's last resort for the creation time is the file's mtime: make it the upload time.
+    if (info.lastModified) await utimes(original, info.lastModified, info.lastModified);
+
+    const meta = await extractMetadata(original, item.mimeType);
+    const isVideo = item.mediaItemType === 'video';
+    const previews = isVideo ? await makeVideoPreviews(original, meta) : await makeImagePreviews(original, item.mimeType);
+    const playbackPath = isVideo ? await transcodeIfNeeded(original, meta, join(dir, 'playback.mp4')) : null;
+    const category = detectCategory(meta, { filename: item.filename, mimeType: item.mimeType });
+
+    const key = (variant: 'preview' | 'thumbnail' | 'playback') => mediaBlobKey(item.userId, item.mediaItemId, variant);
+    await deps.blobs.put(key('preview'), Readable.from(previews.preview), { contentType: previews.previewMimeType });
+    await deps.blobs.put(key('thumbnail'), Readable.from(previews.thumbnail), { contentType: previews.thumbnailMimeType });
+    if (playbackPath) await deps.blobs.put(key('playback'), createReadStream(playbackPath), { contentType: 'video/mp4' });
+
+    const result: MediaItemProcessedV1 = {
+      userId: item.userId,
+      mediaItemId: item.mediaItemId,
+      mimeType: item.mimeType,
+      metadata: contractMetadata(meta, info.lastModified ?? new Date()),
+      category,
+      placeholder: previews.placeholder || null,
+      variants: { preview: key('preview'), thumbnail: key('thumbnail'), playback: playbackPath ? key('playback') : null },
+    };
+    await deps.events.publish(mediaProcessed, result, { msgId: `processed-${item.mediaItemId}` });
+    return 'processed';
+  } catch (err) {
+    // The reason is kept on the item: name the user's file, not our temp path.
+    throw new Error(readableReason(err, original, item.filename), { cause: err });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function readableReason(err: unknown, tempPath: string, filename: string): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return message.split(tempPath).join(filename).split(basename(tempPath)).join(filename);
+}
+
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** The components' metadata as the contract types it; anything out of its range becomes null rather than failing the item. */
+export function contractMetadata(meta: MediaMetadata, uploadedAt: Date): MediaItemProcessedV1['metadata'] {
+  const decimal = (v: string | null) => (v !== null && DECIMAL.test(v) ? v : null);
+  const size = (v: number | null) => (v !== null && Number.isInteger(v) && v >= 0 ? v : null);
+  const within = (v: number | null, limit: number) => (v !== null && Number.isFinite(v) && Math.abs(v) <= limit ? v : null);
+  const text = (v: string | null) => (v && v.trim() ? v.trim() : null);
+  const creation = meta.creationTime && RFC3339.test(meta.creationTime) && !Number.isNaN(Date.parse(meta.creationTime)) ? meta.creationTime : uploadedAt.toISOString();
+  const hasPosition = within(meta.latitude, 90) !== null && within(meta.longitude, 180) !== null;
+  return {
+    creationTime: creation,
+    width: size(meta.width),
+    height: size(meta.height),
+    latitude: hasPosition ? meta.latitude : null,
+    longitude: hasPosition ? meta.longitude : null,
+    cameraMake: text(meta.cameraMake),
+    cameraModel: text(meta.cameraModel),
+    focalLength: decimal(meta.focalLength),
+    apertureFNumber: decimal(meta.apertureFNumber),
+    isoEquivalent: decimal(meta.isoEquivalent),
+    exposureTime: decimal(meta.exposureTime),
+    fps: decimal(meta.fps),
+    durationSeconds: meta.durationSeconds !== null && Number.isFinite(meta.durationSeconds) && meta.durationSeconds >= 0 ? meta.durationSeconds : null,
+  };
+}
+
+/** Temp file extensions: some decoders (ffmpeg's demuxer probing among them) do better with one. */
+const EXTENSIONS: Record<string, string> = {
+  'image/jpeg': '.jpg',
+  'image/png': '.png',
+  'image/gif': '.gif',
+  'image/webp': '.webp',
+  'image/bmp': '.bmp',
+  'image/tiff': '.tif',
+  'image/heic': '.heic',
+  'image/heif': '.heif',
+  'image/avif': '.avif',
+  'image/x-adobe-dng': '.dng',
+  'image/x-canon-cr2': '.cr2',
+  'image/x-canon-cr3': '.cr3',
+  'image/x-nikon-nef': '.nef',
+  'image/x-sony-arw': '.arw',
+  'image/x-olympus-orf': '.orf',
+  'image/x-panasonic-rw2': '.rw2',
+  'video/mp4': '.mp4',
+  'video/x-m4v': '.m4v',
+  'video/quicktime': '.mov',
+  'video/3gpp': '.3gp',
+  'video/3gpp2': '.3g2',
+  'video/x-matroska': '.mkv',
+  'video/webm': '.webm',
+  'video/x-msvideo': '.avi',
+};
+
+/**
+ * At start: removes temp directories older than `maxAgeMs` that a killed worker left behind
+ * (young ones may belong to another worker process on the same machine).
+ */
+export async function sweepStaleTemp(root: string = tmpdir(), maxAgeMs = 6 * 3600 * 1000): Promise<number> {
+  let removed = 0;
+  const cutoff = Date.now() - maxAgeMs;
+  for (const name of await readdir(root).catch(() => [] as string[])) {
+    if (!name.startsWith(TEMP_PREFIX)) continue;
+    const path = join(root, name);
+    try {
+      if ((await stat(path)).mtimeMs < cutoff) {
+        await rm(path, { recursive: true, force: true });
+        removed++;
+      }
+    } catch {
+      // gone already, or not ours to remove
+    }
+  }
+  return removed;
+}
