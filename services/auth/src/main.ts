@@ -1,5 +1,5 @@
 import './telemetry';
-import { openDocStore, packageVersion, runService } from '@trove/kit';
+import { openDocStoreFromConfig, packageVersion, runService } from '@trove/kit';
 import { authSpec } from './config';
 import { authHandlers } from './handlers/auth';
 import { userHandlers } from './handlers/users';
@@ -20,7 +20,7 @@ void runService({
   version: packageVersion(__dirname),
   configSpec: authSpec,
   async start({ config, log, bus, name, version, onShutdown }) {
-    const store = await openDocStore({ service: 'auth', mongodbUrl: config.mongodbUrl, dataDir: config.dataDir });
+    const store = await openDocStoreFromConfig('auth', config);
     onShutdown(() => store.close());
     const users = await UsersRepository.open(store);
     const sessions = await SessionStore.open(store, { ttlMs: config.sessionTtlDays * 24 * 60 * 60 * 1000 });

@@ -1,6 +1,6 @@
 import './telemetry';
 import type { Server } from 'node:http';
-import { gitSha, openBlobStore, packageVersion, runService } from '@trove/kit';
+import { gitSha, openBlobStoreFromConfig, packageVersion, runService } from '@trove/kit';
 import { createApp } from './app';
 import { mediaGatewayDeps } from './content/setup';
 import { MIN_ADMIN_PASSWORD_LENGTH, gatewaySpec } from './config';
@@ -19,20 +19,7 @@ void runService({
     const revocations = await RevocationList.start(bus.nc, log);
     onShutdown(() => revocations.stop());
 
-    const blobs = await openBlobStore({
-      dataDir: config.dataDir,
-      s3: config.s3Bucket
-        ? {
-            bucket: config.s3Bucket,
-            endpoint: config.s3Endpoint,
-            region: config.s3Region,
-            accessKeyId: config.s3AccessKeyId ?? '',
-            secretAccessKey: config.s3SecretAccessKey ?? '',
-            forcePathStyle: config.s3ForcePathStyle,
-            quotaBytes: config.s3QuotaBytes || undefined,
-          }
-        : undefined,
-    });
+    const blobs = await openBlobStoreFromConfig(config);
     onShutdown(() => blobs.close());
     const app = createApp({
       log,

@@ -9,3 +9,4 @@ export * from './service/run';
 export * from './service/package-info';
 export * from './secrets';
 export * from './filetype';
+export * from './service/stores';

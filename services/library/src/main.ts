@@ -1,5 +1,5 @@
 import './telemetry';
-import { openDocStore, packageVersion, runService } from '@trove/kit';
+import { openDocStoreFromConfig, packageVersion, runService } from '@trove/kit';
 import { Albums } from './albums/albums';
 import { AlbumsRepository } from './albums/repository';
 import { librarySpec } from './config';
@@ -16,7 +16,7 @@ void runService({
   version: packageVersion(__dirname),
   configSpec: librarySpec,
   async start({ config, log, bus, name, version, onShutdown }) {
-    const store = await openDocStore({ service: 'library', mongodbUrl: config.mongodbUrl, dataDir: config.dataDir });
+    const store = await openDocStoreFromConfig('library', config);
     onShutdown(() => store.close());
     const repo = await AlbumsRepository.open(store);
     const albums = new Albums(repo, mediaOverBus(bus));

@@ -1,5 +1,5 @@
 import './telemetry';
-import { DLQ_REASON_HEADER, openBlobStore, openDocStore, packageVersion, runService } from '@trove/kit';
+import { DLQ_REASON_HEADER, openBlobStoreFromConfig, openDocStoreFromConfig, packageVersion, runService } from '@trove/kit';
 import { mediaProcessed, mediaProcessingFailed, userDeleted } from '@trove/proto-events';
 import { mediaSpec } from './config';
 import { mediaHandlers } from './handlers';
@@ -13,21 +13,9 @@ void runService({
   version: packageVersion(__dirname),
   configSpec: mediaSpec,
   async start({ config, log, bus, name, version, onShutdown }) {
-    const store = await openDocStore({ service: 'media', mongodbUrl: config.mongodbUrl, dataDir: config.dataDir });
+    const store = await openDocStoreFromConfig('media', config);
     onShutdown(() => store.close());
-    const blobs = await openBlobStore({
-      dataDir: config.dataDir,
-      s3: config.s3Bucket
-        ? {
-            bucket: config.s3Bucket,
-            endpoint: config.s3Endpoint,
-            region: config.s3Region,
-            accessKeyId: config.s3AccessKeyId ?? '',
-            secretAccessKey: config.s3SecretAccessKey ?? '',
-            forcePathStyle: config.s3ForcePathStyle,
-          }
-        : undefined,
-    });
+    const blobs = await openBlobStoreFromConfig(config);
     onShutdown(() => blobs.close());
 
     const trashRetentionMs = (config.trashRetentionSeconds ?? config.trashRetentionDays * 24 * 3600) * 1000;

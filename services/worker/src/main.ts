@@ -1,5 +1,5 @@
 import './telemetry';
-import { openBlobStore, packageVersion, runService } from '@trove/kit';
+import { openBlobStoreFromConfig, packageVersion, runService } from '@trove/kit';
 import { processMediaItem } from '@trove/proto-events';
 import { WORK_CONSUMER, workerSpec } from './pipeline/config';
 import { processItem, sweepStaleTemp } from './pipeline/process';
@@ -14,19 +14,7 @@ void runService({
   configSpec: workerSpec,
   async start({ config, log, bus, name, version, onShutdown }) {
     await bus.serve({ name, version, description: 'processing of uploaded media', handlers: [] });
-    const blobs = await openBlobStore({
-      dataDir: config.dataDir,
-      s3: config.s3Bucket
-        ? {
-            bucket: config.s3Bucket,
-            endpoint: config.s3Endpoint,
-            region: config.s3Region,
-            accessKeyId: config.s3AccessKeyId ?? '',
-            secretAccessKey: config.s3SecretAccessKey ?? '',
-            forcePathStyle: config.s3ForcePathStyle,
-          }
-        : undefined,
-    });
+    const blobs = await openBlobStoreFromConfig(config);
     onShutdown(() => blobs.close());
     const stale = await sweepStaleTemp();
     if (stale) log.info({ removed: stale }, 'stale temp directories removed');
