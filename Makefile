@@ -16,11 +16,13 @@ install-test: install ## Also what the tests need (Debian chromium for the brows
 build: install ## Compile every workspace (TypeScript project references)
 	@echo "==> build"
 	@npx tsc -b tsconfig.build.json
+	@npm run --silent build -w web
 	@bash scripts/build-info.sh
 
 typecheck: install ## Strict type-check of every workspace, tests included
 	@echo "==> typecheck"
 	@npx tsc -b tsconfig.build.json --pretty
+	@npm run --silent typecheck -w web
 
 lint: install ## ESLint over the whole tree
 	@echo "==> lint"
@@ -42,4 +44,4 @@ bench: build ## Ingest benchmark: photos/s end to end vs a single-process baseli
 
 clean: ## Remove build output (keeps ./data)
 	@npx tsc -b tsconfig.build.json --clean
-	@rm -rf .test-results artifacts services/*/build-info.json docs/build docs/.docusaurus
+	@rm -rf .test-results artifacts services/*/build-info.json docs/build docs/.docusaurus web/build

@@ -2,13 +2,15 @@
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/proto-events', '<rootDir>/openapi', '<rootDir>/services', '<rootDir>/scripts', '<rootDir>/docs'],
-  testMatch: ['**/src/**/*.test.ts', '<rootDir>/scripts/**/*.test.ts', '<rootDir>/docs/test/**/*.test.ts'],
+  roots: ['<rootDir>/proto-events', '<rootDir>/openapi', '<rootDir>/services', '<rootDir>/scripts', '<rootDir>/docs', '<rootDir>/web'],
+  testMatch: ['**/src/**/*.test.ts', '<rootDir>/scripts/**/*.test.ts', '<rootDir>/docs/test/**/*.test.ts', '<rootDir>/web/{app,test}/**/*.test.{ts,tsx}'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: {
     '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
+    // The web app's React components (web/): TSX with the automatic JSX runtime.
+    '^.+\\.tsx$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } }, target: 'es2022' }, module: { type: 'commonjs' } }],
   },
-  moduleFileExtensions: ['ts', 'js', 'json'],
+  moduleFileExtensions: ['ts', 'tsx', 'js', 'json'],
   testTimeout: 60000,
   maxWorkers: 2,
   // Integration suites start real processes; give them room to shut down cleanly.

@@ -167,6 +167,16 @@ async function main() {
       return false;
     }
   });
+  // The web app (built by `make build`): the browser's way in; it calls the gateway.
+  const webPort = Number(env.TROVE_WEB_PORT || 3000);
+  if (await portOpen(webPort)) {
+    log(`!! port ${webPort} is already in use: set TROVE_WEB_PORT to another port.`);
+    await stopAll(1);
+  }
+  env.TROVE_WEB_PORT = String(webPort);
+  env.TROVE_API_URL = env.TROVE_API_URL || `http://127.0.0.1:${gatewayPort}`;
+  const web = start('web', process.execPath, [join('web', 'server.mjs')]);
+  await waitUntil('the web app to be ready', () => web.output.includes(READY));
   // The docs site (built by `make docs`, which `make up` runs first).
   const docsPort = Number(env.TROVE_DOCS_PORT || 3001);
   let docsUrl;
@@ -177,6 +187,7 @@ async function main() {
   }
   log('');
   log('Trove is up:');
+  log(`  web app    http://localhost:${webPort}        (log in with a user made through /v1/users: see README "Web app")`);
   log(`  API        http://localhost:${gatewayPort}        (try: curl http://localhost:${gatewayPort}/version)`);
   log(docsUrl ? `  docs       ${docsUrl}        (API reference: ${docsUrl}/api/)` : '  docs       not built: run `make docs`, or use `make up`, which builds them');
   log(`  NATS       ${env.TROVE_NATS_URL}`);

@@ -40,11 +40,13 @@ describe('make up', () => {
     const gatewayPort = await freePort();
     const natsPort = await freePort();
     const docsPort = await freePort();
+    const webPort = await freePort();
     const up = startProcess('up', join(__dirname, 'up.mjs'), {
       TROVE_DATA_DIR: data.path,
       TROVE_GATEWAY_PORT: String(gatewayPort),
       TROVE_NATS_PORT: String(natsPort),
       TROVE_DOCS_PORT: String(docsPort),
+      TROVE_WEB_PORT: String(webPort),
       TROVE_NATS_URL: '',
       TROVE_ADMIN_PASSWORD: '',
     });
@@ -58,6 +60,12 @@ describe('make up', () => {
       for (const s of SERVICES) {
         expect(procs.filter((p) => p.cmd.includes(join('services', s, 'dist', 'main.js')))).toHaveLength(1);
       }
+      // The web app: one process, answering the browser (a visitor without a session goes to the login page).
+      expect(procs.filter((p) => p.cmd.includes(join('web', 'server.mjs')))).toHaveLength(1);
+      const home = await fetch(`http://127.0.0.1:${webPort}/`, { redirect: 'manual' });
+      expect(home.status).toBe(302);
+      expect(home.headers.get('location')).toBe('/login');
+      expect((await fetch(`http://127.0.0.1:${webPort}/login`)).status).toBe(200);
 
       up.child.kill('SIGINT');
       await up.waitForOutput('all stopped', 30_000);

@@ -1,0 +1,30 @@
+/**
+ * The API shapes the app uses, taken from the types generated from openapi/openapi.yaml
+ * (`npm run generate:api -w web`; `schema.test.ts` fails when the generated file is stale).
+ * Never write these shapes by hand: they would drift from the contract.
+ */
+import type { components, paths } from './schema';
+
+export type { paths };
+export type MediaItem = components['schemas']['MediaItem'];
+export type MediaItemStatus = components['schemas']['MediaItemStatus'];
+export type Album = components['schemas']['Album'];
+export type AlbumRequest = components['schemas']['AlbumRequest'];
+export type AlbumUpdateRequest = components['schemas']['AlbumUpdateRequest'];
+export type MediaItemRequest = components['schemas']['MediaItemRequest'];
+export type AuthResponse = components['schemas']['AuthResponse'];
+export type ApiErrorBody = components['schemas']['Error'];
+export type ConflictErrorBody = components['schemas']['ConflictError'];
+export type AlbumSort = NonNullable<NonNullable<paths['/v1/albums']['get']['parameters']['query']>['sort']>;
+
+/** The lists of media items the app shows; each maps to one list call of the API. */
+export type MediaView =
+  | { kind: 'library' }
+  | { kind: 'favourites' }
+  | { kind: 'hidden' }
+  | { kind: 'trash' }
+  | { kind: 'album'; albumId: string }
+  | { kind: 'shared'; albumId: string };
+
+/** The API's largest page. */
+export const PAGE_LIMIT = 100;

@@ -1,0 +1,102 @@
+import { useEffect, useId, useState } from 'react';
+import type { MediaItem } from '../api/types';
+import { cameraSummary, dimensionsSummary, exposureSummary, formatBytes, formatCoordinates, formatDateTime } from '../lib/format';
+
+export interface InfoPanelProps {
+  item: MediaItem;
+  /** Absent: read-only (shared albums). */
+  onDescribe?(description: string | null): Promise<void>;
+}
+
+/** The viewer's details: date, camera, exposure, dimensions, file, size, location, description. */
+export function InfoPanel({ item, onDescribe }: InfoPanelProps) {
+  const titleId = useId();
+  const rows: [string, string | null][] = [
+    ['Taken', formatDateTime(item.creationTime)],
+    ['Camera', cameraSummary(item)],
+    ['Exposure', exposureSummary(item)],
+    ['Dimensions', dimensionsSummary(item)],
+    ['Frame rate', item.fps ? `${Number(item.fps)} fps` : null],
+    ['File name', item.filename],
+    ['Size', formatBytes(item.size)],
+    ['Type', item.mimeType],
+    ['Uploaded', formatDateTime(item.createdAt)],
+  ];
+  const location = formatCoordinates(item.latitude, item.longitude);
+  return (
+    <aside className="info-panel" aria-labelledby={titleId}>
+      <h2 id={titleId}>Info</h2>
+      {onDescribe ? <DescriptionEditor key={item.id} value={item.description} onSave={onDescribe} /> : item.description ? <p className="description">{item.description}</p> : null}
+      <dl>
+        {rows
+          .filter((r): r is [string, string] => !!r[1])
+          .map(([k, v]) => (
+            <div key={k} className="info-row">
+              <dt>{k}</dt>
+              <dd>{v}</dd>
+            </div>
+          ))}
+        <div className="info-row">
+          <dt>Location</dt>
+          <dd>
+            {location ? (
+              <a href={`https://www.openstreetmap.org/?mlat=${item.latitude}&mlon=${item.longitude}#map=15/${item.latitude}/${item.longitude}`} target="_blank" rel="noreferrer noopener">
+                {location}
+              </a>
+            ) : (
+              'Unknown'
+            )}
+          </dd>
+        </div>
+        {item.status !== 'READY' ? (
+          <div className="info-row">
+            <dt>Status</dt>
+            <dd>{item.status === 'FAILED' ? `Could not process${item.failureReason ? `: ${item.failureReason}` : ''}` : 'Processing…'}</dd>
+          </div>
+        ) : null}
+      </dl>
+    </aside>
+  );
+}
+
+function DescriptionEditor({ value, onSave }: { value: string | null; onSave(d: string | null): Promise<void> }) {
+  const [text, setText] = useState(value ?? '');
+  const [state, setState] = useState<'idle' | 'saving' | 'saved' | 'error'>('idle');
+  const id = useId();
+  useEffect(() => setText(value ?? ''), [value]);
+  const dirty = text.trim() !== (value ?? '').trim();
+  return (
+    <form
+      className="description-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        setState('saving');
+        onSave(text.trim() ? text.trim() : null).then(
+          () => setState('saved'),
+          () => setState('error'),
+        );
+      }}
+    >
+      <label htmlFor={id}>Description</label>
+      <textarea
+        id={id}
+        value={text}
+        maxLength={2000}
+        rows={3}
+        placeholder="Add a description"
+        onChange={(e) => {
+          setText(e.target.value);
+          setState('idle');
+        }}
+      />
+      <div className="description-actions">
+        <button type="submit" className="button small" disabled={!dirty || state === 'saving'}>
+          {state === 'saving' ? 'Saving…' : 'Save'}
+        </button>
+        <span role="status" className="muted">
+          {state === 'saved' ? 'Saved' : state === 'error' ? 'Could not save' : ''}
+        </span>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,406 @@
+import { useLocation, useNavigate, useRevalidator, useSearchParams } from '@remix-run/react';
+import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
+import type { Dispatch, ReactNode, SetStateAction } from 'react';
+import type { MediaItem, MediaView } from '../api/types';
+import { useMediaList } from '../hooks/useMediaList';
+import { getJson, postJson } from '../lib/http';
+import { doneMessage, leavesView, patchFor } from '../lib/item-effects';
+import type { BulkIntent } from '../lib/item-effects';
+import { emptySelection, selectionReducer } from '../lib/selection';
+import { AlbumPicker } from './AlbumPicker';
+import { Icon } from './Icon';
+import type { IconName } from './Icon';
+import { MediaGrid } from './MediaGrid';
+import { useToast } from './Toasts';
+import { useUploadCreated } from './Uploads';
+import { Viewer } from './Viewer';
+import type { ViewerActions } from './Viewer';
+
+export type BulkAction = BulkIntent | 'addToAlbum' | 'setCover';
+
+const BULK: Record<BulkAction, { label: string; icon: IconName }> = {
+  favourite: { label: 'Favourite', icon: 'heart' },
+  unfavourite: { label: 'Remove from favourites', icon: 'heartOutline' },
+  addToAlbum: { label: 'Add to album', icon: 'album' },
+  setCover: { label: 'Set as album cover', icon: 'cover' },
+  hide: { label: 'Hide', icon: 'hidden' },
+  unhide: { label: 'Unhide', icon: 'hidden' },
+  removeFromAlbum: { label: 'Remove from album', icon: 'remove' },
+  trash: { label: 'Move to trash', icon: 'trash' },
+  restore: { label: 'Restore', icon: 'restore' },
+};
+
+function viewQueryOf(view: MediaView): string {
+  return view.kind === 'album' || view.kind === 'shared' ? `view=${view.kind}&album=${view.albumId}` : `view=${view.kind}`;
+}
+
+function isTyping(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  return !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable);
+}
+
+export interface MediaBrowserProps {
+  view: MediaView;
+  /** The loader's first page. */
+  initial: MediaItem[];
+  /** An item the URL asked for that is not on the first page (deep link). */
+  focus?: MediaItem | null;
+  /** Show the "On this day" strip (items from this day in earlier years); the viewer steps through it with `?from=memories`. */
+  memories?: boolean;
+  label: string;
+  empty: ReactNode;
+  /** What a selection can do here; none → no selection (shared albums). */
+  bulk?: BulkAction[];
+  /** Called after items were added to an album or the album cover changed (album page refreshes). */
+  onAlbumChanged?(): void;
+  /** Items created by uploads show up here (the library). */
+  showUploads?: boolean;
+}
+
+/**
+ * A list of media items as a page: the grid, selection and its bulk actions, and the viewer
+ * (`?item=<id>` in the URL, so it can be linked, and Back closes it).
+ */
+export function MediaBrowser({ view, initial, focus, memories: withMemories = false, label, empty, bulk = [], onAlbumChanged, showUploads = false }: MediaBrowserProps) {
+  const readOnly = view.kind === 'shared';
+  const order = view.kind === 'album' || view.kind === 'shared' ? 'as-given' : 'newest';
+  const list = useMediaList({ viewQuery: viewQueryOf(view), initial, order, poll: !readOnly });
+  const [selection, dispatch] = useReducer(selectionReducer, emptySelection);
+  const [params, setParams] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const notify = useToast();
+  const revalidator = useRevalidator();
+  const [picker, setPicker] = useState<string[] | null>(null);
+  const [focusId, setFocusId] = useState<string | null>(null);
+  const [extra, setExtra] = useState<MediaItem[]>([]);
+  const [busy, setBusy] = useState(false);
+
+  // Memories change as uploads finish processing (their real dates are known then): fetch again when more items are ready.
+  const readyCount = useMemo(() => list.items.filter((i) => i.status === 'READY').length, [list.items]);
+  const [memories, setMemories] = useMemories(withMemories, readyCount);
+
+  useUploadCreated((id) => {
+    if (showUploads) list.addById([id]);
+  });
+
+  // Items that left the list leave the selection.
+  const present = useMemo(() => new Set(list.items.map((i) => i.id)), [list.items]);
+  useEffect(() => dispatch({ type: 'retain', ids: present }), [present]);
+
+  // --- the viewer ---------------------------------------------------------------------------
+  const itemId = params.get('item');
+  const fromMemories = params.get('from') === 'memories' && memories.length > 0;
+  const context = fromMemories ? memories : list.items;
+  const index = itemId ? context.findIndex((i) => i.id === itemId) : -1;
+  const current = itemId ? (index >= 0 ? context[index] : [...extra, ...(focus ? [focus] : [])].find((i) => i.id === itemId) ?? null) : null;
+  const prev = index > 0 ? context[index - 1] : null;
+  const next = index >= 0 && index < context.length - 1 ? context[index + 1] : null;
+  // Stepping near the end of what is loaded loads more.
+  useEffect(() => {
+    if (!fromMemories && index >= 0 && index >= list.items.length - 3) list.loadMore();
+  }, [index, fromMemories, list]);
+
+  const openItem = useCallback(
+    (id: string, from?: 'memories') => {
+      setParams(
+        (p) => {
+          const n = new URLSearchParams(p);
+          n.set('item', id);
+          if (from) n.set('from', from);
+          else n.delete('from');
+          return n;
+        },
+        { preventScrollReset: true, state: { viewer: true } },
+      );
+    },
+    [setParams],
+  );
+  const stepTo = useCallback(
+    (id: string) =>
+      setParams(
+        (p) => {
+          const n = new URLSearchParams(p);
+          n.set('item', id);
+          return n;
+        },
+        { replace: true, preventScrollReset: true, state: location.state },
+      ),
+    [setParams, location.state],
+  );
+  const closeViewer = useCallback(() => {
+    if (itemId) setFocusId(itemId);
+    if ((location.state as { viewer?: boolean } | null)?.viewer) navigate(-1);
+    else
+      setParams(
+        (p) => {
+          const n = new URLSearchParams(p);
+          n.delete('item');
+          n.delete('from');
+          return n;
+        },
+        { replace: true, preventScrollReset: true },
+      );
+  }, [itemId, location.state, navigate, setParams]);
+
+  // --- actions ------------------------------------------------------------------------------
+  const localUpdate = useCallback(
+    (ids: string[], patch: Partial<MediaItem>) => {
+      const byId = new Set(ids);
+      const changed = (items: MediaItem[]) => items.filter((i) => byId.has(i.id)).map((i) => ({ ...i, ...patch }));
+      list.update(changed(list.items));
+      setExtra((x) => [...x.filter((i) => !byId.has(i.id)), ...changed([...(focus ? [focus] : []), ...x])]);
+      setMemories((m) => (m.some((i) => byId.has(i.id)) ? m.map((i) => (byId.has(i.id) ? { ...i, ...patch } : i)) : m));
+    },
+    [list, focus, setMemories],
+  );
+
+  const runBulk = useCallback(
+    async (intent: BulkIntent, ids: string[]) => {
+      if (ids.length === 0) return;
+      setBusy(true);
+      try {
+        await postJson('/api/items', view.kind === 'album' ? { intent, ids, albumId: view.albumId } : { intent, ids });
+        localUpdate(ids, patchFor(intent));
+        // Memories leave out hidden and trashed items, like the library.
+        if (intent === 'trash' || intent === 'hide') setMemories((m) => m.filter((i) => !ids.includes(i.id)));
+        if (leavesView(intent, view.kind)) {
+          // The viewer moves on to a neighbour when its item leaves.
+          if (itemId && ids.includes(itemId)) {
+            const n = next ?? prev;
+            if (n && !ids.includes(n.id)) stepTo(n.id);
+            else closeViewer();
+          }
+          list.remove(ids);
+          dispatch({ type: 'set', ids, selected: false });
+        }
+        notify(doneMessage(intent, ids.length), intent === 'trash' ? { link: { to: '/trash', label: 'Open trash' } } : intent === 'hide' ? { link: { to: '/hidden', label: 'Open hidden' } } : undefined);
+        if (view.kind === 'album') onAlbumChanged?.();
+      } catch (err) {
+        notify(err instanceof Error ? err.message : 'That did not work.', { tone: 'error' });
+      } finally {
+        setBusy(false);
+      }
+    },
+    [view, localUpdate, setMemories, itemId, next, prev, stepTo, closeViewer, list, notify, onAlbumChanged],
+  );
+
+  const setCover = useCallback(
+    async (id: string) => {
+      if (view.kind !== 'album') return;
+      try {
+        await postJson('/api/items', { intent: 'setCover', albumId: view.albumId, id });
+        notify('Album cover changed');
+        onAlbumChanged?.();
+        revalidator.revalidate();
+      } catch (err) {
+        notify(err instanceof Error ? err.message : 'That did not work.', { tone: 'error' });
+      }
+    },
+    [view, notify, onAlbumChanged, revalidator],
+  );
+
+  const viewerActions: ViewerActions | undefined = readOnly
+    ? undefined
+    : {
+        favourite: (item, value) => void runBulk(value ? 'favourite' : 'unfavourite', [item.id]),
+        hide: (item, value) => void runBulk(value ? 'hide' : 'unhide', [item.id]),
+        trash: (item) => void runBulk('trash', [item.id]),
+        restore: (item) => void runBulk('restore', [item.id]),
+        describe: async (item, description) => {
+          await postJson('/api/items', { intent: 'describe', id: item.id, description });
+          localUpdate([item.id], { description });
+        },
+        addToAlbum: (item) => setPicker([item.id]),
+      };
+
+  const selectedIds = useMemo(() => list.items.filter((i) => selection.ids.has(i.id)).map((i) => i.id), [list.items, selection.ids]);
+  const onBulk = (action: BulkAction) => {
+    if (action === 'addToAlbum') setPicker(selectedIds);
+    else if (action === 'setCover') void setCover(selectedIds[0]).then(() => dispatch({ type: 'clear' }));
+    else void runBulk(action, selectedIds);
+  };
+
+  // Esc clears the selection; Ctrl+A selects everything loaded.
+  useEffect(() => {
+    if (readOnly) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || isTyping(e.target) || document.querySelector('dialog[open]')) return;
+      if (e.key === 'Escape' && selection.ids.size > 0) {
+        e.preventDefault();
+        dispatch({ type: 'clear' });
+      } else if ((e.ctrlKey || e.metaKey) && (e.key === 'a' || e.key === 'A') && bulk.length > 0) {
+        e.preventDefault();
+        dispatch({ type: 'set', ids: list.items.map((i) => i.id), selected: true });
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [readOnly, selection.ids.size, bulk.length, list.items]);
+
+  const hrefFor = useCallback(
+    (id: string) => {
+      const n = new URLSearchParams(params);
+      n.set('item', id);
+      n.delete('from');
+      return `?${n.toString()}`;
+    },
+    [params],
+  );
+  const onOpen = useCallback((id: string) => openItem(id), [openItem]);
+
+  return (
+    <>
+      {selectedIds.length > 0 ? (
+        <div className="selection-bar" role="toolbar" aria-label="Selected items">
+          <button type="button" className="icon-button" aria-label="Clear selection" title="Clear selection (Esc)" onClick={() => dispatch({ type: 'clear' })}>
+            <Icon name="close" />
+          </button>
+          <span className="selection-count" aria-live="polite">
+            {selectedIds.length.toLocaleString('en-GB')} selected
+          </span>
+          <div className="selection-actions">
+            {bulk
+              .filter((a) => a !== 'setCover' || selectedIds.length === 1)
+              .map((a) => (
+                <button key={a} type="button" className="button" disabled={busy} onClick={() => onBulk(a)} aria-label={BULK[a].label} title={BULK[a].label}>
+                  <Icon name={BULK[a].icon} size={20} />
+                  <span className="hide-small">{BULK[a].label}</span>
+                </button>
+              ))}
+          </div>
+        </div>
+      ) : null}
+
+      {memories.length > 0 ? <MemoriesStrip items={memories} onOpen={(id) => openItem(id, 'memories')} /> : null}
+
+      {list.items.length === 0 && list.complete ? (
+        <div className="empty">{empty}</div>
+      ) : (
+        <MediaGrid
+          items={list.items}
+          grouping={order === 'newest' ? 'day' : 'none'}
+          label={label}
+          selection={bulk.length > 0 ? { ids: selection.ids, dispatch } : undefined}
+          hrefFor={hrefFor}
+          onOpen={onOpen}
+          onNearEnd={list.complete ? undefined : list.loadMore}
+          focusId={itemId ? null : focusId}
+          onBroken={readOnly ? undefined : list.refreshBroken}
+        />
+      )}
+      {list.loading ? (
+        <p className="loading-more" role="status">
+          <span className="spinner" aria-hidden="true" /> Loading more…
+        </p>
+      ) : null}
+      {list.error ? (
+        <p className="form-error load-error" role="alert">
+          {list.error}{' '}
+          <button type="button" className="link-button" onClick={list.loadMore}>
+            Try again
+          </button>
+        </p>
+      ) : null}
+
+      {current ? (
+        <Viewer
+          key="viewer"
+          item={current}
+          prev={prev}
+          next={next}
+          position={index >= 0 ? { index, total: context.length, more: !fromMemories && !list.complete } : undefined}
+          onNavigate={stepTo}
+          onClose={closeViewer}
+          actions={viewerActions}
+          extra={
+            view.kind === 'album' ? (
+              <button type="button" className="icon-button" aria-label="Set as album cover" title="Set as album cover" onClick={() => void setCover(current.id)}>
+                <Icon name="cover" />
+              </button>
+            ) : null
+          }
+        />
+      ) : null}
+
+      {picker ? (
+        <AlbumPicker
+          ids={picker}
+          onClose={() => setPicker(null)}
+          onAdded={(album, count) => {
+            setPicker(null);
+            dispatch({ type: 'clear' });
+            notify(`Added ${count === 1 ? '1 item' : `${count} items`} to ${album.name}`, { link: { to: `/albums/${album.id}`, label: 'Open album' } });
+            onAlbumChanged?.();
+          }}
+        />
+      ) : null}
+    </>
+  );
+}
+
+/** Today as `MMDD` in the browser's time zone. */
+function monthDate(d = new Date()): string {
+  return `${String(d.getMonth() + 1).padStart(2, '0')}${String(d.getDate()).padStart(2, '0')}`;
+}
+
+/** Items taken on this day in earlier years (`/v1/yearsAgo`), fetched again when `refresh` changes. */
+function useMemories(enabled: boolean, refresh: number): [MediaItem[], Dispatch<SetStateAction<MediaItem[]>>] {
+  const [items, setItems] = useState<MediaItem[]>([]);
+  useEffect(() => {
+    if (!enabled) return;
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      getJson<{ items: MediaItem[] }>(`/api/years-ago?md=${monthDate()}`, controller.signal)
+        .then((r) => setItems(r.items))
+        .catch(() => undefined);
+    }, 300);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [enabled, refresh]);
+  return [items, setItems];
+}
+
+/** "On this day": items from this day in earlier years, by year. */
+function MemoriesStrip({ items, onOpen }: { items: MediaItem[]; onOpen(id: string): void }) {
+  const thisYear = new Date().getFullYear();
+  const byYear = new Map<number, MediaItem[]>();
+  for (const i of items) {
+    const y = new Date(i.creationTime).getFullYear();
+    byYear.set(y, [...(byYear.get(y) ?? []), i]);
+  }
+  return (
+    <section className="memories" aria-labelledby="memories-title">
+      <h2 id="memories-title">On this day</h2>
+      <ul className="memories-list">
+        {[...byYear.entries()].map(([year, list]) => {
+          const ago = thisYear - year;
+          const cover = list[0];
+          return (
+            <li key={year}>
+              <a
+                href={`?item=${cover.id}&from=memories`}
+                className="memory"
+                onClick={(e) => {
+                  e.preventDefault();
+                  onOpen(cover.id);
+                }}
+              >
+                <img src={cover.thumbnailUrl} alt="" loading="lazy" />
+                <span className="memory-label">
+                  {ago === 1 ? '1 year ago' : `${ago} years ago`}
+                  <span className="muted">
+                    <span className="visually-hidden"> · </span>
+                    {list.length === 1 ? '1 item' : `${list.length} items`}
+                  </span>
+                </span>
+              </a>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

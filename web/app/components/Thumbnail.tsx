@@ -1,0 +1,119 @@
+import { memo, useState } from 'react';
+import type { MouseEvent } from 'react';
+import type { MediaItem } from '../api/types';
+import { altText } from '../lib/format';
+import { placeholderDataUrl } from '../lib/thumbhash';
+import { Icon } from './Icon';
+
+export interface ThumbnailProps {
+  item: MediaItem;
+  href: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  selectable: boolean;
+  selected: boolean;
+  /** Some item is selected: a click selects instead of opening. */
+  selecting: boolean;
+  onOpen(id: string): void;
+  onToggle(id: string, range: boolean): void;
+  /** The thumbnail of a ready item did not load (e.g. its signed URL expired): ask for fresh URLs. */
+  onBroken?(id: string): void;
+}
+
+/**
+ * One tile of the grid: a box of the item's exact size (no layout shift) showing the ThumbHash
+ * placeholder, the thumbnail fading in over it once loaded, badges (video, favourite), the
+ * processing state, and a selection check.
+ */
+export const Thumbnail = memo(function Thumbnail({ item, href, x, y, width, height, selectable, selected, selecting, onOpen, onToggle, onBroken }: ThumbnailProps) {
+  // Keyed by what is shown, so a new URL or a finished processing fades in (or is tried) afresh.
+  const shown = `${item.status} ${item.thumbnailUrl}`;
+  const [loadedKey, setLoadedKey] = useState<string | null>(null);
+  const [brokenKey, setBrokenKey] = useState<string | null>(null);
+  const loaded = loadedKey === shown;
+  const broken = brokenKey === shown;
+  const placeholder = placeholderDataUrl(item.placeholder);
+  const pending = item.status === 'PROCESSING' || item.status === 'UNSPECIFIED';
+  const failed = item.status === 'FAILED';
+  const alt = altText(item);
+
+  const onClick = (e: MouseEvent<HTMLAnchorElement>) => {
+    if (e.button !== 0) return;
+    if (selectable && (selecting || e.shiftKey)) {
+      e.preventDefault();
+      onToggle(item.id, e.shiftKey);
+      return;
+    }
+    if (e.metaKey || e.ctrlKey) return; // open in a new tab, as links do
+    e.preventDefault();
+    onOpen(item.id);
+  };
+
+  return (
+    <div
+      className="tile"
+      data-id={item.id}
+      data-status={item.status}
+      data-selected={selected || undefined}
+      style={{ left: x, top: y, width, height, backgroundImage: placeholder ? `url(${placeholder})` : undefined }}
+    >
+      <a href={href} className="tile-link" onClick={onClick} aria-busy={pending || undefined} aria-describedby={pending || failed ? `st-${item.id}` : undefined}>
+        {!broken ? (
+          <img
+            // A new key after processing makes the browser ask again for a thumbnail that was not there yet.
+            key={shown}
+            className={`thumb${loaded ? ' loaded' : ''}`}
+            src={item.thumbnailUrl}
+            alt={alt}
+            width={width}
+            height={height}
+            loading="lazy"
+            decoding="async"
+            draggable={false}
+            onLoad={() => setLoadedKey(shown)}
+            onError={() => {
+              if (pending) return;
+              setBrokenKey(shown);
+              onBroken?.(item.id);
+            }}
+          />
+        ) : (
+          <span className="visually-hidden">{alt}</span>
+        )}
+        {item.mediaItemType === 'video' ? (
+          <span className="badge badge-video" aria-hidden="true">
+            <Icon name="play" size={16} />
+          </span>
+        ) : null}
+        {item.favourite ? (
+          <span className="badge badge-favourite" aria-hidden="true">
+            <Icon name="heart" size={16} />
+          </span>
+        ) : null}
+        {pending ? (
+          <span className="tile-status" id={`st-${item.id}`}>
+            <span className="spinner" aria-hidden="true" />
+            Processing…
+          </span>
+        ) : failed ? (
+          <span className="tile-status failed" id={`st-${item.id}`} title={item.failureReason ?? undefined}>
+            Could not process
+          </span>
+        ) : null}
+      </a>
+      {selectable ? (
+        <button
+          type="button"
+          className="tile-check"
+          aria-pressed={selected}
+          aria-label={`Select ${alt}`}
+          onClick={(e) => onToggle(item.id, e.shiftKey)}
+        >
+          <Icon name="check" size={18} />
+        </button>
+      ) : null}
+    </div>
+  );
+});

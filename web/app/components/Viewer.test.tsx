@@ -1,0 +1,102 @@
+/** @jest-environment jsdom */
+import { fireEvent, render, screen } from '@testing-library/react';
+import { makeItem } from '../../test/fixtures';
+import type { MediaItem } from '../api/types';
+import { Viewer } from './Viewer';
+import type { ViewerActions } from './Viewer';
+
+const prev = makeItem({ filename: 'prev.jpg' });
+const item = makeItem({ filename: 'here.jpg', cameraMake: 'Google', cameraModel: 'Pixel 8', apertureFNumber: '1.8', exposureTime: '0.01', width: 4032, height: 3024, latitude: 52.37, longitude: 4.89 });
+const next = makeItem({ filename: 'next.jpg' });
+
+function actions(): jest.Mocked<ViewerActions> {
+  return { favourite: jest.fn(), hide: jest.fn(), trash: jest.fn(), restore: jest.fn(), describe: jest.fn((_item: MediaItem, _d: string | null) => Promise.resolve()), addToAlbum: jest.fn() };
+}
+
+function dialog() {
+  return screen.getByRole('dialog', { name: /here\.jpg/ });
+}
+
+describe('Viewer', () => {
+  it('is a labelled dialog showing the preview, and steps with ← and →', () => {
+    const onNavigate = jest.fn();
+    render(<Viewer item={item} prev={prev} next={next} onNavigate={onNavigate} onClose={jest.fn()} actions={actions()} />);
+    expect(dialog().getAttribute('aria-label')).toBe('Photo: here.jpg');
+    expect(screen.getByRole('img', { name: /here\.jpg/ }).getAttribute('src')).toBe(item.previewUrl);
+    fireEvent.keyDown(dialog(), { key: 'ArrowRight' });
+    expect(onNavigate).toHaveBeenLastCalledWith(next.id);
+    fireEvent.keyDown(dialog(), { key: 'ArrowLeft' });
+    expect(onNavigate).toHaveBeenLastCalledWith(prev.id);
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(onNavigate).toHaveBeenCalledTimes(3);
+  });
+
+  it('closes once on Esc (the dialog’s cancel, refused or not) and with its button', () => {
+    const onClose = jest.fn();
+    const { unmount } = render(<Viewer item={item} prev={null} next={null} onNavigate={jest.fn()} onClose={onClose} actions={actions()} />);
+    fireEvent(dialog(), new Event('cancel', { cancelable: true }));
+    fireEvent(dialog(), new Event('close'));
+    expect(onClose).toHaveBeenCalledTimes(1);
+    expect((screen.getByRole('button', { name: 'Previous' }) as HTMLButtonElement).disabled).toBe(true);
+    unmount();
+    const onClose2 = jest.fn();
+    render(<Viewer item={item} prev={null} next={null} onNavigate={jest.fn()} onClose={onClose2} actions={actions()} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Close viewer' }));
+    expect(onClose2).toHaveBeenCalledTimes(1);
+  });
+
+  it('favourites, trashes and adds to an album with buttons and keys', () => {
+    const a = actions();
+    render(<Viewer item={item} prev={null} next={null} onNavigate={jest.fn()} onClose={jest.fn()} actions={a} />);
+    const fav = screen.getByRole('button', { name: 'Favourite' });
+    expect(fav.getAttribute('aria-pressed')).toBe('false');
+    fireEvent.click(fav);
+    expect(a.favourite).toHaveBeenCalledWith(item, true);
+    fireEvent.keyDown(dialog(), { key: 'f' });
+    expect(a.favourite).toHaveBeenCalledTimes(2);
+    fireEvent.keyDown(dialog(), { key: 'Delete' });
+    expect(a.trash).toHaveBeenCalledWith(item);
+    fireEvent.keyDown(dialog(), { key: 'a' });
+    expect(a.addToAlbum).toHaveBeenCalledWith(item);
+  });
+
+  it('shows the info panel with camera, exposure, dimensions and location, and saves a description', async () => {
+    const a = actions();
+    render(<Viewer item={item} prev={null} next={null} onNavigate={jest.fn()} onClose={jest.fn()} actions={a} />);
+    fireEvent.keyDown(dialog(), { key: 'i' });
+    const info = screen.getByRole('complementary', { name: 'Info' });
+    expect(info.textContent).toContain('Google Pixel 8');
+    expect(info.textContent).toContain('ƒ/1.8 · 1/100 s');
+    expect(info.textContent).toContain('4032 × 3024');
+    expect(info.textContent).toContain('here.jpg');
+    expect(info.textContent).toContain('3.3 MB');
+    expect(screen.getByRole('link', { name: /52\.37000° N/ })).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Description'), { target: { value: 'At the harbour' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(a.describe).toHaveBeenCalledWith(item, 'At the harbour');
+    await screen.findByText('Saved');
+  });
+
+  it('does not take keys typed into the description', () => {
+    const onNavigate = jest.fn();
+    render(<Viewer item={item} prev={prev} next={next} onNavigate={onNavigate} onClose={jest.fn()} actions={actions()} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Info' }));
+    fireEvent.keyDown(screen.getByLabelText('Description'), { key: 'ArrowRight' });
+    expect(onNavigate).not.toHaveBeenCalled();
+  });
+
+  it('plays videos with controls, and is read-only without actions (shared albums)', () => {
+    const video = makeItem({ mediaItemType: 'video', filename: 'clip.mp4' });
+    const { container } = render(<Viewer item={video} prev={null} next={null} onNavigate={jest.fn()} onClose={jest.fn()} />);
+    const el = container.querySelector('video') as HTMLVideoElement;
+    expect(el.getAttribute('src')).toBe(video.previewUrl);
+    expect(el.controls).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Move to trash' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Favourite' })).toBeNull();
+  });
+
+  it('says a video is still being processed instead of a broken player', () => {
+    render(<Viewer item={makeItem({ mediaItemType: 'video', status: 'PROCESSING' })} prev={null} next={null} onNavigate={jest.fn()} onClose={jest.fn()} />);
+    expect(screen.getByText(/still being processed/)).toBeTruthy();
+  });
+});

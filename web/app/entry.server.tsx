@@ -1,0 +1,52 @@
+/**
+ * The server entry: renders the app to HTML, and exports what server.mjs needs besides Remix's
+ * request handler (configuration, load context, the content proxy, logging), so that all of it is
+ * TypeScript, bundled by Vite with the rest of the server code, and tested.
+ */
+import { PassThrough } from 'node:stream';
+import { createReadableStreamFromReadable } from '@remix-run/node';
+import type { EntryContext, HandleErrorFunction } from '@remix-run/node';
+import { RemixServer } from '@remix-run/react';
+import { isbot } from 'isbot';
+import { renderToPipeableStream } from 'react-dom/server';
+import { log } from './lib/log.server';
+
+export { parseWebConfig, ConfigError } from './lib/config.server';
+export { createWebContext } from './lib/context.server';
+export { createContentProxy, isContentRequest } from './lib/content-proxy.server';
+export { log } from './lib/log.server';
+
+const ABORT_DELAY = 5_000;
+
+export default function handleRequest(request: Request, status: number, headers: Headers, remixContext: EntryContext) {
+  // Crawlers get the whole page at once; browsers get it as soon as the shell is ready.
+  const waitForAll = isbot(request.headers.get('user-agent') ?? '') || remixContext.isSpaMode;
+  return new Promise<Response>((resolve, reject) => {
+    let shellRendered = false;
+    const ready = () => {
+      shellRendered = true;
+      const body = new PassThrough();
+      headers.set('Content-Type', 'text/html; charset=utf-8');
+      resolve(new Response(createReadableStreamFromReadable(body), { headers, status }));
+      pipe(body);
+    };
+    const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />, {
+      onAllReady: waitForAll ? ready : undefined,
+      onShellReady: waitForAll ? undefined : ready,
+      onShellError(error: unknown) {
+        reject(error);
+      },
+      onError(error: unknown) {
+        status = 500;
+        if (shellRendered) console.error(error);
+      },
+    });
+    setTimeout(abort, ABORT_DELAY);
+  });
+}
+
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  const err = error instanceof Error ? { message: error.message, stack: error.stack } : { message: String(error) };
+  log('error', 'request failed', { url: new URL(request.url).pathname, err });
+};

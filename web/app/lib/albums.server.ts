@@ -1,0 +1,62 @@
+/** Albums through the API, with local content URLs. */
+import { createApiClient, ok } from '../api/client.server';
+import type { ApiClient } from '../api/client.server';
+import { PAGE_LIMIT } from '../api/types';
+import type { Album, AlbumSort, AlbumUpdateRequest } from '../api/types';
+import { localizeAlbum } from './content-url.server';
+
+export const ALBUM_SORTS: { value: AlbumSort; label: string }[] = [
+  { value: 'name', label: 'Name' },
+  { value: '-updatedAt', label: 'Recently changed' },
+  { value: '-createdAt', label: 'Recently created' },
+];
+
+export function parseAlbumSort(v: string | null): AlbumSort {
+  return ALBUM_SORTS.find((s) => s.value === v)?.value ?? 'name';
+}
+
+/** Every album of the user (page by page; a short page is the last). */
+export async function listAllAlbums(apiUrl: string, api: ApiClient, sort: AlbumSort = 'name', maxPages = 20): Promise<Album[]> {
+  const out: Album[] = [];
+  for (let page = 1; page <= maxPages; page++) {
+    const items = await ok(api.GET('/v1/albums', { params: { query: { sort, page, limit: PAGE_LIMIT } } }));
+    out.push(...items.map((a) => localizeAlbum(a, apiUrl)));
+    if (items.length < PAGE_LIMIT) break;
+  }
+  return out;
+}
+
+export async function getAlbum(apiUrl: string, api: ApiClient, id: string): Promise<Album> {
+  return localizeAlbum(await ok(api.GET('/v1/albums/{id}', { params: { path: { id } } })), apiUrl);
+}
+
+export async function getSharedAlbum(apiUrl: string, id: string): Promise<Album> {
+  return localizeAlbum(await ok(createApiClient(apiUrl).GET('/v1/sharing/{id}', { params: { path: { id } } })), apiUrl);
+}
+
+export async function createAlbum(apiUrl: string, api: ApiClient, name: string, description: string | null, ids: string[] = []): Promise<Album> {
+  const album = await ok(api.POST('/v1/albums', { body: { name, description } }));
+  if (ids.length) await ok(api.POST('/v1/albums/{id}/mediaItems', { params: { path: { id: album.id } }, body: { mediaItems: ids } }));
+  return localizeAlbum(album, apiUrl);
+}
+
+export function updateAlbum(api: ApiClient, id: string, body: AlbumUpdateRequest): Promise<void> {
+  return ok(api.PUT('/v1/albums/{id}', { params: { path: { id } }, body }));
+}
+
+export function deleteAlbum(api: ApiClient, id: string): Promise<void> {
+  return ok(api.DELETE('/v1/albums/{id}', { params: { path: { id } } }));
+}
+
+/** Validates an album name from a form: 1–200 characters after trimming. */
+export function albumName(v: FormDataEntryValue | null | undefined): string | null {
+  if (typeof v !== 'string') return null;
+  const name = v.trim();
+  return name.length >= 1 && name.length <= 200 ? name : null;
+}
+
+export function albumDescription(v: FormDataEntryValue | null | undefined): string | null {
+  if (typeof v !== 'string') return null;
+  const d = v.trim();
+  return d ? d.slice(0, 2000) : null;
+}

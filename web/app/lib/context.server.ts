@@ -1,0 +1,27 @@
+/**
+ * What every loader and action receives as its `context`: the configuration and the long-lived
+ * helpers built from it. server.mjs builds it once; tests build their own.
+ */
+import type { WebConfig } from './config.server';
+import { SessionCookies } from './session.server';
+import { TokenRefresher } from './tokens.server';
+
+// A type alias, not an interface: Remix's AppLoadContext has an index signature it must satisfy.
+export type WebContext = {
+  config: WebConfig;
+  sessions: SessionCookies;
+  refresher: TokenRefresher;
+};
+
+declare module '@remix-run/node' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface AppLoadContext extends WebContext {}
+}
+
+export function createWebContext(config: WebConfig): WebContext {
+  return {
+    config,
+    sessions: new SessionCookies(config.sessionSecrets, config.sessionTtlDays),
+    refresher: new TokenRefresher(config.apiUrl),
+  };
+}

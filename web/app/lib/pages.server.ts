@@ -1,0 +1,28 @@
+/** What the media pages' loaders share: the session, the first page, and a deep-linked item. */
+import { json } from '@remix-run/node';
+import type { MediaItem, MediaView } from '../api/types';
+import { apiFailure, requireSession } from './auth.server';
+import type { WebContext } from './context.server';
+import { getItem, isUuid, listView } from './media.server';
+
+export interface MediaPageData {
+  items: MediaItem[];
+  /** `?item=<id>` when that item is not on the first page (null when unknown). */
+  focus: MediaItem | null;
+}
+
+export async function loadMediaPage<E extends object = object>(request: Request, context: WebContext, view: MediaView, extra?: E) {
+  const session = await requireSession(request, context);
+  try {
+    const items = await listView(context.config.apiUrl, session.api, view, 1);
+    const itemId = new URL(request.url).searchParams.get('item');
+    let focus: MediaItem | null = null;
+    if (isUuid(itemId) && !items.some((i) => i.id === itemId)) {
+      focus = await getItem(context.config.apiUrl, session.api, itemId).catch(() => null);
+    }
+    const data: MediaPageData = { items, focus };
+    return json({ ...data, ...(extra as E) }, { headers: await session.headers() });
+  } catch (err) {
+    throw apiFailure(err);
+  }
+}

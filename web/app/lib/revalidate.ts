@@ -1,0 +1,21 @@
+import type { ShouldRevalidateFunctionArgs } from '@remix-run/react';
+
+/** Search parameters that only say which item the viewer shows. */
+const VIEWER_PARAMS = ['item', 'from'];
+
+function withoutViewer(url: URL): string {
+  const params = new URLSearchParams(url.search);
+  for (const p of VIEWER_PARAMS) params.delete(p);
+  params.sort();
+  return `${url.pathname}?${params.toString()}`;
+}
+
+/**
+ * Opening, stepping through and closing the viewer only changes `?item=`: the lists are already in
+ * the browser, so loaders do not run again for it (nor for a theme change).
+ */
+export function keepOnViewerChange({ currentUrl, nextUrl, formMethod, formAction, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs): boolean {
+  if (formAction === '/theme') return false;
+  if (!formMethod && withoutViewer(currentUrl) === withoutViewer(nextUrl)) return false;
+  return defaultShouldRevalidate;
+}

@@ -1,0 +1,88 @@
+import { json, redirect } from '@remix-run/node';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { Form, Link, useLoaderData, useNavigation, useRouteError } from '@remix-run/react';
+import { useReducer } from 'react';
+import { ErrorPage } from '../components/ErrorPage';
+import { MediaGrid } from '../components/MediaGrid';
+import { useMediaList } from '../hooks/useMediaList';
+import { apiFailure, requireSession } from '../lib/auth.server';
+import { getAlbum } from '../lib/albums.server';
+import { plural } from '../lib/format';
+import { MAX_BULK, applyItemAction, isUuid } from '../lib/media.server';
+import { loadMediaPage } from '../lib/pages.server';
+import { emptySelection, selectionReducer } from '../lib/selection';
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Add to ${data?.album.name ?? 'album'} · Trove` }];
+
+function albumIdOf(params: { albumId?: string }): string {
+  if (!isUuid(params.albumId)) throw json({ message: 'Not found' }, { status: 404 });
+  return params.albumId;
+}
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const id = albumIdOf(params);
+  const session = await requireSession(request, context);
+  const album = await getAlbum(context.config.apiUrl, session.api, id).catch((err: unknown) => {
+    throw apiFailure(err);
+  });
+  return loadMediaPage(request, context, { kind: 'library' }, { album: { id: album.id, name: album.name } });
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const albumId = albumIdOf(params);
+  const form = await request.formData();
+  const ids = form.getAll('id').filter(isUuid).slice(0, MAX_BULK);
+  if (ids.length === 0) return redirect(`/albums/${albumId}`);
+  const session = await requireSession(request, context);
+  try {
+    await applyItemAction(session.api, { intent: 'addToAlbum', albumId, ids });
+    return redirect(`/albums/${albumId}`, { headers: await session.headers() });
+  } catch (err) {
+    throw apiFailure(err);
+  }
+}
+
+/** Picks items from the library to add to an album. */
+export default function AddToAlbum() {
+  const { album, items } = useLoaderData<typeof loader>();
+  const list = useMediaList({ viewQuery: 'view=library', initial: items, order: 'newest' });
+  const [selection, dispatch] = useReducer(selectionReducer, emptySelection);
+  const navigation = useNavigation();
+  const count = selection.ids.size;
+  return (
+    <>
+      <Form method="post" className="page-head picker-head">
+        <p className="crumb">
+          <Link to={`/albums/${album.id}`}>{album.name}</Link>
+        </p>
+        <h1>Add to “{album.name}”</h1>
+        <p className="muted">Click photos and videos to select them (Shift+click selects a range).</p>
+        {[...selection.ids].map((id) => (
+          <input key={id} type="hidden" name="id" value={id} />
+        ))}
+        <div className="album-tools">
+          <button type="submit" className="button primary" disabled={count === 0 || navigation.state !== 'idle'}>
+            {count === 0 ? 'Add' : `Add ${plural(count, 'item')}`}
+          </button>
+          <Link to={`/albums/${album.id}`} className="button">
+            Cancel
+          </Link>
+        </div>
+      </Form>
+      <MediaGrid
+        items={list.items}
+        grouping="day"
+        label="Your library: select items to add"
+        selection={{ ids: selection.ids, dispatch }}
+        hrefFor={(id) => `/?item=${id}`}
+        // Everything selects here: a click never opens the viewer.
+        onOpen={(id) => dispatch({ type: 'toggle', id })}
+        onNearEnd={list.complete ? undefined : list.loadMore}
+      />
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage error={useRouteError()} />;
+}

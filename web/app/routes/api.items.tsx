@@ -1,0 +1,57 @@
+/**
+ * JSON for the grid and the viewer (the browser's only way to the API, through the session):
+ *   GET  ?view=…&page=N        a page of a list (the `shared` view needs no session)
+ *   GET  ?ids=a,b,…            fresh copies of some items (the grid polls items still processing)
+ *   POST {intent, …}           an action on items (favourite, hide, trash, restore, describe, albums)
+ */
+import { json } from '@remix-run/node';
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { apiFailure, requireSession } from '../lib/auth.server';
+import { InvalidActionError, applyItemAction, getItems, isUuid, listView, parseItemAction, parseView } from '../lib/media.server';
+
+/** The most ids one refresh asks for. */
+export const MAX_REFRESH_IDS = 50;
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const idsParam = url.searchParams.get('ids');
+  try {
+    if (idsParam !== null) {
+      const ids = [...new Set(idsParam.split(',').filter(isUuid))].slice(0, MAX_REFRESH_IDS);
+      const session = await requireSession(request, context, 'api');
+      const items = await getItems(context.config.apiUrl, session.api, ids);
+      return json({ items }, { headers: await session.headers({ 'Cache-Control': 'no-store' }) });
+    }
+    const view = parseView(url.searchParams);
+    const page = Number(url.searchParams.get('page') ?? '1');
+    if (!view || !Number.isInteger(page) || page < 1) return json({ message: 'bad view or page' }, { status: 400 });
+    if (view.kind === 'shared') {
+      const items = await listView(context.config.apiUrl, null, view, page);
+      return json({ items }, { headers: { 'Cache-Control': 'no-store' } });
+    }
+    const session = await requireSession(request, context, 'api');
+    const items = await listView(context.config.apiUrl, session.api, view, page);
+    return json({ items }, { headers: await session.headers({ 'Cache-Control': 'no-store' }) });
+  } catch (err) {
+    throw apiFailure(err);
+  }
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  if (request.method !== 'POST') return json({ message: 'method not allowed' }, { status: 405 });
+  let body: unknown;
+  try {
+    body = await request.json();
+  } catch {
+    return json({ message: 'expected a JSON body' }, { status: 400 });
+  }
+  try {
+    const itemAction = parseItemAction(body);
+    const session = await requireSession(request, context, 'api');
+    await applyItemAction(session.api, itemAction);
+    return json({ ok: true }, { headers: await session.headers() });
+  } catch (err) {
+    if (err instanceof InvalidActionError) return json({ message: err.message }, { status: 400 });
+    throw apiFailure(err);
+  }
+}

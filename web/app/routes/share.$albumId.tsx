@@ -1,0 +1,77 @@
+import { json } from '@remix-run/node';
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { isRouteErrorResponse, useLoaderData, useRouteError } from '@remix-run/react';
+import { ErrorPage } from '../components/ErrorPage';
+import { MediaBrowser } from '../components/MediaBrowser';
+import { ThemeToggle } from '../components/ThemeToggle';
+import { apiFailure } from '../lib/auth.server';
+import { getSharedAlbum } from '../lib/albums.server';
+import { plural } from '../lib/format';
+import { isUuid, listView } from '../lib/media.server';
+import { keepOnViewerChange } from '../lib/revalidate';
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.album.name} · shared with Trove` : 'Shared album · Trove' }, { name: 'robots', content: 'noindex' }];
+export const shouldRevalidate = keepOnViewerChange;
+
+/** A shared album, for anyone with the link: no session involved at all. */
+export async function loader({ params, context }: LoaderFunctionArgs) {
+  const id = params.albumId;
+  if (!isUuid(id)) throw json({ message: 'Not found' }, { status: 404 });
+  try {
+    const [album, items] = await Promise.all([getSharedAlbum(context.config.apiUrl, id), listView(context.config.apiUrl, null, { kind: 'shared', albumId: id }, 1)]);
+    return json({ album, items }, { headers: { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } });
+  } catch (err) {
+    throw apiFailure(err);
+  }
+}
+
+export default function SharedAlbum() {
+  const { album, items } = useLoaderData<typeof loader>();
+  return (
+    <div className="shared-page">
+      <header className="topbar">
+        <span className="brand">
+          <img src="/favicon.svg" alt="" width={28} height={28} />
+          <span>Trove</span>
+        </span>
+        <div className="topbar-actions">
+          <ThemeToggle />
+        </div>
+      </header>
+      <main id="main" className="content shared-content">
+        <div className="page-head">
+          <p className="crumb">Shared album</p>
+          <h1>{album.name}</h1>
+          {album.description ? <p className="album-description">{album.description}</p> : null}
+          <p className="muted" data-testid="album-count">
+            {plural(album.mediaItemsCount, 'item')}
+          </p>
+        </div>
+        <MediaBrowser
+          view={{ kind: 'shared', albumId: album.id }}
+          initial={items}
+          label={`Photos and videos in ${album.name}`}
+          empty={
+            <>
+              <h2>Nothing to see yet</h2>
+              <p>This album has no photos or videos.</p>
+            </>
+          }
+        />
+      </main>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return (
+      <main className="error-page" aria-labelledby="error-title">
+        <h1 id="error-title">This link does not work</h1>
+        <p>The album it pointed to was deleted, or its owner stopped sharing it.</p>
+      </main>
+    );
+  }
+  return <ErrorPage error={error} />;
+}

@@ -1,0 +1,32 @@
+import { vitePlugin as remix } from '@remix-run/dev';
+import { defineConfig } from 'vite';
+
+declare module '@remix-run/node' {
+  interface Future {
+    v3_singleFetch: false;
+  }
+}
+
+export default defineConfig({
+  plugins: [
+    remix({
+      ignoredRouteFiles: ['**/*.test.*', '**/*.css'],
+      future: {
+        v3_fetcherPersist: true,
+        v3_relativeSplatPath: true,
+        v3_throwAbortReason: true,
+        v3_lazyRouteDiscovery: true,
+      },
+    }),
+  ],
+  build: {
+    sourcemap: false,
+    rollupOptions: {
+      // Resource routes (JSON and upload endpoints) have no browser code: their empty chunks are expected.
+      onwarn(warning, warn) {
+        if (warning.code !== 'EMPTY_BUNDLE') warn(warning);
+      },
+    },
+  },
+  server: { port: 3000 },
+});
