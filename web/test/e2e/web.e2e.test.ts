@@ -230,11 +230,14 @@ describe('the web app in a browser (e2e)', () => {
   });
 
   it('moves between photos with the arrow keys and opens one with Enter', async () => {
-    await tiles(page).first().locator('.tile-link').focus();
-    await page.keyboard.press('ArrowRight');
     const focused = () => page.evaluate(() => document.activeElement?.closest('.tile')?.getAttribute('data-id') ?? null);
+    // The previous viewer hands focus back to its tile when it closes: start once that has settled.
+    const first = await tiles(page).first().getAttribute('data-id');
+    await tiles(page).first().locator('.tile-link').focus();
+    await eventually(focused, first);
+    await page.keyboard.press('ArrowRight');
     const second = await tiles(page).nth(1).getAttribute('data-id');
-    expect(await focused()).toBe(second);
+    await eventually(focused, second);
     await page.keyboard.press('Enter');
     await page.locator('dialog.viewer').waitFor();
     await expect(page.locator('dialog.viewer').textContent()).resolves.toContain('2 of 3');
