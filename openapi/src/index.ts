@@ -89,3 +89,11 @@ export function listOperations(): OpenApiOperation[] {
   }
   return operations.map((o) => ({ ...o }));
 }
+
+/**
+ * The contract as TypeScript types, generated from openapi.yaml by openapi-typescript
+ * (`npm run generate -w openapi`; a test fails when they are stale). Gateway, web app and the
+ * e2e client all type themselves from these: `components['schemas']['MediaItem']`,
+ * `operations['listMediaItems']`, `paths['/v1/mediaItems']`.
+ */
+export type { components, operations, paths } from './generated/schema';

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { catalogue, userDeleted } from './catalogue';
+import { catalogue, userDeletedEvent } from './catalogue';
 import { STREAMS } from './contract';
 import { validate } from './validate';
 
@@ -33,9 +33,9 @@ describe('proto-events catalogue', () => {
   });
 
   it('validates payloads and explains what is wrong', () => {
-    const ok = validate(userDeleted.payload, { userId: '7c0f5e8e-8f43-4a43-9d5e-1b8f4f4b2a10', deletedAt: new Date().toISOString() });
+    const ok = validate(userDeletedEvent.payload, { userId: '7c0f5e8e-8f43-4a43-9d5e-1b8f4f4b2a10', deletedAt: new Date().toISOString() });
     expect(ok).toEqual({ valid: true, errors: [] });
-    const bad = validate(userDeleted.payload, { userId: 'nope' });
+    const bad = validate(userDeletedEvent.payload, { userId: 'nope' });
     expect(bad.valid).toBe(false);
     expect(bad.errors.join(' ')).toMatch(/userId/);
     expect(bad.errors.join(' ')).toMatch(/deletedAt/);

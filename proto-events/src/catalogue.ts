@@ -35,7 +35,7 @@ import userV1 from './schemas/user.v1.json';
  */
 
 // ---- auth ------------------------------------------------------------------------------------
-export const login = defineRpc<LoginRequestV1, TokenPairV1>({
+export const loginRpc = defineRpc<LoginRequestV1, TokenPairV1>({
   subject: 'trove.v1.auth.login',
   service: 'auth',
   callers: ['gateway'],
@@ -44,7 +44,7 @@ export const login = defineRpc<LoginRequestV1, TokenPairV1>({
   response: tokenPairV1,
 });
 
-export const refresh = defineRpc<RefreshRequestV1, TokenPairV1>({
+export const refreshRpc = defineRpc<RefreshRequestV1, TokenPairV1>({
   subject: 'trove.v1.auth.refresh',
   service: 'auth',
   callers: ['gateway'],
@@ -53,7 +53,7 @@ export const refresh = defineRpc<RefreshRequestV1, TokenPairV1>({
   response: tokenPairV1,
 });
 
-export const logout = defineRpc<LogoutRequestV1, EmptyV1>({
+export const logoutRpc = defineRpc<LogoutRequestV1, EmptyV1>({
   subject: 'trove.v1.auth.logout',
   service: 'auth',
   callers: ['gateway'],
@@ -62,7 +62,7 @@ export const logout = defineRpc<LogoutRequestV1, EmptyV1>({
   response: emptyV1,
 });
 
-export const createUser = defineRpc<CreateUserRequestV1, UserV1>({
+export const createUserRpc = defineRpc<CreateUserRequestV1, UserV1>({
   subject: 'trove.v1.auth.users.create',
   service: 'auth',
   callers: ['gateway'],
@@ -71,7 +71,7 @@ export const createUser = defineRpc<CreateUserRequestV1, UserV1>({
   response: userV1,
 });
 
-export const listUsers = defineRpc<ListUsersRequestV1, UserListV1>({
+export const listUsersRpc = defineRpc<ListUsersRequestV1, UserListV1>({
   subject: 'trove.v1.auth.users.list',
   service: 'auth',
   callers: ['gateway'],
@@ -80,7 +80,7 @@ export const listUsers = defineRpc<ListUsersRequestV1, UserListV1>({
   response: userListV1,
 });
 
-export const getUser = defineRpc<UserIdRequestV1, UserV1>({
+export const getUserRpc = defineRpc<UserIdRequestV1, UserV1>({
   subject: 'trove.v1.auth.users.get',
   service: 'auth',
   callers: ['gateway'],
@@ -89,7 +89,7 @@ export const getUser = defineRpc<UserIdRequestV1, UserV1>({
   response: userV1,
 });
 
-export const updateUser = defineRpc<UpdateUserRequestV1, UserV1>({
+export const updateUserRpc = defineRpc<UpdateUserRequestV1, UserV1>({
   subject: 'trove.v1.auth.users.update',
   service: 'auth',
   callers: ['gateway'],
@@ -98,7 +98,7 @@ export const updateUser = defineRpc<UpdateUserRequestV1, UserV1>({
   response: userV1,
 });
 
-export const deleteUser = defineRpc<UserIdRequestV1, EmptyV1>({
+export const deleteUserRpc = defineRpc<UserIdRequestV1, EmptyV1>({
   subject: 'trove.v1.auth.users.delete',
   service: 'auth',
   callers: ['gateway'],
@@ -107,7 +107,7 @@ export const deleteUser = defineRpc<UserIdRequestV1, EmptyV1>({
   response: emptyV1,
 });
 
-export const userDeleted = defineEvent<UserDeletedV1>({
+export const userDeletedEvent = defineEvent<UserDeletedV1>({
   subject: 'events.v1.user.deleted',
   publishers: ['auth'],
   consumers: ['media', 'library', 'explore', 'jobs'],
@@ -116,15 +116,15 @@ export const userDeleted = defineEvent<UserDeletedV1>({
 });
 
 export const catalogue: ReadonlyArray<RpcContract<unknown, unknown> | MessageContract<unknown>> = [
-  login,
-  refresh,
-  logout,
-  createUser,
-  listUsers,
-  getUser,
-  updateUser,
-  deleteUser,
-  userDeleted,
+  loginRpc,
+  refreshRpc,
+  logoutRpc,
+  createUserRpc,
+  listUsersRpc,
+  getUserRpc,
+  updateUserRpc,
+  deleteUserRpc,
+  userDeletedEvent,
   ...mediaContracts,
   ...libraryContracts,
 ] as ReadonlyArray<RpcContract<unknown, unknown> | MessageContract<unknown>>;

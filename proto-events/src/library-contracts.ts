@@ -40,7 +40,7 @@ registerSchemas([mediaItemV1, albumV1]);
  */
 
 // ---- library: albums -------------------------------------------------------------------------
-export const createAlbum = defineRpc<CreateAlbumRequestV1, AlbumV1>({
+export const createAlbumRpc = defineRpc<CreateAlbumRequestV1, AlbumV1>({
   subject: 'trove.v1.library.albums.create',
   service: 'library',
   callers: ['gateway'],
@@ -49,7 +49,7 @@ export const createAlbum = defineRpc<CreateAlbumRequestV1, AlbumV1>({
   response: albumV1,
 });
 
-export const listAlbums = defineRpc<ListAlbumsRequestV1, AlbumListV1>({
+export const listAlbumsRpc = defineRpc<ListAlbumsRequestV1, AlbumListV1>({
   subject: 'trove.v1.library.albums.list',
   service: 'library',
   callers: ['gateway'],
@@ -58,7 +58,7 @@ export const listAlbums = defineRpc<ListAlbumsRequestV1, AlbumListV1>({
   response: albumListV1,
 });
 
-export const getAlbum = defineRpc<AlbumIdRequestV1, AlbumV1>({
+export const getAlbumRpc = defineRpc<AlbumIdRequestV1, AlbumV1>({
   subject: 'trove.v1.library.albums.get',
   service: 'library',
   callers: ['gateway'],
@@ -67,7 +67,7 @@ export const getAlbum = defineRpc<AlbumIdRequestV1, AlbumV1>({
   response: albumV1,
 });
 
-export const updateAlbum = defineRpc<UpdateAlbumRequestV1, EmptyV1>({
+export const updateAlbumRpc = defineRpc<UpdateAlbumRequestV1, EmptyV1>({
   subject: 'trove.v1.library.albums.update',
   service: 'library',
   callers: ['gateway'],
@@ -76,7 +76,7 @@ export const updateAlbum = defineRpc<UpdateAlbumRequestV1, EmptyV1>({
   response: emptyV1,
 });
 
-export const deleteAlbum = defineRpc<AlbumIdRequestV1, EmptyV1>({
+export const deleteAlbumRpc = defineRpc<AlbumIdRequestV1, EmptyV1>({
   subject: 'trove.v1.library.albums.delete',
   service: 'library',
   callers: ['gateway'],
@@ -85,7 +85,7 @@ export const deleteAlbum = defineRpc<AlbumIdRequestV1, EmptyV1>({
   response: emptyV1,
 });
 
-export const listAlbumMediaItems = defineRpc<ListAlbumMediaItemsRequestV1, MediaItemListV1>({
+export const listAlbumMediaItemsRpc = defineRpc<ListAlbumMediaItemsRequestV1, MediaItemListV1>({
   subject: 'trove.v1.library.albums.items.list',
   service: 'library',
   callers: ['gateway'],
@@ -94,7 +94,7 @@ export const listAlbumMediaItems = defineRpc<ListAlbumMediaItemsRequestV1, Media
   response: mediaItemListV1,
 });
 
-export const addAlbumMediaItems = defineRpc<AlbumMediaItemsRequestV1, EmptyV1>({
+export const addAlbumMediaItemsRpc = defineRpc<AlbumMediaItemsRequestV1, EmptyV1>({
   subject: 'trove.v1.library.albums.items.add',
   service: 'library',
   callers: ['gateway'],
@@ -103,7 +103,7 @@ export const addAlbumMediaItems = defineRpc<AlbumMediaItemsRequestV1, EmptyV1>({
   response: emptyV1,
 });
 
-export const removeAlbumMediaItems = defineRpc<AlbumMediaItemsRequestV1, EmptyV1>({
+export const removeAlbumMediaItemsRpc = defineRpc<AlbumMediaItemsRequestV1, EmptyV1>({
   subject: 'trove.v1.library.albums.items.remove',
   service: 'library',
   callers: ['gateway'],
@@ -112,7 +112,7 @@ export const removeAlbumMediaItems = defineRpc<AlbumMediaItemsRequestV1, EmptyV1
   response: emptyV1,
 });
 
-export const listMediaItemAlbums = defineRpc<MediaItemAlbumsRequestV1, AlbumListV1>({
+export const listMediaItemAlbumsRpc = defineRpc<MediaItemAlbumsRequestV1, AlbumListV1>({
   subject: 'trove.v1.library.albums.ofMediaItem',
   service: 'library',
   callers: ['gateway'],
@@ -122,7 +122,7 @@ export const listMediaItemAlbums = defineRpc<MediaItemAlbumsRequestV1, AlbumList
 });
 
 // ---- library: sharing (no user: the album id is the link) -------------------------------------
-export const getSharedAlbum = defineRpc<SharedAlbumRequestV1, AlbumV1>({
+export const getSharedAlbumRpc = defineRpc<SharedAlbumRequestV1, AlbumV1>({
   subject: 'trove.v1.library.sharing.get',
   service: 'library',
   callers: ['gateway'],
@@ -131,7 +131,7 @@ export const getSharedAlbum = defineRpc<SharedAlbumRequestV1, AlbumV1>({
   response: albumV1,
 });
 
-export const listSharedAlbumMediaItems = defineRpc<ListSharedAlbumMediaItemsRequestV1, MediaItemListV1>({
+export const listSharedAlbumMediaItemsRpc = defineRpc<ListSharedAlbumMediaItemsRequestV1, MediaItemListV1>({
   subject: 'trove.v1.library.sharing.items',
   service: 'library',
   callers: ['gateway'],
@@ -141,15 +141,15 @@ export const listSharedAlbumMediaItems = defineRpc<ListSharedAlbumMediaItemsRequ
 });
 
 export const libraryContracts = [
-  createAlbum,
-  listAlbums,
-  getAlbum,
-  updateAlbum,
-  deleteAlbum,
-  listAlbumMediaItems,
-  addAlbumMediaItems,
-  removeAlbumMediaItems,
-  listMediaItemAlbums,
-  getSharedAlbum,
-  listSharedAlbumMediaItems,
+  createAlbumRpc,
+  listAlbumsRpc,
+  getAlbumRpc,
+  updateAlbumRpc,
+  deleteAlbumRpc,
+  listAlbumMediaItemsRpc,
+  addAlbumMediaItemsRpc,
+  removeAlbumMediaItemsRpc,
+  listMediaItemAlbumsRpc,
+  getSharedAlbumRpc,
+  listSharedAlbumMediaItemsRpc,
 ];

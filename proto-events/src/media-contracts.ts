@@ -50,7 +50,7 @@ export function userBlobPrefix(userId: string): string {
 }
 
 // ---- media: request/reply --------------------------------------------------------------------
-export const createMediaItem = defineRpc<CreateMediaItemRequestV1, MediaItemCreatedV1>({
+export const createMediaItemRpc = defineRpc<CreateMediaItemRequestV1, MediaItemCreatedV1>({
   subject: 'trove.v1.media.create',
   service: 'media',
   callers: ['gateway'],
@@ -59,7 +59,7 @@ export const createMediaItem = defineRpc<CreateMediaItemRequestV1, MediaItemCrea
   response: mediaItemCreatedV1,
 });
 
-export const getMediaItem = defineRpc<MediaItemIdRequestV1, MediaItemV1>({
+export const getMediaItemRpc = defineRpc<MediaItemIdRequestV1, MediaItemV1>({
   subject: 'trove.v1.media.get',
   service: 'media',
   callers: ['gateway'],
@@ -68,7 +68,7 @@ export const getMediaItem = defineRpc<MediaItemIdRequestV1, MediaItemV1>({
   response: mediaItemV1,
 });
 
-export const listMediaItems = defineRpc<ListMediaItemsRequestV1, MediaItemListV1>({
+export const listMediaItemsRpc = defineRpc<ListMediaItemsRequestV1, MediaItemListV1>({
   subject: 'trove.v1.media.list',
   service: 'media',
   callers: ['gateway'],
@@ -77,7 +77,7 @@ export const listMediaItems = defineRpc<ListMediaItemsRequestV1, MediaItemListV1
   response: mediaItemListV1,
 });
 
-export const updateMediaItem = defineRpc<UpdateMediaItemRequestV1, EmptyV1>({
+export const updateMediaItemRpc = defineRpc<UpdateMediaItemRequestV1, EmptyV1>({
   subject: 'trove.v1.media.update',
   service: 'media',
   callers: ['gateway'],
@@ -86,7 +86,7 @@ export const updateMediaItem = defineRpc<UpdateMediaItemRequestV1, EmptyV1>({
   response: emptyV1,
 });
 
-export const setMediaFlag = defineRpc<SetMediaFlagRequestV1, EmptyV1>({
+export const setMediaFlagRpc = defineRpc<SetMediaFlagRequestV1, EmptyV1>({
   subject: 'trove.v1.media.setFlag',
   service: 'media',
   callers: ['gateway'],
@@ -95,7 +95,7 @@ export const setMediaFlag = defineRpc<SetMediaFlagRequestV1, EmptyV1>({
   response: emptyV1,
 });
 
-export const yearsAgo = defineRpc<YearsAgoRequestV1, MediaItemListV1>({
+export const yearsAgoRpc = defineRpc<YearsAgoRequestV1, MediaItemListV1>({
   subject: 'trove.v1.media.yearsAgo',
   service: 'media',
   callers: ['gateway'],
@@ -104,7 +104,7 @@ export const yearsAgo = defineRpc<YearsAgoRequestV1, MediaItemListV1>({
   response: mediaItemListV1,
 });
 
-export const getMediaItems = defineRpc<GetMediaItemsRequestV1, MediaItemListV1>({
+export const getMediaItemsRpc = defineRpc<GetMediaItemsRequestV1, MediaItemListV1>({
   subject: 'trove.v1.media.getMany',
   service: 'media',
   callers: ['library', 'explore'],
@@ -113,7 +113,7 @@ export const getMediaItems = defineRpc<GetMediaItemsRequestV1, MediaItemListV1>(
   response: mediaItemListV1,
 });
 
-export const locateContent = defineRpc<LocateContentRequestV1, ContentLocationV1>({
+export const locateContentRpc = defineRpc<LocateContentRequestV1, ContentLocationV1>({
   subject: 'trove.v1.media.locateContent',
   service: 'media',
   callers: ['gateway'],
@@ -123,7 +123,7 @@ export const locateContent = defineRpc<LocateContentRequestV1, ContentLocationV1
 });
 
 // ---- media: work and events ------------------------------------------------------------------
-export const processMediaItem = defineWork<ProcessMediaItemV1>({
+export const processMediaItemWork = defineWork<ProcessMediaItemV1>({
   subject: 'work.v1.media.process',
   publishers: ['media'],
   consumers: ['worker'],
@@ -131,7 +131,7 @@ export const processMediaItem = defineWork<ProcessMediaItemV1>({
   payload: processMediaItemV1,
 });
 
-export const mediaProcessed = defineEvent<MediaItemProcessedV1>({
+export const mediaProcessedEvent = defineEvent<MediaItemProcessedV1>({
   subject: 'events.v1.media.processed',
   publishers: ['worker'],
   consumers: ['media'],
@@ -140,10 +140,10 @@ export const mediaProcessed = defineEvent<MediaItemProcessedV1>({
 });
 
 /** Work items that exhausted their deliveries: media marks the item FAILED with the reason. */
-export const mediaProcessingFailed: MessageContract<ProcessMediaItemV1> = {
+export const mediaProcessingFailedDeadLetter: MessageContract<ProcessMediaItemV1> = {
   kind: 'event',
   stream: STREAMS.deadLetters.name,
-  subject: deadLetterSubject(processMediaItem.subject),
+  subject: deadLetterSubject(processMediaItemWork.subject),
   publishers: ['worker (bus dead-letter)'],
   consumers: ['media'],
   summary: 'A processing work item failed every delivery; media marks the item FAILED (reason in the Trove-Dlq-Reason header).',
@@ -153,25 +153,25 @@ export const mediaProcessingFailed: MessageContract<ProcessMediaItemV1> = {
 const changed = (what: string, summary: string, consumers: string[]) =>
   defineEvent<MediaItemChangedV1>({ subject: `events.v1.media.${what}`, publishers: ['media'], consumers, summary, payload: mediaChangedV1 });
 
-export const mediaUpdated = changed('updated', 'An item changed (processing finished, description or flags).', ['explore']);
-export const mediaTrashed = changed('trashed', 'An item moved to the trash.', ['library', 'explore']);
-export const mediaRestored = changed('restored', 'An item came back from the trash.', ['library', 'explore']);
-export const mediaPurged = changed('purged', 'An item was deleted for good (retention elapsed or its user was deleted): its blobs are gone.', ['library', 'explore']);
+export const mediaUpdatedEvent = changed('updated', 'An item changed (processing finished, description or flags).', ['explore']);
+export const mediaTrashedEvent = changed('trashed', 'An item moved to the trash.', ['library', 'explore']);
+export const mediaRestoredEvent = changed('restored', 'An item came back from the trash.', ['library', 'explore']);
+export const mediaPurgedEvent = changed('purged', 'An item was deleted for good (retention elapsed or its user was deleted): its blobs are gone.', ['library', 'explore']);
 
 export const mediaContracts = [
-  createMediaItem,
-  getMediaItem,
-  listMediaItems,
-  updateMediaItem,
-  setMediaFlag,
-  yearsAgo,
-  getMediaItems,
-  locateContent,
-  processMediaItem,
-  mediaProcessed,
-  mediaProcessingFailed,
-  mediaUpdated,
-  mediaTrashed,
-  mediaRestored,
-  mediaPurged,
+  createMediaItemRpc,
+  getMediaItemRpc,
+  listMediaItemsRpc,
+  updateMediaItemRpc,
+  setMediaFlagRpc,
+  yearsAgoRpc,
+  getMediaItemsRpc,
+  locateContentRpc,
+  processMediaItemWork,
+  mediaProcessedEvent,
+  mediaProcessingFailedDeadLetter,
+  mediaUpdatedEvent,
+  mediaTrashedEvent,
+  mediaRestoredEvent,
+  mediaPurgedEvent,
 ];

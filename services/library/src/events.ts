@@ -1,4 +1,4 @@
-import { mediaPurged, mediaRestored, mediaTrashed, userDeleted } from '@trove/proto-events';
+import { mediaPurgedEvent, mediaRestoredEvent, mediaTrashedEvent, userDeletedEvent } from '@trove/proto-events';
 import type { MediaItemChangedV1, UserDeletedV1 } from '@trove/proto-events';
 import type { Bus, ConsumerHandle, Logger } from '@trove/kit';
 import type { AlbumsRepository } from './albums/repository';
@@ -41,9 +41,9 @@ export function libraryEventHandlers(repo: AlbumsRepository, log: Logger) {
 export async function consumeLibraryEvents(bus: Bus, repo: AlbumsRepository, log: Logger): Promise<ConsumerHandle[]> {
   const h = libraryEventHandlers(repo, log);
   return Promise.all([
-    bus.consume(mediaTrashed, { durable: LIBRARY_CONSUMERS.trashed }, h.trashed),
-    bus.consume(mediaRestored, { durable: LIBRARY_CONSUMERS.restored }, h.restored),
-    bus.consume(mediaPurged, { durable: LIBRARY_CONSUMERS.purged }, h.purged),
-    bus.consume(userDeleted, { durable: LIBRARY_CONSUMERS.userDeleted }, h.userDeleted),
+    bus.consume(mediaTrashedEvent, { durable: LIBRARY_CONSUMERS.trashed }, h.trashed),
+    bus.consume(mediaRestoredEvent, { durable: LIBRARY_CONSUMERS.restored }, h.restored),
+    bus.consume(mediaPurgedEvent, { durable: LIBRARY_CONSUMERS.purged }, h.purged),
+    bus.consume(userDeletedEvent, { durable: LIBRARY_CONSUMERS.userDeleted }, h.userDeleted),
   ]);
 }

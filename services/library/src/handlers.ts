@@ -1,15 +1,15 @@
 import {
-  addAlbumMediaItems,
-  createAlbum,
-  deleteAlbum,
-  getAlbum,
-  getSharedAlbum,
-  listAlbumMediaItems,
-  listAlbums,
-  listMediaItemAlbums,
-  listSharedAlbumMediaItems,
-  removeAlbumMediaItems,
-  updateAlbum,
+  addAlbumMediaItemsRpc,
+  createAlbumRpc,
+  deleteAlbumRpc,
+  getAlbumRpc,
+  getSharedAlbumRpc,
+  listAlbumMediaItemsRpc,
+  listAlbumsRpc,
+  listMediaItemAlbumsRpc,
+  listSharedAlbumMediaItemsRpc,
+  removeAlbumMediaItemsRpc,
+  updateAlbumRpc,
 } from '@trove/proto-events';
 import { rpcHandler } from '@trove/kit';
 import type { ServeOptions } from '@trove/kit';
@@ -18,28 +18,28 @@ import type { Albums } from './albums/albums';
 /** The library's RPCs: the gateway calls them with the authenticated user's id (none for sharing). */
 export function libraryHandlers(albums: Albums): ServeOptions['handlers'] {
   return [
-    rpcHandler(createAlbum, (req) => albums.create(req)),
-    rpcHandler(listAlbums, async (req) => ({ albums: await albums.list(req) })),
-    rpcHandler(getAlbum, ({ userId, id }) => albums.get(userId, id)),
-    rpcHandler(updateAlbum, async (req) => {
+    rpcHandler(createAlbumRpc, (req) => albums.create(req)),
+    rpcHandler(listAlbumsRpc, async (req) => ({ albums: await albums.list(req) })),
+    rpcHandler(getAlbumRpc, ({ userId, id }) => albums.get(userId, id)),
+    rpcHandler(updateAlbumRpc, async (req) => {
       await albums.update(req);
       return {};
     }),
-    rpcHandler(deleteAlbum, async ({ userId, id }) => {
+    rpcHandler(deleteAlbumRpc, async ({ userId, id }) => {
       await albums.delete(userId, id);
       return {};
     }),
-    rpcHandler(listAlbumMediaItems, async ({ userId, id, page, limit }) => ({ items: await albums.listItems(userId, id, page, limit) })),
-    rpcHandler(addAlbumMediaItems, async ({ userId, id, mediaItemIds }) => {
+    rpcHandler(listAlbumMediaItemsRpc, async ({ userId, id, page, limit }) => ({ items: await albums.listItems(userId, id, page, limit) })),
+    rpcHandler(addAlbumMediaItemsRpc, async ({ userId, id, mediaItemIds }) => {
       await albums.addItems(userId, id, mediaItemIds);
       return {};
     }),
-    rpcHandler(removeAlbumMediaItems, async ({ userId, id, mediaItemIds }) => {
+    rpcHandler(removeAlbumMediaItemsRpc, async ({ userId, id, mediaItemIds }) => {
       await albums.removeItems(userId, id, mediaItemIds);
       return {};
     }),
-    rpcHandler(listMediaItemAlbums, async ({ userId, mediaItemId }) => ({ albums: await albums.albumsOfItem(userId, mediaItemId) })),
-    rpcHandler(getSharedAlbum, ({ id }) => albums.sharedAlbum(id)),
-    rpcHandler(listSharedAlbumMediaItems, async ({ id, page, limit }) => ({ items: await albums.sharedItems(id, page, limit) })),
+    rpcHandler(listMediaItemAlbumsRpc, async ({ userId, mediaItemId }) => ({ albums: await albums.albumsOfItem(userId, mediaItemId) })),
+    rpcHandler(getSharedAlbumRpc, ({ id }) => albums.sharedAlbum(id)),
+    rpcHandler(listSharedAlbumMediaItemsRpc, async ({ id, page, limit }) => ({ items: await albums.sharedItems(id, page, limit) })),
   ];
 }

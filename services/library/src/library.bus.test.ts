@@ -8,21 +8,21 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  addAlbumMediaItems,
-  createAlbum,
-  getAlbum,
-  getMediaItems,
-  getSharedAlbum,
-  listAlbumMediaItems,
-  listAlbums,
-  listMediaItemAlbums,
-  listSharedAlbumMediaItems,
-  mediaPurged,
-  mediaRestored,
-  mediaTrashed,
-  removeAlbumMediaItems,
-  updateAlbum,
-  userDeleted,
+  addAlbumMediaItemsRpc,
+  createAlbumRpc,
+  getAlbumRpc,
+  getMediaItemsRpc,
+  getSharedAlbumRpc,
+  listAlbumMediaItemsRpc,
+  listAlbumsRpc,
+  listMediaItemAlbumsRpc,
+  listSharedAlbumMediaItemsRpc,
+  mediaPurgedEvent,
+  mediaRestoredEvent,
+  mediaTrashedEvent,
+  removeAlbumMediaItemsRpc,
+  updateAlbumRpc,
+  userDeletedEvent,
 } from '@trove/proto-events';
 import type { AlbumV1 } from '@trove/proto-events';
 import { Bus, createLogger, openDocStore, rpcHandler } from '@trove/kit';
@@ -61,7 +61,7 @@ describe('library over NATS: RPCs and media/user events', () => {
     await consumeLibraryEvents(service, repo, log);
     await service.serve({ name: 'library', version: '0.0.0', handlers: libraryHandlers(new Albums(repo, mediaOverBus(service))) });
     mediaBus = await Bus.connect({ url: nats.url, name: 'media', log });
-    await mediaBus.serve({ name: 'media', version: '0.0.0', handlers: [rpcHandler(getMediaItems, async ({ userId, ids }) => ({ items: await media.getMany(userId, ids) }))] });
+    await mediaBus.serve({ name: 'media', version: '0.0.0', handlers: [rpcHandler(getMediaItemsRpc, async ({ userId, ids }) => ({ items: await media.getMany(userId, ids) }))] });
     client = await Bus.connect({ url: nats.url, name: 'gateway', log, rpcTimeoutMs: 2000 });
   });
   afterAll(async () => {
@@ -71,79 +71,79 @@ describe('library over NATS: RPCs and media/user events', () => {
     await nats?.stop();
   });
 
-  const publish = async (contract: typeof mediaTrashed, userId: string, mediaItemId: string, at: Date) =>
+  const publish = async (contract: typeof mediaTrashedEvent, userId: string, mediaItemId: string, at: Date) =>
     client.publish(contract, { userId, mediaItemId, at: at.toISOString() }, { msgId: `test-${++msg}` });
-  const album = (id: string) => client.request(getAlbum, { userId: alice, id });
-  const items = async (id: string) => (await client.request(listAlbumMediaItems, { userId: alice, id, page: 1, limit: 100 })).items.map((i) => i.id);
+  const album = (id: string) => client.request(getAlbumRpc, { userId: alice, id });
+  const items = async (id: string) => (await client.request(listAlbumMediaItemsRpc, { userId: alice, id, page: 1, limit: 100 })).items.map((i) => i.id);
   const summary = (a: AlbumV1) => ({ count: a.mediaItemsCount, cover: a.coverMediaItem?.id ?? null });
 
   it('answers album calls with the schema-checked shapes and the right errors', async () => {
     const x = media.add(alice);
-    const created = await client.request(createAlbum, { userId: alice, name: 'Trip', shared: true });
-    await client.request(addAlbumMediaItems, { userId: alice, id: created.id, mediaItemIds: [x.id, x.id] });
+    const created = await client.request(createAlbumRpc, { userId: alice, name: 'Trip', shared: true });
+    await client.request(addAlbumMediaItemsRpc, { userId: alice, id: created.id, mediaItemIds: [x.id, x.id] });
     expect(summary(await album(created.id))).toEqual({ count: 1, cover: x.id });
-    expect((await client.request(listAlbums, { userId: alice, sort: '-createdAt', page: 1, limit: 15, hidden: false })).albums.map((a) => a.id)).toContain(created.id);
-    expect((await client.request(listMediaItemAlbums, { userId: alice, mediaItemId: x.id })).albums.map((a) => a.id)).toEqual([created.id]);
-    expect((await client.request(getSharedAlbum, { id: created.id })).coverMediaItem?.id).toBe(x.id);
-    expect((await client.request(listSharedAlbumMediaItems, { id: created.id, page: 1, limit: 10 })).items.map((i) => i.id)).toEqual([x.id]);
+    expect((await client.request(listAlbumsRpc, { userId: alice, sort: '-createdAt', page: 1, limit: 15, hidden: false })).albums.map((a) => a.id)).toContain(created.id);
+    expect((await client.request(listMediaItemAlbumsRpc, { userId: alice, mediaItemId: x.id })).albums.map((a) => a.id)).toEqual([created.id]);
+    expect((await client.request(getSharedAlbumRpc, { id: created.id })).coverMediaItem?.id).toBe(x.id);
+    expect((await client.request(listSharedAlbumMediaItemsRpc, { id: created.id, page: 1, limit: 10 })).items.map((i) => i.id)).toEqual([x.id]);
 
-    await expect(client.request(getAlbum, { userId: bob, id: created.id })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'album not found' });
-    await expect(client.request(addAlbumMediaItems, { userId: alice, id: created.id, mediaItemIds: [randomUUID()] })).rejects.toMatchObject({
+    await expect(client.request(getAlbumRpc, { userId: bob, id: created.id })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'album not found' });
+    await expect(client.request(addAlbumMediaItemsRpc, { userId: alice, id: created.id, mediaItemIds: [randomUUID()] })).rejects.toMatchObject({
       code: 'NOT_FOUND',
       message: 'mediaitem not found',
     });
-    await client.request(updateAlbum, { userId: alice, id: created.id, shared: false });
-    await expect(client.request(getSharedAlbum, { id: created.id })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'shared link not found' });
-    await client.request(removeAlbumMediaItems, { userId: alice, id: created.id, mediaItemIds: [x.id] });
+    await client.request(updateAlbumRpc, { userId: alice, id: created.id, shared: false });
+    await expect(client.request(getSharedAlbumRpc, { id: created.id })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'shared link not found' });
+    await client.request(removeAlbumMediaItemsRpc, { userId: alice, id: created.id, mediaItemIds: [x.id] });
     expect(summary(await album(created.id))).toEqual({ count: 0, cover: null });
   });
 
   it('answers 503-style UNAVAILABLE when the media service does not answer', async () => {
-    const created = await client.request(createAlbum, { userId: alice, name: 'No media' });
+    const created = await client.request(createAlbumRpc, { userId: alice, name: 'No media' });
     await mediaBus.close();
     try {
-      await expect(client.request(addAlbumMediaItems, { userId: alice, id: created.id, mediaItemIds: [randomUUID()] })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+      await expect(client.request(addAlbumMediaItemsRpc, { userId: alice, id: created.id, mediaItemIds: [randomUUID()] })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
     } finally {
       mediaBus = await Bus.connect({ url: nats.url, name: 'media', log });
-      await mediaBus.serve({ name: 'media', version: '0.0.0', handlers: [rpcHandler(getMediaItems, async ({ userId, ids }) => ({ items: await media.getMany(userId, ids) }))] });
+      await mediaBus.serve({ name: 'media', version: '0.0.0', handlers: [rpcHandler(getMediaItemsRpc, async ({ userId, ids }) => ({ items: await media.getMany(userId, ids) }))] });
     }
   });
 
   it('follows trash, restore and purge in every album holding the item; replays and stale events change nothing', async () => {
     const [x, y] = [media.add(alice), media.add(alice)];
-    const one = await client.request(createAlbum, { userId: alice, name: 'one' });
-    const two = await client.request(createAlbum, { userId: alice, name: 'two' });
-    await client.request(addAlbumMediaItems, { userId: alice, id: one.id, mediaItemIds: [x.id, y.id] });
-    await client.request(addAlbumMediaItems, { userId: alice, id: two.id, mediaItemIds: [x.id] });
+    const one = await client.request(createAlbumRpc, { userId: alice, name: 'one' });
+    const two = await client.request(createAlbumRpc, { userId: alice, name: 'two' });
+    await client.request(addAlbumMediaItemsRpc, { userId: alice, id: one.id, mediaItemIds: [x.id, y.id] });
+    await client.request(addAlbumMediaItemsRpc, { userId: alice, id: two.id, mediaItemIds: [x.id] });
     const t0 = Date.now() + 1000;
 
     media.set(x.id, { deleted: true });
-    await publish(mediaTrashed, alice, x.id, new Date(t0));
+    await publish(mediaTrashedEvent, alice, x.id, new Date(t0));
     await waitFor(async () => (await album(two.id)).mediaItemsCount === 0, { what: 'trash applied' });
     expect(summary(await album(one.id))).toEqual({ count: 1, cover: y.id });
     expect(await items(one.id)).toEqual([y.id]);
 
     media.set(x.id, { deleted: false });
-    await publish(mediaRestored, alice, x.id, new Date(t0 + 10));
+    await publish(mediaRestoredEvent, alice, x.id, new Date(t0 + 10));
     await waitFor(async () => (await album(two.id)).mediaItemsCount === 1, { what: 'restore applied' });
     expect(summary(await album(one.id))).toEqual({ count: 2, cover: x.id });
 
     // The same trash delivered again (a new message, as after a publisher retry past the
     // de-duplication window), then another user's event for the same id: nothing changes.
-    await publish(mediaTrashed, alice, x.id, new Date(t0));
-    await publish(mediaTrashed, bob, x.id, new Date(t0 + 20));
+    await publish(mediaTrashedEvent, alice, x.id, new Date(t0));
+    await publish(mediaTrashedEvent, bob, x.id, new Date(t0 + 20));
     // A marker event processed after them tells us they were handled.
     const marker = media.add(alice);
-    await client.request(addAlbumMediaItems, { userId: alice, id: two.id, mediaItemIds: [marker.id] });
+    await client.request(addAlbumMediaItemsRpc, { userId: alice, id: two.id, mediaItemIds: [marker.id] });
     media.set(marker.id, { deleted: true });
-    await publish(mediaTrashed, alice, marker.id, new Date(t0 + 30));
+    await publish(mediaTrashedEvent, alice, marker.id, new Date(t0 + 30));
     await waitFor(async () => (await items(two.id)).length === 1 && (await album(two.id)).mediaItemsCount === 1, { what: 'marker applied' });
     expect(await items(two.id)).toEqual([x.id]);
     expect(summary(await album(one.id))).toEqual({ count: 2, cover: x.id });
 
     media.purge(x.id);
-    await publish(mediaPurged, alice, x.id, new Date(t0 + 40));
-    await publish(mediaPurged, alice, x.id, new Date(t0 + 40));
+    await publish(mediaPurgedEvent, alice, x.id, new Date(t0 + 40));
+    await publish(mediaPurgedEvent, alice, x.id, new Date(t0 + 40));
     await waitFor(async () => (await album(one.id)).mediaItemsCount === 1, { what: 'purge applied' });
     expect(summary(await album(one.id))).toEqual({ count: 1, cover: y.id });
     expect(summary(await album(two.id))).toEqual({ count: 0, cover: null });
@@ -151,10 +151,10 @@ describe('library over NATS: RPCs and media/user events', () => {
 
   it("removes a deleted user's albums, and only theirs", async () => {
     const bobsItem = media.add(bob);
-    const bobs = await client.request(createAlbum, { userId: bob, name: 'bob', coverMediaItemId: bobsItem.id });
-    const mine = await client.request(createAlbum, { userId: alice, name: 'mine' });
-    await client.publish(userDeleted, { userId: bob, deletedAt: new Date().toISOString() }, { msgId: `user-deleted-${bob}` });
-    await waitFor(async () => (await client.request(getAlbum, { userId: bob, id: bobs.id }).catch(() => null)) === null, { what: 'user deletion applied' });
+    const bobs = await client.request(createAlbumRpc, { userId: bob, name: 'bob', coverMediaItemId: bobsItem.id });
+    const mine = await client.request(createAlbumRpc, { userId: alice, name: 'mine' });
+    await client.publish(userDeletedEvent, { userId: bob, deletedAt: new Date().toISOString() }, { msgId: `user-deleted-${bob}` });
+    await waitFor(async () => (await client.request(getAlbumRpc, { userId: bob, id: bobs.id }).catch(() => null)) === null, { what: 'user deletion applied' });
     expect((await album(mine.id)).name).toBe('mine');
     expect(await repo.albumIdsHolding(bob, bobsItem.id)).toEqual([]);
   });

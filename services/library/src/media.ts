@@ -1,4 +1,4 @@
-import { getMediaItems } from '@trove/proto-events';
+import { getMediaItemsRpc } from '@trove/proto-events';
 import type { MediaItemV1 } from '@trove/proto-events';
 import type { Bus } from '@trove/kit';
 
@@ -17,7 +17,7 @@ export function mediaOverBus(bus: Bus): MediaDirectory {
     async getMany(userId, ids) {
       const out: MediaItemV1[] = [];
       for (let i = 0; i < ids.length; i += GET_MANY_MAX) {
-        const { items } = await bus.request(getMediaItems, { userId, ids: ids.slice(i, i + GET_MANY_MAX) });
+        const { items } = await bus.request(getMediaItemsRpc, { userId, ids: ids.slice(i, i + GET_MANY_MAX) });
         out.push(...items);
       }
       return out;

@@ -1,6 +1,6 @@
 import './telemetry';
 import { DLQ_REASON_HEADER, openBlobStoreFromConfig, openDocStoreFromConfig, packageVersion, runService } from '@trove/kit';
-import { mediaProcessed, mediaProcessingFailed, userDeleted } from '@trove/proto-events';
+import { mediaProcessedEvent, mediaProcessingFailedDeadLetter, userDeletedEvent } from '@trove/proto-events';
 import { mediaSpec } from './config';
 import { mediaHandlers } from './handlers';
 import { openMediaItems } from './items/repository';
@@ -28,11 +28,11 @@ void runService({
     });
 
     const consumers = await Promise.all([
-      bus.consume(mediaProcessed, { durable: 'media-processed', concurrency: 8 }, (result) => media.applyProcessed(result)),
-      bus.consume(mediaProcessingFailed, { durable: 'media-processing-failed', concurrency: 4 }, (item, meta) =>
+      bus.consume(mediaProcessedEvent, { durable: 'media-processed', concurrency: 8 }, (result) => media.applyProcessed(result)),
+      bus.consume(mediaProcessingFailedDeadLetter, { durable: 'media-processing-failed', concurrency: 4 }, (item, meta) =>
         media.markFailed(item.userId, item.mediaItemId, meta.header(DLQ_REASON_HEADER) ?? 'processing failed'),
       ),
-      bus.consume(userDeleted, { durable: 'media-user-deleted', concurrency: 1, ackWaitMs: 120_000 }, async (event) => {
+      bus.consume(userDeletedEvent, { durable: 'media-user-deleted', concurrency: 1, ackWaitMs: 120_000 }, async (event) => {
         const purged = await media.deleteUserMedia(event.userId);
         log.info({ deletedUserId: event.userId, purged }, "deleted user's media removed");
       }),

@@ -1,6 +1,6 @@
 import './telemetry';
 import { openBlobStoreFromConfig, packageVersion, runService } from '@trove/kit';
-import { processMediaItem } from '@trove/proto-events';
+import { processMediaItemWork } from '@trove/proto-events';
 import { WORK_CONSUMER, workerSpec } from './pipeline/config';
 import { processItem, sweepStaleTemp } from './pipeline/process';
 
@@ -20,7 +20,7 @@ void runService({
     if (stale) log.info({ removed: stale }, 'stale temp directories removed');
 
     const consumer = await bus.consume(
-      processMediaItem,
+      processMediaItemWork,
       { durable: WORK_CONSUMER, concurrency: config.concurrency, maxDeliver: config.maxDeliver, backoffMs: config.backoffMs, ackWaitMs: config.ackWaitSeconds * 1000 },
       async (item, meta) => {
         const started = Date.now();

@@ -1,4 +1,4 @@
-import { login, logout, refresh } from '@trove/proto-events';
+import { loginRpc, logoutRpc, refreshRpc } from '@trove/proto-events';
 import type { TokenPairV1 } from '@trove/proto-events';
 import { AppError, rpcHandler, unauthorized } from '@trove/kit';
 import type { Logger, ServeOptions } from '@trove/kit';
@@ -28,7 +28,7 @@ export function authHandlers(deps: AuthHandlerDeps): ServeOptions['handlers'] {
   });
 
   return [
-    rpcHandler(login, async ({ username, password, clientAddress }) => {
+    rpcHandler(loginRpc, async ({ username, password, clientAddress }) => {
       const keys = [`username:${username.toLowerCase()}`, ...(clientAddress ? [addressKey(clientAddress)] : [])];
       const decision = await deps.limiter.hit(keys);
       if (!decision.allowed) {
@@ -50,7 +50,7 @@ export function authHandlers(deps: AuthHandlerDeps): ServeOptions['handlers'] {
       return pair(user._id, session._id, refreshToken);
     }),
 
-    rpcHandler(refresh, async ({ refreshToken }) => {
+    rpcHandler(refreshRpc, async ({ refreshToken }) => {
       const result = await deps.sessions.rotate(refreshToken);
       if (result.kind === 'reused') {
         // Two parties hold this session's tokens: end it for both.
@@ -65,7 +65,7 @@ export function authHandlers(deps: AuthHandlerDeps): ServeOptions['handlers'] {
       return pair(result.session.userId, result.session._id, result.refreshToken);
     }),
 
-    rpcHandler(logout, async ({ sessionId }) => {
+    rpcHandler(logoutRpc, async ({ sessionId }) => {
       // Revoke first: the access token must stop working even if the delete below fails.
       await deps.revocations.revokeSession(sessionId);
       await deps.sessions.delete(sessionId);

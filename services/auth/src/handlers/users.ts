@@ -1,4 +1,4 @@
-import { createUser, deleteUser as deleteUserRpc, getUser, listUsers, updateUser } from '@trove/proto-events';
+import { createUserRpc, deleteUserRpc, getUserRpc, listUsersRpc, updateUserRpc } from '@trove/proto-events';
 import { badRequest, notFound, rpcHandler } from '@trove/kit';
 import type { ServeOptions } from '@trove/kit';
 import type { DeletionDeps } from '../users/deletion';
@@ -21,21 +21,21 @@ export function userHandlers(deps: DeletionDeps): ServeOptions['handlers'] {
   const { users, sessions, revocations } = deps;
 
   return [
-    rpcHandler(createUser, async ({ name, username, password }) => {
+    rpcHandler(createUserRpc, async ({ name, username, password }) => {
       check(nameProblem(name), usernameProblem(username), passwordProblem(password, username));
       const user = await users.create({ name, username, passwordHash: await hashPassword(password) });
       return toUserV1(user);
     }),
 
-    rpcHandler(listUsers, async ({ page, limit }) => ({ users: (await users.list(page, limit)).map(toUserV1) })),
+    rpcHandler(listUsersRpc, async ({ page, limit }) => ({ users: (await users.list(page, limit)).map(toUserV1) })),
 
-    rpcHandler(getUser, async ({ id }) => {
+    rpcHandler(getUserRpc, async ({ id }) => {
       const user = await users.findById(id);
       if (!user) throw userNotFound();
       return toUserV1(user);
     }),
 
-    rpcHandler(updateUser, async ({ id, name, username, password }) => {
+    rpcHandler(updateUserRpc, async ({ id, name, username, password }) => {
       const existing = await users.findById(id);
       if (!existing) throw userNotFound();
       check(

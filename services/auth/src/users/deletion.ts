@@ -1,4 +1,4 @@
-import { userDeleted } from '@trove/proto-events';
+import { userDeletedEvent } from '@trove/proto-events';
 import type { Bus, Logger } from '@trove/kit';
 import type { SessionStore } from '../sessions/sessions';
 import type { RevocationWriter } from '../sessions/revocations';
@@ -32,7 +32,7 @@ export async function finishDeletion(deps: DeletionDeps, user: UserDoc): Promise
   const deletedAt = (user.deletingAt ?? new Date()).toISOString();
   await deps.revocations.revokeUser(user._id);
   await deps.sessions.deleteOfUser(user._id);
-  await deps.bus.publish(userDeleted, { userId: user._id, deletedAt }, { msgId: `user-deleted-${user._id}` });
+  await deps.bus.publish(userDeletedEvent, { userId: user._id, deletedAt }, { msgId: `user-deleted-${user._id}` });
   await deps.users.remove(user._id);
   deps.log.info({ deletedUserId: user._id }, 'user deleted');
 }

@@ -4,7 +4,7 @@
  */
 import jwt from 'jsonwebtoken';
 import { connect } from 'nats';
-import { STREAMS, userDeleted } from '@trove/proto-events';
+import { STREAMS, userDeletedEvent } from '@trove/proto-events';
 import { startStack } from '../../../kit/src/testing/stack';
 import { waitFor } from '../../../kit/src/testing/wait';
 import type { Stack } from '../../../kit/src/testing/stack';
@@ -68,7 +68,7 @@ describe('auth and users (e2e)', () => {
     const nc = await connect({ servers: stack.nats.url });
     try {
       const jsm = await nc.jetstreamManager();
-      return (await jsm.streams.getMessage(STREAMS.events.name, { last_by_subj: userDeleted.subject })).json();
+      return (await jsm.streams.getMessage(STREAMS.events.name, { last_by_subj: userDeletedEvent.subject })).json();
     } finally {
       await nc.close();
     }

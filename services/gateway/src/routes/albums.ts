@@ -1,14 +1,14 @@
 import { Router } from 'express';
 import {
-  addAlbumMediaItems,
-  createAlbum,
-  deleteAlbum,
-  getAlbum,
-  listAlbumMediaItems,
-  listAlbums,
-  listMediaItemAlbums,
-  removeAlbumMediaItems,
-  updateAlbum,
+  addAlbumMediaItemsRpc,
+  createAlbumRpc,
+  deleteAlbumRpc,
+  getAlbumRpc,
+  listAlbumMediaItemsRpc,
+  listAlbumsRpc,
+  listMediaItemAlbumsRpc,
+  removeAlbumMediaItemsRpc,
+  updateAlbumRpc,
 } from '@trove/proto-events';
 import type { ListAlbumsRequestV1, UpdateAlbumRequestV1 } from '@trove/proto-events';
 import { badRequest } from '@trove/kit';
@@ -60,7 +60,7 @@ export function albumRoutes(deps: AlbumRouteDeps): Router {
       const q = req.query as unknown as ListQuery;
       const request: ListAlbumsRequestV1 = { userId, sort: q.sort ?? 'name', page: q.page, limit: q.limit, hidden: q.hidden === true };
       if (typeof q.shared === 'boolean') request.shared = q.shared;
-      const { albums } = await deps.bus.request(listAlbums, request);
+      const { albums } = await deps.bus.request(listAlbumsRpc, request);
       res.json(albums.map(presenter(req, deps.media).album));
     }),
   );
@@ -70,7 +70,7 @@ export function albumRoutes(deps: AlbumRouteDeps): Router {
     handle(async (req, res) => {
       const { userId } = requireUser(res);
       const body = pick(req.body as AlbumBody);
-      const album = await deps.bus.request(createAlbum, { userId, ...body, name: body.name as string });
+      const album = await deps.bus.request(createAlbumRpc, { userId, ...body, name: body.name as string });
       res.status(201).json(presenter(req, deps.media).album(album));
     }),
   );
@@ -79,7 +79,7 @@ export function albumRoutes(deps: AlbumRouteDeps): Router {
     '/v1/albums/:id',
     handle(async (req, res) => {
       const { userId } = requireUser(res);
-      res.json(presenter(req, deps.media).album(await deps.bus.request(getAlbum, { userId, id: req.params.id })));
+      res.json(presenter(req, deps.media).album(await deps.bus.request(getAlbumRpc, { userId, id: req.params.id })));
     }),
   );
 
@@ -89,7 +89,7 @@ export function albumRoutes(deps: AlbumRouteDeps): Router {
       const { userId } = requireUser(res);
       const changes = pick(req.body as AlbumBody);
       if (Object.keys(changes).length === 0) throw badRequest('request/body must contain at least one of name, description, coverMediaItemId, shared, hidden');
-      await deps.bus.request(updateAlbum, { userId, id: req.params.id, ...changes });
+      await deps.bus.request(updateAlbumRpc, { userId, id: req.params.id, ...changes });
       res.status(204).end();
     }),
   );
@@ -98,7 +98,7 @@ export function albumRoutes(deps: AlbumRouteDeps): Router {
     '/v1/albums/:id',
     handle(async (req, res) => {
       const { userId } = requireUser(res);
-      await deps.bus.request(deleteAlbum, { userId, id: req.params.id });
+      await deps.bus.request(deleteAlbumRpc, { userId, id: req.params.id });
       res.status(204).end();
     }),
   );
@@ -108,26 +108,26 @@ export function albumRoutes(deps: AlbumRouteDeps): Router {
     handle(async (req, res) => {
       const { userId } = requireUser(res);
       const { page, limit } = req.query as unknown as Paging;
-      const { items } = await deps.bus.request(listAlbumMediaItems, { userId, id: req.params.id, page, limit });
+      const { items } = await deps.bus.request(listAlbumMediaItemsRpc, { userId, id: req.params.id, page, limit });
       res.json(presenter(req, deps.media).items(items));
     }),
   );
 
-  const changeItems = (contract: typeof addAlbumMediaItems) =>
+  const changeItems = (contract: typeof addAlbumMediaItemsRpc) =>
     handle(async (req, res) => {
       const { userId } = requireUser(res);
       const { mediaItems } = req.body as { mediaItems: [string, ...string[]] };
       await deps.bus.request(contract, { userId, id: req.params.id, mediaItemIds: mediaItems });
       res.status(204).end();
     });
-  r.post('/v1/albums/:id/mediaItems', changeItems(addAlbumMediaItems));
-  r.delete('/v1/albums/:id/mediaItems', changeItems(removeAlbumMediaItems));
+  r.post('/v1/albums/:id/mediaItems', changeItems(addAlbumMediaItemsRpc));
+  r.delete('/v1/albums/:id/mediaItems', changeItems(removeAlbumMediaItemsRpc));
 
   r.get(
     '/v1/mediaItems/:id/albums',
     handle(async (req, res) => {
       const { userId } = requireUser(res);
-      const { albums } = await deps.bus.request(listMediaItemAlbums, { userId, mediaItemId: req.params.id });
+      const { albums } = await deps.bus.request(listMediaItemAlbumsRpc, { userId, mediaItemId: req.params.id });
       res.json(albums.map(presenter(req, deps.media).album));
     }),
   );

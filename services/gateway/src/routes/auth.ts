@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { REVOCATIONS, login, logout, refresh } from '@trove/proto-events';
+import { REVOCATIONS, loginRpc, logoutRpc, refreshRpc } from '@trove/proto-events';
 import { unauthorized } from '@trove/kit';
 import type { Bus } from '@trove/kit';
 import { handle } from '../http/async';
@@ -24,7 +24,7 @@ export function authRoutes(deps: AuthRouteDeps): Router {
       const { username, password } = req.body as { username: string; password: string };
       // req.ip honours X-Forwarded-For only from the trusted proxies set on the app.
       const clientAddress = req.ip || req.socket.remoteAddress;
-      res.json(await deps.bus.request(login, { username, password, ...(clientAddress ? { clientAddress } : {}) }));
+      res.json(await deps.bus.request(loginRpc, { username, password, ...(clientAddress ? { clientAddress } : {}) }));
     }),
   );
 
@@ -34,7 +34,7 @@ export function authRoutes(deps: AuthRouteDeps): Router {
       const fromBody = (req.body as { refreshToken?: unknown } | undefined)?.refreshToken;
       const token = parseBearer(req.get('authorization')) ?? (typeof fromBody === 'string' ? fromBody : undefined);
       if (!token || token.length > MAX_REFRESH_TOKEN) throw unauthorized();
-      res.json(await deps.bus.request(refresh, { refreshToken: token }));
+      res.json(await deps.bus.request(refreshRpc, { refreshToken: token }));
     }),
   );
 
@@ -44,7 +44,7 @@ export function authRoutes(deps: AuthRouteDeps): Router {
       const token = parseBearer(req.get('authorization'));
       const claims = token ? deps.tokens.verify(token) : undefined;
       if (!claims) throw unauthorized();
-      await deps.bus.request(logout, { userId: claims.userId, sessionId: claims.sessionId });
+      await deps.bus.request(logoutRpc, { userId: claims.userId, sessionId: claims.sessionId });
       deps.tokens.revocations.add(REVOCATIONS.sessionKey(claims.sessionId));
       res.status(204).end();
     }),

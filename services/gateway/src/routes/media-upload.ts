@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Router } from 'express';
-import { createMediaItem, getMediaItem, mediaBlobKey } from '@trove/proto-events';
+import { createMediaItemRpc, getMediaItemRpc, mediaBlobKey } from '@trove/proto-events';
 import { isAppError } from '@trove/kit';
 import type { BlobStore, Bus, Logger } from '@trove/kit';
 import type { MediaGatewayDeps } from '../content/setup';
@@ -46,7 +46,7 @@ export function mediaUploadRoutes(deps: MediaUploadDeps): Router {
       }
       const request = { userId, id, filename: stored.filename, mimeType: stored.type.mimeType, mediaItemType: stored.type.mediaItemType, size: stored.size, sha256: stored.sha256, originalKey: key };
       try {
-        await deps.bus.request(createMediaItem, request);
+        await deps.bus.request(createMediaItemRpc, request);
       } catch (err) {
         // No answer in time: the item may exist all the same. Keep the original if it does.
         if (isAppError(err) && err.code === 'UNAVAILABLE' && (await exists(deps.bus, userId, id))) {
@@ -88,7 +88,7 @@ function drainBriefly(req: IncomingMessage): void {
 
 async function exists(bus: Bus, userId: string, id: string): Promise<boolean> {
   try {
-    await bus.request(getMediaItem, { userId, id });
+    await bus.request(getMediaItemRpc, { userId, id });
     return true;
   } catch {
     return false;

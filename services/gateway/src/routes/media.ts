@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { Request, Response } from 'express';
-import { getMediaItem, listMediaItems, locateContent, setMediaFlag, updateMediaItem, yearsAgo } from '@trove/proto-events';
+import { getMediaItemRpc, listMediaItemsRpc, locateContentRpc, setMediaFlagRpc, updateMediaItemRpc, yearsAgoRpc } from '@trove/proto-events';
 import type { ListMediaItemsRequestV1, MediaItemV1, SetMediaFlagRequestV1, UpdateMediaItemRequestV1 } from '@trove/proto-events';
 import { badRequest } from '@trove/kit';
 import type { BlobStore, Bus, Logger } from '@trove/kit';
@@ -47,12 +47,12 @@ export function mediaRoutes(deps: MediaRouteDeps): Router {
         if (q.category) request.category = q.category;
         if (q.status) request.status = q.status;
       }
-      res.json(present(req, (await deps.bus.request(listMediaItems, request)).items));
+      res.json(present(req, (await deps.bus.request(listMediaItemsRpc, request)).items));
     });
   const setFlag = (flag: SetMediaFlagRequestV1['flag'], value: boolean) =>
     handle(async (req, res) => {
       const { userId } = requireUser(res);
-      await deps.bus.request(setMediaFlag, { userId, ids: (req.body as FlagBody).mediaItems, flag, value });
+      await deps.bus.request(setMediaFlagRpc, { userId, ids: (req.body as FlagBody).mediaItems, flag, value });
       res.status(204).end();
     });
 
@@ -62,7 +62,7 @@ export function mediaRoutes(deps: MediaRouteDeps): Router {
     '/v1/mediaItems/:id',
     handle(async (req, res) => {
       const { userId } = requireUser(res);
-      res.json(present(req, [await deps.bus.request(getMediaItem, { userId, id: req.params.id })])[0]);
+      res.json(present(req, [await deps.bus.request(getMediaItemRpc, { userId, id: req.params.id })])[0]);
     }),
   );
 
@@ -76,7 +76,7 @@ export function mediaRoutes(deps: MediaRouteDeps): Router {
       if (body.favourite !== undefined) changes.favourite = body.favourite;
       if (body.hidden !== undefined) changes.hidden = body.hidden;
       if (Object.keys(changes).length === 0) throw badRequest('request/body must contain at least one of description, favourite, hidden');
-      await deps.bus.request(updateMediaItem, { userId, id: req.params.id, ...changes });
+      await deps.bus.request(updateMediaItemRpc, { userId, id: req.params.id, ...changes });
       res.status(204).end();
     }),
   );
@@ -85,7 +85,7 @@ export function mediaRoutes(deps: MediaRouteDeps): Router {
     '/v1/mediaItems/:id',
     handle(async (req, res) => {
       const { userId } = requireUser(res);
-      await deps.bus.request(setMediaFlag, { userId, ids: [req.params.id], flag: 'deleted', value: true });
+      await deps.bus.request(setMediaFlagRpc, { userId, ids: [req.params.id], flag: 'deleted', value: true });
       res.status(204).end();
     }),
   );
@@ -94,7 +94,7 @@ export function mediaRoutes(deps: MediaRouteDeps): Router {
     handle(async (req: Request, res: Response) => {
       // A bearer token scopes the lookup to its user; a verified signed URL names the item itself.
       const user = requireUserOrSignature(res);
-      const location = await deps.bus.request(locateContent, { ...(user ? { userId: user.userId } : {}), id: req.params.id, variant });
+      const location = await deps.bus.request(locateContentRpc, { ...(user ? { userId: user.userId } : {}), id: req.params.id, variant });
       await serveBlob(req, res, deps.blobs, deps.log, {
         key: location.key,
         contentType: location.contentType,
@@ -121,7 +121,7 @@ export function mediaRoutes(deps: MediaRouteDeps): Router {
     handle(async (req, res) => {
       const { userId } = requireUser(res);
       const { page, limit } = req.query as unknown as Paging;
-      res.json(present(req, (await deps.bus.request(yearsAgo, { userId, monthDate: req.params.monthDate, page, limit })).items));
+      res.json(present(req, (await deps.bus.request(yearsAgoRpc, { userId, monthDate: req.params.monthDate, page, limit })).items));
     }),
   );
 

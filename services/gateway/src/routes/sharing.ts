@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { Response } from 'express';
-import { getSharedAlbum, listSharedAlbumMediaItems } from '@trove/proto-events';
+import { getSharedAlbumRpc, listSharedAlbumMediaItemsRpc } from '@trove/proto-events';
 import type { Bus } from '@trove/kit';
 import type { MediaGatewayDeps } from '../content/setup';
 import { handle } from '../http/async';
@@ -28,7 +28,7 @@ export function sharingRoutes(deps: SharingRouteDeps): Router {
     '/v1/sharing/:id',
     handle(async (req, res) => {
       noStore(res);
-      const album = await deps.bus.request(getSharedAlbum, { id: req.params.id });
+      const album = await deps.bus.request(getSharedAlbumRpc, { id: req.params.id });
       res.json(presenter(req, deps.media).album(album));
     }),
   );
@@ -38,7 +38,7 @@ export function sharingRoutes(deps: SharingRouteDeps): Router {
     handle(async (req, res) => {
       noStore(res);
       const { page, limit } = req.query as unknown as { page: number; limit: number };
-      const { items } = await deps.bus.request(listSharedAlbumMediaItems, { id: req.params.id, page, limit });
+      const { items } = await deps.bus.request(listSharedAlbumMediaItemsRpc, { id: req.params.id, page, limit });
       res.json(presenter(req, deps.media).items(items));
     }),
   );

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { REVOCATIONS, createUser, deleteUser, getUser, listUsers, updateUser } from '@trove/proto-events';
+import { REVOCATIONS, createUserRpc, deleteUserRpc, getUserRpc, listUsersRpc, updateUserRpc } from '@trove/proto-events';
 import type { UpdateUserRequestV1 } from '@trove/proto-events';
 import { badRequest } from '@trove/kit';
 import type { Bus } from '@trove/kit';
@@ -33,7 +33,7 @@ export function userRoutes(deps: UserRouteDeps): Router {
       requireAdmin(res);
       // Coerced to integers, with their defaults, by the validator.
       const { page, limit } = req.query as unknown as { page: number; limit: number };
-      res.json((await deps.bus.request(listUsers, { page, limit })).users);
+      res.json((await deps.bus.request(listUsersRpc, { page, limit })).users);
     }),
   );
 
@@ -42,7 +42,7 @@ export function userRoutes(deps: UserRouteDeps): Router {
     handle(async (req, res) => {
       requireAdmin(res);
       const { name, username, password } = req.body as Required<UserBody>;
-      res.status(201).json(await deps.bus.request(createUser, { name, username, password }));
+      res.status(201).json(await deps.bus.request(createUserRpc, { name, username, password }));
     }),
   );
 
@@ -50,7 +50,7 @@ export function userRoutes(deps: UserRouteDeps): Router {
     '/v1/users/:id',
     handle(async (req, res) => {
       requireAdmin(res);
-      res.json(await deps.bus.request(getUser, { id: req.params.id }));
+      res.json(await deps.bus.request(getUserRpc, { id: req.params.id }));
     }),
   );
 
@@ -60,7 +60,7 @@ export function userRoutes(deps: UserRouteDeps): Router {
       requireAdmin(res);
       const changes = pick(req.body as UserBody);
       if (Object.keys(changes).length === 0) throw badRequest('request/body must contain at least one of name, username, password');
-      await deps.bus.request(updateUser, { id: req.params.id, ...changes });
+      await deps.bus.request(updateUserRpc, { id: req.params.id, ...changes });
       res.status(204).end();
     }),
   );
@@ -69,7 +69,7 @@ export function userRoutes(deps: UserRouteDeps): Router {
     '/v1/users/:id',
     handle(async (req, res) => {
       requireAdmin(res);
-      await deps.bus.request(deleteUser, { id: req.params.id });
+      await deps.bus.request(deleteUserRpc, { id: req.params.id });
       // The watch brings the same revocation; recording it now leaves no window for this gateway.
       deps.revocations.add(REVOCATIONS.userKey(req.params.id));
       res.status(204).end();

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { mediaBlobKey, mediaProcessed, processMediaItem } from '@trove/proto-events';
+import { mediaBlobKey, mediaProcessedEvent, processMediaItemWork } from '@trove/proto-events';
 import type { MediaItemProcessedV1, MessageContract } from '@trove/proto-events';
 import { AppError, createLogger, openBlobStore, openDocStore } from '@trove/kit';
 import type { BlobStore, Collection, DocStore } from '@trove/kit';
@@ -110,7 +110,7 @@ describe('create', () => {
     const user = randomUUID();
     const id = await upload(user);
     expect(await media.get(user, id)).toMatchObject({ id, userId: user, status: 'PROCESSING', creationTime: clock.toISOString(), deleted: false, variants: { preview: false, thumbnail: false, playback: false } });
-    expect(published).toEqual([{ subject: processMediaItem.subject, payload: expect.objectContaining({ mediaItemId: id, userId: user }), msgId: id }]);
+    expect(published).toEqual([{ subject: processMediaItemWork.subject, payload: expect.objectContaining({ mediaItemId: id, userId: user }), msgId: id }]);
   });
 
   it('the same content twice is a conflict naming the first item; another user may have it too', async () => {
@@ -334,6 +334,6 @@ describe('purge', () => {
 });
 
 it('mediaProcessed and processMediaItem are the contracts the service speaks', () => {
-  expect(mediaProcessed.subject).toBe('events.v1.media.processed');
-  expect(processMediaItem.subject).toBe('work.v1.media.process');
+  expect(mediaProcessedEvent.subject).toBe('events.v1.media.processed');
+  expect(processMediaItemWork.subject).toBe('work.v1.media.process');
 });

@@ -1,10 +1,10 @@
 import {
   mediaBlobKey,
-  mediaPurged,
-  mediaRestored,
-  mediaTrashed,
-  mediaUpdated,
-  processMediaItem,
+  mediaPurgedEvent,
+  mediaRestoredEvent,
+  mediaTrashedEvent,
+  mediaUpdatedEvent,
+  processMediaItemWork,
   userBlobPrefix,
 } from '@trove/proto-events';
 import type {
@@ -119,7 +119,7 @@ export class MediaService {
     try {
       await this.publishWithRetry(() =>
         this.deps.events.publish(
-          processMediaItem,
+          processMediaItemWork,
           { userId: req.userId, mediaItemId: req.id, originalKey: req.originalKey, mimeType: req.mimeType, mediaItemType: req.mediaItemType, filename: req.filename },
           { msgId: req.id },
         ),
@@ -209,7 +209,7 @@ export class MediaService {
     if (req.hidden !== undefined) set.hidden = req.hidden;
     const doc = await this.items.findOneAndUpdate({ _id: req.id, userId: req.userId }, { $set: set });
     if (!doc) throw notFound(NOT_FOUND_MESSAGE);
-    await this.changed(mediaUpdated, doc, doc.updatedAt);
+    await this.changed(mediaUpdatedEvent, doc, doc.updatedAt);
   }
 
   /**
@@ -234,7 +234,7 @@ export class MediaService {
       await this.items.updateMany({ ...scope, [req.flag]: { $ne: req.value } }, { $set: { [req.flag]: req.value, updatedAt: now } });
     }
     const docs = await this.items.find(scope);
-    const contract = req.flag !== 'deleted' ? mediaUpdated : req.value ? mediaTrashed : mediaRestored;
+    const contract = req.flag !== 'deleted' ? mediaUpdatedEvent : req.value ? mediaTrashedEvent : mediaRestoredEvent;
     await inBatches(docs, 50, (doc) => this.changed(contract, doc, req.flag === 'deleted' && req.value && doc.deletedAt ? doc.deletedAt : doc.updatedAt));
   }
 
@@ -260,7 +260,7 @@ export class MediaService {
       await this.deleteVariantBlobs(result);
       return;
     }
-    await this.changed(mediaUpdated, doc, updatedAt);
+    await this.changed(mediaUpdatedEvent, doc, updatedAt);
   }
 
   /** A work item that failed every delivery: FAILED with the reason, unless a result made it READY meanwhile. */
@@ -270,7 +270,7 @@ export class MediaService {
       { _id: id, userId, status: 'PROCESSING' },
       { $set: { status: 'FAILED', failureReason: reason.slice(0, 1000) || 'processing failed', updatedAt } },
     );
-    if (doc) await this.changed(mediaUpdated, doc, updatedAt);
+    if (doc) await this.changed(mediaUpdatedEvent, doc, updatedAt);
   }
 
   private async deleteVariantBlobs(result: MediaItemProcessedV1): Promise<void> {
@@ -330,7 +330,7 @@ export class MediaService {
     const keys = new Set([doc.originalKey, ...(['original', 'preview', 'thumbnail', 'playback'] as const).map((v) => mediaBlobKey(doc.userId, doc._id, v))]);
     for (const key of Object.values(doc.variants)) if (key) keys.add(key);
     for (const key of keys) await this.deps.blobs.delete(key);
-    await this.deps.events.publish(mediaPurged, { userId: doc.userId, mediaItemId: doc._id, at: this.now().toISOString() }, { msgId: `purged-${doc._id}` });
+    await this.deps.events.publish(mediaPurgedEvent, { userId: doc.userId, mediaItemId: doc._id, at: this.now().toISOString() }, { msgId: `purged-${doc._id}` });
     await this.items.deleteOne({ _id: doc._id });
     this.deps.log.info({ mediaItemId: doc._id }, 'media item purged');
   }

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { mediaBlobKey, mediaProcessed } from '@trove/proto-events';
+import { mediaBlobKey, mediaProcessedEvent } from '@trove/proto-events';
 import type { MediaItemProcessedV1, MessageContract, ProcessMediaItemV1 } from '@trove/proto-events';
 import { BlobNotFoundError } from '@trove/kit';
 import type { BlobStore, Logger } from '@trove/kit';
@@ -72,7 +72,7 @@ export async function processItem(deps: ProcessDeps, item: ProcessMediaItemV1): 
       placeholder: previews.placeholder || null,
       variants: { preview: key('preview'), thumbnail: key('thumbnail'), playback: playbackPath ? key('playback') : null },
     };
-    await deps.events.publish(mediaProcessed, result, { msgId: `processed-${item.mediaItemId}` });
+    await deps.events.publish(mediaProcessedEvent, result, { msgId: `processed-${item.mediaItemId}` });
     return 'processed';
   } catch (err) {
     // The reason is kept on the item: name the user's file, not our temp path.
