@@ -6,7 +6,7 @@ import { startNatsServer } from '../testing/nats-server';
 import type { NatsServerHandle } from '../testing/nats-server';
 import { startProcess } from '../testing/process';
 import { waitFor } from '../testing/wait';
-import { echo, testWork } from './fixtures/test-contracts';
+import { echo, testEvent, testWork } from './fixtures/test-contracts';
 import { Bus, DLQ_DELIVERIES_HEADER, DLQ_REASON_HEADER, rpcHandler } from './index';
 
 const log = createLogger({ service: 'bus-test', level: 'silent' });
@@ -189,5 +189,60 @@ describe('JetStream work queues', () => {
     // Work-queue retention: everything acked is gone from the stream.
     const jsm = await producer.nc.jetstreamManager();
     await waitFor(async () => (await jsm.consumers.info(work.stream, 'killed')).num_pending === 0 && (await jsm.consumers.info(work.stream, 'killed')).num_ack_pending === 0, { what: 'consumer drained' });
+  });
+
+  it('retries a message that must be applied beyond its max deliveries, and never dead-letters it', async () => {
+    const work = testWork('forever');
+    const b = await bus('forever');
+    const dead: string[] = [];
+    const sub = b.nc.subscribe(deadLetterSubject(work.subject), { callback: (_e, msg) => dead.push(msg.headers?.get(DLQ_REASON_HEADER) ?? '') });
+    const attempts: number[] = [];
+    // The store is "down" for the first seven deliveries, more than maxDeliver allows.
+    const handle = await b.consume(work, { durable: 'forever', maxDeliver: 2, retryForever: true, backoffMs: [20] }, async (_p, meta) => {
+      attempts.push(meta.delivery);
+      if (meta.delivery <= 7) throw new Error('store unavailable');
+    });
+    await b.publish(work, { n: 7 }, { msgId: 'forever-7' });
+    await waitFor(() => attempts.length === 8, { what: 'eighth delivery' });
+    const jsm = await b.nc.jetstreamManager();
+    await waitFor(async () => (await jsm.consumers.info(work.stream, 'forever')).num_ack_pending === 0, { what: 'acked' });
+    await handle.stop();
+    sub.unsubscribe();
+    expect(attempts).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(dead).toEqual([]);
+  });
+
+  it('dead-letters an event whose consumer died on its last delivery without taking it from the other consumers', async () => {
+    const name = 'shared-event';
+    const event = testEvent(name);
+    const b = await bus('advisory');
+    const dead: number[] = [];
+    const sub = b.nc.subscribe(deadLetterSubject(event.subject), { callback: (_e, msg) => dead.push(JSON.parse(new TextDecoder().decode(msg.data)).n) });
+    const entry = join(__dirname, '..', '..', 'dist', 'bus', 'fixtures', 'consumer-process.js');
+    const dying = startProcess('consumer-dies', entry, {}, [nats.url, name, 'dies', '60000', 'event', '1', '4000']);
+    await dying.waitForOutput(/consuming/);
+    await b.publish(event, { n: 5 }, { msgId: 'shared-event-5' });
+    try {
+      await dying.waitForOutput(/start 5/);
+    } finally {
+      await dying.kill(); // SIGKILL on its only delivery: the server gives up after ack_wait
+    }
+    // A live replica of the dead consumer (same options): it handles the max-deliveries advisory.
+    const replica = await b.consume(event, { durable: 'dies', concurrency: 2, ackWaitMs: 4000, maxDeliver: 1, backoffMs: [100] }, async () => {
+      throw new Error('the replica never gets the event: its one delivery went to the killed process');
+    });
+    await waitFor(() => dead.length === 1, { timeoutMs: 20_000, what: 'dead letter from the advisory' });
+    await replica.stop();
+    sub.unsubscribe();
+    expect(dead).toEqual([5]);
+
+    // Another service's consumer of the same event, arriving afterwards, still gets it.
+    const others: number[] = [];
+    const other = await b.consume(event, { durable: 'other-service' }, async ({ n }) => {
+      others.push(n);
+    });
+    await waitFor(() => others.length === 1, { what: 'the event for the other consumer' });
+    await other.stop();
+    expect(others).toEqual([5]);
   });
 });

@@ -1,6 +1,6 @@
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { MessageContract } from '@trove/proto-events';
-import { deadLetterSubject, validate } from '@trove/proto-events';
+import { STREAMS, deadLetterSubject, validate } from '@trove/proto-events';
 import { AckPolicy, DeliverPolicy, nanos } from 'nats';
 import type { ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg, NatsConnection, Subscription } from 'nats';
 import { runWithContext } from '../log';
@@ -18,6 +18,12 @@ export interface ConsumeOptions {
   concurrency?: number;
   /** Deliveries before a message goes to the dead-letter subject. */
   maxDeliver?: number;
+  /**
+   * For messages that must eventually be applied (a user's deletion): failures are never
+   * dead-lettered but retried without limit, with the backoff (whose last delay repeats).
+   * A payload that fails its schema is still dead-lettered at once (it can never succeed).
+   */
+  retryForever?: boolean;
   /** How long a delivery may stay unacknowledged before the server redelivers it. */
   ackWaitMs?: number;
   /** Delay before redelivery after a failure, by attempt (the last value repeats). */
@@ -43,7 +49,7 @@ export interface ConsumerHandle {
 export const DLQ_REASON_HEADER = 'Trove-Dlq-Reason';
 export const DLQ_DELIVERIES_HEADER = 'Trove-Dlq-Deliveries';
 
-const DEFAULTS = { concurrency: 4, maxDeliver: 5, ackWaitMs: 30_000, backoffMs: [1_000, 5_000, 30_000, 120_000] };
+const DEFAULTS = { concurrency: 4, maxDeliver: 5, retryForever: false, ackWaitMs: 30_000, backoffMs: [1_000, 5_000, 30_000, 120_000] };
 
 /** Creates or updates the durable pull consumer for a contract's subject. */
 async function ensureConsumer(jsm: JetStreamManager, contract: MessageContract<unknown>, o: Required<ConsumeOptions>): Promise<void> {
@@ -52,7 +58,7 @@ async function ensureConsumer(jsm: JetStreamManager, contract: MessageContract<u
     ack_policy: AckPolicy.Explicit,
     deliver_policy: DeliverPolicy.All,
     filter_subject: contract.subject,
-    max_deliver: o.maxDeliver,
+    max_deliver: o.retryForever ? -1 : o.maxDeliver,
     ack_wait: nanos(o.ackWaitMs),
     max_ack_pending: Math.max(o.concurrency * 4, 64),
   };
@@ -137,7 +143,7 @@ async function processMessage<P>(
     span.recordException(err as Error);
     span.setStatus({ code: SpanStatusCode.ERROR });
     const reason = (err as Error)?.message ?? String(err);
-    if (delivery >= o.maxDeliver) {
+    if (!o.retryForever && delivery >= o.maxDeliver) {
       await deadLetter(js, m, reason, delivery).catch((e) => log.error({ err: e }, 'dead-letter publish failed'));
       m.term(reason.slice(0, 200));
       log.error({ subject: m.subject, seq: meta.streamSequence, delivery, reason }, 'message failed its last delivery; dead-lettered');
@@ -161,8 +167,10 @@ async function deadLetter(js: JetStreamClient, m: JsMsg, reason: string, deliver
 
 /**
  * When a consumer process dies during a message's last delivery, nobody nak's it: the server
- * gives up and emits an advisory. We pick that message from the stream, dead-letter it and
- * remove it, so nothing is silently stuck. A queue group makes one replica do it.
+ * gives up and emits an advisory. We pick that message from the stream and dead-letter it, so
+ * nothing is silently stuck. Only a work queue's message is then removed: it belongs to this one
+ * consumer, whereas an event stays in its stream for every other consumer that has not had it
+ * yet. A queue group makes one replica do it.
  */
 function watchMaxDeliveries(nc: NatsConnection, js: JetStreamClient, jsm: JetStreamManager, log: Logger, contract: MessageContract<unknown>, durable: string): Subscription {
   const subject = `$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${contract.stream}.${durable}`;
@@ -181,7 +189,7 @@ function watchMaxDeliveries(nc: NatsConnection, js: JetStreamClient, jsm: JetStr
           h.set(DLQ_REASON_HEADER, 'maximum deliveries reached without an answer from a consumer');
           h.set(DLQ_DELIVERIES_HEADER, String(advisory.deliveries ?? ''));
           await js.publish(deadLetterSubject(stored.subject), stored.data, { headers: h, msgID: `dlq-${contract.stream}-${seq}` });
-          await jsm.streams.deleteMessage(contract.stream, seq, false);
+          if (ownsItsMessages(contract.stream)) await jsm.streams.deleteMessage(contract.stream, seq, false);
           log.error({ subject: stored.subject, seq }, 'message exhausted its deliveries; dead-lettered');
         } catch (e) {
           // Already handled by the consumer that term'd it, or by another replica.
@@ -192,3 +200,8 @@ function watchMaxDeliveries(nc: NatsConnection, js: JetStreamClient, jsm: JetStr
   });
 }
 
+
+/** True for a work-queue stream, whose messages are each for one consumer only. */
+function ownsItsMessages(stream: string): boolean {
+  return Object.values(STREAMS).some((s) => s.name === stream && s.retention === 'workqueue');
+}
