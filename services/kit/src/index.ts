@@ -10,3 +10,4 @@ export * from './service/package-info';
 export * from './secrets';
 export * from './filetype';
 export * from './service/stores';
+export { componentDuration, httpRequestDuration, observedGauge, secondsSince, startMetricsServer } from './metrics';

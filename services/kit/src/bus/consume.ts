@@ -5,6 +5,7 @@ import { AckPolicy, DeliverPolicy, nanos } from 'nats';
 import type { ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg, NatsConnection, Subscription } from 'nats';
 import { runWithContext } from '../log';
 import type { Logger } from '../log';
+import { messageDuration, messageRedeliveries, observedGauge, secondsSince } from '../metrics';
 import { decodeJson } from './codec';
 import { incomingContext, outgoingHeaders, requestIdOf } from './headers';
 import { isNotFound } from './streams';
@@ -91,6 +92,7 @@ export async function consume<P>(
   const consumer = await js.consumers.get(contract.stream, o.durable);
   const messages: ConsumerMessages = await consumer.consume({ max_messages: o.concurrency });
   const advisories = watchMaxDeliveries(nc, js, jsm, log, contract as MessageContract<unknown>, o.durable);
+  observeConsumer(jsm, contract.stream, o.durable);
 
   const inFlight = new Set<Promise<void>>();
   const loop = (async () => {
@@ -123,6 +125,9 @@ async function processMessage<P>(
   const meta: MessageMeta = { delivery, streamSequence: m.info.streamSequence, subject: m.subject, header: (name) => m.headers?.get(name) || undefined };
   const parentCtx = incomingContext(m.headers);
   const span = tracer.startSpan(`consume ${m.subject}`, { kind: SpanKind.CONSUMER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': m.subject } }, parentCtx);
+  const started = process.hrtime.bigint();
+  let outcome = 'ack';
+  if (delivery > 1) messageRedeliveries.inc({ subject: contract.subject });
   // Long handlers tell the server they are alive so the message is not redelivered under them.
   const heartbeat = setInterval(() => m.working(), Math.max(500, Math.floor(o.ackWaitMs / 2)));
   try {
@@ -130,6 +135,7 @@ async function processMessage<P>(
     const check = decoded.ok ? validate(contract.payload, decoded.value) : { valid: false, errors: ['not valid JSON'] };
     if (!decoded.ok || !check.valid) {
       // A malformed message will never succeed: dead-letter it at once instead of retrying.
+      outcome = 'dead_letter';
       await deadLetter(js, m, `invalid payload: ${check.errors.join('; ')}`, delivery);
       m.term('invalid payload');
       log.warn({ subject: m.subject, seq: meta.streamSequence, errors: check.errors }, 'message failed its schema; dead-lettered');
@@ -144,16 +150,19 @@ async function processMessage<P>(
     span.setStatus({ code: SpanStatusCode.ERROR });
     const reason = (err as Error)?.message ?? String(err);
     if (!o.retryForever && delivery >= o.maxDeliver) {
+      outcome = 'dead_letter';
       await deadLetter(js, m, reason, delivery).catch((e) => log.error({ err: e }, 'dead-letter publish failed'));
       m.term(reason.slice(0, 200));
       log.error({ subject: m.subject, seq: meta.streamSequence, delivery, reason }, 'message failed its last delivery; dead-lettered');
     } else {
+      outcome = 'retry';
       const delay = o.backoffMs[Math.min(delivery - 1, o.backoffMs.length - 1)] ?? 0;
       m.nak(delay);
       log.warn({ subject: m.subject, seq: meta.streamSequence, delivery, delay, reason }, 'message failed; will retry');
     }
   } finally {
     clearInterval(heartbeat);
+    messageDuration.observe({ subject: contract.subject, outcome }, secondsSince(started));
     span.end();
   }
 }
@@ -204,4 +213,21 @@ function watchMaxDeliveries(nc: NatsConnection, js: JetStreamClient, jsm: JetStr
 /** True for a work-queue stream, whose messages are each for one consumer only. */
 function ownsItsMessages(stream: string): boolean {
   return Object.values(STREAMS).some((s) => s.name === stream && s.retention === 'workqueue');
+}
+
+/** Durable consumers of this process, whose backlog the queue gauges report at each scrape. */
+const observedConsumers = new Map<string, { jsm: JetStreamManager; stream: string; durable: string }>();
+
+function observeConsumer(jsm: JetStreamManager, stream: string, durable: string): void {
+  observedConsumers.set(`${stream}/${durable}`, { jsm, stream, durable });
+  if (observedConsumers.size > 1) return; // the gauges exist already
+  const read = (field: 'num_pending' | 'num_ack_pending' | 'num_redelivered') => async () => {
+    const infos = await Promise.all(
+      [...observedConsumers.values()].map(async (c) => ({ c, info: await c.jsm.consumers.info(c.stream, c.durable).catch(() => undefined) })),
+    );
+    return infos.filter((i) => i.info).map(({ c, info }) => ({ labels: { stream: c.stream, consumer: c.durable }, value: info![field] }));
+  };
+  observedGauge('trove_queue_pending_messages', 'Messages not yet delivered to a durable consumer (its backlog).', ['stream', 'consumer'], read('num_pending'));
+  observedGauge('trove_queue_unacked_messages', 'Messages delivered to a durable consumer and not yet acknowledged.', ['stream', 'consumer'], read('num_ack_pending'));
+  observedGauge('trove_queue_redelivered_messages', 'Messages of a durable consumer delivered more than once and not yet acknowledged.', ['stream', 'consumer'], read('num_redelivered'));
 }

@@ -7,6 +7,7 @@ import { AppError, httpStatusOf, isAppError } from '../errors';
 import type { ErrorCode } from '../errors';
 import { runWithContext } from '../log';
 import type { Logger } from '../log';
+import { rpcClientDuration, rpcErrors, rpcServerDuration, secondsSince } from '../metrics';
 import { decodeJson, encodeJson, errorReply } from './codec';
 import type { ErrorReply, ResultReply } from './codec';
 import { incomingContext, outgoingHeaders, requestIdOf } from './headers';
@@ -64,7 +65,11 @@ async function dispatch(h: RpcHandler, msg: ServiceMsg, log: Logger): Promise<vo
   const requestId = requestIdOf(msg.headers);
   const parentCtx = incomingContext(msg.headers);
   const span = tracer.startSpan(`rpc ${subject}`, { kind: SpanKind.SERVER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': subject } }, parentCtx);
+  const started = process.hrtime.bigint();
+  let outcome = 'ok';
   const reply = (code: ErrorCode, message: string, details?: Record<string, unknown>) => {
+    outcome = code;
+    rpcErrors.inc({ subject, side: 'server', code });
     const err = new AppError(code, message, details);
     msg.respondError(httpStatusOf[code], message, encodeJson(errorReply(err)));
   };
@@ -95,6 +100,7 @@ async function dispatch(h: RpcHandler, msg: ServiceMsg, log: Logger): Promise<vo
     log.error({ err, subject, requestId }, 'rpc handler failed');
     return reply('INTERNAL', 'internal error');
   } finally {
+    rpcServerDuration.observe({ subject, outcome }, secondsSince(started));
     span.end();
   }
 }
@@ -109,6 +115,8 @@ export interface RequestOptions {
  */
 export async function requestRpc<Req, Res>(nc: NatsConnection, contract: RpcContract<Req, Res>, request: Req, opts: RequestOptions): Promise<Res> {
   const span = tracer.startSpan(`rpc ${contract.subject}`, { kind: SpanKind.CLIENT, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': contract.subject } });
+  const started = process.hrtime.bigint();
+  let outcome = 'ok';
   try {
     return await context.with(trace.setSpan(context.active(), span), async () => {
       let msg;
@@ -133,9 +141,12 @@ export async function requestRpc<Req, Res>(nc: NatsConnection, contract: RpcCont
       return (decoded.value as ResultReply<Res>).result;
     });
   } catch (err) {
+    outcome = isAppError(err) ? err.code : 'INTERNAL';
+    rpcErrors.inc({ subject: contract.subject, side: 'client', code: outcome });
     span.setStatus({ code: SpanStatusCode.ERROR });
     throw err;
   } finally {
+    rpcClientDuration.observe({ subject: contract.subject, outcome }, secondsSince(started));
     span.end();
   }
 }

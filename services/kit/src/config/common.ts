@@ -1,4 +1,5 @@
 import { bool, int, optionalStr, optionalUrl, str, url } from './index';
+import type { Var } from './index';
 
 /** Variables every service reads. Documented in the README's table. */
 export const commonSpec = {
@@ -7,6 +8,8 @@ export const commonSpec = {
   logLevel: str('TROVE_LOG_LEVEL', { default: 'info' }),
   rpcTimeoutMs: int('TROVE_RPC_TIMEOUT_MS', { default: 5000, min: 100, max: 120000 }),
   otlpEndpoint: optionalUrl('TROVE_OTLP_ENDPOINT', ['http', 'https']),
+  /** Port of the Prometheus `/metrics` answer; unset serves none. */
+  metricsPort: int('TROVE_METRICS_PORT', { required: false, min: 0, max: 65535 }) as Var<number | undefined>,
 };
 
 /** Document store: MongoDB when a URL is given, else the embedded NeDB under the data dir. */

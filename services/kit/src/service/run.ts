@@ -4,6 +4,7 @@ import { commonSpec } from '../config/common';
 import { Bus } from '../bus';
 import { createLogger } from '../log';
 import type { Logger } from '../log';
+import { startMetricsServer } from '../metrics';
 import { stopTelemetry } from '../telemetry';
 
 export type CommonConfig = ConfigOf<typeof commonSpec>;
@@ -74,6 +75,11 @@ export async function runService<S extends Spec>(def: ServiceDefinition<S>): Pro
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
+  if (config.metricsPort !== undefined) {
+    const metrics = await startMetricsServer({ port: config.metricsPort, service: def.name });
+    cleanups.push(() => metrics.close());
+    log.info({ metrics: `http://127.0.0.1:${metrics.port}/metrics` }, 'metrics served');
+  }
   await bus.ensureStreams();
   await def.start({ name: def.name, version: def.version, config, log, bus, onShutdown: (fn) => cleanups.push(fn) });
   log.info({ pid: process.pid }, READY_MESSAGE);
