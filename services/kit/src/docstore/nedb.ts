@@ -185,12 +185,24 @@ class NedbCollection implements Collection<StoredDoc> {
     } catch (err) {
       // Only `_id` reaches NeDB's own unique check, and NeDB rolls that back in memory.
       if (isUniqueViolation(err)) throw new DuplicateKeyError(this.name, `duplicate _id in ${this.name}: ${String(err.key)}`);
-      // An I/O failure can leave NeDB's memory changed: recompute the keys from what it now holds.
+      // NeDB changes its memory before it appends to the datafile and does not undo that when the
+      // append fails: put the documents back as the datafile has them, so nothing unstored is answered.
+      this.undoInMemory(changes);
       this.unique.rebuild(this.allDocs());
       throw err;
     }
     this.unique.apply(changes);
     return result;
+  }
+
+  private undoInMemory(changes: DocChange[]): void {
+    const byId = new Map(this.allDocs().map((doc) => [doc._id, doc]));
+    for (const { before, after } of [...changes].reverse()) {
+      if (after && !before) byId.delete(after._id);
+      else if (before) byId.set(before._id, cloneValue(before));
+    }
+    // Private to NeDB (pinned by the lock file): rebuilds every index, `_id` included, from these documents.
+    (this.ds as unknown as { _resetIndexes(docs: StoredDoc[]): void })._resetIndexes([...byId.values()]);
   }
 
   private async insertStored(docs: StoredDoc[]): Promise<void> {
