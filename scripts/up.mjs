@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // `make up`: nats-server (unless TROVE_NATS_URL points elsewhere) and every service as its own
 // process, embedded stores under ./data (TROVE_DATA_DIR), health-checked, URLs printed.
-// Ctrl-C or SIGTERM stops everything and leaves no process behind.
+// A process that crashes is restarted with backoff (a supervisor); Ctrl-C or SIGTERM stops
+// everything and leaves no process behind.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { resolve, join } from 'node:path';
 
@@ -20,6 +22,12 @@ const gatewayPort = Number(env.TROVE_GATEWAY_PORT || 5001);
 
 const children = [];
 let stopping = false;
+
+/** Exit code of a service whose configuration is wrong (see kit's config): restarting cannot help. */
+const EXIT_CONFIG = 78;
+/** Restart delays after a crash; a process that stayed up this long starts again from the first. */
+const RESTART_BACKOFF_MS = [1000, 2000, 5000, 10000, 30000];
+const STABLE_AFTER_MS = 60000;
 
 function log(line) {
   process.stdout.write(`${line}\n`);
@@ -50,29 +58,48 @@ function format(name, line) {
   }
 }
 
-function start(name, cmd, args, { detached = false } = {}) {
-  // nats-server runs in its own process group so a terminal's Ctrl-C reaches only us and the
-  // services: they drain their NATS work first, and we stop nats-server last.
-  const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached });
-  const entry = { name, child, output: '' };
-  const collect = (d) => {
-    entry.output = (entry.output + d.toString()).slice(-20000);
+/**
+ * Starts a supervised process. When it exits unexpectedly it is started again after a backoff
+ * (logged), except on a configuration error, which no restart can fix: then everything stops.
+ */
+function start(name, cmd, args, { detached = false, extraEnv = {} } = {}) {
+  const entry = { name, child: undefined, output: '', restarts: 0, startedAt: 0 };
+  const launch = () => {
+    // nats-server runs in its own process group so a terminal's Ctrl-C reaches only us and the
+    // services: they drain their NATS work first, and we stop nats-server last.
+    const child = spawn(cmd, args, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'], detached });
+    entry.child = child;
+    entry.exited = false;
+    entry.startedAt = Date.now();
+    const collect = (d) => {
+      entry.output = (entry.output + d.toString()).slice(-20000);
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    relay(name, child.stdout);
+    relay(name, child.stderr);
+    child.on('exit', (code, signal) => {
+      entry.exited = true;
+      if (stopping) return;
+      if (code === EXIT_CONFIG) {
+        log(`!! ${name} refused its configuration (exit ${EXIT_CONFIG}); fix the variable it names, then run make up again`);
+        void stopAll(1);
+        return;
+      }
+      if (Date.now() - entry.startedAt >= STABLE_AFTER_MS) entry.restarts = 0;
+      const delay = RESTART_BACKOFF_MS[Math.min(entry.restarts, RESTART_BACKOFF_MS.length - 1)];
+      entry.restarts += 1;
+      log(`!! ${name} exited unexpectedly (${signal ?? `code ${code}`}); restart ${entry.restarts} in ${delay / 1000}s`);
+      entry.restartTimer = setTimeout(() => {
+        if (!stopping) launch();
+      }, delay);
+    });
+    child.on('error', (err) => {
+      log(`!! could not start ${name}: ${err.message}`);
+      if (!stopping) void stopAll(1);
+    });
   };
-  child.stdout.on('data', collect);
-  child.stderr.on('data', collect);
-  relay(name, child.stdout);
-  relay(name, child.stderr);
-  child.on('exit', (code, signal) => {
-    entry.exited = true;
-    if (!stopping) {
-      log(`!! ${name} exited unexpectedly (${signal ?? `code ${code}`}); stopping everything`);
-      void stopAll(1);
-    }
-  });
-  child.on('error', (err) => {
-    log(`!! could not start ${name}: ${err.message}`);
-    if (!stopping) void stopAll(1);
-  });
+  launch();
   children.push(entry);
   return entry;
 }
@@ -90,6 +117,7 @@ async function stopAll(code = 0) {
 }
 
 function stopChild(c) {
+  clearTimeout(c.restartTimer);
   return new Promise((res) => {
     if (c.exited || c.child.exitCode !== null) return res();
     const timer = setTimeout(() => c.child.kill('SIGKILL'), 15000);
@@ -132,6 +160,50 @@ async function waitUntil(what, probe, timeoutMs = 60000) {
   }
 }
 
+/** A secret generated once into <data>/secrets (mode 0600) and read from there afterwards. */
+function persistentSecret(name) {
+  const dir = join(dataDir, 'secrets');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = join(dir, name);
+  if (!existsSync(file)) writeFileSync(file, randomBytes(24).toString('base64url'), { mode: 0o600 });
+  return readFileSync(file, 'utf8').trim();
+}
+
+/**
+ * nats-server's configuration: loopback only, JetStream under the data dir, and a password that
+ * every client must give (generated once; the services get it through TROVE_NATS_USER/PASSWORD,
+ * never on a command line where `ps` would show it).
+ */
+function writeNatsConfig(natsDir, port) {
+  env.TROVE_NATS_USER ||= 'trove';
+  env.TROVE_NATS_PASSWORD ||= persistentSecret('nats-password');
+  const file = join(natsDir, 'nats-server.conf');
+  const conf = [
+    `host: "127.0.0.1"`,
+    `port: ${port}`,
+    `jetstream { store_dir: ${JSON.stringify(natsDir)} }`,
+    `authorization { user: ${JSON.stringify(env.TROVE_NATS_USER)}, password: ${JSON.stringify(env.TROVE_NATS_PASSWORD)} }`,
+    '',
+  ].join('\n');
+  writeFileSync(file, conf, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return file;
+}
+
+/**
+ * A Prometheus port per process: TROVE_METRICS_BASE_PORT (default 9101) upwards, skipping ports
+ * already taken on this machine.
+ */
+async function assignMetricsPorts(names) {
+  const ports = {};
+  let port = Number(env.TROVE_METRICS_BASE_PORT || 9101);
+  for (const name of names) {
+    while (await portOpen(port)) port += 1;
+    ports[name] = port++;
+  }
+  return ports;
+}
+
 async function main() {
   log(`==> data directory: ${dataDir}`);
   if (!env.TROVE_NATS_URL) {
@@ -142,10 +214,11 @@ async function main() {
     }
     const natsDir = join(dataDir, 'nats');
     mkdirSync(natsDir, { recursive: true });
-    start('nats', env.TROVE_NATS_SERVER_BIN || 'nats-server', ['-js', '-a', '127.0.0.1', '-p', String(natsPort), '-sd', natsDir], { detached: true });
+    const conf = writeNatsConfig(natsDir, natsPort);
+    start('nats', env.TROVE_NATS_SERVER_BIN || 'nats-server', ['-c', conf], { detached: true });
     env.TROVE_NATS_URL = `nats://127.0.0.1:${natsPort}`;
     await waitUntil('nats-server', () => portOpen(natsPort), 15000);
-    log(`==> nats-server on ${env.TROVE_NATS_URL} (JetStream store ${natsDir})`);
+    log(`==> nats-server on ${env.TROVE_NATS_URL} (JetStream store ${natsDir}; clients need the user "${env.TROVE_NATS_USER}" and the password in ${join(dataDir, 'secrets', 'nats-password')})`);
   } else {
     log(`==> using NATS at ${env.TROVE_NATS_URL}`);
   }
@@ -155,7 +228,8 @@ async function main() {
     await stopAll(1);
   }
 
-  const entries = SERVICES.map((name) => start(name, process.execPath, [join('services', name, 'dist', 'main.js')]));
+  const metricsPorts = await assignMetricsPorts(SERVICES);
+  const entries = SERVICES.map((name) => start(name, process.execPath, [join('services', name, 'dist', 'main.js')], { extraEnv: { TROVE_METRICS_PORT: String(metricsPorts[name]) } }));
   for (const e of entries) {
     await waitUntil(`${e.name} to be ready`, () => e.output.includes(READY));
   }
@@ -191,6 +265,7 @@ async function main() {
   log(`  API        http://localhost:${gatewayPort}        (try: curl http://localhost:${gatewayPort}/version)`);
   log(docsUrl ? `  docs       ${docsUrl}        (API reference: ${docsUrl}/api/)` : '  docs       not built: run `make docs`, or use `make up`, which builds them');
   log(`  NATS       ${env.TROVE_NATS_URL}`);
+  for (const [name, port] of Object.entries(metricsPorts)) log(`  metrics    ${name.padEnd(8)} http://127.0.0.1:${port}/metrics`);
   log(`  data       ${dataDir}`);
   if (!env.TROVE_ADMIN_PASSWORD) {
     log(`  admin      user "${env.TROVE_ADMIN_USERNAME || 'admin'}", password in ${join(dataDir, 'secrets', 'admin-password')} (generated on first run, mode 0600)`);

@@ -1,9 +1,12 @@
 /**
- * `make up` end to end: scripts/up.mjs starts nats-server and one process per service, the gateway
- * answers, and SIGINT (what Ctrl-C sends) leaves no process behind.
+ * `make up` end to end: scripts/up.mjs starts nats-server (with credentials) and one process per
+ * service, the gateway answers, every process serves metrics, a killed service is restarted, and
+ * SIGINT (what Ctrl-C sends) leaves no process behind.
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { connect } from 'nats';
 import { freePort, startProcess, tempDir } from '../services/kit/src/testing';
 
 const SERVICES = ['auth', 'media', 'library', 'explore', 'jobs', 'worker', 'gateway'];
@@ -35,7 +38,7 @@ function alive(pid: number): boolean {
 }
 
 describe('make up', () => {
-  it('starts nats-server and every service, answers /version, and Ctrl-C stops them all', async () => {
+  it('starts nats-server with credentials and every service with metrics, restarts a killed service, and Ctrl-C stops them all', async () => {
     const data = await tempDir('trove-up-');
     const gatewayPort = await freePort();
     const natsPort = await freePort();
@@ -55,7 +58,7 @@ describe('make up', () => {
       const version = await (await fetch(`http://127.0.0.1:${gatewayPort}/version`)).json();
       expect(version).toEqual({ version: expect.stringMatching(/^\d+\.\d+\.\d+/), gitSha: expect.any(String) });
 
-      const procs = descendants(up.child.pid!);
+      let procs = descendants(up.child.pid!);
       expect(procs.filter((p) => /nats-server/.test(p.cmd))).toHaveLength(1);
       for (const s of SERVICES) {
         expect(procs.filter((p) => p.cmd.includes(join('services', s, 'dist', 'main.js')))).toHaveLength(1);
@@ -67,6 +70,55 @@ describe('make up', () => {
       expect(home.headers.get('location')).toBe('/login');
       expect((await fetch(`http://127.0.0.1:${webPort}/login`)).status).toBe(200);
 
+      // NATS asks for credentials: a client without them is refused; the services have them.
+      await expect(connect({ servers: `127.0.0.1:${natsPort}`, reconnect: false })).rejects.toThrow(/authorization/i);
+      const natsPassword = readFileSync(join(data.path, 'secrets', 'nats-password'), 'utf8').trim();
+      const authorized = await connect({ servers: `127.0.0.1:${natsPort}`, user: 'trove', pass: natsPassword, reconnect: false });
+      await authorized.close();
+      expect(up.output()).not.toContain(natsPassword);
+
+      // A user who can call the API (the admin password was generated into the data dir).
+      const api = `http://127.0.0.1:${gatewayPort}`;
+      const adminPassword = readFileSync(join(data.path, 'secrets', 'admin-password'), 'utf8').trim();
+      const basic = `Basic ${Buffer.from(`admin:${adminPassword}`).toString('base64')}`;
+      const json = { 'Content-Type': 'application/json' };
+      const created = await fetch(`${api}/v1/users`, { method: 'POST', headers: { ...json, Authorization: basic }, body: JSON.stringify({ name: 'Up Test', username: 'uptest', password: 'a long enough password' }) });
+      expect(created.status).toBe(201);
+      const login = await fetch(`${api}/v1/auth/login`, { method: 'POST', headers: json, body: JSON.stringify({ username: 'uptest', password: 'a long enough password' }) });
+      expect(login.status).toBe(200);
+      const { accessToken } = (await login.json()) as { accessToken: string };
+      const listMedia = () => fetch(`${api}/v1/mediaItems`, { headers: { Authorization: `Bearer ${accessToken}` } }).then((r) => r.status);
+      expect(await listMedia()).toBe(200);
+
+      // Every service serves Prometheus text on its own port, printed by make up.
+      const metricsUrls = Object.fromEntries([...up.output().matchAll(/metrics +(\w+) +(http:\/\/127\.0\.0\.1:\d+\/metrics)/g)].map((m) => [m[1], m[2]]));
+      expect(Object.keys(metricsUrls).sort()).toEqual([...SERVICES].sort());
+      const scrape = async (name: string) => {
+        const res = await fetch(metricsUrls[name]);
+        expect(res.status).toBe(200);
+        return res.text();
+      };
+      for (const name of SERVICES) expect(await scrape(name)).toMatch(new RegExp(`^trove_process_resident_memory_bytes\\{service="${name}"\\} \\d+`, 'm'));
+      expect(await scrape('gateway')).toMatch(/^trove_rpc_client_duration_seconds_bucket\{.*subject="trove\.v1\.media\.list".*\} [1-9]/m);
+      expect(await scrape('media')).toMatch(/^trove_rpc_server_duration_seconds_bucket\{.*subject="trove\.v1\.media\.list".*\} [1-9]/m);
+      expect(await scrape('worker')).toMatch(/^trove_queue_pending_messages\{.*stream="TROVE_WORK".*\} 0/m);
+
+      // The supervisor: SIGKILL the media service, and the API answers again (well within 60 s).
+      const media = descendants(up.child.pid!).find((p) => p.cmd.includes(join('services', 'media', 'dist', 'main.js')))!;
+      process.kill(media.pid, 'SIGKILL');
+      await up.waitForOutput(/media +exited unexpectedly \(SIGKILL\); restart 1/, 10_000);
+      const killedAt = Date.now();
+      let status = 0;
+      while (status !== 200 && Date.now() - killedAt < 60_000) {
+        status = await listMedia().catch(() => 0);
+        if (status !== 200) await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(status).toBe(200);
+      const restarted = descendants(up.child.pid!).filter((p) => p.cmd.includes(join('services', 'media', 'dist', 'main.js')));
+      expect(restarted).toHaveLength(1);
+      expect(restarted[0].pid).not.toBe(media.pid);
+
+      procs = descendants(up.child.pid!);
       up.child.kill('SIGINT');
       await up.waitForOutput('all stopped', 30_000);
       const code = await up.stop();

@@ -1,6 +1,8 @@
 import type { MessageContract, RpcContract } from '@trove/proto-events';
 import { validate } from '@trove/proto-events';
-import { connect } from 'nats';
+import { readFileSync } from 'node:fs';
+import { connect, credsAuthenticator } from 'nats';
+import type { ConnectionOptions } from 'nats';
 import type { JetStreamClient, JetStreamManager, NatsConnection, Service } from 'nats';
 import { AppError } from '../errors';
 import type { Logger } from '../log';
@@ -26,6 +28,33 @@ export interface BusOptions {
   log: Logger;
   /** Default RPC timeout. */
   rpcTimeoutMs?: number;
+  /** Credentials and TLS (TROVE_NATS_* variables); never logged. */
+  auth?: NatsAuth;
+}
+
+export interface NatsAuth {
+  user?: string;
+  password?: string;
+  token?: string;
+  credsFile?: string;
+  tlsCaFile?: string;
+  tlsCertFile?: string;
+  tlsKeyFile?: string;
+}
+
+/** nats.js options for the configured credentials and TLS. */
+export function natsAuthOptions(auth: NatsAuth = {}): Partial<ConnectionOptions> {
+  const o: Partial<ConnectionOptions> = {};
+  if (auth.user !== undefined) Object.assign(o, { user: auth.user, pass: auth.password ?? '' });
+  if (auth.token !== undefined) o.token = auth.token;
+  if (auth.credsFile !== undefined) o.authenticator = credsAuthenticator(readFileSync(auth.credsFile));
+  if (auth.tlsCaFile || auth.tlsCertFile) {
+    o.tls = {
+      ...(auth.tlsCaFile ? { caFile: auth.tlsCaFile } : {}),
+      ...(auth.tlsCertFile ? { certFile: auth.tlsCertFile, keyFile: auth.tlsKeyFile } : {}),
+    };
+  }
+  return o;
 }
 
 /**
@@ -45,6 +74,7 @@ export class Bus {
 
   static async connect(opts: BusOptions): Promise<Bus> {
     const nc = await connect({
+      ...natsAuthOptions(opts.auth),
       servers: opts.url,
       name: opts.name,
       // In a cluster NATS may start after us: keep trying instead of crash-looping.

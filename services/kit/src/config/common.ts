@@ -8,6 +8,17 @@ export const commonSpec = {
   logLevel: str('TROVE_LOG_LEVEL', { default: 'info' }),
   rpcTimeoutMs: int('TROVE_RPC_TIMEOUT_MS', { default: 5000, min: 100, max: 120000 }),
   otlpEndpoint: optionalUrl('TROVE_OTLP_ENDPOINT', ['http', 'https']),
+  /** NATS credentials: user/password, a token, or a creds file (NKey/JWT); none when unset. */
+  nats: {
+    user: optionalStr('TROVE_NATS_USER'),
+    password: optionalStr('TROVE_NATS_PASSWORD'),
+    token: optionalStr('TROVE_NATS_TOKEN'),
+    credsFile: optionalStr('TROVE_NATS_CREDS_FILE'),
+    /** TLS: a CA to trust (self-signed servers), and a client certificate when the server asks for one. */
+    tlsCaFile: optionalStr('TROVE_NATS_TLS_CA_FILE'),
+    tlsCertFile: optionalStr('TROVE_NATS_TLS_CERT_FILE'),
+    tlsKeyFile: optionalStr('TROVE_NATS_TLS_KEY_FILE'),
+  },
   /** Port of the Prometheus `/metrics` answer; unset serves none. */
   metricsPort: int('TROVE_METRICS_PORT', { required: false, min: 0, max: 65535 }) as Var<number | undefined>,
 };

@@ -1,4 +1,4 @@
-import { loadConfigOrExit } from '../config';
+import { loadConfigOrExit, redactUrl } from '../config';
 import type { ConfigOf, Spec } from '../config';
 import { commonSpec } from '../config/common';
 import { Bus } from '../bus';
@@ -47,9 +47,9 @@ export async function runService<S extends Spec>(def: ServiceDefinition<S>): Pro
     process.exit(1);
   });
 
-  log.info({ version: def.version, nats: config.natsUrl }, 'starting');
+  log.info({ version: def.version, nats: redactUrl(config.natsUrl) }, 'starting');
   // Until connected there is nothing to clean up: the default signal handling is right.
-  const bus = await Bus.connect({ url: config.natsUrl, name: `${def.name}-${process.pid}`, log, rpcTimeoutMs: config.rpcTimeoutMs });
+  const bus = await Bus.connect({ url: config.natsUrl, name: `${def.name}-${process.pid}`, log, rpcTimeoutMs: config.rpcTimeoutMs, auth: config.nats });
 
   const cleanups: Array<() => Promise<void> | void> = [];
   let stopping = false;
