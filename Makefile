@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help install install-test build typecheck lint test up clean docs
+.PHONY: help install install-test build typecheck lint test up clean docs bench chaos
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -41,6 +41,9 @@ docs: install ## Build the documentation site into docs/build (a broken link fai
 
 bench: build ## Ingest benchmark: photos/s end to end vs a single-process baseline, upload MB/s vs a disk write
 	@node scripts/bench-ingest.mjs $(BENCH_ARGS)
+
+chaos: build ## 120 uploads while every service, a worker and nats-server are killed in turn; ends "N uploaded, N ready, N lost, N duplicated"
+	@node scripts/chaos.mjs
 
 clean: ## Remove build output (keeps ./data)
 	@npx tsc -b tsconfig.build.json --clean
