@@ -108,6 +108,20 @@ describe('generated images', () => {
     expect(meta.creationTime).toBe((await stat(file)).mtime.toISOString());
   });
 
+  it('a PNG whose XMP is a megabyte of unclosed elements is read in well under a second, its sound properties still found', async () => {
+    // Each unclosed <a:UserComment> once made the reader search the rest of the packet for its end: minutes per file.
+    const flood = '<a:UserComment>x'.repeat(64 * 1024);
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: 'white' } })
+      .png()
+      .withXmp(xmpPacket(`<rdf:Description rdf:about="" xmlns:a="urn:a" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:CreatorTool="Flooder 1.0">${flood}</rdf:Description>`))
+      .toBuffer();
+    const file = await dir.write('flood.png', png);
+    const started = Date.now();
+    const meta = await extractMetadata(file, 'image/png');
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(meta).toMatchObject({ width: 64, height: 64, softwareHint: 'Flooder 1.0', userComment: null });
+  }, 30_000);
+
   it('WebP: EXIF read through the decoder, since exifr does not read WebP', async () => {
     const webp = await sharp({ create: { width: 300, height: 200, channels: 3, background: 'teal' } })
       .webp()
