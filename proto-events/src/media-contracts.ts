@@ -139,14 +139,15 @@ export const mediaProcessedEvent = defineEvent<MediaItemProcessedV1>({
   payload: mediaItemProcessedV1,
 });
 
-/** Work items that exhausted their deliveries: media marks the item FAILED with the reason. */
+/** Work items that failed for good (a corrupt file at once, else after every delivery): media marks the item FAILED with the reason. */
 export const mediaProcessingFailedDeadLetter: MessageContract<ProcessMediaItemV1> = {
   kind: 'event',
   stream: STREAMS.deadLetters.name,
   subject: deadLetterSubject(processMediaItemWork.subject),
-  publishers: ['worker (bus dead-letter)'],
+  publishers: ['worker'],
   consumers: ['media'],
-  summary: 'A processing work item failed every delivery; media marks the item FAILED (reason in the Trove-Dlq-Reason header).',
+  summary:
+    'A processing work item failed for good: the worker publishes it at once for a corrupt, unsupported or too large file, its bus after the last failed delivery; media marks the item FAILED (reason in the Trove-Dlq-Reason header).',
   payload: processMediaItemV1,
 };
 

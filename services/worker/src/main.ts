@@ -26,6 +26,7 @@ void runService({
         const started = Date.now();
         const outcome = await processItem({ blobs, events: bus, log }, item);
         if (outcome === 'gone') log.info({ mediaItemId: item.mediaItemId }, 'original is gone (item purged); skipped');
+        else if (outcome === 'failed') log.info({ mediaItemId: item.mediaItemId, delivery: meta.delivery, ms: Date.now() - started }, 'media item failed for good; not retried');
         else log.info({ mediaItemId: item.mediaItemId, delivery: meta.delivery, ms: Date.now() - started }, 'media item processed');
       },
     );

@@ -125,6 +125,19 @@ describe('JetStream work queues', () => {
     expect(seen.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
 
+  it('publishes headers beside the payload, which the consumer reads', async () => {
+    const work = testWork('headers');
+    const b = await bus('headers');
+    const got: Array<string | undefined> = [];
+    const handle = await b.consume(work, { durable: 'headers' }, async (_p, meta) => {
+      got.push(meta.header(DLQ_REASON_HEADER));
+    });
+    await b.publish(work, { n: 1 }, { msgId: 'headers-1', headers: { [DLQ_REASON_HEADER]: 'broken.jpg: JPEG is truncated' } });
+    await waitFor(() => got.length === 1, { what: 'the item' });
+    await handle.stop();
+    expect(got).toEqual(['broken.jpg: JPEG is truncated']);
+  });
+
   it('naks a failing item with backoff until its max deliveries, then dead-letters it', async () => {
     const work = testWork('poison');
     const b = await bus('dlq');

@@ -130,12 +130,14 @@ export class Bus {
 
   /**
    * Publishes an event or work item. `msgId` de-duplicates: a retry with the same id within the
-   * stream's window is stored once.
+   * stream's window is stored once. `headers` travel beside the payload (e.g. DLQ_REASON_HEADER).
    */
-  async publish<P>(contract: MessageContract<P>, payload: P, opts: { msgId: string }): Promise<void> {
+  async publish<P>(contract: MessageContract<P>, payload: P, opts: { msgId: string; headers?: Record<string, string> }): Promise<void> {
     const check = validate(contract.payload, payload);
     if (!check.valid) throw new AppError('INTERNAL', `refusing to publish invalid ${contract.subject}: ${check.errors.join('; ')}`);
-    await this.jetstream().publish(contract.subject, encodeJson(payload), { msgID: opts.msgId, headers: outgoingHeaders() });
+    const headers = outgoingHeaders();
+    for (const [name, value] of Object.entries(opts.headers ?? {})) headers.set(name, value);
+    await this.jetstream().publish(contract.subject, encodeJson(payload), { msgID: opts.msgId, headers });
   }
 
   async consume<P>(contract: MessageContract<P>, options: ConsumeOptions, handler: MessageHandler<P>): Promise<ConsumerHandle> {

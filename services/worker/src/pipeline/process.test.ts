@@ -2,14 +2,14 @@
  * The processing of one work item against a real filesystem blob store, with real files (made by
  * sharp and ffmpeg, or the phone photo beside the worker) and a recording publisher.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { mediaBlobKey } from '@trove/proto-events';
 import type { MediaItemProcessedV1, MessageContract, ProcessMediaItemV1 } from '@trove/proto-events';
-import { createLogger, openBlobStore } from '@trove/kit';
+import { createLogger, DLQ_REASON_HEADER, openBlobStore } from '@trove/kit';
 import type { BlobStore } from '@trove/kit';
 import { emptyMetadata } from '../components';
 import type { TempDir } from '../components/testing/media';
@@ -19,7 +19,7 @@ import { contractMetadata, processItem, sweepStaleTemp } from './process';
 let dir: TempDir;
 let work: TempDir;
 let blobs: BlobStore;
-let published: Array<{ subject: string; payload: MediaItemProcessedV1; msgId: string }>;
+let published: Array<{ subject: string; payload: MediaItemProcessedV1; msgId: string; headers?: Record<string, string> }>;
 const log = createLogger({ service: 'worker-test', level: 'silent' });
 
 beforeAll(async () => {
@@ -40,8 +40,8 @@ const deps = () => ({
   log,
   tempRoot: work.path,
   events: {
-    async publish<P>(contract: MessageContract<P>, payload: P, opts: { msgId: string }) {
-      published.push({ subject: contract.subject, payload: payload as MediaItemProcessedV1, msgId: opts.msgId });
+    async publish<P>(contract: MessageContract<P>, payload: P, opts: { msgId: string; headers?: Record<string, string> }) {
+      published.push({ subject: contract.subject, payload: payload as MediaItemProcessedV1, msgId: opts.msgId, ...(opts.headers && { headers: opts.headers }) });
     },
   },
 });
@@ -114,12 +114,38 @@ describe('processItem', () => {
   it('a truncated file fails with a reason that names the uploaded file, not a temp path', async () => {
     const whole = await readFile(join(FIXTURES, 'jobs.jpeg'));
     const item = await stored(whole.subarray(0, whole.length / 3), 'image/jpeg', 'photo', 'holiday.jpg');
-    const err = (await processItem(deps(), item).catch((e: unknown) => e)) as Error;
-    expect(err).toBeInstanceOf(Error);
-    expect(err.message).toContain('holiday.jpg');
-    expect(err.message).not.toContain(work.path);
-    expect(published).toEqual([]);
+    expect(await processItem(deps(), item)).toBe('failed');
+    expect(published).toHaveLength(1);
+    const reason = published[0].headers?.[DLQ_REASON_HEADER] ?? '';
+    expect(reason).toContain('holiday.jpg');
+    expect(reason).not.toContain(work.path);
     expect(await readdir(work.path)).toEqual([]);
+  });
+
+  it('a file that is broken for good (a JPEG header, then random bytes) is failed at once: its failure published with the reason, nothing thrown to retry', async () => {
+    const jpegHeader = (await readFile(join(FIXTURES, 'jobs.jpeg'))).subarray(0, 20);
+    const item = await stored(Buffer.concat([jpegHeader, randomBytes(20 * 1024)]), 'image/jpeg', 'photo', 'broken.jpg');
+    expect(await processItem(deps(), item)).toBe('failed');
+    expect(published).toEqual([
+      {
+        subject: 'dlq.work.v1.media.process',
+        payload: item,
+        msgId: `failed-${item.mediaItemId}`,
+        headers: { [DLQ_REASON_HEADER]: 'broken.jpg: JPEG is truncated or malformed (no end-of-image marker)' },
+      },
+    ]);
+    expect(await blobs.head(mediaBlobKey(item.userId, item.mediaItemId, 'preview'))).toBeNull();
+    expect(await readdir(work.path)).toEqual([]);
+  });
+
+  it('a failure that is not the file\'s (the blob store refusing the preview) is thrown, for the queue to retry', async () => {
+    const png = await sharp({ create: { width: 30, height: 20, channels: 3, background: 'teal' } }).png().toBuffer();
+    const item = await stored(png, 'image/png', 'photo', 'fine.png');
+    const refusing = new Proxy(blobs, {
+      get: (target, name) => (name === 'put' ? () => Promise.reject(new Error('disk full')) : (Reflect.get(target, name) as () => unknown).bind(target)),
+    });
+    await expect(processItem({ ...deps(), blobs: refusing }, item)).rejects.toThrow('disk full');
+    expect(published).toEqual([]);
   });
 
   it('an item whose original is gone (purged meanwhile) is skipped', async () => {

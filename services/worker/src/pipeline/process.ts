@@ -4,6 +4,10 @@
  * derived blobs under the item's keys, publish the result. Everything it writes is keyed by the
  * item id, so processing an item twice (a redelivery after a crash) gives the same blobs and the
  * same result, which the media service applies idempotently.
+ *
+ * A file that is corrupt, unsupported or too large fails for good at once: retrying cannot change
+ * the file, so its failure is published (media marks the item FAILED with the reason) and the work
+ * item is done. Anything else (a tool, the blob store) is thrown, and the queue retries it.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, readdir, rm, stat, utimes } from 'node:fs/promises';
@@ -11,15 +15,15 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { mediaBlobKey, mediaProcessedEvent } from '@trove/proto-events';
+import { mediaBlobKey, mediaProcessedEvent, mediaProcessingFailedDeadLetter } from '@trove/proto-events';
 import type { MediaItemProcessedV1, MessageContract, ProcessMediaItemV1 } from '@trove/proto-events';
-import { BlobNotFoundError } from '@trove/kit';
+import { BlobNotFoundError, DLQ_REASON_HEADER } from '@trove/kit';
 import type { BlobStore, Logger } from '@trove/kit';
-import { detectCategory, extractMetadata, makeImagePreviews, makeVideoPreviews, transcodeIfNeeded } from '../components';
-import type { MediaMetadata } from '../components';
+import { detectCategory, extractMetadata, makeImagePreviews, MediaError, makeVideoPreviews, transcodeIfNeeded } from '../components';
+import type { MediaErrorKind, MediaMetadata } from '../components';
 
 export interface Publisher {
-  publish<P>(contract: MessageContract<P>, payload: P, opts: { msgId: string }): Promise<void>;
+  publish<P>(contract: MessageContract<P>, payload: P, opts: { msgId: string; headers?: Record<string, string> }): Promise<void>;
 }
 
 export interface ProcessDeps {
@@ -30,7 +34,11 @@ export interface ProcessDeps {
   tempRoot?: string;
 }
 
-export type Outcome = 'processed' | 'gone';
+/** `failed`: the file itself cannot be processed; its failure was published. */
+export type Outcome = 'processed' | 'gone' | 'failed';
+
+/** Properties of the file: processing it again gives the same answer. */
+const FAILS_FOR_GOOD: ReadonlySet<MediaErrorKind> = new Set(['corrupt', 'unsupported', 'too-large']);
 
 /** Prefix of the per-item temp directories, so leftovers of a killed worker can be recognised. */
 export const TEMP_PREFIX = 'trove-work-';
@@ -76,7 +84,11 @@ export async function processItem(deps: ProcessDeps, item: ProcessMediaItemV1): 
     return 'processed';
   } catch (err) {
     // The reason is kept on the item: name the user's file, not our temp path.
-    throw new Error(readableReason(err, original, item.filename), { cause: err });
+    const reason = readableReason(err, original, item.filename);
+    if (!(err instanceof MediaError && FAILS_FOR_GOOD.has(err.kind))) throw new Error(reason, { cause: err });
+    await deps.events.publish(mediaProcessingFailedDeadLetter, item, { msgId: `failed-${item.mediaItemId}`, headers: { [DLQ_REASON_HEADER]: oneLine(reason) } });
+    deps.log.warn({ mediaItemId: item.mediaItemId, kind: err.kind, reason }, 'media item failed: the file cannot be processed');
+    return 'failed';
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -86,6 +98,9 @@ function readableReason(err: unknown, tempPath: string, filename: string): strin
   const message = err instanceof Error ? err.message : String(err);
   return message.split(tempPath).join(filename).split(basename(tempPath)).join(filename);
 }
+
+/** Header values are one line, and the media service keeps at most 1000 characters of a reason. */
+const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').slice(0, 1000);
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
