@@ -1,8 +1,10 @@
 import './telemetry';
 import { openBlobStoreFromConfig, packageVersion, runService } from '@trove/kit';
 import { processMediaItemWork } from '@trove/proto-events';
-import { WORK_CONSUMER, workerSpec } from './pipeline/config';
-import { processItem, sweepStaleTemp } from './pipeline/process';
+import { rm } from 'node:fs/promises';
+import { limitsOf, WORK_CONSUMER, workerSpec } from './pipeline/config';
+import { processItem } from './pipeline/process';
+import { processTempDir, sweepStaleTemp } from './pipeline/temp';
 
 /**
  * The worker service: processes uploaded media from the JetStream work queue. Stateless apart
@@ -17,14 +19,17 @@ void runService({
     const blobs = await openBlobStoreFromConfig(config);
     onShutdown(() => blobs.close());
     const stale = await sweepStaleTemp();
-    if (stale) log.info({ removed: stale }, 'stale temp directories removed');
+    if (stale) log.info({ removed: stale }, 'temp directories of stopped workers removed');
+    const tempRoot = await processTempDir();
+    onShutdown(() => rm(tempRoot, { recursive: true, force: true }));
+    const limits = limitsOf(config);
 
     const consumer = await bus.consume(
       processMediaItemWork,
       { durable: WORK_CONSUMER, concurrency: config.concurrency, maxDeliver: config.maxDeliver, backoffMs: config.backoffMs, ackWaitMs: config.ackWaitSeconds * 1000 },
       async (item, meta) => {
         const started = Date.now();
-        const outcome = await processItem({ blobs, events: bus, log }, item);
+        const outcome = await processItem({ blobs, events: bus, log, tempRoot, limits }, item);
         if (outcome === 'gone') log.info({ mediaItemId: item.mediaItemId }, 'original is gone (item purged); skipped');
         else if (outcome === 'failed') log.info({ mediaItemId: item.mediaItemId, delivery: meta.delivery, ms: Date.now() - started }, 'media item failed for good; not retried');
         else log.info({ mediaItemId: item.mediaItemId, delivery: meta.delivery, ms: Date.now() - started }, 'media item processed');
@@ -32,6 +37,6 @@ void runService({
     );
     // Stop pulling first: in-flight items finish, the rest stay in the queue for other workers.
     onShutdown(() => consumer.stop());
-    log.info({ concurrency: config.concurrency, maxDeliver: config.maxDeliver, backoffMs: config.backoffMs }, 'consuming work queue');
+    log.info({ concurrency: config.concurrency, maxDeliver: config.maxDeliver, backoffMs: config.backoffMs, limits }, 'consuming work queue');
   },
 });

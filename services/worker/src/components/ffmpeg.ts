@@ -1,41 +1,138 @@
 /**
- * ffprobe and ffmpeg through fluent-ffmpeg, as promises with MediaErrors. The binaries come from
- * PATH (or FFMPEG_PATH/FFPROBE_PATH); every run is time-bounded so a pathological file cannot hold
- * a worker forever.
+ * ffprobe and ffmpeg as child processes, as promises with MediaErrors. The binaries come from
+ * PATH (or FFPROBE_PATH/FFMPEG_PATH). Every run is time-bounded: when its time is up it is
+ * SIGKILLed, so a pathological file cannot hold a worker. Every run reads its input through the
+ * local-file protocol and the demuxers of the types the worker accepts only, so a playlist or
+ * concat list posing as a video can make ffmpeg open neither a URL nor another file.
  */
-import ffmpeg from 'fluent-ffmpeg';
-import type { FfmpegCommand, FfprobeData } from 'fluent-ffmpeg';
+import { spawn } from 'node:child_process';
 import { MediaError, errorMessage } from './errors';
 
-export function ffprobe(filePath: string, name: string): Promise<FfprobeData> {
+/** Demuxers of the sniffed types ffmpeg is given: MP4/MOV/3GP (mov), MKV/WebM (matroska), AVI, and BMP stills. */
+const INPUT_FORMATS = 'mov,matroska,avi,bmp_pipe,image2';
+const INPUT_GUARD = ['-protocol_whitelist', 'file', '-format_whitelist', INPUT_FORMATS];
+
+/** What the worker reads of ffprobe's JSON (`-show_streams -show_format`). */
+export interface ProbeStream {
+  codec_type?: string;
+  codec_name?: string;
+  width?: number;
+  height?: number;
+  pix_fmt?: string;
+  avg_frame_rate?: string;
+  r_frame_rate?: string;
+  duration?: string;
+  disposition?: Record<string, number>;
+  tags?: Record<string, unknown>;
+  /** The display matrix among them carries `rotation` in degrees. */
+  side_data_list?: Array<Record<string, unknown>>;
+}
+
+export interface ProbeData {
+  streams: ProbeStream[];
+  format: { format_name?: string; duration?: string; tags?: Record<string, unknown> };
+}
+
+export async function ffprobe(filePath: string, name: string, timeoutSeconds: number): Promise<ProbeData> {
+  const args = ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', ...INPUT_GUARD, filePath];
+  let stdout: Buffer;
+  try {
+    stdout = await runTool('ffprobe', args, { timeoutSeconds, maxOutputBytes: 16 * 1024 ** 2 });
+  } catch (err) {
+    // Only ffprobe saying no is the file's fault; a missing binary, a kill or a timeout is not.
+    const kind = err instanceof ToolFailure && err.reason === 'exit' ? 'corrupt' : 'tool';
+    throw new MediaError(kind, `${name}: ffprobe cannot read it: ${errorMessage(err)}`, { cause: err });
+  }
+  const data = JSON.parse(stdout.toString('utf8')) as Partial<ProbeData>;
+  return { streams: Array.isArray(data.streams) ? data.streams : [], format: data.format ?? {} };
+}
+
+export interface FfmpegRun {
+  input: string;
+  /** Options that apply to reading the input (`-ss` …). */
+  inputOptions?: string[];
+  outputOptions: string[];
+  /** A file, or `pipe:1` for the bytes to be returned. */
+  output: string;
+  timeoutSeconds: number;
+  /** Names the run in errors ("frame of clip.mp4"). */
+  what: string;
+  /** For `pipe:1`: the most bytes it may write. */
+  maxOutputBytes?: number;
+}
+
+/** Runs ffmpeg; resolves with what it wrote to stdout (empty unless the output is `pipe:1`). */
+export async function runFfmpeg(run: FfmpegRun): Promise<Buffer> {
+  const args = ['-hide_banner', '-nostdin', '-v', 'error', '-y', ...INPUT_GUARD, ...(run.inputOptions ?? []), '-i', run.input, ...run.outputOptions, run.output];
+  try {
+    return await runTool('ffmpeg', args, { timeoutSeconds: run.timeoutSeconds, maxOutputBytes: run.maxOutputBytes ?? 0 });
+  } catch (err) {
+    throw new MediaError('tool', `${run.what}: ffmpeg failed: ${errorMessage(err)}`, { cause: err });
+  }
+}
+
+type FailureReason = 'spawn' | 'exit' | 'signal' | 'timeout' | 'output';
+
+export class ToolFailure extends Error {
+  constructor(
+    readonly reason: FailureReason,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'ToolFailure';
+  }
+}
+
+/**
+ * One run of `tool` with its stdout collected (at most `maxOutputBytes`) and the tail of its stderr
+ * kept for the error. SIGKILL on timeout: a process stuck in a read may not heed SIGTERM.
+ */
+function runTool(tool: 'ffmpeg' | 'ffprobe', args: string[], opts: { timeoutSeconds: number; maxOutputBytes: number }): Promise<Buffer> {
+  const bin = (tool === 'ffmpeg' ? process.env.FFMPEG_PATH : process.env.FFPROBE_PATH) || tool;
   return new Promise((resolve, reject) => {
-    ffmpeg.ffprobe(filePath, (err: unknown, data: FfprobeData) => {
-      if (!err) return resolve(data);
-      const message = errorMessage(err);
-      // A missing binary is the machine's problem, not the file's.
-      const kind = /cannot find ffprobe|ENOENT|EACCES/i.test(message) ? 'tool' : 'corrupt';
-      reject(new MediaError(kind, `${name}: ffprobe cannot read it: ${lastLines(message)}`, { cause: err }));
+    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    let outBytes = 0;
+    let stderr = '';
+    let failure: ToolFailure | null = null;
+    let exited = false;
+    let settled = false;
+    const finish = (err: ToolFailure | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (err) reject(err);
+      else resolve(Buffer.concat(out));
+    };
+    const stop = (why: ToolFailure) => {
+      failure ??= why;
+      child.kill('SIGKILL');
+      if (exited) finish(failure);
+    };
+    const timer = setTimeout(() => stop(new ToolFailure('timeout', `did not finish within ${opts.timeoutSeconds} s; killed`)), opts.timeoutSeconds * 1000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      outBytes += chunk.length;
+      if (outBytes > opts.maxOutputBytes) stop(new ToolFailure('output', `wrote more than ${opts.maxOutputBytes} bytes; killed`));
+      else out.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString('utf8')).slice(-8192);
+    });
+    child.once('error', (err) => finish(new ToolFailure('spawn', `cannot run ${bin}: ${err.message}`, { cause: err })));
+    // A killed process is done at its exit: its own children may hold the pipes open past it.
+    child.once('exit', () => {
+      exited = true;
+      if (failure) finish(failure);
+    });
+    child.once('close', (code, signal) => {
+      if (failure || signal) return finish(failure ?? new ToolFailure('signal', `killed by ${signal}`));
+      finish(code === 0 ? null : new ToolFailure('exit', lastLines(stderr) || `exit code ${code}`));
     });
   });
 }
 
-/** A command reading `input`, killed after `timeoutSeconds`. */
-export function ffmpegCommand(input: string, timeoutSeconds: number): FfmpegCommand {
-  return ffmpeg(input, { timeout: timeoutSeconds });
-}
-
-export function runFfmpeg(command: FfmpegCommand, what: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    command
-      .on('error', (err: Error, _stdout: string | null, stderr: string | null) => {
-        reject(new MediaError('tool', `${what}: ffmpeg failed: ${lastLines(stderr || err.message)}`, { cause: err }));
-      })
-      .on('end', () => resolve())
-      .run();
-  });
-}
-
-/** ffmpeg's stderr opens with its banner; the reason is at the end. */
+/** The reason is at the end of ffmpeg's stderr. */
 function lastLines(text: string, n = 3): string {
   return text.trim().split('\n').slice(-n).join(' | ');
 }

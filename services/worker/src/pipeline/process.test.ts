@@ -2,19 +2,24 @@
  * The processing of one work item against a real filesystem blob store, with real files (made by
  * sharp and ffmpeg, or the phone photo beside the worker) and a recording publisher.
  */
+import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, rm, utimes } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { chmod, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { mediaBlobKey } from '@trove/proto-events';
 import type { MediaItemProcessedV1, MessageContract, ProcessMediaItemV1 } from '@trove/proto-events';
 import { createLogger, DLQ_REASON_HEADER, openBlobStore } from '@trove/kit';
 import type { BlobStore } from '@trove/kit';
-import { emptyMetadata } from '../components';
+import { DEFAULT_LIMITS, emptyMetadata } from '../components';
 import type { TempDir } from '../components/testing/media';
-import { FIXTURES, ffmpeg, tempDir, testClipArgs } from '../components/testing/media';
-import { contractMetadata, processItem, sweepStaleTemp } from './process';
+import { cornerImage, FIXTURES, ffmpeg, tempDir, testClipArgs } from '../components/testing/media';
+import { contractMetadata, processItem } from './process';
+
+const execFileAsync = promisify(execFile);
 
 let dir: TempDir;
 let work: TempDir;
@@ -148,6 +153,68 @@ describe('processItem', () => {
     expect(published).toEqual([]);
   });
 
+  it('an ffprobe that hangs is killed at its timeout, and the item is thrown back to the queue as a tool error', async () => {
+    const file = join(work.path, 'clip.mp4');
+    await ffmpeg([...testClipArgs({ seconds: 1, audio: false }), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', file]);
+    const item = await stored(await readFile(file), 'video/mp4', 'video', 'clip.mp4');
+    await rm(file);
+    const tools = await tempDir('trove-fake-ffprobe-');
+    const pidFile = tools.file('pid');
+    const fake = await tools.write('ffprobe', `#!/bin/sh\necho $$ > '${pidFile}'\nexec sleep 600\n`);
+    await chmod(fake, 0o755);
+    const saved = process.env.FFPROBE_PATH;
+    process.env.FFPROBE_PATH = fake;
+    try {
+      const started = Date.now();
+      const err = (await processItem({ ...deps(), limits: { ...DEFAULT_LIMITS, probeTimeoutSeconds: 1 } }, item).catch((e: unknown) => e)) as Error;
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(err.message).toBe('clip.mp4: ffprobe cannot read it: did not finish within 1 s; killed');
+      expect(err.cause).toMatchObject({ name: 'MediaError', kind: 'tool' });
+      expect(published).toEqual([]);
+      const pid = Number(await readFile(pidFile, 'utf8'));
+      expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
+      expect(await readdir(work.path)).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env.FFPROBE_PATH;
+      else process.env.FFPROBE_PATH = saved;
+      await tools.remove();
+    }
+  });
+
+  it('a photo over the size limit fails as too large before its bytes are fetched', async () => {
+    const item = await stored(await readFile(join(FIXTURES, 'jobs.jpeg')), 'image/jpeg', 'photo', 'jobs.jpeg');
+    const fetching = new Proxy(blobs, {
+      get: (target, name) => (name === 'get' ? () => Promise.reject(new Error('fetched')) : (Reflect.get(target, name) as () => unknown).bind(target)),
+    });
+    expect(await processItem({ ...deps(), blobs: fetching, limits: { ...DEFAULT_LIMITS, maxImageBytes: 100_000 } }, item)).toBe('failed');
+    expect(published[0].headers?.[DLQ_REASON_HEADER]).toMatch(/^jobs\.jpeg: 0\.\d+ MiB is more than the 0\.095 MiB a photo may have$/);
+  });
+
+  it('a 300 MB JPEG (a photo with a long tail) is processed in a child process whose memory grows by far less than its size', async () => {
+    const fixture = join(__dirname, '..', '..', 'dist', 'pipeline', 'fixtures', 'process-in-child.js');
+    if (!existsSync(fixture)) throw new Error(`${fixture} is missing: build first (npx tsc -b tsconfig.build.json)`);
+    const photo = await (await cornerImage(1200, 800)).jpeg().toBuffer();
+    const size = 300 * 1024 ** 2;
+    const zeros = Buffer.alloc(1024 ** 2);
+    const tail = Readable.from(
+      (function* () {
+        yield photo;
+        for (let sent = photo.length; sent < size; sent += zeros.length) yield zeros.subarray(0, Math.min(zeros.length, size - sent));
+      })(),
+    );
+    const big = await stored(Buffer.alloc(0), 'image/jpeg', 'photo', 'long.jpg');
+    await blobs.put(big.originalKey, tail, { contentType: 'image/jpeg' });
+    expect((await blobs.head(big.originalKey))?.size).toBe(size);
+    const warmUp = await stored(photo, 'image/jpeg', 'photo', 'warm-up.jpg');
+    const { stdout } = await execFileAsync(process.execPath, ['--expose-gc', fixture, dir.path, work.path, JSON.stringify(warmUp), JSON.stringify(big)]);
+    const { outcome, baseline, peak } = JSON.parse(stdout.trim().split('\n').pop()!) as { outcome: string; baseline: number; peak: number };
+    console.log(`300 MB JPEG: child RSS ${(baseline / 1024 ** 2).toFixed(0)} MiB → peak ${(peak / 1024 ** 2).toFixed(0)} MiB`);
+    expect(outcome).toBe('processed');
+    // Streams churn buffers until the collector runs: tens of megabytes, whatever the file's size.
+    expect(peak - baseline).toBeLessThan(size / 3);
+    await blobs.delete(big.originalKey);
+  }, 120_000);
+
   it('an item whose original is gone (purged meanwhile) is skipped', async () => {
     const item = await stored(Buffer.from('x'), 'image/jpeg', 'photo', 'x.jpg');
     await blobs.delete(item.originalKey);
@@ -176,20 +243,5 @@ describe('contractMetadata', () => {
       durationSeconds: null,
     });
     expect(contractMetadata({ ...emptyMetadata(), creationTime: '2022-04-03T12:56:11.991+05:30' }, uploaded).creationTime).toBe('2022-04-03T12:56:11.991+05:30');
-  });
-});
-
-describe('sweepStaleTemp', () => {
-  it('removes only old trove-work directories', async () => {
-    const root = join(work.path, 'sweep');
-    await mkdir(join(root, 'trove-work-old'), { recursive: true });
-    await mkdir(join(root, 'trove-work-new'));
-    await mkdir(join(root, 'someone-else'));
-    const past = new Date(Date.now() - 7 * 3600 * 1000);
-    await utimes(join(root, 'trove-work-old'), past, past);
-    await utimes(join(root, 'someone-else'), past, past);
-    expect(await sweepStaleTemp(root)).toBe(1);
-    expect((await readdir(root)).sort()).toEqual(['someone-else', 'trove-work-new']);
-    await rm(root, { recursive: true });
   });
 });

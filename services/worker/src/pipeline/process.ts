@@ -10,8 +10,7 @@
  * item is done. Anything else (a tool, the blob store) is thrown, and the queue retries it.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, readdir, rm, stat, utimes } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, rm, utimes } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -19,8 +18,9 @@ import { mediaBlobKey, mediaProcessedEvent, mediaProcessingFailedDeadLetter } fr
 import type { MediaItemProcessedV1, MessageContract, ProcessMediaItemV1 } from '@trove/proto-events';
 import { BlobNotFoundError, DLQ_REASON_HEADER } from '@trove/kit';
 import type { BlobStore, Logger } from '@trove/kit';
-import { detectCategory, extractMetadata, makeImagePreviews, MediaError, makeVideoPreviews, transcodeIfNeeded } from '../components';
-import type { MediaErrorKind, MediaMetadata } from '../components';
+import { assertImageSize, DEFAULT_LIMITS, detectCategory, extractMetadata, makeImagePreviews, MediaError, makeVideoPreviews, transcodeIfNeeded } from '../components';
+import type { MediaErrorKind, MediaMetadata, ProcessingLimits } from '../components';
+import { processTempDir } from './temp';
 
 export interface Publisher {
   publish<P>(contract: MessageContract<P>, payload: P, opts: { msgId: string; headers?: Record<string, string> }): Promise<void>;
@@ -30,8 +30,10 @@ export interface ProcessDeps {
   blobs: BlobStore;
   events: Publisher;
   log: Logger;
-  /** Where temp files go (default: the OS temp dir, i.e. TMPDIR). */
+  /** Where the per-item temp directories go (default: this process's directory under TMPDIR, see temp.ts). */
   tempRoot?: string;
+  /** Size and time bounds of the components (default: DEFAULT_LIMITS). */
+  limits?: ProcessingLimits;
 }
 
 /** `failed`: the file itself cannot be processed; its failure was published. */
@@ -40,16 +42,17 @@ export type Outcome = 'processed' | 'gone' | 'failed';
 /** Properties of the file: processing it again gives the same answer. */
 const FAILS_FOR_GOOD: ReadonlySet<MediaErrorKind> = new Set(['corrupt', 'unsupported', 'too-large']);
 
-/** Prefix of the per-item temp directories, so leftovers of a killed worker can be recognised. */
-export const TEMP_PREFIX = 'trove-work-';
-
 export async function processItem(deps: ProcessDeps, item: ProcessMediaItemV1): Promise<Outcome> {
   const info = await deps.blobs.head(item.originalKey);
   // The item was purged (or its user deleted) before we got to it: nothing to do.
   if (!info) return 'gone';
-  const dir = await mkdtemp(join(deps.tempRoot ?? tmpdir(), TEMP_PREFIX));
+  const limits = deps.limits ?? DEFAULT_LIMITS;
+  const isVideo = item.mediaItemType === 'video';
+  const dir = await mkdtemp(join(deps.tempRoot ?? (await processTempDir()), 'item-'));
   const original = join(dir, `original${EXTENSIONS[item.mimeType] ?? ''}`);
   try {
+    // A photo over the size limit is refused before its bytes are fetched.
+    if (!isVideo) assertImageSize(info.size, limits, item.filename);
     try {
       const { body } = await deps.blobs.get(item.originalKey);
       await pipeline(body, createWriteStream(original));
@@ -60,10 +63,9 @@ export async function processItem(deps: ProcessDeps, item: ProcessMediaItemV1): 
     // The metadata's last resort for the creation time is the file's mtime: make it the upload time.
     if (info.lastModified) await utimes(original, info.lastModified, info.lastModified);
 
-    const meta = await extractMetadata(original, item.mimeType);
-    const isVideo = item.mediaItemType === 'video';
-    const previews = isVideo ? await makeVideoPreviews(original, meta) : await makeImagePreviews(original, item.mimeType);
-    const playbackPath = isVideo ? await transcodeIfNeeded(original, meta, join(dir, 'playback.mp4')) : null;
+    const meta = await extractMetadata(original, item.mimeType, limits);
+    const previews = isVideo ? await makeVideoPreviews(original, meta, limits) : await makeImagePreviews(original, item.mimeType, limits);
+    const playbackPath = isVideo ? await transcodeIfNeeded(original, meta, join(dir, 'playback.mp4'), limits) : null;
     const category = detectCategory(meta, { filename: item.filename, mimeType: item.mimeType });
 
     const key = (variant: 'preview' | 'thumbnail' | 'playback') => mediaBlobKey(item.userId, item.mediaItemId, variant);
@@ -157,25 +159,3 @@ const EXTENSIONS: Record<string, string> = {
   'video/webm': '.webm',
   'video/x-msvideo': '.avi',
 };
-
-/**
- * At start: removes temp directories older than `maxAgeMs` that a killed worker left behind
- * (young ones may belong to another worker process on the same machine).
- */
-export async function sweepStaleTemp(root: string = tmpdir(), maxAgeMs = 6 * 3600 * 1000): Promise<number> {
-  let removed = 0;
-  const cutoff = Date.now() - maxAgeMs;
-  for (const name of await readdir(root).catch(() => [] as string[])) {
-    if (!name.startsWith(TEMP_PREFIX)) continue;
-    const path = join(root, name);
-    try {
-      if ((await stat(path)).mtimeMs < cutoff) {
-        await rm(path, { recursive: true, force: true });
-        removed++;
-      }
-    } catch {
-      // gone already, or not ours to remove
-    }
-  }
-  return removed;
-}

@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import type { TempDir } from '../testing/media';
 import { cornerImage, cr3Like, dngLike, ffmpeg, nefLike, orfLike, tempDir, testClipArgs } from '../testing/media';
+import { FileBytes } from './file-bytes';
 import { assertImageComplete } from './integrity';
 import { isobmffFileIsComplete, readBoxes } from './isobmff';
 import { isDisplayableJpeg, readJpeg } from './jpeg';
@@ -54,16 +55,52 @@ describe('ISO-BMFF boxes', () => {
 });
 
 describe('assertImageComplete', () => {
+  /** The check reads the file from disk, as the worker has it. */
+  const check = async (bytes: Buffer, mimeType: string, name: string) => {
+    const file = await dir.write(name, bytes);
+    return FileBytes.with(file, (f) => assertImageComplete(f, mimeType, name));
+  };
+
   it('accepts complete files and rejects truncated ones with a clear message', async () => {
     const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: 'red' } }).png().toBuffer();
     const webp = await sharp({ create: { width: 8, height: 8, channels: 3, background: 'red' } }).webp().toBuffer();
-    expect(() => assertImageComplete(jpeg, 'image/jpeg', 'a.jpg')).not.toThrow();
-    expect(() => assertImageComplete(png, 'image/png', 'a.png')).not.toThrow();
-    expect(() => assertImageComplete(webp, 'image/webp', 'a.webp')).not.toThrow();
-    expect(() => assertImageComplete(jpeg.subarray(0, 500), 'image/jpeg', 'a.jpg')).toThrow(/a\.jpg: JPEG is truncated/);
-    expect(() => assertImageComplete(png.subarray(0, png.length - 12), 'image/png', 'a.png')).toThrow(/PNG is truncated/);
-    expect(() => assertImageComplete(webp.subarray(0, webp.length - 4), 'image/webp', 'a.webp')).toThrow(/WebP is truncated/);
-    expect(() => assertImageComplete(Buffer.alloc(0), 'image/jpeg', 'empty.jpg')).toThrow(/empty/);
+    await expect(check(jpeg, 'image/jpeg', 'a.jpg')).resolves.toBeUndefined();
+    await expect(check(png, 'image/png', 'a.png')).resolves.toBeUndefined();
+    await expect(check(webp, 'image/webp', 'a.webp')).resolves.toBeUndefined();
+    await expect(check(jpeg.subarray(0, 500), 'image/jpeg', 'a.jpg')).rejects.toThrow(/a\.jpg: JPEG is truncated/);
+    await expect(check(png.subarray(0, png.length - 12), 'image/png', 'a.png')).rejects.toThrow(/PNG is truncated/);
+    await expect(check(webp.subarray(0, webp.length - 4), 'image/webp', 'a.webp')).rejects.toThrow(/WebP is truncated/);
+    await expect(check(Buffer.alloc(0), 'image/jpeg', 'empty.jpg')).rejects.toThrow(/empty/);
+  });
+
+  it('walks a JPEG on disk across its read windows, and stops at its end whatever follows', async () => {
+    // Noise compresses badly: a JPEG of several megabytes, so its walk spans several windows.
+    const big = await sharp(Buffer.alloc(3000 * 2000 * 3).map((_, i) => (i * 2654435761) >>> 24), { raw: { width: 3000, height: 2000, channels: 3 } })
+      .jpeg({ quality: 100 })
+      .toBuffer();
+    expect(big.length).toBeGreaterThan(3 * 1024 * 1024);
+    await expect(check(big, 'image/jpeg', 'big.jpg')).resolves.toBeUndefined();
+    await expect(check(Buffer.concat([big, Buffer.alloc(5 * 1024 * 1024, 0x5a)]), 'image/jpeg', 'tail.jpg')).resolves.toBeUndefined();
+    await expect(check(big.subarray(0, big.length - 2), 'image/jpeg', 'cut.jpg')).rejects.toThrow(/truncated/);
+  });
+});
+
+describe('FileBytes', () => {
+  it('reads pieces, finds a needle across window boundaries, and reads the whole file on request', async () => {
+    const bytes = Buffer.alloc(3 * 1024 * 1024 + 17, 0x61);
+    const needle = Buffer.from('MotionPhoto_Data');
+    needle.copy(bytes, 1024 * 1024 - 5); // straddles the first window boundary
+    const path = await dir.write('bytes.bin', bytes);
+    await FileBytes.with(path, async (file) => {
+      expect(file.size).toBe(bytes.length);
+      expect((await file.read(1024 * 1024 - 5, 16)).toString()).toBe('MotionPhoto_Data');
+      expect(await file.read(bytes.length - 2, 10)).toHaveLength(2);
+      expect(await file.read(bytes.length, 10)).toHaveLength(0);
+      expect(await file.includes(needle)).toBe(true);
+      expect(await file.includes(needle, 1024 * 1024)).toBe(false);
+      expect(await file.includes(Buffer.from('absent'))).toBe(false);
+      expect((await file.readAll()).equals(bytes)).toBe(true);
+    });
   });
 });
 

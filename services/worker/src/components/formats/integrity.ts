@@ -1,45 +1,47 @@
 /**
- * Structural completeness of an image file held in memory. Decoders are lenient with cut-off files
- * (libjpeg pads a truncated scan with grey and only warns; libheif decodes what it has), so a
- * truncated upload is caught here, by its container, before anything is derived from it.
+ * Structural completeness of an image file. Decoders are lenient with cut-off files (libjpeg pads
+ * a truncated scan with grey and only warns; libheif decodes what it has), so a truncated upload is
+ * caught here, by its container, before anything is derived from it. The file is read from disk a
+ * window at a time: only headers, chunk and box lengths, and the JPEG's own bytes up to its end.
  */
 import { MediaError } from '../errors';
 import { ISOBMFF_MIME_TYPES } from '../mime';
-import { readBoxes } from './isobmff';
 import { bmpSize } from './bmp';
-import { readJpeg } from './jpeg';
+import type { FileBytes } from './file-bytes';
+import { readTopLevelBoxes } from './isobmff';
+import { readJpegFile } from './jpeg';
 
-export function assertImageComplete(buf: Buffer, mimeType: string, name: string): void {
-  const problem = findProblem(buf, mimeType);
+export async function assertImageComplete(file: FileBytes, mimeType: string, name: string): Promise<void> {
+  const problem = await findProblem(file, mimeType);
   if (problem) throw new MediaError('corrupt', `${name}: ${problem}`);
 }
 
-function findProblem(buf: Buffer, mimeType: string): string | null {
-  if (buf.length === 0) return 'the file is empty';
-  if (mimeType === 'image/jpeg') return readJpeg(buf) ? null : 'JPEG is truncated or malformed (no end-of-image marker)';
-  if (mimeType === 'image/png') return pngComplete(buf) ? null : 'PNG is truncated or malformed (no IEND chunk)';
-  if (mimeType === 'image/webp') return webpComplete(buf) ? null : 'WebP is truncated (shorter than its RIFF header says)';
-  if (mimeType === 'image/bmp') return bmpSize(buf) && buf.readUInt32LE(2) <= buf.length ? null : 'BMP is truncated or malformed';
-  if (ISOBMFF_MIME_TYPES.has(mimeType)) return isobmffComplete(buf) ? null : 'file is truncated or malformed (its boxes do not fill the file)';
+async function findProblem(file: FileBytes, mimeType: string): Promise<string | null> {
+  if (file.size === 0) return 'the file is empty';
+  if (mimeType === 'image/jpeg') return (await readJpegFile(file)) ? null : 'JPEG is truncated or malformed (no end-of-image marker)';
+  if (mimeType === 'image/png') return (await pngComplete(file)) ? null : 'PNG is truncated or malformed (no IEND chunk)';
+  if (mimeType === 'image/webp') return (await webpComplete(file)) ? null : 'WebP is truncated (shorter than its RIFF header says)';
+  if (mimeType === 'image/bmp') return (await bmpComplete(file)) ? null : 'BMP is truncated or malformed';
+  if (ISOBMFF_MIME_TYPES.has(mimeType)) return (await readTopLevelBoxes(file)).complete ? null : 'file is truncated or malformed (its boxes do not fill the file)';
   return null;
 }
 
-function pngComplete(buf: Buffer): boolean {
+async function pngComplete(file: FileBytes): Promise<boolean> {
   let p = 8;
-  while (p + 12 <= buf.length) {
-    const length = buf.readUInt32BE(p);
-    const type = buf.toString('latin1', p + 4, p + 8);
-    if (type === 'IEND') return true;
-    p += 12 + length;
+  while (p + 12 <= file.size) {
+    const header = await file.read(p, 8);
+    if (header.toString('latin1', 4, 8) === 'IEND') return true;
+    p += 12 + header.readUInt32BE(0);
   }
   return false;
 }
 
-function webpComplete(buf: Buffer): boolean {
-  return buf.length >= 12 && buf.readUInt32LE(4) + 8 <= buf.length;
+async function webpComplete(file: FileBytes): Promise<boolean> {
+  const header = await file.read(0, 12);
+  return header.length >= 12 && header.readUInt32LE(4) + 8 <= file.size;
 }
 
-function isobmffComplete(buf: Buffer): boolean {
-  const boxes = readBoxes(buf);
-  return boxes.length > 0 && boxes[boxes.length - 1].end === buf.length;
+async function bmpComplete(file: FileBytes): Promise<boolean> {
+  const header = await file.read(0, 26);
+  return bmpSize(header) !== null && header.readUInt32LE(2) <= file.size;
 }

@@ -3,7 +3,7 @@
  * check that the top-level boxes fill the file exactly (a cut-off upload has a last box that
  * claims more bytes than there are).
  */
-import { open } from 'node:fs/promises';
+import { FileBytes } from './file-bytes';
 
 export interface Box {
   type: string;
@@ -44,32 +44,35 @@ export function readBoxes(buf: Uint8Array, start = 0, end = buf.length): Box[] {
   return boxes;
 }
 
+/** A file with more top-level boxes than this is not one a camera or phone wrote; reading stops there. */
+const MAX_TOP_LEVEL_BOXES = 1_000_000;
+
 /**
- * True when the file's top-level boxes add up to its length. Reads only box headers, so it is
- * cheap for multi-gigabyte videos.
+ * The types of a file's top-level boxes, from their headers alone (cheap for multi-gigabyte
+ * videos), and whether they add up to its length exactly.
  */
-export async function isobmffFileIsComplete(filePath: string): Promise<boolean> {
-  const file = await open(filePath, 'r');
-  try {
-    const { size: fileSize } = await file.stat();
-    const header = Buffer.alloc(16);
-    let p = 0;
-    let boxes = 0;
-    while (p < fileSize) {
-      const { bytesRead } = await file.read(header, 0, 16, p);
-      if (bytesRead < 8) return false;
-      let size = header.readUInt32BE(0);
-      if (size === 0) return boxes > 0; // "extends to the end of the file"
-      if (size === 1) {
-        if (bytesRead < 16) return false;
-        size = Number(header.readBigUInt64BE(8));
-      }
-      if (size < 8 || p + size > fileSize) return false;
-      p += size;
-      boxes += 1;
+export async function readTopLevelBoxes(file: FileBytes): Promise<{ types: string[]; complete: boolean }> {
+  const types: string[] = [];
+  let p = 0;
+  while (p < file.size) {
+    if (types.length >= MAX_TOP_LEVEL_BOXES) return { types, complete: false };
+    const header = await file.read(p, 16);
+    if (header.length < 8) return { types, complete: false };
+    let size = header.readUInt32BE(0);
+    const type = header.toString('latin1', 4, 8);
+    if (size === 0) return { types: [...types, type], complete: types.length > 0 }; // "extends to the end of the file"
+    if (size === 1) {
+      if (header.length < 16) return { types, complete: false };
+      size = Number(header.readBigUInt64BE(8));
     }
-    return boxes > 0;
-  } finally {
-    await file.close();
+    if (size < 8 || p + size > file.size) return { types, complete: false };
+    types.push(type);
+    p += size;
   }
+  return { types, complete: types.length > 0 };
+}
+
+/** True when the file's top-level boxes add up to its length. */
+export async function isobmffFileIsComplete(filePath: string): Promise<boolean> {
+  return FileBytes.with(filePath, async (file) => (await readTopLevelBoxes(file)).complete);
 }

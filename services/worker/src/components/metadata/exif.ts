@@ -84,7 +84,8 @@ type Block = Record<string, unknown>;
 const isBlock = (v: unknown): v is Block => typeof v === 'object' && v !== null && !(v instanceof Uint8Array) && !Array.isArray(v);
 const block = (out: unknown, key: string): Block => (isBlock(out) && isBlock(out[key]) ? out[key] : {});
 
-async function runExifr(input: Buffer, options: ExifrOptions, name: string): Promise<unknown> {
+/** `input`: the bytes, or the file's path (exifr then reads only the pieces holding metadata). */
+async function runExifr(input: Buffer | string, options: ExifrOptions, name: string): Promise<unknown> {
   try {
     // exifr's own typing of the result is `any`; it is narrowed field by field below.
     return (await exifrParse(input, options)) as unknown;
@@ -143,12 +144,13 @@ const positive = (v: number | null): number | null => (v !== null && v > 0 ? v :
 const validOrientation = (v: number | null): number | null => (v !== null && Number.isInteger(v) && v >= 1 && v <= 8 ? v : null);
 
 /**
- * Reads the EXIF/XMP fields of the still image in `buf` (the whole file). `header` is sharp's
- * reading of it (null for raws and BMP): it supplies the EXIF of WebP and GIF, and XMP and PNG text that
- * exifr misses (libvips and other writers compress PNG XMP into zTXt, exifr reads only iTXt).
+ * Reads the EXIF/XMP fields of a still image: `source` is its path, or for raws the whole file in
+ * memory (their readers walk IFDs and embedded previews). `header` is sharp's reading of it (null
+ * for raws and BMP): it supplies the EXIF of WebP and GIF, and XMP and PNG text that exifr misses
+ * (libvips and other writers compress PNG XMP into zTXt, exifr reads only iTXt).
  */
-export async function readExifFields(buf: Buffer, mimeType: string, name: string, header: sharp.Metadata | null): Promise<ExifFields> {
-  const fields = await readContainerFields(buf, mimeType, name, header);
+export async function readExifFields(source: string | Buffer, mimeType: string, name: string, header: sharp.Metadata | null): Promise<ExifFields> {
+  const fields = await readContainerFields(source, mimeType, name, header);
   const xmp = header?.xmpAsString ?? null;
   if (!fields.xmp && xmp) {
     fields.xmp = xmp;
@@ -159,27 +161,31 @@ export async function readExifFields(buf: Buffer, mimeType: string, name: string
   return fields;
 }
 
-async function readContainerFields(buf: Buffer, mimeType: string, name: string, header: sharp.Metadata | null): Promise<ExifFields> {
+async function readContainerFields(source: string | Buffer, mimeType: string, name: string, header: sharp.Metadata | null): Promise<ExifFields> {
+  const inMemory = () => {
+    if (typeof source === 'string') throw new TypeError(`${name}: raw files are read from memory`);
+    return source;
+  };
   switch (mimeType) {
     case 'image/webp':
     case 'image/gif':
     case 'image/bmp':
       return header?.exif ? fieldsFromExifBlock(header.exif, name) : emptyFields();
     case 'image/x-canon-cr3':
-      return withPreviewFallback(fieldsFromCr3(buf), buf, name);
+      return withPreviewFallback(fieldsFromCr3(inMemory()), inMemory(), name);
     case 'image/x-olympus-orf':
     case 'image/x-panasonic-rw2':
       // Their TIFF structure is standard behind a private magic number, which exifr refuses.
-      return withPreviewFallback(fieldsFromExifr(await runExifr(withTiffMagic(buf), EXIFR_OPTIONS, name)), buf, name);
+      return withPreviewFallback(fieldsFromExifr(await runExifr(withTiffMagic(inMemory()), EXIFR_OPTIONS, name)), inMemory(), name);
     case 'image/x-adobe-dng':
     case 'image/x-canon-cr2':
     case 'image/x-nikon-nef':
     case 'image/x-sony-arw':
-      return withPreviewFallback(fieldsFromExifr(await runExifr(buf, EXIFR_OPTIONS, name)), buf, name);
+      return withPreviewFallback(fieldsFromExifr(await runExifr(inMemory(), EXIFR_OPTIONS, name)), inMemory(), name);
     case 'image/png':
-      return fieldsFromExifr(await runExifr(buf, { ...EXIFR_OPTIONS, ihdr: true }, name));
+      return fieldsFromExifr(await runExifr(source, { ...EXIFR_OPTIONS, ihdr: true }, name));
     default:
-      return fieldsFromExifr(await runExifr(buf, EXIFR_OPTIONS, name));
+      return fieldsFromExifr(await runExifr(source, EXIFR_OPTIONS, name));
   }
 }
 

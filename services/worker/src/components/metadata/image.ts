@@ -1,16 +1,20 @@
 /**
- * Metadata of a still image. The whole file is read into memory once (photos, raws included, are
- * tens of megabytes at most): the completeness check, EXIF, the header and the motion-photo trailer
- * all look at the same buffer.
+ * Metadata of a still image, read from the file on disk in pieces: the completeness check walks
+ * its structure a window at a time, exifr and libvips read the headers they need, the motion-photo
+ * trailer is searched for chunk by chunk. Raws alone are read whole (their IFDs and previews are
+ * walked in memory), within the size limit checked first.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import sharp from 'sharp';
 import { MediaError, errorMessage } from '../errors';
 import { bmpSize } from '../formats/bmp';
+import { FileBytes } from '../formats/file-bytes';
 import { assertImageComplete } from '../formats/integrity';
-import { readBoxes } from '../formats/isobmff';
+import { readTopLevelBoxes } from '../formats/isobmff';
 import { rawStoredSize } from '../formats/raw';
+import { assertImageSize, DEFAULT_LIMITS } from '../limits';
+import type { ProcessingLimits } from '../limits';
 import { isHeifMime, isRawMime } from '../mime';
 import { appleContentIdentifier } from './apple';
 import type { ExifFields } from './exif';
@@ -20,14 +24,21 @@ import { emptyMetadata } from './types';
 import { decimalString } from './values';
 import { xmpFlag, xmpProperty } from './xmp';
 
-export async function extractImageMetadata(filePath: string, mimeType: string): Promise<MediaMetadata> {
+export async function extractImageMetadata(filePath: string, mimeType: string, limits: ProcessingLimits = DEFAULT_LIMITS): Promise<MediaMetadata> {
   const name = basename(filePath);
-  const buf = await readFile(filePath);
-  assertImageComplete(buf, mimeType, name);
-  // Raws: libvips would read a thumbnail IFD as the image. BMP: the prebuilt libvips has no loader for it.
-  const header = isRawMime(mimeType) || mimeType === 'image/bmp' ? null : await readHeader(buf, name);
-  const fields = await readExifFields(buf, mimeType, name, header);
-  const size = displayedSize(buf, mimeType, fields, header);
+  return FileBytes.with(filePath, async (file) => {
+    assertImageSize(file.size, limits, name);
+    await assertImageComplete(file, mimeType, name);
+    const raw = isRawMime(mimeType) ? await file.readAll() : null;
+    // Raws: libvips would read a thumbnail IFD as the image. BMP: the prebuilt libvips has no loader for it.
+    const header = raw || mimeType === 'image/bmp' ? null : await readHeader(filePath, name);
+    const fields = await readExifFields(raw ?? filePath, mimeType, name, header);
+    const size = await displayedSize(file, raw, mimeType, fields, header);
+    return metadataOf(filePath, fields, size, await isMotionPhoto(file, mimeType, fields.xmp));
+  });
+}
+
+async function metadataOf(filePath: string, fields: ExifFields, size: DisplayedSize | null, motionPhoto: boolean): Promise<MediaMetadata> {
   const meta = emptyMetadata();
 
   if (fields.dateTimeOriginal) {
@@ -49,7 +60,7 @@ export async function extractImageMetadata(filePath: string, mimeType: string): 
   meta.isoEquivalent = decimalString(fields.iso);
   meta.exposureTime = decimalString(fields.exposureTime);
   meta.xmpProjectionType = xmpProperty(fields.xmp, 'ProjectionType');
-  meta.motionPhoto = isMotionPhoto(buf, mimeType, fields.xmp);
+  meta.motionPhoto = motionPhoto;
   meta.contentIdentifier = appleContentIdentifier(fields.makerNote);
   meta.softwareHint = fields.software ?? xmpProperty(fields.xmp, 'CreatorTool') ?? fields.pngText.Software ?? null;
   meta.userComment = fields.userComment;
@@ -65,11 +76,13 @@ interface DisplayedSize {
 const swapsAxes = (orientation: number | null) => orientation !== null && orientation >= 5 && orientation <= 8;
 
 /** sharp's reading of the header (no pixels decoded); a file it cannot even read that of is corrupt. */
-async function readHeader(buf: Buffer, name: string): Promise<sharp.Metadata> {
+async function readHeader(filePath: string, name: string): Promise<sharp.Metadata> {
   try {
-    return await sharp(buf).metadata();
+    return await sharp(filePath).metadata();
   } catch (err) {
-    throw new MediaError('corrupt', `${name}: cannot read the image header: ${errorMessage(err)}`, { cause: err });
+    // libvips refuses even the header of an image over its pixel limit (the one previews/sharp.ts spells out).
+    const kind = /exceeds pixel limit/i.test(errorMessage(err)) ? 'too-large' : 'corrupt';
+    throw new MediaError(kind, `${name}: cannot read the image header: ${errorMessage(err)}`, { cause: err });
   }
 }
 
@@ -79,14 +92,14 @@ async function readHeader(buf: Buffer, name: string): Promise<sharp.Metadata> {
  * has already applied the irot/imir transforms and libvips drops the EXIF orientation, so the
  * header size is the displayed size as is.
  */
-function displayedSize(buf: Buffer, mimeType: string, fields: ExifFields, header: sharp.Metadata | null): DisplayedSize | null {
+async function displayedSize(file: FileBytes, raw: Buffer | null, mimeType: string, fields: ExifFields, header: sharp.Metadata | null): Promise<DisplayedSize | null> {
   if (header) return { width: header.autoOrient.width, height: header.autoOrient.height, orientation: header.orientation ?? null };
   if (mimeType === 'image/bmp') {
-    const bmp = bmpSize(buf);
+    const bmp = bmpSize(await file.read(0, 26));
     return bmp && { ...bmp, orientation: null };
   }
-  if (!isRawMime(mimeType)) return null;
-  const stored = fields.exifWidth && fields.exifHeight ? { width: fields.exifWidth, height: fields.exifHeight } : rawStoredSize(buf);
+  if (!raw) return null;
+  const stored = fields.exifWidth && fields.exifHeight ? { width: fields.exifWidth, height: fields.exifHeight } : rawStoredSize(raw);
   if (!stored) return null;
   const swap = swapsAxes(fields.orientation);
   return { width: swap ? stored.height : stored.width, height: swap ? stored.width : stored.height, orientation: fields.orientation };
@@ -99,9 +112,9 @@ const SAMSUNG_TRAILER = Buffer.from('MotionPhoto_Data');
  * appends the video after the JPEG behind a "MotionPhoto_Data" marker, or in HEIC as a top-level
  * `mpvd` box.
  */
-function isMotionPhoto(buf: Buffer, mimeType: string, xmp: string | null): boolean {
+async function isMotionPhoto(file: FileBytes, mimeType: string, xmp: string | null): Promise<boolean> {
   if (xmpFlag(xmp, 'MotionPhoto') || xmpFlag(xmp, 'MicroVideo')) return true;
-  if (mimeType === 'image/jpeg') return buf.includes(SAMSUNG_TRAILER);
-  if (isHeifMime(mimeType)) return readBoxes(buf).some((b) => b.type === 'mpvd');
+  if (mimeType === 'image/jpeg') return file.includes(SAMSUNG_TRAILER);
+  if (isHeifMime(mimeType)) return (await readTopLevelBoxes(file)).types.includes('mpvd');
   return false;
 }

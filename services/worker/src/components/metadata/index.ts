@@ -1,4 +1,6 @@
 import { MediaError, errorMessage } from '../errors';
+import { DEFAULT_LIMITS } from '../limits';
+import type { ProcessingLimits } from '../limits';
 import { isVideoMime } from '../mime';
 import { extractImageMetadata } from './image';
 import type { MediaMetadata } from './types';
@@ -9,12 +11,12 @@ export { emptyMetadata } from './types';
 
 /**
  * Everything the library shows or searches on, from the file at `filePath` whose sniffed type is
- * `mimeType`. Rejects with a MediaError — never throws anything else — when the file is truncated,
+ * `mimeType`, within `limits`. Rejects with a MediaError — never throws anything else — when the file is truncated,
  * corrupt or has no picture in it.
  */
-export async function extractMetadata(filePath: string, mimeType: string): Promise<MediaMetadata> {
+export async function extractMetadata(filePath: string, mimeType: string, limits: ProcessingLimits = DEFAULT_LIMITS): Promise<MediaMetadata> {
   try {
-    return isVideoMime(mimeType) ? await extractVideoMetadata(filePath, mimeType) : await extractImageMetadata(filePath, mimeType);
+    return isVideoMime(mimeType) ? await extractVideoMetadata(filePath, mimeType, limits) : await extractImageMetadata(filePath, mimeType, limits);
   } catch (err) {
     if (err instanceof MediaError) throw err;
     // An I/O error (missing file, EACCES) may pass on retry; anything else is a reader tripping on the content.

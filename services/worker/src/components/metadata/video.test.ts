@@ -1,8 +1,12 @@
 import { readFile, stat } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { MediaError } from '../errors';
+import { makeVideoPreviews, transcodeIfNeeded } from '../previews/video';
 import type { TempDir } from '../testing/media';
 import { ffmpeg, tempDir, testClipArgs } from '../testing/media';
-import { extractMetadata } from './index';
+import { emptyMetadata, extractMetadata } from './index';
 
 const H264 = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'];
 
@@ -94,5 +98,34 @@ describe('extractMetadata for videos', () => {
     await expect(extractMetadata(cut, 'video/mp4')).rejects.toMatchObject({ name: 'MediaError', kind: 'corrupt', message: expect.stringMatching(/cut\.mp4.*truncated/) });
     const noise = await dir.write('noise.mkv', Buffer.alloc(5000, 0x42));
     await expect(extractMetadata(noise, 'video/x-matroska')).rejects.toBeInstanceOf(MediaError);
+  });
+});
+
+describe('inputs that point elsewhere', () => {
+  let server: Server;
+  let base: string;
+  const requests: string[] = [];
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      requests.push(req.url ?? '');
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  it('an HLS playlist or a concat list taken for a video is refused, and neither a URL nor a local file it names is opened', async () => {
+    const hls = await dir.write('playlist.mkv', `#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\n${base}/segment.ts\n#EXTINF:2,\n${mp4}\n#EXT-X-ENDLIST\n`);
+    const local = await dir.write('local.mkv', `#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\n${mp4}\n#EXT-X-ENDLIST\n`);
+    const concat = await dir.write('list.avi', `ffconcat version 1.0\nfile ${base}/clip.mp4\nfile ${mp4}\n`);
+    for (const [file, mimeType] of [[hls, 'video/x-matroska'], [local, 'video/x-matroska'], [concat, 'video/x-msvideo']]) {
+      await expect(extractMetadata(file, mimeType)).rejects.toMatchObject({ name: 'MediaError', kind: 'corrupt', message: expect.stringContaining('ffprobe cannot read it') });
+      // ffmpeg reads its input the same way (poster frames, transcodes).
+      const meta = { ...emptyMetadata(), durationSeconds: 2, videoCodec: 'h264', container: 'matroska' };
+      await expect(makeVideoPreviews(file, meta)).rejects.toMatchObject({ name: 'MediaError', kind: 'tool' });
+      await expect(transcodeIfNeeded(file, meta, dir.file('out.mp4'))).rejects.toMatchObject({ name: 'MediaError', kind: 'tool' });
+    }
+    expect(requests).toEqual([]);
   });
 });

@@ -4,10 +4,12 @@
  */
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { FfprobeData, FfprobeStream } from 'fluent-ffmpeg';
 import { MediaError } from '../errors';
 import { ffprobe } from '../ffmpeg';
+import type { ProbeData, ProbeStream } from '../ffmpeg';
 import { isobmffFileIsComplete } from '../formats/isobmff';
+import { DEFAULT_LIMITS } from '../limits';
+import type { ProcessingLimits } from '../limits';
 import { ISOBMFF_MIME_TYPES } from '../mime';
 import type { MediaMetadata } from './types';
 import { emptyMetadata } from './types';
@@ -15,17 +17,17 @@ import { decimalString, fraction, isoDateTime, nonEmptyString, parseIso6709, toN
 
 type Tags = Record<string, unknown>;
 
-export async function extractVideoMetadata(filePath: string, mimeType: string): Promise<MediaMetadata> {
+export async function extractVideoMetadata(filePath: string, mimeType: string, limits: ProcessingLimits = DEFAULT_LIMITS): Promise<MediaMetadata> {
   const name = basename(filePath);
   // ffprobe happily reports a cut-off MP4 whose index (moov) came first; its box sizes do not lie.
   if (ISOBMFF_MIME_TYPES.has(mimeType) && !(await isobmffFileIsComplete(filePath))) {
     throw new MediaError('corrupt', `${name}: file is truncated or malformed (its boxes do not fill the file)`);
   }
-  const data = await ffprobe(filePath, name);
+  const data = await ffprobe(filePath, name, limits.probeTimeoutSeconds);
   const video = data.streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
   if (!video) throw new MediaError('unsupported', `${name}: no video stream`);
   const audio = data.streams.find((s) => s.codec_type === 'audio');
-  const tags: Tags = { ...(video.tags as Tags | undefined), ...(data.format.tags as Tags | undefined) };
+  const tags: Tags = { ...video.tags, ...data.format.tags };
   const tag = (...keys: string[]) => {
     for (const k of keys) {
       const v = nonEmptyString(typeof tags[k] === 'number' ? String(tags[k]) : tags[k]);
@@ -71,25 +73,26 @@ export async function extractVideoMetadata(filePath: string, mimeType: string): 
 }
 
 /**
- * Display rotation in degrees. fluent-ffmpeg flattens the display-matrix side data into the stream
- * as `rotation`; older files and ffmpeg versions carry a `rotate` tag instead.
+ * Display rotation in degrees: the display-matrix side data of the stream; older files and ffmpeg
+ * versions carry a `rotate` tag instead.
  */
-function streamRotation(stream: FfprobeStream): number {
-  const fromSideData = toNumber(stream.rotation);
-  if (fromSideData !== null) return fromSideData;
-  const streamTags = stream.tags as Tags | undefined;
-  return toNumber(streamTags?.rotate) ?? 0;
+function streamRotation(stream: ProbeStream): number {
+  for (const sideData of stream.side_data_list ?? []) {
+    const rotation = toNumber(sideData.rotation);
+    if (rotation !== null) return rotation;
+  }
+  return toNumber(stream.tags?.rotate) ?? 0;
 }
 
-function duration(data: FfprobeData, video: FfprobeStream): number | null {
+function duration(data: ProbeData, video: ProbeStream): number | null {
   const seconds = toNumber(data.format.duration) ?? toNumber(video.duration);
   return seconds !== null && seconds >= 0 ? Math.round(seconds * 1000) / 1000 : null;
 }
 
 /** ffprobe names the demuxer ("mov,mp4,m4a,3gp,3g2,mj2"); the brand and the sniffed type say which one it is. */
-function containerName(data: FfprobeData, mimeType: string): string | null {
+function containerName(data: ProbeData, mimeType: string): string | null {
   const format = data.format.format_name ?? '';
-  const brand = String((data.format.tags as Tags | undefined)?.major_brand ?? '').trim();
+  const brand = String(data.format.tags?.major_brand ?? '').trim();
   if (format.startsWith('mov,mp4')) {
     if (brand === 'qt') return 'mov';
     if (brand.startsWith('M4V')) return 'm4v';

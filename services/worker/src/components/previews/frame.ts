@@ -1,28 +1,23 @@
 /**
  * One decoded frame as PNG bytes, by ffmpeg: a video's poster, or a still in a format the
  * prebuilt libvips does not read (BMP). ffmpeg applies a video's display rotation while decoding.
+ * The PNG comes back through a pipe: no temp file to clean up.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ffmpegCommand, runFfmpeg } from '../ffmpeg';
+import { runFfmpeg } from '../ffmpeg';
 
-const FRAME_TIMEOUT_SECONDS = 120;
+/** An 8K frame as PNG is well under this; a larger one is not a frame we want. */
+const MAX_FRAME_BYTES = 256 * 1024 ** 2;
 
 /** The frame at `seconds`, or null when there is none there (ffmpeg then writes nothing). */
-export async function grabFrame(filePath: string, seconds: number, name: string): Promise<Buffer | null> {
-  const dir = await mkdtemp(join(tmpdir(), 'trove-frame-'));
-  try {
-    const out = join(dir, 'frame.png');
-    const command = ffmpegCommand(filePath, FRAME_TIMEOUT_SECONDS)
-      .seekInput(seconds)
-      .noAudio()
-      .outputOptions(['-frames:v', '1', '-f', 'image2', '-c:v', 'png'])
-      .output(out);
-    await runFfmpeg(command, `frame of ${name}`);
-    const png = await readFile(out).catch(() => null);
-    return png && png.length > 0 ? png : null;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+export async function grabFrame(filePath: string, seconds: number, name: string, timeoutSeconds: number): Promise<Buffer | null> {
+  const png = await runFfmpeg({
+    input: filePath,
+    inputOptions: ['-ss', String(seconds)],
+    outputOptions: ['-an', '-frames:v', '1', '-f', 'image2pipe', '-c:v', 'png'],
+    output: 'pipe:1',
+    timeoutSeconds,
+    what: `frame of ${name}`,
+    maxOutputBytes: MAX_FRAME_BYTES,
+  });
+  return png.length > 0 ? png : null;
 }

@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { MediaError } from '../errors';
+import { DEFAULT_LIMITS } from '../limits';
+import { extractMetadata } from '../metadata';
 import type { TempDir } from '../testing/media';
 import { colourAt, cornerImage, cr3Like, dngLike, ffmpeg, FIXTURES, nefLike, tempDir } from '../testing/media';
 import type { Previews } from './image';
@@ -160,5 +162,24 @@ describe('broken files', () => {
   it('garbage with an image type rejects with a MediaError', async () => {
     const file = await dir.write('noise.png', Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'), Buffer.alloc(100, 7)]));
     await expect(makeImagePreviews(file, 'image/png')).rejects.toBeInstanceOf(MediaError);
+  });
+
+  it('a HEIC whose header claims 20000x20000 (more than sharp reads the header of) is refused as too large before any pixel is decoded', async () => {
+    const heic = Buffer.from(await readFile(join(FIXTURES, 'IMG_0543.HEIC')));
+    // The primary image's spatial extent (the ispe property of 4032x3024, not those of its 512x512 tiles) → 20000x20000, 1.6 GB of RGBA.
+    const ispe = heic.indexOf(Buffer.from([...Buffer.from('ispe'), 0, 0, 0, 0, 0, 0, 0x0f, 0xc0, 0, 0, 0x0b, 0xd0]));
+    expect(ispe).toBeGreaterThan(0);
+    heic.writeUInt32BE(20000, ispe + 8);
+    heic.writeUInt32BE(20000, ispe + 12);
+    const file = await dir.write('huge.heic', heic);
+    await expect(makeImagePreviews(file, 'image/heic')).rejects.toMatchObject({ name: 'MediaError', kind: 'too-large', message: 'huge.heic: 20000x20000 exceeds the pixel limit' });
+    await expect(extractMetadata(file, 'image/heic')).rejects.toMatchObject({ name: 'MediaError', kind: 'too-large' });
+  });
+
+  it('a photo over the size limit is refused before it is read', async () => {
+    const file = join(FIXTURES, 'jobs.jpeg');
+    const limits = { ...DEFAULT_LIMITS, maxImageBytes: 1000 };
+    await expect(makeImagePreviews(file, 'image/jpeg', limits)).rejects.toMatchObject({ name: 'MediaError', kind: 'too-large', message: expect.stringMatching(/^jobs\.jpeg: .* MiB is more than the 0\.001 MiB a photo may have$/) });
+    await expect(extractMetadata(file, 'image/jpeg', limits)).rejects.toMatchObject({ kind: 'too-large' });
   });
 });

@@ -6,14 +6,19 @@
  * - placeholder: the ThumbHash of a ≤ 100 px version, base64.
  * Both images are WebP (every current browser shows it; a third of JPEG's size at equal quality).
  * The source is decoded once, to a raw ≤ 2048 px bitmap that the three outputs are made from.
+ * libvips reads the file itself (shrinking JPEGs while decoding); raws and HEVC-coded HEIF, whose
+ * decoders need the bytes in memory, are read whole within the size limit checked first.
  */
-import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import decodeHeic from 'heic-decode';
+import type { DecodedImage } from 'heic-decode';
 import { MediaError, errorMessage } from '../errors';
+import { FileBytes } from '../formats/file-bytes';
 import { assertImageComplete } from '../formats/integrity';
 import { findEmbeddedJpegs, rawOrientation } from '../formats/raw';
 import { TiffReader } from '../formats/tiff';
+import { assertImageSize, DEFAULT_LIMITS } from '../limits';
+import type { ProcessingLimits } from '../limits';
 import { isHeifMime, isRawMime } from '../mime';
 import { grabFrame } from './frame';
 import { LIMIT_INPUT_PIXELS, openImage, sharp } from './sharp';
@@ -39,17 +44,18 @@ export interface Previews {
   thumbnailHeight: number;
 }
 
-export async function makeImagePreviews(filePath: string, mimeType: string): Promise<Previews> {
+export async function makeImagePreviews(filePath: string, mimeType: string, limits: ProcessingLimits = DEFAULT_LIMITS): Promise<Previews> {
   const name = basename(filePath);
-  const buf = await readFile(filePath);
-  assertImageComplete(buf, mimeType, name);
-  if (mimeType === 'image/bmp') {
-    // The prebuilt libvips has no BMP loader; ffmpeg decodes it.
-    const png = await grabFrame(filePath, 0, name);
-    if (!png) throw new MediaError('corrupt', `${name}: cannot decode the BMP`);
-    return previewsFromImageBuffer(png, name);
-  }
-  return renderPreviews(await openSource(buf, mimeType, name), name);
+  const source = await FileBytes.with(filePath, async (file) => {
+    assertImageSize(file.size, limits, name);
+    await assertImageComplete(file, mimeType, name);
+    return mimeType === 'image/bmp' ? null : openSource(file, filePath, mimeType, name);
+  });
+  if (source) return renderPreviews(source, name);
+  // The prebuilt libvips has no BMP loader; ffmpeg decodes it.
+  const png = await grabFrame(filePath, 0, name, limits.frameTimeoutSeconds);
+  if (!png) throw new MediaError('corrupt', `${name}: cannot decode the BMP`);
+  return previewsFromImageBuffer(png, name);
 }
 
 /** Previews of an image file in memory whose format sharp reads itself (a video's poster frame). */
@@ -57,33 +63,35 @@ export function previewsFromImageBuffer(buf: Buffer, name: string): Promise<Prev
   return renderPreviews(openImage(buf, { autoOrient: true }), name);
 }
 
-async function openSource(buf: Buffer, mimeType: string, name: string): Promise<sharp.Sharp> {
-  if (isRawMime(mimeType)) return openRaw(buf, name);
+async function openSource(file: FileBytes, filePath: string, mimeType: string, name: string): Promise<sharp.Sharp> {
+  if (isRawMime(mimeType)) return openRaw(await file.readAll(), name);
   if (isHeifMime(mimeType)) {
-    const header = await sharp(buf)
+    const header = await sharp(filePath)
       .metadata()
       .catch(() => null);
     // The prebuilt libvips decodes AV1 (AVIF) but has no HEVC decoder.
-    if (header?.compression === 'av1') return openImage(buf, { autoOrient: true });
-    return openHevc(buf, header, name);
+    if (header?.compression === 'av1') return openImage(filePath, { autoOrient: true });
+    return openHevc(await file.readAll(), name);
   }
-  return openImage(buf, { autoOrient: true });
+  return openImage(filePath, { autoOrient: true });
 }
 
 /**
  * HEVC-coded HEIF through libheif compiled to wasm. libheif applies the irot/imir transforms
- * itself, so the pixels come out upright; the size check uses the header sharp can still read,
- * since the wasm decoder has no pixel limit of its own.
+ * itself, so the pixels come out upright. The wasm decoder has no pixel limit of its own: the size
+ * it reads from the file is checked before any pixel is decoded.
  */
-async function openHevc(buf: Buffer, header: sharp.Metadata | null, name: string): Promise<sharp.Sharp> {
-  if (header && header.width * header.height > LIMIT_INPUT_PIXELS) {
-    throw new MediaError('too-large', `${name}: ${header.width}x${header.height} exceeds the pixel limit`);
-  }
-  let decoded: Awaited<ReturnType<typeof decodeHeic>>;
+async function openHevc(buf: Buffer, name: string): Promise<sharp.Sharp> {
+  const corrupt = (err: unknown) => new MediaError('corrupt', `${name}: cannot decode HEIF: ${errorMessage(err)}`, { cause: err });
+  const images = await decodeHeic.all({ buffer: buf }).catch((err: unknown) => Promise.reject(corrupt(err)));
+  let decoded: DecodedImage;
   try {
-    decoded = await decodeHeic({ buffer: buf });
-  } catch (err) {
-    throw new MediaError('corrupt', `${name}: cannot decode HEIF: ${errorMessage(err)}`, { cause: err });
+    // The image heic-decode's single-image call decodes.
+    const [image] = images;
+    if (image.width * image.height > LIMIT_INPUT_PIXELS) throw new MediaError('too-large', `${name}: ${image.width}x${image.height} exceeds the pixel limit`);
+    decoded = await image.decode().catch((err: unknown) => Promise.reject(corrupt(err)));
+  } finally {
+    images.dispose();
   }
   const { width, height, data } = decoded;
   return openImage(Buffer.from(data.buffer, data.byteOffset, data.byteLength), { raw: { width, height, channels: 4 } });

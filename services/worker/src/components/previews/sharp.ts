@@ -17,7 +17,8 @@ export const LIMIT_INPUT_PIXELS = 0x3fff * 0x3fff;
  * default 'warning' would also refuse the many real camera JPEGs with harmless decoder warnings
  * ("extraneous bytes before marker").
  */
-export function openImage(input: Buffer, options: SharpOptions = {}): sharp.Sharp {
+/** `input`: the bytes, or a file's path (libvips then reads only what decoding needs). */
+export function openImage(input: Buffer | string, options: SharpOptions = {}): sharp.Sharp {
   return sharp(input, { limitInputPixels: LIMIT_INPUT_PIXELS, failOn: 'error', ...options });
 }
 

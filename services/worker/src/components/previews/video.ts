@@ -4,13 +4,13 @@
  */
 import { basename } from 'node:path';
 import { MediaError } from '../errors';
-import { ffmpegCommand, runFfmpeg } from '../ffmpeg';
+import { runFfmpeg } from '../ffmpeg';
+import { DEFAULT_LIMITS } from '../limits';
+import type { ProcessingLimits } from '../limits';
 import type { MediaMetadata } from '../metadata/types';
 import { grabFrame } from './frame';
 import type { Previews } from './image';
 import { previewsFromImageBuffer } from './image';
-/** Long enough for a 4K hour at veryfast on a small machine; a hung ffmpeg is killed. */
-const TRANSCODE_TIMEOUT_SECONDS = 4 * 3600;
 
 /**
  * The poster is the frame 1 s in — past the black first frames and fade-ins of most clips — or
@@ -21,10 +21,11 @@ export function posterTime(durationSeconds: number | null): number {
   return Math.min(1, durationSeconds * 0.1);
 }
 
-export async function makeVideoPreviews(filePath: string, meta: MediaMetadata): Promise<Previews> {
+export async function makeVideoPreviews(filePath: string, meta: MediaMetadata, limits: ProcessingLimits = DEFAULT_LIMITS): Promise<Previews> {
   const name = basename(filePath);
+  const frameAt = (seconds: number) => grabFrame(filePath, seconds, name, limits.frameTimeoutSeconds);
   // Seeking can land past the last frame of a clip whose duration the container overstates.
-  const frame = (await grabFrame(filePath, posterTime(meta.durationSeconds), name)) ?? (await grabFrame(filePath, 0, name));
+  const frame = (await frameAt(posterTime(meta.durationSeconds))) ?? (await frameAt(0));
   if (!frame) throw new MediaError('corrupt', `${name}: no frame could be decoded`);
   return previewsFromImageBuffer(frame, name);
 }
@@ -56,19 +57,19 @@ export function isWebPlayable(meta: MediaMetadata): boolean {
  * with even dimensions as 4:2:0 requires. The rotation is applied by the re-encode, or kept as
  * display-matrix metadata by the remux; container metadata (creation time) is carried over.
  */
-export async function transcodeIfNeeded(filePath: string, meta: MediaMetadata, outPath: string): Promise<string | null> {
+export async function transcodeIfNeeded(filePath: string, meta: MediaMetadata, outPath: string, limits: ProcessingLimits = DEFAULT_LIMITS): Promise<string | null> {
   if (isWebPlayable(meta)) return null;
   const name = basename(filePath);
   if (!meta.videoCodec) throw new MediaError('unsupported', `${name}: no video stream to transcode`);
-  const command = ffmpegCommand(filePath, TRANSCODE_TIMEOUT_SECONDS).outputOptions(['-map', '0:v:0', '-map', '0:a:0?', '-map_metadata', '0', '-sn', '-dn']);
-  if (canCopyVideo(meta)) {
-    command.outputOptions(['-c:v', 'copy']);
-  } else {
-    command.outputOptions(['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-vf', scaleFilter()]);
-  }
-  command.outputOptions(meta.audioCodec === 'aac' ? ['-c:a', 'copy'] : ['-c:a', 'aac', '-b:a', '128k']);
-  command.outputOptions(['-movflags', '+faststart', '-f', 'mp4']).output(outPath);
-  await runFfmpeg(command, `transcode of ${name}`);
+  const video = canCopyVideo(meta) ? ['-c:v', 'copy'] : ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-vf', scaleFilter()];
+  const audio = meta.audioCodec === 'aac' ? ['-c:a', 'copy'] : ['-c:a', 'aac', '-b:a', '128k'];
+  await runFfmpeg({
+    input: filePath,
+    outputOptions: ['-map', '0:v:0', '-map', '0:a:0?', '-map_metadata', '0', '-sn', '-dn', ...video, ...audio, '-movflags', '+faststart', '-f', 'mp4'],
+    output: outPath,
+    timeoutSeconds: limits.transcodeTimeoutSeconds,
+    what: `transcode of ${name}`,
+  });
   return outPath;
 }
 
