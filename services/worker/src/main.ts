@@ -30,9 +30,9 @@ void runService({
       async (item, meta) => {
         const started = Date.now();
         const outcome = await processItem({ blobs, events: bus, log, tempRoot, limits }, item);
+        // A failed item was logged with its reason by processItem.
         if (outcome === 'gone') log.info({ mediaItemId: item.mediaItemId }, 'original is gone (item purged); skipped');
-        else if (outcome === 'failed') log.info({ mediaItemId: item.mediaItemId, delivery: meta.delivery, ms: Date.now() - started }, 'media item failed for good; not retried');
-        else log.info({ mediaItemId: item.mediaItemId, delivery: meta.delivery, ms: Date.now() - started }, 'media item processed');
+        else if (outcome === 'processed') log.info({ mediaItemId: item.mediaItemId, delivery: meta.delivery, ms: Date.now() - started }, 'media item processed');
       },
     );
     // Stop pulling first: in-flight items finish, the rest stay in the queue for other workers.
