@@ -11,6 +11,9 @@ module.exports = {
     '^.+\\.tsx$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } }, target: 'es2022' }, module: { type: 'commonjs' } }],
   },
   moduleFileExtensions: ['ts', 'tsx', 'js', 'json'],
+  // The web app: its components import their stylesheets (Vite bundles them; jest gets an empty module, also for `~/…css`),
+  // and `~/…` is `web/app/…` (web/tsconfig.json paths).
+  moduleNameMapper: { '\\.css$': '<rootDir>/web/app/styles/empty-module.cjs', '^~/(.*)$': '<rootDir>/web/app/$1' },
   testTimeout: 60000,
   maxWorkers: 2,
   // Integration suites start real processes; give them room to shut down cleanly.

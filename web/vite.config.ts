@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { vitePlugin as remix } from '@remix-run/dev';
 import { defineConfig } from 'vite';
 
@@ -19,6 +20,8 @@ export default defineConfig({
       },
     }),
   ],
+  // `~/…` is `app/…` (tsconfig.json `paths` says the same to TypeScript, jest.config.js to jest).
+  resolve: { alias: { '~': fileURLToPath(new URL('./app', import.meta.url)) } },
   build: {
     sourcemap: false,
     rollupOptions: {

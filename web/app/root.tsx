@@ -1,16 +1,20 @@
 import { json } from '@remix-run/node';
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData } from '@remix-run/react';
+import { Links, Meta, Outlet, Scripts, ScrollRestoration } from '@remix-run/react';
 import type { ReactNode } from 'react';
-import { ErrorPage } from './components/ErrorPage';
+import { useTheme } from './components/ThemeToggle';
+import type { Theme } from './lib/theme';
 import { readTheme } from './lib/theme.server';
-import type { Theme } from './lib/theme.server';
-import styles from './styles/app.css?url';
+import globalStyles from './styles/global.css?url';
+import darkTheme from './styles/theme-dark.css?url';
 
 export const links: LinksFunction = () => [
-  { rel: 'stylesheet', href: styles },
+  { rel: 'stylesheet', href: globalStyles },
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ];
+
+/** When the dark colours apply: the user's choice, or the system's. */
+const DARK_MEDIA: Record<Theme, string> = { system: '(prefers-color-scheme: dark)', dark: 'all', light: 'not all' };
 
 export const meta: MetaFunction = () => [{ title: 'Trove' }, { name: 'description', content: 'Trove — Smarter Home for all your Photos and Videos' }];
 
@@ -19,8 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export function Layout({ children }: { children: ReactNode }) {
-  const data = useRouteLoaderData<{ theme: Theme }>('root');
-  const theme = data?.theme ?? 'system';
+  const theme = useTheme();
   return (
     <html lang="en" data-theme={theme}>
       <head>
@@ -29,6 +32,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="color-scheme" content={theme === 'system' ? 'light dark' : theme} />
         <Meta />
         <Links />
+        {/* After every other stylesheet: its colours replace the light ones. */}
+        <link rel="stylesheet" href={darkTheme} media={DARK_MEDIA[theme]} />
       </head>
       <body>
         {children}
@@ -43,6 +48,4 @@ export default function App() {
   return <Outlet />;
 }
 
-export function ErrorBoundary() {
-  return <ErrorPage error={useRouteError()} />;
-}
+export { RouteErrorBoundary as ErrorBoundary } from './components/ErrorPage';

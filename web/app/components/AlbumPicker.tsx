@@ -1,8 +1,11 @@
 import { useEffect, useId, useState } from 'react';
-import type { Album } from '../api/types';
-import { plural } from '../lib/format';
-import { getJson, postJson } from '../lib/http';
-import { Modal } from './Modal';
+import type { Album } from '~/api/types';
+import { getJson, postJson } from '~/lib/fetch-json.client';
+import { plural } from '~/lib/format';
+import { Button } from './ui/Button';
+import { FormError } from './ui/FormError';
+import { Modal } from './ui/Modal';
+import './AlbumPicker.css';
 
 export interface AlbumPickerProps {
   ids: string[];
@@ -52,16 +55,12 @@ export function AlbumPicker({ ids, onClose, onAdded }: AlbumPickerProps) {
         <label htmlFor={nameId}>New album</label>
         <div className="inline-form">
           <input id={nameId} value={name} onChange={(e) => setName(e.target.value)} maxLength={200} placeholder="Album name" required />
-          <button type="submit" className="button primary" disabled={busy || !name.trim()}>
+          <Button type="submit" variant="primary" disabled={busy || !name.trim()}>
             Create
-          </button>
+          </Button>
         </div>
       </form>
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError>{error}</FormError>
       <h3 className="picker-heading">Your albums</h3>
       {albums === null && !error ? <p className="muted">Loading albums…</p> : null}
       {albums?.length === 0 ? <p className="muted">No albums yet: create one above.</p> : null}

@@ -1,4 +1,6 @@
-import { Link, isRouteErrorResponse } from '@remix-run/react';
+import { Link, isRouteErrorResponse, useRouteError } from '@remix-run/react';
+import { Button, buttonClass } from './ui/Button';
+import './ErrorPage.css';
 
 /** What went wrong, in words, from an error a loader threw (Response) or a crash (Error). */
 export function describeError(error: unknown): { status: number; title: string; message: string } {
@@ -24,14 +26,19 @@ export function ErrorPage({ error }: { error: unknown }) {
       <p>{message}</p>
       <div className="error-actions">
         {status !== 404 ? (
-          <button type="button" className="button primary" onClick={() => window.location.reload()}>
+          <Button variant="primary" onClick={() => window.location.reload()}>
             Try again
-          </button>
+          </Button>
         ) : null}
-        <Link to="/" className="button">
+        <Link to="/" className={buttonClass()}>
           Go to your photos
         </Link>
       </div>
     </main>
   );
+}
+
+/** A route's ErrorBoundary (`export { RouteErrorBoundary as ErrorBoundary }`): the error page, inside the layouts above it. */
+export function RouteErrorBoundary() {
+  return <ErrorPage error={useRouteError()} />;
 }

@@ -1,6 +1,8 @@
 import { useEffect, useId, useState } from 'react';
-import type { MediaItem } from '../api/types';
-import { cameraSummary, dimensionsSummary, exposureSummary, formatBytes, formatCoordinates, formatDateTime } from '../lib/format';
+import type { MediaItem } from '~/api/types';
+import { cameraSummary, dimensionsSummary, exposureSummary, formatBytes, formatCoordinates, formatDateTime } from '~/lib/format';
+import { Button } from './ui/Button';
+import './InfoPanel.css';
 
 export interface InfoPanelProps {
   item: MediaItem;
@@ -90,9 +92,9 @@ function DescriptionEditor({ value, onSave }: { value: string | null; onSave(d: 
         }}
       />
       <div className="description-actions">
-        <button type="submit" className="button small" disabled={!dirty || state === 'saving'}>
+        <Button type="submit" size="small" disabled={!dirty || state === 'saving'}>
           {state === 'saving' ? 'Saving…' : 'Save'}
-        </button>
+        </Button>
         <span role="status" className="muted">
           {state === 'saved' ? 'Saved' : state === 'error' ? 'Could not save' : ''}
         </span>

@@ -1,43 +1,27 @@
 import { useLocation, useNavigate, useRevalidator, useSearchParams } from '@remix-run/react';
 import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
-import type { Dispatch, ReactNode, SetStateAction } from 'react';
-import type { MediaItem, MediaView } from '../api/types';
-import { useMediaList } from '../hooks/useMediaList';
-import { getJson, postJson } from '../lib/http';
-import { doneMessage, leavesView, patchFor } from '../lib/item-effects';
-import type { BulkIntent } from '../lib/item-effects';
-import { emptySelection, selectionReducer } from '../lib/selection';
+import type { ReactNode } from 'react';
+import type { MediaItem, MediaView } from '~/api/types';
+import { useMediaList } from '~/hooks/useMediaList';
+import { postJson } from '~/lib/fetch-json.client';
+import { doneMessage, leavesView, patchFor } from '~/lib/item-effects';
+import type { BulkIntent } from '~/lib/item-effects';
+import { isTypingTarget } from '~/lib/keyboard';
+import { viewQuery } from '~/lib/media-views';
+import { emptySelection, selectionReducer } from '~/lib/selection';
 import { AlbumPicker } from './AlbumPicker';
-import { Icon } from './Icon';
-import type { IconName } from './Icon';
 import { MediaGrid } from './MediaGrid';
-import { useToast } from './Toasts';
+import { MemoriesStrip, useMemories } from './Memories';
+import { SelectionBar } from './SelectionBar';
+import type { BulkAction } from './SelectionBar';
+import { IconButton, TextButton } from './ui/Button';
+import { FormError } from './ui/FormError';
+import { Spinner } from './ui/Spinner';
+import { useToast } from './ui/Toasts';
 import { useUploadCreated } from './Uploads';
 import { Viewer } from './Viewer';
 import type { ViewerActions } from './Viewer';
-
-export type BulkAction = BulkIntent | 'addToAlbum' | 'setCover';
-
-const BULK: Record<BulkAction, { label: string; icon: IconName }> = {
-  favourite: { label: 'Favourite', icon: 'heart' },
-  unfavourite: { label: 'Remove from favourites', icon: 'heartOutline' },
-  addToAlbum: { label: 'Add to album', icon: 'album' },
-  setCover: { label: 'Set as album cover', icon: 'cover' },
-  hide: { label: 'Hide', icon: 'hidden' },
-  unhide: { label: 'Unhide', icon: 'hidden' },
-  removeFromAlbum: { label: 'Remove from album', icon: 'remove' },
-  trash: { label: 'Move to trash', icon: 'trash' },
-  restore: { label: 'Restore', icon: 'restore' },
-};
-
-function viewQueryOf(view: MediaView): string {
-  return view.kind === 'album' || view.kind === 'shared' ? `view=${view.kind}&album=${view.albumId}` : `view=${view.kind}`;
-}
-
-function isTyping(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  return !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable);
-}
+import './MediaBrowser.css';
 
 export interface MediaBrowserProps {
   view: MediaView;
@@ -48,6 +32,7 @@ export interface MediaBrowserProps {
   /** Show the "On this day" strip (items from this day in earlier years); the viewer steps through it with `?from=memories`. */
   memories?: boolean;
   label: string;
+  /** What shows instead of the grid when the list is empty (an EmptyState). */
   empty: ReactNode;
   /** What a selection can do here; none → no selection (shared albums). */
   bulk?: BulkAction[];
@@ -64,7 +49,7 @@ export interface MediaBrowserProps {
 export function MediaBrowser({ view, initial, focus, memories: withMemories = false, label, empty, bulk = [], onAlbumChanged, showUploads = false }: MediaBrowserProps) {
   const readOnly = view.kind === 'shared';
   const order = view.kind === 'album' || view.kind === 'shared' ? 'as-given' : 'newest';
-  const list = useMediaList({ viewQuery: viewQueryOf(view), initial, order, poll: !readOnly });
+  const list = useMediaList({ viewQuery: viewQuery(view), initial, order, poll: !readOnly });
   const [selection, dispatch] = useReducer(selectionReducer, emptySelection);
   const [params, setParams] = useSearchParams();
   const location = useLocation();
@@ -225,7 +210,7 @@ export function MediaBrowser({ view, initial, focus, memories: withMemories = fa
   useEffect(() => {
     if (readOnly) return;
     const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || isTyping(e.target) || document.querySelector('dialog[open]')) return;
+      if (e.defaultPrevented || isTypingTarget(e.target) || document.querySelector('dialog[open]')) return;
       if (e.key === 'Escape' && selection.ids.size > 0) {
         e.preventDefault();
         dispatch({ type: 'clear' });
@@ -251,31 +236,12 @@ export function MediaBrowser({ view, initial, focus, memories: withMemories = fa
 
   return (
     <>
-      {selectedIds.length > 0 ? (
-        <div className="selection-bar" role="toolbar" aria-label="Selected items">
-          <button type="button" className="icon-button" aria-label="Clear selection" title="Clear selection (Esc)" onClick={() => dispatch({ type: 'clear' })}>
-            <Icon name="close" />
-          </button>
-          <span className="selection-count" aria-live="polite">
-            {selectedIds.length.toLocaleString('en-GB')} selected
-          </span>
-          <div className="selection-actions">
-            {bulk
-              .filter((a) => a !== 'setCover' || selectedIds.length === 1)
-              .map((a) => (
-                <button key={a} type="button" className="button" disabled={busy} onClick={() => onBulk(a)} aria-label={BULK[a].label} title={BULK[a].label}>
-                  <Icon name={BULK[a].icon} size={20} />
-                  <span className="hide-small">{BULK[a].label}</span>
-                </button>
-              ))}
-          </div>
-        </div>
-      ) : null}
+      {selectedIds.length > 0 ? <SelectionBar count={selectedIds.length} actions={bulk.filter((a) => a !== 'setCover' || selectedIds.length === 1)} busy={busy} onAction={onBulk} onClear={() => dispatch({ type: 'clear' })} /> : null}
 
       {memories.length > 0 ? <MemoriesStrip items={memories} onOpen={(id) => openItem(id, 'memories')} /> : null}
 
       {list.items.length === 0 && list.complete ? (
-        <div className="empty">{empty}</div>
+        empty
       ) : (
         <MediaGrid
           items={list.items}
@@ -291,16 +257,13 @@ export function MediaBrowser({ view, initial, focus, memories: withMemories = fa
       )}
       {list.loading ? (
         <p className="loading-more" role="status">
-          <span className="spinner" aria-hidden="true" /> Loading more…
+          <Spinner /> Loading more…
         </p>
       ) : null}
       {list.error ? (
-        <p className="form-error load-error" role="alert">
-          {list.error}{' '}
-          <button type="button" className="link-button" onClick={list.loadMore}>
-            Try again
-          </button>
-        </p>
+        <FormError className="load-error">
+          {list.error} <TextButton onClick={list.loadMore}>Try again</TextButton>
+        </FormError>
       ) : null}
 
       {current ? (
@@ -314,11 +277,7 @@ export function MediaBrowser({ view, initial, focus, memories: withMemories = fa
           onClose={closeViewer}
           actions={viewerActions}
           extra={
-            view.kind === 'album' ? (
-              <button type="button" className="icon-button" aria-label="Set as album cover" title="Set as album cover" onClick={() => void setCover(current.id)}>
-                <Icon name="cover" />
-              </button>
-            ) : null
+            view.kind === 'album' ? <IconButton icon="cover" label="Set as album cover" title="Set as album cover" onClick={() => void setCover(current.id)} /> : null
           }
         />
       ) : null}
@@ -336,71 +295,5 @@ export function MediaBrowser({ view, initial, focus, memories: withMemories = fa
         />
       ) : null}
     </>
-  );
-}
-
-/** Today as `MMDD` in the browser's time zone. */
-function monthDate(d = new Date()): string {
-  return `${String(d.getMonth() + 1).padStart(2, '0')}${String(d.getDate()).padStart(2, '0')}`;
-}
-
-/** Items taken on this day in earlier years (`/v1/yearsAgo`), fetched again when `refresh` changes. */
-function useMemories(enabled: boolean, refresh: number): [MediaItem[], Dispatch<SetStateAction<MediaItem[]>>] {
-  const [items, setItems] = useState<MediaItem[]>([]);
-  useEffect(() => {
-    if (!enabled) return;
-    const controller = new AbortController();
-    const timer = setTimeout(() => {
-      getJson<{ items: MediaItem[] }>(`/api/years-ago?md=${monthDate()}`, controller.signal)
-        .then((r) => setItems(r.items))
-        .catch(() => undefined);
-    }, 300);
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-  }, [enabled, refresh]);
-  return [items, setItems];
-}
-
-/** "On this day": items from this day in earlier years, by year. */
-function MemoriesStrip({ items, onOpen }: { items: MediaItem[]; onOpen(id: string): void }) {
-  const thisYear = new Date().getFullYear();
-  const byYear = new Map<number, MediaItem[]>();
-  for (const i of items) {
-    const y = new Date(i.creationTime).getFullYear();
-    byYear.set(y, [...(byYear.get(y) ?? []), i]);
-  }
-  return (
-    <section className="memories" aria-labelledby="memories-title">
-      <h2 id="memories-title">On this day</h2>
-      <ul className="memories-list">
-        {[...byYear.entries()].map(([year, list]) => {
-          const ago = thisYear - year;
-          const cover = list[0];
-          return (
-            <li key={year}>
-              <a
-                href={`?item=${cover.id}&from=memories`}
-                className="memory"
-                onClick={(e) => {
-                  e.preventDefault();
-                  onOpen(cover.id);
-                }}
-              >
-                <img src={cover.thumbnailUrl} alt="" loading="lazy" />
-                <span className="memory-label">
-                  {ago === 1 ? '1 year ago' : `${ago} years ago`}
-                  <span className="muted">
-                    <span className="visually-hidden"> · </span>
-                    {list.length === 1 ? '1 item' : `${list.length} items`}
-                  </span>
-                </span>
-              </a>
-            </li>
-          );
-        })}
-      </ul>
-    </section>
   );
 }

@@ -2,8 +2,8 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { useReducer } from 'react';
 import { itemsNewestFirst } from '../../test/fixtures';
-import { emptySelection, selectionReducer } from '../lib/selection';
-import type { MediaItem } from '../api/types';
+import { emptySelection, selectionReducer } from '~/lib/selection';
+import type { MediaItem } from '~/api/types';
 import { MediaGrid } from './MediaGrid';
 
 // jsdom does no layout: give the grid a width and the window a height.

@@ -1,12 +1,13 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
-import type { MediaItem } from '../api/types';
-import { dayKey, dayLabel } from '../lib/format';
-import type { SelectionAction } from '../lib/selection';
-import { groupConsecutive, layoutTimeline, targetRowHeightFor, visibleBlocks } from '../lib/timeline-layout';
-import type { Group } from '../lib/timeline-layout';
-import { Icon } from './Icon';
+import type { MediaItem } from '~/api/types';
+import { dayKey, dayLabel } from '~/lib/format';
+import type { SelectionAction } from '~/lib/selection';
+import { groupConsecutive, layoutTimeline, targetRowHeightFor, visibleBlocks } from '~/lib/timeline-layout';
+import type { Group } from '~/lib/timeline-layout';
 import { Thumbnail } from './Thumbnail';
+import { CheckToggle } from './ui/CheckToggle';
+import './MediaGrid.css';
 
 const useIsoLayoutEffect = typeof window === 'undefined' ? useEffect : useLayoutEffect;
 
@@ -182,15 +183,13 @@ export function MediaGrid({ items, grouping, label, selection, hrefFor, onOpen, 
       rendered.push(
         <div key={`h-${g.key}`} className="day-header" style={{ top: block.y, height: block.height }}>
           {selection ? (
-            <button
-              type="button"
+            <CheckToggle
               className="day-check"
-              aria-pressed={all}
-              aria-label={`${all ? 'Deselect' : 'Select'} all from ${g.label}`}
+              pressed={all}
+              label={`${all ? 'Deselect' : 'Select'} all from ${g.label}`}
+              iconSize={16}
               onClick={() => selection.dispatch({ type: 'set', ids, selected: !all })}
-            >
-              <Icon name="check" size={16} />
-            </button>
+            />
           ) : null}
           <h2>{g.label}</h2>
         </div>,

@@ -1,5 +1,6 @@
-import { Modal } from './Modal';
+import { Modal } from './ui/Modal';
 import { VIEWER_SHORTCUTS } from './Viewer';
+import './Shortcuts.css';
 
 export const GRID_SHORTCUTS: [string, string][] = [
   ['← / → / ↑ / ↓', 'Move between photos'],

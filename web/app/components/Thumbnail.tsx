@@ -1,9 +1,12 @@
 import { memo, useState } from 'react';
 import type { MouseEvent } from 'react';
-import type { MediaItem } from '../api/types';
-import { altText } from '../lib/format';
-import { placeholderDataUrl } from '../lib/thumbhash';
-import { Icon } from './Icon';
+import type { MediaItem } from '~/api/types';
+import { altText } from '~/lib/format';
+import { placeholderDataUrl } from '~/lib/thumbhash';
+import { Badge } from './ui/Badge';
+import { CheckToggle } from './ui/CheckToggle';
+import { Spinner } from './ui/Spinner';
+import './Thumbnail.css';
 
 export interface ThumbnailProps {
   item: MediaItem;
@@ -82,19 +85,11 @@ export const Thumbnail = memo(function Thumbnail({ item, href, x, y, width, heig
         ) : (
           <span className="visually-hidden">{alt}</span>
         )}
-        {item.mediaItemType === 'video' ? (
-          <span className="badge badge-video" aria-hidden="true">
-            <Icon name="play" size={16} />
-          </span>
-        ) : null}
-        {item.favourite ? (
-          <span className="badge badge-favourite" aria-hidden="true">
-            <Icon name="heart" size={16} />
-          </span>
-        ) : null}
+        {item.mediaItemType === 'video' ? <Badge kind="video" /> : null}
+        {item.favourite ? <Badge kind="favourite" /> : null}
         {pending ? (
           <span className="tile-status" id={`st-${item.id}`}>
-            <span className="spinner" aria-hidden="true" />
+            <Spinner />
             Processing…
           </span>
         ) : failed ? (
@@ -104,15 +99,7 @@ export const Thumbnail = memo(function Thumbnail({ item, href, x, y, width, heig
         ) : null}
       </a>
       {selectable ? (
-        <button
-          type="button"
-          className="tile-check"
-          aria-pressed={selected}
-          aria-label={`Select ${alt}`}
-          onClick={(e) => onToggle(item.id, e.shiftKey)}
-        >
-          <Icon name="check" size={18} />
-        </button>
+        <CheckToggle className="tile-check" pressed={selected} label={`Select ${alt}`} iconSize={18} onClick={(e) => onToggle(item.id, e.shiftKey)} />
       ) : null}
     </div>
   );

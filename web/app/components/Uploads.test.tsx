@@ -1,8 +1,8 @@
 /** @jest-environment jsdom */
 import type { ReactNode } from 'react';
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import { UploadQueue } from '../lib/upload-queue';
-import type { SendResult, Sender } from '../lib/upload-queue';
+import { UploadQueue } from '~/lib/upload-queue';
+import type { SendResult, Sender } from '~/lib/upload-queue';
 import { UploadPanel } from './Uploads';
 
 function manual() {

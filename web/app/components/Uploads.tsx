@@ -1,14 +1,19 @@
 import { Link } from '@remix-run/react';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { ReactNode } from 'react';
-import { formatBytes, plural } from '../lib/format';
-import { UploadQueue, xhrSender } from '../lib/upload-queue';
-import type { UploadEntry, UploadSnapshot } from '../lib/upload-queue';
-import { Icon } from './Icon';
+import { formatBytes, plural } from '~/lib/format';
+import { UploadQueue } from '~/lib/upload-queue';
+import type { Sender, UploadEntry, UploadSnapshot } from '~/lib/upload-queue';
+import { sendFile } from '~/lib/upload-sender.client';
+import { Button, IconButton, TextButton } from './ui/Button';
+import { Icon } from './ui/Icon';
+import './Uploads.css';
 
 /** Files sent at the same time. */
 export const UPLOADS_IN_FLIGHT = 3;
 const ACCEPT = 'image/*,video/*,.heic,.heif,.avif,.dng,.cr2,.cr3,.nef,.arw,.orf,.rw2,.mkv,.avi,.3gp,.3g2,.m4v';
+/** To the web server, which relays the file to the API. `sendFile` is browser-only (undefined on the server), so it is looked up when a file is sent, never while rendering. */
+const sendToServer: Sender = (file, onProgress, signal) => sendFile('/api/upload', file, onProgress, signal);
 
 interface UploadsApi {
   add(files: Iterable<File>): void;
@@ -37,7 +42,7 @@ export function useUploadCreated(listener: (id: string) => void) {
 /** The upload queue of the signed-in app, its file picker, drag-and-drop anywhere, and the progress panel. */
 export function UploadProvider({ children }: { children: ReactNode }) {
   const listeners = useRef(new Set<(id: string) => void>());
-  const [queue] = useState(() => new UploadQueue(xhrSender('/api/upload'), UPLOADS_IN_FLIGHT, (id) => listeners.current.forEach((l) => l(id))));
+  const [queue] = useState(() => new UploadQueue(sendToServer, UPLOADS_IN_FLIGHT, (id) => listeners.current.forEach((l) => l(id))));
   const input = useRef<HTMLInputElement>(null);
 
   const api = useMemo<UploadsApi>(
@@ -162,14 +167,16 @@ export function UploadPanel({ queue }: { queue: UploadQueue }) {
     <section className="upload-panel" aria-label="Uploads">
       <div className="upload-head">
         <h2 aria-live="polite">{heading}</h2>
-        <button type="button" className="icon-button small" aria-expanded={!collapsed} aria-label={collapsed ? 'Show uploads' : 'Hide upload details'} onClick={() => setCollapsed((c) => !c)}>
-          <Icon name={collapsed ? 'left' : 'right'} size={20} className="rot90" />
-        </button>
-        {snap.active === 0 ? (
-          <button type="button" className="icon-button small" aria-label="Close uploads" onClick={dismiss}>
-            <Icon name="close" size={20} />
-          </button>
-        ) : null}
+        <IconButton
+          icon={collapsed ? 'left' : 'right'}
+          iconSize={20}
+          iconClassName="rot90"
+          size="small"
+          aria-expanded={!collapsed}
+          label={collapsed ? 'Show uploads' : 'Hide upload details'}
+          onClick={() => setCollapsed((c) => !c)}
+        />
+        {snap.active === 0 ? <IconButton icon="close" iconSize={20} size="small" label="Close uploads" onClick={dismiss} /> : null}
       </div>
       <progress className="upload-total" max={100} value={percent} aria-label="All uploads">
         {percent}%
@@ -193,14 +200,14 @@ export function UploadPanel({ queue }: { queue: UploadQueue }) {
                   </Link>
                 ) : null}
                 {e.status === 'failed' ? (
-                  <button type="button" className="button small" onClick={() => queue.retry(e.key)} aria-label={`Retry upload of ${e.name}`}>
+                  <Button size="small" onClick={() => queue.retry(e.key)} aria-label={`Retry upload of ${e.name}`}>
                     Retry
-                  </button>
+                  </Button>
                 ) : null}
                 {e.status === 'queued' || e.status === 'uploading' ? (
-                  <button type="button" className="link-button" onClick={() => queue.cancel(e.key)} aria-label={`Cancel upload of ${e.name}`}>
+                  <TextButton onClick={() => queue.cancel(e.key)} aria-label={`Cancel upload of ${e.name}`}>
                     Cancel
-                  </button>
+                  </TextButton>
                 ) : null}
               </div>
             </li>

@@ -1,7 +1,7 @@
 /** @jest-environment jsdom */
 import { fireEvent, render, screen } from '@testing-library/react';
 import { makeItem } from '../../test/fixtures';
-import type { MediaItem } from '../api/types';
+import type { MediaItem } from '~/api/types';
 import { Viewer } from './Viewer';
 import type { ViewerActions } from './Viewer';
 

@@ -1,10 +1,14 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { KeyboardEvent, ReactNode } from 'react';
-import type { MediaItem } from '../api/types';
-import { altText, formatDateTime } from '../lib/format';
-import { placeholderDataUrl } from '../lib/thumbhash';
-import { Icon } from './Icon';
+import type { MediaItem } from '~/api/types';
+import { altText, formatDateTime } from '~/lib/format';
+import { isTypingTarget } from '~/lib/keyboard';
+import { placeholderDataUrl } from '~/lib/thumbhash';
 import { InfoPanel } from './InfoPanel';
+import { IconButton } from './ui/Button';
+import { Dialog } from './ui/Dialog';
+import { Icon } from './ui/Icon';
+import './Viewer.css';
 
 export interface ViewerActions {
   favourite(item: MediaItem, value: boolean): void;
@@ -39,34 +43,16 @@ export const VIEWER_SHORTCUTS: [string, string][] = [
   ['A', 'Add to album'],
 ];
 
-function isTyping(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  return !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable);
-}
-
 /**
  * The full-screen viewer: a modal dialog (focus stays inside, Esc closes, focus goes back to the
  * grid) showing the photo's preview over its placeholder, or the video with its controls (the
  * preview is streamed with Range, so seeking works), with ←/→, the info panel and the actions.
  */
 export function Viewer({ item, prev, next, position, onNavigate, onClose, actions, extra }: ViewerProps) {
-  const ref = useRef<HTMLDialogElement>(null);
   const [info, setInfo] = useState(false);
-  // Esc may come as a cancel the browser will not let us refuse (then the dialog closes itself): close once either way.
-  const closed = useRef(false);
-  const close = () => {
-    if (closed.current) return;
-    closed.current = true;
-    onClose();
-  };
 
+  // The page behind does not scroll while the viewer is open.
   useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (!d.open) {
-      if (typeof d.showModal === 'function') d.showModal();
-      else d.setAttribute('open', '');
-    }
     document.documentElement.classList.add('viewer-open');
     return () => document.documentElement.classList.remove('viewer-open');
   }, []);
@@ -82,7 +68,7 @@ export function Viewer({ item, prev, next, position, onNavigate, onClose, action
   }, [prev, next]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDialogElement>) => {
-    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || isTyping(e.target)) return;
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || isTypingTarget(e.target)) return;
     const onVideo = (e.target as HTMLElement).tagName === 'VIDEO';
     switch (e.key) {
       case 'ArrowLeft':
@@ -119,21 +105,9 @@ export function Viewer({ item, prev, next, position, onNavigate, onClose, action
   const title = item.description?.trim() || item.filename;
 
   return (
-    <dialog
-      ref={ref}
-      className={`viewer${info ? ' with-info' : ''}`}
-      aria-label={`${item.mediaItemType === 'video' ? 'Video' : 'Photo'}: ${title}`}
-      onCancel={(e) => {
-        e.preventDefault();
-        close();
-      }}
-      onClose={close}
-      onKeyDown={onKeyDown}
-    >
+    <Dialog className={`viewer${info ? ' with-info' : ''}`} aria-label={`${item.mediaItemType === 'video' ? 'Video' : 'Photo'}: ${title}`} onClose={onClose} onKeyDown={onKeyDown}>
       <div className="viewer-bar">
-        <button type="button" className="icon-button" onClick={close} aria-label="Close viewer" aria-keyshortcuts="Escape" title="Close (Esc)">
-          <Icon name="close" />
-        </button>
+        <IconButton icon="close" label="Close viewer" onClick={onClose} aria-keyshortcuts="Escape" title="Close (Esc)" />
         <div className="viewer-title">
           <span className="viewer-name">{title}</span>
           <span className="viewer-date">
@@ -145,47 +119,33 @@ export function Viewer({ item, prev, next, position, onNavigate, onClose, action
           {extra}
           {actions ? (
             <>
-              <button
-                type="button"
-                className="icon-button"
+              <IconButton
+                icon={item.favourite ? 'heart' : 'heartOutline'}
+                label="Favourite"
                 aria-pressed={item.favourite}
-                aria-label="Favourite"
                 aria-keyshortcuts="F"
                 title={item.favourite ? 'Remove from favourites (F)' : 'Add to favourites (F)'}
                 onClick={() => actions.favourite(item, !item.favourite)}
-              >
-                <Icon name={item.favourite ? 'heart' : 'heartOutline'} />
-              </button>
-              <button type="button" className="icon-button" aria-label="Add to album" aria-keyshortcuts="A" title="Add to album (A)" onClick={() => actions.addToAlbum(item)}>
-                <Icon name="album" />
-              </button>
-              <button
-                type="button"
-                className="icon-button"
+              />
+              <IconButton icon="album" label="Add to album" aria-keyshortcuts="A" title="Add to album (A)" onClick={() => actions.addToAlbum(item)} />
+              <IconButton
+                icon="hidden"
+                label="Hidden"
                 aria-pressed={item.hidden}
-                aria-label="Hidden"
                 title={item.hidden ? 'Unhide: show in the library again' : 'Hide from the library'}
                 onClick={() => actions.hide(item, !item.hidden)}
-              >
-                <Icon name="hidden" />
-              </button>
+              />
               {item.deleted && actions.restore ? (
-                <button type="button" className="icon-button" aria-label="Restore from trash" title="Restore" onClick={() => actions.restore?.(item)}>
-                  <Icon name="restore" />
-                </button>
+                <IconButton icon="restore" label="Restore from trash" title="Restore" onClick={() => actions.restore?.(item)} />
               ) : (
-                <button type="button" className="icon-button" aria-label="Move to trash" aria-keyshortcuts="Delete" title="Move to trash (Delete)" onClick={() => actions.trash(item)}>
-                  <Icon name="trash" />
-                </button>
+                <IconButton icon="trash" label="Move to trash" aria-keyshortcuts="Delete" title="Move to trash (Delete)" onClick={() => actions.trash(item)} />
               )}
             </>
           ) : null}
           <a className="icon-button" href={item.sourceUrl} download={item.filename} aria-label="Download original" title="Download original">
             <Icon name="download" />
           </a>
-          <button type="button" className="icon-button" aria-pressed={info} aria-label="Info" aria-keyshortcuts="I" title="Info (I)" onClick={() => setInfo((v) => !v)}>
-            <Icon name="info" />
-          </button>
+          <IconButton icon="info" label="Info" aria-pressed={info} aria-keyshortcuts="I" title="Info (I)" onClick={() => setInfo((v) => !v)} />
         </div>
       </div>
 
@@ -210,6 +170,6 @@ export function Viewer({ item, prev, next, position, onNavigate, onClose, action
       </div>
 
       {info ? <InfoPanel item={item} onDescribe={actions ? (d) => actions.describe(item, d) : undefined} /> : null}
-    </dialog>
+    </Dialog>
   );
 }

@@ -4,11 +4,11 @@
  * (removed by an action, updated, just uploaded) without a reload.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { PAGE_LIMIT } from '../api/types';
-import type { MediaItem } from '../api/types';
-import { getJson } from '../lib/http';
-import { applyFirstPage, applyPage, insertItems, nextPage, pendingIds, removeItems, updateItems } from '../lib/media-store';
-import type { Order, StoreState } from '../lib/media-store';
+import { PAGE_LIMIT } from '~/api/types';
+import type { MediaItem } from '~/api/types';
+import { getJson } from '~/lib/fetch-json.client';
+import { applyFirstPage, applyPage, insertItems, nextPage, pendingIds, removeItems, updateItems } from '~/lib/media-store';
+import type { Order, StoreState } from '~/lib/media-store';
 
 /** How often items still processing are asked for again. */
 export const POLL_MS = 2000;

@@ -1,9 +1,14 @@
 /** Albums through the API, with local content URLs. */
-import { createApiClient, ok } from '../api/client.server';
-import type { ApiClient } from '../api/client.server';
-import { PAGE_LIMIT } from '../api/types';
-import type { Album, AlbumSort, AlbumUpdateRequest } from '../api/types';
+import { json } from '@remix-run/node';
+import type { Params } from '@remix-run/react';
+import { createApiClient, ok } from '~/api/client.server';
+import type { ApiClient } from '~/api/client.server';
+import { PAGE_LIMIT } from '~/api/types';
+import type { Album, AlbumSort, AlbumUpdateRequest } from '~/api/types';
+import { apiFailure, requireSession } from './auth.server';
 import { localizeAlbum } from './content-url.server';
+import type { WebContext } from './context.server';
+import { isUuid } from './ids';
 
 export const ALBUM_SORTS: { value: AlbumSort; label: string }[] = [
   { value: 'name', label: 'Name' },
@@ -28,6 +33,22 @@ export async function listAllAlbums(apiUrl: string, api: ApiClient, sort: AlbumS
 
 export async function getAlbum(apiUrl: string, api: ApiClient, id: string): Promise<Album> {
   return localizeAlbum(await ok(api.GET('/v1/albums/{id}', { params: { path: { id } } })), apiUrl);
+}
+
+/** The id of an `$albumId` route; a 404 for anything that is not an id. */
+export function albumIdFrom(params: Params): string {
+  const id = params.albumId;
+  if (!isUuid(id)) throw json({ message: 'Not found' }, { status: 404 });
+  return id;
+}
+
+/** The album of an `$albumId` route, for the signed-in user (thrown: the login page, a 404, …). */
+export async function requireAlbum(request: Request, context: WebContext, params: Params): Promise<Album> {
+  const id = albumIdFrom(params);
+  const session = await requireSession(request, context);
+  return getAlbum(context.config.apiUrl, session.api, id).catch((err: unknown) => {
+    throw apiFailure(err);
+  });
 }
 
 export async function getSharedAlbum(apiUrl: string, id: string): Promise<Album> {

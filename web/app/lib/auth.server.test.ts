@@ -1,4 +1,4 @@
-import { ok } from '../api/client.server';
+import { ok } from '~/api/client.server';
 import { requestWith, session, sessionFrom, startFakeGateway, testContext } from '../../test/fake-gateway';
 import type { FakeGateway } from '../../test/fake-gateway';
 import type { WebContext } from './context.server';

@@ -4,8 +4,8 @@
  * answer with when the tokens changed. No session → the login page (or 401 for the JSON routes).
  */
 import { json, redirect } from '@remix-run/node';
-import { ApiError, ApiUnreachableError, createApiClient } from '../api/client.server';
-import type { ApiClient } from '../api/client.server';
+import { ApiError, ApiUnreachableError, createApiClient } from '~/api/client.server';
+import type { ApiClient } from '~/api/client.server';
 import type { WebContext } from './context.server';
 import type { SessionData } from './session.server';
 import { isSessionOver } from './tokens.server';

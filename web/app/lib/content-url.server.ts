@@ -5,7 +5,7 @@
  * from the gateway unchanged (the signature covers the path and `exp`, not the host). URLs the
  * gateway made for a configured public origin (TROVE_PUBLIC_URL) are left alone.
  */
-import type { Album, MediaItem } from '../api/types';
+import type { Album, MediaItem } from '~/api/types';
 
 export function localizeUrl(url: string, apiUrl: string): string {
   let u: URL;

@@ -1,5 +1,5 @@
 /** How numbers, sizes, dates and camera settings read in the UI (English, the user's time zone). */
-import type { MediaItem } from '../api/types';
+import type { MediaItem } from '~/api/types';
 
 export function formatBytes(n: number): string {
   if (!Number.isFinite(n) || n < 0) return '';

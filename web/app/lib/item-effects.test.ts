@@ -1,5 +1,6 @@
 import { doneMessage, leavesView, patchFor } from './item-effects';
-import { parseItemAction, parseView, viewQuery } from './media.server';
+import { parseItemAction } from './item-actions.server';
+import { parseView, viewQuery } from './media-views';
 
 const ID = '3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c';
 

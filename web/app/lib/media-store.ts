@@ -5,7 +5,7 @@
  * (`floor(count / limit) + 1`). Overlaps are de-duplicated, and since the prefix only ever grows
  * from the top or shrinks by items we removed ourselves, no item is skipped.
  */
-import type { MediaItem } from '../api/types';
+import type { MediaItem } from '~/api/types';
 
 export type Order = 'newest' | 'as-given';
 

@@ -1,14 +1,9 @@
-/** The colour theme the user chose: `system` (follow prefers-color-scheme, the default), `light` or `dark`. */
+/** The colour theme the user chose, kept in a cookie so the server renders it. */
 import { createCookie } from '@remix-run/node';
-
-export const THEMES = ['system', 'light', 'dark'] as const;
-export type Theme = (typeof THEMES)[number];
+import { isTheme } from './theme';
+import type { Theme } from './theme';
 
 const themeCookie = createCookie('trove_theme', { path: '/', sameSite: 'lax', httpOnly: true, maxAge: 365 * 24 * 3600 });
-
-export function isTheme(v: unknown): v is Theme {
-  return typeof v === 'string' && (THEMES as readonly string[]).includes(v);
-}
 
 export async function readTheme(request: Request): Promise<Theme> {
   const v: unknown = await themeCookie.parse(request.headers.get('Cookie'));

@@ -4,8 +4,8 @@
  * fetches at once: so concurrent refreshes of one refresh token share a single call, and its
  * answer is remembered briefly for requests that still carry the old cookie.
  */
-import { ApiError, apiFetch, createApiClient, ok } from '../api/client.server';
-import type { AuthResponse } from '../api/types';
+import { ApiError, apiFetch, createApiClient, ok } from '~/api/client.server';
+import type { AuthResponse } from '~/api/types';
 
 export type LoginFailure =
   | { kind: 'credentials' }

@@ -168,21 +168,3 @@ export function resultFromResponse(status: number, body: unknown): SendResult {
   if (status === 503 || status === 502 || status === 504 || status === 0) return { kind: 'failed', message: 'Server unreachable, try again' };
   return { kind: 'failed', message: message ? `Upload failed: ${message}` : `Upload failed (${status})` };
 }
-
-/** Sends one file with XMLHttpRequest (the only browser API with upload progress). */
-export function xhrSender(url: string): Sender {
-  return (file, onProgress, signal) =>
-    new Promise<SendResult>((resolve) => {
-      const xhr = new XMLHttpRequest();
-      xhr.open('POST', url);
-      xhr.responseType = 'json';
-      xhr.upload.onprogress = (e) => onProgress(e.loaded);
-      xhr.onload = () => resolve(resultFromResponse(xhr.status, xhr.response));
-      xhr.onerror = () => resolve({ kind: 'failed', message: 'Server unreachable, try again' });
-      xhr.onabort = () => resolve({ kind: 'failed', message: 'Cancelled' });
-      signal.addEventListener('abort', () => xhr.abort());
-      const form = new FormData();
-      form.append('file', file, file.name);
-      xhr.send(form);
-    });
-}

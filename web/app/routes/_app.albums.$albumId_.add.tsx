@@ -1,35 +1,29 @@
-import { json, redirect } from '@remix-run/node';
+import { redirect } from '@remix-run/node';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Form, Link, useLoaderData, useNavigation, useRouteError } from '@remix-run/react';
+import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react';
 import { useReducer } from 'react';
-import { ErrorPage } from '../components/ErrorPage';
-import { MediaGrid } from '../components/MediaGrid';
-import { useMediaList } from '../hooks/useMediaList';
-import { apiFailure, requireSession } from '../lib/auth.server';
-import { getAlbum } from '../lib/albums.server';
-import { plural } from '../lib/format';
-import { MAX_BULK, applyItemAction, isUuid } from '../lib/media.server';
-import { loadMediaPage } from '../lib/pages.server';
-import { emptySelection, selectionReducer } from '../lib/selection';
+import { MediaGrid } from '~/components/MediaGrid';
+import { Button, buttonClass } from '~/components/ui/Button';
+import { useMediaList } from '~/hooks/useMediaList';
+import { albumIdFrom, requireAlbum } from '~/lib/albums.server';
+import { apiFailure, requireSession } from '~/lib/auth.server';
+import { plural } from '~/lib/format';
+import { isUuid } from '~/lib/ids';
+import { MAX_BULK, applyItemAction } from '~/lib/item-actions.server';
+import { loadMediaPage } from '~/lib/media-page-loader.server';
+import { emptySelection, selectionReducer } from '~/lib/selection';
+import '~/styles/albums.css';
 
+export { RouteErrorBoundary as ErrorBoundary } from '~/components/ErrorPage';
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Add to ${data?.album.name ?? 'album'} · Trove` }];
 
-function albumIdOf(params: { albumId?: string }): string {
-  if (!isUuid(params.albumId)) throw json({ message: 'Not found' }, { status: 404 });
-  return params.albumId;
-}
-
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const id = albumIdOf(params);
-  const session = await requireSession(request, context);
-  const album = await getAlbum(context.config.apiUrl, session.api, id).catch((err: unknown) => {
-    throw apiFailure(err);
-  });
+  const album = await requireAlbum(request, context, params);
   return loadMediaPage(request, context, { kind: 'library' }, { album: { id: album.id, name: album.name } });
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const albumId = albumIdOf(params);
+  const albumId = albumIdFrom(params);
   const form = await request.formData();
   const ids = form.getAll('id').filter(isUuid).slice(0, MAX_BULK);
   if (ids.length === 0) return redirect(`/albums/${albumId}`);
@@ -61,10 +55,10 @@ export default function AddToAlbum() {
           <input key={id} type="hidden" name="id" value={id} />
         ))}
         <div className="album-tools">
-          <button type="submit" className="button primary" disabled={count === 0 || navigation.state !== 'idle'}>
+          <Button type="submit" variant="primary" disabled={count === 0 || navigation.state !== 'idle'}>
             {count === 0 ? 'Add' : `Add ${plural(count, 'item')}`}
-          </button>
-          <Link to={`/albums/${album.id}`} className="button">
+          </Button>
+          <Link to={`/albums/${album.id}`} className={buttonClass()}>
             Cancel
           </Link>
         </div>
@@ -81,8 +75,4 @@ export default function AddToAlbum() {
       />
     </>
   );
-}
-
-export function ErrorBoundary() {
-  return <ErrorPage error={useRouteError()} />;
 }

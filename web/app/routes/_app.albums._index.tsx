@@ -1,16 +1,17 @@
 import { json, redirect } from '@remix-run/node';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteError, useSubmit } from '@remix-run/react';
+import { Form, useActionData, useLoaderData, useNavigation, useSubmit } from '@remix-run/react';
 import { useEffect, useId, useState } from 'react';
-import type { Album } from '../api/types';
-import { ErrorPage } from '../components/ErrorPage';
-import { Icon } from '../components/Icon';
-import { Modal } from '../components/Modal';
-import { apiFailure, requireSession } from '../lib/auth.server';
-import { ALBUM_SORTS, albumDescription, albumName, createAlbum, listAllAlbums, parseAlbumSort } from '../lib/albums.server';
-import { plural } from '../lib/format';
-import { placeholderDataUrl } from '../lib/thumbhash';
+import { AlbumCard } from '~/components/AlbumCard';
+import { AlbumDetailsDialog } from '~/components/AlbumDetailsDialog';
+import { Button } from '~/components/ui/Button';
+import { EmptyState } from '~/components/ui/EmptyState';
+import { Icon } from '~/components/ui/Icon';
+import { ALBUM_SORTS, albumDescription, albumName, createAlbum, listAllAlbums, parseAlbumSort } from '~/lib/albums.server';
+import { apiFailure, requireSession } from '~/lib/auth.server';
+import '~/styles/albums.css';
 
+export { RouteErrorBoundary as ErrorBoundary } from '~/components/ErrorPage';
 export const meta: MetaFunction = () => [{ title: 'Albums · Trove' }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -35,28 +36,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch (err) {
     throw apiFailure(err);
   }
-}
-
-function AlbumCard({ album }: { album: Album }) {
-  const cover = album.coverMediaItem;
-  const placeholder = placeholderDataUrl(cover?.placeholder);
-  return (
-    <li className="album-card">
-      <Link to={`/albums/${album.id}`} className="album-link" prefetch="intent">
-        <span className="album-cover" style={{ backgroundImage: placeholder ? `url(${placeholder})` : undefined }}>
-          {cover ? <img src={cover.thumbnailUrl} alt="" loading="lazy" decoding="async" /> : <Icon name="album" size={40} />}
-          {album.shared ? (
-            <span className="badge badge-shared" title="Shared by link">
-              <Icon name="share" size={14} />
-              <span className="visually-hidden">Shared</span>
-            </span>
-          ) : null}
-        </span>
-        <span className="album-name">{album.name}</span>
-        <span className="album-count muted">{plural(album.mediaItemsCount, 'item')}</span>
-      </Link>
-    </li>
-  );
 }
 
 export default function Albums() {
@@ -85,22 +64,20 @@ export default function Albums() {
               ))}
             </select>
             <noscript>
-              <button type="submit" className="button small">
+              <Button type="submit" size="small">
                 Sort
-              </button>
+              </Button>
             </noscript>
           </Form>
-          <button type="button" className="button primary" onClick={() => setCreating(true)}>
+          <Button variant="primary" onClick={() => setCreating(true)}>
             <Icon name="plus" size={20} /> New album
-          </button>
+          </Button>
         </div>
       </div>
       {albums.length === 0 ? (
-        <div className="empty">
-          <Icon name="album" size={56} />
-          <h2>No albums yet</h2>
+        <EmptyState icon="album" title="No albums yet">
           <p>Create one here, or select photos and choose “Add to album”.</p>
-        </div>
+        </EmptyState>
       ) : (
         <ul className="album-grid" aria-label="Albums">
           {albums.map((a) => (
@@ -108,33 +85,7 @@ export default function Albums() {
           ))}
         </ul>
       )}
-      {creating ? (
-        <Modal title="New album" onClose={() => setCreating(false)}>
-          <Form method="post" className="stack">
-            <label htmlFor="album-name">Name</label>
-            <input id="album-name" name="name" required maxLength={200} autoFocus aria-invalid={actionData?.error ? true : undefined} aria-describedby={actionData?.error ? 'album-error' : undefined} />
-            <label htmlFor="album-description">Description (optional)</label>
-            <textarea id="album-description" name="description" maxLength={2000} rows={3} />
-            {actionData?.error ? (
-              <p id="album-error" className="form-error" role="alert">
-                {actionData.error}
-              </p>
-            ) : null}
-            <div className="form-actions">
-              <button type="button" className="button" onClick={() => setCreating(false)}>
-                Cancel
-              </button>
-              <button type="submit" className="button primary" disabled={navigation.state === 'submitting'}>
-                Create album
-              </button>
-            </div>
-          </Form>
-        </Modal>
-      ) : null}
+      {creating ? <AlbumDetailsDialog title="New album" submitLabel="Create album" error={actionData?.error} busy={navigation.state === 'submitting'} onClose={() => setCreating(false)} /> : null}
     </>
   );
-}
-
-export function ErrorBoundary() {
-  return <ErrorPage error={useRouteError()} />;
 }

@@ -1,18 +1,21 @@
 import { json } from '@remix-run/node';
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { Form, NavLink, Outlet, useLoaderData, useRouteError } from '@remix-run/react';
+import { Form, NavLink, Outlet, useLoaderData } from '@remix-run/react';
 import { useEffect, useState } from 'react';
-import { ErrorPage } from '../components/ErrorPage';
-import { Icon } from '../components/Icon';
-import type { IconName } from '../components/Icon';
-import { ShortcutsDialog } from '../components/Shortcuts';
-import { ThemeToggle } from '../components/ThemeToggle';
-import { ToastProvider } from '../components/Toasts';
-import { UploadProvider, useUploads } from '../components/Uploads';
-import { requireSession } from '../lib/auth.server';
-import { keepOnViewerChange } from '../lib/revalidate';
+import { ShortcutsDialog } from '~/components/Shortcuts';
+import { ThemeToggle } from '~/components/ThemeToggle';
+import { TopBar } from '~/components/TopBar';
+import { Button, IconButton } from '~/components/ui/Button';
+import { Icon } from '~/components/ui/Icon';
+import type { IconName } from '~/components/ui/Icon';
+import { ToastProvider } from '~/components/ui/Toasts';
+import { UploadProvider, useUploads } from '~/components/Uploads';
+import { requireSession } from '~/lib/auth.server';
+import { isTypingTarget } from '~/lib/keyboard';
+import '~/styles/shell.css';
 
-export const shouldRevalidate = keepOnViewerChange;
+export { RouteErrorBoundary as ErrorBoundary } from '~/components/ErrorPage';
+export { keepOnViewerChange as shouldRevalidate } from '~/lib/revalidate';
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const session = await requireSession(request, context);
@@ -27,41 +30,23 @@ const NAV: { to: string; label: string; icon: IconName; end?: boolean }[] = [
   { to: '/trash', label: 'Trash', icon: 'trash' },
 ];
 
-function isTyping(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  return !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable);
-}
-
-function TopBar({ username, onShortcuts }: { username: string; onShortcuts(): void }) {
+function AppTopBar({ username, onShortcuts }: { username: string; onShortcuts(): void }) {
   const uploads = useUploads();
   return (
-    <header className="topbar">
-      <a href="#main" className="skip-link">
-        Skip to content
-      </a>
-      <NavLink to="/" className="brand" aria-label="Trove, your photos">
-        <img src="/favicon.svg" alt="" width={28} height={28} />
-        <span>Trove</span>
-      </NavLink>
-      <div className="topbar-actions">
-        <button type="button" className="button primary" onClick={uploads.openPicker} aria-keyshortcuts="U" title="Upload photos and videos (U)">
-          <Icon name="upload" size={20} />
-          <span className="hide-small">Upload</span>
-        </button>
-        <button type="button" className="icon-button hide-small" onClick={onShortcuts} aria-label="Keyboard shortcuts" aria-keyshortcuts="Shift+?" title="Keyboard shortcuts (?)">
-          <Icon name="keyboard" />
-        </button>
-        <ThemeToggle />
-        <Form method="post" action="/logout" className="logout-form">
-          <span className="username hide-small" title={`Logged in as ${username}`}>
-            {username}
-          </span>
-          <button type="submit" className="icon-button" aria-label={`Log out ${username}`} title="Log out">
-            <Icon name="logout" />
-          </button>
-        </Form>
-      </div>
-    </header>
+    <TopBar signedIn>
+      <Button variant="primary" onClick={uploads.openPicker} aria-keyshortcuts="U" title="Upload photos and videos (U)">
+        <Icon name="upload" size={20} />
+        <span className="hide-small">Upload</span>
+      </Button>
+      <IconButton icon="keyboard" label="Keyboard shortcuts" className="hide-small" onClick={onShortcuts} aria-keyshortcuts="Shift+?" title="Keyboard shortcuts (?)" />
+      <ThemeToggle />
+      <Form method="post" action="/logout" className="logout-form">
+        <span className="username hide-small" title={`Logged in as ${username}`}>
+          {username}
+        </span>
+        <IconButton type="submit" icon="logout" label={`Log out ${username}`} title="Log out" />
+      </Form>
+    </TopBar>
   );
 }
 
@@ -70,7 +55,7 @@ function Shell({ username }: { username: string }) {
   const [shortcuts, setShortcuts] = useState(false);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target) || document.querySelector('dialog[open]')) return;
+      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || isTypingTarget(e.target) || document.querySelector('dialog[open]')) return;
       if (e.key === '?') {
         e.preventDefault();
         setShortcuts(true);
@@ -84,7 +69,7 @@ function Shell({ username }: { username: string }) {
   }, [uploads]);
   return (
     <div className="app">
-      <TopBar username={username} onShortcuts={() => setShortcuts(true)} />
+      <AppTopBar username={username} onShortcuts={() => setShortcuts(true)} />
       <nav className="sidenav" aria-label="Library">
         <ul>
           {NAV.map((n) => (
@@ -114,8 +99,4 @@ export default function AppLayout() {
       </UploadProvider>
     </ToastProvider>
   );
-}
-
-export function ErrorBoundary() {
-  return <ErrorPage error={useRouteError()} />;
 }

@@ -5,9 +5,10 @@
  */
 import { json } from '@remix-run/node';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { apiFailure, requireSession } from '../lib/auth.server';
-import { albumName, createAlbum, listAllAlbums } from '../lib/albums.server';
-import { MAX_BULK, isUuid } from '../lib/media.server';
+import { apiFailure, requireSession } from '~/lib/auth.server';
+import { albumName, createAlbum, listAllAlbums } from '~/lib/albums.server';
+import { isUuid } from '~/lib/ids';
+import { MAX_BULK } from '~/lib/item-actions.server';
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   try {

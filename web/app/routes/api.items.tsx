@@ -6,8 +6,11 @@
  */
 import { json } from '@remix-run/node';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { apiFailure, requireSession } from '../lib/auth.server';
-import { InvalidActionError, applyItemAction, getItems, isUuid, listView, parseItemAction, parseView } from '../lib/media.server';
+import { apiFailure, requireSession } from '~/lib/auth.server';
+import { isUuid } from '~/lib/ids';
+import { InvalidActionError, applyItemAction, parseItemAction } from '~/lib/item-actions.server';
+import { getItems, listView } from '~/lib/media-items.server';
+import { parseView } from '~/lib/media-views';
 
 /** The most ids one refresh asks for. */
 export const MAX_REFRESH_IDS = 50;

@@ -5,9 +5,9 @@
  */
 import { json } from '@remix-run/node';
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { ApiUnreachableError, apiFetch } from '../api/client.server';
-import type { paths } from '../api/types';
-import { apiFailure, requireSession } from '../lib/auth.server';
+import { ApiUnreachableError, apiFetch } from '~/api/client.server';
+import type { paths } from '~/api/types';
+import { apiFailure, requireSession } from '~/lib/auth.server';
 
 const UPLOAD_PATH = '/v1/mediaItems' satisfies keyof paths;
 

@@ -1,10 +1,12 @@
 /** GET ?md=MMDD: items taken on this day in earlier years (the browser sends its own today). */
 import { json } from '@remix-run/node';
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { ok } from '../api/client.server';
-import { apiFailure, requireSession } from '../lib/auth.server';
-import { localizeItems } from '../lib/content-url.server';
-import { MONTH_DATE } from '../lib/media.server';
+import { ok } from '~/api/client.server';
+import { apiFailure, requireSession } from '~/lib/auth.server';
+import { localizeItems } from '~/lib/content-url.server';
+
+/** A month and day, `MMDD`: the browser sends its own today. */
+const MONTH_DATE = /^(0[1-9]|1[0-2])(0[1-9]|[12][0-9]|3[01])$/;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const md = new URL(request.url).searchParams.get('md') ?? '';

@@ -2,8 +2,12 @@ import { json, redirect } from '@remix-run/node';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useNavigation, useSearchParams } from '@remix-run/react';
 import { useEffect, useRef } from 'react';
-import { readSession, safeRedirect } from '../lib/auth.server';
-import { loginErrorMessage, loginWithPassword } from '../lib/tokens.server';
+import { Brand } from '~/components/Brand';
+import { Button } from '~/components/ui/Button';
+import { FormError } from '~/components/ui/FormError';
+import { readSession, safeRedirect } from '~/lib/auth.server';
+import { loginErrorMessage, loginWithPassword } from '~/lib/tokens.server';
+import '~/styles/login.css';
 
 export const meta: MetaFunction = () => [{ title: 'Log in · Trove' }];
 
@@ -49,10 +53,7 @@ export default function Login() {
   return (
     <main className="login">
       <div className="login-card">
-        <div className="brand brand-large">
-          <img src="/favicon.svg" alt="" width={40} height={40} />
-          <span>Trove</span>
-        </div>
+        <Brand large />
         <p className="tagline">Smarter Home for all your Photos and Videos</p>
         <h1>Log in</h1>
         <Form method="post" replace noValidate aria-describedby={data?.error ? 'login-error' : undefined}>
@@ -71,14 +72,10 @@ export default function Login() {
           />
           <label htmlFor="password">Password</label>
           <input ref={passwordRef} id="password" name="password" type="password" autoComplete="current-password" required aria-invalid={data?.field === 'password' || (data?.error && !data.field) || undefined} />
-          {data?.error ? (
-            <p id="login-error" className="form-error" role="alert">
-              {data.error}
-            </p>
-          ) : null}
-          <button type="submit" className="button primary wide" disabled={busy}>
+          <FormError id="login-error">{data?.error}</FormError>
+          <Button type="submit" variant="primary" wide disabled={busy}>
             {busy ? 'Logging in…' : 'Log in'}
-          </button>
+          </Button>
         </Form>
       </div>
     </main>

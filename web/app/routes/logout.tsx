@@ -1,6 +1,6 @@
 import { redirect } from '@remix-run/node';
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { logoutSession } from '../lib/tokens.server';
+import { logoutSession } from '~/lib/tokens.server';
 
 /** POST: ends the API session, clears the cookie, back to the login page. */
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -1,22 +1,24 @@
 import { json } from '@remix-run/node';
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { isRouteErrorResponse, useLoaderData, useRouteError } from '@remix-run/react';
-import { ErrorPage } from '../components/ErrorPage';
-import { MediaBrowser } from '../components/MediaBrowser';
-import { ThemeToggle } from '../components/ThemeToggle';
-import { apiFailure } from '../lib/auth.server';
-import { getSharedAlbum } from '../lib/albums.server';
-import { plural } from '../lib/format';
-import { isUuid, listView } from '../lib/media.server';
-import { keepOnViewerChange } from '../lib/revalidate';
+import { ErrorPage } from '~/components/ErrorPage';
+import { MediaBrowser } from '~/components/MediaBrowser';
+import { ThemeToggle } from '~/components/ThemeToggle';
+import { TopBar } from '~/components/TopBar';
+import { EmptyState } from '~/components/ui/EmptyState';
+import { albumIdFrom, getSharedAlbum } from '~/lib/albums.server';
+import { apiFailure } from '~/lib/auth.server';
+import { plural } from '~/lib/format';
+import { listView } from '~/lib/media-items.server';
+import '~/styles/albums.css';
+import '~/styles/shell.css';
 
+export { keepOnViewerChange as shouldRevalidate } from '~/lib/revalidate';
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.album.name} · shared with Trove` : 'Shared album · Trove' }, { name: 'robots', content: 'noindex' }];
-export const shouldRevalidate = keepOnViewerChange;
 
 /** A shared album, for anyone with the link: no session involved at all. */
 export async function loader({ params, context }: LoaderFunctionArgs) {
-  const id = params.albumId;
-  if (!isUuid(id)) throw json({ message: 'Not found' }, { status: 404 });
+  const id = albumIdFrom(params);
   try {
     const [album, items] = await Promise.all([getSharedAlbum(context.config.apiUrl, id), listView(context.config.apiUrl, null, { kind: 'shared', albumId: id }, 1)]);
     return json({ album, items }, { headers: { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } });
@@ -29,15 +31,9 @@ export default function SharedAlbum() {
   const { album, items } = useLoaderData<typeof loader>();
   return (
     <div className="shared-page">
-      <header className="topbar">
-        <span className="brand">
-          <img src="/favicon.svg" alt="" width={28} height={28} />
-          <span>Trove</span>
-        </span>
-        <div className="topbar-actions">
-          <ThemeToggle />
-        </div>
-      </header>
+      <TopBar>
+        <ThemeToggle />
+      </TopBar>
       <main id="main" className="content shared-content">
         <div className="page-head">
           <p className="crumb">Shared album</p>
@@ -52,10 +48,9 @@ export default function SharedAlbum() {
           initial={items}
           label={`Photos and videos in ${album.name}`}
           empty={
-            <>
-              <h2>Nothing to see yet</h2>
+            <EmptyState title="Nothing to see yet">
               <p>This album has no photos or videos.</p>
-            </>
+            </EmptyState>
           }
         />
       </main>

@@ -1,7 +1,8 @@
 import { json, redirect } from '@remix-run/node';
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { safeRedirect } from '../lib/auth.server';
-import { isTheme, themeSetCookie } from '../lib/theme.server';
+import { safeRedirect } from '~/lib/auth.server';
+import { isTheme } from '~/lib/theme';
+import { themeSetCookie } from '~/lib/theme.server';
 
 /** POST theme=system|light|dark: remembers the choice in a cookie (works without JavaScript too). */
 export async function action({ request }: ActionFunctionArgs) {

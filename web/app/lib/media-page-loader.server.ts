@@ -1,9 +1,10 @@
-/** What the media pages' loaders share: the session, the first page, and a deep-linked item. */
+/** The loader of the pages that show a list of media items: the session, the first page, and a deep-linked item. */
 import { json } from '@remix-run/node';
-import type { MediaItem, MediaView } from '../api/types';
+import type { MediaItem, MediaView } from '~/api/types';
 import { apiFailure, requireSession } from './auth.server';
 import type { WebContext } from './context.server';
-import { getItem, isUuid, listView } from './media.server';
+import { isUuid } from './ids';
+import { getItem, listView } from './media-items.server';
 
 export interface MediaPageData {
   items: MediaItem[];

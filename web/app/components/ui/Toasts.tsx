@@ -1,6 +1,7 @@
 import { Link } from '@remix-run/react';
 import { createContext, useCallback, useContext, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
+import './Toasts.css';
 
 export interface Toast {
   id: number;
