@@ -99,22 +99,27 @@ export function loadOperations(openapiFile: string, available: Set<string>): { a
         summary: op.summary ?? '',
         tags: op.tags ?? [],
         auth: [...new Set(security.flatMap((s) => Object.keys(s)))],
-        available: available.has(`${method.toUpperCase()} ${p}`),
+        available: available.has(op.operationId) || available.has(`${method.toUpperCase()} ${p}`),
       };
     }
   }
   return { apiVersion: String(doc.info?.version ?? ''), operations, tags: (doc.tags ?? []).map((t) => t.name) };
 }
 
-/** `METHOD /openapi/{style}` for every `x.get('/path/:param', …)` in the gateway's route files. */
+/**
+ * What the gateway's route files serve: the operationId of every `x.handle('operationId', …)`
+ * (routes by operation) and `METHOD /openapi/{style}` for every `x.get('/path/:param', …)`.
+ */
 export function loadGatewayRoutes(routesDir: string): Set<string> {
   const found = new Set<string>();
   if (!existsSync(routesDir)) return found;
   const re = /\b\w+\.(get|put|post|patch|delete)\(\s*['"`](\/[^'"`]*)['"`]/g;
+  const byOperation = /\.handle\(\s*['"`](\w+)['"`]/g;
   for (const f of readdirSync(routesDir)) {
     if (!f.endsWith('.ts') || f.endsWith('.test.ts') || f.endsWith('.d.ts')) continue;
     const src = readFileSync(path.join(routesDir, f), 'utf8');
     for (const m of src.matchAll(re)) found.add(`${m[1].toUpperCase()} ${m[2].replace(/:(\w+)/g, '{$1}')}`);
+    for (const m of src.matchAll(byOperation)) found.add(m[1]);
   }
   return found;
 }

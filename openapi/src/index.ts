@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
+import type { components } from './generated/schema';
 
 /** Absolute path of `openapi.yaml` (works from `src` under ts and from the compiled `dist`). */
 export const openapiPath: string = path.resolve(__dirname, '..', 'openapi.yaml');
@@ -89,6 +90,27 @@ export function listOperations(): OpenApiOperation[] {
   }
   return operations.map((o) => ({ ...o }));
 }
+
+type SchemaName = keyof components['schemas'];
+
+/**
+ * The property names of `components.schemas[name]`, in the document's order: answers show their
+ * fields in this order, requests are picked down to them (unknown fields are never forwarded).
+ */
+export function schemaProperties<N extends SchemaName>(name: N): Array<keyof components['schemas'][N] & string> {
+  const schemas = (parsed().components as { schemas?: Record<string, { properties?: Record<string, unknown> }> } | undefined)?.schemas;
+  const properties = schemas?.[name]?.properties;
+  if (!properties) throw new Error(`openapi.yaml has no object schema ${name}`);
+  return Object.keys(properties) as Array<keyof components['schemas'][N] & string>;
+}
+
+/**
+ * The query parameters the contract gives a default value, which the gateway's validator fills
+ * in: after validation a handler always has them. A name here has a default in every operation
+ * that takes it (a test holds this list to openapi.yaml), so types can be derived per name.
+ */
+export const QUERY_PARAMETERS_WITH_DEFAULT = ['page', 'limit', 'sort', 'hidden'] as const;
+export type QueryParameterWithDefault = (typeof QUERY_PARAMETERS_WITH_DEFAULT)[number];
 
 /**
  * The contract as TypeScript types, generated from openapi.yaml by openapi-typescript

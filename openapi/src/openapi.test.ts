@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { apiVersion, classifySecurity, listOperations, loadOpenApi, openapiPath, type OperationSecurity } from './index';
+import { QUERY_PARAMETERS_WITH_DEFAULT, apiVersion, classifySecurity, listOperations, loadOpenApi, openapiPath, schemaProperties, type OperationSecurity } from './index';
 
 type Obj = Record<string, unknown>;
 
@@ -408,6 +408,26 @@ describe('index', () => {
     expect(ops).toHaveLength(CALLS.length);
     expect(new Set(ops.map((o) => `${o.method} ${o.path}`)).size).toBe(ops.length);
     expect(ops.every((o) => o.method === o.method.toLowerCase())).toBe(true);
+  });
+
+  it('names the properties of a schema in the document\'s order', () => {
+    expect(schemaProperties('UserUpdateRequest')).toEqual(['name', 'username', 'password']);
+    expect(schemaProperties('MediaItem')).toEqual(Object.keys((schemas.MediaItem.properties as Obj) ?? {}));
+    expect(schemaProperties('MediaItem').slice(0, 7)).toEqual(['id', 'userId', 'filename', 'description', 'mimeType', 'placeholder', 'sourceUrl']);
+    expect(() => schemaProperties('Nope' as 'Error')).toThrow(/no object schema Nope/);
+  });
+
+  it('lists exactly the query parameters that have a default, and those have one wherever they appear', () => {
+    const withDefault = new Set<string>();
+    const without = new Set<string>();
+    for (const { params } of operations()) {
+      for (const p of params.filter((x) => x.in === 'query')) {
+        const schema = deref(p.schema);
+        (schema.default === undefined ? without : withDefault).add(p.name as string);
+      }
+    }
+    expect([...withDefault].sort()).toEqual([...QUERY_PARAMETERS_WITH_DEFAULT].sort());
+    expect([...without].filter((name) => withDefault.has(name))).toEqual([]);
   });
 
   it('classifies security requirements', () => {

@@ -3,6 +3,7 @@ import express from 'express';
 import helmet from 'helmet';
 import { listOperations } from '@trove/openapi';
 import type { BlobStore, Bus, Logger } from '@trove/kit';
+import type { ContentUrls } from './content/content-urls';
 import { accessLog } from './http/access-log';
 import { errorHandler, notFoundHandler } from './http/errors';
 import { requestId } from './http/request-id';
@@ -13,8 +14,6 @@ import { authRoutes } from './routes/auth';
 import { featureRoutes } from './routes/features';
 import { mediaRoutes } from './routes/media';
 import { mediaUploadRoutes } from './routes/media-upload';
-import type { MediaGatewayDeps } from './content/setup';
-import { signedUrlCheck } from './content/setup';
 import type { Features } from './routes/features';
 import { sharingRoutes } from './routes/sharing';
 import { systemRoutes } from './routes/system';
@@ -36,7 +35,9 @@ export interface AppDeps {
   tokens: AccessTokenVerifier;
   features: Features;
   validateResponses: boolean;
-  media: MediaGatewayDeps;
+  contentUrls: ContentUrls;
+  /** Largest accepted upload, in bytes (TROVE_UPLOAD_MAX_BYTES). */
+  uploadMaxBytes: number;
 }
 
 /**
@@ -53,7 +54,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(accessLog(deps.log));
   app.use(helmet());
   app.use(cors({ origin: corsOrigin(deps.corsOrigins), exposedHeaders: ['X-Request-Id', 'Content-Range', 'Accept-Ranges', 'ETag', 'Retry-After'] }));
-  app.use(authenticate({ operations: new OperationMatcher(listOperations()), admin: deps.admin, tokens: deps.tokens, signedUrls: signedUrlCheck(deps.media.signer) }));
+  app.use(authenticate({ operations: new OperationMatcher(listOperations()), admin: deps.admin, tokens: deps.tokens, signedUrls: (req) => deps.contentUrls.verify(req) }));
   app.use(mediaUploadRoutes(deps));
   app.use(express.json({ limit: deps.jsonBodyLimit }));
   app.use(openApiValidator({ validateResponses: deps.validateResponses }));

@@ -2,8 +2,8 @@ import './telemetry';
 import type { Server } from 'node:http';
 import { gitSha, openBlobStoreFromConfig, packageVersion, runService } from '@trove/kit';
 import { createApp } from './app';
-import { mediaGatewayDeps } from './content/setup';
 import { MIN_ADMIN_PASSWORD_LENGTH, gatewaySpec } from './config';
+import { loadContentUrls } from './content/content-urls';
 import { AccessTokenVerifier, loadJwtSecret } from './security/access-tokens';
 import { loadAdminCredentials } from './security/admin';
 import { RevocationList } from './security/revocations';
@@ -33,7 +33,8 @@ void runService({
       tokens: new AccessTokenVerifier(jwtSecret, revocations),
       features: { favourites: config.featureFavourites, hidden: config.featureHidden },
       validateResponses: config.validateResponses,
-      media: mediaGatewayDeps(config, log),
+      contentUrls: loadContentUrls(config, log),
+      uploadMaxBytes: config.uploadMaxBytes,
     });
     const server: Server = await new Promise((resolve) => {
       const s = app.listen(config.port, config.host, () => resolve(s));

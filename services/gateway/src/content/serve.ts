@@ -48,7 +48,7 @@ export interface ServeOptions {
 }
 
 /** Streams a blob as the answer to a GET, honouring Range, If-Range and If-None-Match. */
-export async function serveBlob(req: Request, res: Response, blobs: BlobStore, log: Logger, opts: ServeOptions): Promise<void> {
+export async function serveBlob(req: Pick<Request, 'get'>, res: Response, blobs: BlobStore, log: Logger, opts: ServeOptions): Promise<void> {
   const info = await blobs.head(opts.key);
   if (!info) throw notFound('mediaitem not found');
   const etag = info.etag ?? `"${info.size.toString(16)}"`;

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import {
   addAlbumMediaItemsRpc,
   createAlbumRpc,
@@ -10,39 +10,17 @@ import {
   removeAlbumMediaItemsRpc,
   updateAlbumRpc,
 } from '@trove/proto-events';
-import type { ListAlbumsRequestV1, UpdateAlbumRequestV1 } from '@trove/proto-events';
-import { badRequest } from '@trove/kit';
 import type { Bus } from '@trove/kit';
-import type { MediaGatewayDeps } from '../content/setup';
-import { handle } from '../http/async';
-import { presenter } from '../library/present';
+import type { ContentUrls } from '../content/content-urls';
+import { OperationRouter } from '../openapi/operation-router';
+import type { OperationHandler } from '../openapi/operation-router';
+import { requestedChanges, schemaFields } from '../openapi/schema-fields';
+import { presenter } from '../present';
 import { requireUser } from '../security/authenticate';
 
 export interface AlbumRouteDeps {
   bus: Bus;
-  media: MediaGatewayDeps;
-}
-
-type AlbumBody = {
-  name?: string;
-  description?: string | null;
-  coverMediaItemId?: string | null;
-  shared?: boolean;
-  hidden?: boolean;
-};
-type AlbumChanges = Omit<UpdateAlbumRequestV1, 'userId' | 'id'>;
-type ListQuery = { sort: ListAlbumsRequestV1['sort']; page: number; limit: number; shared?: boolean; hidden: boolean };
-type Paging = { page: number; limit: number };
-
-/** Only the fields the contract knows: unknown extra fields are ignored, never forwarded. */
-function pick(body: AlbumBody): AlbumChanges {
-  const out: AlbumChanges = {};
-  if (body.name !== undefined) out.name = body.name;
-  if (body.description !== undefined) out.description = body.description;
-  if (body.coverMediaItemId !== undefined) out.coverMediaItemId = body.coverMediaItemId;
-  if (body.shared !== undefined) out.shared = body.shared;
-  if (body.hidden !== undefined) out.hidden = body.hidden;
-  return out;
+  contentUrls: ContentUrls;
 }
 
 /**
@@ -51,86 +29,59 @@ function pick(body: AlbumBody): AlbumChanges {
  * Query, path and body were validated against openapi.yaml, which also filled the defaults.
  */
 export function albumRoutes(deps: AlbumRouteDeps): Router {
-  const r = Router();
+  const routes = new OperationRouter();
+  const present = (req: Parameters<typeof presenter>[0]) => presenter(req, deps.contentUrls);
 
-  r.get(
-    '/v1/albums',
-    handle(async (req, res) => {
-      const { userId } = requireUser(res);
-      const q = req.query as unknown as ListQuery;
-      const request: ListAlbumsRequestV1 = { userId, sort: q.sort ?? 'name', page: q.page, limit: q.limit, hidden: q.hidden === true };
-      if (typeof q.shared === 'boolean') request.shared = q.shared;
-      const { albums } = await deps.bus.request(listAlbumsRpc, request);
-      res.json(albums.map(presenter(req, deps.media).album));
-    }),
-  );
+  routes.handle('listAlbums', async (req, res) => {
+    const { userId } = requireUser(res);
+    const { albums } = await deps.bus.request(listAlbumsRpc, { userId, ...req.query });
+    res.json(present(req).albums(albums));
+  });
 
-  r.post(
-    '/v1/albums',
-    handle(async (req, res) => {
-      const { userId } = requireUser(res);
-      const body = pick(req.body as AlbumBody);
-      const album = await deps.bus.request(createAlbumRpc, { userId, ...body, name: body.name as string });
-      res.status(201).json(presenter(req, deps.media).album(album));
-    }),
-  );
+  routes.handle('createAlbum', async (req, res) => {
+    const { userId } = requireUser(res);
+    const album = await deps.bus.request(createAlbumRpc, { userId, ...schemaFields('AlbumRequest', req.body) });
+    res.status(201).json(present(req).album(album));
+  });
 
-  r.get(
-    '/v1/albums/:id',
-    handle(async (req, res) => {
-      const { userId } = requireUser(res);
-      res.json(presenter(req, deps.media).album(await deps.bus.request(getAlbumRpc, { userId, id: req.params.id })));
-    }),
-  );
+  routes.handle('getAlbum', async (req, res) => {
+    const { userId } = requireUser(res);
+    res.json(present(req).album(await deps.bus.request(getAlbumRpc, { userId, id: req.params.id })));
+  });
 
-  r.put(
-    '/v1/albums/:id',
-    handle(async (req, res) => {
+  routes.handle('updateAlbum', async (req, res) => {
+    const { userId } = requireUser(res);
+    await deps.bus.request(updateAlbumRpc, { userId, id: req.params.id, ...requestedChanges('AlbumUpdateRequest', req.body) });
+    res.status(204).end();
+  });
+
+  routes.handle('deleteAlbum', async (req, res) => {
+    const { userId } = requireUser(res);
+    await deps.bus.request(deleteAlbumRpc, { userId, id: req.params.id });
+    res.status(204).end();
+  });
+
+  routes.handle('listAlbumMediaItems', async (req, res) => {
+    const { userId } = requireUser(res);
+    const { items } = await deps.bus.request(listAlbumMediaItemsRpc, { userId, id: req.params.id, ...req.query });
+    res.json(present(req).mediaItems(items));
+  });
+
+  const changeItems =
+    (contract: typeof addAlbumMediaItemsRpc): OperationHandler<'addAlbumMediaItems' | 'removeAlbumMediaItems'> =>
+    async (req, res) => {
       const { userId } = requireUser(res);
-      const changes = pick(req.body as AlbumBody);
-      if (Object.keys(changes).length === 0) throw badRequest('request/body must contain at least one of name, description, coverMediaItemId, shared, hidden');
-      await deps.bus.request(updateAlbumRpc, { userId, id: req.params.id, ...changes });
+      await deps.bus.request(contract, { userId, id: req.params.id, mediaItemIds: req.body.mediaItems });
       res.status(204).end();
-    }),
-  );
+    };
+  routes.handle('addAlbumMediaItems', changeItems(addAlbumMediaItemsRpc));
+  routes.handle('removeAlbumMediaItems', changeItems(removeAlbumMediaItemsRpc));
 
-  r.delete(
-    '/v1/albums/:id',
-    handle(async (req, res) => {
-      const { userId } = requireUser(res);
-      await deps.bus.request(deleteAlbumRpc, { userId, id: req.params.id });
-      res.status(204).end();
-    }),
-  );
+  routes.handle('listMediaItemAlbums', async (req, res) => {
+    const { userId } = requireUser(res);
+    const { albums } = await deps.bus.request(listMediaItemAlbumsRpc, { userId, mediaItemId: req.params.id });
+    res.json(present(req).albums(albums));
+  });
 
-  r.get(
-    '/v1/albums/:id/mediaItems',
-    handle(async (req, res) => {
-      const { userId } = requireUser(res);
-      const { page, limit } = req.query as unknown as Paging;
-      const { items } = await deps.bus.request(listAlbumMediaItemsRpc, { userId, id: req.params.id, page, limit });
-      res.json(presenter(req, deps.media).items(items));
-    }),
-  );
-
-  const changeItems = (contract: typeof addAlbumMediaItemsRpc) =>
-    handle(async (req, res) => {
-      const { userId } = requireUser(res);
-      const { mediaItems } = req.body as { mediaItems: [string, ...string[]] };
-      await deps.bus.request(contract, { userId, id: req.params.id, mediaItemIds: mediaItems });
-      res.status(204).end();
-    });
-  r.post('/v1/albums/:id/mediaItems', changeItems(addAlbumMediaItemsRpc));
-  r.delete('/v1/albums/:id/mediaItems', changeItems(removeAlbumMediaItemsRpc));
-
-  r.get(
-    '/v1/mediaItems/:id/albums',
-    handle(async (req, res) => {
-      const { userId } = requireUser(res);
-      const { albums } = await deps.bus.request(listMediaItemAlbumsRpc, { userId, mediaItemId: req.params.id });
-      res.json(albums.map(presenter(req, deps.media).album));
-    }),
-  );
-
-  return r;
+  return routes.router;
 }

@@ -1,8 +1,8 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { REVOCATIONS, loginRpc, logoutRpc, refreshRpc } from '@trove/proto-events';
 import { unauthorized } from '@trove/kit';
 import type { Bus } from '@trove/kit';
-import { handle } from '../http/async';
+import { OperationRouter } from '../openapi/operation-router';
 import type { AccessTokenVerifier } from '../security/access-tokens';
 import { parseBearer } from '../security/headers';
 
@@ -16,39 +16,29 @@ const MAX_REFRESH_TOKEN = 512;
 
 /** Login, refresh, logout: declared without security, each checks the credentials it is given. */
 export function authRoutes(deps: AuthRouteDeps): Router {
-  const r = Router();
+  const routes = new OperationRouter();
 
-  r.post(
-    '/v1/auth/login',
-    handle(async (req, res) => {
-      const { username, password } = req.body as { username: string; password: string };
-      // req.ip honours X-Forwarded-For only from the trusted proxies set on the app.
-      const clientAddress = req.ip || req.socket.remoteAddress;
-      res.json(await deps.bus.request(loginRpc, { username, password, ...(clientAddress ? { clientAddress } : {}) }));
-    }),
-  );
+  routes.handle('login', async (req, res) => {
+    const { username, password } = req.body;
+    // req.ip honours X-Forwarded-For only from the trusted proxies set on the app.
+    const clientAddress = req.ip || req.socket.remoteAddress;
+    res.json(await deps.bus.request(loginRpc, { username, password, ...(clientAddress ? { clientAddress } : {}) }));
+  });
 
-  r.post(
-    '/v1/auth/refresh',
-    handle(async (req, res) => {
-      const fromBody = (req.body as { refreshToken?: unknown } | undefined)?.refreshToken;
-      const token = parseBearer(req.get('authorization')) ?? (typeof fromBody === 'string' ? fromBody : undefined);
-      if (!token || token.length > MAX_REFRESH_TOKEN) throw unauthorized();
-      res.json(await deps.bus.request(refreshRpc, { refreshToken: token }));
-    }),
-  );
+  routes.handle('refresh', async (req, res) => {
+    const token = parseBearer(req.get('authorization')) ?? req.body?.refreshToken;
+    if (!token || token.length > MAX_REFRESH_TOKEN) throw unauthorized();
+    res.json(await deps.bus.request(refreshRpc, { refreshToken: token }));
+  });
 
-  r.post(
-    '/v1/auth/logout',
-    handle(async (req, res) => {
-      const token = parseBearer(req.get('authorization'));
-      const claims = token ? deps.tokens.verify(token) : undefined;
-      if (!claims) throw unauthorized();
-      await deps.bus.request(logoutRpc, { userId: claims.userId, sessionId: claims.sessionId });
-      deps.tokens.revocations.add(REVOCATIONS.sessionKey(claims.sessionId));
-      res.status(204).end();
-    }),
-  );
+  routes.handle('logout', async (req, res) => {
+    const token = parseBearer(req.get('authorization'));
+    const claims = token ? deps.tokens.verify(token) : undefined;
+    if (!claims) throw unauthorized();
+    await deps.bus.request(logoutRpc, { userId: claims.userId, sessionId: claims.sessionId });
+    deps.tokens.revocations.add(REVOCATIONS.sessionKey(claims.sessionId));
+    res.status(204).end();
+  });
 
-  return r;
+  return routes.router;
 }

@@ -1,4 +1,5 @@
-import { Router } from 'express';
+import type { Router } from 'express';
+import { OperationRouter } from '../openapi/operation-router';
 import { requireUser } from '../security/authenticate';
 
 export interface Features {
@@ -8,10 +9,8 @@ export interface Features {
 
 /** Which optional features are on (TROVE_FEATURE_FAVOURITES / TROVE_FEATURE_HIDDEN). */
 export function featureRoutes(features: Features): Router {
-  const r = Router();
-  r.get('/v1/features', (_req, res) => {
+  return new OperationRouter().handle('getFeatures', async (_req, res) => {
     requireUser(res);
     res.json({ favourites: features.favourites, hidden: features.hidden });
-  });
-  return r;
+  }).router;
 }

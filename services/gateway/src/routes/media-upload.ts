@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { Router } from 'express';
+import type { Router } from 'express';
 import { createMediaItemRpc, getMediaItemRpc, mediaBlobKey } from '@trove/proto-events';
 import { isAppError } from '@trove/kit';
 import type { BlobStore, Bus, Logger } from '@trove/kit';
-import type { MediaGatewayDeps } from '../content/setup';
-import { handle } from '../http/async';
+import { OperationRouter } from '../openapi/operation-router';
 import { requireUser } from '../security/authenticate';
 import { UploadAbortedError, receiveUpload } from '../upload/receive';
 
@@ -13,7 +12,8 @@ export interface MediaUploadDeps {
   bus: Bus;
   blobs: BlobStore;
   log: Logger;
-  media: MediaGatewayDeps;
+  /** Largest accepted upload, in bytes (TROVE_UPLOAD_MAX_BYTES). */
+  uploadMaxBytes: number;
 }
 
 /**
@@ -24,42 +24,37 @@ export interface MediaUploadDeps {
  * Whatever fails, the stored original is removed again.
  */
 export function mediaUploadRoutes(deps: MediaUploadDeps): Router {
-  const r = Router();
-  r.post(
-    '/v1/mediaItems',
-    handle(async (req, res) => {
-      const { userId } = requireUser(res);
-      const id = randomUUID();
-      const key = mediaBlobKey(userId, id, 'original');
-      const discard = () => deps.blobs.delete(key).catch((err) => deps.log.warn({ err, key }, 'could not remove a rejected upload'));
-      let stored;
-      try {
-        stored = await receiveUpload(req, { blobs: deps.blobs, key, maxBytes: deps.media.uploadMaxBytes });
-      } catch (err) {
-        await discard();
-        if (err instanceof UploadAbortedError) {
-          deps.log.info({ mediaItemId: id }, 'upload aborted by the client; nothing kept');
-          return;
-        }
-        drainBriefly(req);
-        throw err;
+  return new OperationRouter().handle('uploadMediaItem', async (req, res) => {
+    const { userId } = requireUser(res);
+    const id = randomUUID();
+    const key = mediaBlobKey(userId, id, 'original');
+    const discard = () => deps.blobs.delete(key).catch((err) => deps.log.warn({ err, key }, 'could not remove a rejected upload'));
+    let stored;
+    try {
+      stored = await receiveUpload(req, { blobs: deps.blobs, key, maxBytes: deps.uploadMaxBytes });
+    } catch (err) {
+      await discard();
+      if (err instanceof UploadAbortedError) {
+        deps.log.info({ mediaItemId: id }, 'upload aborted by the client; nothing kept');
+        return;
       }
-      const request = { userId, id, filename: stored.filename, mimeType: stored.type.mimeType, mediaItemType: stored.type.mediaItemType, size: stored.size, sha256: stored.sha256, originalKey: key };
-      try {
-        await deps.bus.request(createMediaItemRpc, request);
-      } catch (err) {
-        // No answer in time: the item may exist all the same. Keep the original if it does.
-        if (isAppError(err) && err.code === 'UNAVAILABLE' && (await exists(deps.bus, userId, id))) {
-          res.status(201).json({ id });
-          return;
-        }
-        await discard();
-        throw err;
+      drainBriefly(req);
+      throw err;
+    }
+    const request = { userId, id, filename: stored.filename, mimeType: stored.type.mimeType, mediaItemType: stored.type.mediaItemType, size: stored.size, sha256: stored.sha256, originalKey: key };
+    try {
+      await deps.bus.request(createMediaItemRpc, request);
+    } catch (err) {
+      // No answer in time: the item may exist all the same. Keep the original if it does.
+      if (isAppError(err) && err.code === 'UNAVAILABLE' && (await exists(deps.bus, userId, id))) {
+        res.status(201).json({ id });
+        return;
       }
-      res.status(201).json({ id });
-    }),
-  );
-  return r;
+      await discard();
+      throw err;
+    }
+    res.status(201).json({ id });
+  }).router;
 }
 
 /** What a refused upload may still send before its connection is cut. */

@@ -1,5 +1,6 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { BlobStore, Bus } from '@trove/kit';
+import { OperationRouter } from '../openapi/operation-router';
 
 export interface SystemDeps {
   version: string;
@@ -12,21 +13,17 @@ export interface SystemDeps {
 
 /** Calls that need no login: version, disk usage of the blob store, liveness and readiness. */
 export function systemRoutes(deps: SystemDeps): Router {
-  const r = Router();
-  r.get('/version', (_req, res) => {
+  const routes = new OperationRouter();
+  routes.handle('getVersion', async (_req, res) => {
     res.json({ version: deps.version, gitSha: deps.gitSha });
   });
-  r.get('/disk', async (_req, res, next) => {
-    try {
-      res.json(await deps.blobs.usage());
-    } catch (err) {
-      next(err);
-    }
+  routes.handle('getDisk', async (_req, res) => {
+    res.json(await deps.blobs.usage());
   });
-  r.get('/health/live', (_req, res) => {
+  routes.handle('getLiveness', async (_req, res) => {
     res.json({ status: 'ok' });
   });
-  r.get('/health/ready', (_req, res) => {
+  routes.handle('getReadiness', async (_req, res) => {
     if (!deps.bus.isConnected()) {
       res.status(503).json({ status: 'unavailable', message: 'not connected to NATS' });
     } else if (!deps.revocationsReady()) {
@@ -35,5 +32,5 @@ export function systemRoutes(deps: SystemDeps): Router {
       res.json({ status: 'ok' });
     }
   });
-  return r;
+  return routes.router;
 }

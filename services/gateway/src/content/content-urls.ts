@@ -1,0 +1,43 @@
+import type { Request } from 'express';
+import { loadOrCreateSecret } from '@trove/kit';
+import type { Logger } from '@trove/kit';
+import { ContentUrlSigner } from './signing';
+import type { ContentVariant } from './signing';
+
+/**
+ * The addresses answers give for an item's bytes: signed (so an <img> loads without a token) and
+ * absolute, under the gateway's public origin.
+ */
+export class ContentUrls {
+  constructor(
+    private readonly signer: ContentUrlSigner,
+    /** Origin of the URLs (TROVE_PUBLIC_URL, no trailing slash); default: the request's own. */
+    private readonly publicUrl?: string,
+  ) {}
+
+  /** The content URL maker for answers to `req`. */
+  forRequest(req: { protocol: string; get(header: 'host'): string | undefined }): (mediaItemId: string, variant: ContentVariant) => string {
+    const base = this.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+    return (mediaItemId, variant) => `${base}${this.signer.sign(mediaItemId, variant)}`;
+  }
+
+  /** Whether the `exp` and `sig` query parameters sign the request's path (for `authenticate`). */
+  verify(req: Pick<Request, 'path' | 'query'>): boolean {
+    const { exp, sig } = req.query;
+    return typeof exp === 'string' && typeof sig === 'string' && this.signer.verify(req.path, exp, sig);
+  }
+}
+
+export interface ContentUrlConfig {
+  dataDir: string;
+  urlSigningSecret?: string;
+  contentUrlTtlSeconds: number;
+  publicUrl?: string;
+}
+
+/** The signing secret from TROVE_URL_SIGNING_SECRET, else the one generated under the data dir (shared by gateways on one data dir). */
+export function loadContentUrls(config: ContentUrlConfig, log: Logger): ContentUrls {
+  const secret = loadOrCreateSecret({ dataDir: config.dataDir, name: 'url-signing-secret', fromConfig: config.urlSigningSecret });
+  if (secret.generated) log.info({ path: secret.path }, 'generated the content URL signing secret');
+  return new ContentUrls(new ContentUrlSigner({ secret: secret.value, ttlSeconds: config.contentUrlTtlSeconds }), config.publicUrl?.replace(/\/+$/, ''));
+}

@@ -1,0 +1,81 @@
+import type { AlbumV1, MediaItemV1 } from '@trove/proto-events';
+import { schemaProperties } from '@trove/openapi';
+import { ContentUrls } from './content/content-urls';
+import { ContentUrlSigner } from './content/signing';
+import { presenter } from './present';
+
+const item: MediaItemV1 = {
+  id: '3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c',
+  userId: '0b7e4c1d-2f3a-4b5c-8d9e-a0b1c2d3e4f5',
+  filename: 'IMG_0001.jpg',
+  description: null,
+  mimeType: 'image/jpeg',
+  size: 1234,
+  sha256: 'a'.repeat(64),
+  placeholder: null,
+  favourite: true,
+  shared: false,
+  hidden: false,
+  deleted: false,
+  deletedAt: null,
+  status: 'READY',
+  failureReason: null,
+  mediaItemType: 'photo',
+  mediaItemCategory: 'default',
+  width: 4032,
+  height: 3024,
+  creationTime: '2024-06-24T10:00:00.000+02:00',
+  latitude: 48.85,
+  longitude: 2.35,
+  cameraMake: 'Apple',
+  cameraModel: 'iPhone 13',
+  focalLength: '5.1',
+  apertureFNumber: '1.6',
+  isoEquivalent: '50',
+  exposureTime: '0.001',
+  fps: null,
+  durationSeconds: null,
+  variants: { preview: true, thumbnail: true, playback: false },
+  createdAt: '2024-06-24T10:01:00.000Z',
+  updatedAt: '2024-06-24T10:02:00.000Z',
+};
+
+const album: AlbumV1 = {
+  id: '5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d',
+  userId: item.userId,
+  name: 'Paris',
+  description: 'June',
+  shared: true,
+  hidden: false,
+  coverMediaItemId: item.id,
+  coverMediaItem: item,
+  mediaItemsCount: 1,
+  createdAt: '2024-06-25T10:00:00.000Z',
+  updatedAt: '2024-06-25T10:00:00.000Z',
+};
+
+describe('presenting service answers as the API shows them', () => {
+  const signer = new ContentUrlSigner({ secret: 'x'.repeat(40), ttlSeconds: 60 });
+  const present = presenter({ protocol: 'http', get: () => 'photos.lan:5001' }, new ContentUrls(signer));
+
+  it('a media item: exactly the fields of MediaItem in openapi.yaml, in its order, with signed absolute content URLs', () => {
+    const shown = present.mediaItem(item);
+    expect(Object.keys(shown)).toEqual(schemaProperties('MediaItem'));
+    expect(shown).toMatchObject({ id: item.id, filename: 'IMG_0001.jpg', favourite: true, cameraModel: 'iPhone 13', size: 1234, creationTime: item.creationTime });
+    expect(shown).not.toHaveProperty('sha256');
+    for (const [field, variant] of [['sourceUrl', 'original'], ['previewUrl', 'preview'], ['thumbnailUrl', 'thumbnail']] as const) {
+      const url = new URL(shown[field]);
+      expect(url.origin).toBe('http://photos.lan:5001');
+      expect(url.pathname).toBe(`/v1/mediaItems/${item.id}/${variant}`);
+      expect(signer.verify(url.pathname, url.searchParams.get('exp') ?? undefined, url.searchParams.get('sig') ?? undefined)).toBe(true);
+    }
+  });
+
+  it('an album: exactly the fields of Album, its cover item presented too (or null)', () => {
+    const shown = present.album(album);
+    expect(Object.keys(shown)).toEqual(schemaProperties('Album'));
+    expect(shown).toMatchObject({ name: 'Paris', shared: true, mediaItemsCount: 1, coverMediaItemId: item.id });
+    expect(shown.coverMediaItem).toEqual(present.mediaItem(item));
+    expect(present.albums([{ ...album, coverMediaItemId: null, coverMediaItem: null }])[0].coverMediaItem).toBeNull();
+  });
+});
