@@ -1,9 +1,10 @@
 /**
- * The API shapes the app uses, taken from the types generated from openapi/openapi.yaml
- * (`npm run generate:api -w web`; `schema.test.ts` fails when the generated file is stale).
- * Never write these shapes by hand: they would drift from the contract.
+ * The API shapes the app uses, taken from the contract's types that @trove/openapi generates from
+ * openapi/openapi.yaml (the gateway types itself from the same ones). Type-only imports: nothing
+ * of that package reaches the browser bundle. Never write these shapes by hand: they would drift
+ * from the contract.
  */
-import type { components, paths } from './schema';
+import type { components, paths } from '@trove/openapi';
 
 export type { paths };
 export type MediaItem = components['schemas']['MediaItem'];
