@@ -45,10 +45,10 @@ export const FOLDERS: Record<string, string> = {
   'services/kit/src/service': 'process lifecycle: start, readiness, draining on SIGTERM',
   'services/kit/src/telemetry': 'OpenTelemetry traces (OTLP/HTTP when configured)',
   'services/kit/src/testing': 'test harness: real nats-server, S3 server, child processes',
-  'services/gateway/src/http': 'request ids, access log, errors',
-  'services/gateway/src/openapi': 'request/response validation against `openapi.yaml`',
+  'services/gateway/src/http': 'request ids, access log, error answers',
+  'services/gateway/src/openapi': 'the contract at work: routes by operationId, typed from and validated against `openapi.yaml`',
   'services/gateway/src/routes': 'the HTTP routes, one file per area',
-  'services/gateway/src/security': 'bearer tokens, administrator basic auth, revocations, security headers',
+  'services/gateway/src/security': 'bearer tokens, administrator basic auth, revocations, Authorization header parsing',
   web: 'the web app (Remix + React) (planned)',
 };
 

@@ -5,9 +5,9 @@ import { listOperations } from '@trove/openapi';
 import type { BlobStore, Bus, Logger } from '@trove/kit';
 import type { ContentUrls } from './content/content-urls';
 import { accessLog } from './http/access-log';
-import { errorHandler, notFoundHandler } from './http/errors';
+import { errorHandler, notFoundHandler } from './http/error-handler';
 import { requestId } from './http/request-id';
-import { OperationMatcher } from './openapi/operations';
+import { OperationMatcher } from './openapi/operation-matcher';
 import { openApiValidator } from './openapi/validator';
 import { albumRoutes } from './routes/albums';
 import { authRoutes } from './routes/auth';
@@ -19,7 +19,7 @@ import { sharingRoutes } from './routes/sharing';
 import { systemRoutes } from './routes/system';
 import { userRoutes } from './routes/users';
 import type { AccessTokenVerifier } from './security/access-tokens';
-import type { AdminCredentials } from './security/admin';
+import type { AdminCredentials } from './security/admin-credentials';
 import { authenticate } from './security/authenticate';
 
 export interface AppDeps {

@@ -5,7 +5,7 @@ import { createApp } from './app';
 import { MIN_ADMIN_PASSWORD_LENGTH, gatewaySpec } from './config';
 import { loadContentUrls } from './content/content-urls';
 import { AccessTokenVerifier, loadJwtSecret } from './security/access-tokens';
-import { loadAdminCredentials } from './security/admin';
+import { loadAdminCredentials } from './security/admin-credentials';
 import { RevocationList } from './security/revocations';
 
 void runService({

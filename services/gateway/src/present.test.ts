@@ -1,7 +1,7 @@
 import type { AlbumV1, MediaItemV1 } from '@trove/proto-events';
 import { schemaProperties } from '@trove/openapi';
 import { ContentUrls } from './content/content-urls';
-import { ContentUrlSigner } from './content/signing';
+import { ContentUrlSigner } from './content/url-signer';
 import { presenter } from './present';
 
 const item: MediaItemV1 = {

@@ -1,5 +1,5 @@
 import { ContentUrls } from './content-urls';
-import { ContentUrlSigner } from './signing';
+import { ContentUrlSigner } from './url-signer';
 
 const ID = '3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c';
 

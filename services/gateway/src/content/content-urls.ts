@@ -1,8 +1,8 @@
 import type { Request } from 'express';
 import { loadOrCreateSecret } from '@trove/kit';
 import type { Logger } from '@trove/kit';
-import { ContentUrlSigner } from './signing';
-import type { ContentVariant } from './signing';
+import { ContentUrlSigner } from './url-signer';
+import type { ContentVariant } from './url-signer';
 
 /**
  * The addresses answers give for an item's bytes: signed (so an <img> loads without a token) and

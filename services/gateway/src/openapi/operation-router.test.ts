@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { createLogger, notFound } from '@trove/kit';
-import { errorHandler, notFoundHandler } from '../http/errors';
+import { errorHandler, notFoundHandler } from '../http/error-handler';
 import { OperationRouter } from './operation-router';
 import { openApiValidator } from './validator';
 

@@ -4,7 +4,7 @@ import { unauthorized } from '@trove/kit';
 import type { Bus } from '@trove/kit';
 import { OperationRouter } from '../openapi/operation-router';
 import type { AccessTokenVerifier } from '../security/access-tokens';
-import { parseBearer } from '../security/headers';
+import { parseBearer } from '../security/authorization-header';
 
 export interface AuthRouteDeps {
   bus: Bus;

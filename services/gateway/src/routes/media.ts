@@ -3,8 +3,8 @@ import { getMediaItemRpc, listMediaItemsRpc, locateContentRpc, setMediaFlagRpc, 
 import type { ListMediaItemsRequestV1, SetMediaFlagRequestV1 } from '@trove/proto-events';
 import type { BlobStore, Bus, Logger } from '@trove/kit';
 import type { ContentUrls } from '../content/content-urls';
-import { serveBlob } from '../content/serve';
-import type { ContentVariant } from '../content/signing';
+import { serveBlob } from '../content/serve-blob';
+import type { ContentVariant } from '../content/url-signer';
 import { OperationRouter } from '../openapi/operation-router';
 import type { OperationHandler } from '../openapi/operation-router';
 import { requestedChanges } from '../openapi/schema-fields';

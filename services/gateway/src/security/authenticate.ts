@@ -1,9 +1,9 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { currentContext, runWithContext, unauthorized } from '@trove/kit';
-import type { OperationMatcher } from '../openapi/operations';
+import type { OperationMatcher } from '../openapi/operation-matcher';
 import type { AccessClaims, AccessTokenVerifier } from './access-tokens';
-import type { AdminCredentials } from './admin';
-import { parseBasicAuth, parseBearer } from './headers';
+import type { AdminCredentials } from './admin-credentials';
+import { parseBasicAuth, parseBearer } from './authorization-header';
 
 /**
  * Who the request is from, once authenticated (in `res.locals.auth`). `signed`: no user, but a

@@ -1,5 +1,5 @@
 import { listOperations } from '@trove/openapi';
-import { OperationMatcher } from './operations';
+import { OperationMatcher } from './operation-matcher';
 
 const ID = '3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c';
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import express from 'express';
 import { AppError, createLogger } from '@trove/kit';
-import { errorHandler, notFoundHandler } from './errors';
+import { errorHandler, notFoundHandler } from './error-handler';
 
 /** A tiny app whose routes fail in every way the gateway meets, behind the real error handler. */
 describe('error mapping (RPC and framework failures → HTTP)', () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '@trove/kit';
-import { AdminCredentials, loadAdminCredentials } from './admin';
+import { AdminCredentials, loadAdminCredentials } from './admin-credentials';
 
 const log = createLogger({ service: 'test', level: 'silent' });
 

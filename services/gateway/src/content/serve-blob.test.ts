@@ -1,4 +1,4 @@
-import { contentDisposition, etagMatches, parseRange } from './serve';
+import { contentDisposition, etagMatches, parseRange } from './serve-blob';
 
 describe('parseRange', () => {
   it('serves single ranges, open-ended and suffix ranges, clamped to the size', () => {

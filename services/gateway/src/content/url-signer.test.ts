@@ -1,4 +1,4 @@
-import { ContentUrlSigner } from './signing';
+import { ContentUrlSigner } from './url-signer';
 
 const id = '3f1c1b8e-2a4b-4c59-9a0e-6a1d2b3c4d5e';
 const secret = 'x'.repeat(40);

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { loadOrCreateSecret } from '@trove/kit';
 import type { Logger } from '@trove/kit';
-import type { BasicCredentials } from './headers';
+import type { BasicCredentials } from './authorization-header';
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 

@@ -1,4 +1,4 @@
-import { parseBasicAuth, parseBearer } from './headers';
+import { parseBasicAuth, parseBearer } from './authorization-header';
 
 const basic = (s: string) => `Basic ${Buffer.from(s).toString('base64')}`;
 
