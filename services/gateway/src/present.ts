@@ -1,6 +1,6 @@
 import type { AlbumV1, MediaItemV1 } from '@trove/proto-events';
 import type { components } from '@trove/openapi';
-import type { ContentUrls } from './content/content-urls';
+import type { ContentUrls, RequestOrigin } from './content/content-urls';
 import { schemaFields } from './openapi/schema-fields';
 
 type MediaItem = components['schemas']['MediaItem'];
@@ -11,7 +11,7 @@ type Album = components['schemas']['Album'];
  * order): internal fields (sha256, blob variants, deletedAt) left behind, signed absolute content
  * URLs added, an album's cover item presented the same way.
  */
-export function presenter(req: Parameters<ContentUrls['forRequest']>[0], urls: ContentUrls) {
+export function presenter(req: RequestOrigin, urls: ContentUrls) {
   const url = urls.forRequest(req);
   const mediaItem = (item: MediaItemV1): MediaItem =>
     schemaFields('MediaItem', { ...item, sourceUrl: url(item.id, 'original'), previewUrl: url(item.id, 'preview'), thumbnailUrl: url(item.id, 'thumbnail') });

@@ -4,6 +4,12 @@ import type { Logger } from '@trove/kit';
 import { ContentUrlSigner } from './url-signer';
 import type { ContentVariant } from './url-signer';
 
+/** What a request says about where the client sent it (an express Request is one). */
+export interface RequestOrigin {
+  protocol: string;
+  get(header: 'host'): string | undefined;
+}
+
 /**
  * The addresses answers give for an item's bytes: signed (so an <img> loads without a token) and
  * absolute, under the gateway's public origin.
@@ -16,7 +22,7 @@ export class ContentUrls {
   ) {}
 
   /** The content URL maker for answers to `req`. */
-  forRequest(req: { protocol: string; get(header: 'host'): string | undefined }): (mediaItemId: string, variant: ContentVariant) => string {
+  forRequest(req: RequestOrigin): (mediaItemId: string, variant: ContentVariant) => string {
     const base = this.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
     return (mediaItemId, variant) => `${base}${this.signer.sign(mediaItemId, variant)}`;
   }

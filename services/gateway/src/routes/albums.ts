@@ -11,7 +11,7 @@ import {
   updateAlbumRpc,
 } from '@trove/proto-events';
 import type { Bus } from '@trove/kit';
-import type { ContentUrls } from '../content/content-urls';
+import type { ContentUrls, RequestOrigin } from '../content/content-urls';
 import { OperationRouter } from '../openapi/operation-router';
 import type { OperationHandler } from '../openapi/operation-router';
 import { requestedChanges, schemaFields } from '../openapi/schema-fields';
@@ -30,7 +30,7 @@ export interface AlbumRouteDeps {
  */
 export function albumRoutes(deps: AlbumRouteDeps): Router {
   const routes = new OperationRouter();
-  const present = (req: Parameters<typeof presenter>[0]) => presenter(req, deps.contentUrls);
+  const present = (req: RequestOrigin) => presenter(req, deps.contentUrls);
 
   routes.handle('listAlbums', async (req, res) => {
     const { userId } = requireUser(res);

@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { getMediaItemRpc, listMediaItemsRpc, locateContentRpc, setMediaFlagRpc, updateMediaItemRpc, yearsAgoRpc } from '@trove/proto-events';
 import type { ListMediaItemsRequestV1, SetMediaFlagRequestV1 } from '@trove/proto-events';
 import type { BlobStore, Bus, Logger } from '@trove/kit';
-import type { ContentUrls } from '../content/content-urls';
+import type { ContentUrls, RequestOrigin } from '../content/content-urls';
 import { serveBlob } from '../content/serve-blob';
 import type { ContentVariant } from '../content/url-signer';
 import { OperationRouter } from '../openapi/operation-router';
@@ -29,7 +29,7 @@ const CACHE_DERIVED = 'private, max-age=3600';
  */
 export function mediaRoutes(deps: MediaRouteDeps): Router {
   const routes = new OperationRouter();
-  const present = (req: Parameters<typeof presenter>[0]) => presenter(req, deps.contentUrls);
+  const present = (req: RequestOrigin) => presenter(req, deps.contentUrls);
 
   // The library view's query also filters by type, category and status; the others take none of those.
   const listView =
