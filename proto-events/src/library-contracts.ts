@@ -28,10 +28,11 @@ import sharedAlbumRequestV1 from './schemas/library-shared-album-request.v1.json
 import listSharedAlbumMediaItemsRequestV1 from './schemas/library-shared-items-request.v1.json';
 import mediaItemListV1 from './schemas/media-item-list.v1.json';
 import mediaItemV1 from './schemas/media-item.v1.json';
+import { mediaMetadataSchema } from './media-metadata';
 import { registerSchemas } from './validate';
 
-// Schemas other schemas point at with `$ref` (an album embeds its cover media item).
-registerSchemas([mediaItemV1, albumV1]);
+// Schemas other schemas point at with `$ref` (an album embeds its cover media item, which embeds its metadata).
+registerSchemas([mediaMetadataSchema, mediaItemV1, albumV1]);
 
 /**
  * The library service: albums, their membership and shared albums. It owns only albums and

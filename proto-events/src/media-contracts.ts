@@ -34,10 +34,11 @@ import mediaItemProcessedV1 from './schemas/media-processed.v1.json';
 import setMediaFlagRequestV1 from './schemas/media-set-flag-request.v1.json';
 import updateMediaItemRequestV1 from './schemas/media-update-request.v1.json';
 import yearsAgoRequestV1 from './schemas/media-years-ago-request.v1.json';
+import { mediaMetadataSchema } from './media-metadata';
 import { registerSchemas } from './validate';
 
 // Schemas other schemas point at with `$ref`.
-registerSchemas([mediaItemV1]);
+registerSchemas([mediaMetadataSchema, mediaItemV1]);
 
 /** Blob keys of one item: the original and what the worker derives from it. */
 export function mediaBlobKey(userId: string, mediaItemId: string, variant: 'original' | 'preview' | 'thumbnail' | 'playback'): string {

@@ -268,19 +268,7 @@ export interface MediaItemV1 {
   failureReason: string | null;
   mediaItemType: "photo" | "video";
   mediaItemCategory: "default" | "screenshot" | "panorama" | "slow" | "motion" | "live";
-  width: number | null;
-  height: number | null;
-  creationTime: string;
-  latitude: number | null;
-  longitude: number | null;
-  cameraMake: string | null;
-  cameraModel: string | null;
-  focalLength: string | null;
-  apertureFNumber: string | null;
-  isoEquivalent: string | null;
-  exposureTime: string | null;
-  fps: string | null;
-  durationSeconds: number | null;
+  metadata: MediaMetadataV1;
   /**
    * Which derived blobs exist.
    */
@@ -320,6 +308,65 @@ export interface LocateContentRequestV1 {
   variant: "original" | "preview" | "thumbnail";
 }
 
+// media-metadata.v1.json
+/**
+ * What a photo or video says about itself (EXIF, XMP, QuickTime), as the worker extracts it: the media item and the processing result carry this one object. Every field but creationTime is null when the file does not say (or says something out of range); camera numbers are decimal strings, exact as displayed, never fractions.
+ */
+export interface MediaMetadataV1 {
+  /**
+   * When it was taken, ISO 8601. Photos: EXIF DateTimeOriginal (else CreateDate, else XMP) in the camera's local time with its offset ("2022-04-03T12:56:11.991+05:30"), or "Z" when the file has no offset. Videos: Apple's local creation date with its offset, else the container's UTC creation_time. Last resort: the upload time.
+   */
+  creationTime: string;
+  /**
+   * Pixels as displayed: EXIF orientation 5–8 and video rotation of ±90° already swap width and height.
+   */
+  width: number | null;
+  /**
+   * Pixels as displayed.
+   */
+  height: number | null;
+  /**
+   * Degrees, south negative; null unless longitude is known too.
+   */
+  latitude: number | null;
+  /**
+   * Degrees, west negative; null unless latitude is known too.
+   */
+  longitude: number | null;
+  /**
+   * EXIF Make; videos: the make tag Apple and Android phones write.
+   */
+  cameraMake: string | null;
+  /**
+   * EXIF Model; videos: the model tag Apple and Android phones write.
+   */
+  cameraModel: string | null;
+  /**
+   * Millimetres, actual (not 35 mm equivalent).
+   */
+  focalLength: string | null;
+  /**
+   * The f-number.
+   */
+  apertureFNumber: string | null;
+  /**
+   * ISO speed.
+   */
+  isoEquivalent: string | null;
+  /**
+   * Seconds.
+   */
+  exposureTime: string | null;
+  /**
+   * Videos: average frame rate of the video stream.
+   */
+  fps: string | null;
+  /**
+   * Videos: length in seconds.
+   */
+  durationSeconds: number | null;
+}
+
 // media-process.v1.json
 /**
  * Work item: extract metadata, make previews and thumbnails, detect the category.
@@ -341,21 +388,7 @@ export interface MediaItemProcessedV1 {
   userId: string;
   mediaItemId: string;
   mimeType: string;
-  metadata: {
-    creationTime: string;
-    width: number | null;
-    height: number | null;
-    latitude: number | null;
-    longitude: number | null;
-    cameraMake: string | null;
-    cameraModel: string | null;
-    focalLength: string | null;
-    apertureFNumber: string | null;
-    isoEquivalent: string | null;
-    exposureTime: string | null;
-    fps: string | null;
-    durationSeconds: number | null;
-  };
+  metadata: MediaMetadataV1;
   category: "default" | "screenshot" | "panorama" | "slow" | "motion" | "live";
   placeholder: string | null;
   variants: {
