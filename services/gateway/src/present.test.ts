@@ -22,19 +22,21 @@ const item: MediaItemV1 = {
   failureReason: null,
   mediaItemType: 'photo',
   mediaItemCategory: 'default',
-  width: 4032,
-  height: 3024,
-  creationTime: '2024-06-24T10:00:00.000+02:00',
-  latitude: 48.85,
-  longitude: 2.35,
-  cameraMake: 'Apple',
-  cameraModel: 'iPhone 13',
-  focalLength: '5.1',
-  apertureFNumber: '1.6',
-  isoEquivalent: '50',
-  exposureTime: '0.001',
-  fps: null,
-  durationSeconds: null,
+  metadata: {
+    width: 4032,
+    height: 3024,
+    creationTime: '2024-06-24T10:00:00.000+02:00',
+    latitude: 48.85,
+    longitude: 2.35,
+    cameraMake: 'Apple',
+    cameraModel: 'iPhone 13',
+    focalLength: '5.1',
+    apertureFNumber: '1.6',
+    isoEquivalent: '50',
+    exposureTime: '0.001',
+    fps: null,
+    durationSeconds: null,
+  },
   variants: { preview: true, thumbnail: true, playback: false },
   createdAt: '2024-06-24T10:01:00.000Z',
   updatedAt: '2024-06-24T10:02:00.000Z',
@@ -61,7 +63,7 @@ describe('presenting service answers as the API shows them', () => {
   it('a media item: exactly the fields of MediaItem in openapi.yaml, in its order, with signed absolute content URLs', () => {
     const shown = present.mediaItem(item);
     expect(Object.keys(shown)).toEqual(schemaProperties('MediaItem'));
-    expect(shown).toMatchObject({ id: item.id, filename: 'IMG_0001.jpg', favourite: true, cameraModel: 'iPhone 13', size: 1234, creationTime: item.creationTime });
+    expect(shown).toMatchObject({ id: item.id, filename: 'IMG_0001.jpg', favourite: true, cameraModel: 'iPhone 13', size: 1234, creationTime: item.metadata.creationTime, latitude: 48.85 });
     expect(shown).not.toHaveProperty('sha256');
     for (const [field, variant] of [['sourceUrl', 'original'], ['previewUrl', 'preview'], ['thumbnailUrl', 'thumbnail']] as const) {
       const url = new URL(shown[field]);

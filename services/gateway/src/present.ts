@@ -8,13 +8,13 @@ type Album = components['schemas']['Album'];
 
 /**
  * Service answers as the API shows them (the MediaItem and Album of openapi.yaml, fields in its
- * order): internal fields (sha256, blob variants, deletedAt) left behind, signed absolute content
- * URLs added, an album's cover item presented the same way.
+ * order): a media item's metadata flattened into it, internal fields (sha256, blob variants,
+ * deletedAt) left behind, signed absolute content URLs added, an album's cover item presented the same way.
  */
 export function presenter(req: RequestOrigin, urls: ContentUrls) {
   const url = urls.forRequest(req);
   const mediaItem = (item: MediaItemV1): MediaItem =>
-    schemaFields('MediaItem', { ...item, sourceUrl: url(item.id, 'original'), previewUrl: url(item.id, 'preview'), thumbnailUrl: url(item.id, 'thumbnail') });
+    schemaFields('MediaItem', { ...item, ...item.metadata, sourceUrl: url(item.id, 'original'), previewUrl: url(item.id, 'preview'), thumbnailUrl: url(item.id, 'thumbnail') });
   const album = (a: AlbumV1): Album => schemaFields('Album', { ...a, coverMediaItem: a.coverMediaItem ? mediaItem(a.coverMediaItem) : null });
   return {
     mediaItem,

@@ -1,9 +1,9 @@
 import './telemetry';
-import { DLQ_REASON_HEADER, openBlobStoreFromConfig, openDocStoreFromConfig, packageVersion, runService } from '@trove/kit';
-import { mediaProcessedEvent, mediaProcessingFailedDeadLetter, userDeletedEvent } from '@trove/proto-events';
+import { openBlobStoreFromConfig, openDocStoreFromConfig, packageVersion, runService } from '@trove/kit';
 import { mediaSpec } from './config';
+import { consumeMediaEvents } from './events';
 import { mediaHandlers } from './handlers';
-import { openMediaItems } from './items/repository';
+import { MediaRepository } from './items/repository';
 import { MediaService } from './items/service';
 import { startSweeper } from './items/sweeper';
 
@@ -19,7 +19,7 @@ void runService({
     onShutdown(() => blobs.close());
 
     const trashRetentionMs = (config.trashRetentionSeconds ?? config.trashRetentionDays * 24 * 3600) * 1000;
-    const media = new MediaService({ items: await openMediaItems(store), blobs, events: bus, log, trashRetentionMs });
+    const media = new MediaService({ items: await MediaRepository.open(store), blobs, events: bus, log, trashRetentionMs });
 
     const service = await bus.serve({ name, version, description: 'media items, their flags and content', handlers: mediaHandlers(media) });
     // Shutdown runs in reverse: stop taking requests and messages before the stores close.
@@ -27,16 +27,7 @@ void runService({
       await service.stop();
     });
 
-    const consumers = await Promise.all([
-      bus.consume(mediaProcessedEvent, { durable: 'media-processed', concurrency: 8 }, (result) => media.applyProcessed(result)),
-      bus.consume(mediaProcessingFailedDeadLetter, { durable: 'media-processing-failed', concurrency: 4 }, (item, meta) =>
-        media.markFailed(item.userId, item.mediaItemId, meta.header(DLQ_REASON_HEADER) ?? 'processing failed'),
-      ),
-      bus.consume(userDeletedEvent, { durable: 'media-user-deleted', concurrency: 1, ackWaitMs: 120_000 }, async (event) => {
-        const purged = await media.deleteUserMedia(event.userId);
-        log.info({ deletedUserId: event.userId, purged }, "deleted user's media removed");
-      }),
-    ]);
+    const consumers = await consumeMediaEvents(bus, media, log);
     onShutdown(async () => {
       await Promise.all(consumers.map((c) => c.stop()));
     });

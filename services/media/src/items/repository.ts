@@ -1,89 +1,25 @@
-import type { MediaItemProcessedV1, MediaItemV1 } from '@trove/proto-events';
-import type { BaseDoc, Collection, DocStore, Filter, SortSpec } from '@trove/kit';
-
-export type MediaStatus = MediaItemV1['status'];
-export type MediaCategory = MediaItemV1['mediaItemCategory'];
-export type MediaType = MediaItemV1['mediaItemType'];
-export type View = 'library' | 'favourites' | 'hidden' | 'trash';
-
-/** Blob keys of the derived files, null until the worker made them. */
-export interface VariantKeys {
-  preview: string | null;
-  thumbnail: string | null;
-  /** A web-playable transcode of a video whose original is not one. */
-  playback: string | null;
-}
-
-/**
- * One media item as stored in `media_items`. `creationTime` keeps the time as the camera wrote it
- * (local time with its offset, when known); `creationAt` is the same instant as a Date for sorting,
- * and `creationMonthDay`/`creationYear` its calendar day in the camera's local time, for "years ago".
- */
-export interface MediaDoc extends BaseDoc {
-  userId: string;
-  filename: string;
-  description: string | null;
-  mimeType: string;
-  size: number;
-  sha256: string;
-  originalKey: string;
-  placeholder: string | null;
-  favourite: boolean;
-  hidden: boolean;
-  deleted: boolean;
-  deletedAt: Date | null;
-  status: MediaStatus;
-  failureReason: string | null;
-  mediaItemType: MediaType;
-  mediaItemCategory: MediaCategory;
-  width: number | null;
-  height: number | null;
-  creationTime: string;
-  creationAt: Date;
-  creationMonthDay: string;
-  creationYear: number;
-  latitude: number | null;
-  longitude: number | null;
-  cameraMake: string | null;
-  cameraModel: string | null;
-  focalLength: string | null;
-  apertureFNumber: string | null;
-  isoEquivalent: string | null;
-  exposureTime: string | null;
-  fps: string | null;
-  durationSeconds: number | null;
-  variants: VariantKeys;
-  createdAt: Date;
-  updatedAt: Date;
-  /** Set while a purge sweeper has claimed the item (several media replicas may sweep at once). */
-  purgingAt?: Date;
-}
+import { DuplicateKeyError } from '@trove/kit';
+import type { Collection, DocStore, Filter, SortSpec } from '@trove/kit';
+import type { ListMediaItemsRequestV1 } from '@trove/proto-events';
+import { fromStored } from './document';
+import type { MediaDoc, ProcessedFields, StoredMediaDoc } from './document';
 
 export const COLLECTION = 'media_items';
 
-/** Opens the collection and declares its indexes (idempotent). */
-export async function openMediaItems(store: DocStore): Promise<Collection<MediaDoc>> {
-  const items = store.collection<MediaDoc>(COLLECTION);
-  // One item per content per user: the upload's duplicate check, race-free.
-  await items.ensureIndex({ fields: { userId: 1, sha256: 1 }, unique: true });
-  // The list views: a user's items by flags, newest first.
-  await items.ensureIndex({ fields: { userId: 1, deleted: 1, hidden: 1, creationAt: -1 } });
-  await items.ensureIndex({ fields: { userId: 1, creationMonthDay: 1 } });
-  // The purge sweeper: expired trash of every user.
-  await items.ensureIndex({ fields: { deleted: 1, deletedAt: 1 } });
-  return items;
+export type View = ListMediaItemsRequestV1['view'];
+
+/** The changes a user makes to one item. */
+export interface ItemChanges {
+  description?: string | null;
+  favourite?: boolean;
+  hidden?: boolean;
 }
 
-/** The calendar parts of an ISO 8601 date-time, as written (the camera's local day when it has an offset). */
-export function creationParts(iso: string): { creationTime: string; creationAt: Date; creationMonthDay: string; creationYear: number } | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})T/.exec(iso);
-  const at = new Date(iso);
-  if (!m || Number.isNaN(at.getTime())) return null;
-  return { creationTime: iso, creationAt: at, creationMonthDay: `${m[2]}${m[3]}`, creationYear: Number(m[1]) };
-}
+/** What the media service asks of its store: the repository's public methods (a fake implements the same). */
+export type MediaItems = { [K in keyof MediaRepository]: MediaRepository[K] };
 
 /** The filter of a list view. */
-export function viewFilter(userId: string, view: View): Filter {
+function viewFilter(userId: string, view: View): Filter {
   switch (view) {
     case 'library':
       return { userId, deleted: false, hidden: false };
@@ -97,87 +33,144 @@ export function viewFilter(userId: string, view: View): Filter {
 }
 
 /** Newest first, ties broken by id so that pages never overlap; the trash by deletion time. */
-export function viewSort(view: View): SortSpec {
+function viewSort(view: View): SortSpec {
   return view === 'trash' ? { deletedAt: -1, creationAt: -1, _id: -1 } : { creationAt: -1, _id: -1 };
 }
 
-export function toMediaItemV1(doc: MediaDoc): MediaItemV1 {
-  return {
-    id: doc._id,
-    userId: doc.userId,
-    filename: doc.filename,
-    description: doc.description,
-    mimeType: doc.mimeType,
-    size: doc.size,
-    sha256: doc.sha256,
-    placeholder: doc.placeholder,
-    favourite: doc.favourite,
-    // Albums (and with them sharing) are the library service's: it overlays this flag.
-    shared: false,
-    hidden: doc.hidden,
-    deleted: doc.deleted,
-    deletedAt: doc.deletedAt ? doc.deletedAt.toISOString() : null,
-    status: doc.status,
-    failureReason: doc.failureReason,
-    mediaItemType: doc.mediaItemType,
-    mediaItemCategory: doc.mediaItemCategory,
-    width: doc.width,
-    height: doc.height,
-    creationTime: doc.creationTime,
-    latitude: doc.latitude,
-    longitude: doc.longitude,
-    cameraMake: doc.cameraMake,
-    cameraModel: doc.cameraModel,
-    focalLength: doc.focalLength,
-    apertureFNumber: doc.apertureFNumber,
-    isoEquivalent: doc.isoEquivalent,
-    exposureTime: doc.exposureTime,
-    fps: doc.fps,
-    durationSeconds: doc.durationSeconds,
-    variants: { preview: !!doc.variants.preview, thumbnail: !!doc.variants.thumbnail, playback: !!doc.variants.playback },
-    createdAt: doc.createdAt.toISOString(),
-    updatedAt: doc.updatedAt.toISOString(),
-  };
+/** Trash deleted before `cutoff` that no sweeper holds (or whose sweeper's claim is older than `staleBefore`). */
+function purgeable(cutoff: Date, staleBefore: Date): Filter {
+  return { deleted: true, deletedAt: { $lte: cutoff }, $or: [{ purgingAt: { $exists: false } }, { purgingAt: { $lt: staleBefore } }] };
 }
 
-/** The fields a worker's result sets, exactly as stored: applying the same result twice changes nothing. */
-export function processedFields(result: MediaItemProcessedV1, fallbackCreation: Date): Partial<MediaDoc> {
-  const m = result.metadata;
-  const creation = creationParts(m.creationTime) ?? creationParts(fallbackCreation.toISOString());
-  return {
-    mimeType: result.mimeType,
-    status: 'READY',
-    failureReason: null,
-    mediaItemCategory: result.category,
-    placeholder: result.placeholder,
-    variants: { preview: result.variants.preview, thumbnail: result.variants.thumbnail, playback: result.variants.playback },
-    width: m.width,
-    height: m.height,
-    ...creation,
-    latitude: m.latitude,
-    longitude: m.longitude,
-    cameraMake: m.cameraMake,
-    cameraModel: m.cameraModel,
-    focalLength: m.focalLength,
-    apertureFNumber: m.apertureFNumber,
-    isoEquivalent: m.isoEquivalent,
-    exposureTime: m.exposureTime,
-    fps: m.fps,
-    durationSeconds: m.durationSeconds,
-  };
-}
+const page = (p: number, limit: number) => ({ skip: (p - 1) * limit, limit });
 
-/** True when every field of `fields` already has that value in `doc`. */
-export function alreadyApplied(doc: MediaDoc, fields: Partial<MediaDoc>): boolean {
-  return Object.entries(fields).every(([key, value]) => sameValue((doc as unknown as Record<string, unknown>)[key], value));
-}
+/**
+ * The media items in the document store (`media_items`): the only code that speaks its query
+ * dialect. Every method but `getAnyUser` and the purge sweeper's is scoped to one user.
+ */
+export class MediaRepository {
+  private constructor(private readonly items: Collection<StoredMediaDoc>) {}
 
-function sameValue(a: unknown, b: unknown): boolean {
-  if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
-  if (a && b && typeof a === 'object' && typeof b === 'object') {
-    const ka = Object.keys(a);
-    const kb = Object.keys(b);
-    return ka.length === kb.length && ka.every((k) => sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  /** Opens the collection and declares its indexes (idempotent). */
+  static async open(store: DocStore): Promise<MediaRepository> {
+    const items = store.collection<StoredMediaDoc>(COLLECTION);
+    // One item per content per user: the upload's duplicate check, race-free.
+    await items.ensureIndex({ fields: { userId: 1, sha256: 1 }, unique: true });
+    // The list views: a user's items by flags, newest first.
+    await items.ensureIndex({ fields: { userId: 1, deleted: 1, hidden: 1, creationAt: -1 } });
+    await items.ensureIndex({ fields: { userId: 1, creationMonthDay: 1 } });
+    // The purge sweeper: expired trash of every user.
+    await items.ensureIndex({ fields: { deleted: 1, deletedAt: 1 } });
+    return new MediaRepository(items);
   }
-  return a === b || (a === undefined && b === null) || (a === null && b === undefined);
+
+  /** Stores a new item; when the user already has this content, nothing is stored and the other item's id is answered. */
+  async insert(doc: MediaDoc): Promise<{ duplicateOf?: string }> {
+    try {
+      await this.items.insertOne(doc);
+      return {};
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+      const existing = await this.items.findOne({ userId: doc.userId, sha256: doc.sha256 });
+      if (!existing) throw err;
+      return { duplicateOf: existing._id };
+    }
+  }
+
+  async get(userId: string, id: string): Promise<MediaDoc | null> {
+    return this.one({ _id: id, userId });
+  }
+
+  /** Any user's item: only for a content URL whose signature the gateway verified. */
+  async getAnyUser(id: string): Promise<MediaDoc | null> {
+    return this.one({ _id: id });
+  }
+
+  /** The user's items among `ids`, in no particular order. */
+  async getMany(userId: string, ids: string[]): Promise<MediaDoc[]> {
+    return this.many({ userId, _id: { $in: ids } });
+  }
+
+  /** How many of `ids` are the user's. */
+  async countOwned(userId: string, ids: string[]): Promise<number> {
+    return this.items.count({ userId, _id: { $in: ids } });
+  }
+
+  async list(q: ListMediaItemsRequestV1): Promise<MediaDoc[]> {
+    const filter = viewFilter(q.userId, q.view);
+    if (q.type) filter.mediaItemType = q.type;
+    if (q.category) filter.mediaItemCategory = q.category;
+    if (q.status) filter.status = q.status;
+    return this.many(filter, { sort: viewSort(q.view), ...page(q.page, q.limit) });
+  }
+
+  /** Library items taken on `monthDay` (MMDD, the camera's local day) of a year before `beforeYear`, newest first. */
+  async takenOn(userId: string, monthDay: string, beforeYear: number, p: number, limit: number): Promise<MediaDoc[]> {
+    return this.many({ ...viewFilter(userId, 'library'), creationMonthDay: monthDay, creationYear: { $lt: beforeYear } }, { sort: viewSort('library'), ...page(p, limit) });
+  }
+
+  /** The item after the change, or null when it is not the user's. */
+  async update(userId: string, id: string, changes: ItemChanges, at: Date): Promise<MediaDoc | null> {
+    return this.read(await this.items.findOneAndUpdate({ _id: id, userId }, { $set: { ...changes, updatedAt: at } }));
+  }
+
+  /** Sets favourite or hidden on the user's `ids`; items that already have that value keep their updatedAt. */
+  async setFlag(userId: string, ids: string[], flag: 'favourite' | 'hidden', value: boolean, at: Date): Promise<void> {
+    await this.items.updateMany({ userId, _id: { $in: ids }, [flag]: { $ne: value } }, { $set: { [flag]: value, updatedAt: at } });
+  }
+
+  /** Moves the user's `ids` to the trash; items already there keep their deletion time. */
+  async trash(userId: string, ids: string[], at: Date): Promise<void> {
+    await this.items.updateMany({ userId, _id: { $in: ids }, deleted: false }, { $set: { deleted: true, deletedAt: at, updatedAt: at } });
+  }
+
+  /** Takes the user's `ids` out of the trash, except items a sweeper is purging. */
+  async restore(userId: string, ids: string[], at: Date): Promise<void> {
+    await this.items.updateMany({ userId, _id: { $in: ids }, deleted: true, purgingAt: { $exists: false } }, { $set: { deleted: false, deletedAt: null, updatedAt: at } });
+  }
+
+  /** Writes a worker's result; false when the item is gone by now. */
+  async setProcessed(userId: string, id: string, fields: ProcessedFields, at: Date): Promise<boolean> {
+    const res = await this.items.updateOne({ _id: id, userId }, { $set: { ...fields, updatedAt: at } });
+    return res.matched > 0;
+  }
+
+  /** FAILED with `reason`, only while the item is PROCESSING; the item after the change, else null. */
+  async setFailed(userId: string, id: string, reason: string, at: Date): Promise<MediaDoc | null> {
+    return this.read(await this.items.findOneAndUpdate({ _id: id, userId, status: 'PROCESSING' }, { $set: { status: 'FAILED', failureReason: reason, updatedAt: at } }));
+  }
+
+  /** Up to `limit` items of trash deleted before `cutoff` that no live sweeper holds (any user). */
+  async purgeable(cutoff: Date, staleBefore: Date, limit: number): Promise<MediaDoc[]> {
+    return this.many(purgeable(cutoff, staleBefore), { limit });
+  }
+
+  /**
+   * Claims one purgeable item for this sweeper, atomically: of sweepers racing for it one wins.
+   * The item as claimed, or null when it is no longer purgeable (restored, or claimed by another).
+   */
+  async claimForPurge(id: string, cutoff: Date, staleBefore: Date, at: Date): Promise<MediaDoc | null> {
+    return this.read(await this.items.findOneAndUpdate({ ...purgeable(cutoff, staleBefore), _id: id }, { $set: { purgingAt: at } }));
+  }
+
+  /** Up to `limit` of the user's items, whatever their state (deleting a user). */
+  async ofUser(userId: string, limit: number): Promise<MediaDoc[]> {
+    return this.many({ userId }, { limit });
+  }
+
+  async delete(userId: string, id: string): Promise<void> {
+    await this.items.deleteOne({ _id: id, userId });
+  }
+
+  private async one(filter: Filter): Promise<MediaDoc | null> {
+    return this.read(await this.items.findOne(filter));
+  }
+
+  private async many(filter: Filter, options?: Parameters<Collection<StoredMediaDoc>['find']>[1]): Promise<MediaDoc[]> {
+    return (await this.items.find(filter, options)).map(fromStored);
+  }
+
+  private read(doc: StoredMediaDoc | null): MediaDoc | null {
+    return doc ? fromStored(doc) : null;
+  }
 }

@@ -1,17 +1,19 @@
 /**
- * The media service's rules against the real embedded stores (NeDB documents, filesystem blobs)
- * and a recording publisher: duplicates, views, flags, results, failures, purge, user deletion.
+ * The media service's rules, over its real repository (NeDB) and over the in-memory fake (the same
+ * suite, so the fake keeps answering like the real thing), with filesystem blobs and a recording
+ * publisher: duplicates, views, flags, results, failures, purge, user deletion.
  */
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { mediaBlobKey, mediaProcessedEvent, processMediaItemWork } from '@trove/proto-events';
+import { emptyMediaMetadata, mediaBlobKey, mediaProcessedEvent, processMediaItemWork } from '@trove/proto-events';
 import type { MediaItemProcessedV1, MessageContract } from '@trove/proto-events';
 import { AppError, createLogger, openBlobStore, openDocStore } from '@trove/kit';
-import type { BlobStore, Collection, DocStore } from '@trove/kit';
+import type { BlobStore, DocStore } from '@trove/kit';
 import { tempDir } from '../../../kit/src/testing/temp';
 import type { TempDir } from '../../../kit/src/testing/temp';
-import { openMediaItems } from './repository';
-import type { MediaDoc } from './repository';
+import { MediaRepository } from './repository';
+import type { MediaItems } from './repository';
+import { FakeMediaItems } from './repository.fake';
 import { MediaService, isCalendarDay } from './service';
 
 interface Published {
@@ -23,36 +25,39 @@ interface Published {
 let dir: TempDir;
 let store: DocStore;
 let blobs: BlobStore;
-let items: Collection<MediaDoc>;
+let items: MediaItems;
 let published: Published[];
 let clock: Date;
-let failPublish: boolean;
+/** How many of the next publishes fail (Infinity: NATS is down). */
+let publishFailures: number;
 let media: MediaService;
 
 const log = createLogger({ service: 'media-test', level: 'silent' });
 const sha = () => randomUUID().replace(/-/g, '').repeat(2);
 
-beforeEach(async () => {
-  dir = await tempDir('trove-media-unit-');
-  store = await openDocStore({ service: 'media', dataDir: dir.path });
-  blobs = await openBlobStore({ dataDir: dir.path });
-  items = await openMediaItems(store);
-  published = [];
-  failPublish = false;
-  clock = new Date('2025-06-24T12:00:00Z');
-  media = new MediaService({
-    items,
+function serviceOver(repository: MediaItems): MediaService {
+  return new MediaService({
+    items: repository,
     blobs,
     log,
     trashRetentionMs: 30 * 24 * 3600 * 1000,
     now: () => new Date(clock),
     events: {
       async publish<P>(contract: MessageContract<P>, payload: P, opts: { msgId: string }) {
-        if (failPublish) throw new Error('nats down');
+        if (publishFailures-- > 0) throw new Error('nats down');
         published.push({ subject: contract.subject, payload: payload as Record<string, unknown>, msgId: opts.msgId });
       },
     },
   });
+}
+
+beforeEach(async () => {
+  dir = await tempDir('trove-media-unit-');
+  store = await openDocStore({ service: 'media', dataDir: dir.path });
+  blobs = await openBlobStore({ dataDir: dir.path });
+  published = [];
+  publishFailures = 0;
+  clock = new Date('2025-06-24T12:00:00Z');
 });
 
 afterEach(async () => {
@@ -105,231 +110,293 @@ async function expectAppError(p: Promise<unknown>, code: string, message?: strin
   if (message) expect((err as AppError).message).toBe(message);
 }
 
-describe('create', () => {
-  it('stores a PROCESSING item with the upload time as creation time, then queues its processing (msgId = id)', async () => {
+const repositories: Array<[string, () => Promise<MediaItems>]> = [
+  ['the NeDB repository', () => MediaRepository.open(store)],
+  ['the in-memory fake repository', async () => new FakeMediaItems()],
+];
+
+describe.each(repositories)('media service over %s', (_, openItems) => {
+  beforeEach(async () => {
+    items = await openItems();
+    media = serviceOver(items);
+  });
+
+  describe('create', () => {
+    it('stores a PROCESSING item with the upload time as creation time, then queues its processing (msgId = id)', async () => {
+      const user = randomUUID();
+      const id = await upload(user);
+      expect(await media.get(user, id)).toEqual(
+        expect.objectContaining({ id, userId: user, status: 'PROCESSING', metadata: emptyMediaMetadata(clock.toISOString()), deleted: false, variants: { preview: false, thumbnail: false, playback: false } }),
+      );
+      expect(published).toEqual([{ subject: processMediaItemWork.subject, payload: expect.objectContaining({ mediaItemId: id, userId: user }), msgId: id }]);
+    });
+
+    it('the same content twice is a conflict naming the first item; another user may have it too', async () => {
+      const user = randomUUID();
+      const content = sha();
+      const first = await upload(user, { sha256: content });
+      const err = await upload(user, { sha256: content }).catch((e: AppError) => e);
+      expect(err).toMatchObject({ code: 'CONFLICT', message: 'mediaitem already exists', details: { id: first } });
+      await expect(upload(randomUUID(), { sha256: content })).resolves.toEqual(expect.any(String));
+    });
+
+    it('a work item that fails to publish a few times is queued on a later attempt, once', async () => {
+      publishFailures = 2;
+      const user = randomUUID();
+      const id = await upload(user);
+      expect(published).toEqual([{ subject: processMediaItemWork.subject, payload: expect.objectContaining({ mediaItemId: id }), msgId: id }]);
+      expect((await media.get(user, id)).status).toBe('PROCESSING');
+    });
+
+    it('when the work item cannot be queued the item is removed again and the call fails', async () => {
+      publishFailures = Infinity;
+      const user = randomUUID();
+      await expectAppError(upload(user), 'UNAVAILABLE');
+      expect(await items.ofUser(user, 10)).toEqual([]);
+    });
+  });
+
+  describe('views', () => {
+    it('library, favourites, hidden and trash, newest creation first, with type/category/status filters and paging', async () => {
+      const user = randomUUID();
+      const [a, b, c, d] = [await upload(user), await upload(user), await upload(user, { type: 'video' }), await upload(user)];
+      await media.applyProcessed(result(user, a, '2020-01-01T10:00:00Z'));
+      await media.applyProcessed(result(user, b, '2022-01-01T10:00:00+01:00', { category: 'screenshot' }));
+      await media.applyProcessed(result(user, c, '2021-01-01T10:00:00Z', { mimeType: 'video/mp4' }));
+      const ids = async (view: 'library' | 'favourites' | 'hidden' | 'trash', extra: Record<string, unknown> = {}) =>
+        (await media.list({ userId: user, view, page: 1, limit: 10, ...extra })).items.map((i) => i.id);
+      // d is still PROCESSING: its creation time is the upload time (2025), the newest.
+      expect(await ids('library')).toEqual([d, b, c, a]);
+      expect(await ids('library', { type: 'video' })).toEqual([c]);
+      expect(await ids('library', { category: 'screenshot' })).toEqual([b]);
+      expect(await ids('library', { status: 'PROCESSING' })).toEqual([d]);
+      expect((await media.list({ userId: user, view: 'library', page: 2, limit: 3 })).items.map((i) => i.id)).toEqual([a]);
+
+      await media.setFlag({ userId: user, ids: [a, b], flag: 'favourite', value: true });
+      await media.setFlag({ userId: user, ids: [b], flag: 'hidden', value: true });
+      await media.setFlag({ userId: user, ids: [c], flag: 'deleted', value: true });
+      expect(await ids('library')).toEqual([d, a]);
+      expect(await ids('favourites')).toEqual([a]);
+      expect(await ids('hidden')).toEqual([b]);
+      expect(await ids('trash')).toEqual([c]);
+      expect(await media.get(user, c)).toMatchObject({ deleted: true, deletedAt: clock.toISOString() });
+      // Another user sees none of it.
+      expect((await media.list({ userId: randomUUID(), view: 'library', page: 1, limit: 10 })).items).toEqual([]);
+    });
+
+    it('years ago: the camera-local day in earlier years, newest first, not hidden or trashed', async () => {
+      const user = randomUUID();
+      const [a, b, c, d, e] = [await upload(user), await upload(user), await upload(user), await upload(user), await upload(user)];
+      await media.applyProcessed(result(user, a, '2019-06-24T23:30:00+05:30')); // 18:00 UTC: still 24 June locally
+      await media.applyProcessed(result(user, b, '2021-06-24T00:10:00-07:00')); // 25 June in UTC, 24 June locally
+      await media.applyProcessed(result(user, c, '2025-06-24T08:00:00Z')); // this year: not "years ago"
+      await media.applyProcessed(result(user, d, '2018-06-25T08:00:00Z'));
+      await media.applyProcessed(result(user, e, '2017-06-24T08:00:00Z'));
+      await media.setFlag({ userId: user, ids: [e], flag: 'hidden', value: true });
+      expect((await media.yearsAgo({ userId: user, monthDate: '0624', page: 1, limit: 10 })).items.map((i) => i.id)).toEqual([b, a]);
+      await expectAppError(media.yearsAgo({ userId: user, monthDate: '0231', page: 1, limit: 10 }), 'BAD_REQUEST');
+    });
+
+    it('isCalendarDay knows the lengths of months (29 February included)', () => {
+      expect(['0101', '0229', '0430', '1231'].every(isCalendarDay)).toBe(true);
+      expect(['0230', '0431', '1301', '0000', '0100', '12345', 'ab12'].some(isCalendarDay)).toBe(false);
+    });
+
+    it('getMany keeps the order asked and leaves out ids that are not the user’s', async () => {
+      const user = randomUUID();
+      const [a, b] = [await upload(user), await upload(user)];
+      const other = await upload(randomUUID());
+      expect((await media.getMany(user, [b, other, a, b])).items.map((i) => i.id)).toEqual([b, a]);
+    });
+  });
+
+  describe('flags and updates', () => {
+    it('all or nothing: one id that is not the caller’s fails the call and changes nothing', async () => {
+      const user = randomUUID();
+      const a = await upload(user);
+      const foreign = await upload(randomUUID());
+      published = [];
+      await expectAppError(media.setFlag({ userId: user, ids: [a, foreign], flag: 'favourite', value: true }), 'NOT_FOUND', 'mediaitem not found');
+      expect((await media.get(user, a)).favourite).toBe(false);
+      expect(published).toEqual([]);
+    });
+
+    it('trash and restore publish trashed/restored with msgIds that de-duplicate a repeated call', async () => {
+      const user = randomUUID();
+      const a = await upload(user);
+      published = [];
+      await media.setFlag({ userId: user, ids: [a], flag: 'deleted', value: true });
+      const deletedAt = (await media.get(user, a)).deletedAt;
+      clock = new Date(clock.getTime() + 5000);
+      await media.setFlag({ userId: user, ids: [a], flag: 'deleted', value: true }); // again: nothing changes
+      expect((await media.get(user, a)).deletedAt).toBe(deletedAt);
+      expect(published.map((p) => p.subject)).toEqual(['events.v1.media.trashed', 'events.v1.media.trashed']);
+      expect(published[0].msgId).toBe(published[1].msgId);
+      published = [];
+      await media.setFlag({ userId: user, ids: [a], flag: 'deleted', value: false });
+      expect(await media.get(user, a)).toMatchObject({ deleted: false, deletedAt: null });
+      expect(published).toEqual([{ subject: 'events.v1.media.restored', payload: { userId: user, mediaItemId: a, at: clock.toISOString() }, msgId: `restored-${a}-${clock.getTime()}` }]);
+    });
+
+    it('update sets description (empty clears it), favourite and hidden; unknown or foreign ids are not found', async () => {
+      const user = randomUUID();
+      const a = await upload(user);
+      await media.update({ userId: user, id: a, description: 'sunset', hidden: true });
+      expect(await media.get(user, a)).toMatchObject({ description: 'sunset', hidden: true, favourite: false });
+      await media.update({ userId: user, id: a, description: '' });
+      expect((await media.get(user, a)).description).toBeNull();
+      await expectAppError(media.update({ userId: randomUUID(), id: a, favourite: true }), 'NOT_FOUND', 'mediaitem not found');
+      await expectAppError(media.get(randomUUID(), a), 'NOT_FOUND', 'mediaitem not found');
+    });
+  });
+
+  describe('processing results', () => {
+    it('a result makes the item READY; the same result again changes nothing (no new updatedAt, no event)', async () => {
+      const user = randomUUID();
+      const a = await upload(user);
+      clock = new Date(clock.getTime() + 1000);
+      await media.applyProcessed(result(user, a, '2019-06-24T18:15:12+02:00'));
+      const once = await media.get(user, a);
+      expect(once).toMatchObject({ status: 'READY', metadata: result(user, a, '2019-06-24T18:15:12+02:00').metadata, placeholder: 'abc', variants: { preview: true, thumbnail: true, playback: false } });
+      published = [];
+      clock = new Date(clock.getTime() + 1000);
+      await media.applyProcessed(result(user, a, '2019-06-24T18:15:12+02:00'));
+      expect(await media.get(user, a)).toEqual(once);
+      expect(published).toEqual([]);
+    });
+
+    it('FAILED only from PROCESSING: a late dead letter does not undo READY', async () => {
+      const user = randomUUID();
+      const [a, b] = [await upload(user), await upload(user)];
+      await media.markFailed(user, a, 'broken.jpg: cannot decode the image');
+      expect(await media.get(user, a)).toMatchObject({ status: 'FAILED', failureReason: 'broken.jpg: cannot decode the image' });
+      await media.applyProcessed(result(user, b, '2020-01-01T00:00:00Z'));
+      await media.markFailed(user, b, 'too late');
+      expect(await media.get(user, b)).toMatchObject({ status: 'READY', failureReason: null });
+    });
+
+    it('a result for an item that is gone removes the blobs the worker made for it, and nothing else', async () => {
+      const user = randomUUID();
+      const gone = randomUUID();
+      const keep = mediaBlobKey(user, randomUUID(), 'preview');
+      for (const key of [mediaBlobKey(user, gone, 'preview'), mediaBlobKey(user, gone, 'thumbnail'), keep]) await blobs.put(key, Readable.from(Buffer.from('x')));
+      await media.applyProcessed(result(user, gone, '2020-01-01T00:00:00Z', { variants: { preview: mediaBlobKey(user, gone, 'preview'), thumbnail: mediaBlobKey(user, gone, 'thumbnail'), playback: keep } }));
+      expect(await blobs.head(mediaBlobKey(user, gone, 'preview'))).toBeNull();
+      expect(await blobs.head(mediaBlobKey(user, gone, 'thumbnail'))).toBeNull();
+      expect(await blobs.head(keep)).not.toBeNull();
+    });
+  });
+
+  describe('content locations', () => {
+    it('photos: original and webp derivatives once made; videos: the playable file as preview', async () => {
+      const user = randomUUID();
+      const [photo, playable, transcoded] = [await upload(user), await upload(user, { type: 'video' }), await upload(user, { type: 'video' })];
+      await expectAppError(media.locate({ userId: user, id: photo, variant: 'preview' }), 'NOT_FOUND');
+      expect(await media.locate({ userId: user, id: photo, variant: 'original' })).toMatchObject({ key: mediaBlobKey(user, photo, 'original'), contentType: 'image/jpeg' });
+      await media.applyProcessed(result(user, photo, '2020-01-01T00:00:00Z'));
+      expect(await media.locate({ userId: user, id: photo, variant: 'thumbnail' })).toMatchObject({ key: mediaBlobKey(user, photo, 'thumbnail'), contentType: 'image/webp' });
+      await expectAppError(media.locate({ userId: user, id: playable, variant: 'preview' }), 'NOT_FOUND');
+      await media.applyProcessed(result(user, playable, '2020-01-01T00:00:00Z', { mimeType: 'video/mp4' }));
+      expect(await media.locate({ userId: user, id: playable, variant: 'preview' })).toMatchObject({ key: mediaBlobKey(user, playable, 'original'), contentType: 'video/mp4' });
+      const withPlayback = result(user, transcoded, '2020-01-01T00:00:00Z', { mimeType: 'video/mp4' });
+      withPlayback.variants.playback = mediaBlobKey(user, transcoded, 'playback');
+      await media.applyProcessed(withPlayback);
+      expect(await media.locate({ userId: user, id: transcoded, variant: 'preview' })).toMatchObject({ key: mediaBlobKey(user, transcoded, 'playback'), contentType: 'video/mp4' });
+      // Another user's id is not found; a verified signed URL (no userId) finds it.
+      await expectAppError(media.locate({ userId: randomUUID(), id: photo, variant: 'original' }), 'NOT_FOUND', 'mediaitem not found');
+      expect((await media.locate({ id: photo, variant: 'original' })).userId).toBe(user);
+    });
+  });
+
+  describe('purge', () => {
+    it('purges trash older than the retention: every blob, the document, one media.purged; younger trash and restored items stay', async () => {
+      const user = randomUUID();
+      const [old, young, restored, kept] = [await upload(user), await upload(user), await upload(user), await upload(user)];
+      await media.applyProcessed(result(user, old, '2020-01-01T00:00:00Z'));
+      for (const v of ['preview', 'thumbnail'] as const) await blobs.put(mediaBlobKey(user, old, v), Readable.from(Buffer.from(v)));
+      await media.setFlag({ userId: user, ids: [old, restored], flag: 'deleted', value: true });
+      clock = new Date(clock.getTime() + 20 * 24 * 3600 * 1000);
+      await media.setFlag({ userId: user, ids: [young], flag: 'deleted', value: true });
+      await media.setFlag({ userId: user, ids: [restored], flag: 'deleted', value: false });
+      clock = new Date(clock.getTime() + 11 * 24 * 3600 * 1000);
+      published = [];
+      expect(await media.purgeExpiredTrash()).toBe(1);
+      await expectAppError(media.get(user, old), 'NOT_FOUND');
+      const left: string[] = [];
+      for await (const b of blobs.list(`media/${user}/${old}/`)) left.push(b.key);
+      expect(left).toEqual([]);
+      expect(published).toEqual([{ subject: 'events.v1.media.purged', payload: { userId: user, mediaItemId: old, at: clock.toISOString() }, msgId: `purged-${old}` }]);
+      for (const id of [young, restored, kept]) await expect(media.get(user, id)).resolves.toMatchObject({ id });
+      expect(await media.purgeExpiredTrash()).toBe(0);
+    });
+
+    it('replicas sweeping at once purge each item once', async () => {
+      const user = randomUUID();
+      const ids: [string, ...string[]] = [await upload(user), await upload(user), await upload(user)];
+      await media.setFlag({ userId: user, ids, flag: 'deleted', value: true });
+      clock = new Date(clock.getTime() + 31 * 24 * 3600 * 1000);
+      published = [];
+      const counts = await Promise.all([media.purgeExpiredTrash(), media.purgeExpiredTrash(), media.purgeExpiredTrash()]);
+      expect(counts.reduce((a, b) => a + b, 0)).toBe(3);
+      expect(published.filter((p) => p.subject === 'events.v1.media.purged').map((p) => p.payload.mediaItemId).sort()).toEqual([...ids].sort());
+    });
+
+    it('a purge that fails half-way keeps the item claimed; once the claim is stale another sweep finishes it', async () => {
+      const user = randomUUID();
+      const id = await upload(user);
+      await media.setFlag({ userId: user, ids: [id], flag: 'deleted', value: true });
+      clock = new Date(clock.getTime() + 31 * 24 * 3600 * 1000);
+      publishFailures = 1;
+      await expect(media.purgeExpiredTrash()).rejects.toThrow(/nats down/);
+      // Claimed: it stays in the trash, cannot be restored, and a sweep at once leaves it to its claimant.
+      await media.setFlag({ userId: user, ids: [id], flag: 'deleted', value: false });
+      expect(await media.get(user, id)).toMatchObject({ deleted: true });
+      expect(await media.purgeExpiredTrash()).toBe(0);
+      clock = new Date(clock.getTime() + 11 * 60 * 1000);
+      published = [];
+      expect(await media.purgeExpiredTrash()).toBe(1);
+      await expectAppError(media.get(user, id), 'NOT_FOUND');
+      expect(published.map((p) => p.subject)).toEqual(['events.v1.media.purged']);
+    });
+
+    it("user deletion removes every item and every blob under the user's prefix, and is idempotent", async () => {
+      const user = randomUUID();
+      const other = randomUUID();
+      const [a, b] = [await upload(user), await upload(user)];
+      const theirs = await upload(other);
+      await blobs.put(`media/${user}/${randomUUID()}/original`, Readable.from(Buffer.from('orphan of an aborted upload')));
+      published = [];
+      expect(await media.deleteUserMedia(user)).toBe(2);
+      expect(await items.ofUser(user, 10)).toEqual([]);
+      const left: string[] = [];
+      for await (const blob of blobs.list(`media/${user}/`)) left.push(blob.key);
+      expect(left).toEqual([]);
+      expect(published.map((p) => p.payload.mediaItemId).sort()).toEqual([a, b].sort());
+      expect(await media.deleteUserMedia(user)).toBe(0);
+      await expect(media.get(other, theirs)).resolves.toMatchObject({ id: theirs });
+    });
+  });
+});
+
+describe('races staged with the fake repository', () => {
+  it('a result for an item purged between its read and its write removes the blobs the worker made and announces nothing', async () => {
+    /** Another replica purges each item right after this one read it. */
+    class PurgedAfterRead extends FakeMediaItems {
+      override async get(userId: string, id: string) {
+        const doc = await super.get(userId, id);
+        await this.delete(userId, id);
+        return doc;
+      }
+    }
+    media = serviceOver(new PurgedAfterRead());
     const user = randomUUID();
     const id = await upload(user);
-    expect(await media.get(user, id)).toMatchObject({ id, userId: user, status: 'PROCESSING', creationTime: clock.toISOString(), deleted: false, variants: { preview: false, thumbnail: false, playback: false } });
-    expect(published).toEqual([{ subject: processMediaItemWork.subject, payload: expect.objectContaining({ mediaItemId: id, userId: user }), msgId: id }]);
-  });
-
-  it('the same content twice is a conflict naming the first item; another user may have it too', async () => {
-    const user = randomUUID();
-    const content = sha();
-    const first = await upload(user, { sha256: content });
-    const err = await upload(user, { sha256: content }).catch((e: AppError) => e);
-    expect(err).toMatchObject({ code: 'CONFLICT', message: 'mediaitem already exists', details: { id: first } });
-    await expect(upload(randomUUID(), { sha256: content })).resolves.toEqual(expect.any(String));
-  });
-
-  it('when the work item cannot be queued the item is removed again and the call fails', async () => {
-    failPublish = true;
-    const user = randomUUID();
-    await expectAppError(upload(user), 'UNAVAILABLE');
-    expect(await items.count({ userId: user })).toBe(0);
-  });
-});
-
-describe('views', () => {
-  it('library, favourites, hidden and trash, newest creation first, with type/category/status filters and paging', async () => {
-    const user = randomUUID();
-    const [a, b, c, d] = [await upload(user), await upload(user), await upload(user, { type: 'video' }), await upload(user)];
-    await media.applyProcessed(result(user, a, '2020-01-01T10:00:00Z'));
-    await media.applyProcessed(result(user, b, '2022-01-01T10:00:00+01:00', { category: 'screenshot' }));
-    await media.applyProcessed(result(user, c, '2021-01-01T10:00:00Z', { mimeType: 'video/mp4' }));
-    const ids = async (view: 'library' | 'favourites' | 'hidden' | 'trash', extra: Record<string, unknown> = {}) =>
-      (await media.list({ userId: user, view, page: 1, limit: 10, ...extra })).items.map((i) => i.id);
-    // d is still PROCESSING: its creation time is the upload time (2025), the newest.
-    expect(await ids('library')).toEqual([d, b, c, a]);
-    expect(await ids('library', { type: 'video' })).toEqual([c]);
-    expect(await ids('library', { category: 'screenshot' })).toEqual([b]);
-    expect(await ids('library', { status: 'PROCESSING' })).toEqual([d]);
-    expect((await media.list({ userId: user, view: 'library', page: 2, limit: 3 })).items.map((i) => i.id)).toEqual([a]);
-
-    await media.setFlag({ userId: user, ids: [a, b], flag: 'favourite', value: true });
-    await media.setFlag({ userId: user, ids: [b], flag: 'hidden', value: true });
-    await media.setFlag({ userId: user, ids: [c], flag: 'deleted', value: true });
-    expect(await ids('library')).toEqual([d, a]);
-    expect(await ids('favourites')).toEqual([a]);
-    expect(await ids('hidden')).toEqual([b]);
-    expect(await ids('trash')).toEqual([c]);
-    expect(await media.get(user, c)).toMatchObject({ deleted: true, deletedAt: clock.toISOString() });
-    // Another user sees none of it.
-    expect((await media.list({ userId: randomUUID(), view: 'library', page: 1, limit: 10 })).items).toEqual([]);
-  });
-
-  it('years ago: the camera-local day in earlier years, newest first, not hidden or trashed', async () => {
-    const user = randomUUID();
-    const [a, b, c, d, e] = [await upload(user), await upload(user), await upload(user), await upload(user), await upload(user)];
-    await media.applyProcessed(result(user, a, '2019-06-24T23:30:00+05:30')); // 18:00 UTC: still 24 June locally
-    await media.applyProcessed(result(user, b, '2021-06-24T00:10:00-07:00')); // 25 June in UTC, 24 June locally
-    await media.applyProcessed(result(user, c, '2025-06-24T08:00:00Z')); // this year: not "years ago"
-    await media.applyProcessed(result(user, d, '2018-06-25T08:00:00Z'));
-    await media.applyProcessed(result(user, e, '2017-06-24T08:00:00Z'));
-    await media.setFlag({ userId: user, ids: [e], flag: 'hidden', value: true });
-    expect((await media.yearsAgo({ userId: user, monthDate: '0624', page: 1, limit: 10 })).items.map((i) => i.id)).toEqual([b, a]);
-    await expectAppError(media.yearsAgo({ userId: user, monthDate: '0231', page: 1, limit: 10 }), 'BAD_REQUEST');
-  });
-
-  it('isCalendarDay knows the lengths of months (29 February included)', () => {
-    expect(['0101', '0229', '0430', '1231'].every(isCalendarDay)).toBe(true);
-    expect(['0230', '0431', '1301', '0000', '0100', '12345', 'ab12'].some(isCalendarDay)).toBe(false);
-  });
-
-  it('getMany keeps the order asked and leaves out ids that are not the user’s', async () => {
-    const user = randomUUID();
-    const [a, b] = [await upload(user), await upload(user)];
-    const other = await upload(randomUUID());
-    expect((await media.getMany(user, [b, other, a, b])).items.map((i) => i.id)).toEqual([b, a]);
-  });
-});
-
-describe('flags and updates', () => {
-  it('all or nothing: one id that is not the caller’s fails the call and changes nothing', async () => {
-    const user = randomUUID();
-    const a = await upload(user);
-    const foreign = await upload(randomUUID());
+    const preview = mediaBlobKey(user, id, 'preview');
+    await blobs.put(preview, Readable.from(Buffer.from('preview')));
     published = [];
-    await expectAppError(media.setFlag({ userId: user, ids: [a, foreign], flag: 'favourite', value: true }), 'NOT_FOUND', 'mediaitem not found');
-    expect((await media.get(user, a)).favourite).toBe(false);
+    await media.applyProcessed(result(user, id, '2020-01-01T00:00:00Z'));
+    expect(await blobs.head(preview)).toBeNull();
     expect(published).toEqual([]);
-  });
-
-  it('trash and restore publish trashed/restored with msgIds that de-duplicate a repeated call', async () => {
-    const user = randomUUID();
-    const a = await upload(user);
-    published = [];
-    await media.setFlag({ userId: user, ids: [a], flag: 'deleted', value: true });
-    const deletedAt = (await media.get(user, a)).deletedAt;
-    clock = new Date(clock.getTime() + 5000);
-    await media.setFlag({ userId: user, ids: [a], flag: 'deleted', value: true }); // again: nothing changes
-    expect((await media.get(user, a)).deletedAt).toBe(deletedAt);
-    expect(published.map((p) => p.subject)).toEqual(['events.v1.media.trashed', 'events.v1.media.trashed']);
-    expect(published[0].msgId).toBe(published[1].msgId);
-    published = [];
-    await media.setFlag({ userId: user, ids: [a], flag: 'deleted', value: false });
-    expect(await media.get(user, a)).toMatchObject({ deleted: false, deletedAt: null });
-    expect(published).toEqual([{ subject: 'events.v1.media.restored', payload: { userId: user, mediaItemId: a, at: clock.toISOString() }, msgId: `restored-${a}-${clock.getTime()}` }]);
-  });
-
-  it('update sets description (empty clears it), favourite and hidden; unknown or foreign ids are not found', async () => {
-    const user = randomUUID();
-    const a = await upload(user);
-    await media.update({ userId: user, id: a, description: 'sunset', hidden: true });
-    expect(await media.get(user, a)).toMatchObject({ description: 'sunset', hidden: true, favourite: false });
-    await media.update({ userId: user, id: a, description: '' });
-    expect((await media.get(user, a)).description).toBeNull();
-    await expectAppError(media.update({ userId: randomUUID(), id: a, favourite: true }), 'NOT_FOUND', 'mediaitem not found');
-    await expectAppError(media.get(randomUUID(), a), 'NOT_FOUND', 'mediaitem not found');
-  });
-});
-
-describe('processing results', () => {
-  it('a result makes the item READY; the same result again changes nothing (no new updatedAt, no event)', async () => {
-    const user = randomUUID();
-    const a = await upload(user);
-    clock = new Date(clock.getTime() + 1000);
-    await media.applyProcessed(result(user, a, '2019-06-24T18:15:12+02:00'));
-    const once = await media.get(user, a);
-    expect(once).toMatchObject({ status: 'READY', width: 400, height: 300, creationTime: '2019-06-24T18:15:12+02:00', placeholder: 'abc', variants: { preview: true, thumbnail: true, playback: false } });
-    published = [];
-    clock = new Date(clock.getTime() + 1000);
-    await media.applyProcessed(result(user, a, '2019-06-24T18:15:12+02:00'));
-    expect(await media.get(user, a)).toEqual(once);
-    expect(published).toEqual([]);
-  });
-
-  it('FAILED only from PROCESSING: a late dead letter does not undo READY', async () => {
-    const user = randomUUID();
-    const [a, b] = [await upload(user), await upload(user)];
-    await media.markFailed(user, a, 'broken.jpg: cannot decode the image');
-    expect(await media.get(user, a)).toMatchObject({ status: 'FAILED', failureReason: 'broken.jpg: cannot decode the image' });
-    await media.applyProcessed(result(user, b, '2020-01-01T00:00:00Z'));
-    await media.markFailed(user, b, 'too late');
-    expect(await media.get(user, b)).toMatchObject({ status: 'READY', failureReason: null });
-  });
-
-  it('a result for an item that is gone removes the blobs the worker made for it, and nothing else', async () => {
-    const user = randomUUID();
-    const gone = randomUUID();
-    const keep = mediaBlobKey(user, randomUUID(), 'preview');
-    for (const key of [mediaBlobKey(user, gone, 'preview'), mediaBlobKey(user, gone, 'thumbnail'), keep]) await blobs.put(key, Readable.from(Buffer.from('x')));
-    await media.applyProcessed(result(user, gone, '2020-01-01T00:00:00Z', { variants: { preview: mediaBlobKey(user, gone, 'preview'), thumbnail: mediaBlobKey(user, gone, 'thumbnail'), playback: keep } }));
-    expect(await blobs.head(mediaBlobKey(user, gone, 'preview'))).toBeNull();
-    expect(await blobs.head(mediaBlobKey(user, gone, 'thumbnail'))).toBeNull();
-    expect(await blobs.head(keep)).not.toBeNull();
-  });
-});
-
-describe('content locations', () => {
-  it('photos: original and webp derivatives once made; videos: the playable file as preview', async () => {
-    const user = randomUUID();
-    const [photo, playable, transcoded] = [await upload(user), await upload(user, { type: 'video' }), await upload(user, { type: 'video' })];
-    await expectAppError(media.locate({ userId: user, id: photo, variant: 'preview' }), 'NOT_FOUND');
-    expect(await media.locate({ userId: user, id: photo, variant: 'original' })).toMatchObject({ key: mediaBlobKey(user, photo, 'original'), contentType: 'image/jpeg' });
-    await media.applyProcessed(result(user, photo, '2020-01-01T00:00:00Z'));
-    expect(await media.locate({ userId: user, id: photo, variant: 'thumbnail' })).toMatchObject({ key: mediaBlobKey(user, photo, 'thumbnail'), contentType: 'image/webp' });
-    await expectAppError(media.locate({ userId: user, id: playable, variant: 'preview' }), 'NOT_FOUND');
-    await media.applyProcessed(result(user, playable, '2020-01-01T00:00:00Z', { mimeType: 'video/mp4' }));
-    expect(await media.locate({ userId: user, id: playable, variant: 'preview' })).toMatchObject({ key: mediaBlobKey(user, playable, 'original'), contentType: 'video/mp4' });
-    const withPlayback = result(user, transcoded, '2020-01-01T00:00:00Z', { mimeType: 'video/mp4' });
-    withPlayback.variants.playback = mediaBlobKey(user, transcoded, 'playback');
-    await media.applyProcessed(withPlayback);
-    expect(await media.locate({ userId: user, id: transcoded, variant: 'preview' })).toMatchObject({ key: mediaBlobKey(user, transcoded, 'playback'), contentType: 'video/mp4' });
-    // Another user's id is not found; a verified signed URL (no userId) finds it.
-    await expectAppError(media.locate({ userId: randomUUID(), id: photo, variant: 'original' }), 'NOT_FOUND', 'mediaitem not found');
-    expect((await media.locate({ id: photo, variant: 'original' })).userId).toBe(user);
-  });
-});
-
-describe('purge', () => {
-  it('purges trash older than the retention: every blob, the document, one media.purged; younger trash and restored items stay', async () => {
-    const user = randomUUID();
-    const [old, young, restored, kept] = [await upload(user), await upload(user), await upload(user), await upload(user)];
-    await media.applyProcessed(result(user, old, '2020-01-01T00:00:00Z'));
-    for (const v of ['preview', 'thumbnail'] as const) await blobs.put(mediaBlobKey(user, old, v), Readable.from(Buffer.from(v)));
-    await media.setFlag({ userId: user, ids: [old, restored], flag: 'deleted', value: true });
-    clock = new Date(clock.getTime() + 20 * 24 * 3600 * 1000);
-    await media.setFlag({ userId: user, ids: [young], flag: 'deleted', value: true });
-    await media.setFlag({ userId: user, ids: [restored], flag: 'deleted', value: false });
-    clock = new Date(clock.getTime() + 11 * 24 * 3600 * 1000);
-    published = [];
-    expect(await media.purgeExpiredTrash()).toBe(1);
-    await expectAppError(media.get(user, old), 'NOT_FOUND');
-    const left: string[] = [];
-    for await (const b of blobs.list(`media/${user}/${old}/`)) left.push(b.key);
-    expect(left).toEqual([]);
-    expect(published).toEqual([{ subject: 'events.v1.media.purged', payload: { userId: user, mediaItemId: old, at: clock.toISOString() }, msgId: `purged-${old}` }]);
-    for (const id of [young, restored, kept]) await expect(media.get(user, id)).resolves.toMatchObject({ id });
-    expect(await media.purgeExpiredTrash()).toBe(0);
-  });
-
-  it('replicas sweeping at once purge each item once', async () => {
-    const user = randomUUID();
-    const ids: [string, ...string[]] = [await upload(user), await upload(user), await upload(user)];
-    await media.setFlag({ userId: user, ids, flag: 'deleted', value: true });
-    clock = new Date(clock.getTime() + 31 * 24 * 3600 * 1000);
-    published = [];
-    const counts = await Promise.all([media.purgeExpiredTrash(), media.purgeExpiredTrash(), media.purgeExpiredTrash()]);
-    expect(counts.reduce((a, b) => a + b, 0)).toBe(3);
-    expect(published.filter((p) => p.subject === 'events.v1.media.purged').map((p) => p.payload.mediaItemId).sort()).toEqual([...ids].sort());
-  });
-
-  it("user deletion removes every item and every blob under the user's prefix, and is idempotent", async () => {
-    const user = randomUUID();
-    const other = randomUUID();
-    const [a, b] = [await upload(user), await upload(user)];
-    const theirs = await upload(other);
-    await blobs.put(`media/${user}/${randomUUID()}/original`, Readable.from(Buffer.from('orphan of an aborted upload')));
-    published = [];
-    expect(await media.deleteUserMedia(user)).toBe(2);
-    expect(await items.count({ userId: user })).toBe(0);
-    const left: string[] = [];
-    for await (const blob of blobs.list(`media/${user}/`)) left.push(blob.key);
-    expect(left).toEqual([]);
-    expect(published.map((p) => p.payload.mediaItemId).sort()).toEqual([a, b].sort());
-    expect(await media.deleteUserMedia(user)).toBe(0);
-    await expect(media.get(other, theirs)).resolves.toMatchObject({ id: theirs });
   });
 });
 

@@ -20,10 +20,11 @@ import type {
   UpdateMediaItemRequestV1,
   YearsAgoRequestV1,
 } from '@trove/proto-events';
-import { DuplicateKeyError, badRequest, conflict, notFound, unavailable } from '@trove/kit';
-import type { BlobStore, Collection, Filter, Logger } from '@trove/kit';
-import { alreadyApplied, creationParts, processedFields, toMediaItemV1, viewFilter, viewSort } from './repository';
-import type { MediaDoc } from './repository';
+import { badRequest, conflict, notFound, unavailable } from '@trove/kit';
+import type { BlobStore, Logger } from '@trove/kit';
+import { alreadyApplied, newMediaDoc, processedFields, toMediaItemV1 } from './document';
+import type { MediaDoc } from './document';
+import type { ItemChanges, MediaItems } from './repository';
 
 /** What the service publishes through (the Bus, or a fake in unit tests). */
 export interface Publisher {
@@ -31,7 +32,7 @@ export interface Publisher {
 }
 
 export interface MediaServiceDeps {
-  items: Collection<MediaDoc>;
+  items: MediaItems;
   blobs: BlobStore;
   events: Publisher;
   log: Logger;
@@ -52,7 +53,7 @@ const PUBLISH_ATTEMPTS = 3;
  * indistinguishable from an unknown one (404 `mediaitem not found`).
  */
 export class MediaService {
-  private readonly items: Collection<MediaDoc>;
+  private readonly items: MediaItems;
   private readonly now: () => Date;
 
   constructor(private readonly deps: MediaServiceDeps) {
@@ -69,53 +70,10 @@ export class MediaService {
    * an error (the gateway then removes the blob): nothing is left half-created.
    */
   async create(req: CreateMediaItemRequestV1): Promise<{ id: string }> {
-    const now = this.now();
-    const creation = creationParts(now.toISOString())!;
-    const doc: MediaDoc = {
-      _id: req.id,
-      userId: req.userId,
-      filename: req.filename,
-      description: null,
-      mimeType: req.mimeType,
-      size: req.size,
-      sha256: req.sha256,
-      originalKey: req.originalKey,
-      placeholder: null,
-      favourite: false,
-      hidden: false,
-      deleted: false,
-      deletedAt: null,
-      status: 'PROCESSING',
-      failureReason: null,
-      mediaItemType: req.mediaItemType,
-      mediaItemCategory: 'default',
-      width: null,
-      height: null,
-      ...creation,
-      latitude: null,
-      longitude: null,
-      cameraMake: null,
-      cameraModel: null,
-      focalLength: null,
-      apertureFNumber: null,
-      isoEquivalent: null,
-      exposureTime: null,
-      fps: null,
-      durationSeconds: null,
-      variants: { preview: null, thumbnail: null, playback: null },
-      createdAt: now,
-      updatedAt: now,
-    };
-    try {
-      await this.items.insertOne(doc);
-    } catch (err) {
-      if (!(err instanceof DuplicateKeyError)) throw err;
-      const existing = await this.items.findOne({ userId: req.userId, sha256: req.sha256 });
-      // The same request again (same id and content): it is done already.
-      if (existing?._id === req.id) return { id: req.id };
-      if (existing) throw conflict('mediaitem already exists', { id: existing._id });
-      throw err;
-    }
+    const { duplicateOf } = await this.items.insert(newMediaDoc(req, this.now()));
+    // The same request again (same id and content): it is done already.
+    if (duplicateOf === req.id) return { id: req.id };
+    if (duplicateOf) throw conflict('mediaitem already exists', { id: duplicateOf });
     try {
       await this.publishWithRetry(() =>
         this.deps.events.publish(
@@ -126,7 +84,7 @@ export class MediaService {
       );
     } catch (err) {
       this.deps.log.error({ err, mediaItemId: req.id }, 'could not queue processing; item removed');
-      await this.items.deleteOne({ _id: req.id, userId: req.userId });
+      await this.items.delete(req.userId, req.id);
       throw unavailable('processing queue is unavailable');
     }
     return { id: req.id };
@@ -150,21 +108,13 @@ export class MediaService {
   }
 
   async list(req: ListMediaItemsRequestV1): Promise<{ items: MediaItemV1[] }> {
-    const filter: Filter = viewFilter(req.userId, req.view);
-    if (req.type) filter.mediaItemType = req.type;
-    if (req.category) filter.mediaItemCategory = req.category;
-    if (req.status) filter.status = req.status;
-    const docs = await this.items.find(filter, { sort: viewSort(req.view), skip: (req.page - 1) * req.limit, limit: req.limit });
-    return { items: docs.map(toMediaItemV1) };
+    return { items: (await this.items.list(req)).map(toMediaItemV1) };
   }
 
   /** Items taken on monthDate (MMDD, the camera's local day) in a year before the current one. */
   async yearsAgo(req: YearsAgoRequestV1): Promise<{ items: MediaItemV1[] }> {
     if (!isCalendarDay(req.monthDate)) throw badRequest('monthDate must be a day of the year as MMDD');
-    const docs = await this.items.find(
-      { ...viewFilter(req.userId, 'library'), creationMonthDay: req.monthDate, creationYear: { $lt: this.now().getUTCFullYear() } },
-      { sort: viewSort('library'), skip: (req.page - 1) * req.limit, limit: req.limit },
-    );
+    const docs = await this.items.takenOn(req.userId, req.monthDate, this.now().getUTCFullYear(), req.page, req.limit);
     return { items: docs.map(toMediaItemV1) };
   }
 
@@ -172,7 +122,7 @@ export class MediaService {
   async getMany(userId: string, ids: string[]): Promise<{ items: MediaItemV1[] }> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return { items: [] };
-    const docs = await this.items.find({ userId, _id: { $in: unique } });
+    const docs = await this.items.getMany(userId, unique);
     const byId = new Map(docs.map((d) => [d._id, d]));
     return { items: unique.flatMap((id) => (byId.has(id) ? [toMediaItemV1(byId.get(id)!)] : [])) };
   }
@@ -183,7 +133,7 @@ export class MediaService {
    * `thumbnail` is the poster image. Without userId the gateway verified a signed URL.
    */
   async locate(req: LocateContentRequestV1): Promise<ContentLocationV1> {
-    const doc = await this.items.findOne(req.userId ? { _id: req.id, userId: req.userId } : { _id: req.id });
+    const doc = req.userId ? await this.items.get(req.userId, req.id) : await this.items.getAnyUser(req.id);
     if (!doc) throw notFound(NOT_FOUND_MESSAGE);
     const at = (key: string, contentType: string): ContentLocationV1 => ({ key, contentType, filename: doc.filename, userId: doc.userId });
     if (req.variant === 'original') return at(doc.originalKey, doc.mimeType);
@@ -203,11 +153,11 @@ export class MediaService {
   // ---- changes --------------------------------------------------------------------------------
 
   async update(req: UpdateMediaItemRequestV1): Promise<void> {
-    const set: Partial<MediaDoc> = { updatedAt: this.now() };
-    if (req.description !== undefined) set.description = req.description === '' ? null : req.description;
-    if (req.favourite !== undefined) set.favourite = req.favourite;
-    if (req.hidden !== undefined) set.hidden = req.hidden;
-    const doc = await this.items.findOneAndUpdate({ _id: req.id, userId: req.userId }, { $set: set });
+    const changes: ItemChanges = {};
+    if (req.description !== undefined) changes.description = req.description === '' ? null : req.description;
+    if (req.favourite !== undefined) changes.favourite = req.favourite;
+    if (req.hidden !== undefined) changes.hidden = req.hidden;
+    const doc = await this.items.update(req.userId, req.id, changes, this.now());
     if (!doc) throw notFound(NOT_FOUND_MESSAGE);
     await this.changed(mediaUpdatedEvent, doc, doc.updatedAt);
   }
@@ -220,20 +170,14 @@ export class MediaService {
    */
   async setFlag(req: SetMediaFlagRequestV1): Promise<void> {
     const ids = [...new Set(req.ids)];
-    const owned = await this.items.count({ userId: req.userId, _id: { $in: ids } });
-    if (owned !== ids.length) throw notFound(NOT_FOUND_MESSAGE);
+    if ((await this.items.countOwned(req.userId, ids)) !== ids.length) throw notFound(NOT_FOUND_MESSAGE);
     const now = this.now();
-    const scope = { userId: req.userId, _id: { $in: ids } };
     if (req.flag === 'deleted') {
-      if (req.value) {
-        await this.items.updateMany({ ...scope, deleted: false }, { $set: { deleted: true, deletedAt: now, updatedAt: now } });
-      } else {
-        await this.items.updateMany({ ...scope, deleted: true, purgingAt: { $exists: false } }, { $set: { deleted: false, deletedAt: null, updatedAt: now } });
-      }
+      await (req.value ? this.items.trash(req.userId, ids, now) : this.items.restore(req.userId, ids, now));
     } else {
-      await this.items.updateMany({ ...scope, [req.flag]: { $ne: req.value } }, { $set: { [req.flag]: req.value, updatedAt: now } });
+      await this.items.setFlag(req.userId, ids, req.flag, req.value, now);
     }
-    const docs = await this.items.find(scope);
+    const docs = await this.items.getMany(req.userId, ids);
     const contract = req.flag !== 'deleted' ? mediaUpdatedEvent : req.value ? mediaTrashedEvent : mediaRestoredEvent;
     await inBatches(docs, 50, (doc) => this.changed(contract, doc, req.flag === 'deleted' && req.value && doc.deletedAt ? doc.deletedAt : doc.updatedAt));
   }
@@ -246,7 +190,7 @@ export class MediaService {
    * deleted) removes the blobs the worker made for it, and is otherwise ignored.
    */
   async applyProcessed(result: MediaItemProcessedV1): Promise<void> {
-    const doc = await this.items.findOne({ _id: result.mediaItemId, userId: result.userId });
+    const doc = await this.items.get(result.userId, result.mediaItemId);
     if (!doc || doc.purgingAt) {
       await this.deleteVariantBlobs(result);
       this.deps.log.info({ mediaItemId: result.mediaItemId }, 'processing result for an item that is gone; its blobs removed');
@@ -255,8 +199,7 @@ export class MediaService {
     const fields = processedFields(result, doc.createdAt);
     if (alreadyApplied(doc, fields)) return;
     const updatedAt = this.now();
-    const res = await this.items.updateOne({ _id: doc._id, userId: doc.userId }, { $set: { ...fields, updatedAt } });
-    if (res.matched === 0) {
+    if (!(await this.items.setProcessed(doc.userId, doc._id, fields, updatedAt))) {
       await this.deleteVariantBlobs(result);
       return;
     }
@@ -266,10 +209,7 @@ export class MediaService {
   /** A work item that failed every delivery: FAILED with the reason, unless a result made it READY meanwhile. */
   async markFailed(userId: string, id: string, reason: string): Promise<void> {
     const updatedAt = this.now();
-    const doc = await this.items.findOneAndUpdate(
-      { _id: id, userId, status: 'PROCESSING' },
-      { $set: { status: 'FAILED', failureReason: reason.slice(0, 1000) || 'processing failed', updatedAt } },
-    );
+    const doc = await this.items.setFailed(userId, id, reason.slice(0, 1000) || 'processing failed', updatedAt);
     if (doc) await this.changed(mediaUpdatedEvent, doc, updatedAt);
   }
 
@@ -290,16 +230,12 @@ export class MediaService {
   async purgeExpiredTrash(): Promise<number> {
     const now = this.now();
     const cutoff = new Date(now.getTime() - this.deps.trashRetentionMs);
-    const claimable: Filter = {
-      deleted: true,
-      deletedAt: { $lte: cutoff },
-      $or: [{ purgingAt: { $exists: false } }, { purgingAt: { $lt: new Date(now.getTime() - STALE_PURGE_CLAIM_MS) } }],
-    };
+    const staleBefore = new Date(now.getTime() - STALE_PURGE_CLAIM_MS);
     let purged = 0;
     for (;;) {
-      const batch = await this.items.find(claimable, { limit: PURGE_BATCH });
+      const batch = await this.items.purgeable(cutoff, staleBefore, PURGE_BATCH);
       for (const candidate of batch) {
-        const claimed = await this.items.findOneAndUpdate({ ...claimable, _id: candidate._id }, { $set: { purgingAt: now } });
+        const claimed = await this.items.claimForPurge(candidate._id, cutoff, staleBefore, now);
         if (!claimed) continue;
         await this.purge(claimed);
         purged++;
@@ -312,7 +248,7 @@ export class MediaService {
   async deleteUserMedia(userId: string): Promise<number> {
     let purged = 0;
     for (;;) {
-      const batch = await this.items.find({ userId }, { limit: PURGE_BATCH });
+      const batch = await this.items.ofUser(userId, PURGE_BATCH);
       for (const doc of batch) {
         await this.purge(doc);
         purged++;
@@ -331,14 +267,14 @@ export class MediaService {
     for (const key of Object.values(doc.variants)) if (key) keys.add(key);
     for (const key of keys) await this.deps.blobs.delete(key);
     await this.deps.events.publish(mediaPurgedEvent, { userId: doc.userId, mediaItemId: doc._id, at: this.now().toISOString() }, { msgId: `purged-${doc._id}` });
-    await this.items.deleteOne({ _id: doc._id });
+    await this.items.delete(doc.userId, doc._id);
     this.deps.log.info({ mediaItemId: doc._id }, 'media item purged');
   }
 
   // ---- helpers --------------------------------------------------------------------------------
 
   private async mine(userId: string, id: string): Promise<MediaDoc> {
-    const doc = await this.items.findOne({ _id: id, userId });
+    const doc = await this.items.get(userId, id);
     if (!doc) throw notFound(NOT_FOUND_MESSAGE);
     return doc;
   }

@@ -1,0 +1,173 @@
+import { MEDIA_METADATA_FIELDS, emptyMediaMetadata } from '@trove/proto-events';
+import type { CreateMediaItemRequestV1, MediaItemProcessedV1, MediaItemV1, MediaMetadataV1 } from '@trove/proto-events';
+import type { BaseDoc } from '@trove/kit';
+
+export type MediaStatus = MediaItemV1['status'];
+export type MediaCategory = MediaItemV1['mediaItemCategory'];
+export type MediaType = MediaItemV1['mediaItemType'];
+
+/** Blob keys of the derived files, null until the worker made them. */
+export interface VariantKeys {
+  preview: string | null;
+  thumbnail: string | null;
+  /** A web-playable transcode of a video whose original is not one. */
+  playback: string | null;
+}
+
+/** When an item was taken, in the forms its queries need (see `creationParts`). */
+export interface CreationParts {
+  /** The same instant as `metadata.creationTime`, as a Date: list views sort on it. */
+  creationAt: Date;
+  /** MMDD and year of the camera's local day: "years ago" filters on them. */
+  creationMonthDay: string;
+  creationYear: number;
+}
+
+/**
+ * One media item as stored in `media_items`. `metadata` is the worker's MediaMetadataV1 as it came
+ * (before processing: nothing known, the upload time as creation time); the creation parts are
+ * derived from its `creationTime`, which keeps the time as the camera wrote it (local time with its
+ * offset, when known).
+ */
+export interface MediaDoc extends BaseDoc, CreationParts {
+  userId: string;
+  filename: string;
+  description: string | null;
+  mimeType: string;
+  size: number;
+  sha256: string;
+  originalKey: string;
+  placeholder: string | null;
+  favourite: boolean;
+  hidden: boolean;
+  deleted: boolean;
+  deletedAt: Date | null;
+  status: MediaStatus;
+  failureReason: string | null;
+  mediaItemType: MediaType;
+  mediaItemCategory: MediaCategory;
+  metadata: MediaMetadataV1;
+  variants: VariantKeys;
+  createdAt: Date;
+  updatedAt: Date;
+  /** Set while a purge sweeper has claimed the item (several media replicas may sweep at once). */
+  purgingAt?: Date;
+}
+
+/**
+ * A document written before the metadata was one object: its fields (creationTime, width, …) sit
+ * at the top level. Such documents are read as they are (`fromStored`) and never rewritten for it.
+ */
+export type LegacyMediaDoc = Omit<MediaDoc, 'metadata'> & Partial<Record<keyof MediaMetadataV1, unknown>> & { metadata?: undefined };
+
+/** What `media_items` may hold. */
+export type StoredMediaDoc = MediaDoc | LegacyMediaDoc;
+
+/** A stored document in today's shape: legacy top-level metadata fields are gathered into `metadata`. */
+export function fromStored(stored: StoredMediaDoc): MediaDoc {
+  if (stored.metadata) return stored;
+  const legacy: Record<string, unknown> = { ...stored };
+  const metadata: Record<string, unknown> = { ...emptyMediaMetadata(stored.creationAt.toISOString()) };
+  for (const field of MEDIA_METADATA_FIELDS) {
+    if (legacy[field] !== undefined) metadata[field] = legacy[field];
+    delete legacy[field];
+  }
+  return { ...(legacy as Omit<MediaDoc, 'metadata'>), metadata: metadata as unknown as MediaMetadataV1 };
+}
+
+/** The calendar parts of an ISO 8601 date-time, as written (the camera's local day when it has an offset). */
+export function creationParts(iso: string): CreationParts | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T/.exec(iso);
+  const at = new Date(iso);
+  if (!m || Number.isNaN(at.getTime())) return null;
+  return { creationAt: at, creationMonthDay: `${m[2]}${m[3]}`, creationYear: Number(m[1]) };
+}
+
+/** A just-uploaded original: PROCESSING, nothing known yet, taken (as far as we know) when it was uploaded. */
+export function newMediaDoc(req: CreateMediaItemRequestV1, now: Date): MediaDoc {
+  return {
+    _id: req.id,
+    userId: req.userId,
+    filename: req.filename,
+    description: null,
+    mimeType: req.mimeType,
+    size: req.size,
+    sha256: req.sha256,
+    originalKey: req.originalKey,
+    placeholder: null,
+    favourite: false,
+    hidden: false,
+    deleted: false,
+    deletedAt: null,
+    status: 'PROCESSING',
+    failureReason: null,
+    mediaItemType: req.mediaItemType,
+    mediaItemCategory: 'default',
+    metadata: emptyMediaMetadata(now.toISOString()),
+    ...creationParts(now.toISOString())!,
+    variants: { preview: null, thumbnail: null, playback: null },
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+export function toMediaItemV1(doc: MediaDoc): MediaItemV1 {
+  return {
+    id: doc._id,
+    userId: doc.userId,
+    filename: doc.filename,
+    description: doc.description,
+    mimeType: doc.mimeType,
+    size: doc.size,
+    sha256: doc.sha256,
+    placeholder: doc.placeholder,
+    favourite: doc.favourite,
+    // Albums (and with them sharing) are the library service's: it overlays this flag.
+    shared: false,
+    hidden: doc.hidden,
+    deleted: doc.deleted,
+    deletedAt: doc.deletedAt ? doc.deletedAt.toISOString() : null,
+    status: doc.status,
+    failureReason: doc.failureReason,
+    mediaItemType: doc.mediaItemType,
+    mediaItemCategory: doc.mediaItemCategory,
+    metadata: doc.metadata,
+    variants: { preview: !!doc.variants.preview, thumbnail: !!doc.variants.thumbnail, playback: !!doc.variants.playback },
+    createdAt: doc.createdAt.toISOString(),
+    updatedAt: doc.updatedAt.toISOString(),
+  };
+}
+
+/** What a worker's result sets on an item. */
+export type ProcessedFields = Pick<MediaDoc, 'mimeType' | 'status' | 'failureReason' | 'mediaItemCategory' | 'placeholder' | 'variants' | 'metadata'> & CreationParts;
+
+/** The fields a worker's result sets, exactly as stored: applying the same result twice changes nothing. */
+export function processedFields(result: MediaItemProcessedV1, fallbackCreation: Date): ProcessedFields {
+  // The schema's date-time admits forms the calendar parts cannot read (a lower-case "t"): then the upload time.
+  const creationTime = creationParts(result.metadata.creationTime) ? result.metadata.creationTime : fallbackCreation.toISOString();
+  return {
+    mimeType: result.mimeType,
+    status: 'READY',
+    failureReason: null,
+    mediaItemCategory: result.category,
+    placeholder: result.placeholder,
+    variants: { preview: result.variants.preview, thumbnail: result.variants.thumbnail, playback: result.variants.playback },
+    metadata: { ...result.metadata, creationTime },
+    ...creationParts(creationTime)!,
+  };
+}
+
+/** True when every field of `fields` already has that value in `doc`. */
+export function alreadyApplied(doc: MediaDoc, fields: Partial<MediaDoc>): boolean {
+  return Object.entries(fields).every(([key, value]) => sameValue((doc as unknown as Record<string, unknown>)[key], value));
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    return ka.length === kb.length && ka.every((k) => sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  }
+  return a === b || (a === undefined && b === null) || (a === null && b === undefined);
+}

@@ -1,0 +1,149 @@
+import { DuplicateKeyError } from '@trove/kit';
+import type { ListMediaItemsRequestV1 } from '@trove/proto-events';
+import type { MediaDoc, ProcessedFields } from './document';
+import type { ItemChanges, MediaItems, View } from './repository';
+
+type Order = Array<[keyof MediaDoc, 1 | -1]>;
+const ORDER: Record<'default' | 'trash', Order> = {
+  default: [['creationAt', -1], ['_id', -1]],
+  trash: [['deletedAt', -1], ['creationAt', -1], ['_id', -1]],
+};
+
+function compare(a: MediaDoc, b: MediaDoc, order: Order): number {
+  for (const [field, direction] of order) {
+    const [x, y] = [a[field], b[field]].map((v) => (v instanceof Date ? v.getTime() : v)) as Array<string | number | null>;
+    if (x !== y) return (x === null ? -1 : y === null ? 1 : x < y ? -1 : 1) * direction;
+  }
+  return 0;
+}
+
+/** A deep copy (Dates included: structuredClone's come from another realm under jest), as a store hands out. */
+function detach<T>(value: T): T {
+  if (value instanceof Date) return new Date(value.getTime()) as T;
+  if (Array.isArray(value)) return value.map(detach) as T;
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, detach(v)])) as T;
+  return value;
+}
+
+const inView: Record<View, (d: MediaDoc) => boolean> = {
+  library: (d) => !d.deleted && !d.hidden,
+  favourites: (d) => !d.deleted && !d.hidden && d.favourite,
+  hidden: (d) => !d.deleted && d.hidden,
+  trash: (d) => d.deleted,
+};
+
+/**
+ * The media repository in memory, with the same answers as `MediaRepository` (the service's suite
+ * runs against both): for unit tests of the service, and for races a real store cannot be made to lose.
+ */
+export class FakeMediaItems implements MediaItems {
+  private readonly docs = new Map<string, MediaDoc>();
+
+  async insert(doc: MediaDoc): Promise<{ duplicateOf?: string }> {
+    const existing = [...this.docs.values()].find((d) => d.userId === doc.userId && d.sha256 === doc.sha256);
+    if (existing) return { duplicateOf: existing._id };
+    if (this.docs.has(doc._id)) throw new DuplicateKeyError('media_items');
+    this.docs.set(doc._id, detach(doc));
+    return {};
+  }
+
+  async get(userId: string, id: string): Promise<MediaDoc | null> {
+    return this.copy(this.mine(userId, [id])[0]);
+  }
+
+  async getAnyUser(id: string): Promise<MediaDoc | null> {
+    return this.copy(this.docs.get(id));
+  }
+
+  async getMany(userId: string, ids: string[]): Promise<MediaDoc[]> {
+    return this.copies(this.mine(userId, ids));
+  }
+
+  async countOwned(userId: string, ids: string[]): Promise<number> {
+    return this.mine(userId, ids).length;
+  }
+
+  async list(q: ListMediaItemsRequestV1): Promise<MediaDoc[]> {
+    const found = this.where(
+      (d) => d.userId === q.userId && inView[q.view](d) && (!q.type || d.mediaItemType === q.type) && (!q.category || d.mediaItemCategory === q.category) && (!q.status || d.status === q.status),
+    );
+    return this.page(found, ORDER[q.view === 'trash' ? 'trash' : 'default'], q.page, q.limit);
+  }
+
+  async takenOn(userId: string, monthDay: string, beforeYear: number, page: number, limit: number): Promise<MediaDoc[]> {
+    const found = this.where((d) => d.userId === userId && inView.library(d) && d.creationMonthDay === monthDay && d.creationYear < beforeYear);
+    return this.page(found, ORDER.default, page, limit);
+  }
+
+  async update(userId: string, id: string, changes: ItemChanges, at: Date): Promise<MediaDoc | null> {
+    const [doc] = this.mine(userId, [id]);
+    return doc ? this.copy(Object.assign(doc, changes, { updatedAt: at })) : null;
+  }
+
+  async setFlag(userId: string, ids: string[], flag: 'favourite' | 'hidden', value: boolean, at: Date): Promise<void> {
+    for (const doc of this.mine(userId, ids)) if (doc[flag] !== value) Object.assign(doc, { [flag]: value, updatedAt: at });
+  }
+
+  async trash(userId: string, ids: string[], at: Date): Promise<void> {
+    for (const doc of this.mine(userId, ids)) if (!doc.deleted) Object.assign(doc, { deleted: true, deletedAt: at, updatedAt: at });
+  }
+
+  async restore(userId: string, ids: string[], at: Date): Promise<void> {
+    for (const doc of this.mine(userId, ids)) if (doc.deleted && !doc.purgingAt) Object.assign(doc, { deleted: false, deletedAt: null, updatedAt: at });
+  }
+
+  async setProcessed(userId: string, id: string, fields: ProcessedFields, at: Date): Promise<boolean> {
+    const [doc] = this.mine(userId, [id]);
+    if (doc) Object.assign(doc, detach(fields), { updatedAt: at });
+    return !!doc;
+  }
+
+  async setFailed(userId: string, id: string, reason: string, at: Date): Promise<MediaDoc | null> {
+    const [doc] = this.mine(userId, [id]).filter((d) => d.status === 'PROCESSING');
+    return doc ? this.copy(Object.assign(doc, { status: 'FAILED', failureReason: reason, updatedAt: at })) : null;
+  }
+
+  async purgeable(cutoff: Date, staleBefore: Date, limit: number): Promise<MediaDoc[]> {
+    return this.copies(this.where((d) => this.isPurgeable(d, cutoff, staleBefore)).slice(0, limit));
+  }
+
+  async claimForPurge(id: string, cutoff: Date, staleBefore: Date, at: Date): Promise<MediaDoc | null> {
+    const doc = this.docs.get(id);
+    return doc && this.isPurgeable(doc, cutoff, staleBefore) ? this.copy(Object.assign(doc, { purgingAt: at })) : null;
+  }
+
+  async ofUser(userId: string, limit: number): Promise<MediaDoc[]> {
+    return this.copies(this.where((d) => d.userId === userId).slice(0, limit));
+  }
+
+  async delete(userId: string, id: string): Promise<void> {
+    if (this.docs.get(id)?.userId === userId) this.docs.delete(id);
+  }
+
+  private isPurgeable(d: MediaDoc, cutoff: Date, staleBefore: Date): boolean {
+    return d.deleted && !!d.deletedAt && d.deletedAt <= cutoff && (!d.purgingAt || d.purgingAt < staleBefore);
+  }
+
+  private mine(userId: string, ids: string[]): MediaDoc[] {
+    return [...new Set(ids)].flatMap((id) => {
+      const doc = this.docs.get(id);
+      return doc?.userId === userId ? [doc] : [];
+    });
+  }
+
+  private where(match: (d: MediaDoc) => boolean): MediaDoc[] {
+    return [...this.docs.values()].filter(match);
+  }
+
+  private page(docs: MediaDoc[], order: Order, page: number, limit: number): MediaDoc[] {
+    return this.copies(docs.sort((a, b) => compare(a, b, order)).slice((page - 1) * limit, page * limit));
+  }
+
+  private copy(doc: MediaDoc | undefined): MediaDoc | null {
+    return doc ? detach(doc) : null;
+  }
+
+  private copies(docs: MediaDoc[]): MediaDoc[] {
+    return docs.map((d) => detach(d));
+  }
+}

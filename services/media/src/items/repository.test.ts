@@ -1,0 +1,99 @@
+/**
+ * What the media repository adds to the document store: duplicate detection by content, and
+ * documents stored before the metadata was one object, which it reads in today's shape.
+ */
+import { randomUUID } from 'node:crypto';
+import { DuplicateKeyError, openDocStore } from '@trove/kit';
+import type { DocStore } from '@trove/kit';
+import { tempDir } from '../../../kit/src/testing/temp';
+import type { TempDir } from '../../../kit/src/testing/temp';
+import { newMediaDoc, toMediaItemV1 } from './document';
+import type { LegacyMediaDoc } from './document';
+import { COLLECTION, MediaRepository } from './repository';
+
+let dir: TempDir;
+let store: DocStore;
+let repo: MediaRepository;
+
+beforeEach(async () => {
+  dir = await tempDir('trove-media-repo-');
+  store = await openDocStore({ service: 'media', dataDir: dir.path });
+  repo = await MediaRepository.open(store);
+});
+afterEach(async () => {
+  await store.close();
+  await dir.remove();
+});
+
+const request = (userId: string, sha256 = 'a'.repeat(64), id: string = randomUUID()) => ({
+  userId,
+  id,
+  filename: 'a.jpg',
+  mimeType: 'image/jpeg',
+  mediaItemType: 'photo' as const,
+  size: 1,
+  sha256,
+  originalKey: `media/${userId}/${id}/original`,
+});
+
+it('a second item with the same content answers the first one’s id and stores nothing; another id clash is an error', async () => {
+  const user = randomUUID();
+  const first = newMediaDoc(request(user), new Date());
+  expect(await repo.insert(first)).toEqual({});
+  expect(await repo.insert(newMediaDoc(request(user), new Date()))).toEqual({ duplicateOf: first._id });
+  expect(await repo.ofUser(user, 10)).toHaveLength(1);
+  await expect(repo.insert(newMediaDoc(request(randomUUID(), 'b'.repeat(64), first._id), new Date()))).rejects.toBeInstanceOf(DuplicateKeyError);
+});
+
+it('reads a document stored with its metadata fields at the top level (before they were one object)', async () => {
+  const user = randomUUID();
+  const { metadata: _, ...today } = newMediaDoc(request(user), new Date('2024-05-01T08:00:00Z'));
+  const legacy: LegacyMediaDoc = {
+    ...today,
+    status: 'READY',
+    creationTime: '2019-06-24T18:15:12+02:00',
+    creationAt: new Date('2019-06-24T16:15:12Z'),
+    creationMonthDay: '0624',
+    creationYear: 2019,
+    width: 4032,
+    height: 3024,
+    latitude: 52.37,
+    longitude: 4.89,
+    cameraMake: 'Apple',
+    cameraModel: 'iPhone 12',
+    focalLength: '4.2',
+    apertureFNumber: '1.6',
+    isoEquivalent: '32',
+    exposureTime: '0.004',
+    fps: null,
+    durationSeconds: null,
+  };
+  await store.collection<LegacyMediaDoc>(COLLECTION).insertOne(legacy);
+  const expected = {
+    creationTime: '2019-06-24T18:15:12+02:00',
+    width: 4032,
+    height: 3024,
+    latitude: 52.37,
+    longitude: 4.89,
+    cameraMake: 'Apple',
+    cameraModel: 'iPhone 12',
+    focalLength: '4.2',
+    apertureFNumber: '1.6',
+    isoEquivalent: '32',
+    exposureTime: '0.004',
+    fps: null,
+    durationSeconds: null,
+  };
+  const read = await repo.get(user, legacy._id);
+  expect(read?.metadata).toEqual(expected);
+  expect(read).not.toHaveProperty('width');
+  expect(toMediaItemV1(read!).metadata).toEqual(expected);
+  expect((await repo.list({ userId: user, view: 'library', page: 1, limit: 10 })).map((d) => d.metadata)).toEqual([expected]);
+  expect((await repo.takenOn(user, '0624', 2025, 1, 10)).map((d) => d._id)).toEqual([legacy._id]);
+
+  // A field missing from an old document is unknown.
+  const { width: _w, ...withoutWidth } = legacy;
+  const other = { ...withoutWidth, _id: randomUUID(), sha256: 'c'.repeat(64) };
+  await store.collection<LegacyMediaDoc>(COLLECTION).insertOne(other);
+  expect((await repo.get(user, other._id))?.metadata).toEqual({ ...expected, width: null });
+});
