@@ -1,7 +1,7 @@
 import { mediaPurgedEvent, mediaRestoredEvent, mediaTrashedEvent, userDeletedEvent } from '@trove/proto-events';
 import type { MediaItemChangedV1, UserDeletedV1 } from '@trove/proto-events';
 import type { Bus, ConsumerHandle, Logger } from '@trove/kit';
-import type { AlbumsRepository } from './albums/repository';
+import type { Albums } from './albums/service';
 
 /** Durable consumer names: one per event, shared by every replica of the library service. */
 export const LIBRARY_CONSUMERS = {
@@ -16,30 +16,30 @@ export const LIBRARY_CONSUMERS = {
  * a redelivered or replayed event changes nothing more, and a trash/restore older than the state
  * it would overwrite (events of two subjects may arrive in either order) is ignored.
  */
-export function libraryEventHandlers(repo: AlbumsRepository, log: Logger) {
+export function libraryEventHandlers(albums: Albums, log: Logger) {
   return {
     trashed: async ({ userId, mediaItemId, at }: MediaItemChangedV1) => {
-      const changed = await repo.setTrashed(userId, mediaItemId, true, new Date(at));
+      const changed = await albums.itemTrashed(userId, mediaItemId, true, new Date(at));
       log.debug({ mediaItemId, changed }, 'media item trashed: album memberships updated');
     },
     restored: async ({ userId, mediaItemId, at }: MediaItemChangedV1) => {
-      const changed = await repo.setTrashed(userId, mediaItemId, false, new Date(at));
+      const changed = await albums.itemTrashed(userId, mediaItemId, false, new Date(at));
       log.debug({ mediaItemId, changed }, 'media item restored: album memberships updated');
     },
     purged: async ({ userId, mediaItemId, at }: MediaItemChangedV1) => {
-      await repo.purgeItem(userId, mediaItemId, new Date(at));
+      await albums.itemPurged(userId, mediaItemId, new Date(at));
       log.debug({ mediaItemId }, 'media item purged: removed from albums');
     },
     userDeleted: async ({ userId }: UserDeletedV1) => {
-      await repo.deleteUser(userId);
+      await albums.userDeleted(userId);
       log.info({ deletedUserId: userId }, 'user deleted: albums removed');
     },
   };
 }
 
 /** Subscribes the handlers through durable JetStream consumers. */
-export async function consumeLibraryEvents(bus: Bus, repo: AlbumsRepository, log: Logger): Promise<ConsumerHandle[]> {
-  const h = libraryEventHandlers(repo, log);
+export async function consumeLibraryEvents(bus: Bus, albums: Albums, log: Logger): Promise<ConsumerHandle[]> {
+  const h = libraryEventHandlers(albums, log);
   return Promise.all([
     bus.consume(mediaTrashedEvent, { durable: LIBRARY_CONSUMERS.trashed }, h.trashed),
     bus.consume(mediaRestoredEvent, { durable: LIBRARY_CONSUMERS.restored }, h.restored),

@@ -13,7 +13,7 @@ import {
 } from '@trove/proto-events';
 import { rpcHandler } from '@trove/kit';
 import type { ServeOptions } from '@trove/kit';
-import type { Albums } from './albums/albums';
+import type { Albums } from './albums/service';
 
 /** The library's RPCs: the gateway calls them with the authenticated user's id (none for sharing). */
 export function libraryHandlers(albums: Albums): ServeOptions['handlers'] {

@@ -29,12 +29,12 @@ import { Bus, createLogger, openDocStore, rpcHandler } from '@trove/kit';
 import type { DocStore } from '@trove/kit';
 import { startNatsServer, waitFor } from '@trove/kit/testing';
 import type { NatsServerHandle } from '@trove/kit/testing';
-import { Albums } from './albums/albums';
 import { AlbumsRepository } from './albums/repository';
+import { Albums } from './albums/service';
 import { consumeLibraryEvents } from './events';
 import { libraryHandlers } from './handlers';
-import { mediaOverBus } from './media';
-import { FakeMedia } from './testing/fake-media';
+import { mediaOverBus } from './ports/media';
+import { FakeMedia } from './ports/media.fake';
 
 const log = createLogger({ service: 'library-test', level: 'silent' });
 
@@ -58,8 +58,9 @@ describe('library over NATS: RPCs and media/user events', () => {
     repo = await AlbumsRepository.open(store);
     service = await Bus.connect({ url: nats.url, name: 'library', log, rpcTimeoutMs: 2000 });
     await service.ensureStreams();
-    await consumeLibraryEvents(service, repo, log);
-    await service.serve({ name: 'library', version: '0.0.0', handlers: libraryHandlers(new Albums(repo, mediaOverBus(service))) });
+    const albums = new Albums(repo, mediaOverBus(service));
+    await consumeLibraryEvents(service, albums, log);
+    await service.serve({ name: 'library', version: '0.0.0', handlers: libraryHandlers(albums) });
     mediaBus = await Bus.connect({ url: nats.url, name: 'media', log });
     await mediaBus.serve({ name: 'media', version: '0.0.0', handlers: [rpcHandler(getMediaItemsRpc, async ({ userId, ids }) => ({ items: await media.getMany(userId, ids) }))] });
     client = await Bus.connect({ url: nats.url, name: 'gateway', log, rpcTimeoutMs: 2000 });

@@ -1,11 +1,11 @@
 import './telemetry';
 import { openDocStoreFromConfig, packageVersion, runService } from '@trove/kit';
-import { Albums } from './albums/albums';
 import { AlbumsRepository } from './albums/repository';
+import { Albums } from './albums/service';
 import { librarySpec } from './config';
 import { consumeLibraryEvents } from './events';
 import { libraryHandlers } from './handlers';
-import { mediaOverBus } from './media';
+import { mediaOverBus } from './ports/media';
 
 /**
  * The library service: albums, their membership and shared albums. It composes media items through
@@ -18,10 +18,9 @@ void runService({
   async start({ config, log, bus, name, version, onShutdown }) {
     const store = await openDocStoreFromConfig('library', config);
     onShutdown(() => store.close());
-    const repo = await AlbumsRepository.open(store);
-    const albums = new Albums(repo, mediaOverBus(bus));
+    const albums = new Albums(await AlbumsRepository.open(store), mediaOverBus(bus));
 
-    const consumers = await consumeLibraryEvents(bus, repo, log);
+    const consumers = await consumeLibraryEvents(bus, albums, log);
     const service = await bus.serve({ name, version, description: 'albums and shared albums', handlers: libraryHandlers(albums) });
     // Shutdown runs in reverse: stop taking requests and events before the store closes.
     onShutdown(async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { emptyMediaMetadata } from '@trove/proto-events';
 import type { MediaItemV1 } from '@trove/proto-events';
-import type { MediaDirectory } from '../media';
+import type { MediaDirectory } from './media';
 
 /** A media item as the media service would answer it, with the fields tests care about. */
 export function mediaItem(userId: string, fields: Partial<MediaItemV1> = {}): MediaItemV1 {
@@ -23,19 +24,7 @@ export function mediaItem(userId: string, fields: Partial<MediaItemV1> = {}): Me
     failureReason: null,
     mediaItemType: 'photo',
     mediaItemCategory: 'default',
-    width: 4,
-    height: 3,
-    creationTime: now,
-    latitude: null,
-    longitude: null,
-    cameraMake: null,
-    cameraModel: null,
-    focalLength: null,
-    apertureFNumber: null,
-    isoEquivalent: null,
-    exposureTime: null,
-    fps: null,
-    durationSeconds: null,
+    metadata: { ...emptyMediaMetadata(now), width: 4, height: 3 },
     variants: { preview: true, thumbnail: true, playback: false },
     createdAt: now,
     updatedAt: now,

@@ -6,7 +6,7 @@ import type {
   UpdateAlbumRequestV1,
 } from '@trove/proto-events';
 import { notFound } from '@trove/kit';
-import type { MediaDirectory } from '../media';
+import type { MediaDirectory } from '../ports/media';
 import type { AlbumChanges, AlbumDoc, AlbumsRepository } from './repository';
 
 export const albumNotFound = () => notFound('album not found');
@@ -161,6 +161,23 @@ export class Albums {
       const cover = candidates.map((id) => items.get(id)).find((i) => i !== undefined && !i.deleted) ?? null;
       return toAlbumV1(album, count, cover);
     });
+  }
+
+  // ---- what happens elsewhere: media items trashed, restored, purged; users deleted ------------
+  // Each is idempotent (events come at least once) and ignores a change older than the state it has.
+
+  /** The item moved to (trashed) or out of the trash at `at`: answers how many memberships changed. */
+  async itemTrashed(userId: string, mediaItemId: string, trashed: boolean, at: Date): Promise<number> {
+    return this.repo.setTrashed(userId, mediaItemId, trashed, at);
+  }
+
+  /** The item is gone for good: it leaves every album and stops being a cover. */
+  async itemPurged(userId: string, mediaItemId: string, at: Date): Promise<void> {
+    await this.repo.purgeItem(userId, mediaItemId, at);
+  }
+
+  async userDeleted(userId: string): Promise<void> {
+    await this.repo.deleteUser(userId);
   }
 
   // ---- sharing: anyone with the album id, while the album is shared ----------------------------

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { openDocStore } from '@trove/kit';
 import type { DocStore } from '@trove/kit';
 import type { AlbumV1 } from '@trove/proto-events';
-import { FakeMedia } from '../testing/fake-media';
-import { Albums } from './albums';
+import { FakeMedia } from '../ports/media.fake';
 import { AlbumsRepository } from './repository';
+import { Albums } from './service';
 
 describe('albums (cover, counts, sharing) against NeDB and a fake media service', () => {
   let dir: string;
@@ -39,11 +39,11 @@ describe('albums (cover, counts, sharing) against NeDB and a fake media service'
   const summary = (a: AlbumV1) => ({ count: a.mediaItemsCount, cover: a.coverMediaItemId, coverItem: a.coverMediaItem?.id ?? null });
   const trash = async (id: string) => {
     media.set(id, { deleted: true, deletedAt: new Date().toISOString() });
-    await repo.setTrashed(alice, id, true, later());
+    await albums.itemTrashed(alice, id, true, later());
   };
   const restore = async (id: string) => {
     media.set(id, { deleted: false, deletedAt: null });
-    await repo.setTrashed(alice, id, false, later());
+    await albums.itemTrashed(alice, id, false, later());
   };
 
   it('creates an album with defaults and answers every field', async () => {
@@ -170,7 +170,7 @@ describe('albums (cover, counts, sharing) against NeDB and a fake media service'
     await albums.addItems(alice, album.id, [x.id, y.id]);
     await albums.update({ userId: alice, id: album.id, coverMediaItemId: y.id });
     media.purge(y.id);
-    await repo.purgeItem(alice, y.id, later());
+    await albums.itemPurged(alice, y.id, later());
     expect(summary(await albums.get(alice, album.id))).toEqual({ count: 1, cover: x.id, coverItem: x.id });
   });
 
