@@ -14,10 +14,10 @@ import { mediaBlobKey } from '@trove/proto-events';
 import type { MediaItemProcessedV1, MessageContract, ProcessMediaItemV1 } from '@trove/proto-events';
 import { createLogger, DLQ_REASON_HEADER, openBlobStore } from '@trove/kit';
 import type { BlobStore } from '@trove/kit';
-import { DEFAULT_LIMITS, emptyMetadata } from '../components';
+import { DEFAULT_LIMITS } from '../components';
 import type { TempDir } from '../components/testing/media';
 import { cornerImage, FIXTURES, ffmpeg, tempDir, testClipArgs } from '../components/testing/media';
-import { contractMetadata, processItem } from './process';
+import { processItem } from './process';
 
 const execFileAsync = promisify(execFile);
 
@@ -220,28 +220,5 @@ describe('processItem', () => {
     await blobs.delete(item.originalKey);
     expect(await processItem(deps(), item)).toBe('gone');
     expect(published).toEqual([]);
-  });
-});
-
-describe('contractMetadata', () => {
-  it('keeps what the contract can carry and nulls the rest', () => {
-    const uploaded = new Date('2024-01-02T03:04:05.000Z');
-    const meta = { ...emptyMetadata(), creationTime: '2024:01:01 10:00:00', width: 12.5, height: -1, latitude: 95, longitude: 10, cameraMake: '  ', focalLength: '1e-3', fps: '29.97', durationSeconds: Number.NaN };
-    expect(contractMetadata(meta, uploaded)).toEqual({
-      creationTime: uploaded.toISOString(),
-      width: null,
-      height: null,
-      latitude: null,
-      longitude: null,
-      cameraMake: null,
-      cameraModel: null,
-      focalLength: null,
-      apertureFNumber: null,
-      isoEquivalent: null,
-      exposureTime: null,
-      fps: '29.97',
-      durationSeconds: null,
-    });
-    expect(contractMetadata({ ...emptyMetadata(), creationTime: '2022-04-03T12:56:11.991+05:30' }, uploaded).creationTime).toBe('2022-04-03T12:56:11.991+05:30');
   });
 });

@@ -18,8 +18,8 @@ import { mediaBlobKey, mediaProcessedEvent, mediaProcessingFailedDeadLetter } fr
 import type { MediaItemProcessedV1, MessageContract, ProcessMediaItemV1 } from '@trove/proto-events';
 import { BlobNotFoundError, DLQ_REASON_HEADER } from '@trove/kit';
 import type { BlobStore, Logger } from '@trove/kit';
-import { assertImageSize, DEFAULT_LIMITS, detectCategory, extractMetadata, makeImagePreviews, MediaError, makeVideoPreviews, transcodeIfNeeded } from '../components';
-import type { MediaErrorKind, MediaMetadata, ProcessingLimits } from '../components';
+import { assertImageSize, DEFAULT_LIMITS, contractMetadata, detectCategory, extractMetadata, makeImagePreviews, MediaError, makeVideoPreviews, transcodeIfNeeded } from '../components';
+import type { MediaErrorKind, ProcessingLimits } from '../components';
 import { processTempDir } from './temp';
 
 export interface Publisher {
@@ -103,34 +103,6 @@ function readableReason(err: unknown, tempPath: string, filename: string): strin
 
 /** Header values are one line, and the media service keeps at most 1000 characters of a reason. */
 const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').slice(0, 1000);
-
-const DECIMAL = /^-?\d+(\.\d+)?$/;
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-
-/** The components' metadata as the contract types it; anything out of its range becomes null rather than failing the item. */
-export function contractMetadata(meta: MediaMetadata, uploadedAt: Date): MediaItemProcessedV1['metadata'] {
-  const decimal = (v: string | null) => (v !== null && DECIMAL.test(v) ? v : null);
-  const size = (v: number | null) => (v !== null && Number.isInteger(v) && v >= 0 ? v : null);
-  const within = (v: number | null, limit: number) => (v !== null && Number.isFinite(v) && Math.abs(v) <= limit ? v : null);
-  const text = (v: string | null) => (v && v.trim() ? v.trim() : null);
-  const creation = meta.creationTime && RFC3339.test(meta.creationTime) && !Number.isNaN(Date.parse(meta.creationTime)) ? meta.creationTime : uploadedAt.toISOString();
-  const hasPosition = within(meta.latitude, 90) !== null && within(meta.longitude, 180) !== null;
-  return {
-    creationTime: creation,
-    width: size(meta.width),
-    height: size(meta.height),
-    latitude: hasPosition ? meta.latitude : null,
-    longitude: hasPosition ? meta.longitude : null,
-    cameraMake: text(meta.cameraMake),
-    cameraModel: text(meta.cameraModel),
-    focalLength: decimal(meta.focalLength),
-    apertureFNumber: decimal(meta.apertureFNumber),
-    isoEquivalent: decimal(meta.isoEquivalent),
-    exposureTime: decimal(meta.exposureTime),
-    fps: decimal(meta.fps),
-    durationSeconds: meta.durationSeconds !== null && Number.isFinite(meta.durationSeconds) && meta.durationSeconds >= 0 ? meta.durationSeconds : null,
-  };
-}
 
 /** Temp file extensions: some decoders (ffmpeg's demuxer probing among them) do better with one. */
 const EXTENSIONS: Record<string, string> = {

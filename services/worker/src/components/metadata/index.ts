@@ -8,6 +8,7 @@ import { extractVideoMetadata } from './video';
 
 export type { CreationTimeSource, MediaMetadata } from './types';
 export { emptyMetadata } from './types';
+export { contractMetadata } from './contract';
 
 /**
  * Everything the library shows or searches on, from the file at `filePath` whose sniffed type is

@@ -1,11 +1,16 @@
+import { emptyMediaMetadata } from '@trove/proto-events';
+import type { MediaMetadataV1 } from '@trove/proto-events';
+
 /** Where `creationTime` came from, from most to least trustworthy. */
 export type CreationTimeSource = 'exif' | 'video' | 'file';
 
 /**
  * What the worker knows about one photo or video. Every field is null when the file does not say.
- * Camera numbers are decimal strings ("4.2", "0.04"): exact as displayed, never fractions.
+ * The fields the media item keeps are the contract's (MediaMetadataV1, documented in
+ * proto-events/src/schemas/media-metadata.v1.json); the others only serve the worker (category,
+ * previews, transcoding). Camera numbers are decimal strings ("4.2", "0.04"): exact as displayed, never fractions.
  */
-export interface MediaMetadata {
+export interface MediaMetadata extends Omit<MediaMetadataV1, 'creationTime'> {
   /**
    * ISO 8601. Photos: EXIF DateTimeOriginal (else CreateDate, else XMP) in the camera's local time
    * with its OffsetTimeOriginal ("2022-04-03T12:56:11.991+05:30"), or "Z" when the file has no offset.
@@ -14,24 +19,8 @@ export interface MediaMetadata {
    */
   creationTime: string | null;
   creationTimeSource: CreationTimeSource | null;
-  /** As displayed: EXIF orientation 5–8 and video rotation of ±90° already swap them. */
-  width: number | null;
-  height: number | null;
   /** EXIF Orientation as written (1–8). Width/height and previews already account for it. */
   orientation: number | null;
-  /** Degrees, signed by hemisphere (south and west negative). */
-  latitude: number | null;
-  longitude: number | null;
-  cameraMake: string | null;
-  cameraModel: string | null;
-  /** Millimetres, actual (not 35 mm equivalent). */
-  focalLength: string | null;
-  apertureFNumber: string | null;
-  isoEquivalent: string | null;
-  /** Seconds. */
-  exposureTime: string | null;
-  /** Videos: average frame rate of the video stream. */
-  fps: string | null;
   /** GPano:ProjectionType from XMP ("equirectangular", "cylindrical"…). */
   xmpProjectionType: string | null;
   /** A Google (GCamera/Camera MotionPhoto, MicroVideo) or Samsung (MotionPhoto_Data trailer, `mpvd` box) motion photo. */
@@ -44,7 +33,6 @@ export interface MediaMetadata {
   softwareHint: string | null;
   /** EXIF UserComment, or XMP exif:UserComment (macOS/iOS write "Screenshot" there). */
   userComment: string | null;
-  durationSeconds: number | null;
   videoCodec: string | null;
   audioCodec: string | null;
   /** Videos: mov, mp4, m4v, 3gp, webm, matroska, avi… */
@@ -56,27 +44,16 @@ export interface MediaMetadata {
 /** A MediaMetadata with nothing known, to build on. */
 export function emptyMetadata(): MediaMetadata {
   return {
+    ...emptyMediaMetadata(''),
     creationTime: null,
     creationTimeSource: null,
-    width: null,
-    height: null,
     orientation: null,
-    latitude: null,
-    longitude: null,
-    cameraMake: null,
-    cameraModel: null,
-    focalLength: null,
-    apertureFNumber: null,
-    isoEquivalent: null,
-    exposureTime: null,
-    fps: null,
     xmpProjectionType: null,
     motionPhoto: null,
     contentIdentifier: null,
     captureFps: null,
     softwareHint: null,
     userComment: null,
-    durationSeconds: null,
     videoCodec: null,
     audioCodec: null,
     container: null,
