@@ -1,16 +1,17 @@
 import './telemetry';
 import { openDocStoreFromConfig, packageVersion, runService } from '@trove/kit';
 import { authSpec } from './config';
-import { authHandlers } from './handlers/auth';
-import { userHandlers } from './handlers/users';
+import { authHandlers } from './handlers';
 import { LoginRateLimiter } from './login/rate-limit';
+import { LoginAttemptsRepository } from './login/repository';
+import { RevocationWriter } from './ports/revocations';
 import { jwtSecret } from './secrets';
-import { RevocationWriter } from './sessions/revocations';
-import { SessionStore } from './sessions/sessions';
+import { SessionsRepository } from './sessions/repository';
+import { Sessions } from './sessions/service';
 import { AccessTokenIssuer } from './sessions/tokens';
-import { resumeDeletions } from './users/deletion';
 import { prepareDummyHash } from './users/passwords';
 import { UsersRepository } from './users/repository';
+import { Users } from './users/service';
 
 const HOUSEKEEPING_MS = 10 * 60 * 1000;
 
@@ -23,19 +24,15 @@ void runService({
     const store = await openDocStoreFromConfig('auth', config);
     onShutdown(() => store.close());
     const users = await UsersRepository.open(store);
-    const sessions = await SessionStore.open(store, { ttlMs: config.sessionTtlDays * 24 * 60 * 60 * 1000 });
-    const limiter = await LoginRateLimiter.open(store, { limit: config.loginRateLimit });
+    const sessions = await SessionsRepository.open(store, { ttlMs: config.sessionTtlDays * 24 * 60 * 60 * 1000 });
+    const limiter = new LoginRateLimiter(await LoginAttemptsRepository.open(store), { limit: config.loginRateLimit });
     const revocations = await RevocationWriter.open(bus.nc);
     const tokens = new AccessTokenIssuer(jwtSecret({ dataDir: config.dataDir, fromConfig: config.jwtSecret, log }), config.accessTokenTtlSeconds);
     await prepareDummyHash();
 
-    const deletion = { users, sessions, revocations, bus, log };
-    const service = await bus.serve({
-      name,
-      version,
-      description: 'users, passwords and sessions',
-      handlers: [...authHandlers({ users, sessions, tokens, limiter, revocations, log }), ...userHandlers(deletion)],
-    });
+    const logins = new Sessions({ users, sessions, tokens, limiter, revocations, log });
+    const accounts = new Users({ users, sessions, revocations, events: bus, log });
+    const service = await bus.serve({ name, version, description: 'users, passwords and sessions', handlers: authHandlers(logins, accounts) });
     // Shutdown runs in reverse: stop taking requests before the store closes.
     onShutdown(async () => {
       await service.stop();
@@ -47,6 +44,6 @@ void runService({
     timer.unref();
     onShutdown(() => clearInterval(timer));
     void housekeeping();
-    void resumeDeletions(deletion);
+    void accounts.resumeDeletions();
   },
 });

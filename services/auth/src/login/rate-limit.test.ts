@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { openDocStore } from '@trove/kit';
 import type { DocStore } from '@trove/kit';
 import { LoginRateLimiter, addressKey } from './rate-limit';
+import { LoginAttemptsRepository } from './repository';
 
 describe('login rate limiter (sliding window over the document store)', () => {
   let dir: string;
@@ -21,7 +22,7 @@ describe('login rate limiter (sliding window over the document store)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const limiter = (limit = 10) => LoginRateLimiter.open(store, { limit, now: () => now });
+  const limiter = async (limit = 10) => new LoginRateLimiter(await LoginAttemptsRepository.open(store), { limit, now: () => now });
 
   it('allows the limit, refuses the next attempt with a Retry-After to the window end', async () => {
     const l = await limiter();

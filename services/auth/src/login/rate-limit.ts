@@ -1,35 +1,27 @@
 import { createHash } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
-import type { Collection, DocStore } from '@trove/kit';
-
-interface AttemptsDoc {
-  /** `<key digest>:<window number>` */
-  _id: string;
-  count: number;
-  /** When the document stops mattering (the window after next has begun): housekeeping deletes it. */
-  expiresAt: Date;
-}
+import type { LoginAttemptsRepository } from './repository';
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 /**
  * Login attempts per key (a username, a client address) in a sliding window, counted in the
- * document store so every auth replica shares the counts. Each attempt is one atomic `$inc` on
- * the document of the current fixed window; the previous window's count is weighted by how much of
+ * document store so every auth replica shares the counts. Each attempt is one atomic increment of
+ * the count of the current fixed window; the previous window's count is weighted by how much of
  * it still overlaps the sliding window, so a burst cannot double its budget across a window boundary.
  */
 export class LoginRateLimiter {
-  private constructor(
-    private readonly attempts: Collection<AttemptsDoc>,
-    private readonly limit: number,
-    private readonly windowMs: number,
-    private readonly now: () => number,
-  ) {}
+  private readonly limit: number;
+  private readonly windowMs: number;
+  private readonly now: () => number;
 
-  static async open(store: DocStore, opts: { limit: number; windowMs?: number; now?: () => number }): Promise<LoginRateLimiter> {
-    const attempts = store.collection<AttemptsDoc>('login_attempts');
-    await attempts.ensureIndex({ fields: { expiresAt: 1 } });
-    return new LoginRateLimiter(attempts, opts.limit, opts.windowMs ?? 60_000, opts.now ?? Date.now);
+  constructor(
+    private readonly attempts: LoginAttemptsRepository,
+    opts: { limit: number; windowMs?: number; now?: () => number },
+  ) {
+    this.limit = opts.limit;
+    this.windowMs = opts.windowMs ?? 60_000;
+    this.now = opts.now ?? Date.now;
   }
 
   /** Counts one attempt against every key; refused when any key is over the limit. */
@@ -45,21 +37,18 @@ export class LoginRateLimiter {
     const window = Math.floor(now / this.windowMs);
     // Keys are digested: attacker-chosen usernames never end up verbatim in the store.
     const digest = createHash('sha256').update(key).digest('base64url').slice(0, 32);
-    const current = await this.attempts.findOneAndUpdate(
-      { _id: `${digest}:${window}` },
-      { $inc: { count: 1 }, $set: { expiresAt: new Date((window + 2) * this.windowMs) } },
-      { upsert: true, returnDocument: 'after' },
-    );
-    const previous = await this.attempts.findOne({ _id: `${digest}:${window - 1}` });
+    // The window's count stops mattering once the window after next has begun.
+    const current = await this.attempts.increment(`${digest}:${window}`, new Date((window + 2) * this.windowMs));
+    const previous = await this.attempts.count(`${digest}:${window - 1}`);
     const elapsed = (now - window * this.windowMs) / this.windowMs;
-    const estimate = (previous?.count ?? 0) * (1 - elapsed) + (current?.count ?? 1);
+    const estimate = previous * (1 - elapsed) + current;
     if (estimate <= this.limit) return { allowed: true };
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(((window + 1) * this.windowMs - now) / 1000)) };
   }
 
   /** Housekeeping. */
   async purgeExpired(): Promise<number> {
-    return this.attempts.deleteMany({ expiresAt: { $lte: new Date(this.now()) } });
+    return this.attempts.purgeExpired(new Date(this.now()));
   }
 }
 

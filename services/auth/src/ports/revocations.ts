@@ -2,10 +2,16 @@ import { REVOCATIONS } from '@trove/proto-events';
 import type { KV, NatsConnection } from 'nats';
 
 /**
- * Writes revocations into the JetStream KV bucket every gateway watches: from then on the gateway
- * rejects access tokens of that session or user, without asking this service per request.
+ * How auth tells every gateway to stop accepting access tokens (which the gateways verify on their
+ * own, without asking auth per request): of one session, or of every session of a user.
  */
-export class RevocationWriter {
+export interface Revocations {
+  revokeSession(sessionId: string): Promise<void>;
+  revokeUser(userId: string): Promise<void>;
+}
+
+/** Revocations written into the JetStream KV bucket every gateway watches. */
+export class RevocationWriter implements Revocations {
   private constructor(private readonly kv: KV) {}
 
   static async open(nc: NatsConnection): Promise<RevocationWriter> {

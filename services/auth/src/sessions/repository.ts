@@ -25,20 +25,21 @@ export type RotateResult =
   /** Unknown or expired token. */
   | { kind: 'invalid' };
 
-export class SessionStore {
+/** Sessions in the document store (`sessions`); expired ones are deleted by housekeeping. */
+export class SessionsRepository {
   private constructor(
     private readonly sessions: Collection<SessionDoc>,
     private readonly ttlMs: number,
     private readonly now: () => number,
   ) {}
 
-  static async open(store: DocStore, opts: { ttlMs: number; now?: () => number }): Promise<SessionStore> {
+  static async open(store: DocStore, opts: { ttlMs: number; now?: () => number }): Promise<SessionsRepository> {
     const sessions = store.collection<SessionDoc>('sessions');
     await sessions.ensureIndex({ fields: { refreshHash: 1 }, unique: true });
     await sessions.ensureIndex({ fields: { rotatedHashes: 1 } });
     await sessions.ensureIndex({ fields: { userId: 1 } });
     await sessions.ensureIndex({ fields: { expiresAt: 1 } });
-    return new SessionStore(sessions, opts.ttlMs, opts.now ?? Date.now);
+    return new SessionsRepository(sessions, opts.ttlMs, opts.now ?? Date.now);
   }
 
   async create(userId: string): Promise<{ session: SessionDoc; refreshToken: string }> {

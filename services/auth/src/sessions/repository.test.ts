@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDocStore } from '@trove/kit';
 import type { DocStore } from '@trove/kit';
-import { SessionStore } from './sessions';
+import { SessionsRepository } from './repository';
 import { hashRefreshToken } from './tokens';
 
 const USER = '0b7e4c1d-2f3a-4b5c-8d9e-a0b1c2d3e4f5';
@@ -13,13 +13,13 @@ describe('sessions and refresh-token rotation', () => {
   let dir: string;
   let store: DocStore;
   let now: number;
-  let sessions: SessionStore;
+  let sessions: SessionsRepository;
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'trove-sessions-'));
     store = await openDocStore({ service: 'auth', dataDir: dir });
     now = Date.UTC(2024, 5, 24);
-    sessions = await SessionStore.open(store, { ttlMs: 30 * DAY, now: () => now });
+    sessions = await SessionsRepository.open(store, { ttlMs: 30 * DAY, now: () => now });
   });
   afterEach(async () => {
     await store.close();

@@ -1,0 +1,123 @@
+/**
+ * User administration over the real repositories (NeDB) and password hashing, with recording
+ * fakes of the revocation bucket and the event bus.
+ */
+import { AppError, createLogger, openDocStore } from '@trove/kit';
+import type { DocStore } from '@trove/kit';
+import type { MessageContract } from '@trove/proto-events';
+import { tempDir } from '../../../kit/src/testing/temp';
+import type { TempDir } from '../../../kit/src/testing/temp';
+import { FakeRevocations } from '../ports/revocations.fake';
+import { SessionsRepository } from '../sessions/repository';
+import { verifyPassword } from './passwords';
+import { UsersRepository } from './repository';
+import { Users } from './service';
+
+const PASSWORD = 'Correct-Horse-42';
+
+let dir: TempDir;
+let store: DocStore;
+let repo: UsersRepository;
+let sessions: SessionsRepository;
+let revocations: FakeRevocations;
+let published: Array<{ subject: string; payload: unknown; msgId: string }>;
+let publishFails: boolean;
+let users: Users;
+
+beforeEach(async () => {
+  dir = await tempDir('trove-auth-users-');
+  store = await openDocStore({ service: 'auth', dataDir: dir.path });
+  repo = await UsersRepository.open(store);
+  sessions = await SessionsRepository.open(store, { ttlMs: 60_000 });
+  revocations = new FakeRevocations();
+  published = [];
+  publishFails = false;
+  const events = {
+    async publish<P>(contract: MessageContract<P>, payload: P, opts: { msgId: string }) {
+      if (publishFails) throw new Error('nats is down');
+      published.push({ subject: contract.subject, payload, msgId: opts.msgId });
+    },
+  };
+  users = new Users({ users: repo, sessions, revocations, events, log: createLogger({ service: 'test', level: 'silent' }) });
+});
+afterEach(async () => {
+  await store.close();
+  await dir.remove();
+});
+
+async function errorOf(p: Promise<unknown>): Promise<AppError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(AppError);
+  return err as AppError;
+}
+
+describe('accounts', () => {
+  it('creates a user, answers it without any password hash, and stores a hash of the password', async () => {
+    const alice = await users.create({ name: 'Alice', username: 'alice', password: PASSWORD });
+    expect(alice).toEqual({ id: expect.any(String), name: 'Alice', username: 'alice', createdAt: expect.any(String), updatedAt: expect.any(String) });
+    expect(await users.get(alice.id)).toEqual(alice);
+    expect(await verifyPassword(PASSWORD, (await repo.findById(alice.id))!.passwordHash)).toBe(true);
+    expect((await users.list(1, 10)).map((u) => u.username)).toEqual(['alice']);
+  });
+
+  it('refuses what the policy refuses (400 naming the field) and a taken username (409), whatever its case', async () => {
+    expect(await errorOf(users.create({ name: ' ', username: 'alice', password: PASSWORD }))).toMatchObject({ code: 'BAD_REQUEST', message: 'name must not be empty' });
+    expect(await errorOf(users.create({ name: 'A', username: 'a', password: PASSWORD }))).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/^username /) });
+    expect(await errorOf(users.create({ name: 'A', username: 'alice', password: 'alice-Secret-1' }))).toMatchObject({ code: 'BAD_REQUEST', message: 'password must not contain the username' });
+    await users.create({ name: 'Alice', username: 'alice', password: PASSWORD });
+    expect((await errorOf(users.create({ name: 'Other', username: 'ALICE', password: PASSWORD }))).code).toBe('CONFLICT');
+    const bob = await users.create({ name: 'Bob', username: 'bob', password: PASSWORD });
+    expect((await errorOf(users.update({ id: bob.id, username: 'Alice' }))).code).toBe('CONFLICT');
+  });
+
+  it('a new password ends every session of the user; other changes keep them', async () => {
+    const alice = await users.create({ name: 'Alice', username: 'alice', password: PASSWORD });
+    const [one, two] = [await sessions.create(alice.id), await sessions.create(alice.id)];
+    expect(await users.update({ id: alice.id, name: 'Alice B.' })).toMatchObject({ name: 'Alice B.', username: 'alice' });
+    expect(revocations.keys).toEqual([]);
+
+    await users.update({ id: alice.id, password: 'Battery-Staple-7' });
+    expect(revocations.keys.sort()).toEqual([`session.${one.session._id}`, `session.${two.session._id}`].sort());
+    expect(await sessions.idsOfUser(alice.id)).toEqual([]);
+    expect(await verifyPassword('Battery-Staple-7', (await repo.findById(alice.id))!.passwordHash)).toBe(true);
+  });
+
+  it('an unknown id is not found for get, update and delete', async () => {
+    const id = '0b7e4c1d-2f3a-4b5c-8d9e-a0b1c2d3e4f5';
+    for (const p of [users.get(id), users.update({ id, name: 'X' }), users.delete(id)]) {
+      expect(await errorOf(p)).toMatchObject({ code: 'NOT_FOUND', message: 'user not found' });
+    }
+  });
+});
+
+describe('user deletion', () => {
+  it('revokes the user, deletes its sessions, publishes user.deleted, then removes it', async () => {
+    const user = await repo.create({ name: 'A', username: 'alice', passwordHash: 'h' });
+    const { refreshToken } = await sessions.create(user._id);
+    await users.delete(user._id);
+    expect(revocations.keys).toEqual([`user.${user._id}`]);
+    expect(await sessions.rotate(refreshToken)).toEqual({ kind: 'invalid' });
+    expect(published).toEqual([
+      { subject: 'events.v1.user.deleted', payload: { userId: user._id, deletedAt: expect.any(String) }, msgId: `user-deleted-${user._id}` },
+    ]);
+    expect(await repo.listDeleting()).toEqual([]);
+    expect((await errorOf(users.delete(user._id))).code).toBe('NOT_FOUND');
+  });
+
+  it('an interrupted deletion leaves the user gone for callers and is finished at the next start', async () => {
+    const user = await repo.create({ name: 'A', username: 'alice', passwordHash: 'h' });
+    publishFails = true;
+    await expect(users.delete(user._id)).rejects.toThrow(/nats is down/);
+    expect(await repo.findById(user._id)).toBeNull();
+    expect(await repo.findByUsername('alice')).toBeNull();
+    expect((await errorOf(users.get(user._id))).code).toBe('NOT_FOUND');
+
+    publishFails = false;
+    await users.resumeDeletions();
+    expect(published).toHaveLength(1);
+    expect(await repo.listDeleting()).toEqual([]);
+  });
+});

@@ -1,0 +1,104 @@
+import { userDeletedEvent } from '@trove/proto-events';
+import type { CreateUserRequestV1, UpdateUserRequestV1, UserV1 } from '@trove/proto-events';
+import { badRequest, notFound } from '@trove/kit';
+import type { Bus, Logger } from '@trove/kit';
+import type { Revocations } from '../ports/revocations';
+import type { SessionsRepository } from '../sessions/repository';
+import { hashPassword } from './passwords';
+import { nameProblem, passwordProblem, usernameProblem } from './policy';
+import { toUserV1 } from './repository';
+import type { UserChanges, UserDoc, UsersRepository } from './repository';
+
+export interface UsersDeps {
+  users: UsersRepository;
+  sessions: SessionsRepository;
+  revocations: Revocations;
+  /** Where events.v1.user.deleted goes (the bus; a recorder in unit tests). */
+  events: Pick<Bus, 'publish'>;
+  log: Logger;
+}
+
+const userNotFound = () => notFound('user not found');
+
+/** Throws 400 with the first problem found (its message names the field). */
+function check(...problems: Array<string | undefined>): void {
+  const problem = problems.find((p) => p !== undefined);
+  if (problem) throw badRequest(problem);
+}
+
+/** User administration; the gateway only lets the administrator reach it. */
+export class Users {
+  constructor(private readonly deps: UsersDeps) {}
+
+  /** Throws 400 for a name, username or password the policy refuses, 409 when the username is taken. */
+  async create({ name, username, password }: CreateUserRequestV1): Promise<UserV1> {
+    check(nameProblem(name), usernameProblem(username), passwordProblem(password, username));
+    return toUserV1(await this.deps.users.create({ name, username, passwordHash: await hashPassword(password) }));
+  }
+
+  /** One page, ordered by username. */
+  async list(page: number, limit: number): Promise<UserV1[]> {
+    return (await this.deps.users.list(page, limit)).map(toUserV1);
+  }
+
+  async get(id: string): Promise<UserV1> {
+    const user = await this.deps.users.findById(id);
+    if (!user) throw userNotFound();
+    return toUserV1(user);
+  }
+
+  /** Changes what is given; a new password ends every session of the user. */
+  async update({ id, name, username, password }: UpdateUserRequestV1): Promise<UserV1> {
+    const { users, sessions, revocations } = this.deps;
+    const existing = await users.findById(id);
+    if (!existing) throw userNotFound();
+    check(
+      name === undefined ? undefined : nameProblem(name),
+      username === undefined ? undefined : usernameProblem(username),
+      password === undefined ? undefined : passwordProblem(password, username ?? existing.username),
+    );
+    const changes: UserChanges = {};
+    if (name !== undefined) changes.name = name;
+    if (username !== undefined) changes.username = username;
+    if (password !== undefined) changes.passwordHash = await hashPassword(password);
+    const updated = await users.update(id, changes);
+    if (!updated) throw userNotFound();
+    if (password !== undefined) {
+      // A new password ends every session: whoever knew the old one is logged out.
+      for (const sessionId of await sessions.idsOfUser(id)) await revocations.revokeSession(sessionId);
+      await sessions.deleteOfUser(id);
+    }
+    return toUserV1(updated);
+  }
+
+  /**
+   * Deletes a user in steps that are each safe to repeat, so a deletion interrupted half-way (crash,
+   * NATS hiccup) is finished by a retry or at the next start (`resumeDeletions`):
+   * 1. mark the user as deleting (from now on it is "not found" and cannot log in);
+   * 2. revoke its access tokens at once (revocation bucket) and delete its sessions (refresh tokens);
+   * 3. publish events.v1.user.deleted (de-duplicated by id) so the other services remove its data;
+   * 4. remove the account.
+   */
+  async delete(id: string): Promise<void> {
+    const user = await this.deps.users.markDeleting(id);
+    if (!user) throw userNotFound();
+    await this.finishDeletion(user);
+  }
+
+  /** At start: finishes deletions a previous run left half-way. */
+  async resumeDeletions(): Promise<void> {
+    for (const user of await this.deps.users.listDeleting()) {
+      await this.finishDeletion(user).catch((err) => this.deps.log.error({ err, deletedUserId: user._id }, 'could not finish a user deletion'));
+    }
+  }
+
+  private async finishDeletion(user: UserDoc): Promise<void> {
+    const { users, sessions, revocations, events, log } = this.deps;
+    const deletedAt = (user.deletingAt ?? new Date()).toISOString();
+    await revocations.revokeUser(user._id);
+    await sessions.deleteOfUser(user._id);
+    await events.publish(userDeletedEvent, { userId: user._id, deletedAt }, { msgId: `user-deleted-${user._id}` });
+    await users.remove(user._id);
+    log.info({ deletedUserId: user._id }, 'user deleted');
+  }
+}
