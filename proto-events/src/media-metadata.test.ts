@@ -32,31 +32,6 @@ describe('media metadata: one schema for the media item and the processing resul
     };
     expect(validate(mediaProcessedEvent.payload, result).valid).toBe(true);
     expect(validate(mediaProcessedEvent.payload, { ...result, metadata: { ...metadata, latitude: 100 } }).errors).toEqual(['/metadata/latitude must be <= 90']);
-    const now = new Date().toISOString();
-    const item = {
-      id: mediaItemId,
-      userId,
-      filename: 'a.jpg',
-      description: null,
-      mimeType: 'image/jpeg',
-      size: 1,
-      sha256: 'a'.repeat(64),
-      placeholder: null,
-      favourite: false,
-      shared: false,
-      hidden: false,
-      deleted: false,
-      deletedAt: null,
-      status: 'READY',
-      failureReason: null,
-      mediaItemType: 'photo',
-      mediaItemCategory: 'default',
-      metadata,
-      variants: { preview: true, thumbnail: true, playback: false },
-      createdAt: now,
-      updatedAt: now,
-    };
-    expect(validate(getMediaItemRpc.response, item).valid).toBe(true);
-    expect(validate(getMediaItemRpc.response, { ...item, metadata: { ...metadata, fps: 'fast' } }).errors).toEqual(['/metadata/fps must match pattern "^-?\\d+(\\.\\d+)?$"']);
+    expect(getMediaItemRpc.response).toMatchObject({ properties: { metadata: { $ref: mediaMetadataSchema.$id } } });
   });
 });

@@ -2,7 +2,7 @@
  * User administration over the real repositories (NeDB) and password hashing, with recording
  * fakes of the revocation bucket and the event bus.
  */
-import { AppError, createLogger, openDocStore } from '@trove/kit';
+import { createLogger, openDocStore } from '@trove/kit';
 import type { DocStore } from '@trove/kit';
 import type { MessageContract } from '@trove/proto-events';
 import { tempDir } from '../../../kit/src/testing/temp';
@@ -45,15 +45,6 @@ afterEach(async () => {
   await dir.remove();
 });
 
-async function errorOf(p: Promise<unknown>): Promise<AppError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(AppError);
-  return err as AppError;
-}
-
 describe('accounts', () => {
   it('creates a user, answers it without any password hash, and stores a hash of the password', async () => {
     const alice = await users.create({ name: 'Alice', username: 'alice', password: PASSWORD });
@@ -64,13 +55,13 @@ describe('accounts', () => {
   });
 
   it('refuses what the policy refuses (400 naming the field) and a taken username (409), whatever its case', async () => {
-    expect(await errorOf(users.create({ name: ' ', username: 'alice', password: PASSWORD }))).toMatchObject({ code: 'BAD_REQUEST', message: 'name must not be empty' });
-    expect(await errorOf(users.create({ name: 'A', username: 'a', password: PASSWORD }))).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/^username /) });
-    expect(await errorOf(users.create({ name: 'A', username: 'alice', password: 'alice-Secret-1' }))).toMatchObject({ code: 'BAD_REQUEST', message: 'password must not contain the username' });
+    await expect(users.create({ name: ' ', username: 'alice', password: PASSWORD })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'name must not be empty' });
+    await expect(users.create({ name: 'A', username: 'a', password: PASSWORD })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/^username /) });
+    await expect(users.create({ name: 'A', username: 'alice', password: 'alice-Secret-1' })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'password must not contain the username' });
     await users.create({ name: 'Alice', username: 'alice', password: PASSWORD });
-    expect((await errorOf(users.create({ name: 'Other', username: 'ALICE', password: PASSWORD }))).code).toBe('CONFLICT');
+    await expect(users.create({ name: 'Other', username: 'ALICE', password: PASSWORD })).rejects.toMatchObject({ code: 'CONFLICT' });
     const bob = await users.create({ name: 'Bob', username: 'bob', password: PASSWORD });
-    expect((await errorOf(users.update({ id: bob.id, username: 'Alice' }))).code).toBe('CONFLICT');
+    await expect(users.update({ id: bob.id, username: 'Alice' })).rejects.toMatchObject({ code: 'CONFLICT' });
   });
 
   it('a new password ends every session of the user; other changes keep them', async () => {
@@ -88,7 +79,7 @@ describe('accounts', () => {
   it('an unknown id is not found for get, update and delete', async () => {
     const id = '0b7e4c1d-2f3a-4b5c-8d9e-a0b1c2d3e4f5';
     for (const p of [users.get(id), users.update({ id, name: 'X' }), users.delete(id)]) {
-      expect(await errorOf(p)).toMatchObject({ code: 'NOT_FOUND', message: 'user not found' });
+      await expect(p).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'user not found' });
     }
   });
 });
@@ -104,7 +95,7 @@ describe('user deletion', () => {
       { subject: 'events.v1.user.deleted', payload: { userId: user._id, deletedAt: expect.any(String) }, msgId: `user-deleted-${user._id}` },
     ]);
     expect(await repo.listDeleting()).toEqual([]);
-    expect((await errorOf(users.delete(user._id))).code).toBe('NOT_FOUND');
+    await expect(users.delete(user._id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('an interrupted deletion leaves the user gone for callers and is finished at the next start', async () => {
@@ -113,7 +104,7 @@ describe('user deletion', () => {
     await expect(users.delete(user._id)).rejects.toThrow(/nats is down/);
     expect(await repo.findById(user._id)).toBeNull();
     expect(await repo.findByUsername('alice')).toBeNull();
-    expect((await errorOf(users.get(user._id))).code).toBe('NOT_FOUND');
+    await expect(users.get(user._id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
 
     publishFails = false;
     await users.resumeDeletions();

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { DuplicateKeyError, openDocStore } from '@trove/kit';
 import type { DocStore } from '@trove/kit';
+import { emptyMediaMetadata } from '@trove/proto-events';
 import { tempDir } from '../../../kit/src/testing/temp';
 import type { TempDir } from '../../../kit/src/testing/temp';
 import { newMediaDoc, toMediaItemV1 } from './document';
@@ -48,42 +49,9 @@ it('a second item with the same content answers the first one’s id and stores 
 it('reads a document stored with its metadata fields at the top level (before they were one object)', async () => {
   const user = randomUUID();
   const { metadata: _, ...today } = newMediaDoc(request(user), new Date('2024-05-01T08:00:00Z'));
-  const legacy: LegacyMediaDoc = {
-    ...today,
-    status: 'READY',
-    creationTime: '2019-06-24T18:15:12+02:00',
-    creationAt: new Date('2019-06-24T16:15:12Z'),
-    creationMonthDay: '0624',
-    creationYear: 2019,
-    width: 4032,
-    height: 3024,
-    latitude: 52.37,
-    longitude: 4.89,
-    cameraMake: 'Apple',
-    cameraModel: 'iPhone 12',
-    focalLength: '4.2',
-    apertureFNumber: '1.6',
-    isoEquivalent: '32',
-    exposureTime: '0.004',
-    fps: null,
-    durationSeconds: null,
-  };
+  const expected = { ...emptyMediaMetadata('2019-06-24T18:15:12+02:00'), width: 4032, height: 3024, cameraMake: 'Apple', exposureTime: '0.004' };
+  const legacy: LegacyMediaDoc = { ...today, ...expected, status: 'READY', creationAt: new Date('2019-06-24T16:15:12Z'), creationMonthDay: '0624', creationYear: 2019 };
   await store.collection<LegacyMediaDoc>(COLLECTION).insertOne(legacy);
-  const expected = {
-    creationTime: '2019-06-24T18:15:12+02:00',
-    width: 4032,
-    height: 3024,
-    latitude: 52.37,
-    longitude: 4.89,
-    cameraMake: 'Apple',
-    cameraModel: 'iPhone 12',
-    focalLength: '4.2',
-    apertureFNumber: '1.6',
-    isoEquivalent: '32',
-    exposureTime: '0.004',
-    fps: null,
-    durationSeconds: null,
-  };
   const read = await repo.get(user, legacy._id);
   expect(read?.metadata).toEqual(expected);
   expect(read).not.toHaveProperty('width');

@@ -1,4 +1,4 @@
-import { mediaMetadataSchema, validate } from '@trove/proto-events';
+import { emptyMediaMetadata, mediaMetadataSchema, validate } from '@trove/proto-events';
 import { contractMetadata } from './contract';
 import { emptyMetadata } from './types';
 
@@ -7,60 +7,16 @@ describe('contractMetadata', () => {
 
   it('keeps what the contract can carry and nulls the rest', () => {
     const meta = { ...emptyMetadata(), creationTime: '2024:01:01 10:00:00', width: 12.5, height: -1, latitude: 95, longitude: 10, cameraMake: '  ', focalLength: '1e-3', fps: '29.97', durationSeconds: Number.NaN };
-    expect(contractMetadata(meta, uploaded)).toEqual({
-      creationTime: uploaded.toISOString(),
-      width: null,
-      height: null,
-      latitude: null,
-      longitude: null,
-      cameraMake: null,
-      cameraModel: null,
-      focalLength: null,
-      apertureFNumber: null,
-      isoEquivalent: null,
-      exposureTime: null,
-      fps: '29.97',
-      durationSeconds: null,
-    });
+    expect(contractMetadata(meta, uploaded)).toEqual({ ...emptyMediaMetadata(uploaded.toISOString()), fps: '29.97' });
     expect(contractMetadata({ ...emptyMetadata(), creationTime: '2022-04-03T12:56:11.991+05:30' }, uploaded).creationTime).toBe('2022-04-03T12:56:11.991+05:30');
   });
 
   it('passes a full set through (text trimmed), leaves out what only the worker uses, and is valid for the contract', () => {
-    const meta = {
-      ...emptyMetadata(),
-      creationTime: '2022-04-03T12:56:11+05:30',
-      creationTimeSource: 'exif' as const,
-      orientation: 6,
-      width: 3024,
-      height: 4032,
-      latitude: -33.86,
-      longitude: 151.21,
-      cameraMake: ' Apple ',
-      cameraModel: 'iPhone 12',
-      focalLength: '4.2',
-      apertureFNumber: '1.6',
-      isoEquivalent: '32',
-      exposureTime: '0.004',
-      fps: null,
-      durationSeconds: Number.POSITIVE_INFINITY,
-      softwareHint: '16.1',
-    };
+    const known = { creationTime: '2022-04-03T12:56:11+05:30', width: 3024, height: 4032, latitude: -33.86, longitude: 151.21, cameraMake: 'Apple', cameraModel: 'iPhone 12' };
+    const camera = { focalLength: '4.2', apertureFNumber: '1.6', isoEquivalent: '32', exposureTime: '0.004', fps: null };
+    const meta = { ...emptyMetadata(), ...known, ...camera, cameraMake: ' Apple ', durationSeconds: Number.POSITIVE_INFINITY, creationTimeSource: 'exif' as const, orientation: 6, softwareHint: '16.1' };
     const out = contractMetadata(meta, uploaded);
-    expect(out).toEqual({
-      creationTime: '2022-04-03T12:56:11+05:30',
-      width: 3024,
-      height: 4032,
-      latitude: -33.86,
-      longitude: 151.21,
-      cameraMake: 'Apple',
-      cameraModel: 'iPhone 12',
-      focalLength: '4.2',
-      apertureFNumber: '1.6',
-      isoEquivalent: '32',
-      exposureTime: '0.004',
-      fps: null,
-      durationSeconds: null,
-    });
+    expect(out).toEqual({ ...known, ...camera, durationSeconds: null });
     expect(validate(mediaMetadataSchema, out)).toEqual({ valid: true, errors: [] });
   });
 });
