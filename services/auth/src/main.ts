@@ -1,4 +1,4 @@
-import './telemetry';
+import '@trove/kit/telemetry/register';
 import { openDocStoreFromConfig, packageVersion, runService } from '@trove/kit';
 import { authSpec } from './config';
 import { authHandlers } from './handlers';

@@ -1,4 +1,4 @@
-import './telemetry';
+import '@trove/kit/telemetry/register';
 import type { Server } from 'node:http';
 import { gitSha, openBlobStoreFromConfig, packageVersion, runService } from '@trove/kit';
 import { createApp } from './app';

@@ -1,4 +1,4 @@
-import './telemetry';
+import '@trove/kit/telemetry/register';
 import { openBlobStoreFromConfig, openDocStoreFromConfig, packageVersion, runService } from '@trove/kit';
 import { mediaSpec } from './config';
 import { consumeMediaEvents } from './events';

@@ -1,4 +1,4 @@
-import './telemetry';
+import '@trove/kit/telemetry/register';
 import { openBlobStoreFromConfig, packageVersion, runService } from '@trove/kit';
 import { processMediaItemWork } from '@trove/proto-events';
 import { rm } from 'node:fs/promises';

@@ -33,9 +33,9 @@ class KeepContextProcessor implements SpanProcessor {
 
 /**
  * Starts OpenTelemetry. Must run before express/http are loaded, which is why every service's
- * entrypoint imports its `telemetry.ts` first. Context propagation (W3C traceparent) is always on
- * so trace ids tie log lines together across HTTP → NATS → service; spans leave the process only
- * when an OTLP endpoint is configured — never a network call otherwise.
+ * entrypoint imports `@trove/kit/telemetry/register` (./register.ts) first. Context propagation
+ * (W3C traceparent) is always on so trace ids tie log lines together across HTTP → NATS → service;
+ * spans leave the process only when an OTLP endpoint is configured — never a network call otherwise.
  */
 export function startTelemetry(opts: TelemetryOptions): void {
   if (sdk) return;
