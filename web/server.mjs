@@ -8,10 +8,10 @@
  * `--dev` serves the sources through Vite instead (hot reload), with the same server around them.
  */
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequestHandler } from '@remix-run/express';
+import { loadOrCreateSecret } from '@trove/kit/secrets';
 import express from 'express';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -30,28 +30,20 @@ const build = await loadBuild();
 const entry = /** @type {typeof import('./app/entry.server')} */ (/** @type {unknown} */ (build.entry.module));
 const { log } = entry;
 
+/** Where a generated session secret was written, to log once the logger has its level. */
+let generatedSecretPath = '';
 /** The session secret, when TROVE_SESSION_SECRET is unset: generated once under the data dir, like the services' secrets. */
 function generatedSessionSecret() {
-  const require = createRequire(import.meta.url);
-  /** @type {typeof import('@trove/kit')} */
-  const kit = require('@trove/kit');
   const dataDir = resolve(process.env.TROVE_DATA_DIR || './data');
-  const secret = kit.loadOrCreateSecret({ dataDir, name: 'web-session-secret' });
-  if (secret.generated) log('info', 'generated the session secret', { path: secret.path });
+  const secret = loadOrCreateSecret({ dataDir, name: 'web-session-secret' });
+  if (secret.generated && secret.path) generatedSecretPath = secret.path;
   return secret.value;
 }
 
-/** @type {ReturnType<typeof entry.parseWebConfig>} */
-let config;
-try {
-  config = entry.parseWebConfig(process.env, generatedSessionSecret);
-} catch (err) {
-  if (err instanceof entry.ConfigError) {
-    log('fatal', `invalid configuration: ${err.message}`, { variable: err.variable });
-    process.exit(78);
-  }
-  throw err;
-}
+// A bad variable stops the server here with a message naming it (exit code 78), like the services.
+const config = entry.webConfigOrExit(process.env, generatedSessionSecret);
+log.level = config.logLevel;
+if (generatedSecretPath) log.info({ path: generatedSecretPath }, 'generated the session secret');
 
 const context = entry.createWebContext(config);
 const contentProxy = entry.createContentProxy(config.apiUrl);
@@ -70,7 +62,7 @@ app.use((req, res, next) => {
   res.on('finish', () => {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     const path = req.path;
-    log(path.startsWith('/assets/') || path.startsWith('/v1/') ? 'debug' : 'info', 'request', { method: req.method, path, status: res.statusCode, ms: Math.round(ms) });
+    log[path.startsWith('/assets/') || path.startsWith('/v1/') ? 'debug' : 'info']({ method: req.method, path, status: res.statusCode, ms: Math.round(ms) }, 'request');
   });
   next();
 });
@@ -114,10 +106,10 @@ app.all('*', createRequestHandler({ build: vite ? loadBuild : build, mode: vite 
 const server = app.listen(config.port, config.host, () => {
   const address = server.address();
   const port = address && typeof address === 'object' ? address.port : config.port;
-  log('info', 'service ready', { url: `http://localhost:${port}`, api: config.apiUrl });
+  log.info({ url: `http://localhost:${port}`, api: config.apiUrl }, 'service ready');
 });
 server.on('error', (err) => {
-  log('fatal', `cannot listen on ${config.host}:${config.port}: ${err.message}`);
+  log.fatal(`cannot listen on ${config.host}:${config.port}: ${err.message}`);
   process.exit(1);
 });
 
@@ -126,10 +118,10 @@ let stopping = false;
 function stop(signal) {
   if (stopping) return;
   stopping = true;
-  log('info', 'stopping', { signal });
+  log.info({ signal }, 'stopping');
   void vite?.close();
   server.close(() => {
-    log('info', 'stopped');
+    log.info('stopped');
     process.exit(0);
   });
   server.closeIdleConnections();

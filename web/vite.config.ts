@@ -31,5 +31,8 @@ export default defineConfig({
       },
     },
   },
+  // The kit is a workspace link, which Vite would bundle (and fail to, as it is CommonJS): the server
+  // build requires it at run time from node_modules instead, like any other dependency.
+  ssr: { external: ['@trove/kit'] },
   server: { port: 3000 },
 });

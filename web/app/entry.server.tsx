@@ -11,7 +11,7 @@ import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
 import { log } from './lib/log.server';
 
-export { parseWebConfig, ConfigError } from './lib/config.server';
+export { webConfigOrExit } from './lib/config.server';
 export { createWebContext } from './lib/context.server';
 export { createContentProxy, isContentRequest } from './lib/content-proxy.server';
 export { log } from './lib/log.server';
@@ -47,6 +47,5 @@ export default function handleRequest(request: Request, status: number, headers:
 
 export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted) return;
-  const err = error instanceof Error ? { message: error.message, stack: error.stack } : { message: String(error) };
-  log('error', 'request failed', { url: new URL(request.url).pathname, err });
+  log.error({ url: new URL(request.url).pathname, err: error }, 'request failed');
 };

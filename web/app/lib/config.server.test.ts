@@ -1,4 +1,5 @@
-import { ConfigError, parseWebConfig } from './config.server';
+import { ConfigError } from '@trove/kit/config';
+import { parseWebConfig } from './config.server';
 
 const secret = 'x'.repeat(40);
 
@@ -12,6 +13,7 @@ describe('web configuration', () => {
       sessionSecrets: [secret],
       sessionTtlDays: 30,
       trashRetentionSeconds: 30 * 86400,
+      logLevel: 'info',
     });
     expect(generated).toHaveBeenCalledTimes(1);
   });
@@ -35,6 +37,7 @@ describe('web configuration', () => {
     [{ TROVE_API_URL: 'not a url' }, 'TROVE_API_URL'],
     [{ TROVE_SESSION_SECRET: 'short' }, 'TROVE_SESSION_SECRET'],
     [{ TROVE_TRASH_RETENTION_DAYS: '0' }, 'TROVE_TRASH_RETENTION_DAYS'],
+    [{ TROVE_LOG_LEVEL: 'loud' }, 'TROVE_LOG_LEVEL'],
   ])('rejects %j naming the variable', (env, variable) => {
     let err: unknown;
     try {
@@ -43,7 +46,12 @@ describe('web configuration', () => {
       err = e;
     }
     expect(err).toBeInstanceOf(ConfigError);
-    expect((err as ConfigError).variable).toBe(variable);
-    expect((err as ConfigError).message).toContain(variable);
+    expect((err as ConfigError).problems).toEqual([expect.stringMatching(new RegExp(`^${variable}\\b`))]);
+  });
+
+  it('generates no session secret when another variable is bad', () => {
+    const generated = jest.fn(() => secret);
+    expect(() => parseWebConfig({ TROVE_WEB_PORT: 'http' }, generated)).toThrow(ConfigError);
+    expect(generated).not.toHaveBeenCalled();
   });
 });

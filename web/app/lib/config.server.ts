@@ -1,7 +1,11 @@
 /**
- * The web server's configuration, from `TROVE_*` variables (documented in web/README.md). A bad value
- * stops the server with a message naming the variable, like every Trove service.
+ * The web server's configuration, from `TROVE_*` variables (documented in web/README.md), read with
+ * the kit's typed variables like every Trove service: a bad value stops the server with a message
+ * naming the variable (exit code 78).
  */
+import { configOrExit, int, list, loadConfig, logLevel, str, url } from '@trove/kit/config';
+import type { LogLevel, Var } from '@trove/kit/config';
+
 export interface WebConfig {
   /** TROVE_WEB_PORT: where the web app listens. */
   port: number;
@@ -15,63 +19,43 @@ export interface WebConfig {
   sessionTtlDays: number;
   /** TROVE_TRASH_RETENTION_SECONDS, else TROVE_TRASH_RETENTION_DAYS (the media service's variables): shown on the Trash page. */
   trashRetentionSeconds: number;
-}
-
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    message: string,
-  ) {
-    super(`${variable}: ${message}`);
-    this.name = 'ConfigError';
-  }
+  /** TROVE_LOG_LEVEL: the least severe log lines written. */
+  logLevel: LogLevel;
 }
 
 /** The shortest session secret accepted (AES-256 keys are derived from it). */
 export const MIN_SESSION_SECRET_LENGTH = 32;
 
+const webSpec = {
+  port: int('TROVE_WEB_PORT', { default: 3000, min: 0, max: 65535 }),
+  host: str('TROVE_WEB_HOST', { default: '0.0.0.0' }),
+  apiUrl: url('TROVE_API_URL', { default: 'http://127.0.0.1:5001', protocols: ['http', 'https'] }),
+  sessionSecrets: list('TROVE_SESSION_SECRET', { minLength: MIN_SESSION_SECRET_LENGTH }),
+  sessionTtlDays: int('TROVE_SESSION_TTL_DAYS', { default: 30, min: 1, max: 365 }),
+  trashRetentionDays: int('TROVE_TRASH_RETENTION_DAYS', { default: 30, min: 1, max: 3650 }),
+  trashRetentionSeconds: int('TROVE_TRASH_RETENTION_SECONDS', { required: false, min: 1, max: 3650 * 86400 }) as Var<number | undefined>,
+  logLevel: logLevel('TROVE_LOG_LEVEL', { default: 'info' }),
+};
+
 type Env = Record<string, string | undefined>;
 
-function int(env: Env, name: string, def: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return def;
-  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
-  const n = Number(raw);
-  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
-  return n;
-}
-
 /**
- * Parses the environment. `generatedSecret` supplies the session secret when TROVE_SESSION_SECRET
- * is unset (server.mjs passes the kit's `loadOrCreateSecret` under TROVE_DATA_DIR).
+ * Parses the environment; throws the kit's ConfigError naming every bad variable. `generatedSecret`
+ * supplies the session secret when TROVE_SESSION_SECRET is unset (server.mjs passes the kit's
+ * `loadOrCreateSecret` under TROVE_DATA_DIR); it is not called when another variable is bad.
  */
 export function parseWebConfig(env: Env, generatedSecret: () => string): WebConfig {
-  const apiRaw = (env.TROVE_API_URL || 'http://127.0.0.1:5001').trim();
-  let api: URL;
-  try {
-    api = new URL(apiRaw);
-  } catch {
-    throw new ConfigError('TROVE_API_URL', `must be an http(s) URL, got "${apiRaw}"`);
-  }
-  if (api.protocol !== 'http:' && api.protocol !== 'https:') throw new ConfigError('TROVE_API_URL', `must be an http(s) URL, got "${apiRaw}"`);
-
-  const secrets = (env.TROVE_SESSION_SECRET ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  if (secrets.length === 0) secrets.push(generatedSecret());
-  for (const s of secrets) {
-    if (s.length < MIN_SESSION_SECRET_LENGTH) throw new ConfigError('TROVE_SESSION_SECRET', `each secret must be at least ${MIN_SESSION_SECRET_LENGTH} characters`);
-  }
-
+  const { trashRetentionDays, trashRetentionSeconds, ...c } = loadConfig(webSpec, env);
   return {
-    port: int(env, 'TROVE_WEB_PORT', 3000, 0, 65535),
-    host: (env.TROVE_WEB_HOST || '0.0.0.0').trim(),
-    apiUrl: api.toString().replace(/\/+$/, ''),
-    sessionSecrets: secrets,
-    sessionTtlDays: int(env, 'TROVE_SESSION_TTL_DAYS', 30, 1, 365),
-    trashRetentionSeconds: env.TROVE_TRASH_RETENTION_SECONDS?.trim()
-      ? int(env, 'TROVE_TRASH_RETENTION_SECONDS', 0, 1, 3650 * 86400)
-      : int(env, 'TROVE_TRASH_RETENTION_DAYS', 30, 1, 3650) * 86400,
+    ...c,
+    apiUrl: new URL(c.apiUrl).toString().replace(/\/+$/, ''),
+    sessionSecrets: c.sessionSecrets.length ? c.sessionSecrets : [generatedSecret()],
+    // The media service's short test setting wins over days, as there.
+    trashRetentionSeconds: trashRetentionSeconds ?? trashRetentionDays * 86400,
   };
+}
+
+/** For server.mjs: the configuration, or the process stops with a message naming each bad variable (exit code 78). */
+export function webConfigOrExit(env: Env, generatedSecret: () => string): WebConfig {
+  return configOrExit('web', () => parseWebConfig(env, generatedSecret));
 }

@@ -1,11 +1,11 @@
-import { bool, int, optionalStr, optionalUrl, str, url } from './index';
+import { bool, int, logLevel, optionalStr, optionalUrl, str, url } from './index';
 import type { Var } from './index';
 
 /** Variables every service reads. Documented in the README's table. */
 export const commonSpec = {
   natsUrl: url('TROVE_NATS_URL', { default: 'nats://127.0.0.1:4222', protocols: ['nats', 'tls', 'ws', 'wss'] }),
   dataDir: str('TROVE_DATA_DIR', { default: './data' }),
-  logLevel: str('TROVE_LOG_LEVEL', { default: 'info' }),
+  logLevel: logLevel('TROVE_LOG_LEVEL', { default: 'info' }),
   rpcTimeoutMs: int('TROVE_RPC_TIMEOUT_MS', { default: 5000, min: 100, max: 120000 }),
   otlpEndpoint: optionalUrl('TROVE_OTLP_ENDPOINT', ['http', 'https']),
   /** NATS credentials: user/password, a token, or a creds file (NKey/JWT); none when unset. */

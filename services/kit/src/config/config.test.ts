@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { ConfigError, bool, int, loadConfig, oneOf, optionalStr, redactUrl, str, url } from './index';
+import { ConfigError, bool, int, list, loadConfig, logLevel, oneOf, optionalStr, redactUrl, str, url } from './index';
 import { commonSpec } from './common';
 
 describe('config', () => {
@@ -50,11 +50,33 @@ describe('config', () => {
     expect(c.rpcTimeoutMs).toBe(5000);
   });
 
+  it('reads comma-separated lists, each value long enough', () => {
+    const spec = { keys: list('TROVE_X_KEYS', { minLength: 3 }) };
+    expect(loadConfig(spec, {})).toEqual({ keys: [] });
+    expect(loadConfig(spec, { TROVE_X_KEYS: ' abc, defg ,, ' })).toEqual({ keys: ['abc', 'defg'] });
+    expect(() => loadConfig(spec, { TROVE_X_KEYS: 'abc,de' })).toThrow('TROVE_X_KEYS: each value must be at least 3 characters');
+  });
+
+  it('reads log levels in any case and names the variable when it is not one', () => {
+    const spec = { level: logLevel('TROVE_X_LEVEL', { default: 'info' }) };
+    expect(loadConfig(spec, {})).toEqual({ level: 'info' });
+    expect(loadConfig(spec, { TROVE_X_LEVEL: 'DEBUG' })).toEqual({ level: 'debug' });
+    expect(() => loadConfig(spec, { TROVE_X_LEVEL: 'loud' })).toThrow('TROVE_X_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, got "loud"');
+  });
+
   it('a service started with a bad variable stops with a message naming it', () => {
     const script = `require(${JSON.stringify(require.resolve('../../dist/config'))}).loadConfigOrExit('demo', { port: require(${JSON.stringify(require.resolve('../../dist/config'))}).int('TROVE_X_PORT') })`;
     const out = spawnSync(process.execPath, ['-e', script], { env: { ...process.env, TROVE_X_PORT: 'abc' }, encoding: 'utf8' });
     expect(out.status).toBe(78);
     expect(out.stderr).toContain('demo: invalid configuration');
     expect(out.stderr).toContain('TROVE_X_PORT must be an integer, got "abc"');
+  });
+
+  it('a configuration read by hand stops the process the same way', () => {
+    const config = JSON.stringify(require.resolve('../../dist/config'));
+    const script = `const c = require(${config}); c.configOrExit('demo', () => { throw new c.ConfigError(['TROVE_X_SECRET is too short']); })`;
+    const out = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    expect(out.status).toBe(78);
+    expect(out.stderr).toContain('demo: invalid configuration:\n  - TROVE_X_SECRET is too short');
   });
 });

@@ -89,6 +89,30 @@ export const oneOf = <T extends string>(name: string, values: readonly T[], opts
     return s as T;
   });
 
+/** A comma-separated list (blanks around and between items dropped); empty when unset. */
+export const list = (name: string, opts: Common<string[]> & { minLength?: number } = {}): Var<string[]> =>
+  make(name, { default: [], ...opts }, (s) => {
+    const items = s
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean);
+    const min = opts.minLength ?? 0;
+    if (items.some((item) => item.length < min)) throw new Error(`${name}: each value must be at least ${min} characters`);
+    return items;
+  });
+
+/** pino's levels: what TROVE_LOG_LEVEL may say. */
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** A log level, in any case (`INFO` is `info`). */
+export const logLevel = (name: string, opts: Common<LogLevel> = {}): Var<LogLevel> =>
+  make(name, opts, (s) => {
+    const level = s.toLowerCase() as LogLevel;
+    if (!LOG_LEVELS.includes(level)) throw new Error(`${name} must be one of ${LOG_LEVELS.join(', ')}, got "${s}"`);
+    return level;
+  });
+
 export type Spec = Record<string, Var<unknown> | Record<string, Var<unknown>>>;
 export type ConfigOf<S> = {
   [K in keyof S]: S[K] extends Var<infer T> ? T : S[K] extends Record<string, Var<unknown>> ? ConfigOf<S[K]> : never;
@@ -119,8 +143,16 @@ export function loadConfig<S extends Spec>(spec: S, env: Env = process.env): Con
 
 /** For entrypoints: a bad configuration stops the process with a message naming each variable. */
 export function loadConfigOrExit<S extends Spec>(service: string, spec: S, env: Env = process.env): ConfigOf<S> {
+  return configOrExit(service, () => loadConfig(spec, env));
+}
+
+/**
+ * For entrypoints whose configuration is more than a spec (e.g. a secret generated when unset): runs
+ * `read`, and a ConfigError it throws stops the process, like `loadConfigOrExit`, with exit code 78.
+ */
+export function configOrExit<T>(service: string, read: () => T): T {
   try {
-    return loadConfig(spec, env);
+    return read();
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${service}: ${err.message}\n`);
