@@ -294,16 +294,29 @@ describe('home page', () => {
   });
 });
 
+/**
+ * Waits until React has hydrated the page: Docusaurus then sets <html data-has-hydrated="true">. On
+ * the API reference this is also when redocusaurus has replaced the server-rendered reference with
+ * the one it renders in the browser (a new redoc store, new nodes), so elements found from then on
+ * stay attached.
+ */
+async function hydrated(page: Page): Promise<void> {
+  await page.locator('html[data-has-hydrated="true"]').waitFor({ state: 'attached', timeout: 30_000 });
+}
+
 describe('API reference', () => {
   it('/api/ shows the operations of openapi/openapi.yaml', async () => {
     const page = await open('/api/');
     try {
+      await hydrated(page);
       // the operation's own heading in the main panel (the menu entry may be collapsed)
-      await page.getByRole('heading', { name: 'Upload a new mediaItem' }).first().waitFor({ timeout: 30_000 });
+      const operation = page.getByRole('heading', { name: 'Upload a new mediaItem' }).first();
+      await operation.waitFor({ timeout: 30_000 });
       const text = (await page.locator('.redocusaurus').textContent()) ?? '';
       for (const summary of ['Get the server version', 'Create an album', 'Log in', 'Search media items']) expect(text).toContain(summary);
       // the screenshot shows an operation, not only the introduction
-      await page.getByRole('heading', { name: 'Upload a new mediaItem' }).first().scrollIntoViewIfNeeded();
+      await operation.scrollIntoViewIfNeeded();
+      await expect(operation.evaluate((h) => h.getBoundingClientRect().top >= 0 && h.getBoundingClientRect().bottom <= window.innerHeight)).resolves.toBe(true);
       await page.screenshot({ path: path.join(ARTIFACTS, 'api.png') });
     } finally {
       await page.close();
