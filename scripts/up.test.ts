@@ -128,5 +128,5 @@ describe('make up', () => {
       await up.stop();
       await data.remove();
     }
-  });
+  }, 300_000); // the whole stack starts, a service is killed and comes back: minutes on a loaded 2-core machine
 });

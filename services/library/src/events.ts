@@ -44,6 +44,6 @@ export async function consumeLibraryEvents(bus: Bus, albums: Albums, log: Logger
     bus.consume(mediaTrashedEvent, { durable: LIBRARY_CONSUMERS.trashed }, h.trashed),
     bus.consume(mediaRestoredEvent, { durable: LIBRARY_CONSUMERS.restored }, h.restored),
     bus.consume(mediaPurgedEvent, { durable: LIBRARY_CONSUMERS.purged }, h.purged),
-    bus.consume(userDeletedEvent, { durable: LIBRARY_CONSUMERS.userDeleted }, h.userDeleted),
+    bus.consume(userDeletedEvent, { durable: LIBRARY_CONSUMERS.userDeleted, retryForever: true }, h.userDeleted),
   ]);
 }

@@ -31,7 +31,7 @@ import { startNatsServer, waitFor } from '@trove/kit/testing';
 import type { NatsServerHandle } from '@trove/kit/testing';
 import { AlbumsRepository } from './albums/repository';
 import { Albums } from './albums/service';
-import { consumeLibraryEvents } from './events';
+import { LIBRARY_CONSUMERS, consumeLibraryEvents } from './events';
 import { libraryHandlers } from './handlers';
 import { mediaOverBus } from './ports/media';
 import { FakeMedia } from './ports/media.fake';
@@ -158,5 +158,15 @@ describe('library over NATS: RPCs and media/user events', () => {
     await waitFor(async () => (await client.request(getAlbumRpc, { userId: bob, id: bobs.id }).catch(() => null)) === null, { what: 'user deletion applied' });
     expect((await album(mine.id)).name).toBe('mine');
     expect(await repo.albumIdsHolding(bob, bobsItem.id)).toEqual([]);
+  });
+
+  it('never gives up on a user deletion: its consumer retries without a delivery limit', async () => {
+    // A deletion dead-lettered after a few failed deliveries (stores down for minutes) would leave
+    // the user's albums behind for good; the consumer must keep retrying instead.
+    const jsm = await client.nc.jetstreamManager();
+    const info = await jsm.consumers.info(userDeletedEvent.stream, LIBRARY_CONSUMERS.userDeleted);
+    expect(info.config.max_deliver).toBe(-1);
+    const trashed = await jsm.consumers.info(mediaTrashedEvent.stream, LIBRARY_CONSUMERS.trashed);
+    expect(trashed.config.max_deliver).toBeGreaterThan(0);
   });
 });

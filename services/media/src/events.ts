@@ -20,7 +20,7 @@ export function consumeMediaEvents(bus: Bus, media: MediaService, log: Logger): 
     bus.consume(mediaProcessingFailedDeadLetter, { durable: MEDIA_CONSUMERS.processingFailed, concurrency: 4 }, (item, meta) =>
       media.markFailed(item.userId, item.mediaItemId, meta.header(DLQ_REASON_HEADER) ?? 'processing failed'),
     ),
-    bus.consume(userDeletedEvent, { durable: MEDIA_CONSUMERS.userDeleted, concurrency: 1, ackWaitMs: 120_000 }, async (event) => {
+    bus.consume(userDeletedEvent, { durable: MEDIA_CONSUMERS.userDeleted, concurrency: 1, ackWaitMs: 120_000, retryForever: true }, async (event) => {
       const purged = await media.deleteUserMedia(event.userId);
       log.info({ deletedUserId: event.userId, purged }, "deleted user's media removed");
     }),
