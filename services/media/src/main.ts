@@ -5,7 +5,7 @@ import { consumeMediaEvents } from './events';
 import { mediaHandlers } from './handlers';
 import { MediaRepository } from './items/repository';
 import { MediaService } from './items/service';
-import { startSweeper } from './items/sweeper';
+import { startPeriodic } from './items/sweeper';
 
 /** The media service: media items, their flags and content locations; applies processing results; purges expired trash. */
 void runService({
@@ -19,7 +19,8 @@ void runService({
     onShutdown(() => blobs.close());
 
     const trashRetentionMs = (config.trashRetentionSeconds ?? config.trashRetentionDays * 24 * 3600) * 1000;
-    const media = new MediaService({ items: await MediaRepository.open(store), blobs, events: bus, log, trashRetentionMs });
+    const stuckAfterMs = config.processingStuckAfterSeconds * 1000;
+    const media = new MediaService({ items: await MediaRepository.open(store), blobs, events: bus, log, trashRetentionMs, stuckAfterMs });
 
     const service = await bus.serve({ name, version, description: 'media items, their flags and content', handlers: mediaHandlers(media) });
     // Shutdown runs in reverse: stop taking requests and messages before the stores close.
@@ -32,8 +33,10 @@ void runService({
       await Promise.all(consumers.map((c) => c.stop()));
     });
 
-    const sweeper = startSweeper(media, config.trashSweepIntervalSeconds * 1000, log);
+    const sweeper = startPeriodic('expired trash purged', () => media.purgeExpiredTrash(), config.trashSweepIntervalSeconds * 1000, log);
     onShutdown(() => sweeper.stop());
+    const reconciler = startPeriodic('items stuck in PROCESSING queued again', () => media.requeueStuckProcessing(), config.processingCheckIntervalSeconds * 1000, log);
+    onShutdown(() => reconciler.stop());
     log.info({ trashRetentionSeconds: trashRetentionMs / 1000, sweepIntervalSeconds: config.trashSweepIntervalSeconds }, 'trash retention');
   },
 });

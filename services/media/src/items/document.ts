@@ -52,6 +52,8 @@ export interface MediaDoc extends BaseDoc, CreationParts {
   updatedAt: Date;
   /** Set while a purge sweeper has claimed the item (several media replicas may sweep at once). */
   purgingAt?: Date;
+  /** How often the reconciler queued the item's processing again (it was PROCESSING for too long). */
+  requeues?: number;
 }
 
 /**

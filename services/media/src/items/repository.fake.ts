@@ -112,6 +112,16 @@ export class FakeMediaItems implements MediaItems {
     return doc && this.isPurgeable(doc, cutoff, staleBefore) ? this.copy(Object.assign(doc, { purgingAt: at })) : null;
   }
 
+  async stuckInProcessing(before: Date, limit: number): Promise<MediaDoc[]> {
+    return this.copies(this.where((d) => d.status === 'PROCESSING' && d.updatedAt < before).slice(0, limit));
+  }
+
+  async claimStuck(id: string, before: Date, at: Date): Promise<MediaDoc | null> {
+    const doc = this.docs.get(id);
+    if (!doc || doc.status !== 'PROCESSING' || !(doc.updatedAt < before)) return null;
+    return this.copy(Object.assign(doc, { updatedAt: at, requeues: (doc.requeues ?? 0) + 1 }));
+  }
+
   async ofUser(userId: string, limit: number): Promise<MediaDoc[]> {
     return this.copies(this.where((d) => d.userId === userId).slice(0, limit));
   }

@@ -153,6 +153,19 @@ export class MediaRepository {
     return this.read(await this.items.findOneAndUpdate({ ...purgeable(cutoff, staleBefore), _id: id }, { $set: { purgingAt: at } }));
   }
 
+  /** Up to `limit` items (any user) PROCESSING and unchanged since before `before`: their processing may never have been queued. */
+  async stuckInProcessing(before: Date, limit: number): Promise<MediaDoc[]> {
+    return this.many({ status: 'PROCESSING', updatedAt: { $lt: before } }, { limit });
+  }
+
+  /**
+   * Claims a stuck item for another try, atomically (of replicas racing, one wins): updatedAt
+   * moves to `at` and `requeues` counts up. The item as claimed, or null when it moved on meanwhile.
+   */
+  async claimStuck(id: string, before: Date, at: Date): Promise<MediaDoc | null> {
+    return this.read(await this.items.findOneAndUpdate({ _id: id, status: 'PROCESSING', updatedAt: { $lt: before } }, { $set: { updatedAt: at }, $inc: { requeues: 1 } }));
+  }
+
   /** Up to `limit` of the user's items, whatever their state (deleting a user). */
   async ofUser(userId: string, limit: number): Promise<MediaDoc[]> {
     return this.many({ userId }, { limit });

@@ -11,6 +11,7 @@ import { AppError, createLogger, openBlobStore, openDocStore } from '@trove/kit'
 import type { BlobStore, DocStore } from '@trove/kit';
 import { tempDir } from '../../../kit/src/testing/temp';
 import type { TempDir } from '../../../kit/src/testing/temp';
+import { newMediaDoc } from './document';
 import { MediaRepository } from './repository';
 import type { MediaItems } from './repository';
 import { FakeMediaItems } from './repository.fake';
@@ -119,6 +120,60 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
   beforeEach(async () => {
     items = await openItems();
     media = serviceOver(items);
+  });
+
+  describe('reconciler of items stuck in PROCESSING', () => {
+    const minutes = (n: number) => new Date(clock.getTime() + n * 60_000);
+    /** An item stored as PROCESSING whose work was never queued (media died between the two). */
+    async function stored(userId: string): Promise<string> {
+      const id = randomUUID();
+      await items.insert(newMediaDoc({ userId, id, filename: `${id}.jpg`, mimeType: 'image/jpeg', mediaItemType: 'photo', size: 10, sha256: sha(), originalKey: mediaBlobKey(userId, id, 'original') }, clock));
+      return id;
+    }
+    const requeued = () => published.filter((p) => p.subject === processMediaItemWork.subject).map((p) => p.msgId);
+
+    it('queues the processing of an item stuck past the bound again, once per bound, and leaves the others alone', async () => {
+      const user = randomUUID();
+      const stuck = await stored(user);
+      const ready = await upload(user);
+      await media.applyProcessed(result(user, ready, '2024-01-01T10:00:00Z'));
+      published = [];
+      expect(await media.requeueStuckProcessing()).toBe(0); // not stuck yet: within the bound
+      clock = minutes(31);
+      const fresh = await stored(user); // PROCESSING, but only just stored
+      expect(await media.requeueStuckProcessing()).toBe(1);
+      expect(requeued()).toEqual([`${stuck}-requeue-1`]);
+      expect(published[0].payload).toEqual(expect.objectContaining({ mediaItemId: stuck, userId: user, originalKey: mediaBlobKey(user, stuck, 'original'), mimeType: 'image/jpeg', mediaItemType: 'photo' }));
+      expect(await media.requeueStuckProcessing()).toBe(0); // just queued: it gets the full bound again
+      expect((await media.get(user, fresh)).status).toBe('PROCESSING');
+      // The worker's result arrives: nothing more to do.
+      await media.applyProcessed(result(user, stuck, '2024-01-01T10:00:00Z'));
+      clock = minutes(31);
+      published = [];
+      expect(await media.requeueStuckProcessing()).toBe(1); // only `fresh`, now past the bound itself
+      expect(requeued()).toEqual([`${fresh}-requeue-1`]);
+    });
+
+    it('after three tries an item that never finishes is FAILED with its reason', async () => {
+      const user = randomUUID();
+      const id = await stored(user);
+      for (let i = 1; i <= 3; i++) {
+        clock = minutes(31);
+        expect(await media.requeueStuckProcessing()).toBe(1);
+      }
+      expect(requeued()).toEqual([`${id}-requeue-1`, `${id}-requeue-2`, `${id}-requeue-3`]);
+      clock = minutes(31);
+      expect(await media.requeueStuckProcessing()).toBe(1);
+      expect(await media.get(user, id)).toEqual(expect.objectContaining({ status: 'FAILED', failureReason: 'processing did not finish after 4 attempts' }));
+    });
+
+    it('replicas reconciling at once queue a stuck item once', async () => {
+      const id = await stored(randomUUID());
+      clock = minutes(31);
+      const counts = await Promise.all([media.requeueStuckProcessing(), serviceOver(items).requeueStuckProcessing()]);
+      expect(counts.reduce((a, b) => a + b, 0)).toBe(1);
+      expect(requeued()).toEqual([`${id}-requeue-1`]);
+    });
   });
 
   describe('create', () => {

@@ -38,6 +38,8 @@ export interface MediaServiceDeps {
   log: Logger;
   /** Trashed items older than this are purged. */
   trashRetentionMs: number;
+  /** An item PROCESSING for longer than this without a change has its processing queued again. */
+  stuckAfterMs?: number;
   now?: () => Date;
 }
 
@@ -47,6 +49,11 @@ const STALE_PURGE_CLAIM_MS = 10 * 60 * 1000;
 const PURGE_BATCH = 100;
 /** Attempts at queueing the processing of a new item (msgId makes repeats harmless). */
 const PUBLISH_ATTEMPTS = 3;
+/** Default of `stuckAfterMs`: longer than any processing that heartbeats (a long video) goes without a result. */
+const DEFAULT_STUCK_AFTER_MS = 30 * 60 * 1000;
+/** Requeues of one item before it is marked FAILED: processing that never finishes is a property of the file. */
+const MAX_REQUEUES = 3;
+const STUCK_BATCH = 100;
 
 /**
  * The media items of every user. Every query carries the caller's userId, so another user's id is
@@ -75,19 +82,44 @@ export class MediaService {
     if (duplicateOf === req.id) return { id: req.id };
     if (duplicateOf) throw conflict('mediaitem already exists', { id: duplicateOf });
     try {
-      await this.publishWithRetry(() =>
-        this.deps.events.publish(
-          processMediaItemWork,
-          { userId: req.userId, mediaItemId: req.id, originalKey: req.originalKey, mimeType: req.mimeType, mediaItemType: req.mediaItemType, filename: req.filename },
-          { msgId: req.id },
-        ),
-      );
+      await this.publishWithRetry(() => this.queueProcessing(req, req.id));
     } catch (err) {
       this.deps.log.error({ err, mediaItemId: req.id }, 'could not queue processing; item removed');
       await this.items.delete(req.userId, req.id);
       throw unavailable('processing queue is unavailable');
     }
     return { id: req.id };
+  }
+
+  private queueProcessing(item: Pick<MediaDoc, 'userId' | 'originalKey' | 'mimeType' | 'mediaItemType' | 'filename'> & { id?: string; _id?: string }, msgId: string): Promise<void> {
+    const mediaItemId = item.id ?? item._id!;
+    const { userId, originalKey, mimeType, mediaItemType, filename } = item;
+    return this.deps.events.publish(processMediaItemWork, { userId, mediaItemId, originalKey, mimeType, mediaItemType, filename }, { msgId });
+  }
+
+  /**
+   * The reconciler: an item still PROCESSING long after its last change most likely never had its
+   * work queued (media stopped between storing it and publishing, or an upload timed out while it
+   * was stored). Its processing is queued again; after MAX_REQUEUES tries it is FAILED. Results
+   * apply idempotently, so a late duplicate is harmless. Returns how many items it touched.
+   */
+  async requeueStuckProcessing(): Promise<number> {
+    const now = this.now();
+    const before = new Date(now.getTime() - (this.deps.stuckAfterMs ?? DEFAULT_STUCK_AFTER_MS));
+    let touched = 0;
+    for (const doc of await this.items.stuckInProcessing(before, STUCK_BATCH)) {
+      if ((doc.requeues ?? 0) >= MAX_REQUEUES) {
+        await this.markFailed(doc.userId, doc._id, `processing did not finish after ${MAX_REQUEUES + 1} attempts`);
+        touched += 1;
+        continue;
+      }
+      const claimed = await this.items.claimStuck(doc._id, before, now);
+      if (!claimed) continue; // finished meanwhile, or another replica took it
+      await this.queueProcessing(claimed, `${claimed._id}-requeue-${claimed.requeues ?? 1}`);
+      this.deps.log.warn({ mediaItemId: claimed._id, requeues: claimed.requeues }, 'item was stuck in PROCESSING; processing queued again');
+      touched += 1;
+    }
+    return touched;
   }
 
   private async publishWithRetry(publish: () => Promise<void>): Promise<void> {

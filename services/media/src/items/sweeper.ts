@@ -1,24 +1,26 @@
 import type { Logger } from '@trove/kit';
-import type { MediaService } from './service';
 
-/** Runs the trash purge at start and then every `intervalMs`, never two runs at once in this process. */
-export function startSweeper(media: MediaService, intervalMs: number, log: Logger): { stop(): Promise<void> } {
+/**
+ * Runs `task` soon after start and then every `intervalMs`, never two runs at once in this process
+ * (the trash purge, the reconciler of items stuck in PROCESSING). `task` answers how many items it
+ * touched, logged with `what` when any.
+ */
+export function startPeriodic(what: string, task: () => Promise<number>, intervalMs: number, log: Logger): { stop(): Promise<void> } {
   let running: Promise<void> | undefined;
-  const sweep = () => {
+  const run = () => {
     if (running) return;
-    running = media
-      .purgeExpiredTrash()
+    running = task()
       .then((n) => {
-        if (n > 0) log.info({ purged: n }, 'expired trash purged');
+        if (n > 0) log.info({ count: n }, what);
       })
-      .catch((err) => log.warn({ err }, 'trash purge failed; will retry'))
+      .catch((err) => log.warn({ err }, `${what}: failed; will retry`))
       .finally(() => {
         running = undefined;
       });
   };
-  const timer = setInterval(sweep, intervalMs);
+  const timer = setInterval(run, intervalMs);
   timer.unref();
-  const first = setTimeout(sweep, Math.min(intervalMs, 5_000));
+  const first = setTimeout(run, Math.min(intervalMs, 5_000));
   first.unref();
   return {
     async stop() {
