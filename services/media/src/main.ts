@@ -1,5 +1,5 @@
 import '@trove/kit/telemetry/register';
-import { openBlobStoreFromConfig, openDocStoreFromConfig, packageVersion, runService } from '@trove/kit';
+import { observedGauge, openBlobStoreFromConfig, openDocStoreFromConfig, packageVersion, runService } from '@trove/kit';
 import { mediaSpec } from './config';
 import { consumeMediaEvents } from './events';
 import { mediaHandlers } from './handlers';
@@ -20,7 +20,11 @@ void runService({
 
     const trashRetentionMs = (config.trashRetentionSeconds ?? config.trashRetentionDays * 24 * 3600) * 1000;
     const stuckAfterMs = config.processingStuckAfterSeconds * 1000;
-    const media = new MediaService({ items: await MediaRepository.open(store), blobs, events: bus, log, trashRetentionMs, stuckAfterMs });
+    const items = await MediaRepository.open(store);
+    observedGauge('trove_media_items', 'Media items of every user by processing status.', ['status'], async () =>
+      Object.entries(await items.countByStatus()).map(([status, value]) => ({ labels: { status }, value })),
+    );
+    const media = new MediaService({ items, blobs, events: bus, log, trashRetentionMs, stuckAfterMs });
 
     const service = await bus.serve({ name, version, description: 'media items, their flags and content', handlers: mediaHandlers(media) });
     // Shutdown runs in reverse: stop taking requests and messages before the stores close.

@@ -112,6 +112,12 @@ export class FakeMediaItems implements MediaItems {
     return doc && this.isPurgeable(doc, cutoff, staleBefore) ? this.copy(Object.assign(doc, { purgingAt: at })) : null;
   }
 
+  async countByStatus(): Promise<Record<MediaDoc['status'], number>> {
+    const counts = { UNSPECIFIED: 0, PROCESSING: 0, READY: 0, FAILED: 0 };
+    for (const d of this.docs.values()) counts[d.status] += 1;
+    return counts;
+  }
+
   async stuckInProcessing(before: Date, limit: number): Promise<MediaDoc[]> {
     return this.copies(this.where((d) => d.status === 'PROCESSING' && d.updatedAt < before).slice(0, limit));
   }

@@ -65,3 +65,13 @@ it('reads a document stored with its metadata fields at the top level (before th
   await store.collection<LegacyMediaDoc>(COLLECTION).insertOne(other);
   expect((await repo.get(user, other._id))?.metadata).toEqual({ ...expected, width: null });
 });
+
+it('counts the items of every user by status (the metrics gauge)', async () => {
+  const [alice, bob] = [randomUUID(), randomUUID()];
+  const a1 = request(alice, 'b'.repeat(64));
+  await repo.insert(newMediaDoc(a1, new Date()));
+  await repo.insert(newMediaDoc(request(alice, 'c'.repeat(64)), new Date()));
+  await repo.insert(newMediaDoc(request(bob, 'd'.repeat(64)), new Date()));
+  await repo.setFailed(alice, a1.id, 'corrupt', new Date());
+  expect(await repo.countByStatus()).toEqual({ UNSPECIFIED: 0, PROCESSING: 2, READY: 0, FAILED: 1 });
+});

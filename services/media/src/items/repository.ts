@@ -2,7 +2,7 @@ import { DuplicateKeyError } from '@trove/kit';
 import type { Collection, DocStore, Filter, SortSpec } from '@trove/kit';
 import type { ListMediaItemsRequestV1 } from '@trove/proto-events';
 import { fromStored } from './document';
-import type { MediaDoc, ProcessedFields, StoredMediaDoc } from './document';
+import type { MediaDoc, MediaStatus, ProcessedFields, StoredMediaDoc } from './document';
 
 export const COLLECTION = 'media_items';
 
@@ -164,6 +164,13 @@ export class MediaRepository {
    */
   async claimStuck(id: string, before: Date, at: Date): Promise<MediaDoc | null> {
     return this.read(await this.items.findOneAndUpdate({ _id: id, status: 'PROCESSING', updatedAt: { $lt: before } }, { $set: { updatedAt: at }, $inc: { requeues: 1 } }));
+  }
+
+  /** How many items (of every user) have each status: the metrics' "items by status". */
+  async countByStatus(): Promise<Record<MediaStatus, number>> {
+    const statuses: MediaStatus[] = ['UNSPECIFIED', 'PROCESSING', 'READY', 'FAILED'];
+    const counts = await Promise.all(statuses.map((status) => this.items.count({ status })));
+    return Object.fromEntries(statuses.map((s, i) => [s, counts[i]])) as Record<MediaStatus, number>;
   }
 
   /** Up to `limit` of the user's items, whatever their state (deleting a user). */
