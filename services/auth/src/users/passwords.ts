@@ -13,8 +13,12 @@ export interface ScryptParams {
   p: number;
 }
 
-/** About 32 MiB and tens of milliseconds per hash: costly for an attacker, fine for a login. */
-export const DEFAULT_PARAMS: ScryptParams = { N: 2 ** 15, r: 8, p: 1 };
+/**
+ * OWASP's current minimum for scrypt (N=2^17, r=8, p=1): 128 MiB and a few hundred milliseconds
+ * per hash, costly for an attacker and fine for a login. Hashes made with the earlier 2^15 are
+ * upgraded at the user's next login (`needsRehash`).
+ */
+export const DEFAULT_PARAMS: ScryptParams = { N: 2 ** 17, r: 8, p: 1 };
 
 const SALT_BYTES = 16;
 const KEY_BYTES = 32;
@@ -24,7 +28,7 @@ const MAX_R = 32;
 const MAX_P = 16;
 
 function derive(password: BinaryLike, salt: Buffer, params: ScryptParams, keyLength: number): Promise<Buffer> {
-  // Node refuses unless 128 * N * r stays below maxmem (32 MiB by default, exactly our cost).
+  // Node refuses unless 128 * N * r stays below maxmem (32 MiB by default, below our cost).
   const options: ScryptOptions = { N: params.N, r: params.r, p: params.p, maxmem: 256 * params.N * params.r + 1024 * 1024 };
   return new Promise((resolve, reject) => {
     scrypt(password, salt, keyLength, options, (err, key) => (err ? reject(err) : resolve(key)));
