@@ -399,6 +399,15 @@ export interface MediaItemProcessedV1 {
     thumbnail: string | null;
     playback: string | null;
   };
+  /**
+   * Objects seen in the photo or in the video's poster frame: English COCO class names in Title Case ("Pizza", "Dining Table"), each once with its best detection score, best first. Absent from results of workers without object detection.
+   *
+   * @maxItems 80
+   */
+  things?: {
+    label: string;
+    score: number;
+  }[];
 }
 
 // media-set-flag-request.v1.json

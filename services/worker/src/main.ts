@@ -29,7 +29,7 @@ void runService({
       { durable: WORK_CONSUMER, concurrency: config.concurrency, maxDeliver: config.maxDeliver, backoffMs: config.backoffMs, ackWaitMs: config.ackWaitSeconds * 1000 },
       async (item, meta) => {
         const started = Date.now();
-        const outcome = await processItem({ blobs, events: bus, log, tempRoot, limits }, item);
+        const outcome = await processItem({ blobs, events: bus, log, tempRoot, limits, thingsMinScore: config.thingsMinScore }, item);
         // A failed item was logged with its reason by processItem.
         if (outcome === 'gone') log.info({ mediaItemId: item.mediaItemId }, 'original is gone (item purged); skipped');
         else if (outcome === 'processed') log.info({ mediaItemId: item.mediaItemId, delivery: meta.delivery, ms: Date.now() - started }, 'media item processed');

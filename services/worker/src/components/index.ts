@@ -9,3 +9,7 @@ export { applyOrientation, isWebPlayable, makeImagePreviews, makeVideoPreviews, 
 export type { Previews } from './previews';
 export { detectCategory, PANORAMA_MIN_ASPECT, SLOW_MOTION_MIN_FPS } from './category';
 export type { CategoryContext, MediaCategory } from './category';
+export type { Bitmap } from './bitmap';
+export { DEFAULT_THINGS_MIN_SCORE, detectThings } from './things';
+export type { Thing, ThingsOptions } from './things';
+export { ModelLoadError } from './vision';

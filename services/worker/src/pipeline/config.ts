@@ -1,6 +1,6 @@
 import { blobStoreSpec, int } from '@trove/kit';
 import type { Var } from '@trove/kit';
-import { DEFAULT_LIMITS } from '../components';
+import { DEFAULT_LIMITS, DEFAULT_THINGS_MIN_SCORE } from '../components';
 import type { ProcessingLimits } from '../components';
 
 /** A comma-separated list of non-negative integers, e.g. `10000,60000,300000`. */
@@ -13,6 +13,20 @@ function millisList(name: string, fallback: number[]): Var<number[]> {
       const parts = raw.split(',').map((s) => s.trim());
       if (parts.some((p) => !/^\d{1,9}$/.test(p))) throw new Error(`${name} must be a comma-separated list of milliseconds, got "${raw}"`);
       return parts.map(Number);
+    },
+  };
+}
+
+/** A decimal from 0 to 1, e.g. `0.55`. */
+function fraction(name: string, fallback: number): Var<number> {
+  return {
+    name,
+    read(env) {
+      const raw = env[name]?.trim();
+      if (!raw) return fallback;
+      const value = Number(raw);
+      if (!/^\d*\.?\d+$/.test(raw) || value > 1) throw new Error(`${name} must be a number from 0 to 1, got "${raw}"`);
+      return value;
     },
   };
 }
@@ -36,6 +50,8 @@ export const workerSpec = {
   probeTimeoutSeconds: int('TROVE_WORKER_PROBE_TIMEOUT_SECONDS', { default: DEFAULT_LIMITS.probeTimeoutSeconds, min: 1, max: 3600 }),
   frameTimeoutSeconds: int('TROVE_WORKER_FRAME_TIMEOUT_SECONDS', { default: DEFAULT_LIMITS.frameTimeoutSeconds, min: 1, max: 3600 }),
   transcodeTimeoutSeconds: int('TROVE_WORKER_TRANSCODE_TIMEOUT_SECONDS', { default: DEFAULT_LIMITS.transcodeTimeoutSeconds, min: 1, max: 7 * 24 * 3600 }),
+  /** Lowest score of a thing (an object the detector sees) reported for a photo or a video's poster. */
+  thingsMinScore: fraction('TROVE_THINGS_MIN_SCORE', DEFAULT_THINGS_MIN_SCORE),
   ...blobStoreSpec,
 };
 

@@ -82,12 +82,23 @@ describe('processItem', () => {
       placeholder: expect.any(String),
       variants: { preview: mediaBlobKey(item.userId, item.mediaItemId, 'preview'), thumbnail: mediaBlobKey(item.userId, item.mediaItemId, 'thumbnail'), playback: null },
       metadata: { width: 1330, height: 2364, cameraMake: 'Apple', cameraModel: 'iPhone 15 Pro', creationTime: '2024-06-08T15:40:54.820+05:30' },
+      // Its best guess, a "donut" at 0.54, is wrong and under the threshold.
+      things: [],
     });
     const preview = await sharp(await bytesOf(payload.variants.preview!)).metadata();
     expect(preview).toMatchObject({ format: 'webp', height: 2048 });
     expect((await blobs.head(payload.variants.thumbnail!))?.contentType).toBe('image/webp');
     // Temp files are gone.
     expect(await readdir(work.path)).toEqual([]);
+  });
+
+  it('a phone HEIC: the things seen in it are published with the result', async () => {
+    const item = await stored(await readFile(join(FIXTURES, 'IMG_0543.HEIC')), 'image/heic', 'photo', 'IMG_0543.HEIC');
+    expect(await processItem(deps(), item)).toBe('processed');
+    expect(published[0].payload.things).toEqual([{ label: 'Pizza', score: expect.closeTo(0.62, 1) }]);
+    // A higher threshold from the configuration drops it.
+    expect(await processItem({ ...deps(), thingsMinScore: 0.7 }, item)).toBe('processed');
+    expect(published[1].payload.things).toEqual([]);
   });
 
   it('processing the same item twice gives the same result', async () => {
@@ -114,6 +125,8 @@ describe('processItem', () => {
     expect((await blobs.head(payload.variants.playback!))?.contentType).toBe('video/mp4');
     expect(payload.metadata).toMatchObject({ width: 320, height: 240, fps: '30' });
     expect((await sharp(await bytesOf(payload.variants.thumbnail!)).metadata()).format).toBe('webp');
+    // The poster frame went through the things detector: a test pattern has none.
+    expect(payload.things).toEqual([]);
   });
 
   it('a truncated file fails with a reason that names the uploaded file, not a temp path', async () => {

@@ -1,6 +1,6 @@
 /**
  * Processing of one uploaded original: download it to a temp file (streamed, never held in
- * memory), run the components (metadata, previews, web-playable video, category), store the
+ * memory), run the components (metadata, previews, things, web-playable video, category), store the
  * derived blobs under the item's keys, publish the result. Everything it writes is keyed by the
  * item id, so processing an item twice (a redelivery after a crash) gives the same blobs and the
  * same result, which the media service applies idempotently.
@@ -21,6 +21,7 @@ import type { BlobStore, Logger } from '@trove/kit';
 import { assertImageSize, DEFAULT_LIMITS, contractMetadata, detectCategory, extractMetadata, makeImagePreviews, MediaError, makeVideoPreviews, transcodeIfNeeded } from '../components';
 import type { MediaErrorKind, ProcessingLimits } from '../components';
 import { processTempDir } from './temp';
+import { findThings } from './things';
 
 export interface Publisher {
   publish<P>(contract: MessageContract<P>, payload: P, opts: { msgId: string; headers?: Record<string, string> }): Promise<void>;
@@ -34,6 +35,8 @@ export interface ProcessDeps {
   tempRoot?: string;
   /** Size and time bounds of the components (default: DEFAULT_LIMITS). */
   limits?: ProcessingLimits;
+  /** Lowest score of a thing reported (default: DEFAULT_THINGS_MIN_SCORE). */
+  thingsMinScore?: number;
 }
 
 /** `failed`: the file itself cannot be processed; its failure was published. */
@@ -65,6 +68,8 @@ export async function processItem(deps: ProcessDeps, item: ProcessMediaItemV1): 
 
     const meta = await extractMetadata(original, item.mimeType, limits);
     const previews = isVideo ? await makeVideoPreviews(original, meta, limits) : await makeImagePreviews(original, item.mimeType, limits);
+    // From the picture the previews were made of: the photo, or the video's poster frame.
+    const things = await findThings(deps.log, item, previews.bitmap, { minScore: deps.thingsMinScore });
     const playbackPath = isVideo ? await transcodeIfNeeded(original, meta, join(dir, 'playback.mp4'), limits) : null;
     const category = detectCategory(meta, { filename: item.filename, mimeType: item.mimeType });
 
@@ -81,6 +86,7 @@ export async function processItem(deps: ProcessDeps, item: ProcessMediaItemV1): 
       category,
       placeholder: previews.placeholder || null,
       variants: { preview: key('preview'), thumbnail: key('thumbnail'), playback: playbackPath ? key('playback') : null },
+      things,
     };
     await deps.events.publish(mediaProcessedEvent, result, { msgId: `processed-${item.mediaItemId}` });
     return 'processed';

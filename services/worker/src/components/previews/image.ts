@@ -12,6 +12,7 @@
 import { basename } from 'node:path';
 import decodeHeic from 'heic-decode';
 import type { DecodedImage } from 'heic-decode';
+import type { Bitmap } from '../bitmap';
 import { MediaError, errorMessage } from '../errors';
 import { FileBytes } from '../formats/file-bytes';
 import { assertImageComplete } from '../formats/integrity';
@@ -42,6 +43,8 @@ export interface Previews {
   height: number;
   thumbnailWidth: number;
   thumbnailHeight: number;
+  /** The decoded ≤ 2048 px picture the outputs were made from, for the analysis components (things). */
+  bitmap: Bitmap;
 }
 
 export async function makeImagePreviews(filePath: string, mimeType: string, limits: ProcessingLimits = DEFAULT_LIMITS): Promise<Previews> {
@@ -178,6 +181,7 @@ async function renderPreviews(source: sharp.Sharp, name: string): Promise<Previe
       height: info.height,
       thumbnailWidth: thumbnail.info.width,
       thumbnailHeight: thumbnail.info.height,
+      bitmap: { data, width: info.width, height: info.height, channels: info.channels },
     };
   } catch (err) {
     if (err instanceof MediaError) throw err;

@@ -1,0 +1,91 @@
+/**
+ * The things detector with the real CenterNet model, on the pictures the previews component
+ * decodes: the seed phone photo, synthetic patterns (nothing in them to find), a video's poster.
+ */
+import { join } from 'node:path';
+import { makeImagePreviews, makeVideoPreviews } from '../previews';
+import { extractMetadata } from '../metadata';
+import type { Bitmap } from '../bitmap';
+import type { TempDir } from '../testing/media';
+import { FIXTURES, ffmpeg, tempDir, testClipArgs } from '../testing/media';
+import { sharp } from '../previews/sharp';
+import { tf } from '../vision';
+import { DEFAULT_THINGS_MIN_SCORE, detectThings } from '.';
+import { COCO_LABELS, titleCase } from './labels';
+
+const options = { minScore: DEFAULT_THINGS_MIN_SCORE };
+let dir: TempDir;
+let pizza: Bitmap;
+
+beforeAll(async () => {
+  dir = await tempDir('trove-things-');
+  pizza = (await makeImagePreviews(join(FIXTURES, 'IMG_0543.HEIC'), 'image/heic')).bitmap;
+});
+afterAll(() => dir.remove());
+
+/** A 1600x1200 picture made by sharp, through the previews as an uploaded JPEG would go. */
+async function pattern(name: string, image: sharp.Sharp): Promise<Bitmap> {
+  const file = await dir.write(`${name}.jpg`, await image.resize(1600, 1200, { fit: 'fill' }).jpeg({ quality: 90 }).toBuffer());
+  return (await makeImagePreviews(file, 'image/jpeg')).bitmap;
+}
+
+const svg = (body: string) => sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="1200">${body}</svg>`));
+const solid = (background: string) => sharp({ create: { width: 1600, height: 1200, channels: 3, background } });
+
+describe('detectThings', () => {
+  it('the seed photo (HEIC, RGBA bitmap from the previews) is a pizza, and only that', async () => {
+    expect(pizza.channels).toBe(4);
+    const things = await detectThings(pizza, options);
+    expect(things.map((t) => t.label)).toEqual(['Pizza']);
+    // Measured 0.62; the next best label (Dining Table) is at 0.25.
+    expect(things[0].score).toBeGreaterThan(0.6);
+    expect(things[0].score).toBeLessThan(0.65);
+  });
+
+  it('below the threshold the other labels appear, each once, best first, in Title Case', async () => {
+    const things = await detectThings(pizza, { minScore: 0.2 });
+    expect(things.map((t) => t.label)).toEqual(['Pizza', 'Dining Table']);
+    expect(things[0].score).toBeGreaterThan(things[1].score);
+  });
+
+  it('the wrong "Donut" on jobs.jpeg (0.54) stays under the default threshold', async () => {
+    const jobs = (await makeImagePreviews(join(FIXTURES, 'jobs.jpeg'), 'image/jpeg')).bitmap;
+    expect(await detectThings(jobs, options)).toEqual([]);
+    expect((await detectThings(jobs, { minScore: 0.5 })).map((t) => t.label)).toEqual(['Donut']);
+  });
+
+  it.each([
+    ['gradient', () => svg('<defs><linearGradient id="g"><stop offset="0" stop-color="#f00"/><stop offset="1" stop-color="#00f"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/>')],
+    ['noise', () => sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })],
+    ['white', () => solid('#ffffff')],
+    ['black', () => solid('#000000')],
+    ['orange', () => solid('#e07020')],
+    ['checkerboard', () => svg('<defs><pattern id="c" width="200" height="200" patternUnits="userSpaceOnUse"><rect width="200" height="200" fill="#fff"/><rect width="100" height="100" fill="#000"/><rect x="100" y="100" width="100" height="100" fill="#000"/></pattern></defs><rect width="100%" height="100%" fill="url(#c)"/>')],
+  ])('a synthetic %s has no things', async (name, make) => {
+    expect(await detectThings(await pattern(name, make()), options)).toEqual([]);
+  });
+
+  it("a video's poster frame (the previews' bitmap) is looked at like a photo", async () => {
+    const clip = dir.file('clip.mp4');
+    await ffmpeg([...testClipArgs({ seconds: 2, audio: false }), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', clip]);
+    const poster = (await makeVideoPreviews(clip, await extractMetadata(clip, 'video/mp4'))).bitmap;
+    expect([poster.width, poster.height]).toEqual([320, 240]);
+    expect(await detectThings(poster, options)).toEqual([]);
+  });
+
+  it('20 runs in one process leave the number of tensors as it was: nothing leaks', async () => {
+    await detectThings(pizza, options);
+    const before = tf.memory().numTensors;
+    for (let i = 0; i < 20; i++) expect((await detectThings(pizza, options)).map((t) => t.label)).toEqual(['Pizza']);
+    expect(tf.memory().numTensors).toBe(before);
+  }, 120_000);
+});
+
+describe('labels', () => {
+  it('80 COCO classes, in Title Case', () => {
+    expect(COCO_LABELS).toHaveLength(80);
+    expect(new Set(COCO_LABELS).size).toBe(80);
+    expect(titleCase('dining table')).toBe('Dining Table');
+    expect(titleCase(COCO_LABELS[53])).toBe('Pizza');
+  });
+});

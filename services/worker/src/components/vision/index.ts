@@ -1,0 +1,8 @@
+/** The TensorFlow.js runtime and model loading shared by the vision components (things; faces and OCR to come). */
+export { letterbox } from './letterbox';
+export type { Letterboxed } from './letterbox';
+export { fileModelHandler, MODELS_DIR, modelJsonPath, packageRoot } from './model-files';
+export { ModelLoadError, sharedModel } from './models';
+export type { SharedModelOptions } from './models';
+export { tf, visionRuntime } from './runtime';
+export type { VisionRuntime } from './runtime';

@@ -1,0 +1,97 @@
+/**
+ * The vision runtime: the committed model files are the ones their manifest names, the wasm
+ * backend starts without leaving its process-wide handlers behind, and a model that cannot be
+ * loaded fails as such and is tried again by the next caller.
+ */
+import { createHash } from 'node:crypto';
+import { copyFile, readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { TempDir } from '../testing/media';
+import { tempDir } from '../testing/media';
+import { MODELS_DIR, ModelLoadError, packageRoot, sharedModel, tf, visionRuntime } from '.';
+
+interface Manifest {
+  model: string;
+  source: { package: string; version: string; integrity: string };
+  files: Record<string, { from: string; bytes: number; sha256: string }>;
+}
+
+const manifest = async (name: string) => JSON.parse(await readFile(join(MODELS_DIR, name, 'manifest.json'), 'utf8')) as Manifest;
+
+describe('model files', () => {
+  it('are found at the root of the worker package, from src/ as from dist/', () => {
+    const root = join(__dirname, '..', '..', '..');
+    expect(packageRoot(__dirname)).toBe(root);
+    expect(packageRoot(join(root, 'dist', 'components', 'vision'))).toBe(root);
+    expect(MODELS_DIR).toBe(join(root, 'models'));
+  });
+
+  it('each committed model is exactly the files its manifest lists, with their sha256', async () => {
+    const names = (await readdir(MODELS_DIR, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
+    expect(names).toContain('centernet');
+    for (const name of names) {
+      const { model, files } = await manifest(name);
+      expect(model).toBe(name);
+      expect((await readdir(join(MODELS_DIR, name))).sort()).toEqual([...Object.keys(files), 'README.md', 'manifest.json'].sort());
+      for (const [file, { bytes, sha256 }] of Object.entries(files)) {
+        const data = await readFile(join(MODELS_DIR, name, file));
+        expect([file, data.length, createHash('sha256').update(data).digest('hex')]).toEqual([file, bytes, sha256]);
+      }
+    }
+  });
+
+  it("the README of each model gives the manifest's source and sha256s", async () => {
+    const { source, files } = await manifest('centernet');
+    const readme = await readFile(join(MODELS_DIR, 'centernet', 'README.md'), 'utf8');
+    expect(readme).toContain(`${source.package}@${source.version}`);
+    for (const { from, sha256 } of Object.values(files)) {
+      expect(readme).toContain(from.replace(/^package\//, ''));
+      expect(readme).toContain(sha256);
+    }
+  });
+});
+
+describe('visionRuntime', () => {
+  it('without tfjs-node: the wasm backend, set up once, its Emscripten process handlers removed', async () => {
+    const before = { uncaught: process.listeners('uncaughtException'), unhandled: process.listeners('unhandledRejection') };
+    expect(() => require.resolve('@tensorflow/tfjs-node')).toThrow();
+    const runtime = await visionRuntime();
+    expect(runtime).toEqual({ backend: 'wasm' });
+    expect(tf.getBackend()).toBe('wasm');
+    expect(await visionRuntime()).toBe(runtime);
+    expect(process.listeners('uncaughtException')).toEqual(before.uncaught);
+    expect(process.listeners('unhandledRejection')).toEqual(before.unhandled);
+  });
+});
+
+describe('sharedModel', () => {
+  let dir: TempDir;
+  beforeAll(async () => {
+    dir = await tempDir('trove-vision-');
+  });
+  afterAll(() => dir.remove());
+
+  it('a model that cannot be loaded is a ModelLoadError; the failure is not kept, the next call loads it', async () => {
+    const jsonPath = dir.file('centernet.json');
+    const load = sharedModel('centernet', { jsonPath });
+    const failed = (await load().catch((e: unknown) => e)) as ModelLoadError;
+    expect(failed).toBeInstanceOf(ModelLoadError);
+    expect(failed.message).toMatch(/^the centernet model cannot be loaded: .*ENOENT/);
+
+    for (const file of ['centernet.json', 'centernet.bin']) await copyFile(join(MODELS_DIR, 'centernet', file), dir.file(file));
+    const tensors = tf.memory().numTensors;
+    const model = await load();
+    expect(model.inputs[0].shape).toEqual([1, 512, 512, 3]);
+    // Loaded once: a second call shares it.
+    expect(await load()).toBe(model);
+    model.dispose();
+    expect(tf.memory().numTensors).toBe(tensors);
+  });
+
+  it('damaged weights are a ModelLoadError too', async () => {
+    const jsonPath = dir.file('short.json');
+    await copyFile(join(MODELS_DIR, 'centernet', 'centernet.json'), jsonPath);
+    await dir.write('centernet.bin', Buffer.alloc(1000));
+    await expect(sharedModel('short', { jsonPath })()).rejects.toBeInstanceOf(ModelLoadError);
+  });
+});
