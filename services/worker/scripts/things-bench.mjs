@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+// Things benchmark (build first: npx tsc -b tsconfig.build.json). Not a test: it prints figures and
+// asserts nothing. In one process, as a worker would:
+//   1. model load: runtime set-up + CenterNet load + warm-up, CPU and wall time, RSS after;
+//   2. per photo: the previews component decodes each photo once (as the pipeline does), then
+//      detectThings runs on its bitmap --runs times; CPU and wall time per run, the things found;
+//   3. memory: RSS, tfjs tensors and the wasm heap after every photo, so growth would show.
+// CPU time (all threads of the process) is the figure to compare: wall time on a shared machine
+// can be several times higher.
+//
+// Options: --runs N per photo (default 10), --photos a.jpg,b.heic (default: the worker's fixtures).
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+
+const worker = fileURLToPath(new URL('..', import.meta.url));
+const require = createRequire(join(worker, 'package.json'));
+const { detectThings, makeImagePreviews, DEFAULT_THINGS_MIN_SCORE } = require(join(worker, 'dist/components/index.js'));
+const { tf, visionRuntime } = require(join(worker, 'dist/components/vision/index.js'));
+const { detectFileType } = require('@trove/kit/filetype');
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+};
+const RUNS = Number(arg('runs', 10));
+const PHOTOS = arg('photos', ['IMG_0543.HEIC', 'jobs.jpeg'].map((f) => join(worker, 'test-fixtures', f)).join(',')).split(',');
+
+const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+function memory() {
+  const wasm = tf.engine().backendInstance?.wasm?.HEAPU8?.length ?? 0;
+  return `rss ${mib(process.memoryUsage().rss)}, tensors ${tf.memory().numTensors}, wasm heap ${mib(wasm)}`;
+}
+async function measure(fn) {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const value = await fn();
+  const used = process.cpuUsage(cpu);
+  return { value, wallMs: performance.now() - started, cpuMs: (used.user + used.system) / 1000 };
+}
+const ms = (n) => `${n.toFixed(0).padStart(5)} ms`;
+
+console.log(`things bench: ${RUNS} runs per photo, min score ${DEFAULT_THINGS_MIN_SCORE}, node ${process.version}`);
+console.log(`start: ${mib(process.memoryUsage().rss)} rss`);
+
+// A 1x1 picture: the first call loads the model.
+const load = await measure(() => detectThings({ data: Buffer.alloc(3), width: 1, height: 1, channels: 3 }, { minScore: 1 }));
+console.log(`model load (${(await visionRuntime()).backend} backend): ${ms(load.cpuMs)} cpu ${ms(load.wallMs)} wall; ${memory()}`);
+
+for (const path of PHOTOS) {
+  const type = detectFileType((await readFile(path)).subarray(0, 4100));
+  if (type?.mediaItemType !== 'photo') throw new Error(`${path}: not a photo the worker reads`);
+  const decode = await measure(() => makeImagePreviews(path, type.mimeType));
+  const { bitmap } = decode.value;
+  let cpu = 0;
+  let wall = 0;
+  let things = [];
+  for (let i = 0; i < RUNS; i++) {
+    const run = await measure(() => detectThings(bitmap, { minScore: DEFAULT_THINGS_MIN_SCORE }));
+    cpu += run.cpuMs;
+    wall += run.wallMs;
+    things = run.value;
+  }
+  console.log(`${path.split('/').pop()} (${bitmap.width}x${bitmap.height}, previews ${ms(decode.cpuMs)} cpu): things ${ms(cpu / RUNS)} cpu ${ms(wall / RUNS)} wall per photo; ${JSON.stringify(things)}; ${memory()}`);
+}
