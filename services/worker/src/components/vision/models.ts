@@ -31,8 +31,9 @@ export interface SharedModelOptions {
 }
 
 /**
- * A getter of the model `models/<name>/<name>.json` (or `jsonPath`): the first call loads it (and sets the runtime
- * up), later calls share that load. A failed load is not kept: the next call tries again.
+ * A getter of the model `models/<name>/<name>.json` (or `jsonPath`): the first call loads it (and
+ * sets the runtime up), later calls share that load. A failed load is not kept: the next call
+ * tries again.
  */
 export function sharedModel(name: string, options: SharedModelOptions = {}): (log?: Logger) => Promise<GraphModel> {
   let loading: Promise<GraphModel> | null = null;
@@ -51,7 +52,12 @@ async function load(name: string, { prepare, jsonPath = modelJsonPath(name) }: S
     const runtime = await visionRuntime();
     if (runtime.fallbackReason) log?.warn({ reason: runtime.fallbackReason }, 'vision runtime: tfjs-node not used');
     const model = await loadGraphModel(fileModelHandler(jsonPath));
-    prepare?.(model);
+    try {
+      prepare?.(model);
+    } catch (err) {
+      model.dispose(); // its weights would stay in the backend's memory for good
+      throw err;
+    }
     const ms = Math.round(Number(process.hrtime.bigint() - started) / 1e6);
     log?.info({ model: name, backend: runtime.backend, ms, tensors: tf.memory().numTensors }, 'vision model loaded');
     return model;

@@ -8,7 +8,7 @@ import { copyFile, readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TempDir } from '../testing/media';
 import { tempDir } from '../testing/media';
-import { MODELS_DIR, ModelLoadError, packageRoot, sharedModel, tf, visionRuntime } from '.';
+import { letterbox, MODELS_DIR, ModelLoadError, packageRoot, sharedModel, tf, visionRuntime } from '.';
 
 interface Manifest {
   model: string;
@@ -93,5 +93,21 @@ describe('sharedModel', () => {
     await copyFile(join(MODELS_DIR, 'centernet', 'centernet.json'), jsonPath);
     await dir.write('centernet.bin', Buffer.alloc(1000));
     await expect(sharedModel('short', { jsonPath })()).rejects.toBeInstanceOf(ModelLoadError);
+  });
+});
+
+describe('letterbox', () => {
+  it.each([1, 2, 3, 4])('a 30x20 picture of %i channels: scaled to fit 64x64, centred between black bars, RGB', async (channels) => {
+    // Grey 200, opaque where there is an alpha channel.
+    const data = Buffer.alloc(30 * 20 * channels, 200);
+    if (channels % 2 === 0) for (let i = channels - 1; i < data.length; i += channels) data[i] = 255;
+    const { rgb, size, scale, left, top } = await letterbox({ data, width: 30, height: 20, channels }, 64);
+    // 43 rows of picture (20 × 64/30, rounded), 10 black rows above and 11 below.
+    expect([rgb.length, size, left, top]).toEqual([64 * 64 * 3, 64, 0, 10]);
+    expect(scale).toBeCloseTo(64 / 30);
+    const pixel = (x: number, y: number) => [...rgb.subarray((y * 64 + x) * 3, (y * 64 + x) * 3 + 3)];
+    expect(pixel(32, 5)).toEqual([0, 0, 0]);
+    expect(pixel(32, 32)).toEqual([200, 200, 200]);
+    expect(pixel(32, 60)).toEqual([0, 0, 0]);
   });
 });
