@@ -1,11 +1,18 @@
 // One jest run covers every workspace; `scripts/run-tests.mjs` sums the results into the summary line.
+/** npm packages published as ES modules only. */
+const ESM_ONLY = ['kdbush', 'geokdbush', 'tinyqueue'];
+
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/proto-events', '<rootDir>/openapi', '<rootDir>/services', '<rootDir>/scripts', '<rootDir>/docs', '<rootDir>/web'],
   testMatch: ['**/src/**/*.test.ts', '<rootDir>/scripts/**/*.test.ts', '<rootDir>/docs/test/**/*.test.ts', '<rootDir>/web/{app,test}/**/*.test.{ts,tsx}'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  // ESM-only packages (the worker's places component) are compiled to CommonJS like our sources:
+  // jest on Node 20 cannot require() an ES module, which Node itself does.
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
   transform: {
+    [`/node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`]: ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
     '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
     // The web app's React components (web/): TSX with the automatic JSX runtime.
     '^.+\\.tsx$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } }, target: 'es2022' }, module: { type: 'commonjs' } }],

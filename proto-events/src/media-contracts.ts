@@ -29,6 +29,7 @@ import mediaItemListV1 from './schemas/media-item-list.v1.json';
 import mediaItemV1 from './schemas/media-item.v1.json';
 import listMediaItemsRequestV1 from './schemas/media-list-request.v1.json';
 import locateContentRequestV1 from './schemas/media-locate-request.v1.json';
+import mediaPlaceV1 from './schemas/media-place.v1.json';
 import processMediaItemV1 from './schemas/media-process.v1.json';
 import mediaItemProcessedV1 from './schemas/media-processed.v1.json';
 import setMediaFlagRequestV1 from './schemas/media-set-flag-request.v1.json';
@@ -38,7 +39,10 @@ import { mediaMetadataSchema } from './media-metadata';
 import { registerSchemas } from './validate';
 
 // Schemas other schemas point at with `$ref`.
-registerSchemas([mediaMetadataSchema, mediaItemV1]);
+registerSchemas([mediaMetadataSchema, mediaItemV1, mediaPlaceV1]);
+
+/** The place of a processed item (MediaPlaceV1), for validating one on its own. */
+export const mediaPlaceSchema = mediaPlaceV1;
 
 /** Blob keys of one item: the original and what the worker derives from it. */
 export function mediaBlobKey(userId: string, mediaItemId: string, variant: 'original' | 'preview' | 'thumbnail' | 'playback'): string {

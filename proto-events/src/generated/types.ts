@@ -367,6 +367,53 @@ export interface MediaMetadataV1 {
   durationSeconds: number | null;
 }
 
+// media-place.v1.json
+/**
+ * Where a photo or video was taken, named by the worker from its GPS position with an offline gazetteer (GeoNames places of 1000+ inhabitants, CC BY; country borders from country-coder). Names are GeoNames' (local or English forms, e.g. "Mumbai", "München"), countries in English.
+ */
+export interface MediaPlaceV1 {
+  /**
+   * What a person calls the place: the city ("Mumbai", "New York").
+   */
+  name: string;
+  /**
+   * The smaller settlement or neighbourhood inside the city's area that the position is nearest to ("Hell's Kitchen" in New York), else null.
+   */
+  town: string | null;
+  /**
+   * The city or town the position is in or nearest to: the same as name.
+   */
+  city: string;
+  /**
+   * First-level division: state, region or province ("Maharashtra", "Île-de-France"); null when GeoNames has none.
+   */
+  state: string | null;
+  /**
+   * English common name ("India", "United States").
+   */
+  country: string;
+  /**
+   * ISO 3166-1 alpha-2 code of the country or territory ("IN", "US", "HK").
+   */
+  countryCode: string;
+  /**
+   * Of the city's centre (not of the item).
+   */
+  latitude: number;
+  /**
+   * Of the city's centre (not of the item).
+   */
+  longitude: number;
+  /**
+   * From the item's position to the city's centre, in km (one decimal).
+   */
+  distanceKm: number;
+  /**
+   * Not determined: no postcode data of known provenance is shipped. Always null in v1.
+   */
+  postcode: null;
+}
+
 // media-process.v1.json
 /**
  * Work item: extract metadata, make previews and thumbnails, detect the category.
@@ -408,6 +455,10 @@ export interface MediaItemProcessedV1 {
     label: string;
     score: number;
   }[];
+  /**
+   * Where it was taken, from its GPS position (MediaPlaceV1). Null when the item has no position, no populated place lies within the worker's TROVE_PLACES_MAX_DISTANCE_KM of it, or the lookup failed; absent from workers older than this field.
+   */
+  place?: MediaPlaceV1 | null;
 }
 
 // media-set-flag-request.v1.json
