@@ -2,6 +2,7 @@ import '@trove/kit/telemetry/register';
 import { openBlobStoreFromConfig, packageVersion, runService } from '@trove/kit';
 import { processMediaItemWork } from '@trove/proto-events';
 import { rm } from 'node:fs/promises';
+import { findPlace } from './components';
 import { limitsOf, WORK_CONSUMER, workerSpec } from './pipeline/config';
 import { processItem } from './pipeline/process';
 import { processTempDir, sweepStaleTemp } from './pipeline/temp';
@@ -23,13 +24,14 @@ void runService({
     const tempRoot = await processTempDir();
     onShutdown(() => rm(tempRoot, { recursive: true, force: true }));
     const limits = limitsOf(config);
+    const places = { maxDistanceKm: config.placesMaxDistanceKm };
 
     const consumer = await bus.consume(
       processMediaItemWork,
       { durable: WORK_CONSUMER, concurrency: config.concurrency, maxDeliver: config.maxDeliver, backoffMs: config.backoffMs, ackWaitMs: config.ackWaitSeconds * 1000 },
       async (item, meta) => {
         const started = Date.now();
-        const outcome = await processItem({ blobs, events: bus, log, tempRoot, limits, thingsMinScore: config.thingsMinScore }, item);
+        const outcome = await processItem({ blobs, events: bus, log, tempRoot, limits, thingsMinScore: config.thingsMinScore, findPlace: (lat, lon) => findPlace(lat, lon, places) }, item);
         // A failed item was logged with its reason by processItem.
         if (outcome === 'gone') log.info({ mediaItemId: item.mediaItemId }, 'original is gone (item purged); skipped');
         else if (outcome === 'processed') log.info({ mediaItemId: item.mediaItemId, delivery: meta.delivery, ms: Date.now() - started }, 'media item processed');
@@ -37,6 +39,6 @@ void runService({
     );
     // Stop pulling first: in-flight items finish, the rest stay in the queue for other workers.
     onShutdown(() => consumer.stop());
-    log.info({ concurrency: config.concurrency, maxDeliver: config.maxDeliver, backoffMs: config.backoffMs, limits }, 'consuming work queue');
+    log.info({ concurrency: config.concurrency, maxDeliver: config.maxDeliver, backoffMs: config.backoffMs, limits, places }, 'consuming work queue');
   },
 });

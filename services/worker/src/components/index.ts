@@ -13,3 +13,5 @@ export type { Bitmap } from './bitmap';
 export { DEFAULT_THINGS_MIN_SCORE, detectThings } from './things';
 export type { Thing, ThingsOptions } from './things';
 export { ModelLoadError } from './vision';
+export { DEFAULT_MAX_DISTANCE_KM, findPlace, placeAt } from './places';
+export type { Place, PlaceOptions } from './places';

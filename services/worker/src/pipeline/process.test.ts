@@ -7,10 +7,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
-import { mediaBlobKey } from '@trove/proto-events';
+import { mediaBlobKey, mediaProcessedEvent, validate } from '@trove/proto-events';
 import type { MediaItemProcessedV1, MessageContract, ProcessMediaItemV1 } from '@trove/proto-events';
 import { createLogger, DLQ_REASON_HEADER, openBlobStore } from '@trove/kit';
 import type { BlobStore } from '@trove/kit';
@@ -82,9 +82,15 @@ describe('processItem', () => {
       placeholder: expect.any(String),
       variants: { preview: mediaBlobKey(item.userId, item.mediaItemId, 'preview'), thumbnail: mediaBlobKey(item.userId, item.mediaItemId, 'thumbnail'), playback: null },
       metadata: { width: 1330, height: 2364, cameraMake: 'Apple', cameraModel: 'iPhone 15 Pro', creationTime: '2024-06-08T15:40:54.820+05:30' },
+<<<<<<< HEAD
       // Its best guess, a "donut" at 0.54, is wrong and under the threshold.
       things: [],
+=======
+      // Its GPS position, 11.0221 N 76.7419 E, is west of Coimbatore.
+      place: { name: 'Coimbatore', town: null, city: 'Coimbatore', state: 'Tamil Nadu', country: 'India', countryCode: 'IN', postcode: null },
+>>>>>>> dff2a20 (worker: places wired into the pipeline (after metadata, timed in the log, a failed lookup gives place: null), TROVE_PLACES_MAX_DISTANCE_KM, places-bench script; gazetteer columns typed (RSS after load ~60 MB))
     });
+    expect(validate(mediaProcessedEvent.payload, payload)).toEqual({ valid: true, errors: [] });
     const preview = await sharp(await bytesOf(payload.variants.preview!)).metadata();
     expect(preview).toMatchObject({ format: 'webp', height: 2048 });
     expect((await blobs.head(payload.variants.thumbnail!))?.contentType).toBe('image/webp');
@@ -109,6 +115,7 @@ describe('processItem', () => {
     expect(published).toHaveLength(2);
     expect(published[1]).toEqual(published[0]);
     expect(published[0].payload.category).toBe('screenshot');
+    expect(published[0].payload.place).toBeNull(); // no GPS position
     // No EXIF date: the creation time is the upload time (the original blob's).
     expect(published[0].payload.metadata.creationTime).toBe((await blobs.head(item.originalKey))!.lastModified!.toISOString());
   });
@@ -127,6 +134,17 @@ describe('processItem', () => {
     expect((await sharp(await bytesOf(payload.variants.thumbnail!)).metadata()).format).toBe('webp');
     // The poster frame went through the things detector: a test pattern has none.
     expect(payload.things).toEqual([]);
+  });
+
+  it('a place lookup that fails is logged, and the item is processed without a place', async () => {
+    const lines: string[] = [];
+    const recording = createLogger({ service: 'worker-test', destination: new Writable({ write: (chunk, _enc, done) => { lines.push(String(chunk)); done(); } }) });
+    const item = await stored(await readFile(join(FIXTURES, 'jobs.jpeg')), 'image/jpeg', 'photo', 'jobs.jpeg');
+    const broken = () => Promise.reject(new Error('gazetteer unreadable'));
+    expect(await processItem({ ...deps(), log: recording, findPlace: broken }, item)).toBe('processed');
+    expect(published[0].payload.place).toBeNull();
+    const failure = lines.map((l) => JSON.parse(l) as { msg: string; mediaItemId: string; ms: number; err: { message: string } }).find((l) => l.msg.startsWith('place lookup failed'));
+    expect(failure).toMatchObject({ mediaItemId: item.mediaItemId, ms: expect.any(Number), err: { message: 'gazetteer unreadable' } });
   });
 
   it('a truncated file fails with a reason that names the uploaded file, not a temp path', async () => {

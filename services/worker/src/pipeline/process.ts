@@ -1,6 +1,10 @@
 /**
  * Processing of one uploaded original: download it to a temp file (streamed, never held in
+<<<<<<< HEAD
  * memory), run the components (metadata, previews, things, web-playable video, category), store the
+=======
+ * memory), run the components (metadata, place, previews, web-playable video, category), store the
+>>>>>>> dff2a20 (worker: places wired into the pipeline (after metadata, timed in the log, a failed lookup gives place: null), TROVE_PLACES_MAX_DISTANCE_KM, places-bench script; gazetteer columns typed (RSS after load ~60 MB))
  * derived blobs under the item's keys, publish the result. Everything it writes is keyed by the
  * item id, so processing an item twice (a redelivery after a crash) gives the same blobs and the
  * same result, which the media service applies idempotently.
@@ -20,6 +24,8 @@ import { BlobNotFoundError, DLQ_REASON_HEADER } from '@trove/kit';
 import type { BlobStore, Logger } from '@trove/kit';
 import { assertImageSize, DEFAULT_LIMITS, contractMetadata, detectCategory, extractMetadata, makeImagePreviews, MediaError, makeVideoPreviews, transcodeIfNeeded } from '../components';
 import type { MediaErrorKind, ProcessingLimits } from '../components';
+import { placeOf } from './place';
+import type { PlaceFinder } from './place';
 import { processTempDir } from './temp';
 import { findThings } from './things';
 
@@ -35,8 +41,13 @@ export interface ProcessDeps {
   tempRoot?: string;
   /** Size and time bounds of the components (default: DEFAULT_LIMITS). */
   limits?: ProcessingLimits;
+<<<<<<< HEAD
   /** Lowest score of a thing reported (default: DEFAULT_THINGS_MIN_SCORE). */
   thingsMinScore?: number;
+=======
+  /** Names the place of an item's GPS position (default: the places component with its default distance). */
+  findPlace?: PlaceFinder;
+>>>>>>> dff2a20 (worker: places wired into the pipeline (after metadata, timed in the log, a failed lookup gives place: null), TROVE_PLACES_MAX_DISTANCE_KM, places-bench script; gazetteer columns typed (RSS after load ~60 MB))
 }
 
 /** `failed`: the file itself cannot be processed; its failure was published. */
@@ -67,6 +78,7 @@ export async function processItem(deps: ProcessDeps, item: ProcessMediaItemV1): 
     if (info.lastModified) await utimes(original, info.lastModified, info.lastModified);
 
     const meta = await extractMetadata(original, item.mimeType, limits);
+    const place = await placeOf(deps, item.mediaItemId, meta);
     const previews = isVideo ? await makeVideoPreviews(original, meta, limits) : await makeImagePreviews(original, item.mimeType, limits);
     // From the picture the previews were made of: the photo, or the video's poster frame.
     const things = await findThings(deps.log, item, previews.bitmap, { minScore: deps.thingsMinScore });
@@ -86,7 +98,11 @@ export async function processItem(deps: ProcessDeps, item: ProcessMediaItemV1): 
       category,
       placeholder: previews.placeholder || null,
       variants: { preview: key('preview'), thumbnail: key('thumbnail'), playback: playbackPath ? key('playback') : null },
+<<<<<<< HEAD
       things,
+=======
+      place,
+>>>>>>> dff2a20 (worker: places wired into the pipeline (after metadata, timed in the log, a failed lookup gives place: null), TROVE_PLACES_MAX_DISTANCE_KM, places-bench script; gazetteer columns typed (RSS after load ~60 MB))
     };
     await deps.events.publish(mediaProcessedEvent, result, { msgId: `processed-${item.mediaItemId}` });
     return 'processed';
