@@ -8,8 +8,8 @@ module.exports = {
   roots: ['<rootDir>/proto-events', '<rootDir>/openapi', '<rootDir>/services', '<rootDir>/scripts', '<rootDir>/docs', '<rootDir>/web'],
   testMatch: ['**/src/**/*.test.ts', '<rootDir>/scripts/**/*.test.ts', '<rootDir>/docs/test/**/*.test.ts', '<rootDir>/web/{app,test}/**/*.test.{ts,tsx}'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
-  // ESM-only packages (the worker's places component) are compiled to CommonJS like our sources:
-  // jest on Node 20 cannot require() an ES module, which Node itself does.
+  // ESM-only packages (the worker's places component) are compiled to CommonJS like our sources: the
+  // worker loads them with import(), which jest turns into require(), and jest on Node 20 cannot require() ESM.
   transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
   transform: {
     [`/node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`]: ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],

@@ -6,14 +6,14 @@
  *   node services/worker/scripts/places-bench.mjs [--runs 3]
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const places = fileURLToPath(new URL('../dist/components/places/index.js', import.meta.url));
-const knownPoints = fileURLToPath(new URL('../dist/components/places/known-points.js', import.meta.url));
+const knownPoints = fileURLToPath(new URL('../src/components/places/known-points.json', import.meta.url));
 
 const cpuMs = () => {
   const { user, system } = process.cpuUsage();
@@ -44,7 +44,7 @@ async function child() {
     const i = Math.floor(random() * g.size);
     return [g.lat[i] + (random() - 0.5) * 0.4, g.lon[i] + (random() - 0.5) * 0.4];
   });
-  const known = require(knownPoints).KNOWN_POINTS.map((p) => [p.lat, p.lon]);
+  const known = JSON.parse(readFileSync(knownPoints, 'utf8')).map((p) => [p.lat, p.lon]);
   const globe = Array.from({ length: 10_000 }, () => [(Math.asin(2 * random() - 1) * 180) / Math.PI, random() * 360 - 180]);
   const perLookup = (positions, repeat) => {
     for (const [lat, lon] of positions.slice(0, 2000)) placeAt(g, lat, lon); // warm-up
@@ -86,6 +86,6 @@ if (process.argv[2] === '--child') {
   console.log(`  memory after load (after GC):         RSS +${f((r) => r.rssMB)} MB, JS heap +${f((r) => r.heapMB)} MB`);
   console.log(`  first lookup after load:              ${f((r) => r.firstLookupMs, 1)} ms`);
   for (const [name, label] of [['photos', '10k photo-like positions'], ['known', 'known points (x20)'], ['globe', '10k uniform globe positions']]) {
-    console.log(`  per lookup, ${label.padEnd(26)}${f((r) => r[name].wallUs)} µs wall, ${f((r) => r[name].cpuUs)} µs CPU, ${f((r) => 100 * r[name].found)}% with a place`);
+    console.log(`  per lookup, ${label.padEnd(30)}${f((r) => r[name].wallUs)} µs wall, ${f((r) => r[name].cpuUs)} µs CPU, ${f((r) => 100 * r[name].found)}% with a place`);
   }
 }

@@ -5,8 +5,28 @@
 import { mediaPlaceSchema, validate } from '@trove/proto-events';
 import { findPlace, gazetteer, placeAt } from '.';
 import type { Gazetteer, Place } from '.';
-import { KNOWN_POINTS } from './known-points';
-import type { KnownPoint } from './known-points';
+import knownPoints from './known-points.json';
+
+/**
+ * known-points.json: 175 positions on every continent with the place a person would name there.
+ * Expected names are written from public knowledge; coordinates are rounded to 4 decimals. `alt`
+ * lists genuine alternative names only (local forms, renamings, boroughs that are municipalities).
+ * The rule was chosen on these same points, so the figures are in-sample.
+ */
+interface KnownPoint {
+  label: string;
+  lat: number;
+  lon: number;
+  /** null: no place expected (open sea, ice sheet). */
+  city: string | null;
+  alt?: string[];
+  state?: string;
+  stateAlt?: string[];
+  country: string | null;
+  /** landmark: city-centre landmarks (and places with none); hard: separate municipalities next to big cities, small towns, border twin towns; neighbourhood: outer districts of a big city. */
+  set: 'landmark' | 'hard' | 'neighbourhood';
+}
+const KNOWN_POINTS = knownPoints as KnownPoint[];
 
 let g: Gazetteer;
 beforeAll(async () => {
