@@ -1,10 +1,6 @@
 import { blobStoreSpec, int } from '@trove/kit';
 import type { Var } from '@trove/kit';
-<<<<<<< HEAD
-import { DEFAULT_LIMITS, DEFAULT_THINGS_MIN_SCORE } from '../components';
-=======
-import { DEFAULT_LIMITS, DEFAULT_MAX_DISTANCE_KM } from '../components';
->>>>>>> dff2a20 (worker: places wired into the pipeline (after metadata, timed in the log, a failed lookup gives place: null), TROVE_PLACES_MAX_DISTANCE_KM, places-bench script; gazetteer columns typed (RSS after load ~60 MB))
+import { DEFAULT_LIMITS, DEFAULT_MAX_DISTANCE_KM, DEFAULT_THINGS_MIN_SCORE } from '../components';
 import type { ProcessingLimits } from '../components';
 
 /** A comma-separated list of non-negative integers, e.g. `10000,60000,300000`. */
@@ -54,13 +50,10 @@ export const workerSpec = {
   probeTimeoutSeconds: int('TROVE_WORKER_PROBE_TIMEOUT_SECONDS', { default: DEFAULT_LIMITS.probeTimeoutSeconds, min: 1, max: 3600 }),
   frameTimeoutSeconds: int('TROVE_WORKER_FRAME_TIMEOUT_SECONDS', { default: DEFAULT_LIMITS.frameTimeoutSeconds, min: 1, max: 3600 }),
   transcodeTimeoutSeconds: int('TROVE_WORKER_TRANSCODE_TIMEOUT_SECONDS', { default: DEFAULT_LIMITS.transcodeTimeoutSeconds, min: 1, max: 7 * 24 * 3600 }),
-<<<<<<< HEAD
   /** Lowest score of a thing (an object the detector sees) reported for a photo or a video's poster. */
   thingsMinScore: fraction('TROVE_THINGS_MIN_SCORE', DEFAULT_THINGS_MIN_SCORE),
-=======
   /** An item's GPS position farther than this from every populated place (at sea) has no place. */
   placesMaxDistanceKm: int('TROVE_PLACES_MAX_DISTANCE_KM', { default: DEFAULT_MAX_DISTANCE_KM, min: 1, max: 1000 }),
->>>>>>> dff2a20 (worker: places wired into the pipeline (after metadata, timed in the log, a failed lookup gives place: null), TROVE_PLACES_MAX_DISTANCE_KM, places-bench script; gazetteer columns typed (RSS after load ~60 MB))
   ...blobStoreSpec,
 };
 

@@ -82,13 +82,10 @@ describe('processItem', () => {
       placeholder: expect.any(String),
       variants: { preview: mediaBlobKey(item.userId, item.mediaItemId, 'preview'), thumbnail: mediaBlobKey(item.userId, item.mediaItemId, 'thumbnail'), playback: null },
       metadata: { width: 1330, height: 2364, cameraMake: 'Apple', cameraModel: 'iPhone 15 Pro', creationTime: '2024-06-08T15:40:54.820+05:30' },
-<<<<<<< HEAD
       // Its best guess, a "donut" at 0.54, is wrong and under the threshold.
       things: [],
-=======
       // Its GPS position, 11.0221 N 76.7419 E, is west of Coimbatore.
       place: { name: 'Coimbatore', town: null, city: 'Coimbatore', state: 'Tamil Nadu', country: 'India', countryCode: 'IN', postcode: null },
->>>>>>> dff2a20 (worker: places wired into the pipeline (after metadata, timed in the log, a failed lookup gives place: null), TROVE_PLACES_MAX_DISTANCE_KM, places-bench script; gazetteer columns typed (RSS after load ~60 MB))
     });
     expect(validate(mediaProcessedEvent.payload, payload)).toEqual({ valid: true, errors: [] });
     const preview = await sharp(await bytesOf(payload.variants.preview!)).metadata();

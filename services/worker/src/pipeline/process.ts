@@ -1,10 +1,6 @@
 /**
  * Processing of one uploaded original: download it to a temp file (streamed, never held in
-<<<<<<< HEAD
- * memory), run the components (metadata, previews, things, web-playable video, category), store the
-=======
- * memory), run the components (metadata, place, previews, web-playable video, category), store the
->>>>>>> dff2a20 (worker: places wired into the pipeline (after metadata, timed in the log, a failed lookup gives place: null), TROVE_PLACES_MAX_DISTANCE_KM, places-bench script; gazetteer columns typed (RSS after load ~60 MB))
+ * memory), run the components (metadata, place, previews, things, web-playable video, category), store the
  * derived blobs under the item's keys, publish the result. Everything it writes is keyed by the
  * item id, so processing an item twice (a redelivery after a crash) gives the same blobs and the
  * same result, which the media service applies idempotently.
@@ -41,13 +37,10 @@ export interface ProcessDeps {
   tempRoot?: string;
   /** Size and time bounds of the components (default: DEFAULT_LIMITS). */
   limits?: ProcessingLimits;
-<<<<<<< HEAD
   /** Lowest score of a thing reported (default: DEFAULT_THINGS_MIN_SCORE). */
   thingsMinScore?: number;
-=======
   /** Names the place of an item's GPS position (default: the places component with its default distance). */
   findPlace?: PlaceFinder;
->>>>>>> dff2a20 (worker: places wired into the pipeline (after metadata, timed in the log, a failed lookup gives place: null), TROVE_PLACES_MAX_DISTANCE_KM, places-bench script; gazetteer columns typed (RSS after load ~60 MB))
 }
 
 /** `failed`: the file itself cannot be processed; its failure was published. */
@@ -98,11 +91,8 @@ export async function processItem(deps: ProcessDeps, item: ProcessMediaItemV1): 
       category,
       placeholder: previews.placeholder || null,
       variants: { preview: key('preview'), thumbnail: key('thumbnail'), playback: playbackPath ? key('playback') : null },
-<<<<<<< HEAD
       things,
-=======
       place,
->>>>>>> dff2a20 (worker: places wired into the pipeline (after metadata, timed in the log, a failed lookup gives place: null), TROVE_PLACES_MAX_DISTANCE_KM, places-bench script; gazetteer columns typed (RSS after load ~60 MB))
     };
     await deps.events.publish(mediaProcessedEvent, result, { msgId: `processed-${item.mediaItemId}` });
     return 'processed';
