@@ -5,6 +5,8 @@ import { listOperations } from '@trove/openapi';
 import type { BlobStore, Bus, Logger } from '@trove/kit';
 import type { ContentUrls } from './content/content-urls';
 import { accessLog } from './http/access-log';
+import { trustProxies } from './http/client-address';
+import type { ClientAddresses } from './http/client-address';
 import { errorHandler, notFoundHandler } from './http/error-handler';
 import { requestId } from './http/request-id';
 import { OperationMatcher } from './openapi/operation-matcher';
@@ -38,6 +40,9 @@ export interface AppDeps {
   contentUrls: ContentUrls;
   /** Largest accepted upload, in bytes (TROVE_UPLOAD_MAX_BYTES). */
   uploadMaxBytes: number;
+  /** TROVE_TRUSTED_PROXIES: whose X-Forwarded-* headers are believed (none when empty). */
+  trustedProxies: string[];
+  clientAddresses: ClientAddresses;
 }
 
 /**
@@ -49,7 +54,7 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  trustProxies(app, deps.trustedProxies);
   app.use(requestId());
   app.use(accessLog(deps.log));
   app.use(helmet());

@@ -4,6 +4,7 @@ import { gitSha, openBlobStoreFromConfig, packageVersion, runService } from '@tr
 import { createApp } from './app';
 import { MIN_ADMIN_PASSWORD_LENGTH, gatewaySpec } from './config';
 import { loadContentUrls } from './content/content-urls';
+import { loadClientAddresses } from './http/client-address';
 import { AccessTokenVerifier, loadJwtSecret } from './security/access-tokens';
 import { loadAdminCredentials } from './security/admin-credentials';
 import { RevocationList } from './security/revocations';
@@ -35,6 +36,8 @@ void runService({
       validateResponses: config.validateResponses,
       contentUrls: loadContentUrls(config, log),
       uploadMaxBytes: config.uploadMaxBytes,
+      trustedProxies: config.trustedProxies,
+      clientAddresses: loadClientAddresses(config, log),
     });
     const server: Server = await new Promise((resolve) => {
       const s = app.listen(config.port, config.host, () => resolve(s));

@@ -2,6 +2,8 @@
  * Users, login, refresh and logout end to end: a real nats-server, the compiled auth service and
  * gateway as their own processes, every answer validated against openapi.yaml by the gateway.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import jwt from 'jsonwebtoken';
 import { connect } from 'nats';
 import { STREAMS, userDeletedEvent } from '@trove/proto-events';
@@ -293,6 +295,39 @@ describe('auth and users (e2e)', () => {
       const address = randomTestAddress().replace(/^\d+\.\d+\.\d+/, '192.0.2');
       for (let i = 0; i < 10; i++) expectUnauthorized(await login(uniqueName('spray'), `Wrong-Password-${i}`, address));
       expect((await login(uniqueName('spray'), 'Wrong-Password-x', address)).status).toBe(429);
+    });
+
+    describe('logins the web server passes on', () => {
+      /** The secret the gateway generated under the stack's data dir (the web server reads the same file). */
+      const proxySecret = () => readFileSync(join(stack.dataDir, 'secrets', 'proxy-secret'), 'utf8').trim();
+      /** A login from one web server's address, for a browser at `browser`, with the given proxy headers. */
+      const viaWeb = (webServer: string, browser: string, secret?: string) =>
+        api.call<Tokens>('post', '/v1/auth/login', {
+          body: { username: uniqueName('web'), password: 'Wrong-Password-w' },
+          clientAddress: webServer,
+          headers: { 'X-Trove-Client-Address': browser, ...(secret === undefined ? {} : { 'X-Trove-Proxy-Secret': secret }) },
+        });
+
+      /** An address no other test uses: a /64 of its own (the limit counts an IPv6 /64 as one address). */
+      const uniqueAddress = () => `2001:db8:${(seq++).toString(16)}::1`;
+
+      it('count against the browser’s address when they carry the proxy secret', async () => {
+        const webServer = uniqueAddress();
+        for (let i = 0; i < 12; i++) expectUnauthorized(await viaWeb(webServer, uniqueAddress(), proxySecret()));
+        // Each browser address is still limited on its own.
+        const browser = uniqueAddress();
+        for (let i = 0; i < 10; i++) expectUnauthorized(await viaWeb(randomTestAddress(), browser, proxySecret()));
+        expect((await viaWeb(randomTestAddress(), browser, proxySecret())).status).toBe(429);
+      });
+
+      it.each([
+        ['without the secret', undefined],
+        ['with a wrong secret', 'not-the-proxy-secret-not-the-proxy-secret'],
+      ])('are counted against the sender’s own address %s (a forged X-Trove-Client-Address is ignored)', async (_what, secret) => {
+        const sender = uniqueAddress();
+        for (let i = 0; i < 10; i++) expectUnauthorized(await viaWeb(sender, uniqueAddress(), secret));
+        expect((await viaWeb(sender, uniqueAddress(), secret)).status).toBe(429);
+      });
     });
   });
 

@@ -1,7 +1,7 @@
 /**
  * A small HTTP client for the end-to-end suites: JSON in and out, basic or bearer credentials, and
- * a fresh client address per call unless one is given (the gateway trusts X-Forwarded-For from
- * loopback), so the per-address login limit only bites the tests that aim at it.
+ * a fresh client address per call unless one is given (the test stack's gateway trusts
+ * X-Forwarded-For from loopback), so the per-address login limit only bites the tests that aim at it.
  */
 import { randomInt } from 'node:crypto';
 

@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import { REVOCATIONS, loginRpc, logoutRpc, refreshRpc } from '@trove/proto-events';
 import { unauthorized } from '@trove/kit';
 import type { Bus } from '@trove/kit';
+import type { ClientAddresses } from '../http/client-address';
 import { OperationRouter } from '../openapi/operation-router';
 import type { AccessTokenVerifier } from '../security/access-tokens';
 import { parseBearer } from '../security/authorization-header';
@@ -9,6 +10,7 @@ import { parseBearer } from '../security/authorization-header';
 export interface AuthRouteDeps {
   bus: Bus;
   tokens: AccessTokenVerifier;
+  clientAddresses: ClientAddresses;
 }
 
 /** Longest refresh token worth sending to the auth service; anything longer is not one of ours. */
@@ -20,8 +22,7 @@ export function authRoutes(deps: AuthRouteDeps): Router {
 
   routes.handle('login', async (req, res) => {
     const { username, password } = req.body;
-    // req.ip honours X-Forwarded-For only from the trusted proxies set on the app.
-    const clientAddress = req.ip || req.socket.remoteAddress;
+    const clientAddress = deps.clientAddresses.of(req);
     res.json(await deps.bus.request(loginRpc, { username, password, ...(clientAddress ? { clientAddress } : {}) }));
   });
 

@@ -52,8 +52,9 @@ export function serviceEntry(name: string): string {
 /**
  * A real Trove for end-to-end tests: a fresh nats-server, then each named service as its own process
  * from its compiled `dist/main.js` (build first: `npx tsc -b tsconfig.build.json`), all sharing a
- * temporary data directory, with a fixed admin password and JWT secret the tests can use, and the
- * gateway checking every answer against openapi.yaml (TROVE_VALIDATE_RESPONSES). Resolves once every
+ * temporary data directory, with a fixed admin password and JWT secret the tests can use, the
+ * gateway checking every answer against openapi.yaml (TROVE_VALIDATE_RESPONSES) and trusting
+ * X-Forwarded-For from loopback (TROVE_TRUSTED_PROXIES), so tests can play clients at any address. Resolves once every
  * service printed `service ready` and, when the gateway runs, its /health/ready answers 200.
  */
 export async function startStack(opts: StackOptions): Promise<Stack> {
@@ -75,6 +76,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     TROVE_ADMIN_PASSWORD: adminPassword,
     TROVE_JWT_SECRET: jwtSecret,
     TROVE_VALIDATE_RESPONSES: 'true',
+    // Tests play many clients from loopback with X-Forwarded-For; a real gateway trusts no proxy unless told.
+    TROVE_TRUSTED_PROXIES: 'loopback',
     TROVE_LOG_LEVEL: 'info',
     // Embedded stores and no exporter, whatever the developer's shell has set.
     TROVE_MONGODB_URL: '',

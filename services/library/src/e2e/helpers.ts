@@ -22,8 +22,8 @@ export interface CallOptions {
 }
 
 /**
- * JSON calls to the gateway, from a fresh client address each time (the gateway trusts
- * X-Forwarded-For from loopback), so the per-address login limit never bites the suite.
+ * JSON calls to the gateway, from a fresh client address each time (the test stack's gateway
+ * trusts X-Forwarded-For from loopback), so the per-address login limit never bites the suite.
  */
 export class Api {
   constructor(readonly baseUrl: string) {}

@@ -1,0 +1,84 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { loadConfig } from '@trove/kit';
+import { CLIENT_ADDRESS_HEADER, ClientAddresses, PROXY_SECRET_HEADER, trustProxies, trustedProxies } from './client-address';
+
+const SECRET = 'the-proxy-secret-the-proxy-secret-0123';
+
+/** A tiny app on loopback that answers with the client address the gateway would use. */
+async function echoServer(proxies: string[]): Promise<{ server: Server; addressOf: (headers: Record<string, string>) => Promise<{ address: string; protocol: string }> }> {
+  const app = express();
+  trustProxies(app, proxies);
+  const addresses = new ClientAddresses(SECRET);
+  app.get('/', (req, res) => {
+    res.json({ address: addresses.of(req), protocol: req.protocol });
+  });
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { server, addressOf: async (headers) => (await fetch(base, { headers })).json() as Promise<{ address: string; protocol: string }> };
+}
+
+describe('client address', () => {
+  describe('with no trusted proxy (the default)', () => {
+    let s: Awaited<ReturnType<typeof echoServer>>;
+    beforeAll(async () => (s = await echoServer([])));
+    afterAll(() => s.server.close());
+
+    it('ignores X-Forwarded-For and X-Forwarded-Proto, even from loopback', async () => {
+      expect(await s.addressOf({ 'X-Forwarded-For': '198.51.100.7', 'X-Forwarded-Proto': 'https' })).toEqual({ address: '127.0.0.1', protocol: 'http' });
+    });
+
+    it('believes X-Trove-Client-Address next to the proxy secret', async () => {
+      expect((await s.addressOf({ [CLIENT_ADDRESS_HEADER]: '203.0.113.9', [PROXY_SECRET_HEADER]: SECRET })).address).toBe('203.0.113.9');
+      expect((await s.addressOf({ [CLIENT_ADDRESS_HEADER]: '2001:db8::5', [PROXY_SECRET_HEADER]: SECRET })).address).toBe('2001:db8::5');
+    });
+
+    it.each([
+      ['without the secret', {}],
+      ['with a wrong secret', { [PROXY_SECRET_HEADER]: 'guess' }],
+      ['with a wrong secret of the right length', { [PROXY_SECRET_HEADER]: SECRET.replace(/.$/, 'x') }],
+      ['with an empty secret', { [PROXY_SECRET_HEADER]: '' }],
+    ])('ignores a forged X-Trove-Client-Address %s', async (_what, headers: Record<string, string>) => {
+      expect((await s.addressOf({ [CLIENT_ADDRESS_HEADER]: '203.0.113.9', ...headers })).address).toBe('127.0.0.1');
+    });
+
+    it('ignores a client address that is not an address, secret or not', async () => {
+      expect((await s.addressOf({ [CLIENT_ADDRESS_HEADER]: 'evil, 203.0.113.9', [PROXY_SECRET_HEADER]: SECRET })).address).toBe('127.0.0.1');
+    });
+  });
+
+  describe('with a listed trusted proxy', () => {
+    let s: Awaited<ReturnType<typeof echoServer>>;
+    beforeAll(async () => (s = await echoServer(['127.0.0.1/8'])));
+    afterAll(() => s.server.close());
+
+    it('takes the client address and protocol the proxy forwards', async () => {
+      expect(await s.addressOf({ 'X-Forwarded-For': '198.51.100.7', 'X-Forwarded-Proto': 'https' })).toEqual({ address: '198.51.100.7', protocol: 'https' });
+    });
+
+    it('believes only the addresses its trusted proxies added', async () => {
+      // The client wrote the first entry itself; the proxy on loopback appended the one it saw.
+      expect((await s.addressOf({ 'X-Forwarded-For': '192.0.2.1, 198.51.100.7' })).address).toBe('198.51.100.7');
+    });
+  });
+
+  describe('TROVE_TRUSTED_PROXIES', () => {
+    const read = (value?: string) => loadConfig({ proxies: trustedProxies('TROVE_TRUSTED_PROXIES') }, { TROVE_TRUSTED_PROXIES: value }).proxies;
+
+    it('is empty when unset', () => {
+      expect(read()).toEqual([]);
+      expect(read(' ')).toEqual([]);
+    });
+
+    it('lists addresses, CIDRs and range names', () => {
+      expect(read('10.0.0.5, 172.16.0.0/12,fd00::/8, ::1 ,loopback')).toEqual(['10.0.0.5', '172.16.0.0/12', 'fd00::/8', '::1', 'loopback']);
+    });
+
+    it.each(['proxy.local', '10.0.0.0/33', '::/129', '10.0.0.1/8/1', 'private', '10.0.0.0/x'])('refuses %s, naming the variable', (entry) => {
+      expect(() => read(`127.0.0.1,${entry}`)).toThrow(/TROVE_TRUSTED_PROXIES/);
+    });
+  });
+});
