@@ -30,28 +30,34 @@ const build = await loadBuild();
 const entry = /** @type {typeof import('./app/entry.server')} */ (/** @type {unknown} */ (build.entry.module));
 const { log } = entry;
 
-/** Where a generated session secret was written, to log once the logger has its level. */
-let generatedSecretPath = '';
-/** The session secret, when TROVE_SESSION_SECRET is unset: generated once under the data dir, like the services' secrets. */
-function generatedSessionSecret() {
+/** Secrets generated just now (name and path), to log once the logger has its level. */
+const generatedSecrets = /** @type {{ name: string, path: string }[]} */ ([]);
+/**
+ * A secret whose variable is unset (the session key, the proxy secret): generated once under the
+ * data dir, like the services' secrets; the gateway reads the same `proxy-secret` file.
+ * @type {import('./app/lib/config.server').GeneratedSecret}
+ */
+function generatedSecret(name) {
   const dataDir = resolve(process.env.TROVE_DATA_DIR || './data');
-  const secret = loadOrCreateSecret({ dataDir, name: 'web-session-secret' });
-  if (secret.generated && secret.path) generatedSecretPath = secret.path;
+  const secret = loadOrCreateSecret({ dataDir, name });
+  if (secret.generated && secret.path) generatedSecrets.push({ name, path: secret.path });
   return secret.value;
 }
 
 // A bad variable stops the server here with a message naming it (exit code 78), like the services.
-const config = entry.webConfigOrExit(process.env, generatedSessionSecret);
+const config = entry.webConfigOrExit(process.env, generatedSecret);
 log.level = config.logLevel;
-if (generatedSecretPath) log.info({ path: generatedSecretPath }, 'generated the session secret');
+for (const { name, path } of generatedSecrets) log.info({ path }, `generated the ${name}`);
 
 const context = entry.createWebContext(config);
 const contentProxy = entry.createContentProxy(config.apiUrl);
 
 const app = express();
 app.disable('x-powered-by');
-// Behind a reverse proxy on the same host or network: trust its X-Forwarded-Proto/Host (https → Secure cookies).
-app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+// Behind a reverse proxy listed in TROVE_TRUSTED_PROXIES: believe its X-Forwarded-For/-Proto/-Host (https → Secure cookies).
+app.set('trust proxy', config.trustedProxies.length ? config.trustedProxies : false);
+/** @type {(address: string, hop: number) => boolean} */
+const fromTrustedProxy = app.get('trust proxy fn');
 
 app.use((req, res, next) => {
   res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -69,21 +75,9 @@ app.use((req, res, next) => {
 
 // Defence in depth on top of SameSite=Lax: a state-changing request must come from our own pages.
 app.use((req, res, next) => {
-  if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next();
-  const origin = req.get('origin');
-  if (origin && origin !== 'null') {
-    let host = '';
-    try {
-      host = new URL(origin).host;
-    } catch {
-      host = '';
-    }
-    if (host !== req.get('x-forwarded-host') && host !== req.get('host')) {
-      res.status(403).json({ message: 'cross-site request refused' });
-      return;
-    }
-  }
-  next();
+  const forwardedHost = fromTrustedProxy(req.socket.remoteAddress ?? '', 0) ? req.get('x-forwarded-host')?.split(',')[0].trim() : undefined;
+  if (entry.mayChangeState(req.method, req.get('origin'), { publicOrigin: config.publicOrigin, host: forwardedHost || req.get('host') })) return next();
+  res.status(403).json({ message: 'cross-site request refused' });
 });
 
 app.get('/healthz', (_req, res) => {
@@ -101,7 +95,7 @@ if (vite) {
   app.use('/assets', express.static(join(here, 'build', 'client', 'assets'), { immutable: true, maxAge: '1y' }));
   app.use(express.static(join(here, 'build', 'client'), { maxAge: '1h' }));
 }
-app.all('*', createRequestHandler({ build: vite ? loadBuild : build, mode: vite ? 'development' : 'production', getLoadContext: () => context }));
+app.all('*', createRequestHandler({ build: vite ? loadBuild : build, mode: vite ? 'development' : 'production', getLoadContext: (req) => entry.requestContext(context, req.ip) }));
 
 const server = app.listen(config.port, config.host, () => {
   const address = server.address();

@@ -12,7 +12,8 @@ import { renderToPipeableStream } from 'react-dom/server';
 import { log } from './lib/log.server';
 
 export { webConfigOrExit } from './lib/config.server';
-export { createWebContext } from './lib/context.server';
+export { createWebContext, requestContext } from './lib/context.server';
+export { mayChangeState } from './lib/same-origin.server';
 export { createContentProxy, isContentRequest } from './lib/content-proxy.server';
 export { log } from './lib/log.server';
 

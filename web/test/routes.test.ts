@@ -6,6 +6,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { makeItem, uuid } from './fixtures';
 import { requestWith, session, sessionFrom, startFakeGateway, testContext } from './fake-gateway';
 import type { FakeGateway } from './fake-gateway';
+import { requestContext } from '../app/lib/context.server';
 import type { WebContext } from '../app/lib/context.server';
 import * as login from '../app/routes/login';
 import * as logout from '../app/routes/logout';
@@ -50,9 +51,16 @@ describe('login', () => {
     expect(await sessionFrom(ctx, res)).toMatchObject({ accessToken: 'acc', refreshToken: 'ref', username: 'alice' });
   });
 
-  it('never redirects off-site after login', async () => {
+  it('names the browser’s address to the gateway, with the proxy secret that makes it believed', async () => {
+    gw.on('POST /v1/auth/login', { status: 401, body: { message: 'Unauthorized' } });
+    const browser = requestContext(ctx, '203.0.113.5');
+    await settle(login.action({ ...args(new Request('http://web/login', form({ username: 'alice', password: 'nope' }))), context: browser }));
+    expect(gw.requests[0].headers).toMatchObject({ 'x-trove-client-address': '203.0.113.5', 'x-trove-proxy-secret': ctx.config.proxySecret });
+  });
+
+  it.each(['//evil.example/x', '/\t/evil.example', '/\\evil.example'])('never redirects off-site after login (%j)', async (redirectTo) => {
     gw.on('POST /v1/auth/login', { status: 200, body: { accessToken: 'acc', refreshToken: 'ref', expiresIn: 900 } });
-    const res = await settle(login.action(args(new Request('http://web/login', form({ username: 'a', password: 'b', redirectTo: '//evil.example/x' })))));
+    const res = await settle(login.action(args(new Request('http://web/login', form({ username: 'a', password: 'b', redirectTo })))));
     expect(res.headers.get('Location')).toBe('/');
   });
 

@@ -94,12 +94,49 @@ describe('requireSession', () => {
 });
 
 describe('redirect safety', () => {
-  it('only redirects to local paths', () => {
-    expect(safeRedirect('/albums?x=1')).toBe('/albums?x=1');
-    expect(safeRedirect('//evil.example')).toBe('/');
-    expect(safeRedirect('https://evil.example')).toBe('/');
-    expect(safeRedirect('/\\evil.example')).toBe('/');
-    expect(safeRedirect(null)).toBe('/');
+  it.each([
+    '/',
+    '/albums?x=1',
+    '/albums/7d1e5a3c-0b1f-4d0e-9a35-2f3c1d2b4a5e',
+    '/trash?sort=-createdAt&page=2',
+    '/search?q=caf%C3%A9%20paris',
+    '/x?next=//not-a-host-here',
+    '/a#section',
+  ])('keeps the local path %j', (to) => {
+    expect(safeRedirect(to)).toBe(to);
+  });
+
+  it.each([
+    ['a protocol-relative URL', '//evil.example'],
+    ['three slashes', '///evil.example'],
+    ['a backslash for a slash', '/\\evil.example'],
+    ['backslashes only', '\\\\evil.example'],
+    ['a tab browsers drop', '/\t/evil.example'],
+    ['a newline browsers drop', '/\n/evil.example'],
+    ['a carriage return', '/\r/evil.example'],
+    ['a percent-encoded tab', '/%09/evil.example'],
+    ['a percent-encoded slash', '/%2F/evil.example'],
+    ['a percent-encoded backslash', '/%5Cevil.example'],
+    ['a NUL', '/\u0000/evil.example'],
+    ['DEL', '/\u007f/evil.example'],
+    ['a javascript: URL', 'javascript:alert(1)'],
+    ['a data: URL', 'data:text/html,<script>alert(1)</script>'],
+    ['an absolute URL', 'https://evil.example'],
+    ['an absolute URL without slashes', 'https:evil.example'],
+    ['a leading space', ' /x'],
+    ['a relative path', 'albums'],
+    ['an empty string', ''],
+    ['broken percent-encoding', '/%E0%A4%A'],
+  ])('refuses %s (%j)', (_what, to) => {
+    expect(safeRedirect(to)).toBe('/');
+    expect(safeRedirect(to, '/albums')).toBe('/albums');
+  });
+
+  it.each([null, undefined, 42, ['/x'], { toString: () => '/x' }])('refuses a value that is not a string (%p)', (to) => {
+    expect(safeRedirect(to)).toBe('/');
+  });
+
+  it('takes Remix’s own parameters out of the return path', () => {
     expect(returnPath(new Request('http://web/a?index&_data=x&b=2'))).toBe('/a?b=2');
   });
 });

@@ -34,10 +34,40 @@ export function returnPath(request: Request): string {
   return `${url.pathname}${search ? `?${search}` : ''}`;
 }
 
-/** Only local paths: never redirect to another site after login. */
+/** Stands for the app's own origin: a path that resolves anywhere else leaves the app. */
+const OWN_ORIGIN = 'http://trove.invalid';
+/** Control characters (browsers drop tabs and newlines from URLs) and backslashes (read as slashes). */
+function hasUnsafeCharacter(path: string): boolean {
+  for (let i = 0; i < path.length; i++) {
+    const code = path.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f || code === 0x5c) return true;
+  }
+  return false;
+}
+
+/**
+ * Only paths on this app: never redirect to another site after login. The path must start with one
+ * `/`, hold no control characters or backslashes, and stay on the app's origin when a browser
+ * resolves it, also once percent-decoded (so `/%2F/evil.example` is refused like `//evil.example`).
+ */
 export function safeRedirect(to: unknown, fallback = '/'): string {
-  if (typeof to !== 'string' || !to.startsWith('/') || to.startsWith('//') || to.startsWith('/\\')) return fallback;
-  return to;
+  if (typeof to !== 'string' || !to.startsWith('/')) return fallback;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(to);
+  } catch {
+    return fallback;
+  }
+  return [to, decoded].every(staysOnOrigin) ? to : fallback;
+}
+
+function staysOnOrigin(path: string): boolean {
+  if (hasUnsafeCharacter(path)) return false;
+  try {
+    return new URL(path, OWN_ORIGIN).origin === OWN_ORIGIN;
+  } catch {
+    return false;
+  }
 }
 
 async function unauthenticated(request: Request, ctx: WebContext, mode: AuthMode, hadSession: boolean): Promise<Response> {

@@ -4,18 +4,21 @@ import { parseWebConfig } from './config.server';
 const secret = 'x'.repeat(40);
 
 describe('web configuration', () => {
-  it('has defaults for everything, with a generated session secret', () => {
-    const generated = jest.fn(() => secret);
+  it('has defaults for everything, with generated session and proxy secrets', () => {
+    const generated = jest.fn((name: string) => `${name}:${secret}`);
     expect(parseWebConfig({}, generated)).toEqual({
       port: 3000,
       host: '0.0.0.0',
       apiUrl: 'http://127.0.0.1:5001',
-      sessionSecrets: [secret],
+      sessionSecrets: [`web-session-secret:${secret}`],
       sessionTtlDays: 30,
       trashRetentionSeconds: 30 * 86400,
       logLevel: 'info',
+      proxySecret: `proxy-secret:${secret}`,
+      trustedProxies: [],
+      publicOrigin: undefined,
     });
-    expect(generated).toHaveBeenCalledTimes(1);
+    expect(generated.mock.calls).toEqual([['web-session-secret'], ['proxy-secret']]);
   });
 
   it('reads the variables, and takes several comma-separated session secrets (first seals, all open)', () => {
@@ -25,7 +28,12 @@ describe('web configuration', () => {
       generated,
     );
     expect(c).toMatchObject({ port: 8080, apiUrl: 'https://api.example.org', sessionSecrets: ['a'.repeat(32), 'b'.repeat(32)], trashRetentionSeconds: 7 * 86400 });
-    expect(generated).not.toHaveBeenCalled();
+    expect(generated).not.toHaveBeenCalledWith('web-session-secret');
+    generated.mockClear();
+    expect(
+      parseWebConfig({ TROVE_PROXY_SECRET: 'p'.repeat(32), TROVE_TRUSTED_PROXIES: '10.0.0.5, 172.16.0.0/12,fd00::/8,loopback', TROVE_WEB_PUBLIC_URL: 'https://Photos.Example.org/' }, generated),
+    ).toMatchObject({ proxySecret: 'p'.repeat(32), trustedProxies: ['10.0.0.5', '172.16.0.0/12', 'fd00::/8', 'loopback'], publicOrigin: 'https://photos.example.org' });
+    expect(generated).not.toHaveBeenCalledWith('proxy-secret');
     // The media service's short test setting wins over days, as there.
     expect(parseWebConfig({ TROVE_TRASH_RETENTION_SECONDS: '120', TROVE_TRASH_RETENTION_DAYS: '9' }, generated).trashRetentionSeconds).toBe(120);
   });
@@ -38,6 +46,11 @@ describe('web configuration', () => {
     [{ TROVE_SESSION_SECRET: 'short' }, 'TROVE_SESSION_SECRET'],
     [{ TROVE_TRASH_RETENTION_DAYS: '0' }, 'TROVE_TRASH_RETENTION_DAYS'],
     [{ TROVE_LOG_LEVEL: 'loud' }, 'TROVE_LOG_LEVEL'],
+    [{ TROVE_PROXY_SECRET: 'short' }, 'TROVE_PROXY_SECRET'],
+    [{ TROVE_TRUSTED_PROXIES: '127.0.0.1, proxy.lan' }, 'TROVE_TRUSTED_PROXIES'],
+    [{ TROVE_TRUSTED_PROXIES: '10.0.0.0/33' }, 'TROVE_TRUSTED_PROXIES'],
+    [{ TROVE_WEB_PUBLIC_URL: 'photos.example.org' }, 'TROVE_WEB_PUBLIC_URL'],
+    [{ TROVE_WEB_PUBLIC_URL: 'ftp://photos.example.org' }, 'TROVE_WEB_PUBLIC_URL'],
   ])('rejects %j naming the variable', (env, variable) => {
     let err: unknown;
     try {
@@ -49,7 +62,7 @@ describe('web configuration', () => {
     expect((err as ConfigError).problems).toEqual([expect.stringMatching(new RegExp(`^${variable}\\b`))]);
   });
 
-  it('generates no session secret when another variable is bad', () => {
+  it('generates no secret when another variable is bad', () => {
     const generated = jest.fn(() => secret);
     expect(() => parseWebConfig({ TROVE_WEB_PORT: 'http' }, generated)).toThrow(ConfigError);
     expect(generated).not.toHaveBeenCalled();

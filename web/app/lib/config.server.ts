@@ -3,7 +3,7 @@
  * the kit's typed variables like every Trove service: a bad value stops the server with a message
  * naming the variable (exit code 78).
  */
-import { configOrExit, int, list, loadConfig, logLevel, str, url } from '@trove/kit/config';
+import { configOrExit, int, list, loadConfig, logLevel, proxyList, str, url } from '@trove/kit/config';
 import type { LogLevel, Var } from '@trove/kit/config';
 
 export interface WebConfig {
@@ -21,10 +21,21 @@ export interface WebConfig {
   trashRetentionSeconds: number;
   /** TROVE_LOG_LEVEL: the least severe log lines written. */
   logLevel: LogLevel;
+  /** TROVE_PROXY_SECRET, else generated under the data dir: proves to the gateway that a login's browser address comes from here. */
+  proxySecret: string;
+  /** TROVE_TRUSTED_PROXIES: proxies whose X-Forwarded-For/-Proto/-Host are believed (none when empty). */
+  trustedProxies: string[];
+  /** TROVE_WEB_PUBLIC_URL's origin: the only Origin a state-changing request may come from; unset → the request's own host. */
+  publicOrigin?: string;
 }
 
 /** The shortest session secret accepted (AES-256 keys are derived from it). */
 export const MIN_SESSION_SECRET_LENGTH = 32;
+/** The shortest proxy secret accepted (the gateway's rule too). */
+export const MIN_PROXY_SECRET_LENGTH = 32;
+
+/** Secrets generated under the data dir when their variable is unset (the gateway reads `proxy-secret` too). */
+export type GeneratedSecretName = 'web-session-secret' | 'proxy-secret';
 
 const webSpec = {
   port: int('TROVE_WEB_PORT', { default: 3000, min: 0, max: 65535 }),
@@ -35,27 +46,35 @@ const webSpec = {
   trashRetentionDays: int('TROVE_TRASH_RETENTION_DAYS', { default: 30, min: 1, max: 3650 }),
   trashRetentionSeconds: int('TROVE_TRASH_RETENTION_SECONDS', { required: false, min: 1, max: 3650 * 86400 }) as Var<number | undefined>,
   logLevel: logLevel('TROVE_LOG_LEVEL', { default: 'info' }),
+  proxySecret: str('TROVE_PROXY_SECRET', { required: false, minLength: MIN_PROXY_SECRET_LENGTH }) as Var<string | undefined>,
+  trustedProxies: proxyList('TROVE_TRUSTED_PROXIES'),
+  publicUrl: url('TROVE_WEB_PUBLIC_URL', { required: false, protocols: ['http', 'https'] }) as Var<string | undefined>,
 };
 
 type Env = Record<string, string | undefined>;
 
+/** Supplies a secret whose variable is unset (server.mjs: the kit's `loadOrCreateSecret` under TROVE_DATA_DIR). */
+export type GeneratedSecret = (name: GeneratedSecretName) => string;
+
 /**
  * Parses the environment; throws the kit's ConfigError naming every bad variable. `generatedSecret`
- * supplies the session secret when TROVE_SESSION_SECRET is unset (server.mjs passes the kit's
- * `loadOrCreateSecret` under TROVE_DATA_DIR); it is not called when another variable is bad.
+ * supplies the session and proxy secrets when their variables are unset; it is not called when
+ * another variable is bad.
  */
-export function parseWebConfig(env: Env, generatedSecret: () => string): WebConfig {
-  const { trashRetentionDays, trashRetentionSeconds, ...c } = loadConfig(webSpec, env);
+export function parseWebConfig(env: Env, generatedSecret: GeneratedSecret): WebConfig {
+  const { trashRetentionDays, trashRetentionSeconds, publicUrl, proxySecret, ...c } = loadConfig(webSpec, env);
   return {
     ...c,
     apiUrl: new URL(c.apiUrl).toString().replace(/\/+$/, ''),
-    sessionSecrets: c.sessionSecrets.length ? c.sessionSecrets : [generatedSecret()],
+    sessionSecrets: c.sessionSecrets.length ? c.sessionSecrets : [generatedSecret('web-session-secret')],
+    proxySecret: proxySecret ?? generatedSecret('proxy-secret'),
+    publicOrigin: publicUrl === undefined ? undefined : new URL(publicUrl).origin,
     // The media service's short test setting wins over days, as there.
     trashRetentionSeconds: trashRetentionSeconds ?? trashRetentionDays * 86400,
   };
 }
 
 /** For server.mjs: the configuration, or the process stops with a message naming each bad variable (exit code 78). */
-export function webConfigOrExit(env: Env, generatedSecret: () => string): WebConfig {
+export function webConfigOrExit(env: Env, generatedSecret: GeneratedSecret): WebConfig {
   return configOrExit('web', () => parseWebConfig(env, generatedSecret));
 }

@@ -11,6 +11,8 @@ export type WebContext = {
   config: WebConfig;
   sessions: SessionCookies;
   refresher: TokenRefresher;
+  /** The browser's address (the socket's, or X-Forwarded-For from a trusted proxy): logins pass it to the gateway. */
+  clientAddress?: string;
 };
 
 declare module '@remix-run/node' {
@@ -24,4 +26,9 @@ export function createWebContext(config: WebConfig): WebContext {
     sessions: new SessionCookies(config.sessionSecrets, config.sessionTtlDays),
     refresher: new TokenRefresher(config.apiUrl),
   };
+}
+
+/** The context of one request: the shared one plus who sent it. */
+export function requestContext(shared: WebContext, clientAddress: string | undefined): WebContext {
+  return { ...shared, clientAddress };
 }

@@ -13,12 +13,26 @@ export type LoginFailure =
   | { kind: 'unreachable' }
   | { kind: 'server'; status: number };
 
-export async function loginWithPassword(apiUrl: string, username: string, password: string): Promise<{ ok: true; tokens: AuthResponse } | { ok: false; failure: LoginFailure }> {
+/**
+ * Who is logging in, for the gateway's per-address limit: this server logs every browser in from its
+ * own address, so it names the browser's, with the secret that makes the gateway believe it.
+ */
+export interface LoginClient {
+  address?: string;
+  proxySecret: string;
+}
+
+function clientHeaders(client: LoginClient | undefined): Record<string, string> {
+  if (!client?.address) return {};
+  return { 'X-Trove-Client-Address': client.address, 'X-Trove-Proxy-Secret': client.proxySecret };
+}
+
+export async function loginWithPassword(apiUrl: string, username: string, password: string, client?: LoginClient): Promise<{ ok: true; tokens: AuthResponse } | { ok: false; failure: LoginFailure }> {
   let response: Response;
   try {
     response = await apiFetch(`${apiUrl}/v1/auth/login`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', ...clientHeaders(client) },
       body: JSON.stringify({ username, password }),
     });
   } catch {

@@ -27,7 +27,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!username) return json<ActionData>({ error: 'Enter your username.', field: 'username', username }, { status: 400 });
   if (!password) return json<ActionData>({ error: 'Enter your password.', field: 'password', username }, { status: 400 });
 
-  const result = await loginWithPassword(context.config.apiUrl, username, password);
+  const result = await loginWithPassword(context.config.apiUrl, username, password, { address: context.clientAddress, proxySecret: context.config.proxySecret });
   if (!result.ok) {
     const status = result.failure.kind === 'credentials' ? 401 : result.failure.kind === 'rate-limited' ? 429 : 503;
     return json<ActionData>({ error: loginErrorMessage(result.failure), username }, { status });

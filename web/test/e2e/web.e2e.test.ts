@@ -6,16 +6,15 @@
  * artifacts/web/.
  */
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import sharp from 'sharp';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { freePort, startProcess, startStack, tempDir } from '@trove/kit/testing';
+import { startStack, tempDir } from '@trove/kit/testing';
 import type { ServiceProcess, Stack, TempDir } from '@trove/kit/testing';
+import { WEB_DIR, startWebServer } from './web-server';
 
-const WEB_DIR = join(__dirname, '..', '..');
 const REPO_ROOT = join(WEB_DIR, '..');
 const ARTIFACTS = join(REPO_ROOT, 'artifacts', 'web');
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
@@ -39,24 +38,6 @@ function watchErrors(p: Page) {
   p.on('console', (m) => {
     if (m.type() === 'error' && /React|hydrat/i.test(m.text())) pageErrors.push(`${p.url()}: ${m.text()}`);
   });
-}
-
-/** The newest modification time under a directory (ignoring node_modules and build output). */
-function newest(dir: string): number {
-  let t = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    if (e.name === 'node_modules' || e.name === 'build' || e.name.startsWith('.')) continue;
-    const p = join(dir, e.name);
-    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
-  }
-  return t;
-}
-
-/** `make build` builds the web app; build it here too when it is missing or older than its sources. */
-function ensureBuilt() {
-  const out = join(WEB_DIR, 'build', 'server', 'index.js');
-  if (existsSync(out) && statSync(out).mtimeMs >= newest(join(WEB_DIR, 'app'))) return;
-  execFileSync(process.execPath, [require.resolve('@remix-run/dev/dist/cli.js'), 'vite:build'], { cwd: WEB_DIR, stdio: 'pipe' });
 }
 
 /** Today, `years` years ago, at noon, as EXIF writes dates. */
@@ -121,22 +102,12 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   media = await tempDir('trove-web-media-');
   await makeMedia(media.path);
-  ensureBuilt();
   stack = await startStack({ services: ['auth', 'gateway', 'media', 'worker', 'library'], env: { TROVE_TRASH_RETENTION_DAYS: '30' } });
   const basic = `Basic ${Buffer.from(`${stack.adminUsername}:${stack.adminPassword}`).toString('base64')}`;
   const created = await fetch(`${stack.gatewayUrl}/v1/users`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: basic }, body: JSON.stringify(USER) });
   expect(created.status).toBe(201);
 
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  web = startProcess('web', join(WEB_DIR, 'server.mjs'), {
-    ...stack.env,
-    TROVE_API_URL: stack.gatewayUrl,
-    TROVE_WEB_PORT: String(port),
-    TROVE_WEB_HOST: '127.0.0.1',
-    TROVE_SESSION_SECRET: randomBytes(32).toString('base64url'),
-  });
-  await web.waitForOutput('service ready', 20_000);
+  ({ web, origin } = await startWebServer(stack));
 
   browser = await chromium.launch({
     executablePath: CHROMIUM,

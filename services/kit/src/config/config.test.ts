@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { ConfigError, bool, int, list, loadConfig, logLevel, oneOf, optionalStr, redactUrl, str, url } from './index';
+import { ConfigError, bool, int, list, loadConfig, logLevel, oneOf, optionalStr, proxyList, redactUrl, str, url } from './index';
 import { commonSpec } from './common';
 
 describe('config', () => {
@@ -55,6 +55,23 @@ describe('config', () => {
     expect(loadConfig(spec, {})).toEqual({ keys: [] });
     expect(loadConfig(spec, { TROVE_X_KEYS: ' abc, defg ,, ' })).toEqual({ keys: ['abc', 'defg'] });
     expect(() => loadConfig(spec, { TROVE_X_KEYS: 'abc,de' })).toThrow('TROVE_X_KEYS: each value must be at least 3 characters');
+  });
+
+  describe('trusted proxy lists', () => {
+    const read = (value?: string) => loadConfig({ proxies: proxyList('TROVE_X_PROXIES') }, { TROVE_X_PROXIES: value }).proxies;
+
+    it('are empty when unset: no proxy is trusted unless listed', () => {
+      expect(read()).toEqual([]);
+      expect(read(' ')).toEqual([]);
+    });
+
+    it('list addresses, CIDRs and range names', () => {
+      expect(read('10.0.0.5, 172.16.0.0/12,fd00::/8, ::1 ,loopback')).toEqual(['10.0.0.5', '172.16.0.0/12', 'fd00::/8', '::1', 'loopback']);
+    });
+
+    it.each(['proxy.local', '10.0.0.0/33', '::/129', '10.0.0.1/8/1', 'private', '10.0.0.0/x', '10.0.0.0/'])('refuse %s, naming the variable', (entry) => {
+      expect(() => read(`127.0.0.1,${entry}`)).toThrow(/TROVE_X_PROXIES must list addresses/);
+    });
   });
 
   it('reads log levels in any case and names the variable when it is not one', () => {

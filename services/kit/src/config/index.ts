@@ -2,6 +2,8 @@
  * Typed environment configuration, validated once at start. Every problem is collected so a
  * misconfigured pod reports all its bad variables at once, each by name.
  */
+import { isIP } from 'node:net';
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
@@ -99,6 +101,29 @@ export const list = (name: string, opts: Common<string[]> & { minLength?: number
     const min = opts.minLength ?? 0;
     if (items.some((item) => item.length < min)) throw new Error(`${name}: each value must be at least ${min} characters`);
     return items;
+  });
+
+/** Names proxy-addr (express's `trust proxy`) knows for whole address ranges. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
+
+/** Proxies whose X-Forwarded-* headers to believe: addresses, CIDRs, `loopback`, `linklocal`, `uniquelocal`; none when unset. */
+export const proxyList = (name: string): Var<string[]> =>
+  make(name, { default: [] }, (s) => {
+    const entries = s
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean);
+    const bad = entries.find((e) => !isProxyEntry(e));
+    if (bad !== undefined) throw new Error(`${name} must list addresses, CIDRs, loopback, linklocal or uniquelocal; got "${bad}"`);
+    return entries;
   });
 
 /** pino's levels: what TROVE_LOG_LEVEL may say. */
