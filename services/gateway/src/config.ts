@@ -1,7 +1,6 @@
 import { ACCESS_TOKEN } from '@trove/proto-events';
-import { blobStoreSpec, bool, int, optionalStr, optionalUrl, str } from '@trove/kit';
+import { blobStoreSpec, bool, int, optionalStr, optionalUrl, proxyList, str } from '@trove/kit';
 import type { Var } from '@trove/kit';
-import { trustedProxies } from './http/client-address';
 
 /** Shortest administrator password the gateway starts with. */
 export const MIN_ADMIN_PASSWORD_LENGTH = 12;
@@ -30,7 +29,7 @@ export const gatewaySpec = {
   /** Origin the content URLs in answers start with (e.g. https://photos.example.org behind a proxy); default: the request's own. */
   publicUrl: optionalUrl('TROVE_PUBLIC_URL', ['http', 'https']),
   /** Proxies whose X-Forwarded-For/-Proto/-Host are believed; none unless listed. */
-  trustedProxies: trustedProxies('TROVE_TRUSTED_PROXIES'),
+  trustedProxies: proxyList('TROVE_TRUSTED_PROXIES'),
   /** Shared with the web server, whose X-Trove-Client-Address it authenticates; generated under the data dir when unset. */
   proxySecret: str('TROVE_PROXY_SECRET', { required: false, minLength: 32 }) as Var<string | undefined>,
   ...blobStoreSpec,

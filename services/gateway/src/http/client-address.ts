@@ -11,41 +11,12 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { Express, Request } from 'express';
 import { loadOrCreateSecret } from '@trove/kit';
-import type { Logger, Var } from '@trove/kit';
+import type { Logger } from '@trove/kit';
 
 export const CLIENT_ADDRESS_HEADER = 'X-Trove-Client-Address';
 export const PROXY_SECRET_HEADER = 'X-Trove-Proxy-Secret';
 /** Its name under `<data>/secrets` when TROVE_PROXY_SECRET is unset (the web server reads the same file). */
 export const PROXY_SECRET_NAME = 'proxy-secret';
-
-/** Names proxy-addr knows for whole ranges; anything else must be an address or a CIDR. */
-const RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
-
-/** TROVE_TRUSTED_PROXIES: comma-separated addresses, CIDRs or `loopback`/`linklocal`/`uniquelocal`; unset → none. */
-export function trustedProxies(name: string): Var<string[]> {
-  return {
-    name,
-    read(env) {
-      const entries = (env[name] ?? '')
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
-      for (const entry of entries) {
-        if (!isProxyEntry(entry)) throw new Error(`${name} must list addresses, CIDRs, loopback, linklocal or uniquelocal; got "${entry}"`);
-      }
-      return entries;
-    },
-  };
-}
-
-function isProxyEntry(entry: string): boolean {
-  if (RANGE_NAMES.has(entry)) return true;
-  const [address, prefix, ...rest] = entry.split('/');
-  const family = isIP(address);
-  if (!family || rest.length) return false;
-  if (prefix === undefined) return true;
-  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
-}
 
 /** Makes `req.ip` honour X-Forwarded-For from the listed proxies only. */
 export function trustProxies(app: Express, proxies: string[]): void {
