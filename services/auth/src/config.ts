@@ -8,6 +8,11 @@ export const authSpec = {
   jwtSecret: str('TROVE_JWT_SECRET', { required: false, minLength: ACCESS_TOKEN.minSecretLength }) as Var<string | undefined>,
   accessTokenTtlSeconds: int('TROVE_ACCESS_TOKEN_TTL_SECONDS', { default: 900, min: 30, max: ACCESS_TOKEN.maxTtlSeconds }),
   sessionTtlDays: int('TROVE_SESSION_TTL_DAYS', { default: 30, min: 1, max: 365 }),
+  /** Login attempts per minute per client address, and per user name from one address. */
   loginRateLimit: int('TROVE_LOGIN_RATE_LIMIT', { default: 10, min: 1, max: 100_000 }),
+  /** Login attempts per minute on one user name from all addresses together: high, so nobody can lock the owner out. */
+  loginUserRateLimit: int('TROVE_LOGIN_USER_RATE_LIMIT', { default: 100, min: 1, max: 1_000_000 }),
+  /** How long each attempt on a user name waits once it is over TROVE_LOGIN_RATE_LIMIT (slows guessing from many addresses). */
+  loginSlowdownMs: int('TROVE_LOGIN_SLOWDOWN_MS', { default: 1000, min: 0, max: 10_000 }),
   ...docStoreSpec,
 };

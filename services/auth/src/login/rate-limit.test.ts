@@ -26,7 +26,7 @@ describe('login rate limiter (sliding window over the document store)', () => {
 
   it('allows the limit, refuses the next attempt with a Retry-After to the window end', async () => {
     const l = await limiter();
-    for (let i = 0; i < 10; i++) expect(await l.hit(['username:alice'])).toEqual({ allowed: true });
+    for (let i = 0; i < 10; i++) expect(await l.hit(['username:alice'])).toEqual({ allowed: true, attempts: i + 1 });
     now += 15_000;
     expect(await l.hit(['username:alice'])).toEqual({ allowed: false, retryAfterSeconds: 45 });
   });
@@ -34,7 +34,7 @@ describe('login rate limiter (sliding window over the document store)', () => {
   it('counts each key separately, and refuses when any key is over', async () => {
     const l = await limiter(3);
     for (let i = 0; i < 3; i++) await l.hit(['username:alice', 'address:10.0.0.1']);
-    expect(await l.hit(['username:bob', 'address:10.0.0.2'])).toEqual({ allowed: true });
+    expect(await l.hit(['username:bob', 'address:10.0.0.2'])).toEqual({ allowed: true, attempts: 1 });
     expect((await l.hit(['username:bob', 'address:10.0.0.1'])).allowed).toBe(false);
     expect((await l.hit(['username:alice', 'address:10.0.0.3'])).allowed).toBe(false);
   });
@@ -52,7 +52,7 @@ describe('login rate limiter (sliding window over the document store)', () => {
     for (let i = 0; i < 11; i++) await l.hit(['username:alice']);
     expect((await l.hit(['username:alice'])).allowed).toBe(false);
     now += 2 * MINUTE;
-    expect(await l.hit(['username:alice'])).toEqual({ allowed: true });
+    expect(await l.hit(['username:alice'])).toEqual({ allowed: true, attempts: 1 });
     expect(await l.purgeExpired()).toBeGreaterThan(0);
   });
 

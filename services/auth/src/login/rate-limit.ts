@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
 import type { LoginAttemptsRepository } from './repository';
 
-export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+/** `attempts`: the most counted on any of the keys in the sliding window, this one included. */
+export type RateDecision = { allowed: true; attempts: number } | { allowed: false; retryAfterSeconds: number };
 
 /**
  * Login attempts per key (a username, a client address) in a sliding window, counted in the
@@ -28,7 +29,7 @@ export class LoginRateLimiter {
   async hit(keys: string[]): Promise<RateDecision> {
     const decisions = await Promise.all(keys.map((k) => this.hitOne(k)));
     const refused = decisions.filter((d): d is Extract<RateDecision, { allowed: false }> => !d.allowed);
-    if (refused.length === 0) return { allowed: true };
+    if (refused.length === 0) return { allowed: true, attempts: Math.max(0, ...decisions.map((d) => (d.allowed ? d.attempts : 0))) };
     return { allowed: false, retryAfterSeconds: Math.max(...refused.map((d) => d.retryAfterSeconds)) };
   }
 
@@ -42,7 +43,7 @@ export class LoginRateLimiter {
     const previous = await this.attempts.count(`${digest}:${window - 1}`);
     const elapsed = (now - window * this.windowMs) / this.windowMs;
     const estimate = previous * (1 - elapsed) + current;
-    if (estimate <= this.limit) return { allowed: true };
+    if (estimate <= this.limit) return { allowed: true, attempts: estimate };
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(((window + 1) * this.windowMs - now) / 1000)) };
   }
 

@@ -9,6 +9,7 @@ import type { DocStore } from '@trove/kit';
 import { tempDir } from '../../../kit/src/testing/temp';
 import type { TempDir } from '../../../kit/src/testing/temp';
 import { waitFor } from '../../../kit/src/testing/wait';
+import { LoginLimits } from '../login/limits';
 import { LoginRateLimiter } from '../login/rate-limit';
 import { LoginAttemptsRepository } from '../login/repository';
 import { FakeRevocations } from '../ports/revocations.fake';
@@ -27,17 +28,29 @@ let users: UsersRepository;
 let revocations: FakeRevocations;
 let sessions: Sessions;
 let userId: string;
+/** The slowdowns login asked for, instead of waiting them. */
+let slept: number[];
 
 beforeEach(async () => {
   dir = await tempDir('trove-auth-sessions-');
   store = await openDocStore({ service: 'auth', dataDir: dir.path });
   users = await UsersRepository.open(store);
   revocations = new FakeRevocations();
+  slept = [];
+  const attempts = await LoginAttemptsRepository.open(store);
   sessions = new Sessions({
     users,
     sessions: await SessionsRepository.open(store, { ttlMs: 24 * 3600 * 1000 }),
     tokens: new AccessTokenIssuer(SECRET, 900),
-    limiter: new LoginRateLimiter(await LoginAttemptsRepository.open(store), { limit: 5 }),
+    limits: new LoginLimits({
+      perClient: new LoginRateLimiter(attempts, { limit: 5 }),
+      perUsername: new LoginRateLimiter(attempts, { limit: 12 }),
+      slowDownAfter: 5,
+      slowDownMs: 800,
+      sleep: async (ms) => {
+        slept.push(ms);
+      },
+    }),
     revocations,
     log: createLogger({ service: 'auth-test', level: 'silent' }),
   });
@@ -63,12 +76,39 @@ describe('login', () => {
     await expect(sessions.login({ username: 'mallory', password: PASSWORD })).rejects.toMatchObject(unauthorized);
   });
 
-  it('refuses attempts over the limit, even with the right password, per user name and per client address', async () => {
-    const wrong = (username: string, clientAddress?: string) => expect(sessions.login({ username, password: 'nope', clientAddress })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
-    for (let i = 0; i < 5; i++) await wrong('ALICE', `10.0.0.${i}`);
-    await expect(sessions.login({ username: 'alice', password: PASSWORD })).rejects.toMatchObject({ code: 'TOO_MANY_REQUESTS', details: { retryAfterSeconds: expect.any(Number) } });
+  const wrong = (username: string, clientAddress?: string) => expect(sessions.login({ username, password: 'nope', clientAddress })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+  const limited = { code: 'TOO_MANY_REQUESTS', details: { retryAfterSeconds: expect.any(Number) } };
+
+  it('refuses one address over the limit on a user name, even with the right password; the owner elsewhere logs in, slowed down', async () => {
+    for (let i = 0; i < 5; i++) await wrong('ALICE', '198.51.100.7');
+    await expect(sessions.login({ username: 'alice', password: PASSWORD, clientAddress: '198.51.100.7' })).rejects.toMatchObject(limited);
+    expect(slept).toEqual([]);
+    await expect(sessions.login({ username: 'alice', password: PASSWORD, clientAddress: '203.0.113.5' })).resolves.toMatchObject({ accessToken: expect.any(String) });
+    // The user name has had more attempts than the tight limit: that login waited first.
+    expect(slept).toEqual([800]);
+  });
+
+  it('refuses one address over the limit across user names', async () => {
     for (let i = 0; i < 5; i++) await wrong(`user${i}`, '203.0.113.9');
-    await expect(sessions.login({ username: 'bob', password: 'nope', clientAddress: '203.0.113.9' })).rejects.toMatchObject({ code: 'TOO_MANY_REQUESTS' });
+    await expect(sessions.login({ username: 'bob', password: 'nope', clientAddress: '203.0.113.9' })).rejects.toMatchObject(limited);
+  });
+
+  it('refuses a user name over its much higher limit from all addresses together, even with the right password', async () => {
+    for (let i = 0; i < 12; i++) await wrong('alice', `10.0.0.${i}`);
+    expect(slept).toEqual(Array(7).fill(800));
+    await expect(sessions.login({ username: 'alice', password: PASSWORD, clientAddress: '10.0.1.1' })).rejects.toMatchObject(limited);
+    // Another user name is not affected.
+    await wrong('bob', '10.0.1.1');
+  });
+
+  it('does not count attempts an address was refused against the user name', async () => {
+    for (let i = 0; i < 40; i++) await sessions.login({ username: 'alice', password: 'nope', clientAddress: '198.51.100.66' }).catch(() => undefined);
+    await expect(sessions.login({ username: 'alice', password: PASSWORD, clientAddress: '203.0.113.5' })).resolves.toMatchObject({ accessToken: expect.any(String) });
+  });
+
+  it('limits logins without a client address per user name at the tight limit', async () => {
+    for (let i = 0; i < 5; i++) await wrong('alice');
+    await expect(sessions.login({ username: 'alice', password: PASSWORD })).rejects.toMatchObject(limited);
   });
 
   it('upgrades a hash made with weaker parameters, and the password keeps working', async () => {

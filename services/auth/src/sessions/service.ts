@@ -1,8 +1,7 @@
 import type { LoginRequestV1, TokenPairV1 } from '@trove/proto-events';
 import { AppError, unauthorized } from '@trove/kit';
 import type { Logger } from '@trove/kit';
-import { addressKey } from '../login/rate-limit';
-import type { LoginRateLimiter } from '../login/rate-limit';
+import type { LoginLimits } from '../login/limits';
 import type { Revocations } from '../ports/revocations';
 import { hashPassword, needsRehash, verifyDummy, verifyPassword } from '../users/passwords';
 import type { UsersRepository } from '../users/repository';
@@ -13,7 +12,7 @@ export interface SessionsDeps {
   users: UsersRepository;
   sessions: SessionsRepository;
   tokens: AccessTokenIssuer;
-  limiter: LoginRateLimiter;
+  limits: LoginLimits;
   revocations: Revocations;
   log: Logger;
 }
@@ -25,14 +24,13 @@ export interface SessionsDeps {
 export class Sessions {
   constructor(private readonly deps: SessionsDeps) {}
 
-  /** A new session for a user name and password; rate-limited per user name and per client address. */
+  /** A new session for a user name and password; rate-limited as `LoginLimits` says. */
   async login({ username, password, clientAddress }: LoginRequestV1): Promise<TokenPairV1> {
-    const { users, sessions, limiter, log } = this.deps;
-    const keys = [`username:${username.toLowerCase()}`, ...(clientAddress ? [addressKey(clientAddress)] : [])];
-    const decision = await limiter.hit(keys);
+    const { users, sessions, limits, log } = this.deps;
+    const decision = await limits.admit(username, clientAddress);
     if (!decision.allowed) {
       // Not the username: people type passwords into that field.
-      log.warn({ clientAddress }, 'login attempts over the limit');
+      log.warn({ clientAddress, limit: decision.limit }, 'login attempts over the limit');
       throw new AppError('TOO_MANY_REQUESTS', 'too many login attempts', { retryAfterSeconds: decision.retryAfterSeconds });
     }
     const user = await users.findByUsername(username);

@@ -15,6 +15,9 @@ import type { ApiResponse } from './client';
 
 const UNAUTHORIZED = { message: 'Unauthorized' };
 const RPC_TIMEOUT_MS = 1500;
+/** The auth service's limits here: the per-address limit as by default, a lower per-username one and a short slowdown, so the suite stays quick. */
+const USER_RATE_LIMIT = 20;
+const SLOWDOWN_MS = 200;
 
 interface User {
   id: string;
@@ -41,7 +44,13 @@ describe('auth and users (e2e)', () => {
   const passwordsUsed = new Set<string>([PASSWORD]);
 
   beforeAll(async () => {
-    stack = await startStack({ services: ['auth', 'gateway'], serviceEnv: { gateway: { TROVE_RPC_TIMEOUT_MS: String(RPC_TIMEOUT_MS) } } });
+    stack = await startStack({
+      services: ['auth', 'gateway'],
+      serviceEnv: {
+        gateway: { TROVE_RPC_TIMEOUT_MS: String(RPC_TIMEOUT_MS) },
+        auth: { TROVE_LOGIN_USER_RATE_LIMIT: String(USER_RATE_LIMIT), TROVE_LOGIN_SLOWDOWN_MS: String(SLOWDOWN_MS) },
+      },
+    });
     api = new Api(stack.gatewayUrl);
     admin = { username: stack.adminUsername, password: stack.adminPassword };
   });
@@ -281,13 +290,30 @@ describe('auth and users (e2e)', () => {
   });
 
   describe('login rate limits', () => {
-    it('the 11th rapid wrong-password login for one username answers 429 with Retry-After, from any address', async () => {
+    /** An address no other test uses: a /64 of its own (the limit counts an IPv6 /64 as one address). */
+    const uniqueAddress = () => `2001:db8:${(seq++).toString(16)}::1`;
+
+    it('20 wrong passwords from one address stop that address on that user, not the owner logging in elsewhere (slowed down)', async () => {
       const user = await createUser();
-      for (let i = 0; i < 10; i++) expectUnauthorized(await login(user.username, `Wrong-Password-${i}`, randomTestAddress()));
+      const guesser = uniqueAddress();
+      const answers = [];
+      for (let i = 0; i < 20; i++) answers.push((await login(user.username, `Wrong-Password-${i}`, guesser)).status);
+      expect(answers).toEqual([...Array(10).fill(401), ...Array(10).fill(429)]);
+      const limited = await login(user.username, PASSWORD, guesser);
+      expect(limited).toMatchObject({ status: 429, body: { message: 'too many login attempts' } });
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      const owner = await login(user.username, PASSWORD, uniqueAddress());
+      expect(owner.status).toBe(200);
+      // The user name is past the per-address limit: the owner's login waited a moment first.
+      expect(owner.ms).toBeGreaterThanOrEqual(SLOWDOWN_MS);
+    });
+
+    it('a user name over its much higher limit, from any number of addresses, answers 429 with Retry-After, even with the right password', async () => {
+      const user = await createUser();
+      for (let i = 0; i < USER_RATE_LIMIT; i++) expectUnauthorized(await login(user.username, `Wrong-Password-${i}`, randomTestAddress()));
       const limited = await login(user.username, `Wrong-Password-x`, randomTestAddress());
       expect(limited).toMatchObject({ status: 429, body: { message: 'too many login attempts' } });
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-      // Even the right password waits: the limit counts attempts, not only failures.
       expect((await login(user.username, PASSWORD, randomTestAddress())).status).toBe(429);
     });
 
@@ -307,9 +333,6 @@ describe('auth and users (e2e)', () => {
           clientAddress: webServer,
           headers: { 'X-Trove-Client-Address': browser, ...(secret === undefined ? {} : { 'X-Trove-Proxy-Secret': secret }) },
         });
-
-      /** An address no other test uses: a /64 of its own (the limit counts an IPv6 /64 as one address). */
-      const uniqueAddress = () => `2001:db8:${(seq++).toString(16)}::1`;
 
       it('count against the browser’s address when they carry the proxy secret', async () => {
         const webServer = uniqueAddress();
