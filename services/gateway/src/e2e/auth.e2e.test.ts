@@ -17,7 +17,7 @@ const UNAUTHORIZED = { message: 'Unauthorized' };
 const RPC_TIMEOUT_MS = 1500;
 /** The auth service's limits here: the per-address limit as by default, a lower per-username one and a short slowdown, so the suite stays quick. */
 const USER_RATE_LIMIT = 20;
-const SLOWDOWN_MS = 200;
+const SLOWDOWN_MS = 100;
 
 interface User {
   id: string;
