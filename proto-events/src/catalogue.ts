@@ -1,4 +1,5 @@
 import { defineEvent, defineRpc } from './contract';
+import { exploreContracts } from './explore-contracts';
 import { libraryContracts } from './library-contracts';
 import { mediaContracts } from './media-contracts';
 import type { MessageContract, RpcContract } from './contract';
@@ -127,4 +128,5 @@ export const catalogue: ReadonlyArray<RpcContract<unknown, unknown> | MessageCon
   userDeletedEvent,
   ...mediaContracts,
   ...libraryContracts,
+  ...exploreContracts,
 ] as ReadonlyArray<RpcContract<unknown, unknown> | MessageContract<unknown>>;

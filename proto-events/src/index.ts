@@ -5,4 +5,5 @@ export * from './auth';
 export * from './media-metadata';
 export * from './media-contracts';
 export * from './library-contracts';
+export * from './explore-contracts';
 export type * from './generated/types';

@@ -112,8 +112,8 @@ export const yearsAgoRpc = defineRpc<YearsAgoRequestV1, MediaItemListV1>({
 export const getMediaItemsRpc = defineRpc<GetMediaItemsRequestV1, MediaItemListV1>({
   subject: 'trove.v1.media.getMany',
   service: 'media',
-  callers: ['library', 'explore'],
-  summary: "Several of one user's items by id (order kept, others' ids left out), for composing album and explore answers.",
+  callers: ['library', 'explore', 'gateway'],
+  summary: "Several of one user's items by id (order kept, others' ids left out), for composing album and explore answers and reading an item's current state.",
   request: getMediaItemsRequestV1,
   response: mediaItemListV1,
 });
@@ -139,8 +139,8 @@ export const processMediaItemWork = defineWork<ProcessMediaItemV1>({
 export const mediaProcessedEvent = defineEvent<MediaItemProcessedV1>({
   subject: 'events.v1.media.processed',
   publishers: ['worker'],
-  consumers: ['media'],
-  summary: "A worker's result for one item; media applies it and marks the item READY.",
+  consumers: ['media', 'explore'],
+  summary: "A worker's result for one item; media applies it and marks the item READY; explore files the item under its place and things.",
   payload: mediaItemProcessedV1,
 });
 

@@ -46,6 +46,110 @@ export interface TokenPairV1 {
  */
 export interface EmptyV1 {}
 
+// explore-id-request.v1.json
+/**
+ * One of the user's places or things.
+ */
+export interface ExploreIdRequestV1 {
+  userId: string;
+  id: string;
+}
+
+// explore-items-request.v1.json
+/**
+ * One page of the items of one of the user's places or things, newest first, trashed and hidden items left out.
+ */
+export interface ListExploreMediaItemsRequestV1 {
+  userId: string;
+  id: string;
+  page: number;
+  limit: number;
+}
+
+// explore-list-request.v1.json
+/**
+ * One page of the user's places or things that have a visible item: most items first, then by name.
+ */
+export interface ListExploreRequestV1 {
+  userId: string;
+  page: number;
+  limit: number;
+}
+
+// explore-media-item-ids.v1.json
+/**
+ * Ids of media items, in order; the caller asks the media service for the items (trove.v1.media.getMany).
+ */
+export interface MediaItemIdsV1 {
+  mediaItemIds: string[];
+}
+
+// explore-media-item-request.v1.json
+/**
+ * The places or things of one of the user's items.
+ */
+export interface MediaItemExploreRequestV1 {
+  userId: string;
+  mediaItemId: string;
+}
+
+// explore-place-list.v1.json
+/**
+ * Places.
+ */
+export interface PlaceListV1 {
+  places: PlaceV1[];
+}
+
+// explore-place.v1.json
+/**
+ * A place of one user's library: one per (country, state, city, town) of the places the worker named for the user's items. mediaItemsCount counts its items that are neither trashed nor hidden; coverMediaItemId is the newest of them (creation time), null when there is none. The media item itself comes from the media service (trove.v1.media.getMany).
+ */
+export interface PlaceV1 {
+  id: string;
+  userId: string;
+  /**
+   * What a person calls the place: the city ("Mumbai").
+   */
+  name: string;
+  town: string | null;
+  city: string | null;
+  state: string | null;
+  country: string | null;
+  countryCode: string | null;
+  postcode: string | null;
+  /**
+   * Of the city's centre.
+   */
+  latitude: number | null;
+  /**
+   * Of the city's centre.
+   */
+  longitude: number | null;
+  coverMediaItemId: string | null;
+  mediaItemsCount: number;
+}
+
+// explore-thing-list.v1.json
+/**
+ * Things.
+ */
+export interface ThingListV1 {
+  things: ThingV1[];
+}
+
+// explore-thing.v1.json
+/**
+ * A thing of one user's library: one per label the worker recognised in the user's items ("Pizza"). mediaItemsCount counts its items that are neither trashed nor hidden; coverMediaItemId is the newest of them (creation time), null when there is none.
+ */
+export interface ThingV1 {
+  id: string;
+  userId: string;
+  name: string;
+  coverMediaItemId: string | null;
+  mediaItemsCount: number;
+}
+
 // library-album-create-request.v1.json
 /**
  * A new album of the user. A coverMediaItemId must be one of the user's items: it becomes the album's first item and its cover.

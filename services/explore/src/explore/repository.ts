@@ -1,0 +1,300 @@
+import { randomUUID } from 'node:crypto';
+import { DuplicateKeyError, unavailable } from '@trove/kit';
+import type { Collection, DocStore, Filter } from '@trove/kit';
+
+export type GroupKind = 'place' | 'thing';
+
+/**
+ * One media item as explore knows it: when it was taken, where it is filed (its place and
+ * things: its memberships) and whether lists may show it. `_id` is the media item's id.
+ */
+export interface ItemDoc {
+  _id: string;
+  userId: string;
+  creationTime: Date;
+  placeId: string | null;
+  thingIds: string[];
+  hidden: boolean;
+  trashed: boolean;
+  /** Neither hidden nor trashed: what counts, covers and item lists take. */
+  visible: boolean;
+  /** The media item's `updatedAt` when its state was read (null: not read yet); an older read never overwrites a newer one. */
+  stateVersion: Date | null;
+  /** Bumped by every filing: a filing only writes over the one it read. */
+  filing: number;
+  /**
+   * Groups the item left in a filing whose summaries may still count it. They stay here until
+   * refreshed, so the redelivery of an event whose handler died half-way refreshes them too.
+   */
+  leftPlaceIds: string[];
+  leftThingIds: string[];
+}
+
+/** What places and things have in common: one per user and key, with their summary over the visible items. */
+export interface GroupDoc {
+  _id: string;
+  userId: string;
+  /** What makes two groups the same (per user, unique). */
+  key: string;
+  name: string;
+  /** Lower-cased name: lists sort on it. */
+  nameKey: string;
+  /** The newest visible item, null when there is none. */
+  coverMediaItemId: string | null;
+  /** Visible items. */
+  mediaItemsCount: number;
+  /** Bumped by every summary refresh: a refresh only writes when no other one started after it. */
+  revision: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** What a place is called and where it lies (the worker's naming of the first item filed there). */
+export interface PlaceFields {
+  name: string;
+  town: string | null;
+  city: string | null;
+  state: string | null;
+  country: string | null;
+  countryCode: string | null;
+  postcode: string | null;
+  latitude: number | null;
+  longitude: number | null;
+}
+
+export type PlaceDoc = GroupDoc & PlaceFields;
+export type ThingDoc = GroupDoc;
+
+/** Where an item is filed; a kind left undefined keeps what the item had. */
+export interface Filing {
+  placeId?: string | null;
+  thingIds?: string[];
+}
+
+/** Group ids by kind. */
+export interface GroupIds {
+  placeIds: string[];
+  thingIds: string[];
+}
+
+/** A purged item's state: no later read of the media service can make it visible again. */
+const FOREVER = new Date(8.64e15);
+/** Attempts at filing an item while concurrent filings of it keep winning, before giving up (the event is then redelivered). */
+const ATTEMPTS = 10;
+
+const MEMBERSHIP: Record<GroupKind, 'placeId' | 'thingIds'> = { place: 'placeId', thing: 'thingIds' };
+const NEWEST_FIRST = { creationTime: -1, _id: -1 } as const;
+/** Lists: most visible items first, then by name; `_id` last so pages never overlap. */
+const LIST_ORDER = { mediaItemsCount: -1, nameKey: 1, _id: 1 } as const;
+
+const union = (...lists: string[][]): string[] => [...new Set(lists.flat())];
+
+export function groupsOf(item: Pick<ItemDoc, 'placeId' | 'thingIds'>): GroupIds {
+  return { placeIds: item.placeId ? [item.placeId] : [], thingIds: item.thingIds };
+}
+
+/**
+ * Explore's documents: `explore_items` (one per media item, with its place and things),
+ * `explore_places`, `explore_things` and `explore_deleted_users`. Every query carries the user id.
+ */
+export class ExploreRepository {
+  private constructor(
+    private readonly items: Collection<ItemDoc>,
+    private readonly places: Collection<PlaceDoc>,
+    private readonly things: Collection<ThingDoc>,
+    private readonly deletedUsers: Collection<{ _id: string; deletedAt: Date }>,
+    private readonly now: () => Date,
+  ) {}
+
+  static async open(store: DocStore, opts: { now?: () => Date } = {}): Promise<ExploreRepository> {
+    const items = store.collection<ItemDoc>('explore_items');
+    await items.ensureIndex({ fields: { userId: 1, placeId: 1, visible: 1, creationTime: -1 } });
+    await items.ensureIndex({ fields: { userId: 1, thingIds: 1, visible: 1, creationTime: -1 } });
+    const places = store.collection<PlaceDoc>('explore_places');
+    const things = store.collection<ThingDoc>('explore_things');
+    for (const groups of [places, things] as Collection<GroupDoc>[]) {
+      await groups.ensureIndex({ fields: { userId: 1, key: 1 }, unique: true });
+      await groups.ensureIndex({ fields: { userId: 1, mediaItemsCount: -1, nameKey: 1 } });
+    }
+    const deletedUsers = store.collection<{ _id: string; deletedAt: Date }>('explore_deleted_users');
+    return new ExploreRepository(items, places, things, deletedUsers, opts.now ?? (() => new Date()));
+  }
+
+  private groups(kind: GroupKind): Collection<GroupDoc> {
+    return kind === 'place' ? this.places : this.things;
+  }
+
+  // ---- items ----------------------------------------------------------------------------------
+
+  async item(userId: string, id: string): Promise<ItemDoc | null> {
+    return this.items.findOne({ _id: id, userId });
+  }
+
+  /**
+   * Files the item (a new one is not visible until its state is applied). Answers the filing's
+   * number and every group whose summary must be refreshed: where it is now, where it left, and
+   * where it left in earlier filings that were never settled.
+   */
+  async fileItem(userId: string, id: string, creationTime: Date, filing: Filing): Promise<{ filing: number; refresh: GroupIds }> {
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const before = await this.items.findOne({ _id: id, userId });
+      if (!before) {
+        const doc: ItemDoc = {
+          _id: id,
+          userId,
+          creationTime,
+          placeId: filing.placeId ?? null,
+          thingIds: filing.thingIds ?? [],
+          hidden: false,
+          trashed: false,
+          visible: false,
+          stateVersion: null,
+          filing: 1,
+          leftPlaceIds: [],
+          leftThingIds: [],
+        };
+        try {
+          await this.items.insertOne(doc);
+          return { filing: 1, refresh: groupsOf(doc) };
+        } catch (err) {
+          if (!(err instanceof DuplicateKeyError)) throw err;
+          continue; // filed at the same moment by a redelivery: file over it
+        }
+      }
+      const placeId = filing.placeId === undefined ? before.placeId : filing.placeId;
+      const thingIds = filing.thingIds ?? before.thingIds;
+      const leftPlaceIds = union(before.leftPlaceIds, before.placeId && before.placeId !== placeId ? [before.placeId] : []);
+      const leftThingIds = union(before.leftThingIds, before.thingIds.filter((t) => !thingIds.includes(t)));
+      const res = await this.items.updateOne(
+        { _id: id, userId, filing: before.filing },
+        { $set: { creationTime, placeId, thingIds, leftPlaceIds, leftThingIds }, $inc: { filing: 1 } },
+      );
+      if (res.matched > 0) {
+        return { filing: before.filing + 1, refresh: { placeIds: union(leftPlaceIds, placeId ? [placeId] : []), thingIds: union(leftThingIds, thingIds) } };
+      }
+    }
+    throw unavailable('explore item busy: filing kept losing to concurrent ones');
+  }
+
+  /** The groups left by filing `filing` are refreshed: forget them (unless the item was filed again since). */
+  async settleFiling(userId: string, id: string, filing: number): Promise<void> {
+    await this.items.updateOne({ _id: id, userId, filing }, { $set: { leftPlaceIds: [], leftThingIds: [] } });
+  }
+
+  /**
+   * The item's hidden/trashed state as the media service answered it at `version`. Answers the item
+   * after the change, or null when explore does not know the item or already has a newer state.
+   */
+  async applyState(userId: string, id: string, state: { hidden: boolean; trashed: boolean }, version: Date): Promise<ItemDoc | null> {
+    const notNewer: Filter = { $or: [{ stateVersion: null }, { stateVersion: { $lte: version } }] };
+    return this.items.findOneAndUpdate(
+      { _id: id, userId, ...notNewer },
+      { $set: { hidden: state.hidden, trashed: state.trashed, visible: !state.hidden && !state.trashed, stateVersion: version } },
+    );
+  }
+
+  /** A purged item stops being visible for good (no late read can bring it back); answers it, or null when unknown. */
+  async retireItem(userId: string, id: string): Promise<ItemDoc | null> {
+    return this.items.findOneAndUpdate({ _id: id, userId }, { $set: { visible: false, stateVersion: FOREVER } });
+  }
+
+  async deleteItem(userId: string, id: string): Promise<void> {
+    await this.items.deleteOne({ _id: id, userId });
+  }
+
+  // ---- places and things ----------------------------------------------------------------------
+
+  /** The user's place with this key, created (empty) when there is none yet. */
+  async placeFor(userId: string, key: string, fields: PlaceFields): Promise<string> {
+    return this.groupFor('place', userId, key, fields);
+  }
+
+  /** The user's thing with this key, created (empty) when there is none yet. */
+  async thingFor(userId: string, key: string, name: string): Promise<string> {
+    return this.groupFor('thing', userId, key, { name });
+  }
+
+  private async groupFor(kind: GroupKind, userId: string, key: string, fields: { name: string }): Promise<string> {
+    const groups = this.groups(kind);
+    const existing = await groups.findOne({ userId, key });
+    if (existing) return existing._id;
+    const now = this.now();
+    const doc: GroupDoc = { _id: randomUUID(), userId, key, ...fields, nameKey: fields.name.toLowerCase(), coverMediaItemId: null, mediaItemsCount: 0, revision: 0, createdAt: now, updatedAt: now };
+    try {
+      await groups.insertOne(doc);
+      return doc._id;
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+      // Created at the same moment by another event of the same user.
+      const created = await groups.findOne({ userId, key });
+      if (!created) throw err;
+      return created._id;
+    }
+  }
+
+  async place(userId: string, id: string): Promise<PlaceDoc | null> {
+    return this.places.findOne({ _id: id, userId });
+  }
+
+  async thing(userId: string, id: string): Promise<ThingDoc | null> {
+    return this.things.findOne({ _id: id, userId });
+  }
+
+  /** A page of the user's places with a visible item. */
+  async listPlaces(userId: string, skip: number, limit: number): Promise<PlaceDoc[]> {
+    return this.places.find({ userId, mediaItemsCount: { $gt: 0 } }, { sort: LIST_ORDER, skip, limit });
+  }
+
+  /** A page of the user's things with a visible item. */
+  async listThings(userId: string, skip: number, limit: number): Promise<ThingDoc[]> {
+    return this.things.find({ userId, mediaItemsCount: { $gt: 0 } }, { sort: LIST_ORDER, skip, limit });
+  }
+
+  /** The user's things among `ids`, by name. */
+  async thingsByIds(userId: string, ids: string[]): Promise<ThingDoc[]> {
+    if (ids.length === 0) return [];
+    return this.things.find({ userId, _id: { $in: ids } }, { sort: { nameKey: 1, _id: 1 } });
+  }
+
+  /** Ids of a slice of a group's visible items, newest first. */
+  async visibleItemIds(kind: GroupKind, userId: string, groupId: string, skip: number, limit: number): Promise<string[]> {
+    const items = await this.items.find({ userId, [MEMBERSHIP[kind]]: groupId, visible: true }, { sort: NEWEST_FIRST, skip, limit });
+    return items.map((i) => i._id);
+  }
+
+  /**
+   * Recounts a group's visible items and takes the newest as its cover. A refresh first bumps the
+   * group's revision and writes only if no other refresh bumped it since: that later refresh read
+   * the items after this one's change, so its summary is the one to keep (it never needs a retry).
+   * Nothing when the group is gone.
+   */
+  async refreshSummary(kind: GroupKind, userId: string, groupId: string): Promise<void> {
+    const groups = this.groups(kind);
+    const claimed = await groups.findOneAndUpdate({ _id: groupId, userId }, { $inc: { revision: 1 } });
+    if (!claimed) return;
+    const members: Filter = { userId, [MEMBERSHIP[kind]]: groupId, visible: true };
+    const [count, [newest]] = await Promise.all([this.items.count(members), this.items.find(members, { sort: NEWEST_FIRST, limit: 1 })]);
+    await groups.updateOne(
+      { _id: groupId, userId, revision: claimed.revision },
+      { $set: { mediaItemsCount: count, coverMediaItemId: newest?._id ?? null, updatedAt: this.now() } },
+    );
+  }
+
+  // ---- users ----------------------------------------------------------------------------------
+
+  /** Remembers the deletion first, so an event racing with it can tell and clean up after itself. */
+  async markUserDeleted(userId: string): Promise<void> {
+    await this.deletedUsers.updateOne({ _id: userId }, { $set: { deletedAt: this.now() } }, { upsert: true });
+  }
+
+  async isUserDeleted(userId: string): Promise<boolean> {
+    return (await this.deletedUsers.count({ _id: userId })) > 0;
+  }
+
+  /** Every item, place and thing of the user. */
+  async deleteUserData(userId: string): Promise<void> {
+    await this.items.deleteMany({ userId });
+    await this.places.deleteMany({ userId });
+    await this.things.deleteMany({ userId });
+  }
+}

@@ -1,0 +1,234 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDocStore } from '@trove/kit';
+import type { DocStore } from '@trove/kit';
+import type { MediaPlaceV1, PlaceV1, ThingV1 } from '@trove/proto-events';
+import { FakeMedia } from '../ports/media.fake';
+import { processedResult, workerPlace } from './processed.fake';
+import { ExploreRepository } from './repository';
+import { Explore, placeKey } from './service';
+
+describe('explore (places, things, covers, visibility) against NeDB and a fake media service', () => {
+  let dir: string;
+  let store: DocStore;
+  let repo: ExploreRepository;
+  let media: FakeMedia;
+  let explore: Explore;
+  const alice = randomUUID();
+  const bob = randomUUID();
+  const paris = workerPlace('Paris', 'Île-de-France', 'France');
+  const lyon = workerPlace('Lyon', 'Auvergne-Rhône-Alpes', 'France');
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'trove-explore-'));
+    store = await openDocStore({ service: 'explore', dataDir: dir });
+    repo = await ExploreRepository.open(store);
+    media = new FakeMedia();
+    explore = new Explore(repo, media);
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** An item of the user's, taken on day `day` of June 2024, processed with what the worker found. */
+  const processed = async (userId: string, day: number, found: { place?: MediaPlaceV1 | null; things?: string[] }, id = randomUUID()) => {
+    media.add(userId, id);
+    await explore.itemProcessed(processedResult(userId, id, `2024-06-${String(day).padStart(2, '0')}T12:00:00+02:00`, found));
+    return id;
+  };
+  const change = async (id: string, state: { hidden?: boolean; trashed?: boolean }, userId = alice) => {
+    media.set(id, state);
+    await explore.itemChanged(userId, id);
+  };
+  const summary = (g: PlaceV1 | ThingV1) => ({ name: g.name, count: g.mediaItemsCount, cover: g.coverMediaItemId });
+  const placeOf = async (id: string) => (await explore.placesOf(alice, id))[0]!;
+  const placeNames = async (userId = alice) => (await explore.listPlaces(userId, 1, 100)).map((p) => p.name);
+  const thingNames = async (userId = alice) => (await explore.listThings(userId, 1, 100)).map((t) => t.name);
+
+  it('files an item under its place with every field the worker named; the place answers by id, in the list and for the item', async () => {
+    const id = await processed(alice, 1, { place: workerPlace('Mumbai', 'Maharashtra', 'India', { countryCode: 'IN', latitude: 19.07, longitude: 72.88 }) });
+    const [place] = await explore.placesOf(alice, id);
+    expect(place).toEqual({
+      id: expect.any(String),
+      userId: alice,
+      name: 'Mumbai',
+      town: null,
+      city: 'Mumbai',
+      state: 'Maharashtra',
+      country: 'India',
+      countryCode: 'IN',
+      postcode: null,
+      latitude: 19.07,
+      longitude: 72.88,
+      coverMediaItemId: id,
+      mediaItemsCount: 1,
+    });
+    expect(await explore.getPlace(alice, place!.id)).toEqual(place);
+    expect(await explore.listPlaces(alice, 1, 15)).toEqual([place]);
+    expect(await explore.placeItemIds(alice, place!.id, 1, 15)).toEqual([id]);
+  });
+
+  it('one place per (country, state, city, town), whatever the letter case; the cover is the newest item taken, not the last processed', async () => {
+    const older = await processed(alice, 3, { place: paris });
+    const newest = await processed(alice, 9, { place: workerPlace('PARIS', 'Île-de-France', 'France') });
+    const middle = await processed(alice, 5, { place: paris });
+    const elsewhere = await processed(alice, 4, { place: workerPlace('Paris', 'Île-de-France', 'France', { town: 'Montmartre' }) });
+    const place = await placeOf(older);
+    expect((await placeOf(newest)).id).toBe(place.id);
+    expect(summary(place)).toEqual({ name: 'Paris', count: 3, cover: newest });
+    expect(await explore.placeItemIds(alice, place.id, 1, 15)).toEqual([newest, middle, older]);
+    expect(await explore.placeItemIds(alice, place.id, 2, 2)).toEqual([older]);
+    expect((await placeOf(elsewhere)).id).not.toBe(place.id);
+    expect(await placeNames()).toEqual(['Paris', 'Paris']);
+  });
+
+  it('files things once per label; lists go by count, then by name; an item answers its things by name', async () => {
+    const a = await processed(alice, 1, { things: ['Pizza', 'Dining Table', 'pizza'] });
+    await processed(alice, 2, { things: ['Pizza', 'Cup'] });
+    await processed(alice, 3, { things: ['Bottle'] });
+    expect(await thingNames()).toEqual(['Pizza', 'Bottle', 'Cup', 'Dining Table']);
+    const things = await explore.thingsOf(alice, a);
+    expect(things.map((t) => t.name)).toEqual(['Dining Table', 'Pizza']);
+    const pizza = things.find((t) => t.name === 'Pizza')!;
+    expect(await explore.getThing(alice, pizza.id)).toEqual({ id: pizza.id, userId: alice, name: 'Pizza', coverMediaItemId: expect.any(String), mediaItemsCount: 2 });
+    expect((await explore.listThings(alice, 2, 2)).map((t) => t.name)).toEqual(['Cup', 'Dining Table']);
+  });
+
+  it('trash: the count and cover leave the item, the place leaves the list but still answers by id; restore brings it back', async () => {
+    const only = await processed(alice, 1, { place: paris, things: ['Pizza'] });
+    const place = await placeOf(only);
+    const [pizza] = await explore.thingsOf(alice, only);
+
+    await change(only, { trashed: true });
+    expect(summary(await explore.getPlace(alice, place.id))).toEqual({ name: 'Paris', count: 0, cover: null });
+    expect(summary(await explore.getThing(alice, pizza!.id))).toEqual({ name: 'Pizza', count: 0, cover: null });
+    expect(await placeNames()).toEqual([]);
+    expect(await thingNames()).toEqual([]);
+    expect(await explore.placeItemIds(alice, place.id, 1, 15)).toEqual([]);
+
+    await change(only, { trashed: false });
+    expect(summary(await explore.getPlace(alice, place.id))).toEqual({ name: 'Paris', count: 1, cover: only });
+    expect(await thingNames()).toEqual(['Pizza']);
+  });
+
+  it('hiding the newest item moves the cover to the next newest; hiding every item leaves the list', async () => {
+    const older = await processed(alice, 1, { place: lyon });
+    const newer = await processed(alice, 2, { place: lyon });
+    const place = await placeOf(older);
+    await change(newer, { hidden: true });
+    expect(summary(await explore.getPlace(alice, place.id))).toEqual({ name: 'Lyon', count: 1, cover: older });
+    expect(await explore.placeItemIds(alice, place.id, 1, 15)).toEqual([older]);
+    await change(older, { hidden: true });
+    expect(await placeNames()).toEqual([]);
+    await change(newer, { hidden: false });
+    expect(summary(await explore.getPlace(alice, place.id))).toEqual({ name: 'Lyon', count: 1, cover: newer });
+  });
+
+  it('an item hidden or trashed before its result arrives is filed without being shown', async () => {
+    const id = randomUUID();
+    media.add(alice, id, { hidden: true });
+    await explore.itemChanged(alice, id); // explore does not know it yet: nothing to do
+    await explore.itemProcessed(processedResult(alice, id, '2024-06-01T12:00:00Z', { place: paris, things: ['Cat'] }));
+    expect(summary(await placeOf(id))).toEqual({ name: 'Paris', count: 0, cover: null });
+    expect(await placeNames()).toEqual([]);
+    await change(id, { hidden: false });
+    expect(await placeNames()).toEqual(['Paris']);
+  });
+
+  it('the same result or change twice changes nothing', async () => {
+    const id = await processed(alice, 1, { place: paris, things: ['Pizza'] });
+    const before = { places: await explore.listPlaces(alice, 1, 15), things: await explore.listThings(alice, 1, 15) };
+    await explore.itemProcessed(processedResult(alice, id, '2024-06-01T12:00:00+02:00', { place: paris, things: ['Pizza'] }));
+    await explore.itemChanged(alice, id);
+    await explore.itemChanged(alice, id);
+    expect({ places: await explore.listPlaces(alice, 1, 15), things: await explore.listThings(alice, 1, 15) }).toEqual(before);
+  });
+
+  it('a new result moves the item: the place it left is recounted; a result without place or things keeps them, null or [] clears them', async () => {
+    const id = await processed(alice, 1, { place: paris, things: ['Pizza'] });
+    const parisId = (await placeOf(id)).id;
+    await explore.itemProcessed(processedResult(alice, id, '2024-06-01T12:00:00Z', { place: lyon }));
+    expect(summary(await explore.getPlace(alice, parisId))).toEqual({ name: 'Paris', count: 0, cover: null });
+    expect((await placeOf(id)).name).toBe('Lyon');
+    expect((await explore.thingsOf(alice, id)).map((t) => t.name)).toEqual(['Pizza']);
+
+    await explore.itemProcessed(processedResult(alice, id, '2024-06-01T12:00:00Z', { place: null, things: [] }));
+    expect(await explore.placesOf(alice, id)).toEqual([]);
+    expect(await explore.thingsOf(alice, id)).toEqual([]);
+    expect(await placeNames()).toEqual([]);
+    expect(await thingNames()).toEqual([]);
+  });
+
+  it('a result whose handler died after filing: its redelivery still recounts the place the item left', async () => {
+    const id = await processed(alice, 1, { place: paris });
+    const parisId = (await placeOf(id)).id;
+    // The first delivery filed the item under Lyon and died before refreshing anything.
+    const lyonId = await repo.placeFor(alice, placeKey(lyon), lyon);
+    await repo.fileItem(alice, id, new Date('2024-06-01T12:00:00Z'), { placeId: lyonId });
+    expect(summary(await explore.getPlace(alice, parisId)).count).toBe(1);
+
+    await explore.itemProcessed(processedResult(alice, id, '2024-06-01T12:00:00Z', { place: lyon }));
+    expect(summary(await explore.getPlace(alice, parisId))).toEqual({ name: 'Paris', count: 0, cover: null });
+    expect(summary(await explore.getPlace(alice, lyonId))).toEqual({ name: 'Lyon', count: 1, cover: id });
+  });
+
+  it('a purged item leaves its place and things, which stay (empty) by id; a late result for it leaves nothing behind', async () => {
+    const id = await processed(alice, 1, { place: paris, things: ['Pizza'] });
+    const place = await placeOf(id);
+    media.purge(id);
+    await explore.itemPurged(alice, id);
+    await explore.itemPurged(alice, id);
+    expect(summary(await explore.getPlace(alice, place.id))).toEqual({ name: 'Paris', count: 0, cover: null });
+    await expect(explore.placesOf(alice, id)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'mediaitem not found' });
+
+    await explore.itemProcessed(processedResult(alice, id, '2024-06-01T12:00:00Z', { place: paris, things: ['Pizza'] }));
+    expect(await repo.item(alice, id)).toBeNull();
+    expect(summary(await explore.getPlace(alice, place.id)).count).toBe(0);
+  });
+
+  it('a change event for an item the media service no longer has is a purge', async () => {
+    const id = await processed(alice, 1, { place: paris });
+    const place = await placeOf(id);
+    media.purge(id);
+    await explore.itemChanged(alice, id);
+    expect(await repo.item(alice, id)).toBeNull();
+    expect(summary(await explore.getPlace(alice, place.id)).count).toBe(0);
+  });
+
+  it("another user's place, thing or item is not found; the user's own unprocessed item has no places or things", async () => {
+    const id = await processed(alice, 1, { place: paris, things: ['Pizza'] });
+    const place = await placeOf(id);
+    const [thing] = await explore.thingsOf(alice, id);
+    await expect(explore.getPlace(bob, place.id)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'place not found' });
+    await expect(explore.placeItemIds(bob, place.id, 1, 15)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'place not found' });
+    await expect(explore.getThing(bob, thing!.id)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'thing not found' });
+    await expect(explore.thingItemIds(bob, thing!.id, 1, 15)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'thing not found' });
+    await expect(explore.getPlace(alice, thing!.id)).rejects.toMatchObject({ message: 'place not found' });
+    await expect(explore.placesOf(bob, id)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'mediaitem not found' });
+    await expect(explore.thingsOf(alice, randomUUID())).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'mediaitem not found' });
+    expect(await placeNames(bob)).toEqual([]);
+
+    const fresh = randomUUID();
+    media.add(alice, fresh);
+    expect(await explore.placesOf(alice, fresh)).toEqual([]);
+    expect(await explore.thingsOf(alice, fresh)).toEqual([]);
+  });
+
+  it("a deleted user's places, things and items are removed; a result arriving after the deletion leaves nothing", async () => {
+    const id = await processed(alice, 1, { place: paris, things: ['Pizza'] });
+    const bobs = await processed(bob, 1, { place: paris });
+    const place = await placeOf(id);
+    await explore.userDeleted(alice);
+    await explore.userDeleted(alice);
+    await expect(explore.getPlace(alice, place.id)).rejects.toMatchObject({ message: 'place not found' });
+    expect(await repo.item(alice, id)).toBeNull();
+
+    await explore.itemProcessed(processedResult(alice, randomUUID(), '2024-06-01T12:00:00Z', { place: lyon, things: ['Cat'] }));
+    expect(await placeNames()).toEqual([]);
+    expect(await thingNames()).toEqual([]);
+    expect((await explore.placesOf(bob, bobs))[0]?.mediaItemsCount).toBe(1);
+  });
+});

@@ -1,0 +1,181 @@
+import type { MediaItemProcessedV1, MediaPlaceV1, PlaceV1, ThingV1 } from '@trove/proto-events';
+import { notFound } from '@trove/kit';
+import type { MediaStates } from '../ports/media';
+import { groupsOf } from './repository';
+import type { ExploreRepository, Filing, GroupIds, GroupKind, PlaceDoc, PlaceFields, ThingDoc } from './repository';
+
+export const placeNotFound = () => notFound('place not found');
+export const thingNotFound = () => notFound('thing not found');
+export const mediaItemNotFound = () => notFound('mediaitem not found');
+
+/** One place per user and (country, state, city, town); letter case does not make another place. */
+export function placeKey(place: Pick<MediaPlaceV1, 'country' | 'state' | 'city' | 'town'>): string {
+  return JSON.stringify([place.country, place.state, place.city, place.town].map((part) => (part ?? '').toLowerCase()));
+}
+
+/** One thing per user and label; letter case does not make another thing. */
+export function thingKey(label: string): string {
+  return label.toLowerCase();
+}
+
+function placeFields(place: MediaPlaceV1): PlaceFields {
+  const { name, town, city, state, country, countryCode, postcode, latitude, longitude } = place;
+  return { name, town, city, state, country, countryCode, postcode, latitude, longitude };
+}
+
+export function toPlaceV1(doc: PlaceDoc): PlaceV1 {
+  return {
+    id: doc._id,
+    userId: doc.userId,
+    name: doc.name,
+    town: doc.town,
+    city: doc.city,
+    state: doc.state,
+    country: doc.country,
+    countryCode: doc.countryCode,
+    postcode: doc.postcode,
+    latitude: doc.latitude,
+    longitude: doc.longitude,
+    coverMediaItemId: doc.coverMediaItemId,
+    mediaItemsCount: doc.mediaItemsCount,
+  };
+}
+
+export function toThingV1(doc: ThingDoc): ThingV1 {
+  return { id: doc._id, userId: doc.userId, name: doc.name, coverMediaItemId: doc.coverMediaItemId, mediaItemsCount: doc.mediaItemsCount };
+}
+
+const skipOf = (page: number, limit: number) => (page - 1) * limit;
+
+/**
+ * Places and things of each user's library. Rules:
+ * - an item is filed under the place and the things the worker named for it (one place per user
+ *   and (country, state, city, town), one thing per user and label); a result without `place` or
+ *   `things` (a worker without that component) keeps what the item had;
+ * - an item counts only while it is neither trashed nor hidden, as the media service answers when
+ *   asked after each change (events carry only ids, and asking makes their order irrelevant);
+ * - a place's or thing's `mediaItemsCount` is its visible items, its cover the newest of them
+ *   (creation time); with none it still answers by id (count 0, no cover) but leaves the lists;
+ * - lists: most items first, then by name; item lists: newest first, visible items only;
+ * - everything is scoped to the user: another user's id is not found.
+ */
+export class Explore {
+  constructor(
+    private readonly repo: ExploreRepository,
+    private readonly media: MediaStates,
+  ) {}
+
+  // ---- places ---------------------------------------------------------------------------------
+
+  async listPlaces(userId: string, page: number, limit: number): Promise<PlaceV1[]> {
+    return (await this.repo.listPlaces(userId, skipOf(page, limit), limit)).map(toPlaceV1);
+  }
+
+  async getPlace(userId: string, id: string): Promise<PlaceV1> {
+    const place = await this.repo.place(userId, id);
+    if (!place) throw placeNotFound();
+    return toPlaceV1(place);
+  }
+
+  /** Ids of a page of the place's visible items, newest first. */
+  async placeItemIds(userId: string, id: string, page: number, limit: number): Promise<string[]> {
+    await this.getPlace(userId, id);
+    return this.repo.visibleItemIds('place', userId, id, skipOf(page, limit), limit);
+  }
+
+  /** The place of one of the user's items: none until it is processed, or when it has no position. */
+  async placesOf(userId: string, mediaItemId: string): Promise<PlaceV1[]> {
+    const item = await this.knownItem(userId, mediaItemId);
+    const place = item?.placeId ? await this.repo.place(userId, item.placeId) : null;
+    return place ? [toPlaceV1(place)] : [];
+  }
+
+  // ---- things ---------------------------------------------------------------------------------
+
+  async listThings(userId: string, page: number, limit: number): Promise<ThingV1[]> {
+    return (await this.repo.listThings(userId, skipOf(page, limit), limit)).map(toThingV1);
+  }
+
+  async getThing(userId: string, id: string): Promise<ThingV1> {
+    const thing = await this.repo.thing(userId, id);
+    if (!thing) throw thingNotFound();
+    return toThingV1(thing);
+  }
+
+  /** Ids of a page of the thing's visible items, newest first. */
+  async thingItemIds(userId: string, id: string, page: number, limit: number): Promise<string[]> {
+    await this.getThing(userId, id);
+    return this.repo.visibleItemIds('thing', userId, id, skipOf(page, limit), limit);
+  }
+
+  /** The things recognised in one of the user's items, by name: none until it is processed. */
+  async thingsOf(userId: string, mediaItemId: string): Promise<ThingV1[]> {
+    const item = await this.knownItem(userId, mediaItemId);
+    return item ? (await this.repo.thingsByIds(userId, item.thingIds)).map(toThingV1) : [];
+  }
+
+  /** Explore's record of the item; null when the item is the user's but not processed yet; not found when it is not theirs. */
+  private async knownItem(userId: string, mediaItemId: string) {
+    const item = await this.repo.item(userId, mediaItemId);
+    if (item) return item;
+    if (!(await this.media.stateOf(userId, mediaItemId))) throw mediaItemNotFound();
+    return null;
+  }
+
+  // ---- what happens elsewhere: results, media changes, user deletion ---------------------------
+  // Each is idempotent (events come at least once) and safe in any order against the others.
+
+  /** A worker's result: file the item under its place and things, read its state, refresh what it joined and left. */
+  async itemProcessed(result: MediaItemProcessedV1): Promise<void> {
+    const { userId, mediaItemId } = result;
+    if (await this.repo.isUserDeleted(userId)) return;
+    const filing: Filing = {};
+    if (result.place !== undefined) filing.placeId = result.place ? await this.repo.placeFor(userId, placeKey(result.place), placeFields(result.place)) : null;
+    if (result.things !== undefined) filing.thingIds = await Promise.all(uniqueLabels(result.things.map((t) => t.label)).map((label) => this.repo.thingFor(userId, thingKey(label), label)));
+    const filed = await this.repo.fileItem(userId, mediaItemId, new Date(result.metadata.creationTime), filing);
+    // Read after filing: a change the media service makes from now on has its own event, which finds the item filed.
+    const state = await this.media.stateOf(userId, mediaItemId);
+    if (state) await this.repo.applyState(userId, mediaItemId, state, state.version);
+    else await this.repo.retireItem(userId, mediaItemId);
+    await this.refresh(userId, filed.refresh);
+    if (state) await this.repo.settleFiling(userId, mediaItemId, filed.filing);
+    else await this.repo.deleteItem(userId, mediaItemId);
+    // The user was deleted while this ran: whatever it created goes too.
+    if (await this.repo.isUserDeleted(userId)) await this.repo.deleteUserData(userId);
+  }
+
+  /** The item was updated, trashed or restored: take its current state from the media service. */
+  async itemChanged(userId: string, mediaItemId: string): Promise<void> {
+    const state = await this.media.stateOf(userId, mediaItemId);
+    if (!state) return this.itemPurged(userId, mediaItemId);
+    const item = await this.repo.applyState(userId, mediaItemId, state, state.version);
+    if (item) await this.refresh(userId, groupsOf(item));
+  }
+
+  /** The item is gone for good: it leaves its place and things (which stay, maybe empty). */
+  async itemPurged(userId: string, mediaItemId: string): Promise<void> {
+    const item = await this.repo.retireItem(userId, mediaItemId);
+    if (!item) return;
+    const current = groupsOf(item);
+    await this.refresh(userId, { placeIds: [...item.leftPlaceIds, ...current.placeIds], thingIds: [...item.leftThingIds, ...current.thingIds] });
+    await this.repo.deleteItem(userId, mediaItemId);
+  }
+
+  /** Every place, thing and item of the user. */
+  async userDeleted(userId: string): Promise<void> {
+    await this.repo.markUserDeleted(userId);
+    await this.repo.deleteUserData(userId);
+  }
+
+  private async refresh(userId: string, groups: GroupIds): Promise<void> {
+    const each = (kind: GroupKind, ids: string[]) => [...new Set(ids)].map((id) => this.repo.refreshSummary(kind, userId, id));
+    await Promise.all([...each('place', groups.placeIds), ...each('thing', groups.thingIds)]);
+  }
+}
+
+/** Labels once each (the first spelling of a key wins). */
+function uniqueLabels(labels: string[]): string[] {
+  const byKey = new Map<string, string>();
+  for (const label of labels) if (!byKey.has(thingKey(label))) byKey.set(thingKey(label), label);
+  return [...byKey.values()];
+}
