@@ -316,7 +316,7 @@ describe('openapi.yaml', () => {
   it('declares paginated lists as plain arrays with page and limit', () => {
     const paginated = [
       '/v1/yearsAgo/{monthDate}/mediaItems', '/v1/search', '/v1/mediaItems', '/v1/favourites', '/v1/hidden', '/v1/trash',
-      '/v1/explore/places/{id}/mediaItems', '/v1/explore/things/{id}/mediaItems', '/v1/explore/people/{id}/mediaItems',
+      '/v1/explore/places', '/v1/explore/things', '/v1/explore/places/{id}/mediaItems', '/v1/explore/things/{id}/mediaItems', '/v1/explore/people/{id}/mediaItems',
       '/v1/albums', '/v1/albums/{id}/mediaItems', '/v1/sharing/{id}/mediaItems', '/v1/users', '/v1/jobs',
     ];
     for (const p of paginated) {

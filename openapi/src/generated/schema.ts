@@ -241,7 +241,9 @@ export interface paths {
         };
         /**
          * List the places of a media item
-         * @description Returns the places recognised for the media item from its GPS position (usually zero or one). Empty until processing has run.
+         * @description Returns the place where the media item was taken, named from its GPS position: one place, or
+         *     none when the item has no position, lies far from any town (at sea) or is not processed yet.
+         *     Also for hidden and trashed items.
          */
         get: operations["listMediaItemPlaces"];
         put?: never;
@@ -264,7 +266,8 @@ export interface paths {
         };
         /**
          * List the things in a media item
-         * @description Returns the things (objects, scenes) recognised in the media item. Empty until processing has run.
+         * @description Returns the things (objects) recognised in the media item, ordered by name; empty until the
+         *     item is processed. Also for hidden and trashed items.
          */
         get: operations["listMediaItemThings"];
         put?: never;
@@ -505,7 +508,10 @@ export interface paths {
         };
         /**
          * List places
-         * @description Returns every place recognised in the caller's library, with the number of (visible) media items taken there; ordered by `mediaItemsCount`, largest first, then by name.
+         * @description Returns a page of the places where the caller's photos and videos were taken, each with the
+         *     number of its media items that are neither hidden nor in the trash and the newest of them as
+         *     its cover; ordered by `mediaItemsCount`, largest first, then by name. A place none of whose
+         *     items is visible is left out (it still answers by id).
          */
         get: operations["listPlaces"];
         put?: never;
@@ -525,7 +531,10 @@ export interface paths {
         };
         /**
          * List things
-         * @description Returns every thing (object, scene) recognised in the caller's library, with the number of (visible) media items showing it; ordered by `mediaItemsCount`, largest first, then by name.
+         * @description Returns a page of the things (objects) recognised in the caller's photos and videos, each
+         *     with the number of its media items that are neither hidden nor in the trash and the newest
+         *     of them as its cover; ordered by `mediaItemsCount`, largest first, then by name. A thing
+         *     none of whose items is visible is left out (it still answers by id).
          */
         get: operations["listThings"];
         put?: never;
@@ -568,7 +577,8 @@ export interface paths {
         };
         /**
          * Get a place
-         * @description Returns one place of the caller's library.
+         * @description Returns one place of the caller's library, also when none of its items is visible any more
+         *     (then `mediaItemsCount` is 0, `coverMediaItemId` is `null` and there is no `coverMediaItem`).
          */
         get: operations["getPlace"];
         put?: never;
@@ -591,7 +601,8 @@ export interface paths {
         };
         /**
          * Get a thing
-         * @description Returns one thing of the caller's library.
+         * @description Returns one thing of the caller's library, also when none of its items is visible any more
+         *     (then `mediaItemsCount` is 0, `coverMediaItemId` is `null` and there is no `coverMediaItem`).
          */
         get: operations["getThing"];
         put?: never;
@@ -1424,7 +1435,12 @@ export interface components {
             /** @example false */
             hidden?: boolean;
         };
-        /** @description A place derived from the GPS positions of media items (reverse geocoded). */
+        /**
+         * @description A place where media items were taken, named from their GPS positions (reverse geocoded
+         *     offline): one per town, city, state and country of the caller's items. Every property is
+         *     always present but `coverMediaItem`, which is there exactly when `coverMediaItemId` is not
+         *     `null`.
+         */
         Place: {
             /**
              * Format: uuid
@@ -1432,11 +1448,14 @@ export interface components {
              */
             id: string;
             /**
-             * @description Display name (the most specific of town, city, state, country).
+             * @description What a person calls the place — its city.
              * @example Amsterdam
              */
             name: string;
-            /** @example null */
+            /**
+             * @description The neighbourhood or smaller settlement within the city the items are nearest to, if any.
+             * @example null
+             */
             town: string | null;
             /** @example Amsterdam */
             city: string | null;
@@ -1444,7 +1463,10 @@ export interface components {
             state: string | null;
             /** @example Netherlands */
             country: string | null;
-            /** @example 1012 JS */
+            /**
+             * @description Not determined yet (always `null`).
+             * @example null
+             */
             postcode: string | null;
             /**
              * @description ISO 3166-1 alpha-2 code.
@@ -1453,20 +1475,23 @@ export interface components {
             countryCode: string | null;
             /**
              * Format: double
+             * @description Of the city's centre.
              * @example 52.370216
              */
             latitude: number | null;
             /**
              * Format: double
+             * @description Of the city's centre.
              * @example 4.895168
              */
             longitude: number | null;
             /**
              * Format: uuid
-             * @description Media item used as the place's cover.
+             * @description The place's cover, the newest of its media items that is neither hidden nor in the trash; `null` when there is none.
              * @example 3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c
              */
             coverMediaItemId: string | null;
+            coverMediaItem?: components["schemas"]["MediaItem"];
             /**
              * @description Signed thumbnail URL of the cover media item.
              * @example http://localhost:5001/v1/mediaItems/3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c/thumbnail?exp=1719273600&sig=Lm9Nb8Vc7Xz6Qa5Ws4Ed3Rf2Tg1Yh0Uj9Ik8Ol7Pp6A
@@ -1474,25 +1499,34 @@ export interface components {
             thumbnailUrl: string | null;
             /**
              * Format: int32
+             * @description Media items taken there that are neither hidden nor in the trash.
              * @example 128
              */
             mediaItemsCount: number;
         };
-        /** @description A thing (object or scene) recognised in media items. */
+        /**
+         * @description A thing (object) recognised in media items, one per label (`Pizza`, `Dining Table`). Every
+         *     property is always present but `coverMediaItem`, which is there exactly when
+         *     `coverMediaItemId` is not `null`.
+         */
         Thing: {
             /**
              * Format: uuid
              * @example 7e8f9a0b-2c3d-4e5f-9a6b-7c8d9e0f1a2b
              */
             id: string;
-            /** @example beach */
+            /**
+             * @description The label, in English.
+             * @example Pizza
+             */
             name: string;
             /**
              * Format: uuid
-             * @description Media item used as the thing's cover.
+             * @description The thing's cover, the newest of its media items that is neither hidden nor in the trash; `null` when there is none.
              * @example 3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c
              */
             coverMediaItemId: string | null;
+            coverMediaItem?: components["schemas"]["MediaItem"];
             /**
              * @description Signed thumbnail URL of the cover media item.
              * @example http://localhost:5001/v1/mediaItems/3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c/thumbnail?exp=1719273600&sig=Lm9Nb8Vc7Xz6Qa5Ws4Ed3Rf2Tg1Yh0Uj9Ik8Ol7Pp6A
@@ -1500,6 +1534,7 @@ export interface components {
             thumbnailUrl: string | null;
             /**
              * Format: int32
+             * @description Media items showing it that are neither hidden nor in the trash.
              * @example 57
              */
             mediaItemsCount: number;
@@ -2900,14 +2935,19 @@ export interface operations {
     };
     listPlaces: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description 1-based page number. */
+                page?: components["parameters"]["Page"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description All places. */
+            /** @description A page of places. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2916,6 +2956,7 @@ export interface operations {
                     "application/json": components["schemas"]["Place"][];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2923,14 +2964,19 @@ export interface operations {
     };
     listThings: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description 1-based page number. */
+                page?: components["parameters"]["Page"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description All things. */
+            /** @description A page of things. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2939,6 +2985,7 @@ export interface operations {
                     "application/json": components["schemas"]["Thing"][];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

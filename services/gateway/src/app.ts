@@ -13,6 +13,7 @@ import { OperationMatcher } from './openapi/operation-matcher';
 import { openApiValidator } from './openapi/validator';
 import { albumRoutes } from './routes/albums';
 import { authRoutes } from './routes/auth';
+import { exploreRoutes } from './routes/explore';
 import { featureRoutes } from './routes/features';
 import { mediaRoutes } from './routes/media';
 import { mediaUploadRoutes } from './routes/media-upload';
@@ -70,6 +71,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(mediaRoutes(deps));
   app.use(albumRoutes(deps));
   app.use(sharingRoutes(deps));
+  app.use(exploreRoutes(deps));
   app.use(notFoundHandler());
   app.use(errorHandler(deps.log));
   return app;

@@ -1,4 +1,4 @@
-import type { AlbumV1, MediaItemV1 } from '@trove/proto-events';
+import type { AlbumV1, MediaItemV1, PlaceV1, ThingV1 } from '@trove/proto-events';
 import { schemaProperties } from '@trove/openapi';
 import { ContentUrls } from './content/content-urls';
 import { ContentUrlSigner } from './content/url-signer';
@@ -56,6 +56,24 @@ const album: AlbumV1 = {
   updatedAt: '2024-06-25T10:00:00.000Z',
 };
 
+const place: PlaceV1 = {
+  id: '6d7e8f90-1a2b-4c3d-8e4f-5a6b7c8d9e0f',
+  userId: item.userId,
+  name: 'Paris',
+  town: null,
+  city: 'Paris',
+  state: 'Île-de-France',
+  country: 'France',
+  countryCode: 'FR',
+  postcode: null,
+  latitude: 48.85341,
+  longitude: 2.3488,
+  coverMediaItemId: item.id,
+  mediaItemsCount: 3,
+};
+
+const thing: ThingV1 = { id: '7e8f9a0b-2c3d-4e5f-9a6b-7c8d9e0f1a2b', userId: item.userId, name: 'Pizza', coverMediaItemId: item.id, mediaItemsCount: 2 };
+
 describe('presenting service answers as the API shows them', () => {
   const signer = new ContentUrlSigner({ secret: 'x'.repeat(40), ttlSeconds: 60 });
   const present = presenter({ protocol: 'http', get: () => 'photos.lan:5001' }, new ContentUrls(signer));
@@ -79,5 +97,24 @@ describe('presenting service answers as the API shows them', () => {
     expect(shown).toMatchObject({ name: 'Paris', shared: true, mediaItemsCount: 1, coverMediaItemId: item.id });
     expect(shown.coverMediaItem).toEqual(present.mediaItem(item));
     expect(present.albums([{ ...album, coverMediaItemId: null, coverMediaItem: null }])[0].coverMediaItem).toBeNull();
+  });
+
+  it('a place or thing: the fields of Place or Thing, its cover item presented from the items the media service answered', () => {
+    const items = new Map([[item.id, item]]);
+    const shown = present.place(place, items);
+    expect(Object.keys(shown)).toEqual(schemaProperties('Place'));
+    expect(shown).toMatchObject({ name: 'Paris', state: 'Île-de-France', countryCode: 'FR', mediaItemsCount: 3, coverMediaItemId: item.id });
+    expect(shown.coverMediaItem).toEqual(present.mediaItem(item));
+    expect(shown.thumbnailUrl).toBe(present.mediaItem(item).thumbnailUrl);
+    const shownThing = present.things([thing], items)[0]!;
+    expect(Object.keys(shownThing)).toEqual(schemaProperties('Thing'));
+    expect(shownThing).toMatchObject({ name: 'Pizza', mediaItemsCount: 2, coverMediaItem: present.mediaItem(item) });
+  });
+
+  it('a place or thing without a cover, or whose cover the media service no longer has: cover id and thumbnail null, no cover item', () => {
+    for (const shown of [present.place({ ...place, coverMediaItemId: null, mediaItemsCount: 0 }, new Map()), present.thing(thing, new Map())]) {
+      expect(shown).toMatchObject({ coverMediaItemId: null, thumbnailUrl: null });
+      expect(shown).not.toHaveProperty('coverMediaItem');
+    }
   });
 });

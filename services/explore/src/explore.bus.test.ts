@@ -1,0 +1,175 @@
+/**
+ * Explore as it runs in its process, minus the process: its RPC handlers and event consumers on a
+ * real nats-server (JetStream), its repository on NeDB, and a stand-in media service answering
+ * `trove.v1.media.getMany` on the bus.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  emptyMediaMetadata,
+  getMediaItemsRpc,
+  getPlaceRpc,
+  getThingRpc,
+  listMediaItemPlacesRpc,
+  listMediaItemThingsRpc,
+  listPlaceMediaItemsRpc,
+  listPlacesRpc,
+  listThingMediaItemsRpc,
+  listThingsRpc,
+  mediaProcessedEvent,
+  mediaPurgedEvent,
+  mediaTrashedEvent,
+  mediaUpdatedEvent,
+  userDeletedEvent,
+} from '@trove/proto-events';
+import type { MediaItemV1 } from '@trove/proto-events';
+import { Bus, createLogger, openDocStore, rpcHandler } from '@trove/kit';
+import type { DocStore } from '@trove/kit';
+import { startNatsServer, waitFor } from '@trove/kit/testing';
+import type { NatsServerHandle } from '@trove/kit/testing';
+import { consumeExploreEvents } from './events';
+import { processedResult, workerPlace } from './explore/processed.fake';
+import { ExploreRepository } from './explore/repository';
+import { Explore } from './explore/service';
+import { exploreHandlers } from './handlers';
+import { mediaOverBus } from './ports/media';
+
+const log = createLogger({ service: 'explore-test', level: 'silent' });
+
+describe('explore over NATS: RPCs and media/user events', () => {
+  let nats: NatsServerHandle;
+  let dir: string;
+  let store: DocStore;
+  let service: Bus;
+  let mediaBus: Bus;
+  let client: Bus;
+  /** What the stand-in media service answers: the fields explore reads. */
+  const media = new Map<string, Pick<MediaItemV1, 'id' | 'userId' | 'hidden' | 'deleted' | 'updatedAt'>>();
+  const alice = randomUUID();
+  const bob = randomUUID();
+  let msg = 0;
+
+  beforeAll(async () => {
+    nats = await startNatsServer();
+    dir = mkdtempSync(join(tmpdir(), 'trove-explore-bus-'));
+    store = await openDocStore({ service: 'explore', dataDir: dir });
+    service = await Bus.connect({ url: nats.url, name: 'explore', log, rpcTimeoutMs: 2000 });
+    await service.ensureStreams();
+    const explore = new Explore(await ExploreRepository.open(store), mediaOverBus(service));
+    await consumeExploreEvents(service, explore, log);
+    await service.serve({ name: 'explore', version: '0.0.0', handlers: exploreHandlers(explore) });
+    mediaBus = await Bus.connect({ url: nats.url, name: 'media', log });
+    await mediaBus.serve({
+      name: 'media',
+      version: '0.0.0',
+      handlers: [
+        rpcHandler(getMediaItemsRpc, async ({ userId, ids }) => ({
+          // Only the fields explore reads are real; the rest satisfies the schema.
+          items: ids.flatMap((id) => {
+            const item = media.get(id);
+            return item && item.userId === userId ? [mediaItemV1(item)] : [];
+          }),
+        })),
+      ],
+    });
+    client = await Bus.connect({ url: nats.url, name: 'gateway', log, rpcTimeoutMs: 2000 });
+  });
+  afterAll(async () => {
+    await Promise.allSettled([client?.close(), mediaBus?.close(), service?.close()]);
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+    await nats?.stop();
+  });
+
+  let clock = Date.parse('2024-01-01T00:00:00Z');
+  const setMedia = (userId: string, id: string, flags: { hidden?: boolean; deleted?: boolean } = {}) =>
+    media.set(id, { id, userId, hidden: false, deleted: false, ...media.get(id), ...flags, updatedAt: new Date((clock += 1000)).toISOString() });
+  const changed = (contract: typeof mediaUpdatedEvent, userId: string, mediaItemId: string) =>
+    client.publish(contract, { userId, mediaItemId, at: new Date().toISOString() }, { msgId: `test-${++msg}` });
+  const placesOf = async (userId: string, mediaItemId: string) => (await client.request(listMediaItemPlacesRpc, { userId, mediaItemId })).places;
+  const countOf = async (id: string) => (await client.request(getPlaceRpc, { userId: alice, id })).mediaItemsCount;
+
+  it('files a processed item and answers every call with the schema-checked shapes and the right errors', async () => {
+    const id = randomUUID();
+    setMedia(alice, id);
+    await client.publish(mediaProcessedEvent, processedResult(alice, id, '2024-06-01T12:00:00+02:00', { place: workerPlace('Paris', 'Île-de-France', 'France'), things: ['Pizza'] }), {
+      msgId: `processed-${id}`,
+    });
+    const [place] = await waitFor(async () => {
+      const places = await placesOf(alice, id);
+      return places[0]?.mediaItemsCount === 1 ? places : undefined;
+    }, { what: 'the item to be filed under its place' });
+    expect(place).toMatchObject({ name: 'Paris', state: 'Île-de-France', country: 'France', coverMediaItemId: id, mediaItemsCount: 1 });
+    expect((await client.request(listPlacesRpc, { userId: alice, page: 1, limit: 15 })).places).toEqual([place]);
+    expect(await client.request(listPlaceMediaItemsRpc, { userId: alice, id: place!.id, page: 1, limit: 15 })).toEqual({ mediaItemIds: [id] });
+    const { things } = await client.request(listMediaItemThingsRpc, { userId: alice, mediaItemId: id });
+    expect(things.map((t) => [t.name, t.mediaItemsCount, t.coverMediaItemId])).toEqual([['Pizza', 1, id]]);
+    expect(await client.request(getThingRpc, { userId: alice, id: things[0]!.id })).toEqual(things[0]);
+    expect((await client.request(listThingsRpc, { userId: alice, page: 1, limit: 15 })).things).toEqual(things);
+    expect(await client.request(listThingMediaItemsRpc, { userId: alice, id: things[0]!.id, page: 2, limit: 15 })).toEqual({ mediaItemIds: [] });
+
+    await expect(client.request(getPlaceRpc, { userId: bob, id: place!.id })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'place not found' });
+    await expect(client.request(getThingRpc, { userId: bob, id: things[0]!.id })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'thing not found' });
+    await expect(placesOf(bob, id)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'mediaitem not found' });
+    await expect(client.request(listPlacesRpc, { userId: alice, page: 0, limit: 15 })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+  });
+
+  it('follows hide (updated), trash and purge events by asking the media service; a purged item leaves its place', async () => {
+    const id = randomUUID();
+    setMedia(alice, id);
+    await client.publish(mediaProcessedEvent, processedResult(alice, id, '2024-06-02T12:00:00Z', { place: workerPlace('Lyon', 'Auvergne-Rhône-Alpes', 'France') }), { msgId: `processed-${id}` });
+    const placeId = await waitFor(async () => (await placesOf(alice, id))[0]?.id, { what: 'the item to be filed' });
+    await waitFor(async () => (await countOf(placeId)) === 1, { what: 'the place to count the item' });
+
+    setMedia(alice, id, { hidden: true });
+    await changed(mediaUpdatedEvent, alice, id);
+    await waitFor(async () => (await countOf(placeId)) === 0, { what: 'the hidden item to leave the count' });
+    setMedia(alice, id, { hidden: false });
+    await changed(mediaUpdatedEvent, alice, id);
+    await waitFor(async () => (await countOf(placeId)) === 1, { what: 'the unhidden item to come back' });
+    setMedia(alice, id, { deleted: true });
+    await changed(mediaTrashedEvent, alice, id);
+    await waitFor(async () => (await countOf(placeId)) === 0, { what: 'the trashed item to leave the count' });
+
+    media.delete(id);
+    await changed(mediaPurgedEvent, alice, id);
+    await waitFor(async () => (await placesOf(alice, id).catch((err: { code?: string }) => err.code)) === 'NOT_FOUND', { what: 'the purged item to be forgotten' });
+    expect(await client.request(getPlaceRpc, { userId: alice, id: placeId })).toMatchObject({ name: 'Lyon', mediaItemsCount: 0, coverMediaItemId: null });
+  });
+
+  it("a user's deletion removes their places and things", async () => {
+    const id = randomUUID();
+    setMedia(bob, id);
+    await client.publish(mediaProcessedEvent, processedResult(bob, id, '2024-06-03T12:00:00Z', { place: workerPlace('Nice', null, 'France') }), { msgId: `processed-${id}` });
+    const placeId = await waitFor(async () => (await placesOf(bob, id))[0]?.id, { what: "bob's item to be filed" });
+    await client.publish(userDeletedEvent, { userId: bob, deletedAt: new Date().toISOString() }, { msgId: `deleted-${bob}` });
+    await waitFor(async () => (await client.request(getPlaceRpc, { userId: bob, id: placeId }).catch((err: { code?: string }) => err.code)) === 'NOT_FOUND', {
+      what: "bob's place to be removed",
+    });
+  });
+});
+
+function mediaItemV1(item: Pick<MediaItemV1, 'id' | 'userId' | 'hidden' | 'deleted' | 'updatedAt'>): MediaItemV1 {
+  return {
+    ...item,
+    filename: 'photo.jpg',
+    description: null,
+    mimeType: 'image/jpeg',
+    size: 1,
+    sha256: 'a'.repeat(64),
+    placeholder: null,
+    favourite: false,
+    shared: false,
+    deletedAt: item.deleted ? item.updatedAt : null,
+    status: 'READY',
+    failureReason: null,
+    mediaItemType: 'photo',
+    mediaItemCategory: 'default',
+    metadata: emptyMediaMetadata(item.updatedAt),
+    variants: { preview: false, thumbnail: false, playback: false },
+    createdAt: item.updatedAt,
+    updatedAt: item.updatedAt,
+  };
+}
