@@ -35,7 +35,7 @@ describe('explore repository (NeDB)', () => {
     return id;
   };
   const summary = async (placeId: string) => {
-    const p = await repo.place(alice, placeId);
+    const p = await repo.group('place', alice, placeId);
     return { count: p?.mediaItemsCount, cover: p?.coverMediaItemId };
   };
 
@@ -123,10 +123,10 @@ describe('explore repository (NeDB)', () => {
       await repo.refreshSummary('place', alice, place);
     }
     await repo.refreshSummary('place', alice, empty!);
-    const names = async (skip: number, limit: number) => (await repo.listPlaces(alice, skip, limit)).map((p) => p.name);
+    const names = async (skip: number, limit: number) => (await repo.listGroups('place', alice, skip, limit)).map((p) => p.name);
     expect(await names(0, 10)).toEqual(['nice', 'Paris', 'Lyon']);
     expect(await names(1, 1)).toEqual(['Paris']);
-    expect(await repo.listPlaces(bob, 0, 10)).toEqual([]);
+    expect(await repo.listGroups('place', bob, 0, 10)).toEqual([]);
   });
 
   it("deleting a user's data leaves other users' alone and remembers the deletion", async () => {
@@ -138,7 +138,7 @@ describe('explore repository (NeDB)', () => {
     await repo.deleteUserData(alice);
     expect(await repo.isUserDeleted(alice)).toBe(true);
     expect(await repo.isUserDeleted(bob)).toBe(false);
-    expect([await repo.place(alice, mine), await repo.thing(alice, thing), await repo.item(alice, id)]).toEqual([null, null, null]);
-    expect((await repo.place(bob, theirs))?.name).toBe('Paris');
+    expect([await repo.group('place', alice, mine), await repo.group('thing', alice, thing), await repo.item(alice, id)]).toEqual([null, null, null]);
+    expect((await repo.group('place', bob, theirs))?.name).toBe('Paris');
   });
 });

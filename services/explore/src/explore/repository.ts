@@ -64,6 +64,11 @@ export interface PlaceFields {
 
 export type PlaceDoc = GroupDoc & PlaceFields;
 export type ThingDoc = GroupDoc;
+/** The document of each kind of group. */
+export interface GroupDocs {
+  place: PlaceDoc;
+  thing: ThingDoc;
+}
 
 /** Where an item is filed; a kind left undefined keeps what the item had. */
 export interface Filing {
@@ -120,8 +125,9 @@ export class ExploreRepository {
     return new ExploreRepository(items, places, things, deletedUsers, opts.now ?? (() => new Date()));
   }
 
-  private groups(kind: GroupKind): Collection<GroupDoc> {
-    return kind === 'place' ? this.places : this.things;
+  private groups<K extends GroupKind>(kind: K): Collection<GroupDocs[K]> {
+    // The one cast: which collection holds which document type is decided right here.
+    return (kind === 'place' ? this.places : this.things) as unknown as Collection<GroupDocs[K]>;
   }
 
   // ---- items ----------------------------------------------------------------------------------
@@ -215,7 +221,7 @@ export class ExploreRepository {
   }
 
   private async groupFor(kind: GroupKind, userId: string, key: string, fields: { name: string }): Promise<string> {
-    const groups = this.groups(kind);
+    const groups: Collection<GroupDoc> = this.groups(kind);
     const existing = await groups.findOne({ userId, key });
     if (existing) return existing._id;
     const now = this.now();
@@ -232,28 +238,19 @@ export class ExploreRepository {
     }
   }
 
-  async place(userId: string, id: string): Promise<PlaceDoc | null> {
-    return this.places.findOne({ _id: id, userId });
+  async group<K extends GroupKind>(kind: K, userId: string, id: string): Promise<GroupDocs[K] | null> {
+    return this.groups(kind).findOne({ _id: id, userId });
   }
 
-  async thing(userId: string, id: string): Promise<ThingDoc | null> {
-    return this.things.findOne({ _id: id, userId });
+  /** A page of the user's places or things that have a visible item. */
+  async listGroups<K extends GroupKind>(kind: K, userId: string, skip: number, limit: number): Promise<Array<GroupDocs[K]>> {
+    return this.groups(kind).find({ userId, mediaItemsCount: { $gt: 0 } }, { sort: LIST_ORDER, skip, limit });
   }
 
-  /** A page of the user's places with a visible item. */
-  async listPlaces(userId: string, skip: number, limit: number): Promise<PlaceDoc[]> {
-    return this.places.find({ userId, mediaItemsCount: { $gt: 0 } }, { sort: LIST_ORDER, skip, limit });
-  }
-
-  /** A page of the user's things with a visible item. */
-  async listThings(userId: string, skip: number, limit: number): Promise<ThingDoc[]> {
-    return this.things.find({ userId, mediaItemsCount: { $gt: 0 } }, { sort: LIST_ORDER, skip, limit });
-  }
-
-  /** The user's things among `ids`, by name. */
-  async thingsByIds(userId: string, ids: string[]): Promise<ThingDoc[]> {
+  /** The user's places or things among `ids`, by name. */
+  async groupsByIds<K extends GroupKind>(kind: K, userId: string, ids: string[]): Promise<Array<GroupDocs[K]>> {
     if (ids.length === 0) return [];
-    return this.things.find({ userId, _id: { $in: ids } }, { sort: { nameKey: 1, _id: 1 } });
+    return this.groups(kind).find({ userId, _id: { $in: ids } }, { sort: { nameKey: 1, _id: 1 } });
   }
 
   /** Ids of a slice of a group's visible items, newest first. */
@@ -269,7 +266,7 @@ export class ExploreRepository {
    * Nothing when the group is gone.
    */
   async refreshSummary(kind: GroupKind, userId: string, groupId: string): Promise<void> {
-    const groups = this.groups(kind);
+    const groups: Collection<GroupDoc> = this.groups(kind);
     const claimed = await groups.findOneAndUpdate({ _id: groupId, userId }, { $inc: { revision: 1 } });
     if (!claimed) return;
     const members: Filter = { userId, [MEMBERSHIP[kind]]: groupId, visible: true };

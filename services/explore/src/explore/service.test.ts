@@ -44,13 +44,13 @@ describe('explore (places, things, covers, visibility) against NeDB and a fake m
     await explore.itemChanged(userId, id);
   };
   const summary = (g: PlaceV1 | ThingV1) => ({ name: g.name, count: g.mediaItemsCount, cover: g.coverMediaItemId });
-  const placeOf = async (id: string) => (await explore.placesOf(alice, id))[0]!;
-  const placeNames = async (userId = alice) => (await explore.listPlaces(userId, 1, 100)).map((p) => p.name);
-  const thingNames = async (userId = alice) => (await explore.listThings(userId, 1, 100)).map((t) => t.name);
+  const placeOf = async (id: string) => (await explore.ofItem('place', alice, id))[0]!;
+  const placeNames = async (userId = alice) => (await explore.list('place', userId, 1, 100)).map((p) => p.name);
+  const thingNames = async (userId = alice) => (await explore.list('thing', userId, 1, 100)).map((t) => t.name);
 
   it('files an item under its place with every field the worker named; the place answers by id, in the list and for the item', async () => {
     const id = await processed(alice, 1, { place: workerPlace('Mumbai', 'Maharashtra', 'India', { countryCode: 'IN', latitude: 19.07, longitude: 72.88 }) });
-    const [place] = await explore.placesOf(alice, id);
+    const [place] = await explore.ofItem('place', alice, id);
     expect(place).toEqual({
       id: expect.any(String),
       userId: alice,
@@ -66,9 +66,9 @@ describe('explore (places, things, covers, visibility) against NeDB and a fake m
       coverMediaItemId: id,
       mediaItemsCount: 1,
     });
-    expect(await explore.getPlace(alice, place!.id)).toEqual(place);
-    expect(await explore.listPlaces(alice, 1, 15)).toEqual([place]);
-    expect(await explore.placeItemIds(alice, place!.id, 1, 15)).toEqual([id]);
+    expect(await explore.get('place', alice, place!.id)).toEqual(place);
+    expect(await explore.list('place', alice, 1, 15)).toEqual([place]);
+    expect(await explore.itemIds('place', alice, place!.id, 1, 15)).toEqual([id]);
   });
 
   it('one place per (country, state, city, town), whatever the letter case; the cover is the newest item taken, not the last processed', async () => {
@@ -79,8 +79,8 @@ describe('explore (places, things, covers, visibility) against NeDB and a fake m
     const place = await placeOf(older);
     expect((await placeOf(newest)).id).toBe(place.id);
     expect(summary(place)).toEqual({ name: 'Paris', count: 3, cover: newest });
-    expect(await explore.placeItemIds(alice, place.id, 1, 15)).toEqual([newest, middle, older]);
-    expect(await explore.placeItemIds(alice, place.id, 2, 2)).toEqual([older]);
+    expect(await explore.itemIds('place', alice, place.id, 1, 15)).toEqual([newest, middle, older]);
+    expect(await explore.itemIds('place', alice, place.id, 2, 2)).toEqual([older]);
     expect((await placeOf(elsewhere)).id).not.toBe(place.id);
     expect(await placeNames()).toEqual(['Paris', 'Paris']);
   });
@@ -90,27 +90,27 @@ describe('explore (places, things, covers, visibility) against NeDB and a fake m
     await processed(alice, 2, { things: ['Pizza', 'Cup'] });
     await processed(alice, 3, { things: ['Bottle'] });
     expect(await thingNames()).toEqual(['Pizza', 'Bottle', 'Cup', 'Dining Table']);
-    const things = await explore.thingsOf(alice, a);
+    const things = await explore.ofItem('thing', alice, a);
     expect(things.map((t) => t.name)).toEqual(['Dining Table', 'Pizza']);
     const pizza = things.find((t) => t.name === 'Pizza')!;
-    expect(await explore.getThing(alice, pizza.id)).toEqual({ id: pizza.id, userId: alice, name: 'Pizza', coverMediaItemId: expect.any(String), mediaItemsCount: 2 });
-    expect((await explore.listThings(alice, 2, 2)).map((t) => t.name)).toEqual(['Cup', 'Dining Table']);
+    expect(await explore.get('thing', alice, pizza.id)).toEqual({ id: pizza.id, userId: alice, name: 'Pizza', coverMediaItemId: expect.any(String), mediaItemsCount: 2 });
+    expect((await explore.list('thing', alice, 2, 2)).map((t) => t.name)).toEqual(['Cup', 'Dining Table']);
   });
 
   it('trash: the count and cover leave the item, the place leaves the list but still answers by id; restore brings it back', async () => {
     const only = await processed(alice, 1, { place: paris, things: ['Pizza'] });
     const place = await placeOf(only);
-    const [pizza] = await explore.thingsOf(alice, only);
+    const [pizza] = await explore.ofItem('thing', alice, only);
 
     await change(only, { trashed: true });
-    expect(summary(await explore.getPlace(alice, place.id))).toEqual({ name: 'Paris', count: 0, cover: null });
-    expect(summary(await explore.getThing(alice, pizza!.id))).toEqual({ name: 'Pizza', count: 0, cover: null });
+    expect(summary(await explore.get('place', alice, place.id))).toEqual({ name: 'Paris', count: 0, cover: null });
+    expect(summary(await explore.get('thing', alice, pizza!.id))).toEqual({ name: 'Pizza', count: 0, cover: null });
     expect(await placeNames()).toEqual([]);
     expect(await thingNames()).toEqual([]);
-    expect(await explore.placeItemIds(alice, place.id, 1, 15)).toEqual([]);
+    expect(await explore.itemIds('place', alice, place.id, 1, 15)).toEqual([]);
 
     await change(only, { trashed: false });
-    expect(summary(await explore.getPlace(alice, place.id))).toEqual({ name: 'Paris', count: 1, cover: only });
+    expect(summary(await explore.get('place', alice, place.id))).toEqual({ name: 'Paris', count: 1, cover: only });
     expect(await thingNames()).toEqual(['Pizza']);
   });
 
@@ -119,12 +119,12 @@ describe('explore (places, things, covers, visibility) against NeDB and a fake m
     const newer = await processed(alice, 2, { place: lyon });
     const place = await placeOf(older);
     await change(newer, { hidden: true });
-    expect(summary(await explore.getPlace(alice, place.id))).toEqual({ name: 'Lyon', count: 1, cover: older });
-    expect(await explore.placeItemIds(alice, place.id, 1, 15)).toEqual([older]);
+    expect(summary(await explore.get('place', alice, place.id))).toEqual({ name: 'Lyon', count: 1, cover: older });
+    expect(await explore.itemIds('place', alice, place.id, 1, 15)).toEqual([older]);
     await change(older, { hidden: true });
     expect(await placeNames()).toEqual([]);
     await change(newer, { hidden: false });
-    expect(summary(await explore.getPlace(alice, place.id))).toEqual({ name: 'Lyon', count: 1, cover: newer });
+    expect(summary(await explore.get('place', alice, place.id))).toEqual({ name: 'Lyon', count: 1, cover: newer });
   });
 
   it('an item hidden or trashed before its result arrives is filed without being shown', async () => {
@@ -140,24 +140,24 @@ describe('explore (places, things, covers, visibility) against NeDB and a fake m
 
   it('the same result or change twice changes nothing', async () => {
     const id = await processed(alice, 1, { place: paris, things: ['Pizza'] });
-    const before = { places: await explore.listPlaces(alice, 1, 15), things: await explore.listThings(alice, 1, 15) };
+    const before = { places: await explore.list('place', alice, 1, 15), things: await explore.list('thing', alice, 1, 15) };
     await explore.itemProcessed(processedResult(alice, id, '2024-06-01T12:00:00+02:00', { place: paris, things: ['Pizza'] }));
     await explore.itemChanged(alice, id);
     await explore.itemChanged(alice, id);
-    expect({ places: await explore.listPlaces(alice, 1, 15), things: await explore.listThings(alice, 1, 15) }).toEqual(before);
+    expect({ places: await explore.list('place', alice, 1, 15), things: await explore.list('thing', alice, 1, 15) }).toEqual(before);
   });
 
   it('a new result moves the item: the place it left is recounted; a result without place or things keeps them, null or [] clears them', async () => {
     const id = await processed(alice, 1, { place: paris, things: ['Pizza'] });
     const parisId = (await placeOf(id)).id;
     await explore.itemProcessed(processedResult(alice, id, '2024-06-01T12:00:00Z', { place: lyon }));
-    expect(summary(await explore.getPlace(alice, parisId))).toEqual({ name: 'Paris', count: 0, cover: null });
+    expect(summary(await explore.get('place', alice, parisId))).toEqual({ name: 'Paris', count: 0, cover: null });
     expect((await placeOf(id)).name).toBe('Lyon');
-    expect((await explore.thingsOf(alice, id)).map((t) => t.name)).toEqual(['Pizza']);
+    expect((await explore.ofItem('thing', alice, id)).map((t) => t.name)).toEqual(['Pizza']);
 
     await explore.itemProcessed(processedResult(alice, id, '2024-06-01T12:00:00Z', { place: null, things: [] }));
-    expect(await explore.placesOf(alice, id)).toEqual([]);
-    expect(await explore.thingsOf(alice, id)).toEqual([]);
+    expect(await explore.ofItem('place', alice, id)).toEqual([]);
+    expect(await explore.ofItem('thing', alice, id)).toEqual([]);
     expect(await placeNames()).toEqual([]);
     expect(await thingNames()).toEqual([]);
   });
@@ -168,11 +168,11 @@ describe('explore (places, things, covers, visibility) against NeDB and a fake m
     // The first delivery filed the item under Lyon and died before refreshing anything.
     const lyonId = await repo.placeFor(alice, placeKey(lyon), lyon);
     await repo.fileItem(alice, id, new Date('2024-06-01T12:00:00Z'), { placeId: lyonId });
-    expect(summary(await explore.getPlace(alice, parisId)).count).toBe(1);
+    expect(summary(await explore.get('place', alice, parisId)).count).toBe(1);
 
     await explore.itemProcessed(processedResult(alice, id, '2024-06-01T12:00:00Z', { place: lyon }));
-    expect(summary(await explore.getPlace(alice, parisId))).toEqual({ name: 'Paris', count: 0, cover: null });
-    expect(summary(await explore.getPlace(alice, lyonId))).toEqual({ name: 'Lyon', count: 1, cover: id });
+    expect(summary(await explore.get('place', alice, parisId))).toEqual({ name: 'Paris', count: 0, cover: null });
+    expect(summary(await explore.get('place', alice, lyonId))).toEqual({ name: 'Lyon', count: 1, cover: id });
   });
 
   it('a purged item leaves its place and things, which stay (empty) by id; a late result for it leaves nothing behind', async () => {
@@ -181,12 +181,12 @@ describe('explore (places, things, covers, visibility) against NeDB and a fake m
     media.purge(id);
     await explore.itemPurged(alice, id);
     await explore.itemPurged(alice, id);
-    expect(summary(await explore.getPlace(alice, place.id))).toEqual({ name: 'Paris', count: 0, cover: null });
-    await expect(explore.placesOf(alice, id)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'mediaitem not found' });
+    expect(summary(await explore.get('place', alice, place.id))).toEqual({ name: 'Paris', count: 0, cover: null });
+    await expect(explore.ofItem('place', alice, id)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'mediaitem not found' });
 
     await explore.itemProcessed(processedResult(alice, id, '2024-06-01T12:00:00Z', { place: paris, things: ['Pizza'] }));
     expect(await repo.item(alice, id)).toBeNull();
-    expect(summary(await explore.getPlace(alice, place.id)).count).toBe(0);
+    expect(summary(await explore.get('place', alice, place.id)).count).toBe(0);
   });
 
   it('a change event for an item the media service no longer has is a purge', async () => {
@@ -195,26 +195,26 @@ describe('explore (places, things, covers, visibility) against NeDB and a fake m
     media.purge(id);
     await explore.itemChanged(alice, id);
     expect(await repo.item(alice, id)).toBeNull();
-    expect(summary(await explore.getPlace(alice, place.id)).count).toBe(0);
+    expect(summary(await explore.get('place', alice, place.id)).count).toBe(0);
   });
 
   it("another user's place, thing or item is not found; the user's own unprocessed item has no places or things", async () => {
     const id = await processed(alice, 1, { place: paris, things: ['Pizza'] });
     const place = await placeOf(id);
-    const [thing] = await explore.thingsOf(alice, id);
-    await expect(explore.getPlace(bob, place.id)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'place not found' });
-    await expect(explore.placeItemIds(bob, place.id, 1, 15)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'place not found' });
-    await expect(explore.getThing(bob, thing!.id)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'thing not found' });
-    await expect(explore.thingItemIds(bob, thing!.id, 1, 15)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'thing not found' });
-    await expect(explore.getPlace(alice, thing!.id)).rejects.toMatchObject({ message: 'place not found' });
-    await expect(explore.placesOf(bob, id)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'mediaitem not found' });
-    await expect(explore.thingsOf(alice, randomUUID())).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'mediaitem not found' });
+    const [thing] = await explore.ofItem('thing', alice, id);
+    await expect(explore.get('place', bob, place.id)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'place not found' });
+    await expect(explore.itemIds('place', bob, place.id, 1, 15)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'place not found' });
+    await expect(explore.get('thing', bob, thing!.id)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'thing not found' });
+    await expect(explore.itemIds('thing', bob, thing!.id, 1, 15)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'thing not found' });
+    await expect(explore.get('place', alice, thing!.id)).rejects.toMatchObject({ message: 'place not found' });
+    await expect(explore.ofItem('place', bob, id)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'mediaitem not found' });
+    await expect(explore.ofItem('thing', alice, randomUUID())).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'mediaitem not found' });
     expect(await placeNames(bob)).toEqual([]);
 
     const fresh = randomUUID();
     media.add(alice, fresh);
-    expect(await explore.placesOf(alice, fresh)).toEqual([]);
-    expect(await explore.thingsOf(alice, fresh)).toEqual([]);
+    expect(await explore.ofItem('place', alice, fresh)).toEqual([]);
+    expect(await explore.ofItem('thing', alice, fresh)).toEqual([]);
   });
 
   it("a deleted user's places, things and items are removed; a result arriving after the deletion leaves nothing", async () => {
@@ -223,12 +223,12 @@ describe('explore (places, things, covers, visibility) against NeDB and a fake m
     const place = await placeOf(id);
     await explore.userDeleted(alice);
     await explore.userDeleted(alice);
-    await expect(explore.getPlace(alice, place.id)).rejects.toMatchObject({ message: 'place not found' });
+    await expect(explore.get('place', alice, place.id)).rejects.toMatchObject({ message: 'place not found' });
     expect(await repo.item(alice, id)).toBeNull();
 
     await explore.itemProcessed(processedResult(alice, randomUUID(), '2024-06-01T12:00:00Z', { place: lyon, things: ['Cat'] }));
     expect(await placeNames()).toEqual([]);
     expect(await thingNames()).toEqual([]);
-    expect((await explore.placesOf(bob, bobs))[0]?.mediaItemsCount).toBe(1);
+    expect((await explore.ofItem('place', bob, bobs))[0]?.mediaItemsCount).toBe(1);
   });
 });

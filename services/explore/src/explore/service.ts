@@ -1,8 +1,9 @@
 import type { MediaItemProcessedV1, MediaPlaceV1, PlaceV1, ThingV1 } from '@trove/proto-events';
 import { notFound } from '@trove/kit';
+import type { AppError } from '@trove/kit';
 import type { MediaStates } from '../ports/media';
 import { groupsOf } from './repository';
-import type { ExploreRepository, Filing, GroupIds, GroupKind, PlaceDoc, PlaceFields, ThingDoc } from './repository';
+import type { ExploreRepository, Filing, GroupDocs, GroupIds, GroupKind, PlaceDoc, PlaceFields, ThingDoc } from './repository';
 
 export const placeNotFound = () => notFound('place not found');
 export const thingNotFound = () => notFound('thing not found');
@@ -47,6 +48,14 @@ export function toThingV1(doc: ThingDoc): ThingV1 {
 
 const skipOf = (page: number, limit: number) => (page - 1) * limit;
 
+/** What explore answers for each kind of group. */
+export interface GroupsV1 {
+  place: PlaceV1;
+  thing: ThingV1;
+}
+const PRESENT: { [K in GroupKind]: (doc: GroupDocs[K]) => GroupsV1[K] } = { place: toPlaceV1, thing: toThingV1 };
+const NOT_FOUND: Record<GroupKind, () => AppError> = { place: placeNotFound, thing: thingNotFound };
+
 /**
  * Places and things of each user's library. Rules:
  * - an item is filed under the place and the things the worker named for it (one place per user
@@ -65,53 +74,32 @@ export class Explore {
     private readonly media: MediaStates,
   ) {}
 
-  // ---- places ---------------------------------------------------------------------------------
+  // ---- places and things ---------------------------------------------------------------------
 
-  async listPlaces(userId: string, page: number, limit: number): Promise<PlaceV1[]> {
-    return (await this.repo.listPlaces(userId, skipOf(page, limit), limit)).map(toPlaceV1);
+  /** A page of the user's places or things with a visible item: most items first, then by name. */
+  async list<K extends GroupKind>(kind: K, userId: string, page: number, limit: number): Promise<Array<GroupsV1[K]>> {
+    return (await this.repo.listGroups(kind, userId, skipOf(page, limit), limit)).map((doc) => PRESENT[kind](doc));
   }
 
-  async getPlace(userId: string, id: string): Promise<PlaceV1> {
-    const place = await this.repo.place(userId, id);
-    if (!place) throw placeNotFound();
-    return toPlaceV1(place);
+  /** One of the user's places or things, also with no visible item. */
+  async get<K extends GroupKind>(kind: K, userId: string, id: string): Promise<GroupsV1[K]> {
+    const doc = await this.repo.group(kind, userId, id);
+    if (!doc) throw NOT_FOUND[kind]();
+    return PRESENT[kind](doc);
   }
 
-  /** Ids of a page of the place's visible items, newest first. */
-  async placeItemIds(userId: string, id: string, page: number, limit: number): Promise<string[]> {
-    await this.getPlace(userId, id);
-    return this.repo.visibleItemIds('place', userId, id, skipOf(page, limit), limit);
+  /** Ids of a page of the place's or thing's visible items, newest first. */
+  async itemIds(kind: GroupKind, userId: string, id: string, page: number, limit: number): Promise<string[]> {
+    await this.get(kind, userId, id);
+    return this.repo.visibleItemIds(kind, userId, id, skipOf(page, limit), limit);
   }
 
-  /** The place of one of the user's items: none until it is processed, or when it has no position. */
-  async placesOf(userId: string, mediaItemId: string): Promise<PlaceV1[]> {
+  /** The place or the things (by name) of one of the user's items: none until it is processed. */
+  async ofItem<K extends GroupKind>(kind: K, userId: string, mediaItemId: string): Promise<Array<GroupsV1[K]>> {
     const item = await this.knownItem(userId, mediaItemId);
-    const place = item?.placeId ? await this.repo.place(userId, item.placeId) : null;
-    return place ? [toPlaceV1(place)] : [];
-  }
-
-  // ---- things ---------------------------------------------------------------------------------
-
-  async listThings(userId: string, page: number, limit: number): Promise<ThingV1[]> {
-    return (await this.repo.listThings(userId, skipOf(page, limit), limit)).map(toThingV1);
-  }
-
-  async getThing(userId: string, id: string): Promise<ThingV1> {
-    const thing = await this.repo.thing(userId, id);
-    if (!thing) throw thingNotFound();
-    return toThingV1(thing);
-  }
-
-  /** Ids of a page of the thing's visible items, newest first. */
-  async thingItemIds(userId: string, id: string, page: number, limit: number): Promise<string[]> {
-    await this.getThing(userId, id);
-    return this.repo.visibleItemIds('thing', userId, id, skipOf(page, limit), limit);
-  }
-
-  /** The things recognised in one of the user's items, by name: none until it is processed. */
-  async thingsOf(userId: string, mediaItemId: string): Promise<ThingV1[]> {
-    const item = await this.knownItem(userId, mediaItemId);
-    return item ? (await this.repo.thingsByIds(userId, item.thingIds)).map(toThingV1) : [];
+    if (!item) return [];
+    const { placeIds, thingIds } = groupsOf(item);
+    return (await this.repo.groupsByIds(kind, userId, kind === 'place' ? placeIds : thingIds)).map((doc) => PRESENT[kind](doc));
   }
 
   /** Explore's record of the item; null when the item is the user's but not processed yet; not found when it is not theirs. */
