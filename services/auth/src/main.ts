@@ -1,5 +1,5 @@
 import '@trove/kit/telemetry/register';
-import { openDocStoreFromConfig, packageVersion, runService } from '@trove/kit';
+import { packageVersion, runService } from '@trove/kit';
 import { authSpec } from './config';
 import { authHandlers } from './handlers';
 import { LoginLimits } from './login/limits';
@@ -21,9 +21,8 @@ void runService({
   name: 'auth',
   version: packageVersion(__dirname),
   configSpec: authSpec,
-  async start({ config, log, bus, name, version, onShutdown }) {
-    const store = await openDocStoreFromConfig('auth', config);
-    onShutdown(() => store.close());
+  async start({ config, log, bus, onShutdown, docStore, serve }) {
+    const store = await docStore();
     const users = await UsersRepository.open(store);
     const sessions = await SessionsRepository.open(store, { ttlMs: config.sessionTtlDays * 24 * 60 * 60 * 1000 });
     const attempts = await LoginAttemptsRepository.open(store);
@@ -39,11 +38,7 @@ void runService({
 
     const logins = new Sessions({ users, sessions, tokens, limits, revocations, log });
     const accounts = new Users({ users, sessions, revocations, events: bus, log });
-    const service = await bus.serve({ name, version, description: 'users, passwords and sessions', handlers: authHandlers(logins, accounts) });
-    // Shutdown runs in reverse: stop taking requests before the store closes.
-    onShutdown(async () => {
-      await service.stop();
-    });
+    await serve('users, passwords and sessions', authHandlers(logins, accounts));
 
     const housekeeping = () =>
       Promise.all([sessions.purgeExpired(), limits.purgeExpired()]).catch((err) => log.warn({ err }, 'housekeeping failed'));

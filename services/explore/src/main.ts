@@ -1,5 +1,5 @@
 import '@trove/kit/telemetry/register';
-import { openDocStoreFromConfig, packageVersion, runService } from '@trove/kit';
+import { packageVersion, runService } from '@trove/kit';
 import { exploreSpec } from './config';
 import { consumeExploreEvents } from './events';
 import { ExploreRepository } from './explore/repository';
@@ -16,17 +16,9 @@ void runService({
   name: 'explore',
   version: packageVersion(__dirname),
   configSpec: exploreSpec,
-  async start({ config, log, bus, name, version, onShutdown }) {
-    const store = await openDocStoreFromConfig('explore', config);
-    onShutdown(() => store.close());
-    const explore = new Explore(await ExploreRepository.open(store), mediaOverBus(bus));
-
-    const consumers = await consumeExploreEvents(bus, explore, log);
-    const service = await bus.serve({ name, version, description: 'places and things', handlers: exploreHandlers(explore) });
-    // Shutdown runs in reverse: stop taking requests and events before the store closes.
-    onShutdown(async () => {
-      await service.stop();
-      await Promise.allSettled(consumers.map((c) => c.stop()));
-    });
+  async start({ log, bus, docStore, serve }) {
+    const explore = new Explore(await ExploreRepository.open(await docStore()), mediaOverBus(bus));
+    await consumeExploreEvents(bus, explore, log);
+    await serve('places and things', exploreHandlers(explore));
   },
 });

@@ -6,7 +6,7 @@ void runService({
   name: 'jobs',
   version: packageVersion(__dirname),
   configSpec: {},
-  async start({ bus, name, version }) {
-    await bus.serve({ name, version, description: 'background processing jobs', handlers: [] });
+  async start({ serve }) {
+    await serve('background processing jobs', []);
   },
 });

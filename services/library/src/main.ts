@@ -1,5 +1,5 @@
 import '@trove/kit/telemetry/register';
-import { openDocStoreFromConfig, packageVersion, runService } from '@trove/kit';
+import { packageVersion, runService } from '@trove/kit';
 import { AlbumsRepository } from './albums/repository';
 import { Albums } from './albums/service';
 import { librarySpec } from './config';
@@ -15,17 +15,9 @@ void runService({
   name: 'library',
   version: packageVersion(__dirname),
   configSpec: librarySpec,
-  async start({ config, log, bus, name, version, onShutdown }) {
-    const store = await openDocStoreFromConfig('library', config);
-    onShutdown(() => store.close());
-    const albums = new Albums(await AlbumsRepository.open(store), mediaOverBus(bus));
-
-    const consumers = await consumeLibraryEvents(bus, albums, log);
-    const service = await bus.serve({ name, version, description: 'albums and shared albums', handlers: libraryHandlers(albums) });
-    // Shutdown runs in reverse: stop taking requests and events before the store closes.
-    onShutdown(async () => {
-      await service.stop();
-      await Promise.allSettled(consumers.map((c) => c.stop()));
-    });
+  async start({ log, bus, docStore, serve }) {
+    const albums = new Albums(await AlbumsRepository.open(await docStore()), mediaOverBus(bus));
+    await consumeLibraryEvents(bus, albums, log);
+    await serve('albums and shared albums', libraryHandlers(albums));
   },
 });

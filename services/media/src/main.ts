@@ -1,5 +1,5 @@
 import '@trove/kit/telemetry/register';
-import { observedGauge, openBlobStoreFromConfig, openDocStoreFromConfig, packageVersion, runService } from '@trove/kit';
+import { observedGauge, packageVersion, runService } from '@trove/kit';
 import { mediaSpec } from './config';
 import { consumeMediaEvents } from './events';
 import { mediaHandlers } from './handlers';
@@ -12,11 +12,9 @@ void runService({
   name: 'media',
   version: packageVersion(__dirname),
   configSpec: mediaSpec,
-  async start({ config, log, bus, name, version, onShutdown }) {
-    const store = await openDocStoreFromConfig('media', config);
-    onShutdown(() => store.close());
-    const blobs = await openBlobStoreFromConfig(config);
-    onShutdown(() => blobs.close());
+  async start({ config, log, bus, onShutdown, docStore, blobStore, serve }) {
+    const store = await docStore();
+    const blobs = await blobStore();
 
     const trashRetentionMs = (config.trashRetentionSeconds ?? config.trashRetentionDays * 24 * 3600) * 1000;
     const stuckAfterMs = config.processingStuckAfterSeconds * 1000;
@@ -26,16 +24,8 @@ void runService({
     );
     const media = new MediaService({ items, blobs, events: bus, log, trashRetentionMs, stuckAfterMs });
 
-    const service = await bus.serve({ name, version, description: 'media items, their flags and content', handlers: mediaHandlers(media) });
-    // Shutdown runs in reverse: stop taking requests and messages before the stores close.
-    onShutdown(async () => {
-      await service.stop();
-    });
-
-    const consumers = await consumeMediaEvents(bus, media, log);
-    onShutdown(async () => {
-      await Promise.all(consumers.map((c) => c.stop()));
-    });
+    await serve('media items, their flags and content', mediaHandlers(media));
+    await consumeMediaEvents(bus, media, log);
 
     const sweeper = startPeriodic('expired trash purged', () => media.purgeExpiredTrash(), config.trashSweepIntervalSeconds * 1000, log);
     onShutdown(() => sweeper.stop());

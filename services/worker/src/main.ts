@@ -1,5 +1,5 @@
 import '@trove/kit/telemetry/register';
-import { openBlobStoreFromConfig, packageVersion, runService } from '@trove/kit';
+import { packageVersion, runService } from '@trove/kit';
 import { processMediaItemWork } from '@trove/proto-events';
 import { rm } from 'node:fs/promises';
 import { findPlace } from './components';
@@ -15,10 +15,9 @@ void runService({
   name: 'worker',
   version: packageVersion(__dirname),
   configSpec: workerSpec,
-  async start({ config, log, bus, name, version, onShutdown }) {
-    await bus.serve({ name, version, description: 'processing of uploaded media', handlers: [] });
-    const blobs = await openBlobStoreFromConfig(config);
-    onShutdown(() => blobs.close());
+  async start({ config, log, bus, onShutdown, blobStore, serve }) {
+    await serve('processing of uploaded media', []);
+    const blobs = await blobStore();
     const stale = await sweepStaleTemp();
     if (stale) log.info({ removed: stale }, 'temp directories of stopped workers removed');
     const tempRoot = await processTempDir();
@@ -26,7 +25,7 @@ void runService({
     const limits = limitsOf(config);
     const places = { maxDistanceKm: config.placesMaxDistanceKm };
 
-    const consumer = await bus.consume(
+    await bus.consume(
       processMediaItemWork,
       { durable: WORK_CONSUMER, concurrency: config.concurrency, maxDeliver: config.maxDeliver, backoffMs: config.backoffMs, ackWaitMs: config.ackWaitSeconds * 1000 },
       async (item, meta) => {
@@ -37,8 +36,6 @@ void runService({
         else if (outcome === 'processed') log.info({ mediaItemId: item.mediaItemId, delivery: meta.delivery, ms: Date.now() - started }, 'media item processed');
       },
     );
-    // Stop pulling first: in-flight items finish, the rest stay in the queue for other workers.
-    onShutdown(() => consumer.stop());
     log.info({ concurrency: config.concurrency, maxDeliver: config.maxDeliver, backoffMs: config.backoffMs, limits, places }, 'consuming work queue');
   },
 });

@@ -15,7 +15,7 @@ import type { ServeOptions } from './rpc';
 import { ensureStreams } from './streams';
 
 export { rpcHandler } from './rpc';
-export type { RpcHandler, ServeOptions } from './rpc';
+export type { AnyRpcHandler, RpcHandler, ServeOptions } from './rpc';
 export type { ConsumeOptions, ConsumerHandle, MessageHandler, MessageMeta } from './consume';
 export { DLQ_DELIVERIES_HEADER, DLQ_REASON_HEADER } from './consume';
 export { REQUEST_ID_HEADER } from './headers';
@@ -151,11 +151,17 @@ export class Bus {
     };
   }
 
-  /** Stops consumers and services, lets in-flight work finish, then drains the connection. */
-  async close(): Promise<void> {
+  /** Stops consumers and services and lets in-flight work finish; the connection stays for what remains to say. */
+  async stopServing(): Promise<void> {
     await Promise.allSettled([...this.consumers].map((c) => c.stop()));
     this.consumers.clear();
     await Promise.allSettled(this.services.map((s) => s.stop()));
+    this.services = [];
+  }
+
+  /** Stops consumers and services, lets in-flight work finish, then drains the connection. */
+  async close(): Promise<void> {
+    await this.stopServing();
     if (!this.nc.isClosed()) await this.nc.drain().catch(() => undefined);
   }
 }

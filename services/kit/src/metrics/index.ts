@@ -16,59 +16,31 @@ const LATENCY_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
 /** Work that runs long: decoding, detection, video transcoding (up to 10 min). */
 const WORK_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
 
-export const rpcServerDuration = new Histogram({
-  name: 'trove_rpc_server_duration_seconds',
-  help: 'Time to answer a NATS request, by subject and outcome (ok or the error code).',
-  labelNames: ['subject', 'outcome'] as const,
-  buckets: LATENCY_BUCKETS,
-  registers: [registry],
-});
+function histogram<L extends string>(name: string, help: string, labelNames: readonly L[], buckets = LATENCY_BUCKETS): Histogram<L> {
+  return new Histogram<L>({ name, help, labelNames, buckets, registers: [registry] });
+}
 
-export const rpcClientDuration = new Histogram({
-  name: 'trove_rpc_client_duration_seconds',
-  help: 'Time a NATS request waited for its answer, by subject and outcome (ok or the error code).',
-  labelNames: ['subject', 'outcome'] as const,
-  buckets: LATENCY_BUCKETS,
-  registers: [registry],
-});
+function counter<L extends string>(name: string, help: string, labelNames: readonly L[]): Counter<L> {
+  return new Counter<L>({ name, help, labelNames, registers: [registry] });
+}
 
-export const rpcErrors = new Counter({
-  name: 'trove_rpc_errors_total',
-  help: 'NATS requests that ended in an error, by subject, side (server or client) and error code.',
-  labelNames: ['subject', 'side', 'code'] as const,
-  registers: [registry],
-});
-
-export const messageDuration = new Histogram({
-  name: 'trove_message_handling_duration_seconds',
-  help: 'Time to handle a JetStream message, by subject and outcome (ack, retry, dead_letter).',
-  labelNames: ['subject', 'outcome'] as const,
-  buckets: WORK_BUCKETS,
-  registers: [registry],
-});
-
-export const messageRedeliveries = new Counter({
-  name: 'trove_message_redeliveries_total',
-  help: 'JetStream messages received again after a failure or a lost consumer, by subject.',
-  labelNames: ['subject'] as const,
-  registers: [registry],
-});
-
-export const httpRequestDuration = new Histogram({
-  name: 'trove_http_request_duration_seconds',
-  help: 'Time to answer an HTTP request, by method, route template and status code.',
-  labelNames: ['method', 'route', 'status'] as const,
-  buckets: LATENCY_BUCKETS,
-  registers: [registry],
-});
-
-export const componentDuration = new Histogram({
-  name: 'trove_worker_component_duration_seconds',
-  help: 'Time a worker component took for one item, by component and outcome (ok or the error kind).',
-  labelNames: ['component', 'outcome'] as const,
-  buckets: WORK_BUCKETS,
-  registers: [registry],
-});
+export const rpcServerDuration = histogram('trove_rpc_server_duration_seconds', 'Time to answer a NATS request, by subject and outcome (ok or the error code).', ['subject', 'outcome']);
+export const rpcClientDuration = histogram('trove_rpc_client_duration_seconds', 'Time a NATS request waited for its answer, by subject and outcome (ok or the error code).', ['subject', 'outcome']);
+export const rpcErrors = counter('trove_rpc_errors_total', 'NATS requests that ended in an error, by subject, side (server or client) and error code.', ['subject', 'side', 'code']);
+export const messageDuration = histogram(
+  'trove_message_handling_duration_seconds',
+  'Time to handle a JetStream message, by subject and outcome (ack, retry, dead_letter).',
+  ['subject', 'outcome'],
+  WORK_BUCKETS,
+);
+export const messageRedeliveries = counter('trove_message_redeliveries_total', 'JetStream messages received again after a failure or a lost consumer, by subject.', ['subject']);
+export const httpRequestDuration = histogram('trove_http_request_duration_seconds', 'Time to answer an HTTP request, by method, route template and status code.', ['method', 'route', 'status']);
+export const componentDuration = histogram(
+  'trove_worker_component_duration_seconds',
+  'Time a worker component took for one item, by component and outcome (ok or the error kind).',
+  ['component', 'outcome'],
+  WORK_BUCKETS,
+);
 
 /** Seconds since `start` (a `process.hrtime.bigint()` reading). */
 export function secondsSince(start: bigint): number {

@@ -2,6 +2,11 @@ import { loadConfigOrExit, redactUrl } from '../config';
 import type { ConfigOf, Spec } from '../config';
 import { commonSpec } from '../config/common';
 import { Bus } from '../bus';
+import type { AnyRpcHandler } from '../bus';
+import type { BlobStore } from '../blobstore';
+import type { DocStore } from '../docstore';
+import { openBlobStoreFromConfig, openDocStoreFromConfig } from './stores';
+import type { BlobStoreConfig, DocStoreConfig } from './stores';
 import { createLogger } from '../log';
 import type { Logger } from '../log';
 import { startMetricsServer } from '../metrics';
@@ -15,8 +20,17 @@ export interface ServiceContext<S extends Spec> {
   config: CommonConfig & ConfigOf<S>;
   log: Logger;
   bus: Bus;
-  /** Registers cleanup run on SIGTERM/SIGINT, in reverse order, before the bus drains. */
+  /**
+   * Registers cleanup run on SIGTERM/SIGINT, in reverse order. Requests and messages have stopped
+   * by then (the bus stops serving first); the bus drains after the last cleanup.
+   */
   onShutdown(fn: () => Promise<void> | void): void;
+  /** The service's own document store (TROVE_MONGODB_URL or NeDB under the data dir), closed at shutdown. */
+  docStore(): Promise<DocStore>;
+  /** The blob store (TROVE_S3_* or files under the data dir), closed at shutdown. */
+  blobStore(): Promise<BlobStore>;
+  /** Answers `handlers` as this service (queue group = its name); stopped first at shutdown. */
+  serve(description: string, handlers: AnyRpcHandler[]): Promise<void>;
 }
 
 export interface ServiceDefinition<S extends Spec> {
@@ -57,6 +71,8 @@ export async function runService<S extends Spec>(def: ServiceDefinition<S>): Pro
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
+    // Stop taking requests and messages before anything they use (stores) is closed.
+    await bus.stopServing().catch((err) => log.error({ err }, 'stopping the bus failed'));
     const hardStop = setTimeout(() => {
       log.error('shutdown took too long; exiting');
       process.exit(1);
@@ -81,6 +97,24 @@ export async function runService<S extends Spec>(def: ServiceDefinition<S>): Pro
     log.info({ metrics: `http://127.0.0.1:${metrics.port}/metrics` }, 'metrics served');
   }
   await bus.ensureStreams();
-  await def.start({ name: def.name, version: def.version, config, log, bus, onShutdown: (fn) => cleanups.push(fn) });
+  const onShutdown = (fn: () => Promise<void> | void) => void cleanups.push(fn);
+  const closedAtShutdown = async <T extends { close(): Promise<void> }>(open: Promise<T>): Promise<T> => {
+    const store = await open;
+    onShutdown(() => store.close());
+    return store;
+  };
+  await def.start({
+    name: def.name,
+    version: def.version,
+    config,
+    log,
+    bus,
+    onShutdown,
+    docStore: () => closedAtShutdown(openDocStoreFromConfig(def.name, config as unknown as DocStoreConfig)),
+    blobStore: () => closedAtShutdown(openBlobStoreFromConfig(config as unknown as BlobStoreConfig)),
+    serve: async (description, handlers) => {
+      await bus.serve({ name: def.name, version: def.version, description, handlers });
+    },
+  });
   log.info({ pid: process.pid }, READY_MESSAGE);
 }
