@@ -5,10 +5,12 @@ import { listOperations } from '@trove/openapi';
 import type { BlobStore, Bus, Logger } from '@trove/kit';
 import type { ContentUrls } from './content/content-urls';
 import { accessLog } from './http/access-log';
+import { bodyDeadline } from './http/body-deadline';
 import { trustProxies } from './http/client-address';
 import type { ClientAddresses } from './http/client-address';
 import { errorHandler, notFoundHandler } from './http/error-handler';
 import { requestId } from './http/request-id';
+import { requestMetrics } from './http/request-metrics';
 import { OperationMatcher } from './openapi/operation-matcher';
 import { openApiValidator } from './openapi/validator';
 import { albumRoutes } from './routes/albums';
@@ -24,6 +26,8 @@ import { userRoutes } from './routes/users';
 import type { AccessTokenVerifier } from './security/access-tokens';
 import type { AdminCredentials } from './security/admin-credentials';
 import { authenticate } from './security/authenticate';
+import { RateLimiter } from './security/rate-limiter';
+import { DiskUsage } from './storage/disk-usage';
 
 export interface AppDeps {
   log: Logger;
@@ -44,33 +48,55 @@ export interface AppDeps {
   /** TROVE_TRUSTED_PROXIES: whose X-Forwarded-* headers are believed (none when empty). */
   trustedProxies: string[];
   clientAddresses: ClientAddresses;
+  limits: AppLimits;
+}
+
+/** What keeps one client from holding the gateway's resources (README, "Security model"). */
+export interface AppLimits {
+  /** A request body (every call but the upload) must arrive within this. */
+  bodyTimeoutMs: number;
+  /** An upload sending no byte for this long is cut. */
+  uploadIdleTimeoutMs: number;
+  /** GET /disk reuses its figure this long. */
+  diskUsageCacheMs: number;
+  /** Failed administrator logins per minute and client address. */
+  adminAuthFailuresPerMinute: number;
+  /** Anonymous shared-album calls per minute and client address. */
+  sharingCallsPerMinute: number;
 }
 
 /**
- * The HTTP surface of Trove: the only entry for the API. Order matters: request id and access log
- * first (every answer has both), then security headers and CORS, authentication from the
- * operation's declared security, body parsing, validation against openapi.yaml, the routes.
- * Declared calls without a route yet answer 404 after authentication and validation.
+ * The HTTP surface of Trove: the only entry for the API. Order matters: request id, access log,
+ * metrics and the body deadline first (they cover every request), then security headers and
+ * CORS, authentication from the operation's declared security, body parsing, validation against
+ * openapi.yaml, the routes. Declared calls without a route yet answer 404 after authentication
+ * and validation.
  */
 export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   trustProxies(app, deps.trustedProxies);
+  const operations = new OperationMatcher(listOperations());
+  const { limits } = deps;
   app.use(requestId());
   app.use(accessLog(deps.log));
+  app.use(requestMetrics(operations));
+  app.use(bodyDeadline(limits.bodyTimeoutMs));
   app.use(helmet());
   app.use(cors({ origin: corsOrigin(deps.corsOrigins), exposedHeaders: ['X-Request-Id', 'Content-Range', 'Accept-Ranges', 'ETag', 'Retry-After'] }));
-  app.use(authenticate({ operations: new OperationMatcher(listOperations()), admin: deps.admin, tokens: deps.tokens, signedUrls: (req) => deps.contentUrls.verify(req) }));
-  app.use(mediaUploadRoutes(deps));
+  const adminFailures = new RateLimiter({ limit: limits.adminAuthFailuresPerMinute });
+  app.use(authenticate({ operations, admin: deps.admin, tokens: deps.tokens, signedUrls: (req) => deps.contentUrls.verify(req), adminFailures }));
+  app.use(mediaUploadRoutes({ ...deps, uploadIdleTimeoutMs: limits.uploadIdleTimeoutMs }));
   app.use(express.json({ limit: deps.jsonBodyLimit }));
   app.use(openApiValidator({ validateResponses: deps.validateResponses }));
-  app.use(systemRoutes({ ...deps, revocationsReady: () => deps.tokens.revocations.ready }));
+  const disk = new DiskUsage(() => deps.blobs.usage(), limits.diskUsageCacheMs);
+  app.use(systemRoutes({ ...deps, disk, revocationsReady: () => deps.tokens.revocations.ready }));
   app.use(featureRoutes(deps.features));
   app.use(authRoutes(deps));
   app.use(userRoutes({ bus: deps.bus, revocations: deps.tokens.revocations }));
   app.use(mediaRoutes(deps));
   app.use(albumRoutes(deps));
-  app.use(sharingRoutes(deps));
+  app.use(sharingRoutes({ ...deps, sharingLimiter: new RateLimiter({ limit: limits.sharingCallsPerMinute }) }));
   app.use(exploreRoutes(deps));
   app.use(notFoundHandler());
   app.use(errorHandler(deps.log));

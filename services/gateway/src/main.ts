@@ -1,10 +1,10 @@
 import '@trove/kit/telemetry/register';
-import type { Server } from 'node:http';
 import { gitSha, openBlobStoreFromConfig, packageVersion, runService } from '@trove/kit';
 import { createApp } from './app';
 import { MIN_ADMIN_PASSWORD_LENGTH, gatewaySpec } from './config';
 import { loadContentUrls } from './content/content-urls';
 import { loadClientAddresses } from './http/client-address';
+import { listen } from './http/server';
 import { AccessTokenVerifier, loadJwtSecret } from './security/access-tokens';
 import { loadAdminCredentials } from './security/admin-credentials';
 import { RevocationList } from './security/revocations';
@@ -38,12 +38,20 @@ void runService({
       uploadMaxBytes: config.uploadMaxBytes,
       trustedProxies: config.trustedProxies,
       clientAddresses: loadClientAddresses(config, log),
+      limits: {
+        bodyTimeoutMs: config.bodyTimeoutSeconds * 1000,
+        uploadIdleTimeoutMs: config.uploadIdleTimeoutSeconds * 1000,
+        diskUsageCacheMs: config.diskUsageCacheSeconds * 1000,
+        adminAuthFailuresPerMinute: config.adminAuthFailureLimit,
+        sharingCallsPerMinute: config.sharingRateLimit,
+      },
     });
-    const server: Server = await new Promise((resolve) => {
-      const s = app.listen(config.port, config.host, () => resolve(s));
+    const server = await listen(app, {
+      port: config.port,
+      host: config.host,
+      headersTimeoutMs: config.headersTimeoutSeconds * 1000,
+      keepAliveTimeoutMs: config.keepAliveTimeoutSeconds * 1000,
     });
-    // Uploads of several GiB stream for as long as the client needs (Node's default cuts requests at 5 minutes); headersTimeout still bounds idle clients.
-    server.requestTimeout = 0;
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     log.info({ port, url: `http://localhost:${port}` }, 'gateway listening');

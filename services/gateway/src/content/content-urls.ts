@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { loadOrCreateSecret } from '@trove/kit';
 import type { Logger } from '@trove/kit';
-import { ContentUrlSigner } from './url-signer';
+import { ContentUrlSigner, MIN_SECRET_LENGTH } from './url-signer';
 import type { ContentVariant } from './url-signer';
 
 /** What a request says about where the client sent it (an express Request is one). */
@@ -43,7 +43,7 @@ export interface ContentUrlConfig {
 
 /** The signing secret from TROVE_URL_SIGNING_SECRET, else the one generated under the data dir (shared by gateways on one data dir). */
 export function loadContentUrls(config: ContentUrlConfig, log: Logger): ContentUrls {
-  const secret = loadOrCreateSecret({ dataDir: config.dataDir, name: 'url-signing-secret', fromConfig: config.urlSigningSecret });
+  const secret = loadOrCreateSecret({ dataDir: config.dataDir, name: 'url-signing-secret', fromConfig: config.urlSigningSecret, minLength: MIN_SECRET_LENGTH, variable: 'TROVE_URL_SIGNING_SECRET' });
   if (secret.generated) log.info({ path: secret.path }, 'generated the content URL signing secret');
   return new ContentUrls(new ContentUrlSigner({ secret: secret.value, ttlSeconds: config.contentUrlTtlSeconds }), config.publicUrl?.replace(/\/+$/, ''));
 }

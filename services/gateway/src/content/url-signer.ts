@@ -1,5 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
+/** Shortest signing secret accepted (TROVE_URL_SIGNING_SECRET or its generated file). */
+export const MIN_SECRET_LENGTH = 32;
+
 export type ContentVariant = 'original' | 'preview' | 'thumbnail';
 
 export interface ContentUrlSignerOptions {
@@ -19,7 +22,7 @@ export class ContentUrlSigner {
   private readonly now: () => number;
 
   constructor(private readonly opts: ContentUrlSignerOptions) {
-    if (opts.secret.length < 32) throw new Error('content URL signing secret must be at least 32 characters');
+    if (opts.secret.length < MIN_SECRET_LENGTH) throw new Error(`content URL signing secret must be at least ${MIN_SECRET_LENGTH} characters`);
     this.now = opts.now ?? (() => Date.now());
   }
 

@@ -4,9 +4,10 @@ import type { Router } from 'express';
 import { createMediaItemRpc, getMediaItemRpc, mediaBlobKey } from '@trove/proto-events';
 import { isAppError } from '@trove/kit';
 import type { BlobStore, Bus, Logger } from '@trove/kit';
+import { answerRequestTimeout, liftBodyDeadline } from '../http/body-deadline';
 import { OperationRouter } from '../openapi/operation-router';
 import { requireUser } from '../security/authenticate';
-import { UploadAbortedError, receiveUpload } from '../upload/receive';
+import { UploadAbortedError, UploadStalledError, receiveUpload } from '../upload/receive';
 
 export interface MediaUploadDeps {
   bus: Bus;
@@ -14,6 +15,8 @@ export interface MediaUploadDeps {
   log: Logger;
   /** Largest accepted upload, in bytes (TROVE_UPLOAD_MAX_BYTES). */
   uploadMaxBytes: number;
+  /** An upload that sends nothing for this long is cut (TROVE_UPLOAD_IDLE_TIMEOUT_SECONDS). */
+  uploadIdleTimeoutMs: number;
 }
 
 /**
@@ -21,7 +24,8 @@ export interface MediaUploadDeps {
  * body is streamed into the blob store here, never buffered (authentication has already run).
  * The id is chosen here, so the original lands under its final key while it streams in; the media
  * service then registers the item (409 for content the user already has) and queues processing.
- * Whatever fails, the stored original is removed again.
+ * Whatever fails, the stored original is removed again. An upload may take as long as it needs
+ * while data flows (the body deadline of other calls is lifted), but one that stalls is cut.
  */
 export function mediaUploadRoutes(deps: MediaUploadDeps): Router {
   return new OperationRouter().handle('uploadMediaItem', async (req, res) => {
@@ -30,12 +34,18 @@ export function mediaUploadRoutes(deps: MediaUploadDeps): Router {
     const key = mediaBlobKey(userId, id, 'original');
     const discard = () => deps.blobs.delete(key).catch((err) => deps.log.warn({ err, key }, 'could not remove a rejected upload'));
     let stored;
+    liftBodyDeadline(req);
     try {
-      stored = await receiveUpload(req, { blobs: deps.blobs, key, maxBytes: deps.uploadMaxBytes });
+      stored = await receiveUpload(req, { blobs: deps.blobs, key, maxBytes: deps.uploadMaxBytes, idleTimeoutMs: deps.uploadIdleTimeoutMs });
     } catch (err) {
       await discard();
       if (err instanceof UploadAbortedError) {
         deps.log.info({ mediaItemId: id }, 'upload aborted by the client; nothing kept');
+        return;
+      }
+      if (err instanceof UploadStalledError) {
+        deps.log.info({ mediaItemId: id }, 'upload stalled; cut, nothing kept');
+        answerRequestTimeout(res, err.message);
         return;
       }
       drainBriefly(req);

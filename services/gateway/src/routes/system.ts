@@ -1,12 +1,13 @@
 import type { Router } from 'express';
-import type { BlobStore, Bus } from '@trove/kit';
+import type { Bus } from '@trove/kit';
 import { OperationRouter } from '../openapi/operation-router';
+import type { DiskUsage } from '../storage/disk-usage';
 
 export interface SystemDeps {
   version: string;
   gitSha: string;
   bus: Bus;
-  blobs: BlobStore;
+  disk: DiskUsage;
   /** False while the revocation list is not loaded: tokens could not be checked fully. */
   revocationsReady: () => boolean;
 }
@@ -18,7 +19,7 @@ export function systemRoutes(deps: SystemDeps): Router {
     res.json({ version: deps.version, gitSha: deps.gitSha });
   });
   routes.handle('getDisk', async (_req, res) => {
-    res.json(await deps.blobs.usage());
+    res.json(await deps.disk.get());
   });
   routes.handle('getLiveness', async (_req, res) => {
     res.json({ status: 'ok' });

@@ -10,9 +10,12 @@ export interface AccessClaims {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** TROVE_JWT_SECRET, else the secret the auth service generated (or will find) under the shared data dir. */
+/**
+ * TROVE_JWT_SECRET, else the secret the auth service generated (or will find) under the shared
+ * data dir; shorter than ACCESS_TOKEN.minSecretLength from either: a ConfigError (exit 78).
+ */
 export function loadJwtSecret(config: { dataDir: string; jwtSecret?: string }): string {
-  return loadOrCreateSecret({ dataDir: config.dataDir, name: ACCESS_TOKEN.secretName, fromConfig: config.jwtSecret }).value;
+  return loadOrCreateSecret({ dataDir: config.dataDir, name: ACCESS_TOKEN.secretName, fromConfig: config.jwtSecret, minLength: ACCESS_TOKEN.minSecretLength, variable: 'TROVE_JWT_SECRET' }).value;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { loadOrCreateSecret } from '@trove/kit';
+import { ConfigError, loadOrCreateSecret } from '@trove/kit';
 import type { Logger } from '@trove/kit';
 import type { BasicCredentials } from './authorization-header';
 
@@ -34,14 +34,11 @@ export interface AdminConfig {
 /**
  * TROVE_ADMIN_USERNAME / TROVE_ADMIN_PASSWORD, else a strong random password generated once and
  * kept in `<dataDir>/secrets/admin-password` (0600), whose path is logged at every start. Throws
- * (the gateway does not start) on an unusable username or a short password.
+ * a ConfigError (the gateway does not start, exit 78) on an unusable username or a short password.
  */
 export function loadAdminCredentials(config: AdminConfig, minPasswordLength: number, log: Logger): AdminCredentials {
-  if (config.adminUsername.includes(':')) throw new Error('TROVE_ADMIN_USERNAME must not contain ":" (basic auth could not express it)');
-  const secret = loadOrCreateSecret({ dataDir: config.dataDir, name: 'admin-password', fromConfig: config.adminPassword });
-  if (secret.value.length < minPasswordLength) {
-    throw new Error(`the administrator password (${secret.path ?? 'TROVE_ADMIN_PASSWORD'}) must be at least ${minPasswordLength} characters`);
-  }
+  if (config.adminUsername.includes(':')) throw new ConfigError(['TROVE_ADMIN_USERNAME must not contain ":" (basic auth could not express it)']);
+  const secret = loadOrCreateSecret({ dataDir: config.dataDir, name: 'admin-password', fromConfig: config.adminPassword, minLength: minPasswordLength, variable: 'TROVE_ADMIN_PASSWORD' });
   if (secret.path) {
     const what = secret.generated ? 'generated the administrator password' : 'administrator password';
     log.warn({ username: config.adminUsername, passwordFile: secret.path }, `${what}: it is in ${secret.path} (set TROVE_ADMIN_PASSWORD to choose one)`);

@@ -4,6 +4,9 @@ import type { OperationMatcher } from '../openapi/operation-matcher';
 import type { AccessClaims, AccessTokenVerifier } from './access-tokens';
 import type { AdminCredentials } from './admin-credentials';
 import { parseBasicAuth, parseBearer } from './authorization-header';
+import { clientAddressKey } from './client-address';
+import { tooManyRequests } from './rate-limiter';
+import type { RateLimiter } from './rate-limiter';
 
 /**
  * Who the request is from, once authenticated (in `res.locals.auth`). `signed`: no user, but a
@@ -19,6 +22,8 @@ export interface AuthenticateDeps {
   admin: AdminCredentials;
   tokens: AccessTokenVerifier;
   signedUrls?: SignedUrlCheck;
+  /** Failed administrator logins per client address: over the limit every attempt answers 429. */
+  adminFailures: RateLimiter;
 }
 
 const CHALLENGE = { basic: 'Basic realm="Trove administration", charset="UTF-8"', bearer: 'Bearer realm="Trove"' };
@@ -36,8 +41,17 @@ export function authenticate(deps: AuthenticateDeps): RequestHandler {
     const header = req.get('authorization');
 
     if (operation.security === 'basic') {
+      // A request without credentials only asks for the challenge; any other is an attempt.
+      if (!header) return deny(res, CHALLENGE.basic);
+      const client = clientAddressKey(req);
+      const limit = deps.adminFailures.check(client);
+      // Refused before the password is looked at, right or wrong: a guesser learns nothing more.
+      if (!limit.allowed) return next(tooManyRequests('too many failed attempts', limit.retryAfterSeconds));
       const credentials = parseBasicAuth(header);
-      if (!credentials || !deps.admin.matches(credentials)) return deny(res, CHALLENGE.basic);
+      if (!credentials || !deps.admin.matches(credentials)) {
+        deps.adminFailures.take(client);
+        return deny(res, CHALLENGE.basic);
+      }
       setPrincipal(res, { kind: 'admin' });
       return next();
     }

@@ -31,6 +31,8 @@ export interface ReceiveOptions {
   /** Where the file goes. */
   key: string;
   maxBytes: number;
+  /** Cut the upload when no byte arrives for this long while the gateway is ready to read. */
+  idleTimeoutMs?: number;
 }
 
 export const fileTooLarge = () => new AppError('PAYLOAD_TOO_LARGE', 'file too large');
@@ -44,11 +46,20 @@ export class UploadAbortedError extends Error {
   }
 }
 
+/** The client stopped sending in the middle of the upload. */
+export class UploadStalledError extends Error {
+  constructor(readonly idleMs: number) {
+    super(`upload stalled: no data for ${idleMs / 1000} seconds`);
+    this.name = 'UploadStalledError';
+  }
+}
+
 /**
  * Streams the single `file` part of a multipart/form-data request into `key`. Rejects with a 400
  * AppError (not multipart, no `file` part, another file part, unsupported content), 413 (over
- * `maxBytes`) or UploadAbortedError; it settles only once the blob store has finished or given up,
- * so when it rejects the caller can delete `key` knowing no write is still under way.
+ * `maxBytes`), UploadAbortedError or UploadStalledError (no byte for `idleTimeoutMs`); it settles
+ * only once the blob store has finished or given up, so when it rejects the caller can delete
+ * `key` knowing no write is still under way.
  */
 export function receiveUpload(req: IncomingMessage, opts: ReceiveOptions): Promise<StoredUpload> {
   const declared = Number(req.headers['content-length']);
@@ -64,7 +75,8 @@ export function receiveUpload(req: IncomingMessage, opts: ReceiveOptions): Promi
     return Promise.reject(badRequest('request body must be multipart/form-data with a part named "file"'));
   }
 
-  return new Promise<StoredUpload>((resolve, reject) => {
+  let stopWatch = () => {};
+  const received = new Promise<StoredUpload>((resolve, reject) => {
     let failure: Error | undefined;
     let stored: Promise<StoredUpload> | undefined;
     let body: PassThrough | undefined;
@@ -104,7 +116,31 @@ export function receiveUpload(req: IncomingMessage, opts: ReceiveOptions): Promi
       if (!req.complete) fail(new UploadAbortedError());
     });
     req.pipe(parser);
+    const idleMs = opts.idleTimeoutMs;
+    if (idleMs) stopWatch = watchIdle(req, idleMs, () => fail(new UploadStalledError(idleMs)));
   });
+  return received.finally(() => stopWatch());
+}
+
+/**
+ * Calls `onIdle` once no data arrived for `idleMs` while the request was flowing. A paused request
+ * is the store holding back (backpressure), not the client stalling: its time does not count; nor
+ * does the time after the last byte, while the store finishes.
+ */
+function watchIdle(req: IncomingMessage, idleMs: number, onIdle: () => void): () => void {
+  const check = () => {
+    if (req.complete) return;
+    if (req.readableFlowing === false) timer.refresh();
+    else onIdle();
+  };
+  const timer = setTimeout(check, idleMs);
+  timer.unref();
+  const onData = () => timer.refresh();
+  req.on('data', onData);
+  return () => {
+    clearTimeout(timer);
+    req.off('data', onData);
+  };
 }
 
 async function storePart(stream: Readable, filename: string | undefined, opts: ReceiveOptions, onBody: (b: PassThrough) => void): Promise<StoredUpload> {

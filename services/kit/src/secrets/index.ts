@@ -1,18 +1,47 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, openSync, readFileSync, writeSync, closeSync, fsyncSync, chmodSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { ConfigError } from '../config';
 
 /** Where generated secrets live: `<dataDir>/secrets/<name>`, mode 0600. */
 export function secretPath(dataDir: string, name: string): string {
   return join(dataDir, 'secrets', name);
 }
 
+export interface SecretOptions {
+  dataDir: string;
+  name: string;
+  fromConfig?: string;
+  bytes?: number;
+  /** Shortest acceptable value, wherever it comes from; `variable` names the setting in the refusal. */
+  minLength?: number;
+  variable?: string;
+}
+
+export interface Secret {
+  value: string;
+  path?: string;
+  generated: boolean;
+}
+
 /**
  * The value of a secret from config when given, else the one kept under the data dir, else a new
  * strong random one written there (mode 0600). Creation uses O_EXCL, so services sharing a data dir
  * (e.g. `make up`) race safely: one writes, the others read the same value. Never a constant.
+ * A value shorter than `minLength` (from config or from the file) throws a ConfigError: the
+ * service refuses to start (exit 78) rather than sign with a guessable key.
  */
-export function loadOrCreateSecret(opts: { dataDir: string; name: string; fromConfig?: string; bytes?: number }): { value: string; path?: string; generated: boolean } {
+export function loadOrCreateSecret(opts: SecretOptions): Secret {
+  const secret = readOrCreate(opts);
+  if (opts.minLength !== undefined && secret.value.length < opts.minLength) {
+    const source = secret.path ? `the secret in ${secret.path}` : (opts.variable ?? `the configured ${opts.name}`);
+    const fix = secret.path ? ` (remove the file to have a strong one generated${opts.variable ? `, or set ${opts.variable}` : ''})` : '';
+    throw new ConfigError([`${source} must be at least ${opts.minLength} characters, it has ${secret.value.length}${fix}`]);
+  }
+  return secret;
+}
+
+function readOrCreate(opts: SecretOptions): Secret {
   if (opts.fromConfig) return { value: opts.fromConfig, generated: false };
   const file = secretPath(opts.dataDir, opts.name);
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });

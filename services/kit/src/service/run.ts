@@ -1,4 +1,4 @@
-import { loadConfigOrExit, redactUrl } from '../config';
+import { ConfigError, loadConfigOrExit, redactUrl } from '../config';
 import type { ConfigOf, Spec } from '../config';
 import { commonSpec } from '../config/common';
 import { Bus } from '../bus';
@@ -97,24 +97,31 @@ export async function runService<S extends Spec>(def: ServiceDefinition<S>): Pro
     log.info({ metrics: `http://127.0.0.1:${metrics.port}/metrics` }, 'metrics served');
   }
   await bus.ensureStreams();
-  const onShutdown = (fn: () => Promise<void> | void) => void cleanups.push(fn);
-  const closedAtShutdown = async <T extends { close(): Promise<void> }>(open: Promise<T>): Promise<T> => {
-    const store = await open;
-    onShutdown(() => store.close());
-    return store;
-  };
-  await def.start({
-    name: def.name,
-    version: def.version,
-    config,
-    log,
-    bus,
-    onShutdown,
-    docStore: () => closedAtShutdown(openDocStoreFromConfig(def.name, config as unknown as DocStoreConfig)),
-    blobStore: () => closedAtShutdown(openBlobStoreFromConfig(config as unknown as BlobStoreConfig)),
-    serve: async (description, handlers) => {
-      await bus.serve({ name: def.name, version: def.version, description, handlers });
-    },
-  });
+  try {
+    const onShutdown = (fn: () => Promise<void> | void) => void cleanups.push(fn);
+    const closedAtShutdown = async <T extends { close(): Promise<void> }>(open: Promise<T>): Promise<T> => {
+      const store = await open;
+      onShutdown(() => store.close());
+      return store;
+    };
+    await def.start({
+      name: def.name,
+      version: def.version,
+      config,
+      log,
+      bus,
+      onShutdown,
+      docStore: () => closedAtShutdown(openDocStoreFromConfig(def.name, config as unknown as DocStoreConfig)),
+      blobStore: () => closedAtShutdown(openBlobStoreFromConfig(config as unknown as BlobStoreConfig)),
+      serve: async (description, handlers) => {
+        await bus.serve({ name: def.name, version: def.version, description, handlers });
+      },
+    });
+  } catch (err) {
+    // Refused at start for its configuration (e.g. a secret file too short): like a bad variable, exit 78, never a restart loop.
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${def.name}: ${err.message}\n`);
+    process.exit(78);
+  }
   log.info({ pid: process.pid }, READY_MESSAGE);
 }
