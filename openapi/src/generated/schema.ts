@@ -834,7 +834,8 @@ export interface paths {
          *     album, it was deleted or it is not shared (unsharing stops the link at once). Only what
          *     a visitor may see counts: `mediaItemsCount` and the cover leave out trashed and hidden
          *     items. Content URLs in the answer are signed, so they load without a token. Answers are
-         *     sent with `Cache-Control: no-store`.
+         *     sent with `Cache-Control: no-store`. The sharing calls are rate-limited per client address
+         *     (by default 120 a minute): `429` with a `Retry-After` header.
          */
         get: operations["getSharedAlbum"];
         put?: never;
@@ -860,7 +861,8 @@ export interface paths {
          * @description Public, unauthenticated list of a shared album's media items, in the same order as
          *     `GET /v1/albums/{id}/mediaItems` (oldest addition first), leaving out trashed and hidden
          *     items. Every `sourceUrl`, `previewUrl` and `thumbnailUrl` is a signed URL, so the viewer
-         *     needs no account. Paginated.
+         *     needs no account. Paginated (`page` at most 10000). Rate-limited like
+         *     `GET /v1/sharing/{id}`.
          */
         get: operations["listSharedAlbumMediaItems"];
         put?: never;
@@ -2076,6 +2078,8 @@ export interface components {
     parameters: {
         /** @description 1-based page number. */
         Page: number;
+        /** @description 1-based page number (bounded on the public sharing calls). */
+        SharingPage: number;
         /** @description Page size. */
         Limit: number;
         /** @description Resource id (uuid). */
@@ -3483,6 +3487,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["SharedLinkNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3490,8 +3495,8 @@ export interface operations {
     listSharedAlbumMediaItems: {
         parameters: {
             query?: {
-                /** @description 1-based page number. */
-                page?: components["parameters"]["Page"];
+                /** @description 1-based page number (bounded on the public sharing calls). */
+                page?: components["parameters"]["SharingPage"];
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
             };
@@ -3515,6 +3520,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["SharedLinkNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3635,6 +3641,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3664,6 +3671,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["UsernameConflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3692,6 +3700,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UserNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3723,6 +3732,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UserNotFound"];
             409: components["responses"]["UsernameConflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3749,6 +3759,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UserNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

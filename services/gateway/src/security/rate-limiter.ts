@@ -52,8 +52,9 @@ export class RateLimiter {
 
   private decide(bucket: Bucket): RateDecision {
     if (bucket.tokens >= 1) return { allowed: true };
-    const msPerToken = this.windowMs / this.limit;
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(((1 - bucket.tokens) * msPerToken) / 1000)) };
+    // Whole milliseconds first: the refill's float error must not add a second.
+    const waitMs = Math.round(((1 - bucket.tokens) * this.windowMs) / this.limit);
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
   }
 
   private refill(key: string): Bucket {

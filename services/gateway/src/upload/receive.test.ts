@@ -1,8 +1,8 @@
 /**
  * receiveUpload behind a real HTTP server, storing into a real filesystem blob store.
  */
-import { createHash } from 'node:crypto';
-import { createServer } from 'node:http';
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, request } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readdir } from 'node:fs/promises';
@@ -20,13 +20,16 @@ let server: Server;
 let url: string;
 let seq = 0;
 const MAX = 256 * 1024;
+/** The idle timeout of the requests that ask for one (header `x-idle-ms`). */
+const IDLE_HEADER = 'x-idle-ms';
 
 beforeAll(async () => {
   dir = await tempDir('trove-upload-unit-');
   blobs = await openBlobStore({ dataDir: dir.path });
   server = createServer((req, res) => {
     const key = `uploads/${seq++}`;
-    receiveUpload(req, { blobs, key, maxBytes: MAX }).then(
+    const idleTimeoutMs = req.headers[IDLE_HEADER] ? Number(req.headers[IDLE_HEADER]) : undefined;
+    receiveUpload(req, { blobs, key, maxBytes: MAX, idleTimeoutMs }).then(
       (stored) => res.writeHead(201, { 'Content-Type': 'application/json' }).end(JSON.stringify({ key, ...stored })),
       (err: unknown) => {
         const status = err instanceof AppError ? (err.code === 'PAYLOAD_TOO_LARGE' ? 413 : 400) : 500;
@@ -53,6 +56,39 @@ const formWith = (...parts: Array<[string, Buffer, string?]>) => {
   return form;
 };
 const tempFiles = () => readdir(join(dir.path, 'blobs', '.tmp'));
+
+/**
+ * A multipart upload whose body is written in the given pieces, each `gapMs` after the previous
+ * one went out (and nothing after the last); resolves with the answer, whenever it comes.
+ */
+function uploadInPieces(pieces: Buffer[], opts: { gapMs: number; idleMs: number; declaredLength: number }): Promise<{ status: number; body: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, {
+      method: 'POST',
+      headers: { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`, 'Content-Length': opts.declaredLength, [IDLE_HEADER]: opts.idleMs },
+    });
+    req.on('response', (res) => {
+      let text = '';
+      res.on('data', (d: Buffer) => (text += d.toString()));
+      res.on('end', () => {
+        req.destroy();
+        resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> });
+      });
+    });
+    req.on('error', reject);
+    const next = (i: number) => {
+      if (i < pieces.length && !req.destroyed) req.write(pieces[i], () => setTimeout(() => next(i + 1), opts.gapMs));
+    };
+    next(0);
+  });
+}
+
+const BOUNDARY = 'piecesboundary';
+const multipart = (file: Buffer) =>
+  Buffer.concat([Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="slow.png"\r\nContent-Type: image/png\r\n\r\n`), file, Buffer.from(`\r\n--${BOUNDARY}--\r\n`)]);
+const split = (buf: Buffer, n: number) => Array.from({ length: n }, (_, i) => buf.subarray(Math.floor((i * buf.length) / n), Math.floor(((i + 1) * buf.length) / n)));
+/** About 12 KiB: noise does not compress. */
+const noisePng = () => sharp(randomBytes(64 * 64 * 3), { raw: { width: 64, height: 64, channels: 3 } }).png().toBuffer();
 
 describe('receiveUpload', () => {
   it('streams the file part into the store: sniffed type, size, sha256, the filename kept', async () => {
@@ -88,6 +124,27 @@ describe('receiveUpload', () => {
     expect(res.status).toBe(413);
     expect(res.body.message).toBe('file too large');
     expect(await blobs.head(String(res.body.key))).toBeNull();
+    expect(await tempFiles()).toEqual([]);
+  });
+
+  it('keeps receiving a slow upload for as long as bytes keep coming', async () => {
+    const png = await noisePng();
+    const body = multipart(png);
+    // Eight pieces 250 ms apart: the whole takes about four idle periods, no gap reaches one.
+    const answer = await uploadInPieces(split(body, 8), { gapMs: 250, idleMs: 500, declaredLength: body.length });
+    expect(answer).toMatchObject({ status: 201, body: { size: png.length, sha256: createHash('sha256').update(png).digest('hex') } });
+  });
+
+  it.each([
+    ['while the store is writing', 8000],
+    ['while its head is being sniffed', 1000],
+  ])('cuts an upload that stops sending %s, leaving no blob and no partial file', async (_when, sent) => {
+    const png = await noisePng();
+    const body = multipart(png);
+    // The headers, then the first bytes of the body, then nothing.
+    const answer = await uploadInPieces([body.subarray(0, sent)], { gapMs: 0, idleMs: 300, declaredLength: body.length });
+    expect(answer).toEqual({ status: 500, body: { message: 'upload stalled: no data for 0.3 seconds', key: expect.any(String) } });
+    expect(await blobs.head(String(answer.body.key))).toBeNull();
     expect(await tempFiles()).toEqual([]);
   });
 });

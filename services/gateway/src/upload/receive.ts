@@ -86,8 +86,9 @@ export function receiveUpload(req: IncomingMessage, opts: ReceiveOptions): Promi
       if (failure) return;
       failure = err;
       req.unpipe(parser);
-      source?.resume(); // let busboy finish with this part; its bytes go nowhere
-      body?.destroy(err);
+      if (body) body.destroy(err);
+      // Still sniffing the head: no more bytes will come (the request is unpiped), so end the read.
+      else source?.destroy(err);
       // Settle only after the store gave up, so the caller's cleanup cannot race the write.
       void (stored ?? Promise.resolve()).catch(() => undefined).then(() => reject(err));
     };

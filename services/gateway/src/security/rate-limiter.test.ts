@@ -1,0 +1,63 @@
+import { RateLimiter } from './rate-limiter';
+import { clientAddressKey } from './client-address';
+
+describe('RateLimiter (token buckets per key)', () => {
+  let now = 0;
+  const clock = () => now;
+  beforeEach(() => {
+    now = 1_700_000_000_000;
+  });
+
+  it('allows `limit` events at once, then refuses with the exact wait until the next one', () => {
+    const limiter = new RateLimiter({ limit: 10, windowMs: 60_000, now: clock });
+    for (let i = 0; i < 10; i++) expect(limiter.take('a')).toEqual({ allowed: true });
+    expect(limiter.take('a')).toEqual({ allowed: false, retryAfterSeconds: 6 });
+    expect(limiter.check('a')).toEqual({ allowed: false, retryAfterSeconds: 6 });
+    now += 4_000;
+    expect(limiter.check('a')).toEqual({ allowed: false, retryAfterSeconds: 2 });
+    now += 2_000;
+    expect(limiter.take('a')).toEqual({ allowed: true });
+    expect(limiter.take('a').allowed).toBe(false);
+  });
+
+  it('keeps keys apart, and check() counts nothing', () => {
+    const limiter = new RateLimiter({ limit: 2, now: clock });
+    for (let i = 0; i < 5; i++) expect(limiter.check('a')).toEqual({ allowed: true });
+    limiter.take('a');
+    limiter.take('a');
+    expect(limiter.check('a').allowed).toBe(false);
+    expect(limiter.check('b')).toEqual({ allowed: true });
+  });
+
+  it('refills to full after a quiet window, never beyond', () => {
+    const limiter = new RateLimiter({ limit: 3, windowMs: 60_000, now: clock });
+    for (let i = 0; i < 3; i++) limiter.take('a');
+    now += 10 * 60_000;
+    for (let i = 0; i < 3; i++) expect(limiter.take('a').allowed).toBe(true);
+    expect(limiter.take('a').allowed).toBe(false);
+  });
+
+  it('remembers at most maxKeys clients, forgetting the one counted longest ago', () => {
+    const limiter = new RateLimiter({ limit: 1, now: clock, maxKeys: 3 });
+    for (const k of ['a', 'b', 'c', 'd']) limiter.take(k);
+    expect(limiter.size).toBe(3);
+    expect(limiter.check('a')).toEqual({ allowed: true });
+    expect(limiter.check('d').allowed).toBe(false);
+  });
+});
+
+describe('clientAddressKey', () => {
+  const key = (ip: string) => clientAddressKey({ ip, socket: {} as never });
+  it.each([
+    ['203.0.113.7', '203.0.113.7'],
+    ['::ffff:203.0.113.7', '203.0.113.7'],
+    ['2001:db8:1:2:3:4:5:6', '2001:db8:1:2::/64'],
+    ['2001:db8:1:2::9', '2001:db8:1:2::/64'],
+    ['2001:0db8:0001:0002:aaaa::1', '2001:db8:1:2::/64'],
+    ['2001:db8::1', '2001:db8:0:0::/64'],
+    ['::1', '0:0:0:0::/64'],
+    ['fe80::1%eth0', 'fe80:0:0:0::/64'],
+  ])('%s counts as %s (an IPv6 /64 is one client)', (address, expected) => {
+    expect(key(address)).toBe(expected);
+  });
+});
