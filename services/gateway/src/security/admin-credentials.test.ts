@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync, statSync, readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger } from '@trove/kit';
+import { ConfigError, createLogger } from '@trove/kit';
 import { AdminCredentials, loadAdminCredentials } from './admin-credentials';
 
 const log = createLogger({ service: 'test', level: 'silent' });
@@ -37,8 +37,11 @@ describe('administrator credentials', () => {
     expect(again.matches({ username: 'admin', password })).toBe(true);
   });
 
-  it('refuses a short password and a username basic auth cannot carry', () => {
-    expect(() => loadAdminCredentials({ dataDir: dir, adminUsername: 'admin', adminPassword: 'short' }, 12, log)).toThrow(/at least 12/);
-    expect(() => loadAdminCredentials({ dataDir: dir, adminUsername: 'ad:min', adminPassword: 'long-enough-password' }, 12, log)).toThrow(/":"/);
+  it('refuses (as configuration: exit 78) a short password, configured or kept in the file, and a username basic auth cannot carry', () => {
+    expect(() => loadAdminCredentials({ dataDir: dir, adminUsername: 'admin', adminPassword: 'short' }, 12, log)).toThrow(new ConfigError(['TROVE_ADMIN_PASSWORD must be at least 12 characters, it has 5']));
+    loadAdminCredentials({ dataDir: dir, adminUsername: 'admin' }, 12, log);
+    writeFileSync(join(dir, 'secrets', 'admin-password'), 'short\n');
+    expect(() => loadAdminCredentials({ dataDir: dir, adminUsername: 'admin' }, 12, log)).toThrow(ConfigError);
+    expect(() => loadAdminCredentials({ dataDir: dir, adminUsername: 'ad:min', adminPassword: 'long-enough-password' }, 12, log)).toThrow(ConfigError);
   });
 });
