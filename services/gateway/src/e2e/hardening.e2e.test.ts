@@ -6,13 +6,13 @@
  * request metrics the gateway publishes.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import sharp from 'sharp';
 import { readdir } from 'node:fs/promises';
 import { createServer, request } from 'node:http';
 import type { Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import sharp from 'sharp';
 import { freePort } from '../../../kit/src/testing/ports';
 import { startProcess } from '../../../kit/src/testing/process';
 import type { ServiceProcess } from '../../../kit/src/testing/process';
@@ -21,6 +21,7 @@ import type { S3ServerHandle } from '../../../kit/src/testing/s3-server';
 import { serviceEntry, startStack } from '../../../kit/src/testing/stack';
 import type { Stack } from '../../../kit/src/testing/stack';
 import { waitFor } from '../../../kit/src/testing/wait';
+import { multipartBody, piecesOf, postInPieces } from '../upload/testing';
 import { Api, randomTestAddress } from './client';
 import { signAccessToken } from './tokens';
 
@@ -59,37 +60,14 @@ function rawExchange(baseUrl: string, text: string): Promise<RawExchange> {
   });
 }
 
-/**
- * A multipart upload written in pieces, each `gapMs` after the previous one went out, nothing
- * after the last; resolves with the answer whenever it comes (even before the body is complete).
- */
-function uploadInPieces(url: string, token: string, pieces: Buffer[], declaredLength: number, gapMs: number): Promise<{ status: number; body: Record<string, unknown> }> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${url}/v1/mediaItems`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`, 'Content-Length': declaredLength },
-    });
-    req.on('response', (res) => {
-      let text = '';
-      res.on('data', (d: Buffer) => (text += d.toString()));
-      res.on('end', () => {
-        req.destroy();
-        resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> });
-      });
-    });
-    req.on('error', reject);
-    const next = (i: number) => {
-      if (i < pieces.length && !req.destroyed) req.write(pieces[i], () => setTimeout(() => next(i + 1), gapMs));
-    };
-    next(0);
-  });
-}
+/** An upload in pieces, `gapMs` apart; only the first `send` bytes of the body when given. */
+const uploadInPieces = (baseUrl: string, token: string, file: Buffer, opts: { send?: number; pieces: number; gapMs: number }) => {
+  const { body, contentType } = multipartBody(file);
+  const sent = body.subarray(0, opts.send ?? body.length);
+  return postInPieces(`${baseUrl}/v1/mediaItems`, { pieces: piecesOf(sent, opts.pieces), gapMs: opts.gapMs, declaredLength: body.length, headers: { Authorization: `Bearer ${token}`, 'Content-Type': contentType } });
+};
 
-const BOUNDARY = 'hardeningboundary';
-const multipart = (file: Buffer) =>
-  Buffer.concat([Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="slow.png"\r\nContent-Type: image/png\r\n\r\n`), file, Buffer.from(`\r\n--${BOUNDARY}--\r\n`)]);
-const split = (buf: Buffer, n: number) => Array.from({ length: n }, (_, i) => buf.subarray(Math.floor((i * buf.length) / n), Math.floor(((i + 1) * buf.length) / n)));
-/** About 12 KiB, different every time (noise does not compress). */
+/** A PNG of about 12 KiB, different every time (noise does not compress). */
 const noisePng = () => sharp(randomBytes(64 * 64 * 3), { raw: { width: 64, height: 64, channels: 3 } }).png().toBuffer();
 
 /** Files under a directory, recursively (none when it does not exist). */
@@ -167,10 +145,9 @@ describe('gateway hardening (e2e)', () => {
 
   describe('uploads', () => {
     it('a slow upload succeeds for as long as bytes keep coming, far past the body timeout', async () => {
-      const body = multipart(await noisePng());
       const started = Date.now();
       // Ten pieces half a second apart: about 4.5 s in all, no gap near the idle timeout.
-      const res = await uploadInPieces(stack.gatewayUrl, token, split(body, 10), body.length, 500);
+      const res = await uploadInPieces(stack.gatewayUrl, token, await noisePng(), { pieces: 10, gapMs: 500 });
       expect(res).toEqual({ status: 201, body: { id: expect.any(String) } });
       expect(Date.now() - started).toBeGreaterThan(BODY_TIMEOUT_S * 1000);
       expect(await api.call('get', `/v1/mediaItems/${String(res.body.id)}`, { bearer: token })).toMatchObject({ status: 200, body: { filename: 'slow.png' } });
@@ -179,10 +156,10 @@ describe('gateway hardening (e2e)', () => {
     it('a stalled upload is cut (408) and leaves no item and no blob', async () => {
       const stalledUser = randomUUID();
       const stalledToken = signAccessToken(stack.jwtSecret, { sub: stalledUser, sid: randomUUID() });
-      const body = multipart(await noisePng());
+      const png = await noisePng();
       const started = Date.now();
       // The first 8000 bytes (past the sniffed head: the store is writing), then nothing.
-      const res = await uploadInPieces(stack.gatewayUrl, stalledToken, [body.subarray(0, 8000)], body.length, 0);
+      const res = await uploadInPieces(stack.gatewayUrl, stalledToken, png, { send: 8000, pieces: 1, gapMs: 0 });
       expect(res).toEqual({ status: 408, body: { message: `upload stalled: no data for ${UPLOAD_IDLE_S} seconds` } });
       expect(Date.now() - started).toBeLessThan(UPLOAD_IDLE_S * 1000 + SLACK_MS);
       await stack.processes.gateway.waitForOutput('upload stalled; cut, nothing kept');

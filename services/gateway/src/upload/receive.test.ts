@@ -2,7 +2,7 @@
  * receiveUpload behind a real HTTP server, storing into a real filesystem blob store.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, request } from 'node:http';
+import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readdir } from 'node:fs/promises';
@@ -13,6 +13,7 @@ import type { BlobStore } from '@trove/kit';
 import { tempDir } from '../../../kit/src/testing/temp';
 import type { TempDir } from '../../../kit/src/testing/temp';
 import { receiveUpload, safeFilename } from './receive';
+import { multipartBody, piecesOf, postInPieces } from './testing';
 
 let dir: TempDir;
 let blobs: BlobStore;
@@ -55,40 +56,16 @@ const formWith = (...parts: Array<[string, Buffer, string?]>) => {
   for (const [name, data, filename] of parts) form.append(name, new Blob([data]), filename ?? 'f');
   return form;
 };
+/** A PNG of about 12 KiB, different every time (noise does not compress). */
+const noisePng = () => sharp(randomBytes(64 * 64 * 3), { raw: { width: 64, height: 64, channels: 3 } }).png().toBuffer();
 const tempFiles = () => readdir(join(dir.path, 'blobs', '.tmp'));
 
-/**
- * A multipart upload whose body is written in the given pieces, each `gapMs` after the previous
- * one went out (and nothing after the last); resolves with the answer, whenever it comes.
- */
-function uploadInPieces(pieces: Buffer[], opts: { gapMs: number; idleMs: number; declaredLength: number }): Promise<{ status: number; body: Record<string, unknown> }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, {
-      method: 'POST',
-      headers: { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`, 'Content-Length': opts.declaredLength, [IDLE_HEADER]: opts.idleMs },
-    });
-    req.on('response', (res) => {
-      let text = '';
-      res.on('data', (d: Buffer) => (text += d.toString()));
-      res.on('end', () => {
-        req.destroy();
-        resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> });
-      });
-    });
-    req.on('error', reject);
-    const next = (i: number) => {
-      if (i < pieces.length && !req.destroyed) req.write(pieces[i], () => setTimeout(() => next(i + 1), opts.gapMs));
-    };
-    next(0);
-  });
-}
-
-const BOUNDARY = 'piecesboundary';
-const multipart = (file: Buffer) =>
-  Buffer.concat([Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="slow.png"\r\nContent-Type: image/png\r\n\r\n`), file, Buffer.from(`\r\n--${BOUNDARY}--\r\n`)]);
-const split = (buf: Buffer, n: number) => Array.from({ length: n }, (_, i) => buf.subarray(Math.floor((i * buf.length) / n), Math.floor(((i + 1) * buf.length) / n)));
-/** About 12 KiB: noise does not compress. */
-const noisePng = () => sharp(randomBytes(64 * 64 * 3), { raw: { width: 64, height: 64, channels: 3 } }).png().toBuffer();
+/** Uploads in pieces to the test server, with the given idle timeout. */
+const uploadInPieces = (file: Buffer, opts: { send?: number; pieces: number; gapMs: number; idleMs: number }) => {
+  const { body, contentType } = multipartBody(file);
+  const sent = body.subarray(0, opts.send ?? body.length);
+  return postInPieces(url, { pieces: piecesOf(sent, opts.pieces), gapMs: opts.gapMs, declaredLength: body.length, headers: { 'Content-Type': contentType, [IDLE_HEADER]: opts.idleMs } });
+};
 
 describe('receiveUpload', () => {
   it('streams the file part into the store: sniffed type, size, sha256, the filename kept', async () => {
@@ -129,9 +106,8 @@ describe('receiveUpload', () => {
 
   it('keeps receiving a slow upload for as long as bytes keep coming', async () => {
     const png = await noisePng();
-    const body = multipart(png);
     // Eight pieces 250 ms apart: the whole takes about four idle periods, no gap reaches one.
-    const answer = await uploadInPieces(split(body, 8), { gapMs: 250, idleMs: 500, declaredLength: body.length });
+    const answer = await uploadInPieces(png, { pieces: 8, gapMs: 250, idleMs: 500 });
     expect(answer).toMatchObject({ status: 201, body: { size: png.length, sha256: createHash('sha256').update(png).digest('hex') } });
   });
 
@@ -139,10 +115,8 @@ describe('receiveUpload', () => {
     ['while the store is writing', 8000],
     ['while its head is being sniffed', 1000],
   ])('cuts an upload that stops sending %s, leaving no blob and no partial file', async (_when, sent) => {
-    const png = await noisePng();
-    const body = multipart(png);
     // The headers, then the first bytes of the body, then nothing.
-    const answer = await uploadInPieces([body.subarray(0, sent)], { gapMs: 0, idleMs: 300, declaredLength: body.length });
+    const answer = await uploadInPieces(await noisePng(), { send: sent, pieces: 1, gapMs: 0, idleMs: 300 });
     expect(answer).toEqual({ status: 500, body: { message: 'upload stalled: no data for 0.3 seconds', key: expect.any(String) } });
     expect(await blobs.head(String(answer.body.key))).toBeNull();
     expect(await tempFiles()).toEqual([]);
