@@ -85,7 +85,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(helmet());
   app.use(cors({ origin: corsOrigin(deps.corsOrigins), exposedHeaders: ['X-Request-Id', 'Content-Range', 'Accept-Ranges', 'ETag', 'Retry-After'] }));
   const adminFailures = new RateLimiter({ limit: limits.adminAuthFailuresPerMinute });
-  app.use(authenticate({ operations, admin: deps.admin, tokens: deps.tokens, signedUrls: (req) => deps.contentUrls.verify(req), adminFailures }));
+  app.use(authenticate({ operations, admin: deps.admin, tokens: deps.tokens, signedUrls: (req) => deps.contentUrls.verify(req), adminFailures, clientAddresses: deps.clientAddresses }));
   app.use(mediaUploadRoutes({ ...deps, uploadIdleTimeoutMs: limits.uploadIdleTimeoutMs }));
   app.use(express.json({ limit: deps.jsonBodyLimit }));
   app.use(openApiValidator({ validateResponses: deps.validateResponses }));

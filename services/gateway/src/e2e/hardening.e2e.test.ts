@@ -25,11 +25,8 @@ import { multipartBody, piecesOf, postInPieces } from '../upload/testing';
 import { Api, randomTestAddress } from './client';
 import { signAccessToken } from './tokens';
 
-const BODY_TIMEOUT_S = 2;
-const HEADERS_TIMEOUT_S = 2;
-const KEEP_ALIVE_S = 1;
-const UPLOAD_IDLE_S = 2;
-const SHARING_LIMIT = 5;
+/** The gateway's limits in this suite, short so that it stays quick. */
+const LIMITS = { bodySeconds: 2, headersSeconds: 2, keepAliveSeconds: 1, uploadIdleSeconds: 2, sharingPerMinute: 5 } as const;
 /** Room for a loaded machine on top of a bound (Node checks overdue headers once a second). */
 const SLACK_MS = 2500;
 
@@ -99,11 +96,11 @@ describe('gateway hardening (e2e)', () => {
     stack = await startStack({
       services: ['gateway', 'auth', 'media', 'library'],
       env: {
-        TROVE_REQUEST_BODY_TIMEOUT_SECONDS: String(BODY_TIMEOUT_S),
-        TROVE_REQUEST_HEADERS_TIMEOUT_SECONDS: String(HEADERS_TIMEOUT_S),
-        TROVE_KEEP_ALIVE_TIMEOUT_SECONDS: String(KEEP_ALIVE_S),
-        TROVE_UPLOAD_IDLE_TIMEOUT_SECONDS: String(UPLOAD_IDLE_S),
-        TROVE_SHARING_RATE_LIMIT: String(SHARING_LIMIT),
+        TROVE_REQUEST_BODY_TIMEOUT_SECONDS: String(LIMITS.bodySeconds),
+        TROVE_REQUEST_HEADERS_TIMEOUT_SECONDS: String(LIMITS.headersSeconds),
+        TROVE_KEEP_ALIVE_TIMEOUT_SECONDS: String(LIMITS.keepAliveSeconds),
+        TROVE_UPLOAD_IDLE_TIMEOUT_SECONDS: String(LIMITS.uploadIdleSeconds),
+        TROVE_SHARING_RATE_LIMIT: String(LIMITS.sharingPerMinute),
       },
       serviceEnv: { gateway: { TROVE_METRICS_PORT: String(metricsPort) } },
       readyTimeoutMs: 60_000,
@@ -119,27 +116,27 @@ describe('gateway hardening (e2e)', () => {
     it('headers and then no body on a JSON call: 408 and the connection closed within the body timeout', async () => {
       const res = await rawExchange(stack.gatewayUrl, 'POST /v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60\r\n\r\n{"user');
       expect(res.received).toMatch(/^HTTP\/1\.1 408 /);
-      expect(res.received).toContain(`{"message":"request body not received within ${BODY_TIMEOUT_S} seconds"}`);
-      expect(res.closedAfterMs).toBeGreaterThanOrEqual(BODY_TIMEOUT_S * 1000 - 100);
-      expect(res.closedAfterMs).toBeLessThan(BODY_TIMEOUT_S * 1000 + SLACK_MS);
+      expect(res.received).toContain(`{"message":"request body not received within ${LIMITS.bodySeconds} seconds"}`);
+      expect(res.closedAfterMs).toBeGreaterThanOrEqual(LIMITS.bodySeconds * 1000 - 100);
+      expect(res.closedAfterMs).toBeLessThan(LIMITS.bodySeconds * 1000 + SLACK_MS);
     });
 
     it('a call refused before its body was read (401) does not keep the connection waiting for that body', async () => {
       const res = await rawExchange(stack.gatewayUrl, 'POST /v1/albums HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60\r\n\r\n');
       expect(res.received).toMatch(/^HTTP\/1\.1 401 /);
-      expect(res.closedAfterMs).toBeLessThan(BODY_TIMEOUT_S * 1000 + SLACK_MS);
+      expect(res.closedAfterMs).toBeLessThan(LIMITS.bodySeconds * 1000 + SLACK_MS);
     });
 
     it('headers that never end: the connection is closed within the headers timeout', async () => {
       const res = await rawExchange(stack.gatewayUrl, 'GET /version HTTP/1.1\r\nHost: x\r\nX-Slow: ');
       expect(res.received).not.toMatch(/^HTTP\/1\.1 200/);
-      expect(res.closedAfterMs).toBeLessThan(HEADERS_TIMEOUT_S * 1000 + SLACK_MS);
+      expect(res.closedAfterMs).toBeLessThan(LIMITS.headersSeconds * 1000 + SLACK_MS);
     });
 
     it('an idle keep-alive connection is closed after the keep-alive timeout', async () => {
       const res = await rawExchange(stack.gatewayUrl, 'GET /version HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n');
       expect(res.received).toMatch(/^HTTP\/1\.1 200 [\s\S]*Keep-Alive: timeout=1/i);
-      expect(res.closedAfterAnswerMs).toBeLessThan(KEEP_ALIVE_S * 1000 + SLACK_MS);
+      expect(res.closedAfterAnswerMs).toBeLessThan(LIMITS.keepAliveSeconds * 1000 + SLACK_MS);
     });
   });
 
@@ -149,7 +146,7 @@ describe('gateway hardening (e2e)', () => {
       // Ten pieces half a second apart: about 4.5 s in all, no gap near the idle timeout.
       const res = await uploadInPieces(stack.gatewayUrl, token, await noisePng(), { pieces: 10, gapMs: 500 });
       expect(res).toEqual({ status: 201, body: { id: expect.any(String) } });
-      expect(Date.now() - started).toBeGreaterThan(BODY_TIMEOUT_S * 1000);
+      expect(Date.now() - started).toBeGreaterThan(LIMITS.bodySeconds * 1000);
       expect(await api.call('get', `/v1/mediaItems/${String(res.body.id)}`, { bearer: token })).toMatchObject({ status: 200, body: { filename: 'slow.png' } });
     });
 
@@ -160,8 +157,8 @@ describe('gateway hardening (e2e)', () => {
       const started = Date.now();
       // The first 8000 bytes (past the sniffed head: the store is writing), then nothing.
       const res = await uploadInPieces(stack.gatewayUrl, stalledToken, png, { send: 8000, pieces: 1, gapMs: 0 });
-      expect(res).toEqual({ status: 408, body: { message: `upload stalled: no data for ${UPLOAD_IDLE_S} seconds` } });
-      expect(Date.now() - started).toBeLessThan(UPLOAD_IDLE_S * 1000 + SLACK_MS);
+      expect(res).toEqual({ status: 408, body: { message: `upload stalled: no data for ${LIMITS.uploadIdleSeconds} seconds` } });
+      expect(Date.now() - started).toBeLessThan(LIMITS.uploadIdleSeconds * 1000 + SLACK_MS);
       await stack.processes.gateway.waitForOutput('upload stalled; cut, nothing kept');
       await waitFor(async () => (await filesUnder(join(stack.dataDir, 'blobs', '.tmp'))).length === 0, { what: 'no partial blob left' });
       expect(await filesUnder(join(stack.dataDir, 'blobs', 'media', stalledUser))).toEqual([]);
@@ -192,10 +189,10 @@ describe('gateway hardening (e2e)', () => {
   });
 
   describe('shared albums', () => {
-    it(`anonymous reads are limited per client address (${SHARING_LIMIT} a minute here): then 429 with Retry-After`, async () => {
+    it(`anonymous reads are limited per client address (${LIMITS.sharingPerMinute} a minute here): then 429 with Retry-After`, async () => {
       const address = randomTestAddress();
       const paths = [`/v1/sharing/${randomUUID()}`, `/v1/sharing/${randomUUID()}/mediaItems`];
-      for (let i = 0; i < SHARING_LIMIT; i++) {
+      for (let i = 0; i < LIMITS.sharingPerMinute; i++) {
         expect(await api.call('get', paths[i % 2], { clientAddress: address })).toMatchObject({ status: 404, body: { message: 'shared link not found' } });
       }
       for (const path of paths) {

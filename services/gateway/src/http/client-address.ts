@@ -1,5 +1,5 @@
 /**
- * Who is on the other end of a request, for the per-address login limit. Two ways to learn an
+ * Who is on the other end of a request, for the per-address limits. Two ways to learn an
  * address other than the socket's, both explicit:
  * - `X-Forwarded-For` from a proxy listed in TROVE_TRUSTED_PROXIES (none by default: a client on
  *   the LAN must not choose its own address);
@@ -8,7 +8,7 @@
  *   server and the gateway know.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { isIP } from 'node:net';
+import { isIP, isIPv4, isIPv6 } from 'node:net';
 import type { Express, Request } from 'express';
 import { loadOrCreateSecret } from '@trove/kit';
 import type { Logger } from '@trove/kit';
@@ -23,6 +23,9 @@ export function trustProxies(app: Express, proxies: string[]): void {
   app.set('trust proxy', proxies.length ? proxies : false);
 }
 
+/** What is read of a request (any route's, whatever its typed params, query and body). */
+export type RequestFrom = Pick<Request, 'get' | 'ip' | 'socket'>;
+
 /** Reads the address of the person behind a request (see the module comment). */
 export class ClientAddresses {
   private readonly secretDigest: Buffer;
@@ -31,17 +34,43 @@ export class ClientAddresses {
     this.secretDigest = digest(proxySecret);
   }
 
-  of(req: Request): string | undefined {
+  of(req: RequestFrom): string | undefined {
     const forwarded = req.get(CLIENT_ADDRESS_HEADER)?.trim();
     if (forwarded && isIP(forwarded) && this.fromProxy(req)) return forwarded;
     return req.ip || req.socket.remoteAddress;
   }
 
-  private fromProxy(req: Request): boolean {
+  /** Who the request counts against in a rate limit (see `addressKey`). */
+  keyOf(req: RequestFrom): string {
+    return addressKey(this.of(req) ?? 'unknown');
+  }
+
+  private fromProxy(req: RequestFrom): boolean {
     const presented = req.get(PROXY_SECRET_HEADER);
     // Digests first: equal lengths for timingSafeEqual, and the comparison time says nothing of the secret.
     return presented !== undefined && timingSafeEqual(digest(presented), this.secretDigest);
   }
+}
+
+/**
+ * The rate-limit key of a client address. An IPv6 client usually owns a whole /64, so the /64
+ * counts as one address (or each attempt could come from a fresh one); IPv4-mapped IPv6 is plain
+ * IPv4.
+ */
+export function addressKey(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1];
+  if (isIPv4(address) || !isIPv6(address)) return address;
+  return `${ipv6Groups(address.split('%')[0]).slice(0, 4).join(':')}::/64`;
+}
+
+/** The eight groups of an IPv6 address, without leading zeros (`::` expanded). */
+function ipv6Groups(address: string): string[] {
+  const [head, tail] = address.toLowerCase().split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  return groups.map((g) => g.replace(/^0+(?=.)/, ''));
 }
 
 function digest(s: string): Buffer {

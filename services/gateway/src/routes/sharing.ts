@@ -1,11 +1,10 @@
 import type { Router } from 'express';
 import { getSharedAlbumRpc, listSharedAlbumMediaItemsRpc } from '@trove/proto-events';
-import type { Request } from 'express';
 import type { Bus } from '@trove/kit';
 import type { ContentUrls } from '../content/content-urls';
+import type { ClientAddresses, RequestFrom } from '../http/client-address';
 import { OperationRouter } from '../openapi/operation-router';
 import { presenter } from '../present';
-import { clientAddressKey } from '../security/client-address';
 import { tooManyRequests } from '../security/rate-limiter';
 import type { RateLimiter } from '../security/rate-limiter';
 
@@ -14,6 +13,7 @@ export interface SharingRouteDeps {
   contentUrls: ContentUrls;
   /** Calls per client address: anyone may call these, so nobody may call them without bound. */
   sharingLimiter: RateLimiter;
+  clientAddresses: ClientAddresses;
 }
 
 /** Unsharing must stop the link at once: no cache along the way may keep a shared answer (nor its 404). */
@@ -27,8 +27,8 @@ const NO_STORE = { 'Cache-Control': 'no-store' };
  */
 export function sharingRoutes(deps: SharingRouteDeps): Router {
   const routes = new OperationRouter();
-  const admit = (req: Pick<Request, 'ip' | 'socket'>) => {
-    const limit = deps.sharingLimiter.take(clientAddressKey(req));
+  const admit = (req: RequestFrom) => {
+    const limit = deps.sharingLimiter.take(deps.clientAddresses.keyOf(req));
     if (!limit.allowed) throw tooManyRequests('too many requests', limit.retryAfterSeconds);
   };
 

@@ -1,10 +1,10 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { currentContext, runWithContext, unauthorized } from '@trove/kit';
+import type { ClientAddresses } from '../http/client-address';
 import type { OperationMatcher } from '../openapi/operation-matcher';
 import type { AccessClaims, AccessTokenVerifier } from './access-tokens';
 import type { AdminCredentials } from './admin-credentials';
 import { parseBasicAuth, parseBearer } from './authorization-header';
-import { clientAddressKey } from './client-address';
 import { tooManyRequests } from './rate-limiter';
 import type { RateLimiter } from './rate-limiter';
 
@@ -24,6 +24,7 @@ export interface AuthenticateDeps {
   signedUrls?: SignedUrlCheck;
   /** Failed administrator logins per client address: over the limit every attempt answers 429. */
   adminFailures: RateLimiter;
+  clientAddresses: ClientAddresses;
 }
 
 const CHALLENGE = { basic: 'Basic realm="Trove administration", charset="UTF-8"', bearer: 'Bearer realm="Trove"' };
@@ -43,7 +44,7 @@ export function authenticate(deps: AuthenticateDeps): RequestHandler {
     if (operation.security === 'basic') {
       // A request without credentials only asks for the challenge; any other is an attempt.
       if (!header) return deny(res, CHALLENGE.basic);
-      const client = clientAddressKey(req);
+      const client = deps.clientAddresses.keyOf(req);
       const limit = deps.adminFailures.check(client);
       // Refused before the password is looked at, right or wrong: a guesser learns nothing more.
       if (!limit.allowed) return next(tooManyRequests('too many failed attempts', limit.retryAfterSeconds));
