@@ -7,23 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  emptyMediaMetadata,
-  getMediaItemsRpc,
-  getPlaceRpc,
-  getThingRpc,
-  listMediaItemPlacesRpc,
-  listMediaItemThingsRpc,
-  listPlaceMediaItemsRpc,
-  listPlacesRpc,
-  listThingMediaItemsRpc,
-  listThingsRpc,
-  mediaProcessedEvent,
-  mediaPurgedEvent,
-  mediaTrashedEvent,
-  mediaUpdatedEvent,
-  userDeletedEvent,
-} from '@trove/proto-events';
+import { emptyMediaMetadata, getMediaItemsRpc, getPlaceRpc, getThingRpc, listMediaItemPlacesRpc, listMediaItemThingsRpc, listPlaceMediaItemsRpc, listPlacesRpc, listThingMediaItemsRpc, listThingsRpc, mediaProcessedEvent, mediaPurgedEvent, mediaTrashedEvent, mediaUpdatedEvent, userDeletedEvent } from '@trove/proto-events';
 import type { MediaItemV1 } from '@trove/proto-events';
 import { Bus, createLogger, openDocStore, rpcHandler } from '@trove/kit';
 import type { DocStore } from '@trove/kit';

@@ -1,13 +1,4 @@
-import {
-  getPlaceRpc,
-  getThingRpc,
-  listMediaItemPlacesRpc,
-  listMediaItemThingsRpc,
-  listPlaceMediaItemsRpc,
-  listPlacesRpc,
-  listThingMediaItemsRpc,
-  listThingsRpc,
-} from '@trove/proto-events';
+import { getPlaceRpc, getThingRpc, listMediaItemPlacesRpc, listMediaItemThingsRpc, listPlaceMediaItemsRpc, listPlacesRpc, listThingMediaItemsRpc, listThingsRpc } from '@trove/proto-events';
 import { rpcHandler } from '@trove/kit';
 import type { ServeOptions } from '@trove/kit';
 import type { Explore } from './explore/service';

@@ -1,15 +1,5 @@
 import type { Router } from 'express';
-import {
-  getMediaItemsRpc,
-  getPlaceRpc,
-  getThingRpc,
-  listMediaItemPlacesRpc,
-  listMediaItemThingsRpc,
-  listPlaceMediaItemsRpc,
-  listPlacesRpc,
-  listThingMediaItemsRpc,
-  listThingsRpc,
-} from '@trove/proto-events';
+import { getMediaItemsRpc, getPlaceRpc, getThingRpc, listMediaItemPlacesRpc, listMediaItemThingsRpc, listPlaceMediaItemsRpc, listPlacesRpc, listThingMediaItemsRpc, listThingsRpc } from '@trove/proto-events';
 import type { MediaItemV1 } from '@trove/proto-events';
 import type { Bus } from '@trove/kit';
 import type { ContentUrls, RequestOrigin } from '../content/content-urls';

@@ -6,17 +6,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PutMeter } from './meter';
-import {
-  BlobNotFoundError,
-  RangeNotSatisfiableError,
-  type BlobInfo,
-  type BlobStore,
-  type ByteRange,
-  type GetResult,
-  type PutOptions,
-  type PutResult,
-  type StoreUsage,
-} from './port';
+import { BlobNotFoundError, RangeNotSatisfiableError, type BlobInfo, type BlobStore, type ByteRange, type GetResult, type PutOptions, type PutResult, type StoreUsage } from './port';
 import { assertValidKey, assertValidPrefix, assertValidRange, META_SUFFIX, TEMP_DIR } from './validate';
 
 /**

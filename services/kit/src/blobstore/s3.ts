@@ -1,28 +1,8 @@
-import {
-  CreateBucketCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  HeadObjectCommand,
-  S3Client,
-  paginateListObjectsV2,
-  type BucketLocationConstraint,
-  type GetObjectCommandOutput,
-} from '@aws-sdk/client-s3';
+import { CreateBucketCommand, DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, S3Client, paginateListObjectsV2, type BucketLocationConstraint, type GetObjectCommandOutput } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { Readable, pipeline } from 'node:stream';
 import { PutMeter } from './meter';
-import {
-  BlobNotFoundError,
-  RangeNotSatisfiableError,
-  type BlobInfo,
-  type BlobStore,
-  type ByteRange,
-  type GetResult,
-  type PutOptions,
-  type PutResult,
-  type StoreUsage,
-} from './port';
+import { BlobNotFoundError, RangeNotSatisfiableError, type BlobInfo, type BlobStore, type ByteRange, type GetResult, type PutOptions, type PutResult, type StoreUsage } from './port';
 import { assertValidKey, assertValidPrefix, assertValidRange } from './validate';
 
 export interface S3Options {

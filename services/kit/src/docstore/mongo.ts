@@ -1,29 +1,7 @@
 import mongoose, { type Connection, type mongo } from 'mongoose';
-import {
-  DuplicateKeyError,
-  UnsupportedQueryError,
-  type BaseDoc,
-  type Collection,
-  type DocStore,
-  type Filter,
-  type FindOneAndUpdateOptions,
-  type FindOptions,
-  type IndexSpec,
-  type Update,
-  type UpdateResult,
-} from './port';
+import { DuplicateKeyError, UnsupportedQueryError, type BaseDoc, type Collection, type DocStore, type Filter, type FindOneAndUpdateOptions, type FindOptions, type IndexSpec, type Update, type UpdateResult } from './port';
 import { upsertSeed } from './update';
-import {
-  assertCollectionName,
-  assertFilter,
-  assertFindOptions,
-  assertIndexSpec,
-  indexName,
-  normalizeUpdate,
-  toStoredDocument,
-  writeOptions,
-  type StoredDoc,
-} from './validate';
+import { assertCollectionName, assertFilter, assertFindOptions, assertIndexSpec, indexName, normalizeUpdate, toStoredDocument, writeOptions, type StoredDoc } from './validate';
 
 /**
  * MongoDB adapter: mongoose manages the connection, the work goes through the native driver collections behind

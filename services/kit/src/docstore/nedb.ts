@@ -4,34 +4,11 @@ import { access, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { compileFilter } from './match';
 import { Mutex } from './mutex';
-import {
-  DuplicateKeyError,
-  UnsupportedQueryError,
-  type BaseDoc,
-  type Collection,
-  type DocStore,
-  type Filter,
-  type FindOneAndUpdateOptions,
-  type FindOptions,
-  type IndexSpec,
-  type Update,
-  type UpdateResult,
-} from './port';
+import { DuplicateKeyError, UnsupportedQueryError, type BaseDoc, type Collection, type DocStore, type Filter, type FindOneAndUpdateOptions, type FindOptions, type IndexSpec, type Update, type UpdateResult } from './port';
 import { sortDocuments } from './sort';
 import { UniqueIndexes, type DocChange } from './unique';
 import { applyUpdate, upsertSeed } from './update';
-import {
-  assertCollectionName,
-  assertFilter,
-  assertFindOptions,
-  assertIndexSpec,
-  indexName,
-  isOperatorObject,
-  normalizeUpdate,
-  toStoredDocument,
-  writeOptions,
-  type StoredDoc,
-} from './validate';
+import { assertCollectionName, assertFilter, assertFindOptions, assertIndexSpec, indexName, isOperatorObject, normalizeUpdate, toStoredDocument, writeOptions, type StoredDoc } from './validate';
 import { cloneValue, hasOwn } from './values';
 
 /**

@@ -1,15 +1,6 @@
 import { mongoDbName } from './index';
 import { UnsupportedQueryError } from './port';
-import {
-  assertCollectionName,
-  assertFilter,
-  assertFindOptions,
-  assertIndexSpec,
-  indexName,
-  normalizeUpdate,
-  toStoredDocument,
-  writeOptions,
-} from './validate';
+import { assertCollectionName, assertFilter, assertFindOptions, assertIndexSpec, indexName, normalizeUpdate, toStoredDocument, writeOptions } from './validate';
 
 const rejects = (run: () => unknown): void => {
   expect(run).toThrow(UnsupportedQueryError);
