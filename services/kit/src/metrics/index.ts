@@ -27,20 +27,10 @@ function counter<L extends string>(name: string, help: string, labelNames: reado
 export const rpcServerDuration = histogram('trove_rpc_server_duration_seconds', 'Time to answer a NATS request, by subject and outcome (ok or the error code).', ['subject', 'outcome']);
 export const rpcClientDuration = histogram('trove_rpc_client_duration_seconds', 'Time a NATS request waited for its answer, by subject and outcome (ok or the error code).', ['subject', 'outcome']);
 export const rpcErrors = counter('trove_rpc_errors_total', 'NATS requests that ended in an error, by subject, side (server or client) and error code.', ['subject', 'side', 'code']);
-export const messageDuration = histogram(
-  'trove_message_handling_duration_seconds',
-  'Time to handle a JetStream message, by subject and outcome (ack, retry, dead_letter).',
-  ['subject', 'outcome'],
-  WORK_BUCKETS,
-);
+export const messageDuration = histogram('trove_message_handling_duration_seconds', 'Time to handle a JetStream message, by subject and outcome (ack, retry, dead_letter).', ['subject', 'outcome'], WORK_BUCKETS);
 export const messageRedeliveries = counter('trove_message_redeliveries_total', 'JetStream messages received again after a failure or a lost consumer, by subject.', ['subject']);
 export const httpRequestDuration = histogram('trove_http_request_duration_seconds', 'Time to answer an HTTP request, by method, route template and status code.', ['method', 'route', 'status']);
-export const componentDuration = histogram(
-  'trove_worker_component_duration_seconds',
-  'Time a worker component took for one item, by component and outcome (ok or the error kind).',
-  ['component', 'outcome'],
-  WORK_BUCKETS,
-);
+export const componentDuration = histogram('trove_worker_component_duration_seconds', 'Time a worker component took for one item, by component and outcome (ok or the error kind).', ['component', 'outcome'], WORK_BUCKETS);
 
 /** Seconds since `start` (a `process.hrtime.bigint()` reading). */
 export function secondsSince(start: bigint): number {
