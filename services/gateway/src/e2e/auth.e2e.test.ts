@@ -14,7 +14,8 @@ import { Api, randomTestAddress } from './client';
 import type { ApiResponse } from './client';
 
 const UNAUTHORIZED = { message: 'Unauthorized' };
-const RPC_TIMEOUT_MS = 1500;
+/** The gateway's RPC timeout here: a login hashes with scrypt at N=2^17, which takes seconds on a loaded 2-core machine. */
+const RPC_TIMEOUT_MS = 5000;
 /** The auth service's limits here: the per-address limit as by default, a lower per-username one and a short slowdown, so the suite stays quick. */
 const USER_RATE_LIMIT = 20;
 const SLOWDOWN_MS = 100;
