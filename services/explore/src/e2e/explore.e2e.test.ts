@@ -129,6 +129,20 @@ describe('places and things (e2e)', () => {
     expect((await get<MediaItem[]>(alice, `/v1/explore/things/${pizza.id}/mediaItems`)).map((i) => i.id)).toEqual([heic.id]);
   });
 
+  it('photos taken in Sydney, New York and Tokyo are filed under those places (the issue\'s other points)', async () => {
+    const carol = anonymous.as((await newUser(stack, anonymous)).token);
+    const expected: Array<[number, number, string, Partial<Place>]> = [
+      [-33.8568, 151.2153, 'opera-house.jpg', { name: 'Sydney', city: 'Sydney', state: 'New South Wales', country: 'Australia', countryCode: 'AU' }],
+      [40.758, -73.9855, 'times-square.jpg', { name: 'New York', city: 'New York', state: 'New York', country: 'United States', countryCode: 'US' }],
+      [35.6586, 139.7454, 'tokyo-tower.jpg', { name: 'Tokyo', city: 'Tokyo', country: 'Japan', countryCode: 'JP' }],
+    ];
+    for (const [lat, lon, filename, place] of expected) {
+      const item = await uploadReady(carol, await jpegAt(lat, lon), filename);
+      const found = await until(() => get<Place[]>(carol, `/v1/mediaItems/${item.id}/places`), (p) => p.length > 0, `${filename} filed under its place`);
+      expect(found).toEqual([expect.objectContaining({ ...place, coverMediaItemId: item.id, mediaItemsCount: 1 })]);
+    }
+  });
+
   it('a point in the Atlantic has no place; the list holds the two places, by count then name, page by page', async () => {
     await placesOnceFiled(paris);
     await placesOnceFiled(heic);
