@@ -2,10 +2,10 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help install install-test build typecheck lint test up clean docs bench chaos
+.PHONY: help install install-test build typecheck lint test test-unit test-e2e up clean docs bench chaos
 
 help: ## List the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 
 install: ## Install what is missing (npm packages, nats-server, ffmpeg)
 	@bash scripts/install.sh ffmpeg
@@ -31,6 +31,14 @@ lint: install ## ESLint over the whole tree
 test: install-test build typecheck lint ## Build, type-check, lint, run every suite; ends with "N passed, N failed"
 	@echo "==> test"
 	@node scripts/run-tests.mjs
+
+test-unit: install build ## Only each package's own tests (jest project unit: fast, no browser); same summary line
+	@echo "==> test-unit"
+	@node scripts/run-tests.mjs --selectProjects unit
+
+test-e2e: install-test build ## Only the end-to-end suites: e2e/, make up itself, the docs site (jest project e2e)
+	@echo "==> test-e2e"
+	@node scripts/run-tests.mjs --selectProjects e2e
 
 up: build docs ## Start nats-server, every service and the docs site, embedded stores under ./data (Ctrl-C stops all)
 	@node scripts/up.mjs

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Runs every jest suite once and ends with the one summary line the CI reads:
 //   "N passed, N failed" (", N skipped" when some were skipped).
+// Arguments go to jest: `--selectProjects unit` (make test-unit) or `e2e` (make test-e2e) runs one
+// of the projects of jest.config.js.
 // A suite that fails to load counts as one failed test, so it can never vanish from the total.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from 'nats';
-import { freePort, startProcess, tempDir } from '../services/kit/src/testing';
+import { freePort, startProcess, tempDir } from '@trove/kit/testing';
 
 const SERVICES = ['auth', 'media', 'library', 'explore', 'jobs', 'worker', 'gateway'];
 

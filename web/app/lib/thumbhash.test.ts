@@ -1,4 +1,4 @@
-import { rgbaToThumbHash } from '../../../services/worker/src/components/previews/thumbhash';
+import { rgbaToThumbHash } from '@trove/worker/thumbhash';
 import { placeholderDataUrl, thumbHashToApproximateAspectRatio, thumbHashToRGBA } from './thumbhash';
 
 /** A ThumbHash as the worker makes it: of a w×h image of one colour. */

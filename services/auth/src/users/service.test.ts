@@ -5,8 +5,8 @@
 import { createLogger, openDocStore } from '@trove/kit';
 import type { DocStore } from '@trove/kit';
 import type { MessageContract } from '@trove/proto-events';
-import { tempDir } from '../../../kit/src/testing/temp';
-import type { TempDir } from '../../../kit/src/testing/temp';
+import { tempDir } from '@trove/kit/testing';
+import type { TempDir } from '@trove/kit/testing';
 import { FakeRevocations } from '../ports/revocations.fake';
 import { SessionsRepository } from '../sessions/repository';
 import { verifyPassword } from './passwords';

@@ -4,8 +4,8 @@
 import { Readable } from 'node:stream';
 import { openS3BlobStore } from '@trove/kit';
 import type { S3BlobStore } from '@trove/kit';
-import { startS3Server } from '../../../kit/src/testing/s3-server';
-import type { S3ServerHandle } from '../../../kit/src/testing/s3-server';
+import { startS3Server } from '@trove/kit/testing';
+import type { S3ServerHandle } from '@trove/kit/testing';
 import { DiskUsage } from './disk-usage';
 
 let server: S3ServerHandle;

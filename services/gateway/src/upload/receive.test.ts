@@ -10,10 +10,9 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { AppError, openBlobStore } from '@trove/kit';
 import type { BlobStore } from '@trove/kit';
-import { tempDir } from '../../../kit/src/testing/temp';
-import type { TempDir } from '../../../kit/src/testing/temp';
+import { multipartBody, piecesOf, postInPieces, tempDir } from '@trove/kit/testing';
+import type { TempDir } from '@trove/kit/testing';
 import { receiveUpload, safeFilename } from './receive';
-import { multipartBody, piecesOf, postInPieces } from './testing';
 
 let dir: TempDir;
 let blobs: BlobStore;

@@ -7,5 +7,8 @@ export type { NatsServerHandle } from './nats-server';
 export { startProcess } from './process';
 export type { ServiceProcess } from './process';
 export { startS3Server } from './s3-server';
+export type { S3ServerHandle } from './s3-server';
 export { startStack, serviceEntry } from './stack';
 export type { Stack, StackOptions } from './stack';
+export { multipartBody, multipartEnvelope, piecesOf, postInPieces } from './multipart';
+export type { PiecewiseUpload } from './multipart';

@@ -17,7 +17,7 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Extra variables for one service, by name. */
   serviceEnv?: Record<string, Record<string, string>>;
-  /** How long each service may take to print `service ready`. */
+  /** How long each service may take to print `service ready` (default 60 s). */
   readyTimeoutMs?: number;
 }
 
@@ -37,7 +37,14 @@ export interface Stack {
   env: Record<string, string>;
   /** Starts (or restarts, after `processes[name].stop()` or `.kill()`) one service and waits until it is ready. */
   startService(name: string): Promise<ServiceProcess>;
-  /** Stops every service, then nats-server, then removes the data directory. */
+  /**
+   * Starts one more process on the stack — a replica of a service (`entry` = `serviceEntry(name)`)
+   * or another program that reads the same variables, such as the web server — with the stack's
+   * variables plus `env`, and waits until it is ready (a gateway: until its /health/ready answers
+   * 200). `stop()` stops it with the rest.
+   */
+  startExtra(name: string, entry: string, env?: Record<string, string>): Promise<ServiceProcess>;
+  /** Stops every service and extra process, then nats-server, then removes the data directory. */
   stop(): Promise<void>;
 }
 
@@ -78,6 +85,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     TROVE_VALIDATE_RESPONSES: 'true',
     // Tests play many clients from loopback with X-Forwarded-For; a real gateway trusts no proxy unless told.
     TROVE_TRUSTED_PROXIES: 'loopback',
+    // A request waits for a busy service rather than answering 503 after the default 5 s: the suites
+    // share a loaded CI machine. A test about the timeout sets its own (e.g. on a `startExtra` gateway).
+    TROVE_RPC_TIMEOUT_MS: '30000',
     TROVE_LOG_LEVEL: 'info',
     // Embedded stores and no exporter, whatever the developer's shell has set.
     TROVE_MONGODB_URL: '',
@@ -87,20 +97,36 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   };
   const gatewayUrl = `http://127.0.0.1:${port}`;
   const processes: Record<string, ServiceProcess> = {};
-  const readyTimeoutMs = opts.readyTimeoutMs ?? 30_000;
+  const extras: ServiceProcess[] = [];
+  // Generous: five services loading at once on a shared 2-core CI machine can take this long.
+  const readyTimeoutMs = opts.readyTimeoutMs ?? 60_000;
 
-  const startService = async (name: string): Promise<ServiceProcess> => {
-    const proc = startProcess(name, serviceEntry(name), { ...env, ...opts.serviceEnv?.[name] });
-    processes[name] = proc;
+  /** Waits until a started process is ready: it printed `service ready`, and a gateway answers /health/ready. */
+  const ready = async (proc: ServiceProcess, entry: string, procEnv: Record<string, string>): Promise<ServiceProcess> => {
     await proc.waitForOutput(READY_MESSAGE, readyTimeoutMs);
-    if (name === 'gateway') {
-      await waitFor(async () => (await fetch(`${gatewayUrl}/health/ready`)).ok, { timeoutMs: readyTimeoutMs, what: 'gateway /health/ready' });
+    if (entry === serviceEntry('gateway')) {
+      const url = `http://127.0.0.1:${procEnv.TROVE_GATEWAY_PORT}/health/ready`;
+      await waitFor(async () => (await fetch(url)).ok, { timeoutMs: readyTimeoutMs, what: `${proc.name} /health/ready` });
     }
     return proc;
   };
 
+  const startService = async (name: string): Promise<ServiceProcess> => {
+    const procEnv = { ...env, ...opts.serviceEnv?.[name] };
+    const proc = startProcess(name, serviceEntry(name), procEnv);
+    processes[name] = proc;
+    return ready(proc, serviceEntry(name), procEnv);
+  };
+
+  const startExtra = async (name: string, entry: string, extraEnv: Record<string, string> = {}): Promise<ServiceProcess> => {
+    const procEnv = { ...env, ...extraEnv };
+    const proc = startProcess(name, entry, procEnv);
+    extras.push(proc);
+    return ready(proc, entry, procEnv);
+  };
+
   const stop = async () => {
-    await Promise.allSettled(Object.values(processes).map((p) => p.stop()));
+    await Promise.allSettled([...Object.values(processes), ...extras].map((p) => p.stop()));
     await nats.stop();
     await data.remove();
   };
@@ -112,5 +138,5 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     await stop();
     throw err;
   }
-  return { gatewayUrl, dataDir: data.path, adminUsername, adminPassword, jwtSecret, nats, processes, env, startService, stop };
+  return { gatewayUrl, dataDir: data.path, adminUsername, adminPassword, jwtSecret, nats, processes, env, startService, startExtra, stop };
 }

@@ -9,8 +9,8 @@ import { emptyMediaMetadata, mediaBlobKey, mediaProcessedEvent, processMediaItem
 import type { MediaItemProcessedV1, MessageContract } from '@trove/proto-events';
 import { AppError, createLogger, openBlobStore, openDocStore } from '@trove/kit';
 import type { BlobStore, DocStore } from '@trove/kit';
-import { tempDir } from '../../../kit/src/testing/temp';
-import type { TempDir } from '../../../kit/src/testing/temp';
+import { tempDir } from '@trove/kit/testing';
+import type { TempDir } from '@trove/kit/testing';
 import { newMediaDoc } from './document';
 import { MediaRepository } from './repository';
 import type { MediaItems } from './repository';

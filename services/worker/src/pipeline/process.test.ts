@@ -14,9 +14,10 @@ import { mediaBlobKey, mediaProcessedEvent, validate } from '@trove/proto-events
 import type { MediaItemProcessedV1, MessageContract, ProcessMediaItemV1 } from '@trove/proto-events';
 import { createLogger, DLQ_REASON_HEADER, openBlobStore } from '@trove/kit';
 import type { BlobStore } from '@trove/kit';
+import { tempDir } from '@trove/kit/testing';
+import type { TempDir } from '@trove/kit/testing';
+import { cornerImage, FIXTURES, ffmpeg, testClipArgs } from '@trove/kit/testing/media';
 import { DEFAULT_LIMITS } from '../components';
-import type { TempDir } from '../components/testing/media';
-import { cornerImage, FIXTURES, ffmpeg, tempDir, testClipArgs } from '../components/testing/media';
 import { processItem } from './process';
 
 const execFileAsync = promisify(execFile);

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { mkdir, readdir, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { TempDir } from '../components/testing/media';
-import { tempDir } from '../components/testing/media';
+import { tempDir } from '@trove/kit/testing';
+import type { TempDir } from '@trove/kit/testing';
 import { processTempDir, sweepStaleTemp } from './temp';
 
 let root: TempDir;

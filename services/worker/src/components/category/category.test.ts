@@ -3,8 +3,9 @@ import sharp from 'sharp';
 import { extractMetadata } from '../metadata';
 import type { MediaMetadata } from '../metadata/types';
 import { emptyMetadata } from '../metadata/types';
-import type { TempDir } from '../testing/media';
-import { FIXTURES, ffmpeg, tempDir, testClipArgs } from '../testing/media';
+import { tempDir } from '@trove/kit/testing';
+import type { TempDir } from '@trove/kit/testing';
+import { FIXTURES, ffmpeg, testClipArgs } from '@trove/kit/testing/media';
 import { detectCategory } from './index';
 
 let dir: TempDir;

@@ -1,7 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import sharp from 'sharp';
-import type { TempDir } from '../testing/media';
-import { cornerImage, cr3Like, dngLike, ffmpeg, nefLike, orfLike, tempDir, testClipArgs } from '../testing/media';
+import { tempDir } from '@trove/kit/testing';
+import type { TempDir } from '@trove/kit/testing';
+import { cornerImage, cr3Like, dngLike, ffmpeg, nefLike, orfLike, testClipArgs } from '@trove/kit/testing/media';
 import { FileBytes } from './file-bytes';
 import { assertImageComplete } from './integrity';
 import { isobmffFileIsComplete, readBoxes } from './isobmff';

@@ -2,10 +2,11 @@ import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tempDir } from '@trove/kit/testing';
+import type { TempDir } from '@trove/kit/testing';
+import { ffmpeg, testClipArgs } from '@trove/kit/testing/media';
 import { MediaError } from '../errors';
 import { makeVideoPreviews, transcodeIfNeeded } from '../previews/video';
-import type { TempDir } from '../testing/media';
-import { ffmpeg, tempDir, testClipArgs } from '../testing/media';
 import { emptyMetadata, extractMetadata } from './index';
 
 const H264 = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'];

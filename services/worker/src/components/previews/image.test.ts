@@ -1,11 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
+import { tempDir } from '@trove/kit/testing';
+import type { TempDir } from '@trove/kit/testing';
+import { colourAt, cornerImage, cr3Like, dngLike, ffmpeg, FIXTURES, nefLike } from '@trove/kit/testing/media';
 import { MediaError } from '../errors';
 import { DEFAULT_LIMITS } from '../limits';
 import { extractMetadata } from '../metadata';
-import type { TempDir } from '../testing/media';
-import { colourAt, cornerImage, cr3Like, dngLike, ffmpeg, FIXTURES, nefLike, tempDir } from '../testing/media';
 import type { Previews } from './image';
 import { applyOrientation, makeImagePreviews } from './image';
 

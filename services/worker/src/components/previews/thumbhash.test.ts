@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
-import { cornerImage } from '../testing/media';
+import { cornerImage } from '@trove/kit/testing/media';
 import { rgbaToThumbHash } from './thumbhash';
 
 const execFileAsync = promisify(execFile);

@@ -4,8 +4,9 @@ import { readBoxes } from '../formats/isobmff';
 import { extractMetadata } from '../metadata';
 import type { MediaMetadata } from '../metadata/types';
 import { emptyMetadata } from '../metadata/types';
-import type { TempDir } from '../testing/media';
-import { ffmpeg, ffprobeJson, tempDir, testClipArgs } from '../testing/media';
+import { tempDir } from '@trove/kit/testing';
+import type { TempDir } from '@trove/kit/testing';
+import { ffmpeg, ffprobeJson, testClipArgs } from '@trove/kit/testing/media';
 import { isWebPlayable, makeVideoPreviews, posterTime, transcodeIfNeeded } from './video';
 
 const H264 = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'];

@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import { copyFile, readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { TempDir } from '../testing/media';
-import { tempDir } from '../testing/media';
+import type { TempDir } from '@trove/kit/testing';
+import { tempDir } from '@trove/kit/testing';
 import { letterbox, MODELS_DIR, ModelLoadError, packageRoot, sharedModel, tf, visionRuntime } from '.';
 
 interface Manifest {

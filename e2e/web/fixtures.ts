@@ -1,0 +1,185 @@
+/**
+ * Fixtures of the browser suite: the whole of Trove (stack + the built web server) and Debian's
+ * chromium driven by playwright-core, started once; per test a user with the library it needs
+ * (uploaded through the API and processed), and a fresh browser context logged in through the
+ * login page, whose uncaught exceptions and React errors are collected.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startStack } from '@trove/kit/testing';
+import type { Stack } from '@trove/kit/testing';
+import { clip, cornerImage, exifDateTime, jpegWithExif, noiseImage } from '@trove/kit/testing/media';
+import { newUser, ok, uploadReady } from '../support/api';
+import type { MediaItem, TestUser } from '../support/api';
+import { startWebServer } from './web-server';
+
+const REPO_ROOT = join(__dirname, '..', '..');
+const ARTIFACTS = join(REPO_ROOT, 'artifacts', 'web');
+const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+/** What the person of these tests uploads: their names as the page shows them, and their bytes. */
+export interface Files {
+  jpeg: { name: 'beach.jpg'; mimeType: 'image/jpeg'; buffer: Buffer };
+  png: { name: 'diagram.png'; mimeType: 'image/png'; buffer: Buffer };
+  mp4: { name: 'clip.mp4'; mimeType: 'video/mp4'; buffer: Buffer };
+}
+
+/**
+ * A JPEG taken "4 years ago today" at noon by a named camera, a PNG and an H.264 MP4 with sound
+ * (640x360, 3 s); big enough to watch their upload progress.
+ */
+async function makeFiles(): Promise<Files> {
+  const yearsAgo = new Date();
+  yearsAgo.setFullYear(yearsAgo.getFullYear() - 4);
+  yearsAgo.setHours(12, 0, 0, 0);
+  const jpeg = await jpegWithExif(noiseImage(1600, 1200), { IFD0: { Make: 'Trove', Model: 'Test Camera' }, IFD2: { DateTimeOriginal: exifDateTime(yearsAgo) } }, 92);
+  const png = await (await cornerImage(900, 1200)).png().toBuffer();
+  const mp4 = await clip('mp4', { seconds: 3, size: '640x360', rate: 25 });
+  return {
+    jpeg: { name: 'beach.jpg', mimeType: 'image/jpeg', buffer: jpeg },
+    png: { name: 'diagram.png', mimeType: 'image/png', buffer: png },
+    mp4: { name: 'clip.mp4', mimeType: 'video/mp4', buffer: mp4 },
+  };
+}
+
+/** One logged-in (or not yet) browser context of one user. */
+export interface Session {
+  user: TestUser;
+  context: BrowserContext;
+  page: Page;
+  /** The user's items by kind, as uploaded for the test. */
+  items: Partial<Record<keyof Files, MediaItem>>;
+}
+
+export interface WebApp {
+  stack: Stack;
+  /** `http://127.0.0.1:<port>` of the web server. */
+  origin: string;
+  browser: Browser;
+  files: Files;
+  /**
+   * A new user owning `upload` (processed, READY), in a fresh browser context at `viewport`,
+   * logged in through the login page unless `loggedIn` is false. Closed after the test.
+   */
+  session(opts?: { upload?: Array<keyof Files>; viewport?: typeof DESKTOP; phone?: boolean; loggedIn?: boolean }): Promise<Session>;
+  /** A fresh context without a session (a visitor of a shared link), closed after the test. */
+  visitor(viewport?: typeof DESKTOP): Promise<Page>;
+  /** Logs `user` in through the login page of `page`. */
+  logIn(page: Page, user: TestUser): Promise<void>;
+  /** Closes the test's contexts and answers the page errors they saw. */
+  closeContexts(): Promise<string[]>;
+  stop(): Promise<void>;
+}
+
+export async function startWebApp(): Promise<WebApp> {
+  if (!CHROMIUM) throw new Error('Chromium is not installed: run `bash scripts/install.sh chromium` (or apt-get install chromium)');
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const files = await makeFiles();
+  // Every test logs in through the web server, whose requests all come from one address: lift
+  // the per-address login limit (its own suite tests it).
+  const stack = await startStack({ services: ['auth', 'gateway', 'media', 'worker', 'library'], env: { TROVE_TRASH_RETENTION_DAYS: '30', TROVE_LOGIN_RATE_LIMIT: '1000' } });
+  let browser: Browser | undefined;
+  try {
+    const { origin } = await startWebServer(stack);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--autoplay-policy=no-user-gesture-required'],
+    });
+    return webApp(stack, origin, browser, files);
+  } catch (err) {
+    await browser?.close();
+    await stack.stop();
+    throw err;
+  }
+}
+
+function webApp(stack: Stack, origin: string, browser: Browser, files: Files): WebApp {
+  const open: BrowserContext[] = [];
+  let errors: string[] = [];
+
+  /** Uncaught exceptions and React errors (e.g. hydration mismatches) in any page: there must be none. */
+  const newContext = async (viewport: typeof DESKTOP, phone = false): Promise<BrowserContext> => {
+    const context = await browser.newContext(phone ? { viewport, isMobile: true, hasTouch: true } : { viewport });
+    context.on('page', (p) => {
+      p.on('pageerror', (e) => errors.push(`${p.url()}: ${e.message}`));
+      p.on('console', (m) => {
+        if (m.type() === 'error' && /React|hydrat/i.test(m.text())) errors.push(`${p.url()}: ${m.text()}`);
+      });
+    });
+    open.push(context);
+    return context;
+  };
+
+  const logIn = async (page: Page, user: TestUser) => {
+    await page.goto(`${origin}/login`);
+    await page.getByLabel('Username').fill(user.username);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(`${origin}/`);
+  };
+
+  return {
+    stack,
+    origin,
+    browser,
+    files,
+    logIn,
+    async session({ upload = [], viewport = DESKTOP, phone = false, loggedIn = true } = {}) {
+      const user = await newUser(stack);
+      const uploaded = await Promise.all(upload.map(async (kind) => [kind, await uploadReady(user.api, files[kind].buffer, files[kind].name)] as const));
+      const context = await newContext(viewport, phone);
+      const page = await context.newPage();
+      if (loggedIn) await logIn(page, user);
+      return { user, context, page, items: Object.fromEntries(uploaded) };
+    },
+    async visitor(viewport = DESKTOP) {
+      return (await newContext(viewport)).newPage();
+    },
+    async closeContexts() {
+      await Promise.all(open.splice(0).map((c) => c.close()));
+      const seen = errors;
+      errors = [];
+      return seen;
+    },
+    async stop() {
+      await browser.close();
+      await stack.stop();
+    },
+  };
+}
+
+/** A shared album of `items` made through the API. */
+export async function sharedAlbum(user: TestUser, name: string, items: MediaItem[]): Promise<string> {
+  const album = await ok(user.api.POST('/v1/albums', { body: { name, shared: true } }), 201);
+  await ok(user.api.POST('/v1/albums/{id}/mediaItems', { params: { path: { id: album.id } }, body: { mediaItems: items.map((i) => i.id) } }), 204);
+  return album.id;
+}
+
+export async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: false });
+}
+
+/** Polls `read` until it returns `expected` (or satisfies it, when a function), else fails with the last value. */
+export async function eventually<T>(read: () => Promise<T>, expected: T | ((v: T) => boolean), timeoutMs = 10_000): Promise<T> {
+  const matches = typeof expected === 'function' ? (expected as (v: T) => boolean) : (v: T) => v === expected;
+  const deadline = Date.now() + timeoutMs;
+  let last: T = await read();
+  while (!matches(last)) {
+    if (Date.now() > deadline) throw new Error(`still ${JSON.stringify(last)} after ${timeoutMs} ms (expected ${typeof expected === 'function' ? 'a match' : JSON.stringify(expected)})`);
+    await new Promise((r) => setTimeout(r, 100));
+    last = await read();
+  }
+  return last;
+}
+
+export const tiles = (p: Page) => p.locator('.grid .tile');
+
+/** Goes to a page through the navigation, as a person would. */
+export async function nav(p: Page, name: string, path: string): Promise<void> {
+  await p.getByRole('navigation', { name: 'Library' }).getByRole('link', { name }).click();
+  await p.waitForURL(new URL(path, p.url()).href);
+}

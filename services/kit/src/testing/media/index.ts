@@ -1,0 +1,13 @@
+/**
+ * Test media, in one place for the worker's unit tests and the end-to-end suites: pictures made
+ * with sharp, videos made with ffmpeg, raw-like files written byte by byte, and the committed real
+ * phone photos. Only tests import this module (`@trove/kit/testing/media`; it needs sharp and
+ * ffmpeg, which the rest of the kit does not).
+ */
+export { cameraJpeg, colourAt, cornerImage, exifDateTime, gpsExif, jpegAt, jpegWithExif, noiseImage, noiseJpeg, noisePng, plainImage, screenshotPng } from './images';
+export type { Exif } from './images';
+export { clip, ffmpeg, ffprobeJson, testClipArgs } from './video';
+export type { ClipShape } from './video';
+export { cr3Like, dngLike, nefLike, orfLike, rawWithPreview, RAW_EXIF, RAW_GPS, TiffBuilder } from './raw';
+export type { TiffEntries } from './raw';
+export { FIXTURES, HEIC_FIXTURE_FACTS, heicFixture } from './fixtures';
