@@ -101,7 +101,7 @@ describe('generated images', () => {
     expect(meta.creationTime).toBe((await stat(file)).mtime.toISOString());
   });
 
-  it('a PNG whose XMP is a megabyte of unclosed elements is read in well under a second, its sound properties still found', async () => {
+  it('a PNG whose XMP is a megabyte of unclosed elements is read in seconds, not minutes, its sound properties still found', async () => {
     // Each unclosed <a:UserComment> once made the reader search the rest of the packet for its end: minutes per file.
     const flood = '<a:UserComment>x'.repeat(64 * 1024);
     const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: 'white' } })
@@ -111,7 +111,8 @@ describe('generated images', () => {
     const file = await dir.write('flood.png', png);
     const started = Date.now();
     const meta = await extractMetadata(file, 'image/png');
-    expect(Date.now() - started).toBeLessThan(1000);
+    // The quadratic scan took minutes on this input; a linear one takes milliseconds (bound with room for a loaded machine).
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(meta).toMatchObject({ width: 64, height: 64, softwareHint: 'Flooder 1.0', userComment: null });
   }, 30_000);
 
