@@ -9,17 +9,24 @@ function monthDate(d = new Date()): string {
   return `${String(d.getMonth() + 1).padStart(2, '0')}${String(d.getDate()).padStart(2, '0')}`;
 }
 
+/** How long to wait before asking again after a failed fetch: a strip that silently never shows is worse than a late one. */
+const RETRY_DELAYS_MS = [1_000, 2_000, 4_000, 8_000];
+
 /** Items taken on this day in earlier years (`/v1/yearsAgo`), fetched again when `refresh` changes. */
 export function useMemories(enabled: boolean, refresh: number): [MediaItem[], Dispatch<SetStateAction<MediaItem[]>>] {
   const [items, setItems] = useState<MediaItem[]>([]);
   useEffect(() => {
     if (!enabled) return;
     const controller = new AbortController();
-    const timer = setTimeout(() => {
+    let timer: ReturnType<typeof setTimeout>;
+    const attempt = (n: number) => {
       getJson<{ items: MediaItem[] }>(`/api/years-ago?md=${monthDate()}`, controller.signal)
         .then((r) => setItems(r.items))
-        .catch(() => undefined);
-    }, 300);
+        .catch(() => {
+          if (!controller.signal.aborted && n < RETRY_DELAYS_MS.length) timer = setTimeout(() => attempt(n + 1), RETRY_DELAYS_MS[n]);
+        });
+    };
+    timer = setTimeout(() => attempt(0), 300);
     return () => {
       clearTimeout(timer);
       controller.abort();
