@@ -49,6 +49,16 @@ export function mediaBlobKey(userId: string, mediaItemId: string, variant: 'orig
   return `media/${userId}/${mediaItemId}/${variant}`;
 }
 
+/** Every blob of one item (original, derivatives, face thumbnails) lives under this prefix (removed when it is purged). */
+export function mediaItemBlobPrefix(userId: string, mediaItemId: string): string {
+  return `media/${userId}/${mediaItemId}/`;
+}
+
+/** The square WebP thumbnail of the item's `index`-th face (0-based, the order of the processed result's `faces`). */
+export function faceThumbnailKey(userId: string, mediaItemId: string, index: number): string {
+  return `${mediaItemBlobPrefix(userId, mediaItemId)}faces/${index}.webp`;
+}
+
 /** Every blob of one user lives under this prefix (removed when the user is deleted). */
 export function userBlobPrefix(userId: string): string {
   return `media/${userId}/`;

@@ -560,6 +560,37 @@ export interface MediaItemProcessedV1 {
     score: number;
   }[];
   /**
+   * Faces seen in the photo (not in videos), best score first; absent from results of workers without face detection or when the owner has the feature off. Explore groups them into people.
+   *
+   * @maxItems 64
+   */
+  faces?: {
+    /**
+     * The face's rectangle relative to the upright picture (EXIF orientation applied): fractions 0..1 of its width and height.
+     */
+    box: {
+      x: number;
+      y: number;
+      width: number;
+      height: number;
+    };
+    score: number;
+    /**
+     * The face's unit-length embedding as base64 of little-endian float32 values (1024 of them for FaceRes): cosine distance = 1 - dot product.
+     */
+    embedding: string;
+    /**
+     * Blob key of the square face thumbnail (WebP) the worker stored beside the item's other derivatives.
+     */
+    thumbnailKey: string;
+  }[];
+  /**
+   * Words read in the photo (OCR; not in videos) from confident lines, in reading order, as recognised (case kept); absent from results of workers without text recognition or when the component did not run.
+   *
+   * @maxItems 1000
+   */
+  words?: string[];
+  /**
    * Where it was taken, from its GPS position (MediaPlaceV1). Null when the item has no position, no populated place lies within the worker's TROVE_PLACES_MAX_DISTANCE_KM of it, or the lookup failed; absent from workers older than this field.
    */
   place?: MediaPlaceV1 | null;
