@@ -19,15 +19,15 @@ export interface RawRequest {
   /** Sent as JSON. */
   json?: unknown;
   /** Sent as it is, with `Content-Type: contentType` (JSON when not given). */
-  raw?: string;
+  raw?: string | Buffer;
   contentType?: string;
 }
 
 export async function send(url: string, req: RawRequest = {}): Promise<RawAnswer> {
   const headers: Record<string, string> = { 'X-Forwarded-For': randomTestAddress(), ...req.headers };
-  let body: string | undefined;
+  let body: string | Uint8Array<ArrayBuffer> | undefined;
   if (req.raw !== undefined) {
-    body = req.raw;
+    body = typeof req.raw === 'string' ? req.raw : new Uint8Array(req.raw);
     headers['Content-Type'] = req.contentType ?? 'application/json';
   } else if (req.json !== undefined) {
     body = JSON.stringify(req.json);

@@ -131,4 +131,12 @@ describe('safeFilename', () => {
     expect(safeFilename('..', 'heic')).toBe('upload.heic');
     expect(safeFilename('x'.repeat(400), 'jpg')).toHaveLength(255);
   });
+
+  it('drops C1 controls and the bidirectional controls that disguise an extension', () => {
+    expect(safeFilename('a\u0085b\u009bc.jpg', 'jpg')).toBe('abc.jpg');
+    expect(safeFilename('photo\u202Egpj.exe', 'jpg')).toBe('photogpj.exe');
+    expect(safeFilename('\u2066x\u2069\u200E\u200F\u061C.png', 'png')).toBe('x.png');
+    expect(safeFilename('\u202E', 'png')).toBe('upload.png');
+    expect(safeFilename('Été à la plage.jpg', 'jpg')).toBe('Été à la plage.jpg');
+  });
 });

@@ -197,11 +197,12 @@ function toUploadError(err: unknown): Error {
 
 /**
  * The name the item keeps: the last path segment (some clients send full paths), without control
- * characters, at most 255 characters; `upload.<ext>` when nothing is left.
+ * characters (C0, DEL, C1) or bidirectional controls (a right-to-left override makes
+ * `photo<RLO>gpj.exe` display as `photoexe.jpg`), at most 255 characters; `upload.<ext>` when
+ * nothing is left.
  */
 export function safeFilename(raw: string | undefined, extension: string): string {
-  // eslint-disable-next-line no-control-regex
-  const name = (raw ?? '').split(/[/\\]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const name = (raw ?? '').split(/[/\\]/).pop()!.replace(/[\p{Cc}\p{Bidi_Control}]/gu, '').trim();
   if (!name || name === '.' || name === '..') return `upload.${extension}`;
   return [...name].slice(0, 255).join('');
 }

@@ -1,0 +1,114 @@
+/**
+ * Users with something to protect: each has a processed photo and an album holding it, and, where
+ * the service exists, a job and the places, things and people the photo gave. The matrix attacks
+ * one user's library from another's account; `viewOf` reads everything a user can see, so the
+ * test can prove the attack changed nothing.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { listOperations } from '@trove/openapi';
+import type { Stack } from '@trove/kit/testing';
+import { noisePng } from '@trove/kit/testing/media';
+import { newUser, ok, uniqueName, uploadReady } from '../support/api';
+import type { TestUser } from '../support/api';
+import type { SecretLedger } from '../support/secrets';
+import { send } from '../support/raw';
+import type { RawAnswer } from '../support/raw';
+import { kindOfPath, urlFor, validBody } from './contract';
+
+/** The gateway's answer to a path no route serves yet (a declared call whose issue has not landed). */
+export const NOT_IMPLEMENTED = { message: 'not found' };
+
+export function isNotImplemented(res: { status: number; body: unknown }): boolean {
+  return res.status === 404 && JSON.stringify(res.body) === JSON.stringify(NOT_IMPLEMENTED);
+}
+
+export interface Library {
+  user: TestUser;
+  /** One resource id of the user's per kind (`mediaItems`, `albums`, …); absent where the service does not serve that kind yet. */
+  ids: Record<string, string | undefined>;
+  /** What identifies the user's data in an answer: its ids, filename, username. */
+  markers: string[];
+}
+
+/** A password per user, recorded for the log check. */
+export async function securityUser(stack: Stack, secrets: SecretLedger): Promise<TestUser> {
+  const username = uniqueName('sec');
+  const password = `Pw-${randomBytes(12).toString('base64url')}`;
+  const user = await newUser(stack, { username, password });
+  secrets.password(username, password);
+  secrets.tokens(username, { accessToken: user.token, refreshToken: user.refreshToken });
+  return user;
+}
+
+/** A call as the user, by method and URL, with an optional JSON body. */
+export function callAs(stack: Stack, user: TestUser | undefined, method: string, url: string, json?: unknown): Promise<RawAnswer> {
+  return send(stack.gatewayUrl + url, { method, json, headers: user ? { Authorization: `Bearer ${user.token}` } : {} });
+}
+
+/** The collection call listing a kind's resources, for kinds the user does not create themselves (explore). */
+function listCallOf(kind: string) {
+  return listOperations().find((o) => o.method === 'get' && o.security === 'bearer' && !o.path.includes('{') && o.path.endsWith(`/${kind}`));
+}
+
+/** The call creating a kind's resource from a JSON body (`POST /v1/<kind>`), if the contract has one. */
+function createCallOf(kind: string) {
+  return listOperations().find((o) => o.method === 'post' && o.security === 'bearer' && o.path === `/v1/${kind}`);
+}
+
+/**
+ * One resource of `kind` for the user: created through its POST call, else the first of its list.
+ * Undefined when the route answers the gateway's "not found" (not implemented yet). Throws when the
+ * kind is served but the user has none: the matrix would have nothing real to attack.
+ */
+async function resourceOf(stack: Stack, user: TestUser, kind: string, known: Record<string, string | undefined>): Promise<string | undefined> {
+  const create = createCallOf(kind);
+  if (create) {
+    const res = await callAs(stack, user, 'post', create.path, validBody(create, (k) => known[k] ?? ''));
+    if (isNotImplemented(res)) return undefined;
+    if (res.status !== 201) throw new Error(`${create.operationId}: expected 201, got ${res.status} ${JSON.stringify(res.body)}`);
+    return (res.body as { id: string }).id;
+  }
+  const list = listCallOf(kind);
+  if (!list) throw new Error(`no call creates or lists ${kind}: teach e2e/security/libraries.ts where a user's ${kind} come from`);
+  const res = await callAs(stack, user, 'get', list.path);
+  if (isNotImplemented(res)) return undefined;
+  const found = res.body as Array<{ id: string }>;
+  if (res.status !== 200 || !Array.isArray(found)) throw new Error(`${list.operationId}: expected 200 [..], got ${res.status} ${JSON.stringify(res.body)}`);
+  if (!found[0]) throw new Error(`${list.operationId} is served, but the test user has no ${kind}: give e2e/security/libraries.ts a photo that makes one`);
+  return found[0].id;
+}
+
+/** A new user with a processed photo and an album holding it, and one resource of each other kind the contract names. */
+export async function libraryOf(stack: Stack, secrets: SecretLedger, kinds: string[]): Promise<Library> {
+  const user = await securityUser(stack, secrets);
+  const filename = `${uniqueName('photo')}.png`;
+  const item = await uploadReady(user.api, await noisePng(), filename);
+  const album = await ok(user.api.POST('/v1/albums', { body: { name: uniqueName('album'), coverMediaItemId: item.id } }), 201);
+  const ids: Record<string, string | undefined> = { mediaItems: item.id, albums: album.id };
+  for (const kind of kinds) if (!(kind in ids)) ids[kind] = await resourceOf(stack, user, kind, ids);
+  const markers = [item.id, album.id, filename, user.username, ...Object.values(ids).filter((id): id is string => !!id)];
+  return { user, ids, markers: [...new Set(markers)] };
+}
+
+/** Signed URLs differ by their expiry bucket, not by what they point at: left out of comparisons. */
+function withoutSignatures(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value ?? null).replace(/\?exp=\d+&sig=[A-Za-z0-9_-]+/g, ''));
+}
+
+/**
+ * Everything the user can read: the answer (status and body; content as a hash of its bytes) of
+ * every GET bearer call of the contract, on the user's own resource where the path names one.
+ * Two views are equal when nothing the user owns has changed.
+ */
+export async function viewOf(stack: Stack, library: Library): Promise<Record<string, unknown>> {
+  const view: Record<string, unknown> = {};
+  for (const op of listOperations().filter((o) => o.method === 'get' && (o.security === 'bearer' || o.security === 'bearerOrSigned'))) {
+    const kind = kindOfPath(op.path);
+    const id = kind ? library.ids[kind] : undefined;
+    if (kind && !id) continue; // a kind not served yet: nothing of the user's there
+    const res = await callAs(stack, library.user, 'get', urlFor(op, id));
+    const body = res.body !== undefined ? withoutSignatures(res.body) : `sha256:${createHash('sha256').update(res.bytes).digest('hex')}`;
+    view[`${op.operationId} ${urlFor(op, id)}`] = { status: res.status, body };
+  }
+  return view;
+}
