@@ -114,8 +114,11 @@ describe('security (e2e)', () => {
       }
       expect(failures).toEqual([]);
       expect(await viewOf(stack, owner)).toEqual(before);
-      // Honest about what was attacked for real: a kind without a resource of the owner's is all "not implemented".
-      if (!owner.ids[kind]) expect(notImplemented.length).toBe(resources.filter((c) => c.kind === kind).length);
+      // Honest about what was attacked for real: a kind the owner has is served by some call; one
+      // the owner cannot have yet (its service has not landed) is served by none.
+      const all = resources.filter((c) => c.kind === kind).length;
+      if (owner.ids[kind]) expect(notImplemented.length).toBeLessThan(all);
+      else expect(notImplemented.length).toBe(all);
     });
 
     it('naming another user’s resources in a request body answers 404 exactly as a missing id, and changes nothing of theirs', async () => {
@@ -155,6 +158,8 @@ describe('security (e2e)', () => {
       const { pathname, searchParams } = new URL(item.thumbnailUrl);
       const exp = Number(searchParams.get('exp'));
       const sig = searchParams.get('sig')!;
+      // A signature opens the item's bytes for hours: no log may keep one.
+      secrets.add('a content-URL signature', sig);
       const now = Math.floor(Date.now() / 1000);
 
       // The URLs as handed out, and one signed here for later: both open the content without a token.
@@ -315,7 +320,8 @@ describe('security (e2e)', () => {
     /** Sent raw in `filename="…"` (bytes as they are) or RFC 5987-encoded in `filename*=` (any code point, NUL and CR LF included). */
     const names: Array<{ what: string; name: string; encoded?: boolean }> = [
       { what: 'unix traversal', name: '../../etc/passwd' },
-      { what: 'traversal out of the data dir', name: `../../../../${escapeMarker}.jpg` },
+      { what: 'traversal to the data dir', name: `../../../../${escapeMarker}-data.jpg` },
+      { what: 'traversal to the root', name: `${'../'.repeat(12)}${escapeMarker}-root.jpg` },
       { what: 'windows traversal', name: `..\\..\\${escapeMarker}-win.jpg` },
       { what: 'nested path', name: 'a/b/c.jpg' },
       { what: 'absolute path', name: `/tmp/${escapeMarker}-abs.jpg` },
@@ -358,7 +364,8 @@ describe('security (e2e)', () => {
       const added = (await filesUnder(stack.dataDir)).filter((f) => !filesBefore.has(f));
       const ownBlob = new RegExp(`^blobs/media/[0-9a-f-]{36}/[0-9a-f-]{36}/[a-z]+(\\.meta\\.json)?$`);
       expect(added.filter((f) => !ownBlob.test(f) && !f.startsWith('docstore/') && !f.startsWith('blobs/.tmp/'))).toEqual([]);
-      expect((await filesUnder(tmpdir(), '', 4)).filter((f) => f.includes(escapeMarker))).toEqual([]);
+      const escaped = [...(await filesUnder(tmpdir(), '', 4)), ...(await filesUnder('/', '', 0))].filter((f) => f.includes(escapeMarker));
+      expect(escaped).toEqual([]);
     });
   });
 
