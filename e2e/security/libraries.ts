@@ -6,8 +6,9 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { listOperations } from '@trove/openapi';
+import { waitFor } from '@trove/kit/testing';
 import type { Stack } from '@trove/kit/testing';
-import { noisePng } from '@trove/kit/testing/media';
+import { heicFixture, jpegWithExif, noiseImage } from '@trove/kit/testing/media';
 import { newUser, ok, uniqueName, uploadReady } from '../support/api';
 import type { TestUser } from '../support/api';
 import type { SecretLedger } from '../support/secrets';
@@ -55,10 +56,19 @@ function createCallOf(kind: string) {
   return listOperations().find((o) => o.method === 'post' && o.security === 'bearer' && o.path === `/v1/${kind}`);
 }
 
+/** Photos that give a kind its first resource where the library's own photo (a JPEG with a GPS position) is not enough. */
+const PHOTO_FOR: Record<string, { filename: string; data: () => Promise<Buffer> }> = {
+  things: { filename: 'IMG_0543.HEIC', data: heicFixture },
+};
+
+/** How long the services may take to derive a resource from a processed photo (explore files it after the worker). */
+const DERIVED_WITHIN_MS = 60_000;
+
 /**
- * One resource of `kind` for the user: created through its POST call, else the first of its list.
- * Undefined when the route answers the gateway's "not found" (not implemented yet). Throws when the
- * kind is served but the user has none: the matrix would have nothing real to attack.
+ * One resource of `kind` for the user: created through its POST call, else the first of its list
+ * (once the photos have given one). Undefined when the route answers the gateway's "not found"
+ * (not implemented yet). Throws when the kind is served but the user gets none: the matrix would
+ * have nothing real to attack.
  */
 async function resourceOf(stack: Stack, user: TestUser, kind: string, known: Record<string, string | undefined>): Promise<string | undefined> {
   const create = createCallOf(kind);
@@ -70,19 +80,34 @@ async function resourceOf(stack: Stack, user: TestUser, kind: string, known: Rec
   }
   const list = listCallOf(kind);
   if (!list) throw new Error(`no call creates or lists ${kind}: teach e2e/security/libraries.ts where a user's ${kind} come from`);
-  const res = await callAs(stack, user, 'get', list.path);
-  if (isNotImplemented(res)) return undefined;
-  const found = res.body as Array<{ id: string }>;
-  if (res.status !== 200 || !Array.isArray(found)) throw new Error(`${list.operationId}: expected 200 [..], got ${res.status} ${JSON.stringify(res.body)}`);
-  if (!found[0]) throw new Error(`${list.operationId} is served, but the test user has no ${kind}: give e2e/security/libraries.ts a photo that makes one`);
-  return found[0].id;
+  const listed = async (): Promise<Array<{ id: string }> | undefined> => {
+    const res = await callAs(stack, user, 'get', list.path);
+    if (isNotImplemented(res)) return undefined;
+    if (res.status !== 200 || !Array.isArray(res.body)) throw new Error(`${list.operationId}: expected 200 [..], got ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body as Array<{ id: string }>;
+  };
+  if (!(await listed())) return undefined;
+  const photo = PHOTO_FOR[kind];
+  if (photo) await uploadReady(user.api, await photo.data(), photo.filename);
+  const found = await waitFor(async () => (await listed())?.[0], { timeoutMs: DERIVED_WITHIN_MS, intervalMs: 250, what: `a ${kind} resource of the test user` }).catch(() => {
+    throw new Error(`${list.operationId} is served, but the test user got no ${kind}: give PHOTO_FOR in e2e/security/libraries.ts a photo that makes one`);
+  });
+  return found.id;
 }
 
-/** A new user with a processed photo and an album holding it, and one resource of each other kind the contract names. */
-export async function libraryOf(stack: Stack, secrets: SecretLedger, kinds: string[]): Promise<Library> {
+/** A photo with a GPS position (Amsterdam), different every time. */
+function photoWithPosition(): Promise<Buffer> {
+  return jpegWithExif(noiseImage(64, 48), { IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '52/1 22/1 1272/100', GPSLongitudeRef: 'E', GPSLongitude: '4/1 53/1 4272/100' } });
+}
+
+/**
+ * A new user with a processed photo (with a GPS position) and an album holding it, and one
+ * resource of each of `kinds` (places, jobs, …) where the service serving it exists.
+ */
+export async function libraryOf(stack: Stack, secrets: SecretLedger, kinds: string[] = []): Promise<Library> {
   const user = await securityUser(stack, secrets);
-  const filename = `${uniqueName('photo')}.png`;
-  const item = await uploadReady(user.api, await noisePng(), filename);
+  const filename = `${uniqueName('photo')}.jpg`;
+  const item = await uploadReady(user.api, await photoWithPosition(), filename);
   const album = await ok(user.api.POST('/v1/albums', { body: { name: uniqueName('album'), coverMediaItemId: item.id } }), 201);
   const ids: Record<string, string | undefined> = { mediaItems: item.id, albums: album.id };
   for (const kind of kinds) if (!(kind in ids)) ids[kind] = await resourceOf(stack, user, kind, ids);

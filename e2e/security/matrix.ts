@@ -1,7 +1,7 @@
 /**
  * The judging half of the authorization matrix: one user's call on another's resource must answer
  * exactly what a resource that does not exist answers (404, the same message), leak none of the
- * owner's data, and the same call on the caller's own resource must work — else the 404 proves
+ * owner's data, and the same call on the caller's own resource must work (or meet a 409 there) — else the 404 proves
  * nothing (a wrong URL or body would answer 404 or 400 too). A call the gateway does not serve
  * yet answers its plain "not found" in all three cases, which is accepted as "not implemented".
  */
@@ -47,6 +47,9 @@ export function judge(t: Trial): Verdict {
   const leaked = t.ownersMarkers.filter((m) => !t.ownersIds.includes(m) && t.attack.bytes.toString('utf8').includes(m));
   if (leaked.length) return { ok: false, why: `${t.call}: the 404 names the owner's ${leaked.join(', ')}` };
   if (isNotImplemented(t.control) && isNotImplemented(t.attack)) return { ok: true, implemented: false };
-  if (t.control.status < 200 || t.control.status > 299) return { ok: false, why: `${t.call} on the caller's own resource answered ${said(t.control)}: the request the matrix builds is wrong, so its 404s prove nothing` };
+  // A 409 (a job already finished, say) also shows the call found the caller's own resource.
+  if ((t.control.status < 200 || t.control.status > 299) && t.control.status !== 409) {
+    return { ok: false, why: `${t.call} on the caller's own resource answered ${said(t.control)}: the request the matrix builds is wrong, so its 404s prove nothing` };
+  }
   return { ok: true, implemented: true };
 }
