@@ -64,6 +64,12 @@ export function kindOfPath(path: string): string | undefined {
   return kinds[0];
 }
 
+/** Path parameters of bearer calls that name no resource (`monthDate`): each must be reviewed, since the matrix does not attack through them. */
+export function otherPathParameters(): string[] {
+  const names = bearerCalls().flatMap((op) => [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!));
+  return [...new Set(names.filter((n) => !/^(id|[A-Za-z]+Id)$/.test(n)))].sort();
+}
+
 /** Bearer calls whose path names one of the user's resources (`/v1/<kind>/{id}`). */
 export function resourceCalls(): ResourceCall[] {
   return bearerCalls().flatMap((op) => {
