@@ -27,7 +27,9 @@ export interface Library {
   user: TestUser;
   /** One resource id of the user's per kind (`mediaItems`, `albums`, …); absent where the service does not serve that kind yet. */
   ids: Record<string, string | undefined>;
-  /** What identifies the user's data in an answer: its ids, filename, username. */
+  /** The ids of the user's resources: what an attacker is assumed to know. */
+  knownIds: string[];
+  /** What identifies the user's data in an answer: ids, filename, album name, username. */
   markers: string[];
 }
 
@@ -111,8 +113,8 @@ export async function libraryOf(stack: Stack, secrets: SecretLedger, kinds: stri
   const album = await ok(user.api.POST('/v1/albums', { body: { name: uniqueName('album'), coverMediaItemId: item.id } }), 201);
   const ids: Record<string, string | undefined> = { mediaItems: item.id, albums: album.id };
   for (const kind of kinds) if (!(kind in ids)) ids[kind] = await resourceOf(stack, user, kind, ids);
-  const markers = [item.id, album.id, filename, user.username, ...Object.values(ids).filter((id): id is string => !!id)];
-  return { user, ids, markers: [...new Set(markers)] };
+  const knownIds = Object.values(ids).filter((id): id is string => !!id);
+  return { user, ids, knownIds, markers: [...knownIds, filename, album.name, user.username] };
 }
 
 /** Signed URLs differ by their expiry bucket, not by what they point at: left out of comparisons. */

@@ -23,12 +23,13 @@ function normalised(res: RawAnswer, sentIds: string[]): { status: number; body: 
 
 export interface Trial {
   call: string;
-  /** The caller on the owner's resource (ids in `ownersIds`). */
+  /** The caller on the owner's resource (with ids among `ownersIds`). */
   attack: RawAnswer;
   /** The caller on ids that do not exist (`missingIds`). */
   probe: RawAnswer;
   /** The caller on its own resource. */
   control: RawAnswer;
+  /** The owner's ids, which the caller is assumed to know (an answer may repeat the ones it was sent). */
   ownersIds: string[];
   missingIds: string[];
   /** Strings identifying the owner's data (ids, filename, username). */
