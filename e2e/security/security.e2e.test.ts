@@ -70,7 +70,7 @@ describe('security (e2e)', () => {
       expect(otherPathParameters()).toEqual(['monthDate']);
     });
 
-    it('every bearer call answers 401 {"message"} without a token, and with the admin credentials instead of one', async () => {
+    it('every bearer call answers 401 {"message"} without a token (HEAD too), and with the admin credentials instead of one', async () => {
       const failures: string[] = [];
       for (const op of bearerCalls()) {
         const url = urlFor(op, randomUUID());
@@ -80,6 +80,11 @@ describe('security (e2e)', () => {
           if (res.status !== 401 || JSON.stringify(res.body) !== JSON.stringify(UNAUTHORIZED) || !challenge.startsWith('Bearer')) {
             failures.push(`${op.operationId} ${op.method.toUpperCase()} ${url} with ${what}: ${res.status} ${JSON.stringify(res.body)}`);
           }
+        }
+        // Express answers HEAD with the GET route: it must not be a way around the check.
+        if (op.method === 'get') {
+          const head = await call('head', url);
+          if (head.status !== 401) failures.push(`${op.operationId} HEAD ${url} with no token: ${head.status}`);
         }
       }
       expect(failures).toEqual([]);
