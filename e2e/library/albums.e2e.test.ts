@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { components, operations } from '@trove/openapi';
 import { startStack, waitFor } from '@trove/kit/testing';
 import type { Stack } from '@trove/kit/testing';
-import { noisePng } from '@trove/kit/testing/media';
+import { jpegAt, noisePng } from '@trove/kit/testing/media';
 import { adminApi, answer, createApi, newUser, offContract, ok, status, uploadReady } from '../support/api';
 import type { Album, Api, MediaItem, TestUser } from '../support/api';
 import { send } from '../support/raw';
@@ -86,6 +86,7 @@ describe('albums and sharing (e2e)', () => {
         name: 'Summer 2024',
         description: 'Two weeks on the coast',
         shared: false,
+        shareLocation: false,
         hidden: false,
         coverMediaItemId: null,
         coverMediaItem: null,
@@ -284,6 +285,37 @@ describe('albums and sharing (e2e)', () => {
       expectError(await sharedItems(randomUUID()), 404, LINK_NOT_FOUND);
       expect((await sharedAlbum('not-a-uuid')).status).toBe(400);
       await alice.api.DELETE('/v1/hidden', { body: { mediaItems: [c!.id] } });
+    });
+
+    it("visitors see no GPS position unless the owner shares the album's locations", async () => {
+      /** Its position to 4 decimals (about 10 m), as the EXIF degrees-minutes-seconds give it back. */
+      const at = (i: MediaItem) => [i.latitude, i.longitude].map((v) => (v === null ? null : Math.round(v * 1e4) / 1e4));
+      const placed = await uploadReady(alice.api, await jpegAt(48.8584, 2.2945), 'eiffel.jpg');
+      expect(at(placed)).toEqual([48.8584, 2.2945]);
+      const album = await createAlbum(alice, { name: 'Paris', shared: true, coverMediaItemId: placed.id });
+      expect(album.shareLocation).toBe(false);
+      const visitorSees = async () => {
+        const [item] = await ok(anonymous.GET('/v1/sharing/{id}/mediaItems', byId(album.id)), 200);
+        const cover = (await ok(anonymous.GET('/v1/sharing/{id}', byId(album.id)), 200)).coverMediaItem!;
+        return [item!, cover].map(at);
+      };
+      expect(await visitorSees()).toEqual([
+        [null, null],
+        [null, null],
+      ]);
+      // The owner always sees where it was taken.
+      expect(at((await ok(alice.api.GET('/v1/albums/{id}/mediaItems', byId(album.id)), 200))[0]!)).toEqual([48.8584, 2.2945]);
+      expect((await updateAlbum(alice, album.id, { shareLocation: true })).status).toBe(204);
+      expect((await getAlbum(alice, album.id)).shareLocation).toBe(true);
+      expect(await visitorSees()).toEqual([
+        [48.8584, 2.2945],
+        [48.8584, 2.2945],
+      ]);
+      expect((await updateAlbum(alice, album.id, { shareLocation: false })).status).toBe(204);
+      expect(await visitorSees()).toEqual([
+        [null, null],
+        [null, null],
+      ]);
     });
 
     it("a deleted user's shared albums stop answering", async () => {

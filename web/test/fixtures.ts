@@ -55,6 +55,7 @@ export function makeAlbum(over: Partial<Album> = {}): Album {
     name: 'Summer',
     description: null,
     shared: false,
+    shareLocation: false,
     hidden: false,
     coverMediaItemId: null,
     coverMediaItem: null,

@@ -1369,6 +1369,14 @@ export interface components {
              */
             shared: boolean;
             /**
+             * @description Whether visitors of the shared link see the items' GPS position. While `false` (the
+             *     default), `/v1/sharing/{id}` answers every item with `latitude` and `longitude` `null`;
+             *     the owner's own calls always show them. The original file's bytes are served as they
+             *     were uploaded, with whatever the camera wrote into them.
+             * @example false
+             */
+            shareLocation: boolean;
+            /**
              * @description Left out of `GET /v1/albums` unless `hidden=true`.
              * @example false
              */
@@ -1414,6 +1422,11 @@ export interface components {
             coverMediaItemId?: string | null;
             /** @default false */
             shared?: boolean;
+            /**
+             * @description Visitors of the shared link see the items' GPS position (see `Album.shareLocation`).
+             * @default false
+             */
+            shareLocation?: boolean;
             /** @default false */
             hidden?: boolean;
         };
@@ -1434,6 +1447,11 @@ export interface components {
             coverMediaItemId?: string | null;
             /** @example true */
             shared?: boolean;
+            /**
+             * @description Visitors of the shared link see the items' GPS position (see `Album.shareLocation`).
+             * @example false
+             */
+            shareLocation?: boolean;
             /** @example false */
             hidden?: boolean;
         };

@@ -160,6 +160,10 @@ export interface CreateAlbumRequestV1 {
   description?: string | null;
   coverMediaItemId?: string | null;
   shared?: boolean;
+  /**
+   * Whether visitors of the shared link see the items' GPS position (latitude, longitude); off unless the owner turns it on.
+   */
+  shareLocation?: boolean;
   hidden?: boolean;
 }
 
@@ -229,6 +233,10 @@ export interface UpdateAlbumRequestV1 {
   description?: string | null;
   coverMediaItemId?: string | null;
   shared?: boolean;
+  /**
+   * Whether visitors of the shared link see the items' GPS position (latitude, longitude); off unless the owner turns it on.
+   */
+  shareLocation?: boolean;
   hidden?: boolean;
 }
 
@@ -242,6 +250,10 @@ export interface AlbumV1 {
   name: string;
   description: string | null;
   shared: boolean;
+  /**
+   * Whether visitors of the shared link see the items' GPS position; false when the owner has not turned it on.
+   */
+  shareLocation: boolean;
   hidden: boolean;
   coverMediaItemId: string | null;
   coverMediaItem: MediaItemV1 | null;

@@ -48,6 +48,7 @@ const album: AlbumV1 = {
   name: 'Paris',
   description: 'June',
   shared: true,
+  shareLocation: false,
   hidden: false,
   coverMediaItemId: item.id,
   coverMediaItem: item,

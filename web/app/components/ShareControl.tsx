@@ -5,11 +5,21 @@ import { Icon } from './ui/Icon';
 import { Switch } from './ui/Switch';
 import './ShareControl.css';
 
-/** Sharing an album by link: the switch (posts `intent=share` to the album's route), and the link to copy while on. */
-export function ShareControl({ shared, url }: { shared: boolean; url: string }) {
+/** A switch's state: what is being posted while the post is under way, else what the server said. */
+function pendingOr(fetcher: ReturnType<typeof useFetcher>, field: string, current: boolean): boolean {
+  const pending = fetcher.formData?.get(field);
+  return pending !== undefined && pending !== null ? pending === 'true' : current;
+}
+
+/**
+ * Sharing an album by link: the switch (posts `intent=share` to the album's route), and while on,
+ * the link to copy and whether visitors see where the photos were taken (`intent=share-location`).
+ */
+export function ShareControl({ shared, shareLocation, url }: { shared: boolean; shareLocation: boolean; url: string }) {
   const fetcher = useFetcher();
-  const pending = fetcher.formData?.get('shared');
-  const on = pending !== undefined && pending !== null ? pending === 'true' : shared;
+  const locationFetcher = useFetcher();
+  const on = pendingOr(fetcher, 'shared', shared);
+  const locationOn = pendingOr(locationFetcher, 'shareLocation', shareLocation);
   const [copied, setCopied] = useState(false);
   const linkRef = useRef<HTMLInputElement>(null);
   const linkId = useId();
@@ -41,6 +51,12 @@ export function ShareControl({ shared, url }: { shared: boolean; url: string }) 
             <Icon name="copy" size={18} /> {copied ? 'Copied' : 'Copy link'}
           </Button>
           <span className="muted share-hint">Anyone with the link can see this album’s photos and videos, without logging in. Hidden items are left out.</span>
+          <locationFetcher.Form method="post" className="share-toggle">
+            <input type="hidden" name="intent" value="share-location" />
+            <input type="hidden" name="shareLocation" value={locationOn ? 'false' : 'true'} />
+            <Switch type="submit" on={locationOn} label="Show where photos were taken" disabled={locationFetcher.state !== 'idle'} />
+          </locationFetcher.Form>
+          <span className="muted share-hint">Off: visitors get no GPS positions from the app. Original files keep what the camera wrote into them.</span>
         </div>
       ) : null}
     </div>

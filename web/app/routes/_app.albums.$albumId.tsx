@@ -41,6 +41,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       case 'share':
         await updateAlbum(session.api, id, { shared: form.get('shared') === 'true' });
         break;
+      case 'share-location':
+        await updateAlbum(session.api, id, { shareLocation: form.get('shareLocation') === 'true' });
+        break;
       case 'delete':
         await deleteAlbum(session.api, id);
         return redirect('/albums', { headers: await session.headers() });
@@ -87,7 +90,7 @@ export default function AlbumPage() {
             <Icon name="trash" size={20} /> Delete album
           </Button>
         </div>
-        <ShareControl key={String(album.shared)} shared={album.shared} url={shareUrl} />
+        <ShareControl key={`${album.shared}-${album.shareLocation}`} shared={album.shared} shareLocation={album.shareLocation} url={shareUrl} />
       </div>
 
       <MediaBrowser

@@ -28,7 +28,7 @@ describe('albums repository (NeDB)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const fields = (name: string, more: Partial<AlbumFields> = {}): AlbumFields => ({ name, description: null, shared: false, hidden: false, ...more });
+  const fields = (name: string, more: Partial<AlbumFields> = {}): AlbumFields => ({ name, description: null, shared: false, shareLocation: false, hidden: false, ...more });
   const add = (userId: string, albumId: string, ids: string[], trashed = false) =>
     repo.addMembers(userId, albumId, ids.map((mediaItemId) => ({ mediaItemId, trashed })), t(0));
   const visible = async (albumId: string) => (await repo.visibleMembers(albumId, 0, 100)).map((m) => m.mediaItemId);

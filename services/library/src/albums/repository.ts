@@ -11,6 +11,8 @@ export interface AlbumDoc {
   nameKey: string;
   description: string | null;
   shared: boolean;
+  /** Visitors of the shared link see GPS positions (absent on albums from before the field: off). */
+  shareLocation?: boolean;
   hidden: boolean;
   coverMediaItemId: string | null;
   /** Next membership sequence number: memberships keep the order they were added in. */
@@ -49,6 +51,7 @@ export interface AlbumFields {
   name: string;
   description: string | null;
   shared: boolean;
+  shareLocation: boolean;
   hidden: boolean;
 }
 
@@ -56,6 +59,7 @@ export interface AlbumChanges {
   name?: string;
   description?: string | null;
   shared?: boolean;
+  shareLocation?: boolean;
   hidden?: boolean;
   coverMediaItemId?: string | null;
 }

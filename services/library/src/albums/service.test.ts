@@ -54,6 +54,7 @@ describe('albums (cover, counts, sharing) against NeDB and a fake media service'
       name: 'Summer 2024',
       description: 'coast',
       shared: false,
+      shareLocation: false,
       hidden: false,
       coverMediaItemId: null,
       coverMediaItem: null,
@@ -278,6 +279,29 @@ describe('albums (cover, counts, sharing) against NeDB and a fake media service'
 
       await restore(trashed.id);
       expect((await albums.sharedItems(album.id, 1, 10)).map((i) => i.id)).toEqual([x.id, trashed.id, y.id]);
+    });
+
+    it("leaves out the items' GPS position unless the owner shares locations; the owner always sees it", async () => {
+      const album = await create('trip', { shared: true });
+      const placed = media.add(alice);
+      media.set(placed.id, { metadata: { ...placed.metadata, latitude: 48.8584, longitude: 2.2945 } });
+      await albums.addItems(alice, album.id, [placed.id]);
+      const visitorSees = async () => {
+        const [item] = await albums.sharedItems(album.id, 1, 10);
+        const cover = (await albums.sharedAlbum(album.id)).coverMediaItem;
+        return [item!.metadata, cover!.metadata].map((m) => [m.latitude, m.longitude]);
+      };
+      expect(await visitorSees()).toEqual([
+        [null, null],
+        [null, null],
+      ]);
+      expect((await albums.listItems(alice, album.id, 1, 10))[0]!.metadata).toMatchObject({ latitude: 48.8584, longitude: 2.2945 });
+      await albums.update({ userId: alice, id: album.id, shareLocation: true });
+      expect((await albums.get(alice, album.id)).shareLocation).toBe(true);
+      expect(await visitorSees()).toEqual([
+        [48.8584, 2.2945],
+        [48.8584, 2.2945],
+      ]);
     });
 
     it('pages through albums larger than one media batch', async () => {

@@ -25,6 +25,11 @@ function unique(ids: string[]): string[] {
   return [...new Set(ids)];
 }
 
+/** The item as a visitor sees it when the owner has not shared locations: no GPS position. */
+function withoutLocation(item: MediaItemV1): MediaItemV1 {
+  return { ...item, metadata: { ...item.metadata, latitude: null, longitude: null } };
+}
+
 export function toAlbumV1(doc: AlbumDoc, count: number, cover: MediaItemV1 | null): AlbumV1 {
   return {
     id: doc._id,
@@ -32,6 +37,7 @@ export function toAlbumV1(doc: AlbumDoc, count: number, cover: MediaItemV1 | nul
     name: doc.name,
     description: doc.description,
     shared: doc.shared,
+    shareLocation: doc.shareLocation === true,
     hidden: doc.hidden,
     coverMediaItemId: cover?.id ?? null,
     coverMediaItem: cover,
@@ -48,7 +54,7 @@ export function toAlbumV1(doc: AlbumDoc, count: number, cover: MediaItemV1 | nul
  * - the cover is the item the owner chose while it is in the album and not trashed, else the
  *   first item added that is not trashed, else none (`coverMediaItemId` and `coverMediaItem` null);
  * - the shared view of an album (no user) also leaves out hidden items, from its items, its count
- *   and its cover;
+ *   and its cover, and the items' GPS position unless the owner turned `shareLocation` on;
  * - every id of a media item must be one of the caller's (asked from the media service), else
  *   `mediaitem not found` and nothing changes.
  */
@@ -62,7 +68,7 @@ export class Albums {
   // ---- the owner's calls ----------------------------------------------------------------------
 
   async create(req: CreateAlbumRequestV1): Promise<AlbumV1> {
-    const fields = { name: req.name, description: req.description ?? null, shared: req.shared ?? false, hidden: req.hidden ?? false };
+    const fields = { name: req.name, description: req.description ?? null, shared: req.shared ?? false, shareLocation: req.shareLocation ?? false, hidden: req.hidden ?? false };
     let cover: { mediaItemId: string; trashed: boolean; stateAt: Date } | undefined;
     if (req.coverMediaItemId) {
       const stateAt = this.now();
@@ -92,6 +98,7 @@ export class Albums {
     if (req.name !== undefined) changes.name = req.name;
     if (req.description !== undefined) changes.description = req.description;
     if (req.shared !== undefined) changes.shared = req.shared;
+    if (req.shareLocation !== undefined) changes.shareLocation = req.shareLocation;
     if (req.hidden !== undefined) changes.hidden = req.hidden;
     if (req.coverMediaItemId !== undefined) {
       if (req.coverMediaItemId !== null) {
@@ -221,8 +228,9 @@ export class Albums {
       const members = await this.repo.visibleMembers(album._id, offset, SHARED_SCAN_BATCH);
       if (members.length === 0) break;
       const batch = await this.media.getMany(album.userId, members.map((m) => m.mediaItemId));
-      for (const item of batch) {
-        if (item.deleted || item.hidden) continue;
+      for (const found of batch) {
+        if (found.deleted || found.hidden) continue;
+        const item = album.shareLocation === true ? found : withoutLocation(found);
         onVisible?.(item);
         if (seen >= want.skip && items.length < want.take) items.push(item);
         seen += 1;
