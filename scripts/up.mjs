@@ -228,7 +228,7 @@ async function main() {
     await stopAll(1);
   }
 
-  const metricsPorts = await assignMetricsPorts(SERVICES);
+  const metricsPorts = await assignMetricsPorts([...SERVICES, 'web']);
   const entries = SERVICES.map((name) => start(name, process.execPath, [join('services', name, 'dist', 'main.js')], { extraEnv: { TROVE_METRICS_PORT: String(metricsPorts[name]) } }));
   for (const e of entries) {
     await waitUntil(`${e.name} to be ready`, () => e.output.includes(READY));
@@ -249,7 +249,7 @@ async function main() {
   }
   env.TROVE_WEB_PORT = String(webPort);
   env.TROVE_API_URL = env.TROVE_API_URL || `http://127.0.0.1:${gatewayPort}`;
-  const web = start('web', process.execPath, [join('web', 'server.mjs')]);
+  const web = start('web', process.execPath, [join('web', 'server.mjs')], { extraEnv: { TROVE_METRICS_PORT: String(metricsPorts.web) } });
   await waitUntil('the web app to be ready', () => web.output.includes(READY));
   // The docs site (built by `make docs`, which `make up` runs first).
   const docsPort = Number(env.TROVE_DOCS_PORT || 3001);

@@ -90,18 +90,20 @@ describe('make up', () => {
       const listMedia = () => fetch(`${api}/v1/mediaItems`, { headers: { Authorization: `Bearer ${accessToken}` } }).then((r) => r.status);
       expect(await listMedia()).toBe(200);
 
-      // Every service serves Prometheus text on its own port, printed by make up.
+      // Every service and the web server serve Prometheus text on their own ports, printed by make up.
       const metricsUrls = Object.fromEntries([...up.output().matchAll(/metrics +(\w+) +(http:\/\/127\.0\.0\.1:\d+\/metrics)/g)].map((m) => [m[1], m[2]]));
-      expect(Object.keys(metricsUrls).sort()).toEqual([...SERVICES].sort());
+      expect(Object.keys(metricsUrls).sort()).toEqual([...SERVICES, 'web'].sort());
       const scrape = async (name: string) => {
         const res = await fetch(metricsUrls[name]);
         expect(res.status).toBe(200);
         return res.text();
       };
-      for (const name of SERVICES) expect(await scrape(name)).toMatch(new RegExp(`^trove_process_resident_memory_bytes\\{service="${name}"\\} \\d+`, 'm'));
+      for (const name of [...SERVICES, 'web']) expect(await scrape(name)).toMatch(new RegExp(`^trove_process_resident_memory_bytes\\{service="${name}"\\} \\d+`, 'm'));
       expect(await scrape('gateway')).toMatch(/^trove_rpc_client_duration_seconds_bucket\{.*subject="trove\.v1\.media\.list".*\} [1-9]/m);
       expect(await scrape('media')).toMatch(/^trove_rpc_server_duration_seconds_bucket\{.*subject="trove\.v1\.media\.list".*\} [1-9]/m);
       expect(await scrape('worker')).toMatch(/^trove_queue_pending_messages\{.*stream="TROVE_WORK".*\} 0/m);
+      expect((await fetch(`http://127.0.0.1:${webPort}/login`)).status).toBe(200);
+      expect(await scrape('web')).toMatch(/^trove_http_request_duration_seconds_count\{(?=[^}]*route="\/login")(?=[^}]*service="web")[^}]*\} [1-9]/m);
 
       // The supervisor: SIGKILL the media service, and the API answers again (well within 60 s).
       const media = descendants(up.child.pid!).find((p) => p.cmd.includes(join('services', 'media', 'dist', 'main.js')))!;

@@ -66,8 +66,10 @@ app.use((req, res, next) => {
   res.setHeader('Permissions-Policy', 'camera=(), microphone=(), geolocation=()');
   const started = process.hrtime.bigint();
   res.on('finish', () => {
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    const seconds = entry.secondsSince(started);
+    const ms = seconds * 1000;
     const path = req.path;
+    entry.httpRequestDuration.observe({ method: req.method, route: entry.routeLabel(path), status: String(res.statusCode) }, seconds);
     log[path.startsWith('/assets/') || path.startsWith('/v1/') ? 'debug' : 'info']({ method: req.method, path, status: res.statusCode, ms: Math.round(ms) }, 'request');
   });
   next();
@@ -97,6 +99,10 @@ if (vite) {
 }
 app.all('*', createRequestHandler({ build: vite ? loadBuild : build, mode: vite ? 'development' : 'production', getLoadContext: (req) => entry.requestContext(context, req.ip) }));
 
+// Prometheus text on its own port, like the services' (TROVE_METRICS_PORT; make up assigns one).
+const metrics = config.metricsPort === undefined ? undefined : await entry.startMetricsServer({ port: config.metricsPort, service: 'web' });
+if (metrics) log.info({ metrics: `http://127.0.0.1:${metrics.port}/metrics` }, 'metrics served');
+
 const server = app.listen(config.port, config.host, () => {
   const address = server.address();
   const port = address && typeof address === 'object' ? address.port : config.port;
@@ -114,6 +120,7 @@ function stop(signal) {
   stopping = true;
   log.info({ signal }, 'stopping');
   void vite?.close();
+  void metrics?.close();
   server.close(() => {
     log.info('stopped');
     process.exit(0);

@@ -16,6 +16,7 @@ export { createWebContext, requestContext } from './lib/context.server';
 export { mayChangeState } from './lib/same-origin.server';
 export { createContentProxy, isContentRequest } from './lib/content-proxy.server';
 export { log } from './lib/log.server';
+export { httpRequestDuration, routeLabel, secondsSince, startMetricsServer } from './lib/metrics.server';
 
 const ABORT_DELAY = 5_000;
 

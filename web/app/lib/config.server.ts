@@ -27,6 +27,8 @@ export interface WebConfig {
   trustedProxies: string[];
   /** TROVE_WEB_PUBLIC_URL's origin: the only Origin a state-changing request may come from; unset → the request's own host. */
   publicOrigin?: string;
+  /** TROVE_METRICS_PORT: where Prometheus text is served (`GET /metrics`); unset → no metrics server. */
+  metricsPort?: number;
 }
 
 /** The shortest session secret accepted (AES-256 keys are derived from it). */
@@ -49,6 +51,7 @@ const webSpec = {
   proxySecret: str('TROVE_PROXY_SECRET', { required: false, minLength: MIN_PROXY_SECRET_LENGTH }) as Var<string | undefined>,
   trustedProxies: proxyList('TROVE_TRUSTED_PROXIES'),
   publicUrl: url('TROVE_WEB_PUBLIC_URL', { required: false, protocols: ['http', 'https'] }) as Var<string | undefined>,
+  metricsPort: int('TROVE_METRICS_PORT', { required: false, min: 0, max: 65535 }) as Var<number | undefined>,
 };
 
 type Env = Record<string, string | undefined>;
