@@ -384,6 +384,10 @@ export interface MediaItemV1 {
   failureReason: string | null;
   mediaItemType: "photo" | "video";
   mediaItemCategory: "default" | "screenshot" | "panorama" | "slow" | "motion" | "live";
+  /**
+   * A Live Photo's still: the id of its motion part (a video of the same user with the same metadata.contentIdentifier), which lists leave out. Null otherwise; absent from media services older than this field.
+   */
+  motionMediaItemId?: string | null;
   metadata: MediaMetadataV1;
   /**
    * Which derived blobs exist.
@@ -481,6 +485,10 @@ export interface MediaMetadataV1 {
    * Videos: length in seconds.
    */
   durationSeconds: number | null;
+  /**
+   * Apple Live Photo pairing id: the still's MakerNote Media Group UUID (exiftool MediaGroupUUID, maker-note tag 0x0011) or the video's QuickTime com.apple.quicktime.content.identifier. The media service pairs a still and a video of one user with the same value. Null when the file has none; absent from items processed by workers older than this field.
+   */
+  contentIdentifier?: string | null;
 }
 
 // media-place.v1.json

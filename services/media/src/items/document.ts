@@ -50,6 +50,10 @@ export interface MediaDoc extends BaseDoc, CreationParts {
   variants: VariantKeys;
   createdAt: Date;
   updatedAt: Date;
+  /** A Live Photo's still: its motion part (see live-photos.ts). Absent or null otherwise. */
+  motionMediaItemId?: string | null;
+  /** The motion part of a Live Photo: its still. Lists leave such a video out; it follows the still's flags. */
+  stillMediaItemId?: string | null;
   /** Set while a purge sweeper has claimed the item (several media replicas may sweep at once). */
   purgingAt?: Date;
   /** How often the reconciler queued the item's processing again (it was PROCESSING for too long). */
@@ -132,12 +136,22 @@ export function toMediaItemV1(doc: MediaDoc): MediaItemV1 {
     status: doc.status,
     failureReason: doc.failureReason,
     mediaItemType: doc.mediaItemType,
-    mediaItemCategory: doc.mediaItemCategory,
+    mediaItemCategory: shownCategory(doc),
+    motionMediaItemId: doc.motionMediaItemId ?? null,
     metadata: doc.metadata,
     variants: { preview: !!doc.variants.preview, thumbnail: !!doc.variants.thumbnail, playback: !!doc.variants.playback },
     createdAt: doc.createdAt.toISOString(),
     updatedAt: doc.updatedAt.toISOString(),
   };
+}
+
+/**
+ * `live` exactly when the still is paired with its motion part; otherwise the worker's category.
+ * Workers before the pairing filed a lone Live Photo still as `live`: such an item shows `default`.
+ */
+export function shownCategory(doc: Pick<MediaDoc, 'mediaItemCategory' | 'motionMediaItemId'>): MediaCategory {
+  if (doc.motionMediaItemId) return 'live';
+  return doc.mediaItemCategory === 'live' ? 'default' : doc.mediaItemCategory;
 }
 
 /** What a worker's result sets on an item. */

@@ -1,6 +1,7 @@
 import { DuplicateKeyError } from '@trove/kit';
 import type { ListMediaItemsRequestV1 } from '@trove/proto-events';
-import type { MediaDoc, ProcessedFields } from './document';
+import { shownCategory } from './document';
+import type { MediaDoc, MediaType, ProcessedFields } from './document';
 import type { ItemChanges, MediaItems, View } from './repository';
 
 type Order = Array<[keyof MediaDoc, 1 | -1]>;
@@ -26,10 +27,10 @@ function detach<T>(value: T): T {
 }
 
 const inView: Record<View, (d: MediaDoc) => boolean> = {
-  library: (d) => !d.deleted && !d.hidden,
-  favourites: (d) => !d.deleted && !d.hidden && d.favourite,
-  hidden: (d) => !d.deleted && d.hidden,
-  trash: (d) => d.deleted,
+  library: (d) => !d.stillMediaItemId && !d.deleted && !d.hidden,
+  favourites: (d) => !d.stillMediaItemId && !d.deleted && !d.hidden && d.favourite,
+  hidden: (d) => !d.stillMediaItemId && !d.deleted && d.hidden,
+  trash: (d) => !d.stillMediaItemId && d.deleted,
 };
 
 /**
@@ -65,7 +66,7 @@ export class FakeMediaItems implements MediaItems {
 
   async list(q: ListMediaItemsRequestV1): Promise<MediaDoc[]> {
     const found = this.where(
-      (d) => d.userId === q.userId && inView[q.view](d) && (!q.type || d.mediaItemType === q.type) && (!q.category || d.mediaItemCategory === q.category) && (!q.status || d.status === q.status),
+      (d) => d.userId === q.userId && inView[q.view](d) && (!q.type || d.mediaItemType === q.type) && (!q.category || shownCategory(d) === q.category) && (!q.status || d.status === q.status),
     );
     return this.page(found, ORDER[q.view === 'trash' ? 'trash' : 'default'], q.page, q.limit);
   }
@@ -95,6 +96,38 @@ export class FakeMediaItems implements MediaItems {
   async setProcessed(userId: string, id: string, fields: ProcessedFields, at: Date): Promise<boolean> {
     const [doc] = this.mine(userId, [id]);
     if (doc) Object.assign(doc, detach(fields), { updatedAt: at });
+    return !!doc;
+  }
+
+  async pairCandidates(userId: string, contentIdentifier: string, type: MediaType): Promise<MediaDoc[]> {
+    const found = this.where((d) => d.userId === userId && d.metadata.contentIdentifier === contentIdentifier && d.mediaItemType === type && d.status === 'READY' && !d.purgingAt);
+    return this.copies(found.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a._id < b._id ? -1 : 1)));
+  }
+
+  async claimMotionPart(userId: string, videoId: string, stillId: string, at: Date): Promise<MediaDoc | null> {
+    const [doc] = this.mine(userId, [videoId]).filter((d) => d.mediaItemType === 'video' && [null, undefined, stillId].includes(d.stillMediaItemId) && !d.purgingAt);
+    return doc ? this.copy(Object.assign(doc, { stillMediaItemId: stillId, updatedAt: at })) : null;
+  }
+
+  async linkMotionPart(userId: string, stillId: string, videoId: string, at: Date): Promise<MediaDoc | null> {
+    const [doc] = this.mine(userId, [stillId]).filter((d) => d.mediaItemType === 'photo' && [null, undefined, videoId].includes(d.motionMediaItemId) && !d.purgingAt);
+    return doc ? this.copy(Object.assign(doc, { motionMediaItemId: videoId, updatedAt: at })) : null;
+  }
+
+  async followStill(userId: string, videoId: string, still: Pick<MediaDoc, '_id' | 'favourite' | 'hidden' | 'deleted' | 'deletedAt'>, at: Date): Promise<void> {
+    const { favourite, hidden, deleted, deletedAt } = still;
+    for (const doc of this.mine(userId, [videoId])) if (doc.stillMediaItemId === still._id) Object.assign(doc, detach({ favourite, hidden, deleted, deletedAt }), { updatedAt: at });
+  }
+
+  async releaseMotionPart(userId: string, videoId: string, stillId: string, at: Date): Promise<boolean> {
+    const [doc] = this.mine(userId, [videoId]).filter((d) => d.stillMediaItemId === stillId);
+    if (doc) Object.assign(doc, { stillMediaItemId: null, updatedAt: at });
+    return !!doc;
+  }
+
+  async unlinkMotionPart(userId: string, stillId: string, videoId: string, at: Date): Promise<boolean> {
+    const [doc] = this.mine(userId, [stillId]).filter((d) => d.motionMediaItemId === videoId);
+    if (doc) Object.assign(doc, { motionMediaItemId: null, updatedAt: at });
     return !!doc;
   }
 

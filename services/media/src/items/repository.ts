@@ -2,7 +2,7 @@ import { DuplicateKeyError } from '@trove/kit';
 import type { Collection, DocStore, Filter, SortSpec } from '@trove/kit';
 import type { ListMediaItemsRequestV1 } from '@trove/proto-events';
 import { fromStored } from './document';
-import type { MediaDoc, MediaStatus, ProcessedFields, StoredMediaDoc } from './document';
+import type { MediaCategory, MediaDoc, MediaStatus, MediaType, ProcessedFields, StoredMediaDoc } from './document';
 
 export const COLLECTION = 'media_items';
 
@@ -18,19 +18,29 @@ export interface ItemChanges {
 /** What the media service asks of its store: the repository's public methods (a fake implements the same). */
 export type MediaItems = { [K in keyof MediaRepository]: MediaRepository[K] };
 
-/** The filter of a list view. */
+/** The filter of a list view. The motion part of a Live Photo is shown by its still, never on its own. */
 function viewFilter(userId: string, view: View): Filter {
+  const own = { userId, stillMediaItemId: null };
   switch (view) {
     case 'library':
-      return { userId, deleted: false, hidden: false };
+      return { ...own, deleted: false, hidden: false };
     case 'favourites':
-      return { userId, deleted: false, hidden: false, favourite: true };
+      return { ...own, deleted: false, hidden: false, favourite: true };
     case 'hidden':
-      return { userId, deleted: false, hidden: true };
+      return { ...own, deleted: false, hidden: true };
     case 'trash':
-      return { userId, deleted: true };
+      return { ...own, deleted: true };
   }
 }
+
+/** Items shown under `category` (see `shownCategory`): `live` is a paired still, whatever the worker filed it under. */
+function categoryFilter(category: MediaCategory): Filter {
+  if (category === 'live') return { motionMediaItemId: { $nin: [null] } };
+  return { motionMediaItemId: null, mediaItemCategory: category === 'default' ? { $in: ['default', 'live'] } : category };
+}
+
+/** Not claimed by a purge sweeper. */
+const notPurging: Filter = { purgingAt: { $exists: false } };
 
 /** Newest first, ties broken by id so that pages never overlap; the trash by deletion time. */
 function viewSort(view: View): SortSpec {
@@ -61,6 +71,8 @@ export class MediaRepository {
     await items.ensureIndex({ fields: { userId: 1, creationMonthDay: 1 } });
     // The purge sweeper: expired trash of every user.
     await items.ensureIndex({ fields: { deleted: 1, deletedAt: 1 } });
+    // Live Photos: the other part of a user's still or video.
+    await items.ensureIndex({ fields: { userId: 1, 'metadata.contentIdentifier': 1 } });
     return new MediaRepository(items);
   }
 
@@ -99,7 +111,7 @@ export class MediaRepository {
   async list(q: ListMediaItemsRequestV1): Promise<MediaDoc[]> {
     const filter = viewFilter(q.userId, q.view);
     if (q.type) filter.mediaItemType = q.type;
-    if (q.category) filter.mediaItemCategory = q.category;
+    if (q.category) Object.assign(filter, categoryFilter(q.category));
     if (q.status) filter.status = q.status;
     return this.many(filter, { sort: viewSort(q.view), ...page(q.page, q.limit) });
   }
@@ -133,6 +145,41 @@ export class MediaRepository {
   async setProcessed(userId: string, id: string, fields: ProcessedFields, at: Date): Promise<boolean> {
     const res = await this.items.updateOne({ _id: id, userId }, { $set: { ...fields, updatedAt: at } });
     return res.matched > 0;
+  }
+
+  // ---- Live Photos (live-photos.ts) ----------------------------------------------------------
+
+  /** The user's READY items of `type` with the Live Photo pairing id `contentIdentifier` that no sweeper is purging, oldest first. */
+  async pairCandidates(userId: string, contentIdentifier: string, type: MediaType): Promise<MediaDoc[]> {
+    return this.many({ userId, 'metadata.contentIdentifier': contentIdentifier, mediaItemType: type, status: 'READY', ...notPurging }, { sort: { createdAt: 1, _id: 1 } });
+  }
+
+  /** Makes the video the motion part of `stillId`, unless it is another still's or being purged; the video after, else null. */
+  async claimMotionPart(userId: string, videoId: string, stillId: string, at: Date): Promise<MediaDoc | null> {
+    const filter = { _id: videoId, userId, mediaItemType: 'video', stillMediaItemId: { $in: [null, stillId] }, ...notPurging };
+    return this.read(await this.items.findOneAndUpdate(filter, { $set: { stillMediaItemId: stillId, updatedAt: at } }));
+  }
+
+  /** Links the still to its motion part, unless it has another or is being purged; the still after, else null. */
+  async linkMotionPart(userId: string, stillId: string, videoId: string, at: Date): Promise<MediaDoc | null> {
+    const filter = { _id: stillId, userId, mediaItemType: 'photo', motionMediaItemId: { $in: [null, videoId] }, ...notPurging };
+    return this.read(await this.items.findOneAndUpdate(filter, { $set: { motionMediaItemId: videoId, updatedAt: at } }));
+  }
+
+  /** Gives the motion part of `stillId` the still's flags (trash included, so that they are purged together). */
+  async followStill(userId: string, videoId: string, still: Pick<MediaDoc, '_id' | 'favourite' | 'hidden' | 'deleted' | 'deletedAt'>, at: Date): Promise<void> {
+    const { favourite, hidden, deleted, deletedAt } = still;
+    await this.items.updateOne({ _id: videoId, userId, stillMediaItemId: still._id }, { $set: { favourite, hidden, deleted, deletedAt, updatedAt: at } });
+  }
+
+  /** The video is no longer the motion part of `stillId`; false when it was not. */
+  async releaseMotionPart(userId: string, videoId: string, stillId: string, at: Date): Promise<boolean> {
+    return (await this.items.updateOne({ _id: videoId, userId, stillMediaItemId: stillId }, { $set: { stillMediaItemId: null, updatedAt: at } })).matched > 0;
+  }
+
+  /** The still no longer has `videoId` as its motion part; false when it did not. */
+  async unlinkMotionPart(userId: string, stillId: string, videoId: string, at: Date): Promise<boolean> {
+    return (await this.items.updateOne({ _id: stillId, userId, motionMediaItemId: videoId }, { $set: { motionMediaItemId: null, updatedAt: at } })).matched > 0;
   }
 
   /** FAILED with `reason`, only while the item is PROCESSING; the item after the change, else null. */

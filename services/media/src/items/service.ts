@@ -24,6 +24,7 @@ import { badRequest, conflict, notFound, unavailable } from '@trove/kit';
 import type { BlobStore, Logger } from '@trove/kit';
 import { alreadyApplied, newMediaDoc, processedFields, toMediaItemV1 } from './document';
 import type { MediaDoc } from './document';
+import { LivePhotos } from './live-photos';
 import type { ItemChanges, MediaItems } from './repository';
 
 /** What the service publishes through (the Bus, or a fake in unit tests). */
@@ -62,10 +63,13 @@ const STUCK_BATCH = 100;
 export class MediaService {
   private readonly items: MediaItems;
   private readonly now: () => Date;
+  private readonly live: LivePhotos;
 
   constructor(private readonly deps: MediaServiceDeps) {
     this.items = deps.items;
     this.now = deps.now ?? (() => new Date());
+    const announce = (userId: string, mediaItemId: string, at: Date) => this.changed(mediaUpdatedEvent, { userId, _id: mediaItemId }, at);
+    this.live = new LivePhotos({ items: deps.items, announce, log: deps.log, now: this.now });
   }
 
   // ---- upload ---------------------------------------------------------------------------------
@@ -150,11 +154,14 @@ export class MediaService {
     return { items: docs.map(toMediaItemV1) };
   }
 
-  /** Several items of one user in the order asked; ids that are not theirs are left out. */
+  /**
+   * Several items of one user in the order asked; ids that are not theirs are left out, and so are
+   * motion parts of Live Photos (albums and explore show their stills, never them on their own).
+   */
   async getMany(userId: string, ids: string[]): Promise<{ items: MediaItemV1[] }> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return { items: [] };
-    const docs = await this.items.getMany(userId, unique);
+    const docs = (await this.items.getMany(userId, unique)).filter((d) => !d.stillMediaItemId);
     const byId = new Map(docs.map((d) => [d._id, d]));
     return { items: unique.flatMap((id) => (byId.has(id) ? [toMediaItemV1(byId.get(id)!)] : [])) };
   }
@@ -191,18 +198,21 @@ export class MediaService {
     if (req.hidden !== undefined) changes.hidden = req.hidden;
     const doc = await this.items.update(req.userId, req.id, changes, this.now());
     if (!doc) throw notFound(NOT_FOUND_MESSAGE);
+    await this.live.stillChanged(doc, changes);
     await this.changed(mediaUpdatedEvent, doc, doc.updatedAt);
   }
 
   /**
-   * Sets or clears a flag on several items: all or nothing (404 and no change when any id is not
-   * the caller's). Only items whose flag actually changes get a new updatedAt; the events are
-   * published for every listed item with a msgId derived from that time, so repeating a call whose
-   * answer was lost re-sends the same, de-duplicated events instead of losing them.
+   * Sets or clears a flag on several items (and on the motion parts of Live Photo stills among
+   * them): all or nothing (404 and no change when any id is not the caller's). Only items whose
+   * flag actually changes get a new updatedAt; the events are published for every listed item
+   * with a msgId derived from that time, so repeating a call whose answer was lost re-sends the
+   * same, de-duplicated events instead of losing them.
    */
   async setFlag(req: SetMediaFlagRequestV1): Promise<void> {
-    const ids = [...new Set(req.ids)];
-    if ((await this.items.countOwned(req.userId, ids)) !== ids.length) throw notFound(NOT_FOUND_MESSAGE);
+    const asked = [...new Set(req.ids)];
+    if ((await this.items.countOwned(req.userId, asked)) !== asked.length) throw notFound(NOT_FOUND_MESSAGE);
+    const ids = await this.live.withMotionParts(req.userId, asked);
     const now = this.now();
     if (req.flag === 'deleted') {
       await (req.value ? this.items.trash(req.userId, ids, now) : this.items.restore(req.userId, ids, now));
@@ -219,7 +229,8 @@ export class MediaService {
   /**
    * Applies a worker's result: READY with metadata, category, placeholder and variants. The same
    * result twice leaves the item as it is. A result for an item that is gone (purged, its user
-   * deleted) removes the blobs the worker made for it, and is otherwise ignored.
+   * deleted) removes the blobs the worker made for it, and is otherwise ignored. Then the item is
+   * paired with the other part of its Live Photo, when the library has it (live-photos.ts).
    */
   async applyProcessed(result: MediaItemProcessedV1): Promise<void> {
     const doc = await this.items.get(result.userId, result.mediaItemId);
@@ -229,13 +240,15 @@ export class MediaService {
       return;
     }
     const fields = processedFields(result, doc.createdAt);
-    if (alreadyApplied(doc, fields)) return;
+    // Applied before: its Live Photo pairing may not have finished then.
+    if (alreadyApplied(doc, fields)) return this.live.pair(doc);
     const updatedAt = this.now();
     if (!(await this.items.setProcessed(doc.userId, doc._id, fields, updatedAt))) {
       await this.deleteVariantBlobs(result);
       return;
     }
     await this.changed(mediaUpdatedEvent, doc, updatedAt);
+    await this.live.pair({ ...doc, ...fields });
   }
 
   /** A work item that failed every delivery: FAILED with the reason, unless a result made it READY meanwhile. */
@@ -299,6 +312,7 @@ export class MediaService {
     for (const key of Object.values(doc.variants)) if (key) keys.add(key);
     for (const key of keys) await this.deps.blobs.delete(key);
     await this.deps.events.publish(mediaPurgedEvent, { userId: doc.userId, mediaItemId: doc._id, at: this.now().toISOString() }, { msgId: `purged-${doc._id}` });
+    await this.live.unpair(doc);
     await this.items.delete(doc.userId, doc._id);
     this.deps.log.info({ mediaItemId: doc._id }, 'media item purged');
   }
@@ -311,7 +325,7 @@ export class MediaService {
     return doc;
   }
 
-  private async changed(contract: MessageContract<MediaItemChangedV1>, doc: MediaDoc, at: Date): Promise<void> {
+  private async changed(contract: MessageContract<MediaItemChangedV1>, doc: Pick<MediaDoc, 'userId' | '_id'>, at: Date): Promise<void> {
     const kind = contract.subject.split('.').pop();
     await this.deps.events.publish(contract, { userId: doc.userId, mediaItemId: doc._id, at: at.toISOString() }, { msgId: `${kind}-${doc._id}-${at.getTime()}` });
   }

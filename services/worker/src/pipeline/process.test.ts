@@ -96,10 +96,12 @@ describe('processItem', () => {
     expect(await readdir(work.path)).toEqual([]);
   });
 
-  it('a phone HEIC: the things seen in it are published with the result', async () => {
+  it('a phone HEIC: the things seen in it and its Live Photo pairing id are published with the result; alone it is a default photo', async () => {
     const item = await stored(await readFile(join(FIXTURES, 'IMG_0543.HEIC')), 'image/heic', 'photo', 'IMG_0543.HEIC');
     expect(await processItem(deps(), item)).toBe('processed');
     expect(published[0].payload.things).toEqual([{ label: 'Pizza', score: expect.closeTo(0.62, 1) }]);
+    expect(published[0].payload.metadata.contentIdentifier).toBe('599FEB0A-F64C-4A67-ABBE-2AE1A96A20EA');
+    expect(published[0].payload.category).toBe('default');
     // A higher threshold from the configuration drops it.
     expect(await processItem({ ...deps(), thingsMinScore: 0.7 }, item)).toBe('processed');
     expect(published[1].payload.things).toEqual([]);
@@ -132,6 +134,20 @@ describe('processItem', () => {
     expect((await sharp(await bytesOf(payload.variants.thumbnail!)).metadata()).format).toBe('webp');
     // The poster frame went through the things detector: a test pattern has none.
     expect(payload.things).toEqual([]);
+  });
+
+  it('the motion part of a Live Photo: its QuickTime content identifier is published as the pairing id; an ordinary video has none', async () => {
+    const file = join(work.path, 'IMG_0543.MOV');
+    await ffmpeg([...testClipArgs({ seconds: 0.5, size: '64x48', audio: false }), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-f', 'mov', '-movflags', 'use_metadata_tags', '-metadata', 'com.apple.quicktime.content.identifier=599FEB0A-F64C-4A67-ABBE-2AE1A96A20EA', file]);
+    const data = await readFile(file);
+    await rm(file);
+    await processItem(deps(), await stored(data, 'video/quicktime', 'video', 'IMG_0543.MOV'));
+    expect(published[0].payload.metadata.contentIdentifier).toBe('599FEB0A-F64C-4A67-ABBE-2AE1A96A20EA');
+    expect(published[0].payload.category).toBe('default');
+    expect(validate(mediaProcessedEvent.payload, published[0].payload)).toEqual({ valid: true, errors: [] });
+
+    await processItem(deps(), await stored(await readFile(join(FIXTURES, 'jobs.jpeg')), 'image/jpeg', 'photo', 'jobs.jpeg'));
+    expect(published[1].payload.metadata.contentIdentifier).toBeNull();
   });
 
   it('a place lookup that fails is logged, and the item is processed without a place', async () => {

@@ -26,10 +26,11 @@ async function categoryOf(filename: string, mimeType: string, data: Buffer): Pro
 const plainPng = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: 'white' } }).png();
 
 describe('detectCategory on real and generated files', () => {
-  it('the HEIC fixture is the still of a Live Photo; jobs.jpeg is an ordinary photo', async () => {
+  it('the HEIC fixture, the still of a Live Photo, is an ordinary photo on its own (media pairs it); so is jobs.jpeg', async () => {
     const heic = await extractMetadata(join(FIXTURES, 'IMG_0543.HEIC'), 'image/heic');
     const jpeg = await extractMetadata(join(FIXTURES, 'jobs.jpeg'), 'image/jpeg');
-    expect(detectCategory(heic, { filename: 'IMG_0543.HEIC', mimeType: 'image/heic' })).toBe('live');
+    expect(heic.contentIdentifier).toBe('599FEB0A-F64C-4A67-ABBE-2AE1A96A20EA');
+    expect(detectCategory(heic, { filename: 'IMG_0543.HEIC', mimeType: 'image/heic' })).toBe('default');
     expect(detectCategory(jpeg, { filename: 'jobs.jpeg', mimeType: 'image/jpeg' })).toBe('default');
   });
 
@@ -77,7 +78,7 @@ describe('detectCategory on real and generated files', () => {
     expect(await categoryOf('PXL_20240105_101112.MP.jpg', 'image/jpeg', motion)).toBe('motion');
   });
 
-  it('videos: slow motion by capture rate, by a high frame rate, live by the Apple pairing id', async () => {
+  it('videos: slow motion by capture rate, by a high frame rate; the motion part of a Live Photo is an ordinary video', async () => {
     const slow = dir.file('slow.mp4');
     await ffmpeg([...testClipArgs({ seconds: 0.5, size: '64x48', rate: 120, audio: false }), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', slow]);
     const slowMeta = await extractMetadata(slow, 'video/mp4');
@@ -89,7 +90,9 @@ describe('detectCategory on real and generated files', () => {
 
     const live = dir.file('IMG_0543.MOV');
     await ffmpeg(['-i', normal, '-c', 'copy', '-f', 'mov', '-movflags', 'use_metadata_tags', '-metadata', 'com.apple.quicktime.content.identifier=599FEB0A-F64C-4A67-ABBE-2AE1A96A20EA', live]);
-    expect(detectCategory(await extractMetadata(live, 'video/quicktime'), { filename: 'IMG_0543.MOV', mimeType: 'video/quicktime' })).toBe('live');
+    const liveMeta = await extractMetadata(live, 'video/quicktime');
+    expect(liveMeta.contentIdentifier).toBe('599FEB0A-F64C-4A67-ABBE-2AE1A96A20EA');
+    expect(detectCategory(liveMeta, { filename: 'IMG_0543.MOV', mimeType: 'video/quicktime' })).toBe('default');
   });
 });
 
@@ -104,9 +107,11 @@ describe('detectCategory rules on constructed metadata', () => {
     expect(detectCategory(meta({ fps: '60', captureFps: '60', durationSeconds: 5 }), video)).toBe('default');
   });
 
-  it('precedence: live over motion over panorama over screenshot', () => {
+  it('precedence: motion over panorama over screenshot; a Live Photo pairing id alone changes nothing', () => {
     const everything = meta({ contentIdentifier: 'X', motionPhoto: true, xmpProjectionType: 'cylindrical', width: 4000, height: 1000, userComment: 'Screenshot' });
-    expect(detectCategory(everything, photo)).toBe('live');
+    expect(detectCategory(everything, photo)).toBe('motion');
+    expect(detectCategory(meta({ contentIdentifier: 'X' }), photo)).toBe('default');
+    expect(detectCategory(meta({ contentIdentifier: 'X' }), video)).toBe('default');
     expect(detectCategory({ ...everything, contentIdentifier: null }, photo)).toBe('motion');
     expect(detectCategory({ ...everything, contentIdentifier: null, motionPhoto: false }, photo)).toBe('panorama');
     expect(detectCategory({ ...everything, contentIdentifier: null, motionPhoto: false, xmpProjectionType: null }, photo)).toBe('screenshot');

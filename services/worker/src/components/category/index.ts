@@ -1,25 +1,27 @@
 /**
- * The category an item is filed under, from its metadata alone. Rules, first match wins:
+ * The category an item is filed under, from its metadata alone. Never `live`: a still is a Live
+ * Photo only once its motion part is in the library too, which the media service decides when it
+ * pairs the two by their `contentIdentifier` (so a lone Live Photo still is filed by the rules
+ * below, like any photo, and the video of a pair like any video). Rules, first match wins:
  *
- * 1. live — an Apple Live Photo, either part: the still's MakerNote ContentIdentifier or the
- *    video's com.apple.quicktime.content.identifier is present.
- * 2. motion — a photo with an embedded video: Google motion photo XMP (GCamera:MotionPhoto,
+ * 1. motion — a photo with an embedded video: Google motion photo XMP (GCamera:MotionPhoto,
  *    GCamera:MicroVideo, Camera:MotionPhoto) or a Samsung motion photo (MotionPhoto_Data trailer,
  *    HEIC `mpvd` box).
- * 3. slow — a video recorded for slow motion: capture frame rate (com.apple.quicktime.capture.fps,
+ * 2. slow — a video recorded for slow motion: capture frame rate (com.apple.quicktime.capture.fps,
  *    com.android.capture.fps) ≥ 100, or a stream of ≥ 100 fps with a known, non-zero duration.
- * 4. panorama — a photo whose XMP GPano:ProjectionType is equirectangular or cylindrical.
- * 5. screenshot — an image with no camera make or model, AND a file name like
+ * 3. panorama — a photo whose XMP GPano:ProjectionType is equirectangular or cylindrical.
+ * 4. screenshot — an image with no camera make or model, AND a file name like
  *    "Screenshot…", "Screen Shot…", "Bildschirmfoto…", "Capture d’écran…", or an EXIF/XMP
  *    UserComment or writing software that says so ("Screenshot", gnome-screenshot…). Both
  *    conditions, so that a camera photo named "screenshot.jpg" or an exported PNG stays default.
- * 6. panorama — a photo at least 2.5 times as wide as high, or as high as wide. After screenshot,
+ * 5. panorama — a photo at least 2.5 times as wide as high, or as high as wide. After screenshot,
  *    so that a long scrolling screenshot is a screenshot.
- * 7. default — everything else.
+ * 6. default — everything else.
  */
 import type { MediaMetadata } from '../metadata/types';
 
-export type MediaCategory = 'default' | 'screenshot' | 'panorama' | 'slow' | 'motion' | 'live';
+/** What the worker files an item under (the contract's categories but `live`, see above). */
+export type MediaCategory = 'default' | 'screenshot' | 'panorama' | 'slow' | 'motion';
 
 export interface CategoryContext {
   /** The name the file was uploaded with. */
@@ -35,7 +37,6 @@ const SCREENSHOT_WORDS = /screenshot|screen shot|screencapture|screen capture|bi
 
 export function detectCategory(meta: MediaMetadata, ctx: CategoryContext): MediaCategory {
   const isVideo = ctx.mimeType.startsWith('video/');
-  if (meta.contentIdentifier) return 'live';
   if (!isVideo && meta.motionPhoto) return 'motion';
   if (isVideo && isSlowMotion(meta)) return 'slow';
   if (isVideo) return 'default';

@@ -14,9 +14,10 @@ describe('contractMetadata', () => {
   it('passes a full set through (text trimmed), leaves out what only the worker uses, and is valid for the contract', () => {
     const known = { creationTime: '2022-04-03T12:56:11+05:30', width: 3024, height: 4032, latitude: -33.86, longitude: 151.21, cameraMake: 'Apple', cameraModel: 'iPhone 12' };
     const camera = { focalLength: '4.2', apertureFNumber: '1.6', isoEquivalent: '32', exposureTime: '0.004', fps: null };
-    const meta = { ...emptyMetadata(), ...known, ...camera, cameraMake: ' Apple ', durationSeconds: Number.POSITIVE_INFINITY, creationTimeSource: 'exif' as const, orientation: 6, softwareHint: '16.1' };
+    const live = { contentIdentifier: '599FEB0A-F64C-4A67-ABBE-2AE1A96A20EA' };
+    const meta = { ...emptyMetadata(), ...known, ...camera, ...live, cameraMake: ' Apple ', durationSeconds: Number.POSITIVE_INFINITY, creationTimeSource: 'exif' as const, orientation: 6, softwareHint: '16.1' };
     const out = contractMetadata(meta, uploaded);
-    expect(out).toEqual({ ...known, ...camera, durationSeconds: null });
+    expect(out).toEqual({ ...known, ...camera, ...live, durationSeconds: null });
     expect(validate(mediaMetadataSchema, out)).toEqual({ valid: true, errors: [] });
   });
 });

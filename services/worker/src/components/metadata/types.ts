@@ -25,7 +25,7 @@ export interface MediaMetadata extends Omit<MediaMetadataV1, 'creationTime'> {
   xmpProjectionType: string | null;
   /** A Google (GCamera/Camera MotionPhoto, MicroVideo) or Samsung (MotionPhoto_Data trailer, `mpvd` box) motion photo. */
   motionPhoto: boolean | null;
-  /** Apple Live Photo pairing id: MakerNote ContentIdentifier (still) or com.apple.quicktime.content.identifier (video). */
+  /** Apple Live Photo pairing id (the contract's field): MakerNote Media Group UUID (still) or com.apple.quicktime.content.identifier (video). */
   contentIdentifier: string | null;
   /** Videos: the rate the sensor captured at, when the phone records it (slow motion). */
   captureFps: string | null;
