@@ -74,6 +74,22 @@ async function upload(userId: string, opts: { type?: 'photo' | 'video'; sha256?:
   return id;
 }
 
+const PAIRING_ID = '599FEB0A-F64C-4A67-ABBE-2AE1A96A20EA';
+
+/** The result of one part of a Live Photo: a still (HEIC) or its motion part (MOV) with the pairing id. */
+function livePart(userId: string, id: string, type: 'photo' | 'video', contentIdentifier = PAIRING_ID): MediaItemProcessedV1 {
+  const processed = result(userId, id, '2022-04-03T12:56:11+05:30', { mimeType: type === 'video' ? 'video/quicktime' : 'image/heic' });
+  return { ...processed, metadata: { ...processed.metadata, contentIdentifier } };
+}
+
+/** A paired Live Photo of `owner`. */
+async function livePhoto(owner: string): Promise<{ owner: string; still: string; video: string }> {
+  const [still, video] = [await upload(owner), await upload(owner, { type: 'video' })];
+  await media.applyProcessed(livePart(owner, still, 'photo'));
+  await media.applyProcessed(livePart(owner, video, 'video'));
+  return { owner, still, video };
+}
+
 function result(userId: string, id: string, creationTime: string, extra: Partial<MediaItemProcessedV1> = {}): MediaItemProcessedV1 {
   return {
     userId,
@@ -431,6 +447,136 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       await expect(media.get(other, theirs)).resolves.toMatchObject({ id: theirs });
     });
   });
+
+  describe('Live Photos', () => {
+    const library = (userId: string, extra: { category?: 'live' | 'default' } = {}) => media.list({ userId, view: 'library', page: 1, limit: 50, ...extra });
+    const ids = async (listed: Promise<{ items: Array<{ id: string }> }>) => (await listed).items.map((i) => i.id).sort();
+
+    it.each([
+      ['the still first', ['photo', 'video'] as const],
+      ['the video first', ['video', 'photo'] as const],
+    ])('%s: a lone part is on its own; once both are in, the still is live, links its video, and only the still is listed', async (_, order) => {
+      const user = randomUUID();
+      const part = { photo: await upload(user), video: await upload(user, { type: 'video' }) };
+      const [first, second] = order;
+      await media.applyProcessed(livePart(user, part[first], first));
+      expect(await media.get(user, part[first])).toMatchObject({ mediaItemCategory: 'default', motionMediaItemId: null });
+      expect(await ids(library(user))).toEqual([part.photo, part.video].sort());
+      published = [];
+      await media.applyProcessed(livePart(user, part[second], second));
+
+      const still = await media.get(user, part.photo);
+      expect(still).toMatchObject({ status: 'READY', mediaItemCategory: 'live', motionMediaItemId: part.video, metadata: expect.objectContaining({ cameraMake: 'Cam', contentIdentifier: PAIRING_ID }) });
+      expect(await ids(library(user))).toEqual([part.photo]);
+      expect(await ids(library(user, { category: 'live' }))).toEqual([part.photo]);
+      expect(await ids(library(user, { category: 'default' }))).toEqual([]);
+      expect(await ids(media.getMany(user, [part.video, part.photo]))).toEqual([part.photo]);
+      // The motion part stays reachable by id (and its content by the still's motion URL).
+      expect(await media.get(user, part.video)).toMatchObject({ id: part.video, mediaItemType: 'video', motionMediaItemId: null });
+      expect((await media.locate({ id: part.video, variant: 'preview' })).key).toBe(mediaBlobKey(user, part.video, 'original'));
+      // Both parts changed: explore and the others hear of it.
+      expect(published.filter((p) => p.subject === 'events.v1.media.updated').map((p) => p.payload.mediaItemId)).toEqual(expect.arrayContaining([part.photo, part.video]));
+      // The same results again change nothing.
+      const before = await items.getMany(user, [part.photo, part.video]);
+      published = [];
+      for (const type of order) await media.applyProcessed(livePart(user, part[type], type));
+      expect(await items.getMany(user, [part.photo, part.video])).toEqual(before);
+      expect(published).toEqual([]);
+    });
+
+    it('pairs only a still and a video of one user with the same id; a second video with that id stays on its own', async () => {
+      const user = randomUUID();
+      const [still, video, otherVideo, otherStill] = [await upload(user), await upload(user, { type: 'video' }), await upload(user, { type: 'video' }), await upload(user)];
+      const stranger = randomUUID();
+      const theirVideo = await upload(stranger, { type: 'video' });
+      await media.applyProcessed(livePart(stranger, theirVideo, 'video'));
+      await media.applyProcessed(livePart(user, still, 'photo'));
+      await media.applyProcessed(livePart(user, otherStill, 'photo', 'ANOTHER-ID'));
+      expect(await media.get(user, still)).toMatchObject({ mediaItemCategory: 'default', motionMediaItemId: null });
+      await media.applyProcessed(livePart(user, video, 'video'));
+      await media.applyProcessed(livePart(user, otherVideo, 'video'));
+      expect(await media.get(user, still)).toMatchObject({ mediaItemCategory: 'live', motionMediaItemId: video });
+      expect(await media.get(user, otherStill)).toMatchObject({ mediaItemCategory: 'default', motionMediaItemId: null });
+      expect(await ids(library(user))).toEqual([still, otherVideo, otherStill].sort());
+      expect(await ids(library(stranger))).toEqual([theirVideo]);
+    });
+
+    it('trash, restore, hide and favourite of the still apply to its motion part, which no list shows', async () => {
+      const user = randomUUID();
+      const { still, video } = await livePhoto(user);
+      const flags = async (id: string) => {
+        const { favourite, hidden, deleted } = await media.get(user, id);
+        return { favourite, hidden, deleted };
+      };
+      await media.setFlag({ userId: user, ids: [still], flag: 'favourite', value: true });
+      await media.update({ userId: user, id: still, hidden: true });
+      expect(await flags(video)).toEqual({ favourite: true, hidden: true, deleted: false });
+      expect(await ids(media.list({ userId: user, view: 'hidden', page: 1, limit: 50 }))).toEqual([still]);
+      await media.setFlag({ userId: user, ids: [still], flag: 'hidden', value: false });
+      await media.update({ userId: user, id: still, favourite: false });
+      expect(await flags(video)).toEqual({ favourite: false, hidden: false, deleted: false });
+      await media.setFlag({ userId: user, ids: [still], flag: 'deleted', value: true });
+      expect(await flags(video)).toMatchObject({ deleted: true });
+      expect(await ids(media.list({ userId: user, view: 'trash', page: 1, limit: 50 }))).toEqual([still]);
+      await media.setFlag({ userId: user, ids: [still], flag: 'deleted', value: false });
+      expect(await flags(video)).toMatchObject({ deleted: false });
+    });
+
+    it('a still trashed before its video arrives: the motion part joins it in the trash and is purged with it', async () => {
+      const user = randomUUID();
+      const still = await upload(user);
+      const video = await upload(user, { type: 'video' });
+      await media.applyProcessed(livePart(user, still, 'photo'));
+      await media.setFlag({ userId: user, ids: [still], flag: 'deleted', value: true });
+      await media.applyProcessed(livePart(user, video, 'video'));
+      expect(await media.get(user, video)).toMatchObject({ deleted: true });
+      clock = new Date(clock.getTime() + 31 * 24 * 3600 * 1000);
+      expect(await media.purgeExpiredTrash()).toBe(2);
+      expect(await items.ofUser(user, 10)).toEqual([]);
+    });
+
+    it('purging either part unpairs the other: a still whose motion part was purged is default again', async () => {
+      const user = randomUUID();
+      const first = await livePhoto(user);
+      // The motion part trashed by its own id (it is reachable by id) and purged.
+      await media.setFlag({ userId: user, ids: [first.video], flag: 'deleted', value: true });
+      clock = new Date(clock.getTime() + 31 * 24 * 3600 * 1000);
+      published = [];
+      expect(await media.purgeExpiredTrash()).toBe(1);
+      expect(await media.get(user, first.still)).toMatchObject({ mediaItemCategory: 'default', motionMediaItemId: null, deleted: false });
+      expect(published.filter((p) => p.subject === 'events.v1.media.updated').map((p) => p.payload.mediaItemId)).toEqual([first.still]);
+
+      // A still purged while its motion part was restored on its own: the video is listed again.
+      const second = await livePhoto(randomUUID());
+      const { owner } = second;
+      await media.setFlag({ userId: owner, ids: [second.still], flag: 'deleted', value: true });
+      await media.setFlag({ userId: owner, ids: [second.video], flag: 'deleted', value: false });
+      clock = new Date(clock.getTime() + 31 * 24 * 3600 * 1000);
+      expect(await media.purgeExpiredTrash()).toBe(1);
+      expect(await ids(library(owner))).toEqual([second.video]);
+    });
+
+    it('two media replicas applying the still’s and the video’s results at once pair them', async () => {
+      const user = randomUUID();
+      const [still, video] = [await upload(user), await upload(user, { type: 'video' })];
+      const replicas = [serviceOver(items), serviceOver(items)];
+      await Promise.all([replicas[0].applyProcessed(livePart(user, still, 'photo')), replicas[1].applyProcessed(livePart(user, video, 'video'))]);
+      expect(await media.get(user, still)).toMatchObject({ mediaItemCategory: 'live', motionMediaItemId: video });
+      expect(await ids(library(user))).toEqual([still]);
+    });
+
+    it('a redelivered result finishes a pairing that stopped half-way (the video claimed, the still not linked)', async () => {
+      const user = randomUUID();
+      const [still, video] = [await upload(user), await upload(user, { type: 'video' })];
+      await media.applyProcessed(livePart(user, still, 'photo', 'OTHER'));
+      await media.applyProcessed(livePart(user, video, 'video', 'OTHER-TOO'));
+      // As if a replica died after claiming the video: the results as processed, the video claimed.
+      await media.applyProcessed(livePart(user, still, 'photo'));
+      await items.claimMotionPart(user, video, still, clock);
+      await media.applyProcessed(livePart(user, video, 'video'));
+      expect(await media.get(user, still)).toMatchObject({ mediaItemCategory: 'live', motionMediaItemId: video });
+    });
+  });
 });
 
 describe('races staged with the fake repository', () => {
@@ -452,6 +598,53 @@ describe('races staged with the fake repository', () => {
     await media.applyProcessed(result(user, id, '2020-01-01T00:00:00Z'));
     expect(await blobs.head(preview)).toBeNull();
     expect(published).toEqual([]);
+  });
+});
+
+describe('Live Photo races staged with the fake repository', () => {
+  it('results of both parts written before either looks for the other: both find it, and the pair is linked once', async () => {
+    /** Each replica looks for the other part only once both results are written. */
+    let arrived = 0;
+    let bothWritten: () => void;
+    const written = new Promise<void>((resolve) => (bothWritten = resolve));
+    class BothWrittenFirst extends FakeMediaItems {
+      override async pairCandidates(...args: Parameters<FakeMediaItems['pairCandidates']>) {
+        if (++arrived === 2) bothWritten();
+        await written;
+        return super.pairCandidates(...args);
+      }
+    }
+    const shared = new BothWrittenFirst();
+    media = serviceOver(shared);
+    const user = randomUUID();
+    const [still, video] = [await upload(user), await upload(user, { type: 'video' })];
+    published = [];
+    await Promise.all([serviceOver(shared).applyProcessed(livePart(user, still, 'photo')), serviceOver(shared).applyProcessed(livePart(user, video, 'video'))]);
+    expect(await media.get(user, still)).toMatchObject({ mediaItemCategory: 'live', motionMediaItemId: video });
+    expect((await shared.get(user, video))?.stillMediaItemId).toBe(still);
+    expect((await media.list({ userId: user, view: 'library', page: 1, limit: 10 })).items.map((i) => i.id)).toEqual([still]);
+  });
+
+  it('a second video racing for a still that pairs with the first stays on its own', async () => {
+    /** Another replica links the still to a first video right after this one claimed a second. */
+    let first = '';
+    class LinkedMeanwhile extends FakeMediaItems {
+      override async claimMotionPart(userId: string, videoId: string, stillId: string, at: Date) {
+        const claimed = await super.claimMotionPart(userId, videoId, stillId, at);
+        if (videoId !== first) await super.linkMotionPart(userId, stillId, first, at);
+        return claimed;
+      }
+    }
+    const shared = new LinkedMeanwhile();
+    media = serviceOver(shared);
+    const user = randomUUID();
+    const still = await upload(user);
+    first = await upload(user, { type: 'video' });
+    const second = await upload(user, { type: 'video' });
+    await media.applyProcessed(livePart(user, still, 'photo'));
+    await media.applyProcessed(livePart(user, second, 'video'));
+    expect(await media.get(user, still)).toMatchObject({ motionMediaItemId: first });
+    expect((await shared.get(user, second))?.stillMediaItemId).toBeNull();
   });
 });
 
