@@ -359,7 +359,7 @@ describe('openapi.yaml', () => {
       [
         'id', 'userId', 'filename', 'description', 'mimeType', 'placeholder', 'sourceUrl', 'previewUrl', 'thumbnailUrl',
         'favourite', 'shared', 'hidden', 'deleted', 'status', 'failureReason', 'mediaItemType', 'mediaItemCategory',
-        'width', 'height', 'size', 'creationTime', 'latitude', 'longitude', 'cameraMake', 'cameraModel', 'focalLength',
+        'motionMediaItemId', 'motionUrl', 'width', 'height', 'size', 'creationTime', 'latitude', 'longitude', 'cameraMake', 'cameraModel', 'focalLength',
         'apertureFNumber', 'isoEquivalent', 'exposureTime', 'fps', 'createdAt', 'updatedAt',
       ].sort(),
     );
@@ -367,6 +367,9 @@ describe('openapi.yaml', () => {
     for (const exif of ['focalLength', 'apertureFNumber', 'isoEquivalent', 'exposureTime', 'fps']) {
       expect(mi[exif]).toMatchObject({ type: 'string', nullable: true });
     }
+    // A Live Photo's still links its motion part; every other item has null there.
+    expect(mi.motionMediaItemId).toMatchObject({ type: 'string', format: 'uuid', nullable: true });
+    expect(mi.motionUrl).toMatchObject({ type: 'string', nullable: true });
     expect(deref(mi.status).enum).toEqual(['UNSPECIFIED', 'PROCESSING', 'READY', 'FAILED']);
     expect(deref(mi.mediaItemCategory).enum).toEqual(['default', 'screenshot', 'panorama', 'slow', 'motion', 'live']);
     expect(schemas.MediaItemRequest.minProperties).toBe(1);

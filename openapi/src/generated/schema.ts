@@ -163,8 +163,9 @@ export interface paths {
         /**
          * List media items
          * @description Returns a page of the caller's library, newest `creationTime` first. Hidden and trashed
-         *     items are left out (see `/v1/hidden` and `/v1/trash`). Optional filters narrow the list by
-         *     type, category and processing status.
+         *     items are left out (see `/v1/hidden` and `/v1/trash`), and so are the motion parts of Live
+         *     Photos (their stills stand for them). Optional filters narrow the list by type, category
+         *     and processing status.
          */
         get: operations["listMediaItems"];
         put?: never;
@@ -206,7 +207,7 @@ export interface paths {
         };
         /**
          * Get a media item
-         * @description Returns one of the caller's media items, including hidden and trashed ones (a trashed item has `deleted:true`).
+         * @description Returns one of the caller's media items, including hidden and trashed ones (a trashed item has `deleted:true`) and the motion parts of Live Photos, which lists leave out.
          */
         get: operations["getMediaItem"];
         /**
@@ -1155,7 +1156,8 @@ export interface components {
         MediaItemType: "photo" | "video";
         /**
          * @description `default` — an ordinary photo or video; `screenshot`; `panorama`; `slow` — slow-motion
-         *     video; `motion` — motion photo (still with an embedded clip); `live` — live photo.
+         *     video; `motion` — motion photo (still with an embedded clip); `live` — the still of an
+         *     Apple Live Photo whose motion part the user has too (see `motionMediaItemId`).
          * @example default
          * @enum {string}
          */
@@ -1241,6 +1243,19 @@ export interface components {
             failureReason: string | null;
             mediaItemType: components["schemas"]["MediaItemType"];
             mediaItemCategory: components["schemas"]["MediaItemCategory"];
+            /**
+             * Format: uuid
+             * @description The still of a Live Photo (`mediaItemCategory: live`): the id of its motion part, a video
+             *     that lists leave out but `GET /v1/mediaItems/{id}` answers. `null` for every other item.
+             * @example null
+             */
+            motionMediaItemId: string | null;
+            /**
+             * @description The still of a Live Photo: signed URL of its motion part's web-playable video (the
+             *     motion part's `previewUrl`), to play on hover or press-and-hold. `null` for every other item.
+             * @example null
+             */
+            motionUrl: string | null;
             /**
              * Format: int32
              * @description Width in pixels as displayed (after EXIF orientation); `null` until processed.

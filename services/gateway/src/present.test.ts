@@ -92,6 +92,16 @@ describe('presenting service answers as the API shows them', () => {
     }
   });
 
+  it('a Live Photo still: its motion part’s id and the signed URL of that video’s preview; other items have null for both', () => {
+    const motionId = '9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
+    expect(present.mediaItem(item)).toMatchObject({ motionMediaItemId: null, motionUrl: null });
+    const shown = present.mediaItem({ ...item, mediaItemCategory: 'live', motionMediaItemId: motionId });
+    expect(shown).toMatchObject({ mediaItemCategory: 'live', motionMediaItemId: motionId });
+    const url = new URL(shown.motionUrl!);
+    expect(url.pathname).toBe(`/v1/mediaItems/${motionId}/preview`);
+    expect(signer.verify(url.pathname, url.searchParams.get('exp') ?? undefined, url.searchParams.get('sig') ?? undefined)).toBe(true);
+  });
+
   it('an album: exactly the fields of Album, its cover item presented too (or null)', () => {
     const shown = present.album(album);
     expect(Object.keys(shown)).toEqual(schemaProperties('Album'));

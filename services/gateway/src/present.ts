@@ -14,13 +14,16 @@ export type MediaItemsById = ReadonlyMap<string, MediaItemV1>;
 /**
  * Service answers as the API shows them (the MediaItem, Album, Place and Thing of openapi.yaml,
  * fields in its order): a media item's metadata flattened into it, internal fields (sha256, blob
- * variants, deletedAt) left behind, signed absolute content URLs added, an album's, place's or
+ * variants, deletedAt) left behind, signed absolute content URLs added (a Live Photo's motion URL too), an album's, place's or
  * thing's cover item presented the same way.
  */
 export function presenter(req: RequestOrigin, urls: ContentUrls) {
   const url = urls.forRequest(req);
-  const mediaItem = (item: MediaItemV1): MediaItem =>
-    schemaFields('MediaItem', { ...item, ...item.metadata, sourceUrl: url(item.id, 'original'), previewUrl: url(item.id, 'preview'), thumbnailUrl: url(item.id, 'thumbnail') });
+  const mediaItem = (item: MediaItemV1): MediaItem => {
+    // A Live Photo's still plays its motion part: that video's web-playable preview.
+    const motion = { motionMediaItemId: item.motionMediaItemId ?? null, motionUrl: item.motionMediaItemId ? url(item.motionMediaItemId, 'preview') : null };
+    return schemaFields('MediaItem', { ...item, ...item.metadata, ...motion, sourceUrl: url(item.id, 'original'), previewUrl: url(item.id, 'preview'), thumbnailUrl: url(item.id, 'thumbnail') });
+  };
   const album = (a: AlbumV1): Album => schemaFields('Album', { ...a, coverMediaItem: a.coverMediaItem ? mediaItem(a.coverMediaItem) : null });
   /** Explore answers cover ids: the cover is the item among `items`, or none (id null) when the media service no longer has it. */
   const withCover = <G extends { coverMediaItemId: string | null }>(group: G, items: MediaItemsById) => {
