@@ -29,6 +29,8 @@ export function makeItem(over: Partial<MediaItem> = {}): MediaItem {
     failureReason: null,
     mediaItemType: 'photo',
     mediaItemCategory: 'default',
+    motionMediaItemId: null,
+    motionUrl: null,
     width: 4000,
     height: 3000,
     size: 3_481_205,

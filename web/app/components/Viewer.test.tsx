@@ -31,6 +31,60 @@ describe('Viewer', () => {
     expect(onNavigate).toHaveBeenCalledTimes(3);
   });
 
+  it('a Live Photo plays its motion part while hovered, while held down, or with its Live button, and shows the still again', () => {
+    // jsdom has no PointerEvent: without one, events lose their pointerType.
+    class TestPointerEvent extends MouseEvent {
+      readonly pointerType: string;
+      constructor(type: string, init: PointerEventInit = {}) {
+        super(type, init);
+        this.pointerType = init.pointerType ?? '';
+      }
+    }
+    const hadPointerEvent = 'PointerEvent' in window;
+    if (!hadPointerEvent) Object.assign(window, { PointerEvent: TestPointerEvent });
+    const play = jest.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
+    const pause = jest.spyOn(HTMLMediaElement.prototype, 'pause').mockReturnValue(undefined);
+    try {
+      const motionUrl = '/v1/mediaItems/00000000-0000-4000-8000-000000000999/preview?exp=1&sig=s';
+      const live = makeItem({ filename: 'here.jpg', mediaItemCategory: 'live', motionMediaItemId: '00000000-0000-4000-8000-000000000999', motionUrl });
+      const { container } = render(<Viewer item={live} prev={null} next={null} onNavigate={jest.fn()} onClose={jest.fn()} actions={actions()} />);
+      expect(screen.getByRole('img', { name: /here\.jpg/ }).getAttribute('src')).toBe(live.previewUrl);
+      const motion = container.querySelector('video.live-photo-motion')!;
+      expect(motion.getAttribute('src')).toBe(motionUrl);
+      const photo = container.querySelector('.live-photo')!;
+      const playing = () => photo.hasAttribute('data-playing');
+
+      fireEvent.pointerEnter(photo, { pointerType: 'mouse' });
+      expect(playing()).toBe(true);
+      expect(play).toHaveBeenCalledTimes(1);
+      fireEvent.pointerLeave(photo, { pointerType: 'mouse' });
+      expect(playing()).toBe(false);
+      // A touch that rests does nothing until pressed; letting go shows the still.
+      fireEvent.pointerEnter(photo, { pointerType: 'touch' });
+      expect(playing()).toBe(false);
+      fireEvent.pointerDown(photo, { pointerType: 'touch' });
+      expect(playing()).toBe(true);
+      fireEvent.pointerUp(photo, { pointerType: 'touch' });
+      expect(playing()).toBe(false);
+      const button = screen.getByRole('button', { name: 'Live' });
+      fireEvent.click(button);
+      expect(button.getAttribute('aria-pressed')).toBe('true');
+      fireEvent(motion, new Event('ended'));
+      expect(playing()).toBe(false);
+      expect(pause).toHaveBeenCalled();
+    } finally {
+      play.mockRestore();
+      pause.mockRestore();
+      if (!hadPointerEvent) delete (window as { PointerEvent?: unknown }).PointerEvent;
+    }
+  });
+
+  it('an ordinary photo has no motion part to play', () => {
+    const { container } = render(<Viewer item={item} prev={null} next={null} onNavigate={jest.fn()} onClose={jest.fn()} actions={actions()} />);
+    expect(container.querySelector('.live-photo, video')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Live' })).toBeNull();
+  });
+
   it('closes once on Esc (the dialog’s cancel, refused or not) and with its button', () => {
     const onClose = jest.fn();
     const { unmount } = render(<Viewer item={item} prev={null} next={null} onNavigate={jest.fn()} onClose={onClose} actions={actions()} />);

@@ -5,6 +5,7 @@ import { altText, formatDateTime } from '~/lib/format';
 import { isTypingTarget } from '~/lib/keyboard';
 import { placeholderDataUrl } from '~/lib/thumbhash';
 import { InfoPanel } from './InfoPanel';
+import { LivePhoto } from './LivePhoto';
 import { IconButton } from './ui/Button';
 import { Dialog } from './ui/Dialog';
 import { Icon } from './ui/Icon';
@@ -45,8 +46,9 @@ export const VIEWER_SHORTCUTS: [string, string][] = [
 
 /**
  * The full-screen viewer: a modal dialog (focus stays inside, Esc closes, focus goes back to the
- * grid) showing the photo's preview over its placeholder, or the video with its controls (the
- * preview is streamed with Range, so seeking works), with ←/→, the info panel and the actions.
+ * grid) showing the photo's preview over its placeholder (a Live Photo's motion part playing on
+ * hover or press-and-hold), or the video with its controls (the preview is streamed with Range,
+ * so seeking works), with ←/→, the info panel and the actions.
  */
 export function Viewer({ item, prev, next, position, onNavigate, onClose, actions, extra }: ViewerProps) {
   const [info, setInfo] = useState(false);
@@ -157,6 +159,8 @@ export function Viewer({ item, prev, next, position, onNavigate, onClose, action
             ) : (
               <p className="viewer-note">This video is still being processed. It will play once it is ready.</p>
             )
+          ) : ready && item.motionUrl ? (
+            <LivePhoto key={item.id} src={item.previewUrl} alt={altText(item)} motionUrl={item.motionUrl} />
           ) : (
             <img key={item.id} src={ready ? item.previewUrl : item.sourceUrl} alt={altText(item)} decoding="async" />
           )}

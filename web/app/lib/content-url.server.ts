@@ -23,6 +23,7 @@ export function localizeItem(item: MediaItem, apiUrl: string): MediaItem {
     sourceUrl: localizeUrl(item.sourceUrl, apiUrl),
     previewUrl: localizeUrl(item.previewUrl, apiUrl),
     thumbnailUrl: localizeUrl(item.thumbnailUrl, apiUrl),
+    motionUrl: item.motionUrl === null ? null : localizeUrl(item.motionUrl, apiUrl),
   };
 }
 
