@@ -25,3 +25,9 @@ export const HEIC_FIXTURE_FACTS = {
   width: 4032,
   height: 3024,
 } as const;
+
+/**
+ * The Live Photo pairing id in IMG_0543.HEIC's Apple maker notes (Media Group UUID): its motion part
+ * carries the same value as com.apple.quicktime.content.identifier.
+ */
+export const HEIC_FIXTURE_PAIRING_ID = '599FEB0A-F64C-4A67-ABBE-2AE1A96A20EA';
