@@ -1,12 +1,12 @@
 /**
- * Live Photos end to end: a real nats-server; auth, gateway, two media replicas and a worker from
+ * Live Photos end to end: a real nats-server; auth, gateway, media and a worker from
  * their compiled entry points; every answer validated against openapi.yaml by the gateway. The
  * still is the real iPhone HEIC; its motion part is a MOV made here with ffmpeg, carrying the
  * HEIC's pairing id as com.apple.quicktime.content.identifier, as an iPhone writes it.
  */
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { serviceEntry, startStack, tempDir, waitFor } from '@trove/kit/testing';
+import { startStack, tempDir, waitFor } from '@trove/kit/testing';
 import type { Stack, TempDir } from '@trove/kit/testing';
 import { HEIC_FIXTURE_FACTS, HEIC_FIXTURE_PAIRING_ID, ffmpeg, heicFixture, testClipArgs } from '@trove/kit/testing/media';
 import { getItem, newUser, ok, settled, upload, uploadReady } from '../support/api';
@@ -20,9 +20,8 @@ describe('Live Photos (e2e)', () => {
 
   beforeAll(async () => {
     tmp = await tempDir('trove-live-e2e-');
+    // One media process: the embedded document store is one process's (concurrent replicas are the unit tests').
     stack = await startStack({ services: ['auth', 'gateway', 'media', 'worker'] });
-    // Results are applied by whichever replica takes them: pairing must not care which.
-    await stack.startExtra('media-2', serviceEntry('media'));
     heic = await heicFixture();
     const file = join(tmp.path, 'IMG_0543.MOV');
     await ffmpeg([
