@@ -16,7 +16,7 @@ import { createLogger, DLQ_REASON_HEADER, openBlobStore } from '@trove/kit';
 import type { BlobStore } from '@trove/kit';
 import { tempDir } from '@trove/kit/testing';
 import type { TempDir } from '@trove/kit/testing';
-import { cornerImage, FIXTURES, ffmpeg, testClipArgs } from '@trove/kit/testing/media';
+import { cornerImage, FIXTURES, HEIC_FIXTURE_PAIRING_ID, ffmpeg, testClipArgs } from '@trove/kit/testing/media';
 import { DEFAULT_LIMITS } from '../components';
 import { processItem } from './process';
 
@@ -100,7 +100,7 @@ describe('processItem', () => {
     const item = await stored(await readFile(join(FIXTURES, 'IMG_0543.HEIC')), 'image/heic', 'photo', 'IMG_0543.HEIC');
     expect(await processItem(deps(), item)).toBe('processed');
     expect(published[0].payload.things).toEqual([{ label: 'Pizza', score: expect.closeTo(0.62, 1) }]);
-    expect(published[0].payload.metadata.contentIdentifier).toBe('599FEB0A-F64C-4A67-ABBE-2AE1A96A20EA');
+    expect(published[0].payload.metadata.contentIdentifier).toBe(HEIC_FIXTURE_PAIRING_ID);
     expect(published[0].payload.category).toBe('default');
     // A higher threshold from the configuration drops it.
     expect(await processItem({ ...deps(), thingsMinScore: 0.7 }, item)).toBe('processed');
@@ -138,11 +138,11 @@ describe('processItem', () => {
 
   it('the motion part of a Live Photo: its QuickTime content identifier is published as the pairing id; an ordinary video has none', async () => {
     const file = join(work.path, 'IMG_0543.MOV');
-    await ffmpeg([...testClipArgs({ seconds: 0.5, size: '64x48', audio: false }), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-f', 'mov', '-movflags', 'use_metadata_tags', '-metadata', 'com.apple.quicktime.content.identifier=599FEB0A-F64C-4A67-ABBE-2AE1A96A20EA', file]);
+    await ffmpeg([...testClipArgs({ seconds: 0.5, size: '64x48', audio: false }), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-f', 'mov', '-movflags', 'use_metadata_tags', '-metadata', `com.apple.quicktime.content.identifier=${HEIC_FIXTURE_PAIRING_ID}`, file]);
     const data = await readFile(file);
     await rm(file);
     await processItem(deps(), await stored(data, 'video/quicktime', 'video', 'IMG_0543.MOV'));
-    expect(published[0].payload.metadata.contentIdentifier).toBe('599FEB0A-F64C-4A67-ABBE-2AE1A96A20EA');
+    expect(published[0].payload.metadata.contentIdentifier).toBe(HEIC_FIXTURE_PAIRING_ID);
     expect(published[0].payload.category).toBe('default');
     expect(validate(mediaProcessedEvent.payload, published[0].payload)).toEqual({ valid: true, errors: [] });
 

@@ -5,7 +5,7 @@ import type { MediaMetadata } from '../metadata/types';
 import { emptyMetadata } from '../metadata/types';
 import { tempDir } from '@trove/kit/testing';
 import type { TempDir } from '@trove/kit/testing';
-import { FIXTURES, ffmpeg, testClipArgs } from '@trove/kit/testing/media';
+import { FIXTURES, HEIC_FIXTURE_PAIRING_ID, ffmpeg, testClipArgs } from '@trove/kit/testing/media';
 import { detectCategory } from './index';
 
 let dir: TempDir;
@@ -29,7 +29,7 @@ describe('detectCategory on real and generated files', () => {
   it('the HEIC fixture, the still of a Live Photo, is an ordinary photo on its own (media pairs it); so is jobs.jpeg', async () => {
     const heic = await extractMetadata(join(FIXTURES, 'IMG_0543.HEIC'), 'image/heic');
     const jpeg = await extractMetadata(join(FIXTURES, 'jobs.jpeg'), 'image/jpeg');
-    expect(heic.contentIdentifier).toBe('599FEB0A-F64C-4A67-ABBE-2AE1A96A20EA');
+    expect(heic.contentIdentifier).toBe(HEIC_FIXTURE_PAIRING_ID);
     expect(detectCategory(heic, { filename: 'IMG_0543.HEIC', mimeType: 'image/heic' })).toBe('default');
     expect(detectCategory(jpeg, { filename: 'jobs.jpeg', mimeType: 'image/jpeg' })).toBe('default');
   });
@@ -89,9 +89,9 @@ describe('detectCategory on real and generated files', () => {
     expect(detectCategory(await extractMetadata(normal, 'video/mp4'), { filename: 'normal.mp4', mimeType: 'video/mp4' })).toBe('default');
 
     const live = dir.file('IMG_0543.MOV');
-    await ffmpeg(['-i', normal, '-c', 'copy', '-f', 'mov', '-movflags', 'use_metadata_tags', '-metadata', 'com.apple.quicktime.content.identifier=599FEB0A-F64C-4A67-ABBE-2AE1A96A20EA', live]);
+    await ffmpeg(['-i', normal, '-c', 'copy', '-f', 'mov', '-movflags', 'use_metadata_tags', '-metadata', `com.apple.quicktime.content.identifier=${HEIC_FIXTURE_PAIRING_ID}`, live]);
     const liveMeta = await extractMetadata(live, 'video/quicktime');
-    expect(liveMeta.contentIdentifier).toBe('599FEB0A-F64C-4A67-ABBE-2AE1A96A20EA');
+    expect(liveMeta.contentIdentifier).toBe(HEIC_FIXTURE_PAIRING_ID);
     expect(detectCategory(liveMeta, { filename: 'IMG_0543.MOV', mimeType: 'video/quicktime' })).toBe('default');
   });
 });
