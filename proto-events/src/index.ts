@@ -4,6 +4,7 @@ export * from './catalogue';
 export * from './auth';
 export * from './media-metadata';
 export * from './media-contracts';
+export * from './embedding';
 export * from './library-contracts';
 export * from './explore-contracts';
 export type * from './generated/types';
