@@ -17,6 +17,7 @@ interface Manifest {
 }
 
 const manifest = async (name: string) => JSON.parse(await readFile(join(MODELS_DIR, name, 'manifest.json'), 'utf8')) as Manifest;
+const modelNames = async () => (await readdir(MODELS_DIR, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
 
 describe('model files', () => {
   it('are found at the root of the worker package, from src/ as from dist/', () => {
@@ -27,8 +28,8 @@ describe('model files', () => {
   });
 
   it('each committed model is exactly the files its manifest lists, with their sha256', async () => {
-    const names = (await readdir(MODELS_DIR, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
-    expect(names).toContain('centernet');
+    const names = await modelNames();
+    expect(names).toEqual(expect.arrayContaining(['centernet', 'blazeface-back', 'faceres']));
     for (const name of names) {
       const { model, files } = await manifest(name);
       expect(model).toBe(name);
@@ -41,12 +42,15 @@ describe('model files', () => {
   });
 
   it("the README of each model gives the manifest's source and sha256s", async () => {
-    const { source, files } = await manifest('centernet');
-    const readme = await readFile(join(MODELS_DIR, 'centernet', 'README.md'), 'utf8');
-    expect(readme).toContain(`${source.package}@${source.version}`);
-    for (const { from, sha256 } of Object.values(files)) {
-      expect(readme).toContain(from.replace(/^package\//, ''));
-      expect(readme).toContain(sha256);
+    for (const name of await modelNames()) {
+      const { source, files } = await manifest(name);
+      const readme = await readFile(join(MODELS_DIR, name, 'README.md'), 'utf8');
+      expect(readme).toContain(`${source.package}@${source.version}`);
+      expect(readme).toContain(source.integrity);
+      for (const { from, sha256 } of Object.values(files)) {
+        expect(readme).toContain(from.replace(/^package\//, ''));
+        expect(readme).toContain(sha256);
+      }
     }
   });
 });
