@@ -54,9 +54,14 @@ export function mediaItemBlobPrefix(userId: string, mediaItemId: string): string
   return `media/${userId}/${mediaItemId}/`;
 }
 
+/** Where the item's face thumbnails are (every one of them, whatever its index). */
+export function faceThumbnailsPrefix(userId: string, mediaItemId: string): string {
+  return `${mediaItemBlobPrefix(userId, mediaItemId)}faces/`;
+}
+
 /** The square WebP thumbnail of the item's `index`-th face (0-based, the order of the processed result's `faces`). */
 export function faceThumbnailKey(userId: string, mediaItemId: string, index: number): string {
-  return `${mediaItemBlobPrefix(userId, mediaItemId)}faces/${index}.webp`;
+  return `${faceThumbnailsPrefix(userId, mediaItemId)}${index}.webp`;
 }
 
 /** Every blob of one user lives under this prefix (removed when the user is deleted). */

@@ -30,7 +30,7 @@ void runService({
       { durable: WORK_CONSUMER, concurrency: config.concurrency, maxDeliver: config.maxDeliver, backoffMs: config.backoffMs, ackWaitMs: config.ackWaitSeconds * 1000 },
       async (item, meta) => {
         const started = Date.now();
-        const outcome = await processItem({ blobs, events: bus, log, tempRoot, limits, thingsMinScore: config.thingsMinScore, findPlace: (lat, lon) => findPlace(lat, lon, places) }, item);
+        const outcome = await processItem({ blobs, events: bus, log, tempRoot, limits, thingsMinScore: config.thingsMinScore, faces: { minScore: config.facesMinScore, minSize: config.facesMinSize }, findPlace: (lat, lon) => findPlace(lat, lon, places) }, item);
         // A failed item was logged with its reason by processItem.
         if (outcome === 'gone') log.info({ mediaItemId: item.mediaItemId }, 'original is gone (item purged); skipped');
         else if (outcome === 'processed') log.info({ mediaItemId: item.mediaItemId, delivery: meta.delivery, ms: Date.now() - started }, 'media item processed');

@@ -1,6 +1,6 @@
 import { blobStoreSpec, int } from '@trove/kit';
 import type { Var } from '@trove/kit';
-import { DEFAULT_LIMITS, DEFAULT_MAX_DISTANCE_KM, DEFAULT_THINGS_MIN_SCORE } from '../components';
+import { DEFAULT_FACES_MIN_SCORE, DEFAULT_FACES_MIN_SIZE, DEFAULT_LIMITS, DEFAULT_MAX_DISTANCE_KM, DEFAULT_THINGS_MIN_SCORE } from '../components';
 import type { ProcessingLimits } from '../components';
 
 /** A comma-separated list of non-negative integers, e.g. `10000,60000,300000`. */
@@ -52,6 +52,10 @@ export const workerSpec = {
   transcodeTimeoutSeconds: int('TROVE_WORKER_TRANSCODE_TIMEOUT_SECONDS', { default: DEFAULT_LIMITS.transcodeTimeoutSeconds, min: 1, max: 7 * 24 * 3600 }),
   /** Lowest score of a thing (an object the detector sees) reported for a photo or a video's poster. */
   thingsMinScore: fraction('TROVE_THINGS_MIN_SCORE', DEFAULT_THINGS_MIN_SCORE),
+  /** Lowest (verified) detection score of a face reported for a photo. */
+  facesMinScore: fraction('TROVE_FACES_MIN_SCORE', DEFAULT_FACES_MIN_SCORE),
+  /** Smallest face reported: its long side in pixels of the analysed picture (the photo scaled to fit 2048 px). */
+  facesMinSize: int('TROVE_FACES_MIN_SIZE', { default: DEFAULT_FACES_MIN_SIZE, min: 8, max: 2048 }),
   /** An item's GPS position farther than this from every populated place (at sea) has no place. */
   placesMaxDistanceKm: int('TROVE_PLACES_MAX_DISTANCE_KM', { default: DEFAULT_MAX_DISTANCE_KM, min: 1, max: 1000 }),
   ...blobStoreSpec,

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
-import { mediaBlobKey, mediaProcessedEvent, validate } from '@trove/proto-events';
+import { decodeEmbedding, faceThumbnailKey, faceThumbnailsPrefix, mediaBlobKey, mediaProcessedEvent, validate } from '@trove/proto-events';
 import type { MediaItemProcessedV1, MessageContract, ProcessMediaItemV1 } from '@trove/proto-events';
 import { createLogger, DLQ_REASON_HEADER, openBlobStore } from '@trove/kit';
 import type { BlobStore } from '@trove/kit';
@@ -85,6 +85,8 @@ describe('processItem', () => {
       metadata: { width: 1330, height: 2364, cameraMake: 'Apple', cameraModel: 'iPhone 15 Pro', creationTime: '2024-06-08T15:40:54.820+05:30' },
       // Its best guess, a "donut" at 0.54, is wrong and under the threshold.
       things: [],
+      // A meal tray: no one in it.
+      faces: [],
       // Its GPS position, 11.0221 N 76.7419 E, is west of Coimbatore.
       place: { name: 'Coimbatore', town: null, city: 'Coimbatore', state: 'Tamil Nadu', country: 'India', countryCode: 'IN', postcode: null },
     });
@@ -106,6 +108,40 @@ describe('processItem', () => {
     expect(await processItem({ ...deps(), thingsMinScore: 0.7 }, item)).toBe('processed');
     expect(published[1].payload.things).toEqual([]);
   });
+
+  it('a group photo: its faces published with the result, each thumbnail stored under its key as a WebP', async () => {
+    const item = await stored(await readFile(join(FIXTURES, 'faces.jpg')), 'image/jpeg', 'photo', 'faces.jpg');
+    expect(await processItem(deps(), item)).toBe('processed');
+    const { payload } = published[0];
+    expect(validate(mediaProcessedEvent.payload, payload)).toEqual({ valid: true, errors: [] });
+    const faces = payload.faces!;
+    expect(faces.length).toBeGreaterThanOrEqual(8);
+    for (const [index, { box, score, embedding, thumbnailKey }] of faces.entries()) {
+      expect(thumbnailKey).toBe(faceThumbnailKey(item.userId, item.mediaItemId, index));
+      expect((await blobs.head(thumbnailKey))?.contentType).toBe('image/webp');
+      const thumbnail = await sharp(await bytesOf(thumbnailKey)).metadata();
+      expect([thumbnail.format, thumbnail.width, thumbnail.height]).toEqual(['webp', 160, 160]);
+      expect(box.x + box.width).toBeLessThanOrEqual(1.0001);
+      expect(score).toBeGreaterThanOrEqual(0.7);
+      const values = decodeEmbedding(embedding);
+      expect(values).toHaveLength(1024);
+      expect(Math.hypot(...values)).toBeCloseTo(1, 5);
+    }
+    const thumbnails = async () => {
+      const keys: string[] = [];
+      for await (const blob of blobs.list(faceThumbnailsPrefix(item.userId, item.mediaItemId))) keys.push(blob.key);
+      return keys.sort();
+    };
+    expect(await thumbnails()).toEqual(faces.map((f) => f.thumbnailKey).sort());
+
+    // Processed again with a stricter minimum from the configuration: fewer faces, and no thumbnail of the earlier extra ones left.
+    expect(await processItem({ ...deps(), faces: { minScore: 0.9 } }, item)).toBe('processed');
+    const fewer = published[1].payload.faces!;
+    expect(fewer.length).toBeGreaterThan(0);
+    expect(fewer.length).toBeLessThan(faces.length);
+    expect(fewer.every((f) => f.score >= 0.9)).toBe(true);
+    expect(await thumbnails()).toEqual(fewer.map((f) => f.thumbnailKey).sort());
+  }, 120_000);
 
   it('processing the same item twice gives the same result', async () => {
     const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: 'teal' } }).png().toBuffer();
@@ -134,6 +170,8 @@ describe('processItem', () => {
     expect((await sharp(await bytesOf(payload.variants.thumbnail!)).metadata()).format).toBe('webp');
     // The poster frame went through the things detector: a test pattern has none.
     expect(payload.things).toEqual([]);
+    // Faces are looked for in photos only: a video's result has none, not even an empty list.
+    expect(payload).not.toHaveProperty('faces');
   });
 
   it('the motion part of a Live Photo: its QuickTime content identifier is published as the pairing id; an ordinary video has none', async () => {

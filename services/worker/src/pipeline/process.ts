@@ -1,6 +1,6 @@
 /**
  * Processing of one uploaded original: download it to a temp file (streamed, never held in
- * memory), run the components (metadata, place, previews, things, web-playable video, category), store the
+ * memory), run the components (metadata, place, previews, things, faces, web-playable video, category), store the
  * derived blobs under the item's keys, publish the result. Everything it writes is keyed by the
  * item id, so processing an item twice (a redelivery after a crash) gives the same blobs and the
  * same result, which the media service applies idempotently.
@@ -23,6 +23,8 @@ import type { MediaErrorKind, ProcessingLimits } from '../components';
 import { placeOf } from './place';
 import type { PlaceFinder } from './place';
 import { processTempDir } from './temp';
+import { findFaces, storeFaces } from './faces';
+import type { FacesStepOptions } from './faces';
 import { findThings } from './things';
 
 export interface Publisher {
@@ -39,6 +41,8 @@ export interface ProcessDeps {
   limits?: ProcessingLimits;
   /** Lowest score of a thing reported (default: DEFAULT_THINGS_MIN_SCORE). */
   thingsMinScore?: number;
+  /** Lowest score and smallest size of a face reported (default: the faces component's). */
+  faces?: Pick<FacesStepOptions, 'minScore' | 'minSize'>;
   /** Names the place of an item's GPS position (default: the places component with its default distance). */
   findPlace?: PlaceFinder;
 }
@@ -75,6 +79,7 @@ export async function processItem(deps: ProcessDeps, item: ProcessMediaItemV1): 
     const previews = isVideo ? await makeVideoPreviews(original, meta, limits) : await makeImagePreviews(original, item.mimeType, limits);
     // From the picture the previews were made of: the photo, or the video's poster frame.
     const things = await findThings(deps.log, item, previews.bitmap, { minScore: deps.thingsMinScore });
+    const faces = isVideo ? null : await findFaces(deps.log, item, previews.bitmap, deps.faces);
     const playbackPath = isVideo ? await transcodeIfNeeded(original, meta, join(dir, 'playback.mp4'), limits) : null;
     const category = detectCategory(meta, { filename: item.filename, mimeType: item.mimeType });
 
@@ -82,6 +87,7 @@ export async function processItem(deps: ProcessDeps, item: ProcessMediaItemV1): 
     await deps.blobs.put(key('preview'), Readable.from(previews.preview), { contentType: previews.previewMimeType });
     await deps.blobs.put(key('thumbnail'), Readable.from(previews.thumbnail), { contentType: previews.thumbnailMimeType });
     if (playbackPath) await deps.blobs.put(key('playback'), createReadStream(playbackPath), { contentType: 'video/mp4' });
+    const processedFaces = faces && (await storeFaces(deps.blobs, item, faces));
 
     const result: MediaItemProcessedV1 = {
       userId: item.userId,
@@ -93,6 +99,8 @@ export async function processItem(deps: ProcessDeps, item: ProcessMediaItemV1): 
       variants: { preview: key('preview'), thumbnail: key('thumbnail'), playback: playbackPath ? key('playback') : null },
       things,
       place,
+      // Photos only: a video's result has no `faces` at all.
+      ...(processedFaces && { faces: processedFaces }),
     };
     await deps.events.publish(mediaProcessedEvent, result, { msgId: `processed-${item.mediaItemId}` });
     return 'processed';
