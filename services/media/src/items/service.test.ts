@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { emptyMediaMetadata, mediaBlobKey, mediaProcessedEvent, processMediaItemWork } from '@trove/proto-events';
+import { emptyMediaMetadata, faceThumbnailKey, mediaBlobKey, mediaProcessedEvent, processMediaItemWork } from '@trove/proto-events';
 import type { MediaItemProcessedV1, MessageContract } from '@trove/proto-events';
 import { AppError, createLogger, openBlobStore, openDocStore } from '@trove/kit';
 import type { BlobStore, DocStore } from '@trove/kit';
@@ -346,15 +346,19 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       expect(await media.get(user, b)).toMatchObject({ status: 'READY', failureReason: null });
     });
 
-    it('a result for an item that is gone removes the blobs the worker made for it, and nothing else', async () => {
+    it('a result for an item that is gone removes the blobs the worker made for it (face thumbnails too), and nothing else', async () => {
       const user = randomUUID();
       const gone = randomUUID();
       const keep = mediaBlobKey(user, randomUUID(), 'preview');
-      for (const key of [mediaBlobKey(user, gone, 'preview'), mediaBlobKey(user, gone, 'thumbnail'), keep]) await blobs.put(key, Readable.from(Buffer.from('x')));
+      const keepFace = faceThumbnailKey(user, randomUUID(), 0);
+      const faces = [0, 1].map((i) => faceThumbnailKey(user, gone, i));
+      for (const key of [mediaBlobKey(user, gone, 'preview'), mediaBlobKey(user, gone, 'thumbnail'), keep, keepFace, ...faces]) await blobs.put(key, Readable.from(Buffer.from('x')));
       await media.applyProcessed(result(user, gone, '2020-01-01T00:00:00Z', { variants: { preview: mediaBlobKey(user, gone, 'preview'), thumbnail: mediaBlobKey(user, gone, 'thumbnail'), playback: keep } }));
       expect(await blobs.head(mediaBlobKey(user, gone, 'preview'))).toBeNull();
       expect(await blobs.head(mediaBlobKey(user, gone, 'thumbnail'))).toBeNull();
+      for (const face of faces) expect(await blobs.head(face)).toBeNull();
       expect(await blobs.head(keep)).not.toBeNull();
+      expect(await blobs.head(keepFace)).not.toBeNull();
     });
   });
 
@@ -385,6 +389,9 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       const [old, young, restored, kept] = [await upload(user), await upload(user), await upload(user), await upload(user)];
       await media.applyProcessed(result(user, old, '2020-01-01T00:00:00Z'));
       for (const v of ['preview', 'thumbnail'] as const) await blobs.put(mediaBlobKey(user, old, v), Readable.from(Buffer.from(v)));
+      // Face thumbnails are not in the document: they go because they are under the item's prefix.
+      for (const i of [0, 1, 2]) await blobs.put(faceThumbnailKey(user, old, i), Readable.from(Buffer.from(`face ${i}`)));
+      await blobs.put(faceThumbnailKey(user, kept, 0), Readable.from(Buffer.from('face of a kept item')));
       await media.setFlag({ userId: user, ids: [old, restored], flag: 'deleted', value: true });
       clock = new Date(clock.getTime() + 20 * 24 * 3600 * 1000);
       await media.setFlag({ userId: user, ids: [young], flag: 'deleted', value: true });
@@ -398,6 +405,7 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       expect(left).toEqual([]);
       expect(published).toEqual([{ subject: 'events.v1.media.purged', payload: { userId: user, mediaItemId: old, at: clock.toISOString() }, msgId: `purged-${old}` }]);
       for (const id of [young, restored, kept]) await expect(media.get(user, id)).resolves.toMatchObject({ id });
+      expect(await blobs.head(faceThumbnailKey(user, kept, 0))).not.toBeNull();
       expect(await media.purgeExpiredTrash()).toBe(0);
     });
 

@@ -1,5 +1,7 @@
 import {
+  faceThumbnailsPrefix,
   mediaBlobKey,
+  mediaItemBlobPrefix,
   mediaPurgedEvent,
   mediaRestoredEvent,
   mediaTrashedEvent,
@@ -235,7 +237,7 @@ export class MediaService {
   async applyProcessed(result: MediaItemProcessedV1): Promise<void> {
     const doc = await this.items.get(result.userId, result.mediaItemId);
     if (!doc || doc.purgingAt) {
-      await this.deleteVariantBlobs(result);
+      await this.deleteResultBlobs(result);
       this.deps.log.info({ mediaItemId: result.mediaItemId }, 'processing result for an item that is gone; its blobs removed');
       return;
     }
@@ -244,7 +246,7 @@ export class MediaService {
     if (alreadyApplied(doc, fields)) return this.live.pair(doc);
     const updatedAt = this.now();
     if (!(await this.items.setProcessed(doc.userId, doc._id, fields, updatedAt))) {
-      await this.deleteVariantBlobs(result);
+      await this.deleteResultBlobs(result);
       return;
     }
     await this.changed(mediaUpdatedEvent, doc, updatedAt);
@@ -258,10 +260,11 @@ export class MediaService {
     if (doc) await this.changed(mediaUpdatedEvent, doc, updatedAt);
   }
 
-  private async deleteVariantBlobs(result: MediaItemProcessedV1): Promise<void> {
+  private async deleteResultBlobs(result: MediaItemProcessedV1): Promise<void> {
     // Only keys of that item: a result never makes the media service delete anything else.
     const own = (['preview', 'thumbnail', 'playback'] as const).map((v) => mediaBlobKey(result.userId, result.mediaItemId, v));
     const keys = Object.values(result.variants).filter((k): k is string => typeof k === 'string' && own.includes(k));
+    for await (const blob of this.deps.blobs.list(faceThumbnailsPrefix(result.userId, result.mediaItemId))) keys.push(blob.key);
     await Promise.all(keys.map((k) => this.deps.blobs.delete(k)));
   }
 
@@ -310,6 +313,8 @@ export class MediaService {
   private async purge(doc: MediaDoc): Promise<void> {
     const keys = new Set([doc.originalKey, ...(['original', 'preview', 'thumbnail', 'playback'] as const).map((v) => mediaBlobKey(doc.userId, doc._id, v))]);
     for (const key of Object.values(doc.variants)) if (key) keys.add(key);
+    // Whatever else was derived from it (face thumbnails, …) lives under the item's prefix.
+    for await (const blob of this.deps.blobs.list(mediaItemBlobPrefix(doc.userId, doc._id))) keys.add(blob.key);
     for (const key of keys) await this.deps.blobs.delete(key);
     await this.deps.events.publish(mediaPurgedEvent, { userId: doc.userId, mediaItemId: doc._id, at: this.now().toISOString() }, { msgId: `purged-${doc._id}` });
     await this.live.unpair(doc);
