@@ -3,8 +3,8 @@
 //
 // One run, one set of files (N camera-sized JPEGs with EXIF, made here), four measurements:
 //   1. baseline: one plain Node process doing the worker's work (EXIF/metadata, decode, resize to
-//      preview + thumbnail + placeholder, the place of the GPS position, the things in the picture,
-//      category) on the files, as many at a time as one worker;
+//      preview + thumbnail + placeholder, the place of the GPS position, the things and the faces in
+//      the picture, category) on the files, as many at a time as one worker;
 //   2. end to end: the real services (nats-server, auth, gateway, media, worker) — upload every file
 //      through the API, until every item is READY;
 //   3. upload: the upload phase of (2) alone, in MB/s (multipart → gateway → sha256 → blob store);
@@ -14,7 +14,7 @@
 //          --concurrency N per worker (default 2, the service default), --upload-parallel N (default 4).
 import { randomBytes } from 'node:crypto';
 import { cpus, tmpdir, totalmem } from 'node:os';
-import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,13 +41,20 @@ const MB = 1e6;
 
 const log = (...a) => console.error('[bench]', ...a);
 
-/** A 12-megapixel, photo-like JPEG (smooth random colour fields, some grain) with camera EXIF and GPS. */
+/** The group photo of the test fixtures (11 faces), scaled to the camera's width. */
+const groupPhoto = await sharp(await readFile(join(root, 'services/kit/test-fixtures/faces.jpg'))).resize(4000).toBuffer();
+
+/**
+ * A 12-megapixel, photo-like JPEG (smooth random colour fields, some grain) with camera EXIF and
+ * GPS; every other one (even i) shows the group photo across its width, so that there are faces to find.
+ */
 async function cameraPhoto(i) {
   const small = await sharp(randomBytes(40 * 30 * 3), { raw: { width: 40, height: 30, channels: 3 } }).resize(4000, 3000, { kernel: 'cubic' }).raw().toBuffer();
   const grain = randomBytes(small.length);
   for (let j = 0; j < small.length; j++) small[j] = Math.min(255, Math.max(0, small[j] + ((grain[j] & 15) - 8)));
   const day = String((i % 28) + 1).padStart(2, '0');
-  return sharp(small, { raw: { width: 4000, height: 3000, channels: 3 } })
+  const picture = sharp(small, { raw: { width: 4000, height: 3000, channels: 3 } });
+  return (i % 2 === 0 ? picture.composite([{ input: groupPhoto, gravity: 'centre' }]) : picture)
     .jpeg({ quality: 88 })
     .withExif({
       IFD0: { Make: 'BenchCam', Model: 'B-12' },
@@ -71,11 +78,14 @@ async function pool(items, parallel, fn) {
 
 const quiet = { info() {}, warn() {}, error() {}, debug() {} };
 /** Milliseconds the baseline spent in each explore component, summed over the photos. */
-const exploreMs = { places: 0, things: 0 };
+const exploreMs = { places: 0, things: 0, faces: 0 };
+let facesFound = 0;
 
 async function baseline(files) {
-  // The gazetteer and the model load once per worker process: the baseline loads them before timing too.
+  // The gazetteer and the models load once per worker process: the baseline loads them before timing too.
   await components.findPlace(0, 0);
+  const faceOptions = { minScore: components.DEFAULT_FACES_MIN_SCORE, minSize: components.DEFAULT_FACES_MIN_SIZE, log: quiet };
+  await components.detectFaces({ data: Buffer.alloc(3), width: 1, height: 1, channels: 3 }, faceOptions);
   const started = performance.now();
   await pool(files, CONCURRENCY, async (f) => {
     const meta = await components.extractMetadata(f.path, 'image/jpeg');
@@ -86,6 +96,9 @@ async function baseline(files) {
     t = performance.now();
     await components.detectThings(previews.bitmap, { minScore: components.DEFAULT_THINGS_MIN_SCORE, log: quiet });
     exploreMs.things += performance.now() - t;
+    t = performance.now();
+    facesFound += (await components.detectFaces(previews.bitmap, faceOptions)).length;
+    exploreMs.faces += performance.now() - t;
     components.detectCategory(meta, { filename: f.name, mimeType: 'image/jpeg' });
   });
   return (performance.now() - started) / 1000;
@@ -187,7 +200,7 @@ try {
   const avgWorkerMs = e2e.workerMs.reduce((a, b) => a + b, 0) / Math.max(1, e2e.workerMs.length);
   const rows = [
     ['end-to-end ingest (upload → READY)', `${(PHOTOS / e2e.ingestSeconds).toFixed(2)} photos/s`, `${WORKERS} worker process(es) × concurrency ${CONCURRENCY}, ${UPLOAD_PARALLEL} uploads at a time; ${avgWorkerMs.toFixed(0)} ms of worker time per photo`],
-    ['single-process baseline (same EXIF/decode/resize/places/things work)', `${(PHOTOS / baseSeconds).toFixed(2)} photos/s`, `concurrency ${CONCURRENCY}, no services; ${basePerPhotoMs.toFixed(0)} ms per photo`],
+    ['single-process baseline (same EXIF/decode/resize/places/things/faces work)', `${(PHOTOS / baseSeconds).toFixed(2)} photos/s`, `concurrency ${CONCURRENCY}, no services; ${basePerPhotoMs.toFixed(0)} ms per photo`],
     ['upload through the API', `${(bytes / MB / e2e.uploadSeconds).toFixed(1)} MB/s`, `multipart → gateway → sha256 → blob store (fs), ${UPLOAD_PARALLEL} at a time, workers stopped (${(bytes / MB / e2e.uploadSecondsDuringIngest).toFixed(1)} MB/s while they were processing)`],
     ['plain local disk write (+fsync)', `${(bytes / MB / diskSeconds).toFixed(1)} MB/s`, 'same bytes, one file after another'],
   ];
@@ -197,12 +210,15 @@ try {
   console.log('|---|---|---|');
   for (const r of rows) console.log(`| ${r.join(' | ')} |`);
   console.log(`\nend to end is ${((e2e.ingestSeconds ? baseSeconds / e2e.ingestSeconds : 0) * 100).toFixed(0)}% of the baseline's rate; upload is ${((diskSeconds / e2e.uploadSeconds) * 100).toFixed(0)}% of the disk write's.`);
-  console.log(`explore per photo (baseline): places ${(exploreMs.places / PHOTOS).toFixed(1)} ms, things ${(exploreMs.things / PHOTOS).toFixed(0)} ms (wall time, ${CONCURRENCY} at a time)\n`);
-  // Both runs now include the explore components (places, things): the worker always runs them.
+  console.log(`explore per photo (baseline): places ${(exploreMs.places / PHOTOS).toFixed(1)} ms, things ${(exploreMs.things / PHOTOS).toFixed(0)} ms, faces ${(exploreMs.faces / PHOTOS).toFixed(0)} ms (wall time, ${CONCURRENCY} at a time; ${facesFound} faces found in ${Math.ceil(PHOTOS / 2)} group photos)\n`);
+  // Both runs include the explore components (places, things, faces): the worker always runs them.
   console.log(`ratio explore_ingest_vs_baseline ${(e2e.ingestSeconds ? baseSeconds / e2e.ingestSeconds : 0).toFixed(3)}`);
   console.log(`ratio upload_vs_disk_write ${(diskSeconds / e2e.uploadSeconds).toFixed(3)}`);
   console.log(`ratio places_ms_per_photo ${(exploreMs.places / PHOTOS).toFixed(2)}`);
   console.log(`ratio things_ms_per_photo ${(exploreMs.things / PHOTOS).toFixed(1)}`);
+  // Faces found per second of the faces component's time, and that time per photo (half of them group photos).
+  console.log(`ratio faces_per_second ${(exploreMs.faces ? facesFound / (exploreMs.faces / 1000) : 0).toFixed(2)}`);
+  console.log(`ratio faces_ms_per_photo ${(exploreMs.faces / PHOTOS).toFixed(1)}`);
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

@@ -1,56 +1,22 @@
 /**
- * The faces step: the analysis failure policy (a picture the detector fails on costs the item its
- * faces only; a model that cannot be loaded is a tool error the queue retries), and the storing of
- * the thumbnails with the faces as the result carries them.
+ * The faces step (its failure policy is tested with the things step's in analysis.test.ts): the
+ * configured minimums, and the storing of the thumbnails with the faces as the result carries them.
  */
 import { randomUUID } from 'node:crypto';
-import { componentDuration, createLogger, openBlobStore } from '@trove/kit';
+import { Readable } from 'node:stream';
+import { createLogger, openBlobStore } from '@trove/kit';
 import type { BlobStore } from '@trove/kit';
 import { tempDir } from '@trove/kit/testing';
 import type { TempDir } from '@trove/kit/testing';
 import { decodeEmbedding, faceThumbnailKey, faceThumbnailsPrefix } from '@trove/proto-events';
 import type { ProcessMediaItemV1 } from '@trove/proto-events';
-import { Readable } from 'node:stream';
-import { MediaError } from '../components';
 import type { Face } from '../components';
-import { sharedModel } from '../components/vision';
 import { findFaces, storeFaces } from './faces';
 
 const log = createLogger({ service: 'worker-test', level: 'silent' });
 const item: ProcessMediaItemV1 = { userId: randomUUID(), mediaItemId: randomUUID(), originalKey: 'k', mimeType: 'image/jpeg', mediaItemType: 'photo', filename: 'a.jpg' };
 
-/** How many `faces` runs the histogram has counted with that outcome. */
-async function runs(outcome: string): Promise<number> {
-  const { values } = await componentDuration.get();
-  return values.find((v) => v.metricName?.endsWith('_count') && v.labels.component === 'faces' && v.labels.outcome === outcome)?.value ?? 0;
-}
-
 describe('findFaces', () => {
-  it('a plain picture: no faces, timed as ok', async () => {
-    const before = await runs('ok');
-    const grey = { data: Buffer.alloc(640 * 480 * 3, 128), width: 640, height: 480, channels: 3 };
-    expect(await findFaces(log, item, grey)).toEqual([]);
-    expect(await runs('ok')).toBe(before + 1);
-  }, 60_000);
-
-  it('a picture the detector fails on (its pixels do not match its size): no faces, the item goes on', async () => {
-    const before = await runs('error');
-    const broken = { data: Buffer.alloc(10), width: 640, height: 480, channels: 3 };
-    expect(await findFaces(log, item, broken)).toEqual([]);
-    expect(await runs('error')).toBe(before + 1);
-  }, 60_000);
-
-  it('a model that cannot be loaded: a tool error, thrown for the queue to retry the item', async () => {
-    const before = await runs('tool');
-    const missing = sharedModel('missing', { jsonPath: '/nonexistent/missing.json' });
-    const grey = { data: Buffer.alloc(12), width: 2, height: 2, channels: 3 };
-    const err = (await findFaces(log, item, grey, { detect: (_picture, { log }) => missing(log).then(() => []) }).catch((e: unknown) => e)) as MediaError;
-    expect(err).toBeInstanceOf(MediaError);
-    expect(err.kind).toBe('tool');
-    expect(err.message).toMatch(/^the missing model cannot be loaded: .*ENOENT/);
-    expect(await runs('tool')).toBe(before + 1);
-  });
-
   it('passes the configured minimums to the detector', async () => {
     const seen: unknown[] = [];
     const grey = { data: Buffer.alloc(12), width: 2, height: 2, channels: 3 };

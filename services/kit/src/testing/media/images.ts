@@ -56,6 +56,24 @@ export function plainImage(width: number, height: number, colour: string): sharp
   return sharp({ create: { width, height, channels: 3, background: colour } });
 }
 
+const svg = (body: string) => sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="1200">${body}</svg>`));
+
+/**
+ * 1600×1200 pictures with nothing in them for a detector to find (no object, no face), by name:
+ * what the vision components must stay silent on.
+ */
+export const SYNTHETIC_PATTERNS = {
+  gradient: () => svg('<defs><linearGradient id="g"><stop offset="0" stop-color="#f00"/><stop offset="1" stop-color="#00f"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/>'),
+  noise: () => sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 60 } } }),
+  white: () => plainImage(1600, 1200, '#ffffff'),
+  black: () => plainImage(1600, 1200, '#000000'),
+  orange: () => plainImage(1600, 1200, '#e07020'),
+  checkerboard: () => svg('<defs><pattern id="c" width="200" height="200" patternUnits="userSpaceOnUse"><rect width="200" height="200" fill="#fff"/><rect width="100" height="100" fill="#000"/><rect x="100" y="100" width="100" height="100" fill="#000"/></pattern></defs><rect width="100%" height="100%" fill="url(#c)"/>'),
+  'concentric circles': () => svg([...Array(12).keys()].map((i) => `<circle cx="800" cy="600" r="${550 - i * 45}" fill="${i % 2 ? '#fff' : '#222'}"/>`).join('')),
+} satisfies Record<string, () => sharp.Sharp>;
+
+export type SyntheticPattern = keyof typeof SYNTHETIC_PATTERNS;
+
 /** `date` as EXIF writes dates and times: `YYYY:MM:DD HH:MM:SS` (local fields, no zone). */
 export function exifDateTime(date: Date): string {
   const p = (n: number) => String(n).padStart(2, '0');

@@ -4,8 +4,8 @@
  * phone photos. Only tests import this module (`@trove/kit/testing/media`; it needs sharp and
  * ffmpeg, which the rest of the kit does not).
  */
-export { cameraJpeg, colourAt, cornerImage, exifDateTime, gpsExif, jpegAt, jpegWithExif, noiseImage, noiseJpeg, noisePng, plainImage, screenshotPng } from './images';
-export type { Exif } from './images';
+export { cameraJpeg, colourAt, cornerImage, exifDateTime, gpsExif, jpegAt, jpegWithExif, noiseImage, noiseJpeg, noisePng, plainImage, screenshotPng, SYNTHETIC_PATTERNS } from './images';
+export type { Exif, SyntheticPattern } from './images';
 export { clip, ffmpeg, ffprobeJson, testClipArgs } from './video';
 export type { ClipShape } from './video';
 export { cr3Like, dngLike, nefLike, orfLike, rawWithPreview, RAW_EXIF, RAW_GPS, TiffBuilder } from './raw';

@@ -8,8 +8,8 @@ import { extractMetadata } from '../metadata';
 import type { Bitmap } from '../bitmap';
 import type { TempDir } from '@trove/kit/testing';
 import { tempDir } from '@trove/kit/testing';
-import { FIXTURES, ffmpeg, testClipArgs } from '@trove/kit/testing/media';
-import { sharp } from '../previews/sharp';
+import { FIXTURES, ffmpeg, SYNTHETIC_PATTERNS, testClipArgs } from '@trove/kit/testing/media';
+import type { sharp } from '../previews/sharp';
 import { tf } from '../vision';
 import { DEFAULT_THINGS_MIN_SCORE, detectThings } from '.';
 import { COCO_LABELS, titleCase } from './labels';
@@ -29,9 +29,6 @@ async function pattern(name: string, image: sharp.Sharp): Promise<Bitmap> {
   const file = await dir.write(`${name}.jpg`, await image.resize(1600, 1200, { fit: 'fill' }).jpeg({ quality: 90 }).toBuffer());
   return (await makeImagePreviews(file, 'image/jpeg')).bitmap;
 }
-
-const svg = (body: string) => sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="1200">${body}</svg>`));
-const solid = (background: string) => sharp({ create: { width: 1600, height: 1200, channels: 3, background } });
 
 describe('detectThings', () => {
   it('the seed photo (HEIC, RGBA bitmap from the previews) is a pizza, and only that', async () => {
@@ -55,15 +52,8 @@ describe('detectThings', () => {
     expect((await detectThings(jobs, { minScore: 0.5 })).map((t) => t.label)).toEqual(['Donut']);
   });
 
-  it.each([
-    ['gradient', () => svg('<defs><linearGradient id="g"><stop offset="0" stop-color="#f00"/><stop offset="1" stop-color="#00f"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/>')],
-    ['noise', () => sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })],
-    ['white', () => solid('#ffffff')],
-    ['black', () => solid('#000000')],
-    ['orange', () => solid('#e07020')],
-    ['checkerboard', () => svg('<defs><pattern id="c" width="200" height="200" patternUnits="userSpaceOnUse"><rect width="200" height="200" fill="#fff"/><rect width="100" height="100" fill="#000"/><rect x="100" y="100" width="100" height="100" fill="#000"/></pattern></defs><rect width="100%" height="100%" fill="url(#c)"/>')],
-  ])('a synthetic %s has no things', async (name, make) => {
-    expect(await detectThings(await pattern(name, make()), options)).toEqual([]);
+  it.each(['gradient', 'noise', 'white', 'black', 'orange', 'checkerboard'] as const)('a synthetic %s has no things', async (name) => {
+    expect(await detectThings(await pattern(name, SYNTHETIC_PATTERNS[name]()), options)).toEqual([]);
   });
 
   it("a video's poster frame (the previews' bitmap) is looked at like a photo", async () => {
