@@ -20,11 +20,11 @@ import { BlobNotFoundError, DLQ_REASON_HEADER } from '@trove/kit';
 import type { BlobStore, Logger } from '@trove/kit';
 import { assertImageSize, DEFAULT_LIMITS, contractMetadata, detectCategory, extractMetadata, makeImagePreviews, MediaError, makeVideoPreviews, transcodeIfNeeded } from '../components';
 import type { MediaErrorKind, ProcessingLimits } from '../components';
+import { findFaces, storeFaces } from './faces';
+import type { FacesStepOptions } from './faces';
 import { placeOf } from './place';
 import type { PlaceFinder } from './place';
 import { processTempDir } from './temp';
-import { findFaces, storeFaces } from './faces';
-import type { FacesStepOptions } from './faces';
 import { findThings } from './things';
 
 export interface Publisher {
