@@ -1,5 +1,6 @@
 import { defineEvent, defineRpc } from './contract';
 import { exploreContracts } from './explore-contracts';
+import { searchContracts } from './search-contracts';
 import { libraryContracts } from './library-contracts';
 import { mediaContracts } from './media-contracts';
 import type { MessageContract, RpcContract } from './contract';
@@ -129,4 +130,5 @@ export const catalogue: ReadonlyArray<RpcContract<unknown, unknown> | MessageCon
   ...mediaContracts,
   ...libraryContracts,
   ...exploreContracts,
+  ...searchContracts,
 ] as ReadonlyArray<RpcContract<unknown, unknown> | MessageContract<unknown>>;

@@ -140,9 +140,15 @@ export interface paths {
         };
         /**
          * Search media items
-         * @description Returns the caller's media items matching the query `q` (case-insensitive) in their
-         *     filename or description, or in the names of their places, things and people. Hidden and
-         *     trashed items are left out. Ordered newest first. Paginated.
+         * @description Returns the caller's media items matching every word of the query `q`. An item is found by
+         *     its filename, description, camera make and model, the date it was taken (year, month name in
+         *     English, day), the names of its place (town, city, state, country), its things, the names of
+         *     the people in it and the words written in the picture (text recognition). Letter case and
+         *     diacritics do not matter ("ile" finds "Île-de-France"). Each query word must match a whole
+         *     word, or the beginning of a word when it has 3 letters or more ("mumb" finds "Mumbai").
+         *     Items matching in more fields come first, then those matching whole words, then the newest
+         *     taken. Hidden and trashed items are left out. Paginated. A `q` without any letter or digit
+         *     is a bad request.
          */
         get: operations["searchMediaItems"];
         put?: never;
@@ -2324,7 +2330,7 @@ export interface operations {
     searchMediaItems: {
         parameters: {
             query: {
-                /** @description Search text. */
+                /** @description Search words (letters and digits; everything else separates words). */
                 q: string;
                 /** @description 1-based page number. */
                 page?: components["parameters"]["Page"];

@@ -130,6 +130,17 @@ export interface PlaceV1 {
   mediaItemsCount: number;
 }
 
+// explore-search-request.v1.json
+/**
+ * One page of the user's items matching every word of the query (whole word, or the beginning of one for words of 3 letters or more), best matches first; trashed and hidden items left out.
+ */
+export interface SearchMediaItemsRequestV1 {
+  userId: string;
+  q: string;
+  page: number;
+  limit: number;
+}
+
 // explore-thing-list.v1.json
 /**
  * Things.

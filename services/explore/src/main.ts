@@ -6,9 +6,14 @@ import { ExploreRepository } from './explore/repository';
 import { Explore } from './explore/service';
 import { exploreHandlers } from './handlers';
 import { mediaOverBus } from './ports/media';
+import { mediaTextsOverBus } from './ports/media-texts';
+import { consumeSearchEvents } from './search/events';
+import { searchHandlers } from './search/handlers';
+import { SearchRepository } from './search/repository';
+import { Search } from './search/service';
 
 /**
- * The explore service: places and things of each library. It files items from the workers'
+ * The explore service: places, things and search of each library. It files items from the workers'
  * results, follows their state through the media events (asking the media service for it), and
  * answers ids of media items, which its callers compose through the media service.
  */
@@ -17,8 +22,11 @@ void runService({
   version: packageVersion(__dirname),
   configSpec: exploreSpec,
   async start({ log, bus, docStore, serve }) {
-    const explore = new Explore(await ExploreRepository.open(await docStore()), mediaOverBus(bus));
+    const store = await docStore();
+    const explore = new Explore(await ExploreRepository.open(store), mediaOverBus(bus));
+    const search = new Search(await SearchRepository.open(store), mediaTextsOverBus(bus));
     await consumeExploreEvents(bus, explore, log);
-    await serve('places and things', exploreHandlers(explore));
+    await consumeSearchEvents(bus, search, log);
+    await serve('places, things and search', [...exploreHandlers(explore), ...searchHandlers(search)]);
   },
 });

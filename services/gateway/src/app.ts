@@ -19,6 +19,7 @@ import { exploreRoutes } from './routes/explore';
 import { featureRoutes } from './routes/features';
 import { mediaRoutes } from './routes/media';
 import { mediaUploadRoutes } from './routes/media-upload';
+import { searchRoutes } from './routes/search';
 import type { Features } from './routes/features';
 import { sharingRoutes } from './routes/sharing';
 import { systemRoutes } from './routes/system';
@@ -98,6 +99,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(albumRoutes(deps));
   app.use(sharingRoutes({ ...deps, sharingLimiter: new RateLimiter({ limit: limits.sharingCallsPerMinute }) }));
   app.use(exploreRoutes(deps));
+  app.use(searchRoutes(deps));
   app.use(notFoundHandler());
   app.use(errorHandler(deps.log));
   return app;
