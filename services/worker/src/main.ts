@@ -2,7 +2,7 @@ import '@trove/kit/telemetry/register';
 import { packageVersion, runService } from '@trove/kit';
 import { processMediaItemWork } from '@trove/proto-events';
 import { rm } from 'node:fs/promises';
-import { findPlace } from './components';
+import { closeOcr, findPlace } from './components';
 import { limitsOf, WORK_CONSUMER, workerSpec } from './pipeline/config';
 import { processItem } from './pipeline/process';
 import { processTempDir, sweepStaleTemp } from './pipeline/temp';
@@ -22,6 +22,7 @@ void runService({
     if (stale) log.info({ removed: stale }, 'temp directories of stopped workers removed');
     const tempRoot = await processTempDir();
     onShutdown(() => rm(tempRoot, { recursive: true, force: true }));
+    onShutdown(closeOcr);
     const limits = limitsOf(config);
     const places = { maxDistanceKm: config.placesMaxDistanceKm };
 
@@ -30,12 +31,12 @@ void runService({
       { durable: WORK_CONSUMER, concurrency: config.concurrency, maxDeliver: config.maxDeliver, backoffMs: config.backoffMs, ackWaitMs: config.ackWaitSeconds * 1000 },
       async (item, meta) => {
         const started = Date.now();
-        const outcome = await processItem({ blobs, events: bus, log, tempRoot, limits, thingsMinScore: config.thingsMinScore, faces: { minScore: config.facesMinScore, minSize: config.facesMinSize }, findPlace: (lat, lon) => findPlace(lat, lon, places) }, item);
+        const outcome = await processItem({ blobs, events: bus, log, tempRoot, limits, thingsMinScore: config.thingsMinScore, faces: { minScore: config.facesMinScore, minSize: config.facesMinSize }, findPlace: (lat, lon) => findPlace(lat, lon, places), ocrTimeoutSeconds: config.ocrTimeoutSeconds }, item);
         // A failed item was logged with its reason by processItem.
         if (outcome === 'gone') log.info({ mediaItemId: item.mediaItemId }, 'original is gone (item purged); skipped');
         else if (outcome === 'processed') log.info({ mediaItemId: item.mediaItemId, delivery: meta.delivery, ms: Date.now() - started }, 'media item processed');
       },
     );
-    log.info({ concurrency: config.concurrency, maxDeliver: config.maxDeliver, backoffMs: config.backoffMs, limits, places }, 'consuming work queue');
+    log.info({ concurrency: config.concurrency, maxDeliver: config.maxDeliver, backoffMs: config.backoffMs, limits, places, ocrTimeoutSeconds: config.ocrTimeoutSeconds }, 'consuming work queue');
   },
 });

@@ -17,3 +17,5 @@ export type { Face, FacesOptions } from './faces';
 export { ModelLoadError } from './vision';
 export { DEFAULT_MAX_DISTANCE_KM, findPlace, placeAt } from './places';
 export type { Place, PlaceOptions } from './places';
+export { closeOcr, DEFAULT_OCR_TIMEOUT_SECONDS, OcrEngineError, OcrTimeoutError, readWords } from './ocr';
+export type { OcrOptions } from './ocr';

@@ -1,6 +1,6 @@
 import { blobStoreSpec, int } from '@trove/kit';
 import type { Var } from '@trove/kit';
-import { DEFAULT_FACES_MIN_SCORE, DEFAULT_FACES_MIN_SIZE, DEFAULT_LIMITS, DEFAULT_MAX_DISTANCE_KM, DEFAULT_THINGS_MIN_SCORE } from '../components';
+import { DEFAULT_FACES_MIN_SCORE, DEFAULT_FACES_MIN_SIZE, DEFAULT_LIMITS, DEFAULT_MAX_DISTANCE_KM, DEFAULT_OCR_TIMEOUT_SECONDS, DEFAULT_THINGS_MIN_SCORE } from '../components';
 import type { ProcessingLimits } from '../components';
 
 /** A comma-separated list of non-negative integers, e.g. `10000,60000,300000`. */
@@ -58,6 +58,8 @@ export const workerSpec = {
   facesMinSize: int('TROVE_FACES_MIN_SIZE', { default: DEFAULT_FACES_MIN_SIZE, min: 8, max: 2048 }),
   /** An item's GPS position farther than this from every populated place (at sea) has no place. */
   placesMaxDistanceKm: int('TROVE_PLACES_MAX_DISTANCE_KM', { default: DEFAULT_MAX_DISTANCE_KM, min: 1, max: 1000 }),
+  /** Longest text recognition of one photo; a photo that takes longer goes on without words. */
+  ocrTimeoutSeconds: int('TROVE_OCR_TIMEOUT_SECONDS', { default: DEFAULT_OCR_TIMEOUT_SECONDS, min: 1, max: 600 }),
   ...blobStoreSpec,
 };
 

@@ -1,6 +1,6 @@
 /**
  * Processing of one uploaded original: download it to a temp file (streamed, never held in
- * memory), run the components (metadata, place, previews, things, faces, web-playable video, category), store the
+ * memory), run the components (metadata, place, previews, things, faces, words, web-playable video, category), store the
  * derived blobs under the item's keys, publish the result. Everything it writes is keyed by the
  * item id, so processing an item twice (a redelivery after a crash) gives the same blobs and the
  * same result, which the media service applies idempotently.
@@ -22,6 +22,7 @@ import { assertImageSize, DEFAULT_LIMITS, contractMetadata, detectCategory, extr
 import type { MediaErrorKind, ProcessingLimits } from '../components';
 import { findFaces, storeFaces } from './faces';
 import type { FacesStepOptions } from './faces';
+import { findWords } from './ocr';
 import { placeOf } from './place';
 import type { PlaceFinder } from './place';
 import { processTempDir } from './temp';
@@ -45,6 +46,8 @@ export interface ProcessDeps {
   faces?: Pick<FacesStepOptions, 'minScore' | 'minSize'>;
   /** Names the place of an item's GPS position (default: the places component with its default distance). */
   findPlace?: PlaceFinder;
+  /** Longest text recognition of one photo (default: DEFAULT_OCR_TIMEOUT_SECONDS). */
+  ocrTimeoutSeconds?: number;
 }
 
 /** `failed`: the file itself cannot be processed; its failure was published. */
@@ -80,6 +83,7 @@ export async function processItem(deps: ProcessDeps, item: ProcessMediaItemV1): 
     // From the picture the previews were made of: the photo, or the video's poster frame.
     const things = await findThings(deps.log, item, previews.bitmap, { minScore: deps.thingsMinScore });
     const faces = isVideo ? null : await findFaces(deps.log, item, previews.bitmap, deps.faces);
+    const words = isVideo ? undefined : await findWords(deps.log, item, previews.bitmap, { timeoutSeconds: deps.ocrTimeoutSeconds });
     const playbackPath = isVideo ? await transcodeIfNeeded(original, meta, join(dir, 'playback.mp4'), limits) : null;
     const category = detectCategory(meta, { filename: item.filename, mimeType: item.mimeType });
 
@@ -101,6 +105,8 @@ export async function processItem(deps: ProcessDeps, item: ProcessMediaItemV1): 
       place,
       // Photos only: a video's result has no `faces` at all.
       ...(processedFaces && { faces: processedFaces }),
+      // Photos only, and only when the text was read: absent otherwise.
+      ...(words && { words }),
     };
     await deps.events.publish(mediaProcessedEvent, result, { msgId: `processed-${item.mediaItemId}` });
     return 'processed';

@@ -11,3 +11,4 @@ export type { ClipShape } from './video';
 export { cr3Like, dngLike, nefLike, orfLike, rawWithPreview, RAW_EXIF, RAW_GPS, TiffBuilder } from './raw';
 export type { TiffEntries } from './raw';
 export { FIXTURES, HEIC_FIXTURE_FACTS, HEIC_FIXTURE_PAIRING_ID, heicFixture } from './fixtures';
+export { textCardJpeg } from './text';
