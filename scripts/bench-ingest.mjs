@@ -15,31 +15,18 @@
 import { randomBytes } from 'node:crypto';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { args, log, require, root } from './bench-common.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const require = createRequire(join(root, 'package.json'));
 const { startStack, startProcess, serviceEntry } = require(join(root, 'services/kit/dist/testing/index.js'));
 const components = require(join(root, 'services/worker/dist/components/index.js'));
 const sharp = require('sharp');
 
-const args = Object.fromEntries(
-  process.argv
-    .slice(2)
-    .join(' ')
-    .split('--')
-    .filter(Boolean)
-    .map((a) => a.trim().split(/\s+/)),
-);
 const PHOTOS = Number(args.photos ?? 40);
 const WORKERS = Number(args.workers ?? 1);
 const CONCURRENCY = Number(args.concurrency ?? 2);
 const UPLOAD_PARALLEL = Number(args['upload-parallel'] ?? 4);
 const MB = 1e6;
-
-const log = (...a) => console.error('[bench]', ...a);
 
 /** The group photo of the test fixtures (11 faces), scaled to the camera's width. */
 const groupPhoto = await sharp(await readFile(join(root, 'services/kit/test-fixtures/faces.jpg'))).resize(4000).toBuffer();

@@ -10,33 +10,21 @@
 // copies of their documents with new ids, dates and filenames, loaded in bulk (one by one, 100 000
 // items take 20 minutes or more on a small machine).
 //
-// Options: --items N (default 100000), --indexed N (default 1000), --rounds N passes over the query mix (default 5).
+// Options: --items N (default 100000), --indexed N (default 1000), --rounds N passes over the query mix (default 3).
 import { randomUUID } from 'node:crypto';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { args, log, require, root } from './bench-common.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const require = createRequire(join(root, 'package.json'));
 const { openDocStore } = require(join(root, 'services/kit/dist/index.js'));
 const { SearchRepository } = require(join(root, 'services/explore/dist/search/repository.js'));
 const { Search } = require(join(root, 'services/explore/dist/search/service.js'));
 const { terms, words } = require(join(root, 'services/explore/dist/search/text.js'));
 
-const args = Object.fromEntries(
-  process.argv
-    .slice(2)
-    .join(' ')
-    .split('--')
-    .filter(Boolean)
-    .map((a) => a.trim().split(/\s+/)),
-);
 const ITEMS = Number(args.items ?? 100_000);
-const ROUNDS = Number(args.rounds ?? 5);
+const ROUNDS = Number(args.rounds ?? 3);
 const INDEXED = Math.min(ITEMS, Number(args.indexed ?? 1000));
-const log = (...a) => console.error('[bench]', ...a);
 
 // ---- a library that looks like one: a few cameras, places and things that recur, dates over 20 years
 /** A small deterministic generator, so that every run indexes the same library. */
@@ -108,7 +96,7 @@ try {
   const { userId, items } = library(ITEMS);
   const byId = new Map(items.map((item) => [item.id, item]));
   const version = new Date('2024-01-01T00:00:00Z');
-  const media = { textsOf: async (_user, id) => ({ filename: byId.get(id).filename, description: byId.get(id).description, hidden: false, trashed: false, version }) };
+  const media = { stateOf: async (_user, id) => ({ filename: byId.get(id).filename, description: byId.get(id).description, hidden: false, trashed: false, version }) };
   const search = new Search(await SearchRepository.open(store), media);
 
   log(`indexing ${INDEXED} items through the module's handling of a worker's result…`);

@@ -6,7 +6,6 @@ import { ExploreRepository } from './explore/repository';
 import { Explore } from './explore/service';
 import { exploreHandlers } from './handlers';
 import { mediaOverBus } from './ports/media';
-import { mediaTextsOverBus } from './ports/media-texts';
 import { consumeSearchEvents } from './search/events';
 import { searchHandlers } from './search/handlers';
 import { SearchRepository } from './search/repository';
@@ -23,8 +22,9 @@ void runService({
   configSpec: exploreSpec,
   async start({ log, bus, docStore, serve }) {
     const store = await docStore();
-    const explore = new Explore(await ExploreRepository.open(store), mediaOverBus(bus));
-    const search = new Search(await SearchRepository.open(store), mediaTextsOverBus(bus));
+    const media = mediaOverBus(bus);
+    const explore = new Explore(await ExploreRepository.open(store), media);
+    const search = new Search(await SearchRepository.open(store), media);
     await consumeExploreEvents(bus, explore, log);
     await consumeSearchEvents(bus, search, log);
     await serve('places, things and search', [...exploreHandlers(explore), ...searchHandlers(search)]);

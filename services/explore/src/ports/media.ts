@@ -1,8 +1,10 @@
 import { getMediaItemsRpc } from '@trove/proto-events';
 import type { Bus } from '@trove/kit';
 
-/** What explore needs to know of an item's state: whether lists may show it, and as of when. */
+/** What explore needs to know of an item's state: whether lists may show it (and search find it), its words, and as of when. */
 export interface MediaItemState {
+  filename: string;
+  description: string | null;
   hidden: boolean;
   trashed: boolean;
   /** The item's `updatedAt`: every change of its flags moves it, so a later read never loses to an earlier one. */
@@ -20,7 +22,7 @@ export function mediaOverBus(bus: Bus): MediaStates {
   return {
     async stateOf(userId, mediaItemId) {
       const [item] = (await bus.request(getMediaItemsRpc, { userId, ids: [mediaItemId] })).items;
-      return item ? { hidden: item.hidden, trashed: item.deleted, version: new Date(item.updatedAt) } : null;
+      return item ? { filename: item.filename, description: item.description, hidden: item.hidden, trashed: item.deleted, version: new Date(item.updatedAt) } : null;
     },
   };
 }

@@ -6,7 +6,7 @@ import { AppError, openDocStore } from '@trove/kit';
 import type { DocStore } from '@trove/kit';
 import type { MediaItemProcessedV1, MediaPlaceV1 } from '@trove/proto-events';
 import { processedResult, workerPlace } from '../explore/processed.fake';
-import { FakeMediaTexts } from '../ports/media-texts.fake';
+import { FakeMedia } from '../ports/media.fake';
 import type { PeopleNames } from './people';
 import { SearchRepository } from './repository';
 import { Search } from './service';
@@ -22,7 +22,7 @@ class FakePeople implements PeopleNames {
 describe('search (index, matching, ranking, visibility) against NeDB and a fake media service', () => {
   let dir: string;
   let store: DocStore;
-  let media: FakeMediaTexts;
+  let media: FakeMedia;
   let people: FakePeople;
   let search: Search;
   const alice = randomUUID();
@@ -33,7 +33,7 @@ describe('search (index, matching, ranking, visibility) against NeDB and a fake 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'trove-search-'));
     store = await openDocStore({ service: 'explore', dataDir: dir });
-    media = new FakeMediaTexts();
+    media = new FakeMedia();
     people = new FakePeople();
     search = new Search(await SearchRepository.open(store), media, people);
   });

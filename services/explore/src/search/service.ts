@@ -1,6 +1,6 @@
 import type { MediaItemProcessedV1, MediaPlaceV1 } from '@trove/proto-events';
 import { badRequest } from '@trove/kit';
-import type { MediaItemTexts, MediaTexts } from '../ports/media-texts';
+import type { MediaItemState, MediaStates } from '../ports/media';
 import { NO_PEOPLE } from './people';
 import type { PeopleNames } from './people';
 import { FIELDS } from './repository';
@@ -41,7 +41,7 @@ function scoreOf(doc: SearchDoc, query: string[]): Score {
 export class Search {
   constructor(
     private readonly repo: SearchRepository,
-    private readonly media: MediaTexts,
+    private readonly media: MediaStates,
     private readonly people: PeopleNames = NO_PEOPLE,
   ) {}
 
@@ -77,7 +77,7 @@ export class Search {
     if (result.words !== undefined) fields.text = words(result.words.join(' '));
     await this.repo.change(userId, mediaItemId, () => ({ fields, creationTime: new Date(metadata.creationTime) }), { create: true });
     // Read after writing: a change from now on has its own event (or call), which finds the item indexed.
-    const texts = await this.media.textsOf(userId, mediaItemId);
+    const texts = await this.media.stateOf(userId, mediaItemId);
     if (!texts) await this.repo.deleteItem(userId, mediaItemId);
     else await this.applyTexts(userId, mediaItemId, texts);
     await this.refreshPeople(userId, mediaItemId);
@@ -87,7 +87,7 @@ export class Search {
 
   /** The item was updated (its description…), trashed, hidden or restored: take its current state from the media service. */
   async itemChanged(userId: string, mediaItemId: string): Promise<void> {
-    const texts = await this.media.textsOf(userId, mediaItemId);
+    const texts = await this.media.stateOf(userId, mediaItemId);
     if (!texts) return this.itemPurged(userId, mediaItemId);
     await this.applyTexts(userId, mediaItemId, texts);
   }
@@ -106,7 +106,7 @@ export class Search {
     await this.repo.deleteUserData(userId);
   }
 
-  private async applyTexts(userId: string, mediaItemId: string, texts: MediaItemTexts): Promise<void> {
+  private async applyTexts(userId: string, mediaItemId: string, texts: MediaItemState): Promise<void> {
     await this.repo.change(userId, mediaItemId, (doc) =>
       doc.stateVersion && doc.stateVersion > texts.version
         ? null

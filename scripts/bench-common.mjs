@@ -1,0 +1,19 @@
+// What the benchmark scripts share: the repository root, a require from it, `--name value` options, logging.
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = fileURLToPath(new URL('..', import.meta.url));
+export const require = createRequire(join(root, 'package.json'));
+
+/** `--photos 40 --workers 2` → { photos: '40', workers: '2' }. */
+export const args = Object.fromEntries(
+  process.argv
+    .slice(2)
+    .join(' ')
+    .split('--')
+    .filter(Boolean)
+    .map((a) => a.trim().split(/\s+/)),
+);
+
+export const log = (...a) => console.error('[bench]', ...a);
