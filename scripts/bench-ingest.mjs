@@ -4,7 +4,7 @@
 // One run, one set of files (N camera-sized JPEGs with EXIF, made here), four measurements:
 //   1. baseline: one plain Node process doing the worker's work (EXIF/metadata, decode, resize to
 //      preview + thumbnail + placeholder, the place of the GPS position, the things and the faces in
-//      the picture, category) on the files, as many at a time as one worker;
+//      the picture, the words written in it, category) on the files, as many at a time as one worker;
 //   2. end to end: the real services (nats-server, auth, gateway, media, worker) — upload every file
 //      through the API, until every item is READY;
 //   3. upload: the upload phase of (2) alone, in MB/s (multipart → gateway → sha256 → blob store);
@@ -65,7 +65,7 @@ async function pool(items, parallel, fn) {
 
 const quiet = { info() {}, warn() {}, error() {}, debug() {} };
 /** Milliseconds the baseline spent in each explore component, summed over the photos. */
-const exploreMs = { places: 0, things: 0, faces: 0 };
+const exploreMs = { places: 0, things: 0, faces: 0, ocr: 0 };
 let facesFound = 0;
 
 async function baseline(files) {
@@ -86,9 +86,14 @@ async function baseline(files) {
     t = performance.now();
     facesFound += (await components.detectFaces(previews.bitmap, faceOptions)).length;
     exploreMs.faces += performance.now() - t;
+    t = performance.now();
+    await components.readWords(previews.bitmap, { timeoutMs: components.DEFAULT_OCR_TIMEOUT_SECONDS * 1000 });
+    exploreMs.ocr += performance.now() - t;
     components.detectCategory(meta, { filename: f.name, mimeType: 'image/jpeg' });
   });
-  return (performance.now() - started) / 1000;
+  const seconds = (performance.now() - started) / 1000;
+  await components.closeOcr();
+  return seconds;
 }
 
 async function diskWrite(files, dir) {
@@ -187,7 +192,7 @@ try {
   const avgWorkerMs = e2e.workerMs.reduce((a, b) => a + b, 0) / Math.max(1, e2e.workerMs.length);
   const rows = [
     ['end-to-end ingest (upload → READY)', `${(PHOTOS / e2e.ingestSeconds).toFixed(2)} photos/s`, `${WORKERS} worker process(es) × concurrency ${CONCURRENCY}, ${UPLOAD_PARALLEL} uploads at a time; ${avgWorkerMs.toFixed(0)} ms of worker time per photo`],
-    ['single-process baseline (same EXIF/decode/resize/places/things/faces work)', `${(PHOTOS / baseSeconds).toFixed(2)} photos/s`, `concurrency ${CONCURRENCY}, no services; ${basePerPhotoMs.toFixed(0)} ms per photo`],
+    ['single-process baseline (same EXIF/decode/resize/places/things/faces/OCR work)', `${(PHOTOS / baseSeconds).toFixed(2)} photos/s`, `concurrency ${CONCURRENCY}, no services; ${basePerPhotoMs.toFixed(0)} ms per photo`],
     ['upload through the API', `${(bytes / MB / e2e.uploadSeconds).toFixed(1)} MB/s`, `multipart → gateway → sha256 → blob store (fs), ${UPLOAD_PARALLEL} at a time, workers stopped (${(bytes / MB / e2e.uploadSecondsDuringIngest).toFixed(1)} MB/s while they were processing)`],
     ['plain local disk write (+fsync)', `${(bytes / MB / diskSeconds).toFixed(1)} MB/s`, 'same bytes, one file after another'],
   ];
@@ -197,8 +202,8 @@ try {
   console.log('|---|---|---|');
   for (const r of rows) console.log(`| ${r.join(' | ')} |`);
   console.log(`\nend to end is ${((e2e.ingestSeconds ? baseSeconds / e2e.ingestSeconds : 0) * 100).toFixed(0)}% of the baseline's rate; upload is ${((diskSeconds / e2e.uploadSeconds) * 100).toFixed(0)}% of the disk write's.`);
-  console.log(`explore per photo (baseline): places ${(exploreMs.places / PHOTOS).toFixed(1)} ms, things ${(exploreMs.things / PHOTOS).toFixed(0)} ms, faces ${(exploreMs.faces / PHOTOS).toFixed(0)} ms (wall time, ${CONCURRENCY} at a time; ${facesFound} faces found in ${Math.ceil(PHOTOS / 2)} group photos)\n`);
-  // Both runs include the explore components (places, things, faces): the worker always runs them.
+  console.log(`explore per photo (baseline): places ${(exploreMs.places / PHOTOS).toFixed(1)} ms, things ${(exploreMs.things / PHOTOS).toFixed(0)} ms, faces ${(exploreMs.faces / PHOTOS).toFixed(0)} ms, ocr ${(exploreMs.ocr / PHOTOS).toFixed(0)} ms (wall time, ${CONCURRENCY} at a time; ${facesFound} faces found in ${Math.ceil(PHOTOS / 2)} group photos)\n`);
+  // Both runs include the explore components (places, things, faces, OCR): the worker always runs them.
   console.log(`ratio explore_ingest_vs_baseline ${(e2e.ingestSeconds ? baseSeconds / e2e.ingestSeconds : 0).toFixed(3)}`);
   console.log(`ratio upload_vs_disk_write ${(diskSeconds / e2e.uploadSeconds).toFixed(3)}`);
   console.log(`ratio places_ms_per_photo ${(exploreMs.places / PHOTOS).toFixed(2)}`);
@@ -206,6 +211,7 @@ try {
   // Faces found per second of the faces component's time, and that time per photo (half of them group photos).
   console.log(`ratio faces_per_second ${(exploreMs.faces ? facesFound / (exploreMs.faces / 1000) : 0).toFixed(2)}`);
   console.log(`ratio faces_ms_per_photo ${(exploreMs.faces / PHOTOS).toFixed(1)}`);
+  console.log(`ratio ocr_ms_per_photo ${(exploreMs.ocr / PHOTOS).toFixed(1)}`);
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

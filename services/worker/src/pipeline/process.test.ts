@@ -17,7 +17,7 @@ import type { BlobStore } from '@trove/kit';
 import { tempDir } from '@trove/kit/testing';
 import type { TempDir } from '@trove/kit/testing';
 import { cornerImage, FIXTURES, HEIC_FIXTURE_PAIRING_ID, ffmpeg, testClipArgs } from '@trove/kit/testing/media';
-import { DEFAULT_LIMITS } from '../components';
+import { closeOcr, DEFAULT_LIMITS } from '../components';
 import { processItem } from './process';
 
 const execFileAsync = promisify(execFile);
@@ -34,6 +34,7 @@ beforeAll(async () => {
   blobs = await openBlobStore({ dataDir: dir.path });
 });
 afterAll(async () => {
+  await closeOcr();
   await dir.remove();
   await work.remove();
 });
@@ -87,6 +88,8 @@ describe('processItem', () => {
       things: [],
       // A meal tray: no one in it.
       faces: [],
+      // The napkin's print is sideways and small: no confident line.
+      words: [],
       // Its GPS position, 11.0221 N 76.7419 E, is west of Coimbatore.
       place: { name: 'Coimbatore', town: null, city: 'Coimbatore', state: 'Tamil Nadu', country: 'India', countryCode: 'IN', postcode: null },
     });
@@ -168,8 +171,9 @@ describe('processItem', () => {
     expect((await blobs.head(payload.variants.playback!))?.contentType).toBe('video/mp4');
     expect(payload.metadata).toMatchObject({ width: 320, height: 240, fps: '30' });
     expect((await sharp(await bytesOf(payload.variants.thumbnail!)).metadata()).format).toBe('webp');
-    // The poster frame went through the things detector: a test pattern has none.
+    // The poster frame went through the things detector: a test pattern has none. Videos are not read (no words at all).
     expect(payload.things).toEqual([]);
+    expect(payload).not.toHaveProperty('words');
     // Faces are looked for in photos only: a video's result has none, not even an empty list.
     expect(payload).not.toHaveProperty('faces');
   });
