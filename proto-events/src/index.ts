@@ -7,4 +7,5 @@ export * from './media-contracts';
 export * from './embedding';
 export * from './library-contracts';
 export * from './explore-contracts';
+export * from './jobs-contracts';
 export type * from './generated/types';

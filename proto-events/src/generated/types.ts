@@ -150,6 +150,82 @@ export interface ThingV1 {
   mediaItemsCount: number;
 }
 
+// job-create-request.v1.json
+/**
+ * A new job. components: comma-separated names as the user gave them (checked by the jobs service). allowed: the worker components the owner's features permit (the gateway decides).
+ */
+export interface CreateJobRequestV1 {
+  userId: string;
+  components: string;
+  /**
+   * @maxItems 32
+   */
+  allowed: string[];
+}
+
+// job-id-request.v1.json
+/**
+ * One of the user's jobs.
+ */
+export interface JobIdRequestV1 {
+  userId: string;
+  id: string;
+}
+
+// job-item-done.v1.json
+/**
+ * A worker finished one item of a job, whatever the outcome (processed, gone: purged before it ran, failed: the file cannot be processed).
+ */
+export interface JobItemDoneV1 {
+  userId: string;
+  jobId: string;
+  mediaItemId: string;
+  outcome: "processed" | "gone" | "failed";
+}
+
+// job-list-request.v1.json
+/**
+ * One page of the user's jobs, newest first.
+ */
+export interface ListJobsRequestV1 {
+  userId: string;
+  page: number;
+  limit: number;
+}
+
+// job-list.v1.json
+/**
+ * A page of jobs, newest first.
+ */
+export interface JobListV1 {
+  jobs: JobV1[];
+}
+
+// job-update-request.v1.json
+/**
+ * The user asks for a status: RUNNING (resume), PAUSED or STOPPED.
+ */
+export interface UpdateJobRequestV1 {
+  userId: string;
+  id: string;
+  status: "RUNNING" | "PAUSED" | "STOPPED";
+}
+
+// job.v1.json
+/**
+ * A processing job over one user's library.
+ */
+export interface JobV1 {
+  id: string;
+  components: string;
+  status: "SCHEDULED" | "RUNNING" | "PAUSED" | "COMPLETED" | "STOPPED";
+  lastMediaItemId: string | null;
+  done: number;
+  total: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
 // library-album-create-request.v1.json
 /**
  * A new album of the user. A coverMediaItemId must be one of the user's items: it becomes the album's first item and its cover.
@@ -323,6 +399,12 @@ export interface CreateMediaItemRequestV1 {
   size: number;
   sha256: string;
   originalKey: string;
+  /**
+   * Worker components to run for this upload (the owner's features decide places, things and faces); absent: all. Kept on the item for a requeue.
+   *
+   * @maxItems 32
+   */
+  components?: string[];
 }
 
 // media-created.v1.json
@@ -540,7 +622,7 @@ export interface MediaPlaceV1 {
 
 // media-process.v1.json
 /**
- * Work item: extract metadata, make previews and thumbnails, detect the category.
+ * Work item: extract metadata, make previews and thumbnails, detect the category; with components, only those (a job's or an upload's per-user subset).
  */
 export interface ProcessMediaItemV1 {
   userId: string;
@@ -549,6 +631,16 @@ export interface ProcessMediaItemV1 {
   mimeType: string;
   mediaItemType: "photo" | "video";
   filename: string;
+  /**
+   * Worker components to run, by name (metadata, previews, places, things, faces, ocr, ...); absent: every component the worker has. A name the worker does not know is skipped (logged).
+   *
+   * @maxItems 32
+   */
+  components?: string[];
+  /**
+   * The job that queued this work: the worker reports the item done on events.v1.job.item.done (whatever its outcome), never dead-letters it for a bad file, and the result carries the id.
+   */
+  jobId?: string;
 }
 
 // media-processed.v1.json
@@ -614,6 +706,16 @@ export interface MediaItemProcessedV1 {
    * Where it was taken, from its GPS position (MediaPlaceV1). Null when the item has no position, no populated place lies within the worker's TROVE_PLACES_MAX_DISTANCE_KM of it, or the lookup failed; absent from workers older than this field.
    */
   place?: MediaPlaceV1 | null;
+  /**
+   * The components this result carries (absent: a full result). Media applies metadata and category only with `metadata`, variants and placeholder only with `previews`; explore files places and things only when `place`/`things` are present.
+   *
+   * @maxItems 32
+   */
+  components?: string[];
+  /**
+   * The job that asked for this result, if any.
+   */
+  jobId?: string;
 }
 
 // media-set-flag-request.v1.json
@@ -643,6 +745,39 @@ export interface UpdateMediaItemRequestV1 {
   hidden?: boolean;
 }
 
+// media-walk-request.v1.json
+/**
+ * A batch of one user's items in (createdAt, id) order, after the item `after` (its createdAt and id) when given, created no later than `until`.
+ */
+export interface WalkMediaItemsRequestV1 {
+  userId: string;
+  after?: {
+    createdAt: string;
+    id: string;
+  };
+  until: string;
+  limit: number;
+}
+
+// media-walk.v1.json
+/**
+ * One batch of a walk over a user's items (what a processing work item needs of each), and how many items the whole walk covers.
+ */
+export interface MediaItemWalkV1 {
+  /**
+   * Items of the user created no later than `until` (not purged).
+   */
+  total: number;
+  items: {
+    id: string;
+    createdAt: string;
+    originalKey: string;
+    mimeType: string;
+    mediaItemType: "photo" | "video";
+    filename: string;
+  }[];
+}
+
 // media-years-ago-request.v1.json
 /**
  * Items whose creationTime falls on monthDate (MMDD) in a year before the current one, newest first, not hidden or trashed.
@@ -654,6 +789,16 @@ export interface YearsAgoRequestV1 {
   limit: number;
 }
 
+// search-rebuild.v1.json
+/**
+ * A job asked for the user's search index to be rebuilt from what explore holds.
+ */
+export interface SearchRebuildRequestedV1 {
+  userId: string;
+  jobId: string;
+  requestedAt: string;
+}
+
 // user-create-request.v1.json
 /**
  * A new account. The auth service checks the name, the username's charset and uniqueness, and the password's strength.
@@ -662,6 +807,7 @@ export interface CreateUserRequestV1 {
   name: string;
   username: string;
   password: string;
+  features?: UserFeaturesV1;
 }
 
 // user-deleted.v1.json
@@ -671,6 +817,23 @@ export interface CreateUserRequestV1 {
 export interface UserDeletedV1 {
   userId: string;
   deletedAt: string;
+}
+
+// user-features.v1.json
+/**
+ * Which optional areas a user has: each key true (on) or false (off). In a request, keys left out are on (create) or keep their value (update); in a UserV1 every key is present.
+ */
+export interface UserFeaturesV1 {
+  albums?: boolean;
+  favourites?: boolean;
+  hidden?: boolean;
+  trash?: boolean;
+  sharing?: boolean;
+  explore?: boolean;
+  places?: boolean;
+  things?: boolean;
+  people?: boolean;
+  jobs?: boolean;
 }
 
 // user-id-request.v1.json
@@ -707,6 +870,7 @@ export interface UpdateUserRequestV1 {
   name?: string;
   username?: string;
   password?: string;
+  features?: UserFeaturesV1;
 }
 
 // user.v1.json
@@ -719,4 +883,5 @@ export interface UserV1 {
   username: string;
   createdAt: string;
   updatedAt: string;
+  features: UserFeaturesV1;
 }
