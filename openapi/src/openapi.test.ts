@@ -414,7 +414,7 @@ describe('index', () => {
   });
 
   it('names the properties of a schema in the document\'s order', () => {
-    expect(schemaProperties('UserUpdateRequest')).toEqual(['name', 'username', 'password']);
+    expect(schemaProperties('UserUpdateRequest')).toEqual(['name', 'username', 'password', 'features']);
     expect(schemaProperties('MediaItem')).toEqual(Object.keys((schemas.MediaItem.properties as Obj) ?? {}));
     expect(schemaProperties('MediaItem').slice(0, 7)).toEqual(['id', 'userId', 'filename', 'description', 'mimeType', 'placeholder', 'sourceUrl']);
     expect(() => schemaProperties('Nope' as 'Error')).toThrow(/no object schema Nope/);

@@ -98,7 +98,11 @@ export interface paths {
         };
         /**
          * Get enabled features
-         * @description Returns which optional features (favourites, hidden items) are enabled on this server, so clients can show or hide the corresponding views.
+         * @description Returns the caller's effective features: the user's own `features` (set by the
+         *     administrator), minus those the server switches off for everybody (`TROVE_FEATURES_OFF`,
+         *     `TROVE_FEATURE_FAVOURITES`, `TROVE_FEATURE_HIDDEN`), so clients can show or hide the
+         *     corresponding views. A switched-off area's own calls answer `403 feature disabled`; an
+         *     item's related lists (`places`, `things`, `people`, `albums`) answer an empty list.
          */
         get: operations["getFeatures"];
         put?: never;
@@ -990,7 +994,7 @@ export interface paths {
         get: operations["getUser"];
         /**
          * Update a user
-         * @description Updates the given fields of a user account (name, username, password); fields left out
+         * @description Updates the given fields of a user account (name, username, password, features); fields left out
          *     keep their value. A new password is checked like on creation. Answers `204`; `409` when
          *     the new username is taken by another user. Requires basic auth with the administrator
          *     credentials.
@@ -1024,8 +1028,9 @@ export interface paths {
          * Create a job
          * @description Schedules a job that (re)runs the given processing components over every media item of
          *     the caller's library, e.g. after enabling a new recognition model. The job starts as
-         *     `SCHEDULED` and is picked up by a worker (`RUNNING`). `409` when a job with the same
-         *     components is already `SCHEDULED` or `RUNNING`.
+         *     `SCHEDULED` and is picked up by the job runner (`RUNNING`), which walks the library in
+         *     `createdAt` order and ends `COMPLETED`. `409 job already running` while another job of
+         *     the caller is `SCHEDULED`, `RUNNING` or `PAUSED`.
          */
         post: operations["createJob"];
         delete?: never;
@@ -1046,15 +1051,16 @@ export interface paths {
         };
         /**
          * Get a job
-         * @description Returns one job with its progress (`processed` of `total`).
+         * @description Returns one job with its progress (`done` of `total`).
          */
         get: operations["getJob"];
         /**
          * Pause, resume or stop a job
-         * @description Changes the job's status. Allowed transitions: `RUNNING → PAUSED` (the job remembers
-         *     `lastMediaItemId`), `PAUSED → RUNNING` (resumes after `lastMediaItemId`), and
-         *     `SCHEDULED | RUNNING | PAUSED → STOPPED` (final). Setting the current status again is a
-         *     no-op. Any other transition — in particular from `COMPLETED` or `STOPPED` — answers `409`.
+         * @description Changes the job's status along the transition table: `RUNNING → PAUSED` (nothing more is
+         *     queued; `lastMediaItemId` stays), `PAUSED → RUNNING` (goes on after `lastMediaItemId`),
+         *     `SCHEDULED | RUNNING | PAUSED → STOPPED` (final). `SCHEDULED → RUNNING` and
+         *     `RUNNING → COMPLETED` are the runner's. Any other transition — the same status again, or
+         *     anything from `COMPLETED` or `STOPPED` — answers `409 invalid job status transition`.
          *     Answers `204`.
          */
         put: operations["updateJob"];
@@ -1137,18 +1143,75 @@ export interface components {
              */
             message?: string;
         };
+        /** @description Which optional areas are on (`true`) or off (`false`). */
         Features: {
             /**
-             * @description Favourites are enabled (`/v1/favourites`).
+             * @description Albums (`/v1/albums…`; an item's albums list is empty when off).
+             * @example true
+             */
+            albums: boolean;
+            /**
+             * @description Favourites (`/v1/favourites`).
              * @example true
              */
             favourites: boolean;
             /**
-             * @description Hidden items are enabled (`/v1/hidden`).
+             * @description Hidden items (`/v1/hidden`).
              * @example true
              */
             hidden: boolean;
+            /**
+             * @description The trash (`/v1/trash`).
+             * @example true
+             */
+            trash: boolean;
+            /**
+             * @description Sharing albums by link (creating or updating an album with `shared: true`); links already shared keep working for visitors.
+             * @example true
+             */
+            sharing: boolean;
+            /**
+             * @description Explore as a whole (places, things and people need it too).
+             * @example true
+             */
+            explore: boolean;
+            /**
+             * @description Places (`/v1/explore/places…`; the worker names an item's place only when on).
+             * @example true
+             */
+            places: boolean;
+            /**
+             * @description Things (`/v1/explore/things…`; the worker recognises things only when on).
+             * @example true
+             */
+            things: boolean;
+            /**
+             * @description People (`/v1/explore/people…`; the worker detects faces only when on).
+             * @example true
+             */
+            people: boolean;
+            /**
+             * @description Processing jobs (`/v1/jobs…`).
+             * @example true
+             */
+            jobs: boolean;
         };
+        /**
+         * @description A user's features: an object of booleans, or a string holding that JSON object. Keys left out
+         *     are on when creating a user and keep their value when updating one; an unknown key answers `400`.
+         */
+        FeaturesRequest: {
+            albums?: boolean;
+            favourites?: boolean;
+            hidden?: boolean;
+            trash?: boolean;
+            sharing?: boolean;
+            explore?: boolean;
+            places?: boolean;
+            things?: boolean;
+            people?: boolean;
+            jobs?: boolean;
+        } | string;
         /**
          * @example photo
          * @enum {string}
@@ -1656,6 +1719,7 @@ export interface components {
             name: string;
             /** @example alice */
             username: string;
+            features: components["schemas"]["Features"];
             /**
              * Format: date-time
              * @example 2024-06-01T10:00:00Z
@@ -1678,6 +1742,7 @@ export interface components {
              * @example correct-horse-battery-staple
              */
             password: string;
+            features?: components["schemas"]["FeaturesRequest"];
         };
         /** @description Fields to change; at least one. */
         UserUpdateRequest: {
@@ -1690,6 +1755,7 @@ export interface components {
              * @example correct-horse-battery-staple
              */
             password?: string;
+            features?: components["schemas"]["FeaturesRequest"];
         };
         /**
          * @description `SCHEDULED` — waiting for a worker; `RUNNING`; `PAUSED` — resumable after
@@ -1706,26 +1772,33 @@ export interface components {
              */
             id: string;
             /**
-             * @description Comma-separated processing components (`metadata`, `previews`, `category`, `places`, `things`, `people`).
-             * @example metadata,previews
+             * @description The comma-separated processing components as they were asked for (see `JobCreateRequest`).
+             * @example places,things
              */
             components: string;
             status: components["schemas"]["JobStatus"];
             /**
              * Format: uuid
-             * @description Last media item processed; a paused job resumes after it.
+             * @description The last media item (in the walk's order: `createdAt`, then id) whose work the job has
+             *     queued; a paused or restarted job goes on after it. It does not move while the job is paused.
              * @example 3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c
              */
             lastMediaItemId: string | null;
             /**
              * Format: int32
-             * @description Media items processed so far.
+             * @description Media items the job has finished (processed, or found gone or unprocessable), each counted once.
+             * @example 1200
+             */
+            done: number;
+            /**
+             * Format: int32
+             * @description The same figure as `done` (its older name).
              * @example 1200
              */
             processed: number;
             /**
              * Format: int32
-             * @description Media items to process.
+             * @description Media items the job covers (the library's items created before the job, counted when it starts; at the end, the items it walked).
              * @example 5400
              */
             total: number;
@@ -1742,8 +1815,12 @@ export interface components {
         };
         JobCreateRequest: {
             /**
-             * @description Comma-separated processing components, without spaces.
-             * @example metadata,previews
+             * @description Comma-separated processing components, without spaces: `metadata` (dates, camera, GPS,
+             *     category), `previews` (preview, thumbnail, placeholder, web-playable video), `places`,
+             *     `things` (alias `classification`), `faces` (alias `people`), `ocr` (text in photos),
+             *     `search` (rebuild the caller's search index). Places, things and faces run only when
+             *     the caller has those features on. Unknown or empty answers `400`.
+             * @example places,things
              */
             components: string;
         };
@@ -1980,6 +2057,20 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The area is switched off for the caller (the user's features, or for everybody by the server's setting). */
+        FeatureDisabled: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "feature disabled"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The job does not exist or belongs to another user. */
         JobNotFound: {
             headers: {
@@ -2022,7 +2113,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A job with the same components is already scheduled or running. */
+        /** @description Another job of the caller is `SCHEDULED`, `RUNNING` or `PAUSED`. */
         JobConflict: {
             headers: {
                 [name: string]: unknown;
@@ -2030,7 +2121,7 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "message": "job already exists"
+                 *       "message": "job already running"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -2044,7 +2135,7 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "message": "invalid status transition"
+                 *       "message": "invalid job status transition"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -2770,6 +2861,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2792,6 +2884,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["MediaItemNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2815,6 +2908,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["MediaItemNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2845,6 +2939,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2867,6 +2962,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["MediaItemNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2890,6 +2986,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["MediaItemNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2920,6 +3017,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2942,6 +3040,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["MediaItemNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2965,6 +3064,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["MediaItemNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2995,6 +3095,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3024,6 +3125,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3047,6 +3149,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3074,6 +3177,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["PlaceNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3102,6 +3206,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["ThingNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3130,6 +3235,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["PersonNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3160,6 +3266,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["PersonNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3193,6 +3300,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["PlaceNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3226,6 +3334,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["ThingNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3259,6 +3368,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["PersonNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3295,6 +3405,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3323,6 +3434,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["MediaItemNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3351,6 +3463,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["AlbumNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3381,6 +3494,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["AlbumNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3407,6 +3521,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["AlbumNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3440,6 +3555,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["AlbumNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3466,6 +3582,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["AlbumNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3492,6 +3609,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["AlbumNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3822,6 +3940,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3850,6 +3969,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             409: components["responses"]["JobConflict"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3878,6 +3998,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["JobNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3908,6 +4029,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["JobNotFound"];
             409: components["responses"]["InvalidTransition"];
             500: components["responses"]["InternalError"];

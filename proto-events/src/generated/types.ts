@@ -883,5 +883,19 @@ export interface UserV1 {
   username: string;
   createdAt: string;
   updatedAt: string;
-  features: UserFeaturesV1;
+  /**
+   * Every feature of the user, on (true) or off (false).
+   */
+  features: {
+    albums: boolean;
+    favourites: boolean;
+    hidden: boolean;
+    trash: boolean;
+    sharing: boolean;
+    explore: boolean;
+    places: boolean;
+    things: boolean;
+    people: boolean;
+    jobs: boolean;
+  };
 }
