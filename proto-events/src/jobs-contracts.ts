@@ -75,8 +75,8 @@ export const jobItemDoneEvent = defineEvent<JobItemDoneV1>({
 export const searchRebuildRequestedEvent = defineEvent<SearchRebuildRequestedV1>({
   subject: 'events.v1.search.rebuild.requested',
   publishers: ['jobs'],
-  consumers: ['explore (search, to be wired)'],
-  summary: "A job asked for the user's search index to be rebuilt.",
+  consumers: [],
+  summary: "A job asked for the user's search index to be rebuilt (the search module's seam: no consumer yet).",
   payload: searchRebuildV1,
 });
 

@@ -158,9 +158,9 @@ export const walkMediaItemsRpc = defineRpc<WalkMediaItemsRequestV1, MediaItemWal
 // ---- media: work and events ------------------------------------------------------------------
 export const processMediaItemWork = defineWork<ProcessMediaItemV1>({
   subject: 'work.v1.media.process',
-  publishers: ['media'],
+  publishers: ['media', 'jobs'],
   consumers: ['worker'],
-  summary: 'Process one uploaded original: metadata, previews, thumbnail, placeholder, category, web-playable video.',
+  summary: 'Process one original: metadata, previews, thumbnail, placeholder, category, web-playable video, place, things (the components it names: an upload\'s per its owner\'s features, a job\'s).',
   payload: processMediaItemV1,
 });
 
@@ -178,9 +178,9 @@ export const mediaProcessingFailedDeadLetter: MessageContract<ProcessMediaItemV1
   stream: STREAMS.deadLetters.name,
   subject: deadLetterSubject(processMediaItemWork.subject),
   publishers: ['worker'],
-  consumers: ['media'],
+  consumers: ['media', 'jobs'],
   summary:
-    'A processing work item failed for good: the worker publishes it at once for a corrupt, unsupported or too large file, its bus after the last failed delivery; media marks the item FAILED (reason in the Trove-Dlq-Reason header).',
+    "A processing work item failed for good: the worker publishes it at once for a corrupt, unsupported or too large file (not a job's), its bus after the last failed delivery; media marks the item FAILED (reason in the Trove-Dlq-Reason header), unless a job queued it: then jobs counts it done.",
   payload: processMediaItemV1,
 };
 
