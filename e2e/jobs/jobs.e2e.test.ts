@@ -97,7 +97,10 @@ describe('features and jobs (e2e)', () => {
     expect(await answer(user.api.POST('/v1/jobs', { body: { components: 'places' } }))).toMatchObject({ status: 403, body: FEATURE_DISABLED });
     const { id } = await ok(upload(user.api, await jpegAt(10, 10), 'a.jpg'), 201);
     expect(await ok(user.api.GET('/v1/mediaItems/{id}/albums', byId(id)), 200)).toEqual([]);
-    expect((await ok(user.api.GET('/v1/favourites'), 200))).toEqual([]);
+    expect(await ok(user.api.GET('/v1/favourites'), 200)).toEqual([]);
+    // Sharing off: an album cannot be made shared (links already shared keep working for visitors).
+    const unsharing = await newUser(stack, { features: '{"sharing":false}' });
+    expect(await answer(unsharing.api.POST('/v1/albums', { body: { name: 'Trip', shared: true } }))).toMatchObject({ status: 403, body: FEATURE_DISABLED });
   }, 120_000);
 
   describe('a library of 24 photos', () => {
