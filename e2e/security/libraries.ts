@@ -113,8 +113,17 @@ export async function libraryOf(stack: Stack, secrets: SecretLedger, kinds: stri
   const album = await ok(user.api.POST('/v1/albums', { body: { name: uniqueName('album'), coverMediaItemId: item.id } }), 201);
   const ids: Record<string, string | undefined> = { mediaItems: item.id, albums: album.id };
   for (const kind of kinds) if (!(kind in ids)) ids[kind] = await resourceOf(stack, user, kind, ids);
+  if (ids.jobs) await jobFinished(user, ids.jobs);
   const knownIds = Object.values(ids).filter((id): id is string => !!id);
   return { user, ids, knownIds, markers: [...knownIds, filename, album.name, user.username] };
+}
+
+/** A job changes by itself until it is final: the owner's views compare what the attacks change, so wait for that. */
+async function jobFinished(user: TestUser, id: string): Promise<void> {
+  await waitFor(async () => {
+    const { data } = await user.api.GET('/v1/jobs/{id}', { params: { path: { id } } });
+    return data && (data.status === 'COMPLETED' || data.status === 'STOPPED') ? true : undefined;
+  }, { timeoutMs: DERIVED_WITHIN_MS, intervalMs: 250, what: `job ${id} to finish` });
 }
 
 /** Signed URLs differ by their expiry bucket, not by what they point at: left out of comparisons. */

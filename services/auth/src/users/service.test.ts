@@ -4,7 +4,7 @@
  */
 import { createLogger, openDocStore } from '@trove/kit';
 import type { DocStore } from '@trove/kit';
-import { completeFeatures } from '@trove/proto-events';
+import { completeFeatures, getUserRpc, listUsersRpc, validate } from '@trove/proto-events';
 import type { MessageContract } from '@trove/proto-events';
 import { tempDir } from '@trove/kit/testing';
 import type { TempDir } from '@trove/kit/testing';
@@ -53,6 +53,9 @@ describe('accounts', () => {
     const updated = await users.update({ id: alice.id, features: { places: true, jobs: false } });
     expect(updated.features).toEqual({ ...completeFeatures({}), explore: false, jobs: false });
     expect((await users.get(alice.id)).features).toEqual(updated.features);
+    // What the RPCs answer matches their contracts (the auth service checks its answers against them).
+    expect(validate(getUserRpc.response, await users.get(alice.id))).toEqual({ valid: true, errors: [] });
+    expect(validate(listUsersRpc.response, { users: await users.list(1, 10) })).toEqual({ valid: true, errors: [] });
   });
 
   it('creates a user, answers it without any password hash, and stores a hash of the password', async () => {
