@@ -1,8 +1,8 @@
 /**
  * Per-user features and processing jobs end to end: a real nats-server, the compiled auth, media,
  * worker, explore, jobs services and gateway as their own processes, every answer checked against
- * openapi.yaml by the gateway. The worker reports the things in jobs.jpeg from a score of 0.5 (its
- * best, a donut, scores 0.54: just under the default).
+ * openapi.yaml by the gateway, with the worker's default settings (the peer's scenario runs against
+ * those: jobs.jpeg's best thing, a donut at 0.54, is over the default 0.5).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -42,7 +42,6 @@ describe('features and jobs (e2e)', () => {
     stack = await startStack({
       services: ['auth', 'media', 'worker', 'explore', 'jobs', 'gateway'],
       serviceEnv: {
-        worker: { TROVE_THINGS_MIN_SCORE: '0.5' },
         // One item in flight keeps a 24-item job running long enough to pause it or kill its runner midway;
         // a killed runner's lease runs out after 3 s.
         jobs: { TROVE_JOBS_MAX_IN_FLIGHT: '1', TROVE_JOBS_LEASE_SECONDS: '3', TROVE_JOBS_POLL_MS: '100' },
