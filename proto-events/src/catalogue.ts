@@ -3,6 +3,7 @@ import { exploreContracts } from './explore-contracts';
 import { jobsContracts } from './jobs-contracts';
 import { libraryContracts } from './library-contracts';
 import { mediaContracts } from './media-contracts';
+import { peopleContracts } from './people-contracts';
 import type { MessageContract, RpcContract } from './contract';
 import type {
   CreateUserRequestV1,
@@ -136,4 +137,5 @@ export const catalogue: ReadonlyArray<RpcContract<unknown, unknown> | MessageCon
   ...libraryContracts,
   ...exploreContracts,
   ...jobsContracts,
+  ...peopleContracts,
 ] as ReadonlyArray<RpcContract<unknown, unknown> | MessageContract<unknown>>;

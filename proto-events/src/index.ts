@@ -8,4 +8,5 @@ export * from './embedding';
 export * from './library-contracts';
 export * from './explore-contracts';
 export * from './jobs-contracts';
+export * from './people-contracts';
 export type * from './generated/types';

@@ -46,9 +46,37 @@ export interface TokenPairV1 {
  */
 export interface EmptyV1 {}
 
+// explore-face-locate-request.v1.json
+/**
+ * Where the square thumbnail of a face is. Without userId the gateway has verified a signed URL for this face.
+ */
+export interface LocateFaceRequestV1 {
+  userId?: string;
+  id: string;
+}
+
+// explore-face.v1.json
+/**
+ * A face found in one of the user's media items (its square thumbnail is served by id: trove.v1.explore.faces.locate).
+ */
+export interface FaceV1 {
+  id: string;
+  mediaItemId: string;
+  /**
+   * The face's rectangle relative to the upright picture: fractions 0..1 of its width and height, from the top-left corner.
+   */
+  box: {
+    x: number;
+    y: number;
+    width: number;
+    height: number;
+  };
+  score: number;
+}
+
 // explore-id-request.v1.json
 /**
- * One of the user's places or things.
+ * One of the user's places, things or people.
  */
 export interface ExploreIdRequestV1 {
   userId: string;
@@ -91,6 +119,84 @@ export interface MediaItemIdsV1 {
 export interface MediaItemExploreRequestV1 {
   userId: string;
   mediaItemId: string;
+}
+
+// explore-people-list-request.v1.json
+/**
+ * One page of the user's people that have a visible item: most items first, then by name. hidden: true lists only the hidden people, otherwise they are left out.
+ */
+export interface ListPeopleRequestV1 {
+  userId: string;
+  page: number;
+  limit: number;
+  hidden?: boolean;
+}
+
+// explore-people-merge-request.v1.json
+/**
+ * Moves every face of the listed people to person id and removes them; the result keeps a name (id's, else the first named one's).
+ */
+export interface MergePeopleRequestV1 {
+  userId: string;
+  id: string;
+  /**
+   * @minItems 1
+   * @maxItems 100
+   */
+  people: [string, ...string[]];
+}
+
+// explore-people-regroup-request.v1.json
+/**
+ * Groups all of one user's faces into people again from scratch.
+ */
+export interface RegroupPeopleRequestV1 {
+  userId: string;
+}
+
+// explore-people-regrouped.v1.json
+/**
+ * What a regrouping left: the user's faces and people.
+ */
+export interface PeopleRegroupedV1 {
+  faces: number;
+  people: number;
+}
+
+// explore-person-list.v1.json
+/**
+ * People.
+ */
+export interface PersonListV1 {
+  people: PersonV1[];
+}
+
+// explore-person-update-request.v1.json
+/**
+ * Changes to one of the user's people; fields left out stay. coverMediaItemId must be a photo of that person (null: the newest again).
+ */
+export interface UpdatePersonRequestV1 {
+  userId: string;
+  id: string;
+  name?: string;
+  hidden?: boolean;
+  coverMediaItemId?: string | null;
+}
+
+// explore-person.v1.json
+/**
+ * A person of one user's library: faces grouped by likeness. name is empty until the user names them; hidden people are left out of the list. mediaItemsCount counts the person's items that are neither trashed nor hidden; the cover is the user's choice while it is such an item, else the newest of them, with the person's face in it; both null when there is none.
+ */
+export interface PersonV1 {
+  id: string;
+  userId: string;
+  name: string;
+  hidden: boolean;
+  coverMediaItemId: string | null;
+  coverFace: FaceV1 | null;
+  mediaItemsCount: number;
+  createdAt: string;
+  updatedAt: string;
 }
 
 // explore-place-list.v1.json
