@@ -18,6 +18,9 @@ import { processedResult, workerPlace } from './explore/processed.fake';
 import { ExploreRepository } from './explore/repository';
 import { Explore } from './explore/service';
 import { exploreHandlers } from './handlers';
+import { DEFAULT_GROUPING } from './people/grouping';
+import { PeopleRepository } from './people/repository';
+import { People } from './people/service';
 import { mediaOverBus } from './ports/media';
 
 const log = createLogger({ service: 'explore-test', level: 'silent' });
@@ -41,9 +44,11 @@ describe('explore over NATS: RPCs and media/user events', () => {
     store = await openDocStore({ service: 'explore', dataDir: dir });
     service = await Bus.connect({ url: nats.url, name: 'explore', log, rpcTimeoutMs: 2000 });
     await service.ensureStreams();
-    const explore = new Explore(await ExploreRepository.open(store), mediaOverBus(service));
-    await consumeExploreEvents(service, explore, log);
-    await service.serve({ name: 'explore', version: '0.0.0', handlers: exploreHandlers(explore) });
+    const mediaStates = mediaOverBus(service);
+    const explore = new Explore(await ExploreRepository.open(store), mediaStates);
+    const people = new People(await PeopleRepository.open(store), mediaStates, DEFAULT_GROUPING);
+    await consumeExploreEvents(service, explore, people, log);
+    await service.serve({ name: 'explore', version: '0.0.0', handlers: exploreHandlers(explore, people) });
     mediaBus = await Bus.connect({ url: nats.url, name: 'media', log });
     await mediaBus.serve({
       name: 'media',

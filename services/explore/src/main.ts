@@ -5,10 +5,12 @@ import { consumeExploreEvents } from './events';
 import { ExploreRepository } from './explore/repository';
 import { Explore } from './explore/service';
 import { exploreHandlers } from './handlers';
+import { PeopleRepository } from './people/repository';
+import { People } from './people/service';
 import { mediaOverBus } from './ports/media';
 
 /**
- * The explore service: places and things of each library. It files items from the workers'
+ * The explore service: places, things and people of each library. It files items from the workers'
  * results, follows their state through the media events (asking the media service for it), and
  * answers ids of media items, which its callers compose through the media service.
  */
@@ -16,9 +18,12 @@ void runService({
   name: 'explore',
   version: packageVersion(__dirname),
   configSpec: exploreSpec,
-  async start({ log, bus, docStore, serve }) {
-    const explore = new Explore(await ExploreRepository.open(await docStore()), mediaOverBus(bus));
-    await consumeExploreEvents(bus, explore, log);
-    await serve('places and things', exploreHandlers(explore));
+  async start({ config, log, bus, docStore, serve }) {
+    const store = await docStore();
+    const media = mediaOverBus(bus);
+    const explore = new Explore(await ExploreRepository.open(store), media);
+    const people = new People(await PeopleRepository.open(store), media, { maxDistance: config.peopleMatchDistance, minFaces: config.peopleMinFaces });
+    await consumeExploreEvents(bus, explore, people, log);
+    await serve('places, things and people', exploreHandlers(explore, people));
   },
 });
