@@ -559,7 +559,11 @@ export interface paths {
         };
         /**
          * List people
-         * @description Returns every person recognised in the caller's library, except people marked hidden, with the number of (visible) media items showing them; ordered by `mediaItemsCount`, largest first.
+         * @description Returns a page of the people recognised by face in the caller's photos, each with the number
+         *     of their media items that are neither hidden nor in the trash and a cover face; ordered by
+         *     `mediaItemsCount`, largest first, then by name. A person none of whose items is visible is
+         *     left out (they still answer by id). People marked hidden are left out unless `hidden=true`,
+         *     which lists only the hidden people.
          */
         get: operations["listPeople"];
         put?: never;
@@ -630,12 +634,17 @@ export interface paths {
         };
         /**
          * Get a person
-         * @description Returns one person of the caller's library (hidden people too).
+         * @description Returns one person of the caller's library, hidden people too, also when none of their items
+         *     is visible any more (then `mediaItemsCount` is 0, the cover ids and `coverMediaItemFace` are
+         *     `null` and there is no `coverMediaItem`).
          */
         get: operations["getPerson"];
         /**
-         * Name a person
-         * @description Sets the display name of a recognised person (and optionally hides or unhides them in the people list). Answers `204`.
+         * Name, hide or show a person, or choose their cover
+         * @description Changes the given fields of a person (`name`, `hidden`, `coverMediaItemId`); fields left out
+         *     stay. A hidden person leaves the people list, but new photos of them still join them. The
+         *     cover must be a photo of that person (else `400`); `null` makes the newest photo the cover
+         *     again. Answers `204`.
          */
         put: operations["updatePerson"];
         post?: never;
@@ -706,6 +715,57 @@ export interface paths {
          * @description Returns the caller's media items showing the person, newest first; hidden and trashed items are left out. Paginated.
          */
         get: operations["listPersonMediaItems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/explore/people/{id}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Resource id (uuid). */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge people into one
+         * @description Moves every face of the listed people to this person and removes the listed people (their
+         *     ids then answer `404`). The result keeps this person's name, or, while unnamed, the name of
+         *     the first listed person who has one. Faces found later that resemble any of them join the
+         *     result. Answers `204`; `404` when this or any listed person is not the caller's.
+         */
+        post: operations["mergePeople"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/explore/faces/{id}/thumbnail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Resource id (uuid). */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a face's thumbnail
+         * @description Streams the square thumbnail of one face (WebP, 160 px, the face with a margin), as cut by
+         *     the worker from the upright photo. This is what a `Face`'s `thumbnailUrl` points to. Same
+         *     `Range`, `If-None-Match` and authentication rules as a media item's thumbnail.
+         */
+        get: operations["getFaceThumbnail"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1637,7 +1697,12 @@ export interface components {
              */
             mediaItemsCount: number;
         };
-        /** @description A person recognised by face in media items. */
+        /**
+         * @description A person recognised by face in media items: faces that look alike, grouped by the server
+         *     (see the user guide's people page), named, hidden and merged by the user. Every property is
+         *     always present but `coverMediaItem`, which is there exactly when `coverMediaItemId` is not
+         *     `null`.
+         */
         Person: {
             /**
              * Format: uuid
@@ -1645,33 +1710,63 @@ export interface components {
              */
             id: string;
             /**
-             * @description Name given by the user; `null` until named.
+             * @description Name given by the user; empty until named.
              * @example Alice
              */
-            name: string | null;
-            /** @description The face shown as the person's picture; `null` when none. */
-            coverMediaItemFace: components["schemas"]["Face"] | (never | null);
-            /**
-             * Format: int32
-             * @example 311
-             */
-            mediaItemsCount: number;
+            name: string;
             /**
              * @description The user chose not to see this person in the people list.
              * @example false
              */
-            hidden?: boolean;
+            hidden: boolean;
+            /**
+             * Format: uuid
+             * @description The photo shown for the person — the one the user chose while it is visible, else the newest of their media items that is neither hidden nor in the trash; `null` when there is none.
+             * @example 3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c
+             */
+            coverMediaItemId: string | null;
+            /**
+             * Format: uuid
+             * @description The person's face in the cover photo; `null` when there is no cover.
+             * @example 5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d8e
+             */
+            coverMediaItemFaceId: string | null;
+            coverMediaItem?: components["schemas"]["MediaItem"];
+            /** @description The person's face in the cover photo, with its own thumbnail; `null` when there is no cover. */
+            coverMediaItemFace: components["schemas"]["Face"] | (never | null);
+            /**
+             * Format: int32
+             * @description Media items showing the person that are neither hidden nor in the trash.
+             * @example 311
+             */
+            mediaItemsCount: number;
+            /**
+             * Format: date-time
+             * @example 2024-06-01T12:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Changes when the user changes the person and when their count or cover changes.
+             * @example 2024-06-02T08:30:00.000Z
+             */
+            updatedAt: string;
         };
         /** @description A face in a media item. */
         Face: {
+            /**
+             * Format: uuid
+             * @example 5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d8e
+             */
+            id: string;
             /**
              * Format: uuid
              * @example 3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c
              */
             mediaItemId: string;
             /**
-             * @description Signed thumbnail URL of the media item; crop it with `boundingBox`.
-             * @example http://localhost:5001/v1/mediaItems/3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c/thumbnail?exp=1719273600&sig=Lm9Nb8Vc7Xz6Qa5Ws4Ed3Rf2Tg1Yh0Uj9Ik8Ol7Pp6A
+             * @description Signed URL of the face's own square thumbnail (`GET /v1/explore/faces/{id}/thumbnail`).
+             * @example http://localhost:5001/v1/explore/faces/5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d8e/thumbnail?exp=1719273600&sig=Lm9Nb8Vc7Xz6Qa5Ws4Ed3Rf2Tg1Yh0Uj9Ik8Ol7Pp6A
              */
             thumbnailUrl: string;
             boundingBox: components["schemas"]["BoundingBox"];
@@ -1699,14 +1794,30 @@ export interface components {
              */
             height: number;
         };
+        /** @description Fields to change; at least one. */
         PeopleRequest: {
             /** @example Alice */
-            name: string;
+            name?: string;
             /**
-             * @description Hide (`true`) or show (`false`) the person in the people list; unchanged when left out.
+             * @description Hide (`true`) or show (`false`) the person in the people list.
              * @example false
              */
             hidden?: boolean;
+            /**
+             * Format: uuid
+             * @description A photo of this person to show as their cover; `null` makes the newest one the cover again.
+             * @example 3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c
+             */
+            coverMediaItemId?: string | null;
+        };
+        MergePeopleRequest: {
+            /**
+             * @description Ids of the caller's people to merge into this one.
+             * @example [
+             *       "7c8d9e0f-1a2b-4c3d-9e4f-5a6b7c8d9e0f"
+             *     ]
+             */
+            people: string[];
         };
         /** @description A user account. Never contains the password. */
         User: {
@@ -2024,6 +2135,20 @@ export interface components {
                 /**
                  * @example {
                  *       "message": "person not found"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The face does not exist or belongs to another user (or the signed URL is for another face). */
+        FaceNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "face not found"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -3132,14 +3257,21 @@ export interface operations {
     };
     listPeople: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description 1-based page number. */
+                page?: components["parameters"]["Page"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description `true` lists only hidden people; otherwise hidden people are left out. */
+                hidden?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description All people. */
+            /** @description A page of people. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3148,6 +3280,7 @@ export interface operations {
                     "application/json": components["schemas"]["Person"][];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["FeatureDisabled"];
             500: components["responses"]["InternalError"];
@@ -3370,6 +3503,69 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["PersonNotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    mergePeople: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Resource id (uuid). */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MergePeopleRequest"];
+            };
+        };
+        responses: {
+            /** @description Merged. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["PersonNotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getFaceThumbnail: {
+        parameters: {
+            query?: {
+                /** @description Signed-URL expiry as unix seconds; required together with `sig` when no bearer token is sent. */
+                exp?: components["parameters"]["SignedUrlExp"];
+                /** @description Signed-URL signature; required together with `exp` when no bearer token is sent. */
+                sig?: components["parameters"]["SignedUrlSig"];
+            };
+            header?: {
+                /** @description Single byte range, e.g. `bytes=0-1048575` or `bytes=1048576-`. */
+                Range?: components["parameters"]["RangeHeader"];
+                /** @description An `ETag` from an earlier answer; when it still matches the answer is `304`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatchHeader"];
+            };
+            path: {
+                /** @description Resource id (uuid). */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Content"];
+            206: components["responses"]["PartialContent"];
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["FaceNotFound"];
+            416: components["responses"]["RangeNotSatisfiable"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
