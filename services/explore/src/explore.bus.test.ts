@@ -7,8 +7,32 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { emptyMediaMetadata, getMediaItemsRpc, getPlaceRpc, getThingRpc, listMediaItemPlacesRpc, listMediaItemThingsRpc, listPlaceMediaItemsRpc, listPlacesRpc, listThingMediaItemsRpc, listThingsRpc, mediaProcessedEvent, mediaPurgedEvent, mediaTrashedEvent, mediaUpdatedEvent, userDeletedEvent } from '@trove/proto-events';
-import type { MediaItemV1 } from '@trove/proto-events';
+import {
+  emptyMediaMetadata,
+  getMediaItemsRpc,
+  getPersonRpc,
+  getPlaceRpc,
+  getThingRpc,
+  listMediaItemPeopleRpc,
+  listMediaItemPlacesRpc,
+  listMediaItemThingsRpc,
+  listPeopleRpc,
+  listPersonMediaItemsRpc,
+  listPlaceMediaItemsRpc,
+  listPlacesRpc,
+  listThingMediaItemsRpc,
+  listThingsRpc,
+  locateFaceRpc,
+  mediaProcessedEvent,
+  mediaPurgedEvent,
+  mediaTrashedEvent,
+  mediaUpdatedEvent,
+  mergePeopleRpc,
+  regroupPeopleRpc,
+  updatePersonRpc,
+  userDeletedEvent,
+} from '@trove/proto-events';
+import type { MediaItemProcessedV1, MediaItemV1 } from '@trove/proto-events';
 import { Bus, createLogger, openDocStore, rpcHandler } from '@trove/kit';
 import type { DocStore } from '@trove/kit';
 import { startNatsServer, waitFor } from '@trove/kit/testing';
@@ -21,6 +45,7 @@ import { exploreHandlers } from './handlers';
 import { DEFAULT_GROUPING } from './people/grouping';
 import { PeopleRepository } from './people/repository';
 import { People } from './people/service';
+import { encode, faceOf, randomPerson, seeded } from './people/synthetic.fake';
 import { mediaOverBus } from './ports/media';
 
 const log = createLogger({ service: 'explore-test', level: 'silent' });
@@ -137,6 +162,110 @@ describe('explore over NATS: RPCs and media/user events', () => {
     await waitFor(async () => (await client.request(getPlaceRpc, { userId: bob, id: placeId }).catch((err: { code?: string }) => err.code)) === 'NOT_FOUND', {
       what: "bob's place to be removed",
     });
+  });
+});
+
+describe('explore over NATS: people', () => {
+  let nats: NatsServerHandle;
+  let dir: string;
+  let store: DocStore;
+  let buses: Bus[] = [];
+  let client: Bus;
+  const media = new Map<string, Pick<MediaItemV1, 'id' | 'userId' | 'hidden' | 'deleted' | 'updatedAt'>>();
+  const alice = randomUUID();
+  const bob = randomUUID();
+  const random = seeded(21);
+  const [ann, ben] = [randomPerson(random), randomPerson(random)];
+  let clock = Date.parse('2024-01-01T00:00:00Z');
+
+  beforeAll(async () => {
+    nats = await startNatsServer();
+    dir = mkdtempSync(join(tmpdir(), 'trove-explore-people-bus-'));
+    store = await openDocStore({ service: 'explore', dataDir: dir });
+    const service = await Bus.connect({ url: nats.url, name: 'explore', log, rpcTimeoutMs: 2000 });
+    await service.ensureStreams();
+    const mediaStates = mediaOverBus(service);
+    const explore = new Explore(await ExploreRepository.open(store), mediaStates);
+    const people = new People(await PeopleRepository.open(store), mediaStates, DEFAULT_GROUPING);
+    await consumeExploreEvents(service, explore, people, log);
+    await service.serve({ name: 'explore', version: '0.0.0', handlers: exploreHandlers(explore, people) });
+    const mediaBus = await Bus.connect({ url: nats.url, name: 'media', log });
+    await mediaBus.serve({
+      name: 'media',
+      version: '0.0.0',
+      handlers: [rpcHandler(getMediaItemsRpc, async ({ userId, ids }) => ({ items: ids.flatMap((id) => (media.get(id)?.userId === userId ? [mediaItemV1(media.get(id)!)] : [])) }))],
+    });
+    client = await Bus.connect({ url: nats.url, name: 'gateway', log, rpcTimeoutMs: 2000 });
+    buses = [client, mediaBus, service];
+  });
+  afterAll(async () => {
+    await Promise.allSettled(buses.map((b) => b.close()));
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+    await nats?.stop();
+  });
+
+  const setMedia = (userId: string, id: string, flags: { hidden?: boolean; deleted?: boolean } = {}) =>
+    media.set(id, { id, userId, hidden: false, deleted: false, ...media.get(id), ...flags, updatedAt: new Date((clock += 1000)).toISOString() });
+  /** The worker's result for a new photo of the user's showing `who`, published; answers its id once explore has its people. */
+  const photo = async (userId: string, day: number, who: Float32Array[]) => {
+    const id = randomUUID();
+    setMedia(userId, id);
+    const result: MediaItemProcessedV1 = {
+      ...processedResult(userId, id, `2024-07-${String(day).padStart(2, '0')}T12:00:00Z`),
+      faces: who.map((person, i) => ({ box: { x: 0.1 * i, y: 0.2, width: 0.1, height: 0.15 }, score: 0.9, embedding: encode(faceOf(person, random)), thumbnailKey: `media/${userId}/${id}/faces/${i}.webp` })),
+    };
+    await client.publish(mediaProcessedEvent, result, { msgId: `processed-${id}` });
+    await waitFor(async () => (await client.request(listMediaItemPeopleRpc, { userId, mediaItemId: id })).people.length === who.length, { what: 'the photo\'s people' });
+    return id;
+  };
+  const listed = async (hidden?: boolean) => (await client.request(listPeopleRpc, { userId: alice, page: 1, limit: 15, ...(hidden === undefined ? {} : { hidden }) })).people;
+
+  it('groups the faces of processed photos into people and answers, names, hides, merges and regroups them with schema-checked shapes', async () => {
+    const first = await photo(alice, 1, [ann, ben]);
+    const second = await photo(alice, 2, [ann]);
+    const [a, b] = await waitFor(async () => {
+      const people = await listed();
+      return people[0]?.mediaItemsCount === 2 ? people : undefined;
+    }, { what: 'ann to count two photos' });
+    expect(a).toMatchObject({ userId: alice, name: '', hidden: false, coverMediaItemId: second, coverFace: { mediaItemId: second } });
+    expect(b).toMatchObject({ mediaItemsCount: 1, coverMediaItemId: first });
+    expect(await client.request(getPersonRpc, { userId: alice, id: a!.id })).toEqual(a);
+    expect(await client.request(listPersonMediaItemsRpc, { userId: alice, id: a!.id, page: 1, limit: 15 })).toEqual({ mediaItemIds: [second, first] });
+    expect(await client.request(locateFaceRpc, { id: a!.coverFace!.id })).toEqual({ key: `media/${alice}/${second}/faces/0.webp`, contentType: 'image/webp', filename: expect.any(String), userId: alice });
+
+    expect(await client.request(updatePersonRpc, { userId: alice, id: a!.id, name: 'Ann', hidden: true, coverMediaItemId: first })).toEqual({});
+    expect((await listed()).map((p) => p.id)).toEqual([b!.id]);
+    expect(await listed(true)).toEqual([expect.objectContaining({ id: a!.id, name: 'Ann', hidden: true, coverMediaItemId: first })]);
+    await expect(client.request(updatePersonRpc, { userId: alice, id: b!.id, coverMediaItemId: second })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'the cover must be a photo of this person' });
+
+    await client.request(mergePeopleRpc, { userId: alice, id: b!.id, people: [a!.id] });
+    expect(await client.request(getPersonRpc, { userId: alice, id: b!.id })).toMatchObject({ name: 'Ann', mediaItemsCount: 2 });
+    await expect(client.request(getPersonRpc, { userId: alice, id: a!.id })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'person not found' });
+    expect(await client.request(regroupPeopleRpc, { userId: alice })).toEqual({ faces: 3, people: 2 });
+    expect((await listed()).map((p) => [p.name, p.mediaItemsCount])).toEqual([['Ann', 2], ['', 1]]);
+
+    await expect(client.request(getPersonRpc, { userId: bob, id: b!.id })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'person not found' });
+    await expect(client.request(mergePeopleRpc, { userId: bob, id: b!.id, people: [a!.id] })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'person not found' });
+    await expect(client.request(locateFaceRpc, { userId: bob, id: b!.coverFace!.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(client.request(listMediaItemPeopleRpc, { userId: bob, mediaItemId: first })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'mediaitem not found' });
+  });
+
+  it('trash and purge take photos out of a person, who keeps answering by id without cover; a user\'s deletion removes their people', async () => {
+    const id = await photo(bob, 3, [ben]);
+    const [person] = (await client.request(listMediaItemPeopleRpc, { userId: bob, mediaItemId: id })).people;
+    const personOf = () => client.request(getPersonRpc, { userId: bob, id: person!.id });
+    await waitFor(async () => (await personOf()).mediaItemsCount === 1, { what: 'the person to count the photo' });
+    setMedia(bob, id, { deleted: true });
+    await client.publish(mediaTrashedEvent, { userId: bob, mediaItemId: id, at: new Date().toISOString() }, { msgId: `trashed-${id}` });
+    await waitFor(async () => (await personOf()).mediaItemsCount === 0, { what: 'the trashed photo to leave the person' });
+    expect(await personOf()).toMatchObject({ coverMediaItemId: null, coverFace: null });
+    media.delete(id);
+    await client.publish(mediaPurgedEvent, { userId: bob, mediaItemId: id, at: new Date().toISOString() }, { msgId: `purged-${id}` });
+    await waitFor(async () => (await client.request(locateFaceRpc, { id: person!.coverFace!.id }).catch((err: { code?: string }) => err.code)) === 'NOT_FOUND', { what: 'the purged photo\'s faces to go' });
+    expect(await personOf()).toMatchObject({ mediaItemsCount: 0, coverMediaItemId: null });
+    await client.publish(userDeletedEvent, { userId: bob, deletedAt: new Date().toISOString() }, { msgId: `deleted-${bob}` });
+    await waitFor(async () => (await personOf().catch((err: { code?: string }) => err.code)) === 'NOT_FOUND', { what: "bob's people to be removed" });
   });
 });
 
