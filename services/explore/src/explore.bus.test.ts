@@ -1,6 +1,6 @@
 /**
  * Explore as it runs in its process, minus the process: its RPC handlers and event consumers on a
- * real nats-server (JetStream), its repository on NeDB, and a stand-in media service answering
+ * real nats-server (JetStream), its repositories (places, things, people) on NeDB, and a stand-in media service answering
  * `trove.v1.media.getMany` on the bus.
  */
 import { randomUUID } from 'node:crypto';
@@ -163,50 +163,13 @@ describe('explore over NATS: RPCs and media/user events', () => {
       what: "bob's place to be removed",
     });
   });
-});
 
-describe('explore over NATS: people', () => {
-  let nats: NatsServerHandle;
-  let dir: string;
-  let store: DocStore;
-  let buses: Bus[] = [];
-  let client: Bus;
-  const media = new Map<string, Pick<MediaItemV1, 'id' | 'userId' | 'hidden' | 'deleted' | 'updatedAt'>>();
-  const alice = randomUUID();
-  const bob = randomUUID();
+  // ---- people ----------------------------------------------------------------------------------
+  const carol = randomUUID();
+  const dave = randomUUID();
   const random = seeded(21);
   const [ann, ben] = [randomPerson(random), randomPerson(random)];
-  let clock = Date.parse('2024-01-01T00:00:00Z');
 
-  beforeAll(async () => {
-    nats = await startNatsServer();
-    dir = mkdtempSync(join(tmpdir(), 'trove-explore-people-bus-'));
-    store = await openDocStore({ service: 'explore', dataDir: dir });
-    const service = await Bus.connect({ url: nats.url, name: 'explore', log, rpcTimeoutMs: 2000 });
-    await service.ensureStreams();
-    const mediaStates = mediaOverBus(service);
-    const explore = new Explore(await ExploreRepository.open(store), mediaStates);
-    const people = new People(await PeopleRepository.open(store), mediaStates, DEFAULT_GROUPING);
-    await consumeExploreEvents(service, explore, people, log);
-    await service.serve({ name: 'explore', version: '0.0.0', handlers: exploreHandlers(explore, people) });
-    const mediaBus = await Bus.connect({ url: nats.url, name: 'media', log });
-    await mediaBus.serve({
-      name: 'media',
-      version: '0.0.0',
-      handlers: [rpcHandler(getMediaItemsRpc, async ({ userId, ids }) => ({ items: ids.flatMap((id) => (media.get(id)?.userId === userId ? [mediaItemV1(media.get(id)!)] : [])) }))],
-    });
-    client = await Bus.connect({ url: nats.url, name: 'gateway', log, rpcTimeoutMs: 2000 });
-    buses = [client, mediaBus, service];
-  });
-  afterAll(async () => {
-    await Promise.allSettled(buses.map((b) => b.close()));
-    await store?.close();
-    rmSync(dir, { recursive: true, force: true });
-    await nats?.stop();
-  });
-
-  const setMedia = (userId: string, id: string, flags: { hidden?: boolean; deleted?: boolean } = {}) =>
-    media.set(id, { id, userId, hidden: false, deleted: false, ...media.get(id), ...flags, updatedAt: new Date((clock += 1000)).toISOString() });
   /** The worker's result for a new photo of the user's showing `who`, published; answers its id once explore has its people. */
   const photo = async (userId: string, day: number, who: Float32Array[]) => {
     const id = randomUUID();
@@ -245,27 +208,27 @@ describe('explore over NATS: people', () => {
     expect(await client.request(regroupPeopleRpc, { userId: alice })).toEqual({ faces: 3, people: 2 });
     expect((await listed()).map((p) => [p.name, p.mediaItemsCount])).toEqual([['Ann', 2], ['', 1]]);
 
-    await expect(client.request(getPersonRpc, { userId: bob, id: b!.id })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'person not found' });
-    await expect(client.request(mergePeopleRpc, { userId: bob, id: b!.id, people: [a!.id] })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'person not found' });
-    await expect(client.request(locateFaceRpc, { userId: bob, id: b!.coverFace!.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(client.request(listMediaItemPeopleRpc, { userId: bob, mediaItemId: first })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'mediaitem not found' });
+    await expect(client.request(getPersonRpc, { userId: dave, id: b!.id })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'person not found' });
+    await expect(client.request(mergePeopleRpc, { userId: dave, id: b!.id, people: [a!.id] })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'person not found' });
+    await expect(client.request(locateFaceRpc, { userId: dave, id: b!.coverFace!.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(client.request(listMediaItemPeopleRpc, { userId: dave, mediaItemId: first })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'mediaitem not found' });
   });
 
   it('trash and purge take photos out of a person, who keeps answering by id without cover; a user\'s deletion removes their people', async () => {
-    const id = await photo(bob, 3, [ben]);
-    const [person] = (await client.request(listMediaItemPeopleRpc, { userId: bob, mediaItemId: id })).people;
-    const personOf = () => client.request(getPersonRpc, { userId: bob, id: person!.id });
+    const id = await photo(carol, 3, [ben]);
+    const [person] = (await client.request(listMediaItemPeopleRpc, { userId: carol, mediaItemId: id })).people;
+    const personOf = () => client.request(getPersonRpc, { userId: carol, id: person!.id });
     await waitFor(async () => (await personOf()).mediaItemsCount === 1, { what: 'the person to count the photo' });
-    setMedia(bob, id, { deleted: true });
-    await client.publish(mediaTrashedEvent, { userId: bob, mediaItemId: id, at: new Date().toISOString() }, { msgId: `trashed-${id}` });
+    setMedia(carol, id, { deleted: true });
+    await client.publish(mediaTrashedEvent, { userId: carol, mediaItemId: id, at: new Date().toISOString() }, { msgId: `trashed-${id}` });
     await waitFor(async () => (await personOf()).mediaItemsCount === 0, { what: 'the trashed photo to leave the person' });
     expect(await personOf()).toMatchObject({ coverMediaItemId: null, coverFace: null });
     media.delete(id);
-    await client.publish(mediaPurgedEvent, { userId: bob, mediaItemId: id, at: new Date().toISOString() }, { msgId: `purged-${id}` });
+    await client.publish(mediaPurgedEvent, { userId: carol, mediaItemId: id, at: new Date().toISOString() }, { msgId: `purged-${id}` });
     await waitFor(async () => (await client.request(locateFaceRpc, { id: person!.coverFace!.id }).catch((err: { code?: string }) => err.code)) === 'NOT_FOUND', { what: 'the purged photo\'s faces to go' });
     expect(await personOf()).toMatchObject({ mediaItemsCount: 0, coverMediaItemId: null });
-    await client.publish(userDeletedEvent, { userId: bob, deletedAt: new Date().toISOString() }, { msgId: `deleted-${bob}` });
-    await waitFor(async () => (await personOf().catch((err: { code?: string }) => err.code)) === 'NOT_FOUND', { what: "bob's people to be removed" });
+    await client.publish(userDeletedEvent, { userId: carol, deletedAt: new Date().toISOString() }, { msgId: `deleted-${carol}` });
+    await waitFor(async () => (await personOf().catch((err: { code?: string }) => err.code)) === 'NOT_FOUND', { what: "carol's people to be removed" });
   });
 });
 
