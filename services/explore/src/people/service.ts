@@ -167,8 +167,11 @@ export class People {
       for (const { id, personId } of grouping.changed()) if (!replaced.has(id)) await this.repo.setPersonOfFace(userId, id, personId);
       const left = await this.repo.replaceItemFaces(userId, mediaItemId, docs);
       await this.refresh(userId, [...left, ...grouping.newPeople, ...docs.map((d) => d.personId)]);
-      // Purged (or the user deleted) while this ran: its faces go too.
-      if (!(await this.repo.itemKnown(userId, mediaItemId))) await this.itemPurged(userId, mediaItemId);
+      // Purged (or the user deleted) while this ran: its faces go too, and the people they started.
+      if (!(await this.repo.itemKnown(userId, mediaItemId))) {
+        await this.itemPurged(userId, mediaItemId);
+        await this.repo.deletePeople(userId, grouping.newPeople);
+      }
     });
   }
 
