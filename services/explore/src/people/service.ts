@@ -170,6 +170,7 @@ export class People {
       // Purged (or the user deleted) while this ran: its faces go too, and the people they started.
       if (!(await this.repo.itemKnown(userId, mediaItemId))) {
         await this.itemPurged(userId, mediaItemId);
+        for (const { id } of grouping.changed()) if (!replaced.has(id)) await this.repo.setPersonOfFace(userId, id, null);
         await this.repo.deletePeople(userId, grouping.newPeople);
       }
     });
