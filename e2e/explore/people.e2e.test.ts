@@ -26,7 +26,7 @@ describe('people (e2e)', () => {
   let bob: Api;
   let original: MediaItem;
   let copy: MediaItem;
-  /** The people of the original, once explore has them all. */
+  /** The people of the original, once explore has them all (before the copy came). */
   let people: Person[];
 
   const byId = (id: string) => ({ params: { path: { id } } });
@@ -48,6 +48,8 @@ describe('people (e2e)', () => {
     bob = (await newUser(stack)).api;
     const group = await readFile(join(FIXTURES, 'faces.jpg'));
     original = await uploadReady(alice, group, 'faces.jpg', PROCESSING_MS);
+    // Before the copy: every cover face is then in the original.
+    people = await until(() => peopleOf(original), (found) => found.length >= 8 && found.every((p) => p.mediaItemsCount === 1), 'the people of the group photo, counted', 60_000);
     // The same faces in other bytes: 10 % cut off each side, scaled to 70 %.
     const { width, height } = await sharp(group).metadata();
     const [left, top] = [Math.round(width! * 0.1), Math.round(height! * 0.1)];
@@ -57,7 +59,6 @@ describe('people (e2e)', () => {
       .jpeg({ quality: 85 })
       .toBuffer();
     copy = await uploadReady(alice, cropped, 'faces-copy.jpg', PROCESSING_MS);
-    people = await until(() => peopleOf(original), (found) => found.length >= 8, 'the people of the group photo', 60_000);
   }, 2 * PROCESSING_MS + 120_000);
   afterAll(async () => {
     await stack?.stop();
@@ -84,10 +85,22 @@ describe('people (e2e)', () => {
   });
 
   it('the cropped, scaled copy: at least 80 % of its faces join the people of the original (who then have 2 photos)', async () => {
-    const ofCopy = await until(() => peopleOf(copy), (found) => found.length > 0, 'the people of the copy');
-    const shared = ofCopy.filter((p) => people.some((o) => o.id === p.id));
+    const before = new Set(people.map((p) => p.id));
+    // Counted: the people of both photos twice, the others once.
+    const ofCopy = await until(() => peopleOf(copy), (found) => found.length > 0 && found.every((p) => p.mediaItemsCount === (before.has(p.id) ? 2 : 1)), 'the people of the copy, counted');
+    const shared = ofCopy.filter((p) => before.has(p.id));
     expect(shared.length / ofCopy.length).toBeGreaterThanOrEqual(0.8);
-    for (const person of shared) expect(person.mediaItemsCount).toBe(2);
+    // The same face: its box in the copy, mapped back through the crop, lies where it was in the original.
+    for (const person of shared) {
+      expect(await status(alice.PUT('/v1/explore/people/{id}', { ...byId(person.id), body: { coverMediaItemId: copy.id } }))).toBe(204);
+      const inCopy = (await personById(person.id)).coverMediaItemFace!;
+      const inOriginal = people.find((p) => p.id === person.id)!.coverMediaItemFace!;
+      expect(inCopy.mediaItemId).toBe(copy.id);
+      const centre = (b: { x: number; width: number; y: number; height: number }) => [b.x + b.width / 2, b.y + b.height / 2];
+      const [cx, cy] = centre(inCopy.boundingBox);
+      const [ox, oy] = centre(inOriginal.boundingBox);
+      expect(Math.hypot(0.1 + cx! * 0.8 - ox!, 0.1 + cy! * 0.8 - oy!)).toBeLessThan(0.03);
+    }
     const items = await ok(alice.GET('/v1/explore/people/{id}/mediaItems', byId(shared[0]!.id)), 200);
     expect(items.map((i) => i.id).sort()).toEqual([original.id, copy.id].sort());
   });
