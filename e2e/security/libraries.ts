@@ -114,7 +114,11 @@ async function resourceOf(stack: Stack, user: TestUser, kind: string, known: Rec
   const photo = PHOTO_FOR[kind];
   if (photo) {
     const item = await uploadReady(user.api, await photo.data(), photo.filename);
-    if (photo.isTheItem) known.mediaItems = item.id;
+    if (photo.isTheItem) {
+      // In the album too, so that it also stands for the album's items (a cover chosen among them).
+      if (known.albums) await ok(user.api.POST('/v1/albums/{id}/mediaItems', { params: { path: { id: known.albums } }, body: { mediaItems: [item.id] } }));
+      known.mediaItems = item.id;
+    }
   }
   const found = await waitFor(async () => (await listed())?.[0], { timeoutMs: DERIVED_WITHIN_MS, intervalMs: 250, what: `a ${kind} resource of the test user` }).catch(() => {
     throw new Error(`${list.operationId} is served, but the test user got no ${kind}: give PHOTO_FOR in e2e/security/libraries.ts a photo that makes one`);

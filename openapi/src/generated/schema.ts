@@ -643,7 +643,8 @@ export interface paths {
          * Name, hide or show a person, or choose their cover
          * @description Changes the given fields of a person (`name`, `hidden`, `coverMediaItemId`); fields left out
          *     stay. A hidden person leaves the people list, but new photos of them still join them. The
-         *     cover must be a photo of that person (else `400`); `null` makes the newest photo the cover
+         *     cover must be a photo of that person: another of the caller's items answers `400`, an item
+         *     that is not the caller's `404 mediaitem not found`; `null` makes the newest photo the cover
          *     again. Answers `204`.
          */
         put: operations["updatePerson"];

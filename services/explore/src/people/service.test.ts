@@ -107,6 +107,8 @@ describe('people (grouping, naming, hiding, merging, covers, visibility) against
     await people.update(alice, a.id, { coverMediaItemId: first, hidden: false });
     expect(await people.get(alice, a.id)).toMatchObject({ hidden: false, coverMediaItemId: first });
     await expect(people.update(alice, a.id, { coverMediaItemId: other })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'the cover must be a photo of this person' });
+    const bobs = await photo(3, [ann], bob);
+    for (const notHers of [bobs, randomUUID()]) await expect(people.update(alice, a.id, { coverMediaItemId: notHers })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'mediaitem not found' });
     await expect(people.update(bob, a.id, { name: 'Eve' })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'person not found' });
     await expect(people.get(bob, a.id)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'person not found' });
     await expect(people.ofItem(bob, first)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'mediaitem not found' });

@@ -99,7 +99,11 @@ export class People {
   async update(userId: string, id: string, changes: PersonUpdate): Promise<void> {
     await this.existing(userId, id);
     const cover = changes.coverMediaItemId;
-    if (cover && !(await this.repo.personInItem(userId, id, cover))) throw badRequest('the cover must be a photo of this person', { coverMediaItemId: cover });
+    if (cover && !(await this.repo.personInItem(userId, id, cover))) {
+      // Another user's item answers as a missing one; the user's own photo of someone else is refused.
+      if (!(await this.repo.itemKnown(userId, cover)) && !(await this.media.stateOf(userId, cover))) throw mediaItemNotFound();
+      throw badRequest('the cover must be a photo of this person', { coverMediaItemId: cover });
+    }
     await this.repo.updatePerson(userId, id, {
       ...(changes.name !== undefined ? { name: changes.name } : {}),
       ...(changes.hidden !== undefined ? { hidden: changes.hidden } : {}),
