@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   emptyMediaMetadata,
+  encodeEmbedding,
   getMediaItemsRpc,
   getPersonRpc,
   getPlaceRpc,
@@ -45,7 +46,7 @@ import { exploreHandlers } from './handlers';
 import { DEFAULT_GROUPING } from './people/grouping';
 import { PeopleRepository } from './people/repository';
 import { People } from './people/service';
-import { encode, faceOf, randomPerson, seeded } from './people/synthetic.fake';
+import { faceOf, randomPerson, seeded } from './people/synthetic.fake';
 import { mediaOverBus } from './ports/media';
 
 const log = createLogger({ service: 'explore-test', level: 'silent' });
@@ -176,7 +177,7 @@ describe('explore over NATS: RPCs and media/user events', () => {
     setMedia(userId, id);
     const result: MediaItemProcessedV1 = {
       ...processedResult(userId, id, `2024-07-${String(day).padStart(2, '0')}T12:00:00Z`),
-      faces: who.map((person, i) => ({ box: { x: 0.1 * i, y: 0.2, width: 0.1, height: 0.15 }, score: 0.9, embedding: encode(faceOf(person, random)), thumbnailKey: `media/${userId}/${id}/faces/${i}.webp` })),
+      faces: who.map((person, i) => ({ box: { x: 0.1 * i, y: 0.2, width: 0.1, height: 0.15 }, score: 0.9, embedding: encodeEmbedding(faceOf(person, random)), thumbnailKey: `media/${userId}/${id}/faces/${i}.webp` })),
     };
     await client.publish(mediaProcessedEvent, result, { msgId: `processed-${id}` });
     await waitFor(async () => (await client.request(listMediaItemPeopleRpc, { userId, mediaItemId: id })).people.length === who.length, { what: 'the photo\'s people' });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDocStore } from '@trove/kit';
 import type { DocStore } from '@trove/kit';
+import { encodeEmbedding } from '@trove/proto-events';
 import type { MediaItemProcessedV1 } from '@trove/proto-events';
 import { processedResult } from '../explore/processed.fake';
 import { ExploreRepository } from '../explore/repository';
@@ -12,7 +13,7 @@ import { FakeMedia } from '../ports/media.fake';
 import { DEFAULT_GROUPING } from './grouping';
 import { PeopleRepository } from './repository';
 import { People } from './service';
-import { encode, faceOf, randomPerson, seeded } from './synthetic.fake';
+import { faceOf, randomPerson, seeded } from './synthetic.fake';
 
 describe('people (grouping, naming, hiding, merging, covers, visibility) against NeDB and a fake media service', () => {
   let dir: string;
@@ -39,7 +40,7 @@ describe('people (grouping, naming, hiding, merging, covers, visibility) against
 
   const result = (userId: string, id: string, day: number, who: Float32Array[]): MediaItemProcessedV1 => ({
     ...processedResult(userId, id, `2024-06-${String(day).padStart(2, '0')}T12:00:00Z`),
-    faces: who.map((person, i) => ({ box: { x: i / 10, y: 0.1, width: 0.1, height: 0.1 }, score: 0.9 - i / 100, embedding: encode(faceOf(person, random)), thumbnailKey: `media/${userId}/${id}/faces/${i}.webp` })),
+    faces: who.map((person, i) => ({ box: { x: i / 10, y: 0.1, width: 0.1, height: 0.1 }, score: 0.9 - i / 100, embedding: encodeEmbedding(faceOf(person, random)), thumbnailKey: `media/${userId}/${id}/faces/${i}.webp` })),
   });
   /** As explore's consumer runs it: places and things first, then people. */
   const process = async (r: MediaItemProcessedV1) => {

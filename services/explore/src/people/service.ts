@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { decodeEmbedding } from '@trove/proto-events';
 import type { ContentLocationV1, MediaItemProcessedV1, PersonV1 } from '@trove/proto-events';
 import { badRequest, notFound } from '@trove/kit';
 import type { MediaStates } from '../ports/media';
-import { decodeEmbedding } from './embedding';
 import { FaceGrouping, regroup } from './grouping';
 import type { GroupedFace, GroupingRules } from './grouping';
 import type { FaceDoc, PeopleRepository, PersonDoc } from './repository';

@@ -32,12 +32,6 @@ export function faceOf(person: Float32Array, random: () => number, noise = 0.35)
   return unit(person.map((v) => v + gaussian(random) * scale));
 }
 
-/** Base64 of little-endian float32 values, as the worker sends an embedding. */
-export function encode(values: Float32Array): string {
-  const bytes = Buffer.alloc(values.length * 4);
-  values.forEach((v, i) => bytes.writeFloatLE(v, i * 4));
-  return bytes.toString('base64');
-}
 
 /** The same items in a shuffled order. */
 export function shuffled<T>(items: T[], random: () => number): T[] {
