@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { openDocStore } from '@trove/kit';
 import type { DocStore } from '@trove/kit';
+import { tempDir } from '@trove/kit/testing';
+import type { TempDir } from '@trove/kit/testing';
 import { encodeEmbedding } from '@trove/proto-events';
 import type { MediaItemProcessedV1 } from '@trove/proto-events';
 import { processedResult } from '../explore/processed.fake';
@@ -16,7 +15,7 @@ import { People } from './service';
 import { faceOf, randomPerson, seeded } from './synthetic.fake';
 
 describe('people (grouping, naming, hiding, merging, covers, visibility) against NeDB and a fake media service', () => {
-  let dir: string;
+  let dir: TempDir;
   let store: DocStore;
   let media: FakeMedia;
   let explore: Explore;
@@ -27,15 +26,15 @@ describe('people (grouping, naming, hiding, merging, covers, visibility) against
   const [ann, ben, cid] = [randomPerson(random), randomPerson(random), randomPerson(random)];
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'trove-people-'));
-    store = await openDocStore({ service: 'explore', dataDir: dir });
+    dir = await tempDir('trove-people-');
+    store = await openDocStore({ service: 'explore', dataDir: dir.path });
     media = new FakeMedia();
     explore = new Explore(await ExploreRepository.open(store), media);
     people = new People(await PeopleRepository.open(store), media, DEFAULT_GROUPING);
   });
   afterEach(async () => {
     await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await dir.remove();
   });
 
   const result = (userId: string, id: string, day: number, who: Float32Array[]): MediaItemProcessedV1 => ({
