@@ -77,11 +77,11 @@ docs: {image: docs, port: 8080, ready: /, live: /, docstore: false, blobstore: f
       key: {{ .key }}
 {{- end -}}
 
-{{/* The restricted security context every container runs with. */}}
+{{/* The restricted security context every container runs with ((dict "readOnly" false) only for skaffold's file sync). */}}
 {{- define "trove.containerSecurityContext" -}}
 runAsNonRoot: true
 allowPrivilegeEscalation: false
-readOnlyRootFilesystem: true
+readOnlyRootFilesystem: {{ ternary true .readOnly (kindIs "invalid" .readOnly) }}
 capabilities:
   drop: ["ALL"]
 seccompProfile:
