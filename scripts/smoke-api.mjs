@@ -86,7 +86,7 @@ console.log(`smoke: ${api} is ready`);
 const username = `smoke-${randomUUID().slice(0, 8)}`;
 const password = `smoke ${randomUUID()}`;
 const basic = `Basic ${Buffer.from(`${adminUser}:${adminPassword}`).toString('base64')}`;
-const created = await call('POST', '/v1/users', { headers: { authorization: basic, 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
+const created = await call('POST', '/v1/users', { headers: { authorization: basic, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Smoke Test', username, password }) });
 if (created.status !== 201) fail(`POST /v1/users answered ${created.status}: ${created.text}`);
 
 const login = await call('POST', '/v1/auth/login', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
