@@ -242,6 +242,24 @@ describe('optional parts', () => {
   });
 });
 
+describe('the checks themselves', () => {
+  it('catch a writable root filesystem (the dev profile), a missing probe and missing limits', () => {
+    const dev = render({ set: { readOnlyRootFilesystem: false } });
+    expect(problems(dev)).toContain('Deployment trove-gateway container gateway: readOnlyRootFilesystem is not true');
+    const gateway = structuredClone(deployment(render(), 'gateway'));
+    const container = containerOf(gateway);
+    delete container.livenessProbe;
+    delete container.resources?.limits;
+    container.ports = [{ containerPort: 'http' as unknown as number }];
+    expect(problems([gateway])).toEqual([
+      expect.stringMatching(/^apps\/v1\/Deployment trove-gateway: .*containerPort must be integer/),
+      'Deployment trove-gateway container gateway: no livenessProbe',
+      'Deployment trove-gateway container gateway: no resources.limits.cpu',
+      'Deployment trove-gateway container gateway: no resources.limits.memory',
+    ]);
+  });
+});
+
 describe('values.schema.json', () => {
   const refused = (set: Record<string, string | number | boolean>) => {
     const args = ['template', 'trove', CHART];
