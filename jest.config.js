@@ -42,8 +42,8 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      roots: ['<rootDir>/proto-events', '<rootDir>/openapi', '<rootDir>/services', '<rootDir>/scripts', '<rootDir>/web'],
-      testMatch: ['**/src/**/*.test.ts', '<rootDir>/scripts/**/*.test.ts', '<rootDir>/web/{app,test}/**/*.test.{ts,tsx}'],
+      roots: ['<rootDir>/proto-events', '<rootDir>/openapi', '<rootDir>/services', '<rootDir>/scripts', '<rootDir>/web', '<rootDir>/charts'],
+      testMatch: ['**/src/**/*.test.ts', '<rootDir>/scripts/**/*.test.ts', '<rootDir>/charts/tests/*.test.ts', '<rootDir>/web/{app,test}/**/*.test.{ts,tsx}'],
       testPathIgnorePatterns: [...common.testPathIgnorePatterns, '<rootDir>/scripts/up.test.ts'],
     },
     {

@@ -24,6 +24,7 @@ const sidebars: SidebarsConfig = {
             'user-guide/features/things',
             'user-guide/features/people',
             'user-guide/features/search',
+            'user-guide/features/jobs',
             'user-guide/features/users',
           ],
         },

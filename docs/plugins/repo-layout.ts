@@ -8,7 +8,10 @@
  */
 export const FOLDERS: Record<string, string> = {
   '.ci': 'CI entry point: `.ci/run` is exactly `make test`',
-  charts: 'Helm chart `trove` for a home-lab Kubernetes cluster (planned)',
+  '.github': 'GitHub Actions: `workflows/ci.yml` runs `make test`, the store contract suites against MongoDB 7 and MinIO, the image builds and a kind install with the API smoke test',
+  charts: 'the Helm chart `trove` for a home-lab Kubernetes cluster; `charts/tests` checks it (and `k8s/`, the Dockerfile, skaffold, CI) in `make test`',
+  'charts/trove': 'the chart: every process, NATS/MongoDB/MinIO, generated secrets, worker scaling, network policies, ingress, metrics; `values.schema.json` refuses bad values',
+  'charts/tests': '`helm lint --strict`, renders validated against the Kubernetes schemas and the workload policy, the delivery files',
   docs: 'this documentation site (Docusaurus 3.4.0 + redocusaurus)',
   'docs/docs': 'the pages: user guide and dev guide (Markdown/MDX)',
   'docs/plugins': 'build-time plugin reading the repository (API operations, NATS catalogue, this tree)',
@@ -17,7 +20,7 @@ export const FOLDERS: Record<string, string> = {
   'docs/test': 'the site test: build, serve on loopback, headless Chromium',
   e2e: 'workspace `@trove/e2e`: the end-to-end suites (gateway, media, library, the web app in a browser), on one client typed by the contract',
   'e2e/support': 'the typed HTTP client (openapi-fetch + `paths` of `@trove/openapi`) and the steps every suite takes: users, login, uploads',
-  k8s: 'plain manifests for a development loop on a local cluster (planned)',
+  k8s: 'kustomize: cluster prerequisites the chart does not own (namespace, limits, KEDA), base and `overlays/home-lab`',
   openapi: 'workspace `@trove/openapi`: `openapi.yaml`, the HTTP contract, and its loader',
   'openapi/scripts': 'code generation from the contract',
   'openapi/src': 'loader, operation list and contract tests',
@@ -64,6 +67,8 @@ export const FILES: Record<string, string> = {
   'tsconfig.build.json': 'project references: what `tsc -b` builds (dist/) and type-checks (tests, through each workspace\'s `tsconfig.test.json`)',
   'jest.config.js': 'one jest run over every workspace, as two projects: `unit` and `e2e`',
   'eslint.config.mjs': 'lint rules (flat config)',
-  'skaffold.yaml': 'development loop on a local cluster (planned)',
+  'skaffold.yaml': 'builds the images and deploys the chart: profiles `dev` (file sync) and `home-lab`',
+  Dockerfile: 'the images, one multi-stage build: `trove` (every Node.js process), `trove-worker` (plus ffmpeg), `trove-docs`',
+  '.dockerignore': 'what stays out of the image build context',
   '.gitignore': 'what git leaves out: build output, `data/`, `artifacts/`',
 };

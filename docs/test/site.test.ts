@@ -31,6 +31,7 @@ const ROUTES: [string, string | RegExp][] = [
   ['/docs/user-guide/deployment', 'Deployment'],
   ['/docs/user-guide/features/albums', 'Albums'],
   ['/docs/user-guide/features/explore', 'Explore'],
+  ['/docs/user-guide/features/jobs', 'Jobs'],
   ['/docs/user-guide/features/library', 'Library'],
   ['/docs/user-guide/features/metadata', 'Metadata'],
   ['/docs/user-guide/features/people', 'People'],

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import jwt from 'jsonwebtoken';
 import { connect } from 'nats';
-import { STREAMS, userDeletedEvent } from '@trove/proto-events';
+import { STREAMS, completeFeatures, userDeletedEvent } from '@trove/proto-events';
 import { freePort, serviceEntry, startStack, waitFor } from '@trove/kit/testing';
 import type { Stack } from '@trove/kit/testing';
 import { PASSWORD, adminApi, answer, createApi, login as loginCall, offContract, ok, randomTestAddress, status, uniqueName } from '../support/api';
@@ -83,7 +83,7 @@ describe('auth and users (e2e)', () => {
       const username = uniqueName('alice');
       const created = await answer(admin.POST('/v1/users', { body: { name: 'Alice Jansen', username, password: PASSWORD } }));
       expect(created.status).toBe(201);
-      expect(created.body).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'Alice Jansen', username, createdAt: expect.any(String), updatedAt: expect.any(String) });
+      expect(created.body).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'Alice Jansen', username, features: completeFeatures({}), createdAt: expect.any(String), updatedAt: expect.any(String) });
       const id = (created.body as User).id;
 
       const list = await answer(admin.GET('/v1/users', { params: { query: { limit: 100 } } }));

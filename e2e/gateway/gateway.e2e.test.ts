@@ -10,7 +10,7 @@ import { listOperations } from '@trove/openapi';
 import type { OpenApiOperation } from '@trove/openapi';
 import { startStack, waitFor } from '@trove/kit/testing';
 import type { Stack } from '@trove/kit/testing';
-import { adminApi, answer, authorization, createApi, offContract } from '../support/api';
+import { adminApi, answer, authorization, createApi, newUser, offContract } from '../support/api';
 import type { Api, Credentials } from '../support/api';
 import { send } from '../support/raw';
 import type { RawRequest } from '../support/raw';
@@ -213,7 +213,10 @@ describe('gateway (e2e)', () => {
   });
 
   it('GET /v1/features answers the configured features to a logged-in user', async () => {
-    expect(await answer(user.GET('/v1/features'))).toMatchObject({ status: 200, body: { favourites: true, hidden: false } });
+    // A user's own features live in the auth service: this call needs it, and a real user.
+    await stack.startService('auth');
+    const someone = await newUser(stack);
+    expect(await answer(someone.api.GET('/v1/features'))).toMatchObject({ status: 200, body: { favourites: true, hidden: false } });
   });
 
   // Last: it stops NATS.

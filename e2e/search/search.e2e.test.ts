@@ -91,6 +91,22 @@ describe('search (e2e)', () => {
     expect(await found('picnic')).toEqual([]);
   });
 
+  it("a person's new name is found within seconds; the old one no longer", async () => {
+    const carol = (await newUser(stack)).api;
+    await uploadReady(carol, await readFile(join(FIXTURES, 'faces.jpg')), 'faces.jpg', 240_000);
+    await waitFor(async () => (await ok(carol.GET('/v1/explore/people'), 200)).length > 0, { timeoutMs: 30_000, intervalMs: 100, what: 'the group photo to yield people' });
+    const [person] = await ok(carol.GET('/v1/explore/people'), 200);
+    const rename = (name: string) => status(carol.PUT('/v1/explore/people/{id}', { params: { path: { id: person!.id } }, body: { name } }));
+    expect(await rename('Zelda Fitzgerald')).toBe(204);
+    await until('zelda', ['faces.jpg'], 5_000, carol);
+    await until('fitzgerald zelda', ['faces.jpg'], 5_000, carol);
+    expect(await rename('Grandma Ruth')).toBe(204);
+    await until('ruth', ['faces.jpg'], 5_000, carol);
+    expect(await found('zelda', carol)).toEqual([]);
+    // Alice has nobody of that name.
+    expect(await found('ruth')).toEqual([]);
+  });
+
   it('trashed and hidden items are not found; restored ones are again', async () => {
     await until('madrid', ['plaza.jpg']);
     expect(await status(alice.DELETE('/v1/mediaItems/{id}', { params: { path: { id: madrid.id } } }))).toBe(204);

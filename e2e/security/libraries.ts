@@ -5,10 +5,12 @@
  * test can prove the attack changed nothing.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { listOperations } from '@trove/openapi';
 import { waitFor } from '@trove/kit/testing';
 import type { Stack } from '@trove/kit/testing';
-import { heicFixture, jpegWithExif, noiseImage } from '@trove/kit/testing/media';
+import { FIXTURES, heicFixture, jpegWithExif, noiseImage } from '@trove/kit/testing/media';
 import { newUser, ok, uniqueName, uploadReady } from '../support/api';
 import type { TestUser } from '../support/api';
 import type { SecretLedger } from '../support/secrets';
@@ -58,9 +60,19 @@ function createCallOf(kind: string) {
   return listOperations().find((o) => o.method === 'post' && o.security === 'bearer' && o.path === `/v1/${kind}`);
 }
 
-/** Photos that give a kind its first resource where the library's own photo (a JPEG with a GPS position) is not enough. */
-const PHOTO_FOR: Record<string, { filename: string; data: () => Promise<Buffer> }> = {
+/**
+ * Photos that give a kind its first resource where the library's own photo (a JPEG with a GPS
+ * position) is not enough. `isTheItem`: the photo becomes the library's media item too, so a call
+ * naming both (a person and their cover photo) names a photo of theirs.
+ */
+const PHOTO_FOR: Record<string, { filename: string; data: () => Promise<Buffer>; isTheItem?: true }> = {
   things: { filename: 'IMG_0543.HEIC', data: heicFixture },
+  people: { filename: 'faces.jpg', data: () => readFile(join(FIXTURES, 'faces.jpg')), isTheItem: true },
+};
+
+/** Kinds whose ids come with a resource of another kind: a face is a person's cover face. */
+const ID_FROM: Record<string, { kind: string; field: string }> = {
+  faces: { kind: 'people', field: 'coverMediaItemFaceId' },
 };
 
 /** How long the services may take to derive a resource from a processed photo (explore files it after the worker). */
@@ -73,6 +85,16 @@ const DERIVED_WITHIN_MS = 60_000;
  * have nothing real to attack.
  */
 async function resourceOf(stack: Stack, user: TestUser, kind: string, known: Record<string, string | undefined>): Promise<string | undefined> {
+  const from = ID_FROM[kind];
+  if (from) {
+    const ownerId = (known[from.kind] ??= await resourceOf(stack, user, from.kind, known));
+    const get = listOperations().find((o) => o.method === 'get' && o.security === 'bearer' && o.path.endsWith(`/${from.kind}/{id}`));
+    if (!ownerId || !get) return undefined;
+    const res = await callAs(stack, user, 'get', urlFor(get, ownerId));
+    const id = (res.body as Record<string, unknown> | undefined)?.[from.field];
+    if (typeof id !== 'string') throw new Error(`${get.operationId} answered no ${from.field} for the test user's ${from.kind}: ${res.status} ${JSON.stringify(res.body)}`);
+    return id;
+  }
   const create = createCallOf(kind);
   if (create) {
     const res = await callAs(stack, user, 'post', create.path, validBody(create, (k) => known[k] ?? ''));
@@ -90,7 +112,14 @@ async function resourceOf(stack: Stack, user: TestUser, kind: string, known: Rec
   };
   if (!(await listed())) return undefined;
   const photo = PHOTO_FOR[kind];
-  if (photo) await uploadReady(user.api, await photo.data(), photo.filename);
+  if (photo) {
+    const item = await uploadReady(user.api, await photo.data(), photo.filename);
+    if (photo.isTheItem) {
+      // In the album too, so that it also stands for the album's items (a cover chosen among them).
+      if (known.albums) await ok(user.api.POST('/v1/albums/{id}/mediaItems', { params: { path: { id: known.albums } }, body: { mediaItems: [item.id] } }));
+      known.mediaItems = item.id;
+    }
+  }
   const found = await waitFor(async () => (await listed())?.[0], { timeoutMs: DERIVED_WITHIN_MS, intervalMs: 250, what: `a ${kind} resource of the test user` }).catch(() => {
     throw new Error(`${list.operationId} is served, but the test user got no ${kind}: give PHOTO_FOR in e2e/security/libraries.ts a photo that makes one`);
   });
@@ -113,8 +142,17 @@ export async function libraryOf(stack: Stack, secrets: SecretLedger, kinds: stri
   const album = await ok(user.api.POST('/v1/albums', { body: { name: uniqueName('album'), coverMediaItemId: item.id } }), 201);
   const ids: Record<string, string | undefined> = { mediaItems: item.id, albums: album.id };
   for (const kind of kinds) if (!(kind in ids)) ids[kind] = await resourceOf(stack, user, kind, ids);
+  if (ids.jobs) await jobFinished(user, ids.jobs);
   const knownIds = Object.values(ids).filter((id): id is string => !!id);
   return { user, ids, knownIds, markers: [...knownIds, filename, album.name, user.username] };
+}
+
+/** A job changes by itself until it is final: the owner's views compare what the attacks change, so wait for that. */
+async function jobFinished(user: TestUser, id: string): Promise<void> {
+  await waitFor(async () => {
+    const { data } = await user.api.GET('/v1/jobs/{id}', { params: { path: { id } } });
+    return data && (data.status === 'COMPLETED' || data.status === 'STOPPED') ? true : undefined;
+  }, { timeoutMs: DERIVED_WITHIN_MS, intervalMs: 250, what: `job ${id} to finish` });
 }
 
 /** Signed URLs differ by their expiry bucket, not by what they point at: left out of comparisons. */

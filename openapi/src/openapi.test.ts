@@ -47,6 +47,8 @@ const CALLS: Array<[string, string, string, OperationSecurity]> = [
   ['get', '/v1/explore/places/{id}/mediaItems', 'listPlaceMediaItems', 'bearer'],
   ['get', '/v1/explore/things/{id}/mediaItems', 'listThingMediaItems', 'bearer'],
   ['get', '/v1/explore/people/{id}/mediaItems', 'listPersonMediaItems', 'bearer'],
+  ['post', '/v1/explore/people/{id}/merge', 'mergePeople', 'bearer'],
+  ['get', '/v1/explore/faces/{id}/thumbnail', 'getFaceThumbnail', 'bearerOrSigned'],
   ['get', '/v1/albums', 'listAlbums', 'bearer'],
   ['post', '/v1/albums', 'createAlbum', 'bearer'],
   ['get', '/v1/albums/{id}', 'getAlbum', 'bearer'],
@@ -75,7 +77,7 @@ const TAGS = ['Version', 'Disk', 'Features', 'MediaItems', 'Favourites', 'Hidden
 
 const SCHEMAS = [
   'MediaItem', 'MediaItemRequest', 'MediaItemsRequest', 'MediaItemCreated', 'ConflictError',
-  'Album', 'AlbumRequest', 'AlbumUpdateRequest', 'Place', 'Thing', 'Person', 'PeopleRequest',
+  'Album', 'AlbumRequest', 'AlbumUpdateRequest', 'Place', 'Thing', 'Person', 'PeopleRequest', 'MergePeopleRequest', 'Face',
   'User', 'UserRequest', 'UserUpdateRequest', 'Job', 'JobCreateRequest', 'JobUpdateRequest',
   'AuthRequest', 'RefreshRequest', 'AuthResponse', 'Version', 'Disk', 'Features', 'Health', 'Error',
 ];
@@ -316,7 +318,7 @@ describe('openapi.yaml', () => {
   it('declares paginated lists as plain arrays with page and limit', () => {
     const paginated = [
       '/v1/yearsAgo/{monthDate}/mediaItems', '/v1/search', '/v1/mediaItems', '/v1/favourites', '/v1/hidden', '/v1/trash',
-      '/v1/explore/places', '/v1/explore/things', '/v1/explore/places/{id}/mediaItems', '/v1/explore/things/{id}/mediaItems', '/v1/explore/people/{id}/mediaItems',
+      '/v1/explore/places', '/v1/explore/things', '/v1/explore/people', '/v1/explore/places/{id}/mediaItems', '/v1/explore/things/{id}/mediaItems', '/v1/explore/people/{id}/mediaItems',
       '/v1/albums', '/v1/albums/{id}/mediaItems', '/v1/sharing/{id}/mediaItems', '/v1/users', '/v1/jobs',
     ];
     for (const p of paginated) {
@@ -414,7 +416,7 @@ describe('index', () => {
   });
 
   it('names the properties of a schema in the document\'s order', () => {
-    expect(schemaProperties('UserUpdateRequest')).toEqual(['name', 'username', 'password']);
+    expect(schemaProperties('UserUpdateRequest')).toEqual(['name', 'username', 'password', 'features']);
     expect(schemaProperties('MediaItem')).toEqual(Object.keys((schemas.MediaItem.properties as Obj) ?? {}));
     expect(schemaProperties('MediaItem').slice(0, 7)).toEqual(['id', 'userId', 'filename', 'description', 'mimeType', 'placeholder', 'sourceUrl']);
     expect(() => schemaProperties('Nope' as 'Error')).toThrow(/no object schema Nope/);

@@ -29,3 +29,13 @@ export const REVOCATIONS = {
   sessionKey: (sessionId: string): string => `session.${sessionId}`,
   userKey: (userId: string): string => `user.${userId}`,
 } as const;
+
+/** The optional areas a user can have switched on or off (UserFeaturesV1's keys). */
+export const USER_FEATURES = ['albums', 'favourites', 'hidden', 'trash', 'sharing', 'explore', 'places', 'things', 'people', 'jobs'] as const;
+export type UserFeature = (typeof USER_FEATURES)[number];
+export type FeatureSet = Record<UserFeature, boolean>;
+
+/** Every key present: those left out of `given` are on. */
+export function completeFeatures(given: Partial<FeatureSet> | undefined): FeatureSet {
+  return Object.fromEntries(USER_FEATURES.map((f) => [f, given?.[f] ?? true])) as FeatureSet;
+}

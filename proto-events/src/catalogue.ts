@@ -1,8 +1,10 @@
 import { defineEvent, defineRpc } from './contract';
 import { exploreContracts } from './explore-contracts';
 import { searchContracts } from './search-contracts';
+import { jobsContracts } from './jobs-contracts';
 import { libraryContracts } from './library-contracts';
 import { mediaContracts } from './media-contracts';
+import { peopleContracts } from './people-contracts';
 import type { MessageContract, RpcContract } from './contract';
 import type {
   CreateUserRequestV1,
@@ -29,7 +31,12 @@ import userIdRequestV1 from './schemas/user-id-request.v1.json';
 import listUsersRequestV1 from './schemas/user-list-request.v1.json';
 import userListV1 from './schemas/user-list.v1.json';
 import updateUserRequestV1 from './schemas/user-update-request.v1.json';
+import userFeaturesV1 from './schemas/user-features.v1.json';
 import userV1 from './schemas/user.v1.json';
+import { registerSchemas } from './validate';
+
+// Schemas other schemas point at with `$ref`: a user's features.
+registerSchemas([userFeaturesV1]);
 
 /**
  * Every subject the services use. Add a contract here (with its schema under `schemas/`), then run
@@ -68,7 +75,7 @@ export const createUserRpc = defineRpc<CreateUserRequestV1, UserV1>({
   subject: 'trove.v1.auth.users.create',
   service: 'auth',
   callers: ['gateway'],
-  summary: 'Creates a user account (username unique case-insensitively, password strength checked).',
+  summary: 'Creates a user account (username unique case-insensitively, password strength checked) with its features (absent keys: on).',
   request: createUserRequestV1,
   response: userV1,
 });
@@ -95,7 +102,7 @@ export const updateUserRpc = defineRpc<UpdateUserRequestV1, UserV1>({
   subject: 'trove.v1.auth.users.update',
   service: 'auth',
   callers: ['gateway'],
-  summary: "Changes a user's name, username or password; a new password ends the user's sessions.",
+  summary: "Changes a user's name, username, password or features; a new password ends the user's sessions.",
   request: updateUserRequestV1,
   response: userV1,
 });
@@ -131,4 +138,6 @@ export const catalogue: ReadonlyArray<RpcContract<unknown, unknown> | MessageCon
   ...libraryContracts,
   ...exploreContracts,
   ...searchContracts,
+  ...jobsContracts,
+  ...peopleContracts,
 ] as ReadonlyArray<RpcContract<unknown, unknown> | MessageContract<unknown>>;

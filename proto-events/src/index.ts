@@ -8,4 +8,6 @@ export * from './embedding';
 export * from './library-contracts';
 export * from './explore-contracts';
 export * from './search-contracts';
+export * from './jobs-contracts';
+export * from './people-contracts';
 export type * from './generated/types';

@@ -17,6 +17,8 @@ import type {
   SetMediaFlagRequestV1,
   UpdateMediaItemRequestV1,
   YearsAgoRequestV1,
+  MediaItemWalkV1,
+  WalkMediaItemsRequestV1,
 } from './generated/types';
 import emptyV1 from './schemas/empty.v1.json';
 import mediaChangedV1 from './schemas/media-changed.v1.json';
@@ -35,6 +37,8 @@ import mediaItemProcessedV1 from './schemas/media-processed.v1.json';
 import setMediaFlagRequestV1 from './schemas/media-set-flag-request.v1.json';
 import updateMediaItemRequestV1 from './schemas/media-update-request.v1.json';
 import yearsAgoRequestV1 from './schemas/media-years-ago-request.v1.json';
+import walkMediaItemsRequestV1 from './schemas/media-walk-request.v1.json';
+import mediaItemWalkV1 from './schemas/media-walk.v1.json';
 import { mediaMetadataSchema } from './media-metadata';
 import { registerSchemas } from './validate';
 
@@ -142,12 +146,21 @@ export const locateContentRpc = defineRpc<LocateContentRequestV1, ContentLocatio
   response: contentLocationV1,
 });
 
+export const walkMediaItemsRpc = defineRpc<WalkMediaItemsRequestV1, MediaItemWalkV1>({
+  subject: 'trove.v1.media.walk',
+  service: 'media',
+  callers: ['jobs'],
+  summary: "A batch of one user's items in (createdAt, id) order after a given item, with the walk's total: what a job queues work for.",
+  request: walkMediaItemsRequestV1,
+  response: mediaItemWalkV1,
+});
+
 // ---- media: work and events ------------------------------------------------------------------
 export const processMediaItemWork = defineWork<ProcessMediaItemV1>({
   subject: 'work.v1.media.process',
-  publishers: ['media'],
+  publishers: ['media', 'jobs'],
   consumers: ['worker'],
-  summary: 'Process one uploaded original: metadata, previews, thumbnail, placeholder, category, web-playable video.',
+  summary: 'Process one original: metadata, previews, thumbnail, placeholder, category, web-playable video, place, things (the components it names: an upload\'s per its owner\'s features, a job\'s).',
   payload: processMediaItemV1,
 });
 
@@ -165,9 +178,9 @@ export const mediaProcessingFailedDeadLetter: MessageContract<ProcessMediaItemV1
   stream: STREAMS.deadLetters.name,
   subject: deadLetterSubject(processMediaItemWork.subject),
   publishers: ['worker'],
-  consumers: ['media'],
+  consumers: ['media', 'jobs'],
   summary:
-    'A processing work item failed for good: the worker publishes it at once for a corrupt, unsupported or too large file, its bus after the last failed delivery; media marks the item FAILED (reason in the Trove-Dlq-Reason header).',
+    "A processing work item failed for good: the worker publishes it at once for a corrupt, unsupported or too large file (not a job's), its bus after the last failed delivery; media marks the item FAILED (reason in the Trove-Dlq-Reason header), unless a job queued it: then jobs counts it done.",
   payload: processMediaItemV1,
 };
 
@@ -188,6 +201,7 @@ export const mediaContracts = [
   yearsAgoRpc,
   getMediaItemsRpc,
   locateContentRpc,
+  walkMediaItemsRpc,
   processMediaItemWork,
   mediaProcessedEvent,
   mediaProcessingFailedDeadLetter,

@@ -98,7 +98,11 @@ export interface paths {
         };
         /**
          * Get enabled features
-         * @description Returns which optional features (favourites, hidden items) are enabled on this server, so clients can show or hide the corresponding views.
+         * @description Returns the caller's effective features: the user's own `features` (set by the
+         *     administrator), minus those the server switches off for everybody (`TROVE_FEATURES_OFF`,
+         *     `TROVE_FEATURE_FAVOURITES`, `TROVE_FEATURE_HIDDEN`), so clients can show or hide the
+         *     corresponding views. A switched-off area's own calls answer `403 feature disabled`; an
+         *     item's related lists (`places`, `things`, `people`, `albums`) answer an empty list.
          */
         get: operations["getFeatures"];
         put?: never;
@@ -561,7 +565,11 @@ export interface paths {
         };
         /**
          * List people
-         * @description Returns every person recognised in the caller's library, except people marked hidden, with the number of (visible) media items showing them; ordered by `mediaItemsCount`, largest first.
+         * @description Returns a page of the people recognised by face in the caller's photos, each with the number
+         *     of their media items that are neither hidden nor in the trash and a cover face; ordered by
+         *     `mediaItemsCount`, largest first, then by name. A person none of whose items is visible is
+         *     left out (they still answer by id). People marked hidden are left out unless `hidden=true`,
+         *     which lists only the hidden people.
          */
         get: operations["listPeople"];
         put?: never;
@@ -632,12 +640,18 @@ export interface paths {
         };
         /**
          * Get a person
-         * @description Returns one person of the caller's library (hidden people too).
+         * @description Returns one person of the caller's library, hidden people too, also when none of their items
+         *     is visible any more (then `mediaItemsCount` is 0, the cover ids and `coverMediaItemFace` are
+         *     `null` and there is no `coverMediaItem`).
          */
         get: operations["getPerson"];
         /**
-         * Name a person
-         * @description Sets the display name of a recognised person (and optionally hides or unhides them in the people list). Answers `204`.
+         * Name, hide or show a person, or choose their cover
+         * @description Changes the given fields of a person (`name`, `hidden`, `coverMediaItemId`); fields left out
+         *     stay. A hidden person leaves the people list, but new photos of them still join them. The
+         *     cover must be a photo of that person: another of the caller's items answers `400`, an item
+         *     that is not the caller's `404 mediaitem not found`; `null` makes the newest photo the cover
+         *     again. Answers `204`.
          */
         put: operations["updatePerson"];
         post?: never;
@@ -708,6 +722,57 @@ export interface paths {
          * @description Returns the caller's media items showing the person, newest first; hidden and trashed items are left out. Paginated.
          */
         get: operations["listPersonMediaItems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/explore/people/{id}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Resource id (uuid). */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge people into one
+         * @description Moves every face of the listed people to this person and removes the listed people (their
+         *     ids then answer `404`). The result keeps this person's name, or, while unnamed, the name of
+         *     the first listed person who has one. Faces found later that resemble any of them join the
+         *     result. Answers `204`; `404` when this or any listed person is not the caller's.
+         */
+        post: operations["mergePeople"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/explore/faces/{id}/thumbnail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Resource id (uuid). */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a face's thumbnail
+         * @description Streams the square thumbnail of one face (WebP, 160 px, the face with a margin), as cut by
+         *     the worker from the upright photo. This is what a `Face`'s `thumbnailUrl` points to. Same
+         *     `Range`, `If-None-Match` and authentication rules as a media item's thumbnail.
+         */
+        get: operations["getFaceThumbnail"];
         put?: never;
         post?: never;
         delete?: never;
@@ -996,7 +1061,7 @@ export interface paths {
         get: operations["getUser"];
         /**
          * Update a user
-         * @description Updates the given fields of a user account (name, username, password); fields left out
+         * @description Updates the given fields of a user account (name, username, password, features); fields left out
          *     keep their value. A new password is checked like on creation. Answers `204`; `409` when
          *     the new username is taken by another user. Requires basic auth with the administrator
          *     credentials.
@@ -1030,8 +1095,9 @@ export interface paths {
          * Create a job
          * @description Schedules a job that (re)runs the given processing components over every media item of
          *     the caller's library, e.g. after enabling a new recognition model. The job starts as
-         *     `SCHEDULED` and is picked up by a worker (`RUNNING`). `409` when a job with the same
-         *     components is already `SCHEDULED` or `RUNNING`.
+         *     `SCHEDULED` and is picked up by the job runner (`RUNNING`), which walks the library in
+         *     `createdAt` order and ends `COMPLETED`. `409 job already running` while another job of
+         *     the caller is `SCHEDULED`, `RUNNING` or `PAUSED`.
          */
         post: operations["createJob"];
         delete?: never;
@@ -1052,15 +1118,16 @@ export interface paths {
         };
         /**
          * Get a job
-         * @description Returns one job with its progress (`processed` of `total`).
+         * @description Returns one job with its progress (`done` of `total`).
          */
         get: operations["getJob"];
         /**
          * Pause, resume or stop a job
-         * @description Changes the job's status. Allowed transitions: `RUNNING → PAUSED` (the job remembers
-         *     `lastMediaItemId`), `PAUSED → RUNNING` (resumes after `lastMediaItemId`), and
-         *     `SCHEDULED | RUNNING | PAUSED → STOPPED` (final). Setting the current status again is a
-         *     no-op. Any other transition — in particular from `COMPLETED` or `STOPPED` — answers `409`.
+         * @description Changes the job's status along the transition table: `RUNNING → PAUSED` (nothing more is
+         *     queued; `lastMediaItemId` stays), `PAUSED → RUNNING` (goes on after `lastMediaItemId`),
+         *     `SCHEDULED | RUNNING | PAUSED → STOPPED` (final). `SCHEDULED → RUNNING` and
+         *     `RUNNING → COMPLETED` are the runner's. Any other transition — the same status again, or
+         *     anything from `COMPLETED` or `STOPPED` — answers `409 invalid job status transition`.
          *     Answers `204`.
          */
         put: operations["updateJob"];
@@ -1143,18 +1210,75 @@ export interface components {
              */
             message?: string;
         };
+        /** @description Which optional areas are on (`true`) or off (`false`). */
         Features: {
             /**
-             * @description Favourites are enabled (`/v1/favourites`).
+             * @description Albums (`/v1/albums…`; an item's albums list is empty when off).
+             * @example true
+             */
+            albums: boolean;
+            /**
+             * @description Favourites (`/v1/favourites`).
              * @example true
              */
             favourites: boolean;
             /**
-             * @description Hidden items are enabled (`/v1/hidden`).
+             * @description Hidden items (`/v1/hidden`).
              * @example true
              */
             hidden: boolean;
+            /**
+             * @description The trash (`/v1/trash`).
+             * @example true
+             */
+            trash: boolean;
+            /**
+             * @description Sharing albums by link (creating or updating an album with `shared: true`); links already shared keep working for visitors.
+             * @example true
+             */
+            sharing: boolean;
+            /**
+             * @description Explore as a whole (places, things and people need it too).
+             * @example true
+             */
+            explore: boolean;
+            /**
+             * @description Places (`/v1/explore/places…`; the worker names an item's place only when on).
+             * @example true
+             */
+            places: boolean;
+            /**
+             * @description Things (`/v1/explore/things…`; the worker recognises things only when on).
+             * @example true
+             */
+            things: boolean;
+            /**
+             * @description People (`/v1/explore/people…`; the worker detects faces only when on).
+             * @example true
+             */
+            people: boolean;
+            /**
+             * @description Processing jobs (`/v1/jobs…`).
+             * @example true
+             */
+            jobs: boolean;
         };
+        /**
+         * @description A user's features: an object of booleans, or a string holding that JSON object. Keys left out
+         *     are on when creating a user and keep their value when updating one; an unknown key answers `400`.
+         */
+        FeaturesRequest: {
+            albums?: boolean;
+            favourites?: boolean;
+            hidden?: boolean;
+            trash?: boolean;
+            sharing?: boolean;
+            explore?: boolean;
+            places?: boolean;
+            things?: boolean;
+            people?: boolean;
+            jobs?: boolean;
+        } | string;
         /**
          * @example photo
          * @enum {string}
@@ -1580,7 +1704,12 @@ export interface components {
              */
             mediaItemsCount: number;
         };
-        /** @description A person recognised by face in media items. */
+        /**
+         * @description A person recognised by face in media items: faces that look alike, grouped by the server
+         *     (see the user guide's people page), named, hidden and merged by the user. Every property is
+         *     always present but `coverMediaItem`, which is there exactly when `coverMediaItemId` is not
+         *     `null`.
+         */
         Person: {
             /**
              * Format: uuid
@@ -1588,33 +1717,63 @@ export interface components {
              */
             id: string;
             /**
-             * @description Name given by the user; `null` until named.
+             * @description Name given by the user; empty until named.
              * @example Alice
              */
-            name: string | null;
-            /** @description The face shown as the person's picture; `null` when none. */
-            coverMediaItemFace: components["schemas"]["Face"] | (never | null);
-            /**
-             * Format: int32
-             * @example 311
-             */
-            mediaItemsCount: number;
+            name: string;
             /**
              * @description The user chose not to see this person in the people list.
              * @example false
              */
-            hidden?: boolean;
+            hidden: boolean;
+            /**
+             * Format: uuid
+             * @description The photo shown for the person — the one the user chose while it is visible, else the newest of their media items that is neither hidden nor in the trash; `null` when there is none.
+             * @example 3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c
+             */
+            coverMediaItemId: string | null;
+            /**
+             * Format: uuid
+             * @description The person's face in the cover photo; `null` when there is no cover.
+             * @example 5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d8e
+             */
+            coverMediaItemFaceId: string | null;
+            coverMediaItem?: components["schemas"]["MediaItem"];
+            /** @description The person's face in the cover photo, with its own thumbnail; `null` when there is no cover. */
+            coverMediaItemFace: components["schemas"]["Face"] | (never | null);
+            /**
+             * Format: int32
+             * @description Media items showing the person that are neither hidden nor in the trash.
+             * @example 311
+             */
+            mediaItemsCount: number;
+            /**
+             * Format: date-time
+             * @example 2024-06-01T12:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Changes when the user changes the person and when their count or cover changes.
+             * @example 2024-06-02T08:30:00.000Z
+             */
+            updatedAt: string;
         };
         /** @description A face in a media item. */
         Face: {
+            /**
+             * Format: uuid
+             * @example 5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d8e
+             */
+            id: string;
             /**
              * Format: uuid
              * @example 3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c
              */
             mediaItemId: string;
             /**
-             * @description Signed thumbnail URL of the media item; crop it with `boundingBox`.
-             * @example http://localhost:5001/v1/mediaItems/3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c/thumbnail?exp=1719273600&sig=Lm9Nb8Vc7Xz6Qa5Ws4Ed3Rf2Tg1Yh0Uj9Ik8Ol7Pp6A
+             * @description Signed URL of the face's own square thumbnail (`GET /v1/explore/faces/{id}/thumbnail`).
+             * @example http://localhost:5001/v1/explore/faces/5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d8e/thumbnail?exp=1719273600&sig=Lm9Nb8Vc7Xz6Qa5Ws4Ed3Rf2Tg1Yh0Uj9Ik8Ol7Pp6A
              */
             thumbnailUrl: string;
             boundingBox: components["schemas"]["BoundingBox"];
@@ -1642,14 +1801,30 @@ export interface components {
              */
             height: number;
         };
+        /** @description Fields to change; at least one. */
         PeopleRequest: {
             /** @example Alice */
-            name: string;
+            name?: string;
             /**
-             * @description Hide (`true`) or show (`false`) the person in the people list; unchanged when left out.
+             * @description Hide (`true`) or show (`false`) the person in the people list.
              * @example false
              */
             hidden?: boolean;
+            /**
+             * Format: uuid
+             * @description A photo of this person to show as their cover; `null` makes the newest one the cover again.
+             * @example 3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c
+             */
+            coverMediaItemId?: string | null;
+        };
+        MergePeopleRequest: {
+            /**
+             * @description Ids of the caller's people to merge into this one.
+             * @example [
+             *       "7c8d9e0f-1a2b-4c3d-9e4f-5a6b7c8d9e0f"
+             *     ]
+             */
+            people: string[];
         };
         /** @description A user account. Never contains the password. */
         User: {
@@ -1662,6 +1837,7 @@ export interface components {
             name: string;
             /** @example alice */
             username: string;
+            features: components["schemas"]["Features"];
             /**
              * Format: date-time
              * @example 2024-06-01T10:00:00Z
@@ -1684,6 +1860,7 @@ export interface components {
              * @example correct-horse-battery-staple
              */
             password: string;
+            features?: components["schemas"]["FeaturesRequest"];
         };
         /** @description Fields to change; at least one. */
         UserUpdateRequest: {
@@ -1696,6 +1873,7 @@ export interface components {
              * @example correct-horse-battery-staple
              */
             password?: string;
+            features?: components["schemas"]["FeaturesRequest"];
         };
         /**
          * @description `SCHEDULED` — waiting for a worker; `RUNNING`; `PAUSED` — resumable after
@@ -1712,26 +1890,33 @@ export interface components {
              */
             id: string;
             /**
-             * @description Comma-separated processing components (`metadata`, `previews`, `category`, `places`, `things`, `people`).
-             * @example metadata,previews
+             * @description The comma-separated processing components as they were asked for (see `JobCreateRequest`).
+             * @example places,things
              */
             components: string;
             status: components["schemas"]["JobStatus"];
             /**
              * Format: uuid
-             * @description Last media item processed; a paused job resumes after it.
+             * @description The last media item (in the walk's order: `createdAt`, then id) whose work the job has
+             *     queued; a paused or restarted job goes on after it. It does not move while the job is paused.
              * @example 3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c
              */
             lastMediaItemId: string | null;
             /**
              * Format: int32
-             * @description Media items processed so far.
+             * @description Media items the job has finished (processed, or found gone or unprocessable), each counted once.
+             * @example 1200
+             */
+            done: number;
+            /**
+             * Format: int32
+             * @description The same figure as `done` (its older name).
              * @example 1200
              */
             processed: number;
             /**
              * Format: int32
-             * @description Media items to process.
+             * @description Media items the job covers (the library's items created before the job, counted when it starts; at the end, the items it walked).
              * @example 5400
              */
             total: number;
@@ -1748,8 +1933,12 @@ export interface components {
         };
         JobCreateRequest: {
             /**
-             * @description Comma-separated processing components, without spaces.
-             * @example metadata,previews
+             * @description Comma-separated processing components, without spaces: `metadata` (dates, camera, GPS,
+             *     category), `previews` (preview, thumbnail, placeholder, web-playable video), `places`,
+             *     `things` (alias `classification`), `faces` (alias `people`), `ocr` (text in photos),
+             *     `search` (rebuild the caller's search index). Places, things and faces run only when
+             *     the caller has those features on. Unknown or empty answers `400`.
+             * @example places,things
              */
             components: string;
         };
@@ -1958,6 +2147,20 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The face does not exist or belongs to another user (or the signed URL is for another face). */
+        FaceNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "face not found"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description No album with this id, or the album is not shared. */
         SharedLinkNotFound: {
             headers: {
@@ -1981,6 +2184,20 @@ export interface components {
                 /**
                  * @example {
                  *       "message": "user not found"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The area is switched off for the caller (the user's features, or for everybody by the server's setting). */
+        FeatureDisabled: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "feature disabled"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -2028,7 +2245,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A job with the same components is already scheduled or running. */
+        /** @description Another job of the caller is `SCHEDULED`, `RUNNING` or `PAUSED`. */
         JobConflict: {
             headers: {
                 [name: string]: unknown;
@@ -2036,7 +2253,7 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "message": "job already exists"
+                 *       "message": "job already running"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -2050,7 +2267,7 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "message": "invalid status transition"
+                 *       "message": "invalid job status transition"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -2776,6 +2993,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2798,6 +3016,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["MediaItemNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2821,6 +3040,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["MediaItemNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2851,6 +3071,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2873,6 +3094,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["MediaItemNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2896,6 +3118,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["MediaItemNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2926,6 +3149,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2948,6 +3172,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["MediaItemNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2971,6 +3196,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["MediaItemNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3001,6 +3227,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3030,20 +3257,28 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
     listPeople: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description 1-based page number. */
+                page?: components["parameters"]["Page"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description `true` lists only hidden people; otherwise hidden people are left out. */
+                hidden?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description All people. */
+            /** @description A page of people. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3052,7 +3287,9 @@ export interface operations {
                     "application/json": components["schemas"]["Person"][];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3080,6 +3317,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["PlaceNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3108,6 +3346,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["ThingNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3136,6 +3375,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["PersonNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3166,6 +3406,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["PersonNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3199,6 +3440,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["PlaceNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3232,6 +3474,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["ThingNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3265,7 +3508,71 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["PersonNotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    mergePeople: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Resource id (uuid). */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MergePeopleRequest"];
+            };
+        };
+        responses: {
+            /** @description Merged. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["PersonNotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getFaceThumbnail: {
+        parameters: {
+            query?: {
+                /** @description Signed-URL expiry as unix seconds; required together with `sig` when no bearer token is sent. */
+                exp?: components["parameters"]["SignedUrlExp"];
+                /** @description Signed-URL signature; required together with `exp` when no bearer token is sent. */
+                sig?: components["parameters"]["SignedUrlSig"];
+            };
+            header?: {
+                /** @description Single byte range, e.g. `bytes=0-1048575` or `bytes=1048576-`. */
+                Range?: components["parameters"]["RangeHeader"];
+                /** @description An `ETag` from an earlier answer; when it still matches the answer is `304`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatchHeader"];
+            };
+            path: {
+                /** @description Resource id (uuid). */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Content"];
+            206: components["responses"]["PartialContent"];
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["FaceNotFound"];
+            416: components["responses"]["RangeNotSatisfiable"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3301,6 +3608,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3329,6 +3637,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["MediaItemNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3357,6 +3666,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["AlbumNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3387,6 +3697,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["AlbumNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3413,6 +3724,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["AlbumNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3446,6 +3758,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["AlbumNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3472,6 +3785,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["AlbumNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3498,6 +3812,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["AlbumNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3828,6 +4143,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3856,6 +4172,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             409: components["responses"]["JobConflict"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3884,6 +4201,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["JobNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3914,6 +4232,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["JobNotFound"];
             409: components["responses"]["InvalidTransition"];
             500: components["responses"]["InternalError"];

@@ -46,9 +46,37 @@ export interface TokenPairV1 {
  */
 export interface EmptyV1 {}
 
+// explore-face-locate-request.v1.json
+/**
+ * Where the square thumbnail of a face is. Without userId the gateway has verified a signed URL for this face.
+ */
+export interface LocateFaceRequestV1 {
+  userId?: string;
+  id: string;
+}
+
+// explore-face.v1.json
+/**
+ * A face found in one of the user's media items (its square thumbnail is served by id: trove.v1.explore.faces.locate).
+ */
+export interface FaceV1 {
+  id: string;
+  mediaItemId: string;
+  /**
+   * The face's rectangle relative to the upright picture: fractions 0..1 of its width and height, from the top-left corner.
+   */
+  box: {
+    x: number;
+    y: number;
+    width: number;
+    height: number;
+  };
+  score: number;
+}
+
 // explore-id-request.v1.json
 /**
- * One of the user's places or things.
+ * One of the user's places, things or people.
  */
 export interface ExploreIdRequestV1 {
   userId: string;
@@ -91,6 +119,84 @@ export interface MediaItemIdsV1 {
 export interface MediaItemExploreRequestV1 {
   userId: string;
   mediaItemId: string;
+}
+
+// explore-people-list-request.v1.json
+/**
+ * One page of the user's people that have a visible item: most items first, then by name. hidden: true lists only the hidden people, otherwise they are left out.
+ */
+export interface ListPeopleRequestV1 {
+  userId: string;
+  page: number;
+  limit: number;
+  hidden?: boolean;
+}
+
+// explore-people-merge-request.v1.json
+/**
+ * Moves every face of the listed people to person id and removes them; the result keeps a name (id's, else the first named one's).
+ */
+export interface MergePeopleRequestV1 {
+  userId: string;
+  id: string;
+  /**
+   * @minItems 1
+   * @maxItems 100
+   */
+  people: [string, ...string[]];
+}
+
+// explore-people-regroup-request.v1.json
+/**
+ * Groups all of one user's faces into people again from scratch.
+ */
+export interface RegroupPeopleRequestV1 {
+  userId: string;
+}
+
+// explore-people-regrouped.v1.json
+/**
+ * What a regrouping left: the user's faces and people.
+ */
+export interface PeopleRegroupedV1 {
+  faces: number;
+  people: number;
+}
+
+// explore-person-list.v1.json
+/**
+ * People.
+ */
+export interface PersonListV1 {
+  people: PersonV1[];
+}
+
+// explore-person-update-request.v1.json
+/**
+ * Changes to one of the user's people; fields left out stay. coverMediaItemId must be a photo of that person (null: the newest again).
+ */
+export interface UpdatePersonRequestV1 {
+  userId: string;
+  id: string;
+  name?: string;
+  hidden?: boolean;
+  coverMediaItemId?: string | null;
+}
+
+// explore-person.v1.json
+/**
+ * A person of one user's library: faces grouped by likeness. name is empty until the user names them; hidden people are left out of the list. mediaItemsCount counts the person's items that are neither trashed nor hidden; the cover is the user's choice while it is such an item, else the newest of them, with the person's face in it; both null when there is none.
+ */
+export interface PersonV1 {
+  id: string;
+  userId: string;
+  name: string;
+  hidden: boolean;
+  coverMediaItemId: string | null;
+  coverFace: FaceV1 | null;
+  mediaItemsCount: number;
+  createdAt: string;
+  updatedAt: string;
 }
 
 // explore-place-list.v1.json
@@ -159,6 +265,82 @@ export interface ThingV1 {
   name: string;
   coverMediaItemId: string | null;
   mediaItemsCount: number;
+}
+
+// job-create-request.v1.json
+/**
+ * A new job. components: comma-separated names as the user gave them (checked by the jobs service). allowed: the worker components the owner's features permit (the gateway decides).
+ */
+export interface CreateJobRequestV1 {
+  userId: string;
+  components: string;
+  /**
+   * @maxItems 32
+   */
+  allowed: string[];
+}
+
+// job-id-request.v1.json
+/**
+ * One of the user's jobs.
+ */
+export interface JobIdRequestV1 {
+  userId: string;
+  id: string;
+}
+
+// job-item-done.v1.json
+/**
+ * A worker finished one item of a job, whatever the outcome (processed, gone: purged before it ran, failed: the file cannot be processed).
+ */
+export interface JobItemDoneV1 {
+  userId: string;
+  jobId: string;
+  mediaItemId: string;
+  outcome: "processed" | "gone" | "failed";
+}
+
+// job-list-request.v1.json
+/**
+ * One page of the user's jobs, newest first.
+ */
+export interface ListJobsRequestV1 {
+  userId: string;
+  page: number;
+  limit: number;
+}
+
+// job-list.v1.json
+/**
+ * A page of jobs, newest first.
+ */
+export interface JobListV1 {
+  jobs: JobV1[];
+}
+
+// job-update-request.v1.json
+/**
+ * The user asks for a status: RUNNING (resume), PAUSED or STOPPED.
+ */
+export interface UpdateJobRequestV1 {
+  userId: string;
+  id: string;
+  status: "RUNNING" | "PAUSED" | "STOPPED";
+}
+
+// job.v1.json
+/**
+ * A processing job over one user's library.
+ */
+export interface JobV1 {
+  id: string;
+  components: string;
+  status: "SCHEDULED" | "RUNNING" | "PAUSED" | "COMPLETED" | "STOPPED";
+  lastMediaItemId: string | null;
+  done: number;
+  total: number;
+  createdAt: string;
+  updatedAt: string;
 }
 
 // library-album-create-request.v1.json
@@ -334,6 +516,12 @@ export interface CreateMediaItemRequestV1 {
   size: number;
   sha256: string;
   originalKey: string;
+  /**
+   * Worker components to run for this upload (the owner's features decide places, things and faces); absent: all. Kept on the item for a requeue.
+   *
+   * @maxItems 32
+   */
+  components?: string[];
 }
 
 // media-created.v1.json
@@ -551,7 +739,7 @@ export interface MediaPlaceV1 {
 
 // media-process.v1.json
 /**
- * Work item: extract metadata, make previews and thumbnails, detect the category.
+ * Work item: extract metadata, make previews and thumbnails, detect the category; with components, only those (a job's or an upload's per-user subset).
  */
 export interface ProcessMediaItemV1 {
   userId: string;
@@ -560,6 +748,16 @@ export interface ProcessMediaItemV1 {
   mimeType: string;
   mediaItemType: "photo" | "video";
   filename: string;
+  /**
+   * Worker components to run, by name (metadata, previews, places, things, faces, ocr, ...); absent: every component the worker has. A name the worker does not know is skipped (logged).
+   *
+   * @maxItems 32
+   */
+  components?: string[];
+  /**
+   * The job that queued this work: the worker reports the item done on events.v1.job.item.done (whatever its outcome), never dead-letters it for a bad file, and the result carries the id.
+   */
+  jobId?: string;
 }
 
 // media-processed.v1.json
@@ -625,6 +823,16 @@ export interface MediaItemProcessedV1 {
    * Where it was taken, from its GPS position (MediaPlaceV1). Null when the item has no position, no populated place lies within the worker's TROVE_PLACES_MAX_DISTANCE_KM of it, or the lookup failed; absent from workers older than this field.
    */
   place?: MediaPlaceV1 | null;
+  /**
+   * The components this result carries (absent: a full result). Media applies metadata and category only with `metadata`, variants and placeholder only with `previews`; explore files places and things only when `place`/`things` are present.
+   *
+   * @maxItems 32
+   */
+  components?: string[];
+  /**
+   * The job that asked for this result, if any.
+   */
+  jobId?: string;
 }
 
 // media-set-flag-request.v1.json
@@ -654,6 +862,39 @@ export interface UpdateMediaItemRequestV1 {
   hidden?: boolean;
 }
 
+// media-walk-request.v1.json
+/**
+ * A batch of one user's items in (createdAt, id) order, after the item `after` (its createdAt and id) when given, created no later than `until`.
+ */
+export interface WalkMediaItemsRequestV1 {
+  userId: string;
+  after?: {
+    createdAt: string;
+    id: string;
+  };
+  until: string;
+  limit: number;
+}
+
+// media-walk.v1.json
+/**
+ * One batch of a walk over a user's items (what a processing work item needs of each), and how many items the whole walk covers.
+ */
+export interface MediaItemWalkV1 {
+  /**
+   * Items of the user created no later than `until` (not purged).
+   */
+  total: number;
+  items: {
+    id: string;
+    createdAt: string;
+    originalKey: string;
+    mimeType: string;
+    mediaItemType: "photo" | "video";
+    filename: string;
+  }[];
+}
+
 // media-years-ago-request.v1.json
 /**
  * Items whose creationTime falls on monthDate (MMDD) in a year before the current one, newest first, not hidden or trashed.
@@ -665,6 +906,16 @@ export interface YearsAgoRequestV1 {
   limit: number;
 }
 
+// search-rebuild.v1.json
+/**
+ * A job asked for the user's search index to be rebuilt from what explore holds.
+ */
+export interface SearchRebuildRequestedV1 {
+  userId: string;
+  jobId: string;
+  requestedAt: string;
+}
+
 // user-create-request.v1.json
 /**
  * A new account. The auth service checks the name, the username's charset and uniqueness, and the password's strength.
@@ -673,6 +924,7 @@ export interface CreateUserRequestV1 {
   name: string;
   username: string;
   password: string;
+  features?: UserFeaturesV1;
 }
 
 // user-deleted.v1.json
@@ -682,6 +934,23 @@ export interface CreateUserRequestV1 {
 export interface UserDeletedV1 {
   userId: string;
   deletedAt: string;
+}
+
+// user-features.v1.json
+/**
+ * Which optional areas a user has: each key true (on) or false (off). In a request, keys left out are on (create) or keep their value (update); in a UserV1 every key is present.
+ */
+export interface UserFeaturesV1 {
+  albums?: boolean;
+  favourites?: boolean;
+  hidden?: boolean;
+  trash?: boolean;
+  sharing?: boolean;
+  explore?: boolean;
+  places?: boolean;
+  things?: boolean;
+  people?: boolean;
+  jobs?: boolean;
 }
 
 // user-id-request.v1.json
@@ -718,6 +987,7 @@ export interface UpdateUserRequestV1 {
   name?: string;
   username?: string;
   password?: string;
+  features?: UserFeaturesV1;
 }
 
 // user.v1.json
@@ -730,4 +1000,19 @@ export interface UserV1 {
   username: string;
   createdAt: string;
   updatedAt: string;
+  /**
+   * Every feature of the user, on (true) or off (false).
+   */
+  features: {
+    albums: boolean;
+    favourites: boolean;
+    hidden: boolean;
+    trash: boolean;
+    sharing: boolean;
+    explore: boolean;
+    places: boolean;
+    things: boolean;
+    people: boolean;
+    jobs: boolean;
+  };
 }

@@ -1,14 +1,39 @@
 /**
  * Explore as it runs in its process, minus the process: its RPC handlers and event consumers on a
- * real nats-server (JetStream), its repository on NeDB, and a stand-in media service answering
+ * real nats-server (JetStream), its repositories (places, things, people) on NeDB, and a stand-in media service answering
  * `trove.v1.media.getMany` on the bus.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { emptyMediaMetadata, getMediaItemsRpc, getPlaceRpc, getThingRpc, listMediaItemPlacesRpc, listMediaItemThingsRpc, listPlaceMediaItemsRpc, listPlacesRpc, listThingMediaItemsRpc, listThingsRpc, mediaProcessedEvent, mediaPurgedEvent, mediaTrashedEvent, mediaUpdatedEvent, userDeletedEvent } from '@trove/proto-events';
-import type { MediaItemV1 } from '@trove/proto-events';
+import {
+  emptyMediaMetadata,
+  encodeEmbedding,
+  getMediaItemsRpc,
+  getPersonRpc,
+  getPlaceRpc,
+  getThingRpc,
+  listMediaItemPeopleRpc,
+  listMediaItemPlacesRpc,
+  listMediaItemThingsRpc,
+  listPeopleRpc,
+  listPersonMediaItemsRpc,
+  listPlaceMediaItemsRpc,
+  listPlacesRpc,
+  listThingMediaItemsRpc,
+  listThingsRpc,
+  locateFaceRpc,
+  mediaProcessedEvent,
+  mediaPurgedEvent,
+  mediaTrashedEvent,
+  mediaUpdatedEvent,
+  mergePeopleRpc,
+  regroupPeopleRpc,
+  updatePersonRpc,
+  userDeletedEvent,
+} from '@trove/proto-events';
+import type { MediaItemProcessedV1, MediaItemV1 } from '@trove/proto-events';
 import { Bus, createLogger, openDocStore, rpcHandler } from '@trove/kit';
 import type { DocStore } from '@trove/kit';
 import { startNatsServer, waitFor } from '@trove/kit/testing';
@@ -18,6 +43,10 @@ import { processedResult, workerPlace } from './explore/processed.fake';
 import { ExploreRepository } from './explore/repository';
 import { Explore } from './explore/service';
 import { exploreHandlers } from './handlers';
+import { DEFAULT_GROUPING } from './people/grouping';
+import { PeopleRepository } from './people/repository';
+import { People } from './people/service';
+import { faceOf, randomPerson, seeded } from './people/synthetic.fake';
 import { mediaOverBus } from './ports/media';
 
 const log = createLogger({ service: 'explore-test', level: 'silent' });
@@ -41,9 +70,11 @@ describe('explore over NATS: RPCs and media/user events', () => {
     store = await openDocStore({ service: 'explore', dataDir: dir });
     service = await Bus.connect({ url: nats.url, name: 'explore', log, rpcTimeoutMs: 2000 });
     await service.ensureStreams();
-    const explore = new Explore(await ExploreRepository.open(store), mediaOverBus(service));
-    await consumeExploreEvents(service, explore, log);
-    await service.serve({ name: 'explore', version: '0.0.0', handlers: exploreHandlers(explore) });
+    const mediaStates = mediaOverBus(service);
+    const explore = new Explore(await ExploreRepository.open(store), mediaStates);
+    const people = new People(await PeopleRepository.open(store), mediaStates, DEFAULT_GROUPING);
+    await consumeExploreEvents(service, explore, people, log);
+    await service.serve({ name: 'explore', version: '0.0.0', handlers: exploreHandlers(explore, people) });
     mediaBus = await Bus.connect({ url: nats.url, name: 'media', log });
     await mediaBus.serve({
       name: 'media',
@@ -132,6 +163,73 @@ describe('explore over NATS: RPCs and media/user events', () => {
     await waitFor(async () => (await client.request(getPlaceRpc, { userId: bob, id: placeId }).catch((err: { code?: string }) => err.code)) === 'NOT_FOUND', {
       what: "bob's place to be removed",
     });
+  });
+
+  // ---- people ----------------------------------------------------------------------------------
+  const carol = randomUUID();
+  const dave = randomUUID();
+  const random = seeded(21);
+  const [ann, ben] = [randomPerson(random), randomPerson(random)];
+
+  /** The worker's result for a new photo of the user's showing `who`, published; answers its id once explore has its people. */
+  const photo = async (userId: string, day: number, who: Float32Array[]) => {
+    const id = randomUUID();
+    setMedia(userId, id);
+    const result: MediaItemProcessedV1 = {
+      ...processedResult(userId, id, `2024-07-${String(day).padStart(2, '0')}T12:00:00Z`),
+      faces: who.map((person, i) => ({ box: { x: 0.1 * i, y: 0.2, width: 0.1, height: 0.15 }, score: 0.9, embedding: encodeEmbedding(faceOf(person, random)), thumbnailKey: `media/${userId}/${id}/faces/${i}.webp` })),
+    };
+    await client.publish(mediaProcessedEvent, result, { msgId: `processed-${id}` });
+    await waitFor(async () => (await client.request(listMediaItemPeopleRpc, { userId, mediaItemId: id })).people.length === who.length, { what: 'the photo\'s people' });
+    return id;
+  };
+  const listed = async (hidden?: boolean) => (await client.request(listPeopleRpc, { userId: alice, page: 1, limit: 15, ...(hidden === undefined ? {} : { hidden }) })).people;
+
+  it('groups the faces of processed photos into people and answers, names, hides, merges and regroups them with schema-checked shapes', async () => {
+    const first = await photo(alice, 1, [ann, ben]);
+    const second = await photo(alice, 2, [ann]);
+    const [a, b] = await waitFor(async () => {
+      const people = await listed();
+      return people[0]?.mediaItemsCount === 2 ? people : undefined;
+    }, { what: 'ann to count two photos' });
+    expect(a).toMatchObject({ userId: alice, name: '', hidden: false, coverMediaItemId: second, coverFace: { mediaItemId: second } });
+    expect(b).toMatchObject({ mediaItemsCount: 1, coverMediaItemId: first });
+    expect(await client.request(getPersonRpc, { userId: alice, id: a!.id })).toEqual(a);
+    expect(await client.request(listPersonMediaItemsRpc, { userId: alice, id: a!.id, page: 1, limit: 15 })).toEqual({ mediaItemIds: [second, first] });
+    expect(await client.request(locateFaceRpc, { id: a!.coverFace!.id })).toEqual({ key: `media/${alice}/${second}/faces/0.webp`, contentType: 'image/webp', filename: expect.any(String), userId: alice });
+
+    expect(await client.request(updatePersonRpc, { userId: alice, id: a!.id, name: 'Ann', hidden: true, coverMediaItemId: first })).toEqual({});
+    expect((await listed()).map((p) => p.id)).toEqual([b!.id]);
+    expect(await listed(true)).toEqual([expect.objectContaining({ id: a!.id, name: 'Ann', hidden: true, coverMediaItemId: first })]);
+    await expect(client.request(updatePersonRpc, { userId: alice, id: b!.id, coverMediaItemId: second })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'the cover must be a photo of this person' });
+
+    await client.request(mergePeopleRpc, { userId: alice, id: b!.id, people: [a!.id] });
+    expect(await client.request(getPersonRpc, { userId: alice, id: b!.id })).toMatchObject({ name: 'Ann', mediaItemsCount: 2 });
+    await expect(client.request(getPersonRpc, { userId: alice, id: a!.id })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'person not found' });
+    expect(await client.request(regroupPeopleRpc, { userId: alice })).toEqual({ faces: 3, people: 2 });
+    expect((await listed()).map((p) => [p.name, p.mediaItemsCount])).toEqual([['Ann', 2], ['', 1]]);
+
+    await expect(client.request(getPersonRpc, { userId: dave, id: b!.id })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'person not found' });
+    await expect(client.request(mergePeopleRpc, { userId: dave, id: b!.id, people: [a!.id] })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'person not found' });
+    await expect(client.request(locateFaceRpc, { userId: dave, id: b!.coverFace!.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(client.request(listMediaItemPeopleRpc, { userId: dave, mediaItemId: first })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'mediaitem not found' });
+  });
+
+  it('trash and purge take photos out of a person, who keeps answering by id without cover; a user\'s deletion removes their people', async () => {
+    const id = await photo(carol, 3, [ben]);
+    const [person] = (await client.request(listMediaItemPeopleRpc, { userId: carol, mediaItemId: id })).people;
+    const personOf = () => client.request(getPersonRpc, { userId: carol, id: person!.id });
+    await waitFor(async () => (await personOf()).mediaItemsCount === 1, { what: 'the person to count the photo' });
+    setMedia(carol, id, { deleted: true });
+    await client.publish(mediaTrashedEvent, { userId: carol, mediaItemId: id, at: new Date().toISOString() }, { msgId: `trashed-${id}` });
+    await waitFor(async () => (await personOf()).mediaItemsCount === 0, { what: 'the trashed photo to leave the person' });
+    expect(await personOf()).toMatchObject({ coverMediaItemId: null, coverFace: null });
+    media.delete(id);
+    await client.publish(mediaPurgedEvent, { userId: carol, mediaItemId: id, at: new Date().toISOString() }, { msgId: `purged-${id}` });
+    await waitFor(async () => (await client.request(locateFaceRpc, { id: person!.coverFace!.id }).catch((err: { code?: string }) => err.code)) === 'NOT_FOUND', { what: 'the purged photo\'s faces to go' });
+    expect(await personOf()).toMatchObject({ mediaItemsCount: 0, coverMediaItemId: null });
+    await client.publish(userDeletedEvent, { userId: carol, deletedAt: new Date().toISOString() }, { msgId: `deleted-${carol}` });
+    await waitFor(async () => (await personOf().catch((err: { code?: string }) => err.code)) === 'NOT_FOUND', { what: "carol's people to be removed" });
   });
 });
 

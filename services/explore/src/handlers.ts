@@ -2,9 +2,11 @@ import { getPlaceRpc, getThingRpc, listMediaItemPlacesRpc, listMediaItemThingsRp
 import { rpcHandler } from '@trove/kit';
 import type { ServeOptions } from '@trove/kit';
 import type { Explore } from './explore/service';
+import { peopleHandlers } from './people/handlers';
+import type { People } from './people/service';
 
 /** Explore's RPCs: the gateway calls them with the authenticated user's id. */
-export function exploreHandlers(explore: Explore): ServeOptions['handlers'] {
+export function exploreHandlers(explore: Explore, people: People): ServeOptions['handlers'] {
   return [
     rpcHandler(listPlacesRpc, async ({ userId, page, limit }) => ({ places: await explore.list('place', userId, page, limit) })),
     rpcHandler(getPlaceRpc, ({ userId, id }) => explore.get('place', userId, id)),
@@ -14,5 +16,6 @@ export function exploreHandlers(explore: Explore): ServeOptions['handlers'] {
     rpcHandler(getThingRpc, ({ userId, id }) => explore.get('thing', userId, id)),
     rpcHandler(listThingMediaItemsRpc, async ({ userId, id, page, limit }) => ({ mediaItemIds: await explore.itemIds('thing', userId, id, page, limit) })),
     rpcHandler(listMediaItemThingsRpc, async ({ userId, mediaItemId }) => ({ things: await explore.ofItem('thing', userId, mediaItemId) })),
+    ...peopleHandlers(people),
   ];
 }

@@ -5,6 +5,8 @@ import { consumeExploreEvents } from './events';
 import { ExploreRepository } from './explore/repository';
 import { Explore } from './explore/service';
 import { exploreHandlers } from './handlers';
+import { PeopleRepository } from './people/repository';
+import { People } from './people/service';
 import { mediaOverBus } from './ports/media';
 import { consumeSearchEvents } from './search/events';
 import { searchHandlers } from './search/handlers';
@@ -12,7 +14,7 @@ import { SearchRepository } from './search/repository';
 import { Search } from './search/service';
 
 /**
- * The explore service: places, things and search of each library. It files items from the workers'
+ * The explore service: places, things, people and search of each library. It files items from the workers'
  * results, follows their state through the media events (asking the media service for it), and
  * answers ids of media items, which its callers compose through the media service.
  */
@@ -20,13 +22,16 @@ void runService({
   name: 'explore',
   version: packageVersion(__dirname),
   configSpec: exploreSpec,
-  async start({ log, bus, docStore, serve }) {
+  async start({ config, log, bus, docStore, serve }) {
     const store = await docStore();
     const media = mediaOverBus(bus);
     const explore = new Explore(await ExploreRepository.open(store), media);
-    const search = new Search(await SearchRepository.open(store), media);
-    await consumeExploreEvents(bus, explore, log);
+    const people = new People(await PeopleRepository.open(store), media, { maxDistance: config.peopleMatchDistance, minFaces: config.peopleMinFaces });
+    const search = new Search(await SearchRepository.open(store), media, people);
+    // Names in items change when people are named, merged, regrouped or found in a new photo: search re-reads them.
+    people.onNamesChanged((userId, mediaItemIds) => search.peopleChanged(userId, mediaItemIds));
+    await consumeExploreEvents(bus, explore, people, log);
     await consumeSearchEvents(bus, search, log);
-    await serve('places, things and search', [...exploreHandlers(explore), ...searchHandlers(search)]);
+    await serve('places, things, people and search', [...exploreHandlers(explore, people), ...searchHandlers(search)]);
   },
 });

@@ -16,11 +16,13 @@ import { openApiValidator } from './openapi/validator';
 import { albumRoutes } from './routes/albums';
 import { authRoutes } from './routes/auth';
 import { exploreRoutes } from './routes/explore';
+import { featureGate } from './features/gate';
+import type { UserFeatures } from './features/user-features';
 import { featureRoutes } from './routes/features';
 import { mediaRoutes } from './routes/media';
+import { jobRoutes } from './routes/jobs';
 import { mediaUploadRoutes } from './routes/media-upload';
 import { searchRoutes } from './routes/search';
-import type { Features } from './routes/features';
 import { sharingRoutes } from './routes/sharing';
 import { systemRoutes } from './routes/system';
 import { userRoutes } from './routes/users';
@@ -41,7 +43,8 @@ export interface AppDeps {
   jsonBodyLimit: string;
   admin: AdminCredentials;
   tokens: AccessTokenVerifier;
-  features: Features;
+  /** Each user's effective features (their own, minus what is off for everybody). */
+  features: UserFeatures;
   validateResponses: boolean;
   contentUrls: ContentUrls;
   /** Largest accepted upload, in bytes (TROVE_UPLOAD_MAX_BYTES). */
@@ -90,6 +93,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(mediaUploadRoutes({ ...deps, uploadIdleTimeoutMs: limits.uploadIdleTimeoutMs }));
   app.use(express.json({ limit: deps.jsonBodyLimit }));
   app.use(openApiValidator({ validateResponses: deps.validateResponses }));
+  app.use(featureGate({ operations, features: deps.features }));
   const disk = new DiskUsage(() => deps.blobs.usage(), limits.diskUsageCacheMs);
   app.use(systemRoutes({ ...deps, disk, revocationsReady: () => deps.tokens.revocations.ready }));
   app.use(featureRoutes(deps.features));
@@ -100,6 +104,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(sharingRoutes({ ...deps, sharingLimiter: new RateLimiter({ limit: limits.sharingCallsPerMinute }) }));
   app.use(exploreRoutes(deps));
   app.use(searchRoutes(deps));
+  app.use(jobRoutes(deps));
   app.use(notFoundHandler());
   app.use(errorHandler(deps.log));
   return app;

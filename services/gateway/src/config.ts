@@ -1,5 +1,5 @@
 import { ACCESS_TOKEN } from '@trove/proto-events';
-import { blobStoreSpec, bool, int, optionalStr, optionalUrl, proxyList, str } from '@trove/kit';
+import { blobStoreSpec, bool, int, list, optionalStr, optionalUrl, proxyList, str } from '@trove/kit';
 import type { Var } from '@trove/kit';
 import { MIN_SECRET_LENGTH } from './content/url-signer';
 
@@ -14,6 +14,8 @@ export const gatewaySpec = {
   jsonBodyLimit: str('TROVE_JSON_BODY_LIMIT', { default: '1mb' }),
   featureFavourites: bool('TROVE_FEATURE_FAVOURITES', { default: true }),
   featureHidden: bool('TROVE_FEATURE_HIDDEN', { default: true }),
+  /** Features switched off for every user (comma-separated names; checked at start). */
+  featuresOff: list('TROVE_FEATURES_OFF'),
   adminUsername: str('TROVE_ADMIN_USERNAME', { default: 'admin' }),
   /** Optional: without it a generated one is kept under the data dir (its path is logged at start). */
   adminPassword: str('TROVE_ADMIN_PASSWORD', { required: false, minLength: MIN_ADMIN_PASSWORD_LENGTH }) as Var<string | undefined>,

@@ -1,6 +1,7 @@
 import '@trove/kit/telemetry/register';
-import { gitSha, openBlobStoreFromConfig, packageVersion, runService } from '@trove/kit';
+import { configOrExit, gitSha, openBlobStoreFromConfig, packageVersion, runService } from '@trove/kit';
 import { createApp } from './app';
+import { UserFeatures, globallyOff } from './features/user-features';
 import { MIN_ADMIN_PASSWORD_LENGTH, gatewaySpec } from './config';
 import { loadContentUrls } from './content/content-urls';
 import { loadClientAddresses } from './http/client-address';
@@ -32,7 +33,7 @@ void runService({
       jsonBodyLimit: config.jsonBodyLimit,
       admin,
       tokens: new AccessTokenVerifier(jwtSecret, revocations),
-      features: { favourites: config.featureFavourites, hidden: config.featureHidden },
+      features: new UserFeatures(bus, configOrExit('gateway', () => globallyOff(config))),
       validateResponses: config.validateResponses,
       contentUrls: loadContentUrls(config, log),
       uploadMaxBytes: config.uploadMaxBytes,

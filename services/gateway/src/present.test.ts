@@ -1,4 +1,4 @@
-import type { AlbumV1, MediaItemV1, PlaceV1, ThingV1 } from '@trove/proto-events';
+import type { AlbumV1, MediaItemV1, PersonV1, PlaceV1, ThingV1 } from '@trove/proto-events';
 import { schemaProperties } from '@trove/openapi';
 import { ContentUrls } from './content/content-urls';
 import { ContentUrlSigner } from './content/url-signer';
@@ -75,6 +75,18 @@ const place: PlaceV1 = {
 
 const thing: ThingV1 = { id: '7e8f9a0b-2c3d-4e5f-9a6b-7c8d9e0f1a2b', userId: item.userId, name: 'Pizza', coverMediaItemId: item.id, mediaItemsCount: 2 };
 
+const person: PersonV1 = {
+  id: '9a0b1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d',
+  userId: item.userId,
+  name: 'Alice',
+  hidden: false,
+  coverMediaItemId: item.id,
+  coverFace: { id: '5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d8e', mediaItemId: item.id, box: { x: 0.42, y: 0.18, width: 0.12, height: 0.16 }, score: 0.9 },
+  mediaItemsCount: 4,
+  createdAt: '2024-06-25T10:00:00.000Z',
+  updatedAt: '2024-06-26T10:00:00.000Z',
+};
+
 describe('presenting service answers as the API shows them', () => {
   const signer = new ContentUrlSigner({ secret: 'x'.repeat(40), ttlSeconds: 60 });
   const present = presenter({ protocol: 'http', get: () => 'photos.lan:5001' }, new ContentUrls(signer));
@@ -127,5 +139,18 @@ describe('presenting service answers as the API shows them', () => {
       expect(shown).toMatchObject({ coverMediaItemId: null, thumbnailUrl: null });
       expect(shown).not.toHaveProperty('coverMediaItem');
     }
+  });
+
+  it('a person: the fields of Person, the cover item and the cover face with its own signed thumbnail URL; none when the media service no longer has the item', () => {
+    const shown = present.person(person, new Map([[item.id, item]]));
+    expect(Object.keys(shown)).toEqual(schemaProperties('Person'));
+    expect(shown).toMatchObject({ name: 'Alice', hidden: false, mediaItemsCount: 4, coverMediaItemId: item.id, coverMediaItemFaceId: person.coverFace!.id, coverMediaItem: present.mediaItem(item) });
+    expect(shown.coverMediaItemFace).toMatchObject({ id: person.coverFace!.id, mediaItemId: item.id, boundingBox: person.coverFace!.box });
+    const url = new URL(shown.coverMediaItemFace!.thumbnailUrl);
+    expect(url.pathname).toBe(`/v1/explore/faces/${person.coverFace!.id}/thumbnail`);
+    expect(signer.verify(url.pathname, url.searchParams.get('exp') ?? undefined, url.searchParams.get('sig') ?? undefined)).toBe(true);
+    const gone = present.people([person], new Map())[0]!;
+    expect(gone).toMatchObject({ coverMediaItemId: null, coverMediaItemFaceId: null, coverMediaItemFace: null });
+    expect(gone).not.toHaveProperty('coverMediaItem');
   });
 });

@@ -1,4 +1,4 @@
-import type { AlbumV1, MediaItemV1, PlaceV1, ThingV1 } from '@trove/proto-events';
+import type { AlbumV1, MediaItemV1, PersonV1, PlaceV1, ThingV1 } from '@trove/proto-events';
 import type { components } from '@trove/openapi';
 import type { ContentUrls, RequestOrigin } from './content/content-urls';
 import { schemaFields } from './openapi/schema-fields';
@@ -7,15 +7,16 @@ type MediaItem = components['schemas']['MediaItem'];
 type Album = components['schemas']['Album'];
 type Place = components['schemas']['Place'];
 type Thing = components['schemas']['Thing'];
+type Person = components['schemas']['Person'];
 
 /** Media items by id, as the media service answered them (what it no longer has is missing). */
 export type MediaItemsById = ReadonlyMap<string, MediaItemV1>;
 
 /**
- * Service answers as the API shows them (the MediaItem, Album, Place and Thing of openapi.yaml,
+ * Service answers as the API shows them (the MediaItem, Album, Place, Thing and Person of openapi.yaml,
  * fields in its order): a media item's metadata flattened into it, internal fields (sha256, blob
  * variants, deletedAt) left behind, signed absolute content URLs added (a Live Photo's motion URL too), an album's, place's or
- * thing's cover item presented the same way.
+ * thing's cover item presented the same way; a person's cover face with its own signed thumbnail URL.
  */
 export function presenter(req: RequestOrigin, urls: ContentUrls) {
   const url = urls.forRequest(req);
@@ -33,6 +34,19 @@ export function presenter(req: RequestOrigin, urls: ContentUrls) {
   };
   const place = (p: PlaceV1, items: MediaItemsById): Place => schemaFields('Place', withCover(p, items));
   const thing = (t: ThingV1, items: MediaItemsById): Thing => schemaFields('Thing', withCover(t, items));
+  const faceUrl = urls.facesForRequest(req);
+  /** A person's cover: the item among `items` with the person's face in it, or none when the media service no longer has it. */
+  const person = (p: PersonV1, items: MediaItemsById): Person => {
+    const found = p.coverMediaItemId ? items.get(p.coverMediaItemId) : undefined;
+    const face = found ? p.coverFace : null;
+    return schemaFields('Person', {
+      ...p,
+      coverMediaItemId: found?.id ?? null,
+      coverMediaItemFaceId: face?.id ?? null,
+      coverMediaItem: found ? mediaItem(found) : undefined,
+      coverMediaItemFace: face ? { id: face.id, mediaItemId: face.mediaItemId, thumbnailUrl: faceUrl(face.id), boundingBox: face.box } : null,
+    });
+  };
   return {
     mediaItem,
     mediaItems: (items: MediaItemV1[]): MediaItem[] => items.map(mediaItem),
@@ -42,5 +56,7 @@ export function presenter(req: RequestOrigin, urls: ContentUrls) {
     places: (places: PlaceV1[], items: MediaItemsById): Place[] => places.map((p) => place(p, items)),
     thing,
     things: (things: ThingV1[], items: MediaItemsById): Thing[] => things.map((t) => thing(t, items)),
+    person,
+    people: (people: PersonV1[], items: MediaItemsById): Person[] => people.map((p) => person(p, items)),
   };
 }

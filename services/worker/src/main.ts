@@ -4,6 +4,7 @@ import { processMediaItemWork } from '@trove/proto-events';
 import { rm } from 'node:fs/promises';
 import { closeOcr, findPlace } from './components';
 import { limitsOf, WORK_CONSUMER, workerSpec } from './pipeline/config';
+import { reportJobItem } from './pipeline/job-item';
 import { processItem } from './pipeline/process';
 import { processTempDir, sweepStaleTemp } from './pipeline/temp';
 
@@ -34,7 +35,8 @@ void runService({
         const outcome = await processItem({ blobs, events: bus, log, tempRoot, limits, thingsMinScore: config.thingsMinScore, faces: { minScore: config.facesMinScore, minSize: config.facesMinSize }, findPlace: (lat, lon) => findPlace(lat, lon, places), ocrTimeoutSeconds: config.ocrTimeoutSeconds }, item);
         // A failed item was logged with its reason by processItem.
         if (outcome === 'gone') log.info({ mediaItemId: item.mediaItemId }, 'original is gone (item purged); skipped');
-        else if (outcome === 'processed') log.info({ mediaItemId: item.mediaItemId, delivery: meta.delivery, ms: Date.now() - started }, 'media item processed');
+        else if (outcome === 'processed') log.info({ mediaItemId: item.mediaItemId, jobId: item.jobId, components: item.components, delivery: meta.delivery, ms: Date.now() - started }, 'media item processed');
+        await reportJobItem(bus, item, outcome);
       },
     );
     log.info({ concurrency: config.concurrency, maxDeliver: config.maxDeliver, backoffMs: config.backoffMs, limits, places, ocrTimeoutSeconds: config.ocrTimeoutSeconds }, 'consuming work queue');

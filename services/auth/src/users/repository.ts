@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { UserV1 } from '@trove/proto-events';
+import { completeFeatures } from '@trove/proto-events';
+import type { FeatureSet, UserV1 } from '@trove/proto-events';
 import { DuplicateKeyError, conflict } from '@trove/kit';
 import type { Collection, DocStore } from '@trove/kit';
 
@@ -10,6 +11,8 @@ export interface UserDoc {
   /** Lower-cased username under a unique index: "Alice" and "alice" are one account. */
   usernameKey: string;
   passwordHash: string;
+  /** Every key (accounts from before features existed have none: all on). */
+  features?: FeatureSet;
   createdAt: Date;
   updatedAt: Date;
   /** Set when a deletion began; such a user is gone for every caller while the deletion finishes. */
@@ -20,13 +23,14 @@ export interface UserChanges {
   name?: string;
   username?: string;
   passwordHash?: string;
+  features?: FeatureSet;
 }
 
 const usernameTaken = () => conflict('username already exists');
 
 /** The public shape: never the password hash. */
 export function toUserV1(doc: UserDoc): UserV1 {
-  return { id: doc._id, name: doc.name, username: doc.username, createdAt: doc.createdAt.toISOString(), updatedAt: doc.updatedAt.toISOString() };
+  return { id: doc._id, name: doc.name, username: doc.username, features: completeFeatures(doc.features), createdAt: doc.createdAt.toISOString(), updatedAt: doc.updatedAt.toISOString() };
 }
 
 /** User accounts in the document store. */
@@ -44,7 +48,7 @@ export class UsersRepository {
   }
 
   /** Throws CONFLICT when the username is taken (case-insensitively). */
-  async create(fields: { name: string; username: string; passwordHash: string }): Promise<UserDoc> {
+  async create(fields: { name: string; username: string; passwordHash: string; features?: FeatureSet }): Promise<UserDoc> {
     const now = this.now();
     const doc: UserDoc = { _id: randomUUID(), ...fields, usernameKey: fields.username.toLowerCase(), createdAt: now, updatedAt: now };
     try {

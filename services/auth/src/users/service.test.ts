@@ -4,6 +4,7 @@
  */
 import { createLogger, openDocStore } from '@trove/kit';
 import type { DocStore } from '@trove/kit';
+import { completeFeatures, getUserRpc, listUsersRpc, validate } from '@trove/proto-events';
 import type { MessageContract } from '@trove/proto-events';
 import { tempDir } from '@trove/kit/testing';
 import type { TempDir } from '@trove/kit/testing';
@@ -46,9 +47,20 @@ afterEach(async () => {
 });
 
 describe('accounts', () => {
+  it('keeps features: absent keys on at creation, an update changes only the keys it names', async () => {
+    const alice = await users.create({ name: 'Alice', username: 'alice', password: PASSWORD, features: { explore: false, places: false } });
+    expect(alice.features).toEqual({ ...completeFeatures({}), explore: false, places: false });
+    const updated = await users.update({ id: alice.id, features: { places: true, jobs: false } });
+    expect(updated.features).toEqual({ ...completeFeatures({}), explore: false, jobs: false });
+    expect((await users.get(alice.id)).features).toEqual(updated.features);
+    // What the RPCs answer matches their contracts (the auth service checks its answers against them).
+    expect(validate(getUserRpc.response, await users.get(alice.id))).toEqual({ valid: true, errors: [] });
+    expect(validate(listUsersRpc.response, { users: await users.list(1, 10) })).toEqual({ valid: true, errors: [] });
+  });
+
   it('creates a user, answers it without any password hash, and stores a hash of the password', async () => {
     const alice = await users.create({ name: 'Alice', username: 'alice', password: PASSWORD });
-    expect(alice).toEqual({ id: expect.any(String), name: 'Alice', username: 'alice', createdAt: expect.any(String), updatedAt: expect.any(String) });
+    expect(alice).toEqual({ id: expect.any(String), name: 'Alice', username: 'alice', features: completeFeatures({}), createdAt: expect.any(String), updatedAt: expect.any(String) });
     expect(await users.get(alice.id)).toEqual(alice);
     expect(await verifyPassword(PASSWORD, (await repo.findById(alice.id))!.passwordHash)).toBe(true);
     expect((await users.list(1, 10)).map((u) => u.username)).toEqual(['alice']);

@@ -1,4 +1,4 @@
-import { userDeletedEvent } from '@trove/proto-events';
+import { completeFeatures, userDeletedEvent } from '@trove/proto-events';
 import type { CreateUserRequestV1, UpdateUserRequestV1, UserV1 } from '@trove/proto-events';
 import { badRequest, notFound } from '@trove/kit';
 import type { Bus, Logger } from '@trove/kit';
@@ -31,9 +31,9 @@ export class Users {
   constructor(private readonly deps: UsersDeps) {}
 
   /** Throws 400 for a name, username or password the policy refuses, 409 when the username is taken. */
-  async create({ name, username, password }: CreateUserRequestV1): Promise<UserV1> {
+  async create({ name, username, password, features }: CreateUserRequestV1): Promise<UserV1> {
     check(nameProblem(name), usernameProblem(username), passwordProblem(password, username));
-    return toUserV1(await this.deps.users.create({ name, username, passwordHash: await hashPassword(password) }));
+    return toUserV1(await this.deps.users.create({ name, username, passwordHash: await hashPassword(password), features: completeFeatures(features) }));
   }
 
   /** One page, ordered by username. */
@@ -47,8 +47,8 @@ export class Users {
     return toUserV1(user);
   }
 
-  /** Changes what is given; a new password ends every session of the user. */
-  async update({ id, name, username, password }: UpdateUserRequestV1): Promise<UserV1> {
+  /** Changes what is given (features: the keys given); a new password ends every session of the user. */
+  async update({ id, name, username, password, features }: UpdateUserRequestV1): Promise<UserV1> {
     const { users, sessions, revocations } = this.deps;
     const existing = await users.findById(id);
     if (!existing) throw userNotFound();
@@ -61,6 +61,7 @@ export class Users {
     if (name !== undefined) changes.name = name;
     if (username !== undefined) changes.username = username;
     if (password !== undefined) changes.passwordHash = await hashPassword(password);
+    if (features !== undefined) changes.features = { ...completeFeatures(existing.features), ...features };
     const updated = await users.update(id, changes);
     if (!updated) throw userNotFound();
     if (password !== undefined) {

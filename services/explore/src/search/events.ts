@@ -1,4 +1,4 @@
-import { mediaProcessedEvent, mediaPurgedEvent, mediaRestoredEvent, mediaTrashedEvent, mediaUpdatedEvent, userDeletedEvent } from '@trove/proto-events';
+import { mediaProcessedEvent, mediaPurgedEvent, mediaRestoredEvent, mediaTrashedEvent, mediaUpdatedEvent, searchRebuildRequestedEvent, userDeletedEvent } from '@trove/proto-events';
 import type { MediaItemChangedV1 } from '@trove/proto-events';
 import type { Bus, ConsumerHandle, Logger } from '@trove/kit';
 import type { Search } from './service';
@@ -11,6 +11,7 @@ export const SEARCH_CONSUMERS = {
   restored: 'search-media-restored',
   purged: 'search-media-purged',
   userDeleted: 'search-user-deleted',
+  rebuild: 'search-rebuild-requested',
 } as const;
 
 /**
@@ -34,6 +35,10 @@ export function consumeSearchEvents(bus: Bus, search: Search, log: Logger): Prom
     bus.consume(mediaPurgedEvent, { durable: SEARCH_CONSUMERS.purged }, async ({ userId, mediaItemId }) => {
       await search.itemPurged(userId, mediaItemId);
       log.debug({ mediaItemId }, 'media item purged: removed from search');
+    }),
+    bus.consume(searchRebuildRequestedEvent, { durable: SEARCH_CONSUMERS.rebuild, concurrency: 1 }, async ({ userId, jobId }) => {
+      const items = await search.rebuild(userId);
+      log.info({ jobId, items }, "a job's search rebuild done");
     }),
     bus.consume(userDeletedEvent, { durable: SEARCH_CONSUMERS.userDeleted, concurrency: 1, retryForever: true }, async ({ userId }) => {
       await search.userDeleted(userId);

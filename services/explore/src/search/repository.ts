@@ -106,6 +106,12 @@ export class SearchRepository {
     throw unavailable('search item busy: its changes kept losing to concurrent ones');
   }
 
+  /** Ids of the user's indexed items, `limit` at a time after `afterId` (id order: a walk that never skips one). */
+  async itemIdsAfter(userId: string, afterId: string, limit: number): Promise<string[]> {
+    const docs = await this.items.find({ userId, _id: { $gt: afterId } }, { sort: { _id: 1 }, limit });
+    return docs.map((d) => d._id);
+  }
+
   async deleteItem(userId: string, id: string): Promise<void> {
     await this.items.deleteOne({ _id: id, userId });
   }

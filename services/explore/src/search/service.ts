@@ -101,6 +101,25 @@ export class Search {
     for (const id of new Set(mediaItemIds)) await this.refreshPeople(userId, id);
   }
 
+  /**
+   * Rebuilds the user's entries from what they draw on now: each indexed item's texts and state
+   * from the media service and its people's names (a job's `search` component). What the worker
+   * read (words, things, place) is re-indexed by the job's other components.
+   */
+  async rebuild(userId: string): Promise<number> {
+    let done = 0;
+    for (let after = ''; ; ) {
+      const ids = await this.repo.itemIdsAfter(userId, after, 200);
+      if (ids.length === 0) return done;
+      for (const id of ids) {
+        await this.itemChanged(userId, id);
+        await this.refreshPeople(userId, id);
+      }
+      done += ids.length;
+      after = ids[ids.length - 1]!;
+    }
+  }
+
   async userDeleted(userId: string): Promise<void> {
     await this.repo.markUserDeleted(userId);
     await this.repo.deleteUserData(userId);

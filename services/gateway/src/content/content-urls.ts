@@ -27,6 +27,12 @@ export class ContentUrls {
     return (mediaItemId, variant) => `${base}${this.signer.sign(mediaItemId, variant)}`;
   }
 
+  /** The face thumbnail URL maker for answers to `req`. */
+  facesForRequest(req: RequestOrigin): (faceId: string) => string {
+    const base = this.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+    return (faceId) => `${base}${this.signer.signPath(ContentUrlSigner.facePath(faceId))}`;
+  }
+
   /** Whether the `exp` and `sig` query parameters sign the request's path (for `authenticate`). */
   verify(req: Pick<Request, 'path' | 'query'>): boolean {
     const { exp, sig } = req.query;

@@ -45,12 +45,14 @@ export interface ServeOptions {
   cacheControl: string;
   /** For originals: the name a download is saved under. */
   filename?: string;
+  /** The 404 message when the blob is missing (default: `mediaitem not found`). */
+  notFoundMessage?: string;
 }
 
 /** Streams a blob as the answer to a GET, honouring Range, If-Range and If-None-Match. */
 export async function serveBlob(req: Pick<Request, 'get'>, res: Response, blobs: BlobStore, log: Logger, opts: ServeOptions): Promise<void> {
   const info = await blobs.head(opts.key);
-  if (!info) throw notFound('mediaitem not found');
+  if (!info) throw notFound(opts.notFoundMessage ?? 'mediaitem not found');
   const etag = info.etag ?? `"${info.size.toString(16)}"`;
   res.set({ ETag: etag, 'Cache-Control': opts.cacheControl, 'Accept-Ranges': 'bytes', 'Cross-Origin-Resource-Policy': 'cross-origin' });
   if (etagMatches(req.get('if-none-match'), etag)) {
@@ -67,7 +69,7 @@ export async function serveBlob(req: Pick<Request, 'get'>, res: Response, blobs:
   try {
     got = await blobs.get(opts.key, range ?? undefined);
   } catch (err) {
-    if (err instanceof BlobNotFoundError) throw notFound('mediaitem not found');
+    if (err instanceof BlobNotFoundError) throw notFound(opts.notFoundMessage ?? 'mediaitem not found');
     if (err instanceof RangeNotSatisfiableError) {
       res.status(416).set('Content-Range', `bytes */${err.size}`).json({ message: 'range not satisfiable' });
       return;

@@ -31,9 +31,18 @@ export class ContentUrlSigner {
     return `/v1/mediaItems/${mediaItemId}/${variant}`;
   }
 
-  /** `<path>?exp=<unix seconds>&sig=<hmac>`, valid for at least ttlSeconds and at most twice that. */
+  /** Path of a face's thumbnail: `/v1/explore/faces/<id>/thumbnail`. */
+  static facePath(faceId: string): string {
+    return `/v1/explore/faces/${faceId}/thumbnail`;
+  }
+
+  /** The signed URL of an item's content call. */
   sign(mediaItemId: string, variant: ContentVariant): string {
-    const path = ContentUrlSigner.path(mediaItemId, variant);
+    return this.signPath(ContentUrlSigner.path(mediaItemId, variant));
+  }
+
+  /** `<path>?exp=<unix seconds>&sig=<hmac>`, valid for at least ttlSeconds and at most twice that. */
+  signPath(path: string): string {
     const ttl = this.opts.ttlSeconds;
     const nowS = Math.floor(this.now() / 1000);
     const exp = (Math.floor(nowS / ttl) + 2) * ttl;

@@ -1,16 +1,12 @@
 import type { Router } from 'express';
+import type { UserFeatures } from '../features/user-features';
 import { OperationRouter } from '../openapi/operation-router';
 import { requireUser } from '../security/authenticate';
 
-export interface Features {
-  favourites: boolean;
-  hidden: boolean;
-}
-
-/** Which optional features are on (TROVE_FEATURE_FAVOURITES / TROVE_FEATURE_HIDDEN). */
-export function featureRoutes(features: Features): Router {
+/** The caller's effective features: the user's own, minus those switched off for everybody. */
+export function featureRoutes(features: UserFeatures): Router {
   return new OperationRouter().handle('getFeatures', async (_req, res) => {
-    requireUser(res);
-    res.json({ favourites: features.favourites, hidden: features.hidden });
+    const { userId } = requireUser(res);
+    res.json(await features.of(userId));
   }).router;
 }

@@ -6,6 +6,8 @@ import { isAppError } from '@trove/kit';
 import type { BlobStore, Bus, Logger } from '@trove/kit';
 import { answerRequestTimeout, liftBodyDeadline } from '../http/body-deadline';
 import { OperationRouter } from '../openapi/operation-router';
+import { permittedComponents } from '../features/user-features';
+import type { UserFeatures } from '../features/user-features';
 import { requireUser } from '../security/authenticate';
 import { UploadAbortedError, UploadStalledError, receiveUpload } from '../upload/receive';
 
@@ -13,6 +15,8 @@ export interface MediaUploadDeps {
   bus: Bus;
   blobs: BlobStore;
   log: Logger;
+  /** The owner's features decide which components process the upload. */
+  features: UserFeatures;
   /** Largest accepted upload, in bytes (TROVE_UPLOAD_MAX_BYTES). */
   uploadMaxBytes: number;
   /** An upload that sends nothing for this long is cut (TROVE_UPLOAD_IDLE_TIMEOUT_SECONDS). */
@@ -53,7 +57,8 @@ export function mediaUploadRoutes(deps: MediaUploadDeps): Router {
     }
     const request = { userId, id, filename: stored.filename, mimeType: stored.type.mimeType, mediaItemType: stored.type.mediaItemType, size: stored.size, sha256: stored.sha256, originalKey: key };
     try {
-      await deps.bus.request(createMediaItemRpc, request);
+      const components = permittedComponents(await deps.features.of(userId));
+      await deps.bus.request(createMediaItemRpc, { ...request, components });
     } catch (err) {
       // No answer in time: the item may exist all the same. Keep the original if it does.
       if (isAppError(err) && err.code === 'UNAVAILABLE' && (await exists(deps.bus, userId, id))) {

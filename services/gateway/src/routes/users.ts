@@ -5,6 +5,7 @@ import { OperationRouter } from '../openapi/operation-router';
 import { requestedChanges, schemaFields } from '../openapi/schema-fields';
 import type { Revocations } from '../security/revocations';
 import { requireAdmin } from '../security/authenticate';
+import { decodeFeatures } from '../features/user-features';
 
 export interface UserRouteDeps {
   bus: Bus;
@@ -22,7 +23,8 @@ export function userRoutes(deps: UserRouteDeps): Router {
 
   routes.handle('createUser', async (req, res) => {
     requireAdmin(res);
-    res.status(201).json(await deps.bus.request(createUserRpc, schemaFields('UserRequest', req.body)));
+    const fields = schemaFields('UserRequest', req.body);
+    res.status(201).json(await deps.bus.request(createUserRpc, { ...fields, features: decodeFeatures(fields.features) }));
   });
 
   routes.handle('getUser', async (req, res) => {
@@ -32,7 +34,8 @@ export function userRoutes(deps: UserRouteDeps): Router {
 
   routes.handle('updateUser', async (req, res) => {
     requireAdmin(res);
-    await deps.bus.request(updateUserRpc, { id: req.params.id, ...requestedChanges('UserUpdateRequest', req.body) });
+    const changes = requestedChanges('UserUpdateRequest', req.body);
+    await deps.bus.request(updateUserRpc, { id: req.params.id, ...changes, features: decodeFeatures(changes.features) });
     res.status(204).end();
   });
 

@@ -541,3 +541,26 @@ describeIfDocker('S3 blob store (MinIO via testcontainers)', () => {
     };
   }, 180_000);
 });
+
+// ---------------------------------------------------------------------------------------------
+// S3 adapter against a running MinIO (or any S3) named by TROVE_TEST_S3_ENDPOINT, e.g. CI's MinIO service
+// container; the access key and secret come from TROVE_TEST_S3_ACCESS_KEY_ID / TROVE_TEST_S3_SECRET_ACCESS_KEY.
+
+const s3Endpoint = process.env.TROVE_TEST_S3_ENDPOINT;
+if (!s3Endpoint) process.stderr.write('[blobstore] skipping the external S3 contract run: TROVE_TEST_S3_ENDPOINT is unset\n');
+
+(s3Endpoint ? describe : describe.skip)('S3 blob store (TROVE_TEST_S3_ENDPOINT)', () => {
+  blobStoreContract(async () => {
+    // A bucket per run: repeated or parallel runs never see each other's objects.
+    const bucket = `trove-contract-${randomUUID().slice(0, 8)}`;
+    const store = await openS3BlobStore({
+      endpoint: s3Endpoint,
+      region: process.env.TROVE_TEST_S3_REGION || 'us-east-1',
+      bucket,
+      accessKeyId: process.env.TROVE_TEST_S3_ACCESS_KEY_ID ?? '',
+      secretAccessKey: process.env.TROVE_TEST_S3_SECRET_ACCESS_KEY ?? '',
+      forcePathStyle: true,
+    });
+    return { store };
+  }, 60_000);
+});

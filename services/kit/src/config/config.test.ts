@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { ConfigError, bool, int, list, loadConfig, logLevel, oneOf, optionalStr, proxyList, redactUrl, str, url } from './index';
+import { ConfigError, bool, decimal, int, list, loadConfig, logLevel, oneOf, optionalStr, proxyList, redactUrl, str, url } from './index';
 import { commonSpec } from './common';
 
 describe('config', () => {
@@ -48,6 +48,14 @@ describe('config', () => {
     const c = loadConfig(commonSpec, {});
     expect(c.natsUrl).toBe('nats://127.0.0.1:4222');
     expect(c.rpcTimeoutMs).toBe(5000);
+  });
+
+  it('reads decimal numbers within their bounds', () => {
+    const spec = { d: decimal('TROVE_X_D', { default: 0.3, min: 0, max: 2 }) };
+    expect(loadConfig(spec, {})).toEqual({ d: 0.3 });
+    expect(loadConfig(spec, { TROVE_X_D: '.25' })).toEqual({ d: 0.25 });
+    expect(loadConfig(spec, { TROVE_X_D: '2' })).toEqual({ d: 2 });
+    for (const bad of ['2.5', '-0.1', 'abc', '1e-2', '0.3.1']) expect(() => loadConfig(spec, { TROVE_X_D: bad })).toThrow(`TROVE_X_D must be a number from 0 to 2, got "${bad}"`);
   });
 
   it('reads comma-separated lists, each value long enough', () => {

@@ -61,6 +61,15 @@ export const int = (name: string, opts: Common<number> & { min?: number; max?: n
     return n;
   });
 
+/** A non-negative decimal number (`0.3`, `.5`, `2`) within the bounds. */
+export const decimal = (name: string, opts: Common<number> & { min?: number; max?: number } = {}): Var<number> =>
+  make(name, opts, (s) => {
+    const n = Number(s);
+    const inRange = (opts.min === undefined || n >= opts.min) && (opts.max === undefined || n <= opts.max);
+    if (!/^\d*\.?\d+$/.test(s) || !inRange) throw new Error(`${name} must be a number from ${opts.min ?? 0} to ${opts.max ?? 'any'}, got "${s}"`);
+    return n;
+  });
+
 export const bool = (name: string, opts: Common<boolean> = {}): Var<boolean> =>
   make(name, opts, (s) => {
     if (/^(1|true|yes|on)$/i.test(s)) return true;

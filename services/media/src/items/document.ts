@@ -58,6 +58,8 @@ export interface MediaDoc extends BaseDoc, CreationParts {
   purgingAt?: Date;
   /** How often the reconciler queued the item's processing again (it was PROCESSING for too long). */
   requeues?: number;
+  /** The worker components its upload asked for (the owner's features); a requeue asks for the same. Absent: all. */
+  components?: string[];
 }
 
 /**
@@ -114,6 +116,7 @@ export function newMediaDoc(req: CreateMediaItemRequestV1, now: Date): MediaDoc 
     variants: { preview: null, thumbnail: null, playback: null },
     createdAt: now,
     updatedAt: now,
+    ...(req.components ? { components: req.components } : {}),
   };
 }
 
@@ -158,6 +161,26 @@ export function shownCategory(doc: Pick<MediaDoc, 'mediaItemCategory' | 'motionM
 export type ProcessedFields = Pick<MediaDoc, 'mimeType' | 'status' | 'failureReason' | 'mediaItemCategory' | 'placeholder' | 'variants' | 'metadata'> & CreationParts;
 
 /** The fields a worker's result sets, exactly as stored: applying the same result twice changes nothing. */
+/**
+ * The fields a result sets, by the components it carries (all when it names none): `metadata` the
+ * metadata, creation time, type and category; `previews` the variants and placeholder. A result
+ * of neither (a job's places or things) sets nothing here: explore files it.
+ */
+export function appliedFields(result: MediaItemProcessedV1, fallbackCreation: Date): Partial<ProcessedFields> {
+  const all = processedFields(result, fallbackCreation);
+  if (!result.components) return all;
+  const { status, failureReason, mimeType, mediaItemCategory, placeholder, variants, metadata, ...creation } = all;
+  const withMetadata = result.components.includes('metadata');
+  const withPreviews = result.components.includes('previews');
+  if (!withMetadata && !withPreviews) return {};
+  return {
+    status,
+    failureReason,
+    ...(withMetadata ? { mimeType, mediaItemCategory, metadata, ...creation } : {}),
+    ...(withPreviews ? { placeholder, variants } : {}),
+  };
+}
+
 export function processedFields(result: MediaItemProcessedV1, fallbackCreation: Date): ProcessedFields {
   // The schema's date-time admits forms the calendar parts cannot read (a lower-case "t"): then the upload time.
   const creationTime = creationParts(result.metadata.creationTime) ? result.metadata.creationTime : fallbackCreation.toISOString();

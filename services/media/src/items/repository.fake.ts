@@ -93,7 +93,7 @@ export class FakeMediaItems implements MediaItems {
     for (const doc of this.mine(userId, ids)) if (doc.deleted && !doc.purgingAt) Object.assign(doc, { deleted: false, deletedAt: null, updatedAt: at });
   }
 
-  async setProcessed(userId: string, id: string, fields: ProcessedFields, at: Date): Promise<boolean> {
+  async setProcessed(userId: string, id: string, fields: Partial<ProcessedFields>, at: Date): Promise<boolean> {
     const [doc] = this.mine(userId, [id]);
     if (doc) Object.assign(doc, detach(fields), { updatedAt: at });
     return !!doc;
@@ -159,6 +159,18 @@ export class FakeMediaItems implements MediaItems {
     const doc = this.docs.get(id);
     if (!doc || doc.status !== 'PROCESSING' || !(doc.updatedAt < before)) return null;
     return this.copy(Object.assign(doc, { updatedAt: at, requeues: (doc.requeues ?? 0) + 1 }));
+  }
+
+  async walk(userId: string, until: Date, limit: number, after?: { createdAt: Date; id: string }): Promise<MediaDoc[]> {
+    const key = (d: { createdAt: Date; _id: string }) => [d.createdAt.getTime(), d._id] as const;
+    const later = (d: MediaDoc) => !after || key(d)[0] > after.createdAt.getTime() || (key(d)[0] === after.createdAt.getTime() && d._id > after.id);
+    const walked = this.where((d) => d.userId === userId && d.createdAt <= until && !d.purgingAt && later(d));
+    walked.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0));
+    return this.copies(walked.slice(0, limit));
+  }
+
+  async countWalk(userId: string, until: Date): Promise<number> {
+    return this.where((d) => d.userId === userId && d.createdAt <= until && !d.purgingAt).length;
   }
 
   async ofUser(userId: string, limit: number): Promise<MediaDoc[]> {

@@ -69,6 +69,8 @@ export class MediaRepository {
     // The list views: a user's items by flags, newest first.
     await items.ensureIndex({ fields: { userId: 1, deleted: 1, hidden: 1, creationAt: -1 } });
     await items.ensureIndex({ fields: { userId: 1, creationMonthDay: 1 } });
+    // A job's walk over a user's items.
+    await items.ensureIndex({ fields: { userId: 1, createdAt: 1 } });
     // The purge sweeper: expired trash of every user.
     await items.ensureIndex({ fields: { deleted: 1, deletedAt: 1 } });
     // Live Photos: the other part of a user's still or video.
@@ -142,7 +144,7 @@ export class MediaRepository {
   }
 
   /** Writes a worker's result; false when the item is gone by now. */
-  async setProcessed(userId: string, id: string, fields: ProcessedFields, at: Date): Promise<boolean> {
+  async setProcessed(userId: string, id: string, fields: Partial<ProcessedFields>, at: Date): Promise<boolean> {
     const res = await this.items.updateOne({ _id: id, userId }, { $set: { ...fields, updatedAt: at } });
     return res.matched > 0;
   }
@@ -218,6 +220,21 @@ export class MediaRepository {
     const statuses: MediaStatus[] = ['UNSPECIFIED', 'PROCESSING', 'READY', 'FAILED'];
     const counts = await Promise.all(statuses.map((status) => this.items.count({ status })));
     return Object.fromEntries(statuses.map((s, i) => [s, counts[i]])) as Record<MediaStatus, number>;
+  }
+
+  /**
+   * A job's walk: up to `limit` of the user's items created no later than `until`, in (createdAt,
+   * id) order, after the item `after` (its createdAt and id) when given. Items being purged are left out.
+   */
+  async walk(userId: string, until: Date, limit: number, after?: { createdAt: Date; id: string }): Promise<MediaDoc[]> {
+    const filter: Filter = { userId, createdAt: { $lte: until }, purgingAt: { $exists: false } };
+    if (after) filter.$or = [{ createdAt: { $gt: after.createdAt } }, { createdAt: after.createdAt, _id: { $gt: after.id } }];
+    return this.many(filter, { sort: { createdAt: 1, _id: 1 }, limit });
+  }
+
+  /** How many items a walk until `until` covers. */
+  async countWalk(userId: string, until: Date): Promise<number> {
+    return this.items.count({ userId, createdAt: { $lte: until }, purgingAt: { $exists: false } });
   }
 
   /** Up to `limit` of the user's items, whatever their state (deleting a user). */

@@ -321,6 +321,48 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
     });
   });
 
+  describe('job walks and component subsets', () => {
+    it('walks one user\'s items in (createdAt, id) order after a given item, up to `until`, with the walk\'s total', async () => {
+      const user = randomUUID();
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        ids.push(await upload(user));
+        if (i !== 1) clock = new Date(clock.getTime() + 1000); // items 1 and 2 share a createdAt: the id decides
+      }
+      await upload(randomUUID()); // another user's
+      const until = new Date(clock.getTime() - 1000).toISOString();
+      const later = await upload(user); // after `until`
+      const all = await media.walk({ userId: user, until, limit: 100 });
+      const order = [...ids].sort((a, b) => (a === ids[1] || a === ids[2]) && (b === ids[1] || b === ids[2]) ? (a < b ? -1 : 1) : ids.indexOf(a) - ids.indexOf(b));
+      expect(all.items.map((i) => i.id)).toEqual(order);
+      expect(all.total).toBe(5);
+      expect(all.items.map((i) => i.id)).not.toContain(later);
+      const first = all.items[1];
+      const rest = await media.walk({ userId: user, until, limit: 2, after: { createdAt: first.createdAt, id: first.id } });
+      expect(rest.items.map((i) => i.id)).toEqual(order.slice(2, 4));
+      expect(rest.items[0]).toMatchObject({ mimeType: 'image/jpeg', mediaItemType: 'photo', originalKey: mediaBlobKey(user, rest.items[0].id, 'original') });
+    });
+
+    it('an upload\'s components go into its work item; a result with components applies only those', async () => {
+      const user = randomUUID();
+      const id = randomUUID();
+      const key = mediaBlobKey(user, id, 'original');
+      await media.create({ userId: user, id, filename: 'a.jpg', mimeType: 'image/jpeg', mediaItemType: 'photo', size: 1, sha256: sha(), originalKey: key, components: ['metadata', 'previews'] });
+      expect(published.find((p) => p.subject === processMediaItemWork.subject)?.payload).toMatchObject({ mediaItemId: id, components: ['metadata', 'previews'] });
+      await media.applyProcessed(result(user, id, '2019-06-24T18:15:12+02:00'));
+      const before = await media.get(user, id);
+      published = [];
+      clock = new Date(clock.getTime() + 1000);
+      // A job's places/things result: nothing of the media item changes.
+      await media.applyProcessed(result(user, id, '2001-01-01T00:00:00Z', { placeholder: 'other', components: ['places', 'things'], jobId: randomUUID() }));
+      expect(await media.get(user, id)).toEqual(before);
+      expect(published).toEqual([]);
+      // A job's metadata result: the metadata changes, the previews do not.
+      await media.applyProcessed(result(user, id, '2001-01-01T00:00:00Z', { placeholder: 'other', components: ['metadata'] }));
+      expect(await media.get(user, id)).toMatchObject({ metadata: { creationTime: '2001-01-01T00:00:00Z' }, placeholder: 'abc' });
+    });
+  });
+
   describe('processing results', () => {
     it('a result makes the item READY; the same result again changes nothing (no new updatedAt, no event)', async () => {
       const user = randomUUID();

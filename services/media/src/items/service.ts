@@ -17,14 +17,16 @@ import type {
   MediaItemChangedV1,
   MediaItemProcessedV1,
   MediaItemV1,
+  MediaItemWalkV1,
   MessageContract,
+  WalkMediaItemsRequestV1,
   SetMediaFlagRequestV1,
   UpdateMediaItemRequestV1,
   YearsAgoRequestV1,
 } from '@trove/proto-events';
 import { badRequest, conflict, notFound, unavailable } from '@trove/kit';
 import type { BlobStore, Logger } from '@trove/kit';
-import { alreadyApplied, newMediaDoc, processedFields, toMediaItemV1 } from './document';
+import { alreadyApplied, appliedFields, newMediaDoc, toMediaItemV1 } from './document';
 import type { MediaDoc } from './document';
 import { LivePhotos } from './live-photos';
 import type { ItemChanges, MediaItems } from './repository';
@@ -97,10 +99,10 @@ export class MediaService {
     return { id: req.id };
   }
 
-  private queueProcessing(item: Pick<MediaDoc, 'userId' | 'originalKey' | 'mimeType' | 'mediaItemType' | 'filename'> & { id?: string; _id?: string }, msgId: string): Promise<void> {
+  private queueProcessing(item: Pick<MediaDoc, 'userId' | 'originalKey' | 'mimeType' | 'mediaItemType' | 'filename' | 'components'> & { id?: string; _id?: string }, msgId: string): Promise<void> {
     const mediaItemId = item.id ?? item._id!;
-    const { userId, originalKey, mimeType, mediaItemType, filename } = item;
-    return this.deps.events.publish(processMediaItemWork, { userId, mediaItemId, originalKey, mimeType, mediaItemType, filename }, { msgId });
+    const { userId, originalKey, mimeType, mediaItemType, filename, components } = item;
+    return this.deps.events.publish(processMediaItemWork, { userId, mediaItemId, originalKey, mimeType, mediaItemType, filename, ...(components ? { components } : {}) }, { msgId });
   }
 
   /**
@@ -140,6 +142,16 @@ export class MediaService {
   }
 
   // ---- reads ----------------------------------------------------------------------------------
+
+  /** A batch of a job's walk over the user's items, and how many items the walk covers. */
+  async walk({ userId, after, until, limit }: WalkMediaItemsRequestV1): Promise<MediaItemWalkV1> {
+    const end = new Date(until);
+    const docs = await this.items.walk(userId, end, limit, after ? { createdAt: new Date(after.createdAt), id: after.id } : undefined);
+    return {
+      total: await this.items.countWalk(userId, end),
+      items: docs.map((d) => ({ id: d._id, createdAt: d.createdAt.toISOString(), originalKey: d.originalKey, mimeType: d.mimeType, mediaItemType: d.mediaItemType, filename: d.filename })),
+    };
+  }
 
   async get(userId: string, id: string): Promise<MediaItemV1> {
     return toMediaItemV1(await this.mine(userId, id));
@@ -241,7 +253,7 @@ export class MediaService {
       this.deps.log.info({ mediaItemId: result.mediaItemId }, 'processing result for an item that is gone; its blobs removed');
       return;
     }
-    const fields = processedFields(result, doc.createdAt);
+    const fields = appliedFields(result, doc.createdAt);
     // Applied before: its Live Photo pairing may not have finished then.
     if (alreadyApplied(doc, fields)) return this.live.pair(doc);
     const updatedAt = this.now();

@@ -5,9 +5,9 @@ import { workerSpec } from './config';
 const thingsMinScore = (value?: string) => loadConfig({ thingsMinScore: workerSpec.thingsMinScore }, value === undefined ? {} : { TROVE_THINGS_MIN_SCORE: value }).thingsMinScore;
 
 describe('TROVE_THINGS_MIN_SCORE', () => {
-  it('defaults to 0.55 and takes a decimal from 0 to 1', () => {
+  it('defaults to 0.5 and takes a decimal from 0 to 1', () => {
     expect(thingsMinScore()).toBe(DEFAULT_THINGS_MIN_SCORE);
-    expect(DEFAULT_THINGS_MIN_SCORE).toBe(0.55);
+    expect(DEFAULT_THINGS_MIN_SCORE).toBe(0.5);
     expect(thingsMinScore('0.7')).toBe(0.7);
     expect(thingsMinScore('.3')).toBe(0.3);
     expect(thingsMinScore('1')).toBe(1);

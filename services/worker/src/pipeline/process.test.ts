@@ -84,8 +84,8 @@ describe('processItem', () => {
       placeholder: expect.any(String),
       variants: { preview: mediaBlobKey(item.userId, item.mediaItemId, 'preview'), thumbnail: mediaBlobKey(item.userId, item.mediaItemId, 'thumbnail'), playback: null },
       metadata: { width: 1330, height: 2364, cameraMake: 'Apple', cameraModel: 'iPhone 15 Pro', creationTime: '2024-06-08T15:40:54.820+05:30' },
-      // Its best guess, a "donut" at 0.54, is wrong and under the threshold.
-      things: [],
+      // Its best guess, a "donut" at 0.54 (the dessert cup), is over the default threshold.
+      things: [{ label: 'Donut', score: expect.any(Number) }],
       // A meal tray: no one in it.
       faces: [],
       // The napkin's print is sideways and small: no confident line.

@@ -20,6 +20,7 @@ import { BlobNotFoundError, DLQ_REASON_HEADER } from '@trove/kit';
 import type { BlobStore, Logger } from '@trove/kit';
 import { assertImageSize, DEFAULT_LIMITS, contractMetadata, detectCategory, extractMetadata, makeImagePreviews, MediaError, makeVideoPreviews, transcodeIfNeeded } from '../components';
 import type { MediaErrorKind, ProcessingLimits } from '../components';
+import { selectComponents } from './components';
 import { findFaces, storeFaces } from './faces';
 import type { FacesStepOptions } from './faces';
 import { findWords } from './ocr';
@@ -77,19 +78,23 @@ export async function processItem(deps: ProcessDeps, item: ProcessMediaItemV1): 
     // The metadata's last resort for the creation time is the file's mtime: make it the upload time.
     if (info.lastModified) await utimes(original, info.lastModified, info.lastModified);
 
+    // Only the components the item asks for (see components.ts); the metadata is the ground of all of them.
+    const run = selectComponents(item, deps.log);
     const meta = await extractMetadata(original, item.mimeType, limits);
-    const place = await placeOf(deps, item.mediaItemId, meta);
-    const previews = isVideo ? await makeVideoPreviews(original, meta, limits) : await makeImagePreviews(original, item.mimeType, limits);
+    const place = run.runs('places') ? await placeOf(deps, item.mediaItemId, meta) : undefined;
+    const previews = run.needsPicture ? (isVideo ? await makeVideoPreviews(original, meta, limits) : await makeImagePreviews(original, item.mimeType, limits)) : null;
     // From the picture the previews were made of: the photo, or the video's poster frame.
-    const things = await findThings(deps.log, item, previews.bitmap, { minScore: deps.thingsMinScore });
-    const faces = isVideo ? null : await findFaces(deps.log, item, previews.bitmap, deps.faces);
-    const words = isVideo ? undefined : await findWords(deps.log, item, previews.bitmap, { timeoutSeconds: deps.ocrTimeoutSeconds });
-    const playbackPath = isVideo ? await transcodeIfNeeded(original, meta, join(dir, 'playback.mp4'), limits) : null;
+    const things = previews && run.runs('things') ? await findThings(deps.log, item, previews.bitmap, { minScore: deps.thingsMinScore }) : undefined;
+    const faces = previews && !isVideo && run.runs('faces') ? await findFaces(deps.log, item, previews.bitmap, deps.faces) : null;
+    const words = previews && !isVideo && run.runs('ocr') ? await findWords(deps.log, item, previews.bitmap, { timeoutSeconds: deps.ocrTimeoutSeconds }) : undefined;
+    const playbackPath = isVideo && run.runs('previews') ? await transcodeIfNeeded(original, meta, join(dir, 'playback.mp4'), limits) : null;
     const category = detectCategory(meta, { filename: item.filename, mimeType: item.mimeType });
 
     const key = (variant: 'preview' | 'thumbnail' | 'playback') => mediaBlobKey(item.userId, item.mediaItemId, variant);
-    await deps.blobs.put(key('preview'), Readable.from(previews.preview), { contentType: previews.previewMimeType });
-    await deps.blobs.put(key('thumbnail'), Readable.from(previews.thumbnail), { contentType: previews.thumbnailMimeType });
+    if (previews && run.runs('previews')) {
+      await deps.blobs.put(key('preview'), Readable.from(previews.preview), { contentType: previews.previewMimeType });
+      await deps.blobs.put(key('thumbnail'), Readable.from(previews.thumbnail), { contentType: previews.thumbnailMimeType });
+    }
     if (playbackPath) await deps.blobs.put(key('playback'), createReadStream(playbackPath), { contentType: 'video/mp4' });
     const processedFaces = faces && (await storeFaces(deps.blobs, item, faces));
 
@@ -99,21 +104,25 @@ export async function processItem(deps: ProcessDeps, item: ProcessMediaItemV1): 
       mimeType: item.mimeType,
       metadata: contractMetadata(meta, info.lastModified ?? new Date()),
       category,
-      placeholder: previews.placeholder || null,
+      placeholder: previews?.placeholder || null,
       variants: { preview: key('preview'), thumbnail: key('thumbnail'), playback: playbackPath ? key('playback') : null },
-      things,
-      place,
-      // Photos only: a video's result has no `faces` at all.
-      ...(processedFaces && { faces: processedFaces }),
-      // Photos only, and only when the text was read: absent otherwise.
-      ...(words && { words }),
+      ...(things !== undefined ? { things } : {}),
+      ...(place !== undefined ? { place } : {}),
+      // Photos only, when asked for: a video's result has no `faces` at all.
+      ...(processedFaces ? { faces: processedFaces } : {}),
+      // Photos only, when asked for, and only when the text was read: absent otherwise.
+      ...(words ? { words } : {}),
+      ...(run.carried ? { components: run.carried } : {}),
+      ...(item.jobId ? { jobId: item.jobId } : {}),
     };
-    await deps.events.publish(mediaProcessedEvent, result, { msgId: `processed-${item.mediaItemId}` });
+    await deps.events.publish(mediaProcessedEvent, result, { msgId: item.jobId ? `processed-${item.mediaItemId}-${item.jobId}` : `processed-${item.mediaItemId}` });
     return 'processed';
   } catch (err) {
     // The reason is kept on the item: name the user's file, not our temp path.
     const reason = readableReason(err, original, item.filename);
     if (!(err instanceof MediaError && FAILS_FOR_GOOD.has(err.kind))) throw new Error(reason, { cause: err });
+    // A job's rerun: the item keeps its state; the job counts it done (job-item.ts).
+    if (item.jobId) return 'failed';
     await deps.events.publish(mediaProcessingFailedDeadLetter, item, { msgId: `failed-${item.mediaItemId}`, headers: { [DLQ_REASON_HEADER]: oneLine(reason) } });
     deps.log.warn({ mediaItemId: item.mediaItemId, kind: err.kind, reason }, 'media item failed: the file cannot be processed');
     return 'failed';

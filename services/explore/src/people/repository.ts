@@ -1,0 +1,221 @@
+import { randomUUID } from 'node:crypto';
+import type { Collection, DocStore } from '@trove/kit';
+import type { ItemDoc } from '../explore/repository';
+
+/** A face's rectangle in the upright picture, fractions 0..1. */
+export interface FaceBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** One face the worker found in one of the user's items (the `index`-th of its result). */
+export interface FaceDoc {
+  _id: string;
+  userId: string;
+  mediaItemId: string;
+  index: number;
+  box: FaceBox;
+  score: number;
+  /** As the worker sent it: base64 of little-endian float32 values, unit length. */
+  embedding: string;
+  /** Blob key of the face's square WebP thumbnail (media removes it with the item). */
+  thumbnailKey: string;
+  /** Null while the face waits for enough alike faces to start a person. */
+  personId: string | null;
+}
+
+/** The face a person shows as its picture. */
+export interface CoverFace {
+  id: string;
+  mediaItemId: string;
+  box: FaceBox;
+  score: number;
+}
+
+/** A person: faces grouped by likeness, named and hidden by the user, with a summary over the visible items. */
+export interface PersonDoc {
+  _id: string;
+  userId: string;
+  /** Empty until the user names them. */
+  name: string;
+  /** Lower-cased name: lists sort on it. */
+  nameKey: string;
+  hidden: boolean;
+  /** The user's choice of cover (kept while it is a photo of theirs; null: the newest). */
+  chosenCoverMediaItemId: string | null;
+  coverMediaItemId: string | null;
+  coverFace: CoverFace | null;
+  /** Visible items with a face of theirs. */
+  mediaItemsCount: number;
+  /** Bumped by every summary refresh: a refresh only writes when no other one started after it. */
+  revision: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type PersonChanges = Partial<Pick<PersonDoc, 'name' | 'hidden' | 'chosenCoverMediaItemId'>>;
+
+const NEWEST_FIRST = { creationTime: -1, _id: -1 } as const;
+/** Lists: most visible items first, then by name; `_id` last so pages never overlap. */
+const LIST_ORDER = { mediaItemsCount: -1, nameKey: 1, _id: 1 } as const;
+
+/**
+ * People's documents: `explore_faces` and `explore_people`; it reads `explore_items` (the explore
+ * module's record of each item: when it was taken, whether lists may show it). Every query
+ * carries the user id but `faceById`, which serves signed thumbnail URLs.
+ */
+export class PeopleRepository {
+  private constructor(
+    private readonly faces: Collection<FaceDoc>,
+    private readonly people: Collection<PersonDoc>,
+    private readonly items: Collection<ItemDoc>,
+    private readonly now: () => Date,
+  ) {}
+
+  static async open(store: DocStore, opts: { now?: () => Date } = {}): Promise<PeopleRepository> {
+    const faces = store.collection<FaceDoc>('explore_faces');
+    await faces.ensureIndex({ fields: { userId: 1, mediaItemId: 1 } });
+    await faces.ensureIndex({ fields: { userId: 1, personId: 1 } });
+    const people = store.collection<PersonDoc>('explore_people');
+    await people.ensureIndex({ fields: { userId: 1, hidden: 1, mediaItemsCount: -1, nameKey: 1 } });
+    return new PeopleRepository(faces, people, store.collection<ItemDoc>('explore_items'), opts.now ?? (() => new Date()));
+  }
+
+  // ---- items (explore's record) -----------------------------------------------------------------
+
+  /** Whether explore has filed the item (it is the user's, processed and not purged). */
+  async itemKnown(userId: string, mediaItemId: string): Promise<boolean> {
+    return (await this.items.count({ _id: mediaItemId, userId })) > 0;
+  }
+
+  // ---- faces ------------------------------------------------------------------------------------
+
+  /** Every face of the user, oldest id first (a stable order for regrouping). */
+  async facesOfUser(userId: string): Promise<FaceDoc[]> {
+    return this.faces.find({ userId }, { sort: { _id: 1 } });
+  }
+
+  async facesOfItem(userId: string, mediaItemId: string): Promise<FaceDoc[]> {
+    return this.faces.find({ userId, mediaItemId }, { sort: { index: 1 } });
+  }
+
+  async faceById(id: string): Promise<FaceDoc | null> {
+    return this.faces.findOne({ _id: id });
+  }
+
+  /** The item's faces become `faces` (ids decide what is replaced); answers the people its old faces had. */
+  async replaceItemFaces(userId: string, mediaItemId: string, faces: FaceDoc[]): Promise<string[]> {
+    const old = await this.facesOfItem(userId, mediaItemId);
+    const keep = new Set(faces.map((f) => f._id));
+    await this.faces.deleteMany({ userId, mediaItemId, _id: { $nin: [...keep] } });
+    for (const { _id, ...fields } of faces) await this.faces.updateOne({ _id, userId }, { $set: fields }, { upsert: true });
+    return personIds(old);
+  }
+
+  /** Removes the item's faces; answers the people they had. */
+  async deleteItemFaces(userId: string, mediaItemId: string): Promise<string[]> {
+    const old = await this.facesOfItem(userId, mediaItemId);
+    await this.faces.deleteMany({ userId, mediaItemId });
+    return personIds(old);
+  }
+
+  async setPersonOfFace(userId: string, faceId: string, personId: string | null): Promise<void> {
+    await this.faces.updateOne({ _id: faceId, userId }, { $set: { personId } });
+  }
+
+  /** Moves every face of `from` people to `to`. */
+  async moveFaces(userId: string, from: string[], to: string): Promise<void> {
+    await this.faces.updateMany({ userId, personId: { $in: from } }, { $set: { personId: to } });
+  }
+
+  /** The items holding a face of any of the people, each once. */
+  async itemIdsOfPeople(userId: string, personIds: string[]): Promise<string[]> {
+    const faces = await this.faces.find({ userId, personId: { $in: personIds } });
+    return [...new Set(faces.map((f) => f.mediaItemId))];
+  }
+
+  /** Whether the item has a face of the person. */
+  async personInItem(userId: string, personId: string, mediaItemId: string): Promise<boolean> {
+    return (await this.faces.count({ userId, personId, mediaItemId })) > 0;
+  }
+
+  // ---- people -----------------------------------------------------------------------------------
+
+  async createPerson(userId: string, id: string = randomUUID()): Promise<string> {
+    const now = this.now();
+    await this.people.insertOne({ _id: id, userId, name: '', nameKey: '', hidden: false, chosenCoverMediaItemId: null, coverMediaItemId: null, coverFace: null, mediaItemsCount: 0, revision: 0, createdAt: now, updatedAt: now });
+    return id;
+  }
+
+  async person(userId: string, id: string): Promise<PersonDoc | null> {
+    return this.people.findOne({ _id: id, userId });
+  }
+
+  /** A page of the user's hidden or shown people that have a visible item. */
+  async listPeople(userId: string, hidden: boolean, skip: number, limit: number): Promise<PersonDoc[]> {
+    return this.people.find({ userId, hidden, mediaItemsCount: { $gt: 0 } }, { sort: LIST_ORDER, skip, limit });
+  }
+
+  /** The user's people among `ids`, by name. */
+  async peopleByIds(userId: string, ids: string[]): Promise<PersonDoc[]> {
+    if (ids.length === 0) return [];
+    return this.people.find({ userId, _id: { $in: ids } }, { sort: { nameKey: 1, _id: 1 } });
+  }
+
+  async allPeopleIds(userId: string): Promise<string[]> {
+    return (await this.people.find({ userId })).map((p) => p._id);
+  }
+
+  async updatePerson(userId: string, id: string, changes: PersonChanges): Promise<boolean> {
+    const set: Record<string, unknown> = { ...changes, updatedAt: this.now() };
+    if (changes.name !== undefined) set.nameKey = changes.name.toLowerCase();
+    return (await this.people.updateOne({ _id: id, userId }, { $set: set })).matched > 0;
+  }
+
+  async deletePeople(userId: string, ids: string[]): Promise<void> {
+    if (ids.length > 0) await this.people.deleteMany({ userId, _id: { $in: ids } });
+  }
+
+  /** Ids of a slice of the person's visible items, newest first. */
+  async visibleItemIds(userId: string, personId: string, skip: number, limit: number): Promise<string[]> {
+    return (await this.visibleItemsOf(userId, personId, skip, limit)).map((i) => i._id);
+  }
+
+  private async visibleItemsOf(userId: string, personId: string, skip = 0, limit = 0): Promise<ItemDoc[]> {
+    const itemIds = [...new Set((await this.faces.find({ userId, personId })).map((f) => f.mediaItemId))];
+    if (itemIds.length === 0) return [];
+    return this.items.find({ userId, _id: { $in: itemIds }, visible: true }, { sort: NEWEST_FIRST, skip, limit });
+  }
+
+  /**
+   * Recounts the person's visible items and picks the cover: the user's choice while it is one of
+   * them, else the newest, with the person's best face in it. Claims a revision first and writes
+   * only if no other refresh claimed one since (that later one read later). Nothing when the person is gone.
+   */
+  async refreshSummary(userId: string, personId: string): Promise<void> {
+    const claimed = await this.people.findOneAndUpdate({ _id: personId, userId }, { $inc: { revision: 1 } });
+    if (!claimed) return;
+    const visible = await this.visibleItemsOf(userId, personId);
+    const cover = visible.find((i) => i._id === claimed.chosenCoverMediaItemId) ?? visible[0];
+    const [face] = cover ? await this.faces.find({ userId, personId, mediaItemId: cover._id }, { sort: { score: -1 }, limit: 1 }) : [];
+    const coverFace: CoverFace | null = face ? { id: face._id, mediaItemId: face.mediaItemId, box: face.box, score: face.score } : null;
+    await this.people.updateOne(
+      { _id: personId, userId, revision: claimed.revision },
+      { $set: { mediaItemsCount: visible.length, coverMediaItemId: coverFace?.mediaItemId ?? null, coverFace, updatedAt: this.now() } },
+    );
+  }
+
+  // ---- users ------------------------------------------------------------------------------------
+
+  /** Every face and person of the user. */
+  async deleteUserData(userId: string): Promise<void> {
+    await this.faces.deleteMany({ userId });
+    await this.people.deleteMany({ userId });
+  }
+}
+
+function personIds(faces: FaceDoc[]): string[] {
+  return [...new Set(faces.flatMap((f) => (f.personId ? [f.personId] : [])))];
+}

@@ -1,0 +1,243 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { decodeEmbedding } from '@trove/proto-events';
+import type { ContentLocationV1, MediaItemProcessedV1, PersonV1 } from '@trove/proto-events';
+import { badRequest, notFound } from '@trove/kit';
+import type { MediaStates } from '../ports/media';
+import { FaceGrouping, regroup } from './grouping';
+import type { GroupedFace, GroupingRules } from './grouping';
+import type { FaceDoc, PeopleRepository, PersonDoc } from './repository';
+
+export const personNotFound = () => notFound('person not found');
+const faceNotFound = () => notFound('face not found');
+const mediaItemNotFound = () => notFound('mediaitem not found');
+
+/** A face's id: the same for the same item and position, so a result delivered again replaces its faces in place. */
+export function faceId(mediaItemId: string, index: number): string {
+  const h = createHash('sha256').update(`${mediaItemId}/${index}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
+export function toPersonV1(doc: PersonDoc): PersonV1 {
+  return {
+    id: doc._id,
+    userId: doc.userId,
+    name: doc.name,
+    hidden: doc.hidden,
+    coverMediaItemId: doc.coverMediaItemId,
+    coverFace: doc.coverFace,
+    mediaItemsCount: doc.mediaItemsCount,
+    createdAt: doc.createdAt.toISOString(),
+    updatedAt: doc.updatedAt.toISOString(),
+  };
+}
+
+const groupedFace = (f: FaceDoc): GroupedFace => ({ id: f._id, embedding: decodeEmbedding(f.embedding), personId: f.personId });
+
+/** What the user may change of a person (fields left out stay). */
+export interface PersonUpdate {
+  name?: string;
+  hidden?: boolean;
+  /** A photo of that person; null: the newest again. */
+  coverMediaItemId?: string | null;
+}
+
+/**
+ * People of each user's library. Rules:
+ * - the faces of a processed item replace its earlier ones (a result without `faces` keeps them);
+ *   each new face joins people as `FaceGrouping` decides (the item's earlier faces count as known,
+ *   so the same result again lands in the same people); faces of hidden people match them too;
+ * - a person's count and cover follow its items' visibility like places and things (explore's
+ *   record of each item); with no visible item it still answers by id (count 0, no cover) but
+ *   leaves the lists; people are only removed by merging, regrouping and the user's deletion;
+ * - grouping, merging and regrouping of one user run one at a time in this process;
+ * - everything is scoped to the user: another user's id is not found.
+ */
+/** Told which of a user's items may show other names now (search indexes the names of the people in each item). */
+export type NamesChangedListener = (userId: string, mediaItemIds: string[]) => Promise<void>;
+
+export class People {
+  private readonly userLocks = new Map<string, Promise<unknown>>();
+  private namesChanged: NamesChangedListener = async () => {};
+
+  constructor(
+    private readonly repo: PeopleRepository,
+    private readonly media: MediaStates,
+    private readonly rules: GroupingRules,
+  ) {}
+
+  /** Who hears of items whose people's names may have changed (one listener: search). */
+  onNamesChanged(listener: NamesChangedListener): void {
+    this.namesChanged = listener;
+  }
+
+  // ---- reading ----------------------------------------------------------------------------------
+
+  /** The names of the named people in one of the user's items (search's `PeopleNames`). */
+  async namesOf(userId: string, mediaItemId: string): Promise<string[]> {
+    const ids = [...new Set((await this.repo.facesOfItem(userId, mediaItemId)).flatMap((f) => (f.personId ? [f.personId] : [])))];
+    return (await this.repo.peopleByIds(userId, ids)).flatMap((p) => (p.name ? [p.name] : []));
+  }
+
+  /** A page of the user's people with a visible item (only the hidden ones with `hidden`): most items first, then by name. */
+  async list(userId: string, page: number, limit: number, hidden = false): Promise<PersonV1[]> {
+    return (await this.repo.listPeople(userId, hidden, (page - 1) * limit, limit)).map(toPersonV1);
+  }
+
+  /** One of the user's people, also hidden or with no visible item. */
+  async get(userId: string, id: string): Promise<PersonV1> {
+    return toPersonV1(await this.existing(userId, id));
+  }
+
+  /** Ids of a page of the person's visible items, newest first. */
+  async itemIds(userId: string, id: string, page: number, limit: number): Promise<string[]> {
+    await this.existing(userId, id);
+    return this.repo.visibleItemIds(userId, id, (page - 1) * limit, limit);
+  }
+
+  /** The people in one of the user's items, by name: none until it is processed. */
+  async ofItem(userId: string, mediaItemId: string): Promise<PersonV1[]> {
+    const faces = await this.repo.facesOfItem(userId, mediaItemId);
+    if (faces.length === 0 && !(await this.repo.itemKnown(userId, mediaItemId)) && !(await this.media.stateOf(userId, mediaItemId))) throw mediaItemNotFound();
+    const ids = [...new Set(faces.flatMap((f) => (f.personId ? [f.personId] : [])))];
+    return (await this.repo.peopleByIds(userId, ids)).map(toPersonV1);
+  }
+
+  /** Where a face's thumbnail is: the user's face, or any face when `userId` is left out (a verified signed URL). */
+  async locateFace(userId: string | undefined, id: string): Promise<ContentLocationV1> {
+    const face = await this.repo.faceById(id);
+    if (!face || (userId !== undefined && face.userId !== userId)) throw faceNotFound();
+    return { key: face.thumbnailKey, contentType: 'image/webp', filename: `face-${face._id}.webp`, userId: face.userId };
+  }
+
+  // ---- the user's changes -----------------------------------------------------------------------
+
+  async update(userId: string, id: string, changes: PersonUpdate): Promise<void> {
+    await this.existing(userId, id);
+    const cover = changes.coverMediaItemId;
+    if (cover && !(await this.repo.personInItem(userId, id, cover))) {
+      // Another user's item answers as a missing one; the user's own photo of someone else is refused.
+      if (!(await this.repo.itemKnown(userId, cover)) && !(await this.media.stateOf(userId, cover))) throw mediaItemNotFound();
+      throw badRequest('the cover must be a photo of this person', { coverMediaItemId: cover });
+    }
+    await this.repo.updatePerson(userId, id, {
+      ...(changes.name !== undefined ? { name: changes.name } : {}),
+      ...(changes.hidden !== undefined ? { hidden: changes.hidden } : {}),
+      ...(cover !== undefined ? { chosenCoverMediaItemId: cover } : {}),
+    });
+    if (cover !== undefined) await this.repo.refreshSummary(userId, id);
+    if (changes.name !== undefined) await this.namesChanged(userId, await this.repo.itemIdsOfPeople(userId, [id]));
+  }
+
+  /** The faces of `others` become `id`'s; they are removed. The result keeps `id`'s name, else the first named one's. */
+  async merge(userId: string, id: string, others: string[]): Promise<void> {
+    await this.oneAtATime(userId, async () => {
+      const target = await this.existing(userId, id);
+      const ids = [...new Set(others)].filter((o) => o !== id);
+      const found = await this.repo.peopleByIds(userId, ids);
+      if (found.length !== ids.length) throw personNotFound();
+      const named = target.name ? undefined : ids.map((o) => found.find((p) => p._id === o)!).find((p) => p.name);
+      await this.repo.moveFaces(userId, ids, id);
+      if (named) await this.repo.updatePerson(userId, id, { name: named.name });
+      await this.repo.deletePeople(userId, ids);
+      await this.repo.refreshSummary(userId, id);
+    });
+    await this.namesChanged(userId, await this.repo.itemIdsOfPeople(userId, [id]));
+  }
+
+  /**
+   * Groups all of the user's faces again from scratch, in a stable order; each new group keeps the
+   * id (name, hidden, cover choice) of the old person holding most of its faces, old people left
+   * without a group are removed. For the jobs service (`trove.v1.explore.people.regroup`).
+   */
+  async regroup(userId: string): Promise<{ faces: number; people: number }> {
+    const counts = await this.oneAtATime(userId, async () => {
+      const faces = await this.repo.facesOfUser(userId);
+      const { personOf, created, dropped } = regroup(faces.map(groupedFace), this.rules, randomUUID);
+      for (const id of created) await this.repo.createPerson(userId, id);
+      for (const f of faces) if (personOf.get(f._id) !== f.personId) await this.repo.setPersonOfFace(userId, f._id, personOf.get(f._id) ?? null);
+      await this.repo.deletePeople(userId, dropped);
+      const people = await this.repo.allPeopleIds(userId);
+      await Promise.all(people.map((p) => this.repo.refreshSummary(userId, p)));
+      return { faces: faces.length, people: people.length };
+    });
+    await this.namesChanged(userId, [...new Set((await this.repo.facesOfUser(userId)).map((f) => f.mediaItemId))]);
+    return counts;
+  }
+
+  // ---- what happens elsewhere: results, media changes, user deletion ----------------------------
+  // Each runs after explore's own handling of the same event (the item's record is up to date).
+
+  /** A worker's result: the item's faces are replaced and grouped; the people they joined and left are refreshed. */
+  async itemProcessed(result: MediaItemProcessedV1): Promise<void> {
+    const { userId, mediaItemId, faces } = result;
+    if (faces === undefined) return;
+    await this.oneAtATime(userId, async () => {
+      if (!(await this.repo.itemKnown(userId, mediaItemId))) return; // purged, or the user deleted
+      const known = await this.repo.facesOfUser(userId);
+      // The item's earlier faces stay candidates (the same face again finds its person) unless they wait unassigned.
+      const grouping = new FaceGrouping(
+        known.filter((f) => f.mediaItemId !== mediaItemId || f.personId !== null).map(groupedFace),
+        this.rules,
+        randomUUID,
+      );
+      const docs: FaceDoc[] = faces.map((face, index) => {
+        const embedding = decodeEmbedding(face.embedding);
+        return { _id: faceId(mediaItemId, index), userId, mediaItemId, index, box: face.box, score: face.score, embedding: face.embedding, thumbnailKey: face.thumbnailKey, personId: grouping.add({ id: `new-${index}`, embedding }) };
+      });
+      for (const id of grouping.newPeople) await this.repo.createPerson(userId, id);
+      // Waiting faces a new person took (never the item's own: those are replaced below).
+      const replaced = new Set(known.filter((f) => f.mediaItemId === mediaItemId).map((f) => f._id));
+      for (const { id, personId } of grouping.changed()) if (!replaced.has(id)) await this.repo.setPersonOfFace(userId, id, personId);
+      const left = await this.repo.replaceItemFaces(userId, mediaItemId, docs);
+      await this.refresh(userId, [...left, ...grouping.newPeople, ...docs.map((d) => d.personId)]);
+      // Purged (or the user deleted) while this ran: its faces go too, and the people they started.
+      if (!(await this.repo.itemKnown(userId, mediaItemId))) {
+        await this.itemPurged(userId, mediaItemId);
+        for (const { id } of grouping.changed()) if (!replaced.has(id)) await this.repo.setPersonOfFace(userId, id, null);
+        await this.repo.deletePeople(userId, grouping.newPeople);
+      }
+    });
+    // A face may have joined a named person: the item's names for search.
+    await this.namesChanged(userId, [mediaItemId]);
+  }
+
+  /** The item was updated, trashed or restored (explore has its new state): its people are recounted. */
+  async itemChanged(userId: string, mediaItemId: string): Promise<void> {
+    const faces = await this.repo.facesOfItem(userId, mediaItemId);
+    await this.refresh(userId, faces.map((f) => f.personId));
+  }
+
+  /** The item is gone for good: its faces go; its people stay (maybe with no photo). */
+  async itemPurged(userId: string, mediaItemId: string): Promise<void> {
+    await this.refresh(userId, await this.repo.deleteItemFaces(userId, mediaItemId));
+  }
+
+  async userDeleted(userId: string): Promise<void> {
+    await this.repo.deleteUserData(userId);
+  }
+
+  // ---- helpers ----------------------------------------------------------------------------------
+
+  private async existing(userId: string, id: string): Promise<PersonDoc> {
+    const person = await this.repo.person(userId, id);
+    if (!person) throw personNotFound();
+    return person;
+  }
+
+  private async refresh(userId: string, personIds: Array<string | null>): Promise<void> {
+    const ids = [...new Set(personIds)].filter((p): p is string => p !== null);
+    await Promise.all(ids.map((id) => this.repo.refreshSummary(userId, id)));
+  }
+
+  /** Runs `task` after every earlier task of the same user in this process (grouping reads, then writes). */
+  private async oneAtATime<T>(userId: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.userLocks.get(userId) ?? Promise.resolve();
+    const run = previous.catch(() => undefined).then(task);
+    const settled = run.catch(() => undefined);
+    this.userLocks.set(userId, settled);
+    void settled.then(() => {
+      if (this.userLocks.get(userId) === settled) this.userLocks.delete(userId);
+    });
+    return run;
+  }
+}

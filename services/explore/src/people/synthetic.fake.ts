@@ -1,0 +1,44 @@
+/** Synthetic face embeddings: people as random unit directions, their faces as noisy copies (seeded, so tests repeat). */
+
+/** A seeded uniform random source (mulberry32). */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const gaussian = (random: () => number) => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+
+function unit(values: Float32Array): Float32Array {
+  const norm = Math.hypot(...values);
+  return values.map((v) => v / norm);
+}
+
+export const DIMENSIONS = 1024;
+
+/** A random unit direction: one person. */
+export function randomPerson(random: () => number): Float32Array {
+  return unit(Float32Array.from({ length: DIMENSIONS }, () => gaussian(random)));
+}
+
+/** One face of `person`: noise of about `noise` length added, length 1 again. */
+export function faceOf(person: Float32Array, random: () => number, noise = 0.35): Float32Array {
+  const scale = noise / Math.sqrt(DIMENSIONS);
+  return unit(person.map((v) => v + gaussian(random) * scale));
+}
+
+
+/** The same items in a shuffled order. */
+export function shuffled<T>(items: T[], random: () => number): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}

@@ -1,0 +1,215 @@
+import { randomUUID } from 'node:crypto';
+import { DuplicateKeyError } from '@trove/kit';
+import type { Collection, DocStore, Filter } from '@trove/kit';
+import type { JobV1, MediaItemWalkV1 } from '@trove/proto-events';
+import type { JobStatus } from './transitions';
+
+/**
+ * A job. `activeUserId` is set (to the owner) while the job is SCHEDULED, RUNNING or PAUSED, under a
+ * sparse unique index: a user has at most one active job, whatever replicas create at once.
+ * `cursor` is where the walk is (the last item queued: its id is `lastMediaItemId`); `lease` names
+ * the runner driving the job and until when (it renews it while it drives).
+ */
+export interface JobDoc {
+  _id: string;
+  userId: string;
+  /** As the user asked for them. */
+  components: string;
+  /** The worker components each item gets. */
+  work: string[];
+  search: boolean;
+  status: JobStatus;
+  activeUserId?: string;
+  cursor: { id: string; createdAt: Date } | null;
+  done: number;
+  total: number;
+  leaseOwner: string | null;
+  leaseUntil: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/**
+ * One item a job queued work for. `queued`: recorded, its work maybe not published yet (a runner
+ * that stopped there publishes it again on resuming, de-duplicated by its msgId); `published`;
+ * `done`: the worker reported it (counted once in the job's `done`).
+ */
+export interface JobItemDoc {
+  _id: string;
+  jobId: string;
+  userId: string;
+  mediaItemId: string;
+  state: 'queued' | 'published' | 'done';
+  /** What its work item needs (to publish it again). */
+  work: WalkedItem;
+}
+
+/** One item of a walk over the user's library, as the media service answers it. */
+export type WalkedItem = MediaItemWalkV1['items'][number];
+
+export interface NewJob {
+  userId: string;
+  components: string;
+  work: string[];
+  search: boolean;
+}
+
+export function toJobV1(doc: JobDoc): JobV1 {
+  return {
+    id: doc._id,
+    components: doc.components,
+    status: doc.status,
+    lastMediaItemId: doc.cursor?.id ?? null,
+    done: doc.done,
+    total: doc.total,
+    createdAt: doc.createdAt.toISOString(),
+    updatedAt: doc.updatedAt.toISOString(),
+  };
+}
+
+const itemId = (jobId: string, mediaItemId: string) => `${jobId}:${mediaItemId}`;
+
+/** Jobs and their items in the jobs service's document store: the only code speaking its dialect. */
+export class JobsRepository {
+  private constructor(
+    private readonly jobs: Collection<JobDoc>,
+    private readonly items: Collection<JobItemDoc>,
+    private readonly now: () => Date,
+  ) {}
+
+  static async open(store: DocStore, opts: { now?: () => Date } = {}): Promise<JobsRepository> {
+    const jobs = store.collection<JobDoc>('jobs');
+    await jobs.ensureIndex({ fields: { activeUserId: 1 }, unique: true, sparse: true });
+    await jobs.ensureIndex({ fields: { userId: 1, createdAt: -1 } });
+    await jobs.ensureIndex({ fields: { status: 1 } });
+    const items = store.collection<JobItemDoc>('job_items');
+    await items.ensureIndex({ fields: { jobId: 1, state: 1 } });
+    await items.ensureIndex({ fields: { userId: 1 } });
+    return new JobsRepository(jobs, items, opts.now ?? (() => new Date()));
+  }
+
+  // ---- jobs -----------------------------------------------------------------------------------
+
+  /** The new SCHEDULED job, or null when the user has an active one. */
+  async create(job: NewJob): Promise<JobDoc | null> {
+    const now = this.now();
+    const doc: JobDoc = { _id: randomUUID(), ...job, status: 'SCHEDULED', activeUserId: job.userId, cursor: null, done: 0, total: 0, leaseOwner: null, leaseUntil: null, createdAt: now, updatedAt: now };
+    try {
+      return await this.jobs.insertOne(doc);
+    } catch (err) {
+      if (err instanceof DuplicateKeyError) return null;
+      throw err;
+    }
+  }
+
+  async get(userId: string, id: string): Promise<JobDoc | null> {
+    return this.jobs.findOne({ _id: id, userId });
+  }
+
+  async byId(id: string): Promise<JobDoc | null> {
+    return this.jobs.findOne({ _id: id });
+  }
+
+  /** Newest first (ties by id, so pages never overlap). */
+  async list(userId: string, page: number, limit: number): Promise<JobDoc[]> {
+    return this.jobs.find({ userId }, { sort: { createdAt: -1, _id: -1 }, skip: (page - 1) * limit, limit });
+  }
+
+  /**
+   * Moves the job to `to` if it is in one of `from` (and, for the runner, still holds the lease):
+   * one atomic step, so a pause and the runner's completion cannot both win. A final status frees
+   * the user's active slot and the lease. The job after the change, or null when it did not apply.
+   */
+  async transition(id: string, from: JobStatus[], to: JobStatus, opts: { userId?: string; leaseOwner?: string; set?: Partial<JobDoc> } = {}): Promise<JobDoc | null> {
+    const filter: Filter = { _id: id, status: { $in: from } };
+    if (opts.userId) filter.userId = opts.userId;
+    if (opts.leaseOwner) filter.leaseOwner = opts.leaseOwner;
+    const final = to === 'COMPLETED' || to === 'STOPPED';
+    return this.jobs.findOneAndUpdate(filter, {
+      $set: { ...opts.set, status: to, updatedAt: this.now(), ...(final ? { leaseOwner: null, leaseUntil: null } : {}) },
+      ...(final ? { $unset: { activeUserId: true as const } } : {}),
+    });
+  }
+
+  /** Jobs a runner may take: SCHEDULED or RUNNING, with no lease or an expired one. */
+  async claimable(limit: number): Promise<JobDoc[]> {
+    return this.jobs.find({ status: { $in: ['SCHEDULED', 'RUNNING'] }, $or: [{ leaseOwner: null }, { leaseUntil: { $lt: this.now() } }] }, { sort: { createdAt: 1 }, limit });
+  }
+
+  /** Takes (or renews) the lease of a SCHEDULED or RUNNING job for `owner`; null when another holds it or the job moved on. */
+  async lease(id: string, owner: string, forMs: number): Promise<JobDoc | null> {
+    const now = this.now();
+    return this.jobs.findOneAndUpdate(
+      { _id: id, status: { $in: ['SCHEDULED', 'RUNNING'] }, $or: [{ leaseOwner: null }, { leaseOwner: owner }, { leaseUntil: { $lt: now } }] },
+      { $set: { leaseOwner: owner, leaseUntil: new Date(now.getTime() + forMs) } },
+    );
+  }
+
+  async release(id: string, owner: string): Promise<void> {
+    await this.jobs.updateOne({ _id: id, leaseOwner: owner }, { $set: { leaseOwner: null, leaseUntil: null } });
+  }
+
+  /** Moves the cursor past an item, only while the job is RUNNING under `owner`'s lease: a paused job's cursor stays still. */
+  async advance(id: string, owner: string, cursor: { id: string; createdAt: Date }): Promise<boolean> {
+    const res = await this.jobs.updateOne({ _id: id, status: 'RUNNING', leaseOwner: owner }, { $set: { cursor, updatedAt: this.now() } });
+    return res.matched > 0;
+  }
+
+  // ---- items ----------------------------------------------------------------------------------
+
+  /** Records an item of the job as queued; an item already recorded keeps its state. Answers its state. */
+  async recordItem(job: Pick<JobDoc, '_id' | 'userId'>, work: WalkedItem): Promise<{ state: JobItemDoc['state']; fresh: boolean }> {
+    const doc: JobItemDoc = { _id: itemId(job._id, work.id), jobId: job._id, userId: job.userId, mediaItemId: work.id, state: 'queued', work };
+    try {
+      await this.items.insertOne(doc);
+      return { state: 'queued', fresh: true };
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+      const existing = await this.items.findOne({ _id: doc._id });
+      return { state: existing?.state ?? 'queued', fresh: false };
+    }
+  }
+
+  async forgetItem(jobId: string, mediaItemId: string): Promise<void> {
+    await this.items.deleteOne({ _id: itemId(jobId, mediaItemId), state: 'queued' });
+  }
+
+  async markPublished(jobId: string, mediaItemId: string): Promise<void> {
+    await this.items.updateOne({ _id: itemId(jobId, mediaItemId), state: 'queued' }, { $set: { state: 'published' } });
+  }
+
+  /** Items recorded but perhaps never published (the runner stopped in between). */
+  async queuedItems(jobId: string): Promise<WalkedItem[]> {
+    return (await this.items.find({ jobId, state: 'queued' })).map((i) => i.work);
+  }
+
+  async inFlight(jobId: string): Promise<number> {
+    return this.items.count({ jobId, state: { $ne: 'done' } });
+  }
+
+  async walked(jobId: string): Promise<number> {
+    return this.items.count({ jobId });
+  }
+
+  /**
+   * The worker finished an item: it is done, and the job's `done` becomes the count of its done
+   * items (only ever upwards: a late writer with an older count changes nothing). False when the
+   * job has no such item (a deleted job's late report).
+   */
+  async itemDone(jobId: string, mediaItemId: string): Promise<boolean> {
+    const res = await this.items.updateOne({ _id: itemId(jobId, mediaItemId) }, { $set: { state: 'done' } });
+    if (res.matched === 0) return false;
+    const done = await this.items.count({ jobId, state: 'done' });
+    await this.jobs.updateOne({ _id: jobId, done: { $lt: done } }, { $set: { done, updatedAt: this.now() } });
+    return true;
+  }
+
+  // ---- users ----------------------------------------------------------------------------------
+
+  /** Stops the user's active job (its runner sees that and stops queueing), then removes every job and item of the user. */
+  async deleteUser(userId: string): Promise<void> {
+    await this.jobs.updateMany({ userId, status: { $in: ['SCHEDULED', 'RUNNING', 'PAUSED'] } }, { $set: { status: 'STOPPED', updatedAt: this.now() }, $unset: { activeUserId: true } });
+    await this.items.deleteMany({ userId });
+    await this.jobs.deleteMany({ userId });
+  }
+}

@@ -1,0 +1,23 @@
+import { processMediaItemWork, searchRebuildRequestedEvent } from '@trove/proto-events';
+import type { Bus } from '@trove/kit';
+import type { JobDoc, WalkedItem } from '../jobs/repository';
+
+/** Where a job's work goes: the worker's queue, and the search index's rebuild request. */
+export interface JobQueue {
+  /** The item's work with the job's components (de-duplicated per job and item: publishing it again is harmless). */
+  publishWork(job: JobDoc, item: WalkedItem): Promise<void>;
+  /** The `search` component's seam: events.v1.search.rebuild.requested, once per job. */
+  requestSearchRebuild(job: JobDoc): Promise<void>;
+}
+
+export function jobQueueOverBus(bus: Pick<Bus, 'publish'>): JobQueue {
+  return {
+    async publishWork(job, item) {
+      const work = { userId: job.userId, mediaItemId: item.id, originalKey: item.originalKey, mimeType: item.mimeType, mediaItemType: item.mediaItemType, filename: item.filename, components: job.work, jobId: job._id };
+      await bus.publish(processMediaItemWork, work, { msgId: `job-${job._id}-${item.id}` });
+    },
+    async requestSearchRebuild(job) {
+      await bus.publish(searchRebuildRequestedEvent, { userId: job.userId, jobId: job._id, requestedAt: new Date().toISOString() }, { msgId: `search-rebuild-${job._id}` });
+    },
+  };
+}
