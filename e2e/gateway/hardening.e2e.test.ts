@@ -15,10 +15,9 @@ import { join } from 'node:path';
 import { freePort, multipartBody, piecesOf, postInPieces, serviceEntry, startS3Server, startStack, waitFor } from '@trove/kit/testing';
 import type { S3ServerHandle, Stack } from '@trove/kit/testing';
 import { noisePng } from '@trove/kit/testing/media';
-import { answer, createApi, randomTestAddress, status } from '../support/api';
+import { answer, createApi, newUser, randomTestAddress, status } from '../support/api';
 import type { Api, Credentials } from '../support/api';
 import { send } from '../support/raw';
-import { signAccessToken } from './tokens';
 
 /** The gateway's limits in this suite, short so that it stays quick. */
 const LIMITS = { bodySeconds: 2, headersSeconds: 2, keepAliveSeconds: 1, uploadIdleSeconds: 2, sharingPerMinute: 5 } as const;
@@ -81,7 +80,7 @@ describe('gateway hardening (e2e)', () => {
   /** Anonymous. */
   let api: Api;
   let metricsPort: number;
-  const userId = randomUUID();
+  /** A real user's access token: uploads ask the auth service for their owner's features. */
   let token: string;
 
   beforeAll(async () => {
@@ -99,7 +98,7 @@ describe('gateway hardening (e2e)', () => {
       readyTimeoutMs: 60_000,
     });
     api = createApi(stack.gatewayUrl);
-    token = signAccessToken(stack.jwtSecret, { sub: userId, sid: randomUUID() });
+    token = (await newUser(stack)).token;
   }, 120_000);
   const as = (credentials: Credentials) => createApi(stack.gatewayUrl, credentials);
   const from = (address: string) => ({ headers: { 'X-Forwarded-For': address } });
@@ -146,8 +145,7 @@ describe('gateway hardening (e2e)', () => {
     });
 
     it('a stalled upload is cut (408) and leaves no item and no blob', async () => {
-      const stalledUser = randomUUID();
-      const stalledToken = signAccessToken(stack.jwtSecret, { sub: stalledUser, sid: randomUUID() });
+      const { id: stalledUser, token: stalledToken } = await newUser(stack);
       const png = await noisePng(64, 64);
       const started = Date.now();
       // The first 8000 bytes (past the sniffed head: the store is writing), then nothing.
