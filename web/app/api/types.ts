@@ -16,6 +16,18 @@ export type MediaItemRequest = components['schemas']['MediaItemRequest'];
 export type AuthResponse = components['schemas']['AuthResponse'];
 export type ApiErrorBody = components['schemas']['Error'];
 export type ConflictErrorBody = components['schemas']['ConflictError'];
+export type Place = components['schemas']['Place'];
+export type Thing = components['schemas']['Thing'];
+export type Person = components['schemas']['Person'];
+export type Face = components['schemas']['Face'];
+export type User = components['schemas']['User'];
+export type UserRequest = components['schemas']['UserRequest'];
+export type UserUpdateRequest = components['schemas']['UserUpdateRequest'];
+export type Job = components['schemas']['Job'];
+export type JobStatus = components['schemas']['JobStatus'];
+export type Features = components['schemas']['Features'];
+export type Disk = components['schemas']['Disk'];
+export type Version = components['schemas']['Version'];
 export type AlbumSort = NonNullable<NonNullable<paths['/v1/albums']['get']['parameters']['query']>['sort']>;
 
 /** The lists of media items the app shows; each maps to one list call of the API. */
@@ -25,7 +37,12 @@ export type MediaView =
   | { kind: 'hidden' }
   | { kind: 'trash' }
   | { kind: 'album'; albumId: string }
-  | { kind: 'shared'; albumId: string };
+  | { kind: 'shared'; albumId: string }
+  | { kind: ExploreKind; id: string }
+  | { kind: 'search'; q: string };
+
+/** The three kinds of explore entries, each with its own list of media items. */
+export type ExploreKind = 'place' | 'thing' | 'person';
 
 /** The API's largest page. */
 export const PAGE_LIMIT = 100;

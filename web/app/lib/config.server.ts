@@ -29,6 +29,8 @@ export interface WebConfig {
   publicOrigin?: string;
   /** TROVE_METRICS_PORT: where Prometheus text is served (`GET /metrics`); unset → no metrics server. */
   metricsPort?: number;
+  /** TROVE_MAP_TILE_URL: a slippy-map tile template (`…/{z}/{x}/{y}.png`) for the place pages' map; unset → no map, no calls. */
+  mapTileUrl?: string;
 }
 
 /** The shortest session secret accepted (AES-256 keys are derived from it). */
@@ -52,6 +54,7 @@ const webSpec = {
   trustedProxies: proxyList('TROVE_TRUSTED_PROXIES'),
   publicUrl: url('TROVE_WEB_PUBLIC_URL', { required: false, protocols: ['http', 'https'] }) as Var<string | undefined>,
   metricsPort: int('TROVE_METRICS_PORT', { required: false, min: 0, max: 65535 }) as Var<number | undefined>,
+  mapTileUrl: str('TROVE_MAP_TILE_URL', { required: false }) as Var<string | undefined>,
 };
 
 type Env = Record<string, string | undefined>;

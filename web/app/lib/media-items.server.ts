@@ -11,6 +11,13 @@ import { localizeItem, localizeItems } from './content-url.server';
 /** The API's list behind each view of the user's own library. */
 const OWN_LISTS = { library: '/v1/mediaItems', favourites: '/v1/favourites', hidden: '/v1/hidden', trash: '/v1/trash' } as const;
 
+/** The API's list behind each explore entry. */
+const EXPLORE_LISTS = {
+  place: '/v1/explore/places/{id}/mediaItems',
+  thing: '/v1/explore/things/{id}/mediaItems',
+  person: '/v1/explore/people/{id}/mediaItems',
+} as const;
+
 /** One page of a view. `api` may be null only for the public `shared` view. */
 export async function listView(apiUrl: string, api: ApiClient | null, view: MediaView, page: number, limit = PAGE_LIMIT): Promise<MediaItem[]> {
   const query = { page, limit };
@@ -21,6 +28,10 @@ export async function listView(apiUrl: string, api: ApiClient | null, view: Medi
     throw new Error('listView needs a session for this view');
   } else if (view.kind === 'album') {
     items = await ok(api.GET('/v1/albums/{id}/mediaItems', { params: { path: { id: view.albumId }, query } }));
+  } else if (view.kind === 'place' || view.kind === 'thing' || view.kind === 'person') {
+    items = await ok(api.GET(EXPLORE_LISTS[view.kind], { params: { path: { id: view.id }, query } }));
+  } else if (view.kind === 'search') {
+    items = await ok(api.GET('/v1/search', { params: { query: { ...query, q: view.q } } }));
   } else {
     items = await ok(api.GET(OWN_LISTS[view.kind], { params: { query } }));
   }

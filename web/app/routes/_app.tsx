@@ -24,10 +24,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 const NAV: { to: string; label: string; icon: IconName; end?: boolean }[] = [
   { to: '/', label: 'Photos', icon: 'photos', end: true },
+  { to: '/explore', label: 'Explore', icon: 'explore' },
   { to: '/albums', label: 'Albums', icon: 'album' },
   { to: '/favourites', label: 'Favourites', icon: 'heart' },
   { to: '/hidden', label: 'Hidden', icon: 'hidden' },
   { to: '/trash', label: 'Trash', icon: 'trash' },
+  { to: '/jobs', label: 'Jobs', icon: 'jobs' },
+  { to: '/settings', label: 'Settings', icon: 'settings' },
 ];
 
 function AppTopBar({ username, onShortcuts }: { username: string; onShortcuts(): void }) {

@@ -1,0 +1,78 @@
+/**
+ * Places, things and people through the API: the rows of /explore, an entry by id, and an item's
+ * entries for the viewer. Every content URL is made local (content-url.server.ts).
+ */
+import { ok } from '~/api/client.server';
+import type { ApiClient } from '~/api/client.server';
+import { PAGE_LIMIT } from '~/api/types';
+import type { Person, Place, Thing } from '~/api/types';
+import { localizeItem, localizeUrl } from './content-url.server';
+
+type Covered = Place | Thing;
+
+function localizeCovered<T extends Covered>(entry: T, apiUrl: string): T {
+  return {
+    ...entry,
+    thumbnailUrl: entry.thumbnailUrl ? localizeUrl(entry.thumbnailUrl, apiUrl) : null,
+    ...(entry.coverMediaItem ? { coverMediaItem: localizeItem(entry.coverMediaItem, apiUrl) } : {}),
+  };
+}
+
+export function localizePerson(person: Person, apiUrl: string): Person {
+  const face = person.coverMediaItemFace;
+  return face && 'thumbnailUrl' in face ? { ...person, coverMediaItemFace: { ...face, thumbnailUrl: localizeUrl(face.thumbnailUrl, apiUrl) } } : person;
+}
+
+export async function listPlaces(apiUrl: string, api: ApiClient, limit = PAGE_LIMIT): Promise<Place[]> {
+  const places = await ok(api.GET('/v1/explore/places', { params: { query: { page: 1, limit } } }));
+  return places.map((p) => localizeCovered(p, apiUrl));
+}
+
+export async function listThings(apiUrl: string, api: ApiClient, limit = PAGE_LIMIT): Promise<Thing[]> {
+  const things = await ok(api.GET('/v1/explore/things', { params: { query: { page: 1, limit } } }));
+  return things.map((t) => localizeCovered(t, apiUrl));
+}
+
+export async function listPeople(apiUrl: string, api: ApiClient): Promise<Person[]> {
+  const people = await ok(api.GET('/v1/explore/people'));
+  return people.map((p) => localizePerson(p, apiUrl));
+}
+
+export async function getPlace(apiUrl: string, api: ApiClient, id: string): Promise<Place> {
+  return localizeCovered(await ok(api.GET('/v1/explore/places/{id}', { params: { path: { id } } })), apiUrl);
+}
+
+export async function getThing(apiUrl: string, api: ApiClient, id: string): Promise<Thing> {
+  return localizeCovered(await ok(api.GET('/v1/explore/things/{id}', { params: { path: { id } } })), apiUrl);
+}
+
+export async function getPerson(apiUrl: string, api: ApiClient, id: string): Promise<Person> {
+  return localizePerson(await ok(api.GET('/v1/explore/people/{id}', { params: { path: { id } } })), apiUrl);
+}
+
+/** Names or hides a person (the API needs the name with every change). */
+export async function updatePerson(api: ApiClient, id: string, change: { name: string; hidden?: boolean }): Promise<void> {
+  await ok(api.PUT('/v1/explore/people/{id}', { params: { path: { id } }, body: change }));
+}
+
+/** What the viewer's info panel links to: the item's place(s), things and people. */
+export interface ItemEntries {
+  places: { id: string; name: string; country: string | null }[];
+  things: { id: string; name: string }[];
+  people: { id: string; name: string | null }[];
+}
+
+/** An item's entries; a list the API cannot give (e.g. people not served yet) is empty rather than failing the others. */
+export async function itemEntries(api: ApiClient, id: string): Promise<ItemEntries> {
+  const path = { params: { path: { id } } };
+  const [places, things, people] = await Promise.all([
+    ok(api.GET('/v1/mediaItems/{id}/places', path)),
+    ok(api.GET('/v1/mediaItems/{id}/things', path)),
+    ok(api.GET('/v1/mediaItems/{id}/people', path)).catch(() => [] as Person[]),
+  ]);
+  return {
+    places: places.map((p) => ({ id: p.id, name: p.name, country: p.country })),
+    things: things.map((t) => ({ id: t.id, name: t.name })),
+    people: people.map((p) => ({ id: p.id, name: p.name })),
+  };
+}

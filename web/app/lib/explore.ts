@@ -1,0 +1,31 @@
+/** Explore entries as the pages show them (shared by server and browser). */
+import type { ExploreKind } from '~/api/types';
+
+interface BoundingBoxLike {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** The path of an entry's page: /explore/places/:id, /explore/things/:id, /explore/people/:id. */
+export function explorePath(kind: ExploreKind, id: string): string {
+  return `/explore/${kind === 'person' ? 'people' : `${kind}s`}/${id}`;
+}
+
+/** A place as people say it: "Amsterdam, Netherlands". */
+export function placeLabel(place: { name: string; country: string | null }): string {
+  return place.country && place.country !== place.name ? `${place.name}, ${place.country}` : place.name;
+}
+
+/** CSS that shows the face inside `box` of a thumbnail as the whole of a square tile. */
+export function faceCrop(url: string, box: BoundingBoxLike): { backgroundImage: string; backgroundSize: string; backgroundPosition: string } {
+  const w = Math.min(1, Math.max(box.width, 0.01));
+  const h = Math.min(1, Math.max(box.height, 0.01));
+  const pos = (start: number, size: number) => (size >= 1 ? 50 : Math.min(100, Math.max(0, (start / (1 - size)) * 100)));
+  return {
+    backgroundImage: `url("${url.replace(/"/g, '%22')}")`,
+    backgroundSize: `${(100 / w).toFixed(2)}% auto`,
+    backgroundPosition: `${pos(box.x, w).toFixed(2)}% ${pos(box.y, h).toFixed(2)}%`,
+  };
+}
