@@ -1,5 +1,9 @@
+import { Link } from '@remix-run/react';
 import { useEffect, useId, useState } from 'react';
 import type { MediaItem } from '~/api/types';
+import { explorePath, placeLabel } from '~/lib/explore';
+import type { ItemEntries } from '~/lib/explore';
+import { getJson } from '~/lib/fetch-json.client';
 import { cameraSummary, dimensionsSummary, exposureSummary, formatBytes, formatCoordinates, formatDateTime } from '~/lib/format';
 import { Button } from './ui/Button';
 import './InfoPanel.css';
@@ -50,6 +54,7 @@ export function InfoPanel({ item, onDescribe }: InfoPanelProps) {
             )}
           </dd>
         </div>
+        {onDescribe && item.status === 'READY' ? <EntryRows itemId={item.id} /> : null}
         {item.status !== 'READY' ? (
           <div className="info-row">
             <dt>Status</dt>
@@ -58,6 +63,41 @@ export function InfoPanel({ item, onDescribe }: InfoPanelProps) {
         ) : null}
       </dl>
     </aside>
+  );
+}
+
+/** The item's place, things and people, each linking to its page (asked for when the panel opens: owners only). */
+function EntryRows({ itemId }: { itemId: string }) {
+  const [entries, setEntries] = useState<ItemEntries | null>(null);
+  useEffect(() => {
+    const abort = new AbortController();
+    setEntries(null);
+    getJson<ItemEntries>(`/api/item-entries?id=${itemId}`, abort.signal).then(setEntries, () => undefined);
+    return () => abort.abort();
+  }, [itemId]);
+  if (!entries) return null;
+  const rows = [
+    { label: entries.places.length > 1 ? 'Places' : 'Place', links: entries.places.map((p) => ({ to: explorePath('place', p.id), text: placeLabel(p) })) },
+    { label: 'Things', links: entries.things.map((t) => ({ to: explorePath('thing', t.id), text: t.name })) },
+    { label: 'People', links: entries.people.map((p) => ({ to: explorePath('person', p.id), text: p.name ?? 'Unnamed person' })) },
+  ];
+  return (
+    <>
+      {rows
+        .filter((r) => r.links.length > 0)
+        .map((r) => (
+          <div key={r.label} className="info-row" data-testid={`info-${r.label.toLowerCase()}`}>
+            <dt>{r.label}</dt>
+            <dd className="entry-links">
+              {r.links.map((l) => (
+                <Link key={l.to} to={l.to}>
+                  {l.text}
+                </Link>
+              ))}
+            </dd>
+          </div>
+        ))}
+    </>
   );
 }
 

@@ -7,6 +7,7 @@ import type { ApiClient } from '~/api/client.server';
 import { PAGE_LIMIT } from '~/api/types';
 import type { Person, Place, Thing } from '~/api/types';
 import { localizeItem, localizeUrl } from './content-url.server';
+import type { ItemEntries } from './explore';
 
 type Covered = Place | Thing;
 
@@ -53,13 +54,6 @@ export async function getPerson(apiUrl: string, api: ApiClient, id: string): Pro
 /** Names or hides a person (the API needs the name with every change). */
 export async function updatePerson(api: ApiClient, id: string, change: { name: string; hidden?: boolean }): Promise<void> {
   await ok(api.PUT('/v1/explore/people/{id}', { params: { path: { id } }, body: change }));
-}
-
-/** What the viewer's info panel links to: the item's place(s), things and people. */
-export interface ItemEntries {
-  places: { id: string; name: string; country: string | null }[];
-  things: { id: string; name: string }[];
-  people: { id: string; name: string | null }[];
 }
 
 /** An item's entries; a list the API cannot give (e.g. people not served yet) is empty rather than failing the others. */

@@ -29,3 +29,10 @@ export function faceCrop(url: string, box: BoundingBoxLike): { backgroundImage: 
     backgroundPosition: `${pos(box.x, w).toFixed(2)}% ${pos(box.y, h).toFixed(2)}%`,
   };
 }
+
+/** What the viewer's info panel links to: the item's place(s), things and people. */
+export interface ItemEntries {
+  places: { id: string; name: string; country: string | null }[];
+  things: { id: string; name: string }[];
+  people: { id: string; name: string | null }[];
+}

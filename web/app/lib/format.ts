@@ -109,3 +109,10 @@ export function formatDuration(seconds: number): string {
   }
   return plural(seconds, 'second');
 }
+
+/** Bytes in decimal gigabytes, as disks are sold: "287.9 GB". */
+export function formatGigabytes(n: number): string {
+  if (!Number.isFinite(n) || n < 0) return '';
+  const gb = n / 1e9;
+  return `${gb >= 100 ? Math.round(gb).toLocaleString('en-GB') : gb.toFixed(1)} GB`;
+}

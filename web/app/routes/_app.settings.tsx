@@ -1,0 +1,114 @@
+import { json } from '@remix-run/node';
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { useFetcher, useLoaderData } from '@remix-run/react';
+import { useTheme } from '~/components/ThemeToggle';
+import { Button } from '~/components/ui/Button';
+import { apiFailure, requireSession } from '~/lib/auth.server';
+import { formatGigabytes } from '~/lib/format';
+import { serverInfo } from '~/lib/server-info.server';
+import { THEMES } from '~/lib/theme';
+import type { Theme } from '~/lib/theme';
+import '~/styles/settings.css';
+
+export { RouteErrorBoundary as ErrorBoundary } from '~/components/ErrorPage';
+export const meta: MetaFunction = () => [{ title: 'Settings · Trove' }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const session = await requireSession(request, context);
+  try {
+    const info = await serverInfo(context.config.apiUrl, session.api);
+    return json({ ...info, username: session.username }, { headers: await session.headers() });
+  } catch (err) {
+    throw apiFailure(err);
+  }
+}
+
+const THEME_LABEL: Record<Theme, string> = { system: 'Follow the system', light: 'Light', dark: 'Dark' };
+const FEATURE_LABEL: Record<string, string> = { favourites: 'Favourites', hidden: 'Hidden items' };
+
+/** The theme as radio buttons: saved as soon as one is picked (with JavaScript), or with the button. */
+function ThemeChoice() {
+  const fetcher = useFetcher();
+  const theme = useTheme();
+  return (
+    <fetcher.Form method="post" action="/theme" className="theme-choice" onChange={(e) => fetcher.submit(e.currentTarget)}>
+      <fieldset>
+        <legend>Theme</legend>
+        <input type="hidden" name="redirectTo" value="/settings" />
+        {THEMES.map((t) => (
+          <label key={t}>
+            <input type="radio" name="theme" value={t} checked={theme === t} onChange={() => undefined} /> {THEME_LABEL[t]}
+          </label>
+        ))}
+      </fieldset>
+      <Button type="submit" size="small">
+        Save theme
+      </Button>
+    </fetcher.Form>
+  );
+}
+
+export default function Settings() {
+  const { features, disk, version, username } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <div className="page-head">
+        <h1>Settings</h1>
+        <p className="muted">Logged in as {username}</p>
+      </div>
+      <div className="settings">
+        <section aria-labelledby="s-appearance">
+          <h2 id="s-appearance">Appearance</h2>
+          <ThemeChoice />
+        </section>
+        <section aria-labelledby="s-features">
+          <h2 id="s-features">Features</h2>
+          <ul className="feature-list" data-testid="features">
+            {Object.entries(features).map(([name, on]) => (
+              <li key={name}>
+                <span>{FEATURE_LABEL[name] ?? name}</span> <span className={on ? 'on' : 'muted'}>{on ? 'On' : 'Off'}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+        <section aria-labelledby="s-disk">
+          <h2 id="s-disk">Storage</h2>
+          {disk ? (
+            <>
+              {disk.total ? <progress max={disk.total} value={disk.used} aria-label="Disk used" /> : null}
+              <dl className="facts" data-testid="disk">
+                <dt>Used</dt>
+                <dd>{formatGigabytes(disk.used)}</dd>
+                {disk.free !== null ? (
+                  <>
+                    <dt>Free</dt>
+                    <dd>{formatGigabytes(disk.free)}</dd>
+                  </>
+                ) : null}
+                {disk.total !== null ? (
+                  <>
+                    <dt>Total</dt>
+                    <dd>{formatGigabytes(disk.total)}</dd>
+                  </>
+                ) : null}
+              </dl>
+            </>
+          ) : (
+            <p className="muted">The server cannot tell its disk use right now.</p>
+          )}
+        </section>
+        <section aria-labelledby="s-about">
+          <h2 id="s-about">About</h2>
+          <dl className="facts" data-testid="version">
+            <dt>Version</dt>
+            <dd>{version.version}</dd>
+            <dt>Build</dt>
+            <dd>
+              <code>{version.gitSha}</code>
+            </dd>
+          </dl>
+        </section>
+      </div>
+    </>
+  );
+}
