@@ -22,7 +22,7 @@ export interface LoginClient {
   proxySecret: string;
 }
 
-function clientHeaders(client: LoginClient | undefined): Record<string, string> {
+export function clientHeaders(client: LoginClient | undefined): Record<string, string> {
   if (!client?.address) return {};
   return { 'X-Trove-Client-Address': client.address, 'X-Trove-Proxy-Secret': client.proxySecret };
 }
