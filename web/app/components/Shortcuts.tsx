@@ -10,6 +10,7 @@ export const GRID_SHORTCUTS: [string, string][] = [
   ['Ctrl+A', 'Select everything loaded'],
   ['Esc', 'Clear the selection'],
   ['U', 'Upload photos and videos'],
+  ['/', 'Search'],
   ['?', 'Show these shortcuts'],
 ];
 

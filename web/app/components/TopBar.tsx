@@ -2,8 +2,8 @@ import type { ReactNode } from 'react';
 import { Brand } from './Brand';
 import './TopBar.css';
 
-/** The bar at the top of the app and of shared albums: the brand, and the page's actions on the right. */
-export function TopBar({ signedIn = false, children }: { signedIn?: boolean; children: ReactNode }) {
+/** The bar at the top of the app and of shared albums: the brand, the search (signed in), and the page's actions on the right. */
+export function TopBar({ signedIn = false, search, children }: { signedIn?: boolean; search?: ReactNode; children: ReactNode }) {
   return (
     <header className="topbar">
       {signedIn ? (
@@ -12,6 +12,7 @@ export function TopBar({ signedIn = false, children }: { signedIn?: boolean; chi
         </a>
       ) : null}
       <Brand home={signedIn} />
+      {search}
       <div className="topbar-actions">{children}</div>
     </header>
   );

@@ -1,7 +1,9 @@
 import { json } from '@remix-run/node';
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { Form, NavLink, Outlet, useLoaderData } from '@remix-run/react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import type { RefObject } from 'react';
+import { SearchBox } from '~/components/SearchBox';
 import { ShortcutsDialog } from '~/components/Shortcuts';
 import { ThemeToggle } from '~/components/ThemeToggle';
 import { TopBar } from '~/components/TopBar';
@@ -33,10 +35,10 @@ const NAV: { to: string; label: string; icon: IconName; end?: boolean }[] = [
   { to: '/settings', label: 'Settings', icon: 'settings' },
 ];
 
-function AppTopBar({ username, onShortcuts }: { username: string; onShortcuts(): void }) {
+function AppTopBar({ username, onShortcuts, searchRef }: { username: string; onShortcuts(): void; searchRef: RefObject<HTMLInputElement> }) {
   const uploads = useUploads();
   return (
-    <TopBar signedIn>
+    <TopBar signedIn search={<SearchBox ref={searchRef} />}>
       <Button variant="primary" onClick={uploads.openPicker} aria-keyshortcuts="U" title="Upload photos and videos (U)">
         <Icon name="upload" size={20} />
         <span className="hide-small">Upload</span>
@@ -56,12 +58,16 @@ function AppTopBar({ username, onShortcuts }: { username: string; onShortcuts():
 function Shell({ username }: { username: string }) {
   const uploads = useUploads();
   const [shortcuts, setShortcuts] = useState(false);
+  const searchRef = useRef<HTMLInputElement>(null);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || isTypingTarget(e.target) || document.querySelector('dialog[open]')) return;
       if (e.key === '?') {
         e.preventDefault();
         setShortcuts(true);
+      } else if (e.key === '/') {
+        e.preventDefault();
+        searchRef.current?.focus();
       } else if (e.key === 'u' || e.key === 'U') {
         e.preventDefault();
         uploads.openPicker();
@@ -72,7 +78,7 @@ function Shell({ username }: { username: string }) {
   }, [uploads]);
   return (
     <div className="app">
-      <AppTopBar username={username} onShortcuts={() => setShortcuts(true)} />
+      <AppTopBar username={username} onShortcuts={() => setShortcuts(true)} searchRef={searchRef} />
       <nav className="sidenav" aria-label="Library">
         <ul>
           {NAV.map((n) => (
