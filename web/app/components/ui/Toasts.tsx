@@ -8,9 +8,11 @@ export interface Toast {
   message: string;
   tone: 'info' | 'error';
   link?: { to: string; label: string };
+  /** A button that undoes what the toast reports (it closes the toast). */
+  action?: { label: string; run(): void };
 }
 
-type Notify = (message: string, opts?: { tone?: Toast['tone']; link?: Toast['link'] }) => void;
+type Notify = (message: string, opts?: { tone?: Toast['tone']; link?: Toast['link']; action?: Toast['action'] }) => void;
 
 const ToastContext = createContext<Notify>(() => undefined);
 
@@ -26,8 +28,8 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const notify = useCallback<Notify>(
     (message, opts) => {
       const id = ++seq.current;
-      setToasts((t) => [...t.slice(-2), { id, message, tone: opts?.tone ?? 'info', link: opts?.link }]);
-      setTimeout(() => dismiss(id), opts?.tone === 'error' ? 8000 : 5000);
+      setToasts((t) => [...t.slice(-2), { id, message, tone: opts?.tone ?? 'info', link: opts?.link, action: opts?.action }]);
+      setTimeout(() => dismiss(id), opts?.tone === 'error' || opts?.action ? 8000 : 5000);
     },
     [dismiss],
   );
@@ -43,6 +45,18 @@ export function ToastProvider({ children }: { children: ReactNode }) {
               <Link to={t.link.to} className="toast-link">
                 {t.link.label}
               </Link>
+            ) : null}
+            {t.action ? (
+              <button
+                type="button"
+                className="toast-link"
+                onClick={() => {
+                  dismiss(t.id);
+                  t.action?.run();
+                }}
+              >
+                {t.action.label}
+              </button>
             ) : null}
             <button type="button" className="toast-close" aria-label="Dismiss" onClick={() => dismiss(t.id)}>
               ×

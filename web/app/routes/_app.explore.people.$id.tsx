@@ -1,0 +1,91 @@
+import { json } from '@remix-run/node';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { useFetcher, useLoaderData } from '@remix-run/react';
+import { useEffect, useId, useRef } from 'react';
+import { ExploreEntryPage } from '~/components/ExploreEntryPage';
+import { Button } from '~/components/ui/Button';
+import { FormError } from '~/components/ui/FormError';
+import { Switch } from '~/components/ui/Switch';
+import { useToast } from '~/components/ui/Toasts';
+import { apiFailure, requireSession } from '~/lib/auth.server';
+import { loadExplorePage } from '~/lib/explore-page-loader.server';
+import { updatePerson } from '~/lib/explore.server';
+import { isUuid } from '~/lib/ids';
+import { personName } from '~/lib/person-form';
+import '~/styles/explore.css';
+
+export { RouteErrorBoundary as ErrorBoundary } from '~/components/ErrorPage';
+export { keepOnViewerChange as shouldRevalidate } from '~/lib/revalidate';
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.entry.name ?? 'Person'} · Trove` }];
+
+export function loader({ request, context, params }: LoaderFunctionArgs) {
+  return loadExplorePage(request, context, params, 'person');
+}
+
+/** POST intent=name (name) or intent=hide (hidden=true|false, with the person's name, which the API needs with every change). */
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const id = params.id;
+  if (!isUuid(id)) throw json({ message: 'Not found' }, { status: 404 });
+  const form = await request.formData();
+  const name = personName(form.get('name'));
+  if (!name) return json({ error: 'Give a name of 1 to 100 characters.' }, { status: 400 });
+  const intent = form.get('intent');
+  const session = await requireSession(request, context);
+  try {
+    if (intent === 'name') await updatePerson(session.api, id, { name });
+    else if (intent === 'hide') await updatePerson(session.api, id, { name, hidden: form.get('hidden') === 'true' });
+    else return json({ error: 'Unknown action.' }, { status: 400 });
+    return json({ error: null }, { headers: await session.headers() });
+  } catch (err) {
+    throw apiFailure(err);
+  }
+}
+
+export default function PersonPage() {
+  const { entry: person, items, focus } = useLoaderData<typeof loader>();
+  const naming = useFetcher<typeof action>({ key: `person-name-${person.id}` });
+  const hiding = useFetcher<typeof action>({ key: `person-hide-${person.id}` });
+  const notify = useToast();
+  const inputId = useId();
+  const formRef = useRef<HTMLFormElement>(null);
+  // What is being saved shows at once (optimistic); the loader's copy once saved.
+  const pendingName = naming.formData?.get('name');
+  const name = typeof pendingName === 'string' ? pendingName.trim() : person.name;
+  const pendingHidden = hiding.formData?.get('hidden');
+  const hidden = typeof pendingHidden === 'string' ? pendingHidden === 'true' : !!person.hidden;
+  const error = naming.data?.error ?? hiding.data?.error ?? null;
+
+  useEffect(() => {
+    if (naming.state === 'idle' && naming.data && !naming.data.error) formRef.current?.reset();
+  }, [naming.state, naming.data]);
+
+  // The switch submits its form (so it works before scripts load); with them, a toast offers to undo.
+  const announce = (on: boolean) => {
+    if (!name) return;
+    notify(on ? `${name} is hidden from People` : `${name} shows in People again`, {
+      action: { label: 'Undo', run: () => hiding.submit({ intent: 'hide', name, hidden: String(!on) }, { method: 'post' }) },
+    });
+  };
+
+  return (
+    <ExploreEntryPage kind="person" id={person.id} title={name ?? <span className="muted">Add a name</span>} label={name ?? 'this person'} count={person.mediaItemsCount} items={items} focus={focus}>
+      <div className="person-tools">
+        <naming.Form method="post" ref={formRef} className="person-tools">
+          <input type="hidden" name="intent" value="name" />
+          <label htmlFor={inputId}>{person.name ? 'Rename' : 'Name this person'}</label>
+          <input id={inputId} type="text" name="name" key={person.name ?? ''} defaultValue={person.name ?? ''} placeholder="Add a name" maxLength={100} required autoComplete="off" />
+          <Button type="submit" size="small" disabled={naming.state !== 'idle'}>
+            Save name
+          </Button>
+        </naming.Form>
+        <hiding.Form method="post" onSubmit={() => announce(!hidden)}>
+          <input type="hidden" name="intent" value="hide" />
+          <input type="hidden" name="name" value={name ?? ''} />
+          <input type="hidden" name="hidden" value={String(!hidden)} />
+          <Switch type="submit" on={hidden} label="Hidden from People" disabled={!name} title={name ? undefined : 'Name the person first'} />
+        </hiding.Form>
+      </div>
+      <FormError>{error}</FormError>
+    </ExploreEntryPage>
+  );
+}
