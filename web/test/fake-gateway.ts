@@ -91,3 +91,18 @@ export async function sessionFrom(ctx: WebContext, response: Response): Promise<
   if (!setCookie) return null;
   return ctx.sessions.read(new Request('http://web/', { headers: { Cookie: setCookie.split(';')[0] } }));
 }
+
+/** What a loader or action answered, whether it returned or threw the Response. */
+export async function settle(p: unknown): Promise<Response> {
+  try {
+    return (await p) as Response;
+  } catch (err) {
+    if (err instanceof Response) return err;
+    throw err;
+  }
+}
+
+/** A form POST's request options. */
+export function form(fields: Record<string, string> | [string, string][]): RequestInit {
+  return { method: 'POST', body: new URLSearchParams(fields), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } };
+}

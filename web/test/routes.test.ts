@@ -4,7 +4,7 @@
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { makeItem, uuid } from './fixtures';
-import { requestWith, session, sessionFrom, startFakeGateway, testContext } from './fake-gateway';
+import { form, requestWith, session, sessionFrom, settle, startFakeGateway, testContext } from './fake-gateway';
 import type { FakeGateway } from './fake-gateway';
 import { requestContext } from '../app/lib/context.server';
 import type { WebContext } from '../app/lib/context.server';
@@ -25,19 +25,6 @@ beforeEach(async () => {
 afterEach(() => gw.close());
 
 const args = (request: Request, params: Record<string, string> = {}) => ({ request, context: ctx, params }) as unknown as LoaderFunctionArgs & ActionFunctionArgs;
-
-async function settle(p: unknown): Promise<Response> {
-  try {
-    return (await p) as Response;
-  } catch (err) {
-    if (err instanceof Response) return err;
-    throw err;
-  }
-}
-
-function form(fields: Record<string, string>): RequestInit {
-  return { method: 'POST', body: new URLSearchParams(fields), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } };
-}
 
 describe('login', () => {
   it('logs in, stores the tokens in the sealed cookie and goes where the user was heading', async () => {
