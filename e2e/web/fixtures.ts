@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { startStack } from '@trove/kit/testing';
 import type { Stack } from '@trove/kit/testing';
 import { clip, cornerImage, exifDateTime, jpegWithExif, noiseImage } from '@trove/kit/testing/media';
@@ -68,6 +68,8 @@ export interface WebApp {
   session(opts?: { upload?: Array<keyof Files>; viewport?: typeof DESKTOP; phone?: boolean; loggedIn?: boolean }): Promise<Session>;
   /** A fresh context without a session (a visitor of a shared link), closed after the test. */
   visitor(viewport?: typeof DESKTOP): Promise<Page>;
+  /** A fresh context whose browser answers the basic-auth dialog with the administrator's credentials. */
+  administrator(viewport?: typeof DESKTOP): Promise<Page>;
   /** Logs `user` in through the login page of `page`. */
   logIn(page: Page, user: TestUser): Promise<void>;
   /** Closes the test's contexts and answers the page errors they saw. */
@@ -75,13 +77,16 @@ export interface WebApp {
   stop(): Promise<void>;
 }
 
-export async function startWebApp(): Promise<WebApp> {
+/** The services every browser test needs; a suite may add more (e.g. explore). */
+const BASE_SERVICES = ['auth', 'gateway', 'media', 'worker', 'library'];
+
+export async function startWebApp({ services = [] }: { services?: string[] } = {}): Promise<WebApp> {
   if (!CHROMIUM) throw new Error('Chromium is not installed: run `bash scripts/install.sh chromium` (or apt-get install chromium)');
   mkdirSync(ARTIFACTS, { recursive: true });
   const files = await makeFiles();
   // Every test logs in through the web server, whose requests all come from one address: lift
   // the per-address login limit (its own suite tests it).
-  const stack = await startStack({ services: ['auth', 'gateway', 'media', 'worker', 'library'], env: { TROVE_TRASH_RETENTION_DAYS: '30', TROVE_LOGIN_RATE_LIMIT: '1000' } });
+  const stack = await startStack({ services: [...BASE_SERVICES, ...services], env: { TROVE_TRASH_RETENTION_DAYS: '30', TROVE_LOGIN_RATE_LIMIT: '1000' } });
   let browser: Browser | undefined;
   try {
     const { origin } = await startWebServer(stack);
@@ -102,8 +107,8 @@ function webApp(stack: Stack, origin: string, browser: Browser, files: Files): W
   let errors: string[] = [];
 
   /** Uncaught exceptions and React errors (e.g. hydration mismatches) in any page: there must be none. */
-  const newContext = async (viewport: typeof DESKTOP, phone = false): Promise<BrowserContext> => {
-    const context = await browser.newContext(phone ? { viewport, isMobile: true, hasTouch: true } : { viewport });
+  const newContext = async (viewport: typeof DESKTOP, phone = false, extra: BrowserContextOptions = {}): Promise<BrowserContext> => {
+    const context = await browser.newContext({ ...(phone ? { viewport, isMobile: true, hasTouch: true } : { viewport }), ...extra });
     context.on('page', (p) => {
       p.on('pageerror', (e) => errors.push(`${p.url()}: ${e.message}`));
       p.on('console', (m) => {
@@ -138,6 +143,9 @@ function webApp(stack: Stack, origin: string, browser: Browser, files: Files): W
     },
     async visitor(viewport = DESKTOP) {
       return (await newContext(viewport)).newPage();
+    },
+    async administrator(viewport = DESKTOP) {
+      return (await newContext(viewport, false, { httpCredentials: { username: stack.adminUsername, password: stack.adminPassword } })).newPage();
     },
     async closeContexts() {
       await Promise.all(open.splice(0).map((c) => c.close()));

@@ -142,7 +142,7 @@ describe('a person page', () => {
       bodies.push(JSON.parse(r.body.toString()));
       return { status: 204 };
     });
-    for (const fields of [{ intent: 'name', name: '  Alice ' }, { intent: 'hide', name: 'Alice', hidden: 'true' }]) {
+    for (const fields of [{ intent: 'name', name: '  Alice ' }, { intent: 'hide', name: 'Alice', hidden: 'true' }] as Record<string, string>[]) {
       const res = await settle(person.action(args(await requestWith(ctx, `http://web/explore/people/${id}`, session(), form(fields)), { id })));
       expect(res.status).toBe(200);
     }
@@ -235,7 +235,7 @@ describe('/admin/users', () => {
       { intent: 'create', name: ' Bob ', username: 'bob', password: 'long-enough-password' },
       { intent: 'update', id, name: 'Bob B', username: 'bobb', password: '' },
       { intent: 'delete', id },
-    ]) {
+    ] as Record<string, string>[]) {
       const res = await settle(admin.action(args(adminRequest('http://web/admin/users', form(fields)))));
       expect(res.status).toBe(302);
     }

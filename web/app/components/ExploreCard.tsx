@@ -15,8 +15,9 @@ interface CardProps {
   note: string;
   /** A square cover image (places, things). */
   image?: string | null;
-  /** A face cut out of a thumbnail (people): shown round. */
-  face?: CSSProperties;
+  /** People are shown round, their face cut out of a thumbnail. */
+  round?: boolean;
+  face?: CSSProperties | null;
   placeholder?: string | null;
   icon: IconName;
   /** The title is a prompt ("Add a name"), not a name. */
@@ -24,11 +25,11 @@ interface CardProps {
 }
 
 /** One entry of the explore rows and lists: its cover, its name and how many items it has. */
-export function ExploreCard({ to, title, note, image, face, placeholder, icon, unnamed = false }: CardProps) {
+export function ExploreCard({ to, title, note, image, round = false, face, placeholder, icon, unnamed = false }: CardProps) {
   return (
     <li className="explore-card">
       <Link to={to} className="explore-link" prefetch="intent">
-        <span className={`explore-cover${face ? ' round' : ''}`} style={face ?? (placeholder ? { backgroundImage: `url(${placeholder})` } : undefined)}>
+        <span className={`explore-cover${round ? ' round' : ''}`} style={face ?? (placeholder ? { backgroundImage: `url(${placeholder})` } : undefined)}>
           {image ? <img src={image} alt="" loading="lazy" decoding="async" /> : face ? null : <Icon name={icon} size={36} />}
         </span>
         <span className={`explore-name${unnamed ? ' muted' : ''}`}>{title}</span>
@@ -72,7 +73,8 @@ export function PersonCard({ person }: { person: Person }) {
       title={person.name ?? 'Add a name'}
       unnamed={!person.name}
       note={`${plural(person.mediaItemsCount, 'item')}${person.hidden ? ' · hidden' : ''}`}
-      face={face ? faceCrop(face.thumbnailUrl, face.boundingBox) : { backgroundImage: 'none' }}
+      round
+      face={face ? faceCrop(face.thumbnailUrl, face.boundingBox) : null}
       icon="person"
     />
   );

@@ -1,4 +1,3 @@
-import { Link } from '@remix-run/react';
 import { useEffect, useId, useState } from 'react';
 import type { MediaItem } from '~/api/types';
 import { explorePath, placeLabel } from '~/lib/explore';
@@ -66,7 +65,7 @@ export function InfoPanel({ item, onDescribe }: InfoPanelProps) {
   );
 }
 
-/** The item's place, things and people, each linking to its page (asked for when the panel opens: owners only). */
+/** The item's place, things and people, each linking to its page (asked for when the panel opens: owners only). Plain links: the panel is also used outside Remix's router (its tests). */
 function EntryRows({ itemId }: { itemId: string }) {
   const [entries, setEntries] = useState<ItemEntries | null>(null);
   useEffect(() => {
@@ -90,9 +89,9 @@ function EntryRows({ itemId }: { itemId: string }) {
             <dt>{r.label}</dt>
             <dd className="entry-links">
               {r.links.map((l) => (
-                <Link key={l.to} to={l.to}>
+                <a key={l.to} href={l.to}>
                   {l.text}
-                </Link>
+                </a>
               ))}
             </dd>
           </div>

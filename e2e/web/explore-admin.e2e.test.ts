@@ -1,0 +1,147 @@
+/**
+ * Web II in a real browser against the whole of Trove (the browser suite's stack plus the explore
+ * service): the explore rows and pages from the seed HEIC (Mumbai, a pizza), the viewer's links to
+ * them, the settings page, and the administrator's users page behind the browser's basic-auth
+ * dialog. Screenshots at 1280 and 390 px, light and dark, go to artifacts/web/.
+ */
+import type { Page } from 'playwright-core';
+import { waitFor } from '@trove/kit/testing';
+import { heicFixture } from '@trove/kit/testing/media';
+import { ok, uploadReady } from '../support/api';
+import type { Api } from '../support/api';
+import { DESKTOP, PHONE, eventually, nav, shot, startWebApp, tiles } from './fixtures';
+import type { WebApp } from './fixtures';
+
+let web: WebApp;
+
+beforeAll(async () => {
+  web = await startWebApp({ services: ['explore'] });
+}, 180_000);
+
+afterAll(async () => {
+  await web?.stop();
+}, 60_000);
+
+afterEach(async () => {
+  // Uncaught exceptions and React errors (e.g. hydration mismatches) in any page of the test: there must be none.
+  if (web) expect(await web.closeContexts()).toEqual([]);
+});
+
+/** Screenshots of the page as it is, at both widths in both themes (the theme follows the system's). */
+async function shots(page: Page, name: string): Promise<void> {
+  for (const [width, viewport] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await eventually(() => page.evaluate(() => document.fonts.status), 'loaded');
+      await shot(page, `${name}-${width}-${scheme}`);
+    }
+  }
+  await page.setViewportSize(DESKTOP);
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/** Waits until explore has filed the user's photos under at least one place and one thing (it follows the worker on its own). */
+async function filed(api: Api): Promise<void> {
+  await waitFor(
+    async () => {
+      const [places, things] = await Promise.all([ok(api.GET('/v1/explore/places'), 200), ok(api.GET('/v1/explore/things'), 200)]);
+      return places.length > 0 && things.length > 0 ? true : undefined;
+    },
+    { timeoutMs: 60_000, what: 'the HEIC to be filed under its place and thing' },
+  );
+}
+
+describe('Web II in a browser (e2e)', () => {
+  it('explore rows show the HEIC’s place and thing; their pages hold it; the viewer links to them', async () => {
+    const { page, user } = await web.session();
+    const heic = await uploadReady(user.api, await heicFixture(), 'IMG_0543.HEIC', 120_000);
+    await filed(user.api);
+
+    await nav(page, 'Explore', '/explore');
+    const places = page.getByRole('region', { name: 'Places' });
+    const things = page.getByRole('region', { name: 'Things' });
+    await places.getByRole('link', { name: /Mumbai, India/ }).waitFor();
+    await things.getByRole('link', { name: /Pizza/ }).waitFor();
+    await expect(places.getByRole('link', { name: /Mumbai, India/ }).textContent()).resolves.toContain('1 item');
+    await shots(page, 'explore');
+
+    await things.getByRole('link', { name: /Pizza/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'Pizza' }).waitFor();
+    await eventually(() => tiles(page).count(), 1);
+    await shots(page, 'explore-thing');
+
+    // The viewer's info panel names the place and the thing, linking to their pages.
+    await tiles(page).first().click();
+    const viewer = page.getByRole('dialog', { name: /IMG_0543/ });
+    await viewer.waitFor();
+    await viewer.getByRole('button', { name: 'Info' }).click();
+    const info = viewer.getByRole('complementary', { name: 'Info' });
+    await info.getByRole('link', { name: 'Pizza' }).waitFor();
+    await info.getByRole('link', { name: 'Mumbai, India' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Mumbai, India' }).waitFor();
+    expect(new URL(page.url()).pathname).toMatch(/^\/explore\/places\/[0-9a-f-]{36}$/);
+    await eventually(() => tiles(page).count(), 1);
+    expect(await page.getByTestId('place-map').count()).toBe(0); // no tile server configured: no map, no calls
+    expect(await tiles(page).first().locator('a').getAttribute('href')).toContain(heic.id);
+  }, 240_000);
+
+  it('settings show the features, disk use in GB and the version; the theme is chosen there', async () => {
+    const { page } = await web.session();
+    await nav(page, 'Settings', '/settings');
+    await expect(page.getByTestId('features').textContent()).resolves.toMatch(/Favourites\s*On/);
+    await expect(page.getByTestId('disk').textContent()).resolves.toMatch(/Used[\d.,]+ GB/);
+    await expect(page.getByTestId('version').textContent()).resolves.toMatch(/Version\S+Build\S+/);
+    await page.getByLabel('Dark').check();
+    await eventually(() => page.evaluate(() => document.documentElement.dataset.theme ?? ''), 'dark');
+    await page.reload();
+    await expect(page.getByLabel('Dark').isChecked()).resolves.toBe(true);
+    await shots(page, 'settings');
+  });
+
+  it('/admin/users asks for the admin credentials, creates a user who then logs in, edits and deletes with confirmation', async () => {
+    // Without credentials the browser gets the basic-auth challenge.
+    const anonymous = await web.visitor();
+    const challenge = await anonymous.goto(`${web.origin}/admin/users`);
+    expect(challenge?.status()).toBe(401);
+    expect(challenge?.headers()['www-authenticate']).toMatch(/^Basic /);
+
+    const page = await web.administrator();
+    await page.goto(`${web.origin}/admin/users`);
+    await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
+    await page.getByRole('link', { name: 'New user' }).click();
+    const username = `web2-${Date.now().toString(36)}`;
+    const password = 'a-long-enough-passphrase-42';
+    await page.getByLabel('Name', { exact: true }).fill('Dana Admin-Made');
+    await page.getByLabel('Username', { exact: true }).fill(username);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Create user' }).click();
+    await page.getByRole('status').filter({ hasText: 'User created.' }).waitFor();
+    await page.getByRole('cell', { name: username, exact: true }).waitFor();
+    await shots(page, 'admin-users');
+
+    // The new user logs in through the login page.
+    const other = await web.visitor();
+    await other.goto(`${web.origin}/login`);
+    await other.getByLabel('Username', { exact: true }).fill(username);
+    await other.getByLabel('Password').fill(password);
+    await other.getByRole('button', { name: 'Log in' }).click();
+    await other.waitForURL(`${web.origin}/`);
+    await other.getByRole('heading', { name: 'No photos yet' }).waitFor();
+
+    // Edit the name, then delete with confirmation.
+    await page.getByRole('link', { name: `Edit ${username}` }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Dana Renamed');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('cell', { name: 'Dana Renamed' }).waitFor();
+    await page.getByRole('link', { name: `Delete ${username}` }).click();
+    const confirm = page.getByRole('alertdialog', { name: `Delete ${username}?` });
+    await confirm.waitFor();
+    await confirm.getByRole('button', { name: 'Delete user' }).click();
+    await page.getByRole('status').filter({ hasText: 'User deleted.' }).waitFor();
+    expect(await page.getByRole('cell', { name: username, exact: true }).count()).toBe(0);
+  });
+});
