@@ -51,6 +51,8 @@ describe('web configuration', () => {
     [{ TROVE_TRUSTED_PROXIES: '10.0.0.0/33' }, 'TROVE_TRUSTED_PROXIES'],
     [{ TROVE_WEB_PUBLIC_URL: 'photos.example.org' }, 'TROVE_WEB_PUBLIC_URL'],
     [{ TROVE_WEB_PUBLIC_URL: 'ftp://photos.example.org' }, 'TROVE_WEB_PUBLIC_URL'],
+    [{ TROVE_MAP_TILE_URL: 'https://tiles.example/{z}/{x}.png' }, 'TROVE_MAP_TILE_URL'],
+    [{ TROVE_MAP_TILE_URL: 'file:///tiles/{z}/{x}/{y}.png' }, 'TROVE_MAP_TILE_URL'],
   ])('rejects %j naming the variable', (env, variable) => {
     let err: unknown;
     try {
@@ -60,6 +62,11 @@ describe('web configuration', () => {
     }
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as ConfigError).problems).toEqual([expect.stringMatching(new RegExp(`^${variable}\\b`))]);
+  });
+
+  it('takes a map tile template, and has none by default (no map, no calls)', () => {
+    expect(parseWebConfig({}, () => secret).mapTileUrl).toBeUndefined();
+    expect(parseWebConfig({ TROVE_MAP_TILE_URL: 'https://tiles.lan/{z}/{x}/{y}.png' }, () => secret).mapTileUrl).toBe('https://tiles.lan/{z}/{x}/{y}.png');
   });
 
   it('generates no secret when another variable is bad', () => {

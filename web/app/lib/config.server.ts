@@ -34,6 +34,22 @@ export interface WebConfig {
 }
 
 /** The shortest session secret accepted (AES-256 keys are derived from it). */
+/** An optional http(s) slippy-map tile template holding `{z}`, `{x}` and `{y}`. */
+function tileTemplate(name: string): Var<string | undefined> {
+  const plain = str(name, { required: false }) as Var<string | undefined>;
+  return {
+    name,
+    read(env) {
+      const t = plain.read(env);
+      if (t === undefined) return undefined;
+      if (!/^https?:\/\/[^/\s]+\/\S*$/.test(t) || !['{z}', '{x}', '{y}'].every((p) => t.includes(p))) {
+        throw new Error(`${name} must be an http(s) URL holding {z}, {x} and {y}`);
+      }
+      return t;
+    },
+  };
+}
+
 export const MIN_SESSION_SECRET_LENGTH = 32;
 /** The shortest proxy secret accepted (the gateway's rule too). */
 export const MIN_PROXY_SECRET_LENGTH = 32;
@@ -54,7 +70,7 @@ const webSpec = {
   trustedProxies: proxyList('TROVE_TRUSTED_PROXIES'),
   publicUrl: url('TROVE_WEB_PUBLIC_URL', { required: false, protocols: ['http', 'https'] }) as Var<string | undefined>,
   metricsPort: int('TROVE_METRICS_PORT', { required: false, min: 0, max: 65535 }) as Var<number | undefined>,
-  mapTileUrl: str('TROVE_MAP_TILE_URL', { required: false }) as Var<string | undefined>,
+  mapTileUrl: tileTemplate('TROVE_MAP_TILE_URL'),
 };
 
 type Env = Record<string, string | undefined>;
