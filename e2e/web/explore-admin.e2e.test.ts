@@ -95,19 +95,24 @@ describe('Web II in a browser (e2e)', () => {
     await expect(page.getByTestId('features').textContent()).resolves.toMatch(/Favourites\s*On/);
     await expect(page.getByTestId('disk').textContent()).resolves.toMatch(/Used[\d.,]+ GB/);
     await expect(page.getByTestId('version').textContent()).resolves.toMatch(/Version\S+Build\S+/);
+    // Saved once the theme route has answered (the page shows the choice at once, before that).
+    const saved = page.waitForResponse((r) => new URL(r.url()).pathname === '/theme' && r.request().method() === 'POST');
     await page.getByLabel('Dark').check();
     await eventually(() => page.evaluate(() => document.documentElement.dataset.theme ?? ''), 'dark');
+    expect((await saved).ok()).toBe(true);
+    await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
     await page.reload();
+    await eventually(() => page.evaluate(() => document.documentElement.dataset.theme ?? ''), 'dark');
     await expect(page.getByLabel('Dark').isChecked()).resolves.toBe(true);
     await shots(page, 'settings');
   });
 
   it('/admin/users asks for the admin credentials, creates a user who then logs in, edits and deletes with confirmation', async () => {
-    // Without credentials the browser gets the basic-auth challenge.
-    const anonymous = await web.visitor();
-    const challenge = await anonymous.goto(`${web.origin}/admin/users`);
-    expect(challenge?.status()).toBe(401);
-    expect(challenge?.headers()['www-authenticate']).toMatch(/^Basic /);
+    // Without credentials the answer is the basic-auth challenge (which makes a browser show its dialog).
+    const challenge = await fetch(`${web.origin}/admin/users`);
+    expect(challenge.status).toBe(401);
+    expect(challenge.headers.get('www-authenticate')).toMatch(/^Basic /);
+    await challenge.body?.cancel();
 
     const page = await web.administrator();
     await page.goto(`${web.origin}/admin/users`);
