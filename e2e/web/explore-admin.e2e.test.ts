@@ -97,13 +97,13 @@ describe('Web II in a browser (e2e)', () => {
     await expect(page.getByTestId('version').textContent()).resolves.toMatch(/Version\S+Build\S+/);
     // Saved once the theme route has answered (the page shows the choice at once, before that).
     const saved = page.waitForResponse((r) => new URL(r.url()).pathname === '/theme' && r.request().method() === 'POST');
-    await page.getByLabel('Dark').check();
+    await page.getByRole('radio', { name: 'Dark' }).check();
     await eventually(() => page.evaluate(() => document.documentElement.dataset.theme ?? ''), 'dark');
     expect((await saved).ok()).toBe(true);
     await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
     await page.reload();
     await eventually(() => page.evaluate(() => document.documentElement.dataset.theme ?? ''), 'dark');
-    await expect(page.getByLabel('Dark').isChecked()).resolves.toBe(true);
+    await expect(page.getByRole('radio', { name: 'Dark' }).isChecked()).resolves.toBe(true);
     await shots(page, 'settings');
   });
 
