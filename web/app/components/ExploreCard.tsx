@@ -1,7 +1,7 @@
 import { Link } from '@remix-run/react';
 import type { CSSProperties } from 'react';
 import type { Person, Place, Thing } from '~/api/types';
-import { explorePath, faceCrop, placeLabel } from '~/lib/explore';
+import { explorePath, faceStyle, placeLabel } from '~/lib/explore';
 import { plural } from '~/lib/format';
 import { placeholderDataUrl } from '~/lib/thumbhash';
 import { Icon } from './ui/Icon';
@@ -70,11 +70,11 @@ export function PersonCard({ person }: { person: Person }) {
   return (
     <ExploreCard
       to={explorePath('person', person.id)}
-      title={person.name ?? 'Add a name'}
+      title={person.name || 'Add a name'}
       unnamed={!person.name}
       note={`${plural(person.mediaItemsCount, 'item')}${person.hidden ? ' · hidden' : ''}`}
       round
-      face={face ? faceCrop(face.thumbnailUrl, face.boundingBox) : null}
+      face={face ? faceStyle(face.thumbnailUrl, face.boundingBox) : null}
       icon="person"
     />
   );

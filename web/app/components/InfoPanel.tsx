@@ -78,7 +78,7 @@ function EntryRows({ itemId }: { itemId: string }) {
   const rows = [
     { label: entries.places.length > 1 ? 'Places' : 'Place', links: entries.places.map((p) => ({ to: explorePath('place', p.id), text: placeLabel(p) })) },
     { label: 'Things', links: entries.things.map((t) => ({ to: explorePath('thing', t.id), text: t.name })) },
-    { label: 'People', links: entries.people.map((p) => ({ to: explorePath('person', p.id), text: p.name ?? 'Unnamed person' })) },
+    { label: 'People', links: entries.people.map((p) => ({ to: explorePath('person', p.id), text: p.name || 'Unnamed person' })) },
   ];
   return (
     <>

@@ -1,4 +1,4 @@
-import { explorePath, faceCrop, placeLabel } from './explore';
+import { explorePath, faceCrop, faceStyle, placeLabel } from './explore';
 import { componentsParam, jobControls, progressLabel } from './jobs';
 import { parseView, viewQuery } from './media-views';
 import { startsWithWords, suggest } from './suggestions';
@@ -18,6 +18,8 @@ describe('explore entries', () => {
   it('crops a face so its box fills the tile', () => {
     expect(faceCrop('/t.jpg', { x: 0.4, y: 0.2, width: 0.2, height: 0.2 })).toEqual({ backgroundImage: 'url("/t.jpg")', backgroundSize: '500.00% auto', backgroundPosition: '50.00% 25.00%' });
     expect(faceCrop('/t.jpg', { x: 0, y: 0, width: 1, height: 1 }).backgroundPosition).toBe('50.00% 50.00%');
+    // A face's own thumbnail is the face already.
+    expect(faceStyle('/v1/explore/faces/f1/thumbnail?exp=1&sig=s', { x: 0.4, y: 0.2, width: 0.2, height: 0.2 })).toEqual({ backgroundImage: 'url("/v1/explore/faces/f1/thumbnail?exp=1&sig=s")', backgroundSize: 'cover', backgroundPosition: '50% 50%' });
   });
 });
 

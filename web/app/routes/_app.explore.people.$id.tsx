@@ -16,7 +16,7 @@ import '~/styles/explore.css';
 
 export { RouteErrorBoundary as ErrorBoundary } from '~/components/ErrorPage';
 export { keepOnViewerChange as shouldRevalidate } from '~/lib/revalidate';
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.entry.name ?? 'Person'} · Trove` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.entry.name || 'Person'} · Trove` }];
 
 export function loader({ request, context, params }: LoaderFunctionArgs) {
   return loadExplorePage(request, context, params, 'person');
@@ -50,7 +50,8 @@ export default function PersonPage() {
   const formRef = useRef<HTMLFormElement>(null);
   // What is being saved shows at once (optimistic); the loader's copy once saved.
   const pendingName = naming.formData?.get('name');
-  const name = typeof pendingName === 'string' ? pendingName.trim() : person.name;
+  // Unnamed people have a null (or, in newer servers, empty) name.
+  const name = (typeof pendingName === 'string' ? pendingName.trim() : person.name) || null;
   const pendingHidden = hiding.formData?.get('hidden');
   const hidden = typeof pendingHidden === 'string' ? pendingHidden === 'true' : !!person.hidden;
   const error = naming.data?.error ?? hiding.data?.error ?? null;

@@ -24,7 +24,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 const THEME_LABEL: Record<Theme, string> = { system: 'Follow the system', light: 'Light', dark: 'Dark' };
-const FEATURE_LABEL: Record<string, string> = { favourites: 'Favourites', hidden: 'Hidden items' };
+const FEATURE_LABEL: Record<string, string> = {
+  albums: 'Albums',
+  favourites: 'Favourites',
+  hidden: 'Hidden items',
+  trash: 'Trash',
+  sharing: 'Sharing albums by link',
+  explore: 'Explore',
+  places: 'Places',
+  things: 'Things',
+  people: 'People',
+  jobs: 'Jobs',
+};
 
 /** The theme as radio buttons: saved as soon as one is picked (with JavaScript), or with the button. */
 function ThemeChoice() {
