@@ -38,7 +38,11 @@ function Row({ id, title, to, empty, children, count }: { id: string; title: str
     <section className="explore-row" aria-labelledby={id}>
       <div className="explore-row-head">
         <h2 id={id}>{title}</h2>
-        {count > 0 ? <Link to={to}>See all</Link> : null}
+        {count > 0 ? (
+          <Link to={to} aria-label={`See all ${title.toLowerCase()}`}>
+            See all
+          </Link>
+        ) : null}
       </div>
       {count > 0 ? <ul className="explore-list row">{children}</ul> : <p className="muted">{empty}</p>}
     </section>
