@@ -69,6 +69,14 @@ describe('Web II in a browser (e2e)', () => {
     await expect(places.getByRole('link', { name: /Mumbai, India/ }).textContent()).resolves.toContain('1 item');
     await shots(page, 'explore');
 
+    // `/` focuses the header's search; typing offers the names that start with the words.
+    await page.keyboard.press('/');
+    const search = page.getByRole('combobox', { name: 'Search your photos' }) // a text box with suggestions;
+    await eventually(() => search.evaluate((el) => el === document.activeElement), true);
+    await page.keyboard.type('mum');
+    await eventually(() => page.getByTestId('search-suggestions').locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)), (v) => v.join() === 'Mumbai');
+    await search.fill('');
+
     await things.getByRole('link', { name: /Pizza/ }).click();
     await page.getByRole('heading', { level: 1, name: 'Pizza' }).waitFor();
     await eventually(() => tiles(page).count(), 1);
