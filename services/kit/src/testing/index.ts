@@ -1,7 +1,7 @@
 export { freePort } from './ports';
 export { tempDir } from './temp';
 export type { TempDir } from './temp';
-export { waitFor } from './wait';
+export { waitFor, waitForProgress } from './wait';
 export { startNatsServer, natsServerBin } from './nats-server';
 export type { NatsServerHandle } from './nats-server';
 export { startProcess } from './process';
