@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startStack, waitFor } from '@trove/kit/testing';
+import { startStack, waitFor, waitForProgress } from '@trove/kit/testing';
 import type { Stack } from '@trove/kit/testing';
 import { FIXTURES, jpegAt } from '@trove/kit/testing/media';
 import type { components } from '@trove/openapi';
@@ -22,11 +22,15 @@ describe('features and jobs (e2e)', () => {
 
   const byId = (id: string) => ({ params: { path: { id } } });
   const jobOf = (api: Api, id: string): Promise<Job> => ok(api.GET('/v1/jobs/{id}', byId(id)), 200);
-  const jobUntil = (api: Api, id: string, check: (job: Job) => boolean, what: string, timeoutMs = 180_000) =>
-    waitFor(async () => {
+  /** Waits until `check` holds, for as long as the job keeps moving (its `done` count or status changing). */
+  const jobUntil = (api: Api, id: string, check: (job: Job) => boolean, what: string) => {
+    const seen = new Set<string>();
+    return waitForProgress(async () => {
       const job = await jobOf(api, id);
-      return check(job) ? job : undefined;
-    }, { timeoutMs, intervalMs: 100, what });
+      seen.add(`${job.status}:${job.done}`);
+      return { progress: seen.size, result: check(job) ? job : undefined };
+    }, { stallMs: 90_000, intervalMs: 100, what });
+  };
   const setStatus = (api: Api, id: string, status: 'RUNNING' | 'PAUSED' | 'STOPPED') => answer(api.PUT('/v1/jobs/{id}', { ...byId(id), body: { status } }));
   /** The worker's "media item processed" lines for one job: the items it processed for that job, once per processing. */
   const processedFor = (jobId: string): string[] =>
@@ -110,11 +114,13 @@ describe('features and jobs (e2e)', () => {
       user = await newUser(stack);
       ids = [];
       for (let i = 0; i < 24; i++) ids.push((await ok(upload(user.api, await jpegAt(-40 + i * 3, 10 + i), `p${i}.jpg`), 201)).id);
-      await waitFor(async () => {
+      // Gives up only when no upload gets processed for a while: a busy machine is slower, not stuck.
+      await waitForProgress(async () => {
         const items = await ok(user.api.GET('/v1/mediaItems', { params: { query: { limit: 100 } } }), 200);
-        return items.length === 24 && items.every((i) => i.status === 'READY') ? true : undefined;
-      }, { timeoutMs: 240_000, intervalMs: 500, what: 'the 24 uploads to be processed' });
-    }, 300_000);
+        const ready = items.filter((i) => i.status === 'READY').length;
+        return { progress: ready, result: items.length === 24 && ready === 24 ? true : undefined };
+      }, { stallMs: 90_000, intervalMs: 500, what: 'the 24 uploads to be processed' });
+    }, 900_000);
 
     it('a `places,things,people` job: paused, lastMediaItemId holds still; resumed, it completes; then PUT → 409', async () => {
       const { api } = user;
@@ -144,7 +150,7 @@ describe('features and jobs (e2e)', () => {
       expect(processedFor(job.id).sort()).toEqual([...ids].sort());
       expect((await ok(api.GET('/v1/jobs'), 200))[0]).toMatchObject({ id: job.id, status: 'COMPLETED' });
       expect(await answer(createApi(stack.gatewayUrl, { bearer: (await newUser(stack)).token }).GET('/v1/jobs/{id}', byId(job.id)))).toMatchObject({ status: 404, body: { message: 'job not found' } });
-    }, 400_000);
+    }, 900_000);
 
     it('the jobs service SIGKILLed mid-job and started again: the job completes, every item processed once by it', async () => {
       const { api } = user;
@@ -159,6 +165,6 @@ describe('features and jobs (e2e)', () => {
       const processed = processedFor(job.id);
       expect(processed).toHaveLength(24);
       expect(new Set(processed)).toEqual(new Set(ids));
-    }, 400_000);
+    }, 900_000);
   });
 });
