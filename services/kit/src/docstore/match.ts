@@ -6,6 +6,10 @@ import { compareValues, equalValues, typeRank } from './values';
 /**
  * Evaluates a (validated) filter with MongoDB semantics. Used by the embedded adapter; MongoDB evaluates
  * the same filters natively, and the contract suite checks that both agree.
+ *
+ * Why not mingo here, as for updates: on 100,000 documents mingo's `Query.test` took 2–3× this compiled
+ * predicate's time (every list and search scans the candidates), and it treats sub-documents with their fields
+ * in another order as equal, which MongoDB does not.
  */
 
 export type Matcher = (doc: unknown) => boolean;

@@ -1,3 +1,4 @@
+import { update as mingoUpdate, type Modifier } from 'mingo/updater';
 import { randomUUID } from 'node:crypto';
 import { isArrayIndex } from './paths';
 import { UnsupportedQueryError, type Filter, type Update } from './port';
@@ -6,119 +7,43 @@ import { cloneValue, compareStrings, equalValues, hasOwn, isPlainObject, type Pl
 
 /**
  * Applies (validated) updates with MongoDB semantics for the embedded adapter, and builds upsert documents
- * from filters the way MongoDB does. MongoDB itself runs the same updates natively.
+ * from filters the way MongoDB does. MongoDB itself runs the same updates natively; here mingo applies the
+ * operators, and this module adds what it lacks (the contract suite checks both adapters agree).
  */
 
-type Container = PlainObject | unknown[];
-
-function isContainer(value: unknown): value is Container {
-  return Array.isArray(value) || isPlainObject(value);
-}
-
-function pathError(path: string, detail: string): Error {
-  return new Error(`cannot update '${path}': ${detail}`);
-}
-
-function readChild(container: Container, part: string): unknown {
-  if (Array.isArray(container)) return isArrayIndex(part) ? container[Number(part)] : undefined;
-  return hasOwn(container, part) ? container[part] : undefined;
-}
-
-function writeChild(container: Container, part: string, value: unknown, path: string): void {
-  if (!Array.isArray(container)) {
-    container[part] = value;
-    return;
-  }
-  if (!isArrayIndex(part)) throw pathError(path, `cannot create field '${part}' in an array`);
-  const index = Number(part);
-  while (container.length < index) container.push(null); // MongoDB pads with nulls
-  container[index] = value;
-}
-
-/** The container holding the last path component, created on the way when `create` is set. */
-function parentOf(root: PlainObject, parts: readonly string[], path: string, create: boolean): Container | undefined {
-  let current: Container = root;
-  for (const part of parts.slice(0, -1)) {
-    const next = readChild(current, part);
-    if (isContainer(next)) {
-      current = next;
-    } else if (!create) {
-      return undefined;
-    } else if (next === undefined) {
-      const created: PlainObject = {};
-      writeChild(current, part, created, path);
-      current = created;
-    } else {
-      throw pathError(path, `cannot create a field inside the ${next === null ? 'null' : typeof next} at '${part}'`);
-    }
+/** The value at a dotted path of plain sub-documents (arrays are not walked: `$inc` targets a scalar field). */
+function valueAt(root: PlainObject, path: string): unknown {
+  let current: unknown = root;
+  for (const part of path.split('.')) {
+    if (Array.isArray(current)) current = isArrayIndex(part) ? current[Number(part)] : undefined;
+    else if (isPlainObject(current)) current = hasOwn(current, part) ? current[part] : undefined;
+    else return undefined;
   }
   return current;
 }
 
-function setPath(root: PlainObject, path: string, value: unknown): void {
-  const parts = path.split('.');
-  const parent = parentOf(root, parts, path, true) as Container;
-  writeChild(parent, parts[parts.length - 1], value, path);
-}
-
-function getPath(root: PlainObject, path: string): unknown {
-  const parts = path.split('.');
-  const parent = parentOf(root, parts, path, false);
-  return parent === undefined ? undefined : readChild(parent, parts[parts.length - 1]);
-}
-
-function unsetPath(root: PlainObject, path: string): void {
-  const parts = path.split('.');
-  const parent = parentOf(root, parts, path, false);
-  const last = parts[parts.length - 1];
-  if (parent === undefined) return;
-  if (Array.isArray(parent)) {
-    // MongoDB keeps array positions stable: an unset element becomes null.
-    if (isArrayIndex(last) && Number(last) < parent.length) parent[Number(last)] = null;
-  } else {
-    delete parent[last];
+/** mingo applies the operators; it lets `$inc` turn a string into a concatenation, which MongoDB refuses. */
+function assertIncrementable(doc: PlainObject, update: Update): void {
+  for (const path of Object.keys(update.$inc ?? {})) {
+    const current = valueAt(doc, path);
+    if (current !== undefined && typeof current !== 'number') throw new Error(`cannot update '${path}': $inc needs a numeric field`);
   }
 }
 
-function addToSet(root: PlainObject, path: string, operand: unknown): void {
-  const values = isOperatorObject(operand) ? (operand.$each as unknown[]) : [operand];
-  const current = getPath(root, path);
-  if (current !== undefined && !Array.isArray(current)) throw pathError(path, '$addToSet needs an array field');
-  const target: unknown[] = current === undefined ? [] : current;
-  for (const value of values) {
-    if (!target.some((existing) => equalValues(existing, value))) target.push(cloneValue(value));
-  }
-  if (current === undefined) setPath(root, path, target);
+/** Applies MongoDB update operators in place, by mingo (clones what it writes, so the operands stay the caller's). */
+function applyOperators(doc: PlainObject, update: Update): void {
+  mingoUpdate(doc, update as Modifier<PlainObject>, undefined, undefined, { cloneMode: 'deep' });
 }
 
-function applyOne(root: PlainObject, op: string, path: string, operand: unknown): void {
-  switch (op) {
-    case '$set':
-      setPath(root, path, cloneValue(operand));
-      return;
-    case '$unset':
-      unsetPath(root, path);
-      return;
-    case '$inc': {
-      const current = getPath(root, path);
-      if (current !== undefined && typeof current !== 'number') throw pathError(path, '$inc needs a numeric field');
-      setPath(root, path, (current ?? 0) + (operand as number));
-      return;
-    }
-    case '$addToSet':
-      addToSet(root, path, operand);
-      return;
-    case '$pull': {
-      const current = getPath(root, path);
-      if (current === undefined) return;
-      if (!Array.isArray(current)) throw pathError(path, '$pull needs an array field');
-      const kept = current.filter((element: unknown) => !equalValues(element, operand));
-      if (kept.length !== current.length) setPath(root, path, kept);
-      return;
-    }
-    default:
-      throw new UnsupportedQueryError(`update operator ${op} is outside the supported subset`);
+/** Writes `value` at a dotted path of a seed document, creating the sub-documents on the way. */
+function seedPath(seed: PlainObject, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let current = seed;
+  for (const part of parts.slice(0, -1)) {
+    if (!isPlainObject(current[part])) current[part] = {};
+    current = current[part] as PlainObject;
   }
+  current[parts[parts.length - 1]] = value;
 }
 
 /** Path order MongoDB (5.0+) applies update fields in: component by component, numeric names numerically. */
@@ -141,10 +66,8 @@ export interface UpdateOutcome {
 /** Applies a normalized update to a copy of `doc`; `modified` tells whether anything changed. */
 export function applyUpdate(doc: StoredDoc, update: Update): UpdateOutcome {
   const next = cloneValue(doc);
-  const steps = Object.entries(update as Record<string, PlainObject>)
-    .flatMap(([op, fields]) => Object.entries(fields).map(([path, operand]) => ({ op, path, operand })))
-    .sort((a, b) => comparePaths(a.path, b.path));
-  for (const { op, path, operand } of steps) applyOne(next, op, path, operand);
+  assertIncrementable(next, update);
+  applyOperators(next, update);
   return { doc: next, modified: !equalValues(doc, next) };
 }
 
@@ -182,7 +105,7 @@ export function upsertSeed(filter: Filter): { seed: StoredDoc; idFromFilter: boo
     if (previous !== undefined && (previous === path || path.startsWith(`${previous}.`))) {
       throw new UnsupportedQueryError(`upsert cannot seed a document: the filter constrains '${previous}' and '${path}' by equality`);
     }
-    setPath(seed, path, cloneValue(value));
+    seedPath(seed, path, cloneValue(value));
   }
   const idFromFilter = hasOwn(seed, '_id');
   if (idFromFilter && (typeof seed._id !== 'string' || seed._id === '')) {
