@@ -1,6 +1,8 @@
 import { DuplicateKeyError, unavailable } from '@trove/kit';
 import type { Collection, DocStore, Filter } from '@trove/kit';
 import { terms } from './text';
+import { WordIndex } from './word-index';
+import type { IndexedItem, Match } from './word-index';
 
 /** Where a word of an item was found: ranking counts the fields a query matches. */
 export const FIELDS = ['filename', 'description', 'camera', 'date', 'place', 'things', 'people', 'text'] as const;
@@ -40,36 +42,105 @@ export interface SearchChange {
 const ATTEMPTS = 10;
 const emptyFields = (): FieldWords => Object.fromEntries(FIELDS.map((f) => [f, []])) as unknown as FieldWords;
 
+const indexed = (doc: SearchDoc): IndexedItem => ({ ...doc, fieldWords: FIELDS.map((f) => doc.fields[f]) });
+
+export interface SearchRepositoryOptions {
+  /**
+   * Answer queries from each user's items held in memory (see word-index.ts), loaded at the user's
+   * first query and kept up to date by this repository's own writes. Only right when this process
+   * is the store's only writer: the default for the embedded store (one process owns its files),
+   * not for MongoDB (replicas of the service share it).
+   */
+  inMemory?: boolean;
+}
+
+/** A user's items in memory: loading (from a read whose moment is not known) or loaded. */
+interface Loaded {
+  index: WordIndex;
+  ready: Promise<void>;
+  /** Deleted while the load's read ran: that read may still hold them. Null once loaded. */
+  deletedWhileLoading: Set<string> | null;
+}
+
 /**
  * Search's documents: `search_items` (one per media item) and `search_deleted_users`. Every query
  * carries the user id.
  */
 export class SearchRepository {
+  /** Users whose items are held in memory (when `inMemory`). */
+  private readonly loaded = new Map<string, Loaded>();
+
   private constructor(
     private readonly items: Collection<SearchDoc>,
     private readonly deletedUsers: Collection<{ _id: string; deletedAt: Date }>,
+    private readonly inMemory: boolean,
   ) {}
 
-  static async open(store: DocStore): Promise<SearchRepository> {
+  static async open(store: DocStore, { inMemory = store.kind === 'nedb' }: SearchRepositoryOptions = {}): Promise<SearchRepository> {
     const items = store.collection<SearchDoc>('search_items');
     // `terms` first: the embedded store looks candidates up by an index's first field (MongoDB uses both).
     await items.ensureIndex({ fields: { terms: 1, userId: 1 } });
     await items.ensureIndex({ fields: { userId: 1 } });
-    return new SearchRepository(items, store.collection('search_deleted_users'));
+    return new SearchRepository(items, store.collection('search_deleted_users'), inMemory);
+  }
+
+  /** The user's visible items that have every one of `query`'s words, with what ranking counts (see word-index.ts). */
+  async visibleMatches(userId: string, query: string[]): Promise<Match[]> {
+    if (this.inMemory) return (await this.userIndex(userId)).visibleMatches(query);
+    const found = new WordIndex();
+    for (const doc of await this.visibleHavingTerms(userId, query)) found.put(indexed(doc));
+    return found.visibleMatches(query);
   }
 
   /**
-   * The user's visible items that have every one of `queryTerms` among their terms. The rarest
-   * condition cannot be known here; the longest word is usually the most selective, so it goes
-   * last, where the embedded store takes its candidates from.
+   * The store's answer: the user's visible items having every one of `queryTerms` among their
+   * terms. The rarest condition cannot be known here; the longest word is usually the most
+   * selective, so it goes last, where the embedded store takes its candidates from.
    */
-  async visibleMatching(userId: string, queryTerms: string[]): Promise<SearchDoc[]> {
+  private async visibleHavingTerms(userId: string, queryTerms: string[]): Promise<SearchDoc[]> {
     const [lookup, ...rest] = [...queryTerms].sort((a, b) => b.length - a.length);
     if (lookup === undefined) return [];
     const filter: Filter = { userId, visible: true };
     if (rest.length > 0) filter.$and = rest.map((term) => ({ terms: term }));
     filter.terms = lookup;
     return this.items.find(filter);
+  }
+
+  /** The user's items in memory, read from the store at the user's first query. */
+  private async userIndex(userId: string): Promise<WordIndex> {
+    for (;;) {
+      let user = this.loaded.get(userId);
+      if (!user) {
+        const index = new WordIndex();
+        const loading: Loaded = { index, deletedWhileLoading: new Set(), ready: Promise.resolve() };
+        loading.ready = this.items.find({ userId }).then(
+          (docs) => {
+            // Writes since the read began are in the index already, at a later revision or as deletions.
+            for (const doc of docs) if (!loading.deletedWhileLoading?.has(doc._id)) index.put(indexed(doc));
+            loading.deletedWhileLoading = null;
+          },
+          (err: unknown) => {
+            if (this.loaded.get(userId) === loading) this.loaded.delete(userId);
+            throw err;
+          },
+        );
+        this.loaded.set(userId, loading);
+        user = loading;
+      }
+      await user.ready;
+      // The user's data was deleted meanwhile: what was loaded is gone, load again.
+      if (this.loaded.get(userId) === user) return user.index;
+    }
+  }
+
+  private indexWritten(doc: SearchDoc): void {
+    this.loaded.get(doc.userId)?.index.put(indexed(doc));
+  }
+
+  private indexDeleted(userId: string, id: string): void {
+    const user = this.loaded.get(userId);
+    user?.index.remove(id);
+    user?.deletedWhileLoading?.add(id);
   }
 
   async item(userId: string, id: string): Promise<SearchDoc | null> {
@@ -93,6 +164,7 @@ export class SearchRepository {
       if (!before) {
         try {
           await this.items.insertOne(next);
+          this.indexWritten(next);
           return true;
         } catch (err) {
           if (!(err instanceof DuplicateKeyError)) throw err;
@@ -101,7 +173,10 @@ export class SearchRepository {
       }
       const { _id, userId: owner, ...set } = next;
       const res = await this.items.updateOne({ _id, userId: owner, revision: base.revision }, { $set: set });
-      if (res.matched > 0) return true;
+      if (res.matched > 0) {
+        this.indexWritten(next);
+        return true;
+      }
     }
     throw unavailable('search item busy: its changes kept losing to concurrent ones');
   }
@@ -114,6 +189,7 @@ export class SearchRepository {
 
   async deleteItem(userId: string, id: string): Promise<void> {
     await this.items.deleteOne({ _id: id, userId });
+    this.indexDeleted(userId, id);
   }
 
   // ---- users ----------------------------------------------------------------------------------
@@ -129,5 +205,6 @@ export class SearchRepository {
 
   async deleteUserData(userId: string): Promise<void> {
     await this.items.deleteMany({ userId });
+    this.loaded.delete(userId);
   }
 }

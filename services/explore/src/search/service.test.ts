@@ -19,7 +19,12 @@ class FakePeople implements PeopleNames {
   }
 }
 
-describe('search (index, matching, ranking, visibility) against NeDB and a fake media service', () => {
+// Both ways the repository answers queries: from each user's items held in memory (the embedded
+// store's default) and from the store's own matching (MongoDB's, here on NeDB).
+describe.each([
+  ['items in memory', true],
+  ['the store matching', false],
+])('search (index, matching, ranking, visibility) against NeDB and a fake media service, %s', (_how, inMemory) => {
   let dir: string;
   let store: DocStore;
   let media: FakeMedia;
@@ -35,7 +40,7 @@ describe('search (index, matching, ranking, visibility) against NeDB and a fake 
     store = await openDocStore({ service: 'explore', dataDir: dir });
     media = new FakeMedia();
     people = new FakePeople();
-    search = new Search(await SearchRepository.open(store), media, people);
+    search = new Search(await SearchRepository.open(store, { inMemory }), media, people);
   });
   afterEach(async () => {
     await store.close();
@@ -165,5 +170,19 @@ describe('search (index, matching, ranking, visibility) against NeDB and a fake 
     await item(alice, { filename: 'mine.jpg' });
     expect(await find('mine')).toEqual([]);
     expect(await find('mine', bob)).toEqual([other]);
+  });
+
+  it('answers the same after a restart, from what the store holds, and follows changes made since', async () => {
+    const beach = await item(alice, { filename: 'beach.jpg' }, { taken: '2021-01-01T00:00:00Z' });
+    const dunes = await item(alice, { filename: 'dunes.jpg', description: 'beach at dusk' }, { taken: '2020-01-01T00:00:00Z' });
+    expect(await find('beac')).toEqual([beach, dunes]);
+    search = new Search(await SearchRepository.open(store, { inMemory }), media, people);
+    expect(await find('beac')).toEqual([beach, dunes]);
+    media.set(beach, { trashed: true });
+    await search.itemChanged(alice, beach);
+    const later = await item(alice, { filename: 'beachball.png' }, { taken: '2022-01-01T00:00:00Z' });
+    expect(await find('beac')).toEqual([later, dunes]);
+    await search.itemPurged(alice, dunes);
+    expect(await find('beac')).toEqual([later]);
   });
 });

@@ -3,27 +3,13 @@ import { badRequest } from '@trove/kit';
 import type { MediaItemState, MediaStates } from '../ports/media';
 import { NO_PEOPLE } from './people';
 import type { PeopleNames } from './people';
-import { FIELDS } from './repository';
-import type { FieldWords, SearchDoc, SearchRepository } from './repository';
-import { dateWords, matchOf, words } from './text';
+import type { FieldWords, SearchRepository } from './repository';
+import { dateWords, words } from './text';
 
 /** More words in a query than this are not looked at (a query is at most 200 characters anyway). */
 export const MAX_QUERY_WORDS = 16;
 
 const placeWords = (place: MediaPlaceV1 | null): string[] => (place ? words([place.name, place.town, place.city, place.state, place.country].filter(Boolean).join(' ')) : []);
-
-/** How well an item matches a query: fields with a match, query words found whole. */
-interface Score {
-  fields: number;
-  exact: number;
-}
-
-function scoreOf(doc: SearchDoc, query: string[]): Score {
-  let fields = 0;
-  for (const field of FIELDS) if (doc.fields[field].some((word) => query.some((q) => matchOf(q, word) !== 'none'))) fields += 1;
-  const exact = query.filter((q) => FIELDS.some((field) => doc.fields[field].includes(q))).length;
-  return { fields, exact };
-}
 
 /**
  * Search over each user's items. Rules:
@@ -49,16 +35,9 @@ export class Search {
   async search(userId: string, q: string, page: number, limit: number): Promise<string[]> {
     const query = words(q).slice(0, MAX_QUERY_WORDS);
     if (query.length === 0) throw badRequest('q has no word to search for');
-    const found = await this.repo.visibleMatching(userId, query);
-    const scored = found.map((doc) => ({ doc, score: scoreOf(doc, query) }));
-    scored.sort(
-      (a, b) =>
-        b.score.fields - a.score.fields ||
-        b.score.exact - a.score.exact ||
-        b.doc.creationTime.getTime() - a.doc.creationTime.getTime() ||
-        (a.doc._id < b.doc._id ? -1 : a.doc._id > b.doc._id ? 1 : 0),
-    );
-    return scored.slice((page - 1) * limit, page * limit).map(({ doc }) => doc._id);
+    const found = await this.repo.visibleMatches(userId, query);
+    found.sort((a, b) => b.fields - a.fields || b.exact - a.exact || b.time - a.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return found.slice((page - 1) * limit, page * limit).map((match) => match.id);
   }
 
   // ---- what happens elsewhere ----------------------------------------------------------------
