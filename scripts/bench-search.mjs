@@ -7,8 +7,10 @@
 // beginnings, two and three words, words written in pictures, and queries that match nothing.
 // The first --indexed items (default 1000) go through the module's own event handling (a worker's
 // result each, the media service's answer faked in memory), which times indexing; the rest are
-// copies of their documents with new ids, dates and filenames, loaded in bulk (one by one, 100 000
-// items take 20 minutes or more on a small machine).
+// copies of their documents with new ids, dates and filenames, seeded straight into the store in
+// bulk (`insertMany`, 5000 at a time: about 20 s for 100 000 where one by one takes 20 minutes).
+// The first query of the user reads the user's items into memory (see the search repository): it
+// is timed on its own; the timed rounds come after a warm-up round.
 //
 // Options: --items N (default 100000), --indexed N (default 1000), --rounds N passes over the query mix (default 3).
 import { randomUUID } from 'node:crypto';
@@ -100,6 +102,7 @@ try {
   const search = new Search(await SearchRepository.open(store), media);
 
   log(`indexing ${INDEXED} items through the module's handling of a worker's result…`);
+  const benchStarted = performance.now();
   const started = performance.now();
   for (const item of items.slice(0, INDEXED)) await search.itemProcessed({ ...item.result, mediaItemId: item.id });
   const indexMs = (performance.now() - started) / INDEXED;
@@ -107,7 +110,8 @@ try {
   // The rest: each a copy of an indexed item's document with its own id, filename and date taken.
   const collection = store.collection('search_items');
   const model = await collection.find({ userId });
-  log(`loading ${ITEMS - INDEXED} more in bulk…`);
+  log(`seeding ${ITEMS - INDEXED} more straight into the store, in bulk…`);
+  const seedStarted = performance.now();
   for (let from = INDEXED; from < ITEMS; from += 5000) {
     const batch = items.slice(from, Math.min(ITEMS, from + 5000)).map((item, i) => {
       const like = model[(from + i) % model.length];
@@ -116,9 +120,13 @@ try {
     });
     await collection.insertMany(batch);
   }
+  const seedS = (performance.now() - seedStarted) / 1000;
   // The bulk load made documents of the shape the module reads: one of them must be found by its file name.
   const probe = items[ITEMS - 1];
+  const firstStarted = performance.now();
   if ((await search.search(userId, probe.filename, 1, 15))[0] !== probe.id) throw new Error('a bulk-loaded item is not found by its filename');
+  const firstQueryMs = performance.now() - firstStarted;
+  log(`seeded in ${seedS.toFixed(1)} s; the user's first query (items read into memory) took ${firstQueryMs.toFixed(0)} ms; timing queries…`);
 
   // One round warms up (the first queries pay for lazily built state); the rounds after it are timed.
   const timings = Object.fromEntries(Object.keys(QUERIES).map((kind) => [kind, []]));
@@ -134,15 +142,7 @@ try {
       }
     }
   }
-  const matchCount = async (q) => {
-    const query = q;
-    let n = 0;
-    for (let page = 1; ; page++) {
-      const ids = await search.search(userId, query, page, 100);
-      n += ids.length;
-      if (ids.length < 100) return n;
-    }
-  };
+  const matchCount = async (q) => (await search.search(userId, q, 1, ITEMS)).length;
   const all = Object.values(timings).flat().sort((a, b) => a - b);
   const rows = [];
   for (const [kind, queries] of Object.entries(QUERIES)) {
@@ -160,9 +160,11 @@ try {
   console.log('|---|---|---|---|---|');
   for (const r of rows) console.log(`| ${r.join(' | ')} |`);
   console.log(`| **all** | ${percentile(all, 50).toFixed(1)} ms | ${percentile(all, 99).toFixed(1)} ms | | |\n`);
-  console.log(`ratio search_p99_ms_${ITEMS} ${percentile(all, 99).toFixed(1)}`);
-  console.log(`ratio search_p50_ms_${ITEMS} ${percentile(all, 50).toFixed(1)}`);
-  console.log(`ratio search_p99_vs_goal_200ms ${(percentile(all, 99) / 200).toFixed(3)}`);
+  console.log(`seeding ${ITEMS - INDEXED} items straight into the store: ${seedS.toFixed(1)} s; the user's first query (reads the items into memory): ${firstQueryMs.toFixed(0)} ms; the whole search bench: ${((performance.now() - benchStarted) / 1000).toFixed(0)} s\n`);
+  const at = ITEMS % 1000 === 0 ? `${ITEMS / 1000}k` : String(ITEMS);
+  console.log(`ratio search_p99_ms_at_${at} ${percentile(all, 99).toFixed(1)}`);
+  console.log(`ratio search_p50_ms_at_${at} ${percentile(all, 50).toFixed(1)}`);
+  console.log(`ratio search_first_query_ms_at_${at} ${firstQueryMs.toFixed(0)}`);
   console.log(`ratio search_index_ms_per_item ${indexMs.toFixed(2)}`);
 } finally {
   await rm(dir, { recursive: true, force: true });

@@ -98,6 +98,18 @@ describe.each([
     expect(await find('cat', alice, 2, 3)).toEqual([prefix]);
   });
 
+  it('pages through many matches in the same order as one page of them all', async () => {
+    for (let i = 0; i < 40; i++) {
+      const things = i % 3 === 0 ? ['Cat'] : i % 3 === 1 ? ['Catamaran'] : [];
+      await item(alice, { filename: i % 2 === 0 ? `cat${i}.jpg` : `cat.jpg`, description: i % 5 === 0 ? 'a cat' : null }, { taken: `20${10 + (i % 7)}-01-01T00:00:00Z`, things });
+    }
+    const all = await find('cat', alice, 1, 100);
+    expect(all).toHaveLength(40);
+    const pages: string[] = [];
+    for (let page = 1; page <= 20; page++) pages.push(...(await find('cat', alice, page, 2)));
+    expect(pages).toEqual(all);
+  });
+
   it('leaves trashed and hidden items out, and finds them again once restored', async () => {
     const id = await item(alice, { filename: 'beach.jpg' });
     media.set(id, { trashed: true });

@@ -139,11 +139,13 @@ export class WordIndex {
     // Per vocabulary word: which query words it matches (bit i: query word i), and which it equals.
     const matched = new Uint16Array(this.vocabulary.size);
     const equal = new Uint16Array(this.vocabulary.size);
-    query.forEach((queryWord, i) => {
-      for (const id of this.vocabulary.matching(queryWord)) matched[id]! |= 1 << i;
+    for (const [i, queryWord] of query.entries()) {
+      const matching = this.vocabulary.matching(queryWord);
+      if (matching.length === 0) return []; // a word no item has: nothing has them all
+      for (const id of matching) matched[id]! |= 1 << i;
       const id = this.vocabulary.exactId(queryWord);
       if (id !== undefined) equal[id]! |= 1 << i;
-    });
+    }
     const all = (1 << query.length) - 1;
     const found: Match[] = [];
     for (const entry of this.entries.values()) {
