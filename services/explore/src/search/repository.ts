@@ -1,6 +1,7 @@
 import { DuplicateKeyError, unavailable } from '@trove/kit';
 import type { Collection, DocStore, Filter } from '@trove/kit';
 import { terms } from './text';
+import { UserIndexes } from './user-indexes';
 import { WordIndex } from './word-index';
 import type { IndexedItem, Match } from './word-index';
 
@@ -46,35 +47,30 @@ const indexed = (doc: SearchDoc): IndexedItem => ({ ...doc, fieldWords: FIELDS.m
 
 export interface SearchRepositoryOptions {
   /**
-   * Answer queries from each user's items held in memory (see word-index.ts), loaded at the user's
-   * first query and kept up to date by this repository's own writes. Only right when this process
-   * is the store's only writer: the default for the embedded store (one process owns its files),
-   * not for MongoDB (replicas of the service share it).
+   * Answer queries from each user's items held in memory (see word-index.ts and user-indexes.ts),
+   * read from the store at start and kept up to date by this repository's own writes. Only right
+   * when this process is the store's only writer: the default for the embedded store (one process
+   * owns its files), not for MongoDB (replicas of the service share it).
    */
   inMemory?: boolean;
 }
 
-/** A user's items in memory: loading (from a read whose moment is not known) or loaded. */
-interface Loaded {
-  index: WordIndex;
-  ready: Promise<void>;
-  /** Deleted while the load's read ran: that read may still hold them. Null once loaded. */
-  deletedWhileLoading: Set<string> | null;
-}
-
 /**
  * Search's documents: `search_items` (one per media item) and `search_deleted_users`. Every query
- * carries the user id.
+ * carries the user id, but the one reading every user's items into memory at start.
  */
 export class SearchRepository {
-  /** Users whose items are held in memory (when `inMemory`). */
-  private readonly loaded = new Map<string, Loaded>();
+  /** Each user's items in memory (when `inMemory`). */
+  private readonly indexes: UserIndexes<SearchDoc> | null;
 
   private constructor(
     private readonly items: Collection<SearchDoc>,
     private readonly deletedUsers: Collection<{ _id: string; deletedAt: Date }>,
-    private readonly inMemory: boolean,
-  ) {}
+    inMemory: boolean,
+  ) {
+    this.indexes = inMemory ? new UserIndexes(indexed) : null;
+    this.indexes?.warm(() => this.items.find({}));
+  }
 
   static async open(store: DocStore, { inMemory = store.kind === 'nedb' }: SearchRepositoryOptions = {}): Promise<SearchRepository> {
     const items = store.collection<SearchDoc>('search_items');
@@ -86,7 +82,7 @@ export class SearchRepository {
 
   /** The user's visible items that have every one of `query`'s words, with what ranking counts (see word-index.ts). */
   async visibleMatches(userId: string, query: string[]): Promise<Match[]> {
-    if (this.inMemory) return (await this.userIndex(userId)).visibleMatches(query);
+    if (this.indexes) return (await this.indexes.of(userId, () => this.items.find({ userId }))).visibleMatches(query);
     const found = new WordIndex();
     for (const doc of await this.visibleHavingTerms(userId, query)) found.put(indexed(doc));
     return found.visibleMatches(query);
@@ -104,43 +100,6 @@ export class SearchRepository {
     if (rest.length > 0) filter.$and = rest.map((term) => ({ terms: term }));
     filter.terms = lookup;
     return this.items.find(filter);
-  }
-
-  /** The user's items in memory, read from the store at the user's first query. */
-  private async userIndex(userId: string): Promise<WordIndex> {
-    for (;;) {
-      let user = this.loaded.get(userId);
-      if (!user) {
-        const index = new WordIndex();
-        const loading: Loaded = { index, deletedWhileLoading: new Set(), ready: Promise.resolve() };
-        loading.ready = this.items.find({ userId }).then(
-          (docs) => {
-            // Writes since the read began are in the index already, at a later revision or as deletions.
-            for (const doc of docs) if (!loading.deletedWhileLoading?.has(doc._id)) index.put(indexed(doc));
-            loading.deletedWhileLoading = null;
-          },
-          (err: unknown) => {
-            if (this.loaded.get(userId) === loading) this.loaded.delete(userId);
-            throw err;
-          },
-        );
-        this.loaded.set(userId, loading);
-        user = loading;
-      }
-      await user.ready;
-      // The user's data was deleted meanwhile: what was loaded is gone, load again.
-      if (this.loaded.get(userId) === user) return user.index;
-    }
-  }
-
-  private indexWritten(doc: SearchDoc): void {
-    this.loaded.get(doc.userId)?.index.put(indexed(doc));
-  }
-
-  private indexDeleted(userId: string, id: string): void {
-    const user = this.loaded.get(userId);
-    user?.index.remove(id);
-    user?.deletedWhileLoading?.add(id);
   }
 
   async item(userId: string, id: string): Promise<SearchDoc | null> {
@@ -164,7 +123,7 @@ export class SearchRepository {
       if (!before) {
         try {
           await this.items.insertOne(next);
-          this.indexWritten(next);
+          this.indexes?.written(next);
           return true;
         } catch (err) {
           if (!(err instanceof DuplicateKeyError)) throw err;
@@ -174,7 +133,7 @@ export class SearchRepository {
       const { _id, userId: owner, ...set } = next;
       const res = await this.items.updateOne({ _id, userId: owner, revision: base.revision }, { $set: set });
       if (res.matched > 0) {
-        this.indexWritten(next);
+        this.indexes?.written(next);
         return true;
       }
     }
@@ -189,7 +148,7 @@ export class SearchRepository {
 
   async deleteItem(userId: string, id: string): Promise<void> {
     await this.items.deleteOne({ _id: id, userId });
-    this.indexDeleted(userId, id);
+    this.indexes?.deleted(userId, id);
   }
 
   // ---- users ----------------------------------------------------------------------------------
@@ -205,6 +164,6 @@ export class SearchRepository {
 
   async deleteUserData(userId: string): Promise<void> {
     await this.items.deleteMany({ userId });
-    this.loaded.delete(userId);
+    this.indexes?.userDropped(userId);
   }
 }
