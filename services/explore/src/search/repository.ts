@@ -68,7 +68,7 @@ export class SearchRepository {
     private readonly deletedUsers: Collection<{ _id: string; deletedAt: Date }>,
     inMemory: boolean,
   ) {
-    this.indexes = inMemory ? new UserIndexes(indexed) : null;
+    this.indexes = inMemory ? new UserIndexes(indexed, FIELDS.length) : null;
     this.indexes?.warm(() => this.items.find({}));
   }
 
@@ -83,7 +83,7 @@ export class SearchRepository {
   /** The user's visible items that have every one of `query`'s words, with what ranking counts (see word-index.ts). */
   async visibleMatches(userId: string, query: string[]): Promise<Match[]> {
     if (this.indexes) return (await this.indexes.of(userId, () => this.items.find({ userId }))).visibleMatches(query);
-    const found = new WordIndex();
+    const found = new WordIndex(FIELDS.length);
     for (const doc of await this.visibleHavingTerms(userId, query)) found.put(indexed(doc));
     return found.visibleMatches(query);
   }

@@ -26,7 +26,11 @@ export class UserIndexes<D extends { _id: string; userId: string }> {
   private warming: Promise<void> = Promise.resolve();
   private writtenWhileWarming: WrittenWhileWarming<D> | null = null;
 
-  constructor(private readonly toItem: (doc: D) => IndexedItem) {}
+  /** `fields`: how many fields each item has (see WordIndex). */
+  constructor(
+    private readonly toItem: (doc: D) => IndexedItem,
+    private readonly fields: number,
+  ) {}
 
   /**
    * Reads every user's items in the background, so that a first query after a start finds them in
@@ -41,7 +45,7 @@ export class UserIndexes<D extends { _id: string; userId: string }> {
         for (const doc of docs) {
           if (written.items.has(doc._id) || written.droppedUsers.has(doc.userId) || this.users.has(doc.userId)) continue;
           let index = read.get(doc.userId);
-          if (!index) read.set(doc.userId, (index = new WordIndex()));
+          if (!index) read.set(doc.userId, (index = new WordIndex(this.fields)));
           index.put(this.toItem(doc));
         }
         for (const { userId, doc } of written.items.values()) if (doc) read.get(userId)?.put(this.toItem(doc));
@@ -59,7 +63,7 @@ export class UserIndexes<D extends { _id: string; userId: string }> {
     for (;;) {
       let user = this.users.get(userId);
       if (!user) {
-        const reading: UserIndex = { index: new WordIndex(), deletedWhileReading: new Set(), ready: Promise.resolve() };
+        const reading: UserIndex = { index: new WordIndex(this.fields), deletedWhileReading: new Set(), ready: Promise.resolve() };
         reading.ready = read().then(
           (docs) => {
             // Writes since the read began are in the index already, at a later revision or as deletions.
