@@ -10,6 +10,7 @@ import type { WebContext } from '../app/lib/context.server';
 import * as explore from '../app/routes/_app.explore._index';
 import * as place from '../app/routes/_app.explore.places.$id';
 import * as person from '../app/routes/_app.explore.people.$id';
+import * as people from '../app/routes/_app.explore.people._index';
 import * as entries from '../app/routes/api.item-entries';
 import * as items from '../app/routes/api.items';
 import * as suggestions from '../app/routes/api.suggestions';
@@ -135,25 +136,73 @@ describe('/api/item-entries', () => {
 });
 
 describe('a person page', () => {
-  it('names a person, and hides them with their name (the API needs it)', async () => {
+  it('names a person, hides them (no name needed), and chooses their cover or the newest photo again', async () => {
     const id = uuid();
+    const cover = uuid();
     const bodies: unknown[] = [];
     gw.on(`PUT /v1/explore/people/${id}`, (r) => {
       bodies.push(JSON.parse(r.body.toString()));
       return { status: 204 };
     });
-    for (const fields of [{ intent: 'name', name: '  Alice ' }, { intent: 'hide', name: 'Alice', hidden: 'true' }] as Record<string, string>[]) {
+    for (const fields of [{ intent: 'name', name: '  Alice ' }, { intent: 'hide', hidden: 'true' }, { intent: 'cover', cover }, { intent: 'cover', cover: '' }] as Record<string, string>[]) {
       const res = await settle(person.action(args(await requestWith(ctx, `http://web/explore/people/${id}`, session(), form(fields)), { id })));
       expect(res.status).toBe(200);
     }
-    expect(bodies).toEqual([{ name: 'Alice' }, { name: 'Alice', hidden: true }]);
+    expect(bodies).toEqual([{ name: 'Alice' }, { hidden: true }, { coverMediaItemId: cover }, { coverMediaItemId: null }]);
   });
 
-  it('refuses an empty name without calling the API', async () => {
+  it('refuses an empty name or a cover that is not an id without calling the API', async () => {
     const id = uuid();
-    const res = await settle(person.action(args(await requestWith(ctx, `http://web/explore/people/${id}`, session(), form({ intent: 'name', name: ' ' })), { id })));
-    expect(res.status).toBe(400);
+    for (const fields of [{ intent: 'name', name: ' ' }, { intent: 'cover', cover: 'nope' }, { intent: 'cover' }]) {
+      const res = await settle(person.action(args(await requestWith(ctx, `http://web/explore/people/${id}`, session(), form(fields)), { id })));
+      expect(res.status).toBe(400);
+    }
     expect(gw.requests).toHaveLength(0);
+  });
+});
+
+describe('the people list', () => {
+  const somebody = (name = '') => ({ id: uuid(), name, hidden: false, coverMediaItemFace: null, mediaItemsCount: 1 });
+
+  it('lists the people seen, or with ?hidden=true only the hidden ones', async () => {
+    const [seen, hidden] = [somebody('Amy'), { ...somebody('Bo'), hidden: true }];
+    gw.on('GET /v1/explore/people', (r) => ({ status: 200, body: r.path.includes('hidden=true') ? [hidden] : [seen] }));
+    const all = await (await settle(people.loader(args(await requestWith(ctx, 'http://web/explore/people', session()))))).json();
+    const only = await (await settle(people.loader(args(await requestWith(ctx, 'http://web/explore/people?hidden=true', session()))))).json();
+    expect([all.people.map((p: { name: string }) => p.name), all.showHidden]).toEqual([['Amy'], false]);
+    expect([only.people.map((p: { name: string }) => p.name), only.showHidden]).toEqual([['Bo'], true]);
+    expect(calls()).toEqual(['GET /v1/explore/people?page=1&limit=100', 'GET /v1/explore/people?page=1&limit=100&hidden=true']);
+  });
+
+  it('asks before merging the people picked, only people of the list and two or more', async () => {
+    const [a, b, c] = [somebody(), somebody('Cy'), somebody()];
+    gw.on('GET /v1/explore/people', { status: 200, body: [a, b, c] });
+    const load = async (query: string) => (await settle(people.loader(args(await requestWith(ctx, `http://web/explore/people?${query}`, session()))))).json();
+    const asking = await load(`merge=${a.id}&merge=${b.id}&merge=${uuid()}`);
+    expect([asking.merging.map((p: { id: string }) => p.id), asking.tooFew, asking.selecting]).toEqual([[a.id, b.id], false, true]);
+    const one = await load(`merge=${c.id}`);
+    expect([one.merging, one.tooFew]).toEqual([null, true]);
+  });
+
+  it('merges the others into the one kept, then shows the list saying so; refuses a merge it cannot make', async () => {
+    const [keep, other] = [uuid(), uuid()];
+    const sent: unknown[] = [];
+    gw.on(`POST /v1/explore/people/${keep}/merge`, (r) => {
+      sent.push(JSON.parse(r.body.toString()));
+      return { status: 204 };
+    });
+    const merge = (fields: [string, string][]) => requestWith(ctx, 'http://web/explore/people', session(), form([['intent', 'merge'], ...fields]));
+    const res = await settle(people.action(args(await merge([['person', other], ['person', keep], ['into', keep], ['hidden', 'true']]))));
+    expect([res.status, res.headers.get('Location')]).toEqual([302, `/explore/people?hidden=true&merged=${keep}`]);
+    expect(sent).toEqual([{ people: [other] }]);
+    for (const bad of [
+      [['person', keep], ['into', keep]],
+      [['person', other], ['into', keep]],
+      [['person', keep], ['person', 'nope'], ['into', keep]],
+    ] as [string, string][][]) {
+      expect((await settle(people.action(args(await merge(bad))))).status).toBe(400);
+    }
+    expect(sent).toHaveLength(1);
   });
 });
 

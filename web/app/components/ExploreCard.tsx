@@ -1,5 +1,5 @@
 import { Link } from '@remix-run/react';
-import type { CSSProperties } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import type { Person, Place, Thing } from '~/api/types';
 import { explorePath, faceStyle, placeLabel } from '~/lib/explore';
 import { plural } from '~/lib/format';
@@ -22,12 +22,15 @@ interface CardProps {
   icon: IconName;
   /** The title is a prompt ("Add a name"), not a name. */
   unnamed?: boolean;
+  /** A control over the cover's corner (the check that picks people to merge); outside the link. */
+  select?: ReactNode;
 }
 
 /** One entry of the explore rows and lists: its cover, its name and how many items it has. */
-export function ExploreCard({ to, title, note, image, round = false, face, placeholder, icon, unnamed = false }: CardProps) {
+export function ExploreCard({ to, title, note, image, round = false, face, placeholder, icon, unnamed = false, select }: CardProps) {
   return (
     <li className="explore-card">
+      {select}
       <Link to={to} className="explore-link" prefetch="intent">
         <span className={`explore-cover${round ? ' round' : ''}`} style={face ?? (placeholder ? { backgroundImage: `url(${placeholder})` } : undefined)}>
           {image ? <img src={image} alt="" loading="lazy" decoding="async" /> : face ? null : <Icon name={icon} size={36} />}
@@ -65,7 +68,7 @@ export function ThingCard({ thing }: { thing: Thing }) {
   );
 }
 
-export function PersonCard({ person }: { person: Person }) {
+export function PersonCard({ person, select }: { person: Person; select?: ReactNode }) {
   const face = person.coverMediaItemFace && 'thumbnailUrl' in person.coverMediaItemFace ? person.coverMediaItemFace : null;
   return (
     <ExploreCard
@@ -76,6 +79,7 @@ export function PersonCard({ person }: { person: Person }) {
       round
       face={face ? faceStyle(face.thumbnailUrl, face.boundingBox) : null}
       icon="person"
+      select={select}
     />
   );
 }

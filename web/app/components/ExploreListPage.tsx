@@ -4,8 +4,21 @@ import { EmptyState } from './ui/EmptyState';
 import type { IconName } from './ui/Icon';
 import './ExploreCard.css';
 
+interface ListPageProps {
+  title: string;
+  count: number;
+  icon: IconName;
+  /** What an empty list says, and its heading (default "No <title> yet"). */
+  empty: string;
+  emptyTitle?: string;
+  /** Controls beside the heading, and notes or forms between it and the list. */
+  tools?: ReactNode;
+  before?: ReactNode;
+  children: ReactNode;
+}
+
 /** The whole list of places, things or people: cards in a grid. */
-export function ExploreListPage({ title, count, icon, empty, tools, children }: { title: string; count: number; icon: IconName; empty: string; tools?: ReactNode; children: ReactNode }) {
+export function ExploreListPage({ title, count, icon, empty, emptyTitle, tools, before, children }: ListPageProps) {
   return (
     <>
       <div className="page-head">
@@ -15,10 +28,11 @@ export function ExploreListPage({ title, count, icon, empty, tools, children }: 
         <h1>{title}</h1>
         {tools}
       </div>
+      {before}
       {count > 0 ? (
         <ul className="explore-list">{children}</ul>
       ) : (
-        <EmptyState icon={icon} title={`No ${title.toLowerCase()} yet`}>
+        <EmptyState icon={icon} title={emptyTitle ?? `No ${title.toLowerCase()} yet`}>
           <p>{empty}</p>
         </EmptyState>
       )}

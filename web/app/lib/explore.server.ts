@@ -34,8 +34,9 @@ export async function listThings(apiUrl: string, api: ApiClient, limit = PAGE_LI
   return things.map((t) => localizeCovered(t, apiUrl));
 }
 
-export async function listPeople(apiUrl: string, api: ApiClient): Promise<Person[]> {
-  const people = await ok(api.GET('/v1/explore/people'));
+/** The people list; `hidden` lists only the people the user hid (the API leaves them out otherwise). */
+export async function listPeople(apiUrl: string, api: ApiClient, { hidden = false, limit = PAGE_LIMIT }: { hidden?: boolean; limit?: number } = {}): Promise<Person[]> {
+  const people = await ok(api.GET('/v1/explore/people', { params: { query: { page: 1, limit, ...(hidden ? { hidden: true } : {}) } } }));
   return people.map((p) => localizePerson(p, apiUrl));
 }
 
@@ -51,9 +52,14 @@ export async function getPerson(apiUrl: string, api: ApiClient, id: string): Pro
   return localizePerson(await ok(api.GET('/v1/explore/people/{id}', { params: { path: { id } } })), apiUrl);
 }
 
-/** Names or hides a person (the API needs the name with every change). */
-export async function updatePerson(api: ApiClient, id: string, change: { name: string; hidden?: boolean }): Promise<void> {
+/** Names, hides or shows a person, or chooses their cover (`null`: the newest photo); fields left out stay. */
+export async function updatePerson(api: ApiClient, id: string, change: { name?: string; hidden?: boolean; coverMediaItemId?: string | null }): Promise<void> {
   await ok(api.PUT('/v1/explore/people/{id}', { params: { path: { id } }, body: change }));
+}
+
+/** Moves every face of `others` to the person `id` and removes them (cannot be undone). */
+export async function mergePeople(api: ApiClient, id: string, others: string[]): Promise<void> {
+  await ok(api.POST('/v1/explore/people/{id}/merge', { params: { path: { id } }, body: { people: others } }));
 }
 
 /** An item's entries; a list the API cannot give (e.g. people not served yet) is empty rather than failing the others. */

@@ -22,10 +22,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       listPlaces(apiUrl, session.api, ROW_LENGTH),
       listThings(apiUrl, session.api, ROW_LENGTH),
       // People come from their own service: a library without it still explores places and things.
-      listPeople(apiUrl, session.api).then(
-        (p) => p.slice(0, ROW_LENGTH),
-        () => null as Person[] | null,
-      ),
+      listPeople(apiUrl, session.api, { limit: ROW_LENGTH }).catch(() => null as Person[] | null),
     ]);
     return json({ places, things, people }, { headers: await session.headers() });
   } catch (err) {

@@ -2,6 +2,7 @@ import { json } from '@remix-run/node';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useFetcher, useLoaderData } from '@remix-run/react';
 import { useEffect, useId, useRef } from 'react';
+import { CoverPicker } from '~/components/CoverPicker';
 import { ExploreEntryPage } from '~/components/ExploreEntryPage';
 import { Button } from '~/components/ui/Button';
 import { FormError } from '~/components/ui/FormError';
@@ -10,6 +11,7 @@ import { useToast } from '~/components/ui/Toasts';
 import { apiFailure, requireSession } from '~/lib/auth.server';
 import { loadExplorePage } from '~/lib/explore-page-loader.server';
 import { updatePerson } from '~/lib/explore.server';
+import { faceStyle } from '~/lib/explore';
 import { isUuid } from '~/lib/ids';
 import { personName } from '~/lib/person-form';
 import '~/styles/explore.css';
@@ -22,19 +24,29 @@ export function loader({ request, context, params }: LoaderFunctionArgs) {
   return loadExplorePage(request, context, params, 'person');
 }
 
-/** POST intent=name (name) or intent=hide (hidden=true|false, with the person's name, which the API needs with every change). */
+/** The change a form asks for: intent=name (name), intent=hide (hidden=true|false), intent=cover (cover: a photo's id, empty for the newest). */
+function personChange(form: FormData): { name?: string; hidden?: boolean; coverMediaItemId?: string | null } | string {
+  const intent = form.get('intent');
+  if (intent === 'name') {
+    const name = personName(form.get('name'));
+    return name ? { name } : 'Give a name of 1 to 100 characters.';
+  }
+  if (intent === 'hide') return { hidden: form.get('hidden') === 'true' };
+  if (intent === 'cover') {
+    const cover = form.get('cover');
+    return cover === '' ? { coverMediaItemId: null } : isUuid(cover) ? { coverMediaItemId: cover } : 'Choose one of their photos.';
+  }
+  return 'Unknown action.';
+}
+
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const id = params.id;
   if (!isUuid(id)) throw json({ message: 'Not found' }, { status: 404 });
-  const form = await request.formData();
-  const name = personName(form.get('name'));
-  if (!name) return json({ error: 'Give a name of 1 to 100 characters.' }, { status: 400 });
-  const intent = form.get('intent');
+  const change = personChange(await request.formData());
+  if (typeof change === 'string') return json({ error: change }, { status: 400 });
   const session = await requireSession(request, context);
   try {
-    if (intent === 'name') await updatePerson(session.api, id, { name });
-    else if (intent === 'hide') await updatePerson(session.api, id, { name, hidden: form.get('hidden') === 'true' });
-    else return json({ error: 'Unknown action.' }, { status: 400 });
+    await updatePerson(session.api, id, change);
     return json({ error: null }, { headers: await session.headers() });
   } catch (err) {
     throw apiFailure(err);
@@ -62,14 +74,22 @@ export default function PersonPage() {
 
   // The switch submits its form (so it works before scripts load); with them, a toast offers to undo.
   const announce = (on: boolean) => {
-    if (!name) return;
-    notify(on ? `${name} is hidden from People` : `${name} shows in People again`, {
-      action: { label: 'Undo', run: () => hiding.submit({ intent: 'hide', name, hidden: String(!on) }, { method: 'post' }) },
+    const who = name ?? 'This person';
+    notify(on ? `${who} is hidden from People` : `${who} shows in People again`, {
+      action: { label: 'Undo', run: () => hiding.submit({ intent: 'hide', hidden: String(!on) }, { method: 'post' }) },
     });
   };
+  const face = person.coverMediaItemFace && 'thumbnailUrl' in person.coverMediaItemFace ? person.coverMediaItemFace : null;
 
   return (
     <ExploreEntryPage kind="person" id={person.id} title={name ?? <span className="muted">Add a name</span>} label={name ?? 'this person'} count={person.mediaItemsCount} items={items} focus={focus}>
+      <CoverPicker
+        personId={person.id}
+        label={name ?? 'this person'}
+        face={face ? faceStyle(face.thumbnailUrl, face.boundingBox) : null}
+        coverMediaItemId={person.coverMediaItemId}
+        photos={items.filter((i) => i.mediaItemType !== 'video')}
+      />
       <div className="person-tools">
         <naming.Form method="post" ref={formRef} className="person-tools">
           <input type="hidden" name="intent" value="name" />
@@ -81,9 +101,8 @@ export default function PersonPage() {
         </naming.Form>
         <hiding.Form method="post" onSubmit={() => announce(!hidden)}>
           <input type="hidden" name="intent" value="hide" />
-          <input type="hidden" name="name" value={name ?? ''} />
           <input type="hidden" name="hidden" value={String(!hidden)} />
-          <Switch type="submit" on={hidden} label="Hidden from People" disabled={!name} title={name ? undefined : 'Name the person first'} />
+          <Switch type="submit" on={hidden} label="Hidden from People" />
         </hiding.Form>
       </div>
       <FormError>{error}</FormError>
