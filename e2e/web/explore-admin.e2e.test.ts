@@ -4,12 +4,11 @@
  * them, the settings page, and the administrator's users page behind the browser's basic-auth
  * dialog. Screenshots at 1280 and 390 px, light and dark, go to artifacts/web/.
  */
-import type { Page } from 'playwright-core';
 import { waitFor } from '@trove/kit/testing';
 import { heicFixture } from '@trove/kit/testing/media';
 import { ok, uploadReady } from '../support/api';
 import type { Api } from '../support/api';
-import { DESKTOP, PHONE, eventually, nav, shot, startWebApp, tiles } from './fixtures';
+import { eventually, nav, shots, startWebApp, tiles } from './fixtures';
 import type { WebApp } from './fixtures';
 
 let web: WebApp;
@@ -26,23 +25,6 @@ afterEach(async () => {
   // Uncaught exceptions and React errors (e.g. hydration mismatches) in any page of the test: there must be none.
   if (web) expect(await web.closeContexts()).toEqual([]);
 });
-
-/** Screenshots of the page as it is, at both widths in both themes (the theme follows the system's). */
-async function shots(page: Page, name: string): Promise<void> {
-  for (const [width, viewport] of [
-    ['desktop', DESKTOP],
-    ['phone', PHONE],
-  ] as const) {
-    await page.setViewportSize(viewport);
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await eventually(() => page.evaluate(() => document.fonts.status), 'loaded');
-      await shot(page, `${name}-${width}-${scheme}`);
-    }
-  }
-  await page.setViewportSize(DESKTOP);
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 /** Waits until explore has filed the user's photos under at least one place and one thing (it follows the worker on its own). */
 async function filed(api: Api): Promise<void> {

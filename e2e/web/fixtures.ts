@@ -66,6 +66,8 @@ export interface WebApp {
    * logged in through the login page unless `loggedIn` is false. Closed after the test.
    */
   session(opts?: { upload?: Array<keyof Files>; viewport?: typeof DESKTOP; phone?: boolean; loggedIn?: boolean }): Promise<Session>;
+  /** A fresh browser context of an existing user, logged in through the login page; closed after the test. */
+  sessionOf(user: TestUser, viewport?: typeof DESKTOP): Promise<Page>;
   /** A fresh context without a session (a visitor of a shared link), closed after the test. */
   visitor(viewport?: typeof DESKTOP): Promise<Page>;
   /** A fresh context whose browser answers the basic-auth dialog with the administrator's credentials. */
@@ -141,6 +143,11 @@ function webApp(stack: Stack, origin: string, browser: Browser, files: Files): W
       if (loggedIn) await logIn(page, user);
       return { user, context, page, items: Object.fromEntries(uploaded) };
     },
+    async sessionOf(user, viewport = DESKTOP) {
+      const page = await (await newContext(viewport)).newPage();
+      await logIn(page, user);
+      return page;
+    },
     async visitor(viewport = DESKTOP) {
       return (await newContext(viewport)).newPage();
     },
@@ -167,8 +174,39 @@ export async function sharedAlbum(user: TestUser, name: string, items: MediaItem
   return album.id;
 }
 
-export async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: false });
+/** Saves what the page shows as artifacts/web/<name>.png (gitignored; CI keeps it); answers the file's path. */
+export async function shot(page: Page, name: string): Promise<string> {
+  const path = join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path, fullPage: false });
+  return path;
+}
+
+/**
+ * Screenshots of the page as it is, at 1280 and 390 px wide in the light and the dark theme (the
+ * theme follows the system's), named `<name>-desktop|phone-light|dark`; answers their paths.
+ */
+export async function shots(page: Page, name: string): Promise<string[]> {
+  const paths: string[] = [];
+  for (const [width, viewport] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await eventually(() => page.evaluate(() => document.fonts.status), 'loaded');
+      paths.push(await shot(page, `${name}-${width}-${scheme}`));
+    }
+  }
+  await page.setViewportSize(DESKTOP);
+  await page.emulateMedia({ colorScheme: 'light' });
+  return paths;
+}
+
+/** The width and height a PNG file says it has (from its IHDR chunk); throws when the file is not a PNG. */
+export function pngSize(file: Buffer): { width: number; height: number } {
+  if (file.length < 24 || !file.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) || file.toString('latin1', 12, 16) !== 'IHDR') throw new Error('not a PNG');
+  return { width: file.readUInt32BE(16), height: file.readUInt32BE(20) };
 }
 
 /** Polls `read` until it returns `expected` (or satisfies it, when a function), else fails with the last value. */
