@@ -69,6 +69,16 @@ async function tileLinks(page: Page, n: number): Promise<string[]> {
   return tiles(page).locator('a.tile-link').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
 }
 
+/** What the browser gets for the face a person's cover shows (its background image): status and type. */
+async function coverFace(page: Page): Promise<[number, string | null]> {
+  return page.getByTestId('person-cover').evaluate(async (el) => {
+    const url = /url\("?([^")]+)"?\)/.exec(getComputedStyle(el).backgroundImage)?.[1];
+    if (!url) return [0, null] as [number, string | null];
+    const res = await fetch(url);
+    return [res.status, res.headers.get('content-type')] as [number, string | null];
+  });
+}
+
 /**
  * The people of the halves once explore has them all, each counted in the halves they are in: who
  * is in the left half only, in the right half only, and everyone.
@@ -126,6 +136,7 @@ describe('search, people and jobs in a browser (e2e)', () => {
     // Naming: inline on the person's page; after a reload it is still there; search finds their photo by it.
     await page.goto(`${web.origin}/explore/people/${named.id}`);
     await page.getByRole('heading', { level: 1, name: 'Add a name' }).waitFor();
+    expect(await coverFace(page)).toEqual([200, 'image/webp']); // the face's own thumbnail, through the web server
     await page.getByLabel('Name this person').fill('Zephyrine');
     await page.getByRole('button', { name: 'Save name' }).click();
     await page.getByRole('heading', { level: 1, name: 'Zephyrine' }).waitFor();
@@ -162,6 +173,7 @@ describe('search, people and jobs in a browser (e2e)', () => {
     const confirm = page.getByRole('alertdialog', { name: 'Merge 2 people?' });
     await confirm.waitFor();
     await expect(confirm.getByRole('radio', { name: 'Zephyrine' }).isChecked()).resolves.toBe(true);
+    await shots(page, 'people-merge');
     await confirm.getByRole('button', { name: 'Merge people' }).click();
     await page.getByRole('status').filter({ hasText: 'Merged into Zephyrine.' }).waitFor();
     expect(await personLink(page, merged.id).count()).toBe(0);
@@ -179,12 +191,14 @@ describe('search, people and jobs in a browser (e2e)', () => {
     expect(await cover.getAttribute('data-cover')).toBe(before);
     await page.getByText('Choose cover').click();
     await page.getByRole('radio', { name: new RegExp(other.filename.replace('.', '\\.')) }).check();
+    await shots(page, 'person-cover');
     await page.getByRole('button', { name: 'Use as cover' }).click();
     await eventually(() => cover.getAttribute('data-cover'), other.id);
     await page.getByRole('status').filter({ hasText: 'Cover of Zephyrine changed' }).waitFor();
     await waitFor(async () => (await personOf(owner.api, named.id)).coverMediaItemId === other.id, { timeoutMs: 30_000, what: 'the cover to be saved' });
     await page.reload();
     await eventually(() => cover.getAttribute('data-cover'), other.id);
+    expect(await coverFace(page)).toEqual([200, 'image/webp']);
     expect((await personOf(owner.api, named.id)).coverMediaItemFace).toMatchObject({ mediaItemId: other.id });
   }, PROCESSING_MS);
 
@@ -216,7 +230,7 @@ describe('search, people and jobs in a browser (e2e)', () => {
     const pages: Array<[string, string, () => Promise<unknown>]> = [
       ['library', '/', () => eventually(() => page.locator('.grid img.thumb.loaded').count(), 3, 30_000)],
       ['explore', '/explore', () => page.getByRole('region', { name: 'People' }).locator('.explore-card').first().waitFor()],
-      ['person', `/explore/people/${person.id}`, () => page.getByTestId('person-cover').waitFor()],
+      ['person', `/explore/people/${person.id}`, async () => expect(await coverFace(page)).toEqual([200, 'image/webp'])],
       ['search', '/search?q=pizza', () => eventually(() => tiles(page).count(), 1, 30_000)],
       ['jobs', '/jobs', () => page.getByRole('heading', { level: 1, name: 'Jobs' }).waitFor()],
       ['settings', '/settings', () => page.getByTestId('version').waitFor()],

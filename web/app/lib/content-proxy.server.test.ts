@@ -30,6 +30,9 @@ describe('content proxy', () => {
     expect(isContentRequest('HEAD', `/v1/mediaItems/${ID}/original`)).toBe(true);
     expect(isContentRequest('POST', `/v1/mediaItems/${ID}/original`)).toBe(false);
     expect(isContentRequest('GET', `/v1/mediaItems/${ID}`)).toBe(false);
+    expect(isContentRequest('GET', `/v1/explore/faces/${ID}/thumbnail?exp=1&sig=x`)).toBe(true);
+    expect(isContentRequest('GET', `/v1/explore/faces/${ID}`)).toBe(false);
+    expect(isContentRequest('GET', `/v1/explore/people/${ID}/thumbnail`)).toBe(false);
     expect(isContentRequest('GET', '/v1/mediaItems/../../v1/users/original')).toBe(false);
   });
 

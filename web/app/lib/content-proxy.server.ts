@@ -8,7 +8,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 
-export const CONTENT_PATH = /^\/v1\/mediaItems\/[0-9a-fA-F-]{36}\/(original|preview|thumbnail)$/;
+/** A media item's bytes, and a face's own thumbnail (people's covers). */
+export const CONTENT_PATH = /^\/v1\/(mediaItems\/[0-9a-fA-F-]{36}\/(original|preview|thumbnail)|explore\/faces\/[0-9a-fA-F-]{36}\/thumbnail)$/;
 
 const REQUEST_HEADERS = ['range', 'if-none-match', 'if-range', 'accept'];
 const RESPONSE_HEADERS = ['content-type', 'content-length', 'content-range', 'accept-ranges', 'etag', 'cache-control', 'last-modified', 'content-disposition'];
