@@ -13,7 +13,7 @@ export function MergeConfirm({ people, hidden, cancel }: { people: Pick<Person, 
   useEffect(() => ref.current?.focus(), []);
   const keep = people.find((p) => p.name) ?? people[0]!;
   return (
-    <Form method="post" className="merge-confirm" role="alertdialog" aria-labelledby="merge-title" aria-describedby="merge-text">
+    <Form method="post" className="panel merge-confirm" role="alertdialog" aria-labelledby="merge-title" aria-describedby="merge-text">
       <h2 id="merge-title" ref={ref} tabIndex={-1}>
         Merge {people.length} people?
       </h2>

@@ -77,7 +77,7 @@ const DONE: Record<string, string> = { created: 'User created.', updated: 'User 
 function UserForm({ user, error }: { user: User | null; error: string | null }) {
   const busy = useNavigation().state === 'submitting';
   return (
-    <Form method="post" className="user-form" aria-labelledby="user-form-title">
+    <Form method="post" className="panel user-form" aria-labelledby="user-form-title">
       <h2 id="user-form-title">{user ? `Edit ${user.username}` : 'New user'}</h2>
       <input type="hidden" name="intent" value={user ? 'update' : 'create'} />
       {user ? <input type="hidden" name="id" value={user.id} /> : null}
@@ -108,7 +108,7 @@ function UserForm({ user, error }: { user: User | null; error: string | null }) 
 
 function DeleteConfirm({ user, error }: { user: User; error: string | null }) {
   return (
-    <Form method="post" className="user-form" role="alertdialog" aria-labelledby="delete-title" aria-describedby="delete-text">
+    <Form method="post" className="panel user-form" role="alertdialog" aria-labelledby="delete-title" aria-describedby="delete-text">
       <h2 id="delete-title">Delete {user.username}?</h2>
       <p id="delete-text">
         {user.name} will no longer be able to log in. This cannot be undone.
