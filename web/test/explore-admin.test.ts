@@ -153,7 +153,7 @@ describe('a person page', () => {
 
   it('refuses an empty name or a cover that is not an id without calling the API', async () => {
     const id = uuid();
-    for (const fields of [{ intent: 'name', name: ' ' }, { intent: 'cover', cover: 'nope' }, { intent: 'cover' }]) {
+    for (const fields of [{ intent: 'name', name: ' ' }, { intent: 'cover', cover: 'nope' }, { intent: 'cover' }] as Record<string, string>[]) {
       const res = await settle(person.action(args(await requestWith(ctx, `http://web/explore/people/${id}`, session(), form(fields)), { id })));
       expect(res.status).toBe(400);
     }
