@@ -1,6 +1,7 @@
 import { json } from '@remix-run/node';
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useFetcher, useLoaderData } from '@remix-run/react';
+import { useEffect, useState } from 'react';
 import { useTheme } from '~/components/ThemeToggle';
 import { Button } from '~/components/ui/Button';
 import { apiFailure, requireSession } from '~/lib/auth.server';
@@ -41,6 +42,9 @@ const FEATURE_LABEL: Record<string, string> = {
 function ThemeChoice() {
   const fetcher = useFetcher();
   const theme = useTheme();
+  // The pick shows at once (not only once the save is under way), and follows the header's switch.
+  const [picked, setPicked] = useState(theme);
+  useEffect(() => setPicked(theme), [theme]);
   return (
     <fetcher.Form method="post" action="/theme" className="theme-choice" onChange={(e) => fetcher.submit(e.currentTarget)}>
       <fieldset>
@@ -48,7 +52,7 @@ function ThemeChoice() {
         <input type="hidden" name="redirectTo" value="/settings" />
         {THEMES.map((t) => (
           <label key={t}>
-            <input type="radio" name="theme" value={t} checked={theme === t} onChange={() => undefined} /> {THEME_LABEL[t]}
+            <input type="radio" name="theme" value={t} checked={picked === t} onChange={() => setPicked(t)} /> {THEME_LABEL[t]}
           </label>
         ))}
       </fieldset>
