@@ -34,7 +34,10 @@ export async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> 
     if (signal?.aborted) throw err;
     throw new HttpError(0, 'The server cannot be reached. Check your connection.');
   }
-  return parse<T>(response);
+  const body = await parse<T>(response);
+  // Aborted while the body was read, it reads as nothing: the caller wants no answer any more.
+  signal?.throwIfAborted();
+  return body;
 }
 
 export async function postJson<T>(url: string, body: unknown): Promise<T> {
