@@ -1,3 +1,5 @@
+import { createSecretKey } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { ACCESS_TOKEN, REVOCATIONS } from '@trove/proto-events';
 import { loadOrCreateSecret } from '@trove/kit';
@@ -23,15 +25,23 @@ export function loadJwtSecret(config: { dataDir: string; jwtSecret?: string }): 
  * then the revocation list. Any failure is simply "not authenticated".
  */
 export class AccessTokenVerifier {
+  /**
+   * The secret as a key object, made once: given a string, jsonwebtoken first tries (and fails) to
+   * parse it as a public key on every call, ~1 ms of CPU per request (~0.05 ms with the key object).
+   */
+  private readonly key: KeyObject;
+
   constructor(
-    private readonly secret: string,
+    secret: string,
     readonly revocations: Revocations,
-  ) {}
+  ) {
+    this.key = createSecretKey(Buffer.from(secret, 'utf8'));
+  }
 
   verify(token: string): AccessClaims | undefined {
     let payload: unknown;
     try {
-      payload = jwt.verify(token, this.secret, { algorithms: [ACCESS_TOKEN.algorithm], issuer: ACCESS_TOKEN.issuer });
+      payload = jwt.verify(token, this.key, { algorithms: [ACCESS_TOKEN.algorithm], issuer: ACCESS_TOKEN.issuer });
     } catch {
       return undefined;
     }

@@ -1,0 +1,96 @@
+// Ingest measurements: the single-process baseline, and uploads through the real services until
+// every item is READY.
+import { join } from 'node:path';
+import { require, root } from '../bench-common.mjs';
+import { pool, seconds } from './photos.mjs';
+import { uploadAll } from './upload.mjs';
+
+const components = require(join(root, 'services/worker/dist/components/index.js'));
+const { startProcess, serviceEntry } = require(join(root, 'services/kit/dist/testing/index.js'));
+
+const quiet = { info() {}, warn() {}, error() {}, debug() {} };
+
+/**
+ * One plain Node process doing the worker's work on the files, `concurrency` at a time: EXIF and
+ * metadata, decode, previews, words, category, and with `explore` the place, things and faces.
+ * Returns { seconds, exploreMs (per component, summed), facesFound }.
+ */
+export async function baseline(files, { concurrency, explore }) {
+  const faceOptions = { minScore: components.DEFAULT_FACES_MIN_SCORE, minSize: components.DEFAULT_FACES_MIN_SIZE, log: quiet };
+  // The gazetteer and the models load once per worker process: the baseline loads them before timing too.
+  if (explore) {
+    await components.findPlace(0, 0);
+    await components.detectFaces({ data: Buffer.alloc(3), width: 1, height: 1, channels: 3 }, faceOptions);
+  }
+  const exploreMs = { places: 0, things: 0, faces: 0, ocr: 0 };
+  let facesFound = 0;
+  const timed = async (part, fn) => {
+    const t = performance.now();
+    const result = await fn();
+    exploreMs[part] += performance.now() - t;
+    return result;
+  };
+  const started = performance.now();
+  await pool(files, concurrency, async (f) => {
+    const meta = await components.extractMetadata(f.path, 'image/jpeg');
+    const previews = await components.makeImagePreviews(f.path, 'image/jpeg');
+    if (explore) {
+      if (meta.latitude !== null && meta.longitude !== null) await timed('places', () => components.findPlace(meta.latitude, meta.longitude));
+      await timed('things', () => components.detectThings(previews.bitmap, { minScore: components.DEFAULT_THINGS_MIN_SCORE, log: quiet }));
+      facesFound += (await timed('faces', () => components.detectFaces(previews.bitmap, faceOptions))).length;
+    }
+    await timed('ocr', () => components.readWords(previews.bitmap, { timeoutMs: components.DEFAULT_OCR_TIMEOUT_SECONDS * 1000 }));
+    components.detectCategory(meta, { filename: f.name, mimeType: 'image/jpeg' });
+  });
+  return { seconds: seconds(started), exploreMs, facesFound };
+}
+
+export const closeBaseline = () => components.closeOcr();
+
+/** A user of the stack (created by the administrator, logged in): { headers, token }. */
+export async function newUser(stack, username, features) {
+  const base = stack.gatewayUrl;
+  const admin = `Basic ${Buffer.from(`${stack.adminUsername}:${stack.adminPassword}`).toString('base64')}`;
+  const password = 'Bench-Marking-Photos-42';
+  const user = await fetch(`${base}/v1/users`, { method: 'POST', headers: { Authorization: admin, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Bench', username, password, ...(features ? { features } : {}) }) });
+  if (user.status !== 201) throw new Error(`creating the user: ${user.status} ${await user.text()}`);
+  const res = await fetch(`${base}/v1/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username, password }) });
+  if (res.status !== 200) throw new Error(`login: ${res.status} ${await res.text()}`);
+  const { accessToken } = await res.json();
+  return { token: accessToken, headers: { Authorization: `Bearer ${accessToken}` } };
+}
+
+/** Worker processes on the stack, ready: [ServiceProcess]. */
+export async function startWorkers(stack, count, tag) {
+  const workers = Array.from({ length: count }, (_, w) => startProcess(`worker-${tag}-${w + 1}`, serviceEntry('worker'), stack.env));
+  await Promise.all(workers.map((p) => p.waitForOutput('service ready', 30_000)));
+  return workers;
+}
+
+/**
+ * Uploads every file as `user` (`uploadParallel` at a time) while `workers` process them, until
+ * every item is READY: { seconds, workerMs (each item's processing time) }.
+ */
+export async function ingest(stack, user, files, workers, uploadParallel) {
+  const base = stack.gatewayUrl;
+  const count = async (status) => {
+    let n = 0;
+    for (let page = 1; ; page++) {
+      const items = await (await fetch(`${base}/v1/mediaItems?status=${status}&limit=100&page=${page}`, { headers: user.headers })).json();
+      n += items.length;
+      if (status === 'FAILED' && items.length) throw new Error(`an item failed: ${items[0].failureReason}`);
+      if (items.length < 100) return n;
+    }
+  };
+  const processedBefore = workers.map((w) => w.output().length);
+  const started = performance.now();
+  await uploadAll(`${base}/v1/mediaItems`, user.headers, files, uploadParallel);
+  const deadline = Date.now() + 30 * 60_000;
+  while ((await count('FAILED')) === 0 && (await count('READY')) < files.length) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for every item to be READY');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const took = seconds(started);
+  const workerMs = workers.flatMap((w, i) => [...w.output().slice(processedBefore[i]).matchAll(/"ms":(\d+),"msg":"media item processed"/g)].map((m) => Number(m[1])));
+  return { seconds: took, workerMs };
+}
