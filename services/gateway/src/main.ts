@@ -1,3 +1,4 @@
+import './threadpool';
 import '@trove/kit/telemetry/register';
 import { configOrExit, gitSha, openBlobStoreFromConfig, packageVersion, runService } from '@trove/kit';
 import { createApp } from './app';
