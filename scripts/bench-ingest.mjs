@@ -62,8 +62,9 @@ async function uploadRounds(stack, files, dir) {
   await mkdir(refDir);
   const reference = await startReferenceServer(refDir);
   const rounds = [];
-  const cpu = { reference: 0, gateway: 0, media: 0, auth: 0, nats: 0 };
-  const servicePids = { gateway: pidOf(stack, 'gateway'), media: pidOf(stack, 'media'), auth: pidOf(stack, 'auth'), nats: childPid('nats-server') };
+  const cpu = {};
+  // The client (this process) is counted apart for each side: it shares the two cores with the servers.
+  const servicePids = { gateway: pidOf(stack, 'gateway'), media: pidOf(stack, 'media'), auth: pidOf(stack, 'auth'), nats: childPid('nats-server'), gatewayClient: process.pid };
   try {
     // Warm-up of both (connections, code paths), not counted.
     const warm = await newUser(stack, 'upload-warmup');
@@ -72,7 +73,7 @@ async function uploadRounds(stack, files, dir) {
     for (let r = 0; r < UPLOAD_ROUNDS; r++) {
       const user = await newUser(stack, `upload-${r}`);
       const runs = {
-        reference: () => withCpu({ reference: reference.pid }, () => uploadAll(reference.url, {}, files, UPLOAD_PARALLEL)),
+        reference: () => withCpu({ reference: reference.pid, referenceClient: process.pid }, () => uploadAll(reference.url, {}, files, UPLOAD_PARALLEL)),
         gateway: () => withCpu(servicePids, () => uploadAll(`${stack.gatewayUrl}/v1/mediaItems`, user.headers, files, UPLOAD_PARALLEL)),
       };
       const order = r % 2 ? ['gateway', 'reference'] : ['reference', 'gateway'];
@@ -80,7 +81,7 @@ async function uploadRounds(stack, files, dir) {
       for (const which of order) {
         const run = await runs[which]();
         round[which] = run.result;
-        for (const [name, s] of Object.entries(run.cpu)) cpu[name] += s;
+        for (const [name, s] of Object.entries(run.cpu)) cpu[name] = (cpu[name] ?? 0) + s;
       }
       rounds.push(round);
       await rm(refDir, { recursive: true, force: true });
@@ -116,7 +117,10 @@ async function uploadBench(stack, files, dir, bytes, diskSeconds) {
   console.log(`  plain disk write (+fsync), one file after another: ${mbps(diskSeconds).toFixed(1)} MB/s`);
   // CPU milliseconds per file, over every round.
   const cpuMs = (name) => ((cpu[name] * 1000) / (files.length * rounds.length)).toFixed(1);
-  console.log(`  CPU ms per file: reference server ${cpuMs('reference')}; gateway ${cpuMs('gateway')}, media ${cpuMs('media')}, auth ${cpuMs('auth')}, nats-server ${cpuMs('nats')}`);
+  console.log(
+    `  CPU ms per file: reference server ${cpuMs('reference')} (its client ${cpuMs('referenceClient')}); ` +
+      `gateway ${cpuMs('gateway')}, media ${cpuMs('media')}, auth ${cpuMs('auth')}, nats-server ${cpuMs('nats')} (their client ${cpuMs('gatewayClient')})`,
+  );
   if (phases) {
     console.log(`  gateway's own timing, median of ${phases.count} uploads: receive ${phases.receiveMs} ms, commit after the last byte ${phases.commitMs} ms, register (media RPC) ${phases.registerMs} ms`);
   }
