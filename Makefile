@@ -47,7 +47,7 @@ docs: install ## Build the documentation site into docs/build (a broken link fai
 	@echo "==> docs"
 	@npm run build -w docs
 
-bench: build ## Ingest benchmark (photos/s end to end vs a single-process baseline, upload MB/s vs a disk write), then search p50/p99 and a media library's lists, RSS and cold start at 100k items
+bench: build ## Upload vs a minimal server and ingest vs a single-process baseline (ratio lines), then search p50/p99 and a media library's lists, RSS and cold start at 100k items
 	@node scripts/bench-ingest.mjs $(BENCH_ARGS)
 	@node scripts/bench-search.mjs $(BENCH_SEARCH_ARGS)
 	@node scripts/bench-library.mjs $(BENCH_LIBRARY_ARGS)
