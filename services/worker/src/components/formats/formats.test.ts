@@ -23,8 +23,12 @@ afterAll(() => dir.remove());
 
 describe('readJpeg', () => {
   it('finds the end of a complete baseline and progressive JPEG', () => {
-    expect(readJpeg(jpeg)).toEqual({ end: jpeg.length, frameMarker: 0xc0 });
-    expect(readJpeg(progressive)).toEqual({ end: progressive.length, frameMarker: 0xc2 });
+    expect(readJpeg(jpeg)).toEqual({ end: jpeg.length, frameMarker: 0xc0, firstScan: expect.any(Number) });
+    expect(readJpeg(progressive)).toEqual({ end: progressive.length, frameMarker: 0xc2, firstScan: expect.any(Number) });
+    // The first scan starts with its SOS marker, after every table the picture needs.
+    const scan = readJpeg(jpeg)?.firstScan ?? 0;
+    expect([jpeg[scan], jpeg[scan + 1]]).toEqual([0xff, 0xda]);
+    expect(jpeg.subarray(0, scan).includes(Buffer.from([0xff, 0xda]))).toBe(false);
   });
 
   it('finds the end of a JPEG followed by other data', () => {
@@ -37,8 +41,8 @@ describe('readJpeg', () => {
   });
 
   it('tells lossless JPEG (raw sensor data) from pictures', () => {
-    expect(isDisplayableJpeg({ end: 10, frameMarker: 0xc3 })).toBe(false);
-    expect(isDisplayableJpeg({ end: 10, frameMarker: 0xc0 })).toBe(true);
+    expect(isDisplayableJpeg({ end: 10, frameMarker: 0xc3, firstScan: 5 })).toBe(false);
+    expect(isDisplayableJpeg({ end: 10, frameMarker: 0xc0, firstScan: 5 })).toBe(true);
   });
 });
 

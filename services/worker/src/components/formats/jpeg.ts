@@ -15,6 +15,8 @@ export interface JpegInfo {
   end: number;
   /** The first SOFn marker (0xC0 baseline, 0xC1 extended, 0xC2 progressive, 0xC3 lossless…), or null. */
   frameMarker: number | null;
+  /** Offset of the first SOS marker (where the compressed picture begins), or null. */
+  firstScan: number | null;
 }
 
 /** Walks the JPEG that starts at `start`; null when it is malformed or cut off before its EOI. */
@@ -29,6 +31,17 @@ export async function readJpegFile(file: FileBytes): Promise<JpegInfo | null> {
   const walker = new JpegWalker(0);
   for await (const chunk of file.chunks()) if (walker.push(chunk)) break;
   return walker.result ?? null;
+}
+
+/**
+ * The JPEG's bytes before its first scan: every APPn segment (EXIF, XMP, ICC, MPF) and the tables, not
+ * the compressed picture. Null when the file is not a well-formed JPEG up to a scan.
+ */
+export async function readJpegHead(file: FileBytes): Promise<Buffer | null> {
+  const walker = new JpegWalker(0, true);
+  for await (const chunk of file.chunks()) if (walker.push(chunk)) break;
+  const scan = walker.result?.firstScan;
+  return scan ? Buffer.from(await file.read(0, scan)) : null;
 }
 
 /** Coding processes libjpeg (and so sharp) decodes: baseline, extended sequential, progressive. */
@@ -53,8 +66,13 @@ class JpegWalker {
   private toSkip = 0;
   private afterSkip: State = 'ff';
   private frameMarker: number | null = null;
+  private firstScan: number | null = null;
 
-  constructor(start: number) {
+  /** `untilScan`: the walk is over at the first SOS (the result's `end` is then that marker's offset). */
+  constructor(
+    start: number,
+    private readonly untilScan = false,
+  ) {
     this.position = start;
   }
 
@@ -112,8 +130,15 @@ class JpegWalker {
   }
 
   private onMarker(marker: number, at: number): void {
+    if (marker === SOS && this.firstScan === null) {
+      this.firstScan = at - 1; // the marker's 0xFF
+      if (this.untilScan) {
+        this.result = { end: this.firstScan, frameMarker: this.frameMarker, firstScan: this.firstScan };
+        return;
+      }
+    }
     if (marker === EOI) {
-      this.result = { end: at + 1, frameMarker: this.frameMarker };
+      this.result = { end: at + 1, frameMarker: this.frameMarker, firstScan: this.firstScan };
     } else if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
       this.state = 'ff'; // markers without a length
     } else {

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { MediaError } from '../errors';
 import { tempDir } from '@trove/kit/testing';
 import type { TempDir } from '@trove/kit/testing';
-import { cornerImage, cr3Like, dngLike, ffmpeg, FIXTURES, HEIC_FIXTURE_FACTS, nefLike, orfLike } from '@trove/kit/testing/media';
+import { cornerImage, cr3Like, dngLike, ffmpeg, FIXTURES, HEIC_FIXTURE_FACTS, jpegWithExif, nefLike, noiseImage, orfLike } from '@trove/kit/testing/media';
 import { extractMetadata } from './index';
 
 let dir: TempDir;
@@ -84,6 +84,14 @@ describe('generated images', () => {
     });
     expect(meta.latitude).toBeCloseTo(-33.8688, 4);
     expect(meta.longitude).toBeCloseTo(-70.6667, 4);
+  });
+
+  it('JPEGs larger than exifr reads at once: every one of 24 keeps its EXIF (about one in five lost it when exifr read the file in chunks)', async () => {
+    const jpegs = await Promise.all(
+      Array.from({ length: 24 }, () => jpegWithExif(noiseImage(1200, 900), { IFD0: { Make: 'Trove', Model: 'Test Camera' }, IFD2: { DateTimeOriginal: '2022:11:23 12:00:00' } }, 92)),
+    );
+    const read = await Promise.all(jpegs.map(async (jpeg, i) => extractMetadata(await dir.write(`noise-${i}.jpg`, jpeg), 'image/jpeg')));
+    expect(read.map((m) => [m.cameraMake, m.creationTime])).toEqual(jpegs.map(() => ['Trove', '2022-11-23T12:00:00Z']));
   });
 
   it('PNG screenshot: XMP UserComment read, no camera, file time as the last resort', async () => {
