@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { compileFilter } from './match';
 import { Mutex } from './mutex';
 import { DuplicateKeyError, UnsupportedQueryError, type BaseDoc, type Collection, type DocStore, type Filter, type FindOneAndUpdateOptions, type FindOptions, type IndexSpec, type Update, type UpdateResult } from './port';
-import { sortDocuments } from './sort';
+import { sortedPage } from './sort';
 import { UniqueIndexes, type DocChange } from './unique';
 import { applyUpdate, upsertSeed } from './update';
 import { assertCollectionName, assertFilter, assertFindOptions, assertIndexSpec, indexName, isOperatorObject, normalizeUpdate, toStoredDocument, writeOptions, type StoredDoc } from './validate';
@@ -94,6 +94,24 @@ function indexHint(filter: Filter): Record<string, unknown> {
     }
   }
   return hint;
+}
+
+/** The parts of NeDB this adapter reads without a copy (private, pinned by the lock file). */
+interface NedbInternals {
+  executor: { pushAsync<R>(task: () => Promise<R>): Promise<R> };
+  _getRawCandidates(query: object): StoredDoc[];
+}
+
+/**
+ * NeDB's own documents matching `filter` — read-only, never handed out — queued like NeDB's cursors (after the
+ * writes before them). A cursor deep-copies every match; a sorted page of 100,000 matches then spends most of its
+ * time copying documents that the page leaves out, so only the page is copied (by the caller).
+ */
+async function matchingDocs(ds: Nedb, filter: Filter): Promise<StoredDoc[]> {
+  const nedb = ds as unknown as NedbInternals;
+  const matches = compileFilter(filter);
+  const hint = indexHint(filter);
+  return nedb.executor.pushAsync(async () => nedb._getRawCandidates(hint).filter((doc) => matches(doc)));
 }
 
 function nedbQuery(filter: Filter): Record<string, unknown> {
@@ -226,20 +244,16 @@ class NedbCollection implements Collection<StoredDoc> {
     assertFindOptions(options);
     await this.readable();
     const { sort, skip = 0, limit = 0 } = options ?? {};
-    const query = nedbQuery(filter);
-    let docs: StoredDoc[];
-    if (sort && Object.keys(sort).length > 0) {
-      docs = sortDocuments(await findDocs(this.ds, query), sort).slice(skip, limit > 0 ? skip + limit : undefined);
-    } else {
-      docs = await findDocs(this.ds, query, skip, limit);
-    }
-    return docs.map(cloneValue);
+    const matches = await matchingDocs(this.ds, filter);
+    const page = sort && Object.keys(sort).length > 0 ? sortedPage(matches, sort, skip, limit) : matches.slice(skip, limit > 0 ? skip + limit : undefined);
+    return page.map(cloneValue);
   }
+
 
   async count(filter: Filter): Promise<number> {
     assertFilter(filter);
     await this.readable();
-    return countDocs(this.ds, nedbQuery(filter));
+    return (await matchingDocs(this.ds, filter)).length;
   }
 
   /** Inserts the upsert document of `seed` + `update`. */

@@ -22,18 +22,68 @@ function sortKey(doc: unknown, parts: readonly string[], direction: 1 | -1): unk
   return best;
 }
 
+interface SortField {
+  parts: string[];
+  direction: 1 | -1;
+}
+
+interface Keyed<D> {
+  doc: D;
+  key: unknown[];
+}
+
+const sortFields = (sort: SortSpec): SortField[] => Object.entries(sort).map(([path, direction]) => ({ parts: path.split('.'), direction }));
+
+const keyed = <D>(doc: D, fields: readonly SortField[]): Keyed<D> => ({ doc, key: fields.map(({ parts, direction }) => sortKey(doc, parts, direction)) });
+
+function byKeys(fields: readonly SortField[]): (a: Keyed<unknown>, b: Keyed<unknown>) => number {
+  return (a, b) => {
+    for (let i = 0; i < fields.length; i += 1) {
+      const c = compareValues(a.key[i], b.key[i]) * fields[i].direction;
+      if (c !== 0) return c;
+    }
+    return 0;
+  };
+}
+
 /** A sorted copy of `docs` (stable: ties keep their input order). */
 export function sortDocuments<D>(docs: readonly D[], sort: SortSpec): D[] {
-  const keys = Object.entries(sort).map(([path, direction]) => ({ parts: path.split('.'), direction }));
-  if (keys.length === 0) return [...docs];
+  const fields = sortFields(sort);
+  if (fields.length === 0) return [...docs];
   return docs
-    .map((doc) => ({ doc, key: keys.map(({ parts, direction }) => sortKey(doc, parts, direction)) }))
-    .sort((a, b) => {
-      for (let i = 0; i < keys.length; i += 1) {
-        const c = compareValues(a.key[i], b.key[i]) * keys[i].direction;
-        if (c !== 0) return c;
-      }
-      return 0;
-    })
+    .map((doc) => keyed(doc, fields))
+    .sort(byKeys(fields))
     .map(({ doc }) => doc);
+}
+
+/** Where `entry` goes in `sorted`: after its equals, so that ties keep their input order. */
+function upperBound<E>(sorted: readonly E[], entry: E, compare: (a: E, b: E) => number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compare(sorted[mid], entry) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * `sortDocuments(docs, sort).slice(skip, skip + limit)` (limit 0: to the end), without sorting what the page
+ * leaves out: for a page near the start of many documents it keeps only the best `skip + limit` while going
+ * through them once (a library's first page of 100,000 items: 600 kept, not 100,000 sorted).
+ */
+export function sortedPage<D>(docs: readonly D[], sort: SortSpec, skip: number, limit: number): D[] {
+  const keep = limit > 0 ? skip + limit : Infinity;
+  const fields = sortFields(sort);
+  if (fields.length === 0 || keep >= docs.length / 4) return sortDocuments(docs, sort).slice(skip, limit > 0 ? skip + limit : undefined);
+  const compare = byKeys(fields);
+  const best: Array<Keyed<D>> = [];
+  for (const doc of docs) {
+    const entry = keyed(doc, fields);
+    if (best.length === keep && compare(entry, best[best.length - 1]) >= 0) continue;
+    best.splice(upperBound(best, entry, compare), 0, entry);
+    if (best.length > keep) best.pop();
+  }
+  return best.slice(skip).map(({ doc }) => doc);
 }
