@@ -34,12 +34,33 @@ interface Keyed<D> {
 
 const sortFields = (sort: SortSpec): SortField[] => Object.entries(sort).map(([path, direction]) => ({ parts: path.split('.'), direction }));
 
-const keyed = <D>(doc: D, fields: readonly SortField[]): Keyed<D> => ({ doc, key: fields.map(({ parts, direction }) => sortKey(doc, parts, direction)) });
+/**
+ * A sort key made quick to compare: dates become their time (compared as numbers, within their own type rank);
+ * every other value is compared by `compareValues`. Sorting 100,000 documents makes ~2 million comparisons.
+ */
+/** A Date's time, apart from every stored value (a sub-document may well have a `time` field). */
+class TimeKey {
+  constructor(readonly time: number) {}
+}
+
+function quickKey(value: unknown): unknown {
+  return value instanceof Date ? new TimeKey(value.getTime()) : value;
+}
+
+const dateOf = (key: unknown): unknown => (key instanceof TimeKey ? new Date(key.time) : key);
+
+function compareQuick(a: unknown, b: unknown): number {
+  if (a instanceof TimeKey && b instanceof TimeKey) return a.time < b.time ? -1 : a.time > b.time ? 1 : 0;
+  if (typeof a === 'number' && typeof b === 'number' && !Number.isNaN(a) && !Number.isNaN(b)) return a < b ? -1 : a > b ? 1 : 0;
+  return compareValues(dateOf(a), dateOf(b));
+}
+
+const keyed = <D>(doc: D, fields: readonly SortField[]): Keyed<D> => ({ doc, key: fields.map(({ parts, direction }) => quickKey(sortKey(doc, parts, direction))) });
 
 function byKeys(fields: readonly SortField[]): (a: Keyed<unknown>, b: Keyed<unknown>) => number {
   return (a, b) => {
     for (let i = 0; i < fields.length; i += 1) {
-      const c = compareValues(a.key[i], b.key[i]) * fields[i].direction;
+      const c = compareQuick(a.key[i], b.key[i]) * fields[i].direction;
       if (c !== 0) return c;
     }
     return 0;
