@@ -31,11 +31,16 @@ describe('places and things (e2e)', () => {
   const byId = (id: string) => ({ params: { path: { id } } });
   const placesOf = (client: Api, item: MediaItem) => ok(client.GET('/v1/mediaItems/{id}/places', byId(item.id)), 200);
   const thingsOf = (client: Api, item: MediaItem) => ok(client.GET('/v1/mediaItems/{id}/things', byId(item.id)), 200);
-  /** The item's places once explore has filed it (explore follows the worker's result on its own). */
+  /**
+   * Whether explore has filed the item under its places and counts it there: explore follows the worker's result
+   * and the media service's events on its own, so a place may show up a moment before the item counts in it.
+   */
+  const filedAndCounted = (places: Place[]) => places.length > 0 && places.every((p) => p.mediaItemsCount > 0);
+  /** The item's places once explore has filed and counted it. */
   const placesOnceFiled = (item: MediaItem) =>
     waitFor(async () => {
       const places = await placesOf(alice, item);
-      return places.length > 0 ? places : undefined;
+      return filedAndCounted(places) ? places : undefined;
     }, { timeoutMs: 30_000, what: `${item.filename} to be filed under its place` });
   const placeById = (id: string): Promise<Place> => ok(alice.GET('/v1/explore/places/{id}', byId(id)), 200);
   const placeList = (query: { page?: number; limit?: number } = {}): Promise<Place[]> => ok(alice.GET('/v1/explore/places', { params: { query } }), 200);
@@ -93,7 +98,7 @@ describe('places and things (e2e)', () => {
     ];
     for (const [lat, lon, filename, place] of expected) {
       const item = await uploadReady(carol, await jpegAt(lat, lon), filename, 120_000);
-      const found = await until(() => placesOf(carol, item), (p) => p.length > 0, `${filename} filed under its place`);
+      const found = await until(() => placesOf(carol, item), filedAndCounted, `${filename} filed under its place`);
       expect(found).toEqual([expect.objectContaining({ ...place, coverMediaItemId: item.id, mediaItemsCount: 1 })]);
     }
   });
