@@ -79,7 +79,7 @@ describe('places and things (e2e)', () => {
 
   it('the seed HEIC: place Mumbai, Maharashtra, India and thing Pizza', async () => {
     const [place] = await placesOnceFiled(heic);
-    expect(place).toMatchObject({ name: 'Mumbai', state: 'Maharashtra', country: 'India', countryCode: 'IN', coverMediaItemId: heic.id, mediaItemsCount: 1 });
+    expect(place).toMatchObject({ name: 'Mumbai', state: 'Maharashtra', country: 'India', countryCode: 'IN', postcode: '400050', coverMediaItemId: heic.id, mediaItemsCount: 1 });
     const things = await thingsOf(alice, heic);
     expect(things.map((t) => t.name)).toEqual(['Pizza']);
     const pizza = things[0]!;

@@ -1629,8 +1629,8 @@ export interface components {
             /** @example Netherlands */
             country: string | null;
             /**
-             * @description Not determined yet (always `null`).
-             * @example null
+             * @description The postal code of the place's first item, found offline as the postal code whose centre is nearest its position (within 10 km). Known for India (PIN codes); `null` in other countries.
+             * @example 400050
              */
             postcode: string | null;
             /**

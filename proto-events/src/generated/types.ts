@@ -732,9 +732,9 @@ export interface MediaPlaceV1 {
    */
   distanceKm: number;
   /**
-   * Not determined: no postcode data of known provenance is shipped. Always null in v1.
+   * The postal code whose centre is nearest the position (within 10 km), where shipped data names it well (India's PIN codes); null elsewhere.
    */
-  postcode: null;
+  postcode: string | null;
 }
 
 // media-process.v1.json

@@ -3,7 +3,7 @@
  * continent, the issue's examples exactly, and the contract's shape.
  */
 import { mediaPlaceSchema, validate } from '@trove/proto-events';
-import { findPlace, gazetteer, placeAt } from '.';
+import { findPlace, gazetteer, placeAt, postcodeAt } from '.';
 import type { Gazetteer, Place } from '.';
 import knownPoints from './known-points.json';
 
@@ -92,15 +92,15 @@ describe('places: known points', () => {
 });
 
 describe('places: the issue examples', () => {
-  const place = (name: string, town: string | null, state: string | null, country: string, countryCode: string) => ({ name, town, city: name, state, country, countryCode, postcode: null });
+  const place = (name: string, town: string | null, state: string | null, country: string, countryCode: string, postcode: unknown = null) => ({ name, town, city: name, state, country, countryCode, postcode });
 
   it.each<[string, number, number, ReturnType<typeof place>]>([
-    ['Bandra West', 19.0609, 72.8269, place('Mumbai', null, 'Maharashtra', 'India', 'IN')],
+    ['Bandra West', 19.0609, 72.8269, place('Mumbai', null, 'Maharashtra', 'India', 'IN', '400050')],
     ['the Eiffel Tower', 48.8584, 2.2945, place('Paris', null, 'Île-de-France', 'France', 'FR')],
     ['the Sydney Opera House', -33.8568, 151.2153, place('Sydney', 'The Rocks', 'New South Wales', 'Australia', 'AU')],
     ['Times Square', 40.758, -73.9855, place('New York', "Hell's Kitchen", 'New York', 'United States', 'US')],
     ['Tokyo Tower', 35.6586, 139.7454, place('Tokyo', null, 'Tokyo', 'Japan', 'JP')],
-    ['west of Coimbatore', 11.0221, 76.7419, place('Coimbatore', null, 'Tamil Nadu', 'India', 'IN')],
+    ['west of Coimbatore', 11.0221, 76.7419, place('Coimbatore', null, 'Tamil Nadu', 'India', 'IN', expect.stringMatching(/^641\d{3}$/))],
   ])('%s', async (_label, lat, lon, expected) => {
     const got = await findPlace(lat, lon);
     expect(got).toMatchObject(expected);
@@ -110,6 +110,27 @@ describe('places: the issue examples', () => {
 
   it('the mid-Atlantic has no place', async () => {
     await expect(findPlace(30, -40)).resolves.toBeNull();
+  });
+});
+
+describe('places: postcodes', () => {
+  it.each<[string, number, number, string, string | null]>([
+    ['Bandra West, Mumbai (PIN 400050)', 19.0609, 72.8269, 'IN', '400050'],
+    ['Connaught Place, New Delhi', 28.6315, 77.2167, 'IN', '110001'],
+    ['Charminar, Hyderabad', 17.3616, 78.4747, 'IN', '500002'],
+    ['Victoria Memorial, Kolkata', 22.5448, 88.3426, 'IN', '700071'],
+    ['Colaba, Mumbai', 18.9067, 72.8147, 'IN', '400005'],
+    ['Shivajinagar, Pune', 18.5308, 73.8475, 'IN', '411005'],
+    ['MG Road, Bengaluru', 12.9756, 77.605, 'IN', '560001'],
+    ['a country with no shipped postcodes (the Eiffel Tower)', 48.8584, 2.2945, 'FR', null],
+    ['nor the United States (Times Square)', 40.758, -73.9855, 'US', null],
+  ])('%s', async (_label, lat, lon, countryCode, expected) => {
+    await expect(postcodeAt(countryCode, lat, lon)).resolves.toBe(expected);
+  });
+
+  it('none farther than the maximum distance (open sea off Mumbai)', async () => {
+    await expect(postcodeAt('IN', 18.9, 72.3)).resolves.toBeNull();
+    await expect(postcodeAt('IN', 18.9, 72.3, 100)).resolves.toMatch(/^4\d{5}$/);
   });
 });
 
