@@ -1,28 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openDocStore } from '@trove/kit';
-import type { DocStore } from '@trove/kit';
+import { docStorePerTest } from '@trove/kit/testing';
 import { LoginRateLimiter, addressKey } from './rate-limit';
 import { LoginAttemptsRepository } from './repository';
 
 describe('login rate limiter (sliding window over the document store)', () => {
-  let dir: string;
-  let store: DocStore;
+  const db = docStorePerTest('auth');
   let now: number;
   const MINUTE = 60_000;
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'trove-ratelimit-'));
-    store = await openDocStore({ service: 'auth', dataDir: dir });
     now = 100 * MINUTE; // the start of a window
   });
-  afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
 
-  const limiter = async (limit = 10) => new LoginRateLimiter(await LoginAttemptsRepository.open(store), { limit, now: () => now });
+  const limiter = async (limit = 10) => new LoginRateLimiter(await LoginAttemptsRepository.open(db.store), { limit, now: () => now });
 
   it('allows the limit, refuses the next attempt with a Retry-After to the window end', async () => {
     const l = await limiter();

@@ -1,8 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openDocStore } from '@trove/kit';
-import type { DocStore } from '@trove/kit';
+import { docStorePerTest } from '@trove/kit/testing';
 import { SessionsRepository } from './repository';
 import { hashRefreshToken } from './tokens';
 
@@ -10,25 +6,18 @@ const USER = '0b7e4c1d-2f3a-4b5c-8d9e-a0b1c2d3e4f5';
 const DAY = 24 * 60 * 60 * 1000;
 
 describe('sessions and refresh-token rotation', () => {
-  let dir: string;
-  let store: DocStore;
+  const db = docStorePerTest('auth');
   let now: number;
   let sessions: SessionsRepository;
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'trove-sessions-'));
-    store = await openDocStore({ service: 'auth', dataDir: dir });
     now = Date.UTC(2024, 5, 24);
-    sessions = await SessionsRepository.open(store, { ttlMs: 30 * DAY, now: () => now });
-  });
-  afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    sessions = await SessionsRepository.open(db.store, { ttlMs: 30 * DAY, now: () => now });
   });
 
   it('stores only the digest of the refresh token', async () => {
     const { session, refreshToken } = await sessions.create(USER);
-    const stored = await store.collection('sessions').findOne({ _id: session._id });
+    const stored = await db.store.collection('sessions').findOne({ _id: session._id });
     expect(JSON.stringify(stored)).not.toContain(refreshToken);
     expect(stored).toMatchObject({ userId: USER, refreshHash: hashRefreshToken(refreshToken) });
   });

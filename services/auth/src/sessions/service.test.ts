@@ -4,10 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { createLogger, openDocStore } from '@trove/kit';
-import type { DocStore } from '@trove/kit';
-import { tempDir, waitFor } from '@trove/kit/testing';
-import type { TempDir } from '@trove/kit/testing';
+import { createLogger } from '@trove/kit';
+import { docStorePerTest, waitFor } from '@trove/kit/testing';
 import { LoginLimits } from '../login/limits';
 import { LoginRateLimiter } from '../login/rate-limit';
 import { LoginAttemptsRepository } from '../login/repository';
@@ -21,8 +19,7 @@ import { AccessTokenIssuer } from './tokens';
 const SECRET = 'k'.repeat(43);
 const PASSWORD = 'Correct-Horse-42';
 
-let dir: TempDir;
-let store: DocStore;
+const db = docStorePerTest('auth');
 let users: UsersRepository;
 let revocations: FakeRevocations;
 let sessions: Sessions;
@@ -31,15 +28,13 @@ let userId: string;
 let slept: number[];
 
 beforeEach(async () => {
-  dir = await tempDir('trove-auth-sessions-');
-  store = await openDocStore({ service: 'auth', dataDir: dir.path });
-  users = await UsersRepository.open(store);
+  users = await UsersRepository.open(db.store);
   revocations = new FakeRevocations();
   slept = [];
-  const attempts = await LoginAttemptsRepository.open(store);
+  const attempts = await LoginAttemptsRepository.open(db.store);
   sessions = new Sessions({
     users,
-    sessions: await SessionsRepository.open(store, { ttlMs: 24 * 3600 * 1000 }),
+    sessions: await SessionsRepository.open(db.store, { ttlMs: 24 * 3600 * 1000 }),
     tokens: new AccessTokenIssuer(SECRET, 900),
     limits: new LoginLimits({
       perClient: new LoginRateLimiter(attempts, { limit: 5 }),
@@ -54,10 +49,6 @@ beforeEach(async () => {
     log: createLogger({ service: 'auth-test', level: 'silent' }),
   });
   userId = (await users.create({ name: 'Alice', username: 'Alice', passwordHash: await hashPassword(PASSWORD) }))._id;
-});
-afterEach(async () => {
-  await store.close();
-  await dir.remove();
 });
 
 const claims = (accessToken: string) => jwt.verify(accessToken, SECRET) as jwt.JwtPayload;

@@ -1,23 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { AppError, openDocStore } from '@trove/kit';
-import type { DocStore } from '@trove/kit';
+import { AppError } from '@trove/kit';
+import { docStorePerTest } from '@trove/kit/testing';
 import { UsersRepository, toUserV1 } from './repository';
 
 describe('users repository', () => {
-  let dir: string;
-  let store: DocStore;
+  const db = docStorePerTest('auth');
   let users: UsersRepository;
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'trove-users-'));
-    store = await openDocStore({ service: 'auth', dataDir: dir });
-    users = await UsersRepository.open(store);
-  });
-  afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    users = await UsersRepository.open(db.store);
   });
 
   const create = (username: string) => users.create({ name: username.toUpperCase(), username, passwordHash: 'scrypt$hash' });

@@ -2,12 +2,10 @@
  * User administration over the real repositories (NeDB) and password hashing, with recording
  * fakes of the revocation bucket and the event bus.
  */
-import { createLogger, openDocStore } from '@trove/kit';
-import type { DocStore } from '@trove/kit';
+import { createLogger } from '@trove/kit';
 import { completeFeatures, getUserRpc, listUsersRpc, validate } from '@trove/proto-events';
 import type { MessageContract } from '@trove/proto-events';
-import { tempDir } from '@trove/kit/testing';
-import type { TempDir } from '@trove/kit/testing';
+import { docStorePerTest } from '@trove/kit/testing';
 import { FakeRevocations } from '../ports/revocations.fake';
 import { SessionsRepository } from '../sessions/repository';
 import { verifyPassword } from './passwords';
@@ -16,8 +14,7 @@ import { Users } from './service';
 
 const PASSWORD = 'Correct-Horse-42';
 
-let dir: TempDir;
-let store: DocStore;
+const db = docStorePerTest('auth');
 let repo: UsersRepository;
 let sessions: SessionsRepository;
 let revocations: FakeRevocations;
@@ -26,10 +23,8 @@ let publishFails: boolean;
 let users: Users;
 
 beforeEach(async () => {
-  dir = await tempDir('trove-auth-users-');
-  store = await openDocStore({ service: 'auth', dataDir: dir.path });
-  repo = await UsersRepository.open(store);
-  sessions = await SessionsRepository.open(store, { ttlMs: 60_000 });
+  repo = await UsersRepository.open(db.store);
+  sessions = await SessionsRepository.open(db.store, { ttlMs: 60_000 });
   revocations = new FakeRevocations();
   published = [];
   publishFails = false;
@@ -40,10 +35,6 @@ beforeEach(async () => {
     },
   };
   users = new Users({ users: repo, sessions, revocations, events, log: createLogger({ service: 'test', level: 'silent' }) });
-});
-afterEach(async () => {
-  await store.close();
-  await dir.remove();
 });
 
 describe('accounts', () => {

@@ -1,16 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openDocStore } from '@trove/kit';
 import type { BaseDoc, DocStore } from '@trove/kit';
-import { waitFor } from '@trove/kit/testing';
+import { docStorePerTest, waitFor } from '@trove/kit/testing';
 import { ExploreRepository } from './repository';
 import type { PlaceFields } from './repository';
 
 describe('explore repository (NeDB)', () => {
-  let dir: string;
-  let store: DocStore;
+  const db = docStorePerTest('explore');
   let repo: ExploreRepository;
   const alice = randomUUID();
   const bob = randomUUID();
@@ -19,13 +14,7 @@ describe('explore repository (NeDB)', () => {
   const visible = { hidden: false, trashed: false };
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'trove-explore-repo-'));
-    store = await openDocStore({ service: 'explore', dataDir: dir });
-    repo = await ExploreRepository.open(store);
-  });
-  afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    repo = await ExploreRepository.open(db.store);
   });
 
   /** A visible item of alice's in the place, taken on day `d`. */
@@ -86,11 +75,11 @@ describe('explore repository (NeDB)', () => {
     let release: () => void = () => {};
     let armed = false;
     const gated: DocStore = {
-      kind: store.kind,
-      ping: () => store.ping(),
+      kind: db.store.kind,
+      ping: () => db.store.ping(),
       close: async () => {},
       collection: <T extends BaseDoc>(name: string) => {
-        const inner = store.collection<T>(name);
+        const inner = db.store.collection<T>(name);
         if (name !== 'explore_places') return inner;
         const updateOne: typeof inner.updateOne = async (...args) => {
           if (armed) {

@@ -1,18 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openDocStore } from '@trove/kit';
-import type { DocStore } from '@trove/kit';
 import type { MediaPlaceV1, PlaceV1, ThingV1 } from '@trove/proto-events';
+import { docStorePerTest } from '@trove/kit/testing';
 import { FakeMedia } from '../ports/media.fake';
 import { processedResult, workerPlace } from './processed.fake';
 import { ExploreRepository } from './repository';
 import { Explore, placeKey } from './service';
 
 describe('explore (places, things, covers, visibility) against NeDB and a fake media service', () => {
-  let dir: string;
-  let store: DocStore;
+  const db = docStorePerTest('explore');
   let repo: ExploreRepository;
   let media: FakeMedia;
   let explore: Explore;
@@ -22,15 +17,9 @@ describe('explore (places, things, covers, visibility) against NeDB and a fake m
   const lyon = workerPlace('Lyon', 'Auvergne-Rhône-Alpes', 'France');
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'trove-explore-'));
-    store = await openDocStore({ service: 'explore', dataDir: dir });
-    repo = await ExploreRepository.open(store);
+    repo = await ExploreRepository.open(db.store);
     media = new FakeMedia();
     explore = new Explore(repo, media);
-  });
-  afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   /** An item of the user's, taken on day `day` of June 2024, processed with what the worker found. */

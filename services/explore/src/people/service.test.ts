@@ -1,8 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { openDocStore } from '@trove/kit';
-import type { DocStore } from '@trove/kit';
-import { tempDir } from '@trove/kit/testing';
-import type { TempDir } from '@trove/kit/testing';
+import { docStorePerTest } from '@trove/kit/testing';
 import { encodeEmbedding } from '@trove/proto-events';
 import type { MediaItemProcessedV1 } from '@trove/proto-events';
 import { processedResult } from '../explore/processed.fake';
@@ -15,8 +12,7 @@ import { People } from './service';
 import { faceOf, randomPerson, seeded } from './synthetic.fake';
 
 describe('people (grouping, naming, hiding, merging, covers, visibility) against NeDB and a fake media service', () => {
-  let dir: TempDir;
-  let store: DocStore;
+  const db = docStorePerTest('explore');
   let media: FakeMedia;
   let explore: Explore;
   let people: People;
@@ -26,15 +22,9 @@ describe('people (grouping, naming, hiding, merging, covers, visibility) against
   const [ann, ben, cid] = [randomPerson(random), randomPerson(random), randomPerson(random)];
 
   beforeEach(async () => {
-    dir = await tempDir('trove-people-');
-    store = await openDocStore({ service: 'explore', dataDir: dir.path });
     media = new FakeMedia();
-    explore = new Explore(await ExploreRepository.open(store), media);
-    people = new People(await PeopleRepository.open(store), media, DEFAULT_GROUPING);
-  });
-  afterEach(async () => {
-    await store.close();
-    await dir.remove();
+    explore = new Explore(await ExploreRepository.open(db.store), media);
+    people = new People(await PeopleRepository.open(db.store), media, DEFAULT_GROUPING);
   });
 
   const result = (userId: string, id: string, day: number, who: Float32Array[]): MediaItemProcessedV1 => ({

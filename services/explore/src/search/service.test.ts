@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { AppError, openDocStore } from '@trove/kit';
-import type { DocStore } from '@trove/kit';
+import { AppError } from '@trove/kit';
+import { docStorePerTest } from '@trove/kit/testing';
 import type { MediaItemProcessedV1, MediaPlaceV1 } from '@trove/proto-events';
 import { processedResult, workerPlace } from '../explore/processed.fake';
 import { FakeMedia } from '../ports/media.fake';
@@ -25,8 +22,7 @@ describe.each([
   ['items in memory', true],
   ['the store matching', false],
 ])('search (index, matching, ranking, visibility) against NeDB and a fake media service, %s', (_how, inMemory) => {
-  let dir: string;
-  let store: DocStore;
+  const db = docStorePerTest('explore');
   let media: FakeMedia;
   let people: FakePeople;
   let search: Search;
@@ -36,15 +32,9 @@ describe.each([
   const paris = workerPlace('Paris', 'Île-de-France', 'France');
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'trove-search-'));
-    store = await openDocStore({ service: 'explore', dataDir: dir });
     media = new FakeMedia();
     people = new FakePeople();
-    search = new Search(await SearchRepository.open(store, { inMemory }), media, people);
-  });
-  afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    search = new Search(await SearchRepository.open(db.store, { inMemory }), media, people);
   });
 
   interface Found {
@@ -188,7 +178,7 @@ describe.each([
     const beach = await item(alice, { filename: 'beach.jpg' }, { taken: '2021-01-01T00:00:00Z' });
     const dunes = await item(alice, { filename: 'dunes.jpg', description: 'beach at dusk' }, { taken: '2020-01-01T00:00:00Z' });
     expect(await find('beac')).toEqual([beach, dunes]);
-    search = new Search(await SearchRepository.open(store, { inMemory }), media, people);
+    search = new Search(await SearchRepository.open(db.store, { inMemory }), media, people);
     expect(await find('beac')).toEqual([beach, dunes]);
     media.set(beach, { trashed: true });
     await search.itemChanged(alice, beach);

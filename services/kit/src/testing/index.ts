@@ -1,6 +1,8 @@
 export { freePort } from './ports';
 export { tempDir } from './temp';
 export type { TempDir } from './temp';
+export { docStorePerTest, openTempDocStore } from './docstore';
+export type { TempDocStore } from './docstore';
 export { waitFor, waitForProgress } from './wait';
 export { startNatsServer, natsServerBin } from './nats-server';
 export type { NatsServerHandle } from './nats-server';

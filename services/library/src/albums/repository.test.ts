@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openDocStore } from '@trove/kit';
-import type { DocStore } from '@trove/kit';
+import { docStorePerTest } from '@trove/kit/testing';
 import { AlbumsRepository } from './repository';
 import type { AlbumFields } from './repository';
 
 describe('albums repository (NeDB)', () => {
-  let dir: string;
-  let store: DocStore;
+  const db = docStorePerTest('library');
   let repo: AlbumsRepository;
   let clock: number;
   const alice = randomUUID();
@@ -17,15 +12,9 @@ describe('albums repository (NeDB)', () => {
   const t = (ms: number) => new Date(Date.UTC(2024, 5, 1) + ms);
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'trove-library-'));
-    store = await openDocStore({ service: 'library', dataDir: dir });
     clock = 0;
     // Every call of the clock is one millisecond later: creation order is visible in the times.
-    repo = await AlbumsRepository.open(store, { now: () => t(++clock * 1000) });
-  });
-  afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    repo = await AlbumsRepository.open(db.store, { now: () => t(++clock * 1000) });
   });
 
   const fields = (name: string, more: Partial<AlbumFields> = {}): AlbumFields => ({ name, description: null, shared: false, shareLocation: false, hidden: false, ...more });

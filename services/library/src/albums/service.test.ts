@@ -1,17 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openDocStore } from '@trove/kit';
-import type { DocStore } from '@trove/kit';
 import type { AlbumV1 } from '@trove/proto-events';
+import { docStorePerTest } from '@trove/kit/testing';
 import { FakeMedia } from '../ports/media.fake';
 import { AlbumsRepository } from './repository';
 import { Albums } from './service';
 
 describe('albums (cover, counts, sharing) against NeDB and a fake media service', () => {
-  let dir: string;
-  let store: DocStore;
+  const db = docStorePerTest('library');
   let repo: AlbumsRepository;
   let media: FakeMedia;
   let albums: Albums;
@@ -22,16 +17,10 @@ describe('albums (cover, counts, sharing) against NeDB and a fake media service'
   const later = () => new Date(Date.now() + 60_000 + ++at);
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'trove-albums-'));
-    store = await openDocStore({ service: 'library', dataDir: dir });
-    repo = await AlbumsRepository.open(store);
+    repo = await AlbumsRepository.open(db.store);
     media = new FakeMedia();
     albums = new Albums(repo, media);
     at = 0;
-  });
-  afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   const create = (name = 'Summer', more: Partial<Parameters<Albums['create']>[0]> = {}) => albums.create({ userId: alice, name, ...more });

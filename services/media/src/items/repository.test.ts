@@ -3,27 +3,18 @@
  * documents stored before the metadata was one object, which it reads in today's shape.
  */
 import { randomUUID } from 'node:crypto';
-import { DuplicateKeyError, openDocStore } from '@trove/kit';
-import type { DocStore } from '@trove/kit';
+import { DuplicateKeyError } from '@trove/kit';
 import { emptyMediaMetadata } from '@trove/proto-events';
-import { tempDir } from '@trove/kit/testing';
-import type { TempDir } from '@trove/kit/testing';
+import { docStorePerTest } from '@trove/kit/testing';
 import { newMediaDoc, toMediaItemV1 } from './document';
 import type { LegacyMediaDoc } from './document';
 import { COLLECTION, MediaRepository } from './repository';
 
-let dir: TempDir;
-let store: DocStore;
+const db = docStorePerTest('media');
 let repo: MediaRepository;
 
 beforeEach(async () => {
-  dir = await tempDir('trove-media-repo-');
-  store = await openDocStore({ service: 'media', dataDir: dir.path });
-  repo = await MediaRepository.open(store);
-});
-afterEach(async () => {
-  await store.close();
-  await dir.remove();
+  repo = await MediaRepository.open(db.store);
 });
 
 const request = (userId: string, sha256 = 'a'.repeat(64), id: string = randomUUID()) => ({
@@ -51,7 +42,7 @@ it('reads a document stored with its metadata fields at the top level (before th
   const { metadata: _, ...today } = newMediaDoc(request(user), new Date('2024-05-01T08:00:00Z'));
   const expected = { ...emptyMediaMetadata('2019-06-24T18:15:12+02:00'), width: 4032, height: 3024, cameraMake: 'Apple', exposureTime: '0.004' };
   const legacy: LegacyMediaDoc = { ...today, ...expected, status: 'READY', creationAt: new Date('2019-06-24T16:15:12Z'), creationMonthDay: '0624', creationYear: 2019 };
-  await store.collection<LegacyMediaDoc>(COLLECTION).insertOne(legacy);
+  await db.store.collection<LegacyMediaDoc>(COLLECTION).insertOne(legacy);
   const read = await repo.get(user, legacy._id);
   expect(read?.metadata).toEqual(expected);
   expect(read).not.toHaveProperty('width');
@@ -62,7 +53,7 @@ it('reads a document stored with its metadata fields at the top level (before th
   // A field missing from an old document is unknown.
   const { width: _w, ...withoutWidth } = legacy;
   const other = { ...withoutWidth, _id: randomUUID(), sha256: 'c'.repeat(64) };
-  await store.collection<LegacyMediaDoc>(COLLECTION).insertOne(other);
+  await db.store.collection<LegacyMediaDoc>(COLLECTION).insertOne(other);
   expect((await repo.get(user, other._id))?.metadata).toEqual({ ...expected, width: null });
 });
 
