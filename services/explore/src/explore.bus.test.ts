@@ -4,13 +4,8 @@
  * `trove.v1.media.getMany` on the bus.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
-  emptyMediaMetadata,
   encodeEmbedding,
-  getMediaItemsRpc,
   getPersonRpc,
   getPlaceRpc,
   getThingRpc,
@@ -34,10 +29,8 @@ import {
   userDeletedEvent,
 } from '@trove/proto-events';
 import type { MediaItemProcessedV1, MediaItemV1 } from '@trove/proto-events';
-import { Bus, createLogger, openDocStore, rpcHandler } from '@trove/kit';
-import type { DocStore } from '@trove/kit';
-import { startNatsServer, waitFor } from '@trove/kit/testing';
-import type { NatsServerHandle } from '@trove/kit/testing';
+import { mediaItemV1, startBusRig, waitFor } from '@trove/kit/testing';
+import type { BusRig } from '@trove/kit/testing';
 import { consumeExploreEvents } from './events';
 import { processedResult, workerPlace } from './explore/processed.fake';
 import { ExploreRepository } from './explore/repository';
@@ -49,15 +42,8 @@ import { People } from './people/service';
 import { faceOf, randomPerson, seeded } from './people/synthetic.fake';
 import { mediaOverBus } from './ports/media';
 
-const log = createLogger({ service: 'explore-test', level: 'silent' });
-
 describe('explore over NATS: RPCs and media/user events', () => {
-  let nats: NatsServerHandle;
-  let dir: string;
-  let store: DocStore;
-  let service: Bus;
-  let mediaBus: Bus;
-  let client: Bus;
+  let rig: BusRig;
   /** What the stand-in media service answers: the fields explore reads. */
   const media = new Map<string, Pick<MediaItemV1, 'id' | 'userId' | 'hidden' | 'deleted' | 'updatedAt'>>();
   const alice = randomUUID();
@@ -65,51 +51,35 @@ describe('explore over NATS: RPCs and media/user events', () => {
   let msg = 0;
 
   beforeAll(async () => {
-    nats = await startNatsServer();
-    dir = mkdtempSync(join(tmpdir(), 'trove-explore-bus-'));
-    store = await openDocStore({ service: 'explore', dataDir: dir });
-    service = await Bus.connect({ url: nats.url, name: 'explore', log, rpcTimeoutMs: 2000 });
-    await service.ensureStreams();
-    const mediaStates = mediaOverBus(service);
-    const explore = new Explore(await ExploreRepository.open(store), mediaStates);
-    const people = new People(await PeopleRepository.open(store), mediaStates, DEFAULT_GROUPING);
-    await consumeExploreEvents(service, explore, people, log);
-    await service.serve({ name: 'explore', version: '0.0.0', handlers: exploreHandlers(explore, people) });
-    mediaBus = await Bus.connect({ url: nats.url, name: 'media', log });
-    await mediaBus.serve({
-      name: 'media',
-      version: '0.0.0',
-      handlers: [
-        rpcHandler(getMediaItemsRpc, async ({ userId, ids }) => ({
-          // Only the fields explore reads are real; the rest satisfies the schema.
-          items: ids.flatMap((id) => {
-            const item = media.get(id);
-            return item && item.userId === userId ? [mediaItemV1(item)] : [];
-          }),
-        })),
-      ],
+    rig = await startBusRig({
+      service: 'explore',
+      // Only the fields explore reads are real; the rest satisfies the schema.
+      mediaItems: async (userId, ids) =>
+        ids.flatMap((id) => {
+          const item = media.get(id);
+          return item && item.userId === userId ? [mediaItemV1(userId, { ...item, deletedAt: item.deleted ? item.updatedAt : null, createdAt: item.updatedAt })] : [];
+        }),
     });
-    client = await Bus.connect({ url: nats.url, name: 'gateway', log, rpcTimeoutMs: 2000 });
+    const mediaStates = mediaOverBus(rig.bus);
+    const explore = new Explore(await ExploreRepository.open(rig.store), mediaStates);
+    const people = new People(await PeopleRepository.open(rig.store), mediaStates, DEFAULT_GROUPING);
+    await consumeExploreEvents(rig.bus, explore, people, rig.log);
+    await rig.bus.serve({ name: 'explore', version: '0.0.0', handlers: exploreHandlers(explore, people) });
   });
-  afterAll(async () => {
-    await Promise.allSettled([client?.close(), mediaBus?.close(), service?.close()]);
-    await store?.close();
-    rmSync(dir, { recursive: true, force: true });
-    await nats?.stop();
-  });
+  afterAll(() => rig?.close());
 
   let clock = Date.parse('2024-01-01T00:00:00Z');
   const setMedia = (userId: string, id: string, flags: { hidden?: boolean; deleted?: boolean } = {}) =>
     media.set(id, { id, userId, hidden: false, deleted: false, ...media.get(id), ...flags, updatedAt: new Date((clock += 1000)).toISOString() });
   const changed = (contract: typeof mediaUpdatedEvent, userId: string, mediaItemId: string) =>
-    client.publish(contract, { userId, mediaItemId, at: new Date().toISOString() }, { msgId: `test-${++msg}` });
-  const placesOf = async (userId: string, mediaItemId: string) => (await client.request(listMediaItemPlacesRpc, { userId, mediaItemId })).places;
-  const countOf = async (id: string) => (await client.request(getPlaceRpc, { userId: alice, id })).mediaItemsCount;
+    rig.client.publish(contract, { userId, mediaItemId, at: new Date().toISOString() }, { msgId: `test-${++msg}` });
+  const placesOf = async (userId: string, mediaItemId: string) => (await rig.client.request(listMediaItemPlacesRpc, { userId, mediaItemId })).places;
+  const countOf = async (id: string) => (await rig.client.request(getPlaceRpc, { userId: alice, id })).mediaItemsCount;
 
   it('files a processed item and answers every call with the schema-checked shapes and the right errors', async () => {
     const id = randomUUID();
     setMedia(alice, id);
-    await client.publish(mediaProcessedEvent, processedResult(alice, id, '2024-06-01T12:00:00+02:00', { place: workerPlace('Paris', 'Île-de-France', 'France'), things: ['Pizza'] }), {
+    await rig.client.publish(mediaProcessedEvent, processedResult(alice, id, '2024-06-01T12:00:00+02:00', { place: workerPlace('Paris', 'Île-de-France', 'France'), things: ['Pizza'] }), {
       msgId: `processed-${id}`,
     });
     const [place] = await waitFor(async () => {
@@ -117,24 +87,24 @@ describe('explore over NATS: RPCs and media/user events', () => {
       return places[0]?.mediaItemsCount === 1 ? places : undefined;
     }, { what: 'the item to be filed under its place' });
     expect(place).toMatchObject({ name: 'Paris', state: 'Île-de-France', country: 'France', coverMediaItemId: id, mediaItemsCount: 1 });
-    expect((await client.request(listPlacesRpc, { userId: alice, page: 1, limit: 15 })).places).toEqual([place]);
-    expect(await client.request(listPlaceMediaItemsRpc, { userId: alice, id: place!.id, page: 1, limit: 15 })).toEqual({ mediaItemIds: [id] });
-    const { things } = await client.request(listMediaItemThingsRpc, { userId: alice, mediaItemId: id });
+    expect((await rig.client.request(listPlacesRpc, { userId: alice, page: 1, limit: 15 })).places).toEqual([place]);
+    expect(await rig.client.request(listPlaceMediaItemsRpc, { userId: alice, id: place!.id, page: 1, limit: 15 })).toEqual({ mediaItemIds: [id] });
+    const { things } = await rig.client.request(listMediaItemThingsRpc, { userId: alice, mediaItemId: id });
     expect(things.map((t) => [t.name, t.mediaItemsCount, t.coverMediaItemId])).toEqual([['Pizza', 1, id]]);
-    expect(await client.request(getThingRpc, { userId: alice, id: things[0]!.id })).toEqual(things[0]);
-    expect((await client.request(listThingsRpc, { userId: alice, page: 1, limit: 15 })).things).toEqual(things);
-    expect(await client.request(listThingMediaItemsRpc, { userId: alice, id: things[0]!.id, page: 2, limit: 15 })).toEqual({ mediaItemIds: [] });
+    expect(await rig.client.request(getThingRpc, { userId: alice, id: things[0]!.id })).toEqual(things[0]);
+    expect((await rig.client.request(listThingsRpc, { userId: alice, page: 1, limit: 15 })).things).toEqual(things);
+    expect(await rig.client.request(listThingMediaItemsRpc, { userId: alice, id: things[0]!.id, page: 2, limit: 15 })).toEqual({ mediaItemIds: [] });
 
-    await expect(client.request(getPlaceRpc, { userId: bob, id: place!.id })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'place not found' });
-    await expect(client.request(getThingRpc, { userId: bob, id: things[0]!.id })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'thing not found' });
+    await expect(rig.client.request(getPlaceRpc, { userId: bob, id: place!.id })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'place not found' });
+    await expect(rig.client.request(getThingRpc, { userId: bob, id: things[0]!.id })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'thing not found' });
     await expect(placesOf(bob, id)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'mediaitem not found' });
-    await expect(client.request(listPlacesRpc, { userId: alice, page: 0, limit: 15 })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(rig.client.request(listPlacesRpc, { userId: alice, page: 0, limit: 15 })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
   });
 
   it('follows hide (updated), trash and purge events by asking the media service; a purged item leaves its place', async () => {
     const id = randomUUID();
     setMedia(alice, id);
-    await client.publish(mediaProcessedEvent, processedResult(alice, id, '2024-06-02T12:00:00Z', { place: workerPlace('Lyon', 'Auvergne-Rhône-Alpes', 'France') }), { msgId: `processed-${id}` });
+    await rig.client.publish(mediaProcessedEvent, processedResult(alice, id, '2024-06-02T12:00:00Z', { place: workerPlace('Lyon', 'Auvergne-Rhône-Alpes', 'France') }), { msgId: `processed-${id}` });
     const placeId = await waitFor(async () => (await placesOf(alice, id))[0]?.id, { what: 'the item to be filed' });
     await waitFor(async () => (await countOf(placeId)) === 1, { what: 'the place to count the item' });
 
@@ -151,16 +121,16 @@ describe('explore over NATS: RPCs and media/user events', () => {
     media.delete(id);
     await changed(mediaPurgedEvent, alice, id);
     await waitFor(async () => (await placesOf(alice, id).catch((err: { code?: string }) => err.code)) === 'NOT_FOUND', { what: 'the purged item to be forgotten' });
-    expect(await client.request(getPlaceRpc, { userId: alice, id: placeId })).toMatchObject({ name: 'Lyon', mediaItemsCount: 0, coverMediaItemId: null });
+    expect(await rig.client.request(getPlaceRpc, { userId: alice, id: placeId })).toMatchObject({ name: 'Lyon', mediaItemsCount: 0, coverMediaItemId: null });
   });
 
   it("a user's deletion removes their places and things", async () => {
     const id = randomUUID();
     setMedia(bob, id);
-    await client.publish(mediaProcessedEvent, processedResult(bob, id, '2024-06-03T12:00:00Z', { place: workerPlace('Nice', null, 'France') }), { msgId: `processed-${id}` });
+    await rig.client.publish(mediaProcessedEvent, processedResult(bob, id, '2024-06-03T12:00:00Z', { place: workerPlace('Nice', null, 'France') }), { msgId: `processed-${id}` });
     const placeId = await waitFor(async () => (await placesOf(bob, id))[0]?.id, { what: "bob's item to be filed" });
-    await client.publish(userDeletedEvent, { userId: bob, deletedAt: new Date().toISOString() }, { msgId: `deleted-${bob}` });
-    await waitFor(async () => (await client.request(getPlaceRpc, { userId: bob, id: placeId }).catch((err: { code?: string }) => err.code)) === 'NOT_FOUND', {
+    await rig.client.publish(userDeletedEvent, { userId: bob, deletedAt: new Date().toISOString() }, { msgId: `deleted-${bob}` });
+    await waitFor(async () => (await rig.client.request(getPlaceRpc, { userId: bob, id: placeId }).catch((err: { code?: string }) => err.code)) === 'NOT_FOUND', {
       what: "bob's place to be removed",
     });
   });
@@ -179,11 +149,11 @@ describe('explore over NATS: RPCs and media/user events', () => {
       ...processedResult(userId, id, `2024-07-${String(day).padStart(2, '0')}T12:00:00Z`),
       faces: who.map((person, i) => ({ box: { x: 0.1 * i, y: 0.2, width: 0.1, height: 0.15 }, score: 0.9, embedding: encodeEmbedding(faceOf(person, random)), thumbnailKey: `media/${userId}/${id}/faces/${i}.webp` })),
     };
-    await client.publish(mediaProcessedEvent, result, { msgId: `processed-${id}` });
-    await waitFor(async () => (await client.request(listMediaItemPeopleRpc, { userId, mediaItemId: id })).people.length === who.length, { what: 'the photo\'s people' });
+    await rig.client.publish(mediaProcessedEvent, result, { msgId: `processed-${id}` });
+    await waitFor(async () => (await rig.client.request(listMediaItemPeopleRpc, { userId, mediaItemId: id })).people.length === who.length, { what: 'the photo\'s people' });
     return id;
   };
-  const listed = async (hidden?: boolean) => (await client.request(listPeopleRpc, { userId: alice, page: 1, limit: 15, ...(hidden === undefined ? {} : { hidden }) })).people;
+  const listed = async (hidden?: boolean) => (await rig.client.request(listPeopleRpc, { userId: alice, page: 1, limit: 15, ...(hidden === undefined ? {} : { hidden }) })).people;
 
   it('groups the faces of processed photos into people and answers, names, hides, merges and regroups them with schema-checked shapes', async () => {
     const first = await photo(alice, 1, [ann, ben]);
@@ -194,64 +164,41 @@ describe('explore over NATS: RPCs and media/user events', () => {
     }, { what: 'ann to count two photos' });
     expect(a).toMatchObject({ userId: alice, name: '', hidden: false, coverMediaItemId: second, coverFace: { mediaItemId: second } });
     expect(b).toMatchObject({ mediaItemsCount: 1, coverMediaItemId: first });
-    expect(await client.request(getPersonRpc, { userId: alice, id: a!.id })).toEqual(a);
-    expect(await client.request(listPersonMediaItemsRpc, { userId: alice, id: a!.id, page: 1, limit: 15 })).toEqual({ mediaItemIds: [second, first] });
-    expect(await client.request(locateFaceRpc, { id: a!.coverFace!.id })).toEqual({ key: `media/${alice}/${second}/faces/0.webp`, contentType: 'image/webp', filename: expect.any(String), userId: alice });
+    expect(await rig.client.request(getPersonRpc, { userId: alice, id: a!.id })).toEqual(a);
+    expect(await rig.client.request(listPersonMediaItemsRpc, { userId: alice, id: a!.id, page: 1, limit: 15 })).toEqual({ mediaItemIds: [second, first] });
+    expect(await rig.client.request(locateFaceRpc, { id: a!.coverFace!.id })).toEqual({ key: `media/${alice}/${second}/faces/0.webp`, contentType: 'image/webp', filename: expect.any(String), userId: alice });
 
-    expect(await client.request(updatePersonRpc, { userId: alice, id: a!.id, name: 'Ann', hidden: true, coverMediaItemId: first })).toEqual({});
+    expect(await rig.client.request(updatePersonRpc, { userId: alice, id: a!.id, name: 'Ann', hidden: true, coverMediaItemId: first })).toEqual({});
     expect((await listed()).map((p) => p.id)).toEqual([b!.id]);
     expect(await listed(true)).toEqual([expect.objectContaining({ id: a!.id, name: 'Ann', hidden: true, coverMediaItemId: first })]);
-    await expect(client.request(updatePersonRpc, { userId: alice, id: b!.id, coverMediaItemId: second })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'the cover must be a photo of this person' });
+    await expect(rig.client.request(updatePersonRpc, { userId: alice, id: b!.id, coverMediaItemId: second })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'the cover must be a photo of this person' });
 
-    await client.request(mergePeopleRpc, { userId: alice, id: b!.id, people: [a!.id] });
-    expect(await client.request(getPersonRpc, { userId: alice, id: b!.id })).toMatchObject({ name: 'Ann', mediaItemsCount: 2 });
-    await expect(client.request(getPersonRpc, { userId: alice, id: a!.id })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'person not found' });
-    expect(await client.request(regroupPeopleRpc, { userId: alice })).toEqual({ faces: 3, people: 2 });
+    await rig.client.request(mergePeopleRpc, { userId: alice, id: b!.id, people: [a!.id] });
+    expect(await rig.client.request(getPersonRpc, { userId: alice, id: b!.id })).toMatchObject({ name: 'Ann', mediaItemsCount: 2 });
+    await expect(rig.client.request(getPersonRpc, { userId: alice, id: a!.id })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'person not found' });
+    expect(await rig.client.request(regroupPeopleRpc, { userId: alice })).toEqual({ faces: 3, people: 2 });
     expect((await listed()).map((p) => [p.name, p.mediaItemsCount])).toEqual([['Ann', 2], ['', 1]]);
 
-    await expect(client.request(getPersonRpc, { userId: dave, id: b!.id })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'person not found' });
-    await expect(client.request(mergePeopleRpc, { userId: dave, id: b!.id, people: [a!.id] })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'person not found' });
-    await expect(client.request(locateFaceRpc, { userId: dave, id: b!.coverFace!.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(client.request(listMediaItemPeopleRpc, { userId: dave, mediaItemId: first })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'mediaitem not found' });
+    await expect(rig.client.request(getPersonRpc, { userId: dave, id: b!.id })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'person not found' });
+    await expect(rig.client.request(mergePeopleRpc, { userId: dave, id: b!.id, people: [a!.id] })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'person not found' });
+    await expect(rig.client.request(locateFaceRpc, { userId: dave, id: b!.coverFace!.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(rig.client.request(listMediaItemPeopleRpc, { userId: dave, mediaItemId: first })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'mediaitem not found' });
   });
 
   it('trash and purge take photos out of a person, who keeps answering by id without cover; a user\'s deletion removes their people', async () => {
     const id = await photo(carol, 3, [ben]);
-    const [person] = (await client.request(listMediaItemPeopleRpc, { userId: carol, mediaItemId: id })).people;
-    const personOf = () => client.request(getPersonRpc, { userId: carol, id: person!.id });
+    const [person] = (await rig.client.request(listMediaItemPeopleRpc, { userId: carol, mediaItemId: id })).people;
+    const personOf = () => rig.client.request(getPersonRpc, { userId: carol, id: person!.id });
     await waitFor(async () => (await personOf()).mediaItemsCount === 1, { what: 'the person to count the photo' });
     setMedia(carol, id, { deleted: true });
-    await client.publish(mediaTrashedEvent, { userId: carol, mediaItemId: id, at: new Date().toISOString() }, { msgId: `trashed-${id}` });
+    await rig.client.publish(mediaTrashedEvent, { userId: carol, mediaItemId: id, at: new Date().toISOString() }, { msgId: `trashed-${id}` });
     await waitFor(async () => (await personOf()).mediaItemsCount === 0, { what: 'the trashed photo to leave the person' });
     expect(await personOf()).toMatchObject({ coverMediaItemId: null, coverFace: null });
     media.delete(id);
-    await client.publish(mediaPurgedEvent, { userId: carol, mediaItemId: id, at: new Date().toISOString() }, { msgId: `purged-${id}` });
-    await waitFor(async () => (await client.request(locateFaceRpc, { id: person!.coverFace!.id }).catch((err: { code?: string }) => err.code)) === 'NOT_FOUND', { what: 'the purged photo\'s faces to go' });
+    await rig.client.publish(mediaPurgedEvent, { userId: carol, mediaItemId: id, at: new Date().toISOString() }, { msgId: `purged-${id}` });
+    await waitFor(async () => (await rig.client.request(locateFaceRpc, { id: person!.coverFace!.id }).catch((err: { code?: string }) => err.code)) === 'NOT_FOUND', { what: 'the purged photo\'s faces to go' });
     expect(await personOf()).toMatchObject({ mediaItemsCount: 0, coverMediaItemId: null });
-    await client.publish(userDeletedEvent, { userId: carol, deletedAt: new Date().toISOString() }, { msgId: `deleted-${carol}` });
+    await rig.client.publish(userDeletedEvent, { userId: carol, deletedAt: new Date().toISOString() }, { msgId: `deleted-${carol}` });
     await waitFor(async () => (await personOf().catch((err: { code?: string }) => err.code)) === 'NOT_FOUND', { what: "carol's people to be removed" });
   });
 });
-
-function mediaItemV1(item: Pick<MediaItemV1, 'id' | 'userId' | 'hidden' | 'deleted' | 'updatedAt'>): MediaItemV1 {
-  return {
-    ...item,
-    filename: 'photo.jpg',
-    description: null,
-    mimeType: 'image/jpeg',
-    size: 1,
-    sha256: 'a'.repeat(64),
-    placeholder: null,
-    favourite: false,
-    shared: false,
-    deletedAt: item.deleted ? item.updatedAt : null,
-    status: 'READY',
-    failureReason: null,
-    mediaItemType: 'photo',
-    mediaItemCategory: 'default',
-    metadata: emptyMediaMetadata(item.updatedAt),
-    variants: { preview: false, thumbnail: false, playback: false },
-    createdAt: item.updatedAt,
-    updatedAt: item.updatedAt,
-  };
-}

@@ -1,27 +1,14 @@
 import type { AlbumV1, MediaItemV1, PersonV1, PlaceV1, ThingV1 } from '@trove/proto-events';
 import { schemaProperties } from '@trove/openapi';
+import { mediaItemV1 } from '@trove/kit/testing';
 import { ContentUrls } from './content/content-urls';
 import { ContentUrlSigner } from './content/url-signer';
 import { presenter } from './present';
 
-const item: MediaItemV1 = {
+const item: MediaItemV1 = mediaItemV1('0b7e4c1d-2f3a-4b5c-8d9e-a0b1c2d3e4f5', {
   id: '3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c',
-  userId: '0b7e4c1d-2f3a-4b5c-8d9e-a0b1c2d3e4f5',
   filename: 'IMG_0001.jpg',
-  description: null,
-  mimeType: 'image/jpeg',
-  size: 1234,
-  sha256: 'a'.repeat(64),
-  placeholder: null,
   favourite: true,
-  shared: false,
-  hidden: false,
-  deleted: false,
-  deletedAt: null,
-  status: 'READY',
-  failureReason: null,
-  mediaItemType: 'photo',
-  mediaItemCategory: 'default',
   metadata: {
     width: 4032,
     height: 3024,
@@ -37,10 +24,9 @@ const item: MediaItemV1 = {
     fps: null,
     durationSeconds: null,
   },
-  variants: { preview: true, thumbnail: true, playback: false },
   createdAt: '2024-06-24T10:01:00.000Z',
   updatedAt: '2024-06-24T10:02:00.000Z',
-};
+});
 
 const album: AlbumV1 = {
   id: '5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d',

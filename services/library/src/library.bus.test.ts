@@ -4,14 +4,10 @@
  * `trove.v1.media.getMany` on the bus.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   addAlbumMediaItemsRpc,
   createAlbumRpc,
   getAlbumRpc,
-  getMediaItemsRpc,
   getSharedAlbumRpc,
   listAlbumMediaItemsRpc,
   listAlbumsRpc,
@@ -25,10 +21,8 @@ import {
   userDeletedEvent,
 } from '@trove/proto-events';
 import type { AlbumV1 } from '@trove/proto-events';
-import { Bus, createLogger, openDocStore, rpcHandler } from '@trove/kit';
-import type { DocStore } from '@trove/kit';
-import { startNatsServer, waitFor } from '@trove/kit/testing';
-import type { NatsServerHandle } from '@trove/kit/testing';
+import { startBusRig, waitFor } from '@trove/kit/testing';
+import type { BusRig } from '@trove/kit/testing';
 import { AlbumsRepository } from './albums/repository';
 import { Albums } from './albums/service';
 import { LIBRARY_CONSUMERS, consumeLibraryEvents } from './events';
@@ -36,86 +30,66 @@ import { libraryHandlers } from './handlers';
 import { mediaOverBus } from './ports/media';
 import { FakeMedia } from './ports/media.fake';
 
-const log = createLogger({ service: 'library-test', level: 'silent' });
-
 describe('library over NATS: RPCs and media/user events', () => {
-  let nats: NatsServerHandle;
-  let dir: string;
-  let store: DocStore;
+  let rig: BusRig;
   let repo: AlbumsRepository;
-  let service: Bus;
-  let mediaBus: Bus;
-  let client: Bus;
   const media = new FakeMedia();
   const alice = randomUUID();
   const bob = randomUUID();
   let msg = 0;
 
   beforeAll(async () => {
-    nats = await startNatsServer();
-    dir = mkdtempSync(join(tmpdir(), 'trove-library-bus-'));
-    store = await openDocStore({ service: 'library', dataDir: dir });
-    repo = await AlbumsRepository.open(store);
-    service = await Bus.connect({ url: nats.url, name: 'library', log, rpcTimeoutMs: 2000 });
-    await service.ensureStreams();
-    const albums = new Albums(repo, mediaOverBus(service));
-    await consumeLibraryEvents(service, albums, log);
-    await service.serve({ name: 'library', version: '0.0.0', handlers: libraryHandlers(albums) });
-    mediaBus = await Bus.connect({ url: nats.url, name: 'media', log });
-    await mediaBus.serve({ name: 'media', version: '0.0.0', handlers: [rpcHandler(getMediaItemsRpc, async ({ userId, ids }) => ({ items: await media.getMany(userId, ids) }))] });
-    client = await Bus.connect({ url: nats.url, name: 'gateway', log, rpcTimeoutMs: 2000 });
+    rig = await startBusRig({ service: 'library', mediaItems: (userId, ids) => media.getMany(userId, ids) });
+    repo = await AlbumsRepository.open(rig.store);
+    const albums = new Albums(repo, mediaOverBus(rig.bus));
+    await consumeLibraryEvents(rig.bus, albums, rig.log);
+    await rig.bus.serve({ name: 'library', version: '0.0.0', handlers: libraryHandlers(albums) });
   });
-  afterAll(async () => {
-    await Promise.allSettled([client?.close(), mediaBus?.close(), service?.close()]);
-    await store?.close();
-    rmSync(dir, { recursive: true, force: true });
-    await nats?.stop();
-  });
+  afterAll(() => rig?.close());
 
   const publish = async (contract: typeof mediaTrashedEvent, userId: string, mediaItemId: string, at: Date) =>
-    client.publish(contract, { userId, mediaItemId, at: at.toISOString() }, { msgId: `test-${++msg}` });
-  const album = (id: string) => client.request(getAlbumRpc, { userId: alice, id });
-  const items = async (id: string) => (await client.request(listAlbumMediaItemsRpc, { userId: alice, id, page: 1, limit: 100 })).items.map((i) => i.id);
+    rig.client.publish(contract, { userId, mediaItemId, at: at.toISOString() }, { msgId: `test-${++msg}` });
+  const album = (id: string) => rig.client.request(getAlbumRpc, { userId: alice, id });
+  const items = async (id: string) => (await rig.client.request(listAlbumMediaItemsRpc, { userId: alice, id, page: 1, limit: 100 })).items.map((i) => i.id);
   const summary = (a: AlbumV1) => ({ count: a.mediaItemsCount, cover: a.coverMediaItem?.id ?? null });
 
   it('answers album calls with the schema-checked shapes and the right errors', async () => {
     const x = media.add(alice);
-    const created = await client.request(createAlbumRpc, { userId: alice, name: 'Trip', shared: true });
-    await client.request(addAlbumMediaItemsRpc, { userId: alice, id: created.id, mediaItemIds: [x.id, x.id] });
+    const created = await rig.client.request(createAlbumRpc, { userId: alice, name: 'Trip', shared: true });
+    await rig.client.request(addAlbumMediaItemsRpc, { userId: alice, id: created.id, mediaItemIds: [x.id, x.id] });
     expect(summary(await album(created.id))).toEqual({ count: 1, cover: x.id });
-    expect((await client.request(listAlbumsRpc, { userId: alice, sort: '-createdAt', page: 1, limit: 15, hidden: false })).albums.map((a) => a.id)).toContain(created.id);
-    expect((await client.request(listMediaItemAlbumsRpc, { userId: alice, mediaItemId: x.id })).albums.map((a) => a.id)).toEqual([created.id]);
-    expect((await client.request(getSharedAlbumRpc, { id: created.id })).coverMediaItem?.id).toBe(x.id);
-    expect((await client.request(listSharedAlbumMediaItemsRpc, { id: created.id, page: 1, limit: 10 })).items.map((i) => i.id)).toEqual([x.id]);
+    expect((await rig.client.request(listAlbumsRpc, { userId: alice, sort: '-createdAt', page: 1, limit: 15, hidden: false })).albums.map((a) => a.id)).toContain(created.id);
+    expect((await rig.client.request(listMediaItemAlbumsRpc, { userId: alice, mediaItemId: x.id })).albums.map((a) => a.id)).toEqual([created.id]);
+    expect((await rig.client.request(getSharedAlbumRpc, { id: created.id })).coverMediaItem?.id).toBe(x.id);
+    expect((await rig.client.request(listSharedAlbumMediaItemsRpc, { id: created.id, page: 1, limit: 10 })).items.map((i) => i.id)).toEqual([x.id]);
 
-    await expect(client.request(getAlbumRpc, { userId: bob, id: created.id })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'album not found' });
-    await expect(client.request(addAlbumMediaItemsRpc, { userId: alice, id: created.id, mediaItemIds: [randomUUID()] })).rejects.toMatchObject({
+    await expect(rig.client.request(getAlbumRpc, { userId: bob, id: created.id })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'album not found' });
+    await expect(rig.client.request(addAlbumMediaItemsRpc, { userId: alice, id: created.id, mediaItemIds: [randomUUID()] })).rejects.toMatchObject({
       code: 'NOT_FOUND',
       message: 'mediaitem not found',
     });
-    await client.request(updateAlbumRpc, { userId: alice, id: created.id, shared: false });
-    await expect(client.request(getSharedAlbumRpc, { id: created.id })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'shared link not found' });
-    await client.request(removeAlbumMediaItemsRpc, { userId: alice, id: created.id, mediaItemIds: [x.id] });
+    await rig.client.request(updateAlbumRpc, { userId: alice, id: created.id, shared: false });
+    await expect(rig.client.request(getSharedAlbumRpc, { id: created.id })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'shared link not found' });
+    await rig.client.request(removeAlbumMediaItemsRpc, { userId: alice, id: created.id, mediaItemIds: [x.id] });
     expect(summary(await album(created.id))).toEqual({ count: 0, cover: null });
   });
 
   it('answers 503-style UNAVAILABLE when the media service does not answer', async () => {
-    const created = await client.request(createAlbumRpc, { userId: alice, name: 'No media' });
-    await mediaBus.close();
+    const created = await rig.client.request(createAlbumRpc, { userId: alice, name: 'No media' });
+    await rig.stopMedia();
     try {
-      await expect(client.request(addAlbumMediaItemsRpc, { userId: alice, id: created.id, mediaItemIds: [randomUUID()] })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+      await expect(rig.client.request(addAlbumMediaItemsRpc, { userId: alice, id: created.id, mediaItemIds: [randomUUID()] })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
     } finally {
-      mediaBus = await Bus.connect({ url: nats.url, name: 'media', log });
-      await mediaBus.serve({ name: 'media', version: '0.0.0', handlers: [rpcHandler(getMediaItemsRpc, async ({ userId, ids }) => ({ items: await media.getMany(userId, ids) }))] });
+      await rig.startMedia();
     }
   });
 
   it('follows trash, restore and purge in every album holding the item; replays and stale events change nothing', async () => {
     const [x, y] = [media.add(alice), media.add(alice)];
-    const one = await client.request(createAlbumRpc, { userId: alice, name: 'one' });
-    const two = await client.request(createAlbumRpc, { userId: alice, name: 'two' });
-    await client.request(addAlbumMediaItemsRpc, { userId: alice, id: one.id, mediaItemIds: [x.id, y.id] });
-    await client.request(addAlbumMediaItemsRpc, { userId: alice, id: two.id, mediaItemIds: [x.id] });
+    const one = await rig.client.request(createAlbumRpc, { userId: alice, name: 'one' });
+    const two = await rig.client.request(createAlbumRpc, { userId: alice, name: 'two' });
+    await rig.client.request(addAlbumMediaItemsRpc, { userId: alice, id: one.id, mediaItemIds: [x.id, y.id] });
+    await rig.client.request(addAlbumMediaItemsRpc, { userId: alice, id: two.id, mediaItemIds: [x.id] });
     const t0 = Date.now() + 1000;
 
     media.set(x.id, { deleted: true });
@@ -135,7 +109,7 @@ describe('library over NATS: RPCs and media/user events', () => {
     await publish(mediaTrashedEvent, bob, x.id, new Date(t0 + 20));
     // A marker event processed after them tells us they were handled.
     const marker = media.add(alice);
-    await client.request(addAlbumMediaItemsRpc, { userId: alice, id: two.id, mediaItemIds: [marker.id] });
+    await rig.client.request(addAlbumMediaItemsRpc, { userId: alice, id: two.id, mediaItemIds: [marker.id] });
     media.set(marker.id, { deleted: true });
     await publish(mediaTrashedEvent, alice, marker.id, new Date(t0 + 30));
     await waitFor(async () => (await items(two.id)).length === 1 && (await album(two.id)).mediaItemsCount === 1, { what: 'marker applied' });
@@ -152,10 +126,10 @@ describe('library over NATS: RPCs and media/user events', () => {
 
   it("removes a deleted user's albums, and only theirs", async () => {
     const bobsItem = media.add(bob);
-    const bobs = await client.request(createAlbumRpc, { userId: bob, name: 'bob', coverMediaItemId: bobsItem.id });
-    const mine = await client.request(createAlbumRpc, { userId: alice, name: 'mine' });
-    await client.publish(userDeletedEvent, { userId: bob, deletedAt: new Date().toISOString() }, { msgId: `user-deleted-${bob}` });
-    await waitFor(async () => (await client.request(getAlbumRpc, { userId: bob, id: bobs.id }).catch(() => null)) === null, { what: 'user deletion applied' });
+    const bobs = await rig.client.request(createAlbumRpc, { userId: bob, name: 'bob', coverMediaItemId: bobsItem.id });
+    const mine = await rig.client.request(createAlbumRpc, { userId: alice, name: 'mine' });
+    await rig.client.publish(userDeletedEvent, { userId: bob, deletedAt: new Date().toISOString() }, { msgId: `user-deleted-${bob}` });
+    await waitFor(async () => (await rig.client.request(getAlbumRpc, { userId: bob, id: bobs.id }).catch(() => null)) === null, { what: 'user deletion applied' });
     expect((await album(mine.id)).name).toBe('mine');
     expect(await repo.albumIdsHolding(bob, bobsItem.id)).toEqual([]);
   });
@@ -163,7 +137,7 @@ describe('library over NATS: RPCs and media/user events', () => {
   it('never gives up on a user deletion: its consumer retries without a delivery limit', async () => {
     // A deletion dead-lettered after a few failed deliveries (stores down for minutes) would leave
     // the user's albums behind for good; the consumer must keep retrying instead.
-    const jsm = await client.nc.jetstreamManager();
+    const jsm = await rig.client.nc.jetstreamManager();
     const info = await jsm.consumers.info(userDeletedEvent.stream, LIBRARY_CONSUMERS.userDeleted);
     expect(info.config.max_deliver).toBe(-1);
     const trashed = await jsm.consumers.info(mediaTrashedEvent.stream, LIBRARY_CONSUMERS.trashed);
