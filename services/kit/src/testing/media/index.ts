@@ -6,8 +6,8 @@
  */
 export { cameraJpeg, colourAt, cornerImage, exifDateTime, gpsExif, jpegAt, jpegWithExif, noiseImage, noiseJpeg, noisePng, plainImage, screenshotPng, SYNTHETIC_PATTERNS } from './images';
 export type { Exif, SyntheticPattern } from './images';
-export { clip, ffmpeg, ffprobeJson, testClipArgs } from './video';
-export type { ClipShape } from './video';
+export { clip, ffmpeg, ffprobeJson, H264_ARGS, testClipArgs, videoTestDir } from './video';
+export type { ClipShape, VideoTestDir } from './video';
 export { cr3Like, dngLike, nefLike, orfLike, rawWithPreview, RAW_EXIF, RAW_GPS, TiffBuilder } from './raw';
 export type { TiffEntries } from './raw';
 export { FIXTURES, HEIC_FIXTURE_FACTS, HEIC_FIXTURE_PAIRING_ID, heicFixture } from './fixtures';

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { tempDir } from '../temp';
+import type { TempDir } from '../temp';
 
 const execFileAsync = promisify(execFile);
 
@@ -31,6 +32,41 @@ export function testClipArgs(opts: ClipShape = {}): string[] {
   const { seconds = 2, size = '320x240', rate = 30, audio = true } = opts;
   const video = ['-f', 'lavfi', '-i', `testsrc=duration=${seconds}:size=${size}:rate=${rate}`];
   return audio ? [...video, '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-shortest'] : video;
+}
+
+/** H.264 video in yuv420p (what browsers play), made as fast as ffmpeg can. */
+export const H264_ARGS: readonly string[] = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'];
+
+/** A temporary directory for the tests of one file, holding a clip they share. */
+export interface VideoTestDir {
+  readonly dir: TempDir;
+  /** `clip.mp4` in it: the 2 s test pattern and tone as H.264/AAC, its index after the media (ffmpeg's default, as cameras write it). */
+  readonly mp4: string;
+}
+
+/**
+ * Makes the directory and its clip before the tests of the file this is called in and removes them
+ * after (jest's `beforeAll`/`afterAll`, registered here). Read its fields inside hooks and tests.
+ */
+export function videoTestDir(): VideoTestDir {
+  let dir: TempDir | undefined;
+  beforeAll(async () => {
+    dir = await tempDir('trove-video-');
+    await ffmpeg([...testClipArgs(), ...H264_ARGS, '-c:a', 'aac', dir.file('clip.mp4')]);
+  });
+  afterAll(() => dir?.remove());
+  const made = (): TempDir => {
+    if (!dir) throw new Error('the video test directory is made before the tests: read it inside a test or a hook');
+    return dir;
+  };
+  return {
+    get dir() {
+      return made();
+    },
+    get mp4() {
+      return made().file('clip.mp4');
+    },
+  };
 }
 
 /** How each kind of clip is encoded: `mp4` plays in browsers as it is, `mov` needs a transcode. */

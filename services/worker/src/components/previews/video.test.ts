@@ -4,21 +4,10 @@ import { readBoxes } from '../formats/isobmff';
 import { extractMetadata } from '../metadata';
 import type { MediaMetadata } from '../metadata/types';
 import { emptyMetadata } from '../metadata/types';
-import { tempDir } from '@trove/kit/testing';
-import type { TempDir } from '@trove/kit/testing';
-import { ffmpeg, ffprobeJson, testClipArgs } from '@trove/kit/testing/media';
+import { ffmpeg, ffprobeJson, H264_ARGS, testClipArgs, videoTestDir } from '@trove/kit/testing/media';
 import { isWebPlayable, makeVideoPreviews, posterTime, transcodeIfNeeded } from './video';
 
-const H264 = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'];
-
-let dir: TempDir;
-let mp4: string;
-beforeAll(async () => {
-  dir = await tempDir();
-  mp4 = dir.file('clip.mp4');
-  await ffmpeg([...testClipArgs(), ...H264, '-c:a', 'aac', mp4]);
-});
-afterAll(() => dir.remove());
+const videos = videoTestDir();
 
 /** The MP4's top-level boxes in order: moov before mdat means +faststart did its job. */
 async function topLevelBoxes(file: string): Promise<string[]> {
@@ -36,24 +25,24 @@ describe('posterTime', () => {
 
 describe('makeVideoPreviews', () => {
   it('makes preview, thumbnail and placeholder from a poster frame', async () => {
-    const p = await makeVideoPreviews(mp4, await extractMetadata(mp4, 'video/mp4'));
+    const p = await makeVideoPreviews(videos.mp4, await extractMetadata(videos.mp4, 'video/mp4'));
     expect([p.width, p.height, p.thumbnailWidth, p.thumbnailHeight]).toEqual([320, 240, 320, 240]);
     expect(await sharp(p.preview).metadata()).toMatchObject({ format: 'webp', width: 320, height: 240 });
     expect(Buffer.from(p.placeholder, 'base64').length).toBeGreaterThanOrEqual(5);
   });
 
   it('applies the display rotation: a 320x240 stream rotated 90° gives a portrait poster', async () => {
-    const mov = dir.file('rotated.mov');
-    await ffmpeg(['-i', mp4, '-c', 'copy', '-metadata:s:v:0', 'rotate=90', '-f', 'mov', mov]);
+    const mov = videos.dir.file('rotated.mov');
+    await ffmpeg(['-i', videos.mp4, '-c', 'copy', '-metadata:s:v:0', 'rotate=90', '-f', 'mov', mov]);
     const p = await makeVideoPreviews(mov, await extractMetadata(mov, 'video/quicktime'));
     expect([p.width, p.height]).toEqual([240, 320]);
   });
 
   it('falls back to the first frame when the container overstates the duration', async () => {
-    const meta = { ...(await extractMetadata(mp4, 'video/mp4')), durationSeconds: 1000 };
+    const meta = { ...(await extractMetadata(videos.mp4, 'video/mp4')), durationSeconds: 1000 };
     expect(posterTime(meta.durationSeconds)).toBe(1);
-    const short = dir.file('short.mp4');
-    await ffmpeg([...testClipArgs({ seconds: 0.5, size: '64x48', audio: false }), ...H264, short]);
+    const short = videos.dir.file('short.mp4');
+    await ffmpeg([...testClipArgs({ seconds: 0.5, size: '64x48', audio: false }), ...H264_ARGS, short]);
     const p = await makeVideoPreviews(short, { ...meta, durationSeconds: 1000 });
     expect([p.width, p.height]).toEqual([64, 48]);
   });
@@ -77,15 +66,15 @@ describe('isWebPlayable', () => {
 
 describe('transcodeIfNeeded', () => {
   it('returns null for an H.264/AAC MP4 and writes nothing', async () => {
-    const out = dir.file('unused.mp4');
-    expect(await transcodeIfNeeded(mp4, await extractMetadata(mp4, 'video/mp4'), out)).toBeNull();
+    const out = videos.dir.file('unused.mp4');
+    expect(await transcodeIfNeeded(videos.mp4, await extractMetadata(videos.mp4, 'video/mp4'), out)).toBeNull();
     await expect(readFile(out)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('encodes VP9/Opus WebM to a fast-start H.264/AAC MP4', async () => {
-    const webm = dir.file('clip.webm');
+    const webm = videos.dir.file('clip.webm');
     await ffmpeg([...testClipArgs({ size: '160x120' }), '-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '100k', '-c:a', 'libopus', webm]);
-    const out = dir.file('from-webm.mp4');
+    const out = videos.dir.file('from-webm.mp4');
     expect(await transcodeIfNeeded(webm, await extractMetadata(webm, 'video/webm'), out)).toBe(out);
     const probe = await ffprobeJson(out);
     const video = probe.streams.find((s) => s.codec_type === 'video');
@@ -98,9 +87,9 @@ describe('transcodeIfNeeded', () => {
   });
 
   it('only remuxes H.264 that is already web-ready but in Matroska', async () => {
-    const mkv = dir.file('clip.mkv');
-    await ffmpeg([...testClipArgs({ size: '160x120' }), ...H264, '-crf', '30', '-c:a', 'libopus', mkv]);
-    const out = dir.file('from-mkv.mp4');
+    const mkv = videos.dir.file('clip.mkv');
+    await ffmpeg([...testClipArgs({ size: '160x120' }), ...H264_ARGS, '-crf', '30', '-c:a', 'libopus', mkv]);
+    const out = videos.dir.file('from-mkv.mp4');
     await transcodeIfNeeded(mkv, await extractMetadata(mkv, 'video/x-matroska'), out);
     const [source, result] = await Promise.all([ffprobeJson(mkv), ffprobeJson(out)]);
     const sourceVideo = source.streams.find((s) => s.codec_type === 'video');
@@ -113,15 +102,15 @@ describe('transcodeIfNeeded', () => {
   });
 
   it('scales to fit 1080p in either orientation, with even sides', async () => {
-    const tall = dir.file('tall.avi');
+    const tall = videos.dir.file('tall.avi');
     await ffmpeg([...testClipArgs({ seconds: 0.2, size: '1440x2560', rate: 5, audio: false }), '-c:v', 'mpeg4', '-q:v', '31', tall]);
-    const out = dir.file('tall.mp4');
+    const out = videos.dir.file('tall.mp4');
     await transcodeIfNeeded(tall, await extractMetadata(tall, 'video/x-msvideo'), out);
     expect((await ffprobeJson(out)).streams[0]).toMatchObject({ codec_name: 'h264', width: 1080, height: 1920 });
 
-    const odd = dir.file('odd.webm');
+    const odd = videos.dir.file('odd.webm');
     await ffmpeg([...testClipArgs({ seconds: 0.2, size: '321x241', rate: 5, audio: false }), '-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', odd]);
-    const oddOut = dir.file('odd.mp4');
+    const oddOut = videos.dir.file('odd.mp4');
     await transcodeIfNeeded(odd, await extractMetadata(odd, 'video/webm'), oddOut);
     expect((await ffprobeJson(oddOut)).streams[0]).toMatchObject({ width: 320, height: 240 });
   });
