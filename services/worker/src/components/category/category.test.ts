@@ -5,7 +5,7 @@ import type { MediaMetadata } from '../metadata/types';
 import { emptyMetadata } from '../metadata/types';
 import { tempDir } from '@trove/kit/testing';
 import type { TempDir } from '@trove/kit/testing';
-import { FIXTURES, HEIC_FIXTURE_PAIRING_ID, ffmpeg, testClipArgs } from '@trove/kit/testing/media';
+import { FIXTURES, H264_ARGS, HEIC_FIXTURE_PAIRING_ID, ffmpeg, testClipArgs } from '@trove/kit/testing/media';
 import { detectCategory } from './index';
 
 let dir: TempDir;
@@ -24,6 +24,11 @@ async function categoryOf(filename: string, mimeType: string, data: Buffer): Pro
 }
 
 const plainPng = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: 'white' } }).png();
+/** A plain JPEG of that size, with an XMP packet of `xmp` (its description's attributes) when given. */
+const plainJpeg = (width: number, height: number, background: string, xmp?: string) => {
+  const jpeg = sharp({ create: { width, height, channels: 3, background } }).jpeg();
+  return (xmp ? jpeg.withXmp(xmpPacket(xmp)) : jpeg).toBuffer();
+};
 
 describe('detectCategory on real and generated files', () => {
   it('the HEIC fixture, the still of a Live Photo, is an ordinary photo on its own (media pairs it); so is jobs.jpeg', async () => {
@@ -55,37 +60,27 @@ describe('detectCategory on real and generated files', () => {
   });
 
   it('panoramas: by projection type, or by an aspect ratio of 2.5:1 or more', async () => {
-    const sphere = await sharp({ create: { width: 800, height: 400, channels: 3, background: 'blue' } })
-      .jpeg()
-      .withXmp(xmpPacket('xmlns:GPano="http://ns.google.com/photos/1.0/panorama/" GPano:ProjectionType="equirectangular"'))
-      .toBuffer();
+    const sphere = await plainJpeg(800, 400, 'blue', 'xmlns:GPano="http://ns.google.com/photos/1.0/panorama/" GPano:ProjectionType="equirectangular"');
     expect(await categoryOf('PANO_0001.jpg', 'image/jpeg', sphere)).toBe('panorama');
-    const wide = await sharp({ create: { width: 1000, height: 400, channels: 3, background: 'blue' } })
-      .jpeg()
-      .toBuffer();
+    const wide = await plainJpeg(1000, 400, 'blue');
     expect(await categoryOf('IMG_2000.jpg', 'image/jpeg', wide)).toBe('panorama');
-    const notWide = await sharp({ create: { width: 990, height: 400, channels: 3, background: 'blue' } })
-      .jpeg()
-      .toBuffer();
+    const notWide = await plainJpeg(990, 400, 'blue');
     expect(await categoryOf('IMG_2001.jpg', 'image/jpeg', notWide)).toBe('default');
   });
 
   it('motion photos: Google XMP', async () => {
-    const motion = await sharp({ create: { width: 400, height: 300, channels: 3, background: 'red' } })
-      .jpeg()
-      .withXmp(xmpPacket('xmlns:GCamera="http://ns.google.com/photos/1.0/camera/" GCamera:MotionPhoto="1"'))
-      .toBuffer();
+    const motion = await plainJpeg(400, 300, 'red', 'xmlns:GCamera="http://ns.google.com/photos/1.0/camera/" GCamera:MotionPhoto="1"');
     expect(await categoryOf('PXL_20240105_101112.MP.jpg', 'image/jpeg', motion)).toBe('motion');
   });
 
   it('videos: slow motion by capture rate, by a high frame rate; the motion part of a Live Photo is an ordinary video', async () => {
     const slow = dir.file('slow.mp4');
-    await ffmpeg([...testClipArgs({ seconds: 0.5, size: '64x48', rate: 120, audio: false }), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', slow]);
+    await ffmpeg([...testClipArgs({ seconds: 0.5, size: '64x48', rate: 120, audio: false }), ...H264_ARGS, slow]);
     const slowMeta = await extractMetadata(slow, 'video/mp4');
     expect(detectCategory(slowMeta, { filename: 'slow.mp4', mimeType: 'video/mp4' })).toBe('slow');
 
     const normal = dir.file('normal.mp4');
-    await ffmpeg([...testClipArgs({ seconds: 0.5, size: '64x48', audio: false }), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', normal]);
+    await ffmpeg([...testClipArgs({ seconds: 0.5, size: '64x48', audio: false }), ...H264_ARGS, normal]);
     expect(detectCategory(await extractMetadata(normal, 'video/mp4'), { filename: 'normal.mp4', mimeType: 'video/mp4' })).toBe('default');
 
     const live = dir.file('IMG_0543.MOV');
