@@ -17,16 +17,31 @@ import {
   mergePeopleRpc,
   updatePersonRpc,
 } from '@trove/proto-events';
-import type { MediaItemV1 } from '@trove/proto-events';
+import type {
+  ExploreIdRequestV1,
+  ListExploreMediaItemsRequestV1,
+  ListPeopleRequestV1,
+  MediaItemExploreRequestV1,
+  MediaItemIdsV1,
+  MediaItemV1,
+  PersonListV1,
+  PersonV1,
+  PlaceListV1,
+  PlaceV1,
+  RpcContract,
+  ThingListV1,
+  ThingV1,
+} from '@trove/proto-events';
 import type { BlobStore, Bus, Logger } from '@trove/kit';
+import type { components } from '@trove/openapi';
 import type { ContentUrls, RequestOrigin } from '../content/content-urls';
 import { serveBlob } from '../content/serve-blob';
 import { OperationRouter } from '../openapi/operation-router';
-import type { OperationHandler } from '../openapi/operation-router';
 import { schemaFields } from '../openapi/schema-fields';
 import { presenter } from '../present';
 import type { MediaItemsById } from '../present';
-import { requireUser, requireUserOrSignature } from '../security/authenticate';
+import { requireUserOrSignature } from '../security/authenticate';
+import { userCalls } from './user-calls';
 
 export interface ExploreRouteDeps {
   bus: Bus;
@@ -38,6 +53,56 @@ export interface ExploreRouteDeps {
 
 /** Face thumbnails are regenerated with the item's processing (their ETag changes then). */
 const CACHE_FACE = 'private, max-age=3600';
+
+/** Places, things and people: groups of media items, one of which is the cover. */
+type Covered = { coverMediaItemId: string | null };
+type Presenter = ReturnType<typeof presenter>;
+type Shown = components['schemas'];
+
+/** The operations of one kind of group, by what they do. */
+interface GroupOperations {
+  list: 'listPlaces' | 'listThings' | 'listPeople';
+  get: 'getPlace' | 'getThing' | 'getPerson';
+  ofItem: 'listMediaItemPlaces' | 'listMediaItemThings' | 'listMediaItemPeople';
+  items: 'listPlaceMediaItems' | 'listThingMediaItems' | 'listPersonMediaItems';
+}
+
+/** One kind of group: its operations, the explore RPCs answering them, and how it is shown. Places, things and people differ in nothing else. */
+interface GroupKind<G extends Covered, List> {
+  operations: GroupOperations;
+  contracts: {
+    /** People's lists may ask for the hidden ones; the queries of places and things have no `hidden`. */
+    list: RpcContract<ListPeopleRequestV1, List>;
+    get: RpcContract<ExploreIdRequestV1, G>;
+    ofItem: RpcContract<MediaItemExploreRequestV1, List>;
+    items: RpcContract<ListExploreMediaItemsRequestV1, MediaItemIdsV1>;
+  };
+  /** The groups in a list answer. */
+  groups(list: List): G[];
+  /** Groups as the API shows them, their covers among `covers`. */
+  all(present: Presenter, groups: G[], covers: MediaItemsById): Array<Shown['Place']> | Array<Shown['Thing']> | Array<Shown['Person']>;
+}
+
+const PLACES: GroupKind<PlaceV1, PlaceListV1> = {
+  operations: { list: 'listPlaces', get: 'getPlace', ofItem: 'listMediaItemPlaces', items: 'listPlaceMediaItems' },
+  contracts: { list: listPlacesRpc, get: getPlaceRpc, ofItem: listMediaItemPlacesRpc, items: listPlaceMediaItemsRpc },
+  groups: (list) => list.places,
+  all: (present, places, covers) => present.places(places, covers),
+};
+
+const THINGS: GroupKind<ThingV1, ThingListV1> = {
+  operations: { list: 'listThings', get: 'getThing', ofItem: 'listMediaItemThings', items: 'listThingMediaItems' },
+  contracts: { list: listThingsRpc, get: getThingRpc, ofItem: listMediaItemThingsRpc, items: listThingMediaItemsRpc },
+  groups: (list) => list.things,
+  all: (present, things, covers) => present.things(things, covers),
+};
+
+const PEOPLE: GroupKind<PersonV1, PersonListV1> = {
+  operations: { list: 'listPeople', get: 'getPerson', ofItem: 'listMediaItemPeople', items: 'listPersonMediaItems' },
+  contracts: { list: listPeopleRpc, get: getPersonRpc, ofItem: listMediaItemPeopleRpc, items: listPersonMediaItemsRpc },
+  groups: (list) => list.people,
+  all: (present, people, covers) => present.people(people, covers),
+};
 
 /**
  * Places, things and people, for the token's user (the explore service scopes every call to it:
@@ -53,89 +118,36 @@ export function exploreRoutes(deps: ExploreRouteDeps): Router {
   /** The user's items among `ids`, in their order (the media service leaves out what it no longer has). */
   const mediaItems = async (userId: string, ids: string[]): Promise<MediaItemV1[]> =>
     ids.length === 0 ? [] : (await deps.bus.request(getMediaItemsRpc, { userId, ids: [...new Set(ids)] })).items;
-  /** The cover items of some places or things. */
-  const covers = async (userId: string, groups: Array<{ coverMediaItemId: string | null }>): Promise<MediaItemsById> =>
+  /** The cover items of some groups. */
+  const covers = async (userId: string, groups: Covered[]): Promise<MediaItemsById> =>
     new Map((await mediaItems(userId, groups.flatMap((g) => (g.coverMediaItemId ? [g.coverMediaItemId] : [])))).map((i) => [i.id, i]));
 
-  routes.handle('listPlaces', async (req, res) => {
-    const { userId } = requireUser(res);
-    const { places } = await deps.bus.request(listPlacesRpc, { userId, ...req.query });
-    res.json(present(req).places(places, await covers(userId, places)));
-  });
+  const { answer, command } = userCalls(routes);
+  /**
+   * The routes of one kind of group: the user's groups, one of them, an item's groups (each shown
+   * with its cover item), and a page of a group's items (explore picks the ids, newest first and
+   * visible only; the media service has the items).
+   */
+  const groupRoutes = <G extends Covered, List>(kind: GroupKind<G, List>) => {
+    /** Groups shown with their cover items. */
+    const shown = async (req: RequestOrigin, userId: string, groups: G[]) => kind.all(present(req), groups, await covers(userId, groups));
+    answer(kind.operations.list, async (req, userId) => shown(req, userId, kind.groups(await deps.bus.request(kind.contracts.list, { userId, ...req.query }))));
+    answer(kind.operations.get, async (req, userId) => {
+      const [group] = await shown(req, userId, [await deps.bus.request(kind.contracts.get, { userId, id: req.params.id })]);
+      return group;
+    });
+    answer(kind.operations.ofItem, async (req, userId) => shown(req, userId, kind.groups(await deps.bus.request(kind.contracts.ofItem, { userId, mediaItemId: req.params.id }))));
+    answer(kind.operations.items, async (req, userId) => {
+      const { mediaItemIds } = await deps.bus.request(kind.contracts.items, { userId, id: req.params.id, ...req.query });
+      return present(req).mediaItems(await mediaItems(userId, mediaItemIds));
+    });
+  };
+  groupRoutes(PLACES);
+  groupRoutes(THINGS);
+  groupRoutes(PEOPLE);
 
-  routes.handle('getPlace', async (req, res) => {
-    const { userId } = requireUser(res);
-    const place = await deps.bus.request(getPlaceRpc, { userId, id: req.params.id });
-    res.json(present(req).place(place, await covers(userId, [place])));
-  });
-
-  routes.handle('listMediaItemPlaces', async (req, res) => {
-    const { userId } = requireUser(res);
-    const { places } = await deps.bus.request(listMediaItemPlacesRpc, { userId, mediaItemId: req.params.id });
-    res.json(present(req).places(places, await covers(userId, places)));
-  });
-
-  routes.handle('listThings', async (req, res) => {
-    const { userId } = requireUser(res);
-    const { things } = await deps.bus.request(listThingsRpc, { userId, ...req.query });
-    res.json(present(req).things(things, await covers(userId, things)));
-  });
-
-  routes.handle('getThing', async (req, res) => {
-    const { userId } = requireUser(res);
-    const thing = await deps.bus.request(getThingRpc, { userId, id: req.params.id });
-    res.json(present(req).thing(thing, await covers(userId, [thing])));
-  });
-
-  routes.handle('listMediaItemThings', async (req, res) => {
-    const { userId } = requireUser(res);
-    const { things } = await deps.bus.request(listMediaItemThingsRpc, { userId, mediaItemId: req.params.id });
-    res.json(present(req).things(things, await covers(userId, things)));
-  });
-
-  /** A page of a place's or thing's items: explore picks the ids (newest first, visible only), the media service has the items. */
-  const groupItems =
-    (contract: typeof listPlaceMediaItemsRpc): OperationHandler<'listPlaceMediaItems' | 'listThingMediaItems' | 'listPersonMediaItems'> =>
-    async (req, res) => {
-      const { userId } = requireUser(res);
-      const { mediaItemIds } = await deps.bus.request(contract, { userId, id: req.params.id, ...req.query });
-      res.json(present(req).mediaItems(await mediaItems(userId, mediaItemIds)));
-    };
-  routes.handle('listPlaceMediaItems', groupItems(listPlaceMediaItemsRpc));
-  routes.handle('listThingMediaItems', groupItems(listThingMediaItemsRpc));
-
-  // ---- people ----------------------------------------------------------------------------------
-  routes.handle('listPeople', async (req, res) => {
-    const { userId } = requireUser(res);
-    const { people } = await deps.bus.request(listPeopleRpc, { userId, ...req.query });
-    res.json(present(req).people(people, await covers(userId, people)));
-  });
-
-  routes.handle('getPerson', async (req, res) => {
-    const { userId } = requireUser(res);
-    const person = await deps.bus.request(getPersonRpc, { userId, id: req.params.id });
-    res.json(present(req).person(person, await covers(userId, [person])));
-  });
-
-  routes.handle('listMediaItemPeople', async (req, res) => {
-    const { userId } = requireUser(res);
-    const { people } = await deps.bus.request(listMediaItemPeopleRpc, { userId, mediaItemId: req.params.id });
-    res.json(present(req).people(people, await covers(userId, people)));
-  });
-
-  routes.handle('listPersonMediaItems', groupItems(listPersonMediaItemsRpc));
-
-  routes.handle('updatePerson', async (req, res) => {
-    const { userId } = requireUser(res);
-    await deps.bus.request(updatePersonRpc, { userId, id: req.params.id, ...schemaFields('PeopleRequest', req.body) });
-    res.status(204).end();
-  });
-
-  routes.handle('mergePeople', async (req, res) => {
-    const { userId } = requireUser(res);
-    await deps.bus.request(mergePeopleRpc, { userId, id: req.params.id, people: req.body.people });
-    res.status(204).end();
-  });
+  command('updatePerson', (req, userId) => deps.bus.request(updatePersonRpc, { userId, id: req.params.id, ...schemaFields('PeopleRequest', req.body) }));
+  command('mergePeople', (req, userId) => deps.bus.request(mergePeopleRpc, { userId, id: req.params.id, people: req.body.people }));
 
   routes.handle('getFaceThumbnail', async (req, res) => {
     // A bearer token scopes the lookup to its user; a verified signed URL names the face itself.

@@ -5,7 +5,7 @@ import type { Bus } from '@trove/kit';
 import { permittedComponents } from '../features/user-features';
 import type { UserFeatures } from '../features/user-features';
 import { OperationRouter } from '../openapi/operation-router';
-import { requireUser } from '../security/authenticate';
+import { userCalls } from './user-calls';
 
 export interface JobRouteDeps {
   bus: Bus;
@@ -22,28 +22,15 @@ const present = (job: JobV1) => ({ ...job, processed: job.done });
 export function jobRoutes(deps: JobRouteDeps): Router {
   const routes = new OperationRouter();
 
-  routes.handle('listJobs', async (req, res) => {
-    const { userId } = requireUser(res);
-    const { jobs } = await deps.bus.request(listJobsRpc, { userId, page: req.query.page, limit: req.query.limit });
-    res.json(jobs.map(present));
-  });
+  const { answer, command } = userCalls(routes);
 
-  routes.handle('createJob', async (req, res) => {
-    const { userId } = requireUser(res);
+  answer('listJobs', async (req, userId) => (await deps.bus.request(listJobsRpc, { userId, page: req.query.page, limit: req.query.limit })).jobs.map(present));
+  answer('createJob', async (req, userId) => {
     const allowed = permittedComponents(await deps.features.of(userId));
-    res.status(201).json(present(await deps.bus.request(createJobRpc, { userId, components: req.body.components, allowed })));
-  });
-
-  routes.handle('getJob', async (req, res) => {
-    const { userId } = requireUser(res);
-    res.json(present(await deps.bus.request(getJobRpc, { userId, id: req.params.id })));
-  });
-
-  routes.handle('updateJob', async (req, res) => {
-    const { userId } = requireUser(res);
-    await deps.bus.request(updateJobRpc, { userId, id: req.params.id, status: req.body.status });
-    res.status(204).end();
-  });
+    return present(await deps.bus.request(createJobRpc, { userId, components: req.body.components, allowed }));
+  }, 201);
+  answer('getJob', async (req, userId) => present(await deps.bus.request(getJobRpc, { userId, id: req.params.id })));
+  command('updateJob', (req, userId) => deps.bus.request(updateJobRpc, { userId, id: req.params.id, status: req.body.status }));
 
   return routes.router;
 }

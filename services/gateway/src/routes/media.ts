@@ -9,7 +9,8 @@ import { OperationRouter } from '../openapi/operation-router';
 import type { OperationHandler } from '../openapi/operation-router';
 import { requestedChanges } from '../openapi/schema-fields';
 import { presenter } from '../present';
-import { requireUser, requireUserOrSignature } from '../security/authenticate';
+import { requireUserOrSignature } from '../security/authenticate';
+import { userCalls } from './user-calls';
 
 export interface MediaRouteDeps {
   bus: Bus;
@@ -31,21 +32,13 @@ export function mediaRoutes(deps: MediaRouteDeps): Router {
   const routes = new OperationRouter();
   const present = (req: RequestOrigin) => presenter(req, deps.contentUrls);
 
+  const { answer, command } = userCalls(routes);
   // The library view's query also filters by type, category and status; the others take none of those.
-  const listView =
-    (view: ListMediaItemsRequestV1['view']): OperationHandler<'listMediaItems'> =>
-    async (req, res) => {
-      const { userId } = requireUser(res);
-      const { items } = await deps.bus.request(listMediaItemsRpc, { userId, view, ...req.query });
-      res.json(present(req).mediaItems(items));
-    };
-  const setFlag =
-    (flag: SetMediaFlagRequestV1['flag'], value: boolean): OperationHandler<'addFavourites'> =>
-    async (req, res) => {
-      const { userId } = requireUser(res);
-      await deps.bus.request(setMediaFlagRpc, { userId, ids: req.body.mediaItems, flag, value });
-      res.status(204).end();
-    };
+  const listView = (operationId: 'listMediaItems' | 'listFavourites' | 'listHidden' | 'listTrash', view: ListMediaItemsRequestV1['view']) =>
+    answer(operationId, async (req, userId) => present(req).mediaItems((await deps.bus.request(listMediaItemsRpc, { userId, view, ...req.query })).items));
+  type FlagOperation = 'addFavourites' | 'removeFavourites' | 'hideMediaItems' | 'unhideMediaItems' | 'trashMediaItems' | 'restoreMediaItems';
+  const setFlag = (operationId: FlagOperation, flag: SetMediaFlagRequestV1['flag'], value: boolean) =>
+    command(operationId, (req, userId) => deps.bus.request(setMediaFlagRpc, { userId, ids: req.body.mediaItems, flag, value }));
   const content =
     (variant: ContentVariant): OperationHandler<'getMediaItemOriginal'> =>
     async (req, res) => {
@@ -60,44 +53,26 @@ export function mediaRoutes(deps: MediaRouteDeps): Router {
       });
     };
 
-  routes.handle('listMediaItems', listView('library'));
-
-  routes.handle('getMediaItem', async (req, res) => {
-    const { userId } = requireUser(res);
-    res.json(present(req).mediaItem(await deps.bus.request(getMediaItemRpc, { userId, id: req.params.id })));
-  });
-
-  routes.handle('updateMediaItem', async (req, res) => {
-    const { userId } = requireUser(res);
-    await deps.bus.request(updateMediaItemRpc, { userId, id: req.params.id, ...requestedChanges('MediaItemRequest', req.body) });
-    res.status(204).end();
-  });
-
-  routes.handle('deleteMediaItem', async (req, res) => {
-    const { userId } = requireUser(res);
-    await deps.bus.request(setMediaFlagRpc, { userId, ids: [req.params.id], flag: 'deleted', value: true });
-    res.status(204).end();
-  });
+  listView('listMediaItems', 'library');
+  answer('getMediaItem', async (req, userId) => present(req).mediaItem(await deps.bus.request(getMediaItemRpc, { userId, id: req.params.id })));
+  command('updateMediaItem', (req, userId) => deps.bus.request(updateMediaItemRpc, { userId, id: req.params.id, ...requestedChanges('MediaItemRequest', req.body) }));
+  command('deleteMediaItem', (req, userId) => deps.bus.request(setMediaFlagRpc, { userId, ids: [req.params.id], flag: 'deleted', value: true }));
 
   routes.handle('getMediaItemOriginal', content('original'));
   routes.handle('getMediaItemPreview', content('preview'));
   routes.handle('getMediaItemThumbnail', content('thumbnail'));
 
-  routes.handle('listFavourites', listView('favourites'));
-  routes.handle('addFavourites', setFlag('favourite', true));
-  routes.handle('removeFavourites', setFlag('favourite', false));
-  routes.handle('listHidden', listView('hidden'));
-  routes.handle('hideMediaItems', setFlag('hidden', true));
-  routes.handle('unhideMediaItems', setFlag('hidden', false));
-  routes.handle('listTrash', listView('trash'));
-  routes.handle('trashMediaItems', setFlag('deleted', true));
-  routes.handle('restoreMediaItems', setFlag('deleted', false));
+  listView('listFavourites', 'favourites');
+  setFlag('addFavourites', 'favourite', true);
+  setFlag('removeFavourites', 'favourite', false);
+  listView('listHidden', 'hidden');
+  setFlag('hideMediaItems', 'hidden', true);
+  setFlag('unhideMediaItems', 'hidden', false);
+  listView('listTrash', 'trash');
+  setFlag('trashMediaItems', 'deleted', true);
+  setFlag('restoreMediaItems', 'deleted', false);
 
-  routes.handle('listYearsAgoMediaItems', async (req, res) => {
-    const { userId } = requireUser(res);
-    const { items } = await deps.bus.request(yearsAgoRpc, { userId, monthDate: req.params.monthDate, ...req.query });
-    res.json(present(req).mediaItems(items));
-  });
+  answer('listYearsAgoMediaItems', async (req, userId) => present(req).mediaItems((await deps.bus.request(yearsAgoRpc, { userId, monthDate: req.params.monthDate, ...req.query })).items));
 
   return routes.router;
 }

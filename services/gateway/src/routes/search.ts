@@ -4,7 +4,7 @@ import type { Bus } from '@trove/kit';
 import type { ContentUrls } from '../content/content-urls';
 import { OperationRouter } from '../openapi/operation-router';
 import { presenter } from '../present';
-import { requireUser } from '../security/authenticate';
+import { userCalls } from './user-calls';
 
 export interface SearchRouteDeps {
   bus: Bus;
@@ -18,12 +18,11 @@ export interface SearchRouteDeps {
 export function searchRoutes(deps: SearchRouteDeps): Router {
   const routes = new OperationRouter();
 
-  routes.handle('searchMediaItems', async (req, res) => {
-    const { userId } = requireUser(res);
+  userCalls(routes).answer('searchMediaItems', async (req, userId) => {
     const { q, page, limit } = req.query;
     const { mediaItemIds } = await deps.bus.request(searchMediaItemsRpc, { userId, q, page, limit });
     const items = mediaItemIds.length === 0 ? [] : (await deps.bus.request(getMediaItemsRpc, { userId, ids: mediaItemIds })).items;
-    res.json(presenter(req, deps.contentUrls).mediaItems(items));
+    return presenter(req, deps.contentUrls).mediaItems(items);
   });
 
   return routes.router;
