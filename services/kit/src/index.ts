@@ -9,5 +9,6 @@ export * from './service/run';
 export * from './service/package-info';
 export * from './secrets';
 export * from './filetype';
+export * from './net';
 export * from './service/stores';
 export { componentDuration, httpRequestDuration, observedGauge, secondsSince, startMetricsServer } from './metrics';

@@ -53,16 +53,8 @@ describe('login rate limiter (sliding window over the document store)', () => {
 });
 
 describe('client address keys', () => {
-  it.each([
-    ['203.0.113.7', 'address:203.0.113.7'],
-    ['::ffff:203.0.113.7', 'address:203.0.113.7'],
-    ['2001:db8:1:2:3:4:5:6', 'address:2001:db8:1:2::/64'],
-    ['2001:db8:1:2::9', 'address:2001:db8:1:2::/64'],
-    ['2001:0db8:0001:0002:aaaa::1', 'address:2001:db8:1:2::/64'],
-    ['2001:db8::1', 'address:2001:db8:0:0::/64'],
-    ['::1', 'address:0:0:0:0::/64'],
-    ['fe80::1%eth0', 'address:fe80:0:0:0::/64'],
-  ])('%s → %s', (address, key) => {
-    expect(addressKey(address)).toBe(key);
+  it('are the client key under `address:`, an IPv6 /64 counting as one client', () => {
+    expect(addressKey('::ffff:203.0.113.7')).toBe('address:203.0.113.7');
+    expect(addressKey('2001:db8:1:2::9')).toBe('address:2001:db8:1:2::/64');
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isIPv4, isIPv6 } from 'node:net';
+import { addressKey as clientKey } from '@trove/kit';
 import type { LoginAttemptsRepository } from './repository';
 
 /** `attempts`: the most counted on any of the keys in the sliding window, this one included. */
@@ -53,17 +53,7 @@ export class LoginRateLimiter {
   }
 }
 
-/**
- * The rate-limit key of a client address. IPv6 clients usually own a whole /64, so it counts as one
- * address (otherwise each attempt could come from a fresh one); IPv4-mapped IPv6 is plain IPv4.
- */
+/** The rate-limit key of a client address (an IPv6 /64 counts as one client; see the kit's `addressKey`). */
 export function addressKey(address: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return `address:${mapped[1]}`;
-  if (isIPv4(address) || !isIPv6(address)) return `address:${address}`;
-  const [head, tail = ''] = address.toLowerCase().split('%')[0].split('::');
-  const left = head ? head.split(':') : [];
-  const right = address.includes('::') && tail ? tail.split(':') : [];
-  const groups = address.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `address:${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  return `address:${clientKey(address)}`;
 }

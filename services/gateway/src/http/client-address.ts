@@ -8,9 +8,9 @@
  *   server and the gateway know.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { isIP, isIPv4, isIPv6 } from 'node:net';
+import { isIP } from 'node:net';
 import type { Express, Request } from 'express';
-import { loadOrCreateSecret } from '@trove/kit';
+import { addressKey, loadOrCreateSecret } from '@trove/kit';
 import type { Logger } from '@trove/kit';
 
 export const CLIENT_ADDRESS_HEADER = 'X-Trove-Client-Address';
@@ -50,27 +50,6 @@ export class ClientAddresses {
     // Digests first: equal lengths for timingSafeEqual, and the comparison time says nothing of the secret.
     return presented !== undefined && timingSafeEqual(digest(presented), this.secretDigest);
   }
-}
-
-/**
- * The rate-limit key of a client address. An IPv6 client usually owns a whole /64, so the /64
- * counts as one address (or each attempt could come from a fresh one); IPv4-mapped IPv6 is plain
- * IPv4.
- */
-export function addressKey(address: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return mapped[1];
-  if (isIPv4(address) || !isIPv6(address)) return address;
-  return `${ipv6Groups(address.split('%')[0]).slice(0, 4).join(':')}::/64`;
-}
-
-/** The eight groups of an IPv6 address, without leading zeros (`::` expanded). */
-function ipv6Groups(address: string): string[] {
-  const [head, tail] = address.toLowerCase().split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
-  return groups.map((g) => g.replace(/^0+(?=.)/, ''));
 }
 
 function digest(s: string): Buffer {

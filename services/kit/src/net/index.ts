@@ -1,0 +1,1 @@
+export { addressKey } from './address-key';
