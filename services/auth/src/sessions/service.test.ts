@@ -26,19 +26,25 @@ let sessions: Sessions;
 let userId: string;
 /** The slowdowns login asked for, instead of waiting them. */
 let slept: number[];
+/**
+ * The limiters' clock, stopped in the middle of a minute: on a slow machine a test's dozen logins could otherwise
+ * straddle a window boundary, and the sliding window would weigh the earlier attempts down.
+ */
+const midMinute = () => Math.floor(Date.now() / 60_000) * 60_000 + 30_000;
 
 beforeEach(async () => {
   users = await UsersRepository.open(db.store);
   revocations = new FakeRevocations();
   slept = [];
   const attempts = await LoginAttemptsRepository.open(db.store);
+  const now = midMinute();
   sessions = new Sessions({
     users,
     sessions: await SessionsRepository.open(db.store, { ttlMs: 24 * 3600 * 1000 }),
     tokens: new AccessTokenIssuer(SECRET, 900),
     limits: new LoginLimits({
-      perClient: new LoginRateLimiter(attempts, { limit: 5 }),
-      perUsername: new LoginRateLimiter(attempts, { limit: 12 }),
+      perClient: new LoginRateLimiter(attempts, { limit: 5, now: () => now }),
+      perUsername: new LoginRateLimiter(attempts, { limit: 12, now: () => now }),
       slowDownAfter: 5,
       slowDownMs: 800,
       sleep: async (ms) => {
