@@ -8,6 +8,7 @@ import { tempDir, type TempDir } from '../testing/temp';
 import { openDocStore } from './index';
 import { openMongoDocStore } from './mongo';
 import { openNedbDocStore } from './nedb';
+import { openSqliteDocStore } from './sqlite/store';
 import { DuplicateKeyError, UnsupportedQueryError, type BaseDoc, type Collection, type DocStore, type Filter, type Update } from './port';
 
 /**
@@ -757,6 +758,35 @@ describe('docstore contract: NeDB', () => {
       } finally {
         await store.close();
       }
+    });
+  });
+
+  afterAll(async () => {
+    await dir?.remove();
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// SQLite: always.
+
+describe('docstore contract: SQLite', () => {
+  let dir: TempDir;
+  beforeAll(async () => {
+    dir = await tempDir('trove-docstore-sqlite-');
+  });
+
+  docStoreContract(() => ({ kind: 'sqlite', open: (name) => openSqliteDocStore({ file: join(dir.path, `${name}.sqlite`) }) }));
+
+  describe('embedded specifics', () => {
+    test('a file has one owner per process, and a closed store refuses work', async () => {
+      const file = join(dir.path, 'owner.sqlite');
+      const store = await openSqliteDocStore({ file });
+      await expect(openSqliteDocStore({ file })).rejects.toThrow(/already open/);
+      const photos = store.collection<Doc>('photos');
+      await store.close();
+      await expect(photos.find({})).rejects.toThrow(/closed/);
+      expect(() => store.collection('photos')).toThrow(/closed/);
+      await (await openSqliteDocStore({ file })).close();
     });
   });
 

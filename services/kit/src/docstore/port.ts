@@ -126,7 +126,7 @@ export interface Collection<T extends BaseDoc> {
 
 export interface DocStore {
   /** Which adapter is behind the port: useful in logs and health answers. */
-  readonly kind: 'mongodb' | 'nedb';
+  readonly kind: 'mongodb' | 'nedb' | 'sqlite';
   collection<T extends BaseDoc>(name: string): Collection<T>;
   /** Round-trip to the backing store; throws when it is unreachable. */
   ping(): Promise<void>;

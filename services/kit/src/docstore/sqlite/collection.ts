@@ -1,0 +1,273 @@
+import { compileFilter } from '../match';
+import { DuplicateKeyError, UnsupportedQueryError, type Collection, type Filter, type FindOneAndUpdateOptions, type FindOptions, type IndexSpec, type Update, type UpdateResult } from '../port';
+import { sortedPage } from '../sort';
+import { applyUpdate, upsertSeed } from '../update';
+import { assertFilter, assertFindOptions, assertIndexSpec, indexName, normalizeUpdate, toStoredDocument, writeOptions, type StoredDoc } from '../validate';
+import { decodeDoc, encodeDoc } from './codec';
+import { docTable, isConstraintError, type Db } from './connection';
+import { KeyIndex } from './key-index';
+import { plan, type IndexChoice } from './plan';
+
+type Row = [id: string, doc: string];
+
+/**
+ * One collection in SQLite. Every operation is synchronous inside (better-sqlite3's API), so a read and the write
+ * that follows it cannot interleave with another call: findOneAndUpdate, upserts and unique checks are atomic
+ * without a lock. Each document write and its index keys commit in one transaction.
+ */
+export class SqliteCollection implements Collection<StoredDoc> {
+  private readonly table: string;
+  private readonly indexes = new Map<string, KeyIndex>();
+  private readonly insertDoc;
+  private readonly updateDoc;
+  private readonly deleteDoc;
+  private readonly selectAll;
+
+  constructor(
+    private readonly db: Db,
+    readonly name: string,
+    private readonly assertOpen: () => void,
+  ) {
+    this.table = docTable(name);
+    db.exec(`CREATE TABLE IF NOT EXISTS ${this.table} (id TEXT PRIMARY KEY NOT NULL, doc TEXT NOT NULL)`);
+    this.insertDoc = db.prepare(`INSERT INTO ${this.table} (id, doc) VALUES (?, ?)`);
+    this.updateDoc = db.prepare(`UPDATE ${this.table} SET doc = ? WHERE id = ?`);
+    this.deleteDoc = db.prepare(`DELETE FROM ${this.table} WHERE id = ?`);
+    this.selectAll = db.prepare(`SELECT id, doc FROM ${this.table}`).raw();
+    const declared = db.prepare(`SELECT rowid, name, spec FROM _indexes WHERE collection = ? ORDER BY rowid`).raw().all(name) as Array<[number, string, string]>;
+    for (const [ix, indexName, spec] of declared) this.indexes.set(indexName, new KeyIndex(db, ix, indexName, JSON.parse(spec) as IndexSpec));
+  }
+
+  /** Runs `write` in a transaction; a unique violation (of `_id` or an index) becomes DuplicateKeyError, with nothing written. */
+  private transaction<R>(write: () => R): R {
+    try {
+      return this.db.transaction(write)();
+    } catch (err) {
+      if (isConstraintError(err)) throw new DuplicateKeyError(this.name, `duplicate key in ${this.name}: ${(err as Error).message}`);
+      throw err;
+    }
+  }
+
+  private store(before: StoredDoc | undefined, after: StoredDoc | undefined): void {
+    if (!before && after) this.insertDoc.run(after._id, encodeDoc(after));
+    else if (before && after) this.updateDoc.run(encodeDoc(after), after._id);
+    else if (before) this.deleteDoc.run(before._id);
+    for (const index of this.indexes.values()) index.write(before, after);
+  }
+
+  // ---- reads ----------------------------------------------------------------------------------------------------
+
+  private estimate = (choice: IndexChoice, cap: number): number => {
+    const sql = `SELECT count(*) FROM (SELECT 1 FROM ${choice.index.table} k WHERE ${choice.where} LIMIT ${cap})`;
+    return (this.db.prepare(sql).raw().get(...choice.params) as [number])[0];
+  };
+
+  /** The query of the candidate rows for `filter` (possibly repeated: one per index key), in the sort's order when `ordered`. */
+  private candidates(filter: Filter, sort: FindOptions['sort']): { sql: string; params: string[]; ordered: boolean } {
+    const chosen = plan({ filter, sort, indexes: [...this.indexes.values()], estimate: this.estimate, alias: 'k' });
+    switch (chosen.kind) {
+      case 'ids':
+        // Ids are strings: a filter on other values matches nothing.
+        return { sql: `SELECT id, doc FROM ${this.table} WHERE id IN (${chosen.ids.map(() => '?').join(', ') || 'NULL'})`, params: chosen.ids, ordered: false };
+      case 'scan':
+        return { sql: `SELECT id, doc FROM ${this.table}`, params: [], ordered: false };
+      case 'index': {
+        const order = chosen.orderBy ? ` ORDER BY ${chosen.orderBy}` : '';
+        const sql = `SELECT d.id, d.doc FROM ${chosen.index.table} k CROSS JOIN ${this.table} d ON d.id = k.id WHERE ${chosen.where}${order}`;
+        return { sql, params: chosen.params, ordered: chosen.ordered };
+      }
+    }
+  }
+
+  /**
+   * The rows of a query. Read to the end when `stopAfter` is 0; else in chunks of growing size (LIMIT/OFFSET),
+   * so that a page read stops early without leaving a statement half-read (libsql's iterator cannot be closed).
+   */
+  private *rows(sql: string, params: string[], chunked: boolean): Generator<Row> {
+    if (!chunked) {
+      yield* this.db.prepare(sql).raw().iterate(...params) as Iterable<Row>;
+      return;
+    }
+    const statement = this.db.prepare(`${sql} LIMIT ? OFFSET ?`).raw();
+    let offset = 0;
+    for (let size = 128; ; size = Math.min(size * 4, 16_384)) {
+      const chunk = statement.all(...params, size, offset) as Row[];
+      yield* chunk;
+      if (chunk.length < size) return;
+      offset += size;
+    }
+  }
+
+  /** Matching documents: all of them, or the first `stopAfter` when no sort is asked or the index order gives it. */
+  private matching(filter: Filter, sort: FindOptions['sort'], stopAfter: number): { docs: StoredDoc[]; ordered: boolean } {
+    const matches = compileFilter(filter);
+    const { sql, params, ordered } = this.candidates(filter, sort);
+    const hasSort = Object.keys(sort ?? {}).length > 0;
+    const canStop = stopAfter > 0 && (ordered || !hasSort);
+    const seen = new Set<string>();
+    const docs: StoredDoc[] = [];
+    for (const [id, text] of this.rows(sql, params, canStop)) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const doc = decodeDoc(text);
+      if (!matches(doc)) continue;
+      docs.push(doc);
+      if (canStop && docs.length >= stopAfter) break;
+    }
+    return { docs, ordered };
+  }
+
+  private first(filter: Filter): StoredDoc | undefined {
+    return this.matching(filter, undefined, 1).docs[0];
+  }
+
+  async insertOne(doc: StoredDoc): Promise<StoredDoc> {
+    const stored = toStoredDocument(doc);
+    this.assertOpen();
+    this.transaction(() => this.store(undefined, stored));
+    return stored;
+  }
+
+  async insertMany(docs: StoredDoc[]): Promise<StoredDoc[]> {
+    if (!Array.isArray(docs)) throw new UnsupportedQueryError('insertMany needs an array of documents');
+    const stored = docs.map(toStoredDocument);
+    this.assertOpen();
+    if (stored.length === 0) return [];
+    this.transaction(() => {
+      for (const doc of stored) this.store(undefined, doc);
+    });
+    // The validated copies: fresh objects the store never reads again.
+    return stored;
+  }
+
+  async findOne(filter: Filter, options?: Pick<FindOptions, 'sort'>): Promise<StoredDoc | null> {
+    assertFindOptions(options);
+    const [doc] = await this.find(filter, { sort: options?.sort, limit: 1 });
+    return doc ?? null;
+  }
+
+  async find(filter: Filter, options?: FindOptions): Promise<StoredDoc[]> {
+    assertFilter(filter);
+    assertFindOptions(options);
+    this.assertOpen();
+    const { sort, skip = 0, limit = 0 } = options ?? {};
+    const { docs, ordered } = this.matching(filter, sort, limit > 0 ? skip + limit : 0);
+    const end = limit > 0 ? skip + limit : undefined;
+    if (sort && Object.keys(sort).length > 0 && !ordered) return sortedPage(docs, sort, skip, limit);
+    return docs.slice(skip, end);
+  }
+
+  async count(filter: Filter): Promise<number> {
+    assertFilter(filter);
+    this.assertOpen();
+    return this.matching(filter, undefined, 0).docs.length;
+  }
+
+  // ---- writes ---------------------------------------------------------------------------------------------------
+
+  private replace(before: StoredDoc, updated: StoredDoc): StoredDoc {
+    const after = toStoredDocument(updated);
+    this.transaction(() => this.store(before, after));
+    return after;
+  }
+
+  private upsertInsert(seed: StoredDoc, update: Update): StoredDoc {
+    const created = toStoredDocument(applyUpdate(seed, update).doc);
+    this.transaction(() => this.store(undefined, created));
+    return created;
+  }
+
+  async updateOne(filter: Filter, update: Update, options?: { upsert?: boolean }): Promise<UpdateResult> {
+    assertFilter(filter);
+    const normalized = normalizeUpdate(update);
+    const { upsert } = writeOptions(options);
+    const seed = upsert ? upsertSeed(filter).seed : undefined;
+    this.assertOpen();
+    const current = this.first(filter);
+    if (!current) {
+      if (!seed) return { matched: 0, modified: 0 };
+      return { matched: 0, modified: 0, upsertedId: this.upsertInsert(seed, normalized)._id };
+    }
+    const { doc, modified } = applyUpdate(current, normalized);
+    if (modified) this.replace(current, doc);
+    return { matched: 1, modified: modified ? 1 : 0 };
+  }
+
+  async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
+    assertFilter(filter);
+    const normalized = normalizeUpdate(update);
+    this.assertOpen();
+    const { docs } = this.matching(filter, undefined, 0);
+    let modified = 0;
+    // One document at a time, like MongoDB: a failure part-way leaves the earlier ones updated.
+    for (const current of docs) {
+      const outcome = applyUpdate(current, normalized);
+      if (!outcome.modified) continue;
+      this.replace(current, outcome.doc);
+      modified += 1;
+    }
+    return { matched: docs.length, modified };
+  }
+
+  async findOneAndUpdate(filter: Filter, update: Update, options?: FindOneAndUpdateOptions): Promise<StoredDoc | null> {
+    assertFilter(filter);
+    const normalized = normalizeUpdate(update);
+    const { upsert, returnDocument } = writeOptions(options);
+    const seed = upsert ? upsertSeed(filter).seed : undefined;
+    this.assertOpen();
+    const current = this.first(filter);
+    if (!current) {
+      if (!seed) return null;
+      const created = this.upsertInsert(seed, normalized);
+      return returnDocument === 'after' ? created : null;
+    }
+    const { doc, modified } = applyUpdate(current, normalized);
+    const after = modified ? this.replace(current, doc) : current;
+    return returnDocument === 'after' ? after : current;
+  }
+
+  async deleteOne(filter: Filter): Promise<number> {
+    assertFilter(filter);
+    this.assertOpen();
+    const current = this.first(filter);
+    if (!current) return 0;
+    this.transaction(() => this.store(current, undefined));
+    return 1;
+  }
+
+  async deleteMany(filter: Filter): Promise<number> {
+    assertFilter(filter);
+    this.assertOpen();
+    const { docs } = this.matching(filter, undefined, 0);
+    this.transaction(() => {
+      for (const doc of docs) this.store(doc, undefined);
+    });
+    return docs.length;
+  }
+
+  async ensureIndex(spec: IndexSpec): Promise<void> {
+    assertIndexSpec(spec);
+    this.assertOpen();
+    const name = indexName(spec);
+    const wanted: IndexSpec = { fields: { ...spec.fields }, unique: spec.unique === true, sparse: spec.sparse === true };
+    const existing = this.indexes.get(name);
+    if (existing) {
+      if (existing.spec.unique === wanted.unique && existing.spec.sparse === wanted.sparse) return;
+      // MongoDB refuses this too (IndexOptionsConflict).
+      throw new Error(`index ${name} already exists on ${this.name} with different options`);
+    }
+    // The catalog row, the key table and its keys of the documents there are commit together or not at all.
+    const index = this.transaction(() => {
+      const { lastInsertRowid } = this.db.prepare(`INSERT INTO _indexes (collection, name, spec) VALUES (?, ?, ?)`).run(this.name, name, JSON.stringify(wanted));
+      const created = new KeyIndex(this.db, Number(lastInsertRowid), name, wanted);
+      for (const [, text] of this.selectAll.iterate() as Iterable<Row>) created.write(undefined, decodeDoc(text));
+      return created;
+    });
+    this.indexes.set(name, index);
+  }
+
+  /** Stores documents read from another store (an import), in the caller's transaction. */
+  importDocuments(docs: readonly StoredDoc[]): void {
+    for (const doc of docs) this.store(undefined, toStoredDocument(doc));
+  }
+}

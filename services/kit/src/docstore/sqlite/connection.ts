@@ -1,0 +1,48 @@
+import Database from 'libsql';
+
+/**
+ * The SQLite file of one store (libsql's engine, better-sqlite3's synchronous API). Schema:
+ * - `"d:<collection>"(id, doc)`: the documents, JSON text (see codec.ts), `id` the primary key;
+ * - `_indexes(collection, name, spec)`: the declared indexes; index number `rowid` keeps its keys in
+ *   `"k<rowid>"(k0 … kn-1, id)` (see keys.ts), a B-tree on the keys in the index's directions, then `id`;
+ * - `_unordered(ix, id)`: the documents whose keys in index `ix` cannot be sorted by their text (keys.ts).
+ */
+
+/** What the adapter uses of the engine (better-sqlite3's API). */
+export type Db = InstanceType<typeof Database>;
+
+export interface ConnectionOptions {
+  /** Page cache of this connection in KiB (SQLite's default is 2 MiB). */
+  cacheKiB?: number;
+}
+
+export function openConnection(file: string, options: ConnectionOptions = {}): Db {
+  const db = new Database(file);
+  try {
+    // WAL: readers never wait for the writer, and a commit appends to the log instead of rewriting pages.
+    db.pragma('journal_mode = WAL');
+    // NORMAL in WAL mode: a committed transaction is in the OS before the call returns, so it survives a crash of
+    // the process (what the NeDB adapter, which appends without fsync, guaranteed); only a power loss or an OS crash
+    // may lose the last commits. FULL would fsync every write, which a library import of thousands of items pays dearly.
+    db.pragma('synchronous = NORMAL');
+    db.pragma(`cache_size = -${options.cacheKiB ?? 16 * 1024}`);
+    db.pragma('temp_store = FILE');
+    db.pragma('busy_timeout = 5000');
+    db.exec(`CREATE TABLE IF NOT EXISTS _indexes (collection TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL, UNIQUE (collection, name))`);
+    db.exec(`CREATE TABLE IF NOT EXISTS _unordered (ix INTEGER NOT NULL, id TEXT NOT NULL, PRIMARY KEY (ix, id)) WITHOUT ROWID`);
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+export const docTable = (collection: string): string => `"d:${collection}"`;
+export const keyTable = (ix: number): string => `"k${ix}"`;
+export const keyColumn = (i: number): string => `k${i}`;
+
+/** Whether an error is SQLite refusing a write for a UNIQUE or PRIMARY KEY constraint. */
+export function isConstraintError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_CONSTRAINT_UNIQUE') || code.startsWith('SQLITE_CONSTRAINT_PRIMARYKEY'));
+}

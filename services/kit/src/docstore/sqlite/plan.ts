@@ -1,0 +1,164 @@
+import type { Filter, SortSpec } from '../port';
+import { isOperatorObject } from '../validate';
+import { hasOwn } from '../values';
+import { keyColumn } from './connection';
+import type { KeyIndex } from './key-index';
+import { encodeKey, isKeyable, typeBounds } from './keys';
+
+/**
+ * Query planning: which documents to read for a filter. The plan only narrows the candidates — every candidate is
+ * still tested by the compiled matcher — so a plan must never leave out a matching document, and may include others.
+ * Only top-level conditions of the filter narrow (a `$or` or `$and` is left to the matcher).
+ */
+
+/** What one field's condition allows of its index keys. */
+interface KeyCondition {
+  /** The key is one of these (equality, `$eq`, `$in`). */
+  points?: string[];
+  /** One bound of a range, with its type bracket (a range compares values of one type only). */
+  range?: { op: '>' | '>=' | '<' | '<='; key: string; low: string; high: string };
+  /** Whether a document without the field (keyed as null) can match: a sparse index lacks such documents. */
+  admitsNull: boolean;
+}
+
+export type Plan =
+  | { kind: 'ids'; ids: string[] }
+  | { kind: 'scan' }
+  | { kind: 'index'; index: KeyIndex; where: string; params: string[]; orderBy?: string; ordered: boolean };
+
+const RANGE_OPS = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
+
+function pointCondition(values: unknown[]): KeyCondition | undefined {
+  if (!values.every(isKeyable)) return undefined;
+  return { points: [...new Set(values.map(encodeKey))], admitsNull: values.some((v) => v === null) };
+}
+
+function keyCondition(condition: unknown): KeyCondition | undefined {
+  if (!isOperatorObject(condition)) return pointCondition([condition]);
+  if (hasOwn(condition, '$eq')) return pointCondition([condition.$eq]);
+  if (Array.isArray(condition.$in)) return pointCondition(condition.$in);
+  // One bound only: on an array field two bounds may be met by two different elements.
+  for (const [op, sql] of Object.entries(RANGE_OPS)) {
+    if (!hasOwn(condition, op)) continue;
+    const operand = condition[op];
+    if (operand === null) return op === '$gte' || op === '$lte' ? pointCondition([null]) : undefined;
+    return { range: { op: sql, key: encodeKey(operand), ...typeBounds(operand) }, admitsNull: false };
+  }
+  return undefined;
+}
+
+/** `_id` conditions answered by the primary key. */
+function idLookup(filter: Filter): string[] | undefined {
+  if (!hasOwn(filter, '_id')) return undefined;
+  const condition = filter._id;
+  const values = !isOperatorObject(condition) ? [condition] : hasOwn(condition, '$eq') ? [condition.$eq] : Array.isArray(condition.$in) ? condition.$in : undefined;
+  if (!values) return undefined;
+  // Ids are strings: any other value matches nothing.
+  return [...new Set(values.filter((v): v is string => typeof v === 'string'))];
+}
+
+export interface IndexChoice {
+  index: KeyIndex;
+  where: string;
+  params: string[];
+  /** How many leading fields have one key each (for the order of what follows). */
+  singlePoints: number;
+  orderBy?: string;
+}
+
+/** The key-table conditions an index can serve for the filter, or undefined when it serves none. */
+function indexConditions(index: KeyIndex, conditions: Map<string, KeyCondition>, alias: string): IndexChoice | undefined {
+  const clauses: string[] = [];
+  const params: string[] = [];
+  let singlePoints = 0;
+  let onlyPoints = true;
+  let excludesNull = false;
+  for (let i = 0; i < index.paths.length; i += 1) {
+    const condition = conditions.get(index.paths[i]);
+    if (!condition) break;
+    const column = `${alias}.${keyColumn(i)}`;
+    if (!condition.admitsNull) excludesNull = true;
+    if (condition.points) {
+      if (condition.points.length === 1) {
+        clauses.push(`${column} = ?`);
+        if (onlyPoints) singlePoints += 1;
+      } else {
+        clauses.push(`${column} IN (${condition.points.map(() => '?').join(', ')})`);
+        onlyPoints = false;
+      }
+      params.push(...condition.points);
+      continue;
+    }
+    const { op, key, low, high } = condition.range as NonNullable<KeyCondition['range']>;
+    clauses.push(`${column} ${op} ?`, `${column} >= ?`, `${column} < ?`);
+    params.push(key, low, high);
+    break;
+  }
+  if (clauses.length === 0 && index.spec.sparse) return undefined;
+  if (index.spec.sparse && !excludesNull) return undefined;
+  return { index, where: clauses.length > 0 ? clauses.join(' AND ') : '1', params, singlePoints };
+}
+
+/**
+ * The ORDER BY that reads the index in the order of `sort`, when the index gives it: the sort names the index
+ * fields after the single-key prefix, in the index's directions or all reversed, then possibly `_id` (the key
+ * table's last column) once every field is named.
+ */
+function coveredOrder(choice: IndexChoice, sort: SortSpec | undefined, alias: string): string | undefined {
+  const entries = Object.entries(sort ?? {});
+  if (entries.length === 0) return undefined;
+  const { index, singlePoints } = choice;
+  let reverse: boolean | undefined;
+  const order: string[] = [];
+  for (let j = 0; j < entries.length; j += 1) {
+    const [path, direction] = entries[j];
+    const field = singlePoints + j;
+    const lastDirection = index.directions[index.directions.length - 1];
+    const isTailId = path === '_id' && field === index.paths.length && j === entries.length - 1;
+    const indexDirection = isTailId ? lastDirection : index.paths[field] === path ? index.directions[field] : undefined;
+    if (indexDirection === undefined) return undefined;
+    const flipped = direction !== indexDirection;
+    if (reverse !== undefined && reverse !== flipped) return undefined;
+    reverse = flipped;
+    if (isTailId && index.spec.unique) break; // the keys are unique: no ties for the id to order
+    order.push(`${alias}.${isTailId ? 'id' : keyColumn(field)} ${direction === 1 ? 'ASC' : 'DESC'}`);
+  }
+  return order.join(', ');
+}
+
+export interface PlanInput {
+  filter: Filter;
+  sort?: SortSpec;
+  indexes: readonly KeyIndex[];
+  /** How many candidates an index would yield, counting up to `cap` (for choosing between indexes). */
+  estimate(choice: IndexChoice, cap: number): number;
+  alias: string;
+}
+
+/** Counting beyond this many candidates tells nothing more about which index to use. */
+const ESTIMATE_CAP = 5000;
+
+export function plan({ filter, sort, indexes, estimate, alias }: PlanInput): Plan {
+  const ids = idLookup(filter);
+  if (ids) return { kind: 'ids', ids };
+  const conditions = new Map<string, KeyCondition>();
+  for (const [path, condition] of Object.entries(filter)) {
+    if (path.startsWith('$')) continue;
+    const keys = keyCondition(condition);
+    if (keys) conditions.set(path, keys);
+  }
+  const choices = indexes.flatMap((index) => {
+    const choice = indexConditions(index, conditions, alias);
+    if (!choice) return [];
+    const orderBy = coveredOrder(choice, sort, alias);
+    // An index that neither narrows nor orders is a scan with extra steps.
+    if (choice.where === '1' && !orderBy) return [];
+    return [{ ...choice, orderBy: orderBy && index.ordered() ? orderBy : undefined }];
+  });
+  if (choices.length === 0) return { kind: 'scan' };
+  // The fewest candidates wins; among indexes past the cap, one that gives the order (a page then stops early).
+  const scored = choices.map((choice) => ({ choice, count: choice.where === '1' ? ESTIMATE_CAP : estimate(choice, ESTIMATE_CAP) }));
+  scored.sort((a, b) => a.count - b.count || Number(Boolean(b.choice.orderBy)) - Number(Boolean(a.choice.orderBy)));
+  const { choice } = scored[0];
+  return { kind: 'index', index: choice.index, where: choice.where, params: choice.params, orderBy: choice.orderBy, ordered: Boolean(choice.orderBy) };
+}

@@ -1,0 +1,86 @@
+import { constants } from 'node:fs';
+import { access, mkdir } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { BaseDoc, Collection, DocStore } from '../port';
+import { assertCollectionName, type StoredDoc } from '../validate';
+import { SqliteCollection } from './collection';
+import { openConnection, type Db } from './connection';
+
+/**
+ * Embedded adapter on SQLite (npm `libsql`): documents and index keys on disk, read through B-trees, a bounded page
+ * cache in memory. Filters, sorts and updates keep the shared dialect modules' semantics (match.ts, sort.ts,
+ * update.ts); SQL only narrows the candidates (plan.ts). One process owns a file at a time.
+ */
+
+export interface SqliteDocStoreOptions {
+  /** The database file (its directory is created if missing; SQLite adds `-wal` and `-shm` beside it). */
+  file: string;
+}
+
+const openFiles = new Set<string>();
+
+export class SqliteDocStore implements DocStore {
+  readonly kind = 'sqlite' as const;
+  private readonly collections = new Map<string, SqliteCollection>();
+  private closed = false;
+
+  constructor(
+    private readonly file: string,
+    private readonly db: Db,
+  ) {}
+
+  private readonly assertOpen = (): void => {
+    if (this.closed) throw new Error(`docstore at ${this.file} is closed`);
+  };
+
+  private open(name: string): SqliteCollection {
+    this.assertOpen();
+    assertCollectionName(name);
+    let collection = this.collections.get(name);
+    if (!collection) {
+      collection = new SqliteCollection(this.db, name, this.assertOpen);
+      this.collections.set(name, collection);
+    }
+    return collection;
+  }
+
+  collection<T extends BaseDoc>(name: string): Collection<T> {
+    // Documents carry no runtime type: as with MongoDB's collection<T>(), T is the caller's word on their shape.
+    return this.open(name) as unknown as Collection<T>;
+  }
+
+  /** Stores documents of one collection read from elsewhere, all of them in one transaction (the NeDB import). */
+  importDocuments(name: string, docs: readonly StoredDoc[]): void {
+    const collection = this.open(name);
+    this.db.transaction(() => collection.importDocuments(docs))();
+  }
+
+  async ping(): Promise<void> {
+    this.assertOpen();
+    await access(this.file, constants.R_OK | constants.W_OK);
+    this.db.prepare('SELECT 1').raw().get();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      this.db.close();
+    } finally {
+      openFiles.delete(this.file);
+    }
+  }
+}
+
+export async function openSqliteDocStore(options: SqliteDocStoreOptions): Promise<SqliteDocStore> {
+  const file = resolve(options.file);
+  if (openFiles.has(file)) throw new Error(`a docstore is already open on ${file} in this process`);
+  openFiles.add(file);
+  try {
+    await mkdir(dirname(file), { recursive: true });
+    return new SqliteDocStore(file, openConnection(file));
+  } catch (err) {
+    openFiles.delete(file);
+    throw err;
+  }
+}
