@@ -72,7 +72,7 @@ export class SearchRepository {
     this.indexes?.warm(() => this.items.find({}));
   }
 
-  static async open(store: DocStore, { inMemory = store.kind === 'nedb' }: SearchRepositoryOptions = {}): Promise<SearchRepository> {
+  static async open(store: DocStore, { inMemory = store.kind !== 'mongodb' }: SearchRepositoryOptions = {}): Promise<SearchRepository> {
     const items = store.collection<SearchDoc>('search_items');
     // `terms` first: the embedded store looks candidates up by an index's first field (MongoDB uses both).
     await items.ensureIndex({ fields: { terms: 1, userId: 1 } });

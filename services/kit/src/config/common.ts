@@ -1,4 +1,4 @@
-import { bool, int, logLevel, optionalStr, optionalUrl, str, url } from './index';
+import { bool, int, logLevel, oneOf, optionalStr, optionalUrl, str, url } from './index';
 import type { Var } from './index';
 
 /** Variables every service reads. Documented in the README's table. */
@@ -23,9 +23,10 @@ export const commonSpec = {
   metricsPort: int('TROVE_METRICS_PORT', { required: false, min: 0, max: 65535 }) as Var<number | undefined>,
 };
 
-/** Document store: MongoDB when a URL is given, else the embedded NeDB under the data dir. */
+/** Document store: MongoDB when a URL is given, else the embedded store under the data dir (SQLite, or NeDB when asked). */
 export const docStoreSpec = {
   mongodbUrl: optionalUrl('TROVE_MONGODB_URL', ['mongodb', 'mongodb+srv']),
+  embeddedStore: oneOf('TROVE_EMBEDDED_STORE', ['sqlite', 'nedb'] as const, { default: 'sqlite' }),
 };
 
 /** Blob store: S3/MinIO when a bucket is given, else the filesystem under the data dir. */

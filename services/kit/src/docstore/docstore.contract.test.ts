@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import mongoose from 'mongoose';
 import type { StartedTestContainer } from 'testcontainers';
@@ -749,8 +749,8 @@ describe('docstore contract: NeDB', () => {
       await (await openNedbDocStore({ dir: path })).close();
     });
 
-    test('openDocStore picks NeDB under <dataDir>/docstore/<service> without a MongoDB URL', async () => {
-      const store = await openDocStore({ service: 'library', dataDir: join(dir.path, 'service') });
+    test('openDocStore picks NeDB under <dataDir>/docstore/<service> when asked, without a MongoDB URL', async () => {
+      const store = await openDocStore({ service: 'library', dataDir: join(dir.path, 'service'), embedded: 'nedb' });
       try {
         expect(store.kind).toBe('nedb');
         await store.collection<Doc>('albums').insertOne({ _id: 'a1' });
@@ -787,6 +787,17 @@ describe('docstore contract: SQLite', () => {
       await expect(photos.find({})).rejects.toThrow(/closed/);
       expect(() => store.collection('photos')).toThrow(/closed/);
       await (await openSqliteDocStore({ file })).close();
+    });
+
+    test('openDocStore picks SQLite at <dataDir>/docstore/<service>.sqlite by default, without a MongoDB URL', async () => {
+      const store = await openDocStore({ service: 'library', dataDir: join(dir.path, 'service') });
+      try {
+        expect(store.kind).toBe('sqlite');
+        await store.collection<Doc>('albums').insertOne({ _id: 'a1' });
+        await expect(stat(join(dir.path, 'service', 'docstore', 'library.sqlite'))).resolves.toBeTruthy();
+      } finally {
+        await store.close();
+      }
     });
   });
 

@@ -1,26 +1,53 @@
 import { join } from 'node:path';
+import { importNedbOnce, type ImportSummary } from './import-nedb';
 import { openMongoDocStore } from './mongo';
 import { openNedbDocStore } from './nedb';
 import type { DocStore } from './port';
+import { openSqliteDocStore } from './sqlite/store';
 
 export * from './port';
+export type { ImportSummary } from './import-nedb';
+
+/** The embedded adapters: SQLite (the default), or NeDB (every document in memory; kept for a way back). */
+export type EmbeddedStore = 'sqlite' | 'nedb';
 
 export interface OpenDocStoreOptions {
   /**
-   * The owning service. No service reads another's data: each gets its own NeDB directory or
+   * The owning service. No service reads another's data: each gets its own SQLite file (or NeDB directory) or
    * MongoDB database, so several services can share one data dir or one MongoDB server.
    */
   service: string;
   /** When set, documents live in this MongoDB (cluster deployments). */
   mongodbUrl?: string;
-  /** Data directory; without a MongoDB URL the embedded store keeps its files in `<dataDir>/docstore/<service>`. */
+  /**
+   * Data directory of the embedded store: SQLite in `<dataDir>/docstore/<service>.sqlite`, NeDB in
+   * `<dataDir>/docstore/<service>/` (one file per collection).
+   */
   dataDir: string;
+  /** Which embedded adapter, without a MongoDB URL; defaults to SQLite. */
+  embedded?: EmbeddedStore;
+  /** Told once when a service's NeDB data was imported into SQLite (its first start on SQLite). */
+  onImport?: (summary: ImportSummary) => void;
 }
 
-/** Opens the document store the deployment asks for: MongoDB when a URL is configured, else embedded NeDB. */
-export function openDocStore(options: OpenDocStoreOptions): Promise<DocStore> {
+/**
+ * Opens the document store the deployment asks for: MongoDB when a URL is configured, else the embedded SQLite
+ * store — which, on its first start, imports the service's NeDB data if there is some — or NeDB when asked.
+ */
+export async function openDocStore(options: OpenDocStoreOptions): Promise<DocStore> {
   if (options.mongodbUrl) return openMongoDocStore({ url: options.mongodbUrl, dbName: mongoDbName(options.mongodbUrl, options.service) });
-  return openNedbDocStore({ dir: join(options.dataDir, 'docstore', options.service) });
+  const nedbDir = join(options.dataDir, 'docstore', options.service);
+  if (options.embedded === 'nedb') return openNedbDocStore({ dir: nedbDir });
+  const file = join(options.dataDir, 'docstore', `${options.service}.sqlite`);
+  const store = await openSqliteDocStore({ file });
+  try {
+    const imported = await importNedbOnce(nedbDir, store);
+    if (imported) options.onImport?.(imported);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  return store;
 }
 
 /** `<database in the URL, else "trove">_<service>`, e.g. `trove_auth`. */

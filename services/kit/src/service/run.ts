@@ -111,7 +111,7 @@ export async function runService<S extends Spec>(def: ServiceDefinition<S>): Pro
       log,
       bus,
       onShutdown,
-      docStore: () => closedAtShutdown(openDocStoreFromConfig(def.name, config as unknown as DocStoreConfig)),
+      docStore: () => closedAtShutdown(openDocStoreFromConfig(def.name, config as unknown as DocStoreConfig, (imported) => log.info(imported, 'NeDB documents imported into SQLite'))),
       blobStore: () => closedAtShutdown(openBlobStoreFromConfig(config as unknown as BlobStoreConfig)),
       serve: async (description, handlers) => {
         await bus.serve({ name: def.name, version: def.version, description, handlers });

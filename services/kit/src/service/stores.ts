@@ -3,7 +3,7 @@ import type { BlobStore } from '../blobstore';
 import type { ConfigOf } from '../config';
 import type { blobStoreSpec, docStoreSpec } from '../config/common';
 import { openDocStore } from '../docstore';
-import type { DocStore } from '../docstore';
+import type { DocStore, ImportSummary } from '../docstore';
 
 export type BlobStoreConfig = ConfigOf<typeof blobStoreSpec> & { dataDir: string };
 export type DocStoreConfig = ConfigOf<typeof docStoreSpec> & { dataDir: string };
@@ -26,7 +26,10 @@ export function openBlobStoreFromConfig(config: BlobStoreConfig): Promise<BlobSt
   });
 }
 
-/** The service's own document store: its MongoDB database when TROVE_MONGODB_URL is set, else NeDB under the data dir. */
-export function openDocStoreFromConfig(service: string, config: DocStoreConfig): Promise<DocStore> {
-  return openDocStore({ service, mongodbUrl: config.mongodbUrl, dataDir: config.dataDir });
+/**
+ * The service's own document store: its MongoDB database when TROVE_MONGODB_URL is set, else the embedded store
+ * under the data dir that TROVE_EMBEDDED_STORE names. `onImport` hears of a first start's NeDB import.
+ */
+export function openDocStoreFromConfig(service: string, config: DocStoreConfig, onImport?: (summary: ImportSummary) => void): Promise<DocStore> {
+  return openDocStore({ service, mongodbUrl: config.mongodbUrl, dataDir: config.dataDir, embedded: config.embeddedStore, onImport });
 }

@@ -4,7 +4,7 @@ import { sortedPage } from '../sort';
 import { applyUpdate, upsertSeed } from '../update';
 import { assertFilter, assertFindOptions, assertIndexSpec, indexName, normalizeUpdate, toStoredDocument, writeOptions, type StoredDoc } from '../validate';
 import { decodeDoc, encodeDoc } from './codec';
-import { docTable, isConstraintError, type Db } from './connection';
+import { docTable, inTransaction, isConstraintError, type Db, type Statement } from './connection';
 import { KeyIndex } from './key-index';
 import { plan, type IndexChoice } from './plan';
 
@@ -22,6 +22,8 @@ export class SqliteCollection implements Collection<StoredDoc> {
   private readonly updateDoc;
   private readonly deleteDoc;
   private readonly selectAll;
+  /** Statements of the queries planned lately, by their SQL (a plan's SQL varies with the filter's shape only). */
+  private readonly statements = new Map<string, Statement>();
 
   constructor(
     private readonly db: Db,
@@ -41,7 +43,7 @@ export class SqliteCollection implements Collection<StoredDoc> {
   /** Runs `write` in a transaction; a unique violation (of `_id` or an index) becomes DuplicateKeyError, with nothing written. */
   private transaction<R>(write: () => R): R {
     try {
-      return this.db.transaction(write)();
+      return inTransaction(this.db, write);
     } catch (err) {
       if (isConstraintError(err)) throw new DuplicateKeyError(this.name, `duplicate key in ${this.name}: ${(err as Error).message}`);
       throw err;
@@ -55,11 +57,21 @@ export class SqliteCollection implements Collection<StoredDoc> {
     for (const index of this.indexes.values()) index.write(before, after);
   }
 
+  private prepared(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      if (this.statements.size >= 200) this.statements.clear();
+      statement = this.db.prepare(sql).raw() as Statement;
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
   // ---- reads ----------------------------------------------------------------------------------------------------
 
   private estimate = (choice: IndexChoice, cap: number): number => {
     const sql = `SELECT count(*) FROM (SELECT 1 FROM ${choice.index.table} k WHERE ${choice.where} LIMIT ${cap})`;
-    return (this.db.prepare(sql).raw().get(...choice.params) as [number])[0];
+    return (this.prepared(sql).get(...choice.params) as [number])[0];
   };
 
   /** The query of the candidate rows for `filter` (possibly repeated: one per index key), in the sort's order when `ordered`. */
@@ -85,10 +97,10 @@ export class SqliteCollection implements Collection<StoredDoc> {
    */
   private *rows(sql: string, params: string[], chunked: boolean): Generator<Row> {
     if (!chunked) {
-      yield* this.db.prepare(sql).raw().iterate(...params) as Iterable<Row>;
+      yield* this.prepared(sql).iterate(...params) as Iterable<Row>;
       return;
     }
-    const statement = this.db.prepare(`${sql} LIMIT ? OFFSET ?`).raw();
+    const statement = this.prepared(`${sql} LIMIT ? OFFSET ?`);
     let offset = 0;
     for (let size = 128; ; size = Math.min(size * 4, 16_384)) {
       const chunk = statement.all(...params, size, offset) as Row[];

@@ -10,6 +10,12 @@ import Database from 'libsql';
 
 /** What the adapter uses of the engine (better-sqlite3's API). */
 export type Db = InstanceType<typeof Database>;
+/** What the adapter uses of a prepared statement (in raw mode: rows as arrays). */
+export interface Statement {
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+  iterate(...params: unknown[]): IterableIterator<unknown>;
+}
 
 export interface ConnectionOptions {
   /** Page cache of this connection in KiB (SQLite's default is 2 MiB). */
@@ -45,4 +51,21 @@ export const keyColumn = (i: number): string => `k${i}`;
 export function isConstraintError(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' && (code.startsWith('SQLITE_CONSTRAINT_UNIQUE') || code.startsWith('SQLITE_CONSTRAINT_PRIMARYKEY'));
+}
+
+/**
+ * Runs `write` in a transaction, or in a savepoint inside the caller's (libsql's own `transaction()` cannot nest):
+ * all of it commits, or none of it when it throws.
+ */
+export function inTransaction<R>(db: Db, write: () => R): R {
+  const nested = db.inTransaction;
+  db.exec(nested ? 'SAVEPOINT nested' : 'BEGIN');
+  try {
+    const result = write();
+    db.exec(nested ? 'RELEASE nested' : 'COMMIT');
+    return result;
+  } catch (err) {
+    db.exec(nested ? 'ROLLBACK TO nested; RELEASE nested' : 'ROLLBACK');
+    throw err;
+  }
 }

@@ -49,10 +49,24 @@ export class SqliteDocStore implements DocStore {
     return this.open(name) as unknown as Collection<T>;
   }
 
-  /** Stores documents of one collection read from elsewhere, all of them in one transaction (the NeDB import). */
-  importDocuments(name: string, docs: readonly StoredDoc[]): void {
-    const collection = this.open(name);
-    this.db.transaction(() => collection.importDocuments(docs))();
+  /** Whether any collection was ever written here (an import goes only into a store that has none). */
+  hasCollections(): boolean {
+    return this.db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name LIKE 'd:%' LIMIT 1`).raw().get() !== undefined;
+  }
+
+  /**
+   * Runs an import in one transaction: everything `load` stores commits together, or nothing when it throws.
+   * Only while nobody else uses the store (at open): the transaction spans `load`'s awaits.
+   */
+  async importAll(load: (importDocuments: (name: string, docs: readonly StoredDoc[]) => void) => Promise<void>): Promise<void> {
+    this.db.exec('BEGIN');
+    try {
+      await load((name, docs) => this.open(name).importDocuments(docs));
+      this.db.exec('COMMIT');
+    } catch (err) {
+      this.db.exec('ROLLBACK');
+      throw err;
+    }
   }
 
   async ping(): Promise<void> {
