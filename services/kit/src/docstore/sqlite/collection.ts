@@ -22,6 +22,7 @@ export class SqliteCollection implements Collection<StoredDoc> {
   private readonly updateDoc;
   private readonly deleteDoc;
   private readonly selectAll;
+  private readonly selectRid;
   /** Statements of the queries planned lately, by their SQL (a plan's SQL varies with the filter's shape only). */
   private readonly statements = new Map<string, Statement>();
 
@@ -31,11 +32,13 @@ export class SqliteCollection implements Collection<StoredDoc> {
     private readonly assertOpen: () => void,
   ) {
     this.table = docTable(name);
-    db.exec(`CREATE TABLE IF NOT EXISTS ${this.table} (id TEXT PRIMARY KEY NOT NULL, doc TEXT NOT NULL)`);
+    // `rid` is an explicit INTEGER PRIMARY KEY so that it never changes (the key tables point at documents by it).
+    db.exec(`CREATE TABLE IF NOT EXISTS ${this.table} (rid INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, doc TEXT NOT NULL)`);
     this.insertDoc = db.prepare(`INSERT INTO ${this.table} (id, doc) VALUES (?, ?)`);
+    this.selectRid = db.prepare(`SELECT rid FROM ${this.table} WHERE id = ?`).raw();
     this.updateDoc = db.prepare(`UPDATE ${this.table} SET doc = ? WHERE id = ?`);
     this.deleteDoc = db.prepare(`DELETE FROM ${this.table} WHERE id = ?`);
-    this.selectAll = db.prepare(`SELECT id, doc FROM ${this.table}`).raw();
+    this.selectAll = db.prepare(`SELECT id, doc, rid FROM ${this.table}`).raw();
     const declared = db.prepare(`SELECT rowid, name, spec FROM _indexes WHERE collection = ? ORDER BY rowid`).raw().all(name) as Array<[number, string, string]>;
     for (const [ix, indexName, spec] of declared) this.indexes.set(indexName, new KeyIndex(db, ix, indexName, JSON.parse(spec) as IndexSpec));
   }
@@ -51,10 +54,16 @@ export class SqliteCollection implements Collection<StoredDoc> {
   }
 
   private store(before: StoredDoc | undefined, after: StoredDoc | undefined): void {
-    if (!before && after) this.insertDoc.run(after._id, encodeDoc(after));
-    else if (before && after) this.updateDoc.run(encodeDoc(after), after._id);
-    else if (before) this.deleteDoc.run(before._id);
-    for (const index of this.indexes.values()) index.write(before, after);
+    let rid: number;
+    if (!before && after) {
+      rid = Number(this.insertDoc.run(after._id, encodeDoc(after)).lastInsertRowid);
+    } else {
+      const id = (before as StoredDoc)._id;
+      rid = (this.selectRid.get(id) as [number])[0];
+      if (after) this.updateDoc.run(encodeDoc(after), id);
+      else this.deleteDoc.run(id);
+    }
+    for (const index of this.indexes.values()) index.write(before, after, rid);
   }
 
   private prepared(sql: string): Statement {
@@ -85,7 +94,7 @@ export class SqliteCollection implements Collection<StoredDoc> {
         return { sql: `SELECT id, doc FROM ${this.table}`, params: [], ordered: false };
       case 'index': {
         const order = chosen.orderBy ? ` ORDER BY ${chosen.orderBy}` : '';
-        const sql = `SELECT d.id, d.doc FROM ${chosen.index.table} k CROSS JOIN ${this.table} d ON d.id = k.id WHERE ${chosen.where}${order}`;
+        const sql = `SELECT d.id, d.doc FROM ${chosen.index.table} k CROSS JOIN ${this.table} d ON d.rid = k.rid WHERE ${chosen.where}${order}`;
         return { sql, params: chosen.params, ordered: chosen.ordered };
       }
     }
@@ -272,7 +281,7 @@ export class SqliteCollection implements Collection<StoredDoc> {
     const index = this.transaction(() => {
       const { lastInsertRowid } = this.db.prepare(`INSERT INTO _indexes (collection, name, spec) VALUES (?, ?, ?)`).run(this.name, name, JSON.stringify(wanted));
       const created = new KeyIndex(this.db, Number(lastInsertRowid), name, wanted);
-      for (const [, text] of this.selectAll.iterate() as Iterable<Row>) created.write(undefined, decodeDoc(text));
+      for (const [, text, rid] of this.selectAll.iterate() as Iterable<[string, string, number]>) created.write(undefined, decodeDoc(text), rid);
       return created;
     });
     this.indexes.set(name, index);
