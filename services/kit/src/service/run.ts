@@ -25,7 +25,7 @@ export interface ServiceContext<S extends Spec> {
    * by then (the bus stops serving first); the bus drains after the last cleanup.
    */
   onShutdown(fn: () => Promise<void> | void): void;
-  /** The service's own document store (TROVE_MONGODB_URL or NeDB under the data dir), closed at shutdown. */
+  /** The service's own document store (TROVE_MONGODB_URL, else SQLite or NeDB under the data dir), closed at shutdown. */
   docStore(): Promise<DocStore>;
   /** The blob store (TROVE_S3_* or files under the data dir), closed at shutdown. */
   blobStore(): Promise<BlobStore>;
