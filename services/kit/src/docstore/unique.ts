@@ -16,19 +16,30 @@ export interface DocChange {
   after?: StoredDoc;
 }
 
-/** The index keys of `doc`, or null when a sparse index skips it. */
-export function indexKeys(doc: StoredDoc, spec: IndexSpec): string[] | null {
+/**
+ * The values `doc` has for each field of an index, with MongoDB's key rules (a missing field is null, each element
+ * of an array its own value, an empty array one marker value), each field's values distinct by `keyOf`; null when
+ * a sparse index skips the document. Throws for parallel arrays (several array fields), as MongoDB does.
+ */
+export function indexFieldKeys(doc: StoredDoc, spec: IndexSpec, keyOf: (value: unknown) => string): string[][] | null {
   let anyPresent = false;
   const perField = Object.keys(spec.fields).map((path) => {
     const leaves = collectLeaves(doc, path.split('.'));
     if (leaves.some((leaf) => leaf !== undefined)) anyPresent = true;
     const values = leaves.length === 0 ? [null] : leaves.flatMap((leaf) => (Array.isArray(leaf) ? (leaf.length > 0 ? leaf : [EMPTY_ARRAY_KEY]) : [leaf]));
-    return [...new Set(values.map(canonicalKey))];
+    return [...new Set(values.map(keyOf))];
   });
   if (spec.sparse && !anyPresent) return null;
   if (perField.filter((keys) => keys.length > 1).length > 1) {
     throw new Error(`cannot index parallel arrays: index fields ${Object.keys(spec.fields).join(', ')} are several arrays in document ${doc._id}`);
   }
+  return perField;
+}
+
+/** The index keys of `doc`, or null when a sparse index skips it. */
+export function indexKeys(doc: StoredDoc, spec: IndexSpec): string[] | null {
+  const perField = indexFieldKeys(doc, spec, canonicalKey);
+  if (!perField) return null;
   // At most one field has several keys, so the cartesian product is a simple expansion.
   let keys = [''];
   for (const fieldKeys of perField) keys = keys.flatMap((prefix) => fieldKeys.map((key) => `${prefix}|${key}`));

@@ -1,6 +1,6 @@
-import { collectLeaves } from '../paths';
 import type { IndexSpec } from '../port';
 import type { StoredDoc } from '../validate';
+import { indexFieldKeys } from '../unique';
 import { canonicalKey, EMPTY_ARRAY_KEY, isPlainObject } from '../values';
 
 /**
@@ -63,17 +63,9 @@ export function typeBounds(value: unknown): { low: string; high: string } {
 
 /** The key rows of `doc` in an index (one per array element; missing counts as null), or [] when a sparse index skips it. */
 export function indexRows(doc: StoredDoc, spec: IndexSpec): string[][] {
-  let anyPresent = false;
-  const perField = Object.keys(spec.fields).map((path) => {
-    const leaves = collectLeaves(doc, path.split('.'));
-    if (leaves.some((leaf) => leaf !== undefined)) anyPresent = true;
-    const values = leaves.length === 0 ? [null] : leaves.flatMap((leaf) => (Array.isArray(leaf) ? (leaf.length > 0 ? leaf : [EMPTY_ARRAY_KEY]) : [leaf]));
-    return [...new Set(values.map(encodeKey))];
-  });
-  if (spec.sparse && !anyPresent) return [];
-  if (perField.filter((keys) => keys.length > 1).length > 1) {
-    throw new Error(`cannot index parallel arrays: index fields ${Object.keys(spec.fields).join(', ')} are several arrays in document ${doc._id}`);
-  }
+  const perField = indexFieldKeys(doc, spec, encodeKey);
+  if (!perField) return [];
+  // At most one field has several keys (no parallel arrays): the cartesian product is a simple expansion.
   let rows: string[][] = [[]];
   for (const fieldKeys of perField) rows = rows.flatMap((prefix) => fieldKeys.map((key) => [...prefix, key]));
   return rows;
