@@ -66,8 +66,10 @@ export class MediaRepository {
     const items = store.collection<StoredMediaDoc>(COLLECTION);
     // One item per content per user: the upload's duplicate check, race-free.
     await items.ensureIndex({ fields: { userId: 1, sha256: 1 }, unique: true });
-    // The list views: a user's items by flags, newest first.
-    await items.ensureIndex({ fields: { userId: 1, deleted: 1, hidden: 1, creationAt: -1 } });
+    // The list views: a user's items by flags, newest first. Every condition of a view is in it (Live Photo motion
+    // parts left out by `stillMediaItemId: null`), so the embedded store pages through it without reading the
+    // items before the page.
+    await items.ensureIndex({ fields: { userId: 1, stillMediaItemId: 1, deleted: 1, hidden: 1, creationAt: -1 } });
     await items.ensureIndex({ fields: { userId: 1, creationMonthDay: 1 } });
     // A job's walk over a user's items.
     await items.ensureIndex({ fields: { userId: 1, createdAt: 1 } });

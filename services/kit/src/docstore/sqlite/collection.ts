@@ -6,7 +6,7 @@ import { assertFilter, assertFindOptions, assertIndexSpec, indexName, normalizeU
 import { decodeDoc, encodeDoc } from './codec';
 import { docTable, inTransaction, isConstraintError, type Db, type Statement } from './connection';
 import { KeyIndex } from './key-index';
-import { plan, type IndexChoice } from './plan';
+import { plan, type IndexChoice, type Plan } from './plan';
 
 type Row = [id: string, doc: string];
 
@@ -23,6 +23,7 @@ export class SqliteCollection implements Collection<StoredDoc> {
   private readonly deleteDoc;
   private readonly selectAll;
   private readonly selectRid;
+  private readonly selectByRid;
   /** Statements of the queries planned lately, by their SQL (a plan's SQL varies with the filter's shape only). */
   private readonly statements = new Map<string, Statement>();
 
@@ -36,6 +37,7 @@ export class SqliteCollection implements Collection<StoredDoc> {
     db.exec(`CREATE TABLE IF NOT EXISTS ${this.table} (rid INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, doc TEXT NOT NULL)`);
     this.insertDoc = db.prepare(`INSERT INTO ${this.table} (id, doc) VALUES (?, ?)`);
     this.selectRid = db.prepare(`SELECT rid FROM ${this.table} WHERE id = ?`).raw();
+    this.selectByRid = db.prepare(`SELECT doc FROM ${this.table} WHERE rid = ?`).raw();
     this.updateDoc = db.prepare(`UPDATE ${this.table} SET doc = ? WHERE id = ?`);
     this.deleteDoc = db.prepare(`DELETE FROM ${this.table} WHERE id = ?`);
     this.selectAll = db.prepare(`SELECT id, doc, rid FROM ${this.table}`).raw();
@@ -83,9 +85,12 @@ export class SqliteCollection implements Collection<StoredDoc> {
     return (this.prepared(sql).get(...choice.params) as [number])[0];
   };
 
+  private plan(filter: Filter, sort: FindOptions['sort']): Plan {
+    return plan({ filter, sort, indexes: [...this.indexes.values()], estimate: this.estimate, alias: 'k' });
+  }
+
   /** The query of the candidate rows for `filter` (possibly repeated: one per index key), in the sort's order when `ordered`. */
-  private candidates(filter: Filter, sort: FindOptions['sort']): { sql: string; params: string[]; ordered: boolean } {
-    const chosen = plan({ filter, sort, indexes: [...this.indexes.values()], estimate: this.estimate, alias: 'k' });
+  private candidates(chosen: Plan): { sql: string; params: string[]; ordered: boolean } {
     switch (chosen.kind) {
       case 'ids':
         // Ids are strings: a filter on other values matches nothing.
@@ -104,25 +109,44 @@ export class SqliteCollection implements Collection<StoredDoc> {
    * The rows of a query. Read to the end when `stopAfter` is 0; else in chunks of growing size (LIMIT/OFFSET),
    * so that a page read stops early without leaving a statement half-read (libsql's iterator cannot be closed).
    */
-  private *rows(sql: string, params: string[], chunked: boolean): Generator<Row> {
+  private *rows<R = Row>(sql: string, params: string[], chunked: boolean): Generator<R> {
     if (!chunked) {
-      yield* this.prepared(sql).iterate(...params) as Iterable<Row>;
+      yield* this.prepared(sql).iterate(...params) as Iterable<R>;
       return;
     }
     const statement = this.prepared(`${sql} LIMIT ? OFFSET ?`);
     let offset = 0;
     for (let size = 128; ; size = Math.min(size * 4, 16_384)) {
-      const chunk = statement.all(...params, size, offset) as Row[];
+      const chunk = statement.all(...params, size, offset) as R[];
       yield* chunk;
       if (chunk.length < size) return;
       offset += size;
     }
   }
 
-  /** Matching documents: all of them, or the first `stopAfter` when no sort is asked or the index order gives it. */
-  private matching(filter: Filter, sort: FindOptions['sort'], stopAfter: number): { docs: StoredDoc[]; ordered: boolean } {
+  /**
+   * A page of an exact plan (its key rows are the matches) in the index's order: the documents before the page are
+   * counted from the key table alone, and only the page's are read. The matcher still checks what is read.
+   */
+  private exactPage(chosen: Extract<Plan, { kind: 'index' }>, filter: Filter, skip: number, limit: number): StoredDoc[] {
+    const order = chosen.orderBy ? ` ORDER BY ${chosen.orderBy}` : '';
+    const keyRows = this.rows<[string, number]>(`SELECT k.id, k.rid FROM ${chosen.index.table} k WHERE ${chosen.where}${order}`, chosen.params, true);
+    const seen = new Set<string>();
+    const rids: number[] = [];
+    for (const [id, rid] of keyRows) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      if (seen.size > skip) rids.push(rid);
+      if (rids.length >= limit) break;
+    }
     const matches = compileFilter(filter);
-    const { sql, params, ordered } = this.candidates(filter, sort);
+    return rids.map((rid) => decodeDoc((this.selectByRid.get(rid) as [string])[0])).filter((doc) => matches(doc));
+  }
+
+  /** Matching documents: all of them, or the first `stopAfter` when no sort is asked or the index order gives it. */
+  private matching(filter: Filter, sort: FindOptions['sort'], stopAfter: number, chosen = this.plan(filter, sort)): { docs: StoredDoc[]; ordered: boolean } {
+    const matches = compileFilter(filter);
+    const { sql, params, ordered } = this.candidates(chosen);
     const hasSort = Object.keys(sort ?? {}).length > 0;
     const canStop = stopAfter > 0 && (ordered || !hasSort);
     const seen = new Set<string>();
@@ -172,7 +196,10 @@ export class SqliteCollection implements Collection<StoredDoc> {
     assertFindOptions(options);
     this.assertOpen();
     const { sort, skip = 0, limit = 0 } = options ?? {};
-    const { docs, ordered } = this.matching(filter, sort, limit > 0 ? skip + limit : 0);
+    const chosen = this.plan(filter, sort);
+    const hasSort = sort !== undefined && Object.keys(sort).length > 0;
+    if (chosen.kind === 'index' && chosen.exact && limit > 0 && (chosen.ordered || !hasSort)) return this.exactPage(chosen, filter, skip, limit);
+    const { docs, ordered } = this.matching(filter, sort, limit > 0 ? skip + limit : 0, chosen);
     const end = limit > 0 ? skip + limit : undefined;
     if (sort && Object.keys(sort).length > 0 && !ordered) return sortedPage(docs, sort, skip, limit);
     return docs.slice(skip, end);
@@ -181,7 +208,12 @@ export class SqliteCollection implements Collection<StoredDoc> {
   async count(filter: Filter): Promise<number> {
     assertFilter(filter);
     this.assertOpen();
-    return this.matching(filter, undefined, 0).docs.length;
+    const chosen = this.plan(filter, undefined);
+    if (chosen.kind === 'index' && chosen.exact) {
+      // The key rows are the matches: count their documents without reading them.
+      return (this.prepared(`SELECT count(DISTINCT k.id) FROM ${chosen.index.table} k WHERE ${chosen.where}`).get(...chosen.params) as [number])[0];
+    }
+    return this.matching(filter, undefined, 0, chosen).docs.length;
   }
 
   // ---- writes ---------------------------------------------------------------------------------------------------

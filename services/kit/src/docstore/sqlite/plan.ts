@@ -19,18 +19,28 @@ interface KeyCondition {
   range?: { op: '>' | '>=' | '<' | '<='; key: string; low: string; high: string };
   /** Whether a document without the field (keyed as null) can match: a sparse index lacks such documents. */
   admitsNull: boolean;
+  /** Whether a key match is a filter match (scalar points on a top-level field; see `exactPoints`). */
+  exact?: boolean;
 }
 
 export type Plan =
   | { kind: 'ids'; ids: string[] }
   | { kind: 'scan' }
-  | { kind: 'index'; index: KeyIndex; where: string; params: string[]; orderBy?: string; ordered: boolean };
+  | { kind: 'index'; index: KeyIndex; where: string; params: string[]; orderBy?: string; ordered: boolean; exact: boolean };
 
 const RANGE_OPS = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
 
+/**
+ * Scalars whose key equality is exactly the matcher's equality on a top-level field: the field's one leaf equals
+ * the value or is an array holding it exactly when a key row of the document has the value's key (a missing field
+ * and null both key as null; no NaN, whose keys are all alike). Sub-documents are left to the matcher.
+ */
+const isExactPoint = (value: unknown): boolean =>
+  value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && !Number.isNaN(value)) || (value instanceof Date && !Number.isNaN(value.getTime()));
+
 function pointCondition(values: unknown[]): KeyCondition | undefined {
   if (!values.every(isKeyable)) return undefined;
-  return { points: [...new Set(values.map(encodeKey))], admitsNull: values.some((v) => v === null) };
+  return { points: [...new Set(values.map(encodeKey))], admitsNull: values.some((v) => v === null), exact: values.every(isExactPoint) };
 }
 
 function keyCondition(condition: unknown): KeyCondition | undefined {
@@ -63,6 +73,8 @@ export interface IndexChoice {
   params: string[];
   /** How many leading fields have one key each (for the order of what follows). */
   singlePoints: number;
+  /** The fields whose conditions the key-table conditions hold exactly. */
+  exactPaths: Set<string>;
   orderBy?: string;
 }
 
@@ -73,6 +85,7 @@ function indexConditions(index: KeyIndex, conditions: Map<string, KeyCondition>,
   let singlePoints = 0;
   let onlyPoints = true;
   let excludesNull = false;
+  const exactPaths = new Set<string>();
   for (let i = 0; i < index.paths.length; i += 1) {
     const condition = conditions.get(index.paths[i]);
     if (!condition) break;
@@ -87,6 +100,7 @@ function indexConditions(index: KeyIndex, conditions: Map<string, KeyCondition>,
         onlyPoints = false;
       }
       params.push(...condition.points);
+      if (condition.exact && !index.paths[i].includes('.')) exactPaths.add(index.paths[i]);
       continue;
     }
     const { op, key, low, high } = condition.range as NonNullable<KeyCondition['range']>;
@@ -96,7 +110,7 @@ function indexConditions(index: KeyIndex, conditions: Map<string, KeyCondition>,
   }
   if (clauses.length === 0 && index.spec.sparse) return undefined;
   if (index.spec.sparse && !excludesNull) return undefined;
-  return { index, where: clauses.length > 0 ? clauses.join(' AND ') : '1', params, singlePoints };
+  return { index, where: clauses.length > 0 ? clauses.join(' AND ') : '1', params, singlePoints, exactPaths };
 }
 
 /**
@@ -160,5 +174,7 @@ export function plan({ filter, sort, indexes, estimate, alias }: PlanInput): Pla
   const scored = choices.map((choice) => ({ choice, count: choice.where === '1' ? ESTIMATE_CAP : estimate(choice, ESTIMATE_CAP) }));
   scored.sort((a, b) => a.count - b.count || Number(Boolean(b.choice.orderBy)) - Number(Boolean(a.choice.orderBy)));
   const { choice } = scored[0];
-  return { kind: 'index', index: choice.index, where: choice.where, params: choice.params, orderBy: choice.orderBy, ordered: Boolean(choice.orderBy) };
+  // Exact: every condition of the filter is one the key table holds exactly, so its rows are the matches.
+  const exact = !choice.index.spec.sparse && Object.keys(filter).every((path) => choice.exactPaths.has(path));
+  return { kind: 'index', index: choice.index, where: choice.where, params: choice.params, orderBy: choice.orderBy, ordered: Boolean(choice.orderBy), exact };
 }
