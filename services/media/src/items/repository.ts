@@ -75,6 +75,8 @@ export class MediaRepository {
     await items.ensureIndex({ fields: { userId: 1, createdAt: 1 } });
     // The purge sweeper: expired trash of every user.
     await items.ensureIndex({ fields: { deleted: 1, deletedAt: 1 } });
+    // The reconciler (items stuck in PROCESSING, at every start) and the metrics' count by status, of every user.
+    await items.ensureIndex({ fields: { status: 1, updatedAt: 1 } });
     // Live Photos: the other part of a user's still or video.
     await items.ensureIndex({ fields: { userId: 1, 'metadata.contentIdentifier': 1 } });
     return new MediaRepository(items);

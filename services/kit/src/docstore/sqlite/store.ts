@@ -79,6 +79,9 @@ export class SqliteDocStore implements DocStore {
     if (this.closed) return;
     this.closed = true;
     try {
+      // libsql closes the file only once its statements are garbage: fold the log into the database now, so that the
+      // next owner (maybe another process) starts without replaying it.
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
       this.db.close();
     } finally {
       openFiles.delete(this.file);
