@@ -18,6 +18,7 @@ import { authRoutes } from './routes/auth';
 import { exploreRoutes } from './routes/explore';
 import { featureGate } from './features/gate';
 import type { UserFeatures } from './features/user-features';
+import { RecentFeatures } from './features/recent-features';
 import { featureRoutes } from './routes/features';
 import { mediaRoutes } from './routes/media';
 import { jobRoutes } from './routes/jobs';
@@ -70,6 +71,13 @@ export interface AppLimits {
 }
 
 /**
+ * How stale the features an upload picks its components by may be: a client uploads many files in
+ * a row, and each would otherwise cost a round trip to the auth service; a change of features
+ * (rare, by the administrator) reaches uploads this much later at most.
+ */
+const UPLOAD_FEATURES_TTL_MS = 2000;
+
+/**
  * The HTTP surface of Trove: the only entry for the API. Order matters: request id, access log,
  * metrics and the body deadline first (they cover every request), then security headers and
  * CORS, authentication from the operation's declared security, body parsing, validation against
@@ -90,7 +98,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(cors({ origin: corsOrigin(deps.corsOrigins), exposedHeaders: ['X-Request-Id', 'Content-Range', 'Accept-Ranges', 'ETag', 'Retry-After'] }));
   const adminFailures = new RateLimiter({ limit: limits.adminAuthFailuresPerMinute });
   app.use(authenticate({ operations, admin: deps.admin, tokens: deps.tokens, signedUrls: (req) => deps.contentUrls.verify(req), adminFailures, clientAddresses: deps.clientAddresses }));
-  app.use(mediaUploadRoutes({ ...deps, uploadIdleTimeoutMs: limits.uploadIdleTimeoutMs }));
+  app.use(mediaUploadRoutes({ ...deps, features: new RecentFeatures(deps.features, UPLOAD_FEATURES_TTL_MS), uploadIdleTimeoutMs: limits.uploadIdleTimeoutMs }));
   app.use(express.json({ limit: deps.jsonBodyLimit }));
   app.use(openApiValidator({ validateResponses: deps.validateResponses }));
   app.use(featureGate({ operations, features: deps.features }));

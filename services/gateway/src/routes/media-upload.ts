@@ -7,7 +7,7 @@ import type { BlobStore, Bus, Logger } from '@trove/kit';
 import { answerRequestTimeout, liftBodyDeadline } from '../http/body-deadline';
 import { OperationRouter } from '../openapi/operation-router';
 import { permittedComponents } from '../features/user-features';
-import type { UserFeatures } from '../features/user-features';
+import type { FeatureSource } from '../features/recent-features';
 import { requireUser } from '../security/authenticate';
 import { UploadAbortedError, UploadStalledError, receiveUpload } from '../upload/receive';
 
@@ -15,8 +15,8 @@ export interface MediaUploadDeps {
   bus: Bus;
   blobs: BlobStore;
   log: Logger;
-  /** The owner's features decide which components process the upload. */
-  features: UserFeatures;
+  /** The owner's features decide which components process the upload (app.ts: looked up at most every few seconds). */
+  features: FeatureSource;
   /** Largest accepted upload, in bytes (TROVE_UPLOAD_MAX_BYTES). */
   uploadMaxBytes: number;
   /** An upload that sends nothing for this long is cut (TROVE_UPLOAD_IDLE_TIMEOUT_SECONDS). */

@@ -71,16 +71,24 @@ export class FsBlobStore implements BlobStore {
     const temp = join(this.tempDir, randomUUID());
     const metaTemp = temp + META_SUFFIX;
     let file: WriteStream | undefined;
+    let sidecarWritten: Promise<void> | undefined;
     try {
       const meter = new PutMeter(options.maxBytes);
-      file = createWriteStream(temp, { flags: 'wx' });
+      // flush: the data is fsynced on its own descriptor before it closes (no second open to sync it).
+      file = createWriteStream(temp, { flags: 'wx', flush: true });
+      // The sidecar (it needs the hash and size) is written and fsynced as soon as the last byte was
+      // hashed, while the data's last writes and fsync are still under way: the filesystem's journal
+      // may commit both at once, instead of one after the other (an upload's largest fixed cost).
+      meter.once('end', () => {
+        sidecarWritten = writeFileDurably(metaTemp, JSON.stringify({ contentType: options.contentType, ...meter.result() } satisfies Sidecar));
+        sidecarWritten.catch(() => undefined); // awaited below
+      });
       await pipeline(body, meter, file);
       const result = meter.result();
-      const sidecar: Sidecar = { contentType: options.contentType, ...result };
       // Data and sidecar durable before the renames below publish them, so a crash never leaves lost
-      // bytes under the final name. The two fsyncs run side by side: the filesystem's journal may
-      // commit them as one, instead of one after the other (an upload's largest fixed cost).
-      await Promise.all([syncFile(temp), writeFileDurably(metaTemp, JSON.stringify(sidecar))]);
+      // bytes under the final name.
+      if (!sidecarWritten) throw new Error('blob store: the sidecar was not written'); // cannot happen: the pipeline ended
+      await sidecarWritten;
       const finalPath = this.pathOf(key);
       // Sidecar first: the data rename is the commit point, so a new object never appears without
       // its content type.
@@ -91,7 +99,8 @@ export class FsBlobStore implements BlobStore {
         throw collisionError(key, err);
       }
       try {
-        await this.moveIntoPlace(temp, finalPath);
+        // Its directory exists now (unless a delete pruned it meanwhile: moveIntoPlace makes it again).
+        await this.moveIntoPlace(temp, finalPath, true);
       } catch (err) {
         // Fails when the key is a directory (other keys live under it): there was no object.
         await rm(finalPath + META_SUFFIX, { force: true });
@@ -102,6 +111,7 @@ export class FsBlobStore implements BlobStore {
     } catch (err) {
       body.destroy();
       if (file && !file.closed) await once(file, 'close').catch(() => undefined); // Windows cannot unlink open files
+      await sidecarWritten?.catch(() => undefined); // removed below only once its write is over
       await Promise.all([rm(temp, { force: true }), rm(metaTemp, { force: true })]);
       throw err;
     }
@@ -211,13 +221,13 @@ export class FsBlobStore implements BlobStore {
   }
 
   /**
-   * mkdir -p then rename, retried when a concurrent delete pruned the fresh directory in between.
-   * Returns the first directory it had to create, if any (for fsync).
+   * mkdir -p then rename (the mkdir left out at first when `dirExists`), retried when a concurrent
+   * delete pruned the fresh directory in between. Returns the first directory it had to create, if any (for fsync).
    */
-  private async moveIntoPlace(from: string, to: string): Promise<string | undefined> {
+  private async moveIntoPlace(from: string, to: string, dirExists = false): Promise<string | undefined> {
     let created: string | undefined;
     for (let attempt = 0; ; attempt++) {
-      created = (await mkdir(dirname(to), { recursive: true })) ?? created;
+      if (!dirExists || attempt > 0) created = (await mkdir(dirname(to), { recursive: true })) ?? created;
       try {
         await rename(from, to);
         return created;
@@ -275,16 +285,6 @@ async function readContentType(sidecarPath: string): Promise<string | undefined>
     return typeof contentType === 'string' ? contentType : undefined;
   } catch {
     return undefined; // missing or unreadable sidecar: the bytes are still served
-  }
-}
-
-/** fsync of a written and closed file: fsync flushes the file's data whatever descriptor wrote it. */
-async function syncFile(path: string): Promise<void> {
-  const handle = await open(path, 'r+');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }
 

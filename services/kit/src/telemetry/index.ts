@@ -1,5 +1,5 @@
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
+import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
@@ -50,7 +50,10 @@ export function startTelemetry(opts: TelemetryOptions): void {
   sdk = new NodeSDK({
     resource: resourceFromAttributes({ 'service.name': `trove-${opts.service}` }),
     spanProcessors: processors,
-    instrumentations: [new HttpInstrumentation(), new ExpressInstrumentation()],
+    // No span per express middleware (request id, logs, helmet, cors, authentication…): a span and a
+    // context switch each on every request, several per upload, and they say nothing the request's
+    // own span and its route handler's span do not.
+    instrumentations: [new HttpInstrumentation(), new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] })],
   });
   sdk.start();
 }
