@@ -4,7 +4,6 @@
  * holds the file in memory (only its first few KiB, to sniff the type) and never writes a copy of
  * its own. The type is decided from those first bytes, before anything is stored.
  */
-import { PassThrough } from 'node:stream';
 import type { Readable } from 'node:stream';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import busboy from 'busboy';
@@ -12,12 +11,15 @@ import { AppError, BlobTooLargeError, badRequest } from '@trove/kit';
 import type { BlobStore } from '@trove/kit';
 import { detectFileType } from '@trove/kit/filetype';
 import type { DetectedFileType } from '@trove/kit/filetype';
+import { Coalesce } from './coalesce';
 
 /** Bytes read before deciding the type: every signature detectFileType knows lies within them. */
 export const SNIFF_BYTES = 4100;
 /** Room for the multipart framing (boundaries, part headers, small fields) around the file's bytes. */
 export const MULTIPART_OVERHEAD_BYTES = 1024 * 1024;
 export const FILE_FIELD = 'file';
+/** The size of each write to the blob store (see Coalesce). */
+export const WRITE_CHUNK_BYTES = 1024 * 1024;
 
 export interface StoredUpload {
   filename: string;
@@ -79,7 +81,7 @@ export function receiveUpload(req: IncomingMessage, opts: ReceiveOptions): Promi
   const received = new Promise<StoredUpload>((resolve, reject) => {
     let failure: Error | undefined;
     let stored: Promise<StoredUpload> | undefined;
-    let body: PassThrough | undefined;
+    let body: Coalesce | undefined;
     let source: Readable | undefined;
 
     const fail = (err: Error) => {
@@ -144,11 +146,11 @@ function watchIdle(req: IncomingMessage, idleMs: number, onIdle: () => void): ()
   };
 }
 
-async function storePart(stream: Readable, filename: string | undefined, opts: ReceiveOptions, onBody: (b: PassThrough) => void): Promise<StoredUpload> {
+async function storePart(stream: Readable, filename: string | undefined, opts: ReceiveOptions, onBody: (b: Coalesce) => void): Promise<StoredUpload> {
   const { head, ended } = await readHead(stream, SNIFF_BYTES);
   const type = detectFileType(head);
   if (!type) throw unsupportedFileType();
-  const body = new PassThrough({ highWaterMark: 256 * 1024 });
+  const body = new Coalesce(WRITE_CHUNK_BYTES);
   onBody(body);
   if (ended) body.end(head);
   else {
