@@ -23,9 +23,13 @@ const busboy = createRequire(join(root, 'services/gateway/package.json'))('busbo
 export async function startReferenceServer(dir) {
   const child = fork(fileURLToPath(import.meta.url), [dir], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const [url] = await once(child, 'message');
+  // Its own timing of each upload, as the gateway logs its own: { receiveMs, commitMs }.
+  const timings = [];
+  child.on('message', (m) => timings.push(m));
   return {
     url,
     pid: child.pid,
+    timings,
     close: async () => {
       child.kill();
       await once(child, 'exit');
@@ -35,6 +39,9 @@ export async function startReferenceServer(dir) {
 
 async function serve(dir) {
   const server = createServer((req, res) => {
+    const started = performance.now();
+    let bodyEndedAt = NaN;
+    req.once('end', () => (bodyEndedAt = performance.now()));
     const parser = busboy({ headers: req.headers });
     let stored;
     parser.on('file', (_name, stream) => {
@@ -46,7 +53,11 @@ async function serve(dir) {
     parser.on('close', () => {
       if (!stored) return res.writeHead(400).end();
       stored.then(
-        (sha256) => res.writeHead(201, { 'Content-Type': 'application/json' }).end(JSON.stringify({ id: randomUUID(), sha256 })),
+        (sha256) => {
+          const storedAt = performance.now();
+          process.send({ receiveMs: bodyEndedAt - started, commitMs: storedAt - bodyEndedAt });
+          res.writeHead(201, { 'Content-Type': 'application/json' }).end(JSON.stringify({ id: randomUUID(), sha256 }));
+        },
         () => res.writeHead(500).end(),
       );
     });
