@@ -17,3 +17,12 @@ export const args = Object.fromEntries(
 );
 
 export const log = (...a) => console.error('[bench]', ...a);
+
+/** The p-th percentile of ascending values. */
+export const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+/** How a ratio's name says the library's size: 100000 → `100k`. */
+export const sizeLabel = (n) => (n % 1000 === 0 ? `${n / 1000}k` : String(n));
+
+/** Seconds since `started` (a `performance.now()`). */
+export const secondsSince = (started) => (performance.now() - started) / 1000;

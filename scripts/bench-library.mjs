@@ -1,51 +1,40 @@
 #!/usr/bin/env node
-// Library benchmark (`make bench`; build first). Not a test: it prints figures, it asserts nothing.
+// Library benchmark (`make bench`; build first). Not a test: it prints figures, it asserts nothing
+// about them (it does check that the seeded library answers, see 3.).
 //
-// One user's library of N media items (default 100 000) seeded straight into the media service's
-// embedded store (NeDB, as `make up` runs it; `insertMany` in batches, through the repository's own
-// indexes), without blobs. Then:
+// One user's library of N items (default 100 000) seeded straight into the stores by the bench
+// seeder (scripts/bench/seed-*.mjs): media documents, tiny real blobs (original, preview,
+// thumbnail of each item; the people's cover faces), and explore's documents in proportion
+// (places, things, faces and people, search). Then:
 //   1. the same list queries made directly on the store (the media repository, in this process):
 //      the first page, a deep page, a filtered list (videos) and a years-ago day;
-//   2. cold start: auth, media and the gateway started together on that data, until the gateway is ready;
-//   3. the same queries through the API (HTTP → gateway → NATS → media), p50/p99 of each side;
-//   4. the media process's resident memory after them.
+//   2. cold start: auth, media, explore, library and the gateway started together on that data,
+//      until every one is ready (the gateway: /health/ready);
+//   3. once, through the API: a place's, a thing's and a person's items and counts are the seeded
+//      ones, and an item's content URLs serve its blobs;
+//   4. the same queries through the API (HTTP → gateway → NATS → media), p50/p99 of each side;
+//   5. the resident memory of the media and explore processes after them.
 //
 // Options: --items N (default 100000), --rounds N timed passes over the four queries (default 20).
-import { createHash, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { args, log, require, root } from './bench-common.mjs';
+import { args, log, percentile, require, root, secondsSince, sizeLabel } from './bench-common.mjs';
+import { checkSeededLibrary } from './bench/seed-check.mjs';
+import { seedLibrary } from './bench/seed-library.mjs';
+import { libraryPlan } from './bench/seed-plan.mjs';
 
 const { openDocStore } = require(join(root, 'services/kit/dist/index.js'));
 const { startStack } = require(join(root, 'services/kit/dist/testing/index.js'));
 const { MediaRepository } = require(join(root, 'services/media/dist/items/repository.js'));
-const { newMediaDoc, processedFields } = require(join(root, 'services/media/dist/items/document.js'));
 
 const ITEMS = Number(args.items ?? 100_000);
 const ROUNDS = Number(args.rounds ?? 20);
 const LIMIT = 100;
 const DEEP_PAGE = Math.max(1, Math.floor(ITEMS / LIMIT / 2));
 const YEARS_AGO_DAY = '0415';
+/** What `make up` starts that reads the seeded data or answers the API (the worker and jobs read none of it). */
+const SERVICES = ['auth', 'media', 'explore', 'library', 'gateway'];
 
-let seed = 7;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-
-/** A READY photo (one in 20 a video) taken some time in the last 20 years; a few favourites, hidden or trashed. */
-function mediaDoc(userId, i, now) {
-  const video = i % 20 === 0;
-  const id = randomUUID();
-  const doc = newMediaDoc(
-    { id, userId, filename: `${video ? 'VID' : 'IMG'}_${String(i).padStart(6, '0')}.${video ? 'mp4' : 'jpg'}`, mimeType: video ? 'video/mp4' : 'image/jpeg', size: 2_000_000 + i, sha256: createHash('sha256').update(id).digest('hex'), originalKey: `originals/${userId}/${id}`, mediaItemType: video ? 'video' : 'photo' },
-    now,
-  );
-  const taken = new Date(now.getTime() - Math.floor(random() * 20 * 365 * 86_400_000));
-  const metadata = { creationTime: taken.toISOString(), width: 4032, height: 3024, latitude: 48.85, longitude: 2.35, cameraMake: 'Apple', cameraModel: 'iPhone 12 mini', focalLength: '4.2', apertureFNumber: '1.6', isoEquivalent: '100', exposureTime: '0.01', fps: video ? '30' : null, durationSeconds: video ? 12 : null, contentIdentifier: null };
-  const processed = processedFields({ mimeType: doc.mimeType, category: 'default', placeholder: 'data:image/webp;base64,UklGRh4AAABXRUJQVlA4IBIAAAAwAQCdASoBAAEAAQAcJaQAA3AA/v3AgAA=', variants: { preview: `previews/${id}`, thumbnail: `thumbnails/${id}`, playback: null }, metadata }, now);
-  const r = random();
-  return { ...doc, ...processed, favourite: r < 0.05, hidden: r > 0.99, deleted: r > 0.98 && r <= 0.99, deletedAt: r > 0.98 && r <= 0.99 ? now : null };
-}
-
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const sorted = (list) => [...list].sort((a, b) => a - b);
 
 /** The four queries, by name: what the API is asked, and the same on the store. */
@@ -78,7 +67,7 @@ async function rssMiB(pid) {
 }
 
 const benchStarted = performance.now();
-const stack = await startStack({ services: ['auth', 'gateway', 'media'], env: { TROVE_VALIDATE_RESPONSES: 'false' }, readyTimeoutMs: 300_000 });
+const stack = await startStack({ services: SERVICES, env: { TROVE_VALIDATE_RESPONSES: 'false' }, readyTimeoutMs: 300_000 });
 try {
   const base = stack.gatewayUrl;
   const admin = `Basic ${Buffer.from(`${stack.adminUsername}:${stack.adminPassword}`).toString('base64')}`;
@@ -89,39 +78,39 @@ try {
   const login = await fetch(`${base}/v1/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'library', password }) });
   if (login.status !== 200) throw new Error(`login: ${login.status} ${await login.text()}`);
   const auth = { Authorization: `Bearer ${(await login.json()).accessToken}` };
+  const api = async (path) => {
+    const res = await fetch(`${base}${path}`, { headers: auth });
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return res.json();
+  };
 
-  // The stores are each one process's: stop every service, seed media's, query it here, close it.
-  await Promise.all(['gateway', 'media', 'auth'].map((name) => stack.processes[name].stop()));
-  log(`seeding ${ITEMS} media items straight into the media store…`);
-  const seedStarted = performance.now();
+  // The stores are each one process's: stop every service, seed, query media's store here, close it.
+  await Promise.all(SERVICES.map((name) => stack.processes[name].stop()));
+  log(`seeding a library of ${ITEMS} items straight into the stores…`);
+  const plan = libraryPlan({ count: ITEMS, userId });
+  const seeding = await seedLibrary(stack.dataDir, plan);
+  log(`seeded in ${seeding.seconds.toFixed(1)} s (blobs ${seeding.blobsS.toFixed(1)} s, media ${seeding.mediaS.toFixed(1)} s, explore ${seeding.exploreS.toFixed(1)} s side by side); the queries on the store…`);
+  const named = queries(userId);
   const store = await openDocStore({ service: 'media', dataDir: stack.dataDir });
   const repo = await MediaRepository.open(store);
-  const items = store.collection('media_items');
-  const now = new Date();
-  for (let from = 0; from < ITEMS; from += 5000) {
-    const batch = [];
-    for (let i = from; i < Math.min(ITEMS, from + 5000); i++) batch.push(mediaDoc(userId, i, now));
-    await items.insertMany(batch);
-  }
-  const seedS = (performance.now() - seedStarted) / 1000;
-  log(`seeded in ${seedS.toFixed(1)} s; the queries on the store…`);
-  const named = queries(userId);
   const storeMs = await timeAll(named, (q) => q.store(repo));
   await store.close();
 
   log('cold start…');
   const startStarted = performance.now();
-  await Promise.all(['auth', 'media', 'gateway'].map((name) => stack.startService(name)));
-  const coldStartS = (performance.now() - startStarted) / 1000;
-  log(`ready in ${coldStartS.toFixed(1)} s; the queries through the API…`);
-  const apiMs = await timeAll(named, async (q) => {
-    const res = await fetch(`${base}${q.path}`, { headers: auth });
-    if (res.status !== 200) throw new Error(`${q.path}: ${res.status} ${await res.text()}`);
-    await res.json();
-  });
+  await Promise.all(SERVICES.map((name) => stack.startService(name)));
+  const coldStartS = secondsSince(startStarted);
+  log(`ready in ${coldStartS.toFixed(1)} s; checking the seeded library through the API…`);
+  const checks = await checkSeededLibrary({ api, plan, seeded: seeding.seeded, bytes: seeding.bytes });
+  for (const line of checks) log(`  ${line}`);
+  log('the queries through the API…');
+  const apiMs = await timeAll(named, (q) => api(q.path));
   const mediaRss = await rssMiB(stack.processes.media.child.pid);
+  const exploreRss = await rssMiB(stack.processes.explore.child.pid);
 
-  console.log(`\nTrove library benchmark — ${ITEMS} media items of one user seeded into the media service's embedded store (NeDB), no blobs; ${ROUNDS} timed rounds, ${LIMIT} items a page\n`);
+  const { people, items } = plan;
+  const faces = items.reduce((n, i) => n + i.faces.length, 0);
+  console.log(`\nTrove library benchmark — ${ITEMS} items of one user seeded into the embedded stores: media documents, ${seeding.stored.blobs} tiny blobs (${seeding.stored.mib.toFixed(1)} MiB), explore's places (${seeding.seeded.placeIds.size}), things (${seeding.seeded.thingIds.size}), ${faces} faces of ${seeding.seeded.personIds.size} people (${people.filter((p) => p.name).length} named) and search documents; ${ROUNDS} timed rounds, ${LIMIT} items a page\n`);
   console.log('| query | store p50 | store p99 | API p50 | API p99 |');
   console.log('|---|---|---|---|---|');
   for (const name of Object.keys(named)) {
@@ -132,16 +121,18 @@ try {
   const storeAll = sorted(Object.values(storeMs).flat());
   const apiAll = sorted(Object.values(apiMs).flat());
   console.log(`| **all** | ${percentile(storeAll, 50).toFixed(1)} ms | ${percentile(storeAll, 99).toFixed(1)} ms | ${percentile(apiAll, 50).toFixed(1)} ms | ${percentile(apiAll, 99).toFixed(1)} ms |\n`);
-  console.log(`seeding: ${seedS.toFixed(1)} s; cold start (auth, media, gateway on that data, until the gateway is ready): ${coldStartS.toFixed(1)} s; media RSS after the queries: ${mediaRss.toFixed(0)} MiB; the whole library bench: ${((performance.now() - benchStarted) / 1000).toFixed(0)} s\n`);
-  const at = ITEMS % 1000 === 0 ? `${ITEMS / 1000}k` : String(ITEMS);
+  console.log(`checked through the API: ${checks.join('; ')}\n`);
+  console.log(`seeding: ${seeding.seconds.toFixed(1)} s (side by side: blobs ${seeding.blobsS.toFixed(1)} s, media documents ${seeding.mediaS.toFixed(1)} s, explore documents ${seeding.exploreS.toFixed(1)} s); cold start (${SERVICES.join(', ')} on that data, until all are ready): ${coldStartS.toFixed(1)} s; after the queries, media RSS ${mediaRss.toFixed(0)} MiB, explore RSS ${exploreRss.toFixed(0)} MiB; the whole library bench: ${secondsSince(benchStarted).toFixed(0)} s\n`);
+  const at = sizeLabel(ITEMS);
   console.log(`ratio list_p99_vs_store_p99_at_${at} ${(percentile(apiAll, 99) / percentile(storeAll, 99)).toFixed(2)}`);
   console.log(`ratio list_api_p99_ms_at_${at} ${percentile(apiAll, 99).toFixed(1)}`);
   console.log(`ratio list_store_p99_ms_at_${at} ${percentile(storeAll, 99).toFixed(1)}`);
   console.log(`ratio media_rss_mib_at_${at} ${mediaRss.toFixed(0)}`);
+  console.log(`ratio explore_rss_mib_at_${at} ${exploreRss.toFixed(0)}`);
   console.log(`ratio cold_start_s_at_${at} ${coldStartS.toFixed(1)}`);
-  console.log(`ratio library_seed_s_at_${at} ${seedS.toFixed(1)}`);
+  console.log(`ratio library_seed_s_at_${at} ${seeding.seconds.toFixed(1)}`);
 } catch (err) {
-  for (const name of ['gateway', 'media']) log(`${name}'s last output:`, stack.processes[name]?.output().split('\n').slice(-6).join('\n').slice(0, 3000));
+  for (const name of ['gateway', 'media', 'explore']) log(`${name}'s last output:`, stack.processes[name]?.output().split('\n').slice(-6).join('\n').slice(0, 3000));
   throw err;
 } finally {
   await stack.stop();

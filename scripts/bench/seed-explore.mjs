@@ -1,0 +1,103 @@
+// The bench seeder's explore documents, for every item of a plan: its record (`explore_items`:
+// place, things, visibility), its faces (`explore_faces`) and its search document (`search_items`),
+// written in bulk (`insertMany`: one by one through the event handling, 100 000 items take far
+// too long); places, things and people are made, named and summed up (count, cover) through
+// explore's own repositories, whose indexes are made first. The documents have the shapes the
+// repositories write: they are built with explore's own functions (keys, face ids, words, terms),
+// and bench-search checks a sample against what the search module's event handling writes.
+import { join } from 'node:path';
+import { require, root } from '../bench-common.mjs';
+import { PLACES, THINGS, processedResult, visible } from './seed-plan.mjs';
+
+const dist = (path) => require(join(root, 'services/explore/dist', path));
+const { ExploreRepository } = dist('explore/repository.js');
+const { placeKey, thingKey } = dist('explore/service.js');
+const { PeopleRepository } = dist('people/repository.js');
+const { faceId } = dist('people/service.js');
+const { FIELDS, SearchRepository } = dist('search/repository.js');
+const { dateWords, terms, words } = dist('search/text.js');
+
+const BATCH = 5000;
+
+/** The names of the item's named people, as the people module answers them (by name). */
+export function peopleNames(plan, item) {
+  const names = [...new Set(item.faces.map((f) => plan.people[f.person].name))].filter(Boolean);
+  return names.sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0));
+}
+
+/** What the search module's event handling writes for the item (its `revision` aside). */
+export function searchDoc(plan, item) {
+  const result = processedResult(plan, item);
+  const { place } = result;
+  const fields = {
+    filename: words(item.filename),
+    description: words(item.description ?? ''),
+    camera: words(item.camera.join(' ')),
+    date: dateWords(item.creationTime),
+    place: place ? words([place.name, place.town, place.city, place.state, place.country].filter(Boolean).join(' ')) : [],
+    things: words(result.things.map((t) => t.label).join(' ')),
+    people: words(peopleNames(plan, item).join(' ')),
+    text: words(item.words.join(' ')),
+  };
+  return { _id: item.id, userId: plan.userId, creationTime: new Date(item.creationTime), fields, terms: terms(FIELDS.flatMap((f) => fields[f])), visible: visible(item), stateVersion: plan.now, revision: 1 };
+}
+
+/** Ids of the groups the plan's items use (index → id), made through `make(index)` one after another. */
+async function groupIds(indexes, make) {
+  const ids = new Map();
+  for (const index of [...new Set(indexes)].sort((a, b) => a - b)) ids.set(index, await make(index));
+  return ids;
+}
+
+async function insertAll(collection, docs) {
+  for (let from = 0; from < docs.length; from += BATCH) await collection.insertMany(docs.slice(from, from + BATCH));
+}
+
+/**
+ * Writes the plan's explore documents into explore's store. Answers the ids given to places,
+ * things and people (plan index → id) and the blob keys of the people's cover faces.
+ */
+export async function seedExplore({ store, plan }) {
+  const { userId, items, now } = plan;
+  const explore = await ExploreRepository.open(store);
+  const people = await PeopleRepository.open(store);
+  await SearchRepository.open(store, { inMemory: false });
+
+  const placeIds = await groupIds(items.flatMap((i) => (i.place === null ? [] : [i.place])), (p) => explore.placeFor(userId, placeKey(PLACES[p]), PLACES[p]));
+  const thingIds = await groupIds(items.flatMap((i) => i.things), (t) => explore.thingFor(userId, thingKey(THINGS[t]), THINGS[t]));
+  const personIds = await groupIds(items.flatMap((i) => i.faces.map((f) => f.person)), async (p) => {
+    const id = await people.createPerson(userId);
+    if (plan.people[p].name) await people.updatePerson(userId, id, { name: plan.people[p].name });
+    return id;
+  });
+
+  await insertAll(store.collection('explore_items'), items.map((item) => ({
+    _id: item.id,
+    userId,
+    creationTime: new Date(item.creationTime),
+    placeId: item.place === null ? null : placeIds.get(item.place),
+    thingIds: item.things.map((t) => thingIds.get(t)),
+    hidden: item.hidden,
+    trashed: item.trashed,
+    visible: visible(item),
+    stateVersion: now,
+    filing: 1,
+    leftPlaceIds: [],
+    leftThingIds: [],
+  })));
+  await insertAll(store.collection('explore_faces'), items.flatMap((item) => {
+    const { faces = [] } = processedResult(plan, item);
+    return faces.map((face, index) => ({ _id: faceId(item.id, index), userId, mediaItemId: item.id, index, box: face.box, score: face.score, embedding: face.embedding, thumbnailKey: face.thumbnailKey, personId: personIds.get(item.faces[index].person) }));
+  }));
+  await insertAll(store.collection('search_items'), items.map((item) => searchDoc(plan, item)));
+
+  for (const id of placeIds.values()) await explore.refreshSummary('place', userId, id);
+  for (const id of thingIds.values()) await explore.refreshSummary('thing', userId, id);
+  const coverFaceKeys = [];
+  for (const id of personIds.values()) {
+    await people.refreshSummary(userId, id);
+    const { coverFace } = await people.person(userId, id);
+    if (coverFace) coverFaceKeys.push((await people.facesOfItem(userId, coverFace.mediaItemId)).find((f) => f._id === coverFace.id).thumbnailKey);
+  }
+  return { placeIds, thingIds, personIds, coverFaceKeys };
+}

@@ -1,0 +1,42 @@
+// The bench seeder: a plan's library written straight into the stores of a data directory, as the
+// services keep it under `make up` (the embedded stores): the blobs, the media documents and
+// explore's documents, side by side (the blobs wait on the disk, the documents on the CPU).
+import { join } from 'node:path';
+import { require, root, secondsSince } from '../bench-common.mjs';
+import { seedBlobs, tinyBlobs } from './seed-blobs.mjs';
+import { seedExplore } from './seed-explore.mjs';
+import { seedMedia } from './seed-media.mjs';
+
+const { openDocStore } = require(join(root, 'services/kit/dist/index.js'));
+
+/** Runs `task`, answering its result and how long it took. */
+async function timed(task) {
+  const started = performance.now();
+  const result = await task();
+  return { result, seconds: secondsSince(started) };
+}
+
+/**
+ * Writes the plan (seed-plan.mjs) into the stores of `dataDir`, whose services are stopped. Answers
+ * the blobs' bytes (`tinyBlobs()`), what seedExplore answers (`seeded`), how many blobs were stored
+ * and the seconds taken, in all and by part.
+ */
+export async function seedLibrary(dataDir, plan) {
+  const started = performance.now();
+  const bytes = await tinyBlobs();
+  const mediaStore = await openDocStore({ service: 'media', dataDir });
+  const exploreStore = await openDocStore({ service: 'explore', dataDir });
+  try {
+    const [blobs, media, explore] = await Promise.all([
+      timed(() => seedBlobs({ dataDir, userId: plan.userId, items: plan.items, bytes })),
+      timed(() => seedMedia({ store: mediaStore, plan, bytes })),
+      timed(() => seedExplore({ store: exploreStore, plan })),
+    ]);
+    const faces = await seedBlobs({ dataDir, userId: plan.userId, bytes, faceKeys: explore.result.coverFaceKeys });
+    const stored = { blobs: blobs.result.blobs + faces.blobs, mib: (blobs.result.bytes + faces.bytes) / 2 ** 20 };
+    return { bytes, seeded: explore.result, seconds: secondsSince(started), blobsS: blobs.seconds, mediaS: media.seconds, exploreS: explore.seconds, stored };
+  } finally {
+    await Promise.all([mediaStore.close(), exploreStore.close()]);
+  }
+}
+
