@@ -1,16 +1,18 @@
 // The bench seeder's blobs: tiny real pictures (a 64 × 48 JPEG, WebP previews and thumbnails, a
 // one-second MP4 for videos), made once, then stored for every item of a plan through the blob-store
-// port of @trove/kit, under the keys the gateway and the worker use (`mediaBlobKey`).
-import { execFile } from 'node:child_process';
+// port of @trove/kit, under the keys the gateway and the worker use (`mediaBlobKey`), from a process
+// of their own: the documents seeded meanwhile keep the bench's main thread busy, and each put
+// holds an I/O thread per fsync, of which this process gets 32 instead of Node's 4 (as the gateway).
+import { execFile, fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { log, require, root } from '../bench-common.mjs';
 
-const sharp = require('sharp');
 const { openBlobStore } = require(join(root, 'services/kit/dist/index.js'));
 const { mediaBlobKey } = require(join(root, 'proto-events/dist/index.js'));
 
@@ -35,12 +37,9 @@ function freeBox(text) {
   return Buffer.concat([header, payload]);
 }
 
-/**
- * The pictures, made once. Each item's original is the tiny JPEG (or MP4) with the item's id after
- * its end (after the JPEG's end-of-image marker, in an MP4 `free` box: both still decode), so
- * every original has a sha256 of its own, as uploads do.
- */
-export async function tinyBlobs() {
+/** The pictures, made once: `jpeg`, `video` (MP4), `preview`, `thumbnail` (WebP) and `face` (a face's square WebP). */
+export async function tinyPictures() {
+  const sharp = require('sharp');
   const width = 64;
   const height = 48;
   const pixels = Buffer.alloc(width * height * 3);
@@ -49,15 +48,18 @@ export async function tinyBlobs() {
   const jpeg = await picture.clone().jpeg({ quality: 70 }).toBuffer();
   const preview = await picture.clone().resize(48).webp({ quality: 70 }).toBuffer();
   const thumbnail = await picture.clone().resize(24).webp({ quality: 60 }).toBuffer();
-  const video = await tinyVideo();
-  return {
-    preview,
-    thumbnail,
-    /** A face's square thumbnail. */
-    face: await picture.clone().resize(16, 16).webp({ quality: 60 }).toBuffer(),
-    /** The bytes of the item's original. */
-    original: (item) => (item.video ? Buffer.concat([video, freeBox(item.id)]) : Buffer.concat([jpeg, Buffer.from(item.id)])),
-  };
+  const face = await picture.clone().resize(16, 16).webp({ quality: 60 }).toBuffer();
+  return { jpeg, video: await tinyVideo(), preview, thumbnail, face };
+}
+
+/**
+ * The blobs of `tinyPictures()`, with `original(item)`: the tiny JPEG (or MP4) with the item's id
+ * after its end (after the JPEG's end-of-image marker, in an MP4 `free` box: both still decode), so
+ * every original has a sha256 of its own, as uploads do.
+ */
+export function blobBytes(pictures) {
+  const [jpeg, video, preview, thumbnail, face] = ['jpeg', 'video', 'preview', 'thumbnail', 'face'].map((k) => Buffer.from(pictures[k]));
+  return { preview, thumbnail, face, original: (item) => (item.video ? Buffer.concat([video, freeBox(item.id)]) : Buffer.concat([jpeg, Buffer.from(item.id)])) };
 }
 
 export const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
@@ -77,12 +79,26 @@ async function inPool(count, concurrency, what, put) {
   );
 }
 
+const CHILD_FLAG = '--seed-blobs';
+
 /**
  * Stores the original, preview and thumbnail of each of the user's `items` (`concurrency` puts at a
- * time: the filesystem store's puts wait on fsyncs) and a face thumbnail under each of `faceKeys`.
- * Answers how many blobs and bytes. `bytes`: `tinyBlobs()`.
+ * time: the filesystem store's puts wait on fsyncs) and a face thumbnail under each of `faceKeys`,
+ * in a child process. Answers how many blobs and bytes. `pictures`: `tinyPictures()`.
  */
-export async function seedBlobs({ dataDir, userId, items = [], bytes, faceKeys = [], concurrency = 32 }) {
+export function seedBlobs({ dataDir, userId, items = [], pictures, faceKeys = [], concurrency = 32 }) {
+  const task = { dataDir, userId, items: items.map(({ id, video, mimeType }) => ({ id, video, mimeType })), pictures, faceKeys, concurrency };
+  const child = fork(fileURLToPath(import.meta.url), [CHILD_FLAG], { env: { ...process.env, UV_THREADPOOL_SIZE: String(concurrency) }, serialization: 'advanced' });
+  return new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`the blob seeding process exited (${code})`)));
+    child.send(task);
+  });
+}
+
+async function storeBlobs({ dataDir, userId, items, pictures, faceKeys, concurrency }) {
+  const bytes = blobBytes(pictures);
   const store = await openBlobStore({ dataDir });
   let stored = 0;
   const put = async (key, body, contentType) => {
@@ -101,4 +117,10 @@ export async function seedBlobs({ dataDir, userId, items = [], bytes, faceKeys =
   } finally {
     await store.close();
   }
+}
+
+if (process.argv[2] === CHILD_FLAG) {
+  process.once('message', async (task) => {
+    process.send(await storeBlobs(task), () => process.disconnect());
+  });
 }

@@ -13,7 +13,7 @@ function itemsBy(plan, groupsOf) {
 }
 
 /**
- * `api(path)`: the JSON of a 200 answer. `seeded`: seedExplore's answer. `bytes`: tinyBlobs().
+ * `api(path)`: the JSON of a 200 answer. `seeded`: seedExplore's answer. `bytes`: blobBytes().
  * Answers one line per check.
  */
 export async function checkSeededLibrary({ api, plan, seeded, bytes }) {

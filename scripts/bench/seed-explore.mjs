@@ -53,15 +53,21 @@ async function insertAll(collection, docs) {
   for (let from = 0; from < docs.length; from += BATCH) await collection.insertMany(docs.slice(from, from + BATCH));
 }
 
+/** Writes the search module's document of every item of the plan into explore's store. */
+export async function seedSearch({ store, plan }) {
+  await SearchRepository.open(store, { inMemory: false });
+  await insertAll(store.collection('search_items'), plan.items.map((item) => searchDoc(plan, item)));
+}
+
 /**
- * Writes the plan's explore documents into explore's store. Answers the ids given to places,
- * things and people (plan index → id) and the blob keys of the people's cover faces.
+ * Writes the plan's explore documents into explore's store: places, things, people, faces and
+ * search. Answers the ids given to places, things and people (plan index → id) and the blob keys
+ * of the people's cover faces.
  */
 export async function seedExplore({ store, plan }) {
   const { userId, items, now } = plan;
   const explore = await ExploreRepository.open(store);
   const people = await PeopleRepository.open(store);
-  await SearchRepository.open(store, { inMemory: false });
 
   const placeIds = await groupIds(items.flatMap((i) => (i.place === null ? [] : [i.place])), (p) => explore.placeFor(userId, placeKey(PLACES[p]), PLACES[p]));
   const thingIds = await groupIds(items.flatMap((i) => i.things), (t) => explore.thingFor(userId, thingKey(THINGS[t]), THINGS[t]));
@@ -89,7 +95,7 @@ export async function seedExplore({ store, plan }) {
     const { faces = [] } = processedResult(plan, item);
     return faces.map((face, index) => ({ _id: faceId(item.id, index), userId, mediaItemId: item.id, index, box: face.box, score: face.score, embedding: face.embedding, thumbnailKey: face.thumbnailKey, personId: personIds.get(item.faces[index].person) }));
   }));
-  await insertAll(store.collection('search_items'), items.map((item) => searchDoc(plan, item)));
+  await seedSearch({ store, plan });
 
   for (const id of placeIds.values()) await explore.refreshSummary('place', userId, id);
   for (const id of thingIds.values()) await explore.refreshSummary('thing', userId, id);

@@ -3,7 +3,7 @@
 // explore's documents, side by side (the blobs wait on the disk, the documents on the CPU).
 import { join } from 'node:path';
 import { require, root, secondsSince } from '../bench-common.mjs';
-import { seedBlobs, tinyBlobs } from './seed-blobs.mjs';
+import { blobBytes, seedBlobs, tinyPictures } from './seed-blobs.mjs';
 import { seedExplore } from './seed-explore.mjs';
 import { seedMedia } from './seed-media.mjs';
 
@@ -18,21 +18,22 @@ async function timed(task) {
 
 /**
  * Writes the plan (seed-plan.mjs) into the stores of `dataDir`, whose services are stopped. Answers
- * the blobs' bytes (`tinyBlobs()`), what seedExplore answers (`seeded`), how many blobs were stored
+ * the blobs' bytes (`blobBytes()`), what seedExplore answers (`seeded`), how many blobs were stored
  * and the seconds taken, in all and by part.
  */
 export async function seedLibrary(dataDir, plan) {
   const started = performance.now();
-  const bytes = await tinyBlobs();
+  const pictures = await tinyPictures();
+  const bytes = blobBytes(pictures);
   const mediaStore = await openDocStore({ service: 'media', dataDir });
   const exploreStore = await openDocStore({ service: 'explore', dataDir });
   try {
     const [blobs, media, explore] = await Promise.all([
-      timed(() => seedBlobs({ dataDir, userId: plan.userId, items: plan.items, bytes })),
+      timed(() => seedBlobs({ dataDir, userId: plan.userId, items: plan.items, pictures })),
       timed(() => seedMedia({ store: mediaStore, plan, bytes })),
       timed(() => seedExplore({ store: exploreStore, plan })),
     ]);
-    const faces = await seedBlobs({ dataDir, userId: plan.userId, bytes, faceKeys: explore.result.coverFaceKeys });
+    const faces = await seedBlobs({ dataDir, userId: plan.userId, pictures, faceKeys: explore.result.coverFaceKeys });
     const stored = { blobs: blobs.result.blobs + faces.blobs, mib: (blobs.result.bytes + faces.bytes) / 2 ** 20 };
     return { bytes, seeded: explore.result, seconds: secondsSince(started), blobsS: blobs.seconds, mediaS: media.seconds, exploreS: explore.seconds, stored };
   } finally {

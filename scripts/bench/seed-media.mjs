@@ -27,7 +27,7 @@ function mediaDoc(plan, item, original) {
   };
 }
 
-/** Writes the plan's media documents into the media service's store (`bytes`: seed-blobs' `tinyBlobs()`). */
+/** Writes the plan's media documents into the media service's store (`bytes`: seed-blobs' `blobBytes()`). */
 export async function seedMedia({ store, plan, bytes }) {
   await MediaRepository.open(store);
   const collection = store.collection(COLLECTION);
