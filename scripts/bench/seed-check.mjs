@@ -7,7 +7,12 @@ import { PLACES, THINGS, newestFirst, visible } from './seed-plan.mjs';
 /** The plan's visible items by group (plan index → items, newest first). */
 function itemsBy(plan, groupsOf) {
   const by = new Map();
-  for (const item of plan.items.filter(visible)) for (const g of new Set(groupsOf(item))) by.set(g, [...(by.get(g) ?? []), item]);
+  for (const item of plan.items.filter(visible)) {
+    for (const g of new Set(groupsOf(item))) {
+      if (!by.has(g)) by.set(g, []);
+      by.get(g).push(item);
+    }
+  }
   for (const list of by.values()) list.sort(newestFirst);
   return by;
 }
