@@ -91,7 +91,7 @@ describe('processItem', () => {
       // The napkin's print is sideways and small: no confident line.
       words: [],
       // Its GPS position, 11.0221 N 76.7419 E, is west of Coimbatore.
-      place: { name: 'Coimbatore', town: null, city: 'Coimbatore', state: 'Tamil Nadu', country: 'India', countryCode: 'IN', postcode: null },
+      place: { name: 'Coimbatore', town: null, city: 'Coimbatore', state: 'Tamil Nadu', country: 'India', countryCode: 'IN', postcode: '641109' },
     });
     expect(validate(mediaProcessedEvent.payload, payload)).toEqual({ valid: true, errors: [] });
     const preview = await sharp(await bytesOf(payload.variants.preview!)).metadata();
