@@ -17,7 +17,9 @@ import { assertValidKey, assertValidPrefix, assertValidRange, META_SUFFIX, TEMP_
  * final `rename` is atomic). A put becomes visible only at that rename, after an fsync, so a crash
  * never leaves a half-written object under its final name.
  *
- * `etag` is a quoted HTTP entity-tag like S3's: `"<size hex>-<mtime ns hex>"`.
+ * `etag` is a quoted HTTP entity-tag like S3's: `"<size hex>-<mtime ns hex>-<inode hex>"`. The inode is there
+ * because file times tick coarsely (a few ms on Linux): two puts of the same size in one tick would share size
+ * and mtime, but every put renames a new file into place, so its inode differs from the one it replaced.
  * Limitation of a directory tree: a key cannot also be a prefix directory of other keys
  * (`a` and `a/b` cannot coexist); such a put fails.
  */
@@ -210,7 +212,7 @@ export class FsBlobStore implements BlobStore {
     const info: BlobInfo = {
       key,
       size: Number(stats.size),
-      etag: `"${stats.size.toString(16)}-${stats.mtimeNs.toString(16)}"`,
+      etag: `"${stats.size.toString(16)}-${stats.mtimeNs.toString(16)}-${stats.ino.toString(16)}"`,
       lastModified: new Date(Number(stats.mtimeMs)),
     };
     if (withType) {
