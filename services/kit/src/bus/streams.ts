@@ -28,8 +28,12 @@ export async function ensureStreams(jsm: JetStreamManager): Promise<void> {
       try {
         await jsm.streams.add(cfg);
       } catch (addErr) {
-        // Another replica created it between our info and add: that is fine.
-        if (!/already in use|already exists/i.test(String((addErr as Error).message))) throw addErr;
+        // Another process created it between our info and add: fine. The server says so as "already in use" or,
+        // when the two configurations differ in a default, "subjects overlap with an existing stream".
+        if (!/already in use|already exists|subjects overlap/i.test(String((addErr as Error).message))) throw addErr;
+        await jsm.streams.info(cfg.name).catch(() => {
+          throw addErr; // the overlap is with another stream: a real conflict
+        });
       }
     }
   }
