@@ -63,24 +63,34 @@ export function mediaUploadRoutes(deps: MediaUploadDeps): Router {
     }
     const request = { userId, id, filename: stored.filename, mimeType: stored.type.mimeType, mediaItemType: stored.type.mediaItemType, size: stored.size, sha256: stored.sha256, originalKey: key };
     const storedAt = performance.now();
+    // The original is whole and in place: the item is registered while the blob store makes its
+    // name durable (the directory fsync), and the answer waits for both.
+    let durableAt = NaN;
+    const durable = stored.durable.then(() => (durableAt = performance.now()));
+    durable.catch(() => undefined); // awaited below, also when the registration fails first
     try {
       const components = permittedComponents(await features);
       await deps.bus.request(createMediaItemRpc, { ...request, components });
     } catch (err) {
       // No answer in time: the item may exist all the same. Keep the original if it does.
       if (isAppError(err) && err.code === 'UNAVAILABLE' && (await exists(deps.bus, userId, id))) {
+        await durable;
         res.status(201).json({ id });
         return;
       }
+      await durable.catch(() => undefined);
       await discard();
       throw err;
     }
     const registeredAt = performance.now();
-    // Where an upload's time goes (`make bench` reads these): receiving the body, making the stored
-    // bytes durable after its last byte, registering the item.
+    // The item exists now; should the disk fail to make the original's name durable, the upload
+    // answers 500 and the item stays (a retry gets 409 naming it), as with any failed write.
+    await durable;
+    // Where an upload's time goes (`make bench` reads these): receiving the body, storing it after its
+    // last byte (bytes durable, in place), registering the item, and its name durable (side by side).
     const ms = (from: number, to: number) => Math.round((to - from) * 10) / 10;
     deps.log.info(
-      { mediaItemId: id, size: stored.size, receiveMs: ms(started, bodyEndedAt), commitMs: ms(bodyEndedAt, storedAt), registerMs: ms(storedAt, registeredAt) },
+      { mediaItemId: id, size: stored.size, receiveMs: ms(started, bodyEndedAt), commitMs: ms(bodyEndedAt, storedAt), registerMs: ms(storedAt, registeredAt), durableMs: ms(storedAt, durableAt) },
       'media item uploaded',
     );
     res.status(201).json({ id });

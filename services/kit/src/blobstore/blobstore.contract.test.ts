@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { access, mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, rm, symlink, utimes, lutimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
@@ -153,6 +153,21 @@ function blobStoreContract(factory: () => Promise<Harness>, setupTimeoutMs = 30_
       expect(await store.head(`${ns}/big`)).toBeNull();
       await expect(store.get(`${ns}/big`)).rejects.toBeInstanceOf(BlobNotFoundError);
       expect(await collect(store.list(ns))).toEqual([]);
+    });
+
+    it('place: the object is whole and readable as soon as it resolves, then durable settles', async () => {
+      const data = pseudoRandom(300_000, 7);
+      const placed = await store.place(`${ns}/placed`, streamOf(data), { contentType: 'image/png' });
+      expect(placed).toMatchObject({ size: data.length, sha256: sha256(data) });
+      const got = await store.get(`${ns}/placed`);
+      expect(got.info.contentType).toBe('image/png');
+      expect(sha256(await readAll(got.body))).toBe(sha256(data));
+      await expect(placed.durable).resolves.toBeUndefined();
+    });
+
+    it('place: over maxBytes rejects and stores nothing, like put', async () => {
+      await expect(store.place(`${ns}/placed-big`, streamOf(pseudoRandom(100, 1)), { maxBytes: 50 })).rejects.toBeInstanceOf(BlobTooLargeError);
+      expect(await store.head(`${ns}/placed-big`)).toBeNull();
     });
 
     it('keeps the previous object when an overwrite exceeds maxBytes', async () => {
@@ -317,7 +332,8 @@ describe('filesystem blob store', () => {
   describe('specifics', () => {
     let root: string;
     let store: FsBlobStore;
-    const exists = (path: string) => access(path).then(
+    // lstat: a sidecar is a symbolic link whose target is not a path.
+    const exists = (path: string) => lstat(path).then(
       () => true,
       () => false,
     );
@@ -365,15 +381,36 @@ describe('filesystem blob store', () => {
       expect(await exists(store.pathOf('k') + '.meta.json')).toBe(true);
     });
 
-    it('removes stale temp files at open, and only those', async () => {
+    it('removes stale temp files at open, and only those (sidecar links by their own time)', async () => {
       const stale = join(store.tempDir, 'stale');
       const fresh = join(store.tempDir, 'fresh');
+      const staleLink = join(store.tempDir, 'stale.meta.json');
+      const freshLink = join(store.tempDir, 'fresh.meta.json');
       await writeFile(stale, 'x');
       await writeFile(fresh, 'x');
+      await symlink('{"contentType":"image/jpeg"}', staleLink);
+      await symlink('{"contentType":"image/jpeg"}', freshLink);
       const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
       await utimes(stale, twoHoursAgo, twoHoursAgo);
+      await lutimes(staleLink, twoHoursAgo, twoHoursAgo);
       await openFsBlobStore({ root });
-      expect(await temps()).toEqual(['fresh']);
+      expect((await temps()).sort()).toEqual(['fresh', 'fresh.meta.json']);
+    });
+
+    it('keeps the content type in a symbolic link beside the object, and still reads sidecar files', async () => {
+      await store.put('linked', streamOf(Buffer.from('x')), { contentType: 'image/heic' });
+      expect((await lstat(store.pathOf('linked') + '.meta.json')).isSymbolicLink()).toBe(true);
+      // As earlier versions (and filesystems without symbolic links) keep it: a JSON file.
+      await store.put('filed', streamOf(Buffer.from('y')));
+      await rm(store.pathOf('filed') + '.meta.json');
+      await writeFile(store.pathOf('filed') + '.meta.json', JSON.stringify({ contentType: 'video/mp4', sha256: 'ab', size: 1 }));
+      expect((await store.head('filed'))?.contentType).toBe('video/mp4');
+      expect((await store.head('linked'))?.contentType).toBe('image/heic');
+      // An overwrite without a type leaves none of the old one behind.
+      await store.put('linked', streamOf(Buffer.from('z')));
+      expect((await store.head('linked'))?.contentType).toBeUndefined();
+      await store.delete('linked');
+      expect(await exists(store.pathOf('linked') + '.meta.json')).toBe(false);
     });
 
     it('prunes directories a delete leaves empty', async () => {

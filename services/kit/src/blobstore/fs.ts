@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream, type BigIntStats, type Dirent, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { mkdir, open, readdir, readFile, rename, rm, rmdir, stat, statfs, unlink, type FileHandle } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, readFile, readlink, rename, rm, rmdir, stat, statfs, symlink, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PutMeter } from './meter';
-import { BlobNotFoundError, RangeNotSatisfiableError, type BlobInfo, type BlobStore, type ByteRange, type GetResult, type PutOptions, type PutResult, type StoreUsage } from './port';
+import { BlobNotFoundError, RangeNotSatisfiableError, type BlobInfo, type BlobStore, type ByteRange, type GetResult, type PlacedBlob, type PutOptions, type PutResult, type StoreUsage } from './port';
 import { assertValidKey, assertValidPrefix, assertValidRange, META_SUFFIX, TEMP_DIR } from './validate';
 
 /**
@@ -16,6 +16,12 @@ import { assertValidKey, assertValidPrefix, assertValidRange, META_SUFFIX, TEMP_
  * sidecar `<root>/<key>.meta.json`; in-flight writes live in `<root>/.tmp/` (same volume, so the
  * final `rename` is atomic). A put becomes visible only at that rename, after an fsync, so a crash
  * never leaves a half-written object under its final name.
+ *
+ * The sidecar is a symbolic link whose target is the JSON (`{"contentType":"image/jpeg"}`), the
+ * way editors keep lock files: making it is one metadata operation, which the directory fsync makes
+ * durable with the renames, where a file took an open, a write, an fsync (a journal commit of its
+ * own) and a close on every put. Where the filesystem has no symbolic links (some SMB mounts) it is
+ * a small JSON file, fsynced; both are read, as are the files earlier versions wrote.
  *
  * `etag` is a quoted HTTP entity-tag like S3's: `"<size hex>-<mtime ns hex>-<inode hex>"`. The inode is there
  * because file times tick coarsely (a few ms on Linux): two puts of the same size in one tick would share size
@@ -35,8 +41,6 @@ const STALE_TEMP_MS = 60 * 60 * 1000;
 
 interface Sidecar {
   contentType?: string;
-  sha256: string;
-  size: number;
 }
 
 export async function openFsBlobStore(options: FsBlobStoreOptions): Promise<FsBlobStore> {
@@ -64,6 +68,19 @@ export class FsBlobStore implements BlobStore {
   }
 
   async put(key: string, body: Readable, options: PutOptions = {}): Promise<PutResult> {
+    const { durable, ...result } = await this.place(key, body, options);
+    await durable;
+    return result;
+  }
+
+  /**
+   * The data and its sidecar are written to temp files and fsynced, then renamed into place: from
+   * then on the object is whole and readable by every process. The renames become durable only with
+   * the directory fsyncs, which `durable` awaits. A process crash meanwhile loses nothing (the renames
+   * are done); a power loss before `durable` may undo them, though a journaling filesystem (ext4, XFS)
+   * commits in order, so they are durable no later than a later write on the same filesystem that names the object.
+   */
+  async place(key: string, body: Readable, options: PutOptions = {}): Promise<PlacedBlob> {
     try {
       assertValidKey(key);
     } catch (err) {
@@ -73,23 +90,17 @@ export class FsBlobStore implements BlobStore {
     const temp = join(this.tempDir, randomUUID());
     const metaTemp = temp + META_SUFFIX;
     let file: WriteStream | undefined;
-    let sidecarWritten: Promise<void> | undefined;
+    // Made while the bytes stream in. Always one, even without a type: it replaces an older object's.
+    const sidecarWritten = writeSidecar(metaTemp, { contentType: options.contentType });
+    sidecarWritten.catch(() => undefined); // awaited below
     try {
       const meter = new PutMeter(options.maxBytes);
       // flush: the data is fsynced on its own descriptor before it closes (no second open to sync it).
       file = createWriteStream(temp, { flags: 'wx', flush: true });
-      // The sidecar (it needs the hash and size) is written and fsynced as soon as the last byte was
-      // hashed, while the data's last writes and fsync are still under way: the filesystem's journal
-      // may commit both at once, instead of one after the other (an upload's largest fixed cost).
-      meter.once('end', () => {
-        sidecarWritten = writeFileDurably(metaTemp, JSON.stringify({ contentType: options.contentType, ...meter.result() } satisfies Sidecar));
-        sidecarWritten.catch(() => undefined); // awaited below
-      });
       await pipeline(body, meter, file);
       const result = meter.result();
-      // Data and sidecar durable before the renames below publish them, so a crash never leaves lost
-      // bytes under the final name.
-      if (!sidecarWritten) throw new Error('blob store: the sidecar was not written'); // cannot happen: the pipeline ended
+      // Data (and a sidecar file) durable before the renames below publish them, so a crash never
+      // leaves lost bytes under the final name.
       await sidecarWritten;
       const finalPath = this.pathOf(key);
       // Sidecar first: the data rename is the commit point, so a new object never appears without
@@ -108,12 +119,13 @@ export class FsBlobStore implements BlobStore {
         await rm(finalPath + META_SUFFIX, { force: true });
         throw collisionError(key, err);
       }
-      await syncDirs(dirname(finalPath), created);
-      return result;
+      const durable = syncDirs(dirname(finalPath), created);
+      durable.catch(() => undefined); // the caller's to await
+      return { ...result, durable };
     } catch (err) {
       body.destroy();
       if (file && !file.closed) await once(file, 'close').catch(() => undefined); // Windows cannot unlink open files
-      await sidecarWritten?.catch(() => undefined); // removed below only once its write is over
+      await sidecarWritten.catch(() => undefined); // removed below only once its write is over
       await Promise.all([rm(temp, { force: true }), rm(metaTemp, { force: true })]);
       throw err;
     }
@@ -280,9 +292,30 @@ async function statFile(path: string): Promise<BigIntStats | null> {
   }
 }
 
+/** A symbolic link holding the JSON, else (no symbolic links on this filesystem) a file. */
+async function writeSidecar(path: string, sidecar: Sidecar): Promise<void> {
+  const json = JSON.stringify(sidecar);
+  try {
+    await symlink(json, path);
+  } catch (err) {
+    // No symbolic links here (EPERM on Windows and some SMB mounts), or a type too long for a link target.
+    if (!isCode(err, 'EPERM', 'EOPNOTSUPP', 'ENOSYS', 'ENOTSUP', 'ENAMETOOLONG')) throw err;
+    await writeFileDurably(path, json);
+  }
+}
+
+async function readSidecar(path: string): Promise<string> {
+  try {
+    return await readlink(path);
+  } catch (err) {
+    if (isCode(err, 'EINVAL')) return readFile(path, 'utf8'); // a file: no symbolic links here, or an older store
+    throw err;
+  }
+}
+
 async function readContentType(sidecarPath: string): Promise<string | undefined> {
   try {
-    const parsed: unknown = JSON.parse(await readFile(sidecarPath, 'utf8'));
+    const parsed: unknown = JSON.parse(await readSidecar(sidecarPath));
     const contentType = (parsed as Partial<Sidecar> | null)?.contentType;
     return typeof contentType === 'string' ? contentType : undefined;
   } catch {
@@ -339,7 +372,8 @@ async function sweepStaleTemps(tempDir: string): Promise<void> {
   for (const name of await readdir(tempDir)) {
     const path = join(tempDir, name);
     try {
-      if ((await stat(path)).mtimeMs < cutoff) await rm(path, { force: true, recursive: true });
+      // lstat: a sidecar link's own time (its target is JSON, not a path).
+      if ((await lstat(path)).mtimeMs < cutoff) await rm(path, { force: true, recursive: true });
     } catch {
       // best effort: another process may be sweeping too
     }

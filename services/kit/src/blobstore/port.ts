@@ -21,6 +21,15 @@ export interface PutResult {
   sha256: string;
 }
 
+/** What `place` answers: the put's result, and when the object's name is durable too. */
+export interface PlacedBlob extends PutResult {
+  /**
+   * Settles once the object would survive a power loss (on the filesystem: its directory entries are
+   * fsynced; on S3: already). Rejects when that fails; the object is then still readable until deleted.
+   */
+  durable: Promise<void>;
+}
+
 export interface ByteRange {
   /** First byte, inclusive. */
   start: number;
@@ -54,6 +63,13 @@ export interface BlobStore {
   readonly kind: 's3' | 'fs';
   /** Streams `body` into `key`. The object appears under its key only once fully written. */
   put(key: string, body: Readable, options?: PutOptions): Promise<PutResult>;
+  /**
+   * Like `put`, but resolves as soon as the object is readable under its key with its bytes durable,
+   * while making its name durable may still be under way (`durable`): a caller can do its next step
+   * (tell another service about the object) meanwhile instead of after it. Every reader on any
+   * process sees the whole object from then on; only a power loss before `durable` could lose it.
+   */
+  place(key: string, body: Readable, options?: PutOptions): Promise<PlacedBlob>;
   /** Throws BlobNotFoundError when absent; RangeNotSatisfiableError for a range past the end. */
   get(key: string, range?: ByteRange): Promise<GetResult>;
   /** Metadata, or null when absent. */

@@ -2,7 +2,7 @@ import { CreateBucketCommand, DeleteObjectCommand, GetObjectCommand, HeadBucketC
 import { Upload } from '@aws-sdk/lib-storage';
 import { Readable, pipeline } from 'node:stream';
 import { PutMeter } from './meter';
-import { BlobNotFoundError, RangeNotSatisfiableError, type BlobInfo, type BlobStore, type ByteRange, type GetResult, type PutOptions, type PutResult, type StoreUsage } from './port';
+import { BlobNotFoundError, RangeNotSatisfiableError, type BlobInfo, type BlobStore, type ByteRange, type GetResult, type PutOptions, type PlacedBlob, type PutResult, type StoreUsage } from './port';
 import { assertValidKey, assertValidPrefix, assertValidRange } from './validate';
 
 export interface S3Options {
@@ -123,6 +123,11 @@ export class S3BlobStore implements BlobStore {
     }
     await piped;
     return meter.result();
+  }
+
+  /** S3 answers a put once the object is durable: nothing is left to wait for. */
+  async place(key: string, body: Readable, options: PutOptions = {}): Promise<PlacedBlob> {
+    return { ...(await this.put(key, body, options)), durable: Promise.resolve() };
   }
 
   async get(key: string, range?: ByteRange): Promise<GetResult> {

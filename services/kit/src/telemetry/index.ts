@@ -3,7 +3,7 @@ import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrum
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { AlwaysOffSampler, BatchSpanProcessor, ParentBasedSampler } from '@opentelemetry/sdk-trace-base';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 
 export interface TelemetryOptions {
@@ -47,9 +47,14 @@ export function startTelemetry(opts: TelemetryOptions): void {
   if (opts.otlpEndpoint) {
     processors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url: `${opts.otlpEndpoint.replace(/\/$/, '')}/v1/traces` })));
   }
+  const exported = Boolean(opts.otlpEndpoint) || (opts.spanProcessors?.length ?? 0) > 0;
   sdk = new NodeSDK({
     resource: resourceFromAttributes({ 'service.name': `trove-${opts.service}` }),
     spanProcessors: processors,
+    // Nothing takes the spans: they are not recorded (no attributes, events or timings gathered on
+    // every request and RPC), yet each still has its trace and span ids, which propagate and reach
+    // the logs. A caller that records (a sampled traceparent) is still followed.
+    ...(exported ? {} : { sampler: new ParentBasedSampler({ root: new AlwaysOffSampler() }) }),
     // No span per express middleware (request id, logs, helmet, cors, authentication…): a span and a
     // context switch each on every request, several per upload, and they say nothing the request's
     // own span and its route handler's span do not.
