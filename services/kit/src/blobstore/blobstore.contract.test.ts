@@ -372,6 +372,7 @@ describe('filesystem blob store', () => {
       expect(await temps()).toEqual([]);
       expect(await exists(store.pathOf('x/y'))).toBe(false);
       expect(await exists(store.pathOf('x/y') + '.meta.json')).toBe(false);
+      expect(await exists(store.pathOf('x'))).toBe(false); // the directory the put made for it
     });
 
     it('lists no temp or sidecar files', async () => {

@@ -89,10 +89,11 @@ export class FsBlobStore implements BlobStore {
     }
     const temp = join(this.tempDir, randomUUID());
     const metaTemp = temp + META_SUFFIX;
+    const finalPath = this.pathOf(key);
     let file: WriteStream | undefined;
-    // Made while the bytes stream in. Always one, even without a type: it replaces an older object's.
-    const sidecarWritten = writeSidecar(metaTemp, { contentType: options.contentType });
-    sidecarWritten.catch(() => undefined); // awaited below
+    // While the bytes stream in: the sidecar, and its move into place when the key's directory is new.
+    const preparing = this.prepareSidecar(metaTemp, finalPath, options.contentType);
+    preparing.catch(() => undefined); // awaited below
     try {
       const meter = new PutMeter(options.maxBytes);
       // flush: the data is fsynced on its own descriptor before it closes (no second open to sync it).
@@ -101,19 +102,19 @@ export class FsBlobStore implements BlobStore {
       const result = meter.result();
       // Data (and a sidecar file) durable before the renames below publish them, so a crash never
       // leaves lost bytes under the final name.
-      await sidecarWritten;
-      const finalPath = this.pathOf(key);
-      // Sidecar first: the data rename is the commit point, so a new object never appears without
-      // its content type.
       let created: string | undefined;
       try {
-        created = await this.moveIntoPlace(metaTemp, finalPath + META_SUFFIX);
+        const prepared = await preparing;
+        created = prepared.created;
+        // Sidecar first: the data rename is the commit point, so a new object never appears without
+        // its content type.
+        if (!prepared.placed) created = await this.moveIntoPlace(metaTemp, finalPath + META_SUFFIX);
       } catch (err) {
         throw collisionError(key, err);
       }
       try {
         // Its directory exists now (unless a delete pruned it meanwhile: moveIntoPlace makes it again).
-        await this.moveIntoPlace(temp, finalPath, true);
+        created = (await this.moveIntoPlace(temp, finalPath, true)) ?? created;
       } catch (err) {
         // Fails when the key is a directory (other keys live under it): there was no object.
         await rm(finalPath + META_SUFFIX, { force: true });
@@ -125,10 +126,29 @@ export class FsBlobStore implements BlobStore {
     } catch (err) {
       body.destroy();
       if (file && !file.closed) await once(file, 'close').catch(() => undefined); // Windows cannot unlink open files
-      await sidecarWritten.catch(() => undefined); // removed below only once its write is over
+      // Removed only once the sidecar's making is over; where it was already in place, it goes too.
+      const prepared = await preparing.catch(() => undefined);
       await Promise.all([rm(temp, { force: true }), rm(metaTemp, { force: true })]);
+      if (prepared?.placed && !(await statFile(finalPath))) {
+        await rm(finalPath + META_SUFFIX, { force: true });
+        if (this.pruneEmptyDirs) await this.pruneUpFrom(dirname(finalPath));
+      }
       throw err;
     }
+  }
+
+  /**
+   * Makes the sidecar (always one, even without a type: it replaces an older object's) and, where the
+   * key's directory did not exist (nothing can be under the key yet), moves it into place at once:
+   * one step less after the last byte. Until the data's rename nothing is visible: an object exists
+   * only as its data file.
+   */
+  private async prepareSidecar(metaTemp: string, finalPath: string, contentType: string | undefined): Promise<{ placed: boolean; created?: string }> {
+    await writeSidecar(metaTemp, { contentType });
+    const created = await mkdir(dirname(finalPath), { recursive: true });
+    if (!created) return { placed: false };
+    await rename(metaTemp, finalPath + META_SUFFIX);
+    return { placed: true, created };
   }
 
   async get(key: string, range?: ByteRange): Promise<GetResult> {
