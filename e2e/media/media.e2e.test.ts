@@ -98,6 +98,13 @@ describe('media (e2e)', () => {
       const first = await answer(api.GET('/v1/mediaItems/{id}', byId(ids.mov)));
       expect(first.status).toBe(200);
       expect(first.body).toMatchObject({ filename: 'clip.mov', mimeType: 'video/quicktime', mediaItemType: 'video', size: originals.mov.length, deleted: false });
+      // One access log line per upload, naming the item and where its time went (`make bench` reads them).
+      await stack.processes.gateway.waitForOutput(ids.mov);
+      const line = stack.processes.gateway
+        .output()
+        .split('\n')
+        .find((l) => l.includes(`"mediaItemId":"${ids.mov}"`) && l.includes('"msg":"request"'));
+      expect(JSON.parse(line!)).toMatchObject({ method: 'POST', status: 201, size: originals.mov.length, receiveMs: expect.any(Number), commitMs: expect.any(Number), registerMs: expect.any(Number), durableMs: expect.any(Number) });
     });
 
     it('every item reaches READY with the fields its file says', async () => {

@@ -97,11 +97,11 @@ async function parseMultipart(f, boundary) {
   await done;
 }
 
-/** The gateway's per-upload log lines ("media item uploaded"): median ms of each phase. */
+/** The gateway's access log lines of uploads (those naming a `mediaItemId`): median ms of each phase. */
 export function gatewayUploadPhases(output) {
   const lines = output
     .split('\n')
-    .filter((l) => l.includes('"msg":"media item uploaded"'))
+    .filter((l) => l.includes('"msg":"request"') && l.includes('"mediaItemId"'))
     .map((l) => JSON.parse(l));
   if (!lines.length) return undefined;
   const phases = {};

@@ -88,11 +88,9 @@ export function mediaUploadRoutes(deps: MediaUploadDeps): Router {
     await durable;
     // Where an upload's time goes (`make bench` reads these): receiving the body, storing it after its
     // last byte (bytes durable, in place), registering the item, and its name durable (side by side).
+    // The request's access log line carries them.
     const ms = (from: number, to: number) => Math.round((to - from) * 10) / 10;
-    deps.log.info(
-      { mediaItemId: id, size: stored.size, receiveMs: ms(started, bodyEndedAt), commitMs: ms(bodyEndedAt, storedAt), registerMs: ms(storedAt, registeredAt), durableMs: ms(storedAt, durableAt) },
-      'media item uploaded',
-    );
+    res.locals.accessLogFields = { mediaItemId: id, size: stored.size, receiveMs: ms(started, bodyEndedAt), commitMs: ms(bodyEndedAt, storedAt), registerMs: ms(storedAt, registeredAt), durableMs: ms(storedAt, durableAt) };
     res.status(201).json({ id });
   }).router;
 }
