@@ -15,6 +15,8 @@ import type { Api, Tokens, User } from '../support/api';
 const UNAUTHORIZED = { message: 'Unauthorized' };
 /** How long the second gateway of the last tests waits for a service (the first keeps the default, ample under load). */
 const RPC_TIMEOUT_MS = 1500;
+/** TROVE_RPC_TIMEOUT_MS's default (README). */
+const DEFAULT_RPC_TIMEOUT_MS = 5000;
 /** The auth service's limits here: the per-address limit as by default, a lower per-username one and a short slowdown, so the suite stays quick. */
 const USER_RATE_LIMIT = 20;
 const SLOWDOWN_MS = 100;
@@ -366,8 +368,11 @@ describe('auth and users (e2e)', () => {
       process.kill(pid, 'SIGSTOP');
       try {
         const res = await loginAt(quickGateway, 'someone', 'Some-Password-1');
-        expect(res).toMatchObject({ status: 503, body: { message: expect.stringMatching(/auth service/) } });
-        expect(res.ms).toBeLessThan(RPC_TIMEOUT_MS + 1000);
+        expect(res).toMatchObject({ status: 503, body: { message: 'auth service did not answer in time' } });
+        // The configured wait, not the default one (5 s): bounds with room for a loaded machine (a run
+        // beside a benchmark took 3.1 s for the 1.5 s wait).
+        expect(res.ms).toBeGreaterThanOrEqual(RPC_TIMEOUT_MS * 0.9);
+        expect(res.ms).toBeLessThan(DEFAULT_RPC_TIMEOUT_MS);
       } finally {
         process.kill(pid, 'SIGCONT');
       }
