@@ -78,6 +78,20 @@ describe('receiveUpload', () => {
     expect((await blobs.head(String(res.body.key)))?.contentType).toBe('image/png');
   });
 
+  it.each([
+    ['in one piece, its end with it (the part ends while its head is sniffed)', 1],
+    ['in pieces', 3],
+  ])('stores every byte of a small file sent %s', async (_how, pieces) => {
+    for (const size of [5000, 9000, 60_000]) {
+      const png = Buffer.concat([await noisePng(), randomBytes(size)]).subarray(0, size);
+      const { body, contentType } = multipartBody(png);
+      const answer = await postInPieces(url, { pieces: piecesOf(body, pieces), gapMs: 0, declaredLength: body.length, headers: { 'Content-Type': contentType } });
+      expect(answer).toMatchObject({ status: 201, body: { size, sha256: createHash('sha256').update(png).digest('hex') } });
+      const { body: stored } = await blobs.get(String(answer.body.key));
+      expect(Buffer.concat(await stored.toArray()).equals(png)).toBe(true);
+    }
+  });
+
   it('refuses unsupported content before storing anything', async () => {
     const res = await post(formWith(['file', Buffer.from('<html>definitely not a photo, whatever the extension</html>'), 'x.jpg']));
     expect(res).toEqual({ status: 400, body: { message: 'unsupported file type', key: expect.any(String) } });

@@ -4,6 +4,7 @@
  * holds the file in memory (only its first few KiB, to sniff the type) and never writes a copy of
  * its own. The type is decided from those first bytes, before anything is stored.
  */
+import { PassThrough } from 'node:stream';
 import type { Readable } from 'node:stream';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import busboy from 'busboy';
@@ -11,20 +12,12 @@ import { AppError, BlobTooLargeError, badRequest } from '@trove/kit';
 import type { BlobStore } from '@trove/kit';
 import { detectFileType } from '@trove/kit/filetype';
 import type { DetectedFileType } from '@trove/kit/filetype';
-import { Coalesce } from './coalesce';
 
 /** Bytes read before deciding the type: every signature detectFileType knows lies within them. */
 export const SNIFF_BYTES = 4100;
 /** Room for the multipart framing (boundaries, part headers, small fields) around the file's bytes. */
 export const MULTIPART_OVERHEAD_BYTES = 1024 * 1024;
 export const FILE_FIELD = 'file';
-/**
- * The size of each write to the blob store (see Coalesce): fewer writes than the socket's 64 KiB
- * chunks, while the part still gathering when the last byte arrives (hashed and written only then,
- * before the answer) stays small. 1 MiB made a 1.7 MB photo's answer 5–6 ms later than 256 KiB.
- */
-export const WRITE_CHUNK_BYTES = 256 * 1024;
-
 export interface StoredUpload {
   filename: string;
   type: DetectedFileType;
@@ -88,16 +81,15 @@ export function receiveUpload(req: IncomingMessage, opts: ReceiveOptions): Promi
   const received = new Promise<StoredUpload>((resolve, reject) => {
     let failure: Error | undefined;
     let stored: Promise<StoredUpload> | undefined;
-    let body: Coalesce | undefined;
+    let body: Readable | undefined;
     let source: Readable | undefined;
 
     const fail = (err: Error) => {
       if (failure) return;
       failure = err;
       req.unpipe(parser);
-      if (body) body.destroy(err);
-      // Still sniffing the head: no more bytes will come (the request is unpiped), so end the read.
-      else source?.destroy(err);
+      // Also while still sniffing the head: no more bytes will come (the request is unpiped), so end the read.
+      (body ?? source)?.destroy(err);
       // Settle only after the store gave up, so the caller's cleanup cannot race the write.
       void (stored ?? Promise.resolve()).catch(() => undefined).then(() => reject(err));
     };
@@ -153,17 +145,17 @@ function watchIdle(req: IncomingMessage, idleMs: number, onIdle: () => void): ()
   };
 }
 
-async function storePart(stream: Readable, filename: string | undefined, opts: ReceiveOptions, onBody: (b: Coalesce) => void): Promise<StoredUpload> {
+async function storePart(stream: Readable, filename: string | undefined, opts: ReceiveOptions, onBody: (b: Readable) => void): Promise<StoredUpload> {
   const { head, ended } = await readHead(stream, SNIFF_BYTES);
   const type = detectFileType(head);
   if (!type) throw unsupportedFileType();
-  const body = new Coalesce(WRITE_CHUNK_BYTES);
+  // The part itself with its head put back (no stage in between). A part that ended meanwhile (it
+  // came whole in the head's chunk: the stream ends once that chunk is handed out, paused or not)
+  // can take nothing back: its head alone is the body.
+  let body: Readable = stream;
+  if (ended || stream.readableEnded) body = new PassThrough().end(head);
+  else stream.unshift(head);
   onBody(body);
-  if (ended) body.end(head);
-  else {
-    body.write(head);
-    stream.pipe(body);
-  }
   const placed = await opts.blobs.place(opts.key, body, { contentType: type.mimeType, maxBytes: opts.maxBytes });
   return { filename: safeFilename(filename, type.extension), type, size: placed.size, sha256: placed.sha256, durable: placed.durable };
 }

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, type BigIntStats, type Dirent, type WriteStream } from 'node:fs';
+import type { BigIntStats, Dirent } from 'node:fs';
 import { once } from 'node:events';
 import { lstat, mkdir, open, readdir, readFile, readlink, rename, rm, rmdir, stat, statfs, symlink, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { GatheredFileWriter } from './gathered-file';
 import { PutMeter } from './meter';
 import { BlobNotFoundError, RangeNotSatisfiableError, type BlobInfo, type BlobStore, type ByteRange, type GetResult, type PlacedBlob, type PutOptions, type PutResult, type StoreUsage } from './port';
 import { assertValidKey, assertValidPrefix, assertValidRange, META_SUFFIX, TEMP_DIR } from './validate';
@@ -90,14 +91,14 @@ export class FsBlobStore implements BlobStore {
     const temp = join(this.tempDir, randomUUID());
     const metaTemp = temp + META_SUFFIX;
     const finalPath = this.pathOf(key);
-    let file: WriteStream | undefined;
+    let file: GatheredFileWriter | undefined;
     // While the bytes stream in: the sidecar, and its move into place when the key's directory is new.
     const preparing = this.prepareSidecar(metaTemp, finalPath, options.contentType);
     preparing.catch(() => undefined); // awaited below
     try {
       const meter = new PutMeter(options.maxBytes);
-      // flush: the data is fsynced on its own descriptor before it closes (no second open to sync it).
-      file = createWriteStream(temp, { flags: 'wx', flush: true });
+      // Written in large writes, fsynced on its own descriptor before it closes (no second open to sync it).
+      file = new GatheredFileWriter(temp);
       await pipeline(body, meter, file);
       const result = meter.result();
       // Data (and a sidecar file) durable before the renames below publish them, so a crash never
