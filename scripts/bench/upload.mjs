@@ -105,7 +105,7 @@ export function gatewayUploadPhases(output) {
     .map((l) => JSON.parse(l));
   if (!lines.length) return undefined;
   const phases = {};
-  for (const key of Object.keys(lines[0]).filter((k) => k.endsWith('Ms'))) phases[key] = median(lines.map((l) => l[key]));
+  for (const key of Object.keys(lines[0]).filter((k) => k.endsWith('Ms'))) phases[key] = median(lines.map((l) => l[key])).toFixed(1);
   return { count: lines.length, ...phases };
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { BigIntStats, Dirent } from 'node:fs';
+import { close as closeCb, fsync as fsyncCb, open as openCb, type BigIntStats, type Dirent } from 'node:fs';
 import { once } from 'node:events';
 import { lstat, mkdir, open, readdir, readFile, readlink, rename, rm, rmdir, stat, statfs, symlink, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
@@ -139,16 +139,18 @@ export class FsBlobStore implements BlobStore {
   }
 
   /**
-   * Makes the sidecar (always one, even without a type: it replaces an older object's) and, where the
-   * key's directory did not exist (nothing can be under the key yet), moves it into place at once:
-   * one step less after the last byte. Until the data's rename nothing is visible: an object exists
-   * only as its data file.
+   * Makes the sidecar (always one, even without a type: it replaces an older object's). Where the
+   * key's directory did not exist (nothing can be under the key yet) it is made in place at once:
+   * no rename after the last byte. Until the data's rename nothing is visible: an object exists only
+   * as its data file.
    */
   private async prepareSidecar(metaTemp: string, finalPath: string, contentType: string | undefined): Promise<{ placed: boolean; created?: string }> {
-    await writeSidecar(metaTemp, { contentType });
     const created = await mkdir(dirname(finalPath), { recursive: true });
-    if (!created) return { placed: false };
-    await rename(metaTemp, finalPath + META_SUFFIX);
+    if (!created) {
+      await writeSidecar(metaTemp, { contentType });
+      return { placed: false };
+    }
+    await writeSidecar(finalPath + META_SUFFIX, { contentType });
     return { placed: true, created };
   }
 
@@ -366,17 +368,22 @@ async function syncDirs(dir: string, createdTop: string | undefined): Promise<vo
   await Promise.all(dirs.map(syncDir));
 }
 
-async function syncDir(dir: string): Promise<void> {
-  let handle: FileHandle | undefined;
-  try {
-    handle = await open(dir, 'r');
-    await handle.sync();
-  } catch (err) {
-    // Some platforms (Windows) cannot open or fsync a directory; the rename is still atomic.
-    if (!isCode(err, 'EISDIR', 'EINVAL', 'EPERM', 'EBADF', 'EACCES')) throw err;
-  } finally {
-    await handle?.close();
-  }
+/** Callbacks rather than a FileHandle: this runs on every put, and each step is a thread-pool round trip anyway. */
+function syncDir(dir: string): Promise<void> {
+  // Some platforms (Windows) cannot open or fsync a directory; the rename is still atomic.
+  const unsupported = (err: unknown) => isCode(err, 'EISDIR', 'EINVAL', 'EPERM', 'EBADF', 'EACCES');
+  return new Promise((resolve, reject) => {
+    openCb(dir, 'r', (openErr, fd) => {
+      if (openErr) return unsupported(openErr) ? resolve() : reject(openErr);
+      fsyncCb(fd, (syncErr) => {
+        closeCb(fd, (closeErr) => {
+          const err = syncErr && !unsupported(syncErr) ? syncErr : closeErr;
+          if (err) reject(err);
+          else resolve();
+        });
+      });
+    });
+  });
 }
 
 async function unlinkIfPresent(path: string): Promise<void> {
