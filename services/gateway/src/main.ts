@@ -1,3 +1,4 @@
+import './memory-reducer';
 import './threadpool';
 import '@trove/kit/telemetry/register';
 import { configOrExit, gitSha, openBlobStoreFromConfig, packageVersion, runService } from '@trove/kit';
