@@ -6,6 +6,7 @@ import { setFlagsFromString } from 'node:v8';
  * idle a few seconds between its warm-up and the rounds) the gateway then ran a major collection
  * every fraction of a second for the rest of its life: 75 instead of 2 in a run, twice the CPU per
  * upload, `upload_vs_minimal_server` 0.64 instead of 0.79–0.86. With it off, four runs of four were
- * normal. The heap is still collected and shrunk by the ordinary major collections.
+ * normal, though a later run was slow again: it is not the only cause (README, performance). The heap
+ * is still collected and shrunk by the ordinary major collections.
  */
 setFlagsFromString('--no-memory-reducer');

@@ -146,14 +146,14 @@ function watchIdle(req: IncomingMessage, idleMs: number, onIdle: () => void): ()
 }
 
 async function storePart(stream: Readable, filename: string | undefined, opts: ReceiveOptions, onBody: (b: Readable) => void): Promise<StoredUpload> {
-  const { head, ended } = await readHead(stream, SNIFF_BYTES);
+  const head = await readHead(stream, SNIFF_BYTES);
   const type = detectFileType(head);
   if (!type) throw unsupportedFileType();
   // The part itself with its head put back (no stage in between). A part that ended meanwhile (it
   // came whole in the head's chunk: the stream ends once that chunk is handed out, paused or not)
   // can take nothing back: its head alone is the body.
   let body: Readable = stream;
-  if (ended || stream.readableEnded) body = new PassThrough().end(head);
+  if (stream.readableEnded) body = new PassThrough().end(head);
   else stream.unshift(head);
   onBody(body);
   const placed = await opts.blobs.place(opts.key, body, { contentType: type.mimeType, maxBytes: opts.maxBytes });
@@ -161,32 +161,31 @@ async function storePart(stream: Readable, filename: string | undefined, opts: R
 }
 
 /** The first `n` bytes of a stream (fewer when it ends first), leaving the stream paused after them. */
-function readHead(stream: Readable, n: number): Promise<{ head: Buffer; ended: boolean }> {
+function readHead(stream: Readable, n: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let length = 0;
-    const done = (ended: boolean) => {
+    const done = () => {
       stream.off('data', onData);
-      stream.off('end', onEnd);
+      stream.off('end', done);
       stream.off('error', onError);
-      resolve({ head: Buffer.concat(chunks), ended });
+      resolve(Buffer.concat(chunks));
     };
     const onData = (chunk: Buffer) => {
       chunks.push(chunk);
       length += chunk.length;
       if (length >= n) {
         stream.pause();
-        done(false);
+        done();
       }
     };
-    const onEnd = () => done(true);
     const onError = (err: Error) => {
       stream.off('data', onData);
-      stream.off('end', onEnd);
+      stream.off('end', done);
       reject(err);
     };
     stream.on('data', onData);
-    stream.on('end', onEnd);
+    stream.on('end', done);
     stream.on('error', onError);
   });
 }

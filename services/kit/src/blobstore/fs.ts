@@ -92,7 +92,7 @@ export class FsBlobStore implements BlobStore {
     const metaTemp = temp + META_SUFFIX;
     const finalPath = this.pathOf(key);
     let file: GatheredFileWriter | undefined;
-    // While the bytes stream in: the sidecar, and its move into place when the key's directory is new.
+    // While the bytes stream in: the sidecar, made in place already when the key's directory is new.
     const preparing = this.prepareSidecar(metaTemp, finalPath, options.contentType);
     preparing.catch(() => undefined); // awaited below
     try {
@@ -146,12 +146,8 @@ export class FsBlobStore implements BlobStore {
    */
   private async prepareSidecar(metaTemp: string, finalPath: string, contentType: string | undefined): Promise<{ placed: boolean; created?: string }> {
     const created = await mkdir(dirname(finalPath), { recursive: true });
-    if (!created) {
-      await writeSidecar(metaTemp, { contentType });
-      return { placed: false };
-    }
-    await writeSidecar(finalPath + META_SUFFIX, { contentType });
-    return { placed: true, created };
+    await writeSidecar(created ? finalPath + META_SUFFIX : metaTemp, { contentType });
+    return { placed: created !== undefined, created };
   }
 
   async get(key: string, range?: ByteRange): Promise<GetResult> {
