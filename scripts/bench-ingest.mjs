@@ -27,7 +27,7 @@ import { baseline, closeBaseline, ingest, newUser, startWorkers } from './bench/
 import { MB, makePhotos, median, seconds } from './bench/photos.mjs';
 import { childPid, withCpu } from './bench/cpu.mjs';
 import { startReferenceServer } from './bench/reference-server.mjs';
-import { bigUpload, gatewayUploadPhases, measureUploadParts, uploadAll } from './bench/upload.mjs';
+import { bigUpload, gatewayUploadPhases, gcCounts, measureUploadParts, metricsUrl, uploadAll } from './bench/upload.mjs';
 
 const { startStack } = require(join(root, 'services/kit/dist/testing/index.js'));
 
@@ -119,7 +119,10 @@ async function removeOriginal(stack, id) {
 
 async function uploadBench(stack, files, dir, bytes, diskSeconds) {
   log(`upload: ${UPLOAD_ROUNDS} rounds, gateway and reference server alternating…`);
+  const gatewayMetrics = metricsUrl(stack.processes.gateway.output());
+  const gcBefore = gatewayMetrics && (await gcCounts(gatewayMetrics));
   const { rounds, cpu, referenceTimings } = await uploadRounds(stack, files, dir);
+  const gcAfter = gatewayMetrics && (await gcCounts(gatewayMetrics));
   const phases = gatewayUploadPhases(stack.processes.gateway.output());
   log('upload: its parts one by one…');
   const parts = await measureUploadParts(files, dir);
@@ -144,6 +147,12 @@ async function uploadBench(stack, files, dir, bytes, diskSeconds) {
   );
   if (phases) {
     console.log(`  gateway's own timing, median of ${phases.count} uploads: receive ${phases.receiveMs} ms, stored in place after the last byte ${phases.commitMs} ms, then side by side: register (media RPC) ${phases.registerMs} ms and its name durable (directory fsync) ${phases.durableMs} ms`);
+  }
+  if (gcBefore && gcAfter) {
+    // A handful of major collections is normal; dozens mean the gateway's heap is in the state
+    // services/gateway/src/heap-growth.ts prevents (README, performance).
+    const during = (kind) => (gcAfter[kind] ?? 0) - (gcBefore[kind] ?? 0);
+    console.log(`  gateway garbage collections during the rounds (warm-up included): major ${during('major')}, minor ${during('minor')}`);
   }
   if (referenceTimings.length) {
     const ms = (key) => median(referenceTimings.map((t) => t[key])).toFixed(1);
@@ -241,7 +250,8 @@ try {
     const stack = await startStack({
       services: ['auth', 'gateway', 'media'],
       // A new user (and login) per upload round: more than the 10 logins a minute one address may make.
-      env: { TROVE_LOG_LEVEL: 'info', TROVE_WORKER_CONCURRENCY: String(CONCURRENCY), TROVE_VALIDATE_RESPONSES: 'false', TROVE_LOGIN_RATE_LIMIT: '1000' },
+      // Metrics on a free port each: the upload part counts the gateway's garbage collections.
+      env: { TROVE_LOG_LEVEL: 'info', TROVE_METRICS_PORT: '0', TROVE_WORKER_CONCURRENCY: String(CONCURRENCY), TROVE_VALIDATE_RESPONSES: 'false', TROVE_LOGIN_RATE_LIMIT: '1000' },
     });
     try {
       await fn(stack);

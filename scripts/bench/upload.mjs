@@ -109,6 +109,19 @@ export function gatewayUploadPhases(output) {
   return { count: lines.length, ...phases };
 }
 
+/** The metrics URL a service printed at start (`TROVE_METRICS_PORT` set), from its output. */
+export function metricsUrl(output) {
+  return /"metrics":"(http:[^"]+)"/.exec(output)?.[1];
+}
+
+/** Garbage collections a service has run so far, by kind (major, minor, incremental), from its metrics. */
+export async function gcCounts(url) {
+  const text = await (await fetch(url)).text();
+  const counts = {};
+  for (const m of text.matchAll(/^trove_nodejs_gc_duration_seconds_count\{[^}]*kind="(\w+)"[^}]*\} (\d+)/gm)) counts[m[1]] = Number(m[2]);
+  return counts;
+}
+
 async function rssBytes(pid) {
   const m = /VmRSS:\s+(\d+)\s+kB/.exec(await readFile(`/proc/${pid}/status`, 'utf8'));
   return Number(m[1]) * 1024;

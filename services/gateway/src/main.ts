@@ -1,4 +1,4 @@
-import './memory-reducer';
+import './heap-growth';
 import './threadpool';
 import '@trove/kit/telemetry/register';
 import { configOrExit, gitSha, openBlobStoreFromConfig, packageVersion, runService } from '@trove/kit';
