@@ -22,12 +22,20 @@
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { mkdir, mkdtemp, open, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { args, log, require, root } from './bench-common.mjs';
 import { baseline, closeBaseline, ingest, newUser, startWorkers } from './bench/ingest.mjs';
 import { MB, makePhotos, median, seconds } from './bench/photos.mjs';
 import { childPid, withCpu } from './bench/cpu.mjs';
 import { startReferenceServer } from './bench/reference-server.mjs';
 import { bigUpload, gatewayUploadPhases, gcCounts, measureUploadParts, metricsUrl, uploadAll } from './bench/upload.mjs';
+
+// The client (this process) holds every photo in memory and makes each upload's body. V8's dynamic
+// heap growth left it, in about one run in two, collecting twice as often (~270 major collections in
+// the upload part instead of ~140) at twice its CPU per file, which both sides of the upload
+// comparison share: a slow client lifted upload_vs_minimal_server by ~0.05. The gateway's fixed factor
+// (services/gateway/src/heap-growth.ts) keeps it steady: ~100 major collections, 5–5.5 ms a file.
+setFlagsFromString('--heap-growing-percent=100');
 
 const { startStack } = require(join(root, 'services/kit/dist/testing/index.js'));
 

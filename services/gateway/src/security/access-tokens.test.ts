@@ -50,4 +50,30 @@ describe('access token verification', () => {
     list.keys.clear();
     expect(v.verify(token)).toBeDefined();
   });
+
+  it('rejects a token it has verified before once it expires, or once its session is revoked', () => {
+    let clockMs = Date.now();
+    const list = revocations();
+    const v = new AccessTokenVerifier(SECRET, list, () => clockMs);
+    const token = sign({ sid: SESSION }, { expiresIn: 60 });
+    const exp = (jwt.decode(token) as { exp: number }).exp;
+    expect(v.verify(token)).toEqual({ userId: USER, sessionId: SESSION });
+    expect(v.verify(token)).toEqual({ userId: USER, sessionId: SESSION });
+    list.add(`session.${SESSION}`);
+    expect(v.verify(token)).toBeUndefined();
+    list.keys.clear();
+    clockMs = exp * 1000 - 1;
+    expect(v.verify(token)).toBeDefined();
+    clockMs = exp * 1000;
+    expect(v.verify(token)).toBeUndefined();
+    expect(v.verify(token)).toBeUndefined();
+  });
+
+  it('never takes a token for another it remembers: a forged signature on a known payload fails', () => {
+    const v = new AccessTokenVerifier(SECRET, revocations());
+    const token = sign({ sid: SESSION });
+    expect(v.verify(token)).toBeDefined();
+    const [header, payload] = token.split('.');
+    expect(v.verify(`${header}.${payload}.${Buffer.from('x'.repeat(32)).toString('base64url')}`)).toBeUndefined();
+  });
 });
