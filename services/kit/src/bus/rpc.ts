@@ -57,6 +57,9 @@ export async function serveRpc(nc: NatsConnection, log: Logger, opts: ServeOptio
       },
     });
   }
+  // The endpoints' subscriptions reach nats-server with the next flush; until the server has them, a
+  // request from another connection finds no responder. Served means answerable: wait for the round trip.
+  await nc.flush();
   return service;
 }
 
