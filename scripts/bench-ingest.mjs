@@ -34,7 +34,7 @@ import { bigUpload, gatewayUploadPhases, gcCounts, measureUploadParts, metricsUr
 // heap growth left it, in about one run in two, collecting twice as often (~270 major collections in
 // the upload part instead of ~140) at twice its CPU per file, which both sides of the upload
 // comparison share: a slow client lifted upload_vs_minimal_server by ~0.05. The gateway's fixed factor
-// (services/gateway/src/heap-growth.ts) keeps it steady: ~100 major collections, 5–5.5 ms a file.
+// (services/gateway/src/heap-growth.ts), set here too, keeps it steady: ~100 major collections, ~5 ms a file.
 setFlagsFromString('--heap-growing-percent=100');
 
 const { startStack } = require(join(root, 'services/kit/dist/testing/index.js'));

@@ -11,8 +11,8 @@ import { setFlagsFromString } from 'node:v8';
  * was smaller than the young generation, and V8 began marking again straight after each collection.
  * The gateway stayed in that state for the rest of its life: ~75 major collections in a bench run
  * instead of 2–4, twice the CPU per upload, `upload_vs_minimal_server` ~0.6 instead of ~0.82. One
- * major collection forced in the middle of the upload rounds reproduces it every time; with the
- * fixed factor the same forced collection leaves the gateway normal (README, performance).
+ * major collection forced in the middle of the upload rounds reproduced it (2 runs of 2); with the
+ * fixed factor the same forced collection left the gateway normal (6 of 6; README, performance).
  *
  * Cost: the heap may grow to about twice its live size (~50 MB here) before it is collected.
  */

@@ -51,8 +51,11 @@ export class AccessTokenVerifier {
   verify(token: string): AccessClaims | undefined {
     const nowMs = this.now();
     const known = this.verified.get(token);
-    if (known && nowMs >= known.expiresAtMs) this.verified.delete(token);
-    const claims = known && nowMs < known.expiresAtMs ? known.claims : this.verifySignedClaims(token, nowMs);
+    if (known && nowMs >= known.expiresAtMs) {
+      this.verified.delete(token);
+      return undefined; // expired: no need to check its signature again
+    }
+    const claims = known ? known.claims : this.verifySignedClaims(token, nowMs);
     if (!claims) return undefined;
     if (this.revocations.has(REVOCATIONS.sessionKey(claims.sessionId)) || this.revocations.has(REVOCATIONS.userKey(claims.userId))) return undefined;
     return claims;
