@@ -14,5 +14,14 @@ export const authSpec = {
   loginUserRateLimit: int('TROVE_LOGIN_USER_RATE_LIMIT', { default: 100, min: 1, max: 1_000_000 }),
   /** How long each attempt on a user name waits once it is over TROVE_LOGIN_RATE_LIMIT (slows guessing from many addresses). */
   loginSlowdownMs: int('TROVE_LOGIN_SLOWDOWN_MS', { default: 1000, min: 0, max: 10_000 }),
+  /**
+   * Password hashes at once: each costs scrypt's 128 MiB, so this bounds auth's memory in a login burst
+   * (the chart's limit is sized for the default of 1).
+   */
+  hashConcurrency: int('TROVE_AUTH_HASH_CONCURRENCY', { default: 1, min: 1, max: 16 }),
+  /** Logins (and password changes) that may wait for a hash; the next is answered 429 with Retry-After. */
+  hashQueue: int('TROVE_AUTH_HASH_QUEUE', { default: 16, min: 0, max: 1000 }),
+  /** How long one may wait for its turn before it is answered 429. */
+  hashWaitMs: int('TROVE_AUTH_HASH_WAIT_MS', { default: 3000, min: 100, max: 60_000 }),
   ...docStoreSpec,
 };

@@ -10,7 +10,7 @@ import { jwtSecret } from './secrets';
 import { SessionsRepository } from './sessions/repository';
 import { Sessions } from './sessions/service';
 import { AccessTokenIssuer } from './sessions/tokens';
-import { prepareDummyHash } from './users/passwords';
+import { configureHashing, prepareDummyHash } from './users/passwords';
 import { UsersRepository } from './users/repository';
 import { Users } from './users/service';
 
@@ -34,6 +34,7 @@ void runService({
     });
     const revocations = await RevocationWriter.open(bus.nc);
     const tokens = new AccessTokenIssuer(jwtSecret({ dataDir: config.dataDir, fromConfig: config.jwtSecret, log }), config.accessTokenTtlSeconds);
+    configureHashing({ concurrency: config.hashConcurrency, maxQueued: config.hashQueue, maxWaitMs: config.hashWaitMs });
     await prepareDummyHash();
 
     const logins = new Sessions({ users, sessions, tokens, limits, revocations, log });

@@ -22,18 +22,20 @@ describe('password hashing (scrypt)', () => {
     expect(a).not.toBe(b);
   });
 
-  it('uses N=2^17, r=8, p=1 by default (OWASP) and verifies with the parameters stored in the hash', async () => {
-    expect(DEFAULT_PARAMS).toEqual({ N: 2 ** 17, r: 8, p: 1 });
+  it('uses N=2^15, r=8, p=3 by default (OWASP, 32 MiB a hash) and verifies with the parameters stored in the hash', async () => {
+    expect(DEFAULT_PARAMS).toEqual({ N: 2 ** 15, r: 8, p: 3 });
     const strong = await hashPassword('Correct-Horse-42');
-    expect(strong.startsWith('scrypt$131072$8$1$')).toBe(true);
+    expect(strong.startsWith('scrypt$32768$8$3$')).toBe(true);
     await expect(verifyPassword('Correct-Horse-42', strong)).resolves.toBe(true);
     expect(needsRehash(strong)).toBe(false);
   });
 
-  it('a hash made with the earlier default (N=2^15) still verifies and is due for an upgrade', async () => {
-    const earlier = await hashPassword('Correct-Horse-42', { N: 2 ** 15, r: 8, p: 1 });
-    await expect(verifyPassword('Correct-Horse-42', earlier)).resolves.toBe(true);
-    expect(needsRehash(earlier)).toBe(true);
+  it('hashes made with the earlier defaults (N=2^15 or 2^17, p=1) still verify and are due for rewriting', async () => {
+    for (const N of [2 ** 15, 2 ** 17]) {
+      const earlier = await hashPassword('Correct-Horse-42', { N, r: 8, p: 1 });
+      await expect(verifyPassword('Correct-Horse-42', earlier)).resolves.toBe(true);
+      expect(needsRehash(earlier)).toBe(true);
+    }
   });
 
   it('tells when a hash was made with weaker parameters than the current ones', async () => {

@@ -1,5 +1,7 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import type { BinaryLike, ScryptOptions } from 'node:crypto';
+import { HashGate } from './hash-gate';
+import type { HashGateOptions } from './hash-gate';
 
 /**
  * Password hashing with scrypt (Node built-in, no native dependency). The stored form carries its
@@ -14,11 +16,12 @@ export interface ScryptParams {
 }
 
 /**
- * OWASP's current minimum for scrypt (N=2^17, r=8, p=1): 128 MiB and a few hundred milliseconds
- * per hash, costly for an attacker and fine for a login. Hashes made with the earlier 2^15 are
- * upgraded at the user's next login (`needsRehash`).
+ * OWASP's scrypt settings, of which these are one (N=2^15, r=8, p=3): as strong as N=2^17, r=8, p=1
+ * (OWASP lists them as equivalent) but 32 MiB a hash instead of 128 MiB, which matters when many
+ * logins arrive at once (see hash-gate.ts). Hashes made with other parameters — the earlier 2^15/p=1
+ * or 2^17/p=1 — keep verifying and are rewritten with these at the user's next login (`needsRehash`).
  */
-export const DEFAULT_PARAMS: ScryptParams = { N: 2 ** 17, r: 8, p: 1 };
+export const DEFAULT_PARAMS: ScryptParams = { N: 2 ** 15, r: 8, p: 3 };
 
 const SALT_BYTES = 16;
 const KEY_BYTES = 32;
@@ -27,12 +30,31 @@ const MAX_N = 2 ** 20;
 const MAX_R = 32;
 const MAX_P = 16;
 
+/** Defaults of TROVE_AUTH_HASH_CONCURRENCY, TROVE_AUTH_HASH_QUEUE and TROVE_AUTH_HASH_WAIT_MS (see config.ts). */
+export const DEFAULT_GATE: HashGateOptions = { concurrency: 1, maxQueued: 16, maxWaitMs: 3000 };
+
+// Every hash in the process goes through one gate: each costs 128 * N * r bytes (128 MiB by default).
+let gate = new HashGate(DEFAULT_GATE);
+
+/** Sets how many hashes run and wait at once (the service's config; tests). */
+export function configureHashing(options: HashGateOptions): void {
+  gate = new HashGate(options);
+}
+
+/** How many hashes run and wait now. */
+export function hashingLoad(): { running: number; waiting: number } {
+  return gate.load;
+}
+
 function derive(password: BinaryLike, salt: Buffer, params: ScryptParams, keyLength: number): Promise<Buffer> {
   // Node refuses unless 128 * N * r stays below maxmem (32 MiB by default, below our cost).
   const options: ScryptOptions = { N: params.N, r: params.r, p: params.p, maxmem: 256 * params.N * params.r + 1024 * 1024 };
-  return new Promise((resolve, reject) => {
-    scrypt(password, salt, keyLength, options, (err, key) => (err ? reject(err) : resolve(key)));
-  });
+  return gate.run(
+    () =>
+      new Promise<Buffer>((resolve, reject) => {
+        scrypt(password, salt, keyLength, options, (err, key) => (err ? reject(err) : resolve(key)));
+      }),
+  );
 }
 
 export async function hashPassword(password: string, params: ScryptParams = DEFAULT_PARAMS): Promise<string> {
@@ -67,10 +89,13 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return timingSafeEqual(key, parsed.key);
 }
 
-/** True when the stored hash was made with weaker parameters than `params`. */
+/**
+ * True when the stored hash was made with other parameters than `params`: weaker ones, or ones that
+ * cost more memory a check than the current equivalent setting.
+ */
 export function needsRehash(stored: string, params: ScryptParams = DEFAULT_PARAMS): boolean {
   const parsed = parse(stored);
-  return !parsed || parsed.params.N < params.N || parsed.params.r < params.r || parsed.params.p < params.p;
+  return !parsed || parsed.params.N !== params.N || parsed.params.r !== params.r || parsed.params.p !== params.p;
 }
 
 let dummy: Promise<string> | undefined;

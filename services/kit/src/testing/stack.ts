@@ -88,6 +88,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     // A request waits for a busy service rather than answering 503 after the default 5 s: the suites
     // share a loaded CI machine. A test about the timeout sets its own (e.g. on a `startExtra` gateway).
     TROVE_RPC_TIMEOUT_MS: '30000',
+    // Likewise a login waits for its password hash instead of a 429 after 3 s when suites log many users in
+    // at once (the login-burst suite sets its own).
+    TROVE_AUTH_HASH_WAIT_MS: '20000',
     TROVE_LOG_LEVEL: 'info',
     // Embedded stores and no exporter, whatever the developer's shell has set.
     TROVE_MONGODB_URL: '',
