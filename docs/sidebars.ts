@@ -10,6 +10,7 @@ const sidebars: SidebarsConfig = {
       collapsed: false,
       items: [
         'user-guide/installation',
+        'user-guide/configuration',
         'user-guide/deployment',
         {
           type: 'category',
@@ -39,8 +40,10 @@ const sidebars: SidebarsConfig = {
         'dev-guide/environment',
         'dev-guide/folder-structure',
         'dev-guide/design-document',
+        'dev-guide/services',
         'dev-guide/contribution',
         'dev-guide/notes',
+        'dev-guide/benchmarks',
         'dev-guide/roadmap',
       ],
     },

@@ -158,7 +158,7 @@ async function uploadBench(stack, files, dir, bytes, diskSeconds) {
   }
   if (gcBefore && gcAfter) {
     // A handful of major collections is normal; dozens mean the gateway's heap is in the state
-    // services/gateway/src/heap-growth.ts prevents (README, performance).
+    // services/gateway/src/heap-growth.ts prevents (docs: Benchmarks, the slow state).
     const during = (kind) => (gcAfter[kind] ?? 0) - (gcBefore[kind] ?? 0);
     console.log(`  gateway garbage collections during the rounds (warm-up included): major ${during('major')}, minor ${during('minor')}`);
   }

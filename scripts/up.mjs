@@ -261,7 +261,7 @@ async function main() {
   }
   log('');
   log('Trove is up:');
-  log(`  web app    http://localhost:${webPort}        (log in with a user made through /v1/users: see README "Web app")`);
+  log(`  web app    http://localhost:${webPort}        (log in with a user made through /v1/users: see README "First user")`);
   log(`  API        http://localhost:${gatewayPort}        (try: curl http://localhost:${gatewayPort}/version)`);
   log(docsUrl ? `  docs       ${docsUrl}        (API reference: ${docsUrl}/api/)` : '  docs       not built: run `make docs`, or use `make up`, which builds them');
   log(`  NATS       ${env.TROVE_NATS_URL}`);

@@ -15,7 +15,7 @@ import type { Api, Tokens, User } from '../support/api';
 const UNAUTHORIZED = { message: 'Unauthorized' };
 /** How long the second gateway of the last tests waits for a service (the first keeps the default, ample under load). */
 const RPC_TIMEOUT_MS = 1500;
-/** TROVE_RPC_TIMEOUT_MS's default (README). */
+/** TROVE_RPC_TIMEOUT_MS's default (docs: Configuration). */
 const DEFAULT_RPC_TIMEOUT_MS = 5000;
 /** The auth service's limits here: the per-address limit as by default, a lower per-username one and a short slowdown, so the suite stays quick. */
 const USER_RATE_LIMIT = 20;
