@@ -10,7 +10,20 @@ import { connect } from 'node:net';
 import { resolve, join } from 'node:path';
 
 const SERVICES = ['auth', 'media', 'library', 'explore', 'jobs', 'worker', 'gateway'];
-const READY = 'service ready';
+/** What a service (kit's announceReady) and the web server send over the IPC channel once serving: no log level silences it. */
+const isReadyMessage = (m) => m !== null && typeof m === 'object' && m.trove === 'ready';
+/** How long a process may take to be ready (TROVE_UP_READY_TIMEOUT_SECONDS, default 60). */
+const readyTimeoutMs = readyTimeout(process.env.TROVE_UP_READY_TIMEOUT_SECONDS);
+
+function readyTimeout(value) {
+  if (value === undefined || value === '') return 60000;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    process.stdout.write(`!! TROVE_UP_READY_TIMEOUT_SECONDS must be a positive number of seconds, got ${JSON.stringify(value)}\n`);
+    process.exit(1);
+  }
+  return seconds * 1000;
+}
 
 const env = { ...process.env };
 // Docusaurus would otherwise ask the registry for updates at every start.
@@ -63,13 +76,18 @@ function format(name, line) {
  * (logged), except on a configuration error, which no restart can fix: then everything stops.
  */
 function start(name, cmd, args, { detached = false, extraEnv = {} } = {}) {
-  const entry = { name, child: undefined, output: '', restarts: 0, startedAt: 0 };
+  const entry = { name, child: undefined, output: '', restarts: 0, startedAt: 0, ready: false };
   const launch = () => {
     // nats-server runs in its own process group so a terminal's Ctrl-C reaches only us and the
     // services: they drain their NATS work first, and we stop nats-server last.
-    const child = spawn(cmd, args, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'], detached });
+    // The 'ipc' channel carries the readiness message (see isReadyMessage).
+    const child = spawn(cmd, args, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe', detached ? 'ignore' : 'ipc'], detached });
     entry.child = child;
     entry.exited = false;
+    entry.ready = false;
+    child.on('message', (m) => {
+      if (isReadyMessage(m)) entry.ready = true;
+    });
     entry.startedAt = Date.now();
     const collect = (d) => {
       entry.output = (entry.output + d.toString()).slice(-20000);
@@ -148,7 +166,7 @@ function portOpen(port, host = '127.0.0.1') {
   });
 }
 
-async function waitUntil(what, probe, timeoutMs = 60000) {
+async function waitUntil(what, probe, timeoutMs = readyTimeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (!(await probe())) {
     if (stopping) return;
@@ -231,7 +249,7 @@ async function main() {
   const metricsPorts = await assignMetricsPorts([...SERVICES, 'web']);
   const entries = SERVICES.map((name) => start(name, process.execPath, [join('services', name, 'dist', 'main.js')], { extraEnv: { TROVE_METRICS_PORT: String(metricsPorts[name]) } }));
   for (const e of entries) {
-    await waitUntil(`${e.name} to be ready`, () => e.output.includes(READY));
+    await waitUntil(`${e.name} to be ready`, () => e.ready);
   }
   await waitUntil('the gateway to be ready', async () => {
     try {
@@ -250,7 +268,7 @@ async function main() {
   env.TROVE_WEB_PORT = String(webPort);
   env.TROVE_API_URL = env.TROVE_API_URL || `http://127.0.0.1:${gatewayPort}`;
   const web = start('web', process.execPath, [join('web', 'server.mjs')], { extraEnv: { TROVE_METRICS_PORT: String(metricsPorts.web) } });
-  await waitUntil('the web app to be ready', () => web.output.includes(READY));
+  await waitUntil('the web app to be ready', () => web.ready);
   // The docs site (built by `make docs`, which `make up` runs first).
   const docsPort = Number(env.TROVE_DOCS_PORT || 3001);
   let docsUrl;
