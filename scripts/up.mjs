@@ -222,6 +222,16 @@ async function assignMetricsPorts(names) {
   return ports;
 }
 
+/** Whether no user account exists yet (the gateway's public GET /v1/setup); unknown: false. */
+async function needsSetup() {
+  try {
+    const r = await fetch(`http://127.0.0.1:${gatewayPort}/v1/setup`);
+    return r.ok && (await r.json()).needsSetup === true;
+  } catch {
+    return false;
+  }
+}
+
 async function main() {
   log(`==> data directory: ${dataDir}`);
   if (!env.TROVE_NATS_URL) {
@@ -279,7 +289,7 @@ async function main() {
   }
   log('');
   log('Trove is up:');
-  log(`  web app    http://localhost:${webPort}        (log in with a user made through /v1/users: see README "Web app")`);
+  log(`  web app    http://localhost:${webPort}        (log in; the administrator makes accounts: see README "Web app")`);
   log(`  API        http://localhost:${gatewayPort}        (try: curl http://localhost:${gatewayPort}/version)`);
   log(docsUrl ? `  docs       ${docsUrl}        (API reference: ${docsUrl}/api/)` : '  docs       not built: run `make docs`, or use `make up`, which builds them');
   log(`  NATS       ${env.TROVE_NATS_URL}`);
@@ -289,6 +299,10 @@ async function main() {
     log(`  admin      user "${env.TROVE_ADMIN_USERNAME || 'admin'}", password in ${join(dataDir, 'secrets', 'admin-password')} (generated on first run, mode 0600)`);
   } else {
     log(`  admin      user "${env.TROVE_ADMIN_USERNAME || 'admin'}", password from TROVE_ADMIN_PASSWORD`);
+  }
+  if (await needsSetup()) {
+    log('');
+    log(`First run: open http://localhost:${webPort}/setup to create the first account (with the admin password above).`);
   }
   log('Press Ctrl-C to stop everything.');
 }

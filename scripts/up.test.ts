@@ -132,7 +132,7 @@ describe('make up', () => {
     }
   }, 300_000); // the whole stack starts, a service is killed and comes back: minutes on a loaded 2-core machine
 
-  it('with TROVE_LOG_LEVEL=warn (no info line to read) reports ready, serves, and stops cleanly', async () => {
+  it('with TROVE_LOG_LEVEL=warn (no info line to read) reports ready, serves, names the first-run setup page, and stops cleanly', async () => {
     const data = await tempDir('trove-up-warn-');
     const gatewayPort = await freePort();
     const natsPort = await freePort();
@@ -157,6 +157,9 @@ describe('make up', () => {
       const version = await fetch(`http://127.0.0.1:${gatewayPort}/version`);
       expect(version.status).toBe(200);
       expect((await fetch(`http://127.0.0.1:${webPort}/login`)).status).toBe(200);
+      // A fresh data dir has no user: make up says where to create the first one, and that page answers.
+      expect(up.output()).toContain(`First run: open http://localhost:${webPort}/setup`);
+      expect((await fetch(`http://127.0.0.1:${webPort}/setup`)).status).toBe(200);
       // Every process is still there: nothing stopped after reporting ready.
       const procs = descendants(up.child.pid!);
       for (const s of SERVICES) expect(procs.filter((p) => p.cmd.includes(join('services', s, 'dist', 'main.js')))).toHaveLength(1);
