@@ -75,13 +75,13 @@ function format(name, line) {
  * Starts a supervised process. When it exits unexpectedly it is started again after a backoff
  * (logged), except on a configuration error, which no restart can fix: then everything stops.
  */
-function start(name, cmd, args, { detached = false, extraEnv = {} } = {}) {
+function start(name, cmd, args, { detached = false, extraEnv = {}, ipc = false } = {}) {
   const entry = { name, child: undefined, output: '', restarts: 0, startedAt: 0, ready: false };
   const launch = () => {
     // nats-server runs in its own process group so a terminal's Ctrl-C reaches only us and the
     // services: they drain their NATS work first, and we stop nats-server last.
-    // The 'ipc' channel carries the readiness message (see isReadyMessage).
-    const child = spawn(cmd, args, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe', detached ? 'ignore' : 'ipc'], detached });
+    // The services' and the web server's 'ipc' channel carries their readiness message (see isReadyMessage).
+    const child = spawn(cmd, args, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe', ...(ipc ? ['ipc'] : [])], detached });
     entry.child = child;
     entry.exited = false;
     entry.ready = false;
@@ -222,14 +222,22 @@ async function assignMetricsPorts(names) {
   return ports;
 }
 
-/** Whether no user account exists yet (the gateway's public GET /v1/setup); unknown: false. */
+/**
+ * Whether no user account exists yet (the gateway's public GET /v1/setup). A busy machine can make
+ * the auth service answer late (503): asked again a few times; still unknown: false.
+ */
 async function needsSetup() {
-  try {
-    const r = await fetch(`http://127.0.0.1:${gatewayPort}/v1/setup`);
-    return r.ok && (await r.json()).needsSetup === true;
-  } catch {
-    return false;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    try {
+      const r = await fetch(`http://127.0.0.1:${gatewayPort}/v1/setup`);
+      if (r.ok) return (await r.json()).needsSetup === true;
+      await r.body?.cancel();
+    } catch {
+      // not answering: try again
+    }
+    await new Promise((res) => setTimeout(res, 500));
   }
+  return false;
 }
 
 async function main() {
@@ -257,7 +265,7 @@ async function main() {
   }
 
   const metricsPorts = await assignMetricsPorts([...SERVICES, 'web']);
-  const entries = SERVICES.map((name) => start(name, process.execPath, [join('services', name, 'dist', 'main.js')], { extraEnv: { TROVE_METRICS_PORT: String(metricsPorts[name]) } }));
+  const entries = SERVICES.map((name) => start(name, process.execPath, [join('services', name, 'dist', 'main.js')], { extraEnv: { TROVE_METRICS_PORT: String(metricsPorts[name]) }, ipc: true }));
   for (const e of entries) {
     await waitUntil(`${e.name} to be ready`, () => e.ready);
   }
@@ -277,7 +285,7 @@ async function main() {
   }
   env.TROVE_WEB_PORT = String(webPort);
   env.TROVE_API_URL = env.TROVE_API_URL || `http://127.0.0.1:${gatewayPort}`;
-  const web = start('web', process.execPath, [join('web', 'server.mjs')], { extraEnv: { TROVE_METRICS_PORT: String(metricsPorts.web) } });
+  const web = start('web', process.execPath, [join('web', 'server.mjs')], { extraEnv: { TROVE_METRICS_PORT: String(metricsPorts.web) }, ipc: true });
   await waitUntil('the web app to be ready', () => web.ready);
   // The docs site (built by `make docs`, which `make up` runs first).
   const docsPort = Number(env.TROVE_DOCS_PORT || 3001);
