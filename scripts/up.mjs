@@ -10,7 +10,20 @@ import { connect } from 'node:net';
 import { resolve, join } from 'node:path';
 
 const SERVICES = ['auth', 'media', 'library', 'explore', 'jobs', 'worker', 'gateway'];
-const READY = 'service ready';
+/** What a service (kit's announceReady) and the web server send over the IPC channel once serving: no log level silences it. */
+const isReadyMessage = (m) => m !== null && typeof m === 'object' && m.trove === 'ready';
+/** How long a process may take to be ready (TROVE_UP_READY_TIMEOUT_SECONDS, default 60). */
+const readyTimeoutMs = readyTimeout(process.env.TROVE_UP_READY_TIMEOUT_SECONDS);
+
+function readyTimeout(value) {
+  if (value === undefined || value === '') return 60000;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    process.stdout.write(`!! TROVE_UP_READY_TIMEOUT_SECONDS must be a positive number of seconds, got ${JSON.stringify(value)}\n`);
+    process.exit(1);
+  }
+  return seconds * 1000;
+}
 
 const env = { ...process.env };
 // Docusaurus would otherwise ask the registry for updates at every start.
@@ -62,14 +75,19 @@ function format(name, line) {
  * Starts a supervised process. When it exits unexpectedly it is started again after a backoff
  * (logged), except on a configuration error, which no restart can fix: then everything stops.
  */
-function start(name, cmd, args, { detached = false, extraEnv = {} } = {}) {
-  const entry = { name, child: undefined, output: '', restarts: 0, startedAt: 0 };
+function start(name, cmd, args, { detached = false, extraEnv = {}, ipc = false } = {}) {
+  const entry = { name, child: undefined, output: '', restarts: 0, startedAt: 0, ready: false };
   const launch = () => {
     // nats-server runs in its own process group so a terminal's Ctrl-C reaches only us and the
     // services: they drain their NATS work first, and we stop nats-server last.
-    const child = spawn(cmd, args, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'], detached });
+    // The services' and the web server's 'ipc' channel carries their readiness message (see isReadyMessage).
+    const child = spawn(cmd, args, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe', ...(ipc ? ['ipc'] : [])], detached });
     entry.child = child;
     entry.exited = false;
+    entry.ready = false;
+    child.on('message', (m) => {
+      if (isReadyMessage(m)) entry.ready = true;
+    });
     entry.startedAt = Date.now();
     const collect = (d) => {
       entry.output = (entry.output + d.toString()).slice(-20000);
@@ -148,7 +166,7 @@ function portOpen(port, host = '127.0.0.1') {
   });
 }
 
-async function waitUntil(what, probe, timeoutMs = 60000) {
+async function waitUntil(what, probe, timeoutMs = readyTimeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (!(await probe())) {
     if (stopping) return;
@@ -204,6 +222,24 @@ async function assignMetricsPorts(names) {
   return ports;
 }
 
+/**
+ * Whether no user account exists yet (the gateway's public GET /v1/setup). A busy machine can make
+ * the auth service answer late (503): asked again a few times; still unknown: false.
+ */
+async function needsSetup() {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    try {
+      const r = await fetch(`http://127.0.0.1:${gatewayPort}/v1/setup`);
+      if (r.ok) return (await r.json()).needsSetup === true;
+      await r.body?.cancel();
+    } catch {
+      // not answering: try again
+    }
+    await new Promise((res) => setTimeout(res, 500));
+  }
+  return false;
+}
+
 async function main() {
   log(`==> data directory: ${dataDir}`);
   if (!env.TROVE_NATS_URL) {
@@ -229,9 +265,9 @@ async function main() {
   }
 
   const metricsPorts = await assignMetricsPorts([...SERVICES, 'web']);
-  const entries = SERVICES.map((name) => start(name, process.execPath, [join('services', name, 'dist', 'main.js')], { extraEnv: { TROVE_METRICS_PORT: String(metricsPorts[name]) } }));
+  const entries = SERVICES.map((name) => start(name, process.execPath, [join('services', name, 'dist', 'main.js')], { extraEnv: { TROVE_METRICS_PORT: String(metricsPorts[name]) }, ipc: true }));
   for (const e of entries) {
-    await waitUntil(`${e.name} to be ready`, () => e.output.includes(READY));
+    await waitUntil(`${e.name} to be ready`, () => e.ready);
   }
   await waitUntil('the gateway to be ready', async () => {
     try {
@@ -249,8 +285,8 @@ async function main() {
   }
   env.TROVE_WEB_PORT = String(webPort);
   env.TROVE_API_URL = env.TROVE_API_URL || `http://127.0.0.1:${gatewayPort}`;
-  const web = start('web', process.execPath, [join('web', 'server.mjs')], { extraEnv: { TROVE_METRICS_PORT: String(metricsPorts.web) } });
-  await waitUntil('the web app to be ready', () => web.output.includes(READY));
+  const web = start('web', process.execPath, [join('web', 'server.mjs')], { extraEnv: { TROVE_METRICS_PORT: String(metricsPorts.web) }, ipc: true });
+  await waitUntil('the web app to be ready', () => web.ready);
   // The docs site (built by `make docs`, which `make up` runs first).
   const docsPort = Number(env.TROVE_DOCS_PORT || 3001);
   let docsUrl;
@@ -261,7 +297,7 @@ async function main() {
   }
   log('');
   log('Trove is up:');
-  log(`  web app    http://localhost:${webPort}        (log in with a user made through /v1/users: see README "First user")`);
+  log(`  web app    http://localhost:${webPort}        (log in; the administrator makes accounts: see README "First user")`);
   log(`  API        http://localhost:${gatewayPort}        (try: curl http://localhost:${gatewayPort}/version)`);
   log(docsUrl ? `  docs       ${docsUrl}        (API reference: ${docsUrl}/api/)` : '  docs       not built: run `make docs`, or use `make up`, which builds them');
   log(`  NATS       ${env.TROVE_NATS_URL}`);
@@ -271,6 +307,10 @@ async function main() {
     log(`  admin      user "${env.TROVE_ADMIN_USERNAME || 'admin'}", password in ${join(dataDir, 'secrets', 'admin-password')} (generated on first run, mode 0600)`);
   } else {
     log(`  admin      user "${env.TROVE_ADMIN_USERNAME || 'admin'}", password from TROVE_ADMIN_PASSWORD`);
+  }
+  if (await needsSetup()) {
+    log('');
+    log(`First run: open http://localhost:${webPort}/setup to create the first account (with the admin password above).`);
   }
   log('Press Ctrl-C to stop everything.');
 }

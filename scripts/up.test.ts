@@ -131,4 +131,50 @@ describe('make up', () => {
       await data.remove();
     }
   }, 300_000); // the whole stack starts, a service is killed and comes back: minutes on a loaded 2-core machine
+
+  it('with TROVE_LOG_LEVEL=warn (no info line to read) reports ready, serves, names the first-run setup page, and stops cleanly', async () => {
+    const data = await tempDir('trove-up-warn-');
+    const gatewayPort = await freePort();
+    const natsPort = await freePort();
+    const webPort = await freePort();
+    const up = startProcess('up', join(__dirname, 'up.mjs'), {
+      TROVE_DATA_DIR: data.path,
+      TROVE_GATEWAY_PORT: String(gatewayPort),
+      TROVE_NATS_PORT: String(natsPort),
+      TROVE_DOCS_PORT: String(await freePort()),
+      TROVE_WEB_PORT: String(webPort),
+      TROVE_METRICS_BASE_PORT: String(await freePort()),
+      TROVE_NATS_URL: '',
+      TROVE_ADMIN_PASSWORD: '',
+      TROVE_LOG_LEVEL: 'warn',
+    });
+    try {
+      // Readiness arrives over make up's IPC channel: it used to wait for the info line "service ready"
+      // and, 60 s later, print "timed out waiting for auth to be ready" and stop everything.
+      await up.waitForOutput('Trove is up', 120_000);
+      expect(up.output()).not.toContain('service ready');
+      expect(up.output()).not.toContain('!! timed out waiting');
+      const version = await fetch(`http://127.0.0.1:${gatewayPort}/version`);
+      expect(version.status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${webPort}/login`)).status).toBe(200);
+      // A fresh data dir has no user: make up says where to create the first one, and that page answers.
+      expect(up.output()).toContain(`First run: open http://localhost:${webPort}/setup`);
+      expect((await fetch(`http://127.0.0.1:${webPort}/setup`)).status).toBe(200);
+      // Every process is still there: nothing stopped after reporting ready.
+      const procs = descendants(up.child.pid!);
+      for (const s of SERVICES) expect(procs.filter((p) => p.cmd.includes(join('services', s, 'dist', 'main.js')))).toHaveLength(1);
+      expect(up.output()).not.toContain('==> stopping');
+
+      up.child.kill('SIGINT');
+      await up.waitForOutput('all stopped', 30_000);
+      expect(await up.stop()).toBe(0);
+      for (const p of procs) expect(alive(p.pid)).toBe(false);
+    } catch (err) {
+      // What make up printed says why (a warning, a restart): part of the failure.
+      throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- make up's output (last 6000 characters):\n${up.output().slice(-6000)}`);
+    } finally {
+      await up.stop();
+      await data.remove();
+    }
+  }, 300_000);
 });

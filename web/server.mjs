@@ -4,7 +4,8 @@
  * The Trove web server: serves the built Remix app (web/build, from `npm run build -w web`), its
  * static assets, and the media bytes behind the signed content URLs (streamed from the gateway).
  * Configuration comes from TROVE_* variables (see web/README.md); a bad one stops it with exit 78,
- * like the services. Prints `service ready` when it listens; SIGTERM/SIGINT stop it cleanly.
+ * like the services. Logs `service ready` when it listens (and tells a parent with an IPC channel, as
+ * `make up` is); SIGTERM/SIGINT stop it cleanly.
  * `--dev` serves the sources through Vite instead (hot reload), with the same server around them.
  */
 import { existsSync } from 'node:fs';
@@ -107,6 +108,8 @@ const server = app.listen(config.port, config.host, () => {
   const address = server.address();
   const port = address && typeof address === 'object' ? address.port : config.port;
   log.info({ url: `http://localhost:${port}`, api: config.apiUrl }, 'service ready');
+  // `make up` learns it over the IPC channel (like the services' announceReady in the kit), whatever the log level.
+  if (process.send && process.connected) process.send({ trove: 'ready' }, undefined, {}, () => undefined);
 });
 server.on('error', (err) => {
   log.fatal(`cannot listen on ${config.host}:${config.port}: ${err.message}`);

@@ -88,6 +88,19 @@ describe('auth and users (e2e)', () => {
   };
   const byId = (id: string) => ({ params: { path: { id } } });
 
+  describe('first run', () => {
+    // The first test of the suite: no user exists yet.
+    it('GET /v1/setup answers needsSetup true without credentials while no user exists, false once one does', async () => {
+      expect(await answer(api.GET('/v1/setup'))).toMatchObject({ status: 200, body: { needsSetup: true } });
+      const user = await createUser();
+      expect(await answer(api.GET('/v1/setup'))).toMatchObject({ status: 200, body: { needsSetup: false } });
+      // Only the flag: nothing about the users.
+      expect(JSON.stringify((await answer(api.GET('/v1/setup'))).body)).toBe('{"needsSetup":false}');
+      expect(await status(admin.DELETE('/v1/users/{id}', byId(user.id)))).toBe(204);
+      expect(await answer(api.GET('/v1/setup'))).toMatchObject({ status: 200, body: { needsSetup: true } });
+    });
+  });
+
   describe('user administration', () => {
     it('the admin creates, lists, gets, updates and deletes a user: 201 / 200 / 200 / 204 / 204', async () => {
       const username = uniqueName('alice');

@@ -62,6 +62,7 @@ const CALLS: Array<[string, string, string, OperationSecurity]> = [
   ['post', '/v1/auth/login', 'login', 'none'],
   ['post', '/v1/auth/refresh', 'refresh', 'none'],
   ['post', '/v1/auth/logout', 'logout', 'none'],
+  ['get', '/v1/setup', 'getSetupStatus', 'none'],
   ['get', '/v1/users', 'listUsers', 'basic'],
   ['post', '/v1/users', 'createUser', 'basic'],
   ['get', '/v1/users/{id}', 'getUser', 'basic'],

@@ -7,6 +7,7 @@ import { mediaContracts } from './media-contracts';
 import { peopleContracts } from './people-contracts';
 import type { MessageContract, RpcContract } from './contract';
 import type {
+  AuthSetupStatusV1,
   CreateUserRequestV1,
   EmptyV1,
   ListUsersRequestV1,
@@ -24,6 +25,7 @@ import loginRequestV1 from './schemas/auth-login-request.v1.json';
 import logoutRequestV1 from './schemas/auth-logout-request.v1.json';
 import refreshRequestV1 from './schemas/auth-refresh-request.v1.json';
 import tokenPairV1 from './schemas/auth-token-pair.v1.json';
+import setupStatusV1 from './schemas/auth-setup-status.v1.json';
 import emptyV1 from './schemas/empty.v1.json';
 import createUserRequestV1 from './schemas/user-create-request.v1.json';
 import userDeletedV1 from './schemas/user-deleted.v1.json';
@@ -116,6 +118,15 @@ export const deleteUserRpc = defineRpc<UserIdRequestV1, EmptyV1>({
   response: emptyV1,
 });
 
+export const setupStatusRpc = defineRpc<EmptyV1, AuthSetupStatusV1>({
+  subject: 'trove.v1.auth.setup.status',
+  service: 'auth',
+  callers: ['gateway'],
+  summary: 'Whether no user account exists yet (a first run): the web app then offers to create the first one through the admin API.',
+  request: emptyV1,
+  response: setupStatusV1,
+});
+
 export const userDeletedEvent = defineEvent<UserDeletedV1>({
   subject: 'events.v1.user.deleted',
   publishers: ['auth'],
@@ -133,6 +144,7 @@ export const catalogue: ReadonlyArray<RpcContract<unknown, unknown> | MessageCon
   getUserRpc,
   updateUserRpc,
   deleteUserRpc,
+  setupStatusRpc,
   userDeletedEvent,
   ...mediaContracts,
   ...libraryContracts,

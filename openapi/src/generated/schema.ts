@@ -1017,6 +1017,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the first user account is still to be made
+         * @description Answers `{"needsSetup": true}` while no user account exists (a first run), and
+         *     `{"needsSetup": false}` once one does. The web app asks it to offer "Set up Trove" on its
+         *     login page; the account itself is made with the administrator's `POST /v1/users`, never
+         *     through this call. Says nothing else about the users. Needs no authentication.
+         */
+        get: operations["getSetupStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/users": {
         parameters: {
             query?: never;
@@ -1176,6 +1199,10 @@ export interface components {
              * @example 3f9c2a1b7d4e5f60718293a4b5c6d7e8f9012345
              */
             gitSha: string;
+        };
+        SetupStatus: {
+            /** @description True while no user account exists yet. */
+            needsSetup: boolean;
         };
         /** @description Blob store storage in bytes. */
         Disk: {
@@ -3966,6 +3993,33 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSetupStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The setup status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "needsSetup": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SetupStatus"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

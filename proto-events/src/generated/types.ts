@@ -27,6 +27,14 @@ export interface RefreshRequestV1 {
   refreshToken: string;
 }
 
+// auth-setup-status.v1.json
+/**
+ * Whether the installation still needs its first user account (no user exists yet). Nothing else: it is answered to anyone.
+ */
+export interface AuthSetupStatusV1 {
+  needsSetup: boolean;
+}
+
 // auth-token-pair.v1.json
 /**
  * A short-lived access token (JWT) and an opaque refresh token of the same session.

@@ -1,10 +1,10 @@
-import { createUserRpc, deleteUserRpc, getUserRpc, listUsersRpc, loginRpc, logoutRpc, refreshRpc, updateUserRpc } from '@trove/proto-events';
+import { createUserRpc, deleteUserRpc, getUserRpc, listUsersRpc, loginRpc, logoutRpc, refreshRpc, setupStatusRpc, updateUserRpc } from '@trove/proto-events';
 import { rpcHandler } from '@trove/kit';
 import type { ServeOptions } from '@trove/kit';
 import type { Sessions } from './sessions/service';
 import type { Users } from './users/service';
 
-/** The auth service's RPCs: login, refresh and logout for anyone; user administration for the administrator (the gateway checks). */
+/** The auth service's RPCs: login, refresh, logout and the setup status (no user yet?) for anyone; user administration for the administrator (the gateway checks). */
 export function authHandlers(sessions: Sessions, users: Users): ServeOptions['handlers'] {
   return [
     rpcHandler(loginRpc, (req) => sessions.login(req)),
@@ -21,5 +21,6 @@ export function authHandlers(sessions: Sessions, users: Users): ServeOptions['ha
       await users.delete(id);
       return {};
     }),
+    rpcHandler(setupStatusRpc, async () => ({ needsSetup: await users.needsSetup() })),
   ];
 }

@@ -28,6 +28,7 @@ export type JobStatus = components['schemas']['JobStatus'];
 export type Features = components['schemas']['Features'];
 export type Disk = components['schemas']['Disk'];
 export type Version = components['schemas']['Version'];
+export type SetupStatus = components['schemas']['SetupStatus'];
 export type AlbumSort = NonNullable<NonNullable<paths['/v1/albums']['get']['parameters']['query']>['sort']>;
 
 /** The lists of media items the app shows; each maps to one list call of the API. */

@@ -13,6 +13,6 @@ export function routeLabel(path: string): string {
   const api = /^\/api\/([a-z-]+)/.exec(path);
   if (api) return `/api/${api[1]}`;
   if (path.startsWith('/share/')) return '/share';
-  if (path === '/login' || path === '/logout') return path;
+  if (path === '/login' || path === '/logout' || path === '/setup') return path;
   return 'page';
 }

@@ -5,6 +5,8 @@ export const USERNAME_PATTERN = /^[a-zA-Z0-9_.-]{3,32}$/;
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 128;
 export const NAME_MAX = 100;
+/** The administrator's user name when TROVE_ADMIN_USERNAME is unset (the gateway's default): the setup form's default. */
+export const DEFAULT_ADMIN_USERNAME = 'admin';
 
 function field(form: FormData, name: string): string {
   const v = form.get(name);

@@ -1,11 +1,12 @@
 import { json, redirect } from '@remix-run/node';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Form, useActionData, useNavigation, useSearchParams } from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react';
 import { useEffect, useRef } from 'react';
 import { Brand } from '~/components/Brand';
-import { Button } from '~/components/ui/Button';
+import { Button, buttonClass } from '~/components/ui/Button';
 import { FormError } from '~/components/ui/FormError';
 import { readSession, safeRedirect } from '~/lib/auth.server';
+import { needsSetup } from '~/lib/setup.server';
 import { loginErrorMessage, loginWithPassword } from '~/lib/tokens.server';
 import '~/styles/login.css';
 
@@ -15,7 +16,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (await readSession(request, context)) {
     return redirect(safeRedirect(new URL(request.url).searchParams.get('redirectTo')));
   }
-  return json({});
+  // A first run (no account yet): say how to get one.
+  return json({ needsSetup: await needsSetup(context.config.apiUrl) });
 }
 
 type ActionData = { error: string; field?: 'username' | 'password'; username: string };
@@ -38,6 +40,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Login() {
+  const { needsSetup: firstRun } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const [params] = useSearchParams();
   const navigation = useNavigation();
@@ -55,6 +58,15 @@ export default function Login() {
       <div className="login-card">
         <Brand large />
         <p className="tagline">Smarter Home for all your Photos and Videos</p>
+        {firstRun ? (
+          <section className="setup-offer" aria-labelledby="setup-offer-title">
+            <h2 id="setup-offer-title">Welcome: no account exists yet</h2>
+            <p>Create the first one with the administrator password that <code>make up</code> names (in <code>data/secrets/admin-password</code>).</p>
+            <Link to="/setup" className={buttonClass({ variant: 'primary', wide: true })}>
+              Set up Trove
+            </Link>
+          </section>
+        ) : null}
         <h1>Log in</h1>
         <Form method="post" replace noValidate aria-describedby={data?.error ? 'login-error' : undefined}>
           <input type="hidden" name="redirectTo" value={params.get('redirectTo') ?? '/'} />

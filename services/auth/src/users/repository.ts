@@ -67,6 +67,11 @@ export class UsersRepository {
     return this.users.findOne({ usernameKey: username.toLowerCase(), deletingAt: { $exists: false } });
   }
 
+  /** Whether at least one account exists (one not being deleted). */
+  async any(): Promise<boolean> {
+    return (await this.users.find({ deletingAt: { $exists: false } }, { limit: 1 })).length > 0;
+  }
+
   /** One page, ordered by username. */
   async list(page: number, limit: number): Promise<UserDoc[]> {
     return this.users.find({ deletingAt: { $exists: false } }, { sort: { usernameKey: 1 }, skip: (page - 1) * limit, limit });

@@ -3,7 +3,7 @@
  * fakes of the revocation bucket and the event bus.
  */
 import { createLogger } from '@trove/kit';
-import { completeFeatures, getUserRpc, listUsersRpc, validate } from '@trove/proto-events';
+import { completeFeatures, getUserRpc, listUsersRpc, setupStatusRpc, validate } from '@trove/proto-events';
 import type { MessageContract } from '@trove/proto-events';
 import { docStorePerTest } from '@trove/kit/testing';
 import { FakeRevocations } from '../ports/revocations.fake';
@@ -47,6 +47,15 @@ describe('accounts', () => {
     // What the RPCs answer matches their contracts (the auth service checks its answers against them).
     expect(validate(getUserRpc.response, await users.get(alice.id))).toEqual({ valid: true, errors: [] });
     expect(validate(listUsersRpc.response, { users: await users.list(1, 10) })).toEqual({ valid: true, errors: [] });
+  });
+
+  it('needs setup while no account exists (or only one being deleted), not once one does', async () => {
+    expect(await users.needsSetup()).toBe(true);
+    const alice = await users.create({ name: 'Alice', username: 'alice', password: PASSWORD });
+    expect(await users.needsSetup()).toBe(false);
+    expect(validate(setupStatusRpc.response, { needsSetup: await users.needsSetup() })).toEqual({ valid: true, errors: [] });
+    await repo.markDeleting(alice.id);
+    expect(await users.needsSetup()).toBe(true);
   });
 
   it('creates a user, answers it without any password hash, and stores a hash of the password', async () => {

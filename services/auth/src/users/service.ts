@@ -36,6 +36,11 @@ export class Users {
     return toUserV1(await this.deps.users.create({ name, username, passwordHash: await hashPassword(password), features: completeFeatures(features) }));
   }
 
+  /** A first run: no account exists yet (the web app then offers to create one through the admin API). */
+  async needsSetup(): Promise<boolean> {
+    return !(await this.deps.users.any());
+  }
+
   /** One page, ordered by username. */
   async list(page: number, limit: number): Promise<UserV1[]> {
     return (await this.deps.users.list(page, limit)).map(toUserV1);

@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import type { Bus } from '@trove/kit';
+import { setupStatusRpc } from '@trove/proto-events';
 import { OperationRouter } from '../openapi/operation-router';
 import type { DiskUsage } from '../storage/disk-usage';
 
@@ -12,7 +13,7 @@ export interface SystemDeps {
   revocationsReady: () => boolean;
 }
 
-/** Calls that need no login: version, disk usage of the blob store, liveness and readiness. */
+/** Calls that need no login: version, disk usage of the blob store, liveness, readiness and the setup status. */
 export function systemRoutes(deps: SystemDeps): Router {
   const routes = new OperationRouter();
   routes.handle('getVersion', async (_req, res) => {
@@ -32,6 +33,10 @@ export function systemRoutes(deps: SystemDeps): Router {
     } else {
       res.json({ status: 'ok' });
     }
+  });
+  // Only whether no user exists yet (a first run); the account is made through the admin API.
+  routes.handle('getSetupStatus', async (_req, res) => {
+    res.json(await deps.bus.request(setupStatusRpc, {}));
   });
   return routes.router;
 }

@@ -41,8 +41,22 @@ export interface ServiceDefinition<S extends Spec> {
   start(ctx: ServiceContext<S>): Promise<void>;
 }
 
-/** Printed once the service is serving: `make up` and the tests wait for it. */
+/** Logged (info) once the service is serving: the tests that run services at info level wait for it. */
 export const READY_MESSAGE = 'service ready';
+
+/**
+ * Sent to the parent over the IPC channel, when there is one, once the service is serving: how
+ * `make up` knows, whatever TROVE_LOG_LEVEL silences. Node's `{ stdio: [..., 'ipc'] }` gives the channel.
+ */
+export const READY_IPC_MESSAGE = { trove: 'ready' } as const;
+
+/**
+ * Tells the parent process this one is ready, over the IPC channel if it has one (else nothing).
+ * A parent gone meanwhile is not an error: the callback takes the failure instead of the process.
+ */
+export function announceReady(): void {
+  if (process.send && process.connected) process.send(READY_IPC_MESSAGE, undefined, {}, () => undefined);
+}
 
 /**
  * The one way a service process starts: validated config, JSON logs, a NATS connection that
@@ -124,4 +138,5 @@ export async function runService<S extends Spec>(def: ServiceDefinition<S>): Pro
     process.exit(78);
   }
   log.info({ pid: process.pid }, READY_MESSAGE);
+  announceReady();
 }
