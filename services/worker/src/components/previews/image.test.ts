@@ -152,12 +152,21 @@ describe('raw-like files', () => {
 });
 
 describe('broken files', () => {
-  it('a truncated JPEG rejects with a MediaError instead of a grey-padded preview', async () => {
+  it('a JPEG cut off before its end marker decodes as far as it goes, with a warning; cut off in its headers it is corrupt', async () => {
     const whole = await readFile(join(FIXTURES, 'jobs.jpeg'));
-    const file = await dir.write('cut.jpg', whole.subarray(0, Math.floor(whole.length * 0.7)));
-    const err = await makeImagePreviews(file, 'image/jpeg').catch((e: unknown) => e);
+    const cut = await makeImagePreviews(await dir.write('cut.jpg', whole.subarray(0, Math.floor(whole.length * 0.7))), 'image/jpeg');
+    await expectConsistent(cut);
+    expect([cut.width, cut.height]).toEqual([1152, 2048]);
+    expect(cut.warnings).toEqual([expect.stringMatching(/^cut\.jpg: JPEG ends without its end-of-image marker/)]);
+    // The top of the picture arrived: it is the photo's, not the grey libjpeg pads the missing rows with.
+    const full = await makeImagePreviews(join(FIXTURES, 'jobs.jpeg'), 'image/jpeg');
+    expect(full.warnings).toEqual([]);
+    expect(cut.bitmap.data.subarray(0, 3 * 1152 * 100)).toEqual(full.bitmap.data.subarray(0, 3 * 1152 * 100));
+
+    const head = await dir.write('head.jpg', whole.subarray(0, whole.indexOf(Buffer.from([0xff, 0xda]))));
+    const err = await makeImagePreviews(head, 'image/jpeg').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MediaError);
-    expect(err).toMatchObject({ kind: 'corrupt', message: expect.stringMatching(/cut\.jpg/) });
+    expect(err).toMatchObject({ kind: 'corrupt', message: 'head.jpg: JPEG is malformed or cut off before its picture data' });
   });
 
   it('garbage with an image type rejects with a MediaError', async () => {
