@@ -8,6 +8,7 @@ import { MediaError } from '../errors';
 import { DEFAULT_LIMITS } from '../limits';
 import { extractMetadata } from '../metadata';
 import type { Previews, RawPreviewSource } from './image';
+import { decodeHeifPrimary } from './heif';
 import { applyOrientation, makeImagePreviews } from './image';
 
 let dir: TempDir;
@@ -186,6 +187,11 @@ describe('HEIF decoders', () => {
     const err = await makeImagePreviews(await dir.write('broken.heic', broken), 'image/heic').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MediaError);
     expect(err).toMatchObject({ kind: 'corrupt', message: expect.stringMatching(/^broken\.heic: cannot decode the HEIF: libheif: .+; libvips: .+/) });
+  });
+
+  it('libheif\'s own reason reaches the error: bytes that are no HEIF are corrupt, not a crash', async () => {
+    const jpeg = await (await cornerImage(64, 48)).jpeg().toBuffer();
+    await expect(decodeHeifPrimary(jpeg, 'not.heic')).rejects.toMatchObject({ name: 'MediaError', kind: 'corrupt', message: expect.stringMatching(/^not\.heic: cannot decode HEIF: .*ftyp/) });
   });
 
   it('a HEVC HEIC that libvips cannot decode (no HEVC decoder) goes to libheif, which decodes its primary image', async () => {
