@@ -6,7 +6,7 @@ export type { ProcessingLimits } from './limits';
 export { contractMetadata, extractMetadata, emptyMetadata } from './metadata';
 export type { CreationTimeSource, MediaMetadata } from './metadata';
 export { applyOrientation, isWebPlayable, makeImagePreviews, makeVideoPreviews, posterTime, PREVIEW_MAX_EDGE, THUMBNAIL_MAX_EDGE, transcodeIfNeeded } from './previews';
-export type { Previews } from './previews';
+export type { ImagePreviewOptions, Previews, RawPreview, RawPreviewSource } from './previews';
 export { detectCategory, PANORAMA_MIN_ASPECT, SLOW_MOTION_MIN_FPS } from './category';
 export type { CategoryContext, MediaCategory } from './category';
 export type { Bitmap } from './bitmap';

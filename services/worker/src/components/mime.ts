@@ -12,7 +12,7 @@ export const RAW_MIME_TYPES: ReadonlySet<string> = new Set([
   'image/x-panasonic-rw2',
 ]);
 
-/** HEIF-family stills; HEVC-coded ones need heic-decode, AV1-coded (AVIF) ones sharp reads itself. */
+/** HEIF-family stills; HEVC-coded ones need libheif (wasm), AV1-coded (AVIF) ones sharp reads itself (previews/heif.ts). */
 export const HEIF_MIME_TYPES: ReadonlySet<string> = new Set(['image/heic', 'image/heif', 'image/heic-sequence', 'image/heif-sequence', 'image/avif']);
 
 /** Files in the ISO base media format, whose box structure tells a truncated file. */

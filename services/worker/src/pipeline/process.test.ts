@@ -203,14 +203,19 @@ describe('processItem', () => {
     expect(failure).toMatchObject({ mediaItemId: item.mediaItemId, ms: expect.any(Number), err: { message: 'gazetteer unreadable' } });
   });
 
-  it('a truncated file fails with a reason that names the uploaded file, not a temp path', async () => {
+  it('a JPEG cut off before its end marker (as cameras leave them) is processed: decoded as far as it goes, a warning logged with the item id', async () => {
     const whole = await readFile(join(FIXTURES, 'jobs.jpeg'));
     const item = await stored(whole.subarray(0, whole.length / 3), 'image/jpeg', 'photo', 'holiday.jpg');
-    expect(await processItem(deps(), item)).toBe('failed');
+    const lines: string[] = [];
+    const recording = createLogger({ service: 'worker-test', destination: new Writable({ write: (chunk, _enc, done) => { lines.push(String(chunk)); done(); } }) });
+    expect(await processItem({ ...deps(), log: recording }, item)).toBe('processed');
     expect(published).toHaveLength(1);
-    const reason = published[0].headers?.[DLQ_REASON_HEADER] ?? '';
-    expect(reason).toContain('holiday.jpg');
-    expect(reason).not.toContain(work.path);
+    expect(published[0].payload).toMatchObject({ mediaItemId: item.mediaItemId, variants: { preview: mediaBlobKey(item.userId, item.mediaItemId, 'preview') } });
+    const preview = await sharp(await bytesOf(mediaBlobKey(item.userId, item.mediaItemId, 'preview'))).metadata();
+    expect(preview).toMatchObject({ format: 'webp', width: 1152, height: 2048 });
+    const warning = lines.map((l) => JSON.parse(l) as { level: number; msg: string; mediaItemId: string; warning: string }).find((l) => l.msg === 'media item decoded with a warning');
+    expect(warning).toMatchObject({ mediaItemId: item.mediaItemId, warning: expect.stringMatching(/^holiday\.jpg: JPEG ends without its end-of-image marker/) });
+    expect(warning?.warning).not.toContain(work.path);
     expect(await readdir(work.path)).toEqual([]);
   });
 
@@ -223,7 +228,7 @@ describe('processItem', () => {
         subject: 'dlq.work.v1.media.process',
         payload: item,
         msgId: `failed-${item.mediaItemId}`,
-        headers: { [DLQ_REASON_HEADER]: 'broken.jpg: JPEG is truncated or malformed (no end-of-image marker)' },
+        headers: { [DLQ_REASON_HEADER]: 'broken.jpg: JPEG is malformed or cut off before its picture data' },
       },
     ]);
     expect(await blobs.head(mediaBlobKey(item.userId, item.mediaItemId, 'preview'))).toBeNull();

@@ -19,7 +19,7 @@ import type { MediaItemProcessedV1, MessageContract, ProcessMediaItemV1 } from '
 import { BlobNotFoundError, DLQ_REASON_HEADER } from '@trove/kit';
 import type { BlobStore, Logger } from '@trove/kit';
 import { assertImageSize, DEFAULT_LIMITS, contractMetadata, detectCategory, extractMetadata, makeImagePreviews, MediaError, makeVideoPreviews, transcodeIfNeeded } from '../components';
-import type { MediaErrorKind, ProcessingLimits } from '../components';
+import type { MediaErrorKind, ProcessingLimits, RawPreviewSource } from '../components';
 import { selectComponents } from './components';
 import { findFaces, storeFaces } from './faces';
 import type { FacesStepOptions } from './faces';
@@ -49,6 +49,8 @@ export interface ProcessDeps {
   findPlace?: PlaceFinder;
   /** Longest text recognition of one photo (default: DEFAULT_OCR_TIMEOUT_SECONDS). */
   ocrTimeoutSeconds?: number;
+  /** Where a raw's largest embedded preview comes from first (default: the previews' own raw reader). */
+  rawPreview?: RawPreviewSource;
 }
 
 /** `failed`: the file itself cannot be processed; its failure was published. */
@@ -82,7 +84,9 @@ export async function processItem(deps: ProcessDeps, item: ProcessMediaItemV1): 
     const run = selectComponents(item, deps.log);
     const meta = await extractMetadata(original, item.mimeType, limits);
     const place = run.runs('places') ? await placeOf(deps, item.mediaItemId, meta) : undefined;
-    const previews = run.needsPicture ? (isVideo ? await makeVideoPreviews(original, meta, limits) : await makeImagePreviews(original, item.mimeType, limits)) : null;
+    const previews = run.needsPicture ? (isVideo ? await makeVideoPreviews(original, meta, limits) : await makeImagePreviews(original, item.mimeType, limits, { rawPreview: deps.rawPreview })) : null;
+    // A file that decoded with a defect (a JPEG cut off before its end): READY, and said in the log.
+    for (const warning of previews?.warnings ?? []) deps.log.warn({ mediaItemId: item.mediaItemId, warning: readableReason(warning, original, item.filename) }, 'media item decoded with a warning');
     // From the picture the previews were made of: the photo, or the video's poster frame.
     const things = previews && run.runs('things') ? await findThings(deps.log, item, previews.bitmap, { minScore: deps.thingsMinScore }) : undefined;
     const faces = previews && !isVideo && run.runs('faces') ? await findFaces(deps.log, item, previews.bitmap, deps.faces) : null;

@@ -69,10 +69,10 @@ describe('assertImageComplete', () => {
   it('accepts complete files and rejects truncated ones with a clear message', async () => {
     const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: 'red' } }).png().toBuffer();
     const webp = await sharp({ create: { width: 8, height: 8, channels: 3, background: 'red' } }).webp().toBuffer();
-    await expect(check(jpeg, 'image/jpeg', 'a.jpg')).resolves.toBeUndefined();
-    await expect(check(png, 'image/png', 'a.png')).resolves.toBeUndefined();
-    await expect(check(webp, 'image/webp', 'a.webp')).resolves.toBeUndefined();
-    await expect(check(jpeg.subarray(0, 500), 'image/jpeg', 'a.jpg')).rejects.toThrow(/a\.jpg: JPEG is truncated/);
+    await expect(check(jpeg, 'image/jpeg', 'a.jpg')).resolves.toBeNull();
+    await expect(check(png, 'image/png', 'a.png')).resolves.toBeNull();
+    await expect(check(webp, 'image/webp', 'a.webp')).resolves.toBeNull();
+    await expect(check(jpeg.subarray(0, 20), 'image/jpeg', 'a.jpg')).rejects.toThrow(/a\.jpg: JPEG is malformed or cut off before its picture data/);
     await expect(check(png.subarray(0, png.length - 12), 'image/png', 'a.png')).rejects.toThrow(/PNG is truncated/);
     await expect(check(webp.subarray(0, webp.length - 4), 'image/webp', 'a.webp')).rejects.toThrow(/WebP is truncated/);
     await expect(check(Buffer.alloc(0), 'image/jpeg', 'empty.jpg')).rejects.toThrow(/empty/);
@@ -84,9 +84,12 @@ describe('assertImageComplete', () => {
       .jpeg({ quality: 100 })
       .toBuffer();
     expect(big.length).toBeGreaterThan(3 * 1024 * 1024);
-    await expect(check(big, 'image/jpeg', 'big.jpg')).resolves.toBeUndefined();
-    await expect(check(Buffer.concat([big, Buffer.alloc(5 * 1024 * 1024, 0x5a)]), 'image/jpeg', 'tail.jpg')).resolves.toBeUndefined();
-    await expect(check(big.subarray(0, big.length - 2), 'image/jpeg', 'cut.jpg')).rejects.toThrow(/truncated/);
+    await expect(check(big, 'image/jpeg', 'big.jpg')).resolves.toBeNull();
+    await expect(check(Buffer.concat([big, Buffer.alloc(5 * 1024 * 1024, 0x5a)]), 'image/jpeg', 'tail.jpg')).resolves.toBeNull();
+    // Cut off in its picture data: shown as far as it goes, with a warning.
+    await expect(check(big.subarray(0, big.length - 2), 'image/jpeg', 'cut.jpg')).resolves.toEqual({ kind: 'truncated-jpeg', message: expect.stringMatching(/^cut\.jpg: JPEG ends without its end-of-image marker/) });
+    const scan = big.indexOf(Buffer.from([0xff, 0xda]));
+    await expect(check(big.subarray(0, scan), 'image/jpeg', 'head.jpg')).rejects.toThrow(/head\.jpg: JPEG is malformed or cut off before its picture data/);
   });
 });
 

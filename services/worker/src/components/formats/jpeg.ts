@@ -34,6 +34,23 @@ export async function readJpegFile(file: FileBytes): Promise<JpegInfo | null> {
 }
 
 /**
+ * How a JPEG file ends: `complete` (walked to its EOI), `truncated` (well formed up to its picture
+ * data, then cut off before the EOI: viewers show what arrived, the rest grey) or `malformed` (not
+ * a JPEG, or cut off before its frame header and first scan: there is no picture to show).
+ */
+export type JpegFileEnd = { kind: 'complete'; info: JpegInfo } | { kind: 'truncated'; frameMarker: number } | { kind: 'malformed' };
+
+export async function readJpegFileEnd(file: FileBytes): Promise<JpegFileEnd> {
+  const walker = new JpegWalker(0);
+  for await (const chunk of file.chunks()) if (walker.push(chunk)) break;
+  if (walker.result) return { kind: 'complete', info: walker.result };
+  const { frameMarker, firstScan } = walker.progress();
+  // undefined: the bytes ran out before the walk was over; null: the structure itself is broken.
+  if (walker.result === undefined && frameMarker !== null && firstScan !== null) return { kind: 'truncated', frameMarker };
+  return { kind: 'malformed' };
+}
+
+/**
  * The JPEG's bytes before its first scan: every APPn segment (EXIF, XMP, ICC, MPF) and the tables, not
  * the compressed picture. Null when the file is not a well-formed JPEG up to a scan.
  */
@@ -74,6 +91,11 @@ class JpegWalker {
     private readonly untilScan = false,
   ) {
     this.position = start;
+  }
+
+  /** What the walk has seen so far. */
+  progress(): { frameMarker: number | null; firstScan: number | null } {
+    return { frameMarker: this.frameMarker, firstScan: this.firstScan };
   }
 
   /** Takes the next bytes; true once the walk is over (no more bytes needed). */

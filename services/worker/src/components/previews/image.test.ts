@@ -7,7 +7,8 @@ import { colourAt, cornerImage, cr3Like, dngLike, ffmpeg, FIXTURES, nefLike } fr
 import { MediaError } from '../errors';
 import { DEFAULT_LIMITS } from '../limits';
 import { extractMetadata } from '../metadata';
-import type { Previews } from './image';
+import type { Previews, RawPreviewSource } from './image';
+import { decodeHeifPrimary } from './heif';
 import { applyOrientation, makeImagePreviews } from './image';
 
 let dir: TempDir;
@@ -51,7 +52,7 @@ describe('real phone photos', () => {
     expect([p.thumbnailWidth, p.thumbnailHeight]).toEqual([288, 512]);
   });
 
-  it('IMG_0543.HEIC (HEVC, 4032x3024): decoded through heic-decode', async () => {
+  it('IMG_0543.HEIC (HEVC, 4032x3024): decoded through libheif (wasm)', async () => {
     const p = await makeImagePreviews(join(FIXTURES, 'IMG_0543.HEIC'), 'image/heic');
     await expectConsistent(p);
     expect([p.width, p.height]).toEqual([2048, 1536]);
@@ -115,6 +116,94 @@ describe('generated images', () => {
   });
 });
 
+/** Where the corner of colour `colour` of an encoded image is. */
+async function cornerOf(image: Buffer, colour: 'red' | 'green'): Promise<string> {
+  const { width = 0, height = 0 } = await sharp(image).metadata();
+  const corners: Array<[string, number, number]> = [
+    ['TL', 2, 2],
+    ['TR', width - 3, 2],
+    ['BL', 2, height - 3],
+    ['BR', width - 3, height - 3],
+  ];
+  for (const [name, x, y] of corners) if ((await colourAt(image, x, y)) === colour) return name;
+  return 'none';
+}
+
+/**
+ * Where the stored picture's red (top-left) and green (top-right) corners are displayed under each
+ * EXIF orientation, from the tag's definition (where row 0 and column 0 go), not from a decoder.
+ */
+const DISPLAYED_CORNERS: Record<number, [string, string]> = {
+  1: ['TL', 'TR'],
+  2: ['TR', 'TL'],
+  3: ['BR', 'BL'],
+  4: ['BL', 'BR'],
+  5: ['TL', 'BL'],
+  6: ['TR', 'BR'],
+  7: ['BR', 'TR'],
+  8: ['BL', 'TL'],
+};
+
+describe('orientation: what a viewer shows', () => {
+  let plain: Buffer;
+  beforeAll(async () => {
+    plain = await (await cornerImage(240, 160)).png().toBuffer();
+  });
+
+  it.each(['jpeg', 'png', 'webp', 'tiff'] as const)('%s with EXIF orientation 1–8: displayed size (5–8 swap) and upright preview and thumbnail', async (format) => {
+    for (let o = 1; o <= 8; o++) {
+      const tagged = await sharp(plain)[format]().withMetadata({ orientation: o }).toBuffer();
+      expect((await sharp(tagged).metadata()).orientation).toBe(o); // the input is what the test means
+      const p = await makeImagePreviews(await dir.write(`o${o}.${format}`, tagged), `image/${format}`);
+      await expectConsistent(p);
+      const swap = o >= 5;
+      expect([format, o, p.width, p.height]).toEqual([format, o, swap ? 160 : 240, swap ? 240 : 160]);
+      expect([format, o, await cornerOf(p.preview, 'red'), await cornerOf(p.preview, 'green')]).toEqual([format, o, ...DISPLAYED_CORNERS[o]]);
+      expect([format, o, await cornerOf(p.thumbnail, 'red'), await cornerOf(p.thumbnail, 'green')]).toEqual([format, o, ...DISPLAYED_CORNERS[o]]);
+    }
+  });
+
+  it('AVIF: the irot/imir transforms are applied once, the EXIF orientation beside them not again', async () => {
+    for (const o of [3, 6, 8]) {
+      // libvips writes the orientation as irot/imir and keeps it in the EXIF too, as phones do.
+      const avif = await sharp(plain).avif({ effort: 0 }).withMetadata({ orientation: o }).toBuffer();
+      expect(avif.includes(Buffer.from('irot'))).toBe(true);
+      const p = await makeImagePreviews(await dir.write(`o${o}.avif`, avif), 'image/avif');
+      await expectConsistent(p);
+      const swap = o >= 5;
+      expect([o, p.width, p.height]).toEqual([o, swap ? 160 : 240, swap ? 240 : 160]);
+      expect([o, await cornerOf(p.preview, 'red'), await cornerOf(p.preview, 'green')]).toEqual([o, ...DISPLAYED_CORNERS[o]]);
+    }
+  });
+});
+
+describe('HEIF decoders', () => {
+  it('a HEIF that neither libvips nor libheif reads is corrupt, with both decoders\' reasons', async () => {
+    const avif = await (await cornerImage(200, 100)).avif({ effort: 0 }).toBuffer();
+    // The boxes still fill the file (the completeness check passes), the item properties are garbage.
+    const ipco = avif.indexOf(Buffer.from('ipco'));
+    const broken = Buffer.from(avif);
+    broken.fill(0x55, ipco + 4, ipco + 60);
+    const err = await makeImagePreviews(await dir.write('broken.heic', broken), 'image/heic').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(MediaError);
+    expect(err).toMatchObject({ kind: 'corrupt', message: expect.stringMatching(/^broken\.heic: cannot decode the HEIF: libheif: .+; libvips: .+/) });
+  });
+
+  it('libheif\'s own reason reaches the error: bytes that are no HEIF are corrupt, not a crash', async () => {
+    const jpeg = await (await cornerImage(64, 48)).jpeg().toBuffer();
+    await expect(decodeHeifPrimary(jpeg, 'not.heic')).rejects.toMatchObject({ name: 'MediaError', kind: 'corrupt', message: expect.stringMatching(/^not\.heic: cannot decode HEIF: .*ftyp/) });
+  });
+
+  it('a HEVC HEIC that libvips cannot decode (no HEVC decoder) goes to libheif, which decodes its primary image', async () => {
+    const heic = await readFile(join(FIXTURES, 'IMG_0543.HEIC'));
+    const header = await sharp(heic).metadata();
+    expect(header.compression).toBe('hevc');
+    const p = await makeImagePreviews(await dir.write('phone.heic', heic), 'image/heic');
+    expect([p.width, p.height]).toEqual([2048, 1536]);
+    expect(p.warnings).toEqual([]);
+  });
+});
+
 describe('raw-like files', () => {
   let preview: Buffer;
   beforeAll(async () => {
@@ -151,13 +240,62 @@ describe('raw-like files', () => {
   });
 });
 
+describe('raw preview source (the port ExifTool\'s JpgFromRaw/PreviewImage extraction plugs into)', () => {
+  let small: Buffer;
+  let large: Buffer;
+  beforeAll(async () => {
+    small = await (await cornerImage(300, 200)).jpeg().toBuffer();
+    large = await (await cornerImage(1200, 800)).jpeg().toBuffer();
+  });
+
+  it('its preview is used first, turned by the orientation it reports', async () => {
+    const file = await dir.write('source.nef', nefLike(small));
+    const asked: string[] = [];
+    const rawPreview: RawPreviewSource = async (path) => {
+      asked.push(path);
+      return { jpeg: large, orientation: 6 };
+    };
+    const p = await makeImagePreviews(file, 'image/x-nikon-nef', DEFAULT_LIMITS, { rawPreview });
+    await expectConsistent(p);
+    expect(asked).toEqual([file]);
+    expect([p.width, p.height]).toEqual([800, 1200]);
+    expect([await cornerOf(p.preview, 'red'), await cornerOf(p.preview, 'green')]).toEqual(DISPLAYED_CORNERS[6]);
+  });
+
+  it('no preview, a failing source or a preview that does not decode: our own reader\'s preview instead', async () => {
+    const file = await dir.write('fallback.dng', dngLike(small, 8));
+    const sources: RawPreviewSource[] = [async () => null, () => Promise.reject(new Error('exiftool crashed')), async () => ({ jpeg: Buffer.from('not a jpeg'), orientation: 1 })];
+    for (const rawPreview of sources) {
+      const p = await makeImagePreviews(file, 'image/x-adobe-dng', DEFAULT_LIMITS, { rawPreview });
+      expect([p.width, p.height]).toEqual([200, 300]);
+      expect(await cornerOf(p.preview, 'red')).toBe('BL');
+    }
+  });
+
+  it('nothing decodes anywhere: unsupported, with the reasons', async () => {
+    const junk = await dir.write('junk.arw', Buffer.concat([Buffer.from('II*\0\x08\0\0\0\0\0', 'latin1'), Buffer.alloc(1000, 3)]));
+    const rawPreview: RawPreviewSource = async () => ({ jpeg: Buffer.from('not a jpeg'), orientation: null });
+    const err = await makeImagePreviews(junk, 'image/x-sony-arw', DEFAULT_LIMITS, { rawPreview }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ name: 'MediaError', kind: 'unsupported', message: expect.stringMatching(/^junk\.arw: the raw file has no embedded preview that can be decoded \(.+\)$/) });
+  });
+});
+
 describe('broken files', () => {
-  it('a truncated JPEG rejects with a MediaError instead of a grey-padded preview', async () => {
+  it('a JPEG cut off before its end marker decodes as far as it goes, with a warning; cut off in its headers it is corrupt', async () => {
     const whole = await readFile(join(FIXTURES, 'jobs.jpeg'));
-    const file = await dir.write('cut.jpg', whole.subarray(0, Math.floor(whole.length * 0.7)));
-    const err = await makeImagePreviews(file, 'image/jpeg').catch((e: unknown) => e);
+    const cut = await makeImagePreviews(await dir.write('cut.jpg', whole.subarray(0, Math.floor(whole.length * 0.7))), 'image/jpeg');
+    await expectConsistent(cut);
+    expect([cut.width, cut.height]).toEqual([1152, 2048]);
+    expect(cut.warnings).toEqual([expect.stringMatching(/^cut\.jpg: JPEG ends without its end-of-image marker/)]);
+    // The top of the picture arrived: it is the photo's, not the grey libjpeg pads the missing rows with.
+    const full = await makeImagePreviews(join(FIXTURES, 'jobs.jpeg'), 'image/jpeg');
+    expect(full.warnings).toEqual([]);
+    expect(cut.bitmap.data.subarray(0, 3 * 1152 * 100)).toEqual(full.bitmap.data.subarray(0, 3 * 1152 * 100));
+
+    const head = await dir.write('head.jpg', whole.subarray(0, whole.indexOf(Buffer.from([0xff, 0xda]))));
+    const err = await makeImagePreviews(head, 'image/jpeg').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MediaError);
-    expect(err).toMatchObject({ kind: 'corrupt', message: expect.stringMatching(/cut\.jpg/) });
+    expect(err).toMatchObject({ kind: 'corrupt', message: 'head.jpg: JPEG is malformed or cut off before its picture data' });
   });
 
   it('garbage with an image type rejects with a MediaError', async () => {

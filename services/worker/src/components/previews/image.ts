@@ -5,13 +5,22 @@
  *   does not get a 5120 px wide "thumbnail"; grids crop or letterbox it client-side;
  * - placeholder: the ThumbHash of a ≤ 100 px version, base64.
  * Both images are WebP (every current browser shows it; a third of JPEG's size at equal quality).
- * The source is decoded once, to a raw ≤ 2048 px bitmap that the three outputs are made from.
- * libvips reads the file itself (shrinking JPEGs while decoding); raws and HEVC-coded HEIF, whose
- * decoders need the bytes in memory, are read whole within the size limit checked first.
+ *
+ * The source is decoded once, to a raw ≤ 2048 px bitmap that the three outputs are made from. What
+ * a viewer decodes, we decode:
+ * - JPEG/PNG/WebP/TIFF/GIF: libvips reads the file itself (shrinking JPEGs while decoding) and
+ *   applies the EXIF orientation (1–8; 5–8 swap width and height). A JPEG cut off before its end
+ *   marker is decoded as far as it goes, with a warning (formats/integrity.ts);
+ * - HEIF/HEIC/AVIF: the primary image, irot/imir applied by libheif and EXIF orientation not
+ *   applied again. libvips first for AV1 (AVIF), libheif-wasm first for HEVC (the prebuilt libvips
+ *   has no HEVC decoder); whichever fails, the other is tried (heif.ts);
+ * - raws: the largest embedded preview that decodes (from the raw-preview source when one is
+ *   given, else our own reader), the raw's orientation applied; a DNG's own RGB picture last;
+ * - BMP: ffmpeg (the prebuilt libvips has no BMP loader).
+ * Raws and HEVC-coded HEIF, whose decoders need the bytes in memory, are read whole within the size
+ * limit checked first; no decoder may exceed libvips' pixel limit (previews/sharp.ts).
  */
 import { basename } from 'node:path';
-import decodeHeic from 'heic-decode';
-import type { DecodedImage } from 'heic-decode';
 import type { Bitmap } from '../bitmap';
 import { MediaError, errorMessage } from '../errors';
 import { FileBytes } from '../formats/file-bytes';
@@ -22,7 +31,8 @@ import { assertImageSize, DEFAULT_LIMITS } from '../limits';
 import type { ProcessingLimits } from '../limits';
 import { isHeifMime, isRawMime } from '../mime';
 import { grabFrame } from './frame';
-import { LIMIT_INPUT_PIXELS, openImage, sharp } from './sharp';
+import { decodeHeifPrimary } from './heif';
+import { openImage, sharp } from './sharp';
 import { rgbaToThumbHash } from './thumbhash';
 
 export const PREVIEW_MAX_EDGE = 2048;
@@ -45,16 +55,40 @@ export interface Previews {
   thumbnailHeight: number;
   /** The decoded ≤ 2048 px picture the outputs were made from, for the analysis components (things). */
   bitmap: Bitmap;
+  /** What was wrong with the file though it decoded (a JPEG cut off before its end), for the log. */
+  warnings: string[];
 }
 
-export async function makeImagePreviews(filePath: string, mimeType: string, limits: ProcessingLimits = DEFAULT_LIMITS): Promise<Previews> {
+/**
+ * A raw file's embedded preview as another reader extracts it (ExifTool's `JpgFromRaw`, else
+ * `PreviewImage`): the JPEG's bytes and the raw's own IFD0 orientation (null when it has none), or
+ * null when the file has no preview. Its JPEG is tried before those our own reader finds.
+ */
+export interface RawPreview {
+  jpeg: Buffer;
+  orientation: number | null;
+}
+export type RawPreviewSource = (filePath: string) => Promise<RawPreview | null>;
+
+export interface ImagePreviewOptions {
+  /** Where a raw's largest embedded preview comes from first (default: only our own reader). */
+  rawPreview?: RawPreviewSource;
+}
+
+export async function makeImagePreviews(filePath: string, mimeType: string, limits: ProcessingLimits = DEFAULT_LIMITS, options: ImagePreviewOptions = {}): Promise<Previews> {
   const name = basename(filePath);
-  const source = await FileBytes.with(filePath, async (file) => {
+  const warnings: string[] = [];
+  const bitmap = await FileBytes.with(filePath, async (file) => {
     assertImageSize(file.size, limits, name);
-    await assertImageComplete(file, mimeType, name);
-    return mimeType === 'image/bmp' ? null : openSource(file, filePath, mimeType, name);
+    const defect = await assertImageComplete(file, mimeType, name);
+    if (defect) warnings.push(defect.message);
+    if (mimeType === 'image/bmp') return null;
+    if (isRawMime(mimeType)) return decodeRaw(file, filePath, name, options.rawPreview);
+    if (isHeifMime(mimeType)) return decodeHeif(file, filePath, name);
+    // A cut-off JPEG: libjpeg's "premature end" is an error to libvips at any other failOn level.
+    return decodeBitmap(openImage(filePath, { autoOrient: true, ...(defect?.kind === 'truncated-jpeg' ? { failOn: 'none' } : {}) }), name);
   });
-  if (source) return renderPreviews(source, name);
+  if (bitmap) return { ...(await renderPreviews(bitmap)), warnings };
   // The prebuilt libvips has no BMP loader; ffmpeg decodes it.
   const png = await grabFrame(filePath, 0, name, limits.frameTimeoutSeconds);
   if (!png) throw new MediaError('corrupt', `${name}: cannot decode the BMP`);
@@ -62,68 +96,84 @@ export async function makeImagePreviews(filePath: string, mimeType: string, limi
 }
 
 /** Previews of an image file in memory whose format sharp reads itself (a video's poster frame). */
-export function previewsFromImageBuffer(buf: Buffer, name: string): Promise<Previews> {
-  return renderPreviews(openImage(buf, { autoOrient: true }), name);
-}
-
-async function openSource(file: FileBytes, filePath: string, mimeType: string, name: string): Promise<sharp.Sharp> {
-  if (isRawMime(mimeType)) return openRaw(await file.readAll(), name);
-  if (isHeifMime(mimeType)) {
-    const header = await sharp(filePath)
-      .metadata()
-      .catch(() => null);
-    // The prebuilt libvips decodes AV1 (AVIF) but has no HEVC decoder.
-    if (header?.compression === 'av1') return openImage(filePath, { autoOrient: true });
-    return openHevc(await file.readAll(), name);
-  }
-  return openImage(filePath, { autoOrient: true });
+export async function previewsFromImageBuffer(buf: Buffer, name: string): Promise<Previews> {
+  return { ...(await renderPreviews(await decodeBitmap(openImage(buf, { autoOrient: true }), name))), warnings: [] };
 }
 
 /**
- * HEVC-coded HEIF through libheif compiled to wasm. libheif applies the irot/imir transforms
- * itself, so the pixels come out upright. The wasm decoder has no pixel limit of its own: the size
- * it reads from the file is checked before any pixel is decoded.
+ * HEIF: libvips first when it reads the header and says AV1 (its own decoder, the prebuilt libvips
+ * has), libheif-wasm first otherwise (HEVC, or a header libvips cannot read); the other decoder
+ * when the first fails. Both failing is a `corrupt` file with both reasons.
  */
-async function openHevc(buf: Buffer, name: string): Promise<sharp.Sharp> {
-  const corrupt = (err: unknown) => new MediaError('corrupt', `${name}: cannot decode HEIF: ${errorMessage(err)}`, { cause: err });
-  const images = await decodeHeic.all({ buffer: buf }).catch((err: unknown) => Promise.reject(corrupt(err)));
-  let decoded: DecodedImage;
-  try {
-    // The image heic-decode's single-image call decodes.
-    const [image] = images;
-    if (image.width * image.height > LIMIT_INPUT_PIXELS) throw new MediaError('too-large', `${name}: ${image.width}x${image.height} exceeds the pixel limit`);
-    decoded = await image.decode().catch((err: unknown) => Promise.reject(corrupt(err)));
-  } finally {
-    images.dispose();
+async function decodeHeif(file: FileBytes, filePath: string, name: string): Promise<Bitmap> {
+  const header = await sharp(filePath)
+    .metadata()
+    .catch(() => null);
+  const viaVips = () => decodeBitmap(openImage(filePath, { autoOrient: true }), name);
+  const viaLibheif = async () => {
+    const { width, height, data } = await decodeHeifPrimary(await file.readAll(), name);
+    return decodeBitmap(openImage(data, { raw: { width, height, channels: 4 } }), name);
+  };
+  const decoders: Array<[string, () => Promise<Bitmap>]> = [
+    ['libheif', viaLibheif],
+    ['libvips', viaVips],
+  ];
+  if (header?.compression === 'av1') decoders.reverse();
+  return firstThatDecodes(decoders, name, 'HEIF');
+}
+
+/** Tries each decoder in turn; a pixel-limit refusal is final (no other decoder may go beyond it). */
+async function firstThatDecodes(decoders: Array<[string, () => Promise<Bitmap>]>, name: string, what: string): Promise<Bitmap> {
+  const reasons: string[] = [];
+  for (const [decoder, decode] of decoders) {
+    try {
+      return await decode();
+    } catch (err) {
+      if (err instanceof MediaError && err.kind === 'too-large') throw err;
+      reasons.push(`${decoder}: ${errorMessage(err).replace(`${name}: `, '')}`);
+    }
   }
-  const { width, height, data } = decoded;
-  return openImage(Buffer.from(data.buffer, data.byteOffset, data.byteLength), { raw: { width, height, channels: 4 } });
+  throw new MediaError('corrupt', `${name}: cannot decode the ${what}: ${reasons.join('; ')}`);
 }
 
 /** TIFF PhotometricInterpretation values of ordinary pictures (not CFA or linear raw data). */
 const PICTURE_PHOTOMETRICS = new Set([0, 1, 2, 6]);
 
 /**
- * A raw's embedded JPEG, largest that decodes first. The preview rarely carries an orientation of
- * its own: the raw's IFD0 orientation is applied to it unless it does. A DNG without any JPEG
- * preview may still hold an ordinary RGB picture in IFD0, which libvips reads as a TIFF.
+ * A raw's largest embedded JPEG that decodes: the raw-preview source's first, then those our own
+ * reader finds, largest first. The preview rarely carries an orientation of its own: the raw's
+ * IFD0 orientation is applied to it unless it does. A DNG without any JPEG preview may still hold
+ * an ordinary RGB picture in IFD0, which libvips reads as a TIFF.
  */
-async function openRaw(buf: Buffer, name: string): Promise<sharp.Sharp> {
+async function decodeRaw(file: FileBytes, filePath: string, name: string, source: RawPreviewSource | undefined): Promise<Bitmap> {
+  const reasons: string[] = [];
+  const tryJpeg = async (jpeg: Buffer, orientation: number | null): Promise<Bitmap | null> => {
+    try {
+      const header = await sharp(jpeg).metadata();
+      const image = (header.orientation ?? 1) !== 1 || !orientation ? openImage(jpeg, { autoOrient: true }) : applyOrientation(openImage(jpeg), orientation);
+      return await decodeBitmap(image, name);
+    } catch (err) {
+      if (err instanceof MediaError && err.kind === 'too-large') throw err;
+      reasons.push(errorMessage(err).replace(`${name}: `, ''));
+      return null;
+    }
+  };
+  const external = source ? await source(filePath).catch((err: unknown) => (reasons.push(`raw-preview source: ${errorMessage(err)}`), null)) : null;
+  const fromSource = external && (await tryJpeg(external.jpeg, external.orientation));
+  if (fromSource) return fromSource;
+
+  const buf = await file.readAll();
   const orientation = rawOrientation(buf);
   for (const { offset, length } of findEmbeddedJpegs(buf)) {
-    const jpeg = buf.subarray(offset, offset + length);
-    const header = await sharp(jpeg)
-      .metadata()
-      .catch(() => null);
-    if (!header) continue;
-    if ((header.orientation ?? 1) !== 1 || !orientation) return openImage(jpeg, { autoOrient: true });
-    return applyOrientation(openImage(jpeg), orientation);
+    const bitmap = await tryJpeg(buf.subarray(offset, offset + length), orientation);
+    if (bitmap) return bitmap;
   }
   const tiff = TiffReader.open(buf);
   const ifd0 = tiff?.ifd0();
   const photometric = tiff && ifd0 ? tiff.number(ifd0, 0x0106) : null;
-  if (photometric !== null && PICTURE_PHOTOMETRICS.has(photometric)) return openImage(buf, { autoOrient: true });
-  throw new MediaError('unsupported', `${name}: the raw file has no embedded preview that can be decoded`);
+  if (photometric !== null && PICTURE_PHOTOMETRICS.has(photometric)) return decodeBitmap(openImage(buf, { autoOrient: true }), name);
+  const why = reasons.length ? ` (${reasons.join('; ')})` : '';
+  throw new MediaError('unsupported', `${name}: the raw file has no embedded preview that can be decoded${why}`);
 }
 
 /**
@@ -153,38 +203,49 @@ export function applyOrientation(image: sharp.Sharp, orientation: number): sharp
   }
 }
 
-async function renderPreviews(source: sharp.Sharp, name: string): Promise<Previews> {
+/**
+ * The ≤ 2048 px sRGB bitmap every output is made from; the one place pixels are decoded (libvips
+ * shrinks JPEGs while decoding, so a 48 MP photo never sits in memory whole). A decoder's failure
+ * is a `corrupt` file, naming it.
+ */
+async function decodeBitmap(source: sharp.Sharp, name: string): Promise<Bitmap> {
   try {
     const { data, info } = await source
       .resize({ width: PREVIEW_MAX_EDGE, height: PREVIEW_MAX_EDGE, fit: 'inside', withoutEnlargement: true })
       .toColourspace('srgb')
       .raw({ depth: 'uchar' })
       .toBuffer({ resolveWithObject: true });
-    const fromRaw = () => sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
-    const preview = await fromRaw().webp({ quality: PREVIEW_QUALITY }).toBuffer();
-    const thumbnail = await fromRaw()
-      .resize({ width: THUMBNAIL_MAX_EDGE, height: THUMBNAIL_MAX_EDGE, fit: 'inside', withoutEnlargement: true })
-      .webp({ quality: THUMBNAIL_QUALITY })
-      .toBuffer({ resolveWithObject: true });
-    const tiny = await fromRaw()
-      .resize({ width: PLACEHOLDER_MAX_EDGE, height: PLACEHOLDER_MAX_EDGE, fit: 'inside', withoutEnlargement: true })
-      .ensureAlpha()
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    return {
-      preview,
-      thumbnail: thumbnail.data,
-      previewMimeType: 'image/webp',
-      thumbnailMimeType: 'image/webp',
-      placeholder: Buffer.from(rgbaToThumbHash(tiny.info.width, tiny.info.height, tiny.data)).toString('base64'),
-      width: info.width,
-      height: info.height,
-      thumbnailWidth: thumbnail.info.width,
-      thumbnailHeight: thumbnail.info.height,
-      bitmap: { data, width: info.width, height: info.height, channels: info.channels },
-    };
+    return { data, width: info.width, height: info.height, channels: info.channels };
   } catch (err) {
     if (err instanceof MediaError) throw err;
-    throw new MediaError('corrupt', `${name}: cannot decode the image: ${errorMessage(err)}`, { cause: err });
+    const kind = /exceeds pixel limit/i.test(errorMessage(err)) ? 'too-large' : 'corrupt';
+    throw new MediaError(kind, `${name}: cannot decode the image: ${errorMessage(err)}`, { cause: err });
   }
+}
+
+async function renderPreviews(bitmap: Bitmap): Promise<Omit<Previews, 'warnings'>> {
+  const { data, width, height, channels } = bitmap;
+  const fromRaw = () => sharp(data, { raw: { width, height, channels: channels as 1 | 2 | 3 | 4 } });
+  const preview = await fromRaw().webp({ quality: PREVIEW_QUALITY }).toBuffer();
+  const thumbnail = await fromRaw()
+    .resize({ width: THUMBNAIL_MAX_EDGE, height: THUMBNAIL_MAX_EDGE, fit: 'inside', withoutEnlargement: true })
+    .webp({ quality: THUMBNAIL_QUALITY })
+    .toBuffer({ resolveWithObject: true });
+  const tiny = await fromRaw()
+    .resize({ width: PLACEHOLDER_MAX_EDGE, height: PLACEHOLDER_MAX_EDGE, fit: 'inside', withoutEnlargement: true })
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return {
+    preview,
+    thumbnail: thumbnail.data,
+    previewMimeType: 'image/webp',
+    thumbnailMimeType: 'image/webp',
+    placeholder: Buffer.from(rgbaToThumbHash(tiny.info.width, tiny.info.height, tiny.data)).toString('base64'),
+    width,
+    height,
+    thumbnailWidth: thumbnail.info.width,
+    thumbnailHeight: thumbnail.info.height,
+    bitmap,
+  };
 }
