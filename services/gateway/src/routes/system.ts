@@ -1,6 +1,5 @@
-import type { Router } from 'express';
 import type { Bus } from '@trove/kit';
-import { OperationRouter } from '../openapi/operation-router';
+import type { OperationRouter } from '../openapi/operation-router';
 import type { DiskUsage } from '../storage/disk-usage';
 
 export interface SystemDeps {
@@ -13,8 +12,7 @@ export interface SystemDeps {
 }
 
 /** Calls that need no login: version, disk usage of the blob store, liveness and readiness. */
-export function systemRoutes(deps: SystemDeps): Router {
-  const routes = new OperationRouter();
+export function systemRoutes(routes: OperationRouter, deps: SystemDeps): void {
   routes.handle('getVersion', async (_req, res) => {
     res.json({ version: deps.version, gitSha: deps.gitSha });
   });
@@ -33,5 +31,4 @@ export function systemRoutes(deps: SystemDeps): Router {
       res.json({ status: 'ok' });
     }
   });
-  return routes.router;
 }
