@@ -98,7 +98,7 @@ const config: Config = {
       // change the id when the text changes, so readers who closed the old one see the new one
       id: 'active-development-1',
       content:
-        'Trove is under active development: some features in these docs are still planned. <a href="/docs/dev-guide/contribution">Contributions are welcome</a>.',
+        'Trove is under active development. <a href="/docs/dev-guide/contribution">Contributions are welcome</a>.',
       isCloseable: true,
     },
     tableOfContents: { minHeadingLevel: 2, maxHeadingLevel: 3 },
