@@ -54,7 +54,7 @@ export const FOLDERS: Record<string, string> = {
   'services/gateway/src/openapi': 'the contract at work: routes by operationId, typed from and validated against `openapi.yaml`',
   'services/gateway/src/routes': 'the HTTP routes, one file per area',
   'services/gateway/src/security': 'bearer tokens, administrator basic auth, revocations, Authorization header parsing',
-  web: 'the web app (Remix + React) (planned)',
+  web: 'the web app (Remix + React)',
 };
 
 /** Top-level files worth a word; other files are listed without a description. */

@@ -2,9 +2,10 @@
  * Reads the repository at build time so the docs describe Trove as it is, not as it was when a page
  * was written:
  *
- * - API operations from `openapi/openapi.yaml` (the same file the gateway validates against), each
- *   marked available when a gateway route serves it (`services/gateway/src/routes/*.ts`) and
- *   planned otherwise — `<ApiCalls>` and `<FeatureStatus>` render them;
+ * - API operations from `openapi/openapi.yaml` (the same file the gateway validates against), checked
+ *   against the operations the gateway's route table serves (`services/gateway/src/routes/
+ *   served-operations.json`, generated from the table by its test) — `<ApiCalls>` and
+ *   `<FeatureStatus>` render them;
  * - the repository tree (`git ls-files`), checked against the descriptions in `repo-layout.ts` —
  *   `<RepoTree>` renders it;
  * - a Markdown partial under `docs/_generated/` (git-ignored) copied from `proto-events/CATALOGUE.md`,
@@ -13,8 +14,8 @@
  *
  * It also keeps the API reference free of third-party requests (see redoc-no-cdn-loader.cjs).
  *
- * Anything that no longer matches (an undescribed top-level folder, an unknown operation id in a
- * page) fails the build with a message saying what to fix.
+ * Anything that no longer matches (an undescribed top-level folder, an operation the gateway does not
+ * serve, an unknown operation id in a page) fails the build with a message saying what to fix.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -33,8 +34,6 @@ export interface ApiOperation {
   tags: string[];
   /** Security schemes accepted (`bearerAuth`, `basicAuth`, `signedUrl`); empty: no authentication. */
   auth: string[];
-  /** A gateway route serves it today. */
-  available: boolean;
 }
 
 export interface TreeEntry {
@@ -84,7 +83,7 @@ interface OpenApiDoc {
   paths?: Record<string, Partial<Record<HttpMethod, { operationId?: string; summary?: string; tags?: string[]; security?: Record<string, unknown>[] }>>>;
 }
 
-export function loadOperations(openapiFile: string, available: Set<string>): { apiVersion: string; operations: Record<string, ApiOperation>; tags: string[] } {
+export function loadOperations(openapiFile: string): { apiVersion: string; operations: Record<string, ApiOperation>; tags: string[] } {
   const doc = yaml.load(readFileSync(openapiFile, 'utf8')) as OpenApiDoc;
   const operations: Record<string, ApiOperation> = {};
   for (const [p, item] of Object.entries(doc.paths ?? {})) {
@@ -99,7 +98,6 @@ export function loadOperations(openapiFile: string, available: Set<string>): { a
         summary: op.summary ?? '',
         tags: op.tags ?? [],
         auth: [...new Set(security.flatMap((s) => Object.keys(s)))],
-        available: available.has(op.operationId) || available.has(`${method.toUpperCase()} ${p}`),
       };
     }
   }
@@ -107,21 +105,20 @@ export function loadOperations(openapiFile: string, available: Set<string>): { a
 }
 
 /**
- * What the gateway's route files serve: the operationId of every `x.handle('operationId', …)`
- * (routes by operation) and `METHOD /openapi/{style}` for every `x.get('/path/:param', …)`.
+ * The operationIds the gateway serves, from the file its route-table test generates from the route
+ * table (`services/gateway/src/routes/served-operations.json`).
  */
-export function loadGatewayRoutes(routesDir: string): Set<string> {
-  const found = new Set<string>();
-  if (!existsSync(routesDir)) return found;
-  const re = /\b\w+\.(get|put|post|patch|delete)\(\s*['"`](\/[^'"`]*)['"`]/g;
-  const byOperation = /\.handle\(\s*['"`](\w+)['"`]/g;
-  for (const f of readdirSync(routesDir)) {
-    if (!f.endsWith('.ts') || f.endsWith('.test.ts') || f.endsWith('.d.ts')) continue;
-    const src = readFileSync(path.join(routesDir, f), 'utf8');
-    for (const m of src.matchAll(re)) found.add(`${m[1].toUpperCase()} ${m[2].replace(/:(\w+)/g, '{$1}')}`);
-    for (const m of src.matchAll(byOperation)) found.add(m[1]);
-  }
-  return found;
+export function loadServedOperations(servedFile: string): Set<string> {
+  const { operationIds } = JSON.parse(readFileSync(servedFile, 'utf8')) as { operationIds: string[] };
+  return new Set(operationIds);
+}
+
+/** Where the contract and the gateway's routes disagree: every operation must be served, and only those. */
+export function unservedOperations(operations: Record<string, ApiOperation>, served: Set<string>): string[] {
+  const problems: string[] = [];
+  for (const id of Object.keys(operations)) if (!served.has(id)) problems.push(`operation "${id}" of openapi/openapi.yaml has no gateway route (services/gateway/src/routes/served-operations.json)`);
+  for (const id of served) if (!operations[id]) problems.push(`served-operations.json names "${id}", which openapi/openapi.yaml does not declare`);
+  return problems;
 }
 
 /** The npm workspaces of the root package.json (plain folders and `folder/*` patterns). */
@@ -265,14 +262,14 @@ export default function troveSources(context: LoadContext, options: unknown): Pl
   const { repoRoot, repoUrl } = options as TroveSourcesOptions;
   const openapiFile = path.join(repoRoot, 'openapi/openapi.yaml');
   const catalogueFile = path.join(repoRoot, 'proto-events/CATALOGUE.md');
-  const routesDir = path.join(repoRoot, 'services/gateway/src/routes');
+  const servedFile = path.join(repoRoot, 'services/gateway/src/routes/served-operations.json');
   const generatedDir = path.join(context.siteDir, 'docs/_generated');
 
   return {
     name: 'trove-sources',
 
     getPathsToWatch() {
-      return [openapiFile, catalogueFile, path.join(repoRoot, 'package.json'), `${routesDir}/*.ts`, path.join(context.siteDir, 'plugins/*.ts')];
+      return [openapiFile, catalogueFile, path.join(repoRoot, 'package.json'), servedFile, path.join(context.siteDir, 'plugins/*.ts')];
     },
 
     async loadContent() {
@@ -287,7 +284,8 @@ export default function troveSources(context: LoadContext, options: unknown): Pl
         .replace(/^Generated by [^\n]*(\n[^\n]+)*\n+/, '');
       writeIfChanged(path.join(generatedDir, 'nats-catalogue.md'), GENERATED_NOTE('proto-events/CATALOGUE.md') + adaptMarkdown(catalogue, 'proto-events/CATALOGUE.md', repoUrl, 1));
 
-      const { apiVersion, operations, tags } = loadOperations(openapiFile, loadGatewayRoutes(routesDir));
+      const { apiVersion, operations, tags } = loadOperations(openapiFile);
+      problems.push(...unservedOperations(operations, loadServedOperations(servedFile)));
       const workspaces = loadWorkspaces(repoRoot);
       const tree = buildTree(listRepoFiles(repoRoot), workspaces);
       for (const p of undescribed(tree)) problems.push(`folder "${p}" has no description: add it to FOLDERS in docs/plugins/repo-layout.ts`);

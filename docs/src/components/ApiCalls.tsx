@@ -12,7 +12,7 @@ interface Props {
 
 /**
  * The API calls behind a feature, straight from openapi/openapi.yaml, each linked to the API
- * reference and marked available (a gateway route serves it) or planned.
+ * reference (every one is served by a gateway route: the docs build checks it).
  */
 export default function ApiCalls({ ops, tags }: Props): ReactNode {
   const list = useOperations(ops, tags);
@@ -23,12 +23,11 @@ export default function ApiCalls({ ops, tags }: Props): ReactNode {
           <th>Call</th>
           <th>What it does</th>
           <th>Credentials</th>
-          <th>Status</th>
         </tr>
       </thead>
       <tbody>
         {list.map((o) => (
-          <tr key={o.operationId}>
+          <tr key={o.operationId} data-operation={o.operationId}>
             <td>
               {/* a full page load, so the reference scrolls to the operation */}
               <a href={`/api/#operation/${o.operationId}`} className={styles.call}>
@@ -37,9 +36,6 @@ export default function ApiCalls({ ops, tags }: Props): ReactNode {
             </td>
             <td>{o.summary}</td>
             <td>{o.auth.length === 0 ? 'none' : o.auth.map((a) => AUTH_LABELS[a] ?? a).join(' or ')}</td>
-            <td>
-              <span className={o.available ? styles.available : styles.planned}>{o.available ? 'available' : 'planned'}</span>
-            </td>
           </tr>
         ))}
       </tbody>

@@ -37,7 +37,7 @@ const FEATURES: Feature[] = [
   },
   {
     title: 'Self-hosted, two commands',
-    text: 'One command, make up, runs everything on one machine with embedded stores; a Helm chart (planned) runs it on a home-lab Kubernetes cluster with MongoDB and MinIO.',
+    text: 'One command, make up, runs everything on one machine with embedded stores; its Helm chart runs it on a home-lab Kubernetes cluster with MongoDB and MinIO.',
     to: '/docs/user-guide/installation',
   },
   {
@@ -79,14 +79,13 @@ function Hero(): ReactNode {
 
 function Status(): ReactNode {
   const { operations, apiVersion } = useTroveData();
-  const all = Object.values(operations);
-  const served = all.filter((o) => o.available).length;
+  const calls = Object.keys(operations).length;
   return (
     <section className={styles.status}>
       <div className="container">
         <p>
-          <strong>Status:</strong> under active development. The API contract (version <code>{apiVersion}</code>) has {all.length} calls; {served} of
-          them are served today. What works and what comes next is on the <Link to="/docs/dev-guide/roadmap">roadmap</Link>.
+          <strong>Status:</strong> under active development. The API contract (version <code>{apiVersion}</code>) has {calls} calls, and the
+          gateway serves every one of them. What comes next is on the <Link to="/docs/dev-guide/roadmap">roadmap</Link>.
         </p>
       </div>
     </section>

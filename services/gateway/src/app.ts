@@ -13,20 +13,10 @@ import { requestId } from './http/request-id';
 import { requestMetrics } from './http/request-metrics';
 import { OperationMatcher } from './openapi/operation-matcher';
 import { openApiValidator } from './openapi/validator';
-import { albumRoutes } from './routes/albums';
-import { authRoutes } from './routes/auth';
-import { exploreRoutes } from './routes/explore';
 import { featureGate } from './features/gate';
 import type { UserFeatures } from './features/user-features';
 import { RecentFeatures } from './features/recent-features';
-import { featureRoutes } from './routes/features';
-import { mediaRoutes } from './routes/media';
-import { jobRoutes } from './routes/jobs';
-import { mediaUploadRoutes } from './routes/media-upload';
-import { searchRoutes } from './routes/search';
-import { sharingRoutes } from './routes/sharing';
-import { systemRoutes } from './routes/system';
-import { userRoutes } from './routes/users';
+import { gatewayRoutes } from './routes/route-table';
 import type { AccessTokenVerifier } from './security/access-tokens';
 import type { AdminCredentials } from './security/admin-credentials';
 import { authenticate } from './security/authenticate';
@@ -81,8 +71,7 @@ const UPLOAD_FEATURES_TTL_MS = 2000;
  * The HTTP surface of Trove: the only entry for the API. Order matters: request id, access log,
  * metrics and the body deadline first (they cover every request), then security headers and
  * CORS, authentication from the operation's declared security, body parsing, validation against
- * openapi.yaml, the routes. Declared calls without a route yet answer 404 after authentication
- * and validation.
+ * openapi.yaml, the routes (routes/route-table.ts: every operation of the contract has one).
  */
 export function createApp(deps: AppDeps): express.Express {
   const app = express();
@@ -98,21 +87,20 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(cors({ origin: corsOrigin(deps.corsOrigins), exposedHeaders: ['X-Request-Id', 'Content-Range', 'Accept-Ranges', 'ETag', 'Retry-After'] }));
   const adminFailures = new RateLimiter({ limit: limits.adminAuthFailuresPerMinute });
   app.use(authenticate({ operations, admin: deps.admin, tokens: deps.tokens, signedUrls: (req) => deps.contentUrls.verify(req), adminFailures, clientAddresses: deps.clientAddresses }));
-  app.use(mediaUploadRoutes({ ...deps, features: new RecentFeatures(deps.features, UPLOAD_FEATURES_TTL_MS), uploadIdleTimeoutMs: limits.uploadIdleTimeoutMs }));
+  const routes = gatewayRoutes({
+    ...deps,
+    uploadFeatures: new RecentFeatures(deps.features, UPLOAD_FEATURES_TTL_MS),
+    uploadIdleTimeoutMs: limits.uploadIdleTimeoutMs,
+    disk: new DiskUsage(() => deps.blobs.usage(), limits.diskUsageCacheMs),
+    revocations: deps.tokens.revocations,
+    revocationsReady: () => deps.tokens.revocations.ready,
+    sharingLimiter: new RateLimiter({ limit: limits.sharingCallsPerMinute }),
+  });
+  app.use(routes.upload.router);
   app.use(express.json({ limit: deps.jsonBodyLimit }));
   app.use(openApiValidator({ validateResponses: deps.validateResponses }));
   app.use(featureGate({ operations, features: deps.features }));
-  const disk = new DiskUsage(() => deps.blobs.usage(), limits.diskUsageCacheMs);
-  app.use(systemRoutes({ ...deps, disk, revocationsReady: () => deps.tokens.revocations.ready }));
-  app.use(featureRoutes(deps.features));
-  app.use(authRoutes(deps));
-  app.use(userRoutes({ bus: deps.bus, revocations: deps.tokens.revocations }));
-  app.use(mediaRoutes(deps));
-  app.use(albumRoutes(deps));
-  app.use(sharingRoutes({ ...deps, sharingLimiter: new RateLimiter({ limit: limits.sharingCallsPerMinute }) }));
-  app.use(exploreRoutes(deps));
-  app.use(searchRoutes(deps));
-  app.use(jobRoutes(deps));
+  app.use(routes.api.router);
   app.use(notFoundHandler());
   app.use(errorHandler(deps.log));
   return app;

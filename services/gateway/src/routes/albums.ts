@@ -1,4 +1,3 @@
-import type { Router } from 'express';
 import {
   addAlbumMediaItemsRpc,
   createAlbumRpc,
@@ -12,10 +11,10 @@ import {
 } from '@trove/proto-events';
 import type { Bus } from '@trove/kit';
 import type { ContentUrls, RequestOrigin } from '../content/content-urls';
-import { OperationRouter } from '../openapi/operation-router';
+import type { OperationRouter } from '../openapi/operation-router';
 import { requestedChanges, schemaFields } from '../openapi/schema-fields';
 import { presenter } from '../present';
-import { userCalls } from './user-calls';
+import { userAnswer, userCommand } from './user-calls';
 
 export interface AlbumRouteDeps {
   bus: Bus;
@@ -27,21 +26,16 @@ export interface AlbumRouteDeps {
  * another user's album answers 404 `album not found`, another user's item `mediaitem not found`).
  * Query, path and body were validated against openapi.yaml, which also filled the defaults.
  */
-export function albumRoutes(deps: AlbumRouteDeps): Router {
-  const routes = new OperationRouter();
+export function albumRoutes(routes: OperationRouter, deps: AlbumRouteDeps): void {
   const present = (req: RequestOrigin) => presenter(req, deps.contentUrls);
 
-  const { answer, command } = userCalls(routes);
-
-  answer('listAlbums', async (req, userId) => present(req).albums((await deps.bus.request(listAlbumsRpc, { userId, ...req.query })).albums));
-  answer('createAlbum', async (req, userId) => present(req).album(await deps.bus.request(createAlbumRpc, { userId, ...schemaFields('AlbumRequest', req.body) })), 201);
-  answer('getAlbum', async (req, userId) => present(req).album(await deps.bus.request(getAlbumRpc, { userId, id: req.params.id })));
-  command('updateAlbum', (req, userId) => deps.bus.request(updateAlbumRpc, { userId, id: req.params.id, ...requestedChanges('AlbumUpdateRequest', req.body) }));
-  command('deleteAlbum', (req, userId) => deps.bus.request(deleteAlbumRpc, { userId, id: req.params.id }));
-  answer('listAlbumMediaItems', async (req, userId) => present(req).mediaItems((await deps.bus.request(listAlbumMediaItemsRpc, { userId, id: req.params.id, ...req.query })).items));
-  command('addAlbumMediaItems', (req, userId) => deps.bus.request(addAlbumMediaItemsRpc, { userId, id: req.params.id, mediaItemIds: req.body.mediaItems }));
-  command('removeAlbumMediaItems', (req, userId) => deps.bus.request(removeAlbumMediaItemsRpc, { userId, id: req.params.id, mediaItemIds: req.body.mediaItems }));
-  answer('listMediaItemAlbums', async (req, userId) => present(req).albums((await deps.bus.request(listMediaItemAlbumsRpc, { userId, mediaItemId: req.params.id })).albums));
-
-  return routes.router;
+  routes.handle('listAlbums', userAnswer(async (req, userId) => present(req).albums((await deps.bus.request(listAlbumsRpc, { userId, ...req.query })).albums)));
+  routes.handle('createAlbum', userAnswer(async (req, userId) => present(req).album(await deps.bus.request(createAlbumRpc, { userId, ...schemaFields('AlbumRequest', req.body) })), 201));
+  routes.handle('getAlbum', userAnswer(async (req, userId) => present(req).album(await deps.bus.request(getAlbumRpc, { userId, id: req.params.id }))));
+  routes.handle('updateAlbum', userCommand((req, userId) => deps.bus.request(updateAlbumRpc, { userId, id: req.params.id, ...requestedChanges('AlbumUpdateRequest', req.body) })));
+  routes.handle('deleteAlbum', userCommand((req, userId) => deps.bus.request(deleteAlbumRpc, { userId, id: req.params.id })));
+  routes.handle('listAlbumMediaItems', userAnswer(async (req, userId) => present(req).mediaItems((await deps.bus.request(listAlbumMediaItemsRpc, { userId, id: req.params.id, ...req.query })).items)));
+  routes.handle('addAlbumMediaItems', userCommand((req, userId) => deps.bus.request(addAlbumMediaItemsRpc, { userId, id: req.params.id, mediaItemIds: req.body.mediaItems })));
+  routes.handle('removeAlbumMediaItems', userCommand((req, userId) => deps.bus.request(removeAlbumMediaItemsRpc, { userId, id: req.params.id, mediaItemIds: req.body.mediaItems })));
+  routes.handle('listMediaItemAlbums', userAnswer(async (req, userId) => present(req).albums((await deps.bus.request(listMediaItemAlbumsRpc, { userId, mediaItemId: req.params.id })).albums)));
 }

@@ -1,9 +1,8 @@
-import type { Router } from 'express';
 import { REVOCATIONS, loginRpc, logoutRpc, refreshRpc } from '@trove/proto-events';
 import { unauthorized } from '@trove/kit';
 import type { Bus } from '@trove/kit';
 import type { ClientAddresses } from '../http/client-address';
-import { OperationRouter } from '../openapi/operation-router';
+import type { OperationRouter } from '../openapi/operation-router';
 import type { AccessTokenVerifier } from '../security/access-tokens';
 import { parseBearer } from '../security/authorization-header';
 
@@ -17,8 +16,7 @@ export interface AuthRouteDeps {
 const MAX_REFRESH_TOKEN = 512;
 
 /** Login, refresh, logout: declared without security, each checks the credentials it is given. */
-export function authRoutes(deps: AuthRouteDeps): Router {
-  const routes = new OperationRouter();
+export function authRoutes(routes: OperationRouter, deps: AuthRouteDeps): void {
 
   routes.handle('login', async (req, res) => {
     const { username, password } = req.body;
@@ -40,6 +38,4 @@ export function authRoutes(deps: AuthRouteDeps): Router {
     deps.tokens.revocations.add(REVOCATIONS.sessionKey(claims.sessionId));
     res.status(204).end();
   });
-
-  return routes.router;
 }

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { Router } from 'express';
 import { createMediaItemRpc, getMediaItemRpc, mediaBlobKey } from '@trove/proto-events';
 import { isAppError } from '@trove/kit';
 import type { BlobStore, Bus, Logger } from '@trove/kit';
 import { answerRequestTimeout, liftBodyDeadline } from '../http/body-deadline';
-import { OperationRouter } from '../openapi/operation-router';
+import type { OperationRouter } from '../openapi/operation-router';
 import { permittedComponents } from '../features/user-features';
 import type { FeatureSource } from '../features/recent-features';
 import { requireUser } from '../security/authenticate';
@@ -16,7 +15,7 @@ export interface MediaUploadDeps {
   blobs: BlobStore;
   log: Logger;
   /** The owner's features decide which components process the upload (app.ts: looked up at most every few seconds). */
-  features: FeatureSource;
+  uploadFeatures: FeatureSource;
   /** Largest accepted upload, in bytes (TROVE_UPLOAD_MAX_BYTES). */
   uploadMaxBytes: number;
   /** An upload that sends nothing for this long is cut (TROVE_UPLOAD_IDLE_TIMEOUT_SECONDS). */
@@ -31,8 +30,8 @@ export interface MediaUploadDeps {
  * Whatever fails, the stored original is removed again. An upload may take as long as it needs
  * while data flows (the body deadline of other calls is lifted), but one that stalls is cut.
  */
-export function mediaUploadRoutes(deps: MediaUploadDeps): Router {
-  return new OperationRouter().handle('uploadMediaItem', async (req, res) => {
+export function mediaUploadRoutes(routes: OperationRouter, deps: MediaUploadDeps): void {
+  routes.handle('uploadMediaItem', async (req, res) => {
     const { userId } = requireUser(res);
     const id = randomUUID();
     const key = mediaBlobKey(userId, id, 'original');
@@ -43,7 +42,7 @@ export function mediaUploadRoutes(deps: MediaUploadDeps): Router {
     let bodyEndedAt = NaN;
     req.once('end', () => (bodyEndedAt = performance.now()));
     // Asked while the bytes stream in, so the answer is there when they are stored.
-    const features = deps.features.of(userId);
+    const features = deps.uploadFeatures.of(userId);
     features.catch(() => undefined); // awaited below, unless the upload fails first
     try {
       stored = await receiveUpload(req, { blobs: deps.blobs, key, maxBytes: deps.uploadMaxBytes, idleTimeoutMs: deps.uploadIdleTimeoutMs });
@@ -92,7 +91,7 @@ export function mediaUploadRoutes(deps: MediaUploadDeps): Router {
     const ms = (from: number, to: number) => Math.round((to - from) * 10) / 10;
     res.locals.accessLogFields = { mediaItemId: id, size: stored.size, receiveMs: ms(started, bodyEndedAt), commitMs: ms(bodyEndedAt, storedAt), registerMs: ms(storedAt, registeredAt), durableMs: ms(storedAt, durableAt) };
     res.status(201).json({ id });
-  }).router;
+  });
 }
 
 /** What a refused upload may still send before its connection is cut. */

@@ -1,16 +1,15 @@
-import type { Router } from 'express';
 import { getMediaItemRpc, listMediaItemsRpc, locateContentRpc, setMediaFlagRpc, updateMediaItemRpc, yearsAgoRpc } from '@trove/proto-events';
 import type { ListMediaItemsRequestV1, SetMediaFlagRequestV1 } from '@trove/proto-events';
 import type { BlobStore, Bus, Logger } from '@trove/kit';
 import type { ContentUrls, RequestOrigin } from '../content/content-urls';
 import { serveBlob } from '../content/serve-blob';
 import type { ContentVariant } from '../content/url-signer';
-import { OperationRouter } from '../openapi/operation-router';
+import type { OperationRouter } from '../openapi/operation-router';
 import type { OperationHandler } from '../openapi/operation-router';
 import { requestedChanges } from '../openapi/schema-fields';
 import { presenter } from '../present';
 import { requireUserOrSignature } from '../security/authenticate';
-import { userCalls } from './user-calls';
+import { userAnswer, userCommand } from './user-calls';
 
 export interface MediaRouteDeps {
   bus: Bus;
@@ -28,17 +27,16 @@ const CACHE_DERIVED = 'private, max-age=3600';
  * "years ago"; the content calls. Query, path and body were validated against openapi.yaml;
  * every call is scoped to the token's user by the media service (others' ids answer 404).
  */
-export function mediaRoutes(deps: MediaRouteDeps): Router {
-  const routes = new OperationRouter();
+export function mediaRoutes(routes: OperationRouter, deps: MediaRouteDeps): void {
   const present = (req: RequestOrigin) => presenter(req, deps.contentUrls);
 
-  const { answer, command } = userCalls(routes);
-  // The library view's query also filters by type, category and status; the others take none of those.
-  const listView = (operationId: 'listMediaItems' | 'listFavourites' | 'listHidden' | 'listTrash', view: ListMediaItemsRequestV1['view']) =>
-    answer(operationId, async (req, userId) => present(req).mediaItems((await deps.bus.request(listMediaItemsRpc, { userId, view, ...req.query })).items));
-  type FlagOperation = 'addFavourites' | 'removeFavourites' | 'hideMediaItems' | 'unhideMediaItems' | 'trashMediaItems' | 'restoreMediaItems';
-  const setFlag = (operationId: FlagOperation, flag: SetMediaFlagRequestV1['flag'], value: boolean) =>
-    command(operationId, (req, userId) => deps.bus.request(setMediaFlagRpc, { userId, ids: req.body.mediaItems, flag, value }));
+  /** A list of the user's items in one view (the library's query also filters by type, category and status; the others take none of those). */
+  const listView = (view: ListMediaItemsRequestV1['view']): OperationHandler<'listMediaItems'> =>
+    userAnswer(async (req, userId) => present(req).mediaItems((await deps.bus.request(listMediaItemsRpc, { userId, view, ...req.query })).items));
+  /** Sets (or clears) a flag on the user's items. */
+  const setFlag = (flag: SetMediaFlagRequestV1['flag'], value: boolean): OperationHandler<'addFavourites'> =>
+    userCommand((req, userId) => deps.bus.request(setMediaFlagRpc, { userId, ids: req.body.mediaItems, flag, value }));
+  /** An item's content: the original or a derived file. */
   const content =
     (variant: ContentVariant): OperationHandler<'getMediaItemOriginal'> =>
     async (req, res) => {
@@ -53,26 +51,24 @@ export function mediaRoutes(deps: MediaRouteDeps): Router {
       });
     };
 
-  listView('listMediaItems', 'library');
-  answer('getMediaItem', async (req, userId) => present(req).mediaItem(await deps.bus.request(getMediaItemRpc, { userId, id: req.params.id })));
-  command('updateMediaItem', (req, userId) => deps.bus.request(updateMediaItemRpc, { userId, id: req.params.id, ...requestedChanges('MediaItemRequest', req.body) }));
-  command('deleteMediaItem', (req, userId) => deps.bus.request(setMediaFlagRpc, { userId, ids: [req.params.id], flag: 'deleted', value: true }));
+  routes.handle('listMediaItems', listView('library'));
+  routes.handle('getMediaItem', userAnswer(async (req, userId) => present(req).mediaItem(await deps.bus.request(getMediaItemRpc, { userId, id: req.params.id }))));
+  routes.handle('updateMediaItem', userCommand((req, userId) => deps.bus.request(updateMediaItemRpc, { userId, id: req.params.id, ...requestedChanges('MediaItemRequest', req.body) })));
+  routes.handle('deleteMediaItem', userCommand((req, userId) => deps.bus.request(setMediaFlagRpc, { userId, ids: [req.params.id], flag: 'deleted', value: true })));
 
   routes.handle('getMediaItemOriginal', content('original'));
   routes.handle('getMediaItemPreview', content('preview'));
   routes.handle('getMediaItemThumbnail', content('thumbnail'));
 
-  listView('listFavourites', 'favourites');
-  setFlag('addFavourites', 'favourite', true);
-  setFlag('removeFavourites', 'favourite', false);
-  listView('listHidden', 'hidden');
-  setFlag('hideMediaItems', 'hidden', true);
-  setFlag('unhideMediaItems', 'hidden', false);
-  listView('listTrash', 'trash');
-  setFlag('trashMediaItems', 'deleted', true);
-  setFlag('restoreMediaItems', 'deleted', false);
+  routes.handle('listFavourites', listView('favourites'));
+  routes.handle('addFavourites', setFlag('favourite', true));
+  routes.handle('removeFavourites', setFlag('favourite', false));
+  routes.handle('listHidden', listView('hidden'));
+  routes.handle('hideMediaItems', setFlag('hidden', true));
+  routes.handle('unhideMediaItems', setFlag('hidden', false));
+  routes.handle('listTrash', listView('trash'));
+  routes.handle('trashMediaItems', setFlag('deleted', true));
+  routes.handle('restoreMediaItems', setFlag('deleted', false));
 
-  answer('listYearsAgoMediaItems', async (req, userId) => present(req).mediaItems((await deps.bus.request(yearsAgoRpc, { userId, monthDate: req.params.monthDate, ...req.query })).items));
-
-  return routes.router;
+  routes.handle('listYearsAgoMediaItems', userAnswer(async (req, userId) => present(req).mediaItems((await deps.bus.request(yearsAgoRpc, { userId, monthDate: req.params.monthDate, ...req.query })).items)));
 }

@@ -1,9 +1,8 @@
-import type { Router } from 'express';
 import { getSharedAlbumRpc, listSharedAlbumMediaItemsRpc } from '@trove/proto-events';
 import type { Bus } from '@trove/kit';
 import type { ContentUrls } from '../content/content-urls';
 import type { ClientAddresses, RequestFrom } from '../http/client-address';
-import { OperationRouter } from '../openapi/operation-router';
+import type { OperationRouter } from '../openapi/operation-router';
 import { presenter } from '../present';
 import { tooManyRequests } from '../security/rate-limiter';
 import type { RateLimiter } from '../security/rate-limiter';
@@ -25,8 +24,7 @@ const NO_STORE = { 'Cache-Control': 'no-store' };
  * out trashed and hidden items; every content URL is signed, so it loads without a token.
  * Rate-limited per client address (429 with Retry-After).
  */
-export function sharingRoutes(deps: SharingRouteDeps): Router {
-  const routes = new OperationRouter();
+export function sharingRoutes(routes: OperationRouter, deps: SharingRouteDeps): void {
   const admit = (req: RequestFrom) => {
     const limit = deps.sharingLimiter.take(deps.clientAddresses.keyOf(req));
     if (!limit.allowed) throw tooManyRequests('too many requests', limit.retryAfterSeconds);
@@ -45,6 +43,4 @@ export function sharingRoutes(deps: SharingRouteDeps): Router {
     const { items } = await deps.bus.request(listSharedAlbumMediaItemsRpc, { id: req.params.id, ...req.query });
     res.json(presenter(req, deps.contentUrls).mediaItems(items));
   });
-
-  return routes.router;
 }

@@ -1,7 +1,6 @@
-import type { Router } from 'express';
 import type { Bus } from '@trove/kit';
 import { setupStatusRpc } from '@trove/proto-events';
-import { OperationRouter } from '../openapi/operation-router';
+import type { OperationRouter } from '../openapi/operation-router';
 import type { DiskUsage } from '../storage/disk-usage';
 
 export interface SystemDeps {
@@ -14,8 +13,7 @@ export interface SystemDeps {
 }
 
 /** Calls that need no login: version, disk usage of the blob store, liveness, readiness and the setup status. */
-export function systemRoutes(deps: SystemDeps): Router {
-  const routes = new OperationRouter();
+export function systemRoutes(routes: OperationRouter, deps: SystemDeps): void {
   routes.handle('getVersion', async (_req, res) => {
     res.json({ version: deps.version, gitSha: deps.gitSha });
   });
@@ -38,5 +36,4 @@ export function systemRoutes(deps: SystemDeps): Router {
   routes.handle('getSetupStatus', async (_req, res) => {
     res.json(await deps.bus.request(setupStatusRpc, {}));
   });
-  return routes.router;
 }

@@ -1,7 +1,6 @@
-import type { Router } from 'express';
 import { REVOCATIONS, createUserRpc, deleteUserRpc, getUserRpc, listUsersRpc, updateUserRpc } from '@trove/proto-events';
 import type { Bus } from '@trove/kit';
-import { OperationRouter } from '../openapi/operation-router';
+import type { OperationRouter } from '../openapi/operation-router';
 import { requestedChanges, schemaFields } from '../openapi/schema-fields';
 import type { Revocations } from '../security/revocations';
 import { requireAdmin } from '../security/authenticate';
@@ -13,8 +12,7 @@ export interface UserRouteDeps {
 }
 
 /** User administration (basic auth with the administrator account, checked by `authenticate`). */
-export function userRoutes(deps: UserRouteDeps): Router {
-  const routes = new OperationRouter();
+export function userRoutes(routes: OperationRouter, deps: UserRouteDeps): void {
 
   routes.handle('listUsers', async (req, res) => {
     requireAdmin(res);
@@ -46,6 +44,4 @@ export function userRoutes(deps: UserRouteDeps): Router {
     deps.revocations.add(REVOCATIONS.userKey(req.params.id));
     res.status(204).end();
   });
-
-  return routes.router;
 }
