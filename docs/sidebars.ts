@@ -41,6 +41,7 @@ const sidebars: SidebarsConfig = {
         'dev-guide/design-document',
         'dev-guide/contribution',
         'dev-guide/notes',
+        { type: 'category', label: 'Decisions', items: ['dev-guide/decisions/001-exiftool'] },
         'dev-guide/roadmap',
       ],
     },
