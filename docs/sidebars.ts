@@ -41,7 +41,7 @@ const sidebars: SidebarsConfig = {
         'dev-guide/design-document',
         'dev-guide/contribution',
         'dev-guide/notes',
-        { type: 'category', label: 'Decisions', items: ['dev-guide/decisions/001-exiftool'] },
+        { type: 'category', label: 'Decisions', items: ['dev-guide/decisions/exiftool'] },
         'dev-guide/roadmap',
       ],
     },
