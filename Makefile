@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help install install-test build typecheck lint test test-unit test-e2e up clean docs bench chaos
+.PHONY: help install install-test build typecheck lint test test-unit test-e2e up clean docs bench chaos eval-metadata
 
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -51,6 +51,9 @@ bench: build ## Upload vs a minimal server and ingest vs a single-process baseli
 	@node scripts/bench-ingest.mjs $(BENCH_ARGS)
 	@node scripts/bench-search.mjs $(BENCH_SEARCH_ARGS)
 	@node scripts/bench-library.mjs $(BENCH_LIBRARY_ARGS)
+
+eval-metadata: build ## Metadata the worker reads vs ExifTool's truth on the real files of ../shared/eval/metadata (not part of make test); ends "ratio metadata_field_agreement V"
+	@node scripts/eval-metadata.mjs $(EVAL_ARGS)
 
 chaos: build ## 120 uploads while every service, a worker and nats-server are killed in turn; ends "N uploaded, N ready, N lost, N duplicated"
 	@node scripts/chaos.mjs

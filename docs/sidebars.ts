@@ -44,6 +44,7 @@ const sidebars: SidebarsConfig = {
         'dev-guide/contribution',
         'dev-guide/notes',
         'dev-guide/benchmarks',
+        { type: 'category', label: 'Decisions', items: ['dev-guide/decisions/exiftool'] },
         'dev-guide/roadmap',
       ],
     },

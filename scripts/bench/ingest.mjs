@@ -45,7 +45,10 @@ export async function baseline(files, { concurrency, explore }) {
   return { seconds: seconds(started), exploreMs, facesFound };
 }
 
-export const closeBaseline = () => components.closeOcr();
+export const closeBaseline = async () => {
+  await components.closeOcr();
+  await components.closeExifTool();
+};
 
 /** A user of the stack (created by the administrator, logged in): { headers, token }. */
 export async function newUser(stack, username, features) {

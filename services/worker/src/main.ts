@@ -2,7 +2,7 @@ import '@trove/kit/telemetry/register';
 import { packageVersion, runService } from '@trove/kit';
 import { processMediaItemWork } from '@trove/proto-events';
 import { rm } from 'node:fs/promises';
-import { closeOcr, findPlace } from './components';
+import { closeExifTool, closeOcr, configureExifTool, findPlace } from './components';
 import { limitsOf, WORK_CONSUMER, workerSpec } from './pipeline/config';
 import { reportJobItem } from './pipeline/job-item';
 import { processItem } from './pipeline/process';
@@ -24,6 +24,8 @@ void runService({
     const tempRoot = await processTempDir();
     onShutdown(() => rm(tempRoot, { recursive: true, force: true }));
     onShutdown(closeOcr);
+    configureExifTool({ procs: config.exiftoolProcs, timeoutSeconds: config.exiftoolTimeoutSeconds });
+    onShutdown(closeExifTool);
     const limits = limitsOf(config);
     const places = { maxDistanceKm: config.placesMaxDistanceKm };
 
@@ -39,6 +41,6 @@ void runService({
         await reportJobItem(bus, item, outcome);
       },
     );
-    log.info({ concurrency: config.concurrency, maxDeliver: config.maxDeliver, backoffMs: config.backoffMs, limits, places, ocrTimeoutSeconds: config.ocrTimeoutSeconds }, 'consuming work queue');
+    log.info({ concurrency: config.concurrency, maxDeliver: config.maxDeliver, backoffMs: config.backoffMs, limits, places, ocrTimeoutSeconds: config.ocrTimeoutSeconds, exiftool: { procs: config.exiftoolProcs, timeoutSeconds: config.exiftoolTimeoutSeconds } }, 'consuming work queue');
   },
 });

@@ -1,6 +1,6 @@
 import { blobStoreSpec, int } from '@trove/kit';
 import type { Var } from '@trove/kit';
-import { DEFAULT_FACES_MIN_SCORE, DEFAULT_FACES_MIN_SIZE, DEFAULT_LIMITS, DEFAULT_MAX_DISTANCE_KM, DEFAULT_OCR_TIMEOUT_SECONDS, DEFAULT_THINGS_MIN_SCORE } from '../components';
+import { DEFAULT_EXIFTOOL_PROCS, DEFAULT_EXIFTOOL_TIMEOUT_SECONDS, DEFAULT_FACES_MIN_SCORE, DEFAULT_FACES_MIN_SIZE, DEFAULT_LIMITS, DEFAULT_MAX_DISTANCE_KM, DEFAULT_OCR_TIMEOUT_SECONDS, DEFAULT_THINGS_MIN_SCORE } from '../components';
 import type { ProcessingLimits } from '../components';
 
 /** A comma-separated list of non-negative integers, e.g. `10000,60000,300000`. */
@@ -50,6 +50,10 @@ export const workerSpec = {
   probeTimeoutSeconds: int('TROVE_WORKER_PROBE_TIMEOUT_SECONDS', { default: DEFAULT_LIMITS.probeTimeoutSeconds, min: 1, max: 3600 }),
   frameTimeoutSeconds: int('TROVE_WORKER_FRAME_TIMEOUT_SECONDS', { default: DEFAULT_LIMITS.frameTimeoutSeconds, min: 1, max: 3600 }),
   transcodeTimeoutSeconds: int('TROVE_WORKER_TRANSCODE_TIMEOUT_SECONDS', { default: DEFAULT_LIMITS.transcodeTimeoutSeconds, min: 1, max: 7 * 24 * 3600 }),
+  /** ExifTool processes (-stay_open) each worker process keeps for reading metadata. */
+  exiftoolProcs: int('TROVE_WORKER_EXIFTOOL_PROCS', { default: DEFAULT_EXIFTOOL_PROCS, min: 1, max: 16 }),
+  /** Longest metadata read of one file; past it the ExifTool process is killed and the item FAILED. */
+  exiftoolTimeoutSeconds: int('TROVE_WORKER_EXIFTOOL_TIMEOUT_SECONDS', { default: DEFAULT_EXIFTOOL_TIMEOUT_SECONDS, min: 1, max: 3600 }),
   /** Lowest score of a thing (an object the detector sees) reported for a photo or a video's poster. */
   thingsMinScore: fraction('TROVE_THINGS_MIN_SCORE', DEFAULT_THINGS_MIN_SCORE),
   /** Lowest (verified) detection score of a face reported for a photo. */

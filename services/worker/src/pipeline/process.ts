@@ -10,7 +10,7 @@
  * item is done. Anything else (a tool, the blob store) is thrown, and the queue retries it.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rm, utimes } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -77,12 +77,10 @@ export async function processItem(deps: ProcessDeps, item: ProcessMediaItemV1): 
       if (err instanceof BlobNotFoundError) return 'gone';
       throw err;
     }
-    // The metadata's last resort for the creation time is the file's mtime: make it the upload time.
-    if (info.lastModified) await utimes(original, info.lastModified, info.lastModified);
 
     // Only the components the item asks for (see components.ts); the metadata is the ground of all of them.
     const run = selectComponents(item, deps.log);
-    const meta = await extractMetadata(original, item.mimeType, limits);
+    const meta = await extractMetadata(original, item.mimeType, limits, item.filename);
     const place = run.runs('places') ? await placeOf(deps, item.mediaItemId, meta) : undefined;
     const previews = run.needsPicture ? (isVideo ? await makeVideoPreviews(original, meta, limits) : await makeImagePreviews(original, item.mimeType, limits, { rawPreview: deps.rawPreview })) : null;
     // A file that decoded with a defect (a JPEG cut off before its end): READY, and said in the log.

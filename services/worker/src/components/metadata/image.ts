@@ -1,74 +1,40 @@
 /**
- * Metadata of a still image, read from the file on disk in pieces: the completeness check walks
- * its structure a window at a time, exifr and libvips read the headers they need, the motion-photo
- * trailer is searched for chunk by chunk. Raws alone are read whole (their IFDs and previews are
- * walked in memory), within the size limit checked first.
+ * Metadata of a still image: the completeness check walks its structure a window at a time, ExifTool reads
+ * the tags (tags.ts maps them), libvips the header for the displayed size, the motion-photo trailer is
+ * searched for chunk by chunk. Nothing reads the whole file into memory.
  */
-import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import sharp from 'sharp';
 import { MediaError, errorMessage } from '../errors';
 import { bmpSize } from '../formats/bmp';
 import { FileBytes } from '../formats/file-bytes';
 import { assertImageComplete } from '../formats/integrity';
-import { readJpegHead } from '../formats/jpeg';
 import { readTopLevelBoxes } from '../formats/isobmff';
-import { rawStoredSize } from '../formats/raw';
 import { assertImageSize, DEFAULT_LIMITS } from '../limits';
 import type { ProcessingLimits } from '../limits';
 import { isHeifMime, isRawMime } from '../mime';
-import { appleContentIdentifier } from './apple';
-import type { ExifFields } from './exif';
-import { readExifFields } from './exif';
+import type { ExifTags } from './exiftool';
+import { readTags } from './exiftool';
+import { metadataFromTags } from './from-tags';
 import type { MediaMetadata } from './types';
-import { emptyMetadata } from './types';
-import { decimalString } from './values';
-import { xmpFlag, xmpProperty } from './xmp';
+import { num } from './tags';
 
-export async function extractImageMetadata(filePath: string, mimeType: string, limits: ProcessingLimits = DEFAULT_LIMITS): Promise<MediaMetadata> {
+export async function extractImageMetadata(filePath: string, mimeType: string, limits: ProcessingLimits = DEFAULT_LIMITS, fileName: string | null = null): Promise<MediaMetadata> {
   const name = basename(filePath);
   return FileBytes.with(filePath, async (file) => {
     assertImageSize(file.size, limits, name);
     await assertImageComplete(file, mimeType, name);
-    const raw = isRawMime(mimeType) ? await file.readAll() : null;
+    const tags = await readTags(filePath);
     // Raws: libvips would read a thumbnail IFD as the image. BMP: the prebuilt libvips has no loader for it.
-    const header = raw || mimeType === 'image/bmp' ? null : await readHeader(filePath, name);
-    // A JPEG's metadata is read from its bytes before the picture: exifr reading the file in chunks runs past
-    // the chunk it holds while looking for XMP segments in the compressed data of about one photo in five.
-    const jpegHead = mimeType === 'image/jpeg' ? await readJpegHead(file) : null;
-    const fields = await readExifFields(raw ?? jpegHead ?? filePath, mimeType, name, header);
-    const size = await displayedSize(file, raw, mimeType, fields, header);
-    return metadataOf(filePath, fields, size, await isMotionPhoto(file, mimeType, fields.xmp));
+    const header = isRawMime(mimeType) || mimeType === 'image/bmp' ? null : await readHeader(filePath, name);
+    const meta = metadataFromTags(tags, fileName);
+    const size = await displayedSize(file, mimeType, tags, header);
+    meta.width = size?.width ?? null;
+    meta.height = size?.height ?? null;
+    meta.orientation ??= size?.orientation ?? null;
+    meta.motionPhoto = meta.motionPhoto || (await isMotionPhoto(file, mimeType));
+    return meta;
   });
-}
-
-async function metadataOf(filePath: string, fields: ExifFields, size: DisplayedSize | null, motionPhoto: boolean): Promise<MediaMetadata> {
-  const meta = emptyMetadata();
-
-  if (fields.dateTimeOriginal) {
-    meta.creationTime = fields.dateTimeOriginal;
-    meta.creationTimeSource = 'exif';
-  } else {
-    meta.creationTime = (await stat(filePath)).mtime.toISOString();
-    meta.creationTimeSource = 'file';
-  }
-  meta.width = size?.width ?? null;
-  meta.height = size?.height ?? null;
-  meta.orientation = fields.orientation ?? size?.orientation ?? null;
-  meta.latitude = fields.latitude;
-  meta.longitude = fields.longitude;
-  meta.cameraMake = fields.make;
-  meta.cameraModel = fields.model;
-  meta.focalLength = decimalString(fields.focalLength);
-  meta.apertureFNumber = decimalString(fields.fNumber);
-  meta.isoEquivalent = decimalString(fields.iso);
-  meta.exposureTime = decimalString(fields.exposureTime);
-  meta.xmpProjectionType = xmpProperty(fields.xmp, 'ProjectionType');
-  meta.motionPhoto = motionPhoto;
-  meta.contentIdentifier = appleContentIdentifier(fields.makerNote);
-  meta.softwareHint = fields.software ?? xmpProperty(fields.xmp, 'CreatorTool') ?? fields.pngText.Software ?? null;
-  meta.userComment = fields.userComment;
-  return meta;
 }
 
 interface DisplayedSize {
@@ -91,33 +57,33 @@ async function readHeader(filePath: string, name: string): Promise<sharp.Metadat
 }
 
 /**
- * Raws: EXIF's pixel size, else the full-resolution IFD, turned by the orientation. BMP: its own
+ * Raws: ExifTool's ImageSize (the sensor area the camera stores), turned by the orientation. BMP: its own
  * header. Everything else: the decoder's header, whose `autoOrient` size applies EXIF orientation; for HEIF, libheif
  * has already applied the irot/imir transforms and libvips drops the EXIF orientation, so the
  * header size is the displayed size as is.
  */
-async function displayedSize(file: FileBytes, raw: Buffer | null, mimeType: string, fields: ExifFields, header: sharp.Metadata | null): Promise<DisplayedSize | null> {
+async function displayedSize(file: FileBytes, mimeType: string, tags: ExifTags, header: sharp.Metadata | null): Promise<DisplayedSize | null> {
   if (header) return { width: header.autoOrient.width, height: header.autoOrient.height, orientation: header.orientation ?? null };
   if (mimeType === 'image/bmp') {
     const bmp = bmpSize(await file.read(0, 26));
     return bmp && { ...bmp, orientation: null };
   }
-  if (!raw) return null;
-  const stored = fields.exifWidth && fields.exifHeight ? { width: fields.exifWidth, height: fields.exifHeight } : rawStoredSize(raw);
-  if (!stored) return null;
-  const swap = swapsAxes(fields.orientation);
-  return { width: swap ? stored.height : stored.width, height: swap ? stored.width : stored.height, orientation: fields.orientation };
+  let [w, h] = String(tags['Composite:ImageSize'] ?? '').split(/[\sx]+/).map((v) => num(v));
+  if (!w || !h) [w, h] = [num(tags['ExifIFD:ExifImageWidth']), num(tags['ExifIFD:ExifImageHeight'])];
+  if (!w || !h) return null;
+  const orientation = num(tags['IFD0:Orientation']);
+  const swap = swapsAxes(orientation);
+  return { width: swap ? h : w, height: swap ? w : h, orientation };
 }
 
 const SAMSUNG_TRAILER = Buffer.from('MotionPhoto_Data');
 
 /**
- * Google writes GCamera:MotionPhoto (older: MicroVideo) or Camera:MotionPhoto in XMP; Samsung
+ * Google's XMP flags are read with the other tags (from-tags.ts); Samsung
  * appends the video after the JPEG behind a "MotionPhoto_Data" marker, or in HEIC as a top-level
  * `mpvd` box.
  */
-async function isMotionPhoto(file: FileBytes, mimeType: string, xmp: string | null): Promise<boolean> {
-  if (xmpFlag(xmp, 'MotionPhoto') || xmpFlag(xmp, 'MicroVideo')) return true;
+async function isMotionPhoto(file: FileBytes, mimeType: string): Promise<boolean> {
   if (mimeType === 'image/jpeg') return file.includes(SAMSUNG_TRAILER);
   if (isHeifMime(mimeType)) return (await readTopLevelBoxes(file)).types.includes('mpvd');
   return false;

@@ -1,6 +1,4 @@
-import { appleContentIdentifier } from './apple';
 import { decimalString, decodeUserComment, exifDateTime, fraction, isoDateTime, normaliseOffset, parseIso6709, validCoordinates } from './values';
-import { xmpFlag, xmpProperty } from './xmp';
 
 describe('decimalString', () => {
   it.each([
@@ -93,49 +91,5 @@ describe('decodeUserComment', () => {
     expect(decodeUserComment(comment('UNICODE', Buffer.from('Screenshot', 'utf16le').swap16()))).toBe('Screenshot');
     expect(decodeUserComment(comment('', Buffer.from('hello\0\0\0')))).toBe('hello');
     expect(decodeUserComment(comment('ASCII', Buffer.from('        ')))).toBeNull();
-  });
-});
-
-describe('xmpProperty', () => {
-  const xmp = `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-    <rdf:Description rdf:about="" xmlns:GPano="http://ns.google.com/photos/1.0/panorama/" xmlns:GCamera="http://ns.google.com/photos/1.0/camera/"
-      GPano:ProjectionType="equirectangular" GCamera:MicroVideo="1" xmp:CreatorTool="Tom &amp; Jerry"/>
-    <rdf:Description rdf:about="" xmlns:exif="http://ns.adobe.com/exif/1.0/">
-      <exif:UserComment><rdf:Alt><rdf:li xml:lang="x-default">Screenshot</rdf:li></rdf:Alt></exif:UserComment>
-      <Camera:MotionPhoto>True</Camera:MotionPhoto>
-    </rdf:Description></rdf:RDF></x:xmpmeta>`;
-
-  it('reads attributes and elements, with any prefix', () => {
-    expect(xmpProperty(xmp, 'ProjectionType')).toBe('equirectangular');
-    expect(xmpProperty(xmp, 'UserComment')).toBe('Screenshot');
-    expect(xmpProperty(xmp, 'CreatorTool')).toBe('Tom & Jerry');
-    expect(xmpProperty(xmp, 'Missing')).toBeNull();
-    expect(xmpProperty(null, 'ProjectionType')).toBeNull();
-  });
-
-  it('reads XMP booleans written as 1 or True', () => {
-    expect(xmpFlag(xmp, 'MicroVideo')).toBe(true);
-    expect(xmpFlag(xmp, 'MotionPhoto')).toBe(true);
-    expect(xmpFlag(xmp, 'ProjectionType')).toBe(false);
-  });
-});
-
-describe('appleContentIdentifier', () => {
-  it('finds tag 0x11 in an Apple MakerNote and ignores other notes', () => {
-    const id = '599FEB0A-F64C-4A67-ABBE-2AE1A96A20EA\0';
-    const note = Buffer.alloc(16 + 2 * 12 + 4 + id.length);
-    note.write('Apple iOS\0\0\x01MM', 0, 'latin1');
-    note.writeUInt16BE(2, 14);
-    note.writeUInt16BE(0x0001, 16); // an unrelated LONG
-    note.writeUInt16BE(9, 18);
-    note.writeUInt32BE(1, 20);
-    note.writeUInt16BE(0x0011, 28);
-    note.writeUInt16BE(2, 30);
-    note.writeUInt32BE(id.length, 32);
-    note.writeUInt32BE(44, 36);
-    note.write(id, 44, 'latin1');
-    expect(appleContentIdentifier(new Uint8Array(note))).toBe('599FEB0A-F64C-4A67-ABBE-2AE1A96A20EA');
-    expect(appleContentIdentifier(new Uint8Array(Buffer.from('Nikon\0\x02\x10\0\0MM\0*\0\0\0\x08')))).toBeNull();
-    expect(appleContentIdentifier('not bytes')).toBeNull();
   });
 });

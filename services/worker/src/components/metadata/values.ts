@@ -12,7 +12,7 @@ export function decimalString(value: number | null | undefined): string | null {
   return s === '-0' ? '0' : s;
 }
 
-/** A number from exifr/ffprobe output that may be a number, a numeric string, an array or "N/A". */
+/** A number from ExifTool/ffprobe output that may be a number, a numeric string, an array or "N/A". */
 export function toNumber(value: unknown): number | null {
   if (Array.isArray(value)) return toNumber(value[0]);
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
@@ -100,7 +100,7 @@ export function parseIso6709(value: unknown): { latitude: number; longitude: num
 
 /**
  * EXIF UserComment: 8 bytes naming the character code, then the text. UNICODE is UTF-16 in the
- * file's byte order, which exifr does not pass on, so the order is guessed from where the zero bytes are.
+ * file's byte order, which is not passed on, so the order is guessed from where the zero bytes are.
  */
 export function decodeUserComment(value: unknown): string | null {
   if (typeof value === 'string') return nonEmptyString(value);

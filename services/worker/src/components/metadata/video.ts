@@ -1,8 +1,8 @@
 /**
- * Metadata of a video, from ffprobe. Phones put what a library wants in container tags: Apple in
+ * Metadata of a video: dates, position and camera from ExifTool (tags.ts), the streams (size, rotation,
+ * rate, codecs, duration) from ffprobe, whose container tags stand in where ExifTool has nothing. Phones put what a library wants in container tags: Apple in
  * `com.apple.quicktime.*` keys, Android in `com.android.*` keys and an ISO 6709 `location`.
  */
-import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { MediaError } from '../errors';
 import { ffprobe } from '../ffmpeg';
@@ -11,13 +11,15 @@ import { isobmffFileIsComplete } from '../formats/isobmff';
 import { DEFAULT_LIMITS } from '../limits';
 import type { ProcessingLimits } from '../limits';
 import { ISOBMFF_MIME_TYPES } from '../mime';
+import { readTags } from './exiftool';
+import { metadataFromTags } from './from-tags';
 import type { MediaMetadata } from './types';
 import { emptyMetadata } from './types';
 import { decimalString, fraction, isoDateTime, nonEmptyString, parseIso6709, toNumber } from './values';
 
 type Tags = Record<string, unknown>;
 
-export async function extractVideoMetadata(filePath: string, mimeType: string, limits: ProcessingLimits = DEFAULT_LIMITS): Promise<MediaMetadata> {
+export async function extractVideoMetadata(filePath: string, mimeType: string, limits: ProcessingLimits = DEFAULT_LIMITS, fileName: string | null = null): Promise<MediaMetadata> {
   const name = basename(filePath);
   // ffprobe happily reports a cut-off MP4 whose index (moov) came first; its box sizes do not lie.
   if (ISOBMFF_MIME_TYPES.has(mimeType) && !(await isobmffFileIsComplete(filePath))) {
@@ -36,15 +38,17 @@ export async function extractVideoMetadata(filePath: string, mimeType: string, l
     return null;
   };
 
-  const meta = emptyMetadata();
-  // Apple's creationdate keeps the local time and its offset; creation_time is UTC (or a muxer's "now").
-  const created = isoDateTime(tag('com.apple.quicktime.creationdate')) ?? isoDateTime(tag('creation_time'));
-  if (created) {
-    meta.creationTime = created;
+  const meta = { ...emptyMetadata(), ...metadataFromTags(await readTags(filePath), null) };
+  // ExifTool's dates first; ffprobe's (Apple's creationdate with its offset, else the UTC creation_time), then the file name.
+  const probed = isoDateTime(tag('com.apple.quicktime.creationdate')) ?? isoDateTime(tag('creation_time'));
+  if (!meta.creationTime && probed) {
+    meta.creationTime = probed;
     meta.creationTimeSource = 'video';
-  } else {
-    meta.creationTime = (await stat(filePath)).mtime.toISOString();
-    meta.creationTimeSource = 'file';
+  }
+  if (!meta.creationTime && fileName) {
+    const named = metadataFromTags({}, fileName);
+    meta.creationTime = named.creationTime;
+    meta.creationTimeSource = named.creationTimeSource;
   }
 
   const rotation = streamRotation(video);
@@ -54,16 +58,18 @@ export async function extractVideoMetadata(filePath: string, mimeType: string, l
   meta.width = (swap ? height : width) || null;
   meta.height = (swap ? width : height) || null;
 
-  const location = parseIso6709(tag('com.apple.quicktime.location.ISO6709', 'location', 'location-eng'));
-  meta.latitude = location?.latitude ?? null;
-  meta.longitude = location?.longitude ?? null;
-  meta.cameraMake = tag('com.apple.quicktime.make', 'com.android.manufacturer', 'make');
-  meta.cameraModel = tag('com.apple.quicktime.model', 'com.android.model', 'model');
+  if (meta.latitude === null || meta.longitude === null) {
+    const location = parseIso6709(tag('com.apple.quicktime.location.ISO6709', 'location', 'location-eng'));
+    meta.latitude = location?.latitude ?? null;
+    meta.longitude = location?.longitude ?? null;
+  }
+  meta.cameraMake ??= tag('com.apple.quicktime.make', 'com.android.manufacturer', 'make');
+  meta.cameraModel ??= tag('com.apple.quicktime.model', 'com.android.model', 'model');
   meta.fps = decimalString(fraction(video.avg_frame_rate) ?? fraction(video.r_frame_rate));
   meta.captureFps = decimalString(toNumber(tag('com.apple.quicktime.capture.fps', 'com.android.capture.fps')));
-  meta.contentIdentifier = tag('com.apple.quicktime.content.identifier');
-  meta.softwareHint = tag('com.apple.quicktime.software', 'software', 'encoder');
-  meta.userComment = tag('comment', 'description');
+  meta.contentIdentifier ??= tag('com.apple.quicktime.content.identifier');
+  meta.softwareHint ??= tag('com.apple.quicktime.software', 'software', 'encoder');
+  meta.userComment ??= tag('comment', 'description');
   meta.durationSeconds = duration(data, video);
   meta.videoCodec = nonEmptyString(video.codec_name);
   meta.audioCodec = nonEmptyString(audio?.codec_name);
