@@ -3,7 +3,7 @@ export { MediaError } from './errors';
 export type { MediaErrorKind } from './errors';
 export { assertImageSize, DEFAULT_LIMITS } from './limits';
 export type { ProcessingLimits } from './limits';
-export { closeExifTool, configureExifTool, contractMetadata, DEFAULT_EXIFTOOL_PROCS, DEFAULT_EXIFTOOL_TIMEOUT_SECONDS, exifToolPids, extractMetadata, extractRawPreview, emptyMetadata } from './metadata';
+export { closeExifTool, configureExifTool, contractMetadata, DEFAULT_EXIFTOOL_PROCS, DEFAULT_EXIFTOOL_TIMEOUT_SECONDS, exifToolPids, exifToolRawPreview, extractMetadata, extractRawPreview, emptyMetadata } from './metadata';
 export type { CreationTimeSource, MediaMetadata } from './metadata';
 export { applyOrientation, isWebPlayable, makeImagePreviews, makeVideoPreviews, posterTime, PREVIEW_MAX_EDGE, THUMBNAIL_MAX_EDGE, transcodeIfNeeded } from './previews';
 export type { ImagePreviewOptions, Previews, RawPreview, RawPreviewSource } from './previews';

@@ -18,7 +18,7 @@ import { mediaBlobKey, mediaProcessedEvent, mediaProcessingFailedDeadLetter } fr
 import type { MediaItemProcessedV1, MessageContract, ProcessMediaItemV1 } from '@trove/proto-events';
 import { BlobNotFoundError, DLQ_REASON_HEADER } from '@trove/kit';
 import type { BlobStore, Logger } from '@trove/kit';
-import { assertImageSize, DEFAULT_LIMITS, contractMetadata, detectCategory, extractMetadata, makeImagePreviews, MediaError, makeVideoPreviews, transcodeIfNeeded } from '../components';
+import { assertImageSize, DEFAULT_LIMITS, contractMetadata, detectCategory, exifToolRawPreview, extractMetadata, makeImagePreviews, MediaError, makeVideoPreviews, transcodeIfNeeded } from '../components';
 import type { MediaErrorKind, ProcessingLimits, RawPreviewSource } from '../components';
 import { selectComponents } from './components';
 import { findFaces, storeFaces } from './faces';
@@ -49,7 +49,7 @@ export interface ProcessDeps {
   findPlace?: PlaceFinder;
   /** Longest text recognition of one photo (default: DEFAULT_OCR_TIMEOUT_SECONDS). */
   ocrTimeoutSeconds?: number;
-  /** Where a raw's largest embedded preview comes from first (default: the previews' own raw reader). */
+  /** Where a raw's largest embedded preview comes from first (default: ExifTool's, then the previews' own raw reader). */
   rawPreview?: RawPreviewSource;
 }
 
@@ -82,7 +82,7 @@ export async function processItem(deps: ProcessDeps, item: ProcessMediaItemV1): 
     const run = selectComponents(item, deps.log);
     const meta = await extractMetadata(original, item.mimeType, limits, item.filename);
     const place = run.runs('places') ? await placeOf(deps, item.mediaItemId, meta) : undefined;
-    const previews = run.needsPicture ? (isVideo ? await makeVideoPreviews(original, meta, limits) : await makeImagePreviews(original, item.mimeType, limits, { rawPreview: deps.rawPreview })) : null;
+    const previews = run.needsPicture ? (isVideo ? await makeVideoPreviews(original, meta, limits) : await makeImagePreviews(original, item.mimeType, limits, { rawPreview: deps.rawPreview ?? exifToolRawPreview })) : null;
     // A file that decoded with a defect (a JPEG cut off before its end): READY, and said in the log.
     for (const warning of previews?.warnings ?? []) deps.log.warn({ mediaItemId: item.mediaItemId, warning: readableReason(warning, original, item.filename) }, 'media item decoded with a warning');
     // From the picture the previews were made of: the photo, or the video's poster frame.

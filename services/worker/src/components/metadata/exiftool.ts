@@ -6,6 +6,7 @@
  * A read that takes longer than its limit has its ExifTool process killed (a fresh one takes its place)
  * and rejects with a MediaError: the item is FAILED with that reason.
  */
+import { readFile, rm } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { ExifTool } from 'exiftool-vendored';
 import { MediaError, errorMessage } from '../errors';
@@ -94,6 +95,22 @@ export async function extractRawPreview(filePath: string, dest: string): Promise
     }
   }
   return false;
+}
+
+/**
+ * The previews' raw preview source (see previews/image.ts `RawPreviewSource`): the largest embedded JPEG
+ * ExifTool finds, with the raw's IFD0 orientation, or null when it has none. The JPEG goes through a file
+ * beside the original (the item's temp directory) and is removed once read.
+ */
+export async function exifToolRawPreview(filePath: string): Promise<{ jpeg: Buffer; orientation: number | null } | null> {
+  const dest = `${filePath}.embedded-preview.jpg`;
+  try {
+    if (!(await extractRawPreview(filePath, dest))) return null;
+    const orientation = Number((await readTags(filePath))['IFD0:Orientation']);
+    return { jpeg: await readFile(dest), orientation: Number.isInteger(orientation) && orientation >= 1 && orientation <= 8 ? orientation : null };
+  } finally {
+    await rm(dest, { force: true });
+  }
 }
 
 /** With -n a binary tag reads "(Binary data N bytes, use -b option to extract)". */

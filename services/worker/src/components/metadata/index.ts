@@ -9,7 +9,7 @@ import { extractVideoMetadata } from './video';
 export type { CreationTimeSource, MediaMetadata } from './types';
 export { emptyMetadata } from './types';
 export { contractMetadata } from './contract';
-export { closeExifTool, configureExifTool, DEFAULT_EXIFTOOL_PROCS, DEFAULT_EXIFTOOL_TIMEOUT_SECONDS, exifToolPids, extractRawPreview } from './exiftool';
+export { closeExifTool, configureExifTool, DEFAULT_EXIFTOOL_PROCS, DEFAULT_EXIFTOOL_TIMEOUT_SECONDS, exifToolPids, exifToolRawPreview, extractRawPreview } from './exiftool';
 
 /**
  * Everything the library shows or searches on, from the file at `filePath` whose sniffed type is
