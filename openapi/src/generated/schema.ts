@@ -792,7 +792,8 @@ export interface paths {
          * List albums
          * @description Returns a page of the caller's albums. `sort` orders by name (case-insensitive, the
          *     default), creation or last-update time; a leading `-` means descending (`-name`,
-         *     `-createdAt`, `-updatedAt`). An album's `updatedAt` changes when its fields change and when
+         *     `-createdAt`, `-updatedAt`), a leading `+` ascending like none (`+name`, sent as `%2Bname`:
+         *     in a query string a raw `+` is a space). An album's `updatedAt` changes when its fields change and when
          *     items are added to or removed from it. `shared=true|false` keeps only shared or only
          *     unshared albums. Hidden albums are left out unless `hidden=true`, which lists only the
          *     hidden albums.
@@ -3580,8 +3581,8 @@ export interface operations {
     listAlbums: {
         parameters: {
             query?: {
-                /** @description Sort key; a leading `-` means descending. */
-                sort?: "name" | "createdAt" | "updatedAt" | "-name" | "-createdAt" | "-updatedAt";
+                /** @description Sort key; a leading `-` means descending, a leading `+` (encoded `%2B`) ascending. */
+                sort?: "name" | "createdAt" | "updatedAt" | "-name" | "-createdAt" | "-updatedAt" | "+name" | "+createdAt" | "+updatedAt";
                 /** @description 1-based page number. */
                 page?: components["parameters"]["Page"];
                 /** @description Page size. */

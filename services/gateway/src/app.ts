@@ -9,6 +9,7 @@ import { bodyDeadline } from './http/body-deadline';
 import { trustProxies } from './http/client-address';
 import type { ClientAddresses } from './http/client-address';
 import { errorHandler, notFoundHandler } from './http/error-handler';
+import { queryStringCheck } from './http/query-string';
 import { requestId } from './http/request-id';
 import { requestMetrics } from './http/request-metrics';
 import { OperationMatcher } from './openapi/operation-matcher';
@@ -100,6 +101,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(authenticate({ operations, admin: deps.admin, tokens: deps.tokens, signedUrls: (req) => deps.contentUrls.verify(req), adminFailures, clientAddresses: deps.clientAddresses }));
   app.use(mediaUploadRoutes({ ...deps, features: new RecentFeatures(deps.features, UPLOAD_FEATURES_TTL_MS), uploadIdleTimeoutMs: limits.uploadIdleTimeoutMs }));
   app.use(express.json({ limit: deps.jsonBodyLimit }));
+  app.use(queryStringCheck());
   app.use(openApiValidator({ validateResponses: deps.validateResponses }));
   app.use(featureGate({ operations, features: deps.features }));
   const disk = new DiskUsage(() => deps.blobs.usage(), limits.diskUsageCacheMs);

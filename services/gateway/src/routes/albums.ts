@@ -33,7 +33,9 @@ export function albumRoutes(deps: AlbumRouteDeps): Router {
 
   const { answer, command } = userCalls(routes);
 
-  answer('listAlbums', async (req, userId) => present(req).albums((await deps.bus.request(listAlbumsRpc, { userId, ...req.query })).albums));
+  // `+name` is `name`: a leading `+` (sent as %2B) says ascending explicitly.
+  const ascending = (sort: unknown) => (typeof sort === 'string' ? sort.replace(/^\+/, '') : sort);
+  answer('listAlbums', async (req, userId) => present(req).albums((await deps.bus.request(listAlbumsRpc, { userId, ...req.query, sort: ascending(req.query.sort) })).albums));
   answer('createAlbum', async (req, userId) => present(req).album(await deps.bus.request(createAlbumRpc, { userId, ...schemaFields('AlbumRequest', req.body) })), 201);
   answer('getAlbum', async (req, userId) => present(req).album(await deps.bus.request(getAlbumRpc, { userId, id: req.params.id })));
   command('updateAlbum', (req, userId) => deps.bus.request(updateAlbumRpc, { userId, id: req.params.id, ...requestedChanges('AlbumUpdateRequest', req.body) }));
