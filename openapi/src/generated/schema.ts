@@ -1740,7 +1740,7 @@ export interface components {
              */
             coverMediaItemFaceId: string | null;
             coverMediaItem?: components["schemas"]["MediaItem"];
-            /** @description The person's face in the cover photo, with its own thumbnail; `null` when there is no cover. */
+            /** @description The person's face in the cover photo, with its own thumbnail (`thumbnail`, also as `thumbnailUrl`); `null` when there is no cover. */
             coverMediaItemFace: components["schemas"]["Face"] | (never | null);
             /**
              * Format: int32
@@ -1760,7 +1760,11 @@ export interface components {
              */
             updatedAt: string;
         };
-        /** @description A face in a media item. */
+        /**
+         * @description A face in a media item. `thumbnail` is the signed URL of the face's own thumbnail;
+         *     `thumbnailUrl` carries the same URL under the name earlier Trove versions used (an alias,
+         *     kept for their clients).
+         */
         Face: {
             /**
              * Format: uuid
@@ -1774,6 +1778,11 @@ export interface components {
             mediaItemId: string;
             /**
              * @description Signed URL of the face's own square thumbnail (`GET /v1/explore/faces/{id}/thumbnail`).
+             * @example http://localhost:5001/v1/explore/faces/5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d8e/thumbnail?exp=1719273600&sig=Lm9Nb8Vc7Xz6Qa5Ws4Ed3Rf2Tg1Yh0Uj9Ik8Ol7Pp6A
+             */
+            thumbnail: string;
+            /**
+             * @description The same URL as `thumbnail` (an alias, for clients of earlier Trove versions).
              * @example http://localhost:5001/v1/explore/faces/5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d8e/thumbnail?exp=1719273600&sig=Lm9Nb8Vc7Xz6Qa5Ws4Ed3Rf2Tg1Yh0Uj9Ik8Ol7Pp6A
              */
             thumbnailUrl: string;
