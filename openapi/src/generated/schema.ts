@@ -1265,8 +1265,11 @@ export interface components {
             jobs: boolean;
         };
         /**
-         * @description A user's features: an object of booleans, or a string holding that JSON object. Keys left out
-         *     are on when creating a user and keep their value when updating one; an unknown key answers `400`.
+         * @description A user's features: an object of booleans, or a string holding that JSON object. Creating a
+         *     user with a features object switches on exactly the keys it sets `true`: the keys it leaves
+         *     out are off. Creating a user without `features` switches every feature on (the server's
+         *     default; what the server switches off for everybody stays off). Updating a user changes
+         *     only the keys given: the keys left out keep their values. An unknown key answers `400`.
          */
         FeaturesRequest: {
             albums?: boolean;
