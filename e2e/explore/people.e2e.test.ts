@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { startStack, waitFor } from '@trove/kit/testing';
 import type { Stack } from '@trove/kit/testing';
-import { FIXTURES, jpegAt } from '@trove/kit/testing/media';
+import { describeWithFixtures, FIXTURES, jpegAt } from '@trove/kit/testing/media';
 import type { components } from '@trove/openapi';
 import { answer, newUser, ok, status, uploadReady } from '../support/api';
 import type { Api, MediaItem } from '../support/api';
@@ -20,7 +20,7 @@ const PERSON_NOT_FOUND = { message: 'person not found' };
 /** Processing a group photo finds, embeds and cuts a dozen faces: slow on a shared machine. */
 const PROCESSING_MS = 240_000;
 
-describe('people (e2e)', () => {
+describeWithFixtures('people (e2e)', () => {
   let stack: Stack;
   let alice: Api;
   let bob: Api;

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startStack, waitFor, waitForProgress } from '@trove/kit/testing';
 import type { Stack } from '@trove/kit/testing';
-import { FIXTURES, jpegAt } from '@trove/kit/testing/media';
+import { FIXTURES, itWithFixtures, jpegAt } from '@trove/kit/testing/media';
 import type { components } from '@trove/openapi';
 import { completeFeatures } from '@trove/proto-events';
 import { adminApi, answer, login, newUser, ok, PASSWORD, uniqueName, upload, uploadReady, createApi } from '../support/api';
@@ -57,7 +57,7 @@ describe('features and jobs (e2e)', () => {
     await stack?.stop();
   });
 
-  it('the peer scenario: a user created with features that leave out explore, places, things and people has them off and uploads jobs.jpeg (no things); given them, a `places,classification` job runs to COMPLETED and the item has its things', async () => {
+  itWithFixtures('the peer scenario: a user created with features that leave out explore, places, things and people has them off and uploads jobs.jpeg (no things); given them, a `places,classification` job runs to COMPLETED and the item has its things', async () => {
     const admin = adminApi(stack);
     const username = uniqueName();
     // As the peer's clients send it: a string holding the JSON object; the keys it leaves out are off.

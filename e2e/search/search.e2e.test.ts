@@ -8,12 +8,12 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startStack, waitFor } from '@trove/kit/testing';
 import type { Stack } from '@trove/kit/testing';
-import { FIXTURES, heicFixture, jpegAt, textCardJpeg } from '@trove/kit/testing/media';
+import { describeWithFixtures, FIXTURES, heicFixture, jpegAt, textCardJpeg } from '@trove/kit/testing/media';
 import { answer, createApi, getItem, newUser, ok, status, uploadReady } from '../support/api';
 import { send } from '../support/raw';
 import type { Api, MediaItem } from '../support/api';
 
-describe('search (e2e)', () => {
+describeWithFixtures('search (e2e)', () => {
   let stack: Stack;
   let alice: Api;
   let bob: Api;
