@@ -64,7 +64,7 @@ describe('detectThings', () => {
     expect(await detectThings(poster, options)).toEqual([]);
   });
 
-  it('20 runs in one process leave the number of tensors as it was: nothing leaks', async () => {
+  itWithFixtures('20 runs in one process leave the number of tensors as it was: nothing leaks', async () => {
     await detectThings(pizza, options);
     const before = tf.memory().numTensors;
     for (let i = 0; i < 20; i++) expect((await detectThings(pizza, options)).map((t) => t.label)).toEqual(['Pizza']);
