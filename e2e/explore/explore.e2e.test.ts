@@ -6,7 +6,7 @@
  */
 import { startStack, waitFor } from '@trove/kit/testing';
 import type { Stack } from '@trove/kit/testing';
-import { heicFixture, jpegAt } from '@trove/kit/testing/media';
+import { describeWithFixtures, heicFixture, jpegAt } from '@trove/kit/testing/media';
 import { answer, createApi, getItem, newUser, ok, status, uploadReady } from '../support/api';
 import type { Api, MediaItem } from '../support/api';
 import type { components } from '@trove/openapi';
@@ -18,7 +18,7 @@ const PLACE_NOT_FOUND = { message: 'place not found' };
 const THING_NOT_FOUND = { message: 'thing not found' };
 const MEDIA_NOT_FOUND = { message: 'mediaitem not found' };
 
-describe('places and things (e2e)', () => {
+describeWithFixtures('places and things (e2e)', () => {
   let stack: Stack;
   let alice: Api;
   let bob: Api;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { startStack, waitFor } from '@trove/kit/testing';
 import type { Stack } from '@trove/kit/testing';
-import { FIXTURES, jpegAt } from '@trove/kit/testing/media';
+import { describeWithFixtures, FIXTURES, jpegAt } from '@trove/kit/testing/media';
 import type { components } from '@trove/openapi';
 import { answer, newUser, ok, status, uploadReady } from '../support/api';
 import type { Api, MediaItem } from '../support/api';
@@ -20,7 +20,7 @@ const PERSON_NOT_FOUND = { message: 'person not found' };
 /** Processing a group photo finds, embeds and cuts a dozen faces: slow on a shared machine. */
 const PROCESSING_MS = 240_000;
 
-describe('people (e2e)', () => {
+describeWithFixtures('people (e2e)', () => {
   let stack: Stack;
   let alice: Api;
   let bob: Api;
@@ -68,7 +68,8 @@ describe('people (e2e)', () => {
     for (const person of people) {
       expect(person).toMatchObject({ name: '', hidden: false, coverMediaItemFaceId: expect.any(String) });
       expect(person.coverMediaItemFace).toMatchObject({ id: person.coverMediaItemFaceId, boundingBox: expect.any(Object) });
-      const url = person.coverMediaItemFace!.thumbnailUrl;
+      expect(person.coverMediaItemFace!.thumbnailUrl).toBe(person.coverMediaItemFace!.thumbnail);
+      const url = person.coverMediaItemFace!.thumbnail;
       expect(new URL(url).searchParams.get('sig')).toBeTruthy();
       const res = await fetch(url);
       expect(res.status).toBe(200);
@@ -77,7 +78,7 @@ describe('people (e2e)', () => {
       expect(meta).toMatchObject({ format: 'webp', width: expect.any(Number) });
       expect(meta.width).toBeGreaterThanOrEqual(32);
     }
-    const ranged = await fetch(people[0]!.coverMediaItemFace!.thumbnailUrl, { headers: { Range: 'bytes=0-9' } });
+    const ranged = await fetch(people[0]!.coverMediaItemFace!.thumbnail, { headers: { Range: 'bytes=0-9' } });
     expect(ranged.status).toBe(206);
     expect((await ranged.arrayBuffer()).byteLength).toBe(10);
     const listed = await peopleList();

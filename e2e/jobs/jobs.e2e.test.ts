@@ -8,8 +8,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startStack, waitFor, waitForProgress } from '@trove/kit/testing';
 import type { Stack } from '@trove/kit/testing';
-import { FIXTURES, jpegAt } from '@trove/kit/testing/media';
+import { FIXTURES, itWithFixtures, jpegAt } from '@trove/kit/testing/media';
 import type { components } from '@trove/openapi';
+import { completeFeatures } from '@trove/proto-events';
 import { adminApi, answer, login, newUser, ok, PASSWORD, uniqueName, upload, uploadReady, createApi } from '../support/api';
 import type { Api, TestUser } from '../support/api';
 
@@ -56,12 +57,13 @@ describe('features and jobs (e2e)', () => {
     await stack?.stop();
   });
 
-  it('the peer scenario: a user without explore, places and things uploads jobs.jpeg (no things); given them, a `places,classification` job runs to COMPLETED and the item has its things', async () => {
+  itWithFixtures('the peer scenario: a user created with features that leave out explore, places, things and people has them off and uploads jobs.jpeg (no things); given them, a `places,classification` job runs to COMPLETED and the item has its things', async () => {
     const admin = adminApi(stack);
     const username = uniqueName();
-    // As the peer's clients send it: a string holding the JSON object.
-    const created = await ok(admin.POST('/v1/users', { body: { name: 'Jobs', username, password: PASSWORD, features: '{"explore":false,"places":false,"things":false}' } }), 201);
-    expect(created.features).toMatchObject({ explore: false, places: false, things: false, albums: true, jobs: true });
+    // As the peer's clients send it: a string holding the JSON object; the keys it leaves out are off.
+    const features = '{"albums":true,"favourites":true,"hidden":true,"trash":true,"sharing":true,"jobs":true}';
+    const created = await ok(admin.POST('/v1/users', { body: { name: 'Jobs', username, password: PASSWORD, features } }), 201);
+    expect(created.features).toEqual({ ...completeFeatures({}), explore: false, places: false, things: false, people: false });
     expect((await ok(admin.GET('/v1/users/{id}', byId(created.id)), 200)).features).toEqual(created.features);
     const api = createApi(stack.gatewayUrl, { bearer: (await ok(login(stack.gatewayUrl, username), 200)).accessToken });
     expect(await ok(api.GET('/v1/features'), 200)).toEqual(created.features);
@@ -72,7 +74,8 @@ describe('features and jobs (e2e)', () => {
     expect(await answer(api.GET('/v1/explore/places'))).toMatchObject({ status: 403, body: FEATURE_DISABLED });
 
     expect((await answer(admin.PUT('/v1/users/{id}', { ...byId(created.id), body: { features: { explore: true, places: true, things: true } } }))).status).toBe(204);
-    expect(await ok(api.GET('/v1/features'), 200)).toMatchObject({ explore: true, places: true, things: true });
+    // Left out of the update, people keeps its value.
+    expect(await ok(api.GET('/v1/features'), 200)).toEqual({ ...completeFeatures({}), people: false });
     // Switching them on computes nothing by itself: the upload ran without places and things.
     expect(await ok(api.GET('/v1/mediaItems/{id}/things', byId(item.id)), 200)).toEqual([]);
     expect(await ok(api.GET('/v1/explore/things'), 200)).toEqual([]);
@@ -93,7 +96,7 @@ describe('features and jobs (e2e)', () => {
     const admin = adminApi(stack);
     expect((await answer(admin.POST('/v1/users', { body: { name: 'X', username: uniqueName(), password: PASSWORD, features: '{"telepathy":true}' } }))).status).toBe(400);
     expect((await answer(admin.POST('/v1/users', { body: { name: 'X', username: uniqueName(), password: PASSWORD, features: { albums: 'yes' } as never } }))).status).toBe(400);
-    const user = await newUser(stack, { features: { albums: false, jobs: false, trash: false } });
+    const user = await newUser(stack, { features: completeFeatures({ albums: false, jobs: false, trash: false }) });
     expect(await answer(user.api.GET('/v1/albums'))).toMatchObject({ status: 403, body: FEATURE_DISABLED });
     expect(await answer(user.api.GET('/v1/trash'))).toMatchObject({ status: 403, body: FEATURE_DISABLED });
     expect(await answer(user.api.GET('/v1/jobs'))).toMatchObject({ status: 403, body: FEATURE_DISABLED });
@@ -102,7 +105,7 @@ describe('features and jobs (e2e)', () => {
     expect(await ok(user.api.GET('/v1/mediaItems/{id}/albums', byId(id)), 200)).toEqual([]);
     expect(await ok(user.api.GET('/v1/favourites'), 200)).toEqual([]);
     // Sharing off: an album cannot be made shared (links already shared keep working for visitors).
-    const unsharing = await newUser(stack, { features: '{"sharing":false}' });
+    const unsharing = await newUser(stack, { features: JSON.stringify(completeFeatures({ sharing: false })) });
     expect(await answer(unsharing.api.POST('/v1/albums', { body: { name: 'Trip', shared: true } }))).toMatchObject({ status: 403, body: FEATURE_DISABLED });
   }, 120_000);
 

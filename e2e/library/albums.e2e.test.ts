@@ -158,6 +158,27 @@ describe('albums and sharing (e2e)', () => {
       expect(await status(carol.api.GET('/v1/albums', { params: { query: { sort: offContract('size') } } }))).toBe(400);
       expect(await status(carol.api.GET('/v1/albums', { params: { query: { limit: 101 } } }))).toBe(400);
     });
+
+    it('a raw query string: a `+` sort sent as %2B is ascending; a raw `+` is a space, so `+name` is not a sort key (400 naming it)', async () => {
+      const carol = await newUser(stack);
+      for (const name of ['banana', 'Apple']) await createAlbum(carol, { name });
+      const raw = (query: string) => send(`${stack.gatewayUrl}/v1/albums?${query}`, { headers: { Authorization: `Bearer ${carol.token}` } });
+      const names = async (query: string) => {
+        const res = await raw(query);
+        expect([query, res.status]).toEqual([query, 200]);
+        return (res.body as Album[]).map((a) => a.name);
+      };
+      expect(await names('sort=%2Bname')).toEqual(['Apple', 'banana']);
+      expect(await names('sort=%2BupdatedAt')).toEqual(await names('sort=updatedAt'));
+      expect(await names('sort=%2BcreatedAt&limit=1&page=2')).toEqual((await names('sort=createdAt')).slice(1));
+      expect(await names('sort=-name&shared=false&hidden=false')).toEqual(['banana', 'Apple']);
+      const spaced = await raw('sort=+name');
+      expect(spaced.status).toBe(400);
+      expect(spaced.body).toEqual({ message: expect.stringContaining('sort') });
+      const reserved = await raw('sort=name,createdAt');
+      expect(reserved.status).toBe(400);
+      expect(reserved.body).toEqual({ message: "Parameter 'sort' must be url encoded. Its value may not contain reserved characters." });
+    });
   });
 
   describe('album items and cover', () => {

@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { startStack, tempDir, waitFor } from '@trove/kit/testing';
 import type { Stack, TempDir } from '@trove/kit/testing';
-import { HEIC_FIXTURE_FACTS, HEIC_FIXTURE_PAIRING_ID, ffmpeg, heicFixture, testClipArgs } from '@trove/kit/testing/media';
+import { describeWithFixtures, HEIC_FIXTURE_FACTS, HEIC_FIXTURE_PAIRING_ID, ffmpeg, heicFixture, testClipArgs } from '@trove/kit/testing/media';
 import { getItem, newUser, ok, settled, upload, uploadReady } from '../support/api';
 import type { Api, MediaItem } from '../support/api';
 
-describe('Live Photos (e2e)', () => {
+describeWithFixtures('Live Photos (e2e)', () => {
   let stack: Stack;
   let tmp: TempDir;
   let heic: Buffer;

@@ -13,7 +13,7 @@ import type { NatsConnection } from 'nats';
 import sharp from 'sharp';
 import { freePort, serviceEntry, startStack, tempDir, waitFor } from '@trove/kit/testing';
 import type { ServiceProcess, Stack, TempDir } from '@trove/kit/testing';
-import { HEIC_FIXTURE_FACTS, cameraJpeg, clip, heicFixture, plainImage, rawWithPreview, screenshotPng } from '@trove/kit/testing/media';
+import { HEIC_FIXTURE_FACTS, cameraJpeg, clip, describeWithFixtures, heicFixture, plainImage, rawWithPreview, screenshotPng } from '@trove/kit/testing/media';
 import { adminApi, answer, createApi, getItem, newUser, offContract, ok, settled, status, upload } from '../support/api';
 import type { Api, MediaItem, TestUser } from '../support/api';
 import { send } from '../support/raw';
@@ -23,7 +23,7 @@ const execFileAsync = promisify(execFile);
 const TRASH_RETENTION_SECONDS = 12;
 const SMALL_LIMIT = 1024 * 1024;
 
-describe('media (e2e)', () => {
+describeWithFixtures('media (e2e)', () => {
   let stack: Stack;
   let alice: TestUser;
   let bob: TestUser;

@@ -8,14 +8,16 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startStack, waitFor } from '@trove/kit/testing';
 import type { Stack } from '@trove/kit/testing';
-import { FIXTURES, heicFixture, jpegAt, textCardJpeg } from '@trove/kit/testing/media';
+import { describeWithFixtures, FIXTURES, heicFixture, jpegAt, textCardJpeg } from '@trove/kit/testing/media';
 import { answer, createApi, getItem, newUser, ok, status, uploadReady } from '../support/api';
+import { send } from '../support/raw';
 import type { Api, MediaItem } from '../support/api';
 
-describe('search (e2e)', () => {
+describeWithFixtures('search (e2e)', () => {
   let stack: Stack;
   let alice: Api;
   let bob: Api;
+  let aliceToken: string;
   /** Alice's: the seed HEIC (pizza, Mumbai, iPhone 12 mini, 3 April 2022), jobs.jpeg (iPhone 15 Pro, June 2024), Paris and Madrid photos, a birthday card. */
   let heic: MediaItem;
   let paris: MediaItem;
@@ -31,7 +33,7 @@ describe('search (e2e)', () => {
 
   beforeAll(async () => {
     stack = await startStack({ services: ['auth', 'media', 'worker', 'explore', 'gateway'] });
-    alice = (await newUser(stack)).api;
+    ({ api: alice, token: aliceToken } = await newUser(stack));
     bob = (await newUser(stack)).api;
     heic = await uploadReady(alice, await heicFixture(), 'IMG_0543.HEIC', 120_000);
     await uploadReady(alice, await readFile(join(FIXTURES, 'jobs.jpeg')), 'jobs.jpeg', 120_000);
@@ -69,6 +71,24 @@ describe('search (e2e)', () => {
       ['img_0543', ['IMG_0543.HEIC']],
     ];
     for (const [q, files] of cases) expect([q, await found(q)]).toEqual([q, files]);
+  });
+
+  it('a raw query string: `+` and `%20` are both a space; what is really invalid answers 400 with a message', async () => {
+    const raw = (query: string) => send(`${stack.gatewayUrl}/v1/search?${query}`, { headers: { Authorization: `Bearer ${aliceToken}` } });
+    const names = (body: unknown) => (body as MediaItem[]).map((i) => i.filename);
+    const plus = await raw('q=iphone+15');
+    const escaped = await raw('q=iphone%2015');
+    expect([plus.status, escaped.status]).toEqual([200, 200]);
+    expect(names(plus.body)).toEqual(['jobs.jpeg']);
+    expect(plus.body).toEqual(escaped.body);
+    expect(names((await raw('q=april+2022&limit=5&page=1')).body)).toEqual(['IMG_0543.HEIC']);
+    // A literal plus is %2B: "iphone+15" as one string is still the words iphone and 15.
+    expect(names((await raw('q=iphone%2B15')).body)).toEqual(['jobs.jpeg']);
+    for (const query of ['q=pizza%ZZ', 'q=%E0%A4%A', 'q=pizza%FF', 'q=a[b]', 'q=pizza;paris']) {
+      const bad = await raw(query);
+      expect([query, bad.status]).toEqual([query, 400]);
+      expect(bad.body).toEqual({ message: expect.stringMatching(/^Parameter 'q' must be url encoded/) });
+    }
   });
 
   it('every word must match: "pizza paris" finds nothing', async () => {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { listOperations } from '@trove/openapi';
 import { startStack, waitFor } from '@trove/kit/testing';
 import type { Stack } from '@trove/kit/testing';
-import { noiseImage, noisePng } from '@trove/kit/testing/media';
+import { describeWithFixtures, noiseImage, noisePng } from '@trove/kit/testing/media';
 import { adminApi, authorization, createApi, getItem, login, ok, upload } from '../support/api';
 import type { MediaItem, TestUser } from '../support/api';
 import { filesUnder } from '../support/data-dir';
@@ -28,7 +28,7 @@ const JSON_BODY_LIMIT_BYTES = 16 * 1024;
 /** The calls that are public by design; any other call must demand credentials. A new public call is reviewed here first. */
 const PUBLIC_BY_DESIGN = ['getVersion', 'getDisk', 'getLiveness', 'getReadiness', 'getSharedAlbum', 'listSharedAlbumMediaItems', 'login', 'refresh', 'logout'];
 
-describe('security (e2e)', () => {
+describeWithFixtures('security (e2e)', () => {
   let stack: Stack;
   const secrets = new SecretLedger();
   const urlSigningSecret = randomBytes(32).toString('base64url');

@@ -5,7 +5,7 @@
  * dialog. Screenshots at 1280 and 390 px, light and dark, go to artifacts/web/.
  */
 import { waitFor } from '@trove/kit/testing';
-import { heicFixture } from '@trove/kit/testing/media';
+import { heicFixture, itWithFixtures } from '@trove/kit/testing/media';
 import { ok, uploadReady } from '../support/api';
 import type { Api } from '../support/api';
 import { eventually, nav, shots, startWebApp, tiles } from './fixtures';
@@ -38,7 +38,7 @@ async function filed(api: Api): Promise<void> {
 }
 
 describe('Web II in a browser (e2e)', () => {
-  it('explore rows show the HEIC’s place and thing; their pages hold it; the viewer links to them', async () => {
+  itWithFixtures('explore rows show the HEIC’s place and thing; their pages hold it; the viewer links to them', async () => {
     const { page, user } = await web.session();
     const heic = await uploadReady(user.api, await heicFixture(), 'IMG_0543.HEIC', 120_000);
     await filed(user.api);

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Page } from 'playwright-core';
 import { waitFor, waitForProgress } from '@trove/kit/testing';
-import { FIXTURES, heicFixture } from '@trove/kit/testing/media';
+import { describeWithFixtures, FIXTURES, heicFixture } from '@trove/kit/testing/media';
 import type { components } from '@trove/openapi';
 import { newUser, ok, uploadReady } from '../support/api';
 import type { Api, MediaItem, TestUser } from '../support/api';
@@ -117,7 +117,7 @@ afterEach(async () => {
   if (web) expect(await web.closeContexts()).toEqual([]);
 });
 
-describe('search, people and jobs in a browser (e2e)', () => {
+describeWithFixtures('search, people and jobs in a browser (e2e)', () => {
   it('"pizza" typed in the header’s box and submitted shows the seed HEIC in the results grid', async () => {
     await searchable(owner.api, 'pizza', [heic.id]);
     const page = await web.sessionOf(owner);

@@ -28,8 +28,10 @@ async function cameraPhoto(i, groupPhoto) {
 
 /** `count` photos written into `dir`: [{ name, path, data }]. */
 export async function makePhotos(dir, count) {
-  // The group photo of the test fixtures (11 faces), scaled to the camera's width.
-  const groupPhoto = await sharp(await readFile(join(root, 'services/kit/test-fixtures/faces.jpg'))).resize(4000).toBuffer();
+  // The group photo of the shared test fixtures (11 faces; ../shared/fixtures/photos beside the checkout, or
+  // TROVE_FIXTURES_DIR), scaled to the camera's width.
+  const fixtures = process.env.TROVE_FIXTURES_DIR ?? join(root, '..', 'shared', 'fixtures', 'photos');
+  const groupPhoto = await sharp(await readFile(join(fixtures, 'faces.jpg'))).resize(4000).toBuffer();
   const files = [];
   for (let i = 0; i < count; i++) {
     const name = `IMG_${String(i).padStart(4, '0')}.jpg`;

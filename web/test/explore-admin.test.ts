@@ -57,7 +57,7 @@ describe('/explore', () => {
     const p = makePlace();
     p.thumbnailUrl = `${gw.url}/v1/mediaItems/${p.coverMediaItemId}/thumbnail?exp=1&sig=s`;
     const thing = { id: uuid(), name: 'Pizza', coverMediaItemId: null, thumbnailUrl: null, mediaItemsCount: 1 };
-    const face = { mediaItemId: uuid(), thumbnailUrl: `${gw.url}/v1/mediaItems/x/thumbnail?exp=1&sig=s`, boundingBox: { x: 0.1, y: 0.1, width: 0.2, height: 0.2 } };
+    const face = { mediaItemId: uuid(), thumbnail: `${gw.url}/v1/mediaItems/x/thumbnail?exp=1&sig=s`, thumbnailUrl: `${gw.url}/v1/mediaItems/x/thumbnail?exp=1&sig=s`, boundingBox: { x: 0.1, y: 0.1, width: 0.2, height: 0.2 } };
     gw.on('GET /v1/explore/places', { status: 200, body: [p] });
     gw.on('GET /v1/explore/things', { status: 200, body: [thing] });
     gw.on('GET /v1/explore/people', { status: 200, body: [{ id: uuid(), name: null, coverMediaItemFace: face, mediaItemsCount: 2 }] });
@@ -65,6 +65,7 @@ describe('/explore', () => {
     const body = await res.json();
     expect(body.places[0].thumbnailUrl).toBe(`/v1/mediaItems/${p.coverMediaItemId}/thumbnail?exp=1&sig=s`);
     expect(body.things.map((t: { name: string }) => t.name)).toEqual(['Pizza']);
+    expect(body.people[0].coverMediaItemFace.thumbnail).toBe('/v1/mediaItems/x/thumbnail?exp=1&sig=s');
     expect(body.people[0].coverMediaItemFace.thumbnailUrl).toBe('/v1/mediaItems/x/thumbnail?exp=1&sig=s');
     expect(calls()).toEqual(expect.arrayContaining(['GET /v1/explore/places?page=1&limit=20', 'GET /v1/explore/things?page=1&limit=20']));
   });

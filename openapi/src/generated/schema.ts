@@ -792,7 +792,8 @@ export interface paths {
          * List albums
          * @description Returns a page of the caller's albums. `sort` orders by name (case-insensitive, the
          *     default), creation or last-update time; a leading `-` means descending (`-name`,
-         *     `-createdAt`, `-updatedAt`). An album's `updatedAt` changes when its fields change and when
+         *     `-createdAt`, `-updatedAt`), a leading `+` ascending like none (`+name`, sent as `%2Bname`:
+         *     in a query string a raw `+` is a space). An album's `updatedAt` changes when its fields change and when
          *     items are added to or removed from it. `shared=true|false` keeps only shared or only
          *     unshared albums. Hidden albums are left out unless `hidden=true`, which lists only the
          *     hidden albums.
@@ -1291,8 +1292,11 @@ export interface components {
             jobs: boolean;
         };
         /**
-         * @description A user's features: an object of booleans, or a string holding that JSON object. Keys left out
-         *     are on when creating a user and keep their value when updating one; an unknown key answers `400`.
+         * @description A user's features: an object of booleans, or a string holding that JSON object. Creating a
+         *     user with a features object switches on exactly the keys it sets `true`: the keys it leaves
+         *     out are off. Creating a user without `features` switches every feature on (the server's
+         *     default; what the server switches off for everybody stays off). Updating a user changes
+         *     only the keys given: the keys left out keep their values. An unknown key answers `400`.
          */
         FeaturesRequest: {
             albums?: boolean;
@@ -1766,7 +1770,7 @@ export interface components {
              */
             coverMediaItemFaceId: string | null;
             coverMediaItem?: components["schemas"]["MediaItem"];
-            /** @description The person's face in the cover photo, with its own thumbnail; `null` when there is no cover. */
+            /** @description The person's face in the cover photo, with its own thumbnail (`thumbnail`, also as `thumbnailUrl`); `null` when there is no cover. */
             coverMediaItemFace: components["schemas"]["Face"] | (never | null);
             /**
              * Format: int32
@@ -1786,7 +1790,11 @@ export interface components {
              */
             updatedAt: string;
         };
-        /** @description A face in a media item. */
+        /**
+         * @description A face in a media item. `thumbnail` is the signed URL of the face's own thumbnail;
+         *     `thumbnailUrl` carries the same URL under the name earlier Trove versions used (an alias,
+         *     kept for their clients).
+         */
         Face: {
             /**
              * Format: uuid
@@ -1800,6 +1808,11 @@ export interface components {
             mediaItemId: string;
             /**
              * @description Signed URL of the face's own square thumbnail (`GET /v1/explore/faces/{id}/thumbnail`).
+             * @example http://localhost:5001/v1/explore/faces/5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d8e/thumbnail?exp=1719273600&sig=Lm9Nb8Vc7Xz6Qa5Ws4Ed3Rf2Tg1Yh0Uj9Ik8Ol7Pp6A
+             */
+            thumbnail: string;
+            /**
+             * @description The same URL as `thumbnail` (an alias, for clients of earlier Trove versions).
              * @example http://localhost:5001/v1/explore/faces/5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d8e/thumbnail?exp=1719273600&sig=Lm9Nb8Vc7Xz6Qa5Ws4Ed3Rf2Tg1Yh0Uj9Ik8Ol7Pp6A
              */
             thumbnailUrl: string;
@@ -3607,8 +3620,8 @@ export interface operations {
     listAlbums: {
         parameters: {
             query?: {
-                /** @description Sort key; a leading `-` means descending. */
-                sort?: "name" | "createdAt" | "updatedAt" | "-name" | "-createdAt" | "-updatedAt";
+                /** @description Sort key; a leading `-` means descending, a leading `+` (encoded `%2B`) ascending. */
+                sort?: "name" | "createdAt" | "updatedAt" | "-name" | "-createdAt" | "-updatedAt" | "+name" | "+createdAt" | "+updatedAt";
                 /** @description 1-based page number. */
                 page?: components["parameters"]["Page"];
                 /** @description Page size. */

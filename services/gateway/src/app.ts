@@ -9,6 +9,7 @@ import { bodyDeadline } from './http/body-deadline';
 import { trustProxies } from './http/client-address';
 import type { ClientAddresses } from './http/client-address';
 import { errorHandler, notFoundHandler } from './http/error-handler';
+import { queryStringCheck } from './http/query-string';
 import { requestId } from './http/request-id';
 import { requestMetrics } from './http/request-metrics';
 import { OperationMatcher } from './openapi/operation-matcher';
@@ -98,6 +99,7 @@ export function createApp(deps: AppDeps): express.Express {
   });
   app.use(routes.upload.router);
   app.use(express.json({ limit: deps.jsonBodyLimit }));
+  app.use(queryStringCheck());
   app.use(openApiValidator({ validateResponses: deps.validateResponses }));
   app.use(featureGate({ operations, features: deps.features }));
   app.use(routes.api.router);

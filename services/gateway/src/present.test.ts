@@ -127,12 +127,14 @@ describe('presenting service answers as the API shows them', () => {
     }
   });
 
-  it('a person: the fields of Person, the cover item and the cover face with its own signed thumbnail URL; none when the media service no longer has the item', () => {
+  it('a person: the fields of Person, the cover item and the cover face with its own signed thumbnail (`thumbnail`, alias `thumbnailUrl`); none when the media service no longer has the item', () => {
     const shown = present.person(person, new Map([[item.id, item]]));
     expect(Object.keys(shown)).toEqual(schemaProperties('Person'));
     expect(shown).toMatchObject({ name: 'Alice', hidden: false, mediaItemsCount: 4, coverMediaItemId: item.id, coverMediaItemFaceId: person.coverFace!.id, coverMediaItem: present.mediaItem(item) });
     expect(shown.coverMediaItemFace).toMatchObject({ id: person.coverFace!.id, mediaItemId: item.id, boundingBox: person.coverFace!.box });
-    const url = new URL(shown.coverMediaItemFace!.thumbnailUrl);
+    // `thumbnail` as the product spec names it; `thumbnailUrl`, the alias, is the same URL.
+    expect(shown.coverMediaItemFace!.thumbnailUrl).toBe(shown.coverMediaItemFace!.thumbnail);
+    const url = new URL(shown.coverMediaItemFace!.thumbnail);
     expect(url.pathname).toBe(`/v1/explore/faces/${person.coverFace!.id}/thumbnail`);
     expect(signer.verify(url.pathname, url.searchParams.get('exp') ?? undefined, url.searchParams.get('sig') ?? undefined)).toBe(true);
     const gone = present.people([person], new Map())[0]!;

@@ -1,4 +1,4 @@
-import type { AlbumV1, MediaItemV1, PersonV1, PlaceV1, ThingV1 } from '@trove/proto-events';
+import type { AlbumV1, FaceV1, MediaItemV1, PersonV1, PlaceV1, ThingV1 } from '@trove/proto-events';
 import type { components } from '@trove/openapi';
 import type { ContentUrls, RequestOrigin } from './content/content-urls';
 import { schemaFields } from './openapi/schema-fields';
@@ -35,6 +35,11 @@ export function presenter(req: RequestOrigin, urls: ContentUrls) {
   const place = (p: PlaceV1, items: MediaItemsById): Place => schemaFields('Place', withCover(p, items));
   const thing = (t: ThingV1, items: MediaItemsById): Thing => schemaFields('Thing', withCover(t, items));
   const faceUrl = urls.facesForRequest(req);
+  /** A face: its signed thumbnail as `thumbnail`, and as `thumbnailUrl` too (the alias earlier clients read). */
+  const faceOf = (face: FaceV1) => {
+    const thumbnail = faceUrl(face.id);
+    return { id: face.id, mediaItemId: face.mediaItemId, thumbnail, thumbnailUrl: thumbnail, boundingBox: face.box };
+  };
   /** A person's cover: the item among `items` with the person's face in it, or none when the media service no longer has it. */
   const person = (p: PersonV1, items: MediaItemsById): Person => {
     const found = p.coverMediaItemId ? items.get(p.coverMediaItemId) : undefined;
@@ -44,7 +49,7 @@ export function presenter(req: RequestOrigin, urls: ContentUrls) {
       coverMediaItemId: found?.id ?? null,
       coverMediaItemFaceId: face?.id ?? null,
       coverMediaItem: found ? mediaItem(found) : undefined,
-      coverMediaItemFace: face ? { id: face.id, mediaItemId: face.mediaItemId, thumbnailUrl: faceUrl(face.id), boundingBox: face.box } : null,
+      coverMediaItemFace: face ? faceOf(face) : null,
     });
   };
   return {

@@ -25,7 +25,9 @@ const arg = (name, fallback) => {
   return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
 };
 const RUNS = Number(arg('runs', 10));
-const PHOTOS = arg('photos', ['IMG_0543.HEIC', 'jobs.jpeg'].map((f) => join(worker, 'test-fixtures', f)).join(',')).split(',');
+// The shared test fixtures: ../shared/fixtures/photos beside the checkout, or TROVE_FIXTURES_DIR.
+const FIXTURES = process.env.TROVE_FIXTURES_DIR ?? join(worker, '..', '..', '..', 'shared', 'fixtures', 'photos');
+const PHOTOS = arg('photos', ['IMG_0543.HEIC', 'jobs.jpeg'].map((f) => join(FIXTURES, f)).join(',')).split(',');
 
 const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 function memory() {

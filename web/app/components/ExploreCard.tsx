@@ -69,7 +69,7 @@ export function ThingCard({ thing }: { thing: Thing }) {
 }
 
 export function PersonCard({ person, select }: { person: Person; select?: ReactNode }) {
-  const face = person.coverMediaItemFace && 'thumbnailUrl' in person.coverMediaItemFace ? person.coverMediaItemFace : null;
+  const face = person.coverMediaItemFace && 'thumbnail' in person.coverMediaItemFace ? person.coverMediaItemFace : null;
   return (
     <ExploreCard
       to={explorePath('person', person.id)}
@@ -77,7 +77,7 @@ export function PersonCard({ person, select }: { person: Person; select?: ReactN
       unnamed={!person.name}
       note={`${plural(person.mediaItemsCount, 'item')}${person.hidden ? ' · hidden' : ''}`}
       round
-      face={face ? faceStyle(face.thumbnailUrl, face.boundingBox) : null}
+      face={face ? faceStyle(face.thumbnail, face.boundingBox) : null}
       icon="person"
       select={select}
     />

@@ -21,7 +21,9 @@ function localizeCovered<T extends Covered>(entry: T, apiUrl: string): T {
 
 export function localizePerson(person: Person, apiUrl: string): Person {
   const face = person.coverMediaItemFace;
-  return face && 'thumbnailUrl' in face ? { ...person, coverMediaItemFace: { ...face, thumbnailUrl: localizeUrl(face.thumbnailUrl, apiUrl) } } : person;
+  if (!face || !('thumbnail' in face)) return person;
+  const thumbnail = localizeUrl(face.thumbnail, apiUrl);
+  return { ...person, coverMediaItemFace: { ...face, thumbnail, thumbnailUrl: thumbnail } };
 }
 
 export async function listPlaces(apiUrl: string, api: ApiClient, limit = PAGE_LIMIT): Promise<Place[]> {

@@ -79,14 +79,14 @@ export default function PersonPage() {
       action: { label: 'Undo', run: () => hiding.submit({ intent: 'hide', hidden: String(!on) }, { method: 'post' }) },
     });
   };
-  const face = person.coverMediaItemFace && 'thumbnailUrl' in person.coverMediaItemFace ? person.coverMediaItemFace : null;
+  const face = person.coverMediaItemFace && 'thumbnail' in person.coverMediaItemFace ? person.coverMediaItemFace : null;
 
   return (
     <ExploreEntryPage kind="person" id={person.id} title={name ?? <span className="muted">Add a name</span>} label={name ?? 'this person'} count={person.mediaItemsCount} items={items} focus={focus}>
       <CoverPicker
         personId={person.id}
         label={name ?? 'this person'}
-        face={face ? faceStyle(face.thumbnailUrl, face.boundingBox) : null}
+        face={face ? faceStyle(face.thumbnail, face.boundingBox) : null}
         coverMediaItemId={person.coverMediaItemId}
         photos={items.filter((i) => i.mediaItemType !== 'video')}
       />

@@ -10,7 +10,7 @@ import { FakeRevocations } from '../ports/revocations.fake';
 import { SessionsRepository } from '../sessions/repository';
 import { verifyPassword } from './passwords';
 import { UsersRepository } from './repository';
-import { Users } from './service';
+import { featuresAtCreation, Users } from './service';
 
 const PASSWORD = 'Correct-Horse-42';
 
@@ -38,11 +38,12 @@ beforeEach(async () => {
 });
 
 describe('accounts', () => {
-  it('keeps features: absent keys on at creation, an update changes only the keys it names', async () => {
-    const alice = await users.create({ name: 'Alice', username: 'alice', password: PASSWORD, features: { explore: false, places: false } });
-    expect(alice.features).toEqual({ ...completeFeatures({}), explore: false, places: false });
+  it('features: created with an object, the keys it leaves out are off; an update changes only the keys it names', async () => {
+    const alice = await users.create({ name: 'Alice', username: 'alice', password: PASSWORD, features: { albums: true, favourites: true, hidden: true, trash: true, sharing: true, jobs: true, explore: false } });
+    const off = { explore: false, places: false, things: false, people: false };
+    expect(alice.features).toEqual({ ...completeFeatures({}), ...off });
     const updated = await users.update({ id: alice.id, features: { places: true, jobs: false } });
-    expect(updated.features).toEqual({ ...completeFeatures({}), explore: false, jobs: false });
+    expect(updated.features).toEqual({ ...completeFeatures({}), ...off, places: true, jobs: false });
     expect((await users.get(alice.id)).features).toEqual(updated.features);
     // What the RPCs answer matches their contracts (the auth service checks its answers against them).
     expect(validate(getUserRpc.response, await users.get(alice.id))).toEqual({ valid: true, errors: [] });
@@ -56,6 +57,14 @@ describe('accounts', () => {
     expect(validate(setupStatusRpc.response, { needsSetup: await users.needsSetup() })).toEqual({ valid: true, errors: [] });
     await repo.markDeleting(alice.id);
     expect(await users.needsSetup()).toBe(true);
+  });
+
+  it('features at creation: none given → every one on; an empty object → every one off', async () => {
+    expect((await users.create({ name: 'Ann', username: 'ann', password: PASSWORD })).features).toEqual(completeFeatures({}));
+    const none = Object.fromEntries(Object.keys(completeFeatures({})).map((f) => [f, false]));
+    expect((await users.create({ name: 'Bo', username: 'bob', password: PASSWORD, features: {} })).features).toEqual(none);
+    expect(featuresAtCreation({ things: true })).toEqual({ ...none, things: true });
+    expect(featuresAtCreation(undefined)).toEqual(completeFeatures(undefined));
   });
 
   it('creates a user, answers it without any password hash, and stores a hash of the password', async () => {

@@ -1,5 +1,5 @@
-import { completeFeatures, userDeletedEvent } from '@trove/proto-events';
-import type { CreateUserRequestV1, UpdateUserRequestV1, UserV1 } from '@trove/proto-events';
+import { completeFeatures, USER_FEATURES, userDeletedEvent } from '@trove/proto-events';
+import type { CreateUserRequestV1, FeatureSet, UpdateUserRequestV1, UserV1 } from '@trove/proto-events';
 import { badRequest, notFound } from '@trove/kit';
 import type { Bus, Logger } from '@trove/kit';
 import type { Revocations } from '../ports/revocations';
@@ -20,6 +20,16 @@ export interface UsersDeps {
 
 const userNotFound = () => notFound('user not found');
 
+/**
+ * A new user's features: every one on when the request names none (the server default; what is off
+ * for everybody, TROVE_FEATURES_OFF, the gateway takes away); given a features object, exactly the
+ * keys it sets true are on and the keys it leaves out are off.
+ */
+export function featuresAtCreation(given: Partial<FeatureSet> | undefined): FeatureSet {
+  if (given === undefined) return completeFeatures(undefined);
+  return Object.fromEntries(USER_FEATURES.map((f) => [f, given[f] ?? false])) as FeatureSet;
+}
+
 /** Throws 400 with the first problem found (its message names the field). */
 function check(...problems: Array<string | undefined>): void {
   const problem = problems.find((p) => p !== undefined);
@@ -30,10 +40,13 @@ function check(...problems: Array<string | undefined>): void {
 export class Users {
   constructor(private readonly deps: UsersDeps) {}
 
-  /** Throws 400 for a name, username or password the policy refuses, 409 when the username is taken. */
+  /**
+   * Throws 400 for a name, username or password the policy refuses, 409 when the username is taken.
+   * Features: see featuresAtCreation (left-out keys are off when an object is given).
+   */
   async create({ name, username, password, features }: CreateUserRequestV1): Promise<UserV1> {
     check(nameProblem(name), usernameProblem(username), passwordProblem(password, username));
-    return toUserV1(await this.deps.users.create({ name, username, passwordHash: await hashPassword(password), features: completeFeatures(features) }));
+    return toUserV1(await this.deps.users.create({ name, username, passwordHash: await hashPassword(password), features: featuresAtCreation(features) }));
   }
 
   /** A first run: no account exists yet (the web app then offers to create one through the admin API). */
@@ -52,7 +65,7 @@ export class Users {
     return toUserV1(user);
   }
 
-  /** Changes what is given (features: the keys given); a new password ends every session of the user. */
+  /** Changes what is given (features: the keys given; left-out keys keep their values); a new password ends every session of the user. */
   async update({ id, name, username, password, features }: UpdateUserRequestV1): Promise<UserV1> {
     const { users, sessions, revocations } = this.deps;
     const existing = await users.findById(id);

@@ -29,7 +29,9 @@ export interface AlbumRouteDeps {
 export function albumRoutes(routes: OperationRouter, deps: AlbumRouteDeps): void {
   const present = (req: RequestOrigin) => presenter(req, deps.contentUrls);
 
-  routes.handle('listAlbums', userAnswer(async (req, userId) => present(req).albums((await deps.bus.request(listAlbumsRpc, { userId, ...req.query })).albums)));
+  // `+name` is `name`: a leading `+` (sent as %2B) says ascending explicitly.
+  const ascending = (sort: unknown) => (typeof sort === 'string' ? sort.replace(/^\+/, '') : sort);
+  routes.handle('listAlbums', userAnswer(async (req, userId) => present(req).albums((await deps.bus.request(listAlbumsRpc, { userId, ...req.query, sort: ascending(req.query.sort) })).albums)));
   routes.handle('createAlbum', userAnswer(async (req, userId) => present(req).album(await deps.bus.request(createAlbumRpc, { userId, ...schemaFields('AlbumRequest', req.body) })), 201));
   routes.handle('getAlbum', userAnswer(async (req, userId) => present(req).album(await deps.bus.request(getAlbumRpc, { userId, id: req.params.id }))));
   routes.handle('updateAlbum', userCommand((req, userId) => deps.bus.request(updateAlbumRpc, { userId, id: req.params.id, ...requestedChanges('AlbumUpdateRequest', req.body) })));

@@ -13,7 +13,7 @@ import { createLogger, openBlobStore } from '@trove/kit';
 import type { BlobStore } from '@trove/kit';
 import { tempDir } from '@trove/kit/testing';
 import type { TempDir } from '@trove/kit/testing';
-import { FIXTURES } from '@trove/kit/testing/media';
+import { FIXTURES, itWithFixtures } from '@trove/kit/testing/media';
 import { selectComponents } from './components';
 import { reportJobItem } from './job-item';
 import { processItem } from './process';
@@ -58,7 +58,7 @@ describe('component subsets', () => {
     expect(all.carried).toBeUndefined();
   });
 
-  it('places only: no previews are made or stored, no things; the result carries places and its place', async () => {
+  itWithFixtures('places only: no previews are made or stored, no things; the result carries places and its place', async () => {
     const item = await stored(await readFile(join(FIXTURES, 'jobs.jpeg')), { components: ['places'] });
     expect(await processItem(deps(), item)).toBe('processed');
     expect(result()).toMatchObject({ components: ['places'], place: expect.objectContaining({ country: 'India' }) });
@@ -66,7 +66,7 @@ describe('component subsets', () => {
     expect(await blobs.head(mediaBlobKey(item.userId, item.mediaItemId, 'preview'))).toBeNull();
   });
 
-  it('things and a component this worker does not have: things found, the unknown one skipped and logged, no place, no previews stored', async () => {
+  itWithFixtures('things and a component this worker does not have: things found, the unknown one skipped and logged, no place, no previews stored', async () => {
     const item = await stored(await readFile(join(FIXTURES, 'jobs.jpeg')), { components: ['things', 'telepathy'] });
     // Its best thing (a donut, says the model) scores just under the default threshold.
     expect(await processItem({ ...deps(), thingsMinScore: 0.5 }, item)).toBe('processed');
@@ -78,7 +78,7 @@ describe('component subsets', () => {
     expect(skipped?.unknown).toEqual(['telepathy']);
   });
 
-  it("a job's work: the result names the job under its own de-duplication id, and the job hears the item is done", async () => {
+  itWithFixtures("a job's work: the result names the job under its own de-duplication id, and the job hears the item is done", async () => {
     const jobId = randomUUID();
     const item = await stored(await readFile(join(FIXTURES, 'jobs.jpeg')), { components: ['metadata'], jobId });
     const outcome = await processItem(deps(), item);
@@ -90,7 +90,7 @@ describe('component subsets', () => {
     expect(result()).toMatchObject({ jobId, components: ['metadata'] });
   });
 
-  it("a job's work on a file broken for good is not dead-lettered (the item keeps its state); the job hears it failed", async () => {
+  itWithFixtures("a job's work on a file broken for good is not dead-lettered (the item keeps its state); the job hears it failed", async () => {
     const jobId = randomUUID();
     const header = (await readFile(join(FIXTURES, 'jobs.jpeg'))).subarray(0, 20);
     const item = await stored(Buffer.concat([header, randomBytes(20 * 1024)]), { components: ['metadata'], jobId });

@@ -16,7 +16,7 @@ import { createLogger, DLQ_REASON_HEADER, openBlobStore } from '@trove/kit';
 import type { BlobStore } from '@trove/kit';
 import { tempDir } from '@trove/kit/testing';
 import type { TempDir } from '@trove/kit/testing';
-import { cornerImage, FIXTURES, HEIC_FIXTURE_PAIRING_ID, ffmpeg, testClipArgs } from '@trove/kit/testing/media';
+import { cornerImage, FIXTURES, HEIC_FIXTURE_PAIRING_ID, ffmpeg, itWithFixtures, testClipArgs } from '@trove/kit/testing/media';
 import { closeExifTool, closeOcr, DEFAULT_LIMITS } from '../components';
 import { processItem } from './process';
 
@@ -70,7 +70,7 @@ const bytesOf = async (key: string) => {
 };
 
 describe('processItem', () => {
-  it('a phone JPEG: preview and thumbnail stored as WebP under the item keys, the result published once per item', async () => {
+  itWithFixtures('a phone JPEG: preview and thumbnail stored as WebP under the item keys, the result published once per item', async () => {
     const item = await stored(await readFile(join(FIXTURES, 'jobs.jpeg')), 'image/jpeg', 'photo', 'jobs.jpeg');
     expect(await processItem(deps(), item)).toBe('processed');
     expect(published).toHaveLength(1);
@@ -102,7 +102,7 @@ describe('processItem', () => {
     expect(await readdir(work.path)).toEqual([]);
   });
 
-  it('a phone HEIC: the things seen in it and its Live Photo pairing id are published with the result; alone it is a default photo', async () => {
+  itWithFixtures('a phone HEIC: the things seen in it and its Live Photo pairing id are published with the result; alone it is a default photo', async () => {
     const item = await stored(await readFile(join(FIXTURES, 'IMG_0543.HEIC')), 'image/heic', 'photo', 'IMG_0543.HEIC');
     expect(await processItem(deps(), item)).toBe('processed');
     expect(published[0].payload.things).toEqual([{ label: 'Pizza', score: expect.closeTo(0.62, 1) }]);
@@ -113,7 +113,7 @@ describe('processItem', () => {
     expect(published[1].payload.things).toEqual([]);
   });
 
-  it('a group photo: its faces published with the result, each thumbnail stored under its key as a WebP', async () => {
+  itWithFixtures('a group photo: its faces published with the result, each thumbnail stored under its key as a WebP', async () => {
     const item = await stored(await readFile(join(FIXTURES, 'faces.jpg')), 'image/jpeg', 'photo', 'faces.jpg');
     expect(await processItem(deps(), item)).toBe('processed');
     const { payload } = published[0];
@@ -179,7 +179,7 @@ describe('processItem', () => {
     expect(payload).not.toHaveProperty('faces');
   });
 
-  it('the motion part of a Live Photo: its QuickTime content identifier is published as the pairing id; an ordinary video has none', async () => {
+  itWithFixtures('the motion part of a Live Photo: its QuickTime content identifier is published as the pairing id; an ordinary video has none', async () => {
     const file = join(work.path, 'IMG_0543.MOV');
     await ffmpeg([...testClipArgs({ seconds: 0.5, size: '64x48', audio: false }), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-f', 'mov', '-movflags', 'use_metadata_tags', '-metadata', `com.apple.quicktime.content.identifier=${HEIC_FIXTURE_PAIRING_ID}`, file]);
     const data = await readFile(file);
@@ -193,7 +193,7 @@ describe('processItem', () => {
     expect(published[1].payload.metadata.contentIdentifier).toBeNull();
   });
 
-  it('a place lookup that fails is logged, and the item is processed without a place', async () => {
+  itWithFixtures('a place lookup that fails is logged, and the item is processed without a place', async () => {
     const lines: string[] = [];
     const recording = createLogger({ service: 'worker-test', destination: new Writable({ write: (chunk, _enc, done) => { lines.push(String(chunk)); done(); } }) });
     const item = await stored(await readFile(join(FIXTURES, 'jobs.jpeg')), 'image/jpeg', 'photo', 'jobs.jpeg');
@@ -204,7 +204,7 @@ describe('processItem', () => {
     expect(failure).toMatchObject({ mediaItemId: item.mediaItemId, ms: expect.any(Number), err: { message: 'gazetteer unreadable' } });
   });
 
-  it('a JPEG cut off before its end marker (as cameras leave them) is processed: decoded as far as it goes, a warning logged with the item id', async () => {
+  itWithFixtures('a JPEG cut off before its end marker (as cameras leave them) is processed: decoded as far as it goes, a warning logged with the item id', async () => {
     const whole = await readFile(join(FIXTURES, 'jobs.jpeg'));
     const item = await stored(whole.subarray(0, whole.length / 3), 'image/jpeg', 'photo', 'holiday.jpg');
     const lines: string[] = [];
@@ -220,7 +220,7 @@ describe('processItem', () => {
     expect(await readdir(work.path)).toEqual([]);
   });
 
-  it('a file that is broken for good (a JPEG header, then random bytes) is failed at once: its failure published with the reason, nothing thrown to retry', async () => {
+  itWithFixtures('a file that is broken for good (a JPEG header, then random bytes) is failed at once: its failure published with the reason, nothing thrown to retry', async () => {
     const jpegHeader = (await readFile(join(FIXTURES, 'jobs.jpeg'))).subarray(0, 20);
     const item = await stored(Buffer.concat([jpegHeader, randomBytes(20 * 1024)]), 'image/jpeg', 'photo', 'broken.jpg');
     expect(await processItem(deps(), item)).toBe('failed');
@@ -274,7 +274,7 @@ describe('processItem', () => {
     }
   });
 
-  it('a photo over the size limit fails as too large before its bytes are fetched', async () => {
+  itWithFixtures('a photo over the size limit fails as too large before its bytes are fetched', async () => {
     const item = await stored(await readFile(join(FIXTURES, 'jobs.jpeg')), 'image/jpeg', 'photo', 'jobs.jpeg');
     const fetching = new Proxy(blobs, {
       get: (target, name) => (name === 'get' ? () => Promise.reject(new Error('fetched')) : (Reflect.get(target, name) as () => unknown).bind(target)),

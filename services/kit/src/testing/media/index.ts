@@ -10,5 +10,5 @@ export { clip, ffmpeg, ffprobeJson, H264_ARGS, testClipArgs, videoTestDir } from
 export type { ClipShape, VideoTestDir } from './video';
 export { cr3Like, dngLike, nefLike, orfLike, rawWithPreview, RAW_EXIF, RAW_GPS, TiffBuilder } from './raw';
 export type { TiffEntries } from './raw';
-export { FIXTURES, HEIC_FIXTURE_FACTS, HEIC_FIXTURE_PAIRING_ID, heicFixture } from './fixtures';
+export { describeWithFixtures, FIXTURE_FILES, FIXTURES, FIXTURES_MISSING, fixturesPresent, HEIC_FIXTURE_FACTS, HEIC_FIXTURE_PAIRING_ID, heicFixture, itWithFixtures } from './fixtures';
 export { textCardJpeg } from './text';

@@ -5,7 +5,7 @@ import type { MediaMetadata } from '../metadata/types';
 import { emptyMetadata } from '../metadata/types';
 import { tempDir } from '@trove/kit/testing';
 import type { TempDir } from '@trove/kit/testing';
-import { FIXTURES, H264_ARGS, HEIC_FIXTURE_PAIRING_ID, ffmpeg, testClipArgs } from '@trove/kit/testing/media';
+import { FIXTURES, H264_ARGS, itWithFixtures, HEIC_FIXTURE_PAIRING_ID, ffmpeg, testClipArgs } from '@trove/kit/testing/media';
 import { detectCategory } from './index';
 
 let dir: TempDir;
@@ -31,7 +31,7 @@ const plainJpeg = (width: number, height: number, background: string, xmp?: stri
 };
 
 describe('detectCategory on real and generated files', () => {
-  it('the HEIC fixture, the still of a Live Photo, is an ordinary photo on its own (media pairs it); so is jobs.jpeg', async () => {
+  itWithFixtures('the HEIC fixture, the still of a Live Photo, is an ordinary photo on its own (media pairs it); so is jobs.jpeg', async () => {
     const heic = await extractMetadata(join(FIXTURES, 'IMG_0543.HEIC'), 'image/heic');
     const jpeg = await extractMetadata(join(FIXTURES, 'jobs.jpeg'), 'image/jpeg');
     expect(heic.contentIdentifier).toBe(HEIC_FIXTURE_PAIRING_ID);

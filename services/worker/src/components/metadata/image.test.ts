@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { MediaError } from '../errors';
 import { tempDir } from '@trove/kit/testing';
 import type { TempDir } from '@trove/kit/testing';
-import { cornerImage, cr3Like, dngLike, ffmpeg, FIXTURES, HEIC_FIXTURE_FACTS, jpegWithExif, nefLike, noiseImage, orfLike } from '@trove/kit/testing/media';
+import { cornerImage, cr3Like, describeWithFixtures, dngLike, ffmpeg, FIXTURES, HEIC_FIXTURE_FACTS, itWithFixtures, jpegWithExif, nefLike, noiseImage, orfLike } from '@trove/kit/testing/media';
 import { closeExifTool, extractMetadata } from './index';
 
 let dir: TempDir;
@@ -19,7 +19,7 @@ afterAll(async () => {
 const xmpPacket = (body: string) =>
   `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">${body}</rdf:RDF></x:xmpmeta>`;
 
-describe('real phone photos (test-fixtures)', () => {
+describeWithFixtures('real phone photos (../shared/fixtures/photos)', () => {
   it('IMG_0543.HEIC: iPhone 12 mini, its camera settings, local time with offset, GPS, Live Photo id', async () => {
     const meta = await extractMetadata(join(FIXTURES, 'IMG_0543.HEIC'), 'image/heic');
     expect(meta).toMatchObject({
@@ -196,7 +196,7 @@ describe('raw-like files written by the test', () => {
 });
 
 describe('broken files', () => {
-  it('rejects a truncated JPEG with a MediaError naming the file', async () => {
+  itWithFixtures('rejects a truncated JPEG with a MediaError naming the file', async () => {
     const whole = await readFile(join(FIXTURES, 'jobs.jpeg'));
     const file = await dir.write('cut.jpg', whole.subarray(0, Math.floor(whole.length / 2)));
     const err = await extractMetadata(file, 'image/jpeg').catch((e: unknown) => e);
@@ -204,7 +204,7 @@ describe('broken files', () => {
     expect(err).toMatchObject({ kind: 'corrupt', message: expect.stringMatching(/cut\.jpg: JPEG is truncated/) });
   });
 
-  it('rejects a truncated HEIC', async () => {
+  itWithFixtures('rejects a truncated HEIC', async () => {
     const whole = await readFile(join(FIXTURES, 'IMG_0543.HEIC'));
     const file = await dir.write('cut.heic', whole.subarray(0, 100_000));
     await expect(extractMetadata(file, 'image/heic')).rejects.toMatchObject({ name: 'MediaError', kind: 'corrupt' });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { tempDir } from '@trove/kit/testing';
 import type { TempDir } from '@trove/kit/testing';
-import { colourAt, cornerImage, cr3Like, dngLike, ffmpeg, FIXTURES, nefLike } from '@trove/kit/testing/media';
+import { colourAt, cornerImage, cr3Like, describeWithFixtures, dngLike, ffmpeg, FIXTURES, itWithFixtures, nefLike } from '@trove/kit/testing/media';
 import { MediaError } from '../errors';
 import { DEFAULT_LIMITS } from '../limits';
 import { extractMetadata } from '../metadata';
@@ -44,7 +44,7 @@ async function redCorner(image: Buffer): Promise<string> {
   return 'none';
 }
 
-describe('real phone photos', () => {
+describeWithFixtures('real phone photos', () => {
   it('jobs.jpeg (1330x2364): preview and thumbnail fit 2048 and 512 px, same aspect', async () => {
     const p = await makeImagePreviews(join(FIXTURES, 'jobs.jpeg'), 'image/jpeg');
     await expectConsistent(p);
@@ -281,7 +281,7 @@ describe('raw preview source (the port ExifTool\'s JpgFromRaw/PreviewImage extra
 });
 
 describe('broken files', () => {
-  it('a JPEG cut off before its end marker decodes as far as it goes, with a warning; cut off in its headers it is corrupt', async () => {
+  itWithFixtures('a JPEG cut off before its end marker decodes as far as it goes, with a warning; cut off in its headers it is corrupt', async () => {
     const whole = await readFile(join(FIXTURES, 'jobs.jpeg'));
     const cut = await makeImagePreviews(await dir.write('cut.jpg', whole.subarray(0, Math.floor(whole.length * 0.7))), 'image/jpeg');
     await expectConsistent(cut);
@@ -303,7 +303,7 @@ describe('broken files', () => {
     await expect(makeImagePreviews(file, 'image/png')).rejects.toBeInstanceOf(MediaError);
   });
 
-  it('a HEIC whose header claims 20000x20000 (more than sharp reads the header of) is refused as too large before any pixel is decoded', async () => {
+  itWithFixtures('a HEIC whose header claims 20000x20000 (more than sharp reads the header of) is refused as too large before any pixel is decoded', async () => {
     const heic = Buffer.from(await readFile(join(FIXTURES, 'IMG_0543.HEIC')));
     // The primary image's spatial extent (the ispe property of 4032x3024, not those of its 512x512 tiles) → 20000x20000, 1.6 GB of RGBA.
     const ispe = heic.indexOf(Buffer.from([...Buffer.from('ispe'), 0, 0, 0, 0, 0, 0, 0x0f, 0xc0, 0, 0, 0x0b, 0xd0]));
@@ -315,7 +315,7 @@ describe('broken files', () => {
     await expect(extractMetadata(file, 'image/heic')).rejects.toMatchObject({ name: 'MediaError', kind: 'too-large' });
   });
 
-  it('a photo over the size limit is refused before it is read', async () => {
+  itWithFixtures('a photo over the size limit is refused before it is read', async () => {
     const file = join(FIXTURES, 'jobs.jpeg');
     const limits = { ...DEFAULT_LIMITS, maxImageBytes: 1000 };
     await expect(makeImagePreviews(file, 'image/jpeg', limits)).rejects.toMatchObject({ name: 'MediaError', kind: 'too-large', message: expect.stringMatching(/^jobs\.jpeg: .* MiB is more than the 0\.001 MiB a photo may have$/) });
