@@ -25,8 +25,12 @@ import { inAttackOrder, judge } from './matrix';
 
 const UNAUTHORIZED = { message: 'Unauthorized' };
 const JSON_BODY_LIMIT_BYTES = 16 * 1024;
-/** The calls that are public by design; any other call must demand credentials. A new public call is reviewed here first. */
-const PUBLIC_BY_DESIGN = ['getVersion', 'getDisk', 'getLiveness', 'getReadiness', 'getSharedAlbum', 'listSharedAlbumMediaItems', 'login', 'refresh', 'logout'];
+/**
+ * The calls that are public by design; any other call must demand credentials. A new public call is reviewed here first.
+ * getSetupStatus: only `{needsSetup}` (whether any account exists), for the first-run page; creating the account
+ * still takes the administrator's credentials.
+ */
+const PUBLIC_BY_DESIGN = ['getVersion', 'getDisk', 'getLiveness', 'getReadiness', 'getSetupStatus', 'getSharedAlbum', 'listSharedAlbumMediaItems', 'login', 'refresh', 'logout'];
 
 describeWithFixtures('security (e2e)', () => {
   let stack: Stack;
