@@ -28,8 +28,9 @@ async function startChartNats(objects: K8sObject[], dir: TempDir): Promise<Serve
   for (const [name, value] of Object.entries(envOf(containerOf(named(objects, 'StatefulSet', 'trove-nats'))))) env[name] = secretValue(objects, value);
   const child: ChildProcess = spawn(natsServerBin(), ['-c', file], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  // Healthy with JetStream: what the chart's readiness probe asks.
-  await waitFor(async () => child.exitCode === null && (await fetch(`http://127.0.0.1:${monitor}/healthz?js-enabled-only=true`).then((r) => r.ok, () => false)), { timeoutMs: 10_000, what: 'nats-server with the chart configuration' });
+  // Healthy with JetStream: what the chart's readiness probe asks. The bound is generous: JetStream's start took
+  // over 10 s once on a loaded CI machine (the suites run two at a time beside browser tests).
+  await waitFor(async () => child.exitCode === null && (await fetch(`http://127.0.0.1:${monitor}/healthz?js-enabled-only=true`).then((r) => r.ok, () => false)), { timeoutMs: 60_000, what: 'nats-server with the chart configuration' });
   return {
     url: `nats://127.0.0.1:${port}`,
     async stop() {
