@@ -17,6 +17,15 @@ interface Server {
 
 /** nats-server with the chart's nats.conf (ports and store moved to a temporary place) and the StatefulSet's env. */
 async function startChartNats(objects: K8sObject[], dir: TempDir): Promise<Server> {
+  // A free port can be taken by another suite before nats-server binds it: a server that exits before it is
+  // healthy is started again on new ports.
+  for (let attempt = 1; ; attempt++) {
+    const server = await startChartNatsOnce(objects, dir);
+    if (server || attempt === 3) return server ?? Promise.reject(new Error('nats-server with the chart configuration exited 3 times before it was healthy'));
+  }
+}
+
+async function startChartNatsOnce(objects: K8sObject[], dir: TempDir): Promise<Server | undefined> {
   const [port, monitor] = [await freePort(), await freePort()];
   const conf = (at(named(objects, 'ConfigMap', 'trove-nats'), 'data') as Record<string, string>)['nats.conf']
     .replace('port: 4222', `port: ${port}\nhost: 127.0.0.1`)
@@ -28,9 +37,11 @@ async function startChartNats(objects: K8sObject[], dir: TempDir): Promise<Serve
   for (const [name, value] of Object.entries(envOf(containerOf(named(objects, 'StatefulSet', 'trove-nats'))))) env[name] = secretValue(objects, value);
   const child: ChildProcess = spawn(natsServerBin(), ['-c', file], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  // Healthy with JetStream: what the chart's readiness probe asks. The bound is generous: JetStream's start took
-  // over 10 s once on a loaded CI machine (the suites run two at a time beside browser tests).
-  await waitFor(async () => child.exitCode === null && (await fetch(`http://127.0.0.1:${monitor}/healthz?js-enabled-only=true`).then((r) => r.ok, () => false)), { timeoutMs: 60_000, what: 'nats-server with the chart configuration' });
+  // Healthy with JetStream (what the chart's readiness probe asks), or exited. The bound is generous: 10 s ran out
+  // once on a loaded CI machine.
+  const healthy = () => fetch(`http://127.0.0.1:${monitor}/healthz?js-enabled-only=true`).then((r) => r.ok, () => false);
+  await waitFor(async () => child.exitCode !== null || child.signalCode !== null || (await healthy()), { timeoutMs: 60_000, what: 'nats-server with the chart configuration' });
+  if (child.exitCode !== null || child.signalCode !== null) return undefined;
   return {
     url: `nats://127.0.0.1:${port}`,
     async stop() {
