@@ -102,7 +102,9 @@ export interface paths {
          *     administrator), minus those the server switches off for everybody (`TROVE_FEATURES_OFF`,
          *     `TROVE_FEATURE_FAVOURITES`, `TROVE_FEATURE_HIDDEN`), so clients can show or hide the
          *     corresponding views. A switched-off area's own calls answer `403 feature disabled`; an
-         *     item's related lists (`places`, `things`, `people`, `albums`) answer an empty list.
+         *     item's related lists (`places`, `things`, `people`, `albums`) answer an empty list. Each gated
+         *     operation of this document names the features it needs in `x-trove-feature` (and
+         *     `x-trove-feature-off: empty` for the related lists); the gateway enforces exactly those.
          */
         get: operations["getFeatures"];
         put?: never;
