@@ -5,7 +5,7 @@ import { FakeMedia } from '../ports/media.fake';
 import { AlbumsRepository } from './repository';
 import { Albums } from './service';
 
-describe('albums (cover, counts, sharing) against NeDB and a fake media service', () => {
+describe('albums (cover, counts, sharing) on the embedded store and a fake media service', () => {
   const db = docStorePerTest('library');
   let repo: AlbumsRepository;
   let media: FakeMedia;
