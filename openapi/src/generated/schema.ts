@@ -1266,7 +1266,7 @@ export interface components {
              */
             trash: boolean;
             /**
-             * @description Sharing albums by link (creating or updating an album with `shared: true`); links already shared keep working for visitors.
+             * @description Sharing albums by link (creating or updating an album with `shared: true`); while off, the links already shared answer `404`, their content URLs too.
              * @example true
              */
             sharing: boolean;

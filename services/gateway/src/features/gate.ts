@@ -8,7 +8,7 @@ import type { UserFeatures } from './user-features';
 /**
  * What a switched-off feature does to a call: an area's own collections answer 403, an item's
  * related lists answer an empty list (nothing was computed, clients show nothing). Calls not
- * listed are not gated; the public sharing calls in particular keep working for visitors.
+ * listed are not gated here; the public sharing calls check the owner's `sharing` themselves (404 while off).
  */
 interface Gate {
   needs: UserFeature[];
@@ -56,7 +56,7 @@ export const GATES: Partial<Record<OperationId, Gate>> = {
   listMediaItemAlbums: empty('albums'),
 };
 
-/** Creating or updating an album as shared needs `sharing` (links already shared keep working). */
+/** Creating or updating an album as shared needs `sharing` (links already shared stop answering while it is off: routes/sharing.ts). */
 const SHARES: ReadonlySet<OperationId> = new Set<OperationId>(['createAlbum', 'updateAlbum']);
 
 export const FEATURE_DISABLED = { message: 'feature disabled' };
