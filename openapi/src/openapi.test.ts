@@ -287,7 +287,7 @@ describe('openapi.yaml', () => {
     for (const kind of ['original', 'preview', 'thumbnail']) {
       const { op, params } = byKey.get(`GET /v1/mediaItems/{id}/${kind}`)!;
       expect(op.security).toEqual([{ bearerAuth: [] }, { signedUrl: [] }]);
-      expect(params.filter((x) => x.in === 'query').map((x) => x.name).sort()).toEqual(['exp', 'sig']);
+      expect(params.filter((x) => x.in === 'query').map((x) => x.name).sort()).toEqual(['exp', 'share', 'sig']);
       expect(params.filter((x) => x.in === 'header').map((x) => x.name).sort()).toEqual(['If-None-Match', 'Range']);
       const responses = op.responses as Obj;
       expect(Object.keys(responses)).toEqual(expect.arrayContaining(['200', '206', '304', '404', '416']));

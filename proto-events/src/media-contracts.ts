@@ -187,7 +187,7 @@ export const mediaProcessingFailedDeadLetter: MessageContract<ProcessMediaItemV1
 const changed = (what: string, summary: string, consumers: string[]) =>
   defineEvent<MediaItemChangedV1>({ subject: `events.v1.media.${what}`, publishers: ['media'], consumers, summary, payload: mediaChangedV1 });
 
-export const mediaUpdatedEvent = changed('updated', 'An item changed (processing finished, description or flags).', ['explore']);
+export const mediaUpdatedEvent = changed('updated', 'An item changed (processing finished, description or flags).', ['library', 'explore']);
 export const mediaTrashedEvent = changed('trashed', 'An item moved to the trash.', ['library', 'explore']);
 export const mediaRestoredEvent = changed('restored', 'An item came back from the trash.', ['library', 'explore']);
 export const mediaPurgedEvent = changed('purged', 'An item was deleted for good (retention elapsed or its user was deleted): its blobs are gone.', ['library', 'explore']);

@@ -908,9 +908,13 @@ export interface paths {
          *     the album id. Answers `404 {"message":"shared link not found"}` when there is no such
          *     album, it was deleted or it is not shared (unsharing stops the link at once). Only what
          *     a visitor may see counts: `mediaItemsCount` and the cover leave out trashed and hidden
-         *     items. Content URLs in the answer are signed, so they load without a token. Answers are
-         *     sent with `Cache-Control: no-store`. The sharing calls are rate-limited per client address
-         *     (by default 120 a minute): `429` with a `Retry-After` header.
+         *     items. The answer is a visitor's view (`SharedAlbum`): nothing of the owner, no private
+         *     flags of the items. Content URLs in it are signed for this shared album: each is checked
+         *     again whenever it is fetched, so unsharing the album, removing, hiding or trashing an item,
+         *     or the owner losing the `sharing` feature ends access at once (not when the URL expires).
+         *     Answers `404` as well while the owner's `sharing` feature is off. Answers are sent with
+         *     `Cache-Control: no-store`. The sharing calls are rate-limited per client address (by
+         *     default 120 a minute): `429` with a `Retry-After` header.
          */
         get: operations["getSharedAlbum"];
         put?: never;
@@ -935,9 +939,10 @@ export interface paths {
          * List the media items of a shared album
          * @description Public, unauthenticated list of a shared album's media items, in the same order as
          *     `GET /v1/albums/{id}/mediaItems` (oldest addition first), leaving out trashed and hidden
-         *     items. Every `sourceUrl`, `previewUrl` and `thumbnailUrl` is a signed URL, so the viewer
-         *     needs no account. Paginated (`page` at most 10000). Rate-limited like
-         *     `GET /v1/sharing/{id}`.
+         *     items, each as a visitor sees it (`SharedMediaItem`). Every content URL is signed for the
+         *     shared album and checked again when fetched (see `GET /v1/sharing/{id}`), so the viewer
+         *     needs no account. Paginated (`page` at most 1000, `limit` at most 100): each call reads
+         *     one page, whatever the album's size. Rate-limited like `GET /v1/sharing/{id}`.
          */
         get: operations["listSharedAlbumMediaItems"];
         put?: never;
@@ -1263,7 +1268,7 @@ export interface components {
              */
             trash: boolean;
             /**
-             * @description Sharing albums by link (creating or updating an album with `shared: true`); links already shared keep working for visitors.
+             * @description Sharing albums by link (creating or updating an album with `shared: true`); while off, the links already shared answer `404`, their content URLs too.
              * @example true
              */
             sharing: boolean;
@@ -1548,9 +1553,11 @@ export interface components {
             shared: boolean;
             /**
              * @description Whether visitors of the shared link see the items' GPS position. While `false` (the
-             *     default), `/v1/sharing/{id}` answers every item with `latitude` and `longitude` `null`;
-             *     the owner's own calls always show them. The original file's bytes are served as they
-             *     were uploaded, with whatever the camera wrote into them.
+             *     default), nothing a visitor can fetch carries a location: `/v1/sharing/{id}` answers
+             *     every item with `latitude` and `longitude` `null` and `sourceUrl` `null` (an original
+             *     keeps whatever the camera wrote into it, so visitors get none, and a signed original URL
+             *     of the album stops opening when this is switched off); previews and thumbnails never
+             *     carry metadata, nor do derived videos. The owner's own calls always show everything.
              * @example false
              */
             shareLocation: boolean;
@@ -1585,6 +1592,131 @@ export interface components {
              * @example 2024-06-25T08:30:00Z
              */
             updatedAt: string;
+        };
+        /**
+         * @description A shared album as a visitor of its link sees it: its name and description, its cover and
+         *     how many items a visitor sees (neither trashed nor hidden). Nothing of the owner (no
+         *     `userId`) and none of the owner's settings. Every property is always present.
+         */
+        SharedAlbum: {
+            /**
+             * Format: uuid
+             * @description The sharing id (the album's id).
+             * @example 8c2d4e6f-1a3b-4c5d-9e7f-0a1b2c3d4e5f
+             */
+            id: string;
+            /** @example Summer 2024 */
+            name: string;
+            /** @example Two weeks on the coast */
+            description: string | null;
+            /**
+             * Format: uuid
+             * @description The cover as in `Album.coverMediaItemId`, among the items a visitor sees; `null` when there is none.
+             * @example 3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c
+             */
+            coverMediaItemId: string | null;
+            /** @description The cover media item expanded; `null` exactly when `coverMediaItemId` is `null`. */
+            coverMediaItem: components["schemas"]["SharedMediaItem"] | (never | null);
+            /**
+             * Format: int32
+             * @description Number of media items a visitor sees (neither in the trash nor hidden).
+             * @example 42
+             */
+            mediaItemsCount: number;
+        };
+        /**
+         * @description A media item as a visitor of a shared album sees it: what the pictures need and the
+         *     metadata a viewer shows, none of the owner's (no `userId`, file name, favourite, hidden,
+         *     trash or failure reason, upload times). Content URLs are signed for the shared album and
+         *     checked whenever fetched. Every property is always present.
+         */
+        SharedMediaItem: {
+            /**
+             * Format: uuid
+             * @example 3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c
+             */
+            id: string;
+            /**
+             * @description The owner's description.
+             * @example Sunset at the beach
+             */
+            description: string | null;
+            /** @example image/jpeg */
+            mimeType: string;
+            /** @example 1QcSHQRnh493V4dIh4eXh1h4kJUI */
+            placeholder: string | null;
+            /**
+             * @description Signed URL of the original, only when the owner shares locations
+             *     (`Album.shareLocation`): an original keeps whatever the camera wrote into it. `null`
+             *     otherwise; the preview is then the largest picture a visitor gets.
+             * @example null
+             */
+            sourceUrl: string | null;
+            /**
+             * @description Signed URL of the preview (for a video, a web-playable copy without metadata, or the original when it has no GPS position and plays as it is).
+             * @example http://localhost:5001/v1/mediaItems/3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c/preview?exp=1719273600&share=8c2d4e6f-1a3b-4c5d-9e7f-0a1b2c3d4e5f&sig=qR4t5Yu6Io7Pa8Sd9Fg0Hj1Kl2Zx3Cv4Bn5Mq6We7R
+             */
+            previewUrl: string;
+            /**
+             * @description Signed URL of the thumbnail.
+             * @example http://localhost:5001/v1/mediaItems/3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c/thumbnail?exp=1719273600&share=8c2d4e6f-1a3b-4c5d-9e7f-0a1b2c3d4e5f&sig=Lm9Nb8Vc7Xz6Qa5Ws4Ed3Rf2Tg1Yh0Uj9Ik8Ol7Pp6A
+             */
+            thumbnailUrl: string;
+            status: components["schemas"]["MediaItemStatus"];
+            mediaItemType: components["schemas"]["MediaItemType"];
+            mediaItemCategory: components["schemas"]["MediaItemCategory"];
+            /**
+             * @description A Live Photo's still: signed URL of its motion part's web-playable video; null for every other item.
+             * @example null
+             */
+            motionUrl: string | null;
+            /**
+             * Format: int32
+             * @example 4032
+             */
+            width: number | null;
+            /**
+             * Format: int32
+             * @example 3024
+             */
+            height: number | null;
+            /**
+             * Format: int64
+             * @description Size of the original in bytes.
+             * @example 3481205
+             */
+            size: number;
+            /**
+             * Format: date-time
+             * @example 2024-06-24T18:15:12Z
+             */
+            creationTime: string;
+            /**
+             * Format: double
+             * @description `null` unless the owner shares locations.
+             * @example null
+             */
+            latitude: number | null;
+            /**
+             * Format: double
+             * @description `null` unless the owner shares locations.
+             * @example null
+             */
+            longitude: number | null;
+            /** @example Google */
+            cameraMake: string | null;
+            /** @example Pixel 8 */
+            cameraModel: string | null;
+            /** @example 4.2 */
+            focalLength: string | null;
+            /** @example 1.6 */
+            apertureFNumber: string | null;
+            /** @example 640 */
+            isoEquivalent: string | null;
+            /** @example 0.04 */
+            exposureTime: string | null;
+            /** @example 30 */
+            fps: string | null;
         };
         /** @description A new album. */
         AlbumRequest: {
@@ -2388,6 +2520,14 @@ export interface components {
         SignedUrlExp: number;
         /** @description Signed-URL signature; required together with `exp` when no bearer token is sent. */
         SignedUrlSig: string;
+        /**
+         * @description Present in the content URLs of a shared album's answers (`/v1/sharing/…`): the shared
+         *     album's id, covered by the signature. Such a URL is checked again whenever it is fetched:
+         *     it opens only while the album is shared, holds the item (neither trashed nor hidden) and
+         *     its owner has the `sharing` feature, and never the original bytes while the album hides
+         *     locations (`404` otherwise). Answers carry `Cache-Control: private, no-cache`.
+         */
+        SignedUrlShare: string;
         /** @description Single byte range, e.g. `bytes=0-1048575` or `bytes=1048576-`. */
         RangeHeader: string;
         /** @description An `ETag` from an earlier answer; when it still matches the answer is `304`. */
@@ -2918,6 +3058,14 @@ export interface operations {
                 exp?: components["parameters"]["SignedUrlExp"];
                 /** @description Signed-URL signature; required together with `exp` when no bearer token is sent. */
                 sig?: components["parameters"]["SignedUrlSig"];
+                /**
+                 * @description Present in the content URLs of a shared album's answers (`/v1/sharing/…`): the shared
+                 *     album's id, covered by the signature. Such a URL is checked again whenever it is fetched:
+                 *     it opens only while the album is shared, holds the item (neither trashed nor hidden) and
+                 *     its owner has the `sharing` feature, and never the original bytes while the album hides
+                 *     locations (`404` otherwise). Answers carry `Cache-Control: private, no-cache`.
+                 */
+                share?: components["parameters"]["SignedUrlShare"];
             };
             header?: {
                 /** @description Single byte range, e.g. `bytes=0-1048575` or `bytes=1048576-`. */
@@ -2951,6 +3099,14 @@ export interface operations {
                 exp?: components["parameters"]["SignedUrlExp"];
                 /** @description Signed-URL signature; required together with `exp` when no bearer token is sent. */
                 sig?: components["parameters"]["SignedUrlSig"];
+                /**
+                 * @description Present in the content URLs of a shared album's answers (`/v1/sharing/…`): the shared
+                 *     album's id, covered by the signature. Such a URL is checked again whenever it is fetched:
+                 *     it opens only while the album is shared, holds the item (neither trashed nor hidden) and
+                 *     its owner has the `sharing` feature, and never the original bytes while the album hides
+                 *     locations (`404` otherwise). Answers carry `Cache-Control: private, no-cache`.
+                 */
+                share?: components["parameters"]["SignedUrlShare"];
             };
             header?: {
                 /** @description Single byte range, e.g. `bytes=0-1048575` or `bytes=1048576-`. */
@@ -2984,6 +3140,14 @@ export interface operations {
                 exp?: components["parameters"]["SignedUrlExp"];
                 /** @description Signed-URL signature; required together with `exp` when no bearer token is sent. */
                 sig?: components["parameters"]["SignedUrlSig"];
+                /**
+                 * @description Present in the content URLs of a shared album's answers (`/v1/sharing/…`): the shared
+                 *     album's id, covered by the signature. Such a URL is checked again whenever it is fetched:
+                 *     it opens only while the album is shared, holds the item (neither trashed nor hidden) and
+                 *     its owner has the `sharing` feature, and never the original bytes while the album hides
+                 *     locations (`404` otherwise). Answers carry `Cache-Control: private, no-cache`.
+                 */
+                share?: components["parameters"]["SignedUrlShare"];
             };
             header?: {
                 /** @description Single byte range, e.g. `bytes=0-1048575` or `bytes=1048576-`. */
@@ -3878,7 +4042,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Album"];
+                    "application/json": components["schemas"]["SharedAlbum"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3911,7 +4075,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MediaItem"][];
+                    "application/json": components["schemas"]["SharedMediaItem"][];
                 };
             };
             400: components["responses"]["BadRequest"];

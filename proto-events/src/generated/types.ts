@@ -480,14 +480,48 @@ export interface SharedAlbumRequestV1 {
   id: string;
 }
 
+// library-shared-content-request.v1.json
+/**
+ * May a visitor of a shared album see this item's content now? mediaItemId is the album member (for a Live Photo's motion part, its still).
+ */
+export interface CheckSharedContentRequestV1 {
+  albumId: string;
+  mediaItemId: string;
+}
+
+// library-shared-content.v1.json
+/**
+ * The album is shared and holds the item, not trashed and not hidden: who owns it, and whether its visitors see locations.
+ */
+export interface SharedContentV1 {
+  /**
+   * The album's owner.
+   */
+  userId: string;
+  shareLocation: boolean;
+}
+
 // library-shared-items-request.v1.json
 /**
- * One page of a shared album's items for anyone (no user), in the order added, trashed and hidden items left out: not found unless the album exists and is shared.
+ * One page of a shared album's items for anyone (no user), in the order added, trashed and hidden items left out: not found unless the album exists and is shared. Bounded: at most 1000 pages of at most 100.
  */
 export interface ListSharedAlbumMediaItemsRequestV1 {
   id: string;
   page: number;
   limit: number;
+}
+
+// library-shared-items.v1.json
+/**
+ * One page of a shared album's items as the library answers the gateway: the owner (whose features decide whether the link answers) and whether visitors see locations; the gateway shows visitors neither the owner nor the items' private fields.
+ */
+export interface SharedAlbumItemsV1 {
+  /**
+   * The album's owner.
+   */
+  userId: string;
+  shareLocation: boolean;
+  items: MediaItemV1[];
 }
 
 // media-changed.v1.json
@@ -502,13 +536,30 @@ export interface MediaItemChangedV1 {
 
 // media-content-location.v1.json
 /**
- * A blob key and how to serve it.
+ * A blob key and how to serve it. For a media item's content the media service also says what the gateway needs to check a shared album's signed URL at serve time: the item's trash and hidden state, the still it is the motion part of, whether the bytes are the original's, and whether the item has a GPS position.
  */
 export interface ContentLocationV1 {
   key: string;
   contentType: string;
   filename: string;
   userId: string;
+  /**
+   * The Live Photo still this item is the motion part of; null for any other item.
+   */
+  stillMediaItemId?: string | null;
+  hidden?: boolean;
+  /**
+   * In the trash.
+   */
+  deleted?: boolean;
+  /**
+   * The key is the original upload's (a video that plays as it is serves it as its preview).
+   */
+  original?: boolean;
+  /**
+   * The item's metadata has a GPS position.
+   */
+  located?: boolean;
 }
 
 // media-create-request.v1.json

@@ -10,6 +10,8 @@ export type { paths };
 export type MediaItem = components['schemas']['MediaItem'];
 export type MediaItemStatus = components['schemas']['MediaItemStatus'];
 export type Album = components['schemas']['Album'];
+export type SharedAlbum = components['schemas']['SharedAlbum'];
+export type SharedMediaItem = components['schemas']['SharedMediaItem'];
 export type AlbumRequest = components['schemas']['AlbumRequest'];
 export type AlbumUpdateRequest = components['schemas']['AlbumUpdateRequest'];
 export type MediaItemRequest = components['schemas']['MediaItemRequest'];

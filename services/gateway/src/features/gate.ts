@@ -11,7 +11,7 @@ import type { UserFeatures } from './user-features';
  * What a switched-off feature does to a call, as `openapi.yaml` declares it (`x-trove-feature`,
  * `x-trove-feature-off`): an area's own collections answer 403, an item's related lists answer an
  * empty list (nothing was computed, clients show nothing). Calls that declare no feature are not
- * gated; the public sharing calls in particular keep working for visitors.
+ * gated here; the public sharing calls check the owner's `sharing` themselves (404 while off).
  */
 export interface Gate {
   needs: UserFeature[];
@@ -30,7 +30,7 @@ export function gatesFromContract(operations: readonly OpenApiOperation[] = list
   return gates;
 }
 
-/** Creating or updating an album as shared needs `sharing` (links already shared keep working). */
+/** Creating or updating an album as shared needs `sharing` (links already shared stop answering while it is off: routes/sharing.ts). */
 const SHARES: ReadonlySet<OperationId> = new Set<OperationId>(['createAlbum', 'updateAlbum']);
 
 export const FEATURE_DISABLED = { message: 'feature disabled' };

@@ -1,6 +1,9 @@
 import { getSharedAlbumRpc, listSharedAlbumMediaItemsRpc } from '@trove/proto-events';
+import { notFound } from '@trove/kit';
 import type { Bus } from '@trove/kit';
 import type { ContentUrls } from '../content/content-urls';
+import { ownerShares } from '../content/shared-content';
+import type { FeatureSource } from '../features/recent-features';
 import type { ClientAddresses, RequestFrom } from '../http/client-address';
 import type { OperationRouter } from '../openapi/operation-router';
 import { presenter } from '../present';
@@ -13,7 +16,12 @@ export interface SharingRouteDeps {
   /** Calls per client address: anyone may call these, so nobody may call them without bound. */
   sharingLimiter: RateLimiter;
   clientAddresses: ClientAddresses;
+  /** Users' effective features: a link answers only while its owner has `sharing`. */
+  features: FeatureSource;
 }
+
+/** What a link whose owner may not share answers: the same as one that does not exist. */
+const linkNotFound = () => notFound('shared link not found');
 
 /** Unsharing must stop the link at once: no cache along the way may keep a shared answer (nor its 404). */
 const NO_STORE = { 'Cache-Control': 'no-store' };
@@ -21,8 +29,10 @@ const NO_STORE = { 'Cache-Control': 'no-store' };
 /**
  * Shared albums for anyone with the link (declared `security: []`: no token is looked at). The
  * library answers 404 `shared link not found` unless the album exists and is shared, and leaves
- * out trashed and hidden items; every content URL is signed, so it loads without a token.
- * Rate-limited per client address (429 with Retry-After).
+ * out trashed and hidden items (one page at a time, whatever the album's size); the gateway answers
+ * the same 404 while the owner's `sharing` feature is off, and shows the visitor's shapes
+ * (SharedAlbum, SharedMediaItem: nothing of the owner). Every content URL is signed for the album
+ * and checked again when fetched. Rate-limited per client address (429 with Retry-After).
  */
 export function sharingRoutes(routes: OperationRouter, deps: SharingRouteDeps): void {
   const admit = (req: RequestFrom) => {
@@ -34,13 +44,16 @@ export function sharingRoutes(routes: OperationRouter, deps: SharingRouteDeps): 
     res.set(NO_STORE);
     admit(req);
     const album = await deps.bus.request(getSharedAlbumRpc, { id: req.params.id });
-    res.json(presenter(req, deps.contentUrls).album(album));
+    if (!(await ownerShares(deps.features, album.userId))) throw linkNotFound();
+    res.json(presenter(req, deps.contentUrls).sharedAlbum(album));
   });
 
   routes.handle('listSharedAlbumMediaItems', async (req, res) => {
     res.set(NO_STORE);
     admit(req);
-    const { items } = await deps.bus.request(listSharedAlbumMediaItemsRpc, { id: req.params.id, ...req.query });
-    res.json(presenter(req, deps.contentUrls).mediaItems(items));
+    const shared = await deps.bus.request(listSharedAlbumMediaItemsRpc, { id: req.params.id, ...req.query });
+    if (!(await ownerShares(deps.features, shared.userId))) throw linkNotFound();
+    const present = presenter(req, deps.contentUrls);
+    res.json(shared.items.map((item) => present.sharedMediaItem(item, req.params.id, shared.shareLocation)));
   });
 }

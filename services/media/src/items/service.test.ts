@@ -422,6 +422,10 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       // Another user's id is not found; a verified signed URL (no userId) finds it.
       await expectAppError(media.locate({ userId: randomUUID(), id: photo, variant: 'original' }), 'NOT_FOUND', 'mediaitem not found');
       expect((await media.locate({ id: photo, variant: 'original' })).userId).toBe(user);
+      // What a shared view's URL is checked against: the flags, whether the bytes are the original's, whether it has a position.
+      expect(await media.locate({ id: playable, variant: 'preview' })).toMatchObject({ original: true, hidden: false, deleted: false, stillMediaItemId: null, located: true });
+      expect(await media.locate({ id: transcoded, variant: 'preview' })).toMatchObject({ original: false });
+      expect(await media.locate({ id: photo, variant: 'thumbnail' })).toMatchObject({ original: false });
     });
   });
 
@@ -523,7 +527,7 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       expect(await ids(media.getMany(user, [part.video, part.photo]))).toEqual([part.photo]);
       // The motion part stays reachable by id (and its content by the still's motion URL).
       expect(await media.get(user, part.video)).toMatchObject({ id: part.video, mediaItemType: 'video', motionMediaItemId: null });
-      expect((await media.locate({ id: part.video, variant: 'preview' })).key).toBe(mediaBlobKey(user, part.video, 'original'));
+      expect(await media.locate({ id: part.video, variant: 'preview' })).toMatchObject({ key: mediaBlobKey(user, part.video, 'original'), stillMediaItemId: part.photo });
       // Both parts changed: explore and the others hear of it.
       expect(published.filter((p) => p.subject === 'events.v1.media.updated').map((p) => p.payload.mediaItemId)).toEqual(expect.arrayContaining([part.photo, part.video]));
       // The same results again change nothing.

@@ -188,7 +188,15 @@ export class MediaService {
   async locate(req: LocateContentRequestV1): Promise<ContentLocationV1> {
     const doc = req.userId ? await this.items.get(req.userId, req.id) : await this.items.getAnyUser(req.id);
     if (!doc) throw notFound(NOT_FOUND_MESSAGE);
-    const at = (key: string, contentType: string): ContentLocationV1 => ({ key, contentType, filename: doc.filename, userId: doc.userId });
+    // What a shared view's signed URL is checked against when served: the item's own flags, the still
+    // whose album membership counts for a motion part, whether the bytes are the upload's, whether it has a position.
+    const facts = {
+      stillMediaItemId: doc.stillMediaItemId ?? null,
+      hidden: doc.hidden,
+      deleted: doc.deleted,
+      located: doc.metadata.latitude !== null && doc.metadata.longitude !== null,
+    };
+    const at = (key: string, contentType: string): ContentLocationV1 => ({ key, contentType, filename: doc.filename, userId: doc.userId, ...facts, original: key === doc.originalKey });
     if (req.variant === 'original') return at(doc.originalKey, doc.mimeType);
     if (req.variant === 'thumbnail') {
       if (!doc.variants.thumbnail) throw notFound('thumbnail not generated yet');
