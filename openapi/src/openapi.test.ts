@@ -63,6 +63,7 @@ const CALLS: Array<[string, string, string, OperationSecurity]> = [
   ['post', '/v1/auth/refresh', 'refresh', 'none'],
   ['post', '/v1/auth/logout', 'logout', 'none'],
   ['get', '/v1/setup', 'getSetupStatus', 'none'],
+  ['get', '/v1/account', 'getAccount', 'bearer'],
   ['get', '/v1/users', 'listUsers', 'basic'],
   ['post', '/v1/users', 'createUser', 'basic'],
   ['get', '/v1/users/{id}', 'getUser', 'basic'],
@@ -74,7 +75,7 @@ const CALLS: Array<[string, string, string, OperationSecurity]> = [
   ['put', '/v1/jobs/{id}', 'updateJob', 'bearer'],
 ];
 
-const TAGS = ['Version', 'Disk', 'Features', 'MediaItems', 'Favourites', 'Hidden', 'Trash', 'YearsAgo', 'Search', 'Explore', 'Albums', 'Sharing', 'Auth', 'Users', 'Jobs', 'Health'];
+const TAGS = ['Version', 'Disk', 'Features', 'MediaItems', 'Favourites', 'Hidden', 'Trash', 'YearsAgo', 'Search', 'Explore', 'Albums', 'Sharing', 'Auth', 'Account', 'Users', 'Jobs', 'Health'];
 
 const SCHEMAS = [
   'MediaItem', 'MediaItemRequest', 'MediaItemsRequest', 'MediaItemCreated', 'ConflictError',
@@ -417,7 +418,7 @@ describe('index', () => {
   });
 
   it('names the properties of a schema in the document\'s order', () => {
-    expect(schemaProperties('UserUpdateRequest')).toEqual(['name', 'username', 'password', 'features']);
+    expect(schemaProperties('UserUpdateRequest')).toEqual(['name', 'username', 'password', 'features', 'quotaBytes']);
     expect(schemaProperties('MediaItem')).toEqual(Object.keys((schemas.MediaItem.properties as Obj) ?? {}));
     expect(schemaProperties('MediaItem').slice(0, 7)).toEqual(['id', 'userId', 'filename', 'description', 'mimeType', 'placeholder', 'sourceUrl']);
     expect(() => schemaProperties('Nope' as 'Error')).toThrow(/no object schema Nope/);
