@@ -19,7 +19,7 @@ function expectedSecurity(method: string, p: string): OperationSecurity {
   return 'bearer';
 }
 
-const TAGS = ['Version', 'Disk', 'Features', 'MediaItems', 'Favourites', 'Hidden', 'Trash', 'YearsAgo', 'Search', 'Explore', 'Albums', 'Sharing', 'Auth', 'Users', 'Jobs', 'Health'];
+const TAGS = ['Version', 'Disk', 'Features', 'MediaItems', 'Favourites', 'Hidden', 'Trash', 'YearsAgo', 'Search', 'Explore', 'Albums', 'Sharing', 'Auth', 'Account', 'Users', 'Jobs', 'Health'];
 
 const SCHEMAS = [
   'MediaItem', 'MediaItemRequest', 'MediaItemsRequest', 'MediaItemCreated', 'ConflictError',
@@ -358,7 +358,7 @@ describe('index', () => {
   });
 
   it('names the properties of a schema in the document\'s order', () => {
-    expect(schemaProperties('UserUpdateRequest')).toEqual(['name', 'username', 'password', 'features']);
+    expect(schemaProperties('UserUpdateRequest')).toEqual(['name', 'username', 'password', 'features', 'quotaBytes']);
     expect(schemaProperties('MediaItem')).toEqual(Object.keys((schemas.MediaItem.properties as Obj) ?? {}));
     expect(schemaProperties('MediaItem').slice(0, 7)).toEqual(['id', 'userId', 'filename', 'description', 'mimeType', 'placeholder', 'sourceUrl']);
     expect(() => schemaProperties('Nope' as 'Error')).toThrow(/no object schema Nope/);

@@ -18,6 +18,8 @@ import type {
   UpdateMediaItemRequestV1,
   YearsAgoRequestV1,
   MediaItemWalkV1,
+  MediaUsageRequestV1,
+  MediaUsageV1,
   WalkMediaItemsRequestV1,
 } from './generated/types';
 import emptyV1 from './schemas/empty.v1.json';
@@ -39,6 +41,8 @@ import updateMediaItemRequestV1 from './schemas/media-update-request.v1.json';
 import yearsAgoRequestV1 from './schemas/media-years-ago-request.v1.json';
 import walkMediaItemsRequestV1 from './schemas/media-walk-request.v1.json';
 import mediaItemWalkV1 from './schemas/media-walk.v1.json';
+import mediaUsageRequestV1 from './schemas/media-usage-request.v1.json';
+import mediaUsageV1 from './schemas/media-usage.v1.json';
 import { mediaMetadataSchema } from './media-metadata';
 import { registerSchemas } from './validate';
 
@@ -155,6 +159,15 @@ export const walkMediaItemsRpc = defineRpc<WalkMediaItemsRequestV1, MediaItemWal
   response: mediaItemWalkV1,
 });
 
+export const mediaUsageRpc = defineRpc<MediaUsageRequestV1, MediaUsageV1>({
+  subject: 'trove.v1.media.usage',
+  service: 'media',
+  callers: ['gateway'],
+  summary: "A user's storage use: the bytes of their originals, trash included (kept as a running total per user).",
+  request: mediaUsageRequestV1,
+  response: mediaUsageV1,
+});
+
 // ---- media: work and events ------------------------------------------------------------------
 export const processMediaItemWork = defineWork<ProcessMediaItemV1>({
   subject: 'work.v1.media.process',
@@ -198,6 +211,7 @@ export const mediaContracts = [
   listMediaItemsRpc,
   updateMediaItemRpc,
   setMediaFlagRpc,
+  mediaUsageRpc,
   yearsAgoRpc,
   getMediaItemsRpc,
   locateContentRpc,

@@ -199,6 +199,13 @@ export interface paths {
          *     Uploading content identical (same SHA-256) to an item the caller already has answers
          *     `409` with the id of the existing item and creates nothing. Bodies over the configured
          *     size limit answer `413`.
+         *
+         *     An upload that would take the caller's stored originals (`usageBytes` of `GET /v1/account`,
+         *     trash included) past their `quotaBytes` answers `507 {"message":"storage quota exceeded"}`
+         *     and nothing is kept: refused before a byte is stored when the declared `Content-Length`
+         *     already shows it, cut as soon as the streamed file passes the room left, and checked once
+         *     more, atomically, when the item is registered (so concurrent uploads cannot pass the quota
+         *     together). A duplicate (`409`) costs nothing. Emptying the trash frees the room again.
          */
         post: operations["uploadMediaItem"];
         delete?: never;
@@ -1048,6 +1055,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the caller's own account
+         * @description The account of the bearer token's user: name, username, features as the administrator set
+         *     them, the storage quota (`quotaBytes`, `null` for unlimited) and the bytes of originals the
+         *     user stores now (`usageBytes`, trash included: a trashed item holds its storage until it
+         *     is purged). Only the administrator changes an account (`PUT /v1/users/{id}`, basic auth): a
+         *     user cannot raise their own quota.
+         */
+        get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/users": {
         parameters: {
             query?: never;
@@ -1092,8 +1123,9 @@ export interface paths {
         get: operations["getUser"];
         /**
          * Update a user
-         * @description Updates the given fields of a user account (name, username, password, features); fields left out
-         *     keep their value. A new password is checked like on creation. Answers `204`; `409` when
+         * @description Updates the given fields of a user account (name, username, password, features, quota); fields left out
+         *     keep their value. A quota lower than what the user stores already only stops new uploads:
+         *     nothing stored is removed. A new password is checked like on creation. Answers `204`; `409` when
          *     the new username is taken by another user. Requires basic auth with the administrator
          *     credentials.
          */
@@ -2013,6 +2045,47 @@ export interface components {
             username: string;
             features: components["schemas"]["Features"];
             /**
+             * Format: int64
+             * @description Most bytes of originals the user may store (trash included); `null`: unlimited.
+             * @example 53687091200
+             */
+            quotaBytes: number | null;
+            /**
+             * Format: date-time
+             * @example 2024-06-01T10:00:00Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2024-06-01T10:00:00Z
+             */
+            updatedAt: string;
+        };
+        /** @description The caller's own account with its storage use. Never contains the password. */
+        Account: {
+            /**
+             * Format: uuid
+             * @example 0b7e4c1d-2f3a-4b5c-8d9e-a0b1c2d3e4f5
+             */
+            id: string;
+            /** @example Alice Jansen */
+            name: string;
+            /** @example alice */
+            username: string;
+            features: components["schemas"]["Features"];
+            /**
+             * Format: int64
+             * @description Most bytes of originals the user may store (trash included); `null`: unlimited.
+             * @example 53687091200
+             */
+            quotaBytes: number | null;
+            /**
+             * Format: int64
+             * @description Bytes of the user's originals now stored, trash included (previews and thumbnails are not counted).
+             * @example 1234567890
+             */
+            usageBytes: number;
+            /**
              * Format: date-time
              * @example 2024-06-01T10:00:00Z
              */
@@ -2035,6 +2108,12 @@ export interface components {
              */
             password: string;
             features?: components["schemas"]["FeaturesRequest"];
+            /**
+             * Format: int64
+             * @description Storage quota in bytes; `null`: unlimited. Left out: the server default (`TROVE_DEFAULT_QUOTA_BYTES`, unlimited when unset).
+             * @example 53687091200
+             */
+            quotaBytes?: number | null;
         };
         /** @description Fields to change; at least one. */
         UserUpdateRequest: {
@@ -2048,6 +2127,12 @@ export interface components {
              */
             password?: string;
             features?: components["schemas"]["FeaturesRequest"];
+            /**
+             * Format: int64
+             * @description New storage quota in bytes; `null`: unlimited.
+             * @example 53687091200
+             */
+            quotaBytes?: number | null;
         };
         /**
          * @description `SCHEDULED` — waiting for a worker; `RUNNING`; `PAUSED` — resumable after
@@ -2462,6 +2547,20 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The upload would take the caller past their storage quota; nothing was kept. */
+        InsufficientStorage: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "storage quota exceeded"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The body exceeds the configured upload size limit. */
         PayloadTooLarge: {
             headers: {
@@ -2853,6 +2952,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     getMediaItem: {
@@ -4199,6 +4299,29 @@ export interface operations {
                     "application/json": components["schemas"]["SetupStatus"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -581,6 +581,10 @@ export interface CreateMediaItemRequestV1 {
    * @maxItems 32
    */
   components?: string[];
+  /**
+   * The owner's storage quota (from the auth service): the item is refused (INSUFFICIENT_STORAGE) when the owner's usage plus its size would exceed it. Absent or null: unlimited.
+   */
+  quotaBytes?: number | null;
 }
 
 // media-created.v1.json
@@ -921,6 +925,22 @@ export interface UpdateMediaItemRequestV1 {
   hidden?: boolean;
 }
 
+// media-usage-request.v1.json
+/**
+ * Names the user whose storage use is asked.
+ */
+export interface MediaUsageRequestV1 {
+  userId: string;
+}
+
+// media-usage.v1.json
+/**
+ * A user's storage use: the bytes of their originals, trash included (derived previews not counted).
+ */
+export interface MediaUsageV1 {
+  usageBytes: number;
+}
+
 // media-walk-request.v1.json
 /**
  * A batch of one user's items in (createdAt, id) order, after the item `after` (its createdAt and id) when given, created no later than `until`.
@@ -984,6 +1004,10 @@ export interface CreateUserRequestV1 {
   username: string;
   password: string;
   features?: UserFeaturesV1;
+  /**
+   * Storage quota in bytes; null: unlimited; absent: the server default (TROVE_DEFAULT_QUOTA_BYTES).
+   */
+  quotaBytes?: number | null;
 }
 
 // user-deleted.v1.json
@@ -1047,6 +1071,10 @@ export interface UpdateUserRequestV1 {
   username?: string;
   password?: string;
   features?: UserFeaturesV1;
+  /**
+   * New storage quota in bytes; null: unlimited.
+   */
+  quotaBytes?: number | null;
 }
 
 // user.v1.json
@@ -1074,4 +1102,8 @@ export interface UserV1 {
     people: boolean;
     jobs: boolean;
   };
+  /**
+   * Most bytes of originals the user may store (trash included); null: unlimited.
+   */
+  quotaBytes: number | null;
 }

@@ -23,6 +23,7 @@ export type Thing = components['schemas']['Thing'];
 export type Person = components['schemas']['Person'];
 export type Face = components['schemas']['Face'];
 export type User = components['schemas']['User'];
+export type Account = components['schemas']['Account'];
 export type UserRequest = components['schemas']['UserRequest'];
 export type UserUpdateRequest = components['schemas']['UserUpdateRequest'];
 export type Job = components['schemas']['Job'];

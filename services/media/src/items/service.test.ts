@@ -15,7 +15,9 @@ import { newMediaDoc } from './document';
 import { MediaRepository } from './repository';
 import type { MediaItems } from './repository';
 import { FakeMediaItems } from './repository.fake';
-import { MediaService, isCalendarDay } from './service';
+import { MediaService, QUOTA_EXCEEDED_MESSAGE, isCalendarDay } from './service';
+import { UsageRepository } from '../usage/repository';
+import { StorageUsage } from '../usage/service';
 
 interface Published {
   subject: string;
@@ -32,6 +34,7 @@ let clock: Date;
 /** How many of the next publishes fail (Infinity: NATS is down). */
 let publishFailures: number;
 let media: MediaService;
+let totals: UsageRepository;
 
 const log = createLogger({ service: 'media-test', level: 'silent' });
 const sha = () => randomUUID().replace(/-/g, '').repeat(2);
@@ -41,6 +44,7 @@ function serviceOver(repository: MediaItems): MediaService {
     items: repository,
     blobs,
     log,
+    usage: new StorageUsage(totals, (userId) => repository.sizeOfUser(userId)),
     trashRetentionMs: 30 * 24 * 3600 * 1000,
     now: () => new Date(clock),
     events: {
@@ -56,6 +60,7 @@ beforeEach(async () => {
   dir = await tempDir('trove-media-unit-');
   store = await openDocStore({ service: 'media', dataDir: dir.path });
   blobs = await openBlobStore({ dataDir: dir.path });
+  totals = await UsageRepository.open(store);
   published = [];
   publishFailures = 0;
   clock = new Date('2025-06-24T12:00:00Z');
@@ -66,13 +71,16 @@ afterEach(async () => {
   await dir.remove();
 });
 
-async function upload(userId: string, opts: { type?: 'photo' | 'video'; sha256?: string } = {}): Promise<string> {
-  const id = randomUUID();
+async function upload(userId: string, opts: { type?: 'photo' | 'video'; sha256?: string; size?: number; quotaBytes?: number | null; id?: string } = {}): Promise<string> {
+  const id = opts.id ?? randomUUID();
   const key = mediaBlobKey(userId, id, 'original');
   await blobs.put(key, Readable.from(Buffer.from(`original ${id}`)));
-  await media.create({ userId, id, filename: `${id}.jpg`, mimeType: opts.type === 'video' ? 'video/mp4' : 'image/jpeg', mediaItemType: opts.type ?? 'photo', size: 10, sha256: opts.sha256 ?? sha(), originalKey: key });
+  const quota = opts.quotaBytes === undefined ? {} : { quotaBytes: opts.quotaBytes };
+  await media.create({ userId, id, filename: `${id}.jpg`, mimeType: opts.type === 'video' ? 'video/mp4' : 'image/jpeg', mediaItemType: opts.type ?? 'photo', size: opts.size ?? 10, sha256: opts.sha256 ?? sha(), originalKey: key, ...quota });
   return id;
 }
+
+const usageOf = async (userId: string) => (await media.usageOf(userId)).usageBytes;
 
 const PAIRING_ID = '599FEB0A-F64C-4A67-ABBE-2AE1A96A20EA';
 
@@ -224,6 +232,100 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       const user = randomUUID();
       await expectAppError(upload(user), 'UNAVAILABLE');
       expect(await items.ofUser(user, 10)).toEqual([]);
+    });
+  });
+
+  describe('storage usage and quota', () => {
+    it("counts the bytes of the user's originals, trash included, until they are purged; other users apart", async () => {
+      const user = randomUUID();
+      const other = randomUUID();
+      expect(await usageOf(user)).toBe(0);
+      const [a] = [await upload(user, { size: 1000 }), await upload(user, { size: 250 })];
+      await upload(other, { size: 7 });
+      expect(await usageOf(user)).toBe(1250);
+      await media.setFlag({ userId: user, ids: [a], flag: 'deleted', value: true });
+      expect(await usageOf(user)).toBe(1250);
+      clock = new Date(clock.getTime() + 31 * 24 * 3600 * 1000);
+      expect(await media.purgeExpiredTrash()).toBe(1);
+      expect(await usageOf(user)).toBe(250);
+      expect(await usageOf(other)).toBe(7);
+    });
+
+    it('an item that would take the user past the quota is refused (507) and nothing of it is stored or queued', async () => {
+      const user = randomUUID();
+      await upload(user, { size: 600, quotaBytes: 1000 });
+      await upload(user, { size: 400, quotaBytes: 1000 }); // exactly the quota: fits
+      published = [];
+      const refused = randomUUID();
+      await expectAppError(upload(user, { size: 1, quotaBytes: 1000, id: refused }), 'INSUFFICIENT_STORAGE', QUOTA_EXCEEDED_MESSAGE);
+      await expectAppError(media.get(user, refused), 'NOT_FOUND');
+      expect(published).toEqual([]);
+      expect(await usageOf(user)).toBe(1000);
+      expect(await items.ofUser(user, 10)).toHaveLength(2);
+      // Unlimited (no quota, or null): fine.
+      await upload(user, { size: 5 });
+      await upload(user, { size: 5, quotaBytes: null });
+      expect(await usageOf(user)).toBe(1010);
+      // Another user with the same quota is not affected.
+      await expect(upload(randomUUID(), { size: 1000, quotaBytes: 1000 })).resolves.toEqual(expect.any(String));
+    });
+
+    it('concurrent uploads never pass the quota together', async () => {
+      const user = randomUUID();
+      const outcomes = await Promise.allSettled(Array.from({ length: 12 }, () => upload(user, { size: 100, quotaBytes: 500 })));
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(5);
+      expect(outcomes.filter((o) => o.status === 'rejected').map((o) => ((o as PromiseRejectedResult).reason as AppError).code)).toEqual(Array(7).fill('INSUFFICIENT_STORAGE'));
+      expect(await usageOf(user)).toBe(500);
+      expect(await items.ofUser(user, 20)).toHaveLength(5);
+    });
+
+    it('a duplicate, a repeated request and an item that could not be queued cost nothing', async () => {
+      const user = randomUUID();
+      const content = sha();
+      const id = await upload(user, { sha256: content, size: 100, quotaBytes: 150 });
+      // The same content again (409), and even over the quota the answer is the conflict.
+      await expectAppError(upload(user, { sha256: content, size: 100, quotaBytes: 150 }), 'CONFLICT');
+      // The very same request again (a retry): done already, counted once.
+      await upload(user, { sha256: content, size: 100, quotaBytes: 150, id });
+      expect(await usageOf(user)).toBe(100);
+      publishFailures = Infinity;
+      await expectAppError(upload(user, { size: 50, quotaBytes: 150 }), 'UNAVAILABLE');
+      expect(await usageOf(user)).toBe(100);
+    });
+
+    it('a library from before totals were kept is counted once from its items, then kept up to date', async () => {
+      const user = randomUUID();
+      for (const size of [300, 200]) {
+        const req = { userId: user, id: randomUUID(), filename: 'old.jpg', mimeType: 'image/jpeg', mediaItemType: 'photo' as const, size, sha256: sha(), originalKey: 'k' };
+        await items.insert(newMediaDoc(req, clock));
+      }
+      expect(await totals.get(user)).toBeNull();
+      expect(await usageOf(user)).toBe(500);
+      await upload(user, { size: 1 });
+      expect(await usageOf(user)).toBe(501);
+      // First upload of such a library, against a quota: counted first, so the quota holds.
+      const older = randomUUID();
+      await items.insert(newMediaDoc({ userId: older, id: randomUUID(), filename: 'old.jpg', mimeType: 'image/jpeg', mediaItemType: 'photo', size: 900, sha256: sha(), originalKey: 'k' }, clock));
+      await expectAppError(upload(older, { size: 200, quotaBytes: 1000 }), 'INSUFFICIENT_STORAGE');
+      expect(await usageOf(older)).toBe(900);
+    });
+
+    it("a deleted user's total is forgotten with their items", async () => {
+      const user = randomUUID();
+      await upload(user, { size: 42 });
+      await media.deleteUserMedia(user);
+      expect(await totals.get(user)).toBeNull();
+      expect(await usageOf(user)).toBe(0);
+    });
+
+    it('replicas purging at once take each item off once', async () => {
+      const user = randomUUID();
+      const ids: [string, ...string[]] = [await upload(user, { size: 10 }), await upload(user, { size: 20 }), await upload(user, { size: 30 })];
+      await upload(user, { size: 5 });
+      await media.setFlag({ userId: user, ids, flag: 'deleted', value: true });
+      clock = new Date(clock.getTime() + 31 * 24 * 3600 * 1000);
+      await Promise.all([media.purgeExpiredTrash(), media.purgeExpiredTrash(), media.purgeExpiredTrash()]);
+      expect(await usageOf(user)).toBe(5);
     });
   });
 

@@ -24,12 +24,13 @@ import type {
   UpdateMediaItemRequestV1,
   YearsAgoRequestV1,
 } from '@trove/proto-events';
-import { badRequest, conflict, notFound, unavailable } from '@trove/kit';
+import { badRequest, conflict, insufficientStorage, notFound, unavailable } from '@trove/kit';
 import type { BlobStore, Logger } from '@trove/kit';
 import { alreadyApplied, appliedFields, newMediaDoc, toMediaItemV1 } from './document';
 import type { MediaDoc } from './document';
 import { LivePhotos } from './live-photos';
 import type { ItemChanges, MediaItems } from './repository';
+import type { StorageUsage } from '../usage/service';
 
 /** What the service publishes through (the Bus, or a fake in unit tests). */
 export interface Publisher {
@@ -41,6 +42,8 @@ export interface MediaServiceDeps {
   blobs: BlobStore;
   events: Publisher;
   log: Logger;
+  /** Each user's bytes of originals (usage/): moved with every item stored or purged. */
+  usage: StorageUsage;
   /** Trashed items older than this are purged. */
   trashRetentionMs: number;
   /** An item PROCESSING for longer than this without a change has its processing queued again. */
@@ -49,6 +52,7 @@ export interface MediaServiceDeps {
 }
 
 export const NOT_FOUND_MESSAGE = 'mediaitem not found';
+export const QUOTA_EXCEEDED_MESSAGE = 'storage quota exceeded';
 /** A sweeper's claim older than this is from a replica that died mid-purge: another may take over. */
 const STALE_PURGE_CLAIM_MS = 10 * 60 * 1000;
 const PURGE_BATCH = 100;
@@ -85,18 +89,33 @@ export class MediaService {
    * an error (the gateway then removes the blob): nothing is left half-created.
    */
   async create(req: CreateMediaItemRequestV1): Promise<{ id: string }> {
+    const { usage } = this.deps;
+    await usage.ensureCounted(req.userId);
     const { duplicateOf } = await this.items.insert(newMediaDoc(req, this.now()));
     // The same request again (same id and content): it is done already.
     if (duplicateOf === req.id) return { id: req.id };
     if (duplicateOf) throw conflict('mediaitem already exists', { id: duplicateOf });
+    // Counted after the duplicate check (a duplicate costs nothing), atomically against the quota:
+    // of concurrent uploads only those that fit get in, whichever replica serves them.
+    if (!(await usage.add(req.userId, req.size, req.quotaBytes ?? null))) {
+      await this.items.delete(req.userId, req.id);
+      throw insufficientStorage(QUOTA_EXCEEDED_MESSAGE);
+    }
     try {
       await this.publishWithRetry(() => this.queueProcessing(req, req.id));
     } catch (err) {
       this.deps.log.error({ err, mediaItemId: req.id }, 'could not queue processing; item removed');
+      // Uncounted first: a crash in between leaves the total short, never over.
+      await usage.subtract(req.userId, req.size);
       await this.items.delete(req.userId, req.id);
       throw unavailable('processing queue is unavailable');
     }
     return { id: req.id };
+  }
+
+  /** The user's bytes of originals, trash included. */
+  async usageOf(userId: string): Promise<{ usageBytes: number }> {
+    return { usageBytes: await this.deps.usage.of(userId) };
   }
 
   private queueProcessing(item: Pick<MediaDoc, 'userId' | 'originalKey' | 'mimeType' | 'mediaItemType' | 'filename' | 'components'> & { id?: string; _id?: string }, msgId: string): Promise<void> {
@@ -327,6 +346,7 @@ export class MediaService {
     const leftovers: string[] = [];
     for await (const blob of this.deps.blobs.list(userBlobPrefix(userId))) leftovers.push(blob.key);
     await inBatches(leftovers, 20, (key) => this.deps.blobs.delete(key));
+    await this.deps.usage.forget(userId);
     return purged;
   }
 
@@ -338,6 +358,9 @@ export class MediaService {
     for (const key of keys) await this.deps.blobs.delete(key);
     await this.deps.events.publish(mediaPurgedEvent, { userId: doc.userId, mediaItemId: doc._id, at: this.now().toISOString() }, { msgId: `purged-${doc._id}` });
     await this.live.unpair(doc);
+    // Uncounted before the document goes: a purge cut off in between is finished again later,
+    // which may take the size off twice (the user's favour), never leave it counted.
+    await this.deps.usage.subtract(doc.userId, doc.size);
     await this.items.delete(doc.userId, doc._id);
     this.deps.log.info({ mediaItemId: doc._id }, 'media item purged');
   }
