@@ -191,7 +191,7 @@ describe('HEIF decoders', () => {
 
   it('libheif\'s own reason reaches the error: bytes that are no HEIF are corrupt, not a crash', async () => {
     const jpeg = await (await cornerImage(64, 48)).jpeg().toBuffer();
-    await expect(decodeHeifPrimary(jpeg, 'not.heic')).rejects.toMatchObject({ name: 'MediaError', kind: 'corrupt', message: expect.stringMatching(/^not\.heic: cannot decode HEIF: .*ftyp/) });
+    await expect(decodeHeifPrimary(jpeg, 'not.heic', 50e6)).rejects.toMatchObject({ name: 'MediaError', kind: 'corrupt', message: expect.stringMatching(/^not\.heic: cannot decode HEIF: .*ftyp/) });
   });
 
   itWithFixtures('a HEVC HEIC that libvips cannot decode (no HEVC decoder) goes to libheif, which decodes its primary image', async () => {
