@@ -310,15 +310,6 @@ describe('processItem', () => {
   }, 120_000);
 
   describe('decompression bombs and costly videos (hostile input)', () => {
-    /** PNG chunk CRC (zlib's CRC-32), to keep a patched header valid. */
-    const crc32 = (buf: Buffer) => {
-      let c = ~0;
-      for (const byte of buf) {
-        c ^= byte;
-        for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
-      }
-      return ~c >>> 0;
-    };
     const reasonOf = () => published.at(-1)?.headers?.[DLQ_REASON_HEADER];
 
     it('a 0.7 MB PNG of 16000x16000 (within libvips\' own limit, beyond one item\'s memory share) is refused from its header, with bounded memory', async () => {
