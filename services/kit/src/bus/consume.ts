@@ -107,7 +107,7 @@ export async function consume<P>(
   const messages: ConsumerMessages = await consumer.consume({ max_messages: o.concurrency });
   const advisories = watchMaxDeliveries(nc, js, jsm, log, contract as MessageContract<unknown>, o.durable);
   observeConsumer(jsm, contract.stream, o.durable);
-  const crashes: CrashAccounting | null = o.quarantineAfter > 0 ? { ledger: await openCrashLedger(js), gate: new SoloGate(), inFlight: new Map() } : null;
+  const crashes: CrashAccounting | null = o.quarantineAfter > 0 ? { ledger: await openCrashLedger(js), gate: new SoloGate(), inFlight: new Map(), finished: new Map() } : null;
 
   const inFlight = new Set<Promise<void>>();
   const loop = (async () => {
@@ -144,6 +144,9 @@ async function processMessage<P>(
   const key = ledgerKey(o.durable, m.info.streamSequence);
   let leave: (() => void) | null = null;
   let attempts: Attempts | null = null;
+  /** With crash accounting: the delivery of this message being handled here already, if any. */
+  let original: Promise<void> | undefined;
+  let finished = () => {};
   const parentCtx = incomingContext(m.headers);
   const span = tracer.startSpan(`consume ${m.subject}`, { kind: SpanKind.CONSUMER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': m.subject } }, parentCtx);
   const started = process.hrtime.bigint();
@@ -163,8 +166,17 @@ async function processMessage<P>(
       return;
     }
     // A redelivery of a message this process is still handling (it waited past its ack wait in the
-    // client's buffer) is no crash: it runs again (handlers are idempotent), outside the ledger.
-    if (accounting && !accounting.inFlight.has(key)) {
+    // client's buffer) is no crash, and must not run beside it: it waits for that one's outcome.
+    original = accounting?.finished.get(key);
+    if (original) {
+      await original;
+      outcome = 'duplicate';
+      if ((await accounting!.ledger.read(key)).settled) m.term();
+      else m.nak(o.backoffMs[0] ?? 0);
+      return;
+    }
+    if (accounting) {
+      accounting.finished.set(key, new Promise<void>((resolve) => (finished = resolve)));
       const known = await accounting.ledger.read(key);
       if (known.settled) {
         outcome = 'duplicate';
@@ -217,7 +229,11 @@ async function processMessage<P>(
     }
   } finally {
     leave?.();
-    accounting?.inFlight.delete(key);
+    if (accounting && !original) {
+      accounting.inFlight.delete(key);
+      accounting.finished.delete(key);
+      finished();
+    }
     clearInterval(heartbeat);
     messageDuration.observe({ subject: contract.subject, outcome }, secondsSince(started));
     span.end();
@@ -229,6 +245,8 @@ interface CrashAccounting {
   gate: SoloGate;
   /** Ledger keys of the messages being handled, with what the ledger knows of them. */
   inFlight: Map<string, Attempts>;
+  /** Settles when this process is done with the delivery it is handling of a message (by ledger key). */
+  finished: Map<string, Promise<void>>;
 }
 
 /** Marks a delivery over in the ledger; a ledger that cannot be written only weakens the accounting. */
