@@ -75,8 +75,8 @@ describe('detectFileType on hand-built heads', () => {
     ['HEIF image sequence: major msf1 with hevc compatible', ftyp('msf1', 'msf1', 'hevc'), 'image/heif', 'heif'],
     ['JPEG XL bare codestream', Buffer.concat([Buffer.from([0xff, 0x0a]), Buffer.alloc(30, 0x11)]), 'image/jxl', 'jxl'],
     ['JPEG XL container', Buffer.concat([Buffer.from([0, 0, 0, 0x0c, 0x4a, 0x58, 0x4c, 0x20, 0x0d, 0x0a, 0x87, 0x0a]), Buffer.alloc(30)]), 'image/jxl', 'jxl'],
-    ['MPEG-TS (188-byte packets)', tsPackets(188, 0, 6), 'video/mp2t', 'm2ts'],
-    ['M2TS (192-byte packets, sync at offset 4)', tsPackets(192, 4, 6), 'video/mp2t', 'm2ts'],
+    ['MPEG-TS (188-byte packets)', tsPackets(188, 0, 6), 'video/mp2t', 'ts'],
+    ['M2TS (192-byte packets, sync at offset 4)', tsPackets(192, 4, 6), 'video/m2ts', 'm2ts'],
     ['one 0x47 byte is not a TS', Buffer.concat([Buffer.from([0x47]), Buffer.alloc(1000, 0x20)]), null],
     ['TS sync broken in the third packet', (() => { const b = tsPackets(188, 0, 6); b[376] = 0; return b; })(), null],
     ['generic HEIF', ftyp('mif1', 'mif1', 'miaf'), 'image/heif', 'heif'],
@@ -162,6 +162,6 @@ describe('detectFileType on files written by ffmpeg', () => {
     const ts = readFileSync(file);
     const parts: Buffer[] = [];
     for (let i = 0; i + 188 <= ts.length; i += 188) parts.push(Buffer.alloc(4), ts.subarray(i, i + 188));
-    expect(detectFileType(head(Buffer.concat(parts)))?.mimeType).toBe('video/mp2t');
+    expect(detectFileType(head(Buffer.concat(parts)))?.mimeType).toBe('video/m2ts');
   });
 });

@@ -12,7 +12,8 @@
  *   ExifTool says; `avif` compatible still makes AVIF); `qt  ` MOV; `M4V ` M4V; `3gp*`/`3g2*`
  *   3GP/3G2; `isom`/`iso2`…/`mp41`/`mp42`/`avc1`/`dash`… MP4. Audio-only brands (`M4A `) are not media items.
  * - JPEG XL: bare codestream `FF 0A`, or the container signature box `00 00 00 0C 'JXL ' 0D 0A 87 0A`.
- * - MPEG-TS (`FF`-less): sync byte 0x47 every 188 bytes, or every 192 from byte 4 (M2TS/AVCHD), over several packets.
+ * - MPEG-TS (`video/mp2t`): sync byte 0x47 every 188 bytes over several packets; M2TS/AVCHD (`video/m2ts`, as
+ *   ExifTool names it): every 192 bytes from byte 4 (a 4-byte timestamp before each packet).
  * - Old QuickTime files without `ftyp`: a first box `moov`, `mdat`, `wide`, `free`, `skip` or `pnot`.
  * - Matroska/WebM: the EBML magic, then the DocType element of the EBML header (`webm` or `matroska`).
  * - Raw formats with their own magic: ORF `IIRO`/`IIRS`/`MMOR`, RW2 `IIU\0`, CR2 a TIFF with `CR` at byte 8.
@@ -59,12 +60,15 @@ const MKV = video('video/x-matroska', 'mkv');
 const WEBM = video('video/webm', 'webm');
 const AVI = video('video/x-msvideo', 'avi');
 const JXL = photo('image/jxl', 'jxl');
-const MPEG_TS = video('video/mp2t', 'm2ts');
+// 188-byte packets: plain MPEG-TS, IANA's video/MP2T. 192-byte packets (a timestamp before each): BDAV M2TS as
+// AVCHD cameras write it, video/m2ts as ExifTool names it.
+const MPEG_TS = video('video/mp2t', 'ts');
+const M2TS = video('video/m2ts', 'm2ts');
 
 /** Every MIME type this module can return, e.g. for an upload form's `accept` list. */
 export const SUPPORTED_MIME_TYPES: readonly string[] = [
   JPEG, PNG, GIF, WEBP, BMP, TIFF, HEIC, HEIF, AVIF, JXL, DNG, CR2, CR3, NEF, ARW, ORF, RW2,
-  MP4, M4V, MOV, THREE_GP, THREE_G2, MKV, WEBM, AVI, MPEG_TS,
+  MP4, M4V, MOV, THREE_GP, THREE_G2, MKV, WEBM, AVI, MPEG_TS, M2TS,
 ].map((t) => t.mimeType);
 
 export function detectFileType(head: Uint8Array): DetectedFileType | null {
@@ -86,7 +90,8 @@ export function detectFileType(head: Uint8Array): DetectedFileType | null {
   if (tiffLike) return tiffLike;
   if (isBmp(head)) return BMP;
   if (QUICKTIME_FIRST_BOXES.has(ascii(head, 4, 4)) && plausibleBoxSize(head)) return MOV;
-  if (isMpegTs(head, 0, 188) || isMpegTs(head, 4, 192)) return MPEG_TS;
+  if (isMpegTs(head, 4, 192)) return M2TS;
+  if (isMpegTs(head, 0, 188)) return MPEG_TS;
   return null;
 }
 

@@ -168,5 +168,6 @@ const EXTENSIONS: Record<string, string> = {
   'video/x-matroska': '.mkv',
   'video/webm': '.webm',
   'video/x-msvideo': '.avi',
-  'video/mp2t': '.m2ts',
+  'video/mp2t': '.ts',
+  'video/m2ts': '.m2ts',
 };
