@@ -7,7 +7,9 @@ import sharp from 'sharp';
 import { tempDir } from '@trove/kit/testing';
 import type { TempDir } from '@trove/kit/testing';
 import { MediaError } from '../errors';
-import { closeExifTool, configureExifTool, DEFAULT_EXIFTOOL_PROCS, DEFAULT_EXIFTOOL_TIMEOUT_SECONDS, readTags } from './exiftool';
+import { existsSync } from 'node:fs';
+import { cornerImage, dngLike } from '@trove/kit/testing/media';
+import { closeExifTool, configureExifTool, DEFAULT_EXIFTOOL_PROCS, DEFAULT_EXIFTOOL_TIMEOUT_SECONDS, exifToolRawPreview, readTags } from './exiftool';
 import { metadataFromTags } from './from-tags';
 import { cameraOf, creationTimeOf, fileNameDate, isoOf, offsetAt, positionOf } from './tags';
 
@@ -95,6 +97,18 @@ describe('the real ExifTool', () => {
     expect(meta).toMatchObject({ cameraMake: 'Trove', cameraModel: 'Test Cam', creationTime: '2021-07-10T20:39:25+01:00' });
     const { readFile } = await import('node:fs/promises');
     expect((await readFile(file)).equals(jpeg)).toBe(true);
+  });
+
+  it('a raw\'s largest embedded JPEG and its orientation, the temporary copy removed; none in a raw without one', async () => {
+    const small = await (await cornerImage(160, 120)).jpeg().toBuffer();
+    const large = await (await cornerImage(300, 200)).jpeg().toBuffer();
+    const dng = dir.file('a.dng');
+    await writeFile(dng, dngLike(large, 6));
+    expect(await exifToolRawPreview(dng)).toEqual({ jpeg: large, orientation: 6 });
+    expect(existsSync(`${dng}.embedded-preview.jpg`)).toBe(false);
+    const none = dir.file('none.jpg');
+    await writeFile(none, small);
+    expect(await exifToolRawPreview(none)).toBeNull();
   });
 
   it('a read past the time limit is stopped and fails with a reason', async () => {
