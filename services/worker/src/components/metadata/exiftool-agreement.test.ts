@@ -35,7 +35,7 @@ const image = (width: number, height: number) => sharp({ create: { width, height
 
 /**
  * The MediaItem fields as ExifTool gives them (the evaluation set's rules): camera from IFD0, exposure from
- * ExifIFD, position from Composite (else XMP-exif's signed degrees), the original date (EXIF, else XMP) as local
+ * ExifIFD, position from Composite (else XMP-exif's signed degrees without a GPS IFD), the original date (EXIF, else XMP) as local
  * wall-clock time.
  */
 function fromExifTool(t: Record<string, unknown>) {
@@ -45,8 +45,9 @@ function fromExifTool(t: Record<string, unknown>) {
   return {
     cameraMake: (t['IFD0:Make'] as string | undefined)?.trim() ?? null,
     cameraModel: (t['IFD0:Model'] as string | undefined)?.trim() ?? null,
-    latitude: n(t['Composite:GPSLatitude']) ?? n(t['XMP-exif:GPSLatitude']),
-    longitude: n(t['Composite:GPSLongitude']) ?? n(t['XMP-exif:GPSLongitude']),
+    // XMP's position counts where the file has no GPS IFD latitude (ExifTool's Composite:GPSPosition has it then).
+    latitude: n(t['Composite:GPSLatitude']) ?? ('GPS:GPSLatitude' in t ? null : n(t['XMP-exif:GPSLatitude'])),
+    longitude: n(t['Composite:GPSLongitude']) ?? ('GPS:GPSLatitude' in t ? null : n(t['XMP-exif:GPSLongitude'])),
     focalLength: n(t['ExifIFD:FocalLength']),
     apertureFNumber: n(t['ExifIFD:FNumber']),
     isoEquivalent: n(t['ExifIFD:ISO']),

@@ -63,11 +63,14 @@ describe('camera, position and exposure', () => {
     expect(cameraOf({ 'Keys:Make': 'Apple', 'Keys:Model': 'iPhone 6s' })).toEqual({ make: 'Apple', model: 'iPhone 6s' });
     expect(cameraOf({ 'H264:Make': 0x0108, 'H264:Model': 'ILCE-7M3' })).toEqual({ make: 'Sony', model: 'ILCE-7M3' });
   });
-  it('position from ExifTool composite (GPS IFD or XMP), QuickTime coordinates; never (0, 0)', () => {
+  it('position from ExifTool composite (GPS IFD), XMP when there is no GPS IFD latitude, QuickTime coordinates; never (0, 0)', () => {
     expect(positionOf({ 'Composite:GPSLatitude': 26.58251, 'Composite:GPSLongitude': -80.1 })).toEqual({ latitude: 26.58251, longitude: -80.1 });
     expect(positionOf({ 'Keys:GPSCoordinates': '19.0609 72.8269 21.8' })).toEqual({ latitude: 19.0609, longitude: 72.8269 });
     expect(positionOf({ 'Composite:GPSLatitude': 0, 'Composite:GPSLongitude': 0 })).toBeNull();
     expect(positionOf({ 'Composite:GPSPosition': '34.07 118.25' })).toBeNull();
+    // XMP only: its signed degrees. A GPS IFD whose latitude is empty (no fix) wins over XMP, as in ExifTool.
+    expect(positionOf({ 'XMP-exif:GPSLatitude': 26.58252, 'XMP-exif:GPSLongitude': -80.2 })).toEqual({ latitude: 26.58252, longitude: -80.2 });
+    expect(positionOf({ 'GPS:GPSLatitude': '', 'GPS:GPSLatitudeRef': 'N', 'Composite:GPSLatitude': '', 'XMP-exif:GPSLatitude': 48.89, 'XMP-exif:GPSLongitude': 21.04 })).toBeNull();
   });
   it('exposure fields as decimal strings, ISO the first value', () => {
     const meta = metadataFromTags({ 'ExifIFD:FocalLength': 4.25, 'ExifIFD:FNumber': 1.8, 'ExifIFD:ISO': '40 40', 'ExifIFD:ExposureTime': 0.00826446281, 'IFD0:Orientation': 6 }, null);
