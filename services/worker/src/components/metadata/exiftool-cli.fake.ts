@@ -4,7 +4,7 @@
  * the worker's fields are compared with. Also a transport stream with an AVCHD camera's H.264 user data (MDPM).
  */
 import { execFile } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { ffmpeg } from '@trove/kit/testing/media';
@@ -41,9 +41,19 @@ const bcd = (n: number) => Number.parseInt(String(n), 16);
  * user data `mdpm` (date with zone, maker Sony, model); with `m2ts` a 4-byte timestamp goes before every
  * packet, as AVCHD's .MTS files have. ffmpeg cannot write MDPM: the SEI NAL unit is put into the raw stream
  * before the first IDR slice, then the stream is remuxed (through MP4: ffmpeg's raw H.264 has no timestamps).
+ * Only `dest` is left behind.
  */
 export async function avchdStream(dest: string, mdpm: Mdpm, opts: { seconds?: number; m2ts?: boolean } = {}): Promise<void> {
   const raw = `${dest}.h264`;
+  const mp4 = `${dest}.mp4`;
+  try {
+    await writeStream(dest, raw, mp4, mdpm, opts);
+  } finally {
+    await Promise.all([rm(raw, { force: true }), rm(mp4, { force: true })]);
+  }
+}
+
+async function writeStream(dest: string, raw: string, mp4: string, mdpm: Mdpm, opts: { seconds?: number; m2ts?: boolean }): Promise<void> {
   await ffmpeg(['-f', 'lavfi', '-i', `testsrc=size=320x180:rate=25:duration=${opts.seconds ?? 1}`, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-bsf:v', 'h264_mp4toannexb', '-f', 'h264', raw]);
   const stream = await readFile(raw);
   const [y, mo, d, h, mi, s] = mdpm.date;
@@ -62,7 +72,6 @@ export async function avchdStream(dest: string, mdpm: Mdpm, opts: { seconds?: nu
   if (idr + 3 >= stream.length) throw new Error('no IDR slice in the encoded stream');
   const at = stream[idr - 1] === 0 ? idr - 1 : idr;
   await writeFile(raw, Buffer.concat([stream.subarray(0, at), sei, stream.subarray(at)]));
-  const mp4 = `${dest}.mp4`;
   await ffmpeg(['-f', 'h264', '-framerate', '25', '-i', raw, '-c', 'copy', '-f', 'mp4', mp4]);
   await ffmpeg(['-i', mp4, '-c', 'copy', '-f', 'mpegts', dest]);
   if (opts.m2ts) {
