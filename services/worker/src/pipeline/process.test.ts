@@ -19,6 +19,7 @@ import type { TempDir } from '@trove/kit/testing';
 import { cornerImage, FIXTURES, HEIC_FIXTURE_PAIRING_ID, ffmpeg, itWithFixtures, testClipArgs } from '@trove/kit/testing/media';
 import { closeExifTool, closeOcr, DEFAULT_LIMITS } from '../components';
 import { decodeHeifPrimary } from '../components/previews/heif';
+import { avchdStream } from '../components/metadata/exiftool-cli.fake';
 import { processItem } from './process';
 
 const execFileAsync = promisify(execFile);
@@ -178,6 +179,27 @@ describe('processItem', () => {
     expect(payload).not.toHaveProperty('words');
     // Faces are looked for in photos only: a video's result has none, not even an empty list.
     expect(payload).not.toHaveProperty('faces');
+  });
+
+  it('a JPEG XL photo and an AVCHD .mts video: READY with WebP preview and thumbnail, their metadata published', async () => {
+    const jxlFile = join(work.path, 'photo.jxl');
+    await ffmpeg(['-f', 'lavfi', '-i', 'testsrc=size=320x200', '-frames:v', '1', '-c:v', 'libjxl', jxlFile]);
+    const photo = await stored(await readFile(jxlFile), 'image/jxl', 'photo', 'IMG_20240102_030405.jxl');
+    await rm(jxlFile);
+    expect(await processItem(deps(), photo)).toBe('processed');
+    expect(published[0].payload.metadata).toMatchObject({ width: 320, height: 200, creationTime: '2024-01-02T03:04:05Z' });
+    expect(await sharp(await bytesOf(published[0].payload.variants.preview!)).metadata()).toMatchObject({ format: 'webp', width: 320, height: 200 });
+
+    const mts = join(work.path, '00000.mts');
+    await avchdStream(mts, { date: [2019, 4, 24, 22, 24, 11], zoneHours: 2, dst: true, model: 'ILCE-7M3' }, { m2ts: true, seconds: 2 });
+    const video = await stored(await readFile(mts), 'video/m2ts', 'video', '00000.MTS');
+    await rm(mts);
+    expect(await processItem(deps(), video)).toBe('processed');
+    const { payload } = published[1];
+    expect(payload.metadata).toMatchObject({ width: 320, height: 180, creationTime: '2019-04-24T22:24:11+02:00', cameraMake: 'Sony', cameraModel: 'ILCE-7M3' });
+    expect((await sharp(await bytesOf(payload.variants.thumbnail!)).metadata()).format).toBe('webp');
+    // MPEG-TS is no browser's: the playback copy is an MP4.
+    expect((await blobs.head(payload.variants.playback!))?.contentType).toBe('video/mp4');
   });
 
   itWithFixtures('the motion part of a Live Photo: its QuickTime content identifier is published as the pairing id; an ordinary video has none', async () => {

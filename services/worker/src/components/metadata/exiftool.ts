@@ -106,7 +106,11 @@ export async function readTags(filePath: string): Promise<ExifTags> {
  * previews when libvips cannot decode the raw itself. Resolves false when the raw has none.
  */
 export async function extractRawPreview(filePath: string, dest: string): Promise<boolean> {
-  const tags = await readTags(filePath);
+  return extractLargestPreview(filePath, dest, await readTags(filePath));
+}
+
+/** extractRawPreview with the raw's tags already read. */
+async function extractLargestPreview(filePath: string, dest: string, tags: ExifTags): Promise<boolean> {
   const sizes = (['JpgFromRaw', 'PreviewImage', 'OtherImage'] as const)
     .map((tag) => ({ tag, length: lengthOf(tags, tag) }))
     .filter((c) => c.length > 0)
@@ -130,8 +134,10 @@ export async function extractRawPreview(filePath: string, dest: string): Promise
 export async function exifToolRawPreview(filePath: string): Promise<{ jpeg: Buffer; orientation: number | null } | null> {
   const dest = `${filePath}.embedded-preview.jpg`;
   try {
-    if (!(await extractRawPreview(filePath, dest))) return null;
-    const orientation = Number((await readTags(filePath))['IFD0:Orientation']);
+    // One read of the tags gives both the previews' sizes and the orientation.
+    const tags = await readTags(filePath);
+    if (!(await extractLargestPreview(filePath, dest, tags))) return null;
+    const orientation = Number(tags['IFD0:Orientation']);
     return { jpeg: await readFile(dest), orientation: Number.isInteger(orientation) && orientation >= 1 && orientation <= 8 ? orientation : null };
   } finally {
     await rm(dest, { force: true });

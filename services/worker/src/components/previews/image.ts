@@ -16,7 +16,7 @@
  *   has no HEVC decoder); whichever fails, the other is tried (heif.ts);
  * - raws: the largest embedded preview that decodes (from the raw-preview source when one is
  *   given, else our own reader), the raw's orientation applied; a DNG's own RGB picture last;
- * - BMP: ffmpeg (the prebuilt libvips has no BMP loader).
+ * - BMP, JPEG XL: ffmpeg (the prebuilt libvips has no loader for either).
  * Raws and HEVC-coded HEIF, whose decoders need the bytes in memory, are read whole only within the
  * item's memory share; every decoder's pixel limit comes from that share too (limits.ts decodeLimits),
  * checked from the header before decoding, so one item's worst case times the items run at once
@@ -77,6 +77,9 @@ export interface ImagePreviewOptions {
   rawPreview?: RawPreviewSource;
 }
 
+/** Stills the prebuilt libvips cannot read, decoded by ffmpeg instead. */
+const FFMPEG_DECODED: ReadonlySet<string> = new Set(['image/bmp', 'image/jxl']);
+
 export async function makeImagePreviews(filePath: string, mimeType: string, limits: ProcessingLimits = DEFAULT_LIMITS, options: ImagePreviewOptions = {}): Promise<Previews> {
   const name = basename(filePath);
   const warnings: string[] = [];
@@ -85,16 +88,16 @@ export async function makeImagePreviews(filePath: string, mimeType: string, limi
     assertImageSize(file.size, limits, name);
     const defect = await assertImageComplete(file, mimeType, name);
     if (defect) warnings.push(defect.message);
-    if (mimeType === 'image/bmp') return null;
+    if (FFMPEG_DECODED.has(mimeType)) return null;
     if (isRawMime(mimeType)) return decodeRaw(file, filePath, name, options.rawPreview, bounds, limits);
     if (isHeifMime(mimeType)) return decodeHeif(file, filePath, name, bounds, limits);
     // A cut-off JPEG: libjpeg's "premature end" is an error to libvips at any other failOn level.
     return decodeBitmap(openImage(filePath, { autoOrient: true, limitInputPixels: bounds.libvipsPixels, ...(defect?.kind === 'truncated-jpeg' ? { failOn: 'none' } : {}) }), name);
   });
   if (bitmap) return { ...(await renderPreviews(bitmap)), warnings };
-  // The prebuilt libvips has no BMP loader; ffmpeg decodes it.
+  // The prebuilt libvips has no BMP or JPEG XL loader; ffmpeg decodes them (Debian's ffmpeg has libjxl).
   const png = await grabFrame(filePath, 0, name, limits.frameTimeoutSeconds);
-  if (!png) throw new MediaError('corrupt', `${name}: cannot decode the BMP`);
+  if (!png) throw new MediaError('corrupt', `${name}: cannot decode the ${mimeType === 'image/jxl' ? 'JPEG XL' : 'BMP'}`);
   return previewsFromImageBuffer(png, name);
 }
 
