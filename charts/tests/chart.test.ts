@@ -66,14 +66,19 @@ describe('home-lab defaults', () => {
     expect(byKind(objects, 'ServiceMonitor')).toEqual([]);
   });
 
-  it('gives the services NATS credentials from the generated Secret, and the bundled nats-server requires them', () => {
-    for (const p of NATS_CLIENTS) {
-      expect(env(objects, p)).toMatchObject({ TROVE_NATS_URL: 'nats://trove-nats:4222', TROVE_NATS_USER: 'trove', TROVE_NATS_PASSWORD: `secret:${SECRET}/nats-password` });
-    }
+  it('gives each service its own NATS user and password from the generated Secret, and the bundled nats-server requires them', () => {
+    const natsEnv = envOf(containerOf(named(objects, 'StatefulSet', 'trove-nats')));
     const conf = natsConf(objects);
-    expect(conf).toMatch(/authorization \{ user: "trove", password: \$TROVE_NATS_PASSWORD \}/);
+    for (const p of NATS_CLIENTS) {
+      expect(env(objects, p)).toMatchObject({ TROVE_NATS_URL: 'nats://trove-nats:4222', TROVE_NATS_USER: p, TROVE_NATS_PASSWORD: `secret:${SECRET}/nats-${p}-password` });
+      expect(natsEnv[`TROVE_NATS_PASSWORD_${p.toUpperCase()}`]).toBe(`secret:${SECRET}/nats-${p}-password`);
+      expect(conf).toContain(`{ user: "${p}", password: $TROVE_NATS_PASSWORD_${p.toUpperCase()}, permissions: {`);
+    }
     expect(conf).toMatch(/jetstream \{\s+store_dir: \/data/);
-    expect(envOf(containerOf(named(objects, 'StatefulSet', 'trove-nats'))).TROVE_NATS_PASSWORD).toBe(`secret:${SECRET}/nats-password`);
+    // The worker's allow-lists (the chart's copy of proto-events' permissions) name no auth subject.
+    const workerLine = conf.split('\n').find((l) => l.includes('user: "worker"'))!;
+    expect(workerLine).toContain('"events.v1.media.processed"');
+    expect(workerLine).not.toContain('trove.v1.auth');
   });
 
   it('points the services at MongoDB and MinIO, with every secret from the Secret and none written in', () => {
@@ -99,7 +104,7 @@ describe('home-lab defaults', () => {
     expect(at(secret, 'metadata.annotations')).toMatchObject({ 'helm.sh/resource-policy': 'keep' });
     const data = at(secret, 'data') as Record<string, string>;
     const decoded = (key: string) => Buffer.from(data[key], 'base64').toString();
-    for (const key of ['admin-password', 'jwt-secret', 'url-signing-secret', 'session-secret', 'proxy-secret', 'nats-password']) {
+    for (const key of ['admin-password', 'jwt-secret', 'url-signing-secret', 'session-secret', 'proxy-secret', 'nats-password', ...NATS_CLIENTS.map((p) => `nats-${p}-password`)]) {
       expect(decoded(key)).toMatch(/^[A-Za-z0-9]{48}$/);
     }
     expect(decoded('mongodb-url')).toBe(`mongodb://root:${decoded('mongodb-root-password')}@trove-mongodb:27017/trove?authSource=admin`);
