@@ -33,6 +33,30 @@ describe('helm lint', () => {
 describe('home-lab defaults', () => {
   const objects = render();
 
+  it("gives each service that keeps documents its own MongoDB user, readWrite on its own database only; the root password reaches only MongoDB and the users Job", () => {
+    const job = byKind(objects, 'Job');
+    expect(job.map((j) => j.metadata.name)).toEqual(['trove-mongodb-users-1']);
+    const jobEnv = envOf(containerOf(job[0]));
+    expect(jobEnv).toMatchObject({ MONGO_HOST: 'trove-mongodb', MONGO_ROOT_USER: 'root', MONGO_ROOT_PASSWORD: `secret:${SECRET}/mongodb-root-password`, MONGO_SERVICES: [...DOCSTORE_USERS].sort().join(',') });
+    for (const p of DOCSTORE_USERS) expect(jobEnv[`MONGO_PASSWORD_${p.toUpperCase()}`]).toBe(`secret:${SECRET}/mongodb-${p}-password`);
+    // The script: each user made (or updated) in its own database with readWrite on it and no other role.
+    const script = (at(containerOf(job[0]), 'args') as string[]).join('\n');
+    expect(script).toContain("const roles = [{ role: 'readWrite', db: `trove_${service}` }];");
+    expect(script).toMatch(/createUser\(\{ user, pwd, roles \}\)/);
+    expect(script.match(/role: '\w+'/g)).toEqual(["role: 'readWrite'"]);
+    // Who may read the root password: MongoDB's StatefulSet and the Job, nobody else.
+    const readers = objects
+      .filter((o) => ['Deployment', 'StatefulSet', 'Job'].includes(o.kind))
+      .filter((o) => JSON.stringify(podSpec(o)).includes('"key":"mongodb-root-password"'))
+      .map((o) => `${o.kind}/${o.metadata.name}`);
+    expect(readers.sort()).toEqual(['Job/trove-mongodb-users-1', 'StatefulSet/trove-mongodb']);
+    // The services do not learn each other's database passwords either.
+    for (const p of DOCSTORE_USERS) {
+      const refs = JSON.stringify(podSpec(deployment(objects, p))).match(/"key":"mongodb-[a-z-]+"/g) ?? [];
+      expect(refs).toEqual([`"key":"mongodb-${p}-url"`]);
+    }
+  });
+
   it('renders only objects valid against the Kubernetes schemas and the workload policy', () => {
     expect(objects.length).toBeGreaterThan(40);
     expect(problems(objects)).toEqual([]);
@@ -82,7 +106,7 @@ describe('home-lab defaults', () => {
   });
 
   it('points the services at MongoDB and MinIO, with every secret from the Secret and none written in', () => {
-    for (const p of DOCSTORE_USERS) expect(env(objects, p).TROVE_MONGODB_URL).toBe(`secret:${SECRET}/mongodb-url`);
+    for (const p of DOCSTORE_USERS) expect(env(objects, p).TROVE_MONGODB_URL).toBe(`secret:${SECRET}/mongodb-${p}-url`);
     for (const p of BLOBSTORE_USERS) {
       expect(env(objects, p)).toMatchObject({
         TROVE_S3_BUCKET: 'trove',
@@ -107,7 +131,11 @@ describe('home-lab defaults', () => {
     for (const key of ['admin-password', 'jwt-secret', 'url-signing-secret', 'session-secret', 'proxy-secret', 'nats-password', ...NATS_CLIENTS.map((p) => `nats-${p}-password`)]) {
       expect(decoded(key)).toMatch(/^[A-Za-z0-9]{48}$/);
     }
-    expect(decoded('mongodb-url')).toBe(`mongodb://root:${decoded('mongodb-root-password')}@trove-mongodb:27017/trove?authSource=admin`);
+    for (const p of DOCSTORE_USERS) {
+      expect(decoded(`mongodb-${p}-url`)).toBe(`mongodb://trove-${p}:${decoded(`mongodb-${p}-password`)}@trove-mongodb:27017/trove?authSource=trove_${p}`);
+    }
+    // No root URL at all: the root password is for MongoDB and the users Job only.
+    expect(data['mongodb-url']).toBeUndefined();
     // No generated value appears anywhere but in the Secret.
     const others = JSON.stringify(objects.filter((o) => o.kind !== 'Secret'));
     for (const key of Object.keys(data)) expect(others).not.toContain(decoded(key));

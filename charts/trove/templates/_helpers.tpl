@@ -59,6 +59,29 @@ web: {image: web, command: ["node", "web/server.mjs"], port: 3000, portEnv: TROV
 docs: {image: docs, port: 8080, ready: /, live: /, docstore: false, blobstore: false, nats: false, metrics: false, secrets: {}}
 {{- end -}}
 
+{{/* The services that keep documents (docstore: true), as a JSON array: each has its own MongoDB user and database. */}}
+{{- define "trove.docstoreServices" -}}
+{{- $names := list }}
+{{- range $component, $spec := fromYaml (include "trove.components" .) }}
+{{- if $spec.docstore }}{{ $names = append $names $component }}{{ end }}
+{{- end }}
+{{- toJson $names -}}
+{{- end -}}
+
+{{/*
+A service's TROVE_MONGODB_URL: with the bundled MongoDB its own user's URL (mongodb-<service>-url); else the
+external URL, from the Secret or externalMongodb.existingSecret. (dict "root" $ "component" "auth").
+*/}}
+{{- define "trove.mongodbEnv" -}}
+{{- $root := .root -}}
+{{- $secret := include "trove.secretName" $root -}}
+{{- if $root.Values.mongodb.enabled -}}
+{{ include "trove.secretEnv" (dict "name" "TROVE_MONGODB_URL" "secret" $secret "key" (printf "mongodb-%s-url" .component)) }}
+{{- else -}}
+{{ include "trove.secretEnv" (dict "name" "TROVE_MONGODB_URL" "secret" (default $secret $root.Values.externalMongodb.existingSecret) "key" (ternary $root.Values.externalMongodb.existingSecretKey "mongodb-url" (not (empty $root.Values.externalMongodb.existingSecret)))) }}
+{{- end -}}
+{{- end -}}
+
 {{/* The NATS URL the services use. */}}
 {{- define "trove.natsUrl" -}}
 {{- if .Values.nats.enabled -}}

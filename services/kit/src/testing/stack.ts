@@ -41,8 +41,10 @@ export interface Stack {
   natsCredentials(user: string): { user: string; pass: string };
   /** The running processes by service name; replaced when a service is started again. */
   processes: Record<string, ServiceProcess>;
-  /** The variables every service was started with. */
+  /** The variables every service was started with (without the NATS user each got: see `envFor`). */
   env: Record<string, string>;
+  /** The variables a process of `service` needs to join the stack: `env` plus that service's NATS user. */
+  envFor(service: string): Record<string, string>;
   /** Starts (or restarts, after `processes[name].stop()` or `.kill()`) one service and waits until it is ready. */
   startService(name: string): Promise<ServiceProcess>;
   /**
@@ -166,5 +168,5 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     await stop();
     throw err;
   }
-  return { gatewayUrl, dataDir: data.path, adminUsername, adminPassword, jwtSecret, nats, natsCredentials, processes, env, startService, startExtra, stop };
+  return { gatewayUrl, dataDir: data.path, adminUsername, adminPassword, jwtSecret, nats, natsCredentials, envFor: (service: string) => ({ ...env, ...natsEnvOf(serviceEntry(service)) }), processes, env, startService, startExtra, stop };
 }
