@@ -95,8 +95,8 @@ describe('home-lab defaults', () => {
     const conf = natsConf(objects);
     for (const p of NATS_CLIENTS) {
       expect(env(objects, p)).toMatchObject({ TROVE_NATS_URL: 'nats://trove-nats:4222', TROVE_NATS_USER: p, TROVE_NATS_PASSWORD: `secret:${SECRET}/nats-${p}-password` });
-      expect(natsEnv[`TROVE_NATS_PASSWORD_${p.toUpperCase()}`]).toBe(`secret:${SECRET}/nats-${p}-password`);
-      expect(conf).toContain(`{ user: "${p}", password: $TROVE_NATS_PASSWORD_${p.toUpperCase()}, permissions: {`);
+      expect(natsEnv[`NATS_PASSWORD_${p.toUpperCase()}`]).toBe(`secret:${SECRET}/nats-${p}-password`);
+      expect(conf).toContain(`{ user: "${p}", password: $NATS_PASSWORD_${p.toUpperCase()}, permissions: {`);
     }
     expect(conf).toMatch(/jetstream \{\s+store_dir: \/data/);
     // The worker's allow-lists (the chart's copy of proto-events' permissions) name no auth subject.

@@ -134,9 +134,9 @@ seccompProfile:
 {{- .Files.Get "files/nats-permissions.json" -}}
 {{- end -}}
 
-{{/* The variable nats-server reads a service's password from: TROVE_NATS_PASSWORD_WORKER. */}}
+{{/* The variable nats-server reads a service's password from: NATS_PASSWORD_WORKER (not a Trove variable: nats-server's own environment). */}}
 {{- define "trove.natsPasswordVar" -}}
-{{- printf "TROVE_NATS_PASSWORD_%s" (upper .) -}}
+{{- printf "NATS_PASSWORD_%s" (upper .) -}}
 {{- end -}}
 
 {{/*
