@@ -68,7 +68,7 @@ describe('auth and users (e2e)', () => {
   const logout = (accessToken?: string) => answer((accessToken ? as(accessToken) : api).POST('/v1/auth/logout'));
   /** What the other services will consume: the last events.v1.user.deleted in the events stream. */
   const lastUserDeletedEvent = async (): Promise<unknown> => {
-    const nc = await connect({ servers: stack.nats.url });
+    const nc = await connect({ servers: stack.nats.url, ...stack.natsCredentials('observer') });
     try {
       const jsm = await nc.jetstreamManager();
       return (await jsm.streams.getMessage(STREAMS.events.name, { last_by_subj: userDeletedEvent.subject })).json();

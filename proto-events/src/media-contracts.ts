@@ -62,6 +62,19 @@ export function mediaItemBlobPrefix(userId: string, mediaItemId: string): string
   return `media/${userId}/${mediaItemId}/`;
 }
 
+/**
+ * The blob keys a processed result names that are not its item's own: outside
+ * `media/<userId>/<mediaItemId>/`, or with an empty, `.` or `..` segment after it. A worker only ever
+ * stores an item's derivatives under its prefix, so a result naming any other key is forged (a
+ * compromised worker pointing one user's item at another user's original): media and explore ignore it.
+ */
+export function foreignBlobKeys(result: Pick<MediaItemProcessedV1, 'userId' | 'mediaItemId' | 'variants' | 'faces'>): string[] {
+  const prefix = mediaItemBlobPrefix(result.userId, result.mediaItemId);
+  const keys = [...Object.values(result.variants ?? {}), ...(result.faces ?? []).map((f) => f.thumbnailKey)].filter((k): k is string => typeof k === 'string');
+  const own = (key: string) => key.startsWith(prefix) && key.slice(prefix.length).split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..');
+  return keys.filter((key) => !own(key));
+}
+
 /** Where the item's face thumbnails are (every one of them, whatever its index). */
 export function faceThumbnailsPrefix(userId: string, mediaItemId: string): string {
   return `${mediaItemBlobPrefix(userId, mediaItemId)}faces/`;

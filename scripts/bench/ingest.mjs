@@ -66,7 +66,7 @@ export async function newUser(stack, username, features) {
 
 /** Worker processes on the stack, ready: [ServiceProcess]. */
 export async function startWorkers(stack, count, tag) {
-  const workers = Array.from({ length: count }, (_, w) => startProcess(`worker-${tag}-${w + 1}`, serviceEntry('worker'), stack.env));
+  const workers = Array.from({ length: count }, (_, w) => startProcess(`worker-${tag}-${w + 1}`, serviceEntry('worker'), stack.envFor('worker')));
   await Promise.all(workers.map((p) => p.waitForOutput('service ready', 30_000)));
   return workers;
 }

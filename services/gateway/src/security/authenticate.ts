@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { currentContext, runWithContext, unauthorized } from '@trove/kit';
+import { AppError, currentContext, runWithContext, unauthorized } from '@trove/kit';
 import type { ClientAddresses } from '../http/client-address';
 import type { OperationMatcher } from '../openapi/operation-matcher';
 import type { AccessClaims, AccessTokenVerifier } from './access-tokens';
@@ -66,10 +66,17 @@ export function authenticate(deps: AuthenticateDeps): RequestHandler {
     }
     const claims = token ? deps.tokens.verify(token) : undefined;
     if (!claims) return deny(res, CHALLENGE.bearer);
+    // A token we cannot check against the revocations (the watch down past its grace) may be a revoked one.
+    if (!deps.tokens.revocations.current()) return next(revocationsUnavailable());
     setPrincipal(res, { kind: 'user', ...claims });
     // Every log line of the request names the user.
     runWithContext({ ...currentContext(), userId: claims.userId }, next);
   };
+}
+
+/** 503 with Retry-After: the gateway cannot tell a revoked token from a valid one right now. */
+function revocationsUnavailable(): AppError {
+  return new AppError('UNAVAILABLE', 'token revocations cannot be checked right now; try again shortly', { retryAfterSeconds: 5 });
 }
 
 function deny(res: Response, challenge: string): void {

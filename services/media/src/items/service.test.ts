@@ -497,12 +497,37 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       const keepFace = faceThumbnailKey(user, randomUUID(), 0);
       const faces = [0, 1].map((i) => faceThumbnailKey(user, gone, i));
       for (const key of [mediaBlobKey(user, gone, 'preview'), mediaBlobKey(user, gone, 'thumbnail'), keep, keepFace, ...faces]) await blobs.put(key, Readable.from(Buffer.from('x')));
-      await media.applyProcessed(result(user, gone, '2020-01-01T00:00:00Z', { variants: { preview: mediaBlobKey(user, gone, 'preview'), thumbnail: mediaBlobKey(user, gone, 'thumbnail'), playback: keep } }));
+      await media.applyProcessed(result(user, gone, '2020-01-01T00:00:00Z', { variants: { preview: mediaBlobKey(user, gone, 'preview'), thumbnail: mediaBlobKey(user, gone, 'thumbnail'), playback: null } }));
       expect(await blobs.head(mediaBlobKey(user, gone, 'preview'))).toBeNull();
       expect(await blobs.head(mediaBlobKey(user, gone, 'thumbnail'))).toBeNull();
       for (const face of faces) expect(await blobs.head(face)).toBeNull();
       expect(await blobs.head(keep)).not.toBeNull();
       expect(await blobs.head(keepFace)).not.toBeNull();
+    });
+
+    it("a result naming a blob that is not its item's (another user's original, a '..' way out) is ignored: item, blobs and events unchanged", async () => {
+      const [alice, bob] = [randomUUID(), randomUUID()];
+      const [mine, ready] = [await upload(alice), await upload(alice)];
+      const bobs = await upload(bob);
+      await media.applyProcessed(result(alice, ready, '2020-01-01T00:00:00Z'));
+      const [before, readyBefore] = [await media.get(alice, mine), await media.get(alice, ready)];
+      published = [];
+      const bobsOriginal = mediaBlobKey(bob, bobs, 'original');
+      const forged = [
+        { preview: bobsOriginal, thumbnail: mediaBlobKey(alice, mine, 'thumbnail'), playback: null },
+        { preview: `media/${alice}/${mine}/../../${bob}/${bobs}/original`, thumbnail: null, playback: null },
+        { preview: mediaBlobKey(alice, mine, 'preview'), thumbnail: null, playback: `media/${alice}/${mine}` },
+      ];
+      for (const variants of forged) {
+        await media.applyProcessed(result(alice, mine, '2021-01-01T00:00:00Z', { variants }));
+        await media.applyProcessed(result(alice, ready, '2021-01-01T00:00:00Z', { variants: { ...variants, preview: bobsOriginal } }));
+      }
+      await media.applyProcessed(result(alice, mine, '2021-01-01T00:00:00Z', { faces: [{ box: { x: 0, y: 0, width: 1, height: 1 }, score: 0.9, embedding: 'AAAAAAAAAAA=', thumbnailKey: bobsOriginal }] }));
+      expect(await media.get(alice, mine)).toEqual(before);
+      expect(await media.get(alice, ready)).toEqual(readyBefore);
+      expect(before).toMatchObject({ status: 'PROCESSING' });
+      expect(await blobs.head(bobsOriginal)).not.toBeNull();
+      expect(published).toEqual([]);
     });
   });
 

@@ -1,5 +1,6 @@
 import {
   faceThumbnailsPrefix,
+  foreignBlobKeys,
   mediaBlobKey,
   mediaItemBlobPrefix,
   mediaPurgedEvent,
@@ -271,9 +272,17 @@ export class MediaService {
    * Applies a worker's result: READY with metadata, category, placeholder and variants. The same
    * result twice leaves the item as it is. A result for an item that is gone (purged, its user
    * deleted) removes the blobs the worker made for it, and is otherwise ignored. Then the item is
-   * paired with the other part of its Live Photo, when the library has it (live-photos.ts).
+   * paired with the other part of its Live Photo, when the library has it (live-photos.ts). A result
+   * naming a blob that is not under the item's own prefix is ignored and logged (foreignBlobKeys).
    */
   async applyProcessed(result: MediaItemProcessedV1): Promise<void> {
+    // A result naming a blob outside its item's prefix is forged (the worker never makes one): ignored, the
+    // item left as it is, nothing deleted.
+    const foreign = foreignBlobKeys(result);
+    if (foreign.length) {
+      this.deps.log.warn({ mediaItemId: result.mediaItemId, userId: result.userId, foreignKeys: foreign.slice(0, 5) }, "processing result ignored: it names blobs that are not its item's");
+      return;
+    }
     const doc = await this.items.get(result.userId, result.mediaItemId);
     if (!doc || doc.purgingAt) {
       await this.deleteResultBlobs(result);
