@@ -1,6 +1,6 @@
 import { REVOCATIONS } from './auth';
 import { catalogue } from './catalogue';
-import { STREAMS, deadLetterSubject } from './contract';
+import { CRASH_LEDGER, STREAMS, deadLetterSubject } from './contract';
 import type { MessageContract, RpcContract } from './contract';
 
 /**
@@ -23,7 +23,10 @@ export type BusService = (typeof BUS_SERVICES)[number];
 const NO_STREAM_ADMIN: readonly string[] = ['gateway', 'worker'];
 
 /** Who writes and who watches each KV bucket. */
-const KV_BUCKETS = [{ bucket: REVOCATIONS.bucket, writers: ['auth'], watchers: ['gateway'] }] as const;
+const KV_BUCKETS = [
+  { bucket: REVOCATIONS.bucket, writers: ['auth'], watchers: ['gateway'] },
+  { bucket: CRASH_LEDGER.bucket, writers: CRASH_LEDGER.users, watchers: [] },
+] as const;
 
 /** The JetStream stream behind a KV bucket. */
 const kvStream = (bucket: string): string => `KV_${bucket}`;
@@ -113,7 +116,12 @@ export function natsPermissionsOf(service: string): NatsPermissions {
     // Either end creates the bucket when it starts first (same options).
     pub.add(`$JS.API.STREAM.INFO.${stream}`);
     pub.add(`$JS.API.STREAM.CREATE.${stream}`);
-    if (writer) pub.add(`$KV.${kv.bucket}.>`);
+    if (writer) {
+      // A writer reads its own keys back (kv.get: a direct get, or a stream message get on older servers).
+      pub.add(`$KV.${kv.bucket}.>`);
+      pub.add(`$JS.API.DIRECT.GET.${stream}.>`);
+      pub.add(`$JS.API.STREAM.MSG.GET.${stream}`);
+    }
     if (watcher) {
       // The watch: an ordered push consumer delivered to this service's inbox, with flow control.
       pub.add(`$JS.API.CONSUMER.CREATE.${stream}`);

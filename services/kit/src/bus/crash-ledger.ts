@@ -22,10 +22,11 @@
  * A graceful stop is not a crash: the markers of the messages in flight then say "stopping".
  */
 import type { JetStreamClient, KV } from 'nats';
+import { CRASH_LEDGER } from '@trove/proto-events';
 import { decodeJson, encodeJson } from './codec';
 
-/** The bucket of markers, shared by every consumer that asks for crash accounting. */
-export const CRASH_LEDGER_BUCKET = 'TROVE_CRASH_LEDGER';
+/** The bucket of markers, shared by every consumer that asks for crash accounting (its users get NATS access to it). */
+export const CRASH_LEDGER_BUCKET = CRASH_LEDGER.bucket;
 /** Markers outlive any delivery; one whose message is long gone expires. */
 const MARKER_TTL_MS = 7 * 24 * 3600 * 1000;
 
