@@ -1,3 +1,4 @@
+import { CRASH_LEDGER } from './contract';
 import { catalogue } from './catalogue';
 import { BUS_SERVICES, inboxPrefixOf, natsPermissionsOf, streamDutyOf } from './permissions';
 
@@ -7,7 +8,16 @@ describe('NATS permissions derived from the contracts', () => {
   it('the worker takes work and publishes results, nothing else of the contracts', () => {
     const contractSubjects = new Set(catalogue.map((c) => c.subject));
     expect(worker.publish.filter((s) => contractSubjects.has(s)).sort()).toEqual(['dlq.work.v1.media.process', 'events.v1.job.item.done', 'events.v1.media.processed']);
-    expect(worker.publish.some((s) => s.startsWith('trove.v1.') || s.startsWith('$KV.') || /STREAM\.(CREATE|UPDATE|DELETE|PURGE)/.test(s))).toBe(false);
+    // Its one writable store is its own crash ledger (markers of the items in flight, quarantine after crashes).
+    const ledger = (s: string) => s.includes(CRASH_LEDGER.bucket);
+    expect(worker.publish.some((s) => !ledger(s) && (s.startsWith('trove.v1.') || s.startsWith('$KV.') || /STREAM\.(CREATE|UPDATE|DELETE|PURGE)/.test(s)))).toBe(false);
+    expect(worker.publish.filter(ledger).sort()).toEqual([
+      `$JS.API.DIRECT.GET.KV_${CRASH_LEDGER.bucket}.>`,
+      `$JS.API.STREAM.CREATE.KV_${CRASH_LEDGER.bucket}`,
+      `$JS.API.STREAM.INFO.KV_${CRASH_LEDGER.bucket}`,
+      `$JS.API.STREAM.MSG.GET.KV_${CRASH_LEDGER.bucket}`,
+      `$KV.${CRASH_LEDGER.bucket}.>`,
+    ]);
     expect(worker.publish.filter((s) => s.startsWith('$JS.API.CONSUMER.CREATE.'))).toEqual(['$JS.API.CONSUMER.CREATE.TROVE_WORK.*.work.v1.media.process']);
     expect(worker.subscribe.filter((s) => !s.startsWith('$SRV.') && !s.startsWith('$JS.EVENT.'))).toEqual([`${inboxPrefixOf('worker')}.>`]);
   });
