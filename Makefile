@@ -24,9 +24,10 @@ typecheck: install ## Strict type-check of every workspace, tests included
 	@npx tsc -b tsconfig.build.json --pretty
 	@npm run --silent typecheck -w web
 
-lint: install ## ESLint over the whole tree
+lint: install ## ESLint and Prettier's check over the whole tree (npm run format rewrites what the check finds)
 	@echo "==> lint"
 	@npx eslint --max-warnings=0 .
+	@npx prettier --check --log-level warn .
 
 test: install-test build typecheck lint ## Build, type-check, lint, run every suite; ends with "N passed, N failed"
 	@echo "==> test"
