@@ -32,17 +32,20 @@ export default function handleRequest(request: Request, status: number, headers:
       resolve(new Response(createReadableStreamFromReadable(body), { headers, status }));
       pipe(body);
     };
-    const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />, {
-      onAllReady: waitForAll ? ready : undefined,
-      onShellReady: waitForAll ? undefined : ready,
-      onShellError(error: unknown) {
-        reject(error);
+    const { pipe, abort } = renderToPipeableStream(
+      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />,
+      {
+        onAllReady: waitForAll ? ready : undefined,
+        onShellReady: waitForAll ? undefined : ready,
+        onShellError(error: unknown) {
+          reject(error);
+        },
+        onError(error: unknown) {
+          status = 500;
+          if (shellRendered) console.error(error);
+        },
       },
-      onError(error: unknown) {
-        status = 500;
-        if (shellRendered) console.error(error);
-      },
-    });
+    );
     setTimeout(abort, ABORT_DELAY);
   });
 }

@@ -23,12 +23,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const headers: Record<string, string> = { 'Content-Type': contentType, Authorization: `Bearer ${token}` };
     const length = request.headers.get('Content-Length');
     if (length) headers['Content-Length'] = length;
-    const init: RequestInit & { duplex: 'half' } = { method: 'POST', headers, body: request.body, duplex: 'half', signal: request.signal };
+    const init: RequestInit & { duplex: 'half' } = {
+      method: 'POST',
+      headers,
+      body: request.body,
+      duplex: 'half',
+      signal: request.signal,
+    };
     const upstream = await apiFetch(`${context.config.apiUrl}${UPLOAD_PATH}`, init);
     const body: unknown = await upstream.json().catch(() => ({ message: `the API answered ${upstream.status}` }));
     return json(body, { status: upstream.status, headers: await session.headers() });
   } catch (err) {
-    if (err instanceof ApiUnreachableError) return json({ message: 'The Trove server cannot be reached right now.' }, { status: 503 });
+    if (err instanceof ApiUnreachableError)
+      return json({ message: 'The Trove server cannot be reached right now.' }, { status: 503 });
     throw apiFailure(err);
   }
 }

@@ -14,13 +14,19 @@ import '~/styles/albums.css';
 import '~/styles/shell.css';
 
 export { keepOnViewerChange as shouldRevalidate } from '~/lib/revalidate';
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.album.name} · shared with Trove` : 'Shared album · Trove' }, { name: 'robots', content: 'noindex' }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.album.name} · shared with Trove` : 'Shared album · Trove' },
+  { name: 'robots', content: 'noindex' },
+];
 
 /** A shared album, for anyone with the link: no session involved at all. */
 export async function loader({ params, context }: LoaderFunctionArgs) {
   const id = albumIdFrom(params);
   try {
-    const [album, items] = await Promise.all([getSharedAlbum(context.config.apiUrl, id), listView(context.config.apiUrl, null, { kind: 'shared', albumId: id }, 1)]);
+    const [album, items] = await Promise.all([
+      getSharedAlbum(context.config.apiUrl, id),
+      listView(context.config.apiUrl, null, { kind: 'shared', albumId: id }, 1),
+    ]);
     return json({ album, items }, { headers: { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } });
   } catch (err) {
     throw apiFailure(err);
