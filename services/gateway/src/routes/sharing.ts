@@ -4,14 +4,13 @@ import type { ContentUrls } from '../content/content-urls';
 import type { ClientAddresses, RequestFrom } from '../http/client-address';
 import type { OperationRouter } from '../openapi/operation-router';
 import { presenter } from '../present';
-import { tooManyRequests } from '../security/rate-limiter';
-import type { RateLimiter } from '../security/rate-limiter';
+import type { SharingAdmission } from '../security/sharing-admission';
 
 export interface SharingRouteDeps {
   bus: Bus;
   contentUrls: ContentUrls;
-  /** Calls per client address: anyone may call these, so nobody may call them without bound. */
-  sharingLimiter: RateLimiter;
+  /** Calls per client address (found and missed counted apart): anyone may call these, so nobody may call them without bound. */
+  sharingAdmission: SharingAdmission;
   clientAddresses: ClientAddresses;
 }
 
@@ -22,25 +21,21 @@ const NO_STORE = { 'Cache-Control': 'no-store' };
  * Shared albums for anyone with the link (declared `security: []`: no token is looked at). The
  * library answers 404 `shared link not found` unless the album exists and is shared, and leaves
  * out trashed and hidden items; every content URL is signed, so it loads without a token.
- * Rate-limited per client address (429 with Retry-After).
+ * Rate-limited per client address (429 with Retry-After; the web server names its visitor's address
+ * with the proxy secret), lookups of unknown ids in a bucket of their own (SharingAdmission).
  */
 export function sharingRoutes(routes: OperationRouter, deps: SharingRouteDeps): void {
-  const admit = (req: RequestFrom) => {
-    const limit = deps.sharingLimiter.take(deps.clientAddresses.keyOf(req));
-    if (!limit.allowed) throw tooManyRequests('too many requests', limit.retryAfterSeconds);
-  };
+  const admitted = <T>(req: RequestFrom, lookup: () => Promise<T>) => deps.sharingAdmission.lookup(deps.clientAddresses.keyOf(req), lookup);
 
   routes.handle('getSharedAlbum', async (req, res) => {
     res.set(NO_STORE);
-    admit(req);
-    const album = await deps.bus.request(getSharedAlbumRpc, { id: req.params.id });
+    const album = await admitted(req, () => deps.bus.request(getSharedAlbumRpc, { id: req.params.id }));
     res.json(presenter(req, deps.contentUrls).album(album));
   });
 
   routes.handle('listSharedAlbumMediaItems', async (req, res) => {
     res.set(NO_STORE);
-    admit(req);
-    const { items } = await deps.bus.request(listSharedAlbumMediaItemsRpc, { id: req.params.id, ...req.query });
+    const { items } = await admitted(req, () => deps.bus.request(listSharedAlbumMediaItemsRpc, { id: req.params.id, ...req.query }));
     res.json(presenter(req, deps.contentUrls).mediaItems(items));
   });
 }
