@@ -51,8 +51,9 @@ export async function requireAlbum(request: Request, context: WebContext, params
   });
 }
 
-export async function getSharedAlbum(apiUrl: string, id: string): Promise<Album> {
-  return localizeAlbum(await ok(createApiClient(apiUrl).GET('/v1/sharing/{id}', { params: { path: { id } } })), apiUrl);
+/** `api`: a visitor's client (visitorApi), so that the gateway counts the call against the browser's address. */
+export async function getSharedAlbum(apiUrl: string, id: string, api: ApiClient = createApiClient(apiUrl)): Promise<Album> {
+  return localizeAlbum(await ok(api.GET('/v1/sharing/{id}', { params: { path: { id } } })), apiUrl);
 }
 
 export async function createAlbum(apiUrl: string, api: ApiClient, name: string, description: string | null, ids: string[] = []): Promise<Album> {

@@ -18,12 +18,12 @@ const EXPLORE_LISTS = {
   person: '/v1/explore/people/{id}/mediaItems',
 } as const;
 
-/** One page of a view. `api` may be null only for the public `shared` view. */
+/** One page of a view. `api` may be null only for the public `shared` view (else a visitor's client: visitorApi). */
 export async function listView(apiUrl: string, api: ApiClient | null, view: MediaView, page: number, limit = PAGE_LIMIT): Promise<MediaItem[]> {
   const query = { page, limit };
   let items: MediaItem[];
   if (view.kind === 'shared') {
-    items = await ok(createApiClient(apiUrl).GET('/v1/sharing/{id}/mediaItems', { params: { path: { id: view.albumId }, query } }));
+    items = await ok((api ?? createApiClient(apiUrl)).GET('/v1/sharing/{id}/mediaItems', { params: { path: { id: view.albumId }, query } }));
   } else if (!api) {
     throw new Error('listView needs a session for this view');
   } else if (view.kind === 'album') {

@@ -11,6 +11,7 @@ import { isUuid } from '~/lib/ids';
 import { InvalidActionError, applyItemAction, parseItemAction } from '~/lib/item-actions.server';
 import { getItems, listView } from '~/lib/media-items.server';
 import { parseView } from '~/lib/media-views';
+import { visitorApi } from '~/lib/visitor.server';
 
 /** The most ids one refresh asks for. */
 export const MAX_REFRESH_IDS = 50;
@@ -29,7 +30,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     const page = Number(url.searchParams.get('page') ?? '1');
     if (!view || !Number.isInteger(page) || page < 1) return json({ message: 'bad view or page' }, { status: 400 });
     if (view.kind === 'shared') {
-      const items = await listView(context.config.apiUrl, null, view, page);
+      const items = await listView(context.config.apiUrl, visitorApi(context), view, page);
       return json({ items }, { headers: { 'Cache-Control': 'no-store' } });
     }
     const session = await requireSession(request, context, 'api');
