@@ -43,6 +43,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== 'POST') return json({ message: 'method not allowed' }, { status: 405 });
+  // The session first: nobody without one gets their body read.
+  const session = await requireSession(request, context, 'api').catch((err: unknown) => {
+    throw apiFailure(err);
+  });
   let body: unknown;
   try {
     body = await request.json();
@@ -51,7 +55,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   try {
     const itemAction = parseItemAction(body);
-    const session = await requireSession(request, context, 'api');
     await applyItemAction(session.api, itemAction);
     return json({ ok: true }, { headers: await session.headers() });
   } catch (err) {
