@@ -58,7 +58,7 @@ describe('the web app under its Content-Security-Policy (e2e)', () => {
     await Promise.all([plain.body?.cancel(), secure.body?.cancel()]);
   });
 
-  it("an owner's pages load, hydrate and work with no violation: photos, viewer and video, albums, explore, favourites, settings, trash", async () => {
+  it("an owner's pages load, hydrate and work with no violation: photos, viewer and video, albums, favourites, settings, trash", async () => {
     const { page, items, user } = await web.session({ upload: ['jpeg', 'png', 'mp4'] });
     await sharedAlbum(user, 'Under the policy', [items.jpeg!, items.mp4!]);
     await page.goto(`${web.origin}/`);
