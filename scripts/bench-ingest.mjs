@@ -18,7 +18,8 @@
 //          --upload-parallel N (default 4), --upload-rounds N (default 20),
 //          --ingest-photos N (default 20: the first N photos, for the ingest runs),
 //          --explore-photos N (default 10: the first N, for the runs with explore),
-//          --big-upload-mib N (default 2048; 0 skips it), --only upload|ingest.
+//          --big-upload-mib N (default 2048; 0 skips it), --only upload|ingest,
+//          --no-explore (the ingest part without its explore runs: ingest_vs_baseline and the worker's RSS only).
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { mkdir, mkdtemp, open, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -52,6 +53,7 @@ const UPLOAD_PARALLEL = Number(args['upload-parallel'] ?? 4);
 const UPLOAD_ROUNDS = Number(args['upload-rounds'] ?? 20);
 const BIG_UPLOAD_MIB = Number(args['big-upload-mib'] ?? 2048);
 const ONLY = args.only;
+const EXPLORE = !('no-explore' in args);
 
 const ratio = (name, value, digits = 3) => console.log(`ratio ${name} ${Number.isFinite(value) ? value.toFixed(digits) : 'NaN'}`);
 /** The first and third quartiles (nearest rank). */
@@ -190,7 +192,7 @@ async function ingestBench(stack, allFiles) {
   const exploreFiles = allFiles.slice(0, EXPLORE_PHOTOS);
   log('ingest: baselines (one process, no services)…');
   const plainBase = await baseline(files, { concurrency: CONCURRENCY, explore: false });
-  const exploreBase = await baseline(exploreFiles, { concurrency: CONCURRENCY, explore: true });
+  const exploreBase = EXPLORE ? await baseline(exploreFiles, { concurrency: CONCURRENCY, explore: true }) : null;
   await closeBaseline();
 
   log('ingest: end to end, one worker…');
@@ -198,8 +200,10 @@ async function ingestBench(stack, allFiles) {
   let plain, explore, two;
   try {
     plain = await ingest(stack, await newUser(stack, 'ingest-plain', { explore: false }), files, one, UPLOAD_PARALLEL);
-    log('ingest: end to end with explore, one worker…');
-    explore = await ingest(stack, await newUser(stack, 'ingest-explore'), exploreFiles, one, UPLOAD_PARALLEL);
+    if (EXPLORE) {
+      log('ingest: end to end with explore, one worker…');
+      explore = await ingest(stack, await newUser(stack, 'ingest-explore'), exploreFiles, one, UPLOAD_PARALLEL);
+    }
   } finally {
     await Promise.allSettled(one.map((w) => w.stop()));
   }
@@ -217,22 +221,31 @@ async function ingestBench(stack, allFiles) {
     ['baseline, without explore (EXIF, decode, previews, words, category)', rate(plainBase.seconds), `one process, ${CONCURRENCY} at a time`],
     ['end to end, without explore (upload → READY)', rate(plain.seconds), `1 worker × concurrency ${CONCURRENCY}; ${perPhoto(plain.workerMs)}`],
     ['end to end, without explore, two workers', rate(two.seconds), `2 workers × concurrency ${CONCURRENCY}; ${perPhoto(two.workerMs)}`],
-    [`baseline, with explore (+ places, things, faces), first ${exploreFiles.length} photos`, rate(exploreBase.seconds), `one process, ${CONCURRENCY} at a time`],
-    ['end to end, with explore', rate(explore.seconds), `1 worker × concurrency ${CONCURRENCY}; ${perPhoto(explore.workerMs)}`],
+    ...(EXPLORE
+      ? [
+          [`baseline, with explore (+ places, things, faces), first ${exploreFiles.length} photos`, rate(exploreBase.seconds), `one process, ${CONCURRENCY} at a time`],
+          ['end to end, with explore', rate(explore.seconds), `1 worker × concurrency ${CONCURRENCY}; ${perPhoto(explore.workerMs)}`],
+        ]
+      : []),
+    ['worker peak RSS, without explore', `${plain.rss.peakMiB.toFixed(0)} MiB`, `the worker process and its children (its ExifTool processes: ${plain.rss.exiftoolMiB.toFixed(0)} MiB of it)`],
   ];
   console.log(`\nIngest — ${files.length} photos, ${UPLOAD_PARALLEL} uploads at a time\n`);
   console.log('| measurement | result | setup |');
   console.log('|---|---|---|');
   for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+  ratio('ingest_vs_baseline', plainBase.seconds / plain.seconds);
+  ratio('two_workers_vs_one', plain.seconds / two.seconds);
+  // The worker's resident memory at its peak, its ExifTool processes (and ffmpeg, while one runs) counted in.
+  ratio('ingest_worker_rss_mib', plain.rss.peakMiB, 0);
+  ratio('ingest_worker_exiftool_rss_mib', plain.rss.exiftoolMiB, 0);
+  if (!EXPLORE) return;
   const { exploreMs, facesFound } = exploreBase;
   const n = exploreFiles.length;
   console.log(
     `\nexplore per photo (baseline): places ${(exploreMs.places / n).toFixed(1)} ms, things ${(exploreMs.things / n).toFixed(0)} ms, faces ${(exploreMs.faces / n).toFixed(0)} ms, ` +
       `ocr ${(exploreMs.ocr / n).toFixed(0)} ms (wall time, ${CONCURRENCY} at a time; ${facesFound} faces found in ${Math.ceil(n / 2)} group photos)\n`,
   );
-  ratio('ingest_vs_baseline', plainBase.seconds / plain.seconds);
   ratio('explore_ingest_vs_baseline', exploreBase.seconds / explore.seconds);
-  ratio('two_workers_vs_one', plain.seconds / two.seconds);
   ratio('places_ms_per_photo', exploreMs.places / n, 2);
   ratio('things_ms_per_photo', exploreMs.things / n, 1);
   // Faces found per second of the faces component's time, and that time per photo (half of them group photos).

@@ -4,10 +4,15 @@
 // A process that crashes is restarted with backoff (a supervisor); Ctrl-C or SIGTERM stops
 // everything and leaves no process behind.
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { connect } from 'node:net';
 import { resolve, join } from 'node:path';
+
+// Built by `make build` (which `make up` runs first): the per-service NATS users and the secrets helper.
+const require = createRequire(import.meta.url);
+const { natsAuthorizationBlock, natsPasswordSecretName, natsServiceUsers } = require('../services/kit/dist/bus/nats-users.js');
+const { loadOrCreateSecret } = require('../services/kit/dist/secrets/index.js');
 
 const SERVICES = ['auth', 'media', 'library', 'explore', 'jobs', 'worker', 'gateway'];
 /** What a service (kit's announceReady) and the web server send over the IPC channel once serving: no log level silences it. */
@@ -178,34 +183,26 @@ async function waitUntil(what, probe, timeoutMs = readyTimeoutMs) {
   }
 }
 
-/** A secret generated once into <data>/secrets (mode 0600) and read from there afterwards. */
-function persistentSecret(name) {
-  const dir = join(dataDir, 'secrets');
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const file = join(dir, name);
-  if (!existsSync(file)) writeFileSync(file, randomBytes(24).toString('base64url'), { mode: 0o600 });
-  return readFileSync(file, 'utf8').trim();
-}
-
 /**
- * nats-server's configuration: loopback only, JetStream under the data dir, and a password that
- * every client must give (generated once; the services get it through TROVE_NATS_USER/PASSWORD,
- * never on a command line where `ps` would show it).
+ * nats-server's configuration: loopback only, JetStream under the data dir, and one user per service
+ * (named after it) whose publish/subscribe allow-lists come from the contracts (proto-events'
+ * permissions): the worker, say, may take work and publish results, not call auth's user
+ * administration. Each password is generated once into <data>/secrets/nats-<service>-password
+ * (mode 0600) and reaches only its service, through TROVE_NATS_USER/PASSWORD, never a command line
+ * where `ps` would show it. Returns the file and each service's variables.
  */
 function writeNatsConfig(natsDir, port) {
-  env.TROVE_NATS_USER ||= 'trove';
-  env.TROVE_NATS_PASSWORD ||= persistentSecret('nats-password');
+  const credentials = {};
+  const users = natsServiceUsers((service) => {
+    const password = loadOrCreateSecret({ dataDir, name: natsPasswordSecretName(service) }).value;
+    credentials[service] = { TROVE_NATS_USER: service, TROVE_NATS_PASSWORD: password };
+    return password;
+  });
   const file = join(natsDir, 'nats-server.conf');
-  const conf = [
-    `host: "127.0.0.1"`,
-    `port: ${port}`,
-    `jetstream { store_dir: ${JSON.stringify(natsDir)} }`,
-    `authorization { user: ${JSON.stringify(env.TROVE_NATS_USER)}, password: ${JSON.stringify(env.TROVE_NATS_PASSWORD)} }`,
-    '',
-  ].join('\n');
+  const conf = [`host: "127.0.0.1"`, `port: ${port}`, `jetstream { store_dir: ${JSON.stringify(natsDir)} }`, natsAuthorizationBlock(users), ''].join('\n');
   writeFileSync(file, conf, { mode: 0o600 });
   chmodSync(file, 0o600);
-  return file;
+  return { file, credentials };
 }
 
 /**
@@ -240,6 +237,9 @@ async function needsSetup() {
   return false;
 }
 
+/** Each service's NATS user and password when we run nats-server (else the shell's TROVE_NATS_* apply to all). */
+let natsCredentials = {};
+
 async function main() {
   log(`==> data directory: ${dataDir}`);
   if (!env.TROVE_NATS_URL) {
@@ -250,11 +250,12 @@ async function main() {
     }
     const natsDir = join(dataDir, 'nats');
     mkdirSync(natsDir, { recursive: true });
-    const conf = writeNatsConfig(natsDir, natsPort);
-    start('nats', env.TROVE_NATS_SERVER_BIN || 'nats-server', ['-c', conf], { detached: true });
+    const nats = writeNatsConfig(natsDir, natsPort);
+    natsCredentials = nats.credentials;
+    start('nats', env.TROVE_NATS_SERVER_BIN || 'nats-server', ['-c', nats.file], { detached: true });
     env.TROVE_NATS_URL = `nats://127.0.0.1:${natsPort}`;
     await waitUntil('nats-server', () => portOpen(natsPort), 15000);
-    log(`==> nats-server on ${env.TROVE_NATS_URL} (JetStream store ${natsDir}; clients need the user "${env.TROVE_NATS_USER}" and the password in ${join(dataDir, 'secrets', 'nats-password')})`);
+    log(`==> nats-server on ${env.TROVE_NATS_URL} (JetStream store ${natsDir}; one user per service, passwords in ${join(dataDir, 'secrets', natsPasswordSecretName('<service>'))})`);
   } else {
     log(`==> using NATS at ${env.TROVE_NATS_URL}`);
   }
@@ -265,7 +266,7 @@ async function main() {
   }
 
   const metricsPorts = await assignMetricsPorts([...SERVICES, 'web']);
-  const entries = SERVICES.map((name) => start(name, process.execPath, [join('services', name, 'dist', 'main.js')], { extraEnv: { TROVE_METRICS_PORT: String(metricsPorts[name]) }, ipc: true }));
+  const entries = SERVICES.map((name) => start(name, process.execPath, [join('services', name, 'dist', 'main.js')], { extraEnv: { ...natsCredentials[name], TROVE_METRICS_PORT: String(metricsPorts[name]) }, ipc: true }));
   for (const e of entries) {
     await waitUntil(`${e.name} to be ready`, () => e.ready);
   }

@@ -38,7 +38,7 @@ function alive(pid: number): boolean {
 }
 
 describe('make up', () => {
-  it('starts nats-server with credentials and every service with metrics, restarts a killed service, and Ctrl-C stops them all', async () => {
+  it('starts nats-server with a user per service and every service with metrics, restarts a killed service, and Ctrl-C stops them all', async () => {
     const data = await tempDir('trove-up-');
     const gatewayPort = await freePort();
     const natsPort = await freePort();
@@ -70,12 +70,14 @@ describe('make up', () => {
       expect(home.headers.get('location')).toBe('/login');
       expect((await fetch(`http://127.0.0.1:${webPort}/login`)).status).toBe(200);
 
-      // NATS asks for credentials: a client without them is refused; the services have them.
+      // NATS asks for credentials: a client without them is refused; each service has its own user, within its
+      // contracts: the worker's may not call auth's user administration.
       await expect(connect({ servers: `127.0.0.1:${natsPort}`, reconnect: false })).rejects.toThrow(/authorization/i);
-      const natsPassword = readFileSync(join(data.path, 'secrets', 'nats-password'), 'utf8').trim();
-      const authorized = await connect({ servers: `127.0.0.1:${natsPort}`, user: 'trove', pass: natsPassword, reconnect: false });
-      await authorized.close();
-      expect(up.output()).not.toContain(natsPassword);
+      const natsPassword = (service: string) => readFileSync(join(data.path, 'secrets', `nats-${service}-password`), 'utf8').trim();
+      const worker = await connect({ servers: `127.0.0.1:${natsPort}`, user: 'worker', pass: natsPassword('worker'), inboxPrefix: '_INBOX.worker', reconnect: false });
+      await expect(worker.request('trove.v1.auth.users.list', new TextEncoder().encode('{}'), { timeout: 5000 })).rejects.toThrow(/permissions violation/i);
+      await worker.close();
+      for (const s of SERVICES) expect(up.output()).not.toContain(natsPassword(s));
 
       // A user who can call the API (the admin password was generated into the data dir).
       const api = `http://127.0.0.1:${gatewayPort}`;

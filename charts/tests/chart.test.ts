@@ -33,6 +33,30 @@ describe('helm lint', () => {
 describe('home-lab defaults', () => {
   const objects = render();
 
+  it("gives each service that keeps documents its own MongoDB user, readWrite on its own database only; the root password reaches only MongoDB and the users Job", () => {
+    const job = byKind(objects, 'Job');
+    expect(job.map((j) => j.metadata.name)).toEqual(['trove-mongodb-users-1']);
+    const jobEnv = envOf(containerOf(job[0]));
+    expect(jobEnv).toMatchObject({ MONGO_HOST: 'trove-mongodb', MONGO_ROOT_USER: 'root', MONGO_ROOT_PASSWORD: `secret:${SECRET}/mongodb-root-password`, MONGO_SERVICES: [...DOCSTORE_USERS].sort().join(',') });
+    for (const p of DOCSTORE_USERS) expect(jobEnv[`MONGO_PASSWORD_${p.toUpperCase()}`]).toBe(`secret:${SECRET}/mongodb-${p}-password`);
+    // The script: each user made (or updated) in its own database with readWrite on it and no other role.
+    const script = (at(containerOf(job[0]), 'args') as string[]).join('\n');
+    expect(script).toContain("const roles = [{ role: 'readWrite', db: `trove_${service}` }];");
+    expect(script).toMatch(/createUser\(\{ user, pwd, roles \}\)/);
+    expect(script.match(/role: '\w+'/g)).toEqual(["role: 'readWrite'"]);
+    // Who may read the root password: MongoDB's StatefulSet and the Job, nobody else.
+    const readers = objects
+      .filter((o) => ['Deployment', 'StatefulSet', 'Job'].includes(o.kind))
+      .filter((o) => JSON.stringify(podSpec(o)).includes('"key":"mongodb-root-password"'))
+      .map((o) => `${o.kind}/${o.metadata.name}`);
+    expect(readers.sort()).toEqual(['Job/trove-mongodb-users-1', 'StatefulSet/trove-mongodb']);
+    // The services do not learn each other's database passwords either.
+    for (const p of DOCSTORE_USERS) {
+      const refs = JSON.stringify(podSpec(deployment(objects, p))).match(/"key":"mongodb-[a-z-]+"/g) ?? [];
+      expect(refs).toEqual([`"key":"mongodb-${p}-url"`]);
+    }
+  });
+
   it('renders only objects valid against the Kubernetes schemas and the workload policy', () => {
     expect(objects.length).toBeGreaterThan(40);
     expect(problems(objects)).toEqual([]);
@@ -66,18 +90,23 @@ describe('home-lab defaults', () => {
     expect(byKind(objects, 'ServiceMonitor')).toEqual([]);
   });
 
-  it('gives the services NATS credentials from the generated Secret, and the bundled nats-server requires them', () => {
-    for (const p of NATS_CLIENTS) {
-      expect(env(objects, p)).toMatchObject({ TROVE_NATS_URL: 'nats://trove-nats:4222', TROVE_NATS_USER: 'trove', TROVE_NATS_PASSWORD: `secret:${SECRET}/nats-password` });
-    }
+  it('gives each service its own NATS user and password from the generated Secret, and the bundled nats-server requires them', () => {
+    const natsEnv = envOf(containerOf(named(objects, 'StatefulSet', 'trove-nats')));
     const conf = natsConf(objects);
-    expect(conf).toMatch(/authorization \{ user: "trove", password: \$TROVE_NATS_PASSWORD \}/);
+    for (const p of NATS_CLIENTS) {
+      expect(env(objects, p)).toMatchObject({ TROVE_NATS_URL: 'nats://trove-nats:4222', TROVE_NATS_USER: p, TROVE_NATS_PASSWORD: `secret:${SECRET}/nats-${p}-password` });
+      expect(natsEnv[`NATS_PASSWORD_${p.toUpperCase()}`]).toBe(`secret:${SECRET}/nats-${p}-password`);
+      expect(conf).toContain(`{ user: "${p}", password: $NATS_PASSWORD_${p.toUpperCase()}, permissions: {`);
+    }
     expect(conf).toMatch(/jetstream \{\s+store_dir: \/data/);
-    expect(envOf(containerOf(named(objects, 'StatefulSet', 'trove-nats'))).TROVE_NATS_PASSWORD).toBe(`secret:${SECRET}/nats-password`);
+    // The worker's allow-lists (the chart's copy of proto-events' permissions) name no auth subject.
+    const workerLine = conf.split('\n').find((l) => l.includes('user: "worker"'))!;
+    expect(workerLine).toContain('"events.v1.media.processed"');
+    expect(workerLine).not.toContain('trove.v1.auth');
   });
 
   it('points the services at MongoDB and MinIO, with every secret from the Secret and none written in', () => {
-    for (const p of DOCSTORE_USERS) expect(env(objects, p).TROVE_MONGODB_URL).toBe(`secret:${SECRET}/mongodb-url`);
+    for (const p of DOCSTORE_USERS) expect(env(objects, p).TROVE_MONGODB_URL).toBe(`secret:${SECRET}/mongodb-${p}-url`);
     for (const p of BLOBSTORE_USERS) {
       expect(env(objects, p)).toMatchObject({
         TROVE_S3_BUCKET: 'trove',
@@ -99,10 +128,14 @@ describe('home-lab defaults', () => {
     expect(at(secret, 'metadata.annotations')).toMatchObject({ 'helm.sh/resource-policy': 'keep' });
     const data = at(secret, 'data') as Record<string, string>;
     const decoded = (key: string) => Buffer.from(data[key], 'base64').toString();
-    for (const key of ['admin-password', 'jwt-secret', 'url-signing-secret', 'session-secret', 'proxy-secret', 'nats-password']) {
+    for (const key of ['admin-password', 'jwt-secret', 'url-signing-secret', 'session-secret', 'proxy-secret', 'nats-password', ...NATS_CLIENTS.map((p) => `nats-${p}-password`)]) {
       expect(decoded(key)).toMatch(/^[A-Za-z0-9]{48}$/);
     }
-    expect(decoded('mongodb-url')).toBe(`mongodb://root:${decoded('mongodb-root-password')}@trove-mongodb:27017/trove?authSource=admin`);
+    for (const p of DOCSTORE_USERS) {
+      expect(decoded(`mongodb-${p}-url`)).toBe(`mongodb://trove-${p}:${decoded(`mongodb-${p}-password`)}@trove-mongodb:27017/trove?authSource=trove_${p}`);
+    }
+    // No root URL at all: the root password is for MongoDB and the users Job only.
+    expect(data['mongodb-url']).toBeUndefined();
     // No generated value appears anywhere but in the Secret.
     const others = JSON.stringify(objects.filter((o) => o.kind !== 'Secret'));
     for (const key of Object.keys(data)) expect(others).not.toContain(decoded(key));

@@ -11,6 +11,7 @@ import { parseAllDocuments } from 'yaml';
 import { ConfigMap, Namespace, LimitRange, Secret, Service, type IContainer, type IPodSpec } from 'kubernetes-models/v1';
 import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
+import { Job } from 'kubernetes-models/batch/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 
@@ -87,6 +88,7 @@ const MODELS: Record<string, Model> = {
   'v1/Service': Service,
   'apps/v1/Deployment': Deployment,
   'apps/v1/StatefulSet': StatefulSet,
+  'batch/v1/Job': Job,
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
   'networking.k8s.io/v1/Ingress': Ingress,
@@ -123,7 +125,7 @@ export function schemaErrors(o: K8sObject): string[] {
   }
 }
 
-export const WORKLOAD_KINDS = ['Deployment', 'StatefulSet'];
+export const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'Job'];
 
 export function podSpec(o: K8sObject): IPodSpec {
   return at(o, 'spec.template.spec') as IPodSpec;
@@ -139,8 +141,9 @@ export function policyErrors(o: K8sObject): string[] {
   const containers: IContainer[] = [...(pod.initContainers ?? []), ...pod.containers];
   for (const c of containers) {
     const name = `${where} container ${c.name}`;
-    if (!c.readinessProbe) errors.push(`${name}: no readinessProbe`);
-    if (!c.livenessProbe) errors.push(`${name}: no livenessProbe`);
+    // A Job runs to completion: no probes.
+    if (o.kind !== 'Job' && !c.readinessProbe) errors.push(`${name}: no readinessProbe`);
+    if (o.kind !== 'Job' && !c.livenessProbe) errors.push(`${name}: no livenessProbe`);
     for (const kind of ['requests', 'limits'] as const) {
       for (const resource of ['cpu', 'memory']) {
         if (c.resources?.[kind]?.[resource] === undefined) errors.push(`${name}: no resources.${kind}.${resource}`);

@@ -104,7 +104,20 @@ describe.each([
 
   it('refuses a client without credentials or with wrong ones', async () => {
     expect(await outcome(server.url, {})).toBe('AUTHORIZATION_VIOLATION');
-    expect(await outcome(server.url, { user: 'trove', pass: 'not-the-password' })).toBe('AUTHORIZATION_VIOLATION');
+    expect(await outcome(server.url, { user: 'worker', pass: 'not-the-password' })).toBe('AUTHORIZATION_VIOLATION');
     expect(await outcome(server.url, { token: 'not-the-token' })).toBe('AUTHORIZATION_VIOLATION');
   });
+
+  if (_mode === 'password') {
+    it("holds the worker's user to its allow-lists: auth's user administration is refused, its results subject is not", async () => {
+      const nc = await connect({ servers: server.url, reconnect: false, timeout: 5000, inboxPrefix: '_INBOX.worker', ...clientOptions(objects, 'worker') });
+      try {
+        await expect(nc.request('trove.v1.auth.users.list', new TextEncoder().encode('{}'), { timeout: 5000 })).rejects.toThrow(/permissions violation/i);
+        // Allowed: nobody answers it here (no stream), which is a timeout or no responders, not a violation.
+        await expect(nc.request('events.v1.media.processed', new TextEncoder().encode('{}'), { timeout: 2000 })).rejects.toThrow(/503|no responders|timeout/i);
+      } finally {
+        await nc.close();
+      }
+    });
+  }
 });

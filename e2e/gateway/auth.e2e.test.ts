@@ -68,7 +68,7 @@ describe('auth and users (e2e)', () => {
   const logout = (accessToken?: string) => answer((accessToken ? as(accessToken) : api).POST('/v1/auth/logout'));
   /** What the other services will consume: the last events.v1.user.deleted in the events stream. */
   const lastUserDeletedEvent = async (): Promise<unknown> => {
-    const nc = await connect({ servers: stack.nats.url });
+    const nc = await connect({ servers: stack.nats.url, ...stack.natsCredentials('observer') });
     try {
       const jsm = await nc.jetstreamManager();
       return (await jsm.streams.getMessage(STREAMS.events.name, { last_by_subj: userDeletedEvent.subject })).json();
@@ -106,7 +106,7 @@ describe('auth and users (e2e)', () => {
       const username = uniqueName('alice');
       const created = await answer(admin.POST('/v1/users', { body: { name: 'Alice Jansen', username, password: PASSWORD } }));
       expect(created.status).toBe(201);
-      expect(created.body).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'Alice Jansen', username, features: completeFeatures({}), createdAt: expect.any(String), updatedAt: expect.any(String) });
+      expect(created.body).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'Alice Jansen', username, features: completeFeatures({}), quotaBytes: null, createdAt: expect.any(String), updatedAt: expect.any(String) });
       const id = (created.body as User).id;
 
       const list = await answer(admin.GET('/v1/users', { params: { query: { limit: 100 } } }));

@@ -31,7 +31,7 @@ describe('a short JWT secret (e2e)', () => {
   });
 
   const start = async (service: string, env: Record<string, string>) =>
-    startProcess(service, serviceEntry(service), { ...stack.env, TROVE_GATEWAY_PORT: String(await freePort()), ...env });
+    startProcess(service, serviceEntry(service), { ...stack.envFor(service), TROVE_GATEWAY_PORT: String(await freePort()), ...env });
 
   it.each(['gateway', 'auth'])('%s refuses the one kept in the data dir: exit 78 naming the file', async (service) => {
     const proc = await start(service, { TROVE_DATA_DIR: data.path, TROVE_JWT_SECRET: '' });

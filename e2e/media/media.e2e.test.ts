@@ -63,7 +63,7 @@ describeWithFixtures('media (e2e)', () => {
     bob = await newUser(stack);
     api = alice.api;
     api2 = createApi(gateway2Url, { bearer: alice.token });
-    nc = await connect({ servers: stack.nats.url });
+    nc = await connect({ servers: stack.nats.url, ...stack.natsCredentials('observer') });
     nc.subscribe('events.v1.media.purged', { callback: (_e, m) => purgedEvents.push(m.json()) });
   }, 90_000);
 

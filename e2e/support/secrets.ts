@@ -61,6 +61,8 @@ export function stackSecrets(stack: Stack): Secret[] {
   fromEnvOrDataDir('the URL-signing secret', 'TROVE_URL_SIGNING_SECRET', 'url-signing-secret');
   fromEnvOrDataDir('the NATS password', 'TROVE_NATS_PASSWORD');
   fromEnvOrDataDir('the NATS token', 'TROVE_NATS_TOKEN');
+  // Each service's own NATS password (the stack gives every service its user).
+  for (const u of stack.nats.users) secrets.push({ what: `the NATS password of ${u.user}`, value: u.password });
   return secrets;
 }
 

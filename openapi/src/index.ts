@@ -23,6 +23,17 @@ export interface OpenApiOperation {
   path: string;
   operationId: string;
   security: OperationSecurity;
+  /** The features a user needs for this call (`x-trove-feature`), absent when the call is not gated. */
+  feature?: FeatureGate;
+}
+
+/**
+ * `x-trove-feature: albums` or `[explore, places]` on an operation: the user features it needs. What the call does
+ * when one is off is `x-trove-feature-off`: `forbidden` (403, the default) or `empty` (an empty list).
+ */
+export interface FeatureGate {
+  needs: string[];
+  whenOff: 'forbidden' | 'empty';
 }
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -69,6 +80,22 @@ export function classifySecurity(requirements: SecurityRequirement[] | undefined
   throw new Error(`unsupported security requirement: ${JSON.stringify(requirements)}`);
 }
 
+/** An operation's `x-trove-feature` / `x-trove-feature-off`, checked for shape (the names are the gateway's to check). */
+export function featureGateOf(op: Record<string, unknown>, where: string): FeatureGate | undefined {
+  const declared = op['x-trove-feature'];
+  const whenOff = op['x-trove-feature-off'] ?? 'forbidden';
+  if (declared === undefined) {
+    if (op['x-trove-feature-off'] !== undefined) throw new Error(`${where}: x-trove-feature-off without x-trove-feature`);
+    return undefined;
+  }
+  const needs = typeof declared === 'string' ? [declared] : declared;
+  if (!Array.isArray(needs) || needs.length === 0 || !needs.every((n) => typeof n === 'string' && n !== '')) {
+    throw new Error(`${where}: x-trove-feature must be a feature name or a non-empty list of them`);
+  }
+  if (whenOff !== 'forbidden' && whenOff !== 'empty') throw new Error(`${where}: x-trove-feature-off must be forbidden or empty`);
+  return { needs: needs as string[], whenOff };
+}
+
 let operations: OpenApiOperation[] | undefined;
 
 /** Every operation declared in the document, in document order. */
@@ -80,10 +107,11 @@ export function listOperations(): OpenApiOperation[] {
     const found: OpenApiOperation[] = [];
     for (const [p, item] of Object.entries(paths)) {
       for (const method of HTTP_METHODS) {
-        const op = item[method] as { operationId?: string; security?: SecurityRequirement[] } | undefined;
+        const op = item[method] as ({ operationId?: string; security?: SecurityRequirement[] } & Record<string, unknown>) | undefined;
         if (!op) continue;
         if (!op.operationId) throw new Error(`${method.toUpperCase()} ${p} has no operationId`);
-        found.push({ method, path: p, operationId: op.operationId, security: classifySecurity(op.security ?? globalSecurity) });
+        const feature = featureGateOf(op, `${method.toUpperCase()} ${p}`);
+        found.push({ method, path: p, operationId: op.operationId, security: classifySecurity(op.security ?? globalSecurity), ...(feature && { feature }) });
       }
     }
     operations = found;

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Derives TypeScript types from the JSON Schemas (src/generated/types.ts) and renders the
-// subject catalogue page (CATALOGUE.md). Tests fail when either is out of date, so run
+// subject catalogue page (CATALOGUE.md) and the chart's per-service NATS allow-lists
+// (charts/trove/files/nats-permissions.json, from src/permissions.ts). Tests fail when either is out of date, so run
 // `npm run generate -w proto-events` after changing a schema or the catalogue.
 const { readFileSync, writeFileSync, readdirSync } = require('node:fs');
 const { join } = require('node:path');
@@ -84,12 +85,22 @@ function renderCatalogue(catalogue) {
   return lines.join('\n');
 }
 
+/** Where the chart reads each service's NATS allow-lists (charts/trove/templates/nats.yaml). */
+const permissionsFile = join(root, '..', 'charts', 'trove', 'files', 'nats-permissions.json');
+
+/** Every service's NATS allow-lists (src/permissions.ts) as the chart's JSON file. */
+function renderPermissions(permissions) {
+  const byService = Object.fromEntries(permissions.BUS_SERVICES.map((s) => [s, permissions.natsPermissionsOf(s)]));
+  return `${JSON.stringify(byService, null, 2)}\n`;
+}
+
 // `--check` compares instead of writing and exits 1 when a derived file is stale (used by the tests).
 async function check() {
   const { catalogue } = require(join(root, 'dist', 'catalogue.js'));
   const stale = [];
   if (readFileSync(join(root, 'src', 'generated', 'types.ts'), 'utf8') !== (await renderTypes())) stale.push('src/generated/types.ts');
   if (readFileSync(join(root, 'CATALOGUE.md'), 'utf8') !== renderCatalogue(catalogue)) stale.push('CATALOGUE.md');
+  if (readFileSync(permissionsFile, 'utf8') !== renderPermissions(require(join(root, 'dist', 'permissions.js')))) stale.push('charts/trove/files/nats-permissions.json');
   if (stale.length) {
     console.error(`proto-events: stale ${stale.join(', ')}: run npm run generate -w proto-events`);
     process.exit(1);
@@ -104,10 +115,11 @@ async function main() {
   execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-b', root], { stdio: 'inherit' });
   const { catalogue } = require(join(root, 'dist', 'catalogue.js'));
   writeFileSync(join(root, 'CATALOGUE.md'), renderCatalogue(catalogue));
-  console.log('proto-events: types and CATALOGUE.md regenerated');
+  writeFileSync(permissionsFile, renderPermissions(require(join(root, 'dist', 'permissions.js'))));
+  console.log('proto-events: types, CATALOGUE.md and the chart\'s nats-permissions.json regenerated');
 }
 
-module.exports = { renderTypes, renderCatalogue };
+module.exports = { renderTypes, renderCatalogue, renderPermissions, permissionsFile };
 
 if (require.main === module) {
   main().catch((err) => {

@@ -48,6 +48,12 @@ export function defineWork<P>(c: Omit<MessageContract<P>, 'kind' | '_types' | 's
 }
 
 /**
+ * JetStream key-value bucket of crash markers, for consumers that ask the kit bus for crash accounting
+ * (`quarantineAfter`): the worker's work consumer. Its readers and writers are the services named here.
+ */
+export const CRASH_LEDGER = { bucket: 'TROVE_CRASH_LEDGER', users: ['worker'] } as const;
+
+/**
  * The JetStream streams. Subjects carry the contract version (`v1`) so a breaking change ships as a
  * new subject that old and new services can serve side by side during a rolling upgrade.
  */

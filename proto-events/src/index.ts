@@ -10,4 +10,5 @@ export * from './explore-contracts';
 export * from './search-contracts';
 export * from './jobs-contracts';
 export * from './people-contracts';
+export * from './permissions';
 export type * from './generated/types';

@@ -8,10 +8,13 @@ import type {
   EmptyV1,
   ListAlbumMediaItemsRequestV1,
   ListAlbumsRequestV1,
+  CheckSharedContentRequestV1,
   ListSharedAlbumMediaItemsRequestV1,
   MediaItemAlbumsRequestV1,
   MediaItemListV1,
+  SharedAlbumItemsV1,
   SharedAlbumRequestV1,
+  SharedContentV1,
   UpdateAlbumRequestV1,
 } from './generated/types';
 import emptyV1 from './schemas/empty.v1.json';
@@ -25,7 +28,10 @@ import updateAlbumRequestV1 from './schemas/library-album-update-request.v1.json
 import albumV1 from './schemas/library-album.v1.json';
 import mediaItemAlbumsRequestV1 from './schemas/library-media-item-albums-request.v1.json';
 import sharedAlbumRequestV1 from './schemas/library-shared-album-request.v1.json';
+import checkSharedContentRequestV1 from './schemas/library-shared-content-request.v1.json';
+import sharedContentV1 from './schemas/library-shared-content.v1.json';
 import listSharedAlbumMediaItemsRequestV1 from './schemas/library-shared-items-request.v1.json';
+import sharedAlbumItemsV1 from './schemas/library-shared-items.v1.json';
 import mediaItemListV1 from './schemas/media-item-list.v1.json';
 import mediaItemV1 from './schemas/media-item.v1.json';
 import { mediaMetadataSchema } from './media-metadata';
@@ -132,13 +138,22 @@ export const getSharedAlbumRpc = defineRpc<SharedAlbumRequestV1, AlbumV1>({
   response: albumV1,
 });
 
-export const listSharedAlbumMediaItemsRpc = defineRpc<ListSharedAlbumMediaItemsRequestV1, MediaItemListV1>({
+export const listSharedAlbumMediaItemsRpc = defineRpc<ListSharedAlbumMediaItemsRequestV1, SharedAlbumItemsV1>({
   subject: 'trove.v1.library.sharing.items',
   service: 'library',
   callers: ['gateway'],
-  summary: "One page of a shared album's items for anyone (order added, trashed and hidden items left out); not found unless it exists and is shared.",
+  summary: "One page of a shared album's items for anyone (order added, trashed and hidden items left out), with its owner and location setting; not found unless it exists and is shared.",
   request: listSharedAlbumMediaItemsRequestV1,
-  response: mediaItemListV1,
+  response: sharedAlbumItemsV1,
+});
+
+export const checkSharedContentRpc = defineRpc<CheckSharedContentRequestV1, SharedContentV1>({
+  subject: 'trove.v1.library.sharing.checkContent',
+  service: 'library',
+  callers: ['gateway'],
+  summary: "Whether a shared album's signed content URL still opens: the album is shared and holds the item, neither trashed nor hidden (answers the owner and the location setting); not found otherwise.",
+  request: checkSharedContentRequestV1,
+  response: sharedContentV1,
 });
 
 export const libraryContracts = [
@@ -153,4 +168,5 @@ export const libraryContracts = [
   listMediaItemAlbumsRpc,
   getSharedAlbumRpc,
   listSharedAlbumMediaItemsRpc,
+  checkSharedContentRpc,
 ];

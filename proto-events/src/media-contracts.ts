@@ -18,6 +18,8 @@ import type {
   UpdateMediaItemRequestV1,
   YearsAgoRequestV1,
   MediaItemWalkV1,
+  MediaUsageRequestV1,
+  MediaUsageV1,
   WalkMediaItemsRequestV1,
 } from './generated/types';
 import emptyV1 from './schemas/empty.v1.json';
@@ -39,6 +41,8 @@ import updateMediaItemRequestV1 from './schemas/media-update-request.v1.json';
 import yearsAgoRequestV1 from './schemas/media-years-ago-request.v1.json';
 import walkMediaItemsRequestV1 from './schemas/media-walk-request.v1.json';
 import mediaItemWalkV1 from './schemas/media-walk.v1.json';
+import mediaUsageRequestV1 from './schemas/media-usage-request.v1.json';
+import mediaUsageV1 from './schemas/media-usage.v1.json';
 import { mediaMetadataSchema } from './media-metadata';
 import { registerSchemas } from './validate';
 
@@ -56,6 +60,19 @@ export function mediaBlobKey(userId: string, mediaItemId: string, variant: 'orig
 /** Every blob of one item (original, derivatives, face thumbnails) lives under this prefix (removed when it is purged). */
 export function mediaItemBlobPrefix(userId: string, mediaItemId: string): string {
   return `media/${userId}/${mediaItemId}/`;
+}
+
+/**
+ * The blob keys a processed result names that are not its item's own: outside
+ * `media/<userId>/<mediaItemId>/`, or with an empty, `.` or `..` segment after it. A worker only ever
+ * stores an item's derivatives under its prefix, so a result naming any other key is forged (a
+ * compromised worker pointing one user's item at another user's original): media and explore ignore it.
+ */
+export function foreignBlobKeys(result: Pick<MediaItemProcessedV1, 'userId' | 'mediaItemId' | 'variants' | 'faces'>): string[] {
+  const prefix = mediaItemBlobPrefix(result.userId, result.mediaItemId);
+  const keys = [...Object.values(result.variants ?? {}), ...(result.faces ?? []).map((f) => f.thumbnailKey)].filter((k): k is string => typeof k === 'string');
+  const own = (key: string) => key.startsWith(prefix) && key.slice(prefix.length).split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..');
+  return keys.filter((key) => !own(key));
 }
 
 /** Where the item's face thumbnails are (every one of them, whatever its index). */
@@ -155,6 +172,15 @@ export const walkMediaItemsRpc = defineRpc<WalkMediaItemsRequestV1, MediaItemWal
   response: mediaItemWalkV1,
 });
 
+export const mediaUsageRpc = defineRpc<MediaUsageRequestV1, MediaUsageV1>({
+  subject: 'trove.v1.media.usage',
+  service: 'media',
+  callers: ['gateway'],
+  summary: "A user's storage use: the bytes of their originals, trash included (kept as a running total per user).",
+  request: mediaUsageRequestV1,
+  response: mediaUsageV1,
+});
+
 // ---- media: work and events ------------------------------------------------------------------
 export const processMediaItemWork = defineWork<ProcessMediaItemV1>({
   subject: 'work.v1.media.process',
@@ -187,7 +213,7 @@ export const mediaProcessingFailedDeadLetter: MessageContract<ProcessMediaItemV1
 const changed = (what: string, summary: string, consumers: string[]) =>
   defineEvent<MediaItemChangedV1>({ subject: `events.v1.media.${what}`, publishers: ['media'], consumers, summary, payload: mediaChangedV1 });
 
-export const mediaUpdatedEvent = changed('updated', 'An item changed (processing finished, description or flags).', ['explore']);
+export const mediaUpdatedEvent = changed('updated', 'An item changed (processing finished, description or flags).', ['library', 'explore']);
 export const mediaTrashedEvent = changed('trashed', 'An item moved to the trash.', ['library', 'explore']);
 export const mediaRestoredEvent = changed('restored', 'An item came back from the trash.', ['library', 'explore']);
 export const mediaPurgedEvent = changed('purged', 'An item was deleted for good (retention elapsed or its user was deleted): its blobs are gone.', ['library', 'explore']);
@@ -198,6 +224,7 @@ export const mediaContracts = [
   listMediaItemsRpc,
   updateMediaItemRpc,
   setMediaFlagRpc,
+  mediaUsageRpc,
   yearsAgoRpc,
   getMediaItemsRpc,
   locateContentRpc,

@@ -1,5 +1,6 @@
 // Ingest measurements: the single-process baseline, and uploads through the real services until
 // every item is READY.
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { require, root } from '../bench-common.mjs';
 import { pool, seconds } from './photos.mjs';
@@ -65,7 +66,7 @@ export async function newUser(stack, username, features) {
 
 /** Worker processes on the stack, ready: [ServiceProcess]. */
 export async function startWorkers(stack, count, tag) {
-  const workers = Array.from({ length: count }, (_, w) => startProcess(`worker-${tag}-${w + 1}`, serviceEntry('worker'), stack.env));
+  const workers = Array.from({ length: count }, (_, w) => startProcess(`worker-${tag}-${w + 1}`, serviceEntry('worker'), stack.envFor('worker')));
   await Promise.all(workers.map((p) => p.waitForOutput('service ready', 30_000)));
   return workers;
 }
@@ -86,6 +87,8 @@ export async function ingest(stack, user, files, workers, uploadParallel) {
     }
   };
   const processedBefore = workers.map((w) => w.output().length);
+  // Each worker with everything it started (its ExifTool processes, ffmpeg while one runs).
+  const rss = sampleRss(async () => (await Promise.all(workers.map((w) => processTree(w.child.pid)))).flat());
   const started = performance.now();
   await uploadAll(`${base}/v1/mediaItems`, user.headers, files, uploadParallel);
   const deadline = Date.now() + 30 * 60_000;
@@ -94,6 +97,49 @@ export async function ingest(stack, user, files, workers, uploadParallel) {
     await new Promise((r) => setTimeout(r, 100));
   }
   const took = seconds(started);
+  const memory = rss.stop();
   const workerMs = workers.flatMap((w, i) => [...w.output().slice(processedBefore[i]).matchAll(/"ms":(\d+),"msg":"media item processed"/g)].map((m) => Number(m[1])));
-  return { seconds: took, workerMs };
+  return { seconds: took, workerMs, rss: memory };
+}
+
+/** `pid` and every process below it (from each process's parent in /proc/N/stat). */
+export async function processTree(pid) {
+  const parents = new Map();
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const stat = await readFile(`/proc/${name}/stat`, 'utf8').catch(() => null);
+    // "pid (comm) state ppid …": comm may hold spaces and parentheses, so read after the last ")".
+    if (stat) parents.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) for (const [child, parent] of parents) if (parent === tree[i]) tree.push(child);
+  return tree;
+}
+
+async function rssOf(pid) {
+  const [status, cmdline] = await Promise.all([readFile(`/proc/${pid}/status`, 'utf8'), readFile(`/proc/${pid}/cmdline`, 'utf8')]).catch(() => ['', '']);
+  const m = /VmRSS:\s+(\d+)\s+kB/.exec(status);
+  return { mib: m ? Number(m[1]) / 1024 : 0, exiftool: cmdline.includes('exiftool') };
+}
+
+/**
+ * Samples the summed resident memory of the processes `pids()` names every 200 ms until stop():
+ * { peakMiB, exiftoolMiB (the ExifTool processes' part of that peak) }.
+ */
+function sampleRss(pids) {
+  let peak = { peakMiB: 0, exiftoolMiB: 0 };
+  let busy = false;
+  const sample = async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      const each = await Promise.all((await pids()).map(rssOf));
+      const total = each.reduce((n, r) => n + r.mib, 0);
+      if (total > peak.peakMiB) peak = { peakMiB: total, exiftoolMiB: each.filter((r) => r.exiftool).reduce((n, r) => n + r.mib, 0) };
+    } finally {
+      busy = false;
+    }
+  };
+  const timer = setInterval(() => void sample().catch(() => undefined), 200);
+  return { stop: () => (clearInterval(timer), peak) };
 }

@@ -210,10 +210,12 @@ describe('the people list', () => {
 describe('/settings', () => {
   it('shows the user’s features, disk use and version, and copes without disk figures', async () => {
     gw.on('GET /v1/features', { status: 200, body: { favourites: true, hidden: false } });
+    gw.on('GET /v1/account', { status: 200, body: { id: uuid(), name: 'A', username: 'a', quotaBytes: 1000, usageBytes: 250 } });
     gw.on('GET /disk', { status: 503, body: { message: 'unavailable' } });
     gw.on('GET /version', { status: 200, body: { version: '24.06.24', gitSha: 'abc123' } });
     const res = await settle(settings.loader(args(await requestWith(ctx, 'http://web/settings', session()))));
-    expect(await res.json()).toMatchObject({ features: { favourites: true, hidden: false }, disk: null, version: { version: '24.06.24', gitSha: 'abc123' } });
+    expect(await res.json()).toMatchObject({ features: { favourites: true, hidden: false }, storage: { usageBytes: 250, quotaBytes: 1000 }, disk: null, version: { version: '24.06.24', gitSha: 'abc123' } });
+    expect(gw.requests.find((r) => r.path === '/v1/account')?.headers.authorization).toMatch(/^Bearer /);
     expect(gw.requests.find((r) => r.path === '/version')?.headers.authorization).toBeUndefined();
   });
 });

@@ -59,6 +59,29 @@ web: {image: web, command: ["node", "web/server.mjs"], port: 3000, portEnv: TROV
 docs: {image: docs, port: 8080, ready: /, live: /, docstore: false, blobstore: false, nats: false, metrics: false, secrets: {}}
 {{- end -}}
 
+{{/* The services that keep documents (docstore: true), as a JSON array: each has its own MongoDB user and database. */}}
+{{- define "trove.docstoreServices" -}}
+{{- $names := list }}
+{{- range $component, $spec := fromYaml (include "trove.components" .) }}
+{{- if $spec.docstore }}{{ $names = append $names $component }}{{ end }}
+{{- end }}
+{{- toJson $names -}}
+{{- end -}}
+
+{{/*
+A service's TROVE_MONGODB_URL: with the bundled MongoDB its own user's URL (mongodb-<service>-url); else the
+external URL, from the Secret or externalMongodb.existingSecret. (dict "root" $ "component" "auth").
+*/}}
+{{- define "trove.mongodbEnv" -}}
+{{- $root := .root -}}
+{{- $secret := include "trove.secretName" $root -}}
+{{- if $root.Values.mongodb.enabled -}}
+{{ include "trove.secretEnv" (dict "name" "TROVE_MONGODB_URL" "secret" $secret "key" (printf "mongodb-%s-url" .component)) }}
+{{- else -}}
+{{ include "trove.secretEnv" (dict "name" "TROVE_MONGODB_URL" "secret" (default $secret $root.Values.externalMongodb.existingSecret) "key" (ternary $root.Values.externalMongodb.existingSecretKey "mongodb-url" (not (empty $root.Values.externalMongodb.existingSecret)))) }}
+{{- end -}}
+{{- end -}}
+
 {{/* The NATS URL the services use. */}}
 {{- define "trove.natsUrl" -}}
 {{- if .Values.nats.enabled -}}
@@ -106,18 +129,36 @@ seccompProfile:
 {{- end -}}
 {{- end -}}
 
-{{/* NATS address, credentials (never in a URL, never logged) and TLS trust for a Trove process. */}}
+{{/* Each service's NATS allow-lists, as JSON: {"worker": {"publish": [...], "subscribe": [...]}, ...}. */}}
+{{- define "trove.natsPermissions" -}}
+{{- .Files.Get "files/nats-permissions.json" -}}
+{{- end -}}
+
+{{/* The variable nats-server reads a service's password from: NATS_PASSWORD_WORKER (not a Trove variable: nats-server's own environment). */}}
+{{- define "trove.natsPasswordVar" -}}
+{{- printf "NATS_PASSWORD_%s" (upper .) -}}
+{{- end -}}
+
+{{/*
+NATS address, credentials (never in a URL, never logged) and TLS trust for a Trove process:
+(dict "root" $ "component" "worker"). With the bundled nats-server in password mode each service is
+its own user (its name, its password nats-<service>-password); with an external server, the one user given.
+*/}}
 {{- define "trove.natsEnv" -}}
-{{- $secret := include "trove.secretName" . -}}
-{{- $mode := ternary .Values.nats.auth.mode .Values.externalNats.authMode .Values.nats.enabled -}}
-- { name: TROVE_NATS_URL, value: {{ include "trove.natsUrl" . | quote }} }
-{{- if eq $mode "password" }}
-- { name: TROVE_NATS_USER, value: {{ ternary .Values.nats.auth.user .Values.externalNats.user .Values.nats.enabled | quote }} }
+{{- $root := .root -}}
+{{- $secret := include "trove.secretName" $root -}}
+{{- $mode := ternary $root.Values.nats.auth.mode $root.Values.externalNats.authMode $root.Values.nats.enabled -}}
+- { name: TROVE_NATS_URL, value: {{ include "trove.natsUrl" $root | quote }} }
+{{- if and (eq $mode "password") $root.Values.nats.enabled }}
+- { name: TROVE_NATS_USER, value: {{ .component | quote }} }
+{{ include "trove.secretEnv" (dict "name" "TROVE_NATS_PASSWORD" "secret" $secret "key" (printf "nats-%s-password" .component)) }}
+{{- else if eq $mode "password" }}
+- { name: TROVE_NATS_USER, value: {{ $root.Values.externalNats.user | quote }} }
 {{ include "trove.secretEnv" (dict "name" "TROVE_NATS_PASSWORD" "secret" $secret "key" "nats-password") }}
 {{- else if eq $mode "token" }}
 {{ include "trove.secretEnv" (dict "name" "TROVE_NATS_TOKEN" "secret" $secret "key" "nats-token") }}
 {{- end }}
-{{- if include "trove.natsCaSecret" . }}
+{{- if include "trove.natsCaSecret" $root }}
 - { name: TROVE_NATS_TLS_CA_FILE, value: /etc/trove/nats-ca/ca.crt }
 {{- end }}
 {{- end -}}

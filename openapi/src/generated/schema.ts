@@ -102,7 +102,9 @@ export interface paths {
          *     administrator), minus those the server switches off for everybody (`TROVE_FEATURES_OFF`,
          *     `TROVE_FEATURE_FAVOURITES`, `TROVE_FEATURE_HIDDEN`), so clients can show or hide the
          *     corresponding views. A switched-off area's own calls answer `403 feature disabled`; an
-         *     item's related lists (`places`, `things`, `people`, `albums`) answer an empty list.
+         *     item's related lists (`places`, `things`, `people`, `albums`) answer an empty list. Each gated
+         *     operation of this document names the features it needs in `x-trove-feature` (and
+         *     `x-trove-feature-off: empty` for the related lists); the gateway enforces exactly those.
          */
         get: operations["getFeatures"];
         put?: never;
@@ -184,9 +186,9 @@ export interface paths {
          * @description Uploads one photo or video as `multipart/form-data` with exactly one binary part named
          *     `file` (its filename becomes the item's `filename`). The server sniffs the content's
          *     magic bytes — neither the declared content type nor the filename is trusted — and accepts
-         *     JPEG, PNG, GIF, WebP, BMP, TIFF, HEIC/HEIF, AVIF, camera raws (DNG, CR2, CR3, NEF, ARW,
-         *     ORF, RW2; shown through their embedded previews) and MP4, MOV, M4V, 3GP/3G2, MKV, WebM,
-         *     AVI video; anything else answers `400 {"message":"unsupported file type"}` and nothing is
+         *     JPEG, PNG, GIF, WebP, BMP, TIFF, HEIC/HEIF, AVIF, JPEG XL, camera raws (DNG, CR2, CR3, NEF,
+         *     ARW, ORF, RW2; shown through their embedded previews) and MP4, MOV, M4V, 3GP/3G2, MKV, WebM,
+         *     AVI, MPEG-TS and AVCHD (M2TS/.mts) video; anything else answers `400 {"message":"unsupported file type"}` and nothing is
          *     kept. The body is streamed to storage as it arrives, so files of several gigabytes are fine
          *     up to the server's configured limit.
          *
@@ -197,6 +199,13 @@ export interface paths {
          *     Uploading content identical (same SHA-256) to an item the caller already has answers
          *     `409` with the id of the existing item and creates nothing. Bodies over the configured
          *     size limit answer `413`.
+         *
+         *     An upload that would take the caller's stored originals (`usageBytes` of `GET /v1/account`,
+         *     trash included) past their `quotaBytes` answers `507 {"message":"storage quota exceeded"}`
+         *     and nothing is kept: refused before a byte is stored when the declared `Content-Length`
+         *     already shows it, cut as soon as the streamed file passes the room left, and checked once
+         *     more, atomically, when the item is registered (so concurrent uploads cannot pass the quota
+         *     together). A duplicate (`409`) costs nothing. Emptying the trash frees the room again.
          */
         post: operations["uploadMediaItem"];
         delete?: never;
@@ -906,9 +915,13 @@ export interface paths {
          *     the album id. Answers `404 {"message":"shared link not found"}` when there is no such
          *     album, it was deleted or it is not shared (unsharing stops the link at once). Only what
          *     a visitor may see counts: `mediaItemsCount` and the cover leave out trashed and hidden
-         *     items. Content URLs in the answer are signed, so they load without a token. Answers are
-         *     sent with `Cache-Control: no-store`. The sharing calls are rate-limited per client address
-         *     (by default 120 a minute): `429` with a `Retry-After` header.
+         *     items. The answer is a visitor's view (`SharedAlbum`): nothing of the owner, no private
+         *     flags of the items. Content URLs in it are signed for this shared album: each is checked
+         *     again whenever it is fetched, so unsharing the album, removing, hiding or trashing an item,
+         *     or the owner losing the `sharing` feature ends access at once (not when the URL expires).
+         *     Answers `404` as well while the owner's `sharing` feature is off. Answers are sent with
+         *     `Cache-Control: no-store`. The sharing calls are rate-limited per client address (by
+         *     default 120 a minute): `429` with a `Retry-After` header.
          */
         get: operations["getSharedAlbum"];
         put?: never;
@@ -933,9 +946,10 @@ export interface paths {
          * List the media items of a shared album
          * @description Public, unauthenticated list of a shared album's media items, in the same order as
          *     `GET /v1/albums/{id}/mediaItems` (oldest addition first), leaving out trashed and hidden
-         *     items. Every `sourceUrl`, `previewUrl` and `thumbnailUrl` is a signed URL, so the viewer
-         *     needs no account. Paginated (`page` at most 10000). Rate-limited like
-         *     `GET /v1/sharing/{id}`.
+         *     items, each as a visitor sees it (`SharedMediaItem`). Every content URL is signed for the
+         *     shared album and checked again when fetched (see `GET /v1/sharing/{id}`), so the viewer
+         *     needs no account. Paginated (`page` at most 1000, `limit` at most 100): each call reads
+         *     one page, whatever the album's size. Rate-limited like `GET /v1/sharing/{id}`.
          */
         get: operations["listSharedAlbumMediaItems"];
         put?: never;
@@ -1041,6 +1055,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the caller's own account
+         * @description The account of the bearer token's user: name, username, features as the administrator set
+         *     them, the storage quota (`quotaBytes`, `null` for unlimited) and the bytes of originals the
+         *     user stores now (`usageBytes`, trash included: a trashed item holds its storage until it
+         *     is purged). Only the administrator changes an account (`PUT /v1/users/{id}`, basic auth): a
+         *     user cannot raise their own quota.
+         */
+        get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/users": {
         parameters: {
             query?: never;
@@ -1085,8 +1123,9 @@ export interface paths {
         get: operations["getUser"];
         /**
          * Update a user
-         * @description Updates the given fields of a user account (name, username, password, features); fields left out
-         *     keep their value. A new password is checked like on creation. Answers `204`; `409` when
+         * @description Updates the given fields of a user account (name, username, password, features, quota); fields left out
+         *     keep their value. A quota lower than what the user stores already only stops new uploads:
+         *     nothing stored is removed. A new password is checked like on creation. Answers `204`; `409` when
          *     the new username is taken by another user. Requires basic auth with the administrator
          *     credentials.
          */
@@ -1261,7 +1300,7 @@ export interface components {
              */
             trash: boolean;
             /**
-             * @description Sharing albums by link (creating or updating an album with `shared: true`); links already shared keep working for visitors.
+             * @description Sharing albums by link (creating or updating an album with `shared: true`); while off, the links already shared answer `404`, their content URLs too.
              * @example true
              */
             sharing: boolean;
@@ -1546,9 +1585,11 @@ export interface components {
             shared: boolean;
             /**
              * @description Whether visitors of the shared link see the items' GPS position. While `false` (the
-             *     default), `/v1/sharing/{id}` answers every item with `latitude` and `longitude` `null`;
-             *     the owner's own calls always show them. The original file's bytes are served as they
-             *     were uploaded, with whatever the camera wrote into them.
+             *     default), nothing a visitor can fetch carries a location: `/v1/sharing/{id}` answers
+             *     every item with `latitude` and `longitude` `null` and `sourceUrl` `null` (an original
+             *     keeps whatever the camera wrote into it, so visitors get none, and a signed original URL
+             *     of the album stops opening when this is switched off); previews and thumbnails never
+             *     carry metadata, nor do derived videos. The owner's own calls always show everything.
              * @example false
              */
             shareLocation: boolean;
@@ -1583,6 +1624,131 @@ export interface components {
              * @example 2024-06-25T08:30:00Z
              */
             updatedAt: string;
+        };
+        /**
+         * @description A shared album as a visitor of its link sees it: its name and description, its cover and
+         *     how many items a visitor sees (neither trashed nor hidden). Nothing of the owner (no
+         *     `userId`) and none of the owner's settings. Every property is always present.
+         */
+        SharedAlbum: {
+            /**
+             * Format: uuid
+             * @description The sharing id (the album's id).
+             * @example 8c2d4e6f-1a3b-4c5d-9e7f-0a1b2c3d4e5f
+             */
+            id: string;
+            /** @example Summer 2024 */
+            name: string;
+            /** @example Two weeks on the coast */
+            description: string | null;
+            /**
+             * Format: uuid
+             * @description The cover as in `Album.coverMediaItemId`, among the items a visitor sees; `null` when there is none.
+             * @example 3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c
+             */
+            coverMediaItemId: string | null;
+            /** @description The cover media item expanded; `null` exactly when `coverMediaItemId` is `null`. */
+            coverMediaItem: components["schemas"]["SharedMediaItem"] | (never | null);
+            /**
+             * Format: int32
+             * @description Number of media items a visitor sees (neither in the trash nor hidden).
+             * @example 42
+             */
+            mediaItemsCount: number;
+        };
+        /**
+         * @description A media item as a visitor of a shared album sees it: what the pictures need and the
+         *     metadata a viewer shows, none of the owner's (no `userId`, file name, favourite, hidden,
+         *     trash or failure reason, upload times). Content URLs are signed for the shared album and
+         *     checked whenever fetched. Every property is always present.
+         */
+        SharedMediaItem: {
+            /**
+             * Format: uuid
+             * @example 3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c
+             */
+            id: string;
+            /**
+             * @description The owner's description.
+             * @example Sunset at the beach
+             */
+            description: string | null;
+            /** @example image/jpeg */
+            mimeType: string;
+            /** @example 1QcSHQRnh493V4dIh4eXh1h4kJUI */
+            placeholder: string | null;
+            /**
+             * @description Signed URL of the original, only when the owner shares locations
+             *     (`Album.shareLocation`): an original keeps whatever the camera wrote into it. `null`
+             *     otherwise; the preview is then the largest picture a visitor gets.
+             * @example null
+             */
+            sourceUrl: string | null;
+            /**
+             * @description Signed URL of the preview (for a video, a web-playable copy without metadata, or the original when it has no GPS position and plays as it is).
+             * @example http://localhost:5001/v1/mediaItems/3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c/preview?exp=1719273600&share=8c2d4e6f-1a3b-4c5d-9e7f-0a1b2c3d4e5f&sig=qR4t5Yu6Io7Pa8Sd9Fg0Hj1Kl2Zx3Cv4Bn5Mq6We7R
+             */
+            previewUrl: string;
+            /**
+             * @description Signed URL of the thumbnail.
+             * @example http://localhost:5001/v1/mediaItems/3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c/thumbnail?exp=1719273600&share=8c2d4e6f-1a3b-4c5d-9e7f-0a1b2c3d4e5f&sig=Lm9Nb8Vc7Xz6Qa5Ws4Ed3Rf2Tg1Yh0Uj9Ik8Ol7Pp6A
+             */
+            thumbnailUrl: string;
+            status: components["schemas"]["MediaItemStatus"];
+            mediaItemType: components["schemas"]["MediaItemType"];
+            mediaItemCategory: components["schemas"]["MediaItemCategory"];
+            /**
+             * @description A Live Photo's still: signed URL of its motion part's web-playable video; null for every other item.
+             * @example null
+             */
+            motionUrl: string | null;
+            /**
+             * Format: int32
+             * @example 4032
+             */
+            width: number | null;
+            /**
+             * Format: int32
+             * @example 3024
+             */
+            height: number | null;
+            /**
+             * Format: int64
+             * @description Size of the original in bytes.
+             * @example 3481205
+             */
+            size: number;
+            /**
+             * Format: date-time
+             * @example 2024-06-24T18:15:12Z
+             */
+            creationTime: string;
+            /**
+             * Format: double
+             * @description `null` unless the owner shares locations.
+             * @example null
+             */
+            latitude: number | null;
+            /**
+             * Format: double
+             * @description `null` unless the owner shares locations.
+             * @example null
+             */
+            longitude: number | null;
+            /** @example Google */
+            cameraMake: string | null;
+            /** @example Pixel 8 */
+            cameraModel: string | null;
+            /** @example 4.2 */
+            focalLength: string | null;
+            /** @example 1.6 */
+            apertureFNumber: string | null;
+            /** @example 640 */
+            isoEquivalent: string | null;
+            /** @example 0.04 */
+            exposureTime: string | null;
+            /** @example 30 */
+            fps: string | null;
         };
         /** @description A new album. */
         AlbumRequest: {
@@ -1879,6 +2045,47 @@ export interface components {
             username: string;
             features: components["schemas"]["Features"];
             /**
+             * Format: int64
+             * @description Most bytes of originals the user may store (trash included); `null`: unlimited.
+             * @example 53687091200
+             */
+            quotaBytes: number | null;
+            /**
+             * Format: date-time
+             * @example 2024-06-01T10:00:00Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2024-06-01T10:00:00Z
+             */
+            updatedAt: string;
+        };
+        /** @description The caller's own account with its storage use. Never contains the password. */
+        Account: {
+            /**
+             * Format: uuid
+             * @example 0b7e4c1d-2f3a-4b5c-8d9e-a0b1c2d3e4f5
+             */
+            id: string;
+            /** @example Alice Jansen */
+            name: string;
+            /** @example alice */
+            username: string;
+            features: components["schemas"]["Features"];
+            /**
+             * Format: int64
+             * @description Most bytes of originals the user may store (trash included); `null`: unlimited.
+             * @example 53687091200
+             */
+            quotaBytes: number | null;
+            /**
+             * Format: int64
+             * @description Bytes of the user's originals now stored, trash included (previews and thumbnails are not counted).
+             * @example 1234567890
+             */
+            usageBytes: number;
+            /**
              * Format: date-time
              * @example 2024-06-01T10:00:00Z
              */
@@ -1901,6 +2108,12 @@ export interface components {
              */
             password: string;
             features?: components["schemas"]["FeaturesRequest"];
+            /**
+             * Format: int64
+             * @description Storage quota in bytes; `null`: unlimited. Left out: the server default (`TROVE_DEFAULT_QUOTA_BYTES`, unlimited when unset).
+             * @example 53687091200
+             */
+            quotaBytes?: number | null;
         };
         /** @description Fields to change; at least one. */
         UserUpdateRequest: {
@@ -1914,6 +2127,12 @@ export interface components {
              */
             password?: string;
             features?: components["schemas"]["FeaturesRequest"];
+            /**
+             * Format: int64
+             * @description New storage quota in bytes; `null`: unlimited.
+             * @example 53687091200
+             */
+            quotaBytes?: number | null;
         };
         /**
          * @description `SCHEDULED` — waiting for a worker; `RUNNING`; `PAUSED` — resumable after
@@ -2328,6 +2547,20 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The upload would take the caller past their storage quota; nothing was kept. */
+        InsufficientStorage: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "storage quota exceeded"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The body exceeds the configured upload size limit. */
         PayloadTooLarge: {
             headers: {
@@ -2386,6 +2619,14 @@ export interface components {
         SignedUrlExp: number;
         /** @description Signed-URL signature; required together with `exp` when no bearer token is sent. */
         SignedUrlSig: string;
+        /**
+         * @description Present in the content URLs of a shared album's answers (`/v1/sharing/…`): the shared
+         *     album's id, covered by the signature. Such a URL is checked again whenever it is fetched:
+         *     it opens only while the album is shared, holds the item (neither trashed nor hidden) and
+         *     its owner has the `sharing` feature, and never the original bytes while the album hides
+         *     locations (`404` otherwise). Answers carry `Cache-Control: private, no-cache`.
+         */
+        SignedUrlShare: string;
         /** @description Single byte range, e.g. `bytes=0-1048575` or `bytes=1048576-`. */
         RangeHeader: string;
         /** @description An `ETag` from an earlier answer; when it still matches the answer is `304`. */
@@ -2711,6 +2952,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     getMediaItem: {
@@ -2916,6 +3158,14 @@ export interface operations {
                 exp?: components["parameters"]["SignedUrlExp"];
                 /** @description Signed-URL signature; required together with `exp` when no bearer token is sent. */
                 sig?: components["parameters"]["SignedUrlSig"];
+                /**
+                 * @description Present in the content URLs of a shared album's answers (`/v1/sharing/…`): the shared
+                 *     album's id, covered by the signature. Such a URL is checked again whenever it is fetched:
+                 *     it opens only while the album is shared, holds the item (neither trashed nor hidden) and
+                 *     its owner has the `sharing` feature, and never the original bytes while the album hides
+                 *     locations (`404` otherwise). Answers carry `Cache-Control: private, no-cache`.
+                 */
+                share?: components["parameters"]["SignedUrlShare"];
             };
             header?: {
                 /** @description Single byte range, e.g. `bytes=0-1048575` or `bytes=1048576-`. */
@@ -2949,6 +3199,14 @@ export interface operations {
                 exp?: components["parameters"]["SignedUrlExp"];
                 /** @description Signed-URL signature; required together with `exp` when no bearer token is sent. */
                 sig?: components["parameters"]["SignedUrlSig"];
+                /**
+                 * @description Present in the content URLs of a shared album's answers (`/v1/sharing/…`): the shared
+                 *     album's id, covered by the signature. Such a URL is checked again whenever it is fetched:
+                 *     it opens only while the album is shared, holds the item (neither trashed nor hidden) and
+                 *     its owner has the `sharing` feature, and never the original bytes while the album hides
+                 *     locations (`404` otherwise). Answers carry `Cache-Control: private, no-cache`.
+                 */
+                share?: components["parameters"]["SignedUrlShare"];
             };
             header?: {
                 /** @description Single byte range, e.g. `bytes=0-1048575` or `bytes=1048576-`. */
@@ -2982,6 +3240,14 @@ export interface operations {
                 exp?: components["parameters"]["SignedUrlExp"];
                 /** @description Signed-URL signature; required together with `exp` when no bearer token is sent. */
                 sig?: components["parameters"]["SignedUrlSig"];
+                /**
+                 * @description Present in the content URLs of a shared album's answers (`/v1/sharing/…`): the shared
+                 *     album's id, covered by the signature. Such a URL is checked again whenever it is fetched:
+                 *     it opens only while the album is shared, holds the item (neither trashed nor hidden) and
+                 *     its owner has the `sharing` feature, and never the original bytes while the album hides
+                 *     locations (`404` otherwise). Answers carry `Cache-Control: private, no-cache`.
+                 */
+                share?: components["parameters"]["SignedUrlShare"];
             };
             header?: {
                 /** @description Single byte range, e.g. `bytes=0-1048575` or `bytes=1048576-`. */
@@ -3876,7 +4142,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Album"];
+                    "application/json": components["schemas"]["SharedAlbum"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3909,7 +4175,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MediaItem"][];
+                    "application/json": components["schemas"]["SharedMediaItem"][];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4033,6 +4299,29 @@ export interface operations {
                     "application/json": components["schemas"]["SetupStatus"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -480,14 +480,48 @@ export interface SharedAlbumRequestV1 {
   id: string;
 }
 
+// library-shared-content-request.v1.json
+/**
+ * May a visitor of a shared album see this item's content now? mediaItemId is the album member (for a Live Photo's motion part, its still).
+ */
+export interface CheckSharedContentRequestV1 {
+  albumId: string;
+  mediaItemId: string;
+}
+
+// library-shared-content.v1.json
+/**
+ * The album is shared and holds the item, not trashed and not hidden: who owns it, and whether its visitors see locations.
+ */
+export interface SharedContentV1 {
+  /**
+   * The album's owner.
+   */
+  userId: string;
+  shareLocation: boolean;
+}
+
 // library-shared-items-request.v1.json
 /**
- * One page of a shared album's items for anyone (no user), in the order added, trashed and hidden items left out: not found unless the album exists and is shared.
+ * One page of a shared album's items for anyone (no user), in the order added, trashed and hidden items left out: not found unless the album exists and is shared. Bounded: at most 1000 pages of at most 100.
  */
 export interface ListSharedAlbumMediaItemsRequestV1 {
   id: string;
   page: number;
   limit: number;
+}
+
+// library-shared-items.v1.json
+/**
+ * One page of a shared album's items as the library answers the gateway: the owner (whose features decide whether the link answers) and whether visitors see locations; the gateway shows visitors neither the owner nor the items' private fields.
+ */
+export interface SharedAlbumItemsV1 {
+  /**
+   * The album's owner.
+   */
+  userId: string;
+  shareLocation: boolean;
+  items: MediaItemV1[];
 }
 
 // media-changed.v1.json
@@ -502,13 +536,30 @@ export interface MediaItemChangedV1 {
 
 // media-content-location.v1.json
 /**
- * A blob key and how to serve it.
+ * A blob key and how to serve it. For a media item's content the media service also says what the gateway needs to check a shared album's signed URL at serve time: the item's trash and hidden state, the still it is the motion part of, whether the bytes are the original's, and whether the item has a GPS position.
  */
 export interface ContentLocationV1 {
   key: string;
   contentType: string;
   filename: string;
   userId: string;
+  /**
+   * The Live Photo still this item is the motion part of; null for any other item.
+   */
+  stillMediaItemId?: string | null;
+  hidden?: boolean;
+  /**
+   * In the trash.
+   */
+  deleted?: boolean;
+  /**
+   * The key is the original upload's (a video that plays as it is serves it as its preview).
+   */
+  original?: boolean;
+  /**
+   * The item's metadata has a GPS position.
+   */
+  located?: boolean;
 }
 
 // media-create-request.v1.json
@@ -530,6 +581,10 @@ export interface CreateMediaItemRequestV1 {
    * @maxItems 32
    */
   components?: string[];
+  /**
+   * The owner's storage quota (from the auth service): the item is refused (INSUFFICIENT_STORAGE) when the owner's usage plus its size would exceed it. Absent or null: unlimited.
+   */
+  quotaBytes?: number | null;
 }
 
 // media-created.v1.json
@@ -870,6 +925,22 @@ export interface UpdateMediaItemRequestV1 {
   hidden?: boolean;
 }
 
+// media-usage-request.v1.json
+/**
+ * Names the user whose storage use is asked.
+ */
+export interface MediaUsageRequestV1 {
+  userId: string;
+}
+
+// media-usage.v1.json
+/**
+ * A user's storage use: the bytes of their originals, trash included (derived previews not counted).
+ */
+export interface MediaUsageV1 {
+  usageBytes: number;
+}
+
 // media-walk-request.v1.json
 /**
  * A batch of one user's items in (createdAt, id) order, after the item `after` (its createdAt and id) when given, created no later than `until`.
@@ -933,6 +1004,10 @@ export interface CreateUserRequestV1 {
   username: string;
   password: string;
   features?: UserFeaturesV1;
+  /**
+   * Storage quota in bytes; null: unlimited; absent: the server default (TROVE_DEFAULT_QUOTA_BYTES).
+   */
+  quotaBytes?: number | null;
 }
 
 // user-deleted.v1.json
@@ -996,6 +1071,10 @@ export interface UpdateUserRequestV1 {
   username?: string;
   password?: string;
   features?: UserFeaturesV1;
+  /**
+   * New storage quota in bytes; null: unlimited.
+   */
+  quotaBytes?: number | null;
 }
 
 // user.v1.json
@@ -1023,4 +1102,8 @@ export interface UserV1 {
     people: boolean;
     jobs: boolean;
   };
+  /**
+   * Most bytes of originals the user may store (trash included); null: unlimited.
+   */
+  quotaBytes: number | null;
 }

@@ -23,5 +23,7 @@ export const authSpec = {
   hashQueue: int('TROVE_AUTH_HASH_QUEUE', { default: 16, min: 0, max: 1000 }),
   /** How long one may wait for its turn before it is answered 429. */
   hashWaitMs: int('TROVE_AUTH_HASH_WAIT_MS', { default: 3000, min: 100, max: 60_000 }),
+  /** A new user's storage quota in bytes when the administrator names none; unset: unlimited. */
+  defaultQuotaBytes: int('TROVE_DEFAULT_QUOTA_BYTES', { required: false, min: 0, max: Number.MAX_SAFE_INTEGER }) as Var<number | undefined>,
   ...docStoreSpec,
 };

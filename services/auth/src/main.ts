@@ -38,7 +38,7 @@ void runService({
     await prepareDummyHash();
 
     const logins = new Sessions({ users, sessions, tokens, limits, revocations, log });
-    const accounts = new Users({ users, sessions, revocations, events: bus, log });
+    const accounts = new Users({ users, sessions, revocations, events: bus, log, defaultQuotaBytes: config.defaultQuotaBytes ?? null });
     await serve('users, passwords and sessions', authHandlers(logins, accounts));
 
     const housekeeping = () =>

@@ -1,6 +1,7 @@
 import { mediaProcessedEvent, mediaPurgedEvent, mediaRestoredEvent, mediaTrashedEvent, mediaUpdatedEvent, userDeletedEvent } from '@trove/proto-events';
 import type { MediaItemChangedV1 } from '@trove/proto-events';
 import type { Bus, ConsumerHandle, Logger } from '@trove/kit';
+import { isForged } from './forged';
 import type { Explore } from './explore/service';
 import type { People } from './people/service';
 
@@ -29,6 +30,7 @@ export function consumeExploreEvents(bus: Bus, explore: Explore, people: People,
   };
   return Promise.all([
     bus.consume(mediaProcessedEvent, { durable: EXPLORE_CONSUMERS.processed }, async (result) => {
+      if (isForged(result, log)) return;
       await explore.itemProcessed(result);
       await people.itemProcessed(result);
       log.debug({ mediaItemId: result.mediaItemId, faces: result.faces?.length }, 'media item filed under its place, things and people');

@@ -16,7 +16,7 @@ import { OperationMatcher } from './openapi/operation-matcher';
 import { openApiValidator } from './openapi/validator';
 import { featureGate } from './features/gate';
 import type { UserFeatures } from './features/user-features';
-import { RecentFeatures } from './features/recent-features';
+import { RecentFeatures, RecentLookups } from './features/recent-features';
 import { gatewayRoutes } from './routes/route-table';
 import type { AccessTokenVerifier } from './security/access-tokens';
 import type { AdminCredentials } from './security/admin-credentials';
@@ -24,6 +24,7 @@ import { authenticate } from './security/authenticate';
 import { RateLimiter } from './security/rate-limiter';
 import { SharingAdmission } from './security/sharing-admission';
 import { DiskUsage } from './storage/disk-usage';
+import { UserQuotas } from './storage/user-quotas';
 
 export interface AppDeps {
   log: Logger;
@@ -94,6 +95,8 @@ export function createApp(deps: AppDeps): express.Express {
   const routes = gatewayRoutes({
     ...deps,
     uploadFeatures: new RecentFeatures(deps.features, UPLOAD_FEATURES_TTL_MS),
+    // A quota the administrator changes reaches uploads as late as a change of features.
+    uploadQuotas: new RecentLookups(new UserQuotas(deps.bus), UPLOAD_FEATURES_TTL_MS),
     uploadIdleTimeoutMs: limits.uploadIdleTimeoutMs,
     disk: new DiskUsage(() => deps.blobs.usage(), limits.diskUsageCacheMs),
     revocations: deps.tokens.revocations,

@@ -12,6 +12,8 @@ export const gatewaySpec = {
   host: str('TROVE_GATEWAY_HOST', { default: '0.0.0.0' }),
   corsOrigins: optionalStr('TROVE_CORS_ORIGINS'),
   jsonBodyLimit: str('TROVE_JSON_BODY_LIMIT', { default: '1mb' }),
+  /** How long access tokens are still accepted after the revocation watch broke (then 503 until it is back). */
+  revocationGraceSeconds: int('TROVE_REVOCATION_GRACE_SECONDS', { default: 10, min: 0, max: 300 }),
   featureFavourites: bool('TROVE_FEATURE_FAVOURITES', { default: true }),
   featureHidden: bool('TROVE_FEATURE_HIDDEN', { default: true }),
   /** Features switched off for every user (comma-separated names; checked at start). */

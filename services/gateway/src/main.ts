@@ -20,7 +20,7 @@ void runService({
     // Credentials first: a gateway without a usable admin password or signing secret must not start.
     const admin = loadAdminCredentials(config, MIN_ADMIN_PASSWORD_LENGTH, log);
     const jwtSecret = loadJwtSecret(config);
-    const revocations = await RevocationList.start(bus.nc, log);
+    const revocations = await RevocationList.start(bus.nc, log, { connected: () => bus.isConnected(), graceMs: config.revocationGraceSeconds * 1000 });
     onShutdown(() => revocations.stop());
 
     const blobs = await openBlobStoreFromConfig(config);

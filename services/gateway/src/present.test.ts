@@ -108,6 +108,34 @@ describe('presenting service answers as the API shows them', () => {
     expect(present.albums([{ ...album, coverMediaItemId: null, coverMediaItem: null }])[0].coverMediaItem).toBeNull();
   });
 
+  it("a shared album's visitor shape: nothing of the owner, URLs signed for the album, no original while locations are hidden", () => {
+    const motionId = '9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
+    const hidden = { ...item, metadata: { ...item.metadata, latitude: null, longitude: null }, motionMediaItemId: motionId, status: 'FAILED' as const, failureReason: 'disk full at /srv/alice' };
+    const shown = present.sharedAlbum({ ...album, coverMediaItem: hidden });
+    expect(Object.keys(shown)).toEqual(schemaProperties('SharedAlbum'));
+    expect(shown).not.toHaveProperty('userId');
+    expect(shown).toMatchObject({ id: album.id, name: 'Paris', description: 'June', mediaItemsCount: 1, coverMediaItemId: item.id });
+    const cover = shown.coverMediaItem!;
+    expect(Object.keys(cover)).toEqual(schemaProperties('SharedMediaItem'));
+    for (const field of ['userId', 'filename', 'favourite', 'hidden', 'deleted', 'shared', 'failureReason', 'motionMediaItemId', 'createdAt', 'updatedAt']) expect(cover).not.toHaveProperty(field);
+    expect(cover).toMatchObject({ sourceUrl: null, latitude: null, longitude: null, status: 'FAILED', cameraModel: 'iPhone 13' });
+    for (const [shownUrl, id, variant] of [[cover.previewUrl, item.id, 'preview'], [cover.thumbnailUrl, item.id, 'thumbnail'], [cover.motionUrl!, motionId, 'preview']] as const) {
+      const url = new URL(shownUrl);
+      expect(url.pathname).toBe(`/v1/mediaItems/${id}/${variant}`);
+      expect(url.searchParams.get('share')).toBe(album.id);
+      const [exp, sig] = [url.searchParams.get('exp') ?? undefined, url.searchParams.get('sig') ?? undefined];
+      expect(signer.verify(url.pathname, exp, sig, album.id)).toBe(true);
+      // Without its claim (or with another album's) the signature opens nothing.
+      expect(signer.verify(url.pathname, exp, sig)).toBe(false);
+      expect(signer.verify(url.pathname, exp, sig, thing.id)).toBe(false);
+    }
+    // Locations shared: the original too, signed for the album.
+    const withOriginal = present.sharedMediaItem(item, album.id, true);
+    expect(new URL(withOriginal.sourceUrl!).searchParams.get('share')).toBe(album.id);
+    expect(withOriginal).toMatchObject({ latitude: 48.85, longitude: 2.35 });
+    expect(present.sharedAlbum({ ...album, coverMediaItemId: null, coverMediaItem: null }).coverMediaItem).toBeNull();
+  });
+
   it('a place or thing: the fields of Place or Thing, its cover item presented from the items the media service answered', () => {
     const items = new Map([[item.id, item]]);
     const shown = present.place(place, items);

@@ -5,6 +5,8 @@ import { schemaFields } from './openapi/schema-fields';
 
 type MediaItem = components['schemas']['MediaItem'];
 type Album = components['schemas']['Album'];
+type SharedAlbum = components['schemas']['SharedAlbum'];
+type SharedMediaItem = components['schemas']['SharedMediaItem'];
 type Place = components['schemas']['Place'];
 type Thing = components['schemas']['Thing'];
 type Person = components['schemas']['Person'];
@@ -26,6 +28,24 @@ export function presenter(req: RequestOrigin, urls: ContentUrls) {
     return schemaFields('MediaItem', { ...item, ...item.metadata, ...motion, sourceUrl: url(item.id, 'original'), previewUrl: url(item.id, 'preview'), thumbnailUrl: url(item.id, 'thumbnail') });
   };
   const album = (a: AlbumV1): Album => schemaFields('Album', { ...a, coverMediaItem: a.coverMediaItem ? mediaItem(a.coverMediaItem) : null });
+  /**
+   * An item as a visitor of shared album `albumId` sees it: the SharedMediaItem fields only, its
+   * URLs signed for that album (checked when fetched), and no original unless the owner shares
+   * locations (an original keeps what the camera wrote into it). The library already left out
+   * the GPS position then.
+   */
+  const sharedMediaItem = (item: MediaItemV1, albumId: string, shareLocation: boolean): SharedMediaItem =>
+    schemaFields('SharedMediaItem', {
+      ...item,
+      ...item.metadata,
+      sourceUrl: shareLocation ? url(item.id, 'original', albumId) : null,
+      previewUrl: url(item.id, 'preview', albumId),
+      thumbnailUrl: url(item.id, 'thumbnail', albumId),
+      motionUrl: item.motionMediaItemId ? url(item.motionMediaItemId, 'preview', albumId) : null,
+    });
+  /** A shared album as its visitors see it: nothing of the owner. */
+  const sharedAlbum = (a: AlbumV1): SharedAlbum =>
+    schemaFields('SharedAlbum', { ...a, coverMediaItem: a.coverMediaItem ? sharedMediaItem(a.coverMediaItem, a.id, a.shareLocation) : null });
   /** Explore answers cover ids: the cover is the item among `items`, or none (id null) when the media service no longer has it. */
   const withCover = <G extends { coverMediaItemId: string | null }>(group: G, items: MediaItemsById) => {
     const found = group.coverMediaItemId ? items.get(group.coverMediaItemId) : undefined;
@@ -56,6 +76,8 @@ export function presenter(req: RequestOrigin, urls: ContentUrls) {
     mediaItem,
     mediaItems: (items: MediaItemV1[]): MediaItem[] => items.map(mediaItem),
     album,
+    sharedAlbum,
+    sharedMediaItem,
     albums: (albums: AlbumV1[]): Album[] => albums.map(album),
     place,
     places: (places: PlaceV1[], items: MediaItemsById): Place[] => places.map((p) => place(p, items)),

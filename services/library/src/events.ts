@@ -1,10 +1,11 @@
-import { mediaPurgedEvent, mediaRestoredEvent, mediaTrashedEvent, userDeletedEvent } from '@trove/proto-events';
+import { mediaPurgedEvent, mediaRestoredEvent, mediaTrashedEvent, mediaUpdatedEvent, userDeletedEvent } from '@trove/proto-events';
 import type { MediaItemChangedV1, UserDeletedV1 } from '@trove/proto-events';
 import type { Bus, ConsumerHandle, Logger } from '@trove/kit';
 import type { Albums } from './albums/service';
 
 /** Durable consumer names: one per event, shared by every replica of the library service. */
 export const LIBRARY_CONSUMERS = {
+  updated: 'library-media-updated',
   trashed: 'library-media-trashed',
   restored: 'library-media-restored',
   purged: 'library-media-purged',
@@ -18,6 +19,10 @@ export const LIBRARY_CONSUMERS = {
  */
 export function libraryEventHandlers(albums: Albums, log: Logger) {
   return {
+    updated: async ({ userId, mediaItemId }: MediaItemChangedV1) => {
+      const changed = await albums.itemChanged(userId, mediaItemId);
+      log.debug({ mediaItemId, changed }, 'media item changed: hidden flag of its album memberships refreshed');
+    },
     trashed: async ({ userId, mediaItemId, at }: MediaItemChangedV1) => {
       const changed = await albums.itemTrashed(userId, mediaItemId, true, new Date(at));
       log.debug({ mediaItemId, changed }, 'media item trashed: album memberships updated');
@@ -41,6 +46,7 @@ export function libraryEventHandlers(albums: Albums, log: Logger) {
 export async function consumeLibraryEvents(bus: Bus, albums: Albums, log: Logger): Promise<ConsumerHandle[]> {
   const h = libraryEventHandlers(albums, log);
   return Promise.all([
+    bus.consume(mediaUpdatedEvent, { durable: LIBRARY_CONSUMERS.updated }, h.updated),
     bus.consume(mediaTrashedEvent, { durable: LIBRARY_CONSUMERS.trashed }, h.trashed),
     bus.consume(mediaRestoredEvent, { durable: LIBRARY_CONSUMERS.restored }, h.restored),
     bus.consume(mediaPurgedEvent, { durable: LIBRARY_CONSUMERS.purged }, h.purged),

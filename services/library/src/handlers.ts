@@ -1,5 +1,6 @@
 import {
   addAlbumMediaItemsRpc,
+  checkSharedContentRpc,
   createAlbumRpc,
   deleteAlbumRpc,
   getAlbumRpc,
@@ -40,6 +41,7 @@ export function libraryHandlers(albums: Albums): ServeOptions['handlers'] {
     }),
     rpcHandler(listMediaItemAlbumsRpc, async ({ userId, mediaItemId }) => ({ albums: await albums.albumsOfItem(userId, mediaItemId) })),
     rpcHandler(getSharedAlbumRpc, ({ id }) => albums.sharedAlbum(id)),
-    rpcHandler(listSharedAlbumMediaItemsRpc, async ({ id, page, limit }) => ({ items: await albums.sharedItems(id, page, limit) })),
+    rpcHandler(listSharedAlbumMediaItemsRpc, ({ id, page, limit }) => albums.sharedItems(id, page, limit)),
+    rpcHandler(checkSharedContentRpc, ({ albumId, mediaItemId }) => albums.sharedContent(albumId, mediaItemId)),
   ];
 }

@@ -1,4 +1,4 @@
-import { createMediaItemRpc, getMediaItemRpc, getMediaItemsRpc, listMediaItemsRpc, locateContentRpc, setMediaFlagRpc, updateMediaItemRpc, walkMediaItemsRpc, yearsAgoRpc } from '@trove/proto-events';
+import { createMediaItemRpc, mediaUsageRpc, getMediaItemRpc, getMediaItemsRpc, listMediaItemsRpc, locateContentRpc, setMediaFlagRpc, updateMediaItemRpc, walkMediaItemsRpc, yearsAgoRpc } from '@trove/proto-events';
 import { rpcHandler } from '@trove/kit';
 import type { MediaService } from './items/service';
 
@@ -20,5 +20,6 @@ export function mediaHandlers(media: MediaService) {
     rpcHandler(getMediaItemsRpc, (req) => media.getMany(req.userId, req.ids)),
     rpcHandler(locateContentRpc, (req) => media.locate(req)),
     rpcHandler(walkMediaItemsRpc, (req) => media.walk(req)),
+    rpcHandler(mediaUsageRpc, (req) => media.usageOf(req.userId)),
   ];
 }

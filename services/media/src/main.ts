@@ -6,6 +6,8 @@ import { mediaHandlers } from './handlers';
 import { MediaRepository } from './items/repository';
 import { MediaService } from './items/service';
 import { startPeriodic } from './items/sweeper';
+import { UsageRepository } from './usage/repository';
+import { StorageUsage } from './usage/service';
 
 /** The media service: media items, their flags and content locations; applies processing results; purges expired trash. */
 void runService({
@@ -22,7 +24,8 @@ void runService({
     observedGauge('trove_media_items', 'Media items of every user by processing status.', ['status'], async () =>
       Object.entries(await items.countByStatus()).map(([status, value]) => ({ labels: { status }, value })),
     );
-    const media = new MediaService({ items, blobs, events: bus, log, trashRetentionMs, stuckAfterMs });
+    const usage = new StorageUsage(await UsageRepository.open(store), (userId) => items.sizeOfUser(userId));
+    const media = new MediaService({ items, blobs, events: bus, log, usage, trashRetentionMs, stuckAfterMs });
 
     await serve('media items, their flags and content', mediaHandlers(media));
     await consumeMediaEvents(bus, media, log);

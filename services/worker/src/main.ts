@@ -9,6 +9,16 @@ import { processItem } from './pipeline/process';
 import { processTempDir, sweepStaleTemp } from './pipeline/temp';
 
 /**
+ * Test stacks only (e2e/security): an item whose file name contains TROVE_WORKER_TEST_CRASH_ON kills
+ * this process with SIGKILL, as the kernel's OOM killer would, so the crash quarantine is tested with a
+ * real death. Unset everywhere else.
+ */
+function crashForTests(filename: string): void {
+  const marker = process.env.TROVE_WORKER_TEST_CRASH_ON;
+  if (marker && filename.includes(marker)) process.kill(process.pid, 'SIGKILL');
+}
+
+/**
  * The worker service: processes uploaded media from the JetStream work queue. Stateless apart
  * from per-item temp files, so it scales by running more processes (or pods).
  */
@@ -31,9 +41,12 @@ void runService({
 
     await bus.consume(
       processMediaItemWork,
-      { durable: WORK_CONSUMER, concurrency: config.concurrency, maxDeliver: config.maxDeliver, backoffMs: config.backoffMs, ackWaitMs: config.ackWaitSeconds * 1000 },
+      // An item whose processing kills the process (a decoder's crash, the OOM killer) twice is quarantined: FAILED with the reason.
+      { durable: WORK_CONSUMER, concurrency: config.concurrency, maxDeliver: config.maxDeliver, backoffMs: config.backoffMs, ackWaitMs: config.ackWaitSeconds * 1000, quarantineAfter: config.quarantineCrashes },
       async (item, meta) => {
         const started = Date.now();
+        if (meta.crashes) log.warn({ mediaItemId: item.mediaItemId, crashes: meta.crashes }, 'the worker died while processing this item before; it runs alone now');
+        crashForTests(item.filename);
         const outcome = await processItem({ blobs, events: bus, log, tempRoot, limits, thingsMinScore: config.thingsMinScore, faces: { minScore: config.facesMinScore, minSize: config.facesMinSize }, findPlace: (lat, lon) => findPlace(lat, lon, places), ocrTimeoutSeconds: config.ocrTimeoutSeconds }, item);
         // A failed item was logged with its reason by processItem.
         if (outcome === 'gone') log.info({ mediaItemId: item.mediaItemId }, 'original is gone (item purged); skipped');

@@ -25,7 +25,8 @@ export function InfoPanel({ item, onDescribe }: InfoPanelProps) {
     ['File name', item.filename],
     ['Size', formatBytes(item.size)],
     ['Type', item.mimeType],
-    ['Uploaded', formatDateTime(item.createdAt)],
+    // Shared albums do not tell visitors when the owner uploaded.
+    ['Uploaded', item.createdAt ? formatDateTime(item.createdAt) : null],
   ];
   const location = formatCoordinates(item.latitude, item.longitude);
   return (

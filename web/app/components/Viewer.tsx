@@ -104,7 +104,7 @@ export function Viewer({ item, prev, next, position, onNavigate, onClose, action
 
   const placeholder = placeholderDataUrl(item.placeholder);
   const ready = item.status === 'READY';
-  const title = item.description?.trim() || item.filename;
+  const title = item.description?.trim() || item.filename || formatDateTime(item.creationTime);
 
   return (
     <Dialog className={`viewer${info ? ' with-info' : ''}`} aria-label={`${item.mediaItemType === 'video' ? 'Video' : 'Photo'}: ${title}`} onClose={onClose} onKeyDown={onKeyDown}>
@@ -144,9 +144,12 @@ export function Viewer({ item, prev, next, position, onNavigate, onClose, action
               )}
             </>
           ) : null}
-          <a className="icon-button" href={item.sourceUrl} download={item.filename} aria-label="Download original" title="Download original">
-            <Icon name="download" />
-          </a>
+          {item.sourceUrl ? (
+            // A shared album that hides locations gives its visitors no original.
+            <a className="icon-button" href={item.sourceUrl} download={item.filename || true} aria-label="Download original" title="Download original">
+              <Icon name="download" />
+            </a>
+          ) : null}
           <IconButton icon="info" label="Info" aria-pressed={info} aria-keyshortcuts="I" title="Info (I)" onClick={() => setInfo((v) => !v)} />
         </div>
       </div>
@@ -162,7 +165,7 @@ export function Viewer({ item, prev, next, position, onNavigate, onClose, action
           ) : ready && item.motionUrl ? (
             <LivePhoto key={item.id} src={item.previewUrl} alt={altText(item)} motionUrl={item.motionUrl} />
           ) : (
-            <img key={item.id} src={ready ? item.previewUrl : item.sourceUrl} alt={altText(item)} decoding="async" />
+            <img key={item.id} src={ready || !item.sourceUrl ? item.previewUrl : item.sourceUrl} alt={altText(item)} decoding="async" />
           )}
         </div>
         <button type="button" className="viewer-nav prev" onClick={() => prev && onNavigate(prev.id)} disabled={!prev} aria-label="Previous" aria-keyshortcuts="ArrowLeft" title="Previous (←)">

@@ -4,9 +4,9 @@ import type { Params } from '@remix-run/react';
 import { createApiClient, ok } from '~/api/client.server';
 import type { ApiClient } from '~/api/client.server';
 import { PAGE_LIMIT } from '~/api/types';
-import type { Album, AlbumSort, AlbumUpdateRequest } from '~/api/types';
+import type { Album, AlbumSort, AlbumUpdateRequest, SharedAlbum } from '~/api/types';
 import { apiFailure, requireSession } from './auth.server';
-import { localizeAlbum } from './content-url.server';
+import { localizeAlbum, localizeSharedAlbum } from './content-url.server';
 import type { WebContext } from './context.server';
 import { isUuid } from './ids';
 
@@ -51,9 +51,9 @@ export async function requireAlbum(request: Request, context: WebContext, params
   });
 }
 
-/** `api`: a visitor's client (visitorApi), so that the gateway counts the call against the browser's address. */
-export async function getSharedAlbum(apiUrl: string, id: string, api: ApiClient = createApiClient(apiUrl)): Promise<Album> {
-  return localizeAlbum(await ok(api.GET('/v1/sharing/{id}', { params: { path: { id } } })), apiUrl);
+/** A shared album as its visitors see it (no owner, no owner's settings). `api`: a visitor's client (visitorApi), so that the gateway counts the call against the browser's address. */
+export async function getSharedAlbum(apiUrl: string, id: string, api: ApiClient = createApiClient(apiUrl)): Promise<SharedAlbum> {
+  return localizeSharedAlbum(await ok(api.GET('/v1/sharing/{id}', { params: { path: { id } } })), apiUrl);
 }
 
 export async function createAlbum(apiUrl: string, api: ApiClient, name: string, description: string | null, ids: string[] = []): Promise<Album> {

@@ -87,6 +87,8 @@ export function altText(item: Pick<MediaItem, 'description' | 'mediaItemType' | 
   const kind = item.mediaItemType === 'video' ? 'Video' : 'Photo';
   const when = formatDateTime(item.creationTime);
   if (item.description?.trim()) return `${kind}: ${item.description.trim()}${when ? ` (${when})` : ''}`;
+  // A shared album's item has no file name for its visitors.
+  if (!item.filename) return `${kind}${when ? ` ${when}` : ''}`;
   return `${kind} ${item.filename}${when ? `, ${when}` : ''}`;
 }
 

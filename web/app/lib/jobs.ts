@@ -1,17 +1,21 @@
 /** Jobs as the /jobs page shows and starts them (shared by server and browser). */
 import type { Job, JobStatus } from '~/api/types';
 
-/** The processing components a job can run, in the order they run. */
-export const JOB_COMPONENTS = ['metadata', 'previews', 'category', 'places', 'things', 'people'] as const;
+/**
+ * The processing components a job can run, in the order they run: the names `JobCreateRequest.components` accepts
+ * in openapi.yaml (jobs.test.ts checks each against the contract's pattern).
+ */
+export const JOB_COMPONENTS = ['metadata', 'previews', 'places', 'things', 'people', 'ocr', 'search'] as const;
 export type JobComponent = (typeof JOB_COMPONENTS)[number];
 
 export const COMPONENT_LABEL: Record<JobComponent, string> = {
   metadata: 'Metadata (dates, camera, location)',
   previews: 'Previews and thumbnails',
-  category: 'Categories',
   places: 'Places',
   things: 'Things',
   people: 'People (faces)',
+  ocr: 'Text in photos',
+  search: 'Search index',
 };
 
 /** The ticked components as the API takes them ("metadata,places"), or null when none is ticked. */

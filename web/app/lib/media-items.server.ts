@@ -6,7 +6,7 @@ import { createApiClient, ok } from '~/api/client.server';
 import type { ApiClient } from '~/api/client.server';
 import { PAGE_LIMIT } from '~/api/types';
 import type { MediaItem, MediaView } from '~/api/types';
-import { localizeItem, localizeItems } from './content-url.server';
+import { localizeItem, localizeItems, localizeSharedItem } from './content-url.server';
 
 /** The API's list behind each view of the user's own library. */
 const OWN_LISTS = { library: '/v1/mediaItems', favourites: '/v1/favourites', hidden: '/v1/hidden', trash: '/v1/trash' } as const;
@@ -23,7 +23,8 @@ export async function listView(apiUrl: string, api: ApiClient | null, view: Medi
   const query = { page, limit };
   let items: MediaItem[];
   if (view.kind === 'shared') {
-    items = await ok((api ?? createApiClient(apiUrl)).GET('/v1/sharing/{id}/mediaItems', { params: { path: { id: view.albumId }, query } }));
+    const shared = await ok((api ?? createApiClient(apiUrl)).GET('/v1/sharing/{id}/mediaItems', { params: { path: { id: view.albumId }, query } }));
+    return shared.map((item) => localizeSharedItem(item, apiUrl));
   } else if (!api) {
     throw new Error('listView needs a session for this view');
   } else if (view.kind === 'album') {

@@ -164,6 +164,7 @@ export function resultFromResponse(status: number, body: unknown): SendResult {
   const message = typeof b.message === 'string' ? b.message : '';
   if (status === 400 && /unsupported file type/i.test(message)) return { kind: 'failed', message: 'Not a photo or video Trove can read' };
   if (status === 413) return { kind: 'failed', message: 'File too large for this server' };
+  if (status === 507) return { kind: 'failed', message: 'Your storage is full (see Settings)' };
   if (status === 401) return { kind: 'failed', message: 'Your session ended: log in again' };
   if (status === 503 || status === 502 || status === 504 || status === 0) return { kind: 'failed', message: 'Server unreachable, try again' };
   return { kind: 'failed', message: message ? `Upload failed: ${message}` : `Upload failed (${status})` };

@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { useTheme } from '~/components/ThemeToggle';
 import { Button } from '~/components/ui/Button';
 import { apiFailure, requireSession } from '~/lib/auth.server';
+import { StorageUse } from '~/components/StorageUse';
 import { formatGigabytes } from '~/lib/format';
 import { serverInfo } from '~/lib/server-info.server';
 import { THEMES } from '~/lib/theme';
@@ -64,7 +65,7 @@ function ThemeChoice() {
 }
 
 export default function Settings() {
-  const { features, disk, version, username } = useLoaderData<typeof loader>();
+  const { features, storage, disk, version, username } = useLoaderData<typeof loader>();
   return (
     <>
       <div className="page-head">
@@ -86,8 +87,13 @@ export default function Settings() {
             ))}
           </ul>
         </section>
+        <section aria-labelledby="s-storage">
+          <h2 id="s-storage">Your storage</h2>
+          <p className="muted">Your originals, trash included.</p>
+          <StorageUse storage={storage} />
+        </section>
         <section aria-labelledby="s-disk">
-          <h2 id="s-disk">Storage</h2>
+          <h2 id="s-disk">Server disk</h2>
           {disk ? (
             <>
               {disk.total ? <progress max={disk.total} value={disk.used} aria-label="Disk used" /> : null}

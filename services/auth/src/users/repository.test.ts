@@ -66,6 +66,6 @@ describe('users repository', () => {
 
   it('never exposes the password hash', async () => {
     const alice = await create('alice');
-    expect(Object.keys(toUserV1(alice)).sort()).toEqual(['createdAt', 'features', 'id', 'name', 'updatedAt', 'username']);
+    expect(Object.keys(toUserV1(alice)).sort()).toEqual(['createdAt', 'features', 'id', 'name', 'quotaBytes', 'updatedAt', 'username']);
   });
 });

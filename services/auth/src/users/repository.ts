@@ -13,6 +13,8 @@ export interface UserDoc {
   passwordHash: string;
   /** Every key (accounts from before features existed have none: all on). */
   features?: FeatureSet;
+  /** Most bytes of originals the user may store; null or absent (accounts from before quotas): unlimited. */
+  quotaBytes?: number | null;
   createdAt: Date;
   updatedAt: Date;
   /** Set when a deletion began; such a user is gone for every caller while the deletion finishes. */
@@ -24,13 +26,14 @@ export interface UserChanges {
   username?: string;
   passwordHash?: string;
   features?: FeatureSet;
+  quotaBytes?: number | null;
 }
 
 const usernameTaken = () => conflict('username already exists');
 
 /** The public shape: never the password hash. */
 export function toUserV1(doc: UserDoc): UserV1 {
-  return { id: doc._id, name: doc.name, username: doc.username, features: completeFeatures(doc.features), createdAt: doc.createdAt.toISOString(), updatedAt: doc.updatedAt.toISOString() };
+  return { id: doc._id, name: doc.name, username: doc.username, features: completeFeatures(doc.features), quotaBytes: doc.quotaBytes ?? null, createdAt: doc.createdAt.toISOString(), updatedAt: doc.updatedAt.toISOString() };
 }
 
 /** User accounts in the document store. */
@@ -48,7 +51,7 @@ export class UsersRepository {
   }
 
   /** Throws CONFLICT when the username is taken (case-insensitively). */
-  async create(fields: { name: string; username: string; passwordHash: string; features?: FeatureSet }): Promise<UserDoc> {
+  async create(fields: { name: string; username: string; passwordHash: string; features?: FeatureSet; quotaBytes?: number | null }): Promise<UserDoc> {
     const now = this.now();
     const doc: UserDoc = { _id: randomUUID(), ...fields, usernameKey: fields.username.toLowerCase(), createdAt: now, updatedAt: now };
     try {

@@ -38,6 +38,37 @@ beforeEach(async () => {
 });
 
 describe('accounts', () => {
+  it('quota: unlimited by default, the server default when the request names none, set and cleared by an update', async () => {
+    const ann = await users.create({ name: 'Ann', username: 'ann', password: PASSWORD });
+    expect(ann.quotaBytes).toBeNull();
+    const withDefault = new Users({ users: repo, sessions, revocations, events: { publish: async () => undefined }, log: createLogger({ service: 'test', level: 'silent' }), defaultQuotaBytes: 5_000_000 });
+    const bob = await withDefault.create({ name: 'Bo', username: 'bob', password: PASSWORD });
+    expect(bob.quotaBytes).toBe(5_000_000);
+    // Named in the request: that, also null (unlimited) against the server default.
+    expect((await withDefault.create({ name: 'Cy', username: 'cyd', password: PASSWORD, quotaBytes: 1024 })).quotaBytes).toBe(1024);
+    expect((await withDefault.create({ name: 'Di', username: 'dia', password: PASSWORD, quotaBytes: null })).quotaBytes).toBeNull();
+    // 10 TiB does not fit 32 bits: it is kept exactly.
+    expect((await users.update({ id: ann.id, quotaBytes: 10 * 1024 ** 4 })).quotaBytes).toBe(10 * 1024 ** 4);
+    expect((await users.get(ann.id)).quotaBytes).toBe(10 * 1024 ** 4);
+    // An update without quotaBytes keeps it; null makes the user unlimited again.
+    expect((await users.update({ id: ann.id, name: 'Annie' })).quotaBytes).toBe(10 * 1024 ** 4);
+    expect((await users.update({ id: ann.id, quotaBytes: null })).quotaBytes).toBeNull();
+    expect(validate(getUserRpc.response, await users.get(bob.id))).toEqual({ valid: true, errors: [] });
+  });
+
+  it('quota: a negative or fractional number of bytes is refused (400) and changes nothing', async () => {
+    await expect(users.create({ name: 'Ann', username: 'ann', password: PASSWORD, quotaBytes: -1 })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/^quotaBytes /) });
+    const ann = await users.create({ name: 'Ann', username: 'ann', password: PASSWORD, quotaBytes: 100 });
+    await expect(users.update({ id: ann.id, quotaBytes: 1.5 })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/^quotaBytes /) });
+    expect((await users.get(ann.id)).quotaBytes).toBe(100);
+  });
+
+  it('quota: an account stored before quotas existed reads as unlimited', async () => {
+    const ann = await users.create({ name: 'Ann', username: 'ann', password: PASSWORD, quotaBytes: 7 });
+    await db.store.collection('users').updateOne({ _id: ann.id }, { $unset: { quotaBytes: true } });
+    expect((await users.get(ann.id)).quotaBytes).toBeNull();
+  });
+
   it('features: created with an object, the keys it leaves out are off; an update changes only the keys it names', async () => {
     const alice = await users.create({ name: 'Alice', username: 'alice', password: PASSWORD, features: { albums: true, favourites: true, hidden: true, trash: true, sharing: true, jobs: true, explore: false } });
     const off = { explore: false, places: false, things: false, people: false };
@@ -69,7 +100,7 @@ describe('accounts', () => {
 
   it('creates a user, answers it without any password hash, and stores a hash of the password', async () => {
     const alice = await users.create({ name: 'Alice', username: 'alice', password: PASSWORD });
-    expect(alice).toEqual({ id: expect.any(String), name: 'Alice', username: 'alice', features: completeFeatures({}), createdAt: expect.any(String), updatedAt: expect.any(String) });
+    expect(alice).toEqual({ id: expect.any(String), name: 'Alice', username: 'alice', features: completeFeatures({}), quotaBytes: null, createdAt: expect.any(String), updatedAt: expect.any(String) });
     expect(await users.get(alice.id)).toEqual(alice);
     expect(await verifyPassword(PASSWORD, (await repo.findById(alice.id))!.passwordHash)).toBe(true);
     expect((await users.list(1, 10)).map((u) => u.username)).toEqual(['alice']);

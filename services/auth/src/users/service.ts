@@ -16,6 +16,8 @@ export interface UsersDeps {
   /** Where events.v1.user.deleted goes (the bus; a recorder in unit tests). */
   events: Pick<Bus, 'publish'>;
   log: Logger;
+  /** A new user's quota when the request names none (TROVE_DEFAULT_QUOTA_BYTES); null: unlimited. */
+  defaultQuotaBytes?: number | null;
 }
 
 const userNotFound = () => notFound('user not found');
@@ -28,6 +30,12 @@ const userNotFound = () => notFound('user not found');
 export function featuresAtCreation(given: Partial<FeatureSet> | undefined): FeatureSet {
   if (given === undefined) return completeFeatures(undefined);
   return Object.fromEntries(USER_FEATURES.map((f) => [f, given[f] ?? false])) as FeatureSet;
+}
+
+/** A quota is a whole number of bytes, within what a JSON number holds exactly; null (unlimited) and absent are fine. */
+export function quotaProblem(quotaBytes: number | null | undefined): string | undefined {
+  if (quotaBytes === undefined || quotaBytes === null) return undefined;
+  return Number.isSafeInteger(quotaBytes) && quotaBytes >= 0 ? undefined : 'quotaBytes must be a whole number of bytes from 0 to 2^53-1, or null';
 }
 
 /** Throws 400 with the first problem found (its message names the field). */
@@ -44,9 +52,10 @@ export class Users {
    * Throws 400 for a name, username or password the policy refuses, 409 when the username is taken.
    * Features: see featuresAtCreation (left-out keys are off when an object is given).
    */
-  async create({ name, username, password, features }: CreateUserRequestV1): Promise<UserV1> {
-    check(nameProblem(name), usernameProblem(username), passwordProblem(password, username));
-    return toUserV1(await this.deps.users.create({ name, username, passwordHash: await hashPassword(password), features: featuresAtCreation(features) }));
+  async create({ name, username, password, features, quotaBytes }: CreateUserRequestV1): Promise<UserV1> {
+    check(nameProblem(name), usernameProblem(username), passwordProblem(password, username), quotaProblem(quotaBytes));
+    const quota = quotaBytes === undefined ? (this.deps.defaultQuotaBytes ?? null) : quotaBytes;
+    return toUserV1(await this.deps.users.create({ name, username, passwordHash: await hashPassword(password), features: featuresAtCreation(features), quotaBytes: quota }));
   }
 
   /** A first run: no account exists yet (the web app then offers to create one through the admin API). */
@@ -66,7 +75,7 @@ export class Users {
   }
 
   /** Changes what is given (features: the keys given; left-out keys keep their values); a new password ends every session of the user. */
-  async update({ id, name, username, password, features }: UpdateUserRequestV1): Promise<UserV1> {
+  async update({ id, name, username, password, features, quotaBytes }: UpdateUserRequestV1): Promise<UserV1> {
     const { users, sessions, revocations } = this.deps;
     const existing = await users.findById(id);
     if (!existing) throw userNotFound();
@@ -74,12 +83,14 @@ export class Users {
       name === undefined ? undefined : nameProblem(name),
       username === undefined ? undefined : usernameProblem(username),
       password === undefined ? undefined : passwordProblem(password, username ?? existing.username),
+      quotaProblem(quotaBytes),
     );
     const changes: UserChanges = {};
     if (name !== undefined) changes.name = name;
     if (username !== undefined) changes.username = username;
     if (password !== undefined) changes.passwordHash = await hashPassword(password);
     if (features !== undefined) changes.features = { ...completeFeatures(existing.features), ...features };
+    if (quotaBytes !== undefined) changes.quotaBytes = quotaBytes;
     const updated = await users.update(id, changes);
     if (!updated) throw userNotFound();
     if (password !== undefined) {

@@ -6,7 +6,7 @@ import { processedResult, workerPlace } from './processed.fake';
 import { ExploreRepository } from './repository';
 import { Explore, placeKey } from './service';
 
-describe('explore (places, things, covers, visibility) against NeDB and a fake media service', () => {
+describe('explore (places, things, covers, visibility) on the embedded store and a fake media service', () => {
   const db = docStorePerTest('explore');
   let repo: ExploreRepository;
   let media: FakeMedia;

@@ -11,7 +11,7 @@ import { PeopleRepository } from './repository';
 import { People } from './service';
 import { faceOf, randomPerson, seeded } from './synthetic.fake';
 
-describe('people (grouping, naming, hiding, merging, covers, visibility) against NeDB and a fake media service', () => {
+describe('people (grouping, naming, hiding, merging, covers, visibility) on the embedded store and a fake media service', () => {
   const db = docStorePerTest('explore');
   let media: FakeMedia;
   let explore: Explore;

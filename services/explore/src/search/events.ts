@@ -1,6 +1,7 @@
 import { mediaProcessedEvent, mediaPurgedEvent, mediaRestoredEvent, mediaTrashedEvent, mediaUpdatedEvent, searchRebuildRequestedEvent, userDeletedEvent } from '@trove/proto-events';
 import type { MediaItemChangedV1 } from '@trove/proto-events';
 import type { Bus, ConsumerHandle, Logger } from '@trove/kit';
+import { isForged } from '../forged';
 import type { Search } from './service';
 
 /** Durable consumer names: one per event, shared by every replica of the explore service (search's own, beside places and things'). */
@@ -26,6 +27,7 @@ export function consumeSearchEvents(bus: Bus, search: Search, log: Logger): Prom
   };
   return Promise.all([
     bus.consume(mediaProcessedEvent, { durable: SEARCH_CONSUMERS.processed }, async (result) => {
+      if (isForged(result, log)) return;
       await search.itemProcessed(result);
       log.debug({ mediaItemId: result.mediaItemId }, 'media item indexed for search');
     }),

@@ -17,11 +17,11 @@ class FakePeople implements PeopleNames {
 }
 
 // Both ways the repository answers queries: from each user's items held in memory (the embedded
-// store's default) and from the store's own matching (MongoDB's, here on NeDB).
+// store's default) and from the store's own matching (MongoDB's way, here on the embedded SQLite store).
 describe.each([
   ['items in memory', true],
   ['the store matching', false],
-])('search (index, matching, ranking, visibility) against NeDB and a fake media service, %s', (_how, inMemory) => {
+])('search (index, matching, ranking, visibility) on the embedded store and a fake media service, %s', (_how, inMemory) => {
   const db = docStorePerTest('explore');
   let media: FakeMedia;
   let people: FakePeople;

@@ -4,6 +4,13 @@ import type { Logger } from '@trove/kit';
 import { ContentUrlSigner, MIN_SECRET_LENGTH } from './url-signer';
 import type { ContentVariant } from './url-signer';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** What a verified signed URL opens: its path, and with `share` only as a visitor of that shared album sees it. */
+export interface SignedClaim {
+  share?: string;
+}
+
 /** What a request says about where the client sent it (an express Request is one). */
 export interface RequestOrigin {
   protocol: string;
@@ -21,10 +28,10 @@ export class ContentUrls {
     private readonly publicUrl?: string,
   ) {}
 
-  /** The content URL maker for answers to `req`. */
-  forRequest(req: RequestOrigin): (mediaItemId: string, variant: ContentVariant) => string {
+  /** The content URL maker for answers to `req`; with `share`, URLs scoped to that shared album (checked when served). */
+  forRequest(req: RequestOrigin): (mediaItemId: string, variant: ContentVariant, share?: string) => string {
     const base = this.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
-    return (mediaItemId, variant) => `${base}${this.signer.sign(mediaItemId, variant)}`;
+    return (mediaItemId, variant, share) => `${base}${this.signer.sign(mediaItemId, variant, share)}`;
   }
 
   /** The face thumbnail URL maker for answers to `req`. */
@@ -33,10 +40,16 @@ export class ContentUrls {
     return (faceId) => `${base}${this.signer.signPath(ContentUrlSigner.facePath(faceId))}`;
   }
 
-  /** Whether the `exp` and `sig` query parameters sign the request's path (for `authenticate`). */
-  verify(req: Pick<Request, 'path' | 'query'>): boolean {
-    const { exp, sig } = req.query;
-    return typeof exp === 'string' && typeof sig === 'string' && this.signer.verify(req.path, exp, sig);
+  /**
+   * Whether the `exp` and `sig` query parameters sign the request's path (and its `share` claim,
+   * when there is one), for `authenticate`: false, or what the URL was signed for.
+   */
+  verify(req: Pick<Request, 'path' | 'query'>): false | SignedClaim {
+    const { exp, sig, share } = req.query;
+    if (typeof exp !== 'string' || typeof sig !== 'string') return false;
+    if (share !== undefined && (typeof share !== 'string' || !UUID.test(share))) return false;
+    if (!this.signer.verify(req.path, exp, sig, share)) return false;
+    return share === undefined ? {} : { share };
   }
 }
 

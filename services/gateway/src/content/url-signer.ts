@@ -36,30 +36,37 @@ export class ContentUrlSigner {
     return `/v1/explore/faces/${faceId}/thumbnail`;
   }
 
-  /** The signed URL of an item's content call. */
-  sign(mediaItemId: string, variant: ContentVariant): string {
-    return this.signPath(ContentUrlSigner.path(mediaItemId, variant));
+  /**
+   * The signed URL of an item's content call. With `share` (a shared album's id) the URL carries
+   * that id, covered by the signature: the gateway then checks at every serve that the album still
+   * shows the item, so such a URL stops opening the moment it no longer does.
+   */
+  sign(mediaItemId: string, variant: ContentVariant, share?: string): string {
+    return this.signPath(ContentUrlSigner.path(mediaItemId, variant), share);
   }
 
-  /** `<path>?exp=<unix seconds>&sig=<hmac>`, valid for at least ttlSeconds and at most twice that. */
-  signPath(path: string): string {
+  /** `<path>?exp=<unix seconds>[&share=<album id>]&sig=<hmac>`, valid for at least ttlSeconds and at most twice that. */
+  signPath(path: string, share?: string): string {
     const ttl = this.opts.ttlSeconds;
     const nowS = Math.floor(this.now() / 1000);
     const exp = (Math.floor(nowS / ttl) + 2) * ttl;
-    return `${path}?exp=${exp}&sig=${this.mac(path, exp)}`;
+    const shareParam = share === undefined ? '' : `&share=${encodeURIComponent(share)}`;
+    return `${path}?exp=${exp}${shareParam}&sig=${this.mac(path, exp, share)}`;
   }
 
-  /** True when `sig` is this server's signature of `path` and `exp` has not passed. */
-  verify(path: string, exp: string | undefined, sig: string | undefined): boolean {
+  /** True when `sig` is this server's signature of `path`, `exp` (not passed) and `share` (the same one, or none for none). */
+  verify(path: string, exp: string | undefined, sig: string | undefined, share?: string): boolean {
     if (!exp || !sig || !/^\d{1,12}$/.test(exp)) return false;
     const expS = Number(exp);
     if (expS * 1000 <= this.now()) return false;
-    const expected = Buffer.from(this.mac(path, expS));
+    const expected = Buffer.from(this.mac(path, expS, share));
     const given = Buffer.from(sig);
     return expected.length === given.length && timingSafeEqual(expected, given);
   }
 
-  private mac(path: string, exp: number): string {
-    return createHmac('sha256', this.opts.secret).update(`${path}\n${exp}`).digest('base64url');
+  /** A path holds no newline, so a signature with a share claim never equals one without. */
+  private mac(path: string, exp: number, share?: string): string {
+    const claim = share === undefined ? '' : `\nshare=${share}`;
+    return createHmac('sha256', this.opts.secret).update(`${path}\n${exp}${claim}`).digest('base64url');
   }
 }

@@ -5,34 +5,37 @@ export interface FeatureSource {
   of(userId: string): Promise<FeatureSet>;
 }
 
+/** Anything looked up per user (their features, their storage quota). */
+export interface PerUserSource<T> {
+  of(userId: string): Promise<T>;
+}
+
 /**
- * A user's features asked of the auth service at most once per `ttlMs`: for the upload, which only
- * picks the optional components (places, things, faces) from them, and which a client sends many
- * of in a row (one round trip through NATS and auth less for each). A change reaches uploads at
- * most `ttlMs` late; the feature gate of the API calls does not use it and sees changes at once.
- * A failed lookup is not kept.
+ * A per-user lookup asked of the auth service at most once per `ttlMs`: for the upload, which a
+ * client sends many of in a row (one round trip through NATS and auth less for each). A change
+ * reaches uploads at most `ttlMs` late. A failed lookup is not kept.
  */
-export class RecentFeatures implements FeatureSource {
+export class RecentLookups<T> implements PerUserSource<T> {
   /** In the order they were asked: the oldest first, so expired ones are dropped from the front. */
-  private readonly entries = new Map<string, { at: number; features: Promise<FeatureSet> }>();
+  private readonly entries = new Map<string, { at: number; value: Promise<T> }>();
 
   constructor(
-    private readonly source: FeatureSource,
+    private readonly source: PerUserSource<T>,
     private readonly ttlMs: number,
     private readonly now: () => number = () => performance.now(),
   ) {}
 
-  of(userId: string): Promise<FeatureSet> {
+  of(userId: string): Promise<T> {
     const now = this.now();
     this.dropExpired(now);
     const kept = this.entries.get(userId);
-    if (kept) return kept.features;
-    const features = this.source.of(userId);
-    this.entries.set(userId, { at: now, features });
-    features.catch(() => {
-      if (this.entries.get(userId)?.features === features) this.entries.delete(userId);
+    if (kept) return kept.value;
+    const value = this.source.of(userId);
+    this.entries.set(userId, { at: now, value });
+    value.catch(() => {
+      if (this.entries.get(userId)?.value === value) this.entries.delete(userId);
     });
-    return features;
+    return value;
   }
 
   private dropExpired(now: number): void {
@@ -42,3 +45,9 @@ export class RecentFeatures implements FeatureSource {
     }
   }
 }
+
+/**
+ * A user's features for their uploads, which only pick the optional components (places, things,
+ * faces) from them; the feature gate of the API calls does not use it and sees changes at once.
+ */
+export class RecentFeatures extends RecentLookups<FeatureSet> implements FeatureSource {}

@@ -18,6 +18,6 @@ describe('schema fields', () => {
       thrown = err;
     }
     expect(isAppError(thrown) && thrown.code).toBe('BAD_REQUEST');
-    expect((thrown as Error).message).toBe('request/body must contain at least one of name, username, password, features');
+    expect((thrown as Error).message).toBe('request/body must contain at least one of name, username, password, features, quotaBytes');
   });
 });

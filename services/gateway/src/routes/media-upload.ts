@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { createMediaItemRpc, getMediaItemRpc, mediaBlobKey } from '@trove/proto-events';
+import { createMediaItemRpc, getMediaItemRpc, mediaBlobKey, mediaUsageRpc } from '@trove/proto-events';
 import { isAppError } from '@trove/kit';
 import type { BlobStore, Bus, Logger } from '@trove/kit';
 import { answerRequestTimeout, liftBodyDeadline } from '../http/body-deadline';
 import type { OperationRouter } from '../openapi/operation-router';
 import { permittedComponents } from '../features/user-features';
-import type { FeatureSource } from '../features/recent-features';
+import type { FeatureSource, PerUserSource } from '../features/recent-features';
 import { requireUser } from '../security/authenticate';
 import { UploadAbortedError, UploadStalledError, receiveUpload } from '../upload/receive';
 
@@ -16,6 +16,8 @@ export interface MediaUploadDeps {
   log: Logger;
   /** The owner's features decide which components process the upload (app.ts: looked up at most every few seconds). */
   uploadFeatures: FeatureSource;
+  /** The owner's storage quota in bytes, null: unlimited (app.ts: looked up at most every few seconds). */
+  uploadQuotas: PerUserSource<number | null>;
   /** Largest accepted upload, in bytes (TROVE_UPLOAD_MAX_BYTES). */
   uploadMaxBytes: number;
   /** An upload that sends nothing for this long is cut (TROVE_UPLOAD_IDLE_TIMEOUT_SECONDS). */
@@ -29,6 +31,9 @@ export interface MediaUploadDeps {
  * service then registers the item (409 for content the user already has) and queues processing.
  * Whatever fails, the stored original is removed again. An upload may take as long as it needs
  * while data flows (the body deadline of other calls is lifted), but one that stalls is cut.
+ * Under a storage quota the room left (asked of the media service, which keeps each user's usage)
+ * bounds the upload before and while it streams (507), and media checks it again, atomically,
+ * when it registers the item.
  */
 export function mediaUploadRoutes(routes: OperationRouter, deps: MediaUploadDeps): void {
   routes.handle('uploadMediaItem', async (req, res) => {
@@ -44,8 +49,17 @@ export function mediaUploadRoutes(routes: OperationRouter, deps: MediaUploadDeps
     // Asked while the bytes stream in, so the answer is there when they are stored.
     const features = deps.uploadFeatures.of(userId);
     features.catch(() => undefined); // awaited below, unless the upload fails first
+    let quotaBytes: number | null;
+    let roomBytes: number | undefined;
     try {
-      stored = await receiveUpload(req, { blobs: deps.blobs, key, maxBytes: deps.uploadMaxBytes, idleTimeoutMs: deps.uploadIdleTimeoutMs });
+      quotaBytes = await deps.uploadQuotas.of(userId);
+      if (quotaBytes !== null) roomBytes = quotaBytes - (await deps.bus.request(mediaUsageRpc, { userId })).usageBytes;
+    } catch (err) {
+      drainBriefly(req);
+      throw err;
+    }
+    try {
+      stored = await receiveUpload(req, { blobs: deps.blobs, key, maxBytes: deps.uploadMaxBytes, roomBytes, idleTimeoutMs: deps.uploadIdleTimeoutMs });
     } catch (err) {
       await discard();
       if (err instanceof UploadAbortedError) {
@@ -69,7 +83,7 @@ export function mediaUploadRoutes(routes: OperationRouter, deps: MediaUploadDeps
     durable.catch(() => undefined); // awaited below, also when the registration fails first
     try {
       const components = permittedComponents(await features);
-      await deps.bus.request(createMediaItemRpc, { ...request, components });
+      await deps.bus.request(createMediaItemRpc, { ...request, components, quotaBytes });
     } catch (err) {
       // No answer in time: the item may exist all the same. Keep the original if it does.
       if (isAppError(err) && err.code === 'UNAVAILABLE' && (await exists(deps.bus, userId, id))) {

@@ -3,12 +3,14 @@ import type { ListMediaItemsRequestV1, SetMediaFlagRequestV1 } from '@trove/prot
 import type { BlobStore, Bus, Logger } from '@trove/kit';
 import type { ContentUrls, RequestOrigin } from '../content/content-urls';
 import { serveBlob } from '../content/serve-blob';
+import { checkSharedContent } from '../content/shared-content';
+import type { FeatureSource } from '../features/recent-features';
 import type { ContentVariant } from '../content/url-signer';
 import type { OperationRouter } from '../openapi/operation-router';
 import type { OperationHandler } from '../openapi/operation-router';
 import { requestedChanges } from '../openapi/schema-fields';
 import { presenter } from '../present';
-import { requireUserOrSignature } from '../security/authenticate';
+import { contentAccess } from '../security/authenticate';
 import { userAnswer, userCommand } from './user-calls';
 
 export interface MediaRouteDeps {
@@ -16,11 +18,15 @@ export interface MediaRouteDeps {
   blobs: BlobStore;
   log: Logger;
   contentUrls: ContentUrls;
+  /** Users' effective features: a shared album's URL opens only while its owner has `sharing`. */
+  features: FeatureSource;
 }
 
 /** Originals never change under their URL; derived files may be regenerated (their ETag changes then). */
 const CACHE_ORIGINAL = 'private, max-age=31536000, immutable';
 const CACHE_DERIVED = 'private, max-age=3600';
+/** A shared album's URL is checked at every fetch: a browser revalidates (a cheap 304) instead of keeping bytes it may no longer see. */
+const CACHE_SHARED = 'private, no-cache';
 
 /**
  * Media items: list, read, update, trash; favourites, hidden and trash lists and bulk flags;
@@ -36,18 +42,25 @@ export function mediaRoutes(routes: OperationRouter, deps: MediaRouteDeps): void
   /** Sets (or clears) a flag on the user's items. */
   const setFlag = (flag: SetMediaFlagRequestV1['flag'], value: boolean): OperationHandler<'addFavourites'> =>
     userCommand((req, userId) => deps.bus.request(setMediaFlagRpc, { userId, ids: req.body.mediaItems, flag, value }));
-  /** An item's content: the original or a derived file. */
+  /**
+   * An item's content: the original or a derived file. A bearer token scopes the lookup to its
+   * user; a verified signed URL names the item itself; a shared album's signed URL is checked
+   * against the album again at every fetch (content/shared-content.ts).
+   */
   const content =
     (variant: ContentVariant): OperationHandler<'getMediaItemOriginal'> =>
     async (req, res) => {
-      // A bearer token scopes the lookup to its user; a verified signed URL names the item itself.
-      const user = requireUserOrSignature(res);
-      const location = await deps.bus.request(locateContentRpc, { ...(user ? { userId: user.userId } : {}), id: req.params.id, variant });
+      const access = contentAccess(res);
+      const id = req.params.id;
+      const location = await deps.bus.request(locateContentRpc, { ...(access.kind === 'user' ? { userId: access.claims.userId } : {}), id, variant });
+      if (access.kind === 'shared') await checkSharedContent(deps, access.albumId, variant, location, id);
+      const shared = access.kind === 'shared';
       await serveBlob(req, res, deps.blobs, deps.log, {
         key: location.key,
         contentType: location.contentType,
-        cacheControl: variant === 'original' ? CACHE_ORIGINAL : CACHE_DERIVED,
-        filename: variant === 'original' ? location.filename : undefined,
+        cacheControl: shared ? CACHE_SHARED : variant === 'original' ? CACHE_ORIGINAL : CACHE_DERIVED,
+        // A visitor is not told the owner's file name.
+        filename: variant === 'original' && !shared ? location.filename : undefined,
       });
     };
 

@@ -1,4 +1,6 @@
 import { OperationRouter, RouteTable } from '../openapi/operation-router';
+import { accountRoutes } from './account';
+import type { AccountRouteDeps } from './account';
 import { albumRoutes } from './albums';
 import type { AlbumRouteDeps } from './albums';
 import { authRoutes } from './auth';
@@ -22,7 +24,8 @@ import type { SystemDeps } from './system';
 import { userRoutes } from './users';
 import type { UserRouteDeps } from './users';
 
-export type GatewayRouteDeps = AlbumRouteDeps &
+export type GatewayRouteDeps = AccountRouteDeps &
+  AlbumRouteDeps &
   AuthRouteDeps &
   ExploreRouteDeps &
   FeatureRouteDeps &
@@ -58,6 +61,7 @@ export function gatewayRoutes(deps: GatewayRouteDeps): GatewayRoutes {
   featureRoutes(api, deps);
   authRoutes(api, deps);
   userRoutes(api, deps);
+  accountRoutes(api, deps);
   mediaRoutes(api, deps);
   albumRoutes(api, deps);
   sharingRoutes(api, deps);

@@ -1,6 +1,9 @@
 import { getSharedAlbumRpc, listSharedAlbumMediaItemsRpc } from '@trove/proto-events';
+import { notFound } from '@trove/kit';
 import type { Bus } from '@trove/kit';
 import type { ContentUrls } from '../content/content-urls';
+import { ownerShares } from '../content/shared-content';
+import type { FeatureSource } from '../features/recent-features';
 import type { ClientAddresses, RequestFrom } from '../http/client-address';
 import type { OperationRouter } from '../openapi/operation-router';
 import { presenter } from '../present';
@@ -12,7 +15,12 @@ export interface SharingRouteDeps {
   /** Calls per client address (found and missed counted apart): anyone may call these, so nobody may call them without bound. */
   sharingAdmission: SharingAdmission;
   clientAddresses: ClientAddresses;
+  /** Users' effective features: a link answers only while its owner has `sharing`. */
+  features: FeatureSource;
 }
+
+/** What a link whose owner may not share answers: the same as one that does not exist. */
+const linkNotFound = () => notFound('shared link not found');
 
 /** Unsharing must stop the link at once: no cache along the way may keep a shared answer (nor its 404). */
 const NO_STORE = { 'Cache-Control': 'no-store' };
@@ -20,22 +28,34 @@ const NO_STORE = { 'Cache-Control': 'no-store' };
 /**
  * Shared albums for anyone with the link (declared `security: []`: no token is looked at). The
  * library answers 404 `shared link not found` unless the album exists and is shared, and leaves
- * out trashed and hidden items; every content URL is signed, so it loads without a token.
- * Rate-limited per client address (429 with Retry-After; the web server names its visitor's address
- * with the proxy secret), lookups of unknown ids in a bucket of their own (SharingAdmission).
+ * out trashed and hidden items (one page at a time, whatever the album's size); the gateway answers
+ * the same 404 while the owner's `sharing` feature is off, and shows the visitor's shapes
+ * (SharedAlbum, SharedMediaItem: nothing of the owner). Every content URL is signed for the album
+ * and checked again when fetched. Rate-limited per client address (429 with Retry-After; the web
+ * server names its visitor's address with the proxy secret), lookups that answer 404 in a bucket of
+ * their own (SharingAdmission).
  */
 export function sharingRoutes(routes: OperationRouter, deps: SharingRouteDeps): void {
   const admitted = <T>(req: RequestFrom, lookup: () => Promise<T>) => deps.sharingAdmission.lookup(deps.clientAddresses.keyOf(req), lookup);
 
   routes.handle('getSharedAlbum', async (req, res) => {
     res.set(NO_STORE);
-    const album = await admitted(req, () => deps.bus.request(getSharedAlbumRpc, { id: req.params.id }));
-    res.json(presenter(req, deps.contentUrls).album(album));
+    const album = await admitted(req, async () => {
+      const found = await deps.bus.request(getSharedAlbumRpc, { id: req.params.id });
+      if (!(await ownerShares(deps.features, found.userId))) throw linkNotFound();
+      return found;
+    });
+    res.json(presenter(req, deps.contentUrls).sharedAlbum(album));
   });
 
   routes.handle('listSharedAlbumMediaItems', async (req, res) => {
     res.set(NO_STORE);
-    const { items } = await admitted(req, () => deps.bus.request(listSharedAlbumMediaItemsRpc, { id: req.params.id, ...req.query }));
-    res.json(presenter(req, deps.contentUrls).mediaItems(items));
+    const shared = await admitted(req, async () => {
+      const found = await deps.bus.request(listSharedAlbumMediaItemsRpc, { id: req.params.id, ...req.query });
+      if (!(await ownerShares(deps.features, found.userId))) throw linkNotFound();
+      return found;
+    });
+    const present = presenter(req, deps.contentUrls);
+    res.json(shared.items.map((item) => present.sharedMediaItem(item, req.params.id, shared.shareLocation)));
   });
 }

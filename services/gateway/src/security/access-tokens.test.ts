@@ -8,7 +8,7 @@ const SESSION = '8c2d4e6f-1a3b-4c5d-9e7f-0a1b2c3d4e5f';
 
 function revocations(): Revocations & { keys: Set<string> } {
   const keys = new Set<string>();
-  return { keys, ready: true, has: (k) => keys.has(k), add: (k) => void keys.add(k) };
+  return { keys, ready: true, current: () => true, has: (k) => keys.has(k), add: (k) => void keys.add(k) };
 }
 
 const sign = (payload: object, opts: jwt.SignOptions = {}, secret = SECRET) =>

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { currentContext, runWithContext, unauthorized } from '@trove/kit';
+import { AppError, currentContext, runWithContext, unauthorized } from '@trove/kit';
 import type { ClientAddresses } from '../http/client-address';
 import type { OperationMatcher } from '../openapi/operation-matcher';
 import type { AccessClaims, AccessTokenVerifier } from './access-tokens';
@@ -10,12 +10,13 @@ import type { RateLimiter } from './rate-limiter';
 
 /**
  * Who the request is from, once authenticated (in `res.locals.auth`). `signed`: no user, but a
- * valid signed URL for exactly this path (content calls only).
+ * valid signed URL for exactly this path (content calls only); with `share`, a URL of that shared
+ * album's answers, which the content route checks against the album again.
  */
-export type Principal = ({ kind: 'user' } & AccessClaims) | { kind: 'admin' } | { kind: 'signed' };
+export type Principal = ({ kind: 'user' } & AccessClaims) | { kind: 'admin' } | { kind: 'signed'; share?: string };
 
-/** Checks a signed content URL (`exp` + `sig`) against the request's path. */
-export type SignedUrlCheck = (req: Request) => boolean;
+/** Checks a signed content URL (`exp` + `sig`, and `share` when present) against the request's path: false, or its claim. */
+export type SignedUrlCheck = (req: Request) => false | { share?: string };
 
 export interface AuthenticateDeps {
   operations: OperationMatcher;
@@ -58,16 +59,24 @@ export function authenticate(deps: AuthenticateDeps): RequestHandler {
     }
 
     const token = parseBearer(header);
-    if (!token && operation.security === 'bearerOrSigned' && deps.signedUrls?.(req)) {
-      setPrincipal(res, { kind: 'signed' });
+    const signed = !token && operation.security === 'bearerOrSigned' ? deps.signedUrls?.(req) : false;
+    if (signed) {
+      setPrincipal(res, signed.share === undefined ? { kind: 'signed' } : { kind: 'signed', share: signed.share });
       return next();
     }
     const claims = token ? deps.tokens.verify(token) : undefined;
     if (!claims) return deny(res, CHALLENGE.bearer);
+    // A token we cannot check against the revocations (the watch down past its grace) may be a revoked one.
+    if (!deps.tokens.revocations.current()) return next(revocationsUnavailable());
     setPrincipal(res, { kind: 'user', ...claims });
     // Every log line of the request names the user.
     runWithContext({ ...currentContext(), userId: claims.userId }, next);
   };
+}
+
+/** 503 with Retry-After: the gateway cannot tell a revoked token from a valid one right now. */
+function revocationsUnavailable(): AppError {
+  return new AppError('UNAVAILABLE', 'token revocations cannot be checked right now; try again shortly', { retryAfterSeconds: 5 });
 }
 
 function deny(res: Response, challenge: string): void {
@@ -90,12 +99,22 @@ export function requireUser(res: Response): AccessClaims {
 
 /**
  * For content calls: the user of a bearer token (answers are scoped to them), or `undefined` when
- * a signed URL for this exact path was verified. Throws 401 otherwise.
+ * a signed URL for this exact path was verified. Throws 401 otherwise, and for a shared album's URL
+ * (which only `contentAccess` takes, with its checks).
  */
 export function requireUserOrSignature(res: Response): AccessClaims | undefined {
+  const access = contentAccess(res);
+  if (access.kind === 'shared') throw unauthorized();
+  return access.kind === 'user' ? access.claims : undefined;
+}
+
+/** Who may read an item's content: a user (scoped to them), a plain signed URL, or a visitor of one shared album. Throws 401 otherwise. */
+export type ContentAccess = { kind: 'user'; claims: AccessClaims } | { kind: 'signed' } | { kind: 'shared'; albumId: string };
+
+export function contentAccess(res: Response): ContentAccess {
   const p = res.locals.auth as Principal | undefined;
-  if (p?.kind === 'user') return { userId: p.userId, sessionId: p.sessionId };
-  if (p?.kind === 'signed') return undefined;
+  if (p?.kind === 'user') return { kind: 'user', claims: { userId: p.userId, sessionId: p.sessionId } };
+  if (p?.kind === 'signed') return p.share === undefined ? { kind: 'signed' } : { kind: 'shared', albumId: p.share };
   throw unauthorized();
 }
 

@@ -11,7 +11,20 @@ export interface Revocations {
   add(key: string): void;
   /** False until the list is loaded. */
   readonly ready: boolean;
+  /**
+   * Whether the list can be trusted to hold every revocation: its watch is healthy, or stopped being
+   * so less than the grace ago. Past it a gateway cannot tell a revoked token from a valid one.
+   */
+  current(): boolean;
 }
+
+/** How often the watch's health is sampled, so the grace runs from when it broke, not from the next request. */
+const HEALTH_SAMPLE_MS = 500;
+/**
+ * How often the bucket itself is asked for (a JetStream API call): a watch whose stream is gone or whose
+ * JetStream is down may take its consumer's heartbeats to notice; this notices within seconds.
+ */
+const BUCKET_PROBE_MS = 2000;
 
 /**
  * An in-memory copy of the revocation bucket the auth service writes (revoked sessions and users),
@@ -25,20 +38,54 @@ export class RevocationList implements Revocations {
   private stopped = false;
   private watch?: QueuedIterator<KvEntry>;
   private readonly pruneTimer: NodeJS.Timeout;
+  private readonly healthTimer: NodeJS.Timeout;
+  /** When the watch stopped being healthy (undefined while it is). */
+  private unhealthySince?: number;
+  private readonly probeTimer: NodeJS.Timeout;
+  /** The last probe of the bucket failed. */
+  private bucketMissing = false;
+  private probing = false;
 
   private constructor(
     private readonly kv: KV,
     private readonly log: Logger,
     private readonly now: () => number,
+    private readonly connected: () => boolean,
+    private readonly graceMs: number,
   ) {
     this.pruneTimer = setInterval(() => this.prune(), PRUNE_MS);
     this.pruneTimer.unref();
+    this.healthTimer = setInterval(() => this.sampleHealth(), HEALTH_SAMPLE_MS);
+    this.healthTimer.unref();
+    this.probeTimer = setInterval(() => void this.probeBucket(), BUCKET_PROBE_MS);
+    this.probeTimer.unref();
   }
 
-  /** Opens the bucket (creating it if the auth service has not yet) and waits for the first full copy. */
-  static async start(nc: NatsConnection, log: Logger, opts: { syncTimeoutMs?: number; now?: () => number } = {}): Promise<RevocationList> {
+  private async probeBucket(): Promise<void> {
+    if (this.probing || this.stopped || !this.connected()) return;
+    this.probing = true;
+    try {
+      await this.kv.status();
+      this.bucketMissing = false;
+    } catch {
+      this.bucketMissing = true;
+    } finally {
+      this.probing = false;
+      this.sampleHealth();
+    }
+  }
+
+  /**
+   * Opens the bucket (creating it if the auth service has not yet) and waits for the first full copy.
+   * `connected` tells whether the NATS connection is up; `graceMs` how long a broken watch is trusted still.
+   */
+  static async start(
+    nc: NatsConnection,
+    log: Logger,
+    opts: { syncTimeoutMs?: number; now?: () => number; connected?: () => boolean; graceMs?: number } = {},
+  ): Promise<RevocationList> {
     const kv = await nc.jetstream().views.kv(REVOCATIONS.bucket, { ttl: REVOCATIONS.ttlMs, history: 1 });
-    const list = new RevocationList(kv, log, opts.now ?? Date.now);
+    const list = new RevocationList(kv, log, opts.now ?? Date.now, opts.connected ?? (() => !nc.isClosed()), opts.graceMs ?? 10_000);
     const timeoutMs = opts.syncTimeoutMs ?? 15_000;
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -53,9 +100,26 @@ export class RevocationList implements Revocations {
     return list;
   }
 
-  /** False until the copy is complete (and again while a broken watch is being re-established). */
+  /** False until the copy is complete, and again while a broken watch is being re-established or past its grace. */
   get ready(): boolean {
-    return this.synced && !this.stopped;
+    return this.synced && !this.stopped && this.current();
+  }
+
+  current(): boolean {
+    this.sampleHealth();
+    return this.unhealthySince === undefined || this.now() - this.unhealthySince <= this.graceMs;
+  }
+
+  /** Notes when the watch breaks (synced copy lost, or the NATS connection down) and when it is back. */
+  private sampleHealth(): void {
+    const healthy = this.synced && !this.stopped && !this.bucketMissing && this.connected();
+    if (healthy && this.unhealthySince !== undefined) {
+      this.unhealthySince = undefined;
+      this.log.info('revocation watch healthy again: access tokens accepted again');
+    } else if (!healthy && this.unhealthySince === undefined && !this.stopped) {
+      this.unhealthySince = this.now();
+      this.log.warn({ graceMs: this.graceMs }, 'revocation watch down: access tokens are refused (503) once it stays down past the grace');
+    }
   }
 
   has(key: string): boolean {
@@ -73,6 +137,8 @@ export class RevocationList implements Revocations {
   stop(): void {
     this.stopped = true;
     clearInterval(this.pruneTimer);
+    clearInterval(this.healthTimer);
+    clearInterval(this.probeTimer);
     this.watch?.stop();
   }
 

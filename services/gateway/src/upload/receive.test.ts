@@ -22,6 +22,9 @@ let seq = 0;
 const MAX = 256 * 1024;
 /** The idle timeout of the requests that ask for one (header `x-idle-ms`). */
 const IDLE_HEADER = 'x-idle-ms';
+/** The room left under a quota, for the requests that have one (header `x-room-bytes`). */
+const ROOM_HEADER = 'x-room-bytes';
+const STATUS: Record<string, number> = { PAYLOAD_TOO_LARGE: 413, INSUFFICIENT_STORAGE: 507 };
 
 beforeAll(async () => {
   dir = await tempDir('trove-upload-unit-');
@@ -29,10 +32,11 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     const key = `uploads/${seq++}`;
     const idleTimeoutMs = req.headers[IDLE_HEADER] ? Number(req.headers[IDLE_HEADER]) : undefined;
-    receiveUpload(req, { blobs, key, maxBytes: MAX, idleTimeoutMs }).then(
+    const roomBytes = req.headers[ROOM_HEADER] ? Number(req.headers[ROOM_HEADER]) : undefined;
+    receiveUpload(req, { blobs, key, maxBytes: MAX, roomBytes, idleTimeoutMs }).then(
       (stored) => res.writeHead(201, { 'Content-Type': 'application/json' }).end(JSON.stringify({ key, ...stored })),
       (err: unknown) => {
-        const status = err instanceof AppError ? (err.code === 'PAYLOAD_TOO_LARGE' ? 413 : 400) : 500;
+        const status = err instanceof AppError ? (STATUS[err.code] ?? 400) : 500;
         req.resume();
         res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: (err as Error).message, key }));
       },
@@ -115,6 +119,44 @@ describe('receiveUpload', () => {
     expect(res.body.message).toBe('file too large');
     expect(await blobs.head(String(res.body.key))).toBeNull();
     expect(await tempFiles()).toEqual([]);
+  });
+
+  describe('under a quota (roomBytes)', () => {
+    const jpegOf = async (size: number) => {
+      const jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: 'green' } }).jpeg().toBuffer();
+      return Buffer.concat([jpeg, randomBytes(size - jpeg.length)]);
+    };
+
+    it('a file that fits the room exactly is stored; one byte more is cut with 507 and leaves nothing', async () => {
+      const file = await jpegOf(20_000);
+      const fits = await post(formWith(['file', file]), { [ROOM_HEADER]: '20000' });
+      expect(fits).toMatchObject({ status: 201, body: { size: 20_000 } });
+      // Framing included, the body is within the declared-size margin: the stream itself is cut.
+      const over = await post(formWith(['file', file]), { [ROOM_HEADER]: '19999' });
+      expect(over).toEqual({ status: 507, body: { message: 'storage quota exceeded', key: expect.any(String) } });
+      expect(await blobs.head(String(over.body.key))).toBeNull();
+      expect(await tempFiles()).toEqual([]);
+    });
+
+    it('no room left: refused at once, before a byte is read or stored', async () => {
+      const res = await post(formWith(['file', await jpegOf(5000)]), { [ROOM_HEADER]: '0' });
+      expect(res).toEqual({ status: 507, body: { message: 'storage quota exceeded', key: expect.any(String) } });
+      expect(await blobs.head(String(res.body.key))).toBeNull();
+    });
+
+    it('a declared length beyond the room and any framing is refused before anything is stored', async () => {
+      const file = await jpegOf(200_000);
+      const { body, contentType } = multipartBody(file);
+      // Only the head is sent: the refusal comes from the declared length, not from streamed bytes.
+      const answer = await postInPieces(url, { pieces: piecesOf(body.subarray(0, 1000), 1), gapMs: 0, declaredLength: 1024 * 1024 + 2000, headers: { 'Content-Type': contentType, [ROOM_HEADER]: '1000' } });
+      expect(answer).toMatchObject({ status: 507, body: { message: 'storage quota exceeded' } });
+      expect(await blobs.head(String(answer.body.key))).toBeNull();
+    });
+
+    it('the smaller limit wins, and the answer names it: more room than maxBytes still answers 413 past maxBytes', async () => {
+      const res = await post(formWith(['file', await jpegOf(MAX + 10)]), { [ROOM_HEADER]: String(10 * MAX) });
+      expect(res.status).toBe(413);
+    });
   });
 
   it('keeps receiving a slow upload for as long as bytes keep coming', async () => {

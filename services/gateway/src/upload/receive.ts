@@ -8,7 +8,7 @@ import { PassThrough } from 'node:stream';
 import type { Readable } from 'node:stream';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import busboy from 'busboy';
-import { AppError, BlobTooLargeError, badRequest } from '@trove/kit';
+import { AppError, BlobTooLargeError, badRequest, insufficientStorage } from '@trove/kit';
 import type { BlobStore } from '@trove/kit';
 import { detectFileType } from '@trove/kit/filetype';
 import type { DetectedFileType } from '@trove/kit/filetype';
@@ -32,12 +32,19 @@ export interface ReceiveOptions {
   /** Where the file goes. */
   key: string;
   maxBytes: number;
+  /**
+   * Room left under the owner's storage quota (quota minus usage), when they have one: a file
+   * larger than this is refused with 507 instead (declared or streamed), before more is stored.
+   */
+  roomBytes?: number;
   /** Cut the upload when no byte arrives for this long while the gateway is ready to read. */
   idleTimeoutMs?: number;
 }
 
 export const fileTooLarge = () => new AppError('PAYLOAD_TOO_LARGE', 'file too large');
 export const unsupportedFileType = () => badRequest('unsupported file type');
+export const QUOTA_EXCEEDED_MESSAGE = 'storage quota exceeded';
+export const quotaExceeded = () => insufficientStorage(QUOTA_EXCEEDED_MESSAGE);
 
 /** The client went away before the upload was complete: nobody to answer. */
 export class UploadAbortedError extends Error {
@@ -66,12 +73,20 @@ export class UploadStalledError extends Error {
 export function receiveUpload(req: IncomingMessage, opts: ReceiveOptions): Promise<StoredUpload> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > opts.maxBytes + MULTIPART_OVERHEAD_BYTES) return Promise.reject(fileTooLarge());
+  const room = opts.roomBytes;
+  // No room at all, or more declared than the room and any framing: refused before a byte is stored.
+  if (room !== undefined && (room <= 0 || (Number.isFinite(declared) && declared > room + MULTIPART_OVERHEAD_BYTES))) return Promise.reject(quotaExceeded());
+  // The stream is cut at the smaller limit, and the answer names the one that was passed. A file
+  // that fills the room exactly fits: busboy reports its limit once a file reaches it, so one more
+  // (the store's limit the same, so that busboy, not the store, is the one that cuts).
+  const quotaFirst = room !== undefined && room < opts.maxBytes;
+  const limit = quotaFirst ? { maxBytes: room + 1, error: quotaExceeded } : { maxBytes: opts.maxBytes, error: fileTooLarge };
   let parser: busboy.Busboy;
   try {
     parser = busboy({
       headers: req.headers as IncomingHttpHeaders & { 'content-type': string },
       defParamCharset: 'utf8',
-      limits: { files: 1, fileSize: opts.maxBytes, fields: 20, fieldSize: 64 * 1024, parts: 30, headerPairs: 50 },
+      limits: { files: 1, fileSize: limit.maxBytes, fields: 20, fieldSize: 64 * 1024, parts: 30, headerPairs: 50 },
     });
   } catch {
     return Promise.reject(badRequest('request body must be multipart/form-data with a part named "file"'));
@@ -89,7 +104,11 @@ export function receiveUpload(req: IncomingMessage, opts: ReceiveOptions): Promi
       failure = err;
       req.unpipe(parser);
       // Also while still sniffing the head: no more bytes will come (the request is unpiped), so end the read.
-      (body ?? source)?.destroy(err);
+      const stream = body ?? source;
+      // The failure is reported by the rejection below; the stream's own 'error' must not go
+      // unheard should its consumer have let go already (a file ending exactly at busboy's limit).
+      stream?.on('error', () => undefined);
+      stream?.destroy(err);
       // Settle only after the store gave up, so the caller's cleanup cannot race the write.
       void (stored ?? Promise.resolve()).catch(() => undefined).then(() => reject(err));
     };
@@ -101,9 +120,9 @@ export function receiveUpload(req: IncomingMessage, opts: ReceiveOptions): Promi
         return fail(badRequest(`exactly one file part named "${FILE_FIELD}" is expected`));
       }
       source = stream;
-      stream.on('limit', () => fail(fileTooLarge()));
-      stored = storePart(stream, info.filename, opts, (b) => (body = b));
-      stored.catch((err: unknown) => fail(toUploadError(err)));
+      stream.on('limit', () => fail(limit.error()));
+      stored = storePart(stream, info.filename, { ...opts, maxBytes: limit.maxBytes }, (b) => (body = b));
+      stored.catch((err: unknown) => fail(toUploadError(err, limit.error)));
     });
     parser.on('filesLimit', () => fail(badRequest(`exactly one file part named "${FILE_FIELD}" is expected`)));
     parser.on('partsLimit', () => fail(badRequest('too many parts in the multipart body')));
@@ -190,8 +209,8 @@ function readHead(stream: Readable, n: number): Promise<Buffer> {
   });
 }
 
-function toUploadError(err: unknown): Error {
-  if (err instanceof BlobTooLargeError) return fileTooLarge();
+function toUploadError(err: unknown, tooLarge: () => AppError): Error {
+  if (err instanceof BlobTooLargeError) return tooLarge();
   return err instanceof Error ? err : new Error(String(err));
 }
 

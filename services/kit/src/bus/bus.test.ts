@@ -225,6 +225,52 @@ describe('JetStream work queues', () => {
     expect(dead).toEqual([]);
   });
 
+  it('quarantines a message that kills its consumer process twice, without costing the messages in flight with it a delivery', async () => {
+    const name = 'crashing';
+    const work = testWork(name);
+    const b = await bus('crashing');
+    const dead: Array<{ n: number; reason: string | undefined }> = [];
+    const sub = b.nc.subscribe(deadLetterSubject(work.subject), {
+      callback: (_e, msg) => dead.push({ n: JSON.parse(new TextDecoder().decode(msg.data)).n, reason: msg.headers?.get(DLQ_REASON_HEADER) }),
+    });
+    // Item 0 kills its process; item 1 (in flight with it, and failing one attempt of its own) has maxDeliver 2.
+    for (let n = 0; n < 4; n++) await b.publish(work, { n }, { msgId: `crashing-${n}` });
+    const entry = join(__dirname, '..', '..', 'dist', 'bus', 'fixtures', 'crashing-consumer.js');
+    const runs: Array<ReturnType<typeof startProcess>> = [];
+    const output = () => runs.map((r) => r.output()).join('');
+    const done = () => new Set([...output().matchAll(/done (\d+)/g)].map((m) => Number(m[1])));
+    try {
+      // The test is the supervisor: a consumer that died is started again, as Kubernetes would.
+      await waitFor(
+        () => {
+          const last = runs.at(-1);
+          if (!last || last.child.exitCode !== null || last.child.signalCode !== null) runs.push(startProcess(`consumer-${runs.length + 1}`, entry, {}, [nats.url, name, 'crashing']));
+          return done().size === 3 && dead.length === 1;
+        },
+        // The consumers' output tells what happened when it does not end so.
+        { timeoutMs: 40_000, intervalMs: 100, what: 'items 1-3 done and item 0 quarantined' },
+      ).catch((err: Error) => {
+        throw new Error(`${err.message}; dead letters ${JSON.stringify(dead)}; output:\n${output()}`);
+      });
+    } finally {
+      await Promise.all(runs.map((r) => r.kill()));
+      sub.unsubscribe();
+    }
+    expect([...done()].sort()).toEqual([1, 2, 3]);
+    expect(dead).toEqual([{ n: 0, reason: 'quarantined: the process handling it died 2 times while it was in flight' }]);
+    const starts = [...output().matchAll(/start (\d+) (\d+) (\d+) (\d+)/g)].map((m) => ({ n: Number(m[1]), attempt: Number(m[2]), crashes: Number(m[3]), inFlight: Number(m[4]) }));
+    // Item 0 ran twice and killed its process both times: the second time alone.
+    expect(starts.filter((s) => s.n === 0).map((s) => [s.crashes, s.inFlight])).toEqual([
+      [0, expect.any(Number)],
+      [1, 1],
+    ]);
+    // After a crash a message runs alone; item 1's crash did not count against its two attempts.
+    for (const s of starts.filter((x) => x.crashes > 0)) expect(s.inFlight).toBe(1);
+    // Its attempts, net of crashes: the one cut short, the one failing of its own, the last one (its maxDeliver) succeeding.
+    expect(starts.filter((s) => s.n === 1).map((s) => s.attempt)).toEqual([1, 1, 2]);
+    expect(runs.length).toBe(3);
+  }, 60_000);
+
   it('dead-letters an event whose consumer died on its last delivery without taking it from the other consumers', async () => {
     const name = 'shared-event';
     const event = testEvent(name);

@@ -9,6 +9,8 @@ import { messageDuration, messageRedeliveries, observedGauge, secondsSince } fro
 import { decodeJson } from './codec';
 import { incomingContext, outgoingHeaders, requestIdOf } from './headers';
 import { isNotFound } from './streams';
+import { ledgerKey, openCrashLedger, SoloGate } from './crash-ledger';
+import type { Attempts, CrashLedger } from './crash-ledger';
 
 const tracer = trace.getTracer('trove-bus');
 
@@ -29,11 +31,21 @@ export interface ConsumeOptions {
   ackWaitMs?: number;
   /** Delay before redelivery after a failure, by attempt (the last value repeats). */
   backoffMs?: number[];
+  /**
+   * Crash accounting (crash-ledger.ts), for handlers that may kill their own process: a message in
+   * flight at this many deaths of its process is dead-lettered as quarantined; one in flight at a
+   * death runs alone afterwards; deaths do not count against `maxDeliver`. 0 (the default): off.
+   */
+  quarantineAfter?: number;
 }
 
 export interface MessageMeta {
   /** 1 on the first delivery. */
   delivery: number;
+  /** Deaths of the handling process while this message was in flight (with `quarantineAfter`; else 0). */
+  crashes: number;
+  /** 1 on the first attempt: deliveries net of those a crash cut short (= `delivery` without `quarantineAfter`). */
+  attempt: number;
   streamSequence: number;
   subject: string;
   /** A header of the message (e.g. DLQ_REASON_HEADER on a dead letter), or undefined when absent. */
@@ -50,7 +62,7 @@ export interface ConsumerHandle {
 export const DLQ_REASON_HEADER = 'Trove-Dlq-Reason';
 export const DLQ_DELIVERIES_HEADER = 'Trove-Dlq-Deliveries';
 
-const DEFAULTS = { concurrency: 4, maxDeliver: 5, retryForever: false, ackWaitMs: 30_000, backoffMs: [1_000, 5_000, 30_000, 120_000] };
+const DEFAULTS = { concurrency: 4, maxDeliver: 5, retryForever: false, ackWaitMs: 30_000, backoffMs: [1_000, 5_000, 30_000, 120_000], quarantineAfter: 0 };
 
 /** Creates or updates the durable pull consumer for a contract's subject. */
 async function ensureConsumer(jsm: JetStreamManager, contract: MessageContract<unknown>, o: Required<ConsumeOptions>): Promise<void> {
@@ -59,7 +71,9 @@ async function ensureConsumer(jsm: JetStreamManager, contract: MessageContract<u
     ack_policy: AckPolicy.Explicit,
     deliver_policy: DeliverPolicy.All,
     filter_subject: contract.subject,
-    max_deliver: o.retryForever ? -1 : o.maxDeliver,
+    // With crash accounting the consumer counts attempts itself (deliveries lost to crashes are free);
+    // the server's bound is then only a backstop, far enough not to cut an innocent message short.
+    max_deliver: o.retryForever ? -1 : o.quarantineAfter > 0 ? 3 * (o.maxDeliver + o.quarantineAfter) : o.maxDeliver,
     ack_wait: nanos(o.ackWaitMs),
     max_ack_pending: Math.max(o.concurrency * 4, 64),
   };
@@ -93,11 +107,12 @@ export async function consume<P>(
   const messages: ConsumerMessages = await consumer.consume({ max_messages: o.concurrency });
   const advisories = watchMaxDeliveries(nc, js, jsm, log, contract as MessageContract<unknown>, o.durable);
   observeConsumer(jsm, contract.stream, o.durable);
+  const crashes: CrashAccounting | null = o.quarantineAfter > 0 ? { ledger: await openCrashLedger(js), gate: new SoloGate(), inFlight: new Map(), finished: new Map() } : null;
 
   const inFlight = new Set<Promise<void>>();
   const loop = (async () => {
     for await (const m of messages) {
-      const p = processMessage(js, log, contract, o, handler, m).finally(() => inFlight.delete(p));
+      const p = processMessage(js, log, contract, o, handler, m, crashes).finally(() => inFlight.delete(p));
       inFlight.add(p);
       while (inFlight.size >= o.concurrency) await Promise.race(inFlight);
     }
@@ -107,6 +122,8 @@ export async function consume<P>(
     async stop() {
       messages.stop();
       advisories.unsubscribe();
+      // Whatever happens to the process from here on is not these messages' doing.
+      if (crashes) await Promise.allSettled([...crashes.inFlight].map(([key, attempts]) => crashes.ledger.stopping(key, attempts)));
       await loop.catch(() => undefined);
       await Promise.allSettled([...inFlight]);
     },
@@ -120,9 +137,16 @@ async function processMessage<P>(
   o: Required<ConsumeOptions>,
   handler: MessageHandler<P>,
   m: JsMsg,
+  accounting: CrashAccounting | null,
 ): Promise<void> {
   const delivery = m.info.redeliveryCount;
-  const meta: MessageMeta = { delivery, streamSequence: m.info.streamSequence, subject: m.subject, header: (name) => m.headers?.get(name) || undefined };
+  const meta: MessageMeta = { delivery, crashes: 0, attempt: delivery, streamSequence: m.info.streamSequence, subject: m.subject, header: (name) => m.headers?.get(name) || undefined };
+  const key = ledgerKey(o.durable, m.info.streamSequence);
+  let leave: (() => void) | null = null;
+  let attempts: Attempts | null = null;
+  /** With crash accounting: the delivery of this message being handled here already, if any. */
+  let original: Promise<void> | undefined;
+  let finished = () => {};
   const parentCtx = incomingContext(m.headers);
   const span = tracer.startSpan(`consume ${m.subject}`, { kind: SpanKind.CONSUMER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': m.subject } }, parentCtx);
   const started = process.hrtime.bigint();
@@ -137,34 +161,97 @@ async function processMessage<P>(
       // A malformed message will never succeed: dead-letter it at once instead of retrying.
       outcome = 'dead_letter';
       await deadLetter(js, m, `invalid payload: ${check.errors.join('; ')}`, delivery);
-      m.term('invalid payload');
+      m.term();
       log.warn({ subject: m.subject, seq: meta.streamSequence, errors: check.errors }, 'message failed its schema; dead-lettered');
       return;
+    }
+    // A redelivery of a message this process is still handling (it waited past its ack wait in the
+    // client's buffer) is no crash, and must not run beside it: it waits for that one's outcome.
+    original = accounting?.finished.get(key);
+    if (original) {
+      await original;
+      outcome = 'duplicate';
+      if ((await accounting!.ledger.read(key)).settled) m.term();
+      else m.nak(o.backoffMs[0] ?? 0);
+      return;
+    }
+    if (accounting) {
+      accounting.finished.set(key, new Promise<void>((resolve) => (finished = resolve)));
+      const known = await accounting.ledger.read(key);
+      if (known.settled) {
+        outcome = 'duplicate';
+        m.term();
+        log.info({ subject: m.subject, seq: meta.streamSequence, delivery }, 'stale delivery of a settled message dropped');
+        return;
+      }
+      meta.crashes = known.crashes;
+      meta.attempt = known.failures + 1;
+      if (known.crashes >= o.quarantineAfter) {
+        outcome = 'quarantined';
+        const reason = `quarantined: the process handling it died ${known.crashes} times while it was in flight`;
+        await deadLetter(js, m, reason, delivery);
+        m.term();
+        await accounting.ledger.finish(key, known, true);
+        log.error({ subject: m.subject, seq: meta.streamSequence, delivery, crashes: known.crashes }, 'message quarantined: its process died in it again and again; dead-lettered');
+        return;
+      }
+      // After a crash it runs alone: should the process die again, nothing else was in flight.
+      leave = await accounting.gate.enter(known.crashes > 0);
+      await accounting.ledger.begin(key, known);
+      attempts = known;
+      accounting.inFlight.set(key, known);
     }
     await context.with(trace.setSpan(parentCtx, span), () =>
       runWithContext({ requestId: requestIdOf(m.headers) }, () => handler(decoded.value as P, meta)),
     );
     await m.ackAck();
+    if (attempts) await settle(accounting!, key, attempts, true, log);
   } catch (err) {
     span.recordException(err as Error);
     span.setStatus({ code: SpanStatusCode.ERROR });
     const reason = (err as Error)?.message ?? String(err);
-    if (!o.retryForever && delivery >= o.maxDeliver) {
+    // Deliveries cut short by a crash are not the message's failures: they do not count.
+    const attempt = meta.attempt;
+    const last = !o.retryForever && attempt >= o.maxDeliver;
+    // Before the redelivery can read it: the process is alive, this delivery is over.
+    if (attempts) await settle(accounting!, key, { ...attempts, failures: attempts.failures + 1 }, last, log);
+    if (last) {
       outcome = 'dead_letter';
       await deadLetter(js, m, reason, delivery).catch((e) => log.error({ err: e }, 'dead-letter publish failed'));
-      m.term(reason.slice(0, 200));
+      // No reason on the +TERM: nats-server before 2.10 ignores a +TERM that carries one (the DLQ header has it).
+      m.term();
       log.error({ subject: m.subject, seq: meta.streamSequence, delivery, reason }, 'message failed its last delivery; dead-lettered');
     } else {
       outcome = 'retry';
-      const delay = o.backoffMs[Math.min(delivery - 1, o.backoffMs.length - 1)] ?? 0;
+      const delay = o.backoffMs[Math.min(attempt - 1, o.backoffMs.length - 1)] ?? 0;
       m.nak(delay);
       log.warn({ subject: m.subject, seq: meta.streamSequence, delivery, delay, reason }, 'message failed; will retry');
     }
   } finally {
+    leave?.();
+    if (accounting && !original) {
+      accounting.inFlight.delete(key);
+      accounting.finished.delete(key);
+      finished();
+    }
     clearInterval(heartbeat);
     messageDuration.observe({ subject: contract.subject, outcome }, secondsSince(started));
     span.end();
   }
+}
+
+interface CrashAccounting {
+  ledger: CrashLedger;
+  gate: SoloGate;
+  /** Ledger keys of the messages being handled, with what the ledger knows of them. */
+  inFlight: Map<string, Attempts>;
+  /** Settles when this process is done with the delivery it is handling of a message (by ledger key). */
+  finished: Map<string, Promise<void>>;
+}
+
+/** Marks a delivery over in the ledger; a ledger that cannot be written only weakens the accounting. */
+async function settle(accounting: CrashAccounting, key: string, attempts: Attempts, done: boolean, log: Logger): Promise<void> {
+  await accounting.ledger.finish(key, attempts, done).catch((err: unknown) => log.warn({ err, key }, 'crash ledger not updated'));
 }
 
 async function deadLetter(js: JetStreamClient, m: JsMsg, reason: string, deliveries: number): Promise<void> {

@@ -1,5 +1,5 @@
 import type { MessageContract, RpcContract } from '@trove/proto-events';
-import { validate } from '@trove/proto-events';
+import { inboxPrefixOf, validate } from '@trove/proto-events';
 import { readFileSync } from 'node:fs';
 import { connect, credsAuthenticator } from 'nats';
 import type { ConnectionOptions } from 'nats';
@@ -12,7 +12,7 @@ import type { ConsumeOptions, ConsumerHandle, MessageHandler } from './consume';
 import { outgoingHeaders } from './headers';
 import { requestRpc, serveRpc } from './rpc';
 import type { ServeOptions } from './rpc';
-import { ensureStreams } from './streams';
+import { ensureStreams, waitForStreams } from './streams';
 
 export { rpcHandler } from './rpc';
 export type { AnyRpcHandler, RpcHandler, ServeOptions } from './rpc';
@@ -30,6 +30,11 @@ export interface BusOptions {
   rpcTimeoutMs?: number;
   /** Credentials and TLS (TROVE_NATS_* variables); never logged. */
   auth?: NatsAuth;
+  /**
+   * The service whose NATS user this is: its replies arrive under its own inbox prefix
+   * (`_INBOX.<service>`), the only inbox its user may subscribe to (see proto-events' permissions).
+   */
+  service?: string;
 }
 
 export interface NatsAuth {
@@ -77,6 +82,7 @@ export class Bus {
       ...natsAuthOptions(opts.auth),
       servers: opts.url,
       name: opts.name,
+      ...(opts.service ? { inboxPrefix: inboxPrefixOf(opts.service) } : {}),
       // In a cluster NATS may start after us: keep trying instead of crash-looping.
       waitOnFirstConnect: true,
       maxReconnectAttempts: -1,
@@ -132,6 +138,14 @@ export class Bus {
   }
 
   /**
+   * For a service whose NATS user may not create streams (the worker): waits until the others made
+   * them, logging while it waits, up to `timeoutMs`.
+   */
+  async waitForStreams(timeoutMs = 120_000): Promise<void> {
+    await waitForStreams(await this.manager(), this.log, timeoutMs);
+  }
+
+  /**
    * Publishes an event or work item. `msgId` de-duplicates: a retry with the same id within the
    * stream's window is stored once. `headers` travel beside the payload (e.g. DLQ_REASON_HEADER).
    */
@@ -169,3 +183,6 @@ export class Bus {
   }
 }
 
+
+export { natsAuthorizationBlock, natsPasswordSecretName, natsServiceUsers } from './nats-users';
+export type { NatsUser } from './nats-users';

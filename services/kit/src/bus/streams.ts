@@ -1,6 +1,7 @@
 import { STREAMS } from '@trove/proto-events';
 import { RetentionPolicy, StorageType, nanos } from 'nats';
 import type { JetStreamManager, StreamConfig } from 'nats';
+import type { Logger } from '../log';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -34,6 +35,24 @@ export async function ensureStreams(jsm: JetStreamManager): Promise<void> {
         await jsm.streams.info(cfg.name).catch(() => {
           throw addErr; // the overlap is with another stream: a real conflict
         });
+      }
+    }
+  }
+}
+
+/** Resolves once every Trove stream exists; throws after `timeoutMs` naming the missing one. */
+export async function waitForStreams(jsm: JetStreamManager, log: Logger, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (const cfg of streamConfigs()) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await jsm.streams.info(cfg.name);
+        break;
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+        if (Date.now() > deadline) throw new Error(`stream ${cfg.name} was not created within ${timeoutMs} ms (by auth, media, library, explore or jobs)`);
+        if (attempt === 0) log.info({ stream: cfg.name }, 'waiting for the stream to be created by another service');
+        await new Promise((r) => setTimeout(r, 500));
       }
     }
   }

@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'NOT_FOUND'
   | 'CONFLICT'
   | 'PAYLOAD_TOO_LARGE'
+  | 'INSUFFICIENT_STORAGE'
   | 'TOO_MANY_REQUESTS'
   | 'UNAVAILABLE'
   | 'INTERNAL';
@@ -30,6 +31,8 @@ export const notFound = (message: string) => new AppError('NOT_FOUND', message);
 export const conflict = (message: string, details?: Record<string, unknown>) => new AppError('CONFLICT', message, details);
 export const unauthorized = () => new AppError('UNAUTHORIZED', 'Unauthorized');
 export const unavailable = (message: string) => new AppError('UNAVAILABLE', message);
+/** The user's storage quota would be exceeded (HTTP 507). */
+export const insufficientStorage = (message: string) => new AppError('INSUFFICIENT_STORAGE', message);
 
 export const httpStatusOf: Record<ErrorCode, number> = {
   BAD_REQUEST: 400,
@@ -38,6 +41,7 @@ export const httpStatusOf: Record<ErrorCode, number> = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  INSUFFICIENT_STORAGE: 507,
   TOO_MANY_REQUESTS: 429,
   UNAVAILABLE: 503,
   INTERNAL: 500,

@@ -57,6 +57,13 @@ function tiff(entries: Entry[], opts: { magic?: number[]; header?: number[] } = 
   return buf;
 }
 
+/** `count` packets of `stride` bytes with the 0x47 sync byte at `syncAt` in each, the rest filler. */
+function tsPackets(stride: number, syncAt: number, count: number): Buffer {
+  const buf = Buffer.alloc(stride * count, 0xff);
+  for (let i = 0; i < count; i++) buf[i * stride + syncAt] = 0x47;
+  return buf;
+}
+
 const MAKE = 0x010f;
 const SUB_IFDS = 0x014a;
 const NEW_SUBFILE_TYPE = 0x00fe;
@@ -64,7 +71,14 @@ const NEW_SUBFILE_TYPE = 0x00fe;
 describe('detectFileType on hand-built heads', () => {
   const cases: Array<[string, Uint8Array, string | null, string?]> = [
     ['HEIC as an iPhone writes it', ftyp('heic', 'mif1', 'MiHE', 'miaf', 'MiHB', 'heic'), 'image/heic', 'heic'],
-    ['HEIF with only mif1 + heic compatible', ftyp('mif1', 'mif1', 'heic'), 'image/heic', 'heic'],
+    ['HEIF: major mif1 decides even with heic compatible (as ExifTool says)', ftyp('mif1', 'mif1', 'heic'), 'image/heif', 'heif'],
+    ['HEIF image sequence: major msf1 with hevc compatible', ftyp('msf1', 'msf1', 'hevc'), 'image/heif', 'heif'],
+    ['JPEG XL bare codestream', Buffer.concat([Buffer.from([0xff, 0x0a]), Buffer.alloc(30, 0x11)]), 'image/jxl', 'jxl'],
+    ['JPEG XL container', Buffer.concat([Buffer.from([0, 0, 0, 0x0c, 0x4a, 0x58, 0x4c, 0x20, 0x0d, 0x0a, 0x87, 0x0a]), Buffer.alloc(30)]), 'image/jxl', 'jxl'],
+    ['MPEG-TS (188-byte packets)', tsPackets(188, 0, 6), 'video/mp2t', 'ts'],
+    ['M2TS (192-byte packets, sync at offset 4)', tsPackets(192, 4, 6), 'video/m2ts', 'm2ts'],
+    ['one 0x47 byte is not a TS', Buffer.concat([Buffer.from([0x47]), Buffer.alloc(1000, 0x20)]), null],
+    ['TS sync broken in the third packet', (() => { const b = tsPackets(188, 0, 6); b[376] = 0; return b; })(), null],
     ['generic HEIF', ftyp('mif1', 'mif1', 'miaf'), 'image/heif', 'heif'],
     ['AVIF', ftyp('avif', 'avif', 'mif1', 'miaf'), 'image/avif', 'avif'],
     ['AVIF under a mif1 major brand', ftyp('mif1', 'avif', 'mif1'), 'image/avif', 'avif'],
@@ -131,6 +145,8 @@ describe('detectFileType on files written by ffmpeg', () => {
     ['x.mkv', [...clip, '-c:v', 'libx264', '-pix_fmt', 'yuv420p'], 'video/x-matroska', 'video'],
     ['x.webm', [...clip, '-c:v', 'libvpx-vp9', '-deadline', 'realtime'], 'video/webm', 'video'],
     ['x.avi', [...clip, '-c:v', 'mpeg4'], 'video/x-msvideo', 'video'],
+    ['x.jxl', [...still, '-c:v', 'libjxl'], 'image/jxl', 'photo'],
+    ['x.ts', [...clip, '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-f', 'mpegts'], 'video/mp2t', 'video'],
   ];
   it.each(cases)('%s', (name, args, mimeType, mediaItemType) => {
     const file = join(dir, name);
@@ -138,5 +154,14 @@ describe('detectFileType on files written by ffmpeg', () => {
     const got = detectFileType(head(readFileSync(file)));
     expect(got?.mimeType).toBe(mimeType);
     expect(got?.mediaItemType).toBe(mediaItemType);
+  });
+
+  it('x.m2ts: the TS from ffmpeg with a 4-byte timestamp before each packet (ffmpeg has no M2TS muxer)', () => {
+    const file = join(dir, 'for-m2ts.ts');
+    execFileSync('ffmpeg', ['-v', 'error', '-y', ...clip, '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-f', 'mpegts', file]);
+    const ts = readFileSync(file);
+    const parts: Buffer[] = [];
+    for (let i = 0; i + 188 <= ts.length; i += 188) parts.push(Buffer.alloc(4), ts.subarray(i, i + 188));
+    expect(detectFileType(head(Buffer.concat(parts)))?.mimeType).toBe('video/m2ts');
   });
 });

@@ -8,8 +8,12 @@
  *   header size; WebP and AVI are RIFF files told apart by the form type (`WEBP` / `AVI `).
  * - ISO base media files (`ftyp` box): the major brand decides, else the first compatible brand we
  *   know: `crx` CR3; `avif`/`avis` AVIF; `heic`/`heix`/`heim`/`heis`/`hevc`/`hevx`/`hevm`/`hevs`
- *   HEIC; `mif1`/`msf1` with no more precise brand HEIF; `qt  ` MOV; `M4V ` M4V; `3gp*`/`3g2*`
+ *   HEIC as major brand; major `mif1`/`msf1`/`mif2`/`miaf` HEIF (even with `heic` compatible, as
+ *   ExifTool says; `avif` compatible still makes AVIF); `qt  ` MOV; `M4V ` M4V; `3gp*`/`3g2*`
  *   3GP/3G2; `isom`/`iso2`…/`mp41`/`mp42`/`avc1`/`dash`… MP4. Audio-only brands (`M4A `) are not media items.
+ * - JPEG XL: bare codestream `FF 0A`, or the container signature box `00 00 00 0C 'JXL ' 0D 0A 87 0A`.
+ * - MPEG-TS (`video/mp2t`): sync byte 0x47 every 188 bytes over several packets; M2TS/AVCHD (`video/m2ts`, as
+ *   ExifTool names it): every 192 bytes from byte 4 (a 4-byte timestamp before each packet).
  * - Old QuickTime files without `ftyp`: a first box `moov`, `mdat`, `wide`, `free`, `skip` or `pnot`.
  * - Matroska/WebM: the EBML magic, then the DocType element of the EBML header (`webm` or `matroska`).
  * - Raw formats with their own magic: ORF `IIRO`/`IIRS`/`MMOR`, RW2 `IIU\0`, CR2 a TIFF with `CR` at byte 8.
@@ -55,11 +59,16 @@ const THREE_G2 = video('video/3gpp2', '3g2');
 const MKV = video('video/x-matroska', 'mkv');
 const WEBM = video('video/webm', 'webm');
 const AVI = video('video/x-msvideo', 'avi');
+const JXL = photo('image/jxl', 'jxl');
+// 188-byte packets: plain MPEG-TS, IANA's video/MP2T. 192-byte packets (a timestamp before each): BDAV M2TS as
+// AVCHD cameras write it, video/m2ts as ExifTool names it.
+const MPEG_TS = video('video/mp2t', 'ts');
+const M2TS = video('video/m2ts', 'm2ts');
 
 /** Every MIME type this module can return, e.g. for an upload form's `accept` list. */
 export const SUPPORTED_MIME_TYPES: readonly string[] = [
-  JPEG, PNG, GIF, WEBP, BMP, TIFF, HEIC, HEIF, AVIF, DNG, CR2, CR3, NEF, ARW, ORF, RW2,
-  MP4, M4V, MOV, THREE_GP, THREE_G2, MKV, WEBM, AVI,
+  JPEG, PNG, GIF, WEBP, BMP, TIFF, HEIC, HEIF, AVIF, JXL, DNG, CR2, CR3, NEF, ARW, ORF, RW2,
+  MP4, M4V, MOV, THREE_GP, THREE_G2, MKV, WEBM, AVI, MPEG_TS, M2TS,
 ].map((t) => t.mimeType);
 
 export function detectFileType(head: Uint8Array): DetectedFileType | null {
@@ -73,13 +82,26 @@ export function detectFileType(head: Uint8Array): DetectedFileType | null {
     if (form === 'AVI ') return AVI;
     return null;
   }
+  if (startsWith(head, [0x00, 0x00, 0x00, 0x0c, 0x4a, 0x58, 0x4c, 0x20, 0x0d, 0x0a, 0x87, 0x0a])) return JXL;
+  if (startsWith(head, [0xff, 0x0a])) return JXL;
   if (ascii(head, 4, 4) === 'ftyp') return detectIsoBmff(head);
   if (startsWith(head, [0x1a, 0x45, 0xdf, 0xa3])) return detectEbml(head);
   const tiffLike = detectTiffFamily(head);
   if (tiffLike) return tiffLike;
   if (isBmp(head)) return BMP;
   if (QUICKTIME_FIRST_BOXES.has(ascii(head, 4, 4)) && plausibleBoxSize(head)) return MOV;
+  if (isMpegTs(head, 4, 192)) return M2TS;
+  if (isMpegTs(head, 0, 188)) return MPEG_TS;
   return null;
+}
+
+/** Sync byte 0x47 at the start of several consecutive packets (188-byte TS, 192-byte M2TS with a 4-byte timestamp first). */
+const TS_PACKETS_CHECKED = 5;
+function isMpegTs(head: Uint8Array, first: number, stride: number): boolean {
+  const packets = Math.min(TS_PACKETS_CHECKED, Math.floor((head.length - first) / stride));
+  if (packets < 2) return false;
+  for (let i = 0; i < packets; i++) if (head[first + i * stride] !== 0x47) return false;
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -107,6 +129,15 @@ function detectIsoBmff(head: Uint8Array): DetectedFileType | null {
   if (major === 'M4A ' || major === 'M4B ' || major === 'M4P ') return null;
   const byMajor = brandType(major);
   if (byMajor) return byMajor;
+  // A HEIF-family major brand is HEIF even when heic is among the compatible brands (ExifTool agrees).
+  if (major === 'mif1' || major === 'msf1' || major === 'mif2' || major === 'miaf') {
+    const end0 = Math.min(boxSize >= 16 ? boxSize : 16, head.length);
+    for (let i = 16; i + 4 <= end0; i += 4) {
+      const t = brandType(ascii(head, i, 4));
+      if (t === AVIF) return AVIF;
+    }
+    return HEIF;
+  }
   // Generic major brands (mif1, msf1, or unknown ones) defer to the compatible brands.
   const end = Math.min(boxSize >= 16 ? boxSize : 16, head.length);
   const compatible: string[] = [];

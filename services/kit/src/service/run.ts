@@ -1,3 +1,4 @@
+import { streamDutyOf } from '@trove/proto-events';
 import { ConfigError, loadConfigOrExit, redactUrl } from '../config';
 import type { ConfigOf, Spec } from '../config';
 import { commonSpec } from '../config/common';
@@ -77,7 +78,7 @@ export async function runService<S extends Spec>(def: ServiceDefinition<S>): Pro
 
   log.info({ version: def.version, nats: redactUrl(config.natsUrl) }, 'starting');
   // Until connected there is nothing to clean up: the default signal handling is right.
-  const bus = await Bus.connect({ url: config.natsUrl, name: `${def.name}-${process.pid}`, log, rpcTimeoutMs: config.rpcTimeoutMs, auth: config.nats });
+  const bus = await Bus.connect({ url: config.natsUrl, name: `${def.name}-${process.pid}`, service: def.name, log, rpcTimeoutMs: config.rpcTimeoutMs, auth: config.nats });
 
   const cleanups: Array<() => Promise<void> | void> = [];
   let stopping = false;
@@ -110,7 +111,10 @@ export async function runService<S extends Spec>(def: ServiceDefinition<S>): Pro
     cleanups.push(() => metrics.close());
     log.info({ metrics: `http://127.0.0.1:${metrics.port}/metrics` }, 'metrics served');
   }
-  await bus.ensureStreams();
+  // The worker's and the gateway's NATS users may not change streams: they wait for the others to make them.
+  const streamDuty = streamDutyOf(def.name);
+  if (streamDuty === 'manage') await bus.ensureStreams();
+  else if (streamDuty === 'wait') await bus.waitForStreams();
   try {
     const onShutdown = (fn: () => Promise<void> | void) => void cleanups.push(fn);
     const closedAtShutdown = async <T extends { close(): Promise<void> }>(open: Promise<T>): Promise<T> => {

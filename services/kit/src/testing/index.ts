@@ -6,7 +6,7 @@ export type { TempDocStore } from './docstore';
 export { mediaItemV1 } from './media-item';
 export { waitFor, waitForProgress } from './wait';
 export { startNatsServer, natsServerBin } from './nats-server';
-export type { NatsServerHandle } from './nats-server';
+export type { NatsServerHandle, NatsServerOptions } from './nats-server';
 export { startBusRig } from './bus-rig';
 export type { BusRig, BusRigOptions, MediaItemsOf } from './bus-rig';
 export { startProcess } from './process';

@@ -1,7 +1,10 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { natsAuthorizationBlock } from '../bus/nats-users';
+import type { NatsUser } from '../bus/nats-users';
 import { freePort } from './ports';
 import { tempDir } from './temp';
 import { waitFor } from './wait';
@@ -9,6 +12,10 @@ import { waitFor } from './wait';
 export interface NatsServerHandle {
   url: string;
   port: number;
+  /** The users the server accepts (none: it accepts anyone). */
+  users: NatsUser[];
+  /** The permission violations the server logged so far (publish or subscribe refused to a user), one line each. */
+  violations(): string[];
   /** SIGKILL-free stop: SIGTERM, then remove the JetStream store. */
   stop(): Promise<void>;
 }
@@ -18,16 +25,37 @@ export function natsServerBin(): string {
   return process.env.TROVE_NATS_SERVER_BIN || 'nats-server';
 }
 
-/** Starts a real `nats-server -js` on a free loopback port with its own temporary store. */
-export async function startNatsServer(): Promise<NatsServerHandle> {
+export interface NatsServerOptions {
+  /** Users with their passwords and permissions (see kit's natsServiceUsers); none: no authentication. */
+  users?: NatsUser[];
+}
+
+/**
+ * Starts a real `nats-server -js` on a free loopback port with its own temporary store, open to
+ * anyone or, given `users`, only to them, each within its permissions.
+ */
+export async function startNatsServer(opts: NatsServerOptions = {}): Promise<NatsServerHandle> {
   const port = await freePort();
   const dir = await tempDir('trove-nats-');
-  const child: ChildProcess = spawn(natsServerBin(), ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', join(dir.path, 'js')], {
+  const users = opts.users ?? [];
+  let args = ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', join(dir.path, 'js')];
+  if (users.length) {
+    const conf = join(dir.path, 'nats-server.conf');
+    const lines = [`host: "127.0.0.1"`, `port: ${port}`, `jetstream { store_dir: ${JSON.stringify(join(dir.path, 'js'))} }`, natsAuthorizationBlock(users), ''];
+    await writeFile(conf, lines.join('\n'), { mode: 0o600 });
+    args = ['-c', conf];
+  }
+  const child: ChildProcess = spawn(natsServerBin(), args, {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
+  let partial = '';
+  const violations: string[] = [];
   child.stderr?.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000);
+    const lines = (partial + d.toString()).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) if (/Violation/.test(line)) violations.push(line);
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.once('error', (err) => {
@@ -43,6 +71,8 @@ export async function startNatsServer(): Promise<NatsServerHandle> {
   return {
     url: `nats://127.0.0.1:${port}`,
     port,
+    users,
+    violations: () => [...violations],
     async stop() {
       if (child.exitCode === null) {
         child.kill('SIGTERM');

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { READY_MESSAGE } from '../service/run';
+import { natsServiceUsers } from '../bus/nats-users';
+import type { NatsUser } from '../bus/nats-users';
 import { startNatsServer } from './nats-server';
 import type { NatsServerHandle } from './nats-server';
 import { freePort } from './ports';
@@ -31,10 +33,18 @@ export interface Stack {
   /** The access-token signing secret every service was given (sign test tokens with it). */
   jwtSecret: string;
   nats: NatsServerHandle;
+  /**
+   * NATS credentials: each service's own (its user, with the allow-lists of proto-events'
+   * permissions, as under `make up` and the chart), and `observer`, a user allowed everything, for
+   * tests that read streams or call services directly.
+   */
+  natsCredentials(user: string): { user: string; pass: string };
   /** The running processes by service name; replaced when a service is started again. */
   processes: Record<string, ServiceProcess>;
-  /** The variables every service was started with. */
+  /** The variables every service was started with (without the NATS user each got: see `envFor`). */
   env: Record<string, string>;
+  /** The variables a process of `service` needs to join the stack: `env` plus that service's NATS user. */
+  envFor(service: string): Record<string, string>;
   /** Starts (or restarts, after `processes[name].stop()` or `.kill()`) one service and waits until it is ready. */
   startService(name: string): Promise<ServiceProcess>;
   /**
@@ -68,7 +78,19 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   for (const name of opts.services) {
     if (!existsSync(serviceEntry(name))) throw new Error(`${serviceEntry(name)} is missing: build first (npx tsc -b tsconfig.build.json)`);
   }
-  const nats = await startNatsServer();
+  const observer: NatsUser = { user: 'observer', password: randomBytes(18).toString('base64url') };
+  const serviceUsers = natsServiceUsers(() => randomBytes(18).toString('base64url'));
+  const nats = await startNatsServer({ users: [...serviceUsers, observer] });
+  const natsCredentials = (user: string) => {
+    const found = nats.users.find((u) => u.user === user);
+    if (!found) throw new Error(`no NATS user ${user}`);
+    return { user: found.user, pass: found.password };
+  };
+  /** The NATS user of a process: the service whose entry point it runs; another program (the web server) gets none. */
+  const natsEnvOf = (entry: string): Record<string, string> => {
+    const service = serviceUsers.find((u) => entry === serviceEntry(u.user));
+    return service ? { TROVE_NATS_USER: service.user, TROVE_NATS_PASSWORD: service.password } : {};
+  };
   const data = await tempDir('trove-stack-');
   const port = await freePort();
   const adminUsername = 'admin';
@@ -92,6 +114,11 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     // at once (the login-burst suite sets its own).
     TROVE_AUTH_HASH_WAIT_MS: '20000',
     TROVE_LOG_LEVEL: 'info',
+    // Each service gets its own NATS user (natsEnvOf); none from the developer's shell.
+    TROVE_NATS_USER: '',
+    TROVE_NATS_PASSWORD: '',
+    TROVE_NATS_TOKEN: '',
+    TROVE_NATS_CREDS_FILE: '',
     // Embedded stores and no exporter, whatever the developer's shell has set.
     TROVE_MONGODB_URL: '',
     TROVE_S3_BUCKET: '',
@@ -115,14 +142,14 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   };
 
   const startService = async (name: string): Promise<ServiceProcess> => {
-    const procEnv = { ...env, ...opts.serviceEnv?.[name] };
+    const procEnv = { ...env, ...natsEnvOf(serviceEntry(name)), ...opts.serviceEnv?.[name] };
     const proc = startProcess(name, serviceEntry(name), procEnv);
     processes[name] = proc;
     return ready(proc, serviceEntry(name), procEnv);
   };
 
   const startExtra = async (name: string, entry: string, extraEnv: Record<string, string> = {}): Promise<ServiceProcess> => {
-    const procEnv = { ...env, ...extraEnv };
+    const procEnv = { ...env, ...natsEnvOf(entry), ...extraEnv };
     const proc = startProcess(name, entry, procEnv);
     extras.push(proc);
     return ready(proc, entry, procEnv);
@@ -141,5 +168,5 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     await stop();
     throw err;
   }
-  return { gatewayUrl, dataDir: data.path, adminUsername, adminPassword, jwtSecret, nats, processes, env, startService, startExtra, stop };
+  return { gatewayUrl, dataDir: data.path, adminUsername, adminPassword, jwtSecret, nats, natsCredentials, envFor: (service: string) => ({ ...env, ...natsEnvOf(serviceEntry(service)) }), processes, env, startService, startExtra, stop };
 }

@@ -19,7 +19,7 @@ describe('albums repository (NeDB)', () => {
 
   const fields = (name: string, more: Partial<AlbumFields> = {}): AlbumFields => ({ name, description: null, shared: false, shareLocation: false, hidden: false, ...more });
   const add = (userId: string, albumId: string, ids: string[], trashed = false) =>
-    repo.addMembers(userId, albumId, ids.map((mediaItemId) => ({ mediaItemId, trashed })), t(0));
+    repo.addMembers(userId, albumId, ids.map((mediaItemId) => ({ mediaItemId, trashed, hidden: false })), t(0));
   const visible = async (albumId: string) => (await repo.visibleMembers(albumId, 0, 100)).map((m) => m.mediaItemId);
 
   it('lists by name case-insensitively, by creation or update time, both ways, page by page', async () => {
@@ -98,7 +98,7 @@ describe('albums repository (NeDB)', () => {
 
   it('creates an album with a chosen cover as its first item', async () => {
     const cover = randomUUID();
-    const album = await repo.create(alice, fields('with cover'), { mediaItemId: cover, trashed: false, stateAt: t(0) });
+    const album = await repo.create(alice, fields('with cover'), { mediaItemId: cover, trashed: false, hidden: false, stateAt: t(0) });
     expect(album.coverMediaItemId).toBe(cover);
     expect(album.createdAt).toEqual(album.updatedAt);
     const next = randomUUID();
@@ -132,7 +132,7 @@ describe('albums repository (NeDB)', () => {
   it('an item added while in the trash stays out of view until restored', async () => {
     const album = await repo.create(alice, fields('a'));
     const x = randomUUID();
-    await repo.addMembers(alice, album._id, [{ mediaItemId: x, trashed: true }], t(5_000));
+    await repo.addMembers(alice, album._id, [{ mediaItemId: x, trashed: true, hidden: false }], t(5_000));
     expect(await visible(album._id)).toEqual([]);
     // An event from before the state we read is stale.
     expect(await repo.setTrashed(alice, x, false, t(1_000))).toBe(0);

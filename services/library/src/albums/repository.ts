@@ -35,6 +35,13 @@ export interface MembershipDoc {
   addedAt: Date;
   trashed: boolean;
   stateAt: Date | null;
+  /**
+   * The item's hidden flag as the media service last answered it (absent on memberships from before
+   * the field, until the start-up backfill sets it), and that answer's version (the item's
+   * `updatedAt`): a shared view reads one page of its memberships instead of walking the album.
+   */
+  hidden?: boolean;
+  hiddenVersion?: Date | null;
 }
 
 /** A purged media item: an add racing with its purge must not leave a membership behind. */
@@ -98,6 +105,8 @@ export class AlbumsRepository {
     const memberships = store.collection<MembershipDoc>('album_items');
     await memberships.ensureIndex({ fields: { albumId: 1, mediaItemId: 1 }, unique: true });
     await memberships.ensureIndex({ fields: { albumId: 1, trashed: 1, seq: 1 } });
+    // What a visitor sees: one indexed range, counted or paged, never a walk of the whole album.
+    await memberships.ensureIndex({ fields: { albumId: 1, trashed: 1, hidden: 1, seq: 1 } });
     await memberships.ensureIndex({ fields: { userId: 1, mediaItemId: 1 } });
     const purged = store.collection<PurgedDoc>('purged_media');
     await purged.ensureIndex({ fields: { userId: 1, mediaItemId: 1 } });
@@ -110,7 +119,7 @@ export class AlbumsRepository {
    * A new album. With `cover` (an item of the user, whose trash state was read at `stateAt`), that
    * item is the album's first item and its chosen cover.
    */
-  async create(userId: string, fields: AlbumFields, cover?: { mediaItemId: string; trashed: boolean; stateAt: Date }): Promise<AlbumDoc> {
+  async create(userId: string, fields: AlbumFields, cover?: { mediaItemId: string; trashed: boolean; hidden: boolean; stateAt: Date }): Promise<AlbumDoc> {
     const now = this.now();
     const album: AlbumDoc = {
       _id: randomUUID(),
@@ -124,8 +133,8 @@ export class AlbumsRepository {
     };
     await this.albums.insertOne(album);
     if (!cover) return album;
-    const { mediaItemId, trashed, stateAt } = cover;
-    await this.memberships.insertOne({ _id: membershipId(album._id, mediaItemId), albumId: album._id, userId, mediaItemId, seq: 0, addedAt: now, trashed, stateAt });
+    const { mediaItemId, trashed, hidden, stateAt } = cover;
+    await this.memberships.insertOne({ _id: membershipId(album._id, mediaItemId), albumId: album._id, userId, mediaItemId, seq: 0, addedAt: now, trashed, stateAt, hidden, hiddenVersion: null });
     if ((await this.purged.count({ userId, mediaItemId })) > 0) {
       // Purged while we created: the album stays, without it.
       await this.memberships.deleteMany({ albumId: album._id });
@@ -187,7 +196,7 @@ export class AlbumsRepository {
    * it keep their place. `trashed` gives each item's current trash state, read from the media
    * service at `stateAt`. Returns the ids actually added; none when the album is gone.
    */
-  async addMembers(userId: string, albumId: string, items: Array<{ mediaItemId: string; trashed: boolean }>, stateAt: Date): Promise<string[]> {
+  async addMembers(userId: string, albumId: string, items: Array<{ mediaItemId: string; trashed: boolean; hidden: boolean }>, stateAt: Date): Promise<string[]> {
     const present = new Set((await this.membershipsOf(albumId, items.map((i) => i.mediaItemId))).map((m) => m.mediaItemId));
     const fresh = items.filter((i) => !present.has(i.mediaItemId));
     if (fresh.length === 0) return [];
@@ -198,7 +207,7 @@ export class AlbumsRepository {
     const first = album.nextSeq - fresh.length;
     const added: string[] = [];
     for (const [i, item] of fresh.entries()) {
-      const doc: MembershipDoc = { _id: membershipId(albumId, item.mediaItemId), albumId, userId, mediaItemId: item.mediaItemId, seq: first + i, addedAt: now, trashed: item.trashed, stateAt };
+      const doc: MembershipDoc = { _id: membershipId(albumId, item.mediaItemId), albumId, userId, mediaItemId: item.mediaItemId, seq: first + i, addedAt: now, trashed: item.trashed, stateAt, hidden: item.hidden, hiddenVersion: null };
       try {
         await this.memberships.insertOne(doc);
         added.push(item.mediaItemId);
@@ -235,6 +244,21 @@ export class AlbumsRepository {
     return this.memberships.find({ albumId, trashed: false }, { sort: { seq: 1 }, skip, limit });
   }
 
+  /** Items a visitor of the shared album sees: neither trashed nor hidden (an index count). */
+  async countShared(albumId: string): Promise<number> {
+    return this.memberships.count({ albumId, trashed: false, hidden: false });
+  }
+
+  /** A slice of what a visitor sees, in the order added (memberships not yet backfilled are left out: fail closed). */
+  async sharedMembers(albumId: string, skip: number, limit: number): Promise<MembershipDoc[]> {
+    return this.memberships.find({ albumId, trashed: false, hidden: false }, { sort: { seq: 1 }, skip, limit });
+  }
+
+  /** Whether a visitor of the album sees the item: in it, neither trashed nor hidden. */
+  async isSharedMember(albumId: string, mediaItemId: string): Promise<boolean> {
+    return (await this.memberships.count({ albumId, mediaItemId, trashed: false, hidden: false })) > 0;
+  }
+
   /** Whether the item is in the album and not trashed. */
   async isVisibleMember(albumId: string, mediaItemId: string): Promise<boolean> {
     return (await this.memberships.count({ albumId, mediaItemId, trashed: false })) > 0;
@@ -252,6 +276,26 @@ export class AlbumsRepository {
     const olderState: Filter = { $or: [{ stateAt: null }, { stateAt: { $lt: at } }] };
     const res = await this.memberships.updateMany({ userId, mediaItemId, ...olderState }, { $set: { trashed, stateAt: at } });
     return res.modified;
+  }
+
+  /**
+   * The item's hidden flag as the media service answered it at `version` (the item's updatedAt), in
+   * every album holding it; an older answer (a late or replayed event) never overrides a newer one.
+   */
+  async setHidden(userId: string, mediaItemId: string, hidden: boolean, version: Date): Promise<number> {
+    const olderState: Filter = { $or: [{ hiddenVersion: null }, { hiddenVersion: { $lt: version } }] };
+    const res = await this.memberships.updateMany({ userId, mediaItemId, ...olderState }, { $set: { hidden, hiddenVersion: version } });
+    return res.modified;
+  }
+
+  /** Memberships from before the mirrored hidden flag: a batch of them, for the backfill. */
+  async withoutHidden(limit: number): Promise<MembershipDoc[]> {
+    return this.memberships.find({ hidden: { $exists: false } }, { limit });
+  }
+
+  /** Sets the hidden flag of memberships that have none yet (the backfill; an event's newer answer is kept). */
+  async backfillHidden(userId: string, mediaItemId: string, hidden: boolean): Promise<void> {
+    await this.memberships.updateMany({ userId, mediaItemId, hidden: { $exists: false } }, { $set: { hidden, hiddenVersion: null } });
   }
 
   /** The item is gone for good: out of every album, and no longer anyone's chosen cover. */

@@ -3,6 +3,8 @@ import type {
   CreateAlbumRequestV1,
   ListAlbumsRequestV1,
   MediaItemV1,
+  SharedAlbumItemsV1,
+  SharedContentV1,
   UpdateAlbumRequestV1,
 } from '@trove/proto-events';
 import { notFound } from '@trove/kit';
@@ -18,8 +20,8 @@ export const sharedLinkNotFound = () => notFound('shared link not found');
  * already be in the trash (or purged) while the media event is still on its way.
  */
 const COVER_CANDIDATES = 3;
-/** Memberships read per round when walking a shared album (its hidden items are filtered out). */
-const SHARED_SCAN_BATCH = 500;
+/** Memberships read per round of the start-up backfill of their hidden flag. */
+const BACKFILL_BATCH = 200;
 
 function unique(ids: string[]): string[] {
   return [...new Set(ids)];
@@ -69,12 +71,12 @@ export class Albums {
 
   async create(req: CreateAlbumRequestV1): Promise<AlbumV1> {
     const fields = { name: req.name, description: req.description ?? null, shared: req.shared ?? false, shareLocation: req.shareLocation ?? false, hidden: req.hidden ?? false };
-    let cover: { mediaItemId: string; trashed: boolean; stateAt: Date } | undefined;
+    let cover: { mediaItemId: string; trashed: boolean; hidden: boolean; stateAt: Date } | undefined;
     if (req.coverMediaItemId) {
       const stateAt = this.now();
       const [item] = await this.media.getMany(req.userId, [req.coverMediaItemId]);
       if (!item) throw mediaItemNotFound();
-      cover = { mediaItemId: item.id, trashed: item.deleted, stateAt };
+      cover = { mediaItemId: item.id, trashed: item.deleted, hidden: item.hidden, stateAt };
     }
     const album = await this.repo.create(req.userId, fields, cover);
     return (await this.present(req.userId, [album]))[0]!;
@@ -130,7 +132,7 @@ export class Albums {
     const stateAt = this.now();
     const items = await this.media.getMany(userId, ids);
     if (items.length !== ids.length) throw mediaItemNotFound();
-    await this.repo.addMembers(userId, id, items.map((i) => ({ mediaItemId: i.id, trashed: i.deleted })), stateAt);
+    await this.repo.addMembers(userId, id, items.map((i) => ({ mediaItemId: i.id, trashed: i.deleted, hidden: i.hidden })), stateAt);
   }
 
   async removeItems(userId: string, id: string, mediaItemIds: string[]): Promise<void> {
@@ -178,6 +180,38 @@ export class Albums {
     return this.repo.setTrashed(userId, mediaItemId, trashed, at);
   }
 
+  /**
+   * The item changed (hidden, shown, described, processed): its hidden flag is read again from the
+   * media service and mirrored into its memberships, with the item's updatedAt as the version.
+   */
+  async itemChanged(userId: string, mediaItemId: string): Promise<number> {
+    const [item] = await this.media.getMany(userId, [mediaItemId]);
+    if (!item) return 0;
+    return this.repo.setHidden(userId, mediaItemId, item.hidden, new Date(item.updatedAt));
+  }
+
+  /**
+   * Memberships from before the mirrored hidden flag get it from the media service, a batch at a
+   * time, until none is left (run once at start; until then a shared view leaves them out). Answers
+   * how many items were filled in. An item the media service no longer has is marked hidden.
+   */
+  async backfillHidden(): Promise<number> {
+    let filled = 0;
+    for (;;) {
+      const batch = await this.repo.withoutHidden(BACKFILL_BATCH);
+      if (batch.length === 0) return filled;
+      const byUser = new Map<string, string[]>();
+      for (const m of batch) byUser.set(m.userId, unique([...(byUser.get(m.userId) ?? []), m.mediaItemId]));
+      for (const [userId, ids] of byUser) {
+        const found = new Map((await this.media.getMany(userId, ids)).map((i) => [i.id, i]));
+        for (const id of ids) {
+          await this.repo.backfillHidden(userId, id, found.get(id)?.hidden ?? true);
+          filled += 1;
+        }
+      }
+    }
+  }
+
   /** The item is gone for good: it leaves every album and stops being a cover. */
   async itemPurged(userId: string, mediaItemId: string, at: Date): Promise<void> {
     await this.repo.purgeItem(userId, mediaItemId, at);
@@ -195,49 +229,50 @@ export class Albums {
     return album;
   }
 
-  /** The shared album: count and cover over the items a visitor sees (neither trashed nor hidden). */
+  /**
+   * The shared album: count and cover over the items a visitor sees (neither trashed nor hidden).
+   * Bounded whatever the album's size: one count over an index, a few memberships and one media call.
+   */
   async sharedAlbum(id: string): Promise<AlbumV1> {
     const album = await this.sharedAlbumDoc(id);
-    let chosen: MediaItemV1 | undefined;
-    const scan = await this.scanShared(album, { skip: 0, take: 1, countAll: true }, (item) => {
-      if (item.id === album.coverMediaItemId) chosen = item;
-    });
-    return toAlbumV1(album, scan.seen, chosen ?? scan.items[0] ?? null);
+    const [count, first, chosenVisible] = await Promise.all([
+      this.repo.countShared(album._id),
+      this.repo.sharedMembers(album._id, 0, COVER_CANDIDATES),
+      album.coverMediaItemId ? this.repo.isSharedMember(album._id, album.coverMediaItemId) : Promise.resolve(false),
+    ]);
+    const candidates = unique([...(chosenVisible && album.coverMediaItemId ? [album.coverMediaItemId] : []), ...first.map((m) => m.mediaItemId)]);
+    const cover = (await this.visibleItems(album, candidates))[0] ?? null;
+    return toAlbumV1(album, count, cover);
   }
 
-  /** A page of what a visitor sees, in the order added. */
-  async sharedItems(id: string, page: number, limit: number): Promise<MediaItemV1[]> {
+  /** A page of what a visitor sees, in the order added: one page of memberships, one media call. */
+  async sharedItems(id: string, page: number, limit: number): Promise<SharedAlbumItemsV1> {
     const album = await this.sharedAlbumDoc(id);
-    return (await this.scanShared(album, { skip: (page - 1) * limit, take: limit, countAll: false })).items;
+    const members = await this.repo.sharedMembers(album._id, (page - 1) * limit, limit);
+    const items = await this.visibleItems(album, members.map((m) => m.mediaItemId));
+    return { userId: album.userId, shareLocation: album.shareLocation === true, items };
   }
 
   /**
-   * Walks the album's non-trashed memberships in order, asking the media service for each batch,
-   * and keeps the items a visitor may see. Hidden is a flag of the media item, not of the
-   * membership, so pages are cut after filtering. `seen` counts the visible items walked (all of
-   * them with `countAll`).
+   * Whether a signed content URL of the shared album still opens for `mediaItemId` (the member: a
+   * Live Photo's still for its motion part): the album is shared and holds it, neither trashed nor
+   * hidden. The gateway asks at every serve, so unsharing, removing, hiding or trashing ends access
+   * at once; it checks the media service's own flags of the item beside this.
    */
-  private async scanShared(
-    album: AlbumDoc,
-    want: { skip: number; take: number; countAll: boolean },
-    onVisible?: (item: MediaItemV1) => void,
-  ): Promise<{ items: MediaItemV1[]; seen: number }> {
-    const items: MediaItemV1[] = [];
-    let seen = 0;
-    for (let offset = 0; ; offset += SHARED_SCAN_BATCH) {
-      const members = await this.repo.visibleMembers(album._id, offset, SHARED_SCAN_BATCH);
-      if (members.length === 0) break;
-      const batch = await this.media.getMany(album.userId, members.map((m) => m.mediaItemId));
-      for (const found of batch) {
-        if (found.deleted || found.hidden) continue;
-        const item = album.shareLocation === true ? found : withoutLocation(found);
-        onVisible?.(item);
-        if (seen >= want.skip && items.length < want.take) items.push(item);
-        seen += 1;
-        if (!want.countAll && items.length >= want.take) return { items, seen };
-      }
-      if (members.length < SHARED_SCAN_BATCH) break;
-    }
-    return { items, seen };
+  async sharedContent(albumId: string, mediaItemId: string): Promise<SharedContentV1> {
+    const album = await this.sharedAlbumDoc(albumId);
+    if (!(await this.repo.isSharedMember(album._id, mediaItemId))) throw sharedLinkNotFound();
+    return { userId: album.userId, shareLocation: album.shareLocation === true };
+  }
+
+  /**
+   * The owner's items among `ids` in that order, as a visitor sees them: the media service's own
+   * flags are checked again (the memberships learn of a hide or a trash through events), and the GPS
+   * position is left out unless the owner shares locations.
+   */
+  private async visibleItems(album: AlbumDoc, ids: string[]): Promise<MediaItemV1[]> {
+    if (ids.length === 0) return [];
+    const found = await this.media.getMany(album.userId, ids);
+    return found.filter((i) => !i.deleted && !i.hidden).map((i) => (album.shareLocation === true ? i : withoutLocation(i)));
   }
 }

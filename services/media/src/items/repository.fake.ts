@@ -60,6 +60,10 @@ export class FakeMediaItems implements MediaItems {
     return this.copies(this.mine(userId, ids));
   }
 
+  async sizeOfUser(userId: string): Promise<number> {
+    return this.where((d) => d.userId === userId).reduce((sum, d) => sum + d.size, 0);
+  }
+
   async countOwned(userId: string, ids: string[]): Promise<number> {
     return this.mine(userId, ids).length;
   }

@@ -241,6 +241,24 @@ export class MediaRepository {
     return this.items.count({ userId, createdAt: { $lte: until }, purgingAt: { $exists: false } });
   }
 
+  /**
+   * The bytes of all the user's originals, trash included: read once per user, when their running
+   * total (usage/) was never kept. Pages through the user's items by (createdAt, id), an index.
+   */
+  async sizeOfUser(userId: string): Promise<number> {
+    const PAGE = 1000;
+    let total = 0;
+    let after: StoredMediaDoc | undefined;
+    for (;;) {
+      const filter: Filter = { userId };
+      if (after) filter.$or = [{ createdAt: { $gt: after.createdAt } }, { createdAt: after.createdAt, _id: { $gt: after._id } }];
+      const batch = await this.items.find(filter, { sort: { createdAt: 1, _id: 1 }, limit: PAGE });
+      for (const doc of batch) total += doc.size;
+      if (batch.length < PAGE) return total;
+      after = batch[batch.length - 1];
+    }
+  }
+
   /** Up to `limit` of the user's items, whatever their state (deleting a user). */
   async ofUser(userId: string, limit: number): Promise<MediaDoc[]> {
     return this.many({ userId }, { limit });

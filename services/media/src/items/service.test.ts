@@ -15,7 +15,9 @@ import { newMediaDoc } from './document';
 import { MediaRepository } from './repository';
 import type { MediaItems } from './repository';
 import { FakeMediaItems } from './repository.fake';
-import { MediaService, isCalendarDay } from './service';
+import { MediaService, QUOTA_EXCEEDED_MESSAGE, isCalendarDay } from './service';
+import { UsageRepository } from '../usage/repository';
+import { StorageUsage } from '../usage/service';
 
 interface Published {
   subject: string;
@@ -32,6 +34,7 @@ let clock: Date;
 /** How many of the next publishes fail (Infinity: NATS is down). */
 let publishFailures: number;
 let media: MediaService;
+let totals: UsageRepository;
 
 const log = createLogger({ service: 'media-test', level: 'silent' });
 const sha = () => randomUUID().replace(/-/g, '').repeat(2);
@@ -41,6 +44,7 @@ function serviceOver(repository: MediaItems): MediaService {
     items: repository,
     blobs,
     log,
+    usage: new StorageUsage(totals, (userId) => repository.sizeOfUser(userId)),
     trashRetentionMs: 30 * 24 * 3600 * 1000,
     now: () => new Date(clock),
     events: {
@@ -56,6 +60,7 @@ beforeEach(async () => {
   dir = await tempDir('trove-media-unit-');
   store = await openDocStore({ service: 'media', dataDir: dir.path });
   blobs = await openBlobStore({ dataDir: dir.path });
+  totals = await UsageRepository.open(store);
   published = [];
   publishFailures = 0;
   clock = new Date('2025-06-24T12:00:00Z');
@@ -66,13 +71,16 @@ afterEach(async () => {
   await dir.remove();
 });
 
-async function upload(userId: string, opts: { type?: 'photo' | 'video'; sha256?: string } = {}): Promise<string> {
-  const id = randomUUID();
+async function upload(userId: string, opts: { type?: 'photo' | 'video'; sha256?: string; size?: number; quotaBytes?: number | null; id?: string } = {}): Promise<string> {
+  const id = opts.id ?? randomUUID();
   const key = mediaBlobKey(userId, id, 'original');
   await blobs.put(key, Readable.from(Buffer.from(`original ${id}`)));
-  await media.create({ userId, id, filename: `${id}.jpg`, mimeType: opts.type === 'video' ? 'video/mp4' : 'image/jpeg', mediaItemType: opts.type ?? 'photo', size: 10, sha256: opts.sha256 ?? sha(), originalKey: key });
+  const quota = opts.quotaBytes === undefined ? {} : { quotaBytes: opts.quotaBytes };
+  await media.create({ userId, id, filename: `${id}.jpg`, mimeType: opts.type === 'video' ? 'video/mp4' : 'image/jpeg', mediaItemType: opts.type ?? 'photo', size: opts.size ?? 10, sha256: opts.sha256 ?? sha(), originalKey: key, ...quota });
   return id;
 }
+
+const usageOf = async (userId: string) => (await media.usageOf(userId)).usageBytes;
 
 const PAIRING_ID = '599FEB0A-F64C-4A67-ABBE-2AE1A96A20EA';
 
@@ -224,6 +232,100 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       const user = randomUUID();
       await expectAppError(upload(user), 'UNAVAILABLE');
       expect(await items.ofUser(user, 10)).toEqual([]);
+    });
+  });
+
+  describe('storage usage and quota', () => {
+    it("counts the bytes of the user's originals, trash included, until they are purged; other users apart", async () => {
+      const user = randomUUID();
+      const other = randomUUID();
+      expect(await usageOf(user)).toBe(0);
+      const [a] = [await upload(user, { size: 1000 }), await upload(user, { size: 250 })];
+      await upload(other, { size: 7 });
+      expect(await usageOf(user)).toBe(1250);
+      await media.setFlag({ userId: user, ids: [a], flag: 'deleted', value: true });
+      expect(await usageOf(user)).toBe(1250);
+      clock = new Date(clock.getTime() + 31 * 24 * 3600 * 1000);
+      expect(await media.purgeExpiredTrash()).toBe(1);
+      expect(await usageOf(user)).toBe(250);
+      expect(await usageOf(other)).toBe(7);
+    });
+
+    it('an item that would take the user past the quota is refused (507) and nothing of it is stored or queued', async () => {
+      const user = randomUUID();
+      await upload(user, { size: 600, quotaBytes: 1000 });
+      await upload(user, { size: 400, quotaBytes: 1000 }); // exactly the quota: fits
+      published = [];
+      const refused = randomUUID();
+      await expectAppError(upload(user, { size: 1, quotaBytes: 1000, id: refused }), 'INSUFFICIENT_STORAGE', QUOTA_EXCEEDED_MESSAGE);
+      await expectAppError(media.get(user, refused), 'NOT_FOUND');
+      expect(published).toEqual([]);
+      expect(await usageOf(user)).toBe(1000);
+      expect(await items.ofUser(user, 10)).toHaveLength(2);
+      // Unlimited (no quota, or null): fine.
+      await upload(user, { size: 5 });
+      await upload(user, { size: 5, quotaBytes: null });
+      expect(await usageOf(user)).toBe(1010);
+      // Another user with the same quota is not affected.
+      await expect(upload(randomUUID(), { size: 1000, quotaBytes: 1000 })).resolves.toEqual(expect.any(String));
+    });
+
+    it('concurrent uploads never pass the quota together', async () => {
+      const user = randomUUID();
+      const outcomes = await Promise.allSettled(Array.from({ length: 12 }, () => upload(user, { size: 100, quotaBytes: 500 })));
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(5);
+      expect(outcomes.filter((o) => o.status === 'rejected').map((o) => ((o as PromiseRejectedResult).reason as AppError).code)).toEqual(Array(7).fill('INSUFFICIENT_STORAGE'));
+      expect(await usageOf(user)).toBe(500);
+      expect(await items.ofUser(user, 20)).toHaveLength(5);
+    });
+
+    it('a duplicate, a repeated request and an item that could not be queued cost nothing', async () => {
+      const user = randomUUID();
+      const content = sha();
+      const id = await upload(user, { sha256: content, size: 100, quotaBytes: 150 });
+      // The same content again (409), and even over the quota the answer is the conflict.
+      await expectAppError(upload(user, { sha256: content, size: 100, quotaBytes: 150 }), 'CONFLICT');
+      // The very same request again (a retry): done already, counted once.
+      await upload(user, { sha256: content, size: 100, quotaBytes: 150, id });
+      expect(await usageOf(user)).toBe(100);
+      publishFailures = Infinity;
+      await expectAppError(upload(user, { size: 50, quotaBytes: 150 }), 'UNAVAILABLE');
+      expect(await usageOf(user)).toBe(100);
+    });
+
+    it('a library from before totals were kept is counted once from its items, then kept up to date', async () => {
+      const user = randomUUID();
+      for (const size of [300, 200]) {
+        const req = { userId: user, id: randomUUID(), filename: 'old.jpg', mimeType: 'image/jpeg', mediaItemType: 'photo' as const, size, sha256: sha(), originalKey: 'k' };
+        await items.insert(newMediaDoc(req, clock));
+      }
+      expect(await totals.get(user)).toBeNull();
+      expect(await usageOf(user)).toBe(500);
+      await upload(user, { size: 1 });
+      expect(await usageOf(user)).toBe(501);
+      // First upload of such a library, against a quota: counted first, so the quota holds.
+      const older = randomUUID();
+      await items.insert(newMediaDoc({ userId: older, id: randomUUID(), filename: 'old.jpg', mimeType: 'image/jpeg', mediaItemType: 'photo', size: 900, sha256: sha(), originalKey: 'k' }, clock));
+      await expectAppError(upload(older, { size: 200, quotaBytes: 1000 }), 'INSUFFICIENT_STORAGE');
+      expect(await usageOf(older)).toBe(900);
+    });
+
+    it("a deleted user's total is forgotten with their items", async () => {
+      const user = randomUUID();
+      await upload(user, { size: 42 });
+      await media.deleteUserMedia(user);
+      expect(await totals.get(user)).toBeNull();
+      expect(await usageOf(user)).toBe(0);
+    });
+
+    it('replicas purging at once take each item off once', async () => {
+      const user = randomUUID();
+      const ids: [string, ...string[]] = [await upload(user, { size: 10 }), await upload(user, { size: 20 }), await upload(user, { size: 30 })];
+      await upload(user, { size: 5 });
+      await media.setFlag({ userId: user, ids, flag: 'deleted', value: true });
+      clock = new Date(clock.getTime() + 31 * 24 * 3600 * 1000);
+      await Promise.all([media.purgeExpiredTrash(), media.purgeExpiredTrash(), media.purgeExpiredTrash()]);
+      expect(await usageOf(user)).toBe(5);
     });
   });
 
@@ -395,12 +497,37 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       const keepFace = faceThumbnailKey(user, randomUUID(), 0);
       const faces = [0, 1].map((i) => faceThumbnailKey(user, gone, i));
       for (const key of [mediaBlobKey(user, gone, 'preview'), mediaBlobKey(user, gone, 'thumbnail'), keep, keepFace, ...faces]) await blobs.put(key, Readable.from(Buffer.from('x')));
-      await media.applyProcessed(result(user, gone, '2020-01-01T00:00:00Z', { variants: { preview: mediaBlobKey(user, gone, 'preview'), thumbnail: mediaBlobKey(user, gone, 'thumbnail'), playback: keep } }));
+      await media.applyProcessed(result(user, gone, '2020-01-01T00:00:00Z', { variants: { preview: mediaBlobKey(user, gone, 'preview'), thumbnail: mediaBlobKey(user, gone, 'thumbnail'), playback: null } }));
       expect(await blobs.head(mediaBlobKey(user, gone, 'preview'))).toBeNull();
       expect(await blobs.head(mediaBlobKey(user, gone, 'thumbnail'))).toBeNull();
       for (const face of faces) expect(await blobs.head(face)).toBeNull();
       expect(await blobs.head(keep)).not.toBeNull();
       expect(await blobs.head(keepFace)).not.toBeNull();
+    });
+
+    it("a result naming a blob that is not its item's (another user's original, a '..' way out) is ignored: item, blobs and events unchanged", async () => {
+      const [alice, bob] = [randomUUID(), randomUUID()];
+      const [mine, ready] = [await upload(alice), await upload(alice)];
+      const bobs = await upload(bob);
+      await media.applyProcessed(result(alice, ready, '2020-01-01T00:00:00Z'));
+      const [before, readyBefore] = [await media.get(alice, mine), await media.get(alice, ready)];
+      published = [];
+      const bobsOriginal = mediaBlobKey(bob, bobs, 'original');
+      const forged = [
+        { preview: bobsOriginal, thumbnail: mediaBlobKey(alice, mine, 'thumbnail'), playback: null },
+        { preview: `media/${alice}/${mine}/../../${bob}/${bobs}/original`, thumbnail: null, playback: null },
+        { preview: mediaBlobKey(alice, mine, 'preview'), thumbnail: null, playback: `media/${alice}/${mine}` },
+      ];
+      for (const variants of forged) {
+        await media.applyProcessed(result(alice, mine, '2021-01-01T00:00:00Z', { variants }));
+        await media.applyProcessed(result(alice, ready, '2021-01-01T00:00:00Z', { variants: { ...variants, preview: bobsOriginal } }));
+      }
+      await media.applyProcessed(result(alice, mine, '2021-01-01T00:00:00Z', { faces: [{ box: { x: 0, y: 0, width: 1, height: 1 }, score: 0.9, embedding: 'AAAAAAAAAAA=', thumbnailKey: bobsOriginal }] }));
+      expect(await media.get(alice, mine)).toEqual(before);
+      expect(await media.get(alice, ready)).toEqual(readyBefore);
+      expect(before).toMatchObject({ status: 'PROCESSING' });
+      expect(await blobs.head(bobsOriginal)).not.toBeNull();
+      expect(published).toEqual([]);
     });
   });
 
@@ -422,6 +549,10 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       // Another user's id is not found; a verified signed URL (no userId) finds it.
       await expectAppError(media.locate({ userId: randomUUID(), id: photo, variant: 'original' }), 'NOT_FOUND', 'mediaitem not found');
       expect((await media.locate({ id: photo, variant: 'original' })).userId).toBe(user);
+      // What a shared view's URL is checked against: the flags, whether the bytes are the original's, whether it has a position.
+      expect(await media.locate({ id: playable, variant: 'preview' })).toMatchObject({ original: true, hidden: false, deleted: false, stillMediaItemId: null, located: true });
+      expect(await media.locate({ id: transcoded, variant: 'preview' })).toMatchObject({ original: false });
+      expect(await media.locate({ id: photo, variant: 'thumbnail' })).toMatchObject({ original: false });
     });
   });
 
@@ -523,7 +654,7 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       expect(await ids(media.getMany(user, [part.video, part.photo]))).toEqual([part.photo]);
       // The motion part stays reachable by id (and its content by the still's motion URL).
       expect(await media.get(user, part.video)).toMatchObject({ id: part.video, mediaItemType: 'video', motionMediaItemId: null });
-      expect((await media.locate({ id: part.video, variant: 'preview' })).key).toBe(mediaBlobKey(user, part.video, 'original'));
+      expect(await media.locate({ id: part.video, variant: 'preview' })).toMatchObject({ key: mediaBlobKey(user, part.video, 'original'), stillMediaItemId: part.photo });
       // Both parts changed: explore and the others hear of it.
       expect(published.filter((p) => p.subject === 'events.v1.media.updated').map((p) => p.payload.mediaItemId)).toEqual(expect.arrayContaining([part.photo, part.video]));
       // The same results again change nothing.

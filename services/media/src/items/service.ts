@@ -1,5 +1,6 @@
 import {
   faceThumbnailsPrefix,
+  foreignBlobKeys,
   mediaBlobKey,
   mediaItemBlobPrefix,
   mediaPurgedEvent,
@@ -24,12 +25,13 @@ import type {
   UpdateMediaItemRequestV1,
   YearsAgoRequestV1,
 } from '@trove/proto-events';
-import { badRequest, conflict, notFound, unavailable } from '@trove/kit';
+import { badRequest, conflict, insufficientStorage, notFound, unavailable } from '@trove/kit';
 import type { BlobStore, Logger } from '@trove/kit';
 import { alreadyApplied, appliedFields, newMediaDoc, toMediaItemV1 } from './document';
 import type { MediaDoc } from './document';
 import { LivePhotos } from './live-photos';
 import type { ItemChanges, MediaItems } from './repository';
+import type { StorageUsage } from '../usage/service';
 
 /** What the service publishes through (the Bus, or a fake in unit tests). */
 export interface Publisher {
@@ -41,6 +43,8 @@ export interface MediaServiceDeps {
   blobs: BlobStore;
   events: Publisher;
   log: Logger;
+  /** Each user's bytes of originals (usage/): moved with every item stored or purged. */
+  usage: StorageUsage;
   /** Trashed items older than this are purged. */
   trashRetentionMs: number;
   /** An item PROCESSING for longer than this without a change has its processing queued again. */
@@ -49,6 +53,7 @@ export interface MediaServiceDeps {
 }
 
 export const NOT_FOUND_MESSAGE = 'mediaitem not found';
+export const QUOTA_EXCEEDED_MESSAGE = 'storage quota exceeded';
 /** A sweeper's claim older than this is from a replica that died mid-purge: another may take over. */
 const STALE_PURGE_CLAIM_MS = 10 * 60 * 1000;
 const PURGE_BATCH = 100;
@@ -85,18 +90,33 @@ export class MediaService {
    * an error (the gateway then removes the blob): nothing is left half-created.
    */
   async create(req: CreateMediaItemRequestV1): Promise<{ id: string }> {
+    const { usage } = this.deps;
+    await usage.ensureCounted(req.userId);
     const { duplicateOf } = await this.items.insert(newMediaDoc(req, this.now()));
     // The same request again (same id and content): it is done already.
     if (duplicateOf === req.id) return { id: req.id };
     if (duplicateOf) throw conflict('mediaitem already exists', { id: duplicateOf });
+    // Counted after the duplicate check (a duplicate costs nothing), atomically against the quota:
+    // of concurrent uploads only those that fit get in, whichever replica serves them.
+    if (!(await usage.add(req.userId, req.size, req.quotaBytes ?? null))) {
+      await this.items.delete(req.userId, req.id);
+      throw insufficientStorage(QUOTA_EXCEEDED_MESSAGE);
+    }
     try {
       await this.publishWithRetry(() => this.queueProcessing(req, req.id));
     } catch (err) {
       this.deps.log.error({ err, mediaItemId: req.id }, 'could not queue processing; item removed');
+      // Uncounted first: a crash in between leaves the total short, never over.
+      await usage.subtract(req.userId, req.size);
       await this.items.delete(req.userId, req.id);
       throw unavailable('processing queue is unavailable');
     }
     return { id: req.id };
+  }
+
+  /** The user's bytes of originals, trash included. */
+  async usageOf(userId: string): Promise<{ usageBytes: number }> {
+    return { usageBytes: await this.deps.usage.of(userId) };
   }
 
   private queueProcessing(item: Pick<MediaDoc, 'userId' | 'originalKey' | 'mimeType' | 'mediaItemType' | 'filename' | 'components'> & { id?: string; _id?: string }, msgId: string): Promise<void> {
@@ -188,7 +208,15 @@ export class MediaService {
   async locate(req: LocateContentRequestV1): Promise<ContentLocationV1> {
     const doc = req.userId ? await this.items.get(req.userId, req.id) : await this.items.getAnyUser(req.id);
     if (!doc) throw notFound(NOT_FOUND_MESSAGE);
-    const at = (key: string, contentType: string): ContentLocationV1 => ({ key, contentType, filename: doc.filename, userId: doc.userId });
+    // What a shared view's signed URL is checked against when served: the item's own flags, the still
+    // whose album membership counts for a motion part, whether the bytes are the upload's, whether it has a position.
+    const facts = {
+      stillMediaItemId: doc.stillMediaItemId ?? null,
+      hidden: doc.hidden,
+      deleted: doc.deleted,
+      located: doc.metadata.latitude !== null && doc.metadata.longitude !== null,
+    };
+    const at = (key: string, contentType: string): ContentLocationV1 => ({ key, contentType, filename: doc.filename, userId: doc.userId, ...facts, original: key === doc.originalKey });
     if (req.variant === 'original') return at(doc.originalKey, doc.mimeType);
     if (req.variant === 'thumbnail') {
       if (!doc.variants.thumbnail) throw notFound('thumbnail not generated yet');
@@ -244,9 +272,17 @@ export class MediaService {
    * Applies a worker's result: READY with metadata, category, placeholder and variants. The same
    * result twice leaves the item as it is. A result for an item that is gone (purged, its user
    * deleted) removes the blobs the worker made for it, and is otherwise ignored. Then the item is
-   * paired with the other part of its Live Photo, when the library has it (live-photos.ts).
+   * paired with the other part of its Live Photo, when the library has it (live-photos.ts). A result
+   * naming a blob that is not under the item's own prefix is ignored and logged (foreignBlobKeys).
    */
   async applyProcessed(result: MediaItemProcessedV1): Promise<void> {
+    // A result naming a blob outside its item's prefix is forged (the worker never makes one): ignored, the
+    // item left as it is, nothing deleted.
+    const foreign = foreignBlobKeys(result);
+    if (foreign.length) {
+      this.deps.log.warn({ mediaItemId: result.mediaItemId, userId: result.userId, foreignKeys: foreign.slice(0, 5) }, "processing result ignored: it names blobs that are not its item's");
+      return;
+    }
     const doc = await this.items.get(result.userId, result.mediaItemId);
     if (!doc || doc.purgingAt) {
       await this.deleteResultBlobs(result);
@@ -319,6 +355,7 @@ export class MediaService {
     const leftovers: string[] = [];
     for await (const blob of this.deps.blobs.list(userBlobPrefix(userId))) leftovers.push(blob.key);
     await inBatches(leftovers, 20, (key) => this.deps.blobs.delete(key));
+    await this.deps.usage.forget(userId);
     return purged;
   }
 
@@ -330,6 +367,9 @@ export class MediaService {
     for (const key of keys) await this.deps.blobs.delete(key);
     await this.deps.events.publish(mediaPurgedEvent, { userId: doc.userId, mediaItemId: doc._id, at: this.now().toISOString() }, { msgId: `purged-${doc._id}` });
     await this.live.unpair(doc);
+    // Uncounted before the document goes: a purge cut off in between is finished again later,
+    // which may take the size off twice (the user's favour), never leave it counted.
+    await this.deps.usage.subtract(doc.userId, doc.size);
     await this.items.delete(doc.userId, doc._id);
     this.deps.log.info({ mediaItemId: doc._id }, 'media item purged');
   }

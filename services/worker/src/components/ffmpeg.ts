@@ -8,8 +8,12 @@
 import { spawn } from 'node:child_process';
 import { MediaError, errorMessage } from './errors';
 
-/** Demuxers of the sniffed types ffmpeg is given: MP4/MOV/3GP (mov), MKV/WebM (matroska), AVI, and BMP stills. */
-const INPUT_FORMATS = 'mov,matroska,avi,bmp_pipe,image2';
+/**
+ * Demuxers of the sniffed types ffmpeg is given: MP4/MOV/3GP (mov), MKV/WebM (matroska), AVI, MPEG-TS/M2TS
+ * (mpegts, which finds the 192-byte M2TS packets itself), and BMP and JPEG XL stills (bmp_pipe, jpegxl_pipe:
+ * bare codestream or container).
+ */
+const INPUT_FORMATS = 'mov,matroska,avi,mpegts,bmp_pipe,jpegxl_pipe,image2';
 const INPUT_GUARD = ['-protocol_whitelist', 'file', '-format_whitelist', INPUT_FORMATS];
 
 /** What the worker reads of ffprobe's JSON (`-show_streams -show_format`). */

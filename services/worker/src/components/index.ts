@@ -1,7 +1,7 @@
 /** Media processing components of the worker: pure functions over files, no bus, no stores. */
 export { MediaError } from './errors';
 export type { MediaErrorKind } from './errors';
-export { assertImageSize, DEFAULT_LIMITS } from './limits';
+export { assertImageSize, DEFAULT_LIMITS, itemMemoryBytes, transcodeBudgetSeconds } from './limits';
 export type { ProcessingLimits } from './limits';
 export { closeExifTool, configureExifTool, contractMetadata, DEFAULT_EXIFTOOL_PROCS, DEFAULT_EXIFTOOL_TIMEOUT_SECONDS, exifToolPids, exifToolRawPreview, extractMetadata, extractRawPreview, emptyMetadata } from './metadata';
 export type { CreationTimeSource, MediaMetadata } from './metadata';

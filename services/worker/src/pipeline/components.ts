@@ -4,10 +4,11 @@
  * this worker does not know (a component a newer worker has) is skipped and logged, not an error.
  */
 import type { Logger } from '@trove/kit';
+import { WORKER_COMPONENTS } from '@trove/proto-events';
 import type { ProcessMediaItemV1 } from '@trove/proto-events';
 
-/** The components this worker runs. A component added to the pipeline adds its name here. */
-export const WORKER_KNOWS: ReadonlySet<string> = new Set(['metadata', 'previews', 'places', 'things', 'faces', 'ocr']);
+/** The components this worker runs: the contract's list (proto-events), the one place a new component is named. */
+export const WORKER_KNOWS: ReadonlySet<string> = new Set(WORKER_COMPONENTS);
 
 /** Components that look at the picture (the photo, or a video's poster frame) the previews are made of. */
 const NEEDS_PICTURE = ['previews', 'things', 'faces', 'ocr'];

@@ -1,6 +1,6 @@
 import { blobStoreSpec, int } from '@trove/kit';
 import type { Var } from '@trove/kit';
-import { DEFAULT_EXIFTOOL_PROCS, DEFAULT_EXIFTOOL_TIMEOUT_SECONDS, DEFAULT_FACES_MIN_SCORE, DEFAULT_FACES_MIN_SIZE, DEFAULT_LIMITS, DEFAULT_MAX_DISTANCE_KM, DEFAULT_OCR_TIMEOUT_SECONDS, DEFAULT_THINGS_MIN_SCORE } from '../components';
+import { DEFAULT_EXIFTOOL_PROCS, DEFAULT_EXIFTOOL_TIMEOUT_SECONDS, DEFAULT_FACES_MIN_SCORE, DEFAULT_FACES_MIN_SIZE, DEFAULT_LIMITS, itemMemoryBytes, DEFAULT_MAX_DISTANCE_KM, DEFAULT_OCR_TIMEOUT_SECONDS, DEFAULT_THINGS_MIN_SCORE } from '../components';
 import type { ProcessingLimits } from '../components';
 
 /** A comma-separated list of non-negative integers, e.g. `10000,60000,300000`. */
@@ -49,7 +49,14 @@ export const workerSpec = {
   /** Time bounds of the child processes; one that runs longer is killed and the item retried. */
   probeTimeoutSeconds: int('TROVE_WORKER_PROBE_TIMEOUT_SECONDS', { default: DEFAULT_LIMITS.probeTimeoutSeconds, min: 1, max: 3600 }),
   frameTimeoutSeconds: int('TROVE_WORKER_FRAME_TIMEOUT_SECONDS', { default: DEFAULT_LIMITS.frameTimeoutSeconds, min: 1, max: 3600 }),
+  /** A transcode's budget: `perSecond` seconds per second of 1080p video (scaled by its pixels), within min and the timeout (the ceiling). */
   transcodeTimeoutSeconds: int('TROVE_WORKER_TRANSCODE_TIMEOUT_SECONDS', { default: DEFAULT_LIMITS.transcodeTimeoutSeconds, min: 1, max: 7 * 24 * 3600 }),
+  transcodeMinSeconds: int('TROVE_WORKER_TRANSCODE_MIN_SECONDS', { default: DEFAULT_LIMITS.transcodeMinSeconds, min: 1, max: 7 * 24 * 3600 }),
+  transcodeSecondsPer1080pSecond: int('TROVE_WORKER_TRANSCODE_SECONDS_PER_VIDEO_SECOND', { default: DEFAULT_LIMITS.transcodeSecondsPer1080pSecond, min: 1, max: 1000 }),
+  /** Memory the worker process may use (the chart sets its container's limit): decoders get a share per item at once. */
+  memoryMib: int('TROVE_WORKER_MEMORY_MIB', { default: 2048, min: 256, max: 1024 * 1024 }),
+  /** Deaths of the worker process with an item in flight before the item is quarantined (FAILED). */
+  quarantineCrashes: int('TROVE_WORKER_QUARANTINE_CRASHES', { default: 2, min: 2, max: 10 }),
   /** ExifTool processes (-stay_open) each worker process keeps for reading metadata. */
   exiftoolProcs: int('TROVE_WORKER_EXIFTOOL_PROCS', { default: DEFAULT_EXIFTOOL_PROCS, min: 1, max: 16 }),
   /** Longest metadata read of one file; past it the ExifTool process is killed and the item FAILED. */
@@ -67,8 +74,10 @@ export const workerSpec = {
   ...blobStoreSpec,
 };
 
-/** The components' limits from the worker's configuration. */
-export function limitsOf(config: ProcessingLimits): ProcessingLimits {
-  const { maxImageBytes, probeTimeoutSeconds, frameTimeoutSeconds, transcodeTimeoutSeconds } = config;
-  return { maxImageBytes, probeTimeoutSeconds, frameTimeoutSeconds, transcodeTimeoutSeconds };
+type LimitsConfig = Omit<ProcessingLimits, 'itemMemoryBytes'> & { memoryMib: number; concurrency: number };
+
+/** The components' limits from the worker's configuration: one item's memory share is the budget over the items run at once. */
+export function limitsOf(config: LimitsConfig): ProcessingLimits {
+  const { maxImageBytes, probeTimeoutSeconds, frameTimeoutSeconds, transcodeTimeoutSeconds, transcodeMinSeconds, transcodeSecondsPer1080pSecond } = config;
+  return { maxImageBytes, probeTimeoutSeconds, frameTimeoutSeconds, transcodeTimeoutSeconds, transcodeMinSeconds, transcodeSecondsPer1080pSecond, itemMemoryBytes: itemMemoryBytes(config.memoryMib, config.concurrency) };
 }

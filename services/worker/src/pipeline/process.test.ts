@@ -18,6 +18,8 @@ import { tempDir } from '@trove/kit/testing';
 import type { TempDir } from '@trove/kit/testing';
 import { cornerImage, FIXTURES, HEIC_FIXTURE_PAIRING_ID, ffmpeg, itWithFixtures, testClipArgs } from '@trove/kit/testing/media';
 import { closeExifTool, closeOcr, DEFAULT_LIMITS } from '../components';
+import { decodeHeifPrimary } from '../components/previews/heif';
+import { avchdStream } from '../components/metadata/exiftool-cli.fake';
 import { processItem } from './process';
 
 const execFileAsync = promisify(execFile);
@@ -179,6 +181,27 @@ describe('processItem', () => {
     expect(payload).not.toHaveProperty('faces');
   });
 
+  it('a JPEG XL photo and an AVCHD .mts video: READY with WebP preview and thumbnail, their metadata published', async () => {
+    const jxlFile = join(work.path, 'photo.jxl');
+    await ffmpeg(['-f', 'lavfi', '-i', 'testsrc=size=320x200', '-frames:v', '1', '-c:v', 'libjxl', jxlFile]);
+    const photo = await stored(await readFile(jxlFile), 'image/jxl', 'photo', 'IMG_20240102_030405.jxl');
+    await rm(jxlFile);
+    expect(await processItem(deps(), photo)).toBe('processed');
+    expect(published[0].payload.metadata).toMatchObject({ width: 320, height: 200, creationTime: '2024-01-02T03:04:05Z' });
+    expect(await sharp(await bytesOf(published[0].payload.variants.preview!)).metadata()).toMatchObject({ format: 'webp', width: 320, height: 200 });
+
+    const mts = join(work.path, '00000.mts');
+    await avchdStream(mts, { date: [2019, 4, 24, 22, 24, 11], zoneHours: 2, dst: true, model: 'ILCE-7M3' }, { m2ts: true, seconds: 2 });
+    const video = await stored(await readFile(mts), 'video/m2ts', 'video', '00000.MTS');
+    await rm(mts);
+    expect(await processItem(deps(), video)).toBe('processed');
+    const { payload } = published[1];
+    expect(payload.metadata).toMatchObject({ width: 320, height: 180, creationTime: '2019-04-24T22:24:11+02:00', cameraMake: 'Sony', cameraModel: 'ILCE-7M3' });
+    expect((await sharp(await bytesOf(payload.variants.thumbnail!)).metadata()).format).toBe('webp');
+    // MPEG-TS is no browser's: the playback copy is an MP4.
+    expect((await blobs.head(payload.variants.playback!))?.contentType).toBe('video/mp4');
+  });
+
   itWithFixtures('the motion part of a Live Photo: its QuickTime content identifier is published as the pairing id; an ordinary video has none', async () => {
     const file = join(work.path, 'IMG_0543.MOV');
     await ffmpeg([...testClipArgs({ seconds: 0.5, size: '64x48', audio: false }), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-f', 'mov', '-movflags', 'use_metadata_tags', '-metadata', `com.apple.quicktime.content.identifier=${HEIC_FIXTURE_PAIRING_ID}`, file]);
@@ -307,6 +330,82 @@ describe('processItem', () => {
     expect(peak - baseline).toBeLessThan(size / 3);
     await blobs.delete(big.originalKey);
   }, 120_000);
+
+  describe('decompression bombs and costly videos (hostile input)', () => {
+    const reasonOf = () => published.at(-1)?.headers?.[DLQ_REASON_HEADER];
+
+    it('a 0.7 MB PNG of 16000x16000 (within libvips\' own limit, beyond one item\'s memory share) is refused from its header, with bounded memory', async () => {
+      const fixture = join(__dirname, '..', '..', 'dist', 'pipeline', 'fixtures', 'process-in-child.js');
+      if (!existsSync(fixture)) throw new Error(`${fixture} is missing: build first (npx tsc -b tsconfig.build.json)`);
+      const png = await sharp({ create: { width: 16000, height: 16000, channels: 3, background: 'black' } }).png({ compressionLevel: 9 }).toBuffer();
+      expect(png.length).toBeLessThan(1024 ** 2);
+      const bomb = await stored(png, 'image/png', 'photo', 'bomb.png');
+      const warmUp = await stored(await (await cornerImage(120, 80)).png().toBuffer(), 'image/png', 'photo', 'warm-up.png');
+      const started = Date.now();
+      const { stdout } = await execFileAsync(process.execPath, ['--expose-gc', fixture, dir.path, work.path, JSON.stringify(warmUp), JSON.stringify(bomb)]);
+      const { outcome, baseline, peak } = JSON.parse(stdout.trim().split('\n').pop()!) as { outcome: string; baseline: number; peak: number };
+      expect(outcome).toBe('failed');
+      expect(Date.now() - started).toBeLessThan(30_000);
+      // Decoded it would be 768 MB (RGB) or 1 GiB (RGBA); refused, the child grows by little.
+      expect(peak - baseline).toBeLessThan(64 * 1024 ** 2);
+      expect(await processItem(deps(), bomb)).toBe('failed');
+      expect(reasonOf()).toMatch(/^bomb\.png: cannot decode the image: .*exceeds pixel limit/i);
+    }, 60_000);
+
+    it('a JPEG whose header declares 60000x60000 is refused as too large at once', async () => {
+      const jpeg = await (await cornerImage(64, 48)).jpeg().toBuffer();
+      const sof = jpeg.indexOf(Buffer.from([0xff, 0xc0]));
+      jpeg.writeUInt16BE(60000, sof + 5);
+      jpeg.writeUInt16BE(60000, sof + 7);
+      const started = Date.now();
+      expect(await processItem(deps(), await stored(jpeg, 'image/jpeg', 'photo', 'huge.jpg'))).toBe('failed');
+      expect(Date.now() - started).toBeLessThan(10_000);
+      // Refused by the first reader of its header (the metadata's, or the decoder's).
+      expect(reasonOf()).toMatch(/^huge\.jpg: .*exceeds pixel limit/i);
+    });
+
+    it('a HEIF whose header declares 20000x20000 is refused before any pixel is decoded, by libvips and by libheif', async () => {
+      const avif = await (await cornerImage(64, 48)).avif().toBuffer();
+      const ispe = avif.indexOf(Buffer.from('ispe'));
+      expect(ispe).toBeGreaterThan(0);
+      avif.writeUInt32BE(20000, ispe + 8); // after the box type: version and flags (4 bytes), then width and height
+      avif.writeUInt32BE(20000, ispe + 12);
+      expect(await processItem(deps(), await stored(avif, 'image/avif', 'photo', 'huge.avif'))).toBe('failed');
+      expect(reasonOf()).toMatch(/^huge\.avif: .*(exceeds pixel limit|is more than the \d+ megapixels)/i);
+      // libheif (the HEVC path) reads the size from the header and refuses before decoding.
+      await expect(decodeHeifPrimary(avif, 'huge.avif', 50e6)).rejects.toMatchObject({ kind: 'too-large', message: 'huge.avif: 20000x20000 is more than the 50 megapixels a picture may have here (the worker\'s memory per item)' });
+    });
+
+    it('a video whose transcode outlasts its budget (from its duration and size) has ffmpeg killed and is FAILED, not retried', async () => {
+      const file = join(work.path, 'slow.mkv');
+      await ffmpeg([...testClipArgs({ seconds: 1 }), '-c:v', 'mpeg4', '-c:a', 'libopus', file]);
+      const item = await stored(await readFile(file), 'video/x-matroska', 'video', 'slow.mkv');
+      await rm(file);
+      // ffmpeg as a hostile file makes it: the transcode (the one run with +faststart) never ends; frames are grabbed for real.
+      const tools = await tempDir('trove-slow-ffmpeg-');
+      const pidFile = tools.file('pid');
+      const real = (await execFileAsync('sh', ['-c', 'command -v ffmpeg'])).stdout.trim();
+      const fake = await tools.write('ffmpeg', `#!/bin/sh\ncase "$*" in *faststart*) echo $$ > '${pidFile}'; exec sleep 600;; esac\nexec '${real}' "$@"\n`);
+      await chmod(fake, 0o755);
+      const saved = process.env.FFMPEG_PATH;
+      process.env.FFMPEG_PATH = fake;
+      try {
+        const started = Date.now();
+        // 1 s of 320x240 at 2 s per second of video: the floor, 3 s, is its budget.
+        const limits = { ...DEFAULT_LIMITS, transcodeMinSeconds: 3, transcodeSecondsPer1080pSecond: 2 };
+        expect(await processItem({ ...deps(), limits }, item)).toBe('failed');
+        expect(Date.now() - started).toBeLessThan(20_000);
+        expect(reasonOf()).toMatch(/^slow\.mkv: making a copy browsers play took longer than its budget of 3 s \(1(\.\d+)? s at 320x240\); ffmpeg was killed$/);
+        const pid = Number(await readFile(pidFile, 'utf8'));
+        expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
+        expect(await readdir(work.path)).toEqual([]);
+      } finally {
+        if (saved === undefined) delete process.env.FFMPEG_PATH;
+        else process.env.FFMPEG_PATH = saved;
+        await tools.remove();
+      }
+    }, 60_000);
+  });
 
   it('an item whose original is gone (purged meanwhile) is skipped', async () => {
     const item = await stored(Buffer.from('x'), 'image/jpeg', 'photo', 'x.jpg');

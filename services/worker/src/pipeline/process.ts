@@ -152,6 +152,7 @@ const EXTENSIONS: Record<string, string> = {
   'image/heic': '.heic',
   'image/heif': '.heif',
   'image/avif': '.avif',
+  'image/jxl': '.jxl',
   'image/x-adobe-dng': '.dng',
   'image/x-canon-cr2': '.cr2',
   'image/x-canon-cr3': '.cr3',
@@ -167,4 +168,6 @@ const EXTENSIONS: Record<string, string> = {
   'video/x-matroska': '.mkv',
   'video/webm': '.webm',
   'video/x-msvideo': '.avi',
+  'video/mp2t': '.ts',
+  'video/m2ts': '.m2ts',
 };

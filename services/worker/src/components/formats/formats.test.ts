@@ -7,7 +7,7 @@ import { FileBytes } from './file-bytes';
 import { assertImageComplete } from './integrity';
 import { isobmffFileIsComplete, readBoxes } from './isobmff';
 import { isDisplayableJpeg, readJpeg } from './jpeg';
-import { cr3MetadataTiffs, findEmbeddedJpegs, rawOrientation, rawStoredSize } from './raw';
+import { cr3MetadataTiffs, findEmbeddedJpegs, rawOrientation } from './raw';
 import { Tag, TiffReader } from './tiff';
 
 let dir: TempDir;
@@ -120,12 +120,10 @@ describe('raw containers', () => {
     const ifds = tiff!.ifds();
     expect(ifds).toHaveLength(3); // IFD0 + raw + preview
     const ifd0 = tiff!.ifd0()!;
-    expect(tiff!.string(ifd0, Tag.Make)).toBe('Trove Cameras');
     expect(tiff!.number(ifd0, Tag.Orientation)).toBe(6);
-    const exif = tiff!.child(ifd0, Tag.ExifIFD)!;
-    expect(tiff!.number(exif, 0x829a)).toBeCloseTo(0.005);
+    // IFD0 a reduced image (NewSubfileType 1, as DNGs have it), the raw (0) and the preview (1) SubIFDs.
+    expect(ifds.map((ifd) => tiff!.number(ifd, Tag.NewSubfileType) ?? 0)).toEqual([1, 0, 1]);
     expect(rawOrientation(dng)).toBe(6);
-    expect(rawStoredSize(dng)).toEqual({ width: 600, height: 400 });
   });
 
   it('finds the JPEG preview strip of a DNG, the JPEGInterchangeFormat of a NEF, and by scanning in an ORF', () => {

@@ -26,13 +26,6 @@ export function readJpeg(buf: Uint8Array, start = 0): JpegInfo | null {
   return walker.result ?? null;
 }
 
-/** Walks the JPEG a file starts with, a window at a time; null when it is malformed or cut off. */
-export async function readJpegFile(file: FileBytes): Promise<JpegInfo | null> {
-  const walker = new JpegWalker(0);
-  for await (const chunk of file.chunks()) if (walker.push(chunk)) break;
-  return walker.result ?? null;
-}
-
 /**
  * How a JPEG file ends: `complete` (walked to its EOI), `truncated` (well formed up to its picture
  * data, then cut off before the EOI: viewers show what arrived, the rest grey) or `malformed` (not
@@ -48,17 +41,6 @@ export async function readJpegFileEnd(file: FileBytes): Promise<JpegFileEnd> {
   // undefined: the bytes ran out before the walk was over; null: the structure itself is broken.
   if (walker.result === undefined && frameMarker !== null && firstScan !== null) return { kind: 'truncated', frameMarker };
   return { kind: 'malformed' };
-}
-
-/**
- * The JPEG's bytes before its first scan: every APPn segment (EXIF, XMP, ICC, MPF) and the tables, not
- * the compressed picture. Null when the file is not a well-formed JPEG up to a scan.
- */
-export async function readJpegHead(file: FileBytes): Promise<Buffer | null> {
-  const walker = new JpegWalker(0, true);
-  for await (const chunk of file.chunks()) if (walker.push(chunk)) break;
-  const scan = walker.result?.firstScan;
-  return scan ? Buffer.from(await file.read(0, scan)) : null;
 }
 
 /** Coding processes libjpeg (and so sharp) decodes: baseline, extended sequential, progressive. */
@@ -85,11 +67,7 @@ class JpegWalker {
   private frameMarker: number | null = null;
   private firstScan: number | null = null;
 
-  /** `untilScan`: the walk is over at the first SOS (the result's `end` is then that marker's offset). */
-  constructor(
-    start: number,
-    private readonly untilScan = false,
-  ) {
+  constructor(start: number) {
     this.position = start;
   }
 
@@ -154,10 +132,6 @@ class JpegWalker {
   private onMarker(marker: number, at: number): void {
     if (marker === SOS && this.firstScan === null) {
       this.firstScan = at - 1; // the marker's 0xFF
-      if (this.untilScan) {
-        this.result = { end: this.firstScan, frameMarker: this.frameMarker, firstScan: this.firstScan };
-        return;
-      }
     }
     if (marker === EOI) {
       this.result = { end: at + 1, frameMarker: this.frameMarker, firstScan: this.firstScan };

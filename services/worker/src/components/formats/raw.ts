@@ -1,7 +1,7 @@
 /**
  * Camera raw files, read for what a photo library needs without demosaicing: the embedded JPEG
- * preview every camera writes (it is what the camera showed on its screen), the orientation and
- * the image size. How each container keeps its preview:
+ * preview every camera writes (it is what the camera showed on its screen) and the orientation (the
+ * size and every tag come from ExifTool). How each container keeps its preview:
  * - DNG: a SubIFD with NewSubfileType 1 and JPEG compression, as one strip;
  * - NEF, ARW, CR2: JPEGInterchangeFormat/Length in IFD0, IFD1 or a SubIFD (CR2 also a strip in IFD0);
  * - RW2: the JpgFromRaw tag (0x002E) of IFD0;
@@ -89,22 +89,4 @@ export function rawOrientation(buf: Buffer): number | null {
   const ifd0 = tiff?.ifd0();
   const o = tiff && ifd0 ? tiff.number(ifd0, Tag.Orientation) : null;
   return o !== null && o >= 1 && o <= 8 ? o : null;
-}
-
-/**
- * The stored size of the raw image (before orientation): the largest full-resolution IFD
- * (NewSubfileType 0), cropped to DefaultCropSize when the file says so (DNG).
- */
-export function rawStoredSize(buf: Buffer): { width: number; height: number } | null {
-  const tiff = TiffReader.open(buf);
-  if (!tiff) return null;
-  let best: { width: number; height: number } | null = null;
-  for (const ifd of tiff.ifds()) {
-    if ((tiff.number(ifd, Tag.NewSubfileType) ?? 0) !== 0) continue;
-    const crop = tiff.numbers(ifd, Tag.DefaultCropSize);
-    const width = crop.length === 2 ? Math.round(crop[0]) : tiff.number(ifd, Tag.ImageWidth);
-    const height = crop.length === 2 ? Math.round(crop[1]) : tiff.number(ifd, Tag.ImageLength);
-    if (width && height && (!best || width * height > best.width * best.height)) best = { width, height };
-  }
-  return best;
 }

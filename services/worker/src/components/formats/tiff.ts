@@ -9,8 +9,6 @@ export const Tag = {
   ImageWidth: 0x0100,
   ImageLength: 0x0101,
   Compression: 0x0103,
-  Make: 0x010f,
-  Model: 0x0110,
   StripOffsets: 0x0111,
   Orientation: 0x0112,
   StripByteCounts: 0x0117,
@@ -19,9 +17,6 @@ export const Tag = {
   JpegInterchangeFormatLength: 0x0202,
   /** Panasonic RW2 keeps a full-size JPEG in this IFD0 tag. */
   JpgFromRaw: 0x002e,
-  ExifIFD: 0x8769,
-  GpsIFD: 0x8825,
-  DefaultCropSize: 0xc620,
 } as const;
 
 const TYPE_SIZES: Record<number, number> = { 1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8, 13: 4 };
@@ -114,12 +109,6 @@ export class TiffReader {
     return this.readIfd(this.ifd0Offset);
   }
 
-  /** The IFD a pointer tag (ExifIFD, GpsIFD) of `ifd` points to. */
-  child(ifd: Ifd, tag: number): Ifd | null {
-    const offset = this.number(ifd, tag);
-    return offset ? this.readIfd(offset) : null;
-  }
-
   /** Integer and rational values (rationals as their quotient). */
   numbers(ifd: Ifd, tag: number): number[] {
     const e = ifd.entries.get(tag);
@@ -167,13 +156,6 @@ export class TiffReader {
   number(ifd: Ifd, tag: number): number | null {
     const [v] = this.numbers(ifd, tag);
     return v === undefined || Number.isNaN(v) ? null : v;
-  }
-
-  string(ifd: Ifd, tag: number): string | null {
-    const e = ifd.entries.get(tag);
-    if (!e || e.type !== 2 || e.valueAt + e.count > this.buf.length) return null;
-    const s = this.buf.toString('latin1', e.valueAt, e.valueAt + e.count).replace(/\0[\s\S]*$/, '').trim();
-    return s || null;
   }
 
   /** The [offset, length] of an UNDEFINED/BYTE tag's value. */

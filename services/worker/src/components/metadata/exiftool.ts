@@ -6,9 +6,11 @@
  * A read that takes longer than its limit has its ExifTool process killed (a fresh one takes its place)
  * and rejects with a MediaError: the item is FAILED with that reason.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { ExifTool } from 'exiftool-vendored';
+import { DefaultExiftoolArgs, ExifTool, exiftoolPath } from 'exiftool-vendored';
 import { MediaError, errorMessage } from '../errors';
 
 /** What one file's tags look like: `Group:Tag` (ExifTool's -G1 family-1 groups) → the -n (numeric) value. */
@@ -40,9 +42,32 @@ export function configureExifTool(next: Partial<ExifToolOptions>): void {
   options = { ...options, ...next };
 }
 
+const SETPRIV = '/usr/bin/setpriv';
+
+/**
+ * ExifTool in -stay_open mode never exits when its stdin closes (it waits for more), so a worker killed with
+ * SIGKILL (the OOM killer, a chaos test, a crash) would leave its ExifTool processes running for ever. On Linux
+ * they are started through util-linux's `setpriv --pdeathsig KILL`: the kernel ends each one when the worker
+ * dies. Elsewhere, exiftool-vendored's own spawn (undefined here).
+ */
+function tiedToWorker(): (() => Promise<ChildProcess>) | undefined {
+  if (process.platform !== 'linux' || !existsSync(SETPRIV)) return undefined;
+  return async () =>
+    spawn(SETPRIV, ['--pdeathsig', 'KILL', '--', 'perl', await exiftoolPath(), ...DefaultExiftoolArgs], {
+      stdio: 'pipe',
+      env: { ...process.env, LANG: 'C' },
+    });
+}
+
 function exiftool(): ExifTool {
   // minDelayBetweenSpawnMillis 0: a killed process is replaced at once; no retries: a slow file stays slow.
-  pool ??= new ExifTool({ maxProcs: options.procs, taskTimeoutMillis: options.timeoutSeconds * 1000, minDelayBetweenSpawnMillis: 0, taskRetries: 0 });
+  pool ??= new ExifTool({
+    maxProcs: options.procs,
+    taskTimeoutMillis: options.timeoutSeconds * 1000,
+    minDelayBetweenSpawnMillis: 0,
+    taskRetries: 0,
+    processFactory: tiedToWorker(),
+  });
   return pool;
 }
 
@@ -81,7 +106,11 @@ export async function readTags(filePath: string): Promise<ExifTags> {
  * previews when libvips cannot decode the raw itself. Resolves false when the raw has none.
  */
 export async function extractRawPreview(filePath: string, dest: string): Promise<boolean> {
-  const tags = await readTags(filePath);
+  return extractLargestPreview(filePath, dest, await readTags(filePath));
+}
+
+/** extractRawPreview with the raw's tags already read. */
+async function extractLargestPreview(filePath: string, dest: string, tags: ExifTags): Promise<boolean> {
   const sizes = (['JpgFromRaw', 'PreviewImage', 'OtherImage'] as const)
     .map((tag) => ({ tag, length: lengthOf(tags, tag) }))
     .filter((c) => c.length > 0)
@@ -105,8 +134,10 @@ export async function extractRawPreview(filePath: string, dest: string): Promise
 export async function exifToolRawPreview(filePath: string): Promise<{ jpeg: Buffer; orientation: number | null } | null> {
   const dest = `${filePath}.embedded-preview.jpg`;
   try {
-    if (!(await extractRawPreview(filePath, dest))) return null;
-    const orientation = Number((await readTags(filePath))['IFD0:Orientation']);
+    // One read of the tags gives both the previews' sizes and the orientation.
+    const tags = await readTags(filePath);
+    if (!(await extractLargestPreview(filePath, dest, tags))) return null;
+    const orientation = Number(tags['IFD0:Orientation']);
     return { jpeg: await readFile(dest), orientation: Number.isInteger(orientation) && orientation >= 1 && orientation <= 8 ? orientation : null };
   } finally {
     await rm(dest, { force: true });

@@ -25,8 +25,8 @@ export async function extractImageMetadata(filePath: string, mimeType: string, l
     assertImageSize(file.size, limits, name);
     await assertImageComplete(file, mimeType, name);
     const tags = await readTags(filePath);
-    // Raws: libvips would read a thumbnail IFD as the image. BMP: the prebuilt libvips has no loader for it.
-    const header = isRawMime(mimeType) || mimeType === 'image/bmp' ? null : await readHeader(filePath, name);
+    // Raws: libvips would read a thumbnail IFD as the image. BMP, JPEG XL: the prebuilt libvips has no loader for them.
+    const header = isRawMime(mimeType) || NO_LIBVIPS_LOADER.has(mimeType) ? null : await readHeader(filePath, name);
     const meta = metadataFromTags(tags, fileName);
     const size = await displayedSize(file, mimeType, tags, header);
     meta.width = size?.width ?? null;
@@ -36,6 +36,9 @@ export async function extractImageMetadata(filePath: string, mimeType: string, l
     return meta;
   });
 }
+
+/** Stills the prebuilt libvips cannot open (sharp.format.jxl has no input either): sizes from elsewhere. */
+const NO_LIBVIPS_LOADER: ReadonlySet<string> = new Set(['image/bmp', 'image/jxl']);
 
 interface DisplayedSize {
   width: number;
@@ -58,7 +61,8 @@ async function readHeader(filePath: string, name: string): Promise<sharp.Metadat
 
 /**
  * Raws: ExifTool's ImageSize (the sensor area the camera stores), turned by the orientation. BMP: its own
- * header. Everything else: the decoder's header, whose `autoOrient` size applies EXIF orientation; for HEIF, libheif
+ * header. JPEG XL: ExifTool's reading of the codestream's size (File:ImageWidth/Height), turned by the
+ * orientation. Everything else: the decoder's header, whose `autoOrient` size applies EXIF orientation; for HEIF, libheif
  * has already applied the irot/imir transforms and libvips drops the EXIF orientation, so the
  * header size is the displayed size as is.
  */
@@ -68,8 +72,13 @@ async function displayedSize(file: FileBytes, mimeType: string, tags: ExifTags, 
     const bmp = bmpSize(await file.read(0, 26));
     return bmp && { ...bmp, orientation: null };
   }
+  if (mimeType === 'image/jxl') return orientedSize(num(tags['File:ImageWidth']), num(tags['File:ImageHeight']), tags);
   let [w, h] = String(tags['Composite:ImageSize'] ?? '').split(/[\sx]+/).map((v) => num(v));
   if (!w || !h) [w, h] = [num(tags['ExifIFD:ExifImageWidth']), num(tags['ExifIFD:ExifImageHeight'])];
+  return orientedSize(w, h, tags);
+}
+
+function orientedSize(w: number | null | undefined, h: number | null | undefined, tags: ExifTags): DisplayedSize | null {
   if (!w || !h) return null;
   const orientation = num(tags['IFD0:Orientation']);
   const swap = swapsAxes(orientation);

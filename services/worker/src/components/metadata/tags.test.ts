@@ -7,7 +7,9 @@ import sharp from 'sharp';
 import { tempDir } from '@trove/kit/testing';
 import type { TempDir } from '@trove/kit/testing';
 import { MediaError } from '../errors';
-import { closeExifTool, configureExifTool, DEFAULT_EXIFTOOL_PROCS, DEFAULT_EXIFTOOL_TIMEOUT_SECONDS, readTags } from './exiftool';
+import { existsSync } from 'node:fs';
+import { cornerImage, dngLike } from '@trove/kit/testing/media';
+import { closeExifTool, configureExifTool, DEFAULT_EXIFTOOL_PROCS, DEFAULT_EXIFTOOL_TIMEOUT_SECONDS, exifToolRawPreview, readTags } from './exiftool';
 import { metadataFromTags } from './from-tags';
 import { cameraOf, creationTimeOf, fileNameDate, isoOf, offsetAt, positionOf } from './tags';
 
@@ -61,11 +63,14 @@ describe('camera, position and exposure', () => {
     expect(cameraOf({ 'Keys:Make': 'Apple', 'Keys:Model': 'iPhone 6s' })).toEqual({ make: 'Apple', model: 'iPhone 6s' });
     expect(cameraOf({ 'H264:Make': 0x0108, 'H264:Model': 'ILCE-7M3' })).toEqual({ make: 'Sony', model: 'ILCE-7M3' });
   });
-  it('position from ExifTool composite (GPS IFD or XMP), QuickTime coordinates; never (0, 0)', () => {
+  it('position from ExifTool composite (GPS IFD), XMP when there is no GPS IFD latitude, QuickTime coordinates; never (0, 0)', () => {
     expect(positionOf({ 'Composite:GPSLatitude': 26.58251, 'Composite:GPSLongitude': -80.1 })).toEqual({ latitude: 26.58251, longitude: -80.1 });
     expect(positionOf({ 'Keys:GPSCoordinates': '19.0609 72.8269 21.8' })).toEqual({ latitude: 19.0609, longitude: 72.8269 });
     expect(positionOf({ 'Composite:GPSLatitude': 0, 'Composite:GPSLongitude': 0 })).toBeNull();
     expect(positionOf({ 'Composite:GPSPosition': '34.07 118.25' })).toBeNull();
+    // XMP only: its signed degrees. A GPS IFD whose latitude is empty (no fix) wins over XMP, as in ExifTool.
+    expect(positionOf({ 'XMP-exif:GPSLatitude': 26.58252, 'XMP-exif:GPSLongitude': -80.2 })).toEqual({ latitude: 26.58252, longitude: -80.2 });
+    expect(positionOf({ 'GPS:GPSLatitude': '', 'GPS:GPSLatitudeRef': 'N', 'Composite:GPSLatitude': '', 'XMP-exif:GPSLatitude': 48.89, 'XMP-exif:GPSLongitude': 21.04 })).toBeNull();
   });
   it('exposure fields as decimal strings, ISO the first value', () => {
     const meta = metadataFromTags({ 'ExifIFD:FocalLength': 4.25, 'ExifIFD:FNumber': 1.8, 'ExifIFD:ISO': '40 40', 'ExifIFD:ExposureTime': 0.00826446281, 'IFD0:Orientation': 6 }, null);
@@ -95,6 +100,18 @@ describe('the real ExifTool', () => {
     expect(meta).toMatchObject({ cameraMake: 'Trove', cameraModel: 'Test Cam', creationTime: '2021-07-10T20:39:25+01:00' });
     const { readFile } = await import('node:fs/promises');
     expect((await readFile(file)).equals(jpeg)).toBe(true);
+  });
+
+  it('a raw\'s largest embedded JPEG and its orientation, the temporary copy removed; none in a raw without one', async () => {
+    const small = await (await cornerImage(160, 120)).jpeg().toBuffer();
+    const large = await (await cornerImage(300, 200)).jpeg().toBuffer();
+    const dng = dir.file('a.dng');
+    await writeFile(dng, dngLike(large, 6));
+    expect(await exifToolRawPreview(dng)).toEqual({ jpeg: large, orientation: 6 });
+    expect(existsSync(`${dng}.embedded-preview.jpg`)).toBe(false);
+    const none = dir.file('none.jpg');
+    await writeFile(none, small);
+    expect(await exifToolRawPreview(none)).toBeNull();
   });
 
   it('a read past the time limit is stopped and fails with a reason', async () => {

@@ -20,8 +20,9 @@
  *
  * Camera: IFD0:Make/Model, else CanonRaw, QuickTime Keys/UserData/ItemList, XMP-tiff, GoPro, H264 (text cut at a
  * NUL, trimmed). Exposure: ExifIFD:FocalLength (mm), FNumber, ISO (first value), ExposureTime (s).
- * Position: Composite:GPSLatitude/GPSLongitude (ExifTool's from GPS IFD, XMP or QuickTime), else a
- * `lat lon` GPSCoordinates/GPSPosition; never (0, 0) or out of range.
+ * Position: Composite:GPSLatitude/GPSLongitude (ExifTool's from the GPS IFD, QuickTime), else XMP-exif's
+ * signed GPSLatitude/GPSLongitude when the file has no GPS IFD latitude, else a QuickTime `lat lon`
+ * GPSCoordinates; never (0, 0) or out of range.
  */
 import { geoTz } from 'exiftool-vendored/dist/GeoTz';
 import type { ExifTags } from './exiftool';
@@ -161,6 +162,12 @@ export function positionOf(t: ExifTags): { latitude: number; longitude: number }
   const lat = num(t['Composite:GPSLatitude']);
   const lon = num(t['Composite:GPSLongitude']);
   if (lat !== null && lon !== null) return validCoordinates(lat, lon);
+  // GPS only in XMP ("26,34.951N"): ExifTool builds no Composite:GPSLatitude from it (its GPSPosition has it), but
+  // -n gives XMP's signed degrees. Not when the file has a GPS IFD latitude at all: one left empty (a Nikon GP-1
+  // without a fix, its XMP filled in later by an editor) is no position to ExifTool, and so none here.
+  const xmpLat = num(t['XMP-exif:GPSLatitude']);
+  const xmpLon = num(t['XMP-exif:GPSLongitude']);
+  if (xmpLat !== null && xmpLon !== null && !('GPS:GPSLatitude' in t)) return validCoordinates(xmpLat, xmpLon);
   // QuickTime's "lat lon alt". Not Composite:GPSPosition: ExifTool builds it from unsigned maker-note values too.
   const pair = tag(t, 'Keys:GPSCoordinates', 'UserData:GPSCoordinates', 'ItemList:GPSCoordinates');
   if (typeof pair === 'string') {

@@ -8,11 +8,12 @@
  * primary one. libheif assembles grids and applies the irot/imir transforms itself, so the pixels
  * come out upright and the size is the displayed one (EXIF orientation is not applied again, as
  * heif-info and ExifTool report it). The wasm decoder has no pixel limit of its own: the size read
- * from the file is checked before any pixel is decoded.
+ * from the file is checked against `maxPixels` (the item's memory share, limits.ts) before any
+ * pixel is decoded. Wasm memory never shrinks: what one decode grew it to stays for the process.
  */
 import libheif from 'libheif-js/wasm-bundle';
 import { MediaError } from '../errors';
-import { LIMIT_INPUT_PIXELS } from './sharp';
+import { assertPixels } from '../limits';
 
 export interface RgbaImage {
   width: number;
@@ -24,7 +25,7 @@ export interface RgbaImage {
 const hasCode = (value: unknown): value is { code: unknown } => typeof value === 'object' && value !== null && 'code' in value;
 
 /** The primary image of the HEIF file in `buf`, decoded; a `corrupt` or `too-large` MediaError otherwise. */
-export async function decodeHeifPrimary(buf: Uint8Array, name: string): Promise<RgbaImage> {
+export async function decodeHeifPrimary(buf: Uint8Array, name: string, maxPixels: number): Promise<RgbaImage> {
   await libheif.ready;
   const corrupt = (why: string) => new MediaError('corrupt', `${name}: cannot decode HEIF: ${why}`);
   const context = libheif.heif_context_alloc();
@@ -43,7 +44,8 @@ export async function decodeHeifPrimary(buf: Uint8Array, name: string): Promise<
     if (!primary) throw corrupt('none of its images can be read');
     const width = primary.get_width();
     const height = primary.get_height();
-    if (width * height > LIMIT_INPUT_PIXELS) throw new MediaError('too-large', `${name}: ${width}x${height} exceeds the pixel limit`);
+    // The size the file declares (a grid's whole), read from its header: checked before any pixel is decoded.
+    assertPixels(width, height, maxPixels, name);
     if (width <= 0 || height <= 0) throw corrupt(`the primary image has no size (${width}x${height})`);
     const data = new Uint8ClampedArray(width * height * 4);
     const decoded = await new Promise<boolean>((resolve) => primary.display({ data, width, height }, (result) => resolve(result !== null)));

@@ -16,9 +16,11 @@
  *   has no HEVC decoder); whichever fails, the other is tried (heif.ts);
  * - raws: the largest embedded preview that decodes (from the raw-preview source when one is
  *   given, else our own reader), the raw's orientation applied; a DNG's own RGB picture last;
- * - BMP: ffmpeg (the prebuilt libvips has no BMP loader).
- * Raws and HEVC-coded HEIF, whose decoders need the bytes in memory, are read whole within the size
- * limit checked first; no decoder may exceed libvips' pixel limit (previews/sharp.ts).
+ * - BMP, JPEG XL: ffmpeg (the prebuilt libvips has no loader for either).
+ * Raws and HEVC-coded HEIF, whose decoders need the bytes in memory, are read whole only within the
+ * item's memory share; every decoder's pixel limit comes from that share too (limits.ts decodeLimits),
+ * checked from the header before decoding, so one item's worst case times the items run at once
+ * fits the process's memory budget.
  */
 import { basename } from 'node:path';
 import type { Bitmap } from '../bitmap';
@@ -27,8 +29,8 @@ import { FileBytes } from '../formats/file-bytes';
 import { assertImageComplete } from '../formats/integrity';
 import { findEmbeddedJpegs, rawOrientation } from '../formats/raw';
 import { TiffReader } from '../formats/tiff';
-import { assertImageSize, DEFAULT_LIMITS } from '../limits';
-import type { ProcessingLimits } from '../limits';
+import { assertImageSize, assertWholeRead, decodeLimits, DEFAULT_LIMITS } from '../limits';
+import type { DecodeLimits, ProcessingLimits } from '../limits';
 import { isHeifMime, isRawMime } from '../mime';
 import { grabFrame } from './frame';
 import { decodeHeifPrimary } from './heif';
@@ -75,23 +77,27 @@ export interface ImagePreviewOptions {
   rawPreview?: RawPreviewSource;
 }
 
+/** Stills the prebuilt libvips cannot read, decoded by ffmpeg instead. */
+const FFMPEG_DECODED: ReadonlySet<string> = new Set(['image/bmp', 'image/jxl']);
+
 export async function makeImagePreviews(filePath: string, mimeType: string, limits: ProcessingLimits = DEFAULT_LIMITS, options: ImagePreviewOptions = {}): Promise<Previews> {
   const name = basename(filePath);
   const warnings: string[] = [];
+  const bounds = decodeLimits(limits);
   const bitmap = await FileBytes.with(filePath, async (file) => {
     assertImageSize(file.size, limits, name);
     const defect = await assertImageComplete(file, mimeType, name);
     if (defect) warnings.push(defect.message);
-    if (mimeType === 'image/bmp') return null;
-    if (isRawMime(mimeType)) return decodeRaw(file, filePath, name, options.rawPreview);
-    if (isHeifMime(mimeType)) return decodeHeif(file, filePath, name);
+    if (FFMPEG_DECODED.has(mimeType)) return null;
+    if (isRawMime(mimeType)) return decodeRaw(file, filePath, name, options.rawPreview, bounds, limits);
+    if (isHeifMime(mimeType)) return decodeHeif(file, filePath, name, bounds, limits);
     // A cut-off JPEG: libjpeg's "premature end" is an error to libvips at any other failOn level.
-    return decodeBitmap(openImage(filePath, { autoOrient: true, ...(defect?.kind === 'truncated-jpeg' ? { failOn: 'none' } : {}) }), name);
+    return decodeBitmap(openImage(filePath, { autoOrient: true, limitInputPixels: bounds.libvipsPixels, ...(defect?.kind === 'truncated-jpeg' ? { failOn: 'none' } : {}) }), name);
   });
   if (bitmap) return { ...(await renderPreviews(bitmap)), warnings };
-  // The prebuilt libvips has no BMP loader; ffmpeg decodes it.
+  // The prebuilt libvips has no BMP or JPEG XL loader; ffmpeg decodes them (Debian's ffmpeg has libjxl).
   const png = await grabFrame(filePath, 0, name, limits.frameTimeoutSeconds);
-  if (!png) throw new MediaError('corrupt', `${name}: cannot decode the BMP`);
+  if (!png) throw new MediaError('corrupt', `${name}: cannot decode the ${mimeType === 'image/jxl' ? 'JPEG XL' : 'BMP'}`);
   return previewsFromImageBuffer(png, name);
 }
 
@@ -105,13 +111,14 @@ export async function previewsFromImageBuffer(buf: Buffer, name: string): Promis
  * has), libheif-wasm first otherwise (HEVC, or a header libvips cannot read); the other decoder
  * when the first fails. Both failing is a `corrupt` file with both reasons.
  */
-async function decodeHeif(file: FileBytes, filePath: string, name: string): Promise<Bitmap> {
+async function decodeHeif(file: FileBytes, filePath: string, name: string, bounds: DecodeLimits, limits: ProcessingLimits): Promise<Bitmap> {
   const header = await sharp(filePath)
     .metadata()
     .catch(() => null);
-  const viaVips = () => decodeBitmap(openImage(filePath, { autoOrient: true }), name);
+  const viaVips = () => decodeBitmap(openImage(filePath, { autoOrient: true, limitInputPixels: bounds.libvipsPixels }), name);
   const viaLibheif = async () => {
-    const { width, height, data } = await decodeHeifPrimary(await file.readAll(), name);
+    assertWholeRead(file.size, limits, name);
+    const { width, height, data } = await decodeHeifPrimary(await file.readAll(), name, bounds.libheifPixels);
     return decodeBitmap(openImage(data, { raw: { width, height, channels: 4 } }), name);
   };
   const decoders: Array<[string, () => Promise<Bitmap>]> = [
@@ -145,12 +152,13 @@ const PICTURE_PHOTOMETRICS = new Set([0, 1, 2, 6]);
  * IFD0 orientation is applied to it unless it does. A DNG without any JPEG preview may still hold
  * an ordinary RGB picture in IFD0, which libvips reads as a TIFF.
  */
-async function decodeRaw(file: FileBytes, filePath: string, name: string, source: RawPreviewSource | undefined): Promise<Bitmap> {
+async function decodeRaw(file: FileBytes, filePath: string, name: string, source: RawPreviewSource | undefined, bounds: DecodeLimits, limits: ProcessingLimits): Promise<Bitmap> {
   const reasons: string[] = [];
   const tryJpeg = async (jpeg: Buffer, orientation: number | null): Promise<Bitmap | null> => {
     try {
       const header = await sharp(jpeg).metadata();
-      const image = (header.orientation ?? 1) !== 1 || !orientation ? openImage(jpeg, { autoOrient: true }) : applyOrientation(openImage(jpeg), orientation);
+      const pixels = { limitInputPixels: bounds.libvipsPixels };
+      const image = (header.orientation ?? 1) !== 1 || !orientation ? openImage(jpeg, { autoOrient: true, ...pixels }) : applyOrientation(openImage(jpeg, pixels), orientation);
       return await decodeBitmap(image, name);
     } catch (err) {
       if (err instanceof MediaError && err.kind === 'too-large') throw err;
@@ -162,6 +170,7 @@ async function decodeRaw(file: FileBytes, filePath: string, name: string, source
   const fromSource = external && (await tryJpeg(external.jpeg, external.orientation));
   if (fromSource) return fromSource;
 
+  assertWholeRead(file.size, limits, name);
   const buf = await file.readAll();
   const orientation = rawOrientation(buf);
   for (const { offset, length } of findEmbeddedJpegs(buf)) {
@@ -171,7 +180,7 @@ async function decodeRaw(file: FileBytes, filePath: string, name: string, source
   const tiff = TiffReader.open(buf);
   const ifd0 = tiff?.ifd0();
   const photometric = tiff && ifd0 ? tiff.number(ifd0, 0x0106) : null;
-  if (photometric !== null && PICTURE_PHOTOMETRICS.has(photometric)) return decodeBitmap(openImage(buf, { autoOrient: true }), name);
+  if (photometric !== null && PICTURE_PHOTOMETRICS.has(photometric)) return decodeBitmap(openImage(buf, { autoOrient: true, limitInputPixels: bounds.libvipsPixels }), name);
   const why = reasons.length ? ` (${reasons.join('; ')})` : '';
   throw new MediaError('unsupported', `${name}: the raw file has no embedded preview that can be decoded${why}`);
 }

@@ -9,7 +9,10 @@ import type { SharpOptions } from 'sharp';
 sharp.cache(false);
 sharp.concurrency(1);
 
-/** 16383², sharp's own default, spelled out: a bigger (or lying) header is refused before decoding. */
+/**
+ * 16383², sharp's own default, spelled out: a bigger (or lying) header is refused before decoding.
+ * Callers decoding an upload pass a lower limit from the item's memory share (limits.ts decodeLimits).
+ */
 export const LIMIT_INPUT_PIXELS = 0x3fff * 0x3fff;
 
 /**

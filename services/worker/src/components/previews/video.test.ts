@@ -71,6 +71,30 @@ describe('transcodeIfNeeded', () => {
     await expect(readFile(out)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  it('never carries the metadata of the original: a playable MP4 with a GPS position is copied without it, a transcode too', async () => {
+    const located = videos.dir.file('located.mp4');
+    await ffmpeg(['-i', videos.mp4, '-c', 'copy', '-metadata', 'location=+52.3702+004.8952/', '-metadata', 'title=Amsterdam', located]);
+    const meta = await extractMetadata(located, 'video/mp4');
+    expect(meta.latitude).toBeCloseTo(52.3702, 3);
+    expect(meta.longitude).toBeCloseTo(4.8952, 3);
+    const out = videos.dir.file('located-copy.mp4');
+    expect(await transcodeIfNeeded(located, meta, out)).toBe(out);
+    expect(await extractMetadata(out, 'video/mp4')).toMatchObject({ latitude: null, longitude: null });
+    const tags = JSON.stringify((await ffprobeJson(out)).format.tags ?? {});
+    expect(tags).not.toMatch(/location|Amsterdam/i);
+    // Copied, not re-encoded, and still playable as is.
+    expect(isWebPlayable(await extractMetadata(out, 'video/mp4'))).toBe(true);
+
+    const mov = videos.dir.file('located.mov');
+    await ffmpeg([...testClipArgs({ seconds: 0.5, size: '160x120' }), '-c:v', 'mpeg4', '-c:a', 'pcm_s16le', '-metadata', 'location=+52.3702+004.8952/', mov]);
+    const movMeta = await extractMetadata(mov, 'video/quicktime');
+    expect(movMeta.latitude).toBeCloseTo(52.3702, 3);
+    const transcoded = videos.dir.file('located-transcode.mp4');
+    await transcodeIfNeeded(mov, movMeta, transcoded);
+    expect(await extractMetadata(transcoded, 'video/mp4')).toMatchObject({ latitude: null, longitude: null });
+    expect((await readFile(transcoded)).includes('+52.3702')).toBe(false);
+  });
+
   it('encodes VP9/Opus WebM to a fast-start H.264/AAC MP4', async () => {
     const webm = videos.dir.file('clip.webm');
     await ffmpeg([...testClipArgs({ size: '160x120' }), '-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '100k', '-c:a', 'libopus', webm]);

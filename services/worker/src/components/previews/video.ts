@@ -4,8 +4,8 @@
  */
 import { basename } from 'node:path';
 import { MediaError } from '../errors';
-import { runFfmpeg } from '../ffmpeg';
-import { DEFAULT_LIMITS } from '../limits';
+import { runFfmpeg, ToolFailure } from '../ffmpeg';
+import { DEFAULT_LIMITS, transcodeBudgetSeconds } from '../limits';
 import type { ProcessingLimits } from '../limits';
 import type { MediaMetadata } from '../metadata/types';
 import { grabFrame } from './frame';
@@ -50,27 +50,54 @@ export function isWebPlayable(meta: MediaMetadata): boolean {
 }
 
 /**
+ * No metadata of the original goes into a derived video: no global tags (where phones write the GPS
+ * position: ©xyz, com.apple.quicktime.location.ISO6709, XMP), no stream tags, no chapters. The
+ * rotation is stream side data, not a tag: a remux keeps it, a re-encode applies it.
+ */
+const STRIP_METADATA = ['-map_metadata', '-1', '-map_metadata:s', '-1', '-map_chapters', '-1'];
+
+/**
  * Writes an H.264/AAC MP4 with the index up front (+faststart, so playback starts before the
- * download ends) to `outPath` and returns it, or returns null when the original plays as is.
- * Video that is already 8-bit 4:2:0 H.264 within 1080p is only remuxed; anything else is encoded
- * (veryfast, CRF 23, yuv420p) scaled to fit 1920x1080 in either orientation, never upscaled,
- * with even dimensions as 4:2:0 requires. The rotation is applied by the re-encode, or kept as
- * display-matrix metadata by the remux; container metadata (creation time) is carried over.
+ * download ends) to `outPath` and returns it, or returns null when the original plays as is and
+ * has no GPS position (then it is served as its own preview). Video that is already 8-bit 4:2:0
+ * H.264 within 1080p is only remuxed (a web-playable original with a position too, so that the
+ * preview never carries it); anything else is encoded (veryfast, CRF 23, yuv420p) scaled to fit
+ * 1920x1080 in either orientation, never upscaled, with even dimensions as 4:2:0 requires. The
+ * rotation is applied by the re-encode, or kept as display-matrix side data by the remux; no
+ * container or stream metadata is carried over (STRIP_METADATA).
+ * The run has a budget from the video's duration and size (limits.ts transcodeBudgetSeconds); past
+ * it ffmpeg is killed and the item FAILED as too costly: a READY video that no browser plays would
+ * be a silent failure, and the original stays downloadable (docs: security model).
  */
 export async function transcodeIfNeeded(filePath: string, meta: MediaMetadata, outPath: string, limits: ProcessingLimits = DEFAULT_LIMITS): Promise<string | null> {
-  if (isWebPlayable(meta)) return null;
+  const playable = isWebPlayable(meta);
+  if (playable && !hasPosition(meta)) return null;
   const name = basename(filePath);
   if (!meta.videoCodec) throw new MediaError('unsupported', `${name}: no video stream to transcode`);
-  const video = canCopyVideo(meta) ? ['-c:v', 'copy'] : ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-vf', scaleFilter()];
+  const video = playable || canCopyVideo(meta) ? ['-c:v', 'copy'] : ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-vf', scaleFilter()];
   const audio = meta.audioCodec === 'aac' ? ['-c:a', 'copy'] : ['-c:a', 'aac', '-b:a', '128k'];
-  await runFfmpeg({
-    input: filePath,
-    outputOptions: ['-map', '0:v:0', '-map', '0:a:0?', '-map_metadata', '0', '-sn', '-dn', ...video, ...audio, '-movflags', '+faststart', '-f', 'mp4'],
-    output: outPath,
-    timeoutSeconds: limits.transcodeTimeoutSeconds,
-    what: `transcode of ${name}`,
-  });
+  const budget = transcodeBudgetSeconds(meta.durationSeconds, meta.width, meta.height, limits);
+  try {
+    await runFfmpeg({
+      input: filePath,
+      outputOptions: ['-map', '0:v:0', '-map', '0:a:0?', ...STRIP_METADATA, '-sn', '-dn', ...video, ...audio, '-movflags', '+faststart', '-f', 'mp4'],
+      output: outPath,
+      timeoutSeconds: budget,
+      what: `${playable ? 'copy without metadata' : 'transcode'} of ${name}`,
+    });
+  } catch (err) {
+    // Over its budget the file is what costs too much, whatever a retry would do: it fails for good.
+    if (err instanceof MediaError && err.cause instanceof ToolFailure && err.cause.reason === 'timeout') {
+      const declared = `${meta.durationSeconds ?? '?'} s at ${meta.width ?? '?'}x${meta.height ?? '?'}`;
+      throw new MediaError('too-large', `${name}: making a copy browsers play took longer than its budget of ${budget} s (${declared}); ffmpeg was killed`, { cause: err });
+    }
+    throw err;
+  }
   return outPath;
+}
+
+function hasPosition(meta: MediaMetadata): boolean {
+  return meta.latitude !== null || meta.longitude !== null;
 }
 
 function canCopyVideo(meta: MediaMetadata): boolean {

@@ -1,0 +1,46 @@
+import { checkSharedContentRpc } from '@trove/proto-events';
+import type { ContentLocationV1 } from '@trove/proto-events';
+import { AppError, notFound } from '@trove/kit';
+import type { Bus } from '@trove/kit';
+import type { FeatureSource } from '../features/recent-features';
+import type { ContentVariant } from './url-signer';
+
+/** What a visitor's URL answers when it no longer opens: the same as an item that is not there. */
+const gone = () => notFound('mediaitem not found');
+
+/** Whether the owner of a shared album may share right now: their `sharing` feature (also off when switched off for everybody). */
+export async function ownerShares(features: FeatureSource, ownerId: string): Promise<boolean> {
+  return (await features.of(ownerId)).sharing;
+}
+
+/**
+ * The serve-time check of a shared album's content URL (`share=<album id>` in the signed URL),
+ * so that access ends the moment the album stops showing the item rather than when the URL
+ * expires. Throws 404 `mediaitem not found` unless, right now:
+ * - the item is neither hidden nor trashed (the media service's own flags, in `location`);
+ * - the album is shared and holds the item (for a Live Photo's motion part: its still), neither
+ *   trashed nor hidden (the library, one indexed lookup), and belongs to the item's owner;
+ * - the owner has the `sharing` feature;
+ * - while the album hides locations, the bytes are not the original's: no original at all, and no
+ *   video served as it was uploaded when it has a GPS position (derived files carry no metadata).
+ */
+export async function checkSharedContent(
+  deps: { bus: Bus; features: FeatureSource },
+  albumId: string,
+  variant: ContentVariant,
+  location: ContentLocationV1,
+  mediaItemId: string,
+): Promise<void> {
+  if (location.hidden !== false || location.deleted !== false) throw gone();
+  const member = location.stillMediaItemId ?? mediaItemId;
+  let shared;
+  try {
+    shared = await deps.bus.request(checkSharedContentRpc, { albumId, mediaItemId: member });
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'NOT_FOUND') throw gone();
+    throw err;
+  }
+  if (shared.userId !== location.userId) throw gone();
+  if (!(await ownerShares(deps.features, shared.userId))) throw gone();
+  if (!shared.shareLocation && (variant === 'original' || (location.original !== false && location.located !== false))) throw gone();
+}
