@@ -5,7 +5,19 @@ import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', '.build/**', 'data/**', '.test-results/**', 'artifacts/**', 'proto-events/src/generated/**', 'openapi/src/generated/**', 'docs/build/**', 'docs/.docusaurus/**', 'web/build/**'],
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '.build/**',
+      'data/**',
+      '.test-results/**',
+      'artifacts/**',
+      'proto-events/src/generated/**',
+      'openapi/src/generated/**',
+      'docs/build/**',
+      'docs/.docusaurus/**',
+      'web/build/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

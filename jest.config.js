@@ -9,7 +9,11 @@ const ESM_ONLY = ['kdbush', 'geokdbush', 'tinyqueue'];
 const swc = (tsx) => [
   '@swc/jest',
   {
-    jsc: { parser: { syntax: 'typescript', tsx }, target: 'es2022', ...(tsx ? { transform: { react: { runtime: 'automatic' } } } : {}) },
+    jsc: {
+      parser: { syntax: 'typescript', tsx },
+      target: 'es2022',
+      ...(tsx ? { transform: { react: { runtime: 'automatic' } } } : {}),
+    },
     module: { type: 'commonjs' },
   },
 ];
@@ -21,7 +25,10 @@ const common = {
   // worker loads them with import(), which jest turns into require(), and jest on Node 20 cannot require() ESM.
   transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
   transform: {
-    [`/node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`]: ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
+    [`/node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`]: [
+      '@swc/jest',
+      { jsc: { target: 'es2022' }, module: { type: 'commonjs' } },
+    ],
     '^.+\\.ts$': swc(false),
     // The web app's React components (web/): TSX with the automatic JSX runtime.
     '^.+\\.tsx$': swc(true),
@@ -42,8 +49,20 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      roots: ['<rootDir>/proto-events', '<rootDir>/openapi', '<rootDir>/services', '<rootDir>/scripts', '<rootDir>/web', '<rootDir>/charts'],
-      testMatch: ['**/src/**/*.test.ts', '<rootDir>/scripts/**/*.test.ts', '<rootDir>/charts/tests/*.test.ts', '<rootDir>/web/{app,test}/**/*.test.{ts,tsx}'],
+      roots: [
+        '<rootDir>/proto-events',
+        '<rootDir>/openapi',
+        '<rootDir>/services',
+        '<rootDir>/scripts',
+        '<rootDir>/web',
+        '<rootDir>/charts',
+      ],
+      testMatch: [
+        '**/src/**/*.test.ts',
+        '<rootDir>/scripts/**/*.test.ts',
+        '<rootDir>/charts/tests/*.test.ts',
+        '<rootDir>/web/{app,test}/**/*.test.{ts,tsx}',
+      ],
       testPathIgnorePatterns: [...common.testPathIgnorePatterns, '<rootDir>/scripts/up.test.ts'],
     },
     {

@@ -92,7 +92,12 @@ const config: Config = {
 
   themeConfig: {
     image: 'img/logo.svg',
-    metadata: [{ name: 'keywords', content: 'self-hosted, photos, videos, library, gallery, immich alternative, photoprism alternative' }],
+    metadata: [
+      {
+        name: 'keywords',
+        content: 'self-hosted, photos, videos, library, gallery, immich alternative, photoprism alternative',
+      },
+    ],
     colorMode: { defaultMode: 'light', disableSwitch: false, respectPrefersColorScheme: false },
     announcementBar: {
       // change the id when the text changes, so readers who closed the old one see the new one

@@ -44,7 +44,16 @@ const sidebars: SidebarsConfig = {
         'dev-guide/contribution',
         'dev-guide/notes',
         'dev-guide/benchmarks',
-        { type: 'category', label: 'Decisions', items: ['dev-guide/decisions/exiftool', 'dev-guide/decisions/nats', 'dev-guide/decisions/embedded-sqlite', 'dev-guide/decisions/route-registry'] },
+        {
+          type: 'category',
+          label: 'Decisions',
+          items: [
+            'dev-guide/decisions/exiftool',
+            'dev-guide/decisions/nats',
+            'dev-guide/decisions/embedded-sqlite',
+            'dev-guide/decisions/route-registry',
+          ],
+        },
         'dev-guide/roadmap',
       ],
     },

@@ -20,14 +20,22 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** @param {string[]} argv */
 function parseArgs(argv) {
-  const opts = { require: false, level: 'moderate', report: /** @type {string | undefined} */ (undefined), allowList: join(root, 'scripts', 'audit-allowlist.json') };
+  const opts = {
+    require: false,
+    level: 'moderate',
+    report: /** @type {string | undefined} */ (undefined),
+    allowList: join(root, 'scripts', 'audit-allowlist.json'),
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--require') opts.require = true;
     else if (a === '--level') opts.level = argv[++i];
     else if (a === '--report') opts.report = argv[++i];
     else if (a === '--allow-list') opts.allowList = argv[++i];
-    else fail(`unknown argument ${a} (known: --require, --level <${LEVELS.join('|')}>, --report <file>, --allow-list <file>)`);
+    else
+      fail(
+        `unknown argument ${a} (known: --require, --level <${LEVELS.join('|')}>, --report <file>, --allow-list <file>)`,
+      );
   }
   if (!LEVELS.includes(opts.level)) fail(`--level must be one of ${LEVELS.join(', ')}`);
   return opts;
@@ -45,18 +53,27 @@ function fail(message) {
  */
 function readAllowList(file) {
   const parsed = JSON.parse(readFileSync(file, 'utf8'));
-  const entries = Array.isArray(parsed.advisories) ? parsed.advisories : fail(`${file}: expected {"advisories": [...]}`);
+  const entries = Array.isArray(parsed.advisories)
+    ? parsed.advisories
+    : fail(`${file}: expected {"advisories": [...]}`);
   for (const e of entries) {
-    if (!/^GHSA(-[23456789cfghjmpqrvwx]{4}){3}$/.test(String(e.id))) fail(`${file}: ${JSON.stringify(e.id)} is not a GHSA id`);
+    if (!/^GHSA(-[23456789cfghjmpqrvwx]{4}){3}$/.test(String(e.id)))
+      fail(`${file}: ${JSON.stringify(e.id)} is not a GHSA id`);
     if (typeof e.package !== 'string' || !e.package) fail(`${file}: ${e.id} names no package`);
-    if (typeof e.reason !== 'string' || e.reason.trim().length < 20) fail(`${file}: ${e.id} needs its reason (why it does not reach Trove's users)`);
+    if (typeof e.reason !== 'string' || e.reason.trim().length < 20)
+      fail(`${file}: ${e.id} needs its reason (why it does not reach Trove's users)`);
   }
   return entries;
 }
 
 /** `npm audit --json`'s answer, or why there is none. */
 function runNpmAudit() {
-  const run = spawnSync('npm', ['audit', '--json'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 300_000 });
+  const run = spawnSync('npm', ['audit', '--json'], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 300_000,
+  });
   if (run.error) return { refused: `npm could not run: ${run.error.message}` };
   return parseAnswer(run.stdout, run.stderr);
 }
@@ -88,11 +105,23 @@ function advisoriesOf(report) {
   for (const v of Object.values(report.vulnerabilities ?? {})) {
     for (const via of /** @type {any} */ (v).via ?? []) {
       if (typeof via !== 'object' || !via) continue;
-      const id = String(via.url ?? '').split('/').pop() || `npm-${via.source}`;
-      found.set(`${id} ${via.name}`, { id, package: via.name, severity: via.severity, title: via.title, url: via.url, range: via.range });
+      const id =
+        String(via.url ?? '')
+          .split('/')
+          .pop() || `npm-${via.source}`;
+      found.set(`${id} ${via.name}`, {
+        id,
+        package: via.name,
+        severity: via.severity,
+        title: via.title,
+        url: via.url,
+        range: via.range,
+      });
     }
   }
-  return [...found.values()].sort((a, b) => LEVELS.indexOf(b.severity) - LEVELS.indexOf(a.severity) || a.id.localeCompare(b.id));
+  return [...found.values()].sort(
+    (a, b) => LEVELS.indexOf(b.severity) - LEVELS.indexOf(a.severity) || a.id.localeCompare(b.id),
+  );
 }
 
 const opts = parseArgs(process.argv.slice(2));
@@ -101,7 +130,9 @@ const registry = spawnSync('npm', ['config', 'get', 'registry'], { encoding: 'ut
 const outcome = opts.report ? parseAnswer(readFileSync(opts.report, 'utf8')) : runNpmAudit();
 
 if ('refused' in outcome) {
-  console.log(`dependency audit SKIPPED: ${registry} refused the audit (${outcome.refused})${opts.require ? '; --require: failing' : ''}`);
+  console.log(
+    `dependency audit SKIPPED: ${registry} refused the audit (${outcome.refused})${opts.require ? '; --require: failing' : ''}`,
+  );
   process.exit(opts.require ? 1 : 0);
 }
 
@@ -121,6 +152,9 @@ for (const a of advisories) {
     console.log(`  below ${opts.level}  ${a.id} ${a.package} ${a.range} (${a.severity}): ${a.title} ${a.url}`);
   }
 }
-for (const e of allowed) if (!seenAllowed.has(e.id)) console.log(`  allow-list entry ${e.id} (${e.package}) is no longer reported: remove it`);
-console.log(`dependency audit: ${advisories.length} advisories, ${seenAllowed.size} allowed, ${failing.length} failing at ${opts.level} or above`);
+for (const e of allowed)
+  if (!seenAllowed.has(e.id)) console.log(`  allow-list entry ${e.id} (${e.package}) is no longer reported: remove it`);
+console.log(
+  `dependency audit: ${advisories.length} advisories, ${seenAllowed.size} allowed, ${failing.length} failing at ${opts.level} or above`,
+);
 process.exit(failing.length ? 1 : 0);

@@ -29,7 +29,14 @@ import { baseline, closeBaseline, ingest, newUser, startWorkers } from './bench/
 import { MB, makePhotos, median, seconds } from './bench/photos.mjs';
 import { childPid, withCpu } from './bench/cpu.mjs';
 import { startReferenceServer } from './bench/reference-server.mjs';
-import { bigUpload, gatewayUploadPhases, gcCounts, measureUploadParts, metricsUrl, uploadAll } from './bench/upload.mjs';
+import {
+  bigUpload,
+  gatewayUploadPhases,
+  gcCounts,
+  measureUploadParts,
+  metricsUrl,
+  uploadAll,
+} from './bench/upload.mjs';
 
 // The client (this process) holds every photo in memory and makes each upload's body. V8's dynamic
 // heap growth left it, in about one run in two, collecting twice as often (~270 major collections in
@@ -55,7 +62,8 @@ const BIG_UPLOAD_MIB = Number(args['big-upload-mib'] ?? 2048);
 const ONLY = args.only;
 const EXPLORE = !('no-explore' in args);
 
-const ratio = (name, value, digits = 3) => console.log(`ratio ${name} ${Number.isFinite(value) ? value.toFixed(digits) : 'NaN'}`);
+const ratio = (name, value, digits = 3) =>
+  console.log(`ratio ${name} ${Number.isFinite(value) ? value.toFixed(digits) : 'NaN'}`);
 /** The first and third quartiles (nearest rank). */
 const quartiles = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -83,7 +91,13 @@ async function uploadRounds(stack, files, dir) {
   const rounds = [];
   const cpu = {};
   // The client (this process) is counted apart for each side: it shares the two cores with the servers.
-  const servicePids = { gateway: pidOf(stack, 'gateway'), media: pidOf(stack, 'media'), auth: pidOf(stack, 'auth'), nats: childPid('nats-server'), gatewayClient: process.pid };
+  const servicePids = {
+    gateway: pidOf(stack, 'gateway'),
+    media: pidOf(stack, 'media'),
+    auth: pidOf(stack, 'auth'),
+    nats: childPid('nats-server'),
+    gatewayClient: process.pid,
+  };
   try {
     // Warm-up of both, a whole round each, not counted: connections, compiled code paths, and the
     // disk settling after the files were made (with a few files only, the first round's first side
@@ -98,8 +112,14 @@ async function uploadRounds(stack, files, dir) {
     for (let r = 0; r < UPLOAD_ROUNDS; r++) {
       const user = users[r];
       const runs = {
-        reference: () => withCpu({ reference: reference.pid, referenceClient: process.pid }, () => uploadAll(reference.url, {}, files, UPLOAD_PARALLEL)),
-        gateway: () => withCpu(servicePids, () => uploadAll(`${stack.gatewayUrl}/v1/mediaItems`, user.headers, files, UPLOAD_PARALLEL)),
+        reference: () =>
+          withCpu({ reference: reference.pid, referenceClient: process.pid }, () =>
+            uploadAll(reference.url, {}, files, UPLOAD_PARALLEL),
+          ),
+        gateway: () =>
+          withCpu(servicePids, () =>
+            uploadAll(`${stack.gatewayUrl}/v1/mediaItems`, user.headers, files, UPLOAD_PARALLEL),
+          ),
       };
       const order = r % 2 ? ['gateway', 'reference'] : ['reference', 'gateway'];
       const round = {};
@@ -139,13 +159,27 @@ async function uploadBench(stack, files, dir, bytes, diskSeconds) {
 
   const mbps = (s) => bytes / MB / s;
   const vsReference = rounds.map((r) => r.reference / r.gateway);
-  console.log(`\nUpload — ${files.length} files, ${(bytes / MB).toFixed(1)} MB, ${UPLOAD_PARALLEL} at a time, ${UPLOAD_ROUNDS} rounds`);
-  console.log(`  gateway (auth + multipart → sha256 → blob store → media RPC): ${range(rounds.map((r) => mbps(r.gateway)), 1)} MB/s`);
-  console.log(`  minimal reference server (node:http + busboy + sha256 + write + fsync): ${range(rounds.map((r) => mbps(r.reference)), 1)} MB/s`);
+  console.log(
+    `\nUpload — ${files.length} files, ${(bytes / MB).toFixed(1)} MB, ${UPLOAD_PARALLEL} at a time, ${UPLOAD_ROUNDS} rounds`,
+  );
+  console.log(
+    `  gateway (auth + multipart → sha256 → blob store → media RPC): ${range(
+      rounds.map((r) => mbps(r.gateway)),
+      1,
+    )} MB/s`,
+  );
+  console.log(
+    `  minimal reference server (node:http + busboy + sha256 + write + fsync): ${range(
+      rounds.map((r) => mbps(r.reference)),
+      1,
+    )} MB/s`,
+  );
   const total = (side) => rounds.reduce((n, r) => n + r[side], 0);
   console.log(`  gateway / reference per round: ${vsReference.map((v) => v.toFixed(2)).join(', ')}`);
   console.log(
-    `  spread of those: median ${median(vsReference).toFixed(2)}, middle half ${quartiles(vsReference).map((v) => v.toFixed(2)).join('–')}, ` +
+    `  spread of those: median ${median(vsReference).toFixed(2)}, middle half ${quartiles(vsReference)
+      .map((v) => v.toFixed(2))
+      .join('–')}, ` +
       `all ${range(vsReference)}; all rounds together ${(total('reference') / total('gateway')).toFixed(2)}`,
   );
   console.log(`  plain disk write (+fsync), one file after another: ${mbps(diskSeconds).toFixed(1)} MB/s`);
@@ -156,17 +190,23 @@ async function uploadBench(stack, files, dir, bytes, diskSeconds) {
       `gateway ${cpuMs('gateway')}, media ${cpuMs('media')}, auth ${cpuMs('auth')}, nats-server ${cpuMs('nats')} (their client ${cpuMs('gatewayClient')})`,
   );
   if (phases) {
-    console.log(`  gateway's own timing, median of ${phases.count} uploads: receive ${phases.receiveMs} ms, stored in place after the last byte ${phases.commitMs} ms, then side by side: register (media RPC) ${phases.registerMs} ms and its name durable (directory fsync) ${phases.durableMs} ms`);
+    console.log(
+      `  gateway's own timing, median of ${phases.count} uploads: receive ${phases.receiveMs} ms, stored in place after the last byte ${phases.commitMs} ms, then side by side: register (media RPC) ${phases.registerMs} ms and its name durable (directory fsync) ${phases.durableMs} ms`,
+    );
   }
   if (gcBefore && gcAfter) {
     // A handful of major collections is normal; dozens mean the gateway's heap is in the state
     // services/gateway/src/heap-growth.ts prevents (docs: Benchmarks, the slow state).
     const during = (kind) => (gcAfter[kind] ?? 0) - (gcBefore[kind] ?? 0);
-    console.log(`  gateway garbage collections during the rounds (warm-up included): major ${during('major')}, minor ${during('minor')}`);
+    console.log(
+      `  gateway garbage collections during the rounds (warm-up included): major ${during('major')}, minor ${during('minor')}`,
+    );
   }
   if (referenceTimings.length) {
     const ms = (key) => median(referenceTimings.map((t) => t[key])).toFixed(1);
-    console.log(`  reference server's own timing, median of ${referenceTimings.length} uploads: receive ${ms('receiveMs')} ms, commit (fsync) after the last byte ${ms('commitMs')} ms`);
+    console.log(
+      `  reference server's own timing, median of ${referenceTimings.length} uploads: receive ${ms('receiveMs')} ms, commit (fsync) after the last byte ${ms('commitMs')} ms`,
+    );
   }
   console.log(
     `  parts alone, ms per file: sha256 ${parts.sha256Ms.toFixed(1)} (${parts.sha256MBps.toFixed(0)} MB/s), multipart parsing ${parts.busboyMs.toFixed(1)}, ` +
@@ -177,10 +217,17 @@ async function uploadBench(stack, files, dir, bytes, diskSeconds) {
   if (BIG_UPLOAD_MIB > 0) {
     log(`upload: one ${BIG_UPLOAD_MIB} MiB upload, gateway memory sampled…`);
     const user = await newUser(stack, 'upload-big');
-    big = await bigUpload(stack.gatewayUrl, user.token, stack.processes.gateway.child.pid, BIG_UPLOAD_MIB * 1024 * 1024);
+    big = await bigUpload(
+      stack.gatewayUrl,
+      user.token,
+      stack.processes.gateway.child.pid,
+      BIG_UPLOAD_MIB * 1024 * 1024,
+    );
     if (big.status !== 201) throw new Error(`the big upload answered ${big.status}`);
     await removeOriginal(stack, big.id);
-    console.log(`  one ${BIG_UPLOAD_MIB} MiB upload: ${((BIG_UPLOAD_MIB * 1024 * 1024) / MB / big.seconds).toFixed(1)} MB/s, gateway resident memory +${big.growthMiB.toFixed(1)} MiB`);
+    console.log(
+      `  one ${BIG_UPLOAD_MIB} MiB upload: ${((BIG_UPLOAD_MIB * 1024 * 1024) / MB / big.seconds).toFixed(1)} MB/s, gateway resident memory +${big.growthMiB.toFixed(1)} MiB`,
+    );
   }
   ratio('upload_vs_minimal_server', median(vsReference));
   ratio('upload_vs_disk_write', median(rounds.map((r) => diskSeconds / r.gateway)));
@@ -216,18 +263,43 @@ async function ingestBench(stack, allFiles) {
   }
 
   const rate = (s) => `${(files.length / s).toFixed(2)} photos/s`;
-  const perPhoto = (ms) => `${(ms.reduce((a, b) => a + b, 0) / Math.max(1, ms.length)).toFixed(0)} ms of worker time per photo`;
+  const perPhoto = (ms) =>
+    `${(ms.reduce((a, b) => a + b, 0) / Math.max(1, ms.length)).toFixed(0)} ms of worker time per photo`;
   const rows = [
-    ['baseline, without explore (EXIF, decode, previews, words, category)', rate(plainBase.seconds), `one process, ${CONCURRENCY} at a time`],
-    ['end to end, without explore (upload → READY)', rate(plain.seconds), `1 worker × concurrency ${CONCURRENCY}; ${perPhoto(plain.workerMs)}`],
-    ['end to end, without explore, two workers', rate(two.seconds), `2 workers × concurrency ${CONCURRENCY}; ${perPhoto(two.workerMs)}`],
+    [
+      'baseline, without explore (EXIF, decode, previews, words, category)',
+      rate(plainBase.seconds),
+      `one process, ${CONCURRENCY} at a time`,
+    ],
+    [
+      'end to end, without explore (upload → READY)',
+      rate(plain.seconds),
+      `1 worker × concurrency ${CONCURRENCY}; ${perPhoto(plain.workerMs)}`,
+    ],
+    [
+      'end to end, without explore, two workers',
+      rate(two.seconds),
+      `2 workers × concurrency ${CONCURRENCY}; ${perPhoto(two.workerMs)}`,
+    ],
     ...(EXPLORE
       ? [
-          [`baseline, with explore (+ places, things, faces), first ${exploreFiles.length} photos`, rate(exploreBase.seconds), `one process, ${CONCURRENCY} at a time`],
-          ['end to end, with explore', rate(explore.seconds), `1 worker × concurrency ${CONCURRENCY}; ${perPhoto(explore.workerMs)}`],
+          [
+            `baseline, with explore (+ places, things, faces), first ${exploreFiles.length} photos`,
+            rate(exploreBase.seconds),
+            `one process, ${CONCURRENCY} at a time`,
+          ],
+          [
+            'end to end, with explore',
+            rate(explore.seconds),
+            `1 worker × concurrency ${CONCURRENCY}; ${perPhoto(explore.workerMs)}`,
+          ],
         ]
       : []),
-    ['worker peak RSS, without explore', `${plain.rss.peakMiB.toFixed(0)} MiB`, `the worker process and its children (its ExifTool processes: ${plain.rss.exiftoolMiB.toFixed(0)} MiB of it)`],
+    [
+      'worker peak RSS, without explore',
+      `${plain.rss.peakMiB.toFixed(0)} MiB`,
+      `the worker process and its children (its ExifTool processes: ${plain.rss.exiftoolMiB.toFixed(0)} MiB of it)`,
+    ],
   ];
   console.log(`\nIngest — ${files.length} photos, ${UPLOAD_PARALLEL} uploads at a time\n`);
   console.log('| measurement | result | setup |');
@@ -261,8 +333,12 @@ try {
   const files = await makePhotos(dir, PHOTOS);
   const bytes = files.reduce((n, f) => n + f.data.length, 0);
   const cpu = cpus();
-  console.log(`\nTrove ingest and upload benchmark — ${PHOTOS} photos (12 MP JPEG with EXIF, ${(bytes / MB / PHOTOS).toFixed(1)} MB each on average)`);
-  console.log(`machine: ${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB RAM, Node ${process.version}`);
+  console.log(
+    `\nTrove ingest and upload benchmark — ${PHOTOS} photos (12 MP JPEG with EXIF, ${(bytes / MB / PHOTOS).toFixed(1)} MB each on average)`,
+  );
+  console.log(
+    `machine: ${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB RAM, Node ${process.version}`,
+  );
   log('disk write…');
   const diskSeconds = await diskWrite(files, dir);
 
@@ -272,7 +348,13 @@ try {
       services: ['auth', 'gateway', 'media'],
       // A new user (and login) per upload round: more than the 10 logins a minute one address may make.
       // Metrics on a free port each: the upload part counts the gateway's garbage collections.
-      env: { TROVE_LOG_LEVEL: 'info', TROVE_METRICS_PORT: '0', TROVE_WORKER_CONCURRENCY: String(CONCURRENCY), TROVE_VALIDATE_RESPONSES: 'false', TROVE_LOGIN_RATE_LIMIT: '1000' },
+      env: {
+        TROVE_LOG_LEVEL: 'info',
+        TROVE_METRICS_PORT: '0',
+        TROVE_WORKER_CONCURRENCY: String(CONCURRENCY),
+        TROVE_VALIDATE_RESPONSES: 'false',
+        TROVE_LOGIN_RATE_LIMIT: '1000',
+      },
     });
     try {
       await fn(stack);

@@ -41,10 +41,22 @@ const sorted = (list) => [...list].sort((a, b) => a - b);
 function queries(userId) {
   const year = new Date().getUTCFullYear();
   return {
-    'first page': { path: `/v1/mediaItems?limit=${LIMIT}`, store: (repo) => repo.list({ userId, view: 'library', page: 1, limit: LIMIT }) },
-    [`deep page (${DEEP_PAGE})`]: { path: `/v1/mediaItems?limit=${LIMIT}&page=${DEEP_PAGE}`, store: (repo) => repo.list({ userId, view: 'library', page: DEEP_PAGE, limit: LIMIT }) },
-    'filtered (videos)': { path: `/v1/mediaItems?limit=${LIMIT}&type=video`, store: (repo) => repo.list({ userId, view: 'library', page: 1, limit: LIMIT, type: 'video' }) },
-    [`years ago (${YEARS_AGO_DAY})`]: { path: `/v1/yearsAgo/${YEARS_AGO_DAY}/mediaItems?limit=${LIMIT}`, store: (repo) => repo.takenOn(userId, YEARS_AGO_DAY, year, 1, LIMIT) },
+    'first page': {
+      path: `/v1/mediaItems?limit=${LIMIT}`,
+      store: (repo) => repo.list({ userId, view: 'library', page: 1, limit: LIMIT }),
+    },
+    [`deep page (${DEEP_PAGE})`]: {
+      path: `/v1/mediaItems?limit=${LIMIT}&page=${DEEP_PAGE}`,
+      store: (repo) => repo.list({ userId, view: 'library', page: DEEP_PAGE, limit: LIMIT }),
+    },
+    'filtered (videos)': {
+      path: `/v1/mediaItems?limit=${LIMIT}&type=video`,
+      store: (repo) => repo.list({ userId, view: 'library', page: 1, limit: LIMIT, type: 'video' }),
+    },
+    [`years ago (${YEARS_AGO_DAY})`]: {
+      path: `/v1/yearsAgo/${YEARS_AGO_DAY}/mediaItems?limit=${LIMIT}`,
+      store: (repo) => repo.takenOn(userId, YEARS_AGO_DAY, year, 1, LIMIT),
+    },
   };
 }
 
@@ -67,15 +79,27 @@ async function rssMiB(pid) {
 }
 
 const benchStarted = performance.now();
-const stack = await startStack({ services: SERVICES, env: { TROVE_VALIDATE_RESPONSES: 'false' }, readyTimeoutMs: 300_000 });
+const stack = await startStack({
+  services: SERVICES,
+  env: { TROVE_VALIDATE_RESPONSES: 'false' },
+  readyTimeoutMs: 300_000,
+});
 try {
   const base = stack.gatewayUrl;
   const admin = `Basic ${Buffer.from(`${stack.adminUsername}:${stack.adminPassword}`).toString('base64')}`;
   const password = 'Bench-Marking-Photos-42';
-  const created = await fetch(`${base}/v1/users`, { method: 'POST', headers: { Authorization: admin, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Bench', username: 'library', password }) });
+  const created = await fetch(`${base}/v1/users`, {
+    method: 'POST',
+    headers: { Authorization: admin, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: 'Bench', username: 'library', password }),
+  });
   if (created.status !== 201) throw new Error(`creating the user: ${created.status} ${await created.text()}`);
   const userId = (await created.json()).id;
-  const login = await fetch(`${base}/v1/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'library', password }) });
+  const login = await fetch(`${base}/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: 'library', password }),
+  });
   if (login.status !== 200) throw new Error(`login: ${login.status} ${await login.text()}`);
   const auth = { Authorization: `Bearer ${(await login.json()).accessToken}` };
   const api = async (path) => {
@@ -89,7 +113,9 @@ try {
   log(`seeding a library of ${ITEMS} items straight into the stores…`);
   const plan = libraryPlan({ count: ITEMS, userId });
   const seeding = await seedLibrary(stack.dataDir, plan);
-  log(`seeded in ${seeding.seconds.toFixed(1)} s (blobs ${seeding.blobsS.toFixed(1)} s, media ${seeding.mediaS.toFixed(1)} s, explore ${seeding.exploreS.toFixed(1)} s side by side); the queries on the store…`);
+  log(
+    `seeded in ${seeding.seconds.toFixed(1)} s (blobs ${seeding.blobsS.toFixed(1)} s, media ${seeding.mediaS.toFixed(1)} s, explore ${seeding.exploreS.toFixed(1)} s side by side); the queries on the store…`,
+  );
   const named = queries(userId);
   const store = await openDocStore({ service: 'media', dataDir: stack.dataDir });
   const repo = await MediaRepository.open(store);
@@ -110,19 +136,27 @@ try {
 
   const { people, items } = plan;
   const faces = items.reduce((n, i) => n + i.faces.length, 0);
-  console.log(`\nTrove library benchmark — ${ITEMS} items of one user seeded into the embedded stores: media documents, ${seeding.stored.blobs} tiny blobs (${seeding.stored.mib.toFixed(1)} MiB), explore's places (${seeding.seeded.placeIds.size}), things (${seeding.seeded.thingIds.size}), ${faces} faces of ${seeding.seeded.personIds.size} people (${people.filter((p) => p.name).length} named) and search documents; ${ROUNDS} timed rounds, ${LIMIT} items a page\n`);
+  console.log(
+    `\nTrove library benchmark — ${ITEMS} items of one user seeded into the embedded stores: media documents, ${seeding.stored.blobs} tiny blobs (${seeding.stored.mib.toFixed(1)} MiB), explore's places (${seeding.seeded.placeIds.size}), things (${seeding.seeded.thingIds.size}), ${faces} faces of ${seeding.seeded.personIds.size} people (${people.filter((p) => p.name).length} named) and search documents; ${ROUNDS} timed rounds, ${LIMIT} items a page\n`,
+  );
   console.log('| query | store p50 | store p99 | API p50 | API p99 |');
   console.log('|---|---|---|---|---|');
   for (const name of Object.keys(named)) {
     const s = sorted(storeMs[name]);
     const a = sorted(apiMs[name]);
-    console.log(`| ${name} | ${percentile(s, 50).toFixed(1)} ms | ${percentile(s, 99).toFixed(1)} ms | ${percentile(a, 50).toFixed(1)} ms | ${percentile(a, 99).toFixed(1)} ms |`);
+    console.log(
+      `| ${name} | ${percentile(s, 50).toFixed(1)} ms | ${percentile(s, 99).toFixed(1)} ms | ${percentile(a, 50).toFixed(1)} ms | ${percentile(a, 99).toFixed(1)} ms |`,
+    );
   }
   const storeAll = sorted(Object.values(storeMs).flat());
   const apiAll = sorted(Object.values(apiMs).flat());
-  console.log(`| **all** | ${percentile(storeAll, 50).toFixed(1)} ms | ${percentile(storeAll, 99).toFixed(1)} ms | ${percentile(apiAll, 50).toFixed(1)} ms | ${percentile(apiAll, 99).toFixed(1)} ms |\n`);
+  console.log(
+    `| **all** | ${percentile(storeAll, 50).toFixed(1)} ms | ${percentile(storeAll, 99).toFixed(1)} ms | ${percentile(apiAll, 50).toFixed(1)} ms | ${percentile(apiAll, 99).toFixed(1)} ms |\n`,
+  );
   console.log(`checked through the API: ${checks.join('; ')}\n`);
-  console.log(`seeding: ${seeding.seconds.toFixed(1)} s (side by side: blobs ${seeding.blobsS.toFixed(1)} s, media documents ${seeding.mediaS.toFixed(1)} s, explore documents ${seeding.exploreS.toFixed(1)} s); cold start (${SERVICES.join(', ')} on that data, until all are ready): ${coldStartS.toFixed(1)} s; after the queries, media RSS ${mediaRss.toFixed(0)} MiB, explore RSS ${exploreRss.toFixed(0)} MiB; the whole library bench: ${secondsSince(benchStarted).toFixed(0)} s\n`);
+  console.log(
+    `seeding: ${seeding.seconds.toFixed(1)} s (side by side: blobs ${seeding.blobsS.toFixed(1)} s, media documents ${seeding.mediaS.toFixed(1)} s, explore documents ${seeding.exploreS.toFixed(1)} s); cold start (${SERVICES.join(', ')} on that data, until all are ready): ${coldStartS.toFixed(1)} s; after the queries, media RSS ${mediaRss.toFixed(0)} MiB, explore RSS ${exploreRss.toFixed(0)} MiB; the whole library bench: ${secondsSince(benchStarted).toFixed(0)} s\n`,
+  );
   const at = sizeLabel(ITEMS);
   console.log(`ratio list_p99_vs_store_p99_at_${at} ${(percentile(apiAll, 99) / percentile(storeAll, 99)).toFixed(2)}`);
   console.log(`ratio list_api_p99_ms_at_${at} ${percentile(apiAll, 99).toFixed(1)}`);
@@ -132,7 +166,8 @@ try {
   console.log(`ratio cold_start_s_at_${at} ${coldStartS.toFixed(1)}`);
   console.log(`ratio library_seed_s_at_${at} ${seeding.seconds.toFixed(1)}`);
 } catch (err) {
-  for (const name of ['gateway', 'media', 'explore']) log(`${name}'s last output:`, stack.processes[name]?.output().split('\n').slice(-6).join('\n').slice(0, 3000));
+  for (const name of ['gateway', 'media', 'explore'])
+    log(`${name}'s last output:`, stack.processes[name]?.output().split('\n').slice(-6).join('\n').slice(0, 3000));
   throw err;
 } finally {
   await stack.stop();

@@ -34,22 +34,37 @@ const INDEXED = Math.min(ITEMS, Number(args.indexed ?? 1000));
 
 /** Queries by kind, with how many items of the library each is expected to find. */
 const QUERIES = {
-  'rare word (a file number, a sign)': ['img_04321', '04321', 'grandma birthday', 'fresh fish market', 'welcome lisboa', 'platform'],
-  'place': ['mumbai', 'paris', 'münchen', 'new york', 'kyoto', 'reykjavik', 'iceland'],
+  'rare word (a file number, a sign)': [
+    'img_04321',
+    '04321',
+    'grandma birthday',
+    'fresh fish market',
+    'welcome lisboa',
+    'platform',
+  ],
+  place: ['mumbai', 'paris', 'münchen', 'new york', 'kyoto', 'reykjavik', 'iceland'],
   'word beginning': ['mumb', 'barc', 'edinb', 'venez', 'grand', 'sunse'],
-  'thing': ['dog', 'pizza', 'dining table', 'teddy bear', 'airplane'],
-  'person': ['anna', 'lucas', 'anna tom'],
-  'date': ['2022', 'april 2022', '3 april 2022', 'december', '2019 august'],
-  'camera': ['iphone 15', 'pixel', 'canon eos', 'ilce'],
+  thing: ['dog', 'pizza', 'dining table', 'teddy bear', 'airplane'],
+  person: ['anna', 'lucas', 'anna tom'],
+  date: ['2022', 'april 2022', '3 april 2022', 'december', '2019 august'],
+  camera: ['iphone 15', 'pixel', 'canon eos', 'ilce'],
   'two or three kinds': ['pizza paris', 'dog mumbai 2021', 'cake london', 'iphone kyoto 2023', 'person boat'],
   'broad (a third of the library or more)': ['person', 'apple', 'iphone'],
-  'nothing': ['zanzibar', 'pizza iceland 2005 train', 'qqqq'],
+  nothing: ['zanzibar', 'pizza iceland 2005 train', 'qqqq'],
 };
 
 /** The media service's and the people's answers, from the plan. */
 function fakesOf(plan) {
   const byId = new Map(plan.items.map((item) => [item.id, item]));
-  const media = { stateOf: async (_user, id) => ({ filename: byId.get(id).filename, description: byId.get(id).description, hidden: byId.get(id).hidden, trashed: byId.get(id).trashed, version: plan.now }) };
+  const media = {
+    stateOf: async (_user, id) => ({
+      filename: byId.get(id).filename,
+      description: byId.get(id).description,
+      hidden: byId.get(id).hidden,
+      trashed: byId.get(id).trashed,
+      version: plan.now,
+    }),
+  };
   const people = { namesOf: async (_user, id) => peopleNames(plan, byId.get(id)) };
   return { media, people };
 }
@@ -67,7 +82,8 @@ async function indexThroughEvents(plan, items) {
     const ms = (performance.now() - started) / items.length;
     const written = (doc) => doc && { ...doc, revision: 1 };
     for (const item of items) {
-      if (!isDeepStrictEqual(written(await repo.item(plan.userId, item.id)), searchDoc(plan, item))) throw new Error(`the seeder's search document of ${item.filename} is not the one the module writes`);
+      if (!isDeepStrictEqual(written(await repo.item(plan.userId, item.id)), searchDoc(plan, item)))
+        throw new Error(`the seeder's search document of ${item.filename} is not the one the module writes`);
     }
     return ms;
   } finally {
@@ -92,9 +108,12 @@ try {
   // The seeded documents are of the shape the module reads: one of them must be found by its file name.
   const probe = items.findLast((item) => !item.hidden && !item.trashed);
   const firstStarted = performance.now();
-  if ((await search.search(userId, probe.filename, 1, 15))[0] !== probe.id) throw new Error('a seeded item is not found by its filename');
+  if ((await search.search(userId, probe.filename, 1, 15))[0] !== probe.id)
+    throw new Error('a seeded item is not found by its filename');
   const firstQueryMs = performance.now() - firstStarted;
-  log(`seeded in ${seedS.toFixed(1)} s; the user's first query (items read into memory) took ${firstQueryMs.toFixed(0)} ms; timing queries…`);
+  log(
+    `seeded in ${seedS.toFixed(1)} s; the user's first query (items read into memory) took ${firstQueryMs.toFixed(0)} ms; timing queries…`,
+  );
 
   // One round warms up (the first queries pay for lazily built state); the rounds after it are timed.
   const timings = Object.fromEntries(Object.keys(QUERIES).map((kind) => [kind, []]));
@@ -111,24 +130,38 @@ try {
     }
   }
   const matchCount = async (q) => (await search.search(userId, q, 1, ITEMS)).length;
-  const all = Object.values(timings).flat().sort((a, b) => a - b);
+  const all = Object.values(timings)
+    .flat()
+    .sort((a, b) => a - b);
   const rows = [];
   for (const [kind, queries] of Object.entries(QUERIES)) {
     const sorted = [...timings[kind]].sort((a, b) => a - b);
     const matched = [];
     for (const q of queries) matched.push(await matchCount(q));
-    rows.push([kind, `${percentile(sorted, 50).toFixed(1)} ms`, `${percentile(sorted, 99).toFixed(1)} ms`, `${Math.min(...matched)}–${Math.max(...matched)}`, queries.map((q) => `\`${q}\``).join(', ')]);
+    rows.push([
+      kind,
+      `${percentile(sorted, 50).toFixed(1)} ms`,
+      `${percentile(sorted, 99).toFixed(1)} ms`,
+      `${Math.min(...matched)}–${Math.max(...matched)}`,
+      queries.map((q) => `\`${q}\``).join(', '),
+    ]);
   }
   await store.close();
 
   const cpu = cpus();
-  console.log(`\nTrove search benchmark — ${ITEMS} items of one user on the embedded store, ${ROUNDS} timed rounds of ${all.length / ROUNDS} queries (page 1, limit 15)`);
-  console.log(`machine: ${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB RAM, Node ${process.version}; indexing one item through the event path: ${indexMs.toFixed(2)} ms (mean of ${INDEXED})\n`);
+  console.log(
+    `\nTrove search benchmark — ${ITEMS} items of one user on the embedded store, ${ROUNDS} timed rounds of ${all.length / ROUNDS} queries (page 1, limit 15)`,
+  );
+  console.log(
+    `machine: ${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB RAM, Node ${process.version}; indexing one item through the event path: ${indexMs.toFixed(2)} ms (mean of ${INDEXED})\n`,
+  );
   console.log('| queries | p50 | p99 | items matched | the queries |');
   console.log('|---|---|---|---|---|');
   for (const r of rows) console.log(`| ${r.join(' | ')} |`);
   console.log(`| **all** | ${percentile(all, 50).toFixed(1)} ms | ${percentile(all, 99).toFixed(1)} ms | | |\n`);
-  console.log(`seeding the search documents of ${ITEMS} items straight into the store: ${seedS.toFixed(1)} s; the user's first query (reads the items into memory): ${firstQueryMs.toFixed(0)} ms; the whole search bench: ${secondsSince(benchStarted).toFixed(0)} s\n`);
+  console.log(
+    `seeding the search documents of ${ITEMS} items straight into the store: ${seedS.toFixed(1)} s; the user's first query (reads the items into memory): ${firstQueryMs.toFixed(0)} ms; the whole search bench: ${secondsSince(benchStarted).toFixed(0)} s\n`,
+  );
   const at = sizeLabel(ITEMS);
   console.log(`ratio search_p99_ms_at_${at} ${percentile(all, 99).toFixed(1)}`);
   console.log(`ratio search_p50_ms_at_${at} ${percentile(all, 50).toFixed(1)}`);

@@ -73,12 +73,21 @@ async function photo(n) {
   const width = 64;
   const height = 48;
   const raw = randomBytes(width * height * 3);
-  return sharp(raw, { raw: { width, height, channels: 3 } }).jpeg({ quality: 80 }).toBuffer().then((data) => ({ name: `chaos-${n}.jpg`, data }));
+  return sharp(raw, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 80 })
+    .toBuffer()
+    .then((data) => ({ name: `chaos-${n}.jpg`, data }));
 }
 
 async function main() {
   const data = mkdtempSync(join(tmpdir(), 'trove-chaos-'));
-  const [gatewayPort, natsPort, webPort, docsPort, metricsPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const [gatewayPort, natsPort, webPort, docsPort, metricsPort] = await Promise.all([
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+  ]);
   const api = `http://127.0.0.1:${gatewayPort}`;
   const up = spawn(process.execPath, [join(import.meta.dirname, 'up.mjs')], {
     env: {
@@ -109,7 +118,8 @@ async function main() {
   try {
     const deadline = Date.now() + 120_000;
     while (!upOutput.includes('Trove is up')) {
-      if (up.exitCode !== null || Date.now() > deadline) throw new Error(`make up did not start:\n${upOutput.slice(-3000)}`);
+      if (up.exitCode !== null || Date.now() > deadline)
+        throw new Error(`make up did not start:\n${upOutput.slice(-3000)}`);
       await sleep(200);
     }
     say(`==> stack up (gateway ${api}); ${UPLOADS} uploads, ${CONCURRENCY} at a time; victims: ${VICTIMS.join(', ')}`);
@@ -132,13 +142,35 @@ async function main() {
 
     const adminPassword = readFileSync(join(data, 'secrets', 'admin-password'), 'utf8').trim();
     const json = { 'Content-Type': 'application/json' };
-    await call('create user', () => fetch(`${api}/v1/users`, { method: 'POST', headers: { ...json, Authorization: `Basic ${Buffer.from(`admin:${adminPassword}`).toString('base64')}` }, body: JSON.stringify({ name: 'Chaos', username: 'chaos', password: PASSWORD }) }), (s) => s === 201);
-    const login = await call('login', () => fetch(`${api}/v1/auth/login`, { method: 'POST', headers: json, body: JSON.stringify({ username: 'chaos', password: PASSWORD }) }), (s) => s === 200);
+    await call(
+      'create user',
+      () =>
+        fetch(`${api}/v1/users`, {
+          method: 'POST',
+          headers: { ...json, Authorization: `Basic ${Buffer.from(`admin:${adminPassword}`).toString('base64')}` },
+          body: JSON.stringify({ name: 'Chaos', username: 'chaos', password: PASSWORD }),
+        }),
+      (s) => s === 201,
+    );
+    const login = await call(
+      'login',
+      () =>
+        fetch(`${api}/v1/auth/login`, {
+          method: 'POST',
+          headers: json,
+          body: JSON.stringify({ username: 'chaos', password: PASSWORD }),
+        }),
+      (s) => s === 200,
+    );
     let { accessToken, refreshToken } = await login.json();
     const bearer = () => ({ Authorization: `Bearer ${accessToken}` });
     // Access tokens last 15 minutes; a long run refreshes like a client would.
     const refresher = setInterval(async () => {
-      const r = await fetch(`${api}/v1/auth/refresh`, { method: 'POST', headers: json, body: JSON.stringify({ refreshToken }) }).catch(() => undefined);
+      const r = await fetch(`${api}/v1/auth/refresh`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ refreshToken }),
+      }).catch(() => undefined);
       if (r?.status === 200) ({ accessToken, refreshToken } = await r.json());
     }, 600_000);
 
@@ -180,7 +212,11 @@ async function main() {
     const listAll = async () => {
       const items = [];
       for (let page = 1; ; page++) {
-        const res = await call('list', () => fetch(`${api}/v1/mediaItems?page=${page}&limit=100`, { headers: bearer() }), (s) => s === 200);
+        const res = await call(
+          'list',
+          () => fetch(`${api}/v1/mediaItems?page=${page}&limit=100`, { headers: bearer() }),
+          (s) => s === 200,
+        );
         const batch = await res.json();
         items.push(...batch);
         if (batch.length < 100) return items;
@@ -203,7 +239,8 @@ async function main() {
     for (const i of items) perName.set(i.filename, (perName.get(i.filename) ?? 0) + 1);
     const duplicated = [...perName.values()].reduce((sum, n) => sum + Math.max(0, n - 1), 0);
     const notReady = [...accepted.entries()].filter(([, id]) => byId.get(id)?.status !== 'READY');
-    for (const [name, id] of notReady.slice(0, 10)) say(`    not ready: ${name} ${id} ${byId.get(id)?.status ?? 'missing'} ${byId.get(id)?.failureReason ?? ''}`);
+    for (const [name, id] of notReady.slice(0, 10))
+      say(`    not ready: ${name} ${id} ${byId.get(id)?.status ?? 'missing'} ${byId.get(id)?.failureReason ?? ''}`);
     const restarts = [...upOutput.matchAll(/(\w+) +exited unexpectedly/g)].map((m) => m[1]);
     say(`==> supervisor restarts: ${restarts.join(', ') || 'none'}`);
     say(`${accepted.size} uploaded, ${ready} ready, ${lost} lost, ${duplicated} duplicated`);

@@ -28,7 +28,9 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(join(root, 'services/worker/package.json'));
 
 if (process.argv.includes('--help')) {
-  console.log('usage: node scripts/eval-metadata.mjs [--only SUBSTRING] [--verbose]\n  TROVE_EVAL_METADATA_DIR: the evaluation folder (default ../shared/eval/metadata)');
+  console.log(
+    'usage: node scripts/eval-metadata.mjs [--only SUBSTRING] [--verbose]\n  TROVE_EVAL_METADATA_DIR: the evaluation folder (default ../shared/eval/metadata)',
+  );
   process.exit(0);
 }
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
@@ -47,7 +49,22 @@ const { detectFileType } = require('@trove/kit/filetype');
 const { mediaBlobKey } = require('@trove/proto-events');
 
 const truth = JSON.parse(await readFile(join(evalDir, 'truth.json'), 'utf8')).files;
-const FIELDS = ['mimeType', 'width', 'height', 'creationTime', 'latitude', 'longitude', 'cameraMake', 'cameraModel', 'focalLength', 'apertureFNumber', 'isoEquivalent', 'exposureTime', 'fps', 'durationSeconds'];
+const FIELDS = [
+  'mimeType',
+  'width',
+  'height',
+  'creationTime',
+  'latitude',
+  'longitude',
+  'cameraMake',
+  'cameraModel',
+  'focalLength',
+  'apertureFNumber',
+  'isoEquivalent',
+  'exposureTime',
+  'fps',
+  'durationSeconds',
+];
 const ZONE = /(Z|[+-]\d{2}:?\d{2})$/;
 const NUMERIC = new Set(['focalLength', 'apertureFNumber', 'isoEquivalent', 'exposureTime', 'fps', 'durationSeconds']);
 
@@ -83,22 +100,28 @@ for (const [name, expected] of Object.entries(truth)) {
       agreeing++;
     } else if (got) disagreements.push({ name, field, expected: expected[field], got: got[field] });
   }
-  if (got && expected.creationTimeTag && sameInstant(got.creationTime, outcome.uploadedAt.toISOString())) uploadDated.push(name);
+  if (got && expected.creationTimeTag && sameInstant(got.creationTime, outcome.uploadedAt.toISOString()))
+    uploadDated.push(name);
 }
 
 await closeOcr();
 await closeExifTool?.();
 await rm(work, { recursive: true, force: true });
 
-console.log(`\nmetadata evaluation: ${Object.keys(truth).length} files in ${evalDir} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+console.log(
+  `\nmetadata evaluation: ${Object.keys(truth).length} files in ${evalDir} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
+);
 console.log('field              agree / total');
 for (const field of FIELDS) {
   const { agree, total: n } = perField[field];
-  console.log(`  ${field.padEnd(17)} ${String(agree).padStart(5)} / ${n}  ${n ? ((100 * agree) / n).toFixed(1) : '-'} %`);
+  console.log(
+    `  ${field.padEnd(17)} ${String(agree).padStart(5)} / ${n}  ${n ? ((100 * agree) / n).toFixed(1) : '-'} %`,
+  );
 }
 if (disagreements.length) {
   console.log('\ndisagreements (file: field expected → got):');
-  for (const d of disagreements) console.log(`  ${d.name}: ${d.field} ${JSON.stringify(d.expected)} → ${JSON.stringify(d.got)}`);
+  for (const d of disagreements)
+    console.log(`  ${d.name}: ${d.field} ${JSON.stringify(d.expected)} → ${JSON.stringify(d.got)}`);
 }
 if (notReady.length) {
   console.log('\nsound files not READY:');
@@ -121,11 +144,24 @@ async function runOne(name, path) {
   await blobs.put(originalKey, Readable.from(await readFile(path)), { contentType: type.mimeType });
   const uploadedAt = (await blobs.head(originalKey)).lastModified;
   const published = [];
-  const events = { async publish(contract, payload, opts) { published.push({ subject: contract.subject, payload, headers: opts.headers }); } };
-  const item = { userId, mediaItemId, originalKey, mimeType: type.mimeType, mediaItemType: type.mediaItemType, filename: name, components: ['metadata', 'previews'] };
+  const events = {
+    async publish(contract, payload, opts) {
+      published.push({ subject: contract.subject, payload, headers: opts.headers });
+    },
+  };
+  const item = {
+    userId,
+    mediaItemId,
+    originalKey,
+    mimeType: type.mimeType,
+    mediaItemType: type.mediaItemType,
+    filename: name,
+    components: ['metadata', 'previews'],
+  };
   try {
     const result = await processItem({ blobs, events, log, tempRoot: work }, item);
-    if (result !== 'processed') return { state: 'FAILED', reason: published[0]?.headers?.[DLQ_REASON_HEADER] ?? result, uploadedAt };
+    if (result !== 'processed')
+      return { state: 'FAILED', reason: published[0]?.headers?.[DLQ_REASON_HEADER] ?? result, uploadedAt };
     return { state: 'READY', mimeType: type.mimeType, metadata: published[0].payload.metadata, uploadedAt };
   } catch (err) {
     // Thrown: the queue would retry it; a file that keeps throwing ends FAILED after the retries.
@@ -139,7 +175,12 @@ function agrees(field, expected, got, uploadedAt) {
   const alt = expected.alt ?? {};
   if (field === 'creationTime') {
     if (expected.creationTimeTag === null) return sameInstant(have, uploadedAt.toISOString());
-    const candidates = [want, alt.creationTime_local, alt.creationTime_utc, ...(alt.creationTime_other_dates_in_file ?? []).map((d) => d.value)].filter(Boolean);
+    const candidates = [
+      want,
+      alt.creationTime_local,
+      alt.creationTime_utc,
+      ...(alt.creationTime_other_dates_in_file ?? []).map((d) => d.value),
+    ].filter(Boolean);
     if (alt.creationTime_null_ok && sameInstant(have, uploadedAt.toISOString())) return true;
     return candidates.some((c) => sameDate(c, have));
   }
@@ -160,7 +201,10 @@ function sameDate(want, have) {
 }
 
 function wallClock(iso) {
-  return iso.replace(ZONE, '').replace(/\.\d+$/, '').slice(0, 19);
+  return iso
+    .replace(ZONE, '')
+    .replace(/\.\d+$/, '')
+    .slice(0, 19);
 }
 
 function sameInstant(a, b) {

@@ -14,7 +14,9 @@ mkdirSync('.test-results', { recursive: true });
 rmSync(out, { force: true });
 
 const jest = require.resolve('jest/bin/jest');
-const run = spawnSync(process.execPath, [jest, '--json', `--outputFile=${out}`, ...process.argv.slice(2)], { stdio: 'inherit' });
+const run = spawnSync(process.execPath, [jest, '--json', `--outputFile=${out}`, ...process.argv.slice(2)], {
+  stdio: 'inherit',
+});
 
 let passed = 0;
 let failed = 0;

@@ -77,27 +77,42 @@ function png() {
     for (let x = 0; x < size; x++) rows.push(x * 8, y * 8, 128);
   }
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.from(rows))), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    signature,
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.from(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
-await until('the gateway is ready (GET /health/ready)', async () => ((await call('GET', '/health/ready')).status === 200 ? true : undefined));
+await until('the gateway is ready (GET /health/ready)', async () =>
+  (await call('GET', '/health/ready')).status === 200 ? true : undefined,
+);
 console.log(`smoke: ${api} is ready`);
 
 const username = `smoke-${randomUUID().slice(0, 8)}`;
 const password = `smoke ${randomUUID()}`;
 const basic = `Basic ${Buffer.from(`${adminUser}:${adminPassword}`).toString('base64')}`;
-const created = await call('POST', '/v1/users', { headers: { authorization: basic, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Smoke Test', username, password }) });
+const created = await call('POST', '/v1/users', {
+  headers: { authorization: basic, 'content-type': 'application/json' },
+  body: JSON.stringify({ name: 'Smoke Test', username, password }),
+});
 if (created.status !== 201) fail(`POST /v1/users answered ${created.status}: ${created.text}`);
 
-const login = await call('POST', '/v1/auth/login', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
-if (login.status !== 200 || !login.json?.accessToken) fail(`POST /v1/auth/login answered ${login.status}: ${login.text}`);
+const login = await call('POST', '/v1/auth/login', {
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ username, password }),
+});
+if (login.status !== 200 || !login.json?.accessToken)
+  fail(`POST /v1/auth/login answered ${login.status}: ${login.text}`);
 const bearer = { authorization: `Bearer ${login.json.accessToken}` };
 console.log(`smoke: user ${username} logged in`);
 
 const form = new FormData();
 form.append('file', new Blob([png()], { type: 'image/png' }), 'smoke.png');
 const upload = await call('POST', '/v1/mediaItems', { headers: bearer, body: form });
-if (upload.status !== 201 && upload.status !== 200) fail(`POST /v1/mediaItems answered ${upload.status}: ${upload.text}`);
+if (upload.status !== 201 && upload.status !== 200)
+  fail(`POST /v1/mediaItems answered ${upload.status}: ${upload.text}`);
 const id = upload.json?.id;
 if (!id) fail(`the upload answer has no id: ${upload.text}`);
 console.log(`smoke: uploaded item ${id}`);
@@ -109,8 +124,11 @@ const item = await until(`item ${id} is READY`, async () => {
 });
 console.log(`smoke: item ${id} is READY`);
 
-const thumb = await fetch(item.thumbnailUrl.startsWith('http') ? item.thumbnailUrl : `${api}${item.thumbnailUrl}`, { headers: bearer });
+const thumb = await fetch(item.thumbnailUrl.startsWith('http') ? item.thumbnailUrl : `${api}${item.thumbnailUrl}`, {
+  headers: bearer,
+});
 const bytes = Buffer.from(await thumb.arrayBuffer());
-if (thumb.status !== 200 || bytes.length === 0) fail(`the thumbnail answered ${thumb.status} with ${bytes.length} bytes`);
+if (thumb.status !== 200 || bytes.length === 0)
+  fail(`the thumbnail answered ${thumb.status} with ${bytes.length} bytes`);
 console.log(`smoke: thumbnail ${bytes.length} bytes (${thumb.headers.get('content-type')})`);
 console.log('smoke: ok');

@@ -11,7 +11,11 @@ import { resolve, join } from 'node:path';
 
 // Built by `make build` (which `make up` runs first): the per-service NATS users and the secrets helper.
 const require = createRequire(import.meta.url);
-const { natsAuthorizationBlock, natsPasswordSecretName, natsServiceUsers } = require('../services/kit/dist/bus/nats-users.js');
+const {
+  natsAuthorizationBlock,
+  natsPasswordSecretName,
+  natsServiceUsers,
+} = require('../services/kit/dist/bus/nats-users.js');
 const { loadOrCreateSecret } = require('../services/kit/dist/secrets/index.js');
 
 const SERVICES = ['auth', 'media', 'library', 'explore', 'jobs', 'worker', 'gateway'];
@@ -24,7 +28,9 @@ function readyTimeout(value) {
   if (value === undefined || value === '') return 60000;
   const seconds = Number(value);
   if (!Number.isFinite(seconds) || seconds <= 0) {
-    process.stdout.write(`!! TROVE_UP_READY_TIMEOUT_SECONDS must be a positive number of seconds, got ${JSON.stringify(value)}\n`);
+    process.stdout.write(
+      `!! TROVE_UP_READY_TIMEOUT_SECONDS must be a positive number of seconds, got ${JSON.stringify(value)}\n`,
+    );
     process.exit(1);
   }
   return seconds * 1000;
@@ -86,7 +92,11 @@ function start(name, cmd, args, { detached = false, extraEnv = {}, ipc = false }
     // nats-server runs in its own process group so a terminal's Ctrl-C reaches only us and the
     // services: they drain their NATS work first, and we stop nats-server last.
     // The services' and the web server's 'ipc' channel carries their readiness message (see isReadyMessage).
-    const child = spawn(cmd, args, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe', ...(ipc ? ['ipc'] : [])], detached });
+    const child = spawn(cmd, args, {
+      env: { ...env, ...extraEnv },
+      stdio: ['ignore', 'pipe', 'pipe', ...(ipc ? ['ipc'] : [])],
+      detached,
+    });
     entry.child = child;
     entry.exited = false;
     entry.ready = false;
@@ -105,14 +115,18 @@ function start(name, cmd, args, { detached = false, extraEnv = {}, ipc = false }
       entry.exited = true;
       if (stopping) return;
       if (code === EXIT_CONFIG) {
-        log(`!! ${name} refused its configuration (exit ${EXIT_CONFIG}); fix the variable it names, then run make up again`);
+        log(
+          `!! ${name} refused its configuration (exit ${EXIT_CONFIG}); fix the variable it names, then run make up again`,
+        );
         void stopAll(1);
         return;
       }
       if (Date.now() - entry.startedAt >= STABLE_AFTER_MS) entry.restarts = 0;
       const delay = RESTART_BACKOFF_MS[Math.min(entry.restarts, RESTART_BACKOFF_MS.length - 1)];
       entry.restarts += 1;
-      log(`!! ${name} exited unexpectedly (${signal ?? `code ${code}`}); restart ${entry.restarts} in ${delay / 1000}s`);
+      log(
+        `!! ${name} exited unexpectedly (${signal ?? `code ${code}`}); restart ${entry.restarts} in ${delay / 1000}s`,
+      );
       entry.restartTimer = setTimeout(() => {
         if (!stopping) launch();
       }, delay);
@@ -199,7 +213,13 @@ function writeNatsConfig(natsDir, port) {
     return password;
   });
   const file = join(natsDir, 'nats-server.conf');
-  const conf = [`host: "127.0.0.1"`, `port: ${port}`, `jetstream { store_dir: ${JSON.stringify(natsDir)} }`, natsAuthorizationBlock(users), ''].join('\n');
+  const conf = [
+    `host: "127.0.0.1"`,
+    `port: ${port}`,
+    `jetstream { store_dir: ${JSON.stringify(natsDir)} }`,
+    natsAuthorizationBlock(users),
+    '',
+  ].join('\n');
   writeFileSync(file, conf, { mode: 0o600 });
   chmodSync(file, 0o600);
   return { file, credentials };
@@ -245,7 +265,9 @@ async function main() {
   if (!env.TROVE_NATS_URL) {
     const natsPort = Number(env.TROVE_NATS_PORT || 4222);
     if (await portOpen(natsPort)) {
-      log(`!! port ${natsPort} is already in use. Stop what runs there, or set TROVE_NATS_PORT, or point TROVE_NATS_URL at a running nats-server.`);
+      log(
+        `!! port ${natsPort} is already in use. Stop what runs there, or set TROVE_NATS_PORT, or point TROVE_NATS_URL at a running nats-server.`,
+      );
       process.exit(1);
     }
     const natsDir = join(dataDir, 'nats');
@@ -255,7 +277,9 @@ async function main() {
     start('nats', env.TROVE_NATS_SERVER_BIN || 'nats-server', ['-c', nats.file], { detached: true });
     env.TROVE_NATS_URL = `nats://127.0.0.1:${natsPort}`;
     await waitUntil('nats-server', () => portOpen(natsPort), 15000);
-    log(`==> nats-server on ${env.TROVE_NATS_URL} (JetStream store ${natsDir}; one user per service, passwords in ${join(dataDir, 'secrets', natsPasswordSecretName('<service>'))})`);
+    log(
+      `==> nats-server on ${env.TROVE_NATS_URL} (JetStream store ${natsDir}; one user per service, passwords in ${join(dataDir, 'secrets', natsPasswordSecretName('<service>'))})`,
+    );
   } else {
     log(`==> using NATS at ${env.TROVE_NATS_URL}`);
   }
@@ -266,7 +290,12 @@ async function main() {
   }
 
   const metricsPorts = await assignMetricsPorts([...SERVICES, 'web']);
-  const entries = SERVICES.map((name) => start(name, process.execPath, [join('services', name, 'dist', 'main.js')], { extraEnv: { ...natsCredentials[name], TROVE_METRICS_PORT: String(metricsPorts[name]) }, ipc: true }));
+  const entries = SERVICES.map((name) =>
+    start(name, process.execPath, [join('services', name, 'dist', 'main.js')], {
+      extraEnv: { ...natsCredentials[name], TROVE_METRICS_PORT: String(metricsPorts[name]) },
+      ipc: true,
+    }),
+  );
   for (const e of entries) {
     await waitUntil(`${e.name} to be ready`, () => e.ready);
   }
@@ -286,32 +315,55 @@ async function main() {
   }
   env.TROVE_WEB_PORT = String(webPort);
   env.TROVE_API_URL = env.TROVE_API_URL || `http://127.0.0.1:${gatewayPort}`;
-  const web = start('web', process.execPath, [join('web', 'server.mjs')], { extraEnv: { TROVE_METRICS_PORT: String(metricsPorts.web) }, ipc: true });
+  const web = start('web', process.execPath, [join('web', 'server.mjs')], {
+    extraEnv: { TROVE_METRICS_PORT: String(metricsPorts.web) },
+    ipc: true,
+  });
   await waitUntil('the web app to be ready', () => web.ready);
   // The docs site (built by `make docs`, which `make up` runs first).
   const docsPort = Number(env.TROVE_DOCS_PORT || 3001);
   let docsUrl;
   if (existsSync(join('docs', 'build', 'index.html'))) {
-    start('docs', process.execPath, [join('node_modules', '@docusaurus', 'core', 'bin', 'docusaurus.mjs'), 'serve', 'docs', '--port', String(docsPort), '--host', '127.0.0.1', '--no-open']);
+    start('docs', process.execPath, [
+      join('node_modules', '@docusaurus', 'core', 'bin', 'docusaurus.mjs'),
+      'serve',
+      'docs',
+      '--port',
+      String(docsPort),
+      '--host',
+      '127.0.0.1',
+      '--no-open',
+    ]);
     await waitUntil('the docs site', () => portOpen(docsPort), 30000);
     docsUrl = `http://localhost:${docsPort}`;
   }
   log('');
   log('Trove is up:');
-  log(`  web app    http://localhost:${webPort}        (log in; the administrator makes accounts: see README "First user")`);
+  log(
+    `  web app    http://localhost:${webPort}        (log in; the administrator makes accounts: see README "First user")`,
+  );
   log(`  API        http://localhost:${gatewayPort}        (try: curl http://localhost:${gatewayPort}/version)`);
-  log(docsUrl ? `  docs       ${docsUrl}        (API reference: ${docsUrl}/api/)` : '  docs       not built: run `make docs`, or use `make up`, which builds them');
+  log(
+    docsUrl
+      ? `  docs       ${docsUrl}        (API reference: ${docsUrl}/api/)`
+      : '  docs       not built: run `make docs`, or use `make up`, which builds them',
+  );
   log(`  NATS       ${env.TROVE_NATS_URL}`);
-  for (const [name, port] of Object.entries(metricsPorts)) log(`  metrics    ${name.padEnd(8)} http://127.0.0.1:${port}/metrics`);
+  for (const [name, port] of Object.entries(metricsPorts))
+    log(`  metrics    ${name.padEnd(8)} http://127.0.0.1:${port}/metrics`);
   log(`  data       ${dataDir}`);
   if (!env.TROVE_ADMIN_PASSWORD) {
-    log(`  admin      user "${env.TROVE_ADMIN_USERNAME || 'admin'}", password in ${join(dataDir, 'secrets', 'admin-password')} (generated on first run, mode 0600)`);
+    log(
+      `  admin      user "${env.TROVE_ADMIN_USERNAME || 'admin'}", password in ${join(dataDir, 'secrets', 'admin-password')} (generated on first run, mode 0600)`,
+    );
   } else {
     log(`  admin      user "${env.TROVE_ADMIN_USERNAME || 'admin'}", password from TROVE_ADMIN_PASSWORD`);
   }
   if (await needsSetup()) {
     log('');
-    log(`First run: open http://localhost:${webPort}/setup to create the first account (with the admin password above).`);
+    log(
+      `First run: open http://localhost:${webPort}/setup to create the first account (with the admin password above).`,
+    );
   }
   log('Press Ctrl-C to stop everything.');
 }

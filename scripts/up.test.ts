@@ -73,9 +73,18 @@ describe('make up', () => {
       // NATS asks for credentials: a client without them is refused; each service has its own user, within its
       // contracts: the worker's may not call auth's user administration.
       await expect(connect({ servers: `127.0.0.1:${natsPort}`, reconnect: false })).rejects.toThrow(/authorization/i);
-      const natsPassword = (service: string) => readFileSync(join(data.path, 'secrets', `nats-${service}-password`), 'utf8').trim();
-      const worker = await connect({ servers: `127.0.0.1:${natsPort}`, user: 'worker', pass: natsPassword('worker'), inboxPrefix: '_INBOX.worker', reconnect: false });
-      await expect(worker.request('trove.v1.auth.users.list', new TextEncoder().encode('{}'), { timeout: 5000 })).rejects.toThrow(/permissions violation/i);
+      const natsPassword = (service: string) =>
+        readFileSync(join(data.path, 'secrets', `nats-${service}-password`), 'utf8').trim();
+      const worker = await connect({
+        servers: `127.0.0.1:${natsPort}`,
+        user: 'worker',
+        pass: natsPassword('worker'),
+        inboxPrefix: '_INBOX.worker',
+        reconnect: false,
+      });
+      await expect(
+        worker.request('trove.v1.auth.users.list', new TextEncoder().encode('{}'), { timeout: 5000 }),
+      ).rejects.toThrow(/permissions violation/i);
       await worker.close();
       for (const s of SERVICES) expect(up.output()).not.toContain(natsPassword(s));
 
@@ -84,31 +93,53 @@ describe('make up', () => {
       const adminPassword = readFileSync(join(data.path, 'secrets', 'admin-password'), 'utf8').trim();
       const basic = `Basic ${Buffer.from(`admin:${adminPassword}`).toString('base64')}`;
       const json = { 'Content-Type': 'application/json' };
-      const created = await fetch(`${api}/v1/users`, { method: 'POST', headers: { ...json, Authorization: basic }, body: JSON.stringify({ name: 'Up Test', username: 'uptest', password: 'a long enough password' }) });
+      const created = await fetch(`${api}/v1/users`, {
+        method: 'POST',
+        headers: { ...json, Authorization: basic },
+        body: JSON.stringify({ name: 'Up Test', username: 'uptest', password: 'a long enough password' }),
+      });
       expect(created.status).toBe(201);
-      const login = await fetch(`${api}/v1/auth/login`, { method: 'POST', headers: json, body: JSON.stringify({ username: 'uptest', password: 'a long enough password' }) });
+      const login = await fetch(`${api}/v1/auth/login`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ username: 'uptest', password: 'a long enough password' }),
+      });
       expect(login.status).toBe(200);
       const { accessToken } = (await login.json()) as { accessToken: string };
-      const listMedia = () => fetch(`${api}/v1/mediaItems`, { headers: { Authorization: `Bearer ${accessToken}` } }).then((r) => r.status);
+      const listMedia = () =>
+        fetch(`${api}/v1/mediaItems`, { headers: { Authorization: `Bearer ${accessToken}` } }).then((r) => r.status);
       expect(await listMedia()).toBe(200);
 
       // Every service and the web server serve Prometheus text on their own ports, printed by make up.
-      const metricsUrls = Object.fromEntries([...up.output().matchAll(/metrics +(\w+) +(http:\/\/127\.0\.0\.1:\d+\/metrics)/g)].map((m) => [m[1], m[2]]));
+      const metricsUrls = Object.fromEntries(
+        [...up.output().matchAll(/metrics +(\w+) +(http:\/\/127\.0\.0\.1:\d+\/metrics)/g)].map((m) => [m[1], m[2]]),
+      );
       expect(Object.keys(metricsUrls).sort()).toEqual([...SERVICES, 'web'].sort());
       const scrape = async (name: string) => {
         const res = await fetch(metricsUrls[name]);
         expect(res.status).toBe(200);
         return res.text();
       };
-      for (const name of [...SERVICES, 'web']) expect(await scrape(name)).toMatch(new RegExp(`^trove_process_resident_memory_bytes\\{service="${name}"\\} \\d+`, 'm'));
-      expect(await scrape('gateway')).toMatch(/^trove_rpc_client_duration_seconds_bucket\{.*subject="trove\.v1\.media\.list".*\} [1-9]/m);
-      expect(await scrape('media')).toMatch(/^trove_rpc_server_duration_seconds_bucket\{.*subject="trove\.v1\.media\.list".*\} [1-9]/m);
+      for (const name of [...SERVICES, 'web'])
+        expect(await scrape(name)).toMatch(
+          new RegExp(`^trove_process_resident_memory_bytes\\{service="${name}"\\} \\d+`, 'm'),
+        );
+      expect(await scrape('gateway')).toMatch(
+        /^trove_rpc_client_duration_seconds_bucket\{.*subject="trove\.v1\.media\.list".*\} [1-9]/m,
+      );
+      expect(await scrape('media')).toMatch(
+        /^trove_rpc_server_duration_seconds_bucket\{.*subject="trove\.v1\.media\.list".*\} [1-9]/m,
+      );
       expect(await scrape('worker')).toMatch(/^trove_queue_pending_messages\{.*stream="TROVE_WORK".*\} 0/m);
       expect((await fetch(`http://127.0.0.1:${webPort}/login`)).status).toBe(200);
-      expect(await scrape('web')).toMatch(/^trove_http_request_duration_seconds_count\{(?=[^}]*route="\/login")(?=[^}]*service="web")[^}]*\} [1-9]/m);
+      expect(await scrape('web')).toMatch(
+        /^trove_http_request_duration_seconds_count\{(?=[^}]*route="\/login")(?=[^}]*service="web")[^}]*\} [1-9]/m,
+      );
 
       // The supervisor: SIGKILL the media service, and the API answers again (well within 60 s).
-      const media = descendants(up.child.pid!).find((p) => p.cmd.includes(join('services', 'media', 'dist', 'main.js')))!;
+      const media = descendants(up.child.pid!).find((p) =>
+        p.cmd.includes(join('services', 'media', 'dist', 'main.js')),
+      )!;
       process.kill(media.pid, 'SIGKILL');
       await up.waitForOutput(/media +exited unexpectedly \(SIGKILL\); restart 1/, 10_000);
       const killedAt = Date.now();
@@ -118,7 +149,9 @@ describe('make up', () => {
         if (status !== 200) await new Promise((r) => setTimeout(r, 250));
       }
       expect(status).toBe(200);
-      const restarted = descendants(up.child.pid!).filter((p) => p.cmd.includes(join('services', 'media', 'dist', 'main.js')));
+      const restarted = descendants(up.child.pid!).filter((p) =>
+        p.cmd.includes(join('services', 'media', 'dist', 'main.js')),
+      );
       expect(restarted).toHaveLength(1);
       expect(restarted[0].pid).not.toBe(media.pid);
 
@@ -164,7 +197,8 @@ describe('make up', () => {
       expect((await fetch(`http://127.0.0.1:${webPort}/setup`)).status).toBe(200);
       // Every process is still there: nothing stopped after reporting ready.
       const procs = descendants(up.child.pid!);
-      for (const s of SERVICES) expect(procs.filter((p) => p.cmd.includes(join('services', s, 'dist', 'main.js')))).toHaveLength(1);
+      for (const s of SERVICES)
+        expect(procs.filter((p) => p.cmd.includes(join('services', s, 'dist', 'main.js')))).toHaveLength(1);
       expect(up.output()).not.toContain('==> stopping');
 
       up.child.kill('SIGINT');
@@ -173,7 +207,9 @@ describe('make up', () => {
       for (const p of procs) expect(alive(p.pid)).toBe(false);
     } catch (err) {
       // What make up printed says why (a warning, a restart): part of the failure.
-      throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- make up's output (last 6000 characters):\n${up.output().slice(-6000)}`);
+      throw new Error(
+        `${err instanceof Error ? err.message : String(err)}\n--- make up's output (last 6000 characters):\n${up.output().slice(-6000)}`,
+      );
     } finally {
       await up.stop();
       await data.remove();

@@ -23,9 +23,14 @@ if (!dev && !existsSync(buildFile)) {
   process.exit(1);
 }
 
-const vite = dev ? await (await import('vite')).createServer({ root: here, server: { middlewareMode: true } }) : undefined;
+const vite = dev
+  ? await (await import('vite')).createServer({ root: here, server: { middlewareMode: true } })
+  : undefined;
 /** @returns {Promise<import('@remix-run/node').ServerBuild>} */
-const loadBuild = async () => (vite ? /** @type {import('@remix-run/node').ServerBuild} */ (await vite.ssrLoadModule('virtual:remix/server-build')) : import(pathToFileURL(buildFile).href));
+const loadBuild = async () =>
+  vite
+    ? /** @type {import('@remix-run/node').ServerBuild} */ (await vite.ssrLoadModule('virtual:remix/server-build'))
+    : import(pathToFileURL(buildFile).href);
 const build = await loadBuild();
 /** What entry.server.tsx exports besides Remix's own. */
 const entry = /** @type {typeof import('./app/entry.server')} */ (/** @type {unknown} */ (build.entry.module));
@@ -61,7 +66,14 @@ app.set('trust proxy', config.trustedProxies.length ? config.trustedProxies : fa
 const fromTrustedProxy = app.get('trust proxy fn');
 
 // The CSP (with a nonce per answer) and HSTS over HTTPS; not under `--dev`, whose Vite client injects scripts of its own.
-if (!vite) app.use(entry.securityHeaders({ mapTileUrl: config.mapTileUrl, hstsMaxAgeSeconds: config.hstsMaxAgeSeconds, isSecure: (req) => /** @type {import('express').Request} */ (req).secure }));
+if (!vite)
+  app.use(
+    entry.securityHeaders({
+      mapTileUrl: config.mapTileUrl,
+      hstsMaxAgeSeconds: config.hstsMaxAgeSeconds,
+      isSecure: (req) => /** @type {import('express').Request} */ (req).secure,
+    }),
+  );
 app.use((req, res, next) => {
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Referrer-Policy', 'same-origin');
@@ -72,16 +84,30 @@ app.use((req, res, next) => {
     const seconds = entry.secondsSince(started);
     const ms = seconds * 1000;
     const path = req.path;
-    entry.httpRequestDuration.observe({ method: req.method, route: entry.routeLabel(path), status: String(res.statusCode) }, seconds);
-    log[path.startsWith('/assets/') || path.startsWith('/v1/') ? 'debug' : 'info']({ method: req.method, path, status: res.statusCode, ms: Math.round(ms) }, 'request');
+    entry.httpRequestDuration.observe(
+      { method: req.method, route: entry.routeLabel(path), status: String(res.statusCode) },
+      seconds,
+    );
+    log[path.startsWith('/assets/') || path.startsWith('/v1/') ? 'debug' : 'info'](
+      { method: req.method, path, status: res.statusCode, ms: Math.round(ms) },
+      'request',
+    );
   });
   next();
 });
 
 // Defence in depth on top of SameSite=Lax: a state-changing request must come from our own pages.
 app.use((req, res, next) => {
-  const forwardedHost = fromTrustedProxy(req.socket.remoteAddress ?? '', 0) ? req.get('x-forwarded-host')?.split(',')[0].trim() : undefined;
-  if (entry.mayChangeState(req.method, req.get('origin'), { publicOrigin: config.publicOrigin, host: forwardedHost || req.get('host') })) return next();
+  const forwardedHost = fromTrustedProxy(req.socket.remoteAddress ?? '', 0)
+    ? req.get('x-forwarded-host')?.split(',')[0].trim()
+    : undefined;
+  if (
+    entry.mayChangeState(req.method, req.get('origin'), {
+      publicOrigin: config.publicOrigin,
+      host: forwardedHost || req.get('host'),
+    })
+  )
+    return next();
   res.status(403).json({ message: 'cross-site request refused' });
 });
 
@@ -103,10 +129,20 @@ if (vite) {
   app.use('/assets', express.static(join(here, 'build', 'client', 'assets'), { immutable: true, maxAge: '1y' }));
   app.use(express.static(join(here, 'build', 'client'), { maxAge: '1h' }));
 }
-app.all('*', createRequestHandler({ build: vite ? loadBuild : build, mode: vite ? 'development' : 'production', getLoadContext: (req, res) => entry.requestContext(context, req.ip, entry.cspNonceOf(res)) }));
+app.all(
+  '*',
+  createRequestHandler({
+    build: vite ? loadBuild : build,
+    mode: vite ? 'development' : 'production',
+    getLoadContext: (req, res) => entry.requestContext(context, req.ip, entry.cspNonceOf(res)),
+  }),
+);
 
 // Prometheus text on its own port, like the services' (TROVE_METRICS_PORT; make up assigns one).
-const metrics = config.metricsPort === undefined ? undefined : await entry.startMetricsServer({ port: config.metricsPort, service: 'web' });
+const metrics =
+  config.metricsPort === undefined
+    ? undefined
+    : await entry.startMetricsServer({ port: config.metricsPort, service: 'web' });
 if (metrics) log.info({ metrics: `http://127.0.0.1:${metrics.port}/metrics` }, 'metrics served');
 
 const server = app.listen(config.port, config.host, () => {

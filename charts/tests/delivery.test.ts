@@ -14,7 +14,8 @@ const read = (path: string) => readFileSync(join(REPO, path), 'utf8');
 describe('k8s/ (kustomize)', () => {
   const kubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' });
   const available = kubectl.status === 0;
-  if (!available) process.stderr.write('[k8s] skipping the kustomize renders: kubectl is not on PATH (Debian: kubernetes-client)\n');
+  if (!available)
+    process.stderr.write('[k8s] skipping the kustomize renders: kubectl is not on PATH (Debian: kubernetes-client)\n');
   const build = (dir: string) => {
     const run = spawnSync('kubectl', ['kustomize', join(REPO, dir)], { encoding: 'utf8', timeout: 60_000 });
     if (run.status !== 0) throw new Error(`kubectl kustomize ${dir}: ${run.stderr}`);
@@ -55,11 +56,14 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/^ARG NGINX_IMAGE=nginxinc\/nginx-unprivileged:/m);
     expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:20-[a-z]+-slim$/m);
     expect(dockerfile).not.toMatch(/^HEALTHCHECK/m);
-    for (const target of ['trove', 'trove-docs']) expect(stages.get(target)).toContain('org.opencontainers.image.source=');
+    for (const target of ['trove', 'trove-docs'])
+      expect(stages.get(target)).toContain('org.opencontainers.image.source=');
   });
 
   it('installs ffmpeg in the worker image only', () => {
-    expect([...stages].filter(([, body]) => /apt-get install[^\n]*ffmpeg/.test(body)).map(([name]) => name)).toEqual(['trove-worker']);
+    expect([...stages].filter(([, body]) => /apt-get install[^\n]*ffmpeg/.test(body)).map(([name]) => name)).toEqual([
+      'trove-worker',
+    ]);
   });
 
   it('knows every workspace (a new one must be added to the dependency layer)', () => {
@@ -78,13 +82,18 @@ describe('Dockerfile', () => {
       const image = d.metadata.name.endsWith('-worker') ? 'trove-worker' : 'trove';
       const dir = entry.startsWith('web/') ? 'web/server.mjs' : entry.replace(/\/main\.js$/, '');
       const copiedInto = [...stages].filter(([, body]) => body.includes(`/src/${dir} `)).map(([name]) => name);
-      expect({ entry, copiedInto: copiedInto.some((s) => s === image || (image === 'trove-worker' && s === 'trove')) }).toEqual({ entry, copiedInto: true });
+      expect({
+        entry,
+        copiedInto: copiedInto.some((s) => s === image || (image === 'trove-worker' && s === 'trove')),
+      }).toEqual({ entry, copiedInto: true });
     }
     expect(stages.get('prod-deps')).toMatch(/npm install --omit=dev/);
   });
 
   it('.dockerignore keeps installed packages, build output, data and git out of the context', () => {
-    const ignored = read('.dockerignore').split('\n').map((l) => l.trim());
+    const ignored = read('.dockerignore')
+      .split('\n')
+      .map((l) => l.trim());
     for (const entry of ['**/node_modules', '**/dist', 'data', '.git', '**/.env']) expect(ignored).toContain(entry);
   });
 });
@@ -93,7 +102,11 @@ describe('skaffold.yaml', () => {
   const config = parse(read('skaffold.yaml')) as {
     build: { artifacts: { image: string; docker: { target: string } }[] };
     deploy: { helm: { releases: { chartPath: string; setValueTemplates: Record<string, string> }[] } };
-    profiles: { name: string; patches?: { path: string; value: unknown }[]; manifests?: { kustomize: { paths: string[] } } }[];
+    profiles: {
+      name: string;
+      patches?: { path: string; value: unknown }[];
+      manifests?: { kustomize: { paths: string[] } };
+    }[];
   };
 
   it('builds the three images and deploys the chart with them', () => {
@@ -101,7 +114,8 @@ describe('skaffold.yaml', () => {
     const release = config.deploy.helm.releases[0];
     expect(existsSync(join(REPO, release.chartPath, 'Chart.yaml'))).toBe(true);
     const values = parse(read('charts/trove/values.yaml')) as Record<string, unknown>;
-    for (const key of Object.keys(release.setValueTemplates)) expect({ key, known: at(values, key) !== undefined }).toEqual({ key, known: true });
+    for (const key of Object.keys(release.setValueTemplates))
+      expect({ key, known: at(values, key) !== undefined }).toEqual({ key, known: true });
   });
 
   it('has a dev profile (file sync, one replica, writable root) and a home-lab profile (overlay and values)', () => {
@@ -118,7 +132,12 @@ describe('skaffold.yaml', () => {
 
 describe('.github/workflows/ci.yml', () => {
   type Step = { run?: string; uses?: string; with?: Record<string, unknown> };
-  type Job = { services?: Record<string, { image: string; env?: Record<string, string> }>; env?: Record<string, string>; steps: Step[]; needs?: string[] };
+  type Job = {
+    services?: Record<string, { image: string; env?: Record<string, string> }>;
+    env?: Record<string, string>;
+    steps: Step[];
+    needs?: string[];
+  };
   const workflow = parse(read('.github/workflows/ci.yml')) as { on: unknown; jobs: Record<string, Job> };
   const runs = (job: Job) => job.steps.map((s) => s.run ?? '').join('\n');
 
@@ -127,7 +146,9 @@ describe('.github/workflows/ci.yml', () => {
   });
 
   it('runs the dependency audit, and fails when the registry skipped it', () => {
-    expect(Object.values(workflow.jobs).some((job) => /^node scripts\/audit\.mjs --require$/m.test(runs(job)))).toBe(true);
+    expect(Object.values(workflow.jobs).some((job) => /^node scripts\/audit\.mjs --require$/m.test(runs(job)))).toBe(
+      true,
+    );
   });
 
   it('runs both store contract suites against MongoDB 7 and MinIO service containers, with the variables the suites read', () => {
@@ -136,7 +157,10 @@ describe('.github/workflows/ci.yml', () => {
     expect(images).toContain('mongo:7');
     expect(images.some((i) => /minio/.test(i))).toBe(true);
     const script = runs(job);
-    const suites = ['services/kit/src/docstore/docstore.contract.test.ts', 'services/kit/src/blobstore/blobstore.contract.test.ts'];
+    const suites = [
+      'services/kit/src/docstore/docstore.contract.test.ts',
+      'services/kit/src/blobstore/blobstore.contract.test.ts',
+    ];
     for (const suite of suites) {
       expect(script).toContain(suite);
       expect(existsSync(join(REPO, suite))).toBe(true);

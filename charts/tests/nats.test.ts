@@ -21,7 +21,11 @@ async function startChartNats(objects: K8sObject[], dir: TempDir): Promise<Serve
   // healthy is started again on new ports.
   for (let attempt = 1; ; attempt++) {
     const server = await startChartNatsOnce(objects, dir);
-    if (server || attempt === 3) return server ?? Promise.reject(new Error('nats-server with the chart configuration exited 3 times before it was healthy'));
+    if (server || attempt === 3)
+      return (
+        server ??
+        Promise.reject(new Error('nats-server with the chart configuration exited 3 times before it was healthy'))
+      );
   }
 }
 
@@ -34,13 +38,24 @@ async function startChartNatsOnce(objects: K8sObject[], dir: TempDir): Promise<S
   const file = join(dir.path, 'nats.conf');
   writeFileSync(file, conf, { mode: 0o600 });
   const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(envOf(containerOf(named(objects, 'StatefulSet', 'trove-nats'))))) env[name] = secretValue(objects, value);
-  const child: ChildProcess = spawn(natsServerBin(), ['-c', file], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: 'ignore' });
+  for (const [name, value] of Object.entries(envOf(containerOf(named(objects, 'StatefulSet', 'trove-nats')))))
+    env[name] = secretValue(objects, value);
+  const child: ChildProcess = spawn(natsServerBin(), ['-c', file], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: 'ignore',
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   // Healthy with JetStream (what the chart's readiness probe asks), or exited. The bound is generous: 10 s ran out
   // once on a loaded CI machine.
-  const healthy = () => fetch(`http://127.0.0.1:${monitor}/healthz?js-enabled-only=true`).then((r) => r.ok, () => false);
-  await waitFor(async () => child.exitCode !== null || child.signalCode !== null || (await healthy()), { timeoutMs: 60_000, what: 'nats-server with the chart configuration' });
+  const healthy = () =>
+    fetch(`http://127.0.0.1:${monitor}/healthz?js-enabled-only=true`).then(
+      (r) => r.ok,
+      () => false,
+    );
+  await waitFor(async () => child.exitCode !== null || child.signalCode !== null || (await healthy()), {
+    timeoutMs: 60_000,
+    what: 'nats-server with the chart configuration',
+  });
   if (child.exitCode !== null || child.signalCode !== null) return undefined;
   return {
     url: `nats://127.0.0.1:${port}`,
@@ -110,11 +125,21 @@ describe.each([
 
   if (_mode === 'password') {
     it("holds the worker's user to its allow-lists: auth's user administration is refused, its results subject is not", async () => {
-      const nc = await connect({ servers: server.url, reconnect: false, timeout: 5000, inboxPrefix: '_INBOX.worker', ...clientOptions(objects, 'worker') });
+      const nc = await connect({
+        servers: server.url,
+        reconnect: false,
+        timeout: 5000,
+        inboxPrefix: '_INBOX.worker',
+        ...clientOptions(objects, 'worker'),
+      });
       try {
-        await expect(nc.request('trove.v1.auth.users.list', new TextEncoder().encode('{}'), { timeout: 5000 })).rejects.toThrow(/permissions violation/i);
+        await expect(
+          nc.request('trove.v1.auth.users.list', new TextEncoder().encode('{}'), { timeout: 5000 }),
+        ).rejects.toThrow(/permissions violation/i);
         // Allowed: nobody answers it here (no stream), which is a timeout or no responders, not a violation.
-        await expect(nc.request('events.v1.media.processed', new TextEncoder().encode('{}'), { timeout: 2000 })).rejects.toThrow(/503|no responders|timeout/i);
+        await expect(
+          nc.request('events.v1.media.processed', new TextEncoder().encode('{}'), { timeout: 2000 }),
+        ).rejects.toThrow(/503|no responders|timeout/i);
       } finally {
         await nc.close();
       }

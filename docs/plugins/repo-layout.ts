@@ -8,10 +8,14 @@
  */
 export const FOLDERS: Record<string, string> = {
   '.ci': 'CI entry point: `.ci/run` is exactly `make test`',
-  '.github': 'GitHub Actions: `workflows/ci.yml` runs `make test`, the store contract suites against MongoDB 7 and MinIO, the image builds and a kind install with the API smoke test',
-  charts: 'the Helm chart `trove` for a home-lab Kubernetes cluster; `charts/tests` checks it (and `k8s/`, the Dockerfile, skaffold, CI) in `make test`',
-  'charts/trove': 'the chart: every process, NATS/MongoDB/MinIO, generated secrets, worker scaling, network policies, ingress, metrics; `values.schema.json` refuses bad values',
-  'charts/tests': '`helm lint --strict`, renders validated against the Kubernetes schemas and the workload policy, the delivery files',
+  '.github':
+    'GitHub Actions: `workflows/ci.yml` runs `make test`, the store contract suites against MongoDB 7 and MinIO, the image builds and a kind install with the API smoke test',
+  charts:
+    'the Helm chart `trove` for a home-lab Kubernetes cluster; `charts/tests` checks it (and `k8s/`, the Dockerfile, skaffold, CI) in `make test`',
+  'charts/trove':
+    'the chart: every process, NATS/MongoDB/MinIO, generated secrets, worker scaling, network policies, ingress, metrics; `values.schema.json` refuses bad values',
+  'charts/tests':
+    '`helm lint --strict`, renders validated against the Kubernetes schemas and the workload policy, the delivery files',
   docs: 'this documentation site (Docusaurus 3.4.0 + redocusaurus)',
   'docs/docs': 'the pages: user guide and dev guide (Markdown/MDX)',
   'docs/plugins': 'build-time plugin reading the repository (API operations, NATS catalogue, this tree)',
@@ -19,12 +23,14 @@ export const FOLDERS: Record<string, string> = {
   'docs/static': 'files copied as they are (logo, favicon)',
   'docs/test': 'the site test: build, serve on loopback, headless Chromium',
   e2e: 'workspace `@trove/e2e`: the end-to-end suites (gateway, media, library, the web app in a browser), on one client typed by the contract',
-  'e2e/support': 'the typed HTTP client (openapi-fetch + `paths` of `@trove/openapi`) and the steps every suite takes: users, login, uploads',
+  'e2e/support':
+    'the typed HTTP client (openapi-fetch + `paths` of `@trove/openapi`) and the steps every suite takes: users, login, uploads',
   k8s: 'kustomize: cluster prerequisites the chart does not own (namespace, limits, KEDA), base and `overlays/home-lab`',
   openapi: 'workspace `@trove/openapi`: `openapi.yaml`, the HTTP contract, and its loader',
   'openapi/scripts': 'code generation from the contract',
   'openapi/src': 'loader, operation list and contract tests',
-  'proto-events': 'workspace `@trove/proto-events`: NATS subjects, JSON Schemas, generated types, validators, `CATALOGUE.md`',
+  'proto-events':
+    'workspace `@trove/proto-events`: NATS subjects, JSON Schemas, generated types, validators, `CATALOGUE.md`',
   'proto-events/scripts': '`generate.cjs`: types and `CATALOGUE.md` from the catalogue',
   'proto-events/src': 'the catalogue (`catalogue.ts`), subject definitions and validators',
   'proto-events/src/schemas': 'one JSON Schema per message (`<name>.v1.json`)',
@@ -49,9 +55,11 @@ export const FOLDERS: Record<string, string> = {
   'services/kit/src/secrets': 'generated secrets under the data directory (mode 0600)',
   'services/kit/src/service': 'process lifecycle: start, readiness, draining on SIGTERM',
   'services/kit/src/telemetry': 'OpenTelemetry traces (OTLP/HTTP when configured)',
-  'services/kit/src/testing': 'test harness: real nats-server, S3 server, child processes, a whole stack; test media in `testing/media`',
+  'services/kit/src/testing':
+    'test harness: real nats-server, S3 server, child processes, a whole stack; test media in `testing/media`',
   'services/gateway/src/http': 'request ids, access log, error answers',
-  'services/gateway/src/openapi': 'the contract at work: routes by operationId, typed from and validated against `openapi.yaml`',
+  'services/gateway/src/openapi':
+    'the contract at work: routes by operationId, typed from and validated against `openapi.yaml`',
   'services/gateway/src/routes': 'the HTTP routes, one file per area',
   'services/gateway/src/security': 'bearer tokens, administrator basic auth, revocations, Authorization header parsing',
   web: 'the web app (Remix + React)',
@@ -64,11 +72,13 @@ export const FILES: Record<string, string> = {
   'package.json': 'npm workspaces and the root scripts',
   'package-lock.json': 'exact versions of every dependency',
   'tsconfig.base.json': 'strict compiler options shared by every workspace',
-  'tsconfig.build.json': 'project references: what `tsc -b` builds (dist/) and type-checks (tests, through each workspace\'s `tsconfig.test.json`)',
+  'tsconfig.build.json':
+    "project references: what `tsc -b` builds (dist/) and type-checks (tests, through each workspace's `tsconfig.test.json`)",
   'jest.config.js': 'one jest run over every workspace, as two projects: `unit` and `e2e`',
   'eslint.config.mjs': 'lint rules (flat config)',
   'skaffold.yaml': 'builds the images and deploys the chart: profiles `dev` (file sync) and `home-lab`',
-  Dockerfile: 'the images, one multi-stage build: `trove` (every Node.js process), `trove-worker` (plus ffmpeg), `trove-docs`',
+  Dockerfile:
+    'the images, one multi-stage build: `trove` (every Node.js process), `trove-worker` (plus ffmpeg), `trove-docs`',
   '.dockerignore': 'what stays out of the image build context',
   '.gitignore': 'what git leaves out: build output, `data/`, `artifacts/`',
 };

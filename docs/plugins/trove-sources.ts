@@ -74,16 +74,40 @@ export interface TroveSourcesOptions {
 
 const METHODS: HttpMethod[] = ['get', 'put', 'post', 'patch', 'delete'];
 /** Never part of the tree even when git is not there to apply .gitignore. */
-const IGNORED = new Set(['node_modules', '.git', 'dist', 'build', '.docusaurus', 'data', 'artifacts', '.test-results', 'coverage', '.build', '_generated']);
+const IGNORED = new Set([
+  'node_modules',
+  '.git',
+  'dist',
+  'build',
+  '.docusaurus',
+  'data',
+  'artifacts',
+  '.test-results',
+  'coverage',
+  '.build',
+  '_generated',
+]);
 
 interface OpenApiDoc {
   info?: { version?: string };
   security?: Record<string, unknown>[];
   tags?: { name: string }[];
-  paths?: Record<string, Partial<Record<HttpMethod, { operationId?: string; summary?: string; tags?: string[]; security?: Record<string, unknown>[] }>>>;
+  paths?: Record<
+    string,
+    Partial<
+      Record<
+        HttpMethod,
+        { operationId?: string; summary?: string; tags?: string[]; security?: Record<string, unknown>[] }
+      >
+    >
+  >;
 }
 
-export function loadOperations(openapiFile: string): { apiVersion: string; operations: Record<string, ApiOperation>; tags: string[] } {
+export function loadOperations(openapiFile: string): {
+  apiVersion: string;
+  operations: Record<string, ApiOperation>;
+  tags: string[];
+} {
   const doc = yaml.load(readFileSync(openapiFile, 'utf8')) as OpenApiDoc;
   const operations: Record<string, ApiOperation> = {};
   for (const [p, item] of Object.entries(doc.paths ?? {})) {
@@ -116,8 +140,14 @@ export function loadServedOperations(servedFile: string): Set<string> {
 /** Where the contract and the gateway's routes disagree: every operation must be served, and only those. */
 export function unservedOperations(operations: Record<string, ApiOperation>, served: Set<string>): string[] {
   const problems: string[] = [];
-  for (const id of Object.keys(operations)) if (!served.has(id)) problems.push(`operation "${id}" of openapi/openapi.yaml has no gateway route (services/gateway/src/routes/served-operations.json)`);
-  for (const id of served) if (!operations[id]) problems.push(`served-operations.json names "${id}", which openapi/openapi.yaml does not declare`);
+  for (const id of Object.keys(operations))
+    if (!served.has(id))
+      problems.push(
+        `operation "${id}" of openapi/openapi.yaml has no gateway route (services/gateway/src/routes/served-operations.json)`,
+      );
+  for (const id of served)
+    if (!operations[id])
+      problems.push(`served-operations.json names "${id}", which openapi/openapi.yaml does not declare`);
   return problems;
 }
 
@@ -129,19 +159,31 @@ export function loadWorkspaces(repoRoot: string): { dir: string; name: string }[
     if (w.endsWith('/*')) {
       const parent = w.slice(0, -2);
       const abs = path.join(repoRoot, parent);
-      if (existsSync(abs)) for (const d of readdirSync(abs).sort()) if (existsSync(path.join(abs, d, 'package.json'))) dirs.push(`${parent}/${d}`);
+      if (existsSync(abs))
+        for (const d of readdirSync(abs).sort())
+          if (existsSync(path.join(abs, d, 'package.json'))) dirs.push(`${parent}/${d}`);
     } else dirs.push(w.replace(/\/$/, ''));
   }
   return dirs
     .filter((d) => existsSync(path.join(repoRoot, d, 'package.json')))
-    .map((dir) => ({ dir, name: (JSON.parse(readFileSync(path.join(repoRoot, dir, 'package.json'), 'utf8')) as { name: string }).name }));
+    .map((dir) => ({
+      dir,
+      name: (JSON.parse(readFileSync(path.join(repoRoot, dir, 'package.json'), 'utf8')) as { name: string }).name,
+    }));
 }
 
 /** Every file of the repository: tracked and untracked-but-not-ignored (git), or a filtered walk. */
 export function listRepoFiles(repoRoot: string): string[] {
   try {
-    const out = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
-    const files = out.split('\0').filter((f) => f && !f.split('/').some((seg) => IGNORED.has(seg)) && existsSync(path.join(repoRoot, f)));
+    const out = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const files = out
+      .split('\0')
+      .filter((f) => f && !f.split('/').some((seg) => IGNORED.has(seg)) && existsSync(path.join(repoRoot, f)));
     if (files.length > 0) return files;
   } catch {
     // not a git checkout (e.g. an exported tarball): walk the folders instead
@@ -183,7 +225,12 @@ export function buildTree(files: string[], workspaces: { dir: string; name: stri
       if (path.posix.dirname(d) === ws || path.posix.dirname(d) === `${ws}/src`) show(d);
     }
   }
-  const entries: TreeEntry[] = [...shown].map((d) => ({ path: d, kind: 'dir' as const, description: FOLDERS[d], workspace: wsByDir.get(d) }));
+  const entries: TreeEntry[] = [...shown].map((d) => ({
+    path: d,
+    kind: 'dir' as const,
+    description: FOLDERS[d],
+    workspace: wsByDir.get(d),
+  }));
   for (const f of files) if (!f.includes('/')) entries.push({ path: f, kind: 'file', description: FILES[f] });
   // folders first at each level, then files, alphabetical (case-insensitive)
   const key = (e: TreeEntry): string =>
@@ -196,7 +243,9 @@ export function buildTree(files: string[], workspaces: { dir: string; name: stri
 
 /** What the tree lacks to be fully described: top-level folders and workspaces without a description. */
 export function undescribed(tree: TreeEntry[]): string[] {
-  return tree.filter((e) => e.kind === 'dir' && !e.description && (!e.path.includes('/') || e.workspace)).map((e) => e.path);
+  return tree
+    .filter((e) => e.kind === 'dir' && !e.description && (!e.path.includes('/') || e.workspace))
+    .map((e) => e.path);
 }
 
 /**
@@ -215,7 +264,13 @@ export function parseCatalogue(md: string): NatsSubject[] {
   for (const line of md.split('\n')) {
     if (line.startsWith('## ')) {
       const h = line.toLowerCase();
-      kind = h.includes('request/reply') ? 'rpc' : h.includes('events') ? 'event' : h.includes('work queue') ? 'work' : undefined;
+      kind = h.includes('request/reply')
+        ? 'rpc'
+        : h.includes('events')
+          ? 'event'
+          : h.includes('work queue')
+            ? 'work'
+            : undefined;
       continue;
     }
     const m = /^\| `([^`]+)` \|([^|]*)\|([^|]*)\|/.exec(line);
@@ -269,7 +324,13 @@ export default function troveSources(context: LoadContext, options: unknown): Pl
     name: 'trove-sources',
 
     getPathsToWatch() {
-      return [openapiFile, catalogueFile, path.join(repoRoot, 'package.json'), servedFile, path.join(context.siteDir, 'plugins/*.ts')];
+      return [
+        openapiFile,
+        catalogueFile,
+        path.join(repoRoot, 'package.json'),
+        servedFile,
+        path.join(context.siteDir, 'plugins/*.ts'),
+      ];
     },
 
     async loadContent() {
@@ -279,18 +340,21 @@ export default function troveSources(context: LoadContext, options: unknown): Pl
       // Its title and "Generated by" line are left out: the page introduces it.
       const catalogueMd = readFileSync(catalogueFile, 'utf8');
       const subjects = parseCatalogue(catalogueMd);
-      const catalogue = catalogueMd
-        .replace(/^# .*\n+/, '')
-        .replace(/^Generated by [^\n]*(\n[^\n]+)*\n+/, '');
-      writeIfChanged(path.join(generatedDir, 'nats-catalogue.md'), GENERATED_NOTE('proto-events/CATALOGUE.md') + adaptMarkdown(catalogue, 'proto-events/CATALOGUE.md', repoUrl, 1));
+      const catalogue = catalogueMd.replace(/^# .*\n+/, '').replace(/^Generated by [^\n]*(\n[^\n]+)*\n+/, '');
+      writeIfChanged(
+        path.join(generatedDir, 'nats-catalogue.md'),
+        GENERATED_NOTE('proto-events/CATALOGUE.md') + adaptMarkdown(catalogue, 'proto-events/CATALOGUE.md', repoUrl, 1),
+      );
 
       const { apiVersion, operations, tags } = loadOperations(openapiFile);
       problems.push(...unservedOperations(operations, loadServedOperations(servedFile)));
       const workspaces = loadWorkspaces(repoRoot);
       const tree = buildTree(listRepoFiles(repoRoot), workspaces);
-      for (const p of undescribed(tree)) problems.push(`folder "${p}" has no description: add it to FOLDERS in docs/plugins/repo-layout.ts`);
+      for (const p of undescribed(tree))
+        problems.push(`folder "${p}" has no description: add it to FOLDERS in docs/plugins/repo-layout.ts`);
 
-      if (problems.length > 0) throw new Error(`trove-sources: the docs no longer match the repository:\n  - ${problems.join('\n  - ')}`);
+      if (problems.length > 0)
+        throw new Error(`trove-sources: the docs no longer match the repository:\n  - ${problems.join('\n  - ')}`);
       return { apiVersion, subjects, operations, tags, tree, workspaces, repoUrl };
     },
 
@@ -302,7 +366,12 @@ export default function troveSources(context: LoadContext, options: unknown): Pl
       // no request to a third party from the API reference (see the loader)
       return {
         module: {
-          rules: [{ test: /[\\/]redoc[\\/]bundles[\\/]redoc(\.browser)?\.lib\.js$/, use: [{ loader: path.join(__dirname, 'redoc-no-cdn-loader.cjs') }] }],
+          rules: [
+            {
+              test: /[\\/]redoc[\\/]bundles[\\/]redoc(\.browser)?\.lib\.js$/,
+              use: [{ loader: path.join(__dirname, 'redoc-no-cdn-loader.cjs') }],
+            },
+          ],
         },
       };
     },

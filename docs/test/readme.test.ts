@@ -34,7 +34,9 @@ describe('README.md', () => {
   });
 
   it('links only to files that exist', () => {
-    const targets = [...readme.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)].map((m) => m[1]).filter((t) => !/^[a-z]+:/i.test(t));
+    const targets = [...readme.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)]
+      .map((m) => m[1])
+      .filter((t) => !/^[a-z]+:/i.test(t));
     expect(targets.length).toBeGreaterThan(5);
     const files = new Set(tracked());
     expect(targets.filter((t) => !files.has(t) && !files.has(t.replace(/\/$/, '') + '/README.md'))).toEqual([]);
@@ -42,7 +44,11 @@ describe('README.md', () => {
 
   it('is not a source of the docs site (no page imports a section of it)', () => {
     const pages = tracked().filter((f) => f.startsWith('docs/docs/') || f.startsWith('docs/plugins/'));
-    for (const f of pages) expect({ f, imports: /readme-[a-z-]+\.md|join\([^)]*'README\.md'\)/.test(read(f)) }).toEqual({ f, imports: false });
+    for (const f of pages)
+      expect({ f, imports: /readme-[a-z-]+\.md|join\([^)]*'README\.md'\)/.test(read(f)) }).toEqual({
+        f,
+        imports: false,
+      });
   });
 });
 
@@ -53,9 +59,15 @@ describe('the Configuration page', () => {
   it('lists every TROVE_ variable the code reads', () => {
     const page = read('docs/docs/user-guide/configuration.md');
     const documented = new Set(page.match(/TROVE_[A-Z0-9_]+/g));
-    const sources = tracked().filter((f) => /\.(ts|tsx|mjs|cjs|js|sh|ya?ml|tpl)$|(^|\/)(Makefile|Dockerfile)$/.test(f) && !/\.test\.tsx?$/.test(f) && !f.startsWith('docs/test/'));
+    const sources = tracked().filter(
+      (f) =>
+        /\.(ts|tsx|mjs|cjs|js|sh|ya?ml|tpl)$|(^|\/)(Makefile|Dockerfile)$/.test(f) &&
+        !/\.test\.tsx?$/.test(f) &&
+        !f.startsWith('docs/test/'),
+    );
     const used = new Set<string>();
-    for (const f of sources) for (const m of read(f).matchAll(/\bTROVE_[A-Z0-9_]*[A-Z0-9]\b/g)) if (!NOT_VARIABLES.has(m[0])) used.add(m[0]);
+    for (const f of sources)
+      for (const m of read(f).matchAll(/\bTROVE_[A-Z0-9_]*[A-Z0-9]\b/g)) if (!NOT_VARIABLES.has(m[0])) used.add(m[0]);
     expect(used.size).toBeGreaterThan(80);
     expect([...used].filter((v) => !documented.has(v)).sort()).toEqual([]);
   });

@@ -92,7 +92,9 @@ function serve(root: string): Promise<{ server: Server; origin: string }> {
     createReadStream(file).pipe(res);
   });
   return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
+    );
   });
 }
 
@@ -103,7 +105,11 @@ function build(): Promise<void> {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_UPDATE_NOTIFIER: '1', CI: 'true' };
   delete env.TROVE_DOCS_GTAG_ID;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'build', '--out-dir', BUILD_DIR], { cwd: SITE_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'build', '--out-dir', BUILD_DIR], {
+      cwd: SITE_DIR,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     const keep = (d: Buffer): void => {
       output = (output + d.toString()).slice(-20000);
@@ -111,7 +117,9 @@ function build(): Promise<void> {
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`docusaurus build failed (exit ${code}):\n${output.slice(-6000)}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`docusaurus build failed (exit ${code}):\n${output.slice(-6000)}`)),
+    );
   });
 }
 
@@ -138,12 +146,20 @@ async function newContext(options: Parameters<Browser['newContext']>[0] = {}): P
 }
 
 beforeAll(async () => {
-  if (!CHROMIUM) throw new Error('Chromium is not installed: run `bash scripts/install.sh chromium` (or apt-get install chromium)');
+  if (!CHROMIUM)
+    throw new Error('Chromium is not installed: run `bash scripts/install.sh chromium` (or apt-get install chromium)');
   await build();
   ({ server, origin } = await serve(BUILD_DIR));
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   context = await newContext();
   mkdirSync(ARTIFACTS, { recursive: true });
@@ -165,11 +181,16 @@ describe('build', () => {
   });
 
   it('uses Docusaurus 3.4.0 and renders the OpenAPI file in place (no copy in docs/)', () => {
-    const core = JSON.parse(readFileSync(require.resolve('@docusaurus/core/package.json'), 'utf8')) as { version: string };
+    const core = JSON.parse(readFileSync(require.resolve('@docusaurus/core/package.json'), 'utf8')) as {
+      version: string;
+    };
     expect(core.version).toBe('3.4.0');
     const config = readFileSync(path.join(SITE_DIR, 'docusaurus.config.ts'), 'utf8');
     expect(config).toContain("path.join(repoRoot, 'openapi/openapi.yaml')");
-    const copies = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'docs'], { cwd: REPO_ROOT, encoding: 'utf8' })
+    const copies = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'docs'], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+    })
       .split('\n')
       .filter((f) => /openapi\.ya?ml$/.test(f));
     expect(copies).toEqual([]);
@@ -179,7 +200,11 @@ describe('build', () => {
     const tsc = require.resolve('typescript/bin/tsc');
     let errors = '';
     try {
-      execFileSync(process.execPath, [tsc, '-p', path.join(SITE_DIR, 'tsconfig.json'), '--noEmit'], { cwd: SITE_DIR, encoding: 'utf8', stdio: 'pipe' });
+      execFileSync(process.execPath, [tsc, '-p', path.join(SITE_DIR, 'tsconfig.json'), '--noEmit'], {
+        cwd: SITE_DIR,
+        encoding: 'utf8',
+        stdio: 'pipe',
+      });
     } catch (err) {
       const e = err as { stdout?: string; stderr?: string; message: string };
       errors = `${e.stdout ?? ''}${e.stderr ?? ''}` || e.message;
@@ -207,7 +232,9 @@ describe('build', () => {
         jest.isolateModules(() => {
           // a fresh evaluation of the config with this environment: jest.isolateModules needs require()
           // eslint-disable-next-line @typescript-eslint/no-require-imports
-          const config = (require('../docusaurus.config') as { default: { presets: [string, Record<string, unknown>][] } }).default;
+          const config = (
+            require('../docusaurus.config') as { default: { presets: [string, Record<string, unknown>][] } }
+          ).default;
           options = config.presets.find(([name]) => name === 'classic')![1];
         });
         return options;
@@ -284,7 +311,9 @@ describe('home page', () => {
     const page = await open('/');
     try {
       await expect(page.locator('.hero__title').textContent()).resolves.toBe('Trove');
-      await expect(page.locator('.hero__subtitle').textContent()).resolves.toBe('Smarter Home for all your Photos and Videos');
+      await expect(page.locator('.hero__subtitle').textContent()).resolves.toBe(
+        'Smarter Home for all your Photos and Videos',
+      );
       const main = (await page.locator('main').textContent()) ?? '';
       expect(main).toContain('What Trove does');
       expect(main).toMatch(/self-hosted/i);
@@ -317,10 +346,15 @@ describe('API reference', () => {
       const operation = page.getByRole('heading', { name: 'Upload a new mediaItem' }).first();
       await operation.waitFor({ timeout: 30_000 });
       const text = (await page.locator('.redocusaurus').textContent()) ?? '';
-      for (const summary of ['Get the server version', 'Create an album', 'Log in', 'Search media items']) expect(text).toContain(summary);
+      for (const summary of ['Get the server version', 'Create an album', 'Log in', 'Search media items'])
+        expect(text).toContain(summary);
       // the screenshot shows an operation, not only the introduction
       await operation.scrollIntoViewIfNeeded();
-      await expect(operation.evaluate((h) => h.getBoundingClientRect().top >= 0 && h.getBoundingClientRect().bottom <= window.innerHeight)).resolves.toBe(true);
+      await expect(
+        operation.evaluate(
+          (h) => h.getBoundingClientRect().top >= 0 && h.getBoundingClientRect().bottom <= window.innerHeight,
+        ),
+      ).resolves.toBe(true);
       await page.screenshot({ path: path.join(ARTIFACTS, 'api.png') });
     } finally {
       await page.close();
@@ -421,12 +455,20 @@ describe('layout', () => {
 describe('content derived from the repository', () => {
   it('the folder-structure page shows every top-level folder and every workspace', async () => {
     const tracked = execFileSync('git', ['ls-files', '--cached'], { cwd: REPO_ROOT, encoding: 'utf8' }).split('\n');
-    const topDirs = [...new Set(tracked.filter((f) => f.includes('/') && existsSync(path.join(REPO_ROOT, f))).map((f) => f.split('/')[0]))];
-    const workspaces = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { workspaces: string[] }).workspaces;
+    const topDirs = [
+      ...new Set(
+        tracked.filter((f) => f.includes('/') && existsSync(path.join(REPO_ROOT, f))).map((f) => f.split('/')[0]),
+      ),
+    ];
+    const workspaces = (
+      JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { workspaces: string[] }
+    ).workspaces;
     const page = await open('/docs/dev-guide/folder-structure');
     try {
-      for (const d of [...topDirs, ...workspaces]) expect({ d, count: await page.locator(`[data-path="${d}"]`).count() }).toEqual({ d, count: 1 });
-      for (const w of workspaces) expect({ w, count: await page.locator(`[data-workspace="${w}"]`).count() }).toEqual({ w, count: 1 });
+      for (const d of [...topDirs, ...workspaces])
+        expect({ d, count: await page.locator(`[data-path="${d}"]`).count() }).toEqual({ d, count: 1 });
+      for (const w of workspaces)
+        expect({ w, count: await page.locator(`[data-workspace="${w}"]`).count() }).toEqual({ w, count: 1 });
     } finally {
       await page.close();
     }
@@ -460,9 +502,23 @@ describe('content derived from the repository', () => {
   });
 
   it('no built page marks a served API call as planned', () => {
-    const served = new Set((JSON.parse(readFileSync(path.join(REPO_ROOT, 'services/gateway/src/routes/served-operations.json'), 'utf8')) as { operationIds: string[] }).operationIds);
+    const served = new Set(
+      (
+        JSON.parse(
+          readFileSync(path.join(REPO_ROOT, 'services/gateway/src/routes/served-operations.json'), 'utf8'),
+        ) as { operationIds: string[] }
+      ).operationIds,
+    );
     // What a page said of a call, or of a feature, without a gateway route.
-    const unserved = [/This feature is planned/, /the others are planned/, /Partly available/, /in progress \(\d+ of \d+ calls\)/, /<span[^>]*>planned<\/span>/, /\(planned\)/, /features in these docs are still planned/];
+    const unserved = [
+      /This feature is planned/,
+      /the others are planned/,
+      /Partly available/,
+      /in progress \(\d+ of \d+ calls\)/,
+      /<span[^>]*>planned<\/span>/,
+      /\(planned\)/,
+      /features in these docs are still planned/,
+    ];
     const pages: string[] = [];
     const walk = (dir: string): void => {
       for (const name of readdirSync(dir)) {
@@ -489,17 +545,35 @@ describe('content derived from the repository', () => {
   });
 
   it('feature pages and the home page say every call is served', async () => {
-    for (const feature of ['albums', 'explore', 'jobs', 'library', 'metadata', 'people', 'places', 'search', 'things', 'users']) {
+    for (const feature of [
+      'albums',
+      'explore',
+      'jobs',
+      'library',
+      'metadata',
+      'people',
+      'places',
+      'search',
+      'things',
+      'users',
+    ]) {
       const page = await open(`/docs/user-guide/features/${feature}`);
       try {
         const admonition = page.locator('article .theme-admonition').first();
         await admonition.waitFor();
-        expect({ feature, text: await admonition.textContent() }).toEqual({ feature, text: expect.stringMatching(/^Available.*served by the gateway today/s) });
+        expect({ feature, text: await admonition.textContent() }).toEqual({
+          feature,
+          text: expect.stringMatching(/^Available.*served by the gateway today/s),
+        });
       } finally {
         await page.close();
       }
     }
-    const served = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'services/gateway/src/routes/served-operations.json'), 'utf8')) as { operationIds: string[] }).operationIds;
+    const served = (
+      JSON.parse(readFileSync(path.join(REPO_ROOT, 'services/gateway/src/routes/served-operations.json'), 'utf8')) as {
+        operationIds: string[];
+      }
+    ).operationIds;
     const home = await open('/');
     try {
       const main = (await home.locator('main').textContent()) ?? '';

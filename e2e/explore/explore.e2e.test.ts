@@ -38,18 +38,25 @@ describeWithFixtures('places and things (e2e)', () => {
   const filedAndCounted = (places: Place[]) => places.length > 0 && places.every((p) => p.mediaItemsCount > 0);
   /** The item's places once explore has filed and counted it. */
   const placesOnceFiled = (item: MediaItem) =>
-    waitFor(async () => {
-      const places = await placesOf(alice, item);
-      return filedAndCounted(places) ? places : undefined;
-    }, { timeoutMs: 30_000, what: `${item.filename} to be filed under its place` });
+    waitFor(
+      async () => {
+        const places = await placesOf(alice, item);
+        return filedAndCounted(places) ? places : undefined;
+      },
+      { timeoutMs: 30_000, what: `${item.filename} to be filed under its place` },
+    );
   const placeById = (id: string): Promise<Place> => ok(alice.GET('/v1/explore/places/{id}', byId(id)), 200);
-  const placeList = (query: { page?: number; limit?: number } = {}): Promise<Place[]> => ok(alice.GET('/v1/explore/places', { params: { query } }), 200);
+  const placeList = (query: { page?: number; limit?: number } = {}): Promise<Place[]> =>
+    ok(alice.GET('/v1/explore/places', { params: { query } }), 200);
   const thingList = (client: Api): Promise<Thing[]> => ok(client.GET('/v1/explore/things'), 200);
   const until = <T>(probe: () => Promise<T>, check: (value: T) => boolean, what: string) =>
-    waitFor(async () => {
-      const value = await probe();
-      return check(value) ? { value } : undefined;
-    }, { timeoutMs: 30_000, what }).then((v) => v.value);
+    waitFor(
+      async () => {
+        const value = await probe();
+        return check(value) ? { value } : undefined;
+      },
+      { timeoutMs: 30_000, what },
+    ).then((v) => v.value);
 
   beforeAll(async () => {
     stack = await startStack({ services: ['auth', 'media', 'worker', 'explore', 'gateway'] });
@@ -68,9 +75,22 @@ describeWithFixtures('places and things (e2e)', () => {
   it('a photo taken at the Eiffel Tower: place Paris, Île-de-France, France, the photo its cover with signed URLs', async () => {
     const [place, ...more] = await placesOnceFiled(paris);
     expect(more).toEqual([]);
-    expect(place).toMatchObject({ name: 'Paris', city: 'Paris', state: 'Île-de-France', country: 'France', countryCode: 'FR', coverMediaItemId: paris.id, mediaItemsCount: 1 });
-    expect(place!.coverMediaItem).toMatchObject({ id: paris.id, filename: 'eiffel.jpg', latitude: expect.closeTo(48.8584, 3) });
-    for (const url of [place!.coverMediaItem!.thumbnailUrl, place!.thumbnailUrl!]) expect(new URL(url).searchParams.get('sig')).toBeTruthy();
+    expect(place).toMatchObject({
+      name: 'Paris',
+      city: 'Paris',
+      state: 'Île-de-France',
+      country: 'France',
+      countryCode: 'FR',
+      coverMediaItemId: paris.id,
+      mediaItemsCount: 1,
+    });
+    expect(place!.coverMediaItem).toMatchObject({
+      id: paris.id,
+      filename: 'eiffel.jpg',
+      latitude: expect.closeTo(48.8584, 3),
+    });
+    for (const url of [place!.coverMediaItem!.thumbnailUrl, place!.thumbnailUrl!])
+      expect(new URL(url).searchParams.get('sig')).toBeTruthy();
     expect(await placeById(place!.id)).toEqual(place);
     const items = await ok(alice.GET('/v1/explore/places/{id}/mediaItems', byId(place!.id)), 200);
     expect(items.map((i) => i.id)).toEqual([paris.id]);
@@ -79,21 +99,41 @@ describeWithFixtures('places and things (e2e)', () => {
 
   it('the seed HEIC: place Mumbai, Maharashtra, India and thing Pizza', async () => {
     const [place] = await placesOnceFiled(heic);
-    expect(place).toMatchObject({ name: 'Mumbai', state: 'Maharashtra', country: 'India', countryCode: 'IN', postcode: '400050', coverMediaItemId: heic.id, mediaItemsCount: 1 });
+    expect(place).toMatchObject({
+      name: 'Mumbai',
+      state: 'Maharashtra',
+      country: 'India',
+      countryCode: 'IN',
+      postcode: '400050',
+      coverMediaItemId: heic.id,
+      mediaItemsCount: 1,
+    });
     const things = await thingsOf(alice, heic);
     expect(things.map((t) => t.name)).toEqual(['Pizza']);
     const pizza = things[0]!;
     expect(pizza).toMatchObject({ coverMediaItemId: heic.id, mediaItemsCount: 1, coverMediaItem: { id: heic.id } });
     expect(await ok(alice.GET('/v1/explore/things/{id}', byId(pizza.id)), 200)).toEqual(pizza);
     expect(await thingList(alice)).toEqual([pizza]);
-    expect((await ok(alice.GET('/v1/explore/things/{id}/mediaItems', byId(pizza.id)), 200)).map((i) => i.id)).toEqual([heic.id]);
+    expect((await ok(alice.GET('/v1/explore/things/{id}/mediaItems', byId(pizza.id)), 200)).map((i) => i.id)).toEqual([
+      heic.id,
+    ]);
   });
 
-  it('photos taken in Sydney, New York and Tokyo are filed under those places (the issue\'s other points)', async () => {
+  it("photos taken in Sydney, New York and Tokyo are filed under those places (the issue's other points)", async () => {
     const carol = (await newUser(stack)).api;
     const expected: Array<[number, number, string, Partial<Place>]> = [
-      [-33.8568, 151.2153, 'opera-house.jpg', { name: 'Sydney', city: 'Sydney', state: 'New South Wales', country: 'Australia', countryCode: 'AU' }],
-      [40.758, -73.9855, 'times-square.jpg', { name: 'New York', city: 'New York', state: 'New York', country: 'United States', countryCode: 'US' }],
+      [
+        -33.8568,
+        151.2153,
+        'opera-house.jpg',
+        { name: 'Sydney', city: 'Sydney', state: 'New South Wales', country: 'Australia', countryCode: 'AU' },
+      ],
+      [
+        40.758,
+        -73.9855,
+        'times-square.jpg',
+        { name: 'New York', city: 'New York', state: 'New York', country: 'United States', countryCode: 'US' },
+      ],
       [35.6586, 139.7454, 'tokyo-tower.jpg', { name: 'Tokyo', city: 'Tokyo', country: 'Japan', countryCode: 'JP' }],
     ];
     for (const [lat, lon, filename, place] of expected) {
@@ -116,7 +156,11 @@ describeWithFixtures('places and things (e2e)', () => {
   it('trash: the place keeps answering by id without a cover and leaves the list; restore brings the cover back', async () => {
     const [place] = await placesOnceFiled(paris);
     expect(await status(alice.DELETE('/v1/mediaItems/{id}', byId(paris.id)))).toBe(204);
-    const emptied = await until(() => placeById(place!.id), (p) => p.mediaItemsCount === 0, 'the trashed photo to leave its place');
+    const emptied = await until(
+      () => placeById(place!.id),
+      (p) => p.mediaItemsCount === 0,
+      'the trashed photo to leave its place',
+    );
     expect(emptied).toMatchObject({ name: 'Paris', coverMediaItemId: null, thumbnailUrl: null, mediaItemsCount: 0 });
     expect(emptied).not.toHaveProperty('coverMediaItem');
     expect((await placeList()).map((p) => p.name)).toEqual(['Mumbai']);
@@ -125,34 +169,74 @@ describeWithFixtures('places and things (e2e)', () => {
     expect((await placesOf(alice, paris)).map((p) => p.id)).toEqual([place!.id]);
 
     expect(await status(alice.DELETE('/v1/trash', { body: { mediaItems: [paris.id] } }))).toBe(204);
-    const back = await until(() => placeById(place!.id), (p) => p.mediaItemsCount === 1, 'the restored photo to come back');
+    const back = await until(
+      () => placeById(place!.id),
+      (p) => p.mediaItemsCount === 1,
+      'the restored photo to come back',
+    );
     expect(back).toMatchObject({ coverMediaItemId: paris.id, coverMediaItem: { id: paris.id } });
   });
 
   it('hide: out of the list and the counts; unhide: back', async () => {
     const [place] = await placesOnceFiled(heic);
     expect(await status(alice.POST('/v1/hidden', { body: { mediaItems: [heic.id] } }))).toBe(204);
-    await until(() => placeById(place!.id), (p) => p.mediaItemsCount === 0, 'the hidden photo to leave its place');
+    await until(
+      () => placeById(place!.id),
+      (p) => p.mediaItemsCount === 0,
+      'the hidden photo to leave its place',
+    );
     expect((await placeList()).map((p) => p.name)).not.toContain('Mumbai');
-    await until(() => thingList(alice), (things) => things.length === 0, 'the hidden photo to leave its thing');
+    await until(
+      () => thingList(alice),
+      (things) => things.length === 0,
+      'the hidden photo to leave its thing',
+    );
     expect(await status(alice.DELETE('/v1/hidden', { body: { mediaItems: [heic.id] } }))).toBe(204);
-    await until(() => placeList(), (list) => list.some((p) => p.name === 'Mumbai'), 'the unhidden photo to be listed again');
+    await until(
+      () => placeList(),
+      (list) => list.some((p) => p.name === 'Mumbai'),
+      'the unhidden photo to be listed again',
+    );
   });
 
   it("another user's place, thing or item answers 404 with its message; no token answers 401", async () => {
     const [place] = await placesOnceFiled(heic);
     const [thing] = await thingsOf(alice, heic);
-    const expect404 = async (path: string, call: Promise<{ data?: unknown; error?: unknown; response: Response }>, body: unknown) => {
+    const expect404 = async (
+      path: string,
+      call: Promise<{ data?: unknown; error?: unknown; response: Response }>,
+      body: unknown,
+    ) => {
       const res = await answer(call);
       expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 404, body });
     };
     await expect404('/v1/explore/places/{id}', bob.GET('/v1/explore/places/{id}', byId(place!.id)), PLACE_NOT_FOUND);
-    await expect404('/v1/explore/places/{id}/mediaItems', bob.GET('/v1/explore/places/{id}/mediaItems', byId(place!.id)), PLACE_NOT_FOUND);
+    await expect404(
+      '/v1/explore/places/{id}/mediaItems',
+      bob.GET('/v1/explore/places/{id}/mediaItems', byId(place!.id)),
+      PLACE_NOT_FOUND,
+    );
     await expect404('/v1/explore/things/{id}', bob.GET('/v1/explore/things/{id}', byId(thing!.id)), THING_NOT_FOUND);
-    await expect404('/v1/explore/things/{id}/mediaItems', bob.GET('/v1/explore/things/{id}/mediaItems', byId(thing!.id)), THING_NOT_FOUND);
-    await expect404('/v1/explore/places/{thing id}', bob.GET('/v1/explore/places/{id}', byId(thing!.id)), PLACE_NOT_FOUND);
-    await expect404('/v1/mediaItems/{id}/places', bob.GET('/v1/mediaItems/{id}/places', byId(heic.id)), MEDIA_NOT_FOUND);
-    await expect404('/v1/mediaItems/{id}/things', bob.GET('/v1/mediaItems/{id}/things', byId(heic.id)), MEDIA_NOT_FOUND);
+    await expect404(
+      '/v1/explore/things/{id}/mediaItems',
+      bob.GET('/v1/explore/things/{id}/mediaItems', byId(thing!.id)),
+      THING_NOT_FOUND,
+    );
+    await expect404(
+      '/v1/explore/places/{thing id}',
+      bob.GET('/v1/explore/places/{id}', byId(thing!.id)),
+      PLACE_NOT_FOUND,
+    );
+    await expect404(
+      '/v1/mediaItems/{id}/places',
+      bob.GET('/v1/mediaItems/{id}/places', byId(heic.id)),
+      MEDIA_NOT_FOUND,
+    );
+    await expect404(
+      '/v1/mediaItems/{id}/things',
+      bob.GET('/v1/mediaItems/{id}/things', byId(heic.id)),
+      MEDIA_NOT_FOUND,
+    );
     expect(await ok(bob.GET('/v1/explore/places'), 200)).toEqual([]);
     expect(await thingList(bob)).toEqual([]);
     for (const [path, call] of [

@@ -9,7 +9,18 @@ import { connect } from 'nats';
 import { STREAMS, completeFeatures, userDeletedEvent } from '@trove/proto-events';
 import { freePort, serviceEntry, startStack, waitFor } from '@trove/kit/testing';
 import type { Stack } from '@trove/kit/testing';
-import { PASSWORD, adminApi, answer, createApi, login as loginCall, offContract, ok, randomTestAddress, status, uniqueName } from '../support/api';
+import {
+  PASSWORD,
+  adminApi,
+  answer,
+  createApi,
+  login as loginCall,
+  offContract,
+  ok,
+  randomTestAddress,
+  status,
+  uniqueName,
+} from '../support/api';
 import type { Api, Tokens, User } from '../support/api';
 
 const UNAUTHORIZED = { message: 'Unauthorized' };
@@ -50,14 +61,20 @@ describe('auth and users (e2e)', () => {
 
   const as = (token: string) => createApi(stack.gatewayUrl, { bearer: token });
   const createUser = (fields: Partial<{ name: string; username: string; password: string }> = {}): Promise<User> =>
-    ok(admin.POST('/v1/users', { body: { name: 'Test User', username: uniqueName('u'), password: PASSWORD, ...fields } }), 201);
+    ok(
+      admin.POST('/v1/users', {
+        body: { name: 'Test User', username: uniqueName('u'), password: PASSWORD, ...fields },
+      }),
+      201,
+    );
   /** A login's answer through the gateway at `baseUrl`, and how long it took. */
   const loginAt = async (baseUrl: string, username: string, password = PASSWORD, clientAddress?: string) => {
     const started = Date.now();
     const res = await answer(loginCall(baseUrl, username, password, clientAddress));
     return { ...res, ms: Date.now() - started };
   };
-  const login = (username: string, password = PASSWORD, clientAddress?: string) => loginAt(stack.gatewayUrl, username, password, clientAddress);
+  const login = (username: string, password = PASSWORD, clientAddress?: string) =>
+    loginAt(stack.gatewayUrl, username, password, clientAddress);
   const loggedIn = async (): Promise<{ user: User; tokens: Tokens }> => {
     const user = await createUser();
     return { user, tokens: await ok(loginCall(stack.gatewayUrl, user.username), 200) };
@@ -76,14 +93,19 @@ describe('auth and users (e2e)', () => {
       await nc.close();
     }
   };
-  const expectUnauthorized = (res: { status: number; body: unknown }) => expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: UNAUTHORIZED });
+  const expectUnauthorized = (res: { status: number; body: unknown }) =>
+    expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: UNAUTHORIZED });
   /**
    * Revocations the auth service decides on its own (refresh-token reuse, a new password) reach the
    * gateways through the KV watch: within milliseconds, but not synchronously with the answer.
    * (Logout and user deletion through this gateway are synchronous: asserted directly.)
    */
   const expectRevoked = async (accessToken: string) => {
-    await waitFor(async () => (await features(accessToken)).status === 401, { timeoutMs: 2000, intervalMs: 20, what: 'the access token to be revoked' });
+    await waitFor(async () => (await features(accessToken)).status === 401, {
+      timeoutMs: 2000,
+      intervalMs: 20,
+      what: 'the access token to be revoked',
+    });
     expectUnauthorized(await features(accessToken));
   };
   const byId = (id: string) => ({ params: { path: { id } } });
@@ -104,9 +126,19 @@ describe('auth and users (e2e)', () => {
   describe('user administration', () => {
     it('the admin creates, lists, gets, updates and deletes a user: 201 / 200 / 200 / 204 / 204', async () => {
       const username = uniqueName('alice');
-      const created = await answer(admin.POST('/v1/users', { body: { name: 'Alice Jansen', username, password: PASSWORD } }));
+      const created = await answer(
+        admin.POST('/v1/users', { body: { name: 'Alice Jansen', username, password: PASSWORD } }),
+      );
       expect(created.status).toBe(201);
-      expect(created.body).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'Alice Jansen', username, features: completeFeatures({}), quotaBytes: null, createdAt: expect.any(String), updatedAt: expect.any(String) });
+      expect(created.body).toEqual({
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        name: 'Alice Jansen',
+        username,
+        features: completeFeatures({}),
+        quotaBytes: null,
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+      });
       const id = (created.body as User).id;
 
       const list = await answer(admin.GET('/v1/users', { params: { query: { limit: 100 } } }));
@@ -117,18 +149,33 @@ describe('auth and users (e2e)', () => {
 
       const updated = await answer(admin.PUT('/v1/users/{id}', { ...byId(id), body: { name: 'Alice J.' } }));
       expect(updated.status).toBe(204);
-      expect((await answer(admin.GET('/v1/users/{id}', byId(id)))).body).toMatchObject({ id, name: 'Alice J.', username });
+      expect((await answer(admin.GET('/v1/users/{id}', byId(id)))).body).toMatchObject({
+        id,
+        name: 'Alice J.',
+        username,
+      });
 
       expect(await status(admin.DELETE('/v1/users/{id}', byId(id)))).toBe(204);
       expect(await lastUserDeletedEvent()).toEqual({ userId: id, deletedAt: expect.any(String) });
-      expect(await answer(admin.GET('/v1/users/{id}', byId(id)))).toMatchObject({ status: 404, body: { message: 'user not found' } });
-      expect(await answer(admin.DELETE('/v1/users/{id}', byId(id)))).toMatchObject({ status: 404, body: { message: 'user not found' } });
-      expect(await answer(admin.PUT('/v1/users/{id}', { ...byId(id), body: { name: 'x' } }))).toMatchObject({ status: 404, body: { message: 'user not found' } });
+      expect(await answer(admin.GET('/v1/users/{id}', byId(id)))).toMatchObject({
+        status: 404,
+        body: { message: 'user not found' },
+      });
+      expect(await answer(admin.DELETE('/v1/users/{id}', byId(id)))).toMatchObject({
+        status: 404,
+        body: { message: 'user not found' },
+      });
+      expect(await answer(admin.PUT('/v1/users/{id}', { ...byId(id), body: { name: 'x' } }))).toMatchObject({
+        status: 404,
+        body: { message: 'user not found' },
+      });
     });
 
     it('each call without basic auth, or with a wrong admin password, answers 401 Unauthorized', async () => {
       const { id } = await createUser();
-      const wrongAdmin = createApi(stack.gatewayUrl, { basic: { username: stack.adminUsername, password: 'wrong-password-123' } });
+      const wrongAdmin = createApi(stack.gatewayUrl, {
+        basic: { username: stack.adminUsername, password: 'wrong-password-123' },
+      });
       const bob = { name: 'Bob', username: uniqueName('bob'), password: PASSWORD };
       for (const client of [api, wrongAdmin]) {
         expectUnauthorized(await answer(client.GET('/v1/users')));
@@ -138,13 +185,18 @@ describe('auth and users (e2e)', () => {
         expectUnauthorized(await answer(client.DELETE('/v1/users/{id}', byId(id))));
       }
       // Nothing happened: the user is still there, unchanged.
-      expect(await answer(admin.GET('/v1/users/{id}', byId(id)))).toMatchObject({ status: 200, body: { name: 'Test User' } });
+      expect(await answer(admin.GET('/v1/users/{id}', byId(id)))).toMatchObject({
+        status: 200,
+        body: { name: 'Test User' },
+      });
     });
 
     it('lists users ordered by username, a page at a time', async () => {
       const prefix = uniqueName('page');
       for (const suffix of ['c', 'a', 'b']) await createUser({ username: `${prefix}${suffix}` });
-      const all = (await ok(admin.GET('/v1/users', { params: { query: { limit: 100 } } }))).map((u) => u.username.toLowerCase());
+      const all = (await ok(admin.GET('/v1/users', { params: { query: { limit: 100 } } }))).map((u) =>
+        u.username.toLowerCase(),
+      );
       expect(all).toEqual([...all].sort());
       const page1 = await ok(admin.GET('/v1/users', { params: { query: { page: 1, limit: 2 } } }));
       const page2 = await ok(admin.GET('/v1/users', { params: { query: { page: 2, limit: 2 } } }));
@@ -159,7 +211,9 @@ describe('auth and users (e2e)', () => {
         expect(res).toMatchObject({ status: 409, body: { message: 'username already exists' } });
       }
       const other = await createUser();
-      expect(await answer(admin.PUT('/v1/users/{id}', { ...byId(other.id), body: { username: user.username } }))).toMatchObject({
+      expect(
+        await answer(admin.PUT('/v1/users/{id}', { ...byId(other.id), body: { username: user.username } })),
+      ).toMatchObject({
         status: 409,
         body: { message: 'username already exists' },
       });
@@ -169,13 +223,19 @@ describe('auth and users (e2e)', () => {
       ['a weak password', { password: 'password123!' }, /^password /],
       ['a password without enough kinds of characters', { password: 'abcdefghijk' }, /password/],
       ['a too short password', { password: 'Ab1!' }, /password/],
-      ['a password containing the username', { username: 'harbourmaster', password: 'Harbourmaster-99' }, /password must not contain the username/],
+      [
+        'a password containing the username',
+        { username: 'harbourmaster', password: 'Harbourmaster-99' },
+        /password must not contain the username/,
+      ],
       ['a username with bad characters', { username: 'bad name!' }, /username/],
       ['a too short username', { username: 'ab' }, /username/],
       ['an empty name', { name: '' }, /name/],
       ['a blank name', { name: '   ' }, /^name /],
     ])('%s answers 400 naming the field', async (_what, fields, message) => {
-      const res = await answer(admin.POST('/v1/users', { body: { name: 'Test', username: uniqueName('v'), password: PASSWORD, ...fields } }));
+      const res = await answer(
+        admin.POST('/v1/users', { body: { name: 'Test', username: uniqueName('v'), password: PASSWORD, ...fields } }),
+      );
       expect(res.status).toBe(400);
       expect((res.body as { message: string }).message).toMatch(message);
     });
@@ -185,17 +245,31 @@ describe('auth and users (e2e)', () => {
       const weak = await answer(admin.PUT('/v1/users/{id}', { ...byId(id), body: { password: 'aaaaaaaaaaaa' } }));
       expect(weak.status).toBe(400);
       expect((weak.body as { message: string }).message).toMatch(/password/);
-      expect(await status(admin.PUT('/v1/users/{id}', { ...byId(id), body: offContract({ nickname: 'x' }) }))).toBe(400);
+      expect(await status(admin.PUT('/v1/users/{id}', { ...byId(id), body: offContract({ nickname: 'x' }) }))).toBe(
+        400,
+      );
     });
 
     it('unknown extra fields are ignored, not rejected, and never stored', async () => {
       const created = await ok(
-        admin.POST('/v1/users', { body: offContract({ name: 'Extra', username: uniqueName('extra'), password: PASSWORD, isAdmin: true, id: '00000000-0000-4000-8000-000000000000' }) }),
+        admin.POST('/v1/users', {
+          body: offContract({
+            name: 'Extra',
+            username: uniqueName('extra'),
+            password: PASSWORD,
+            isAdmin: true,
+            id: '00000000-0000-4000-8000-000000000000',
+          }),
+        }),
         201,
       );
       expect(created.id).not.toBe('00000000-0000-4000-8000-000000000000');
       expect(created).not.toHaveProperty('isAdmin');
-      expect(await status(admin.PUT('/v1/users/{id}', { ...byId(created.id), body: offContract({ name: 'Extra 2', color: 'red' }) }))).toBe(204);
+      expect(
+        await status(
+          admin.PUT('/v1/users/{id}', { ...byId(created.id), body: offContract({ name: 'Extra 2', color: 'red' }) }),
+        ),
+      ).toBe(204);
     });
   });
 
@@ -204,7 +278,11 @@ describe('auth and users (e2e)', () => {
       const user = await createUser();
       const res = await login(user.username);
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ accessToken: expect.any(String), refreshToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), expiresIn: 900 });
+      expect(res.body).toEqual({
+        accessToken: expect.any(String),
+        refreshToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+        expiresIn: 900,
+      });
       const tokens = res.body as Tokens;
       const claims = jwt.verify(tokens.accessToken, stack.jwtSecret, { algorithms: ['HS256'] }) as jwt.JwtPayload;
       expect(claims).toMatchObject({ sub: user.id, iss: 'trove', sid: expect.any(String) });
@@ -287,7 +365,9 @@ describe('auth and users (e2e)', () => {
       const { user, tokens } = await loggedIn();
       const newPassword = 'Green-Meadow-Rivers-77';
       passwordsUsed.add(newPassword);
-      expect(await status(admin.PUT('/v1/users/{id}', { ...byId(user.id), body: { password: newPassword } }))).toBe(204);
+      expect(await status(admin.PUT('/v1/users/{id}', { ...byId(user.id), body: { password: newPassword } }))).toBe(
+        204,
+      );
       await expectRevoked(tokens.accessToken);
       expectUnauthorized(await refresh(tokens.refreshToken));
       expectUnauthorized(await login(user.username));
@@ -319,12 +399,17 @@ describe('auth and users (e2e)', () => {
       const user = await createUser();
       // At once rather than one after another: each wrong password costs a full scrypt hash, and the
       // attempts must all fall in the limit's one-minute window even on a loaded machine.
-      const wrong = await Promise.all(Array.from({ length: USER_RATE_LIMIT }, (_, i) => login(user.username, `Wrong-Password-${i}`, randomTestAddress())));
+      const wrong = await Promise.all(
+        Array.from({ length: USER_RATE_LIMIT }, (_, i) =>
+          login(user.username, `Wrong-Password-${i}`, randomTestAddress()),
+        ),
+      );
       for (const res of wrong) expectUnauthorized(res);
       // The window slides: when the burst ends just before a minute's boundary, the next minute weighs the last one's
       // attempts by how much of it is still in the window, so a few more may pass first (at most the limit again).
       let limited = await login(user.username, `Wrong-Password-x`, randomTestAddress());
-      for (let more = 0; limited.status === 401 && more < USER_RATE_LIMIT; more++) limited = await login(user.username, `Wrong-Password-x${more}`, randomTestAddress());
+      for (let more = 0; limited.status === 401 && more < USER_RATE_LIMIT; more++)
+        limited = await login(user.username, `Wrong-Password-x${more}`, randomTestAddress());
       expect(limited).toMatchObject({ status: 429, body: { message: 'too many login attempts' } });
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect((await login(user.username, PASSWORD, randomTestAddress())).status).toBe(429);
@@ -344,7 +429,11 @@ describe('auth and users (e2e)', () => {
         answer(
           api.POST('/v1/auth/login', {
             body: { username: uniqueName('web'), password: 'Wrong-Password-w' },
-            headers: { 'X-Forwarded-For': webServer, 'X-Trove-Client-Address': browser, ...(secret === undefined ? {} : { 'X-Trove-Proxy-Secret': secret }) },
+            headers: {
+              'X-Forwarded-For': webServer,
+              'X-Trove-Client-Address': browser,
+              ...(secret === undefined ? {} : { 'X-Trove-Proxy-Secret': secret }),
+            },
           }),
         );
 
@@ -360,11 +449,14 @@ describe('auth and users (e2e)', () => {
       it.each([
         ['without the secret', undefined],
         ['with a wrong secret', 'not-the-proxy-secret-not-the-proxy-secret'],
-      ])('are counted against the sender’s own address %s (a forged X-Trove-Client-Address is ignored)', async (_what, secret) => {
-        const sender = uniqueAddress();
-        for (let i = 0; i < 10; i++) expectUnauthorized(await viaWeb(sender, uniqueAddress(), secret));
-        expect((await viaWeb(sender, uniqueAddress(), secret)).status).toBe(429);
-      });
+      ])(
+        'are counted against the sender’s own address %s (a forged X-Trove-Client-Address is ignored)',
+        async (_what, secret) => {
+          const sender = uniqueAddress();
+          for (let i = 0; i < 10; i++) expectUnauthorized(await viaWeb(sender, uniqueAddress(), secret));
+          expect((await viaWeb(sender, uniqueAddress(), secret)).status).toBe(429);
+        },
+      );
     });
   });
 
@@ -381,7 +473,10 @@ describe('auth and users (e2e)', () => {
     beforeAll(async () => {
       const port = await freePort();
       quickGateway = `http://127.0.0.1:${port}`;
-      await stack.startExtra('gateway-quick', serviceEntry('gateway'), { TROVE_GATEWAY_PORT: String(port), TROVE_RPC_TIMEOUT_MS: String(RPC_TIMEOUT_MS) });
+      await stack.startExtra('gateway-quick', serviceEntry('gateway'), {
+        TROVE_GATEWAY_PORT: String(port),
+        TROVE_RPC_TIMEOUT_MS: String(RPC_TIMEOUT_MS),
+      });
     }, 90_000);
 
     it('a service that does not answer in time gives 503 within the configured timeout', async () => {

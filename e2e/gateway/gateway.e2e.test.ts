@@ -32,12 +32,20 @@ describe('gateway (e2e)', () => {
   let token: string;
   /** A request chosen at run time (walking openapi.yaml) or outside the contract. */
   const call = (method: string, path: string, req: RawRequest & { as?: Credentials } = {}) =>
-    send(stack.gatewayUrl + path, { ...req, method, headers: { ...(req.as ? authorization(req.as) : {}), ...req.headers } });
+    send(stack.gatewayUrl + path, {
+      ...req,
+      method,
+      headers: { ...(req.as ? authorization(req.as) : {}), ...req.headers },
+    });
 
   beforeAll(async () => {
     stack = await startStack({
       services: ['gateway'],
-      env: { TROVE_JSON_BODY_LIMIT: '2kb', TROVE_FEATURE_HIDDEN: 'false', TROVE_CORS_ORIGINS: 'https://photos.example' },
+      env: {
+        TROVE_JSON_BODY_LIMIT: '2kb',
+        TROVE_FEATURE_HIDDEN: 'false',
+        TROVE_CORS_ORIGINS: 'https://photos.example',
+      },
     });
     api = createApi(stack.gatewayUrl);
     // Signed with the stack's secret: a valid access token without the auth service.
@@ -56,8 +64,13 @@ describe('gateway (e2e)', () => {
       const res = await answer(api.GET('/version'));
       expect(res.status).toBe(200);
       // The gateway package's version, and the commit `make build` recorded.
-      const gatewayPackage = JSON.parse(readFileSync(require.resolve('@trove/gateway/package.json'), 'utf8')) as { version: string };
-      expect(res.body).toEqual({ version: gatewayPackage.version, gitSha: expect.stringMatching(/^([0-9a-f]{7,40}|unknown)$/) });
+      const gatewayPackage = JSON.parse(readFileSync(require.resolve('@trove/gateway/package.json'), 'utf8')) as {
+        version: string;
+      };
+      expect(res.body).toEqual({
+        version: gatewayPackage.version,
+        gitSha: expect.stringMatching(/^([0-9a-f]{7,40}|unknown)$/),
+      });
     });
 
     it('GET /disk answers the blob store usage', async () => {
@@ -94,7 +107,11 @@ describe('gateway (e2e)', () => {
     });
 
     it('allows cross-origin calls only from the configured origins', async () => {
-      const preflight = { Origin: 'https://photos.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization' };
+      const preflight = {
+        Origin: 'https://photos.example',
+        'Access-Control-Request-Method': 'GET',
+        'Access-Control-Request-Headers': 'authorization',
+      };
       const ok = await call('options', '/v1/features', { headers: preflight });
       expect(ok.status).toBe(204);
       expect(ok.headers.get('access-control-allow-origin')).toBe('https://photos.example');
@@ -114,8 +131,15 @@ describe('gateway (e2e)', () => {
     });
 
     it('every bearer call answers 401 Unauthorized without a token, with an expired one, a forged one or a malformed header', async () => {
-      const expired = signAccessToken(stack.jwtSecret, { sub: randomUUID(), sid: randomUUID() }, { expiresInSeconds: -10 });
-      const forged = signAccessToken('another-key-another-key-another-key-!!', { sub: randomUUID(), sid: randomUUID() });
+      const expired = signAccessToken(
+        stack.jwtSecret,
+        { sub: randomUUID(), sid: randomUUID() },
+        { expiresInSeconds: -10 },
+      );
+      const forged = signAccessToken('another-key-another-key-another-key-!!', {
+        sub: randomUUID(),
+        sid: randomUUID(),
+      });
       const adminCredentials = { basic: { username: stack.adminUsername, password: stack.adminPassword } };
       const failures: string[] = [];
       for (const op of bearer) {
@@ -129,7 +153,10 @@ describe('gateway (e2e)', () => {
         ];
         for (const [what, opts] of attempts) {
           const res = await call(op.method, url, opts);
-          if (res.status !== 401 || JSON.stringify(res.body) !== JSON.stringify(UNAUTHORIZED)) failures.push(`${op.method.toUpperCase()} ${op.path} with ${what}: ${res.status} ${JSON.stringify(res.body)}`);
+          if (res.status !== 401 || JSON.stringify(res.body) !== JSON.stringify(UNAUTHORIZED))
+            failures.push(
+              `${op.method.toUpperCase()} ${op.path} with ${what}: ${res.status} ${JSON.stringify(res.body)}`,
+            );
         }
       }
       expect(failures).toEqual([]);
@@ -145,9 +172,18 @@ describe('gateway (e2e)', () => {
     it('every admin call answers 401 Unauthorized without basic auth, with a wrong password or with a bearer token', async () => {
       const failures: string[] = [];
       for (const op of basic) {
-        for (const as of [undefined, { basic: { username: stack.adminUsername, password: `${stack.adminPassword}x` } }, { basic: { username: 'root', password: stack.adminPassword } }, { bearer: token }]) {
-          const res = await call(op.method, concrete(op), { as, json: op.method === 'post' || op.method === 'put' ? {} : undefined });
-          if (res.status !== 401 || JSON.stringify(res.body) !== JSON.stringify(UNAUTHORIZED)) failures.push(`${op.method.toUpperCase()} ${op.path}: ${res.status}`);
+        for (const as of [
+          undefined,
+          { basic: { username: stack.adminUsername, password: `${stack.adminPassword}x` } },
+          { basic: { username: 'root', password: stack.adminPassword } },
+          { bearer: token },
+        ]) {
+          const res = await call(op.method, concrete(op), {
+            as,
+            json: op.method === 'post' || op.method === 'put' ? {} : undefined,
+          });
+          if (res.status !== 401 || JSON.stringify(res.body) !== JSON.stringify(UNAUTHORIZED))
+            failures.push(`${op.method.toUpperCase()} ${op.path}: ${res.status}`);
         }
       }
       expect(failures).toEqual([]);
@@ -174,30 +210,59 @@ describe('gateway (e2e)', () => {
         // A JSON body where one may be expected, so the answer is about the id, not a missing body.
         const json = ['post', 'put', 'delete'].includes(op.method) ? {} : undefined;
         const res = await call(op.method, concrete(op, 'not-a-uuid'), { as, json });
-        if (res.status !== 400 || !/id must match format "uuid"/.test((res.body as { message: string }).message)) failures.push(`${op.method.toUpperCase()} ${op.path}: ${res.status} ${JSON.stringify(res.body)}`);
+        if (res.status !== 400 || !/id must match format "uuid"/.test((res.body as { message: string }).message))
+          failures.push(`${op.method.toUpperCase()} ${op.path}: ${res.status} ${JSON.stringify(res.body)}`);
       }
       expect(failures).toEqual([]);
     });
 
     it('a bad query answers 400 saying what is wrong', async () => {
-      expect(await answer(admin.GET('/v1/users', { params: { query: { limit: 500 } } }))).toMatchObject({ status: 400, body: { message: expect.stringMatching(/limit must be <= 100/) } });
-      expect(await answer(admin.GET('/v1/users', { params: { query: { page: 0 } } }))).toMatchObject({ status: 400, body: { message: expect.stringMatching(/page must be >= 1/) } });
-      expect(await answer(admin.GET('/v1/users', { params: { query: offContract({ color: 'red' }) } }))).toMatchObject({ status: 400, body: { message: expect.stringMatching(/Unknown query parameter 'color'/) } });
-      expect(await answer(user.GET('/v1/search', { params: { query: offContract({}) } }))).toMatchObject({ status: 400, body: { message: expect.stringMatching(/q/) } });
+      expect(await answer(admin.GET('/v1/users', { params: { query: { limit: 500 } } }))).toMatchObject({
+        status: 400,
+        body: { message: expect.stringMatching(/limit must be <= 100/) },
+      });
+      expect(await answer(admin.GET('/v1/users', { params: { query: { page: 0 } } }))).toMatchObject({
+        status: 400,
+        body: { message: expect.stringMatching(/page must be >= 1/) },
+      });
+      expect(await answer(admin.GET('/v1/users', { params: { query: offContract({ color: 'red' }) } }))).toMatchObject({
+        status: 400,
+        body: { message: expect.stringMatching(/Unknown query parameter 'color'/) },
+      });
+      expect(await answer(user.GET('/v1/search', { params: { query: offContract({}) } }))).toMatchObject({
+        status: 400,
+        body: { message: expect.stringMatching(/q/) },
+      });
     });
 
     it('a bad body answers 400 naming the field', async () => {
-      const res = await answer(admin.POST('/v1/users', { body: { name: 'Alice', username: 'a b', password: 'long-enough-password-1' } }));
-      expect(res).toMatchObject({ status: 400, body: { message: expect.stringMatching(/request\/body\/username must match pattern/) } });
+      const res = await answer(
+        admin.POST('/v1/users', { body: { name: 'Alice', username: 'a b', password: 'long-enough-password-1' } }),
+      );
+      expect(res).toMatchObject({
+        status: 400,
+        body: { message: expect.stringMatching(/request\/body\/username must match pattern/) },
+      });
       const missing = await answer(api.POST('/v1/auth/login', { body: offContract({ username: 'alice' }) }));
       expect(missing).toMatchObject({ status: 400, body: { message: expect.stringMatching(/password/) } });
     });
 
     it('malformed JSON answers 400, a body over the limit 413, a wrong content type 415: all JSON', async () => {
-      expect(await call('post', '/v1/auth/login', { raw: '{"username": "alice", ' })).toMatchObject({ status: 400, body: { message: 'request body is not valid JSON' } });
+      expect(await call('post', '/v1/auth/login', { raw: '{"username": "alice", ' })).toMatchObject({
+        status: 400,
+        body: { message: 'request body is not valid JSON' },
+      });
       const big = JSON.stringify({ username: 'alice', password: 'x'.repeat(4000) });
-      expect(await call('post', '/v1/auth/login', { raw: big })).toMatchObject({ status: 413, body: { message: 'request body too large' } });
-      expect(await call('post', '/v1/auth/login', { raw: 'username=alice', contentType: 'application/x-www-form-urlencoded' })).toMatchObject({
+      expect(await call('post', '/v1/auth/login', { raw: big })).toMatchObject({
+        status: 413,
+        body: { message: 'request body too large' },
+      });
+      expect(
+        await call('post', '/v1/auth/login', {
+          raw: 'username=alice',
+          contentType: 'application/x-www-form-urlencoded',
+        }),
+      ).toMatchObject({
         status: 415,
         body: { message: expect.stringMatching(/unsupported media type/) },
       });
@@ -216,13 +281,19 @@ describe('gateway (e2e)', () => {
     // A user's own features live in the auth service: this call needs it, and a real user.
     await stack.startService('auth');
     const someone = await newUser(stack);
-    expect(await answer(someone.api.GET('/v1/features'))).toMatchObject({ status: 200, body: { favourites: true, hidden: false } });
+    expect(await answer(someone.api.GET('/v1/features'))).toMatchObject({
+      status: 200,
+      body: { favourites: true, hidden: false },
+    });
   });
 
   // Last: it stops NATS.
   it('readiness turns false while NATS is disconnected; liveness stays ok', async () => {
     await stack.nats.stop();
-    await waitFor(async () => (await api.GET('/health/ready')).response.status === 503, { timeoutMs: 10_000, what: 'readiness to turn 503' });
+    await waitFor(async () => (await api.GET('/health/ready')).response.status === 503, {
+      timeoutMs: 10_000,
+      what: 'readiness to turn 503',
+    });
     const res = await answer(api.GET('/health/ready'));
     expect(res.body).toEqual({ status: 'unavailable', message: expect.any(String) });
     expect(await answer(api.GET('/health/live'))).toMatchObject({ status: 200, body: { status: 'ok' } });

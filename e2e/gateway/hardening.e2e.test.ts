@@ -12,7 +12,16 @@ import type { Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { freePort, multipartBody, piecesOf, postInPieces, serviceEntry, startS3Server, startStack, waitFor } from '@trove/kit/testing';
+import {
+  freePort,
+  multipartBody,
+  piecesOf,
+  postInPieces,
+  serviceEntry,
+  startS3Server,
+  startStack,
+  waitFor,
+} from '@trove/kit/testing';
 import type { S3ServerHandle, Stack } from '@trove/kit/testing';
 import { noisePng } from '@trove/kit/testing/media';
 import { answer, createApi, newUser, randomTestAddress, status } from '../support/api';
@@ -20,7 +29,14 @@ import type { Api, Credentials } from '../support/api';
 import { send } from '../support/raw';
 
 /** The gateway's limits in this suite, short so that it stays quick. */
-const LIMITS = { bodySeconds: 2, headersSeconds: 2, keepAliveSeconds: 1, uploadIdleSeconds: 2, sharingPerMinute: 5, sharingMissesPerMinute: 8 } as const;
+const LIMITS = {
+  bodySeconds: 2,
+  headersSeconds: 2,
+  keepAliveSeconds: 1,
+  uploadIdleSeconds: 2,
+  sharingPerMinute: 5,
+  sharingMissesPerMinute: 8,
+} as const;
 /** Room for a loaded machine on top of a bound (Node checks overdue headers once a second). */
 const SLACK_MS = 2500;
 
@@ -45,17 +61,33 @@ function rawExchange(baseUrl: string, text: string): Promise<RawExchange> {
       firstByteAt ||= Date.now();
       received += d.toString('latin1');
     });
-    socket.on('close', () => resolve({ received, closedAfterMs: Date.now() - sentAt, closedAfterAnswerMs: Date.now() - (firstByteAt || sentAt) }));
+    socket.on('close', () =>
+      resolve({
+        received,
+        closedAfterMs: Date.now() - sentAt,
+        closedAfterAnswerMs: Date.now() - (firstByteAt || sentAt),
+      }),
+    );
     socket.on('error', reject);
     socket.write(text);
   });
 }
 
 /** An upload in pieces, `gapMs` apart; only the first `send` bytes of the body when given. */
-const uploadInPieces = (baseUrl: string, token: string, file: Buffer, opts: { send?: number; pieces: number; gapMs: number }) => {
+const uploadInPieces = (
+  baseUrl: string,
+  token: string,
+  file: Buffer,
+  opts: { send?: number; pieces: number; gapMs: number },
+) => {
   const { body, contentType } = multipartBody(file);
   const sent = body.subarray(0, opts.send ?? body.length);
-  return postInPieces(`${baseUrl}/v1/mediaItems`, { pieces: piecesOf(sent, opts.pieces), gapMs: opts.gapMs, declaredLength: body.length, headers: { Authorization: `Bearer ${token}`, 'Content-Type': contentType } });
+  return postInPieces(`${baseUrl}/v1/mediaItems`, {
+    pieces: piecesOf(sent, opts.pieces),
+    gapMs: opts.gapMs,
+    declaredLength: body.length,
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': contentType },
+  });
 };
 
 /** Files under a directory, recursively (none when it does not exist). */
@@ -70,7 +102,8 @@ function requestCount(metrics: string, labels: { method: string; route: string; 
     const m = /^trove_http_request_duration_seconds_count\{(.*)\} (\d+)$/.exec(line);
     if (!m) continue;
     const found = Object.fromEntries([...m[1].matchAll(/(\w+)="([^"]*)"/g)].map(([, k, v]) => [k, v]));
-    if (found.method === labels.method && found.route === labels.route && found.status === labels.status) return Number(m[2]);
+    if (found.method === labels.method && found.route === labels.route && found.status === labels.status)
+      return Number(m[2]);
   }
   return 0;
 }
@@ -109,7 +142,10 @@ describe('gateway hardening (e2e)', () => {
 
   describe('slow clients', () => {
     it('headers and then no body on a JSON call: 408 and the connection closed within the body timeout', async () => {
-      const res = await rawExchange(stack.gatewayUrl, 'POST /v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60\r\n\r\n{"user');
+      const res = await rawExchange(
+        stack.gatewayUrl,
+        'POST /v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60\r\n\r\n{"user',
+      );
       expect(res.received).toMatch(/^HTTP\/1\.1 408 /);
       expect(res.received).toContain(`{"message":"request body not received within ${LIMITS.bodySeconds} seconds"}`);
       expect(res.closedAfterMs).toBeGreaterThanOrEqual(LIMITS.bodySeconds * 1000 - 100);
@@ -117,7 +153,10 @@ describe('gateway hardening (e2e)', () => {
     });
 
     it('a call refused before its body was read (401) does not keep the connection waiting for that body', async () => {
-      const res = await rawExchange(stack.gatewayUrl, 'POST /v1/albums HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60\r\n\r\n');
+      const res = await rawExchange(
+        stack.gatewayUrl,
+        'POST /v1/albums HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60\r\n\r\n',
+      );
       expect(res.received).toMatch(/^HTTP\/1\.1 401 /);
       expect(res.closedAfterMs).toBeLessThan(LIMITS.bodySeconds * 1000 + SLACK_MS);
     });
@@ -129,7 +168,10 @@ describe('gateway hardening (e2e)', () => {
     });
 
     it('an idle keep-alive connection is closed after the keep-alive timeout', async () => {
-      const res = await rawExchange(stack.gatewayUrl, 'GET /version HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n');
+      const res = await rawExchange(
+        stack.gatewayUrl,
+        'GET /version HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n',
+      );
       expect(res.received).toMatch(/^HTTP\/1\.1 200 [\s\S]*Keep-Alive: timeout=1/i);
       expect(res.closedAfterAnswerMs).toBeLessThan(LIMITS.keepAliveSeconds * 1000 + SLACK_MS);
     });
@@ -142,7 +184,11 @@ describe('gateway hardening (e2e)', () => {
       const res = await uploadInPieces(stack.gatewayUrl, token, await noisePng(64, 64), { pieces: 10, gapMs: 500 });
       expect(res).toEqual({ status: 201, body: { id: expect.any(String) } });
       expect(Date.now() - started).toBeGreaterThan(LIMITS.bodySeconds * 1000);
-      expect(await answer(as({ bearer: token }).GET('/v1/mediaItems/{id}', { params: { path: { id: String(res.body.id) } } }))).toMatchObject({ status: 200, body: { filename: 'slow.png' } });
+      expect(
+        await answer(
+          as({ bearer: token }).GET('/v1/mediaItems/{id}', { params: { path: { id: String(res.body.id) } } }),
+        ),
+      ).toMatchObject({ status: 200, body: { filename: 'slow.png' } });
     });
 
     it('a stalled upload is cut (408) and leaves no item and no blob', async () => {
@@ -151,10 +197,15 @@ describe('gateway hardening (e2e)', () => {
       const started = Date.now();
       // The first 8000 bytes (past the sniffed head: the store is writing), then nothing.
       const res = await uploadInPieces(stack.gatewayUrl, stalledToken, png, { send: 8000, pieces: 1, gapMs: 0 });
-      expect(res).toEqual({ status: 408, body: { message: `upload stalled: no data for ${LIMITS.uploadIdleSeconds} seconds` } });
+      expect(res).toEqual({
+        status: 408,
+        body: { message: `upload stalled: no data for ${LIMITS.uploadIdleSeconds} seconds` },
+      });
       expect(Date.now() - started).toBeLessThan(LIMITS.uploadIdleSeconds * 1000 + SLACK_MS);
       await stack.processes.gateway.waitForOutput('upload stalled; cut, nothing kept');
-      await waitFor(async () => (await filesUnder(join(stack.dataDir, 'blobs', '.tmp'))).length === 0, { what: 'no partial blob left' });
+      await waitFor(async () => (await filesUnder(join(stack.dataDir, 'blobs', '.tmp'))).length === 0, {
+        what: 'no partial blob left',
+      });
       expect(await filesUnder(join(stack.dataDir, 'blobs', 'media', stalledUser))).toEqual([]);
       expect(await answer(as({ bearer: stalledToken }).GET('/v1/mediaItems'))).toMatchObject({ status: 200, body: [] });
     });
@@ -163,7 +214,14 @@ describe('gateway hardening (e2e)', () => {
   describe('administrator logins', () => {
     /** GET /v1/users as the administrator (or with a wrong password), from `address`. */
     const users = (password: 'right' | 'wrong', address: string) =>
-      answer(as({ basic: { username: stack.adminUsername, password: password === 'right' ? stack.adminPassword : `${stack.adminPassword}-wrong` } }).GET('/v1/users', from(address)));
+      answer(
+        as({
+          basic: {
+            username: stack.adminUsername,
+            password: password === 'right' ? stack.adminPassword : `${stack.adminPassword}-wrong`,
+          },
+        }).GET('/v1/users', from(address)),
+      );
 
     it('after 10 failures a minute from one address every attempt answers 429 with Retry-After, the right password too; other addresses are not affected', async () => {
       const address = randomTestAddress();
@@ -188,12 +246,17 @@ describe('gateway hardening (e2e)', () => {
       const address = randomTestAddress();
       // The album, and its items: both anonymous reads of a shared link.
       const reads = [
-        (from: { headers: Record<string, string> }) => answer(api.GET('/v1/sharing/{id}', { params: { path: { id: randomUUID() } }, ...from })),
-        (from: { headers: Record<string, string> }) => answer(api.GET('/v1/sharing/{id}/mediaItems', { params: { path: { id: randomUUID() } }, ...from })),
+        (from: { headers: Record<string, string> }) =>
+          answer(api.GET('/v1/sharing/{id}', { params: { path: { id: randomUUID() } }, ...from })),
+        (from: { headers: Record<string, string> }) =>
+          answer(api.GET('/v1/sharing/{id}/mediaItems', { params: { path: { id: randomUUID() } }, ...from })),
       ];
       // More misses than the found bucket holds: they spend only the miss bucket.
       for (let i = 0; i < LIMITS.sharingMissesPerMinute; i++) {
-        expect(await reads[i % 2]!(from(address))).toMatchObject({ status: 404, body: { message: 'shared link not found' } });
+        expect(await reads[i % 2]!(from(address))).toMatchObject({
+          status: 404,
+          body: { message: 'shared link not found' },
+        });
       }
       for (const read of reads) {
         const refused = await read(from(address));
@@ -208,19 +271,33 @@ describe('gateway hardening (e2e)', () => {
       const album = (await owner.api.POST('/v1/albums', { body: { name: 'Limited', shared: true } })).data!;
       const address = randomTestAddress();
       for (let i = 0; i < LIMITS.sharingPerMinute - 1; i++) {
-        expect((await answer(api.GET('/v1/sharing/{id}', { params: { path: { id: randomUUID() } }, ...from(address) }))).status).toBe(404);
+        expect(
+          (await answer(api.GET('/v1/sharing/{id}', { params: { path: { id: randomUUID() } }, ...from(address) })))
+            .status,
+        ).toBe(404);
       }
       for (let i = 0; i < LIMITS.sharingPerMinute; i++) {
-        expect((await answer(api.GET('/v1/sharing/{id}', { params: { path: { id: album.id } }, ...from(address) }))).status).toBe(200);
+        expect(
+          (await answer(api.GET('/v1/sharing/{id}', { params: { path: { id: album.id } }, ...from(address) }))).status,
+        ).toBe(200);
       }
-      const refused = await answer(api.GET('/v1/sharing/{id}/mediaItems', { params: { path: { id: album.id } }, ...from(address) }));
+      const refused = await answer(
+        api.GET('/v1/sharing/{id}/mediaItems', { params: { path: { id: album.id } }, ...from(address) }),
+      );
       expect(refused).toMatchObject({ status: 429, body: { message: 'too many requests' } });
-      expect((await answer(api.GET('/v1/sharing/{id}', { params: { path: { id: album.id } }, ...from('192.0.2.98') }))).status).toBe(200);
+      expect(
+        (await answer(api.GET('/v1/sharing/{id}', { params: { path: { id: album.id } }, ...from('192.0.2.98') })))
+          .status,
+      ).toBe(200);
     });
 
     it('page is bounded (at most 1000)', async () => {
-      const page = (n: number) => api.GET('/v1/sharing/{id}/mediaItems', { params: { path: { id: randomUUID() }, query: { page: n } } });
-      expect(await answer(page(1001))).toMatchObject({ status: 400, body: { message: expect.stringMatching(/page must be <= 1000/) } });
+      const page = (n: number) =>
+        api.GET('/v1/sharing/{id}/mediaItems', { params: { path: { id: randomUUID() }, query: { page: n } } });
+      expect(await answer(page(1001))).toMatchObject({
+        status: 400,
+        body: { message: expect.stringMatching(/page must be <= 1000/) },
+      });
       expect(await status(page(1000))).toBe(404);
     });
   });
@@ -242,7 +319,9 @@ describe('gateway hardening (e2e)', () => {
     await send(`${stack.gatewayUrl}/version`, { method: 'patch' });
     const after = await metrics();
     expect(series.map((s) => requestCount(after, s) - requestCount(before, s))).toEqual([3, 1, 1, 1, 1]);
-    const versionBuckets = after.split('\n').filter((l) => l.startsWith('trove_http_request_duration_seconds_bucket{') && l.includes('route="/version"'));
+    const versionBuckets = after
+      .split('\n')
+      .filter((l) => l.startsWith('trove_http_request_duration_seconds_bucket{') && l.includes('route="/version"'));
     expect(versionBuckets.length).toBeGreaterThan(1);
     expect(versionBuckets.every((l) => l.includes('service="gateway"'))).toBe(true);
   });
@@ -260,10 +339,14 @@ describe('GET /disk on S3 (e2e)', () => {
     // In front of s3rver, counting the bucket listings (ListObjectsV2) the gateway makes.
     proxy = createServer((req, res) => {
       if (req.method === 'GET' && /[?&]list-type=2/.test(req.url ?? '')) listings++;
-      const upstream = request(`${s3.endpoint}${req.url ?? '/'}`, { method: req.method, headers: req.headers }, (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      });
+      const upstream = request(
+        `${s3.endpoint}${req.url ?? '/'}`,
+        { method: req.method, headers: req.headers },
+        (up) => {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+        },
+      );
       upstream.on('error', () => res.destroy());
       req.pipe(upstream);
     });
@@ -289,7 +372,9 @@ describe('GET /disk on S3 (e2e)', () => {
   });
 
   it('lists the bucket once for many concurrent and following calls (the figure is kept 60 s)', async () => {
-    const answers = await Promise.all(Array.from({ length: 10 }, () => fetch(`${gatewayUrl}/disk`).then((r) => r.json())));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => fetch(`${gatewayUrl}/disk`).then((r) => r.json())),
+    );
     expect(answers).toEqual(Array(10).fill({ total: 1000000, used: 0, free: 1000000 }));
     for (let i = 0; i < 5; i++) expect((await fetch(`${gatewayUrl}/disk`)).status).toBe(200);
     expect(listings).toBe(1);

@@ -31,12 +31,18 @@ describe('a short JWT secret (e2e)', () => {
   });
 
   const start = async (service: string, env: Record<string, string>) =>
-    startProcess(service, serviceEntry(service), { ...stack.envFor(service), TROVE_GATEWAY_PORT: String(await freePort()), ...env });
+    startProcess(service, serviceEntry(service), {
+      ...stack.envFor(service),
+      TROVE_GATEWAY_PORT: String(await freePort()),
+      ...env,
+    });
 
   it.each(['gateway', 'auth'])('%s refuses the one kept in the data dir: exit 78 naming the file', async (service) => {
     const proc = await start(service, { TROVE_DATA_DIR: data.path, TROVE_JWT_SECRET: '' });
     expect(await exitOf(proc)).toBe(78);
-    expect(proc.output()).toContain(`the secret in ${join(data.path, 'secrets', 'jwt-secret')} must be at least 32 characters, it has 20`);
+    expect(proc.output()).toContain(
+      `the secret in ${join(data.path, 'secrets', 'jwt-secret')} must be at least 32 characters, it has 20`,
+    );
     expect(proc.output()).toContain('or set TROVE_JWT_SECRET');
   });
 

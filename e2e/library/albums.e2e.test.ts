@@ -48,19 +48,34 @@ describe('albums and sharing (e2e)', () => {
   });
 
   const byId = (id: string) => ({ params: { path: { id } } });
-  const createAlbum = (user: TestUser, body: AlbumRequest): Promise<Album> => ok(user.api.POST('/v1/albums', { body }), 201);
+  const createAlbum = (user: TestUser, body: AlbumRequest): Promise<Album> =>
+    ok(user.api.POST('/v1/albums', { body }), 201);
   const getAlbum = (user: TestUser, id: string): Promise<Album> => ok(user.api.GET('/v1/albums/{id}', byId(id)), 200);
-  const updateAlbum = (user: TestUser, id: string, body: AlbumUpdateRequest) => answer(user.api.PUT('/v1/albums/{id}', { ...byId(id), body }));
-  const albumItemIds = async (user: TestUser, id: string, query: { page?: number; limit?: number } = {}): Promise<string[]> =>
+  const updateAlbum = (user: TestUser, id: string, body: AlbumUpdateRequest) =>
+    answer(user.api.PUT('/v1/albums/{id}', { ...byId(id), body }));
+  const albumItemIds = async (
+    user: TestUser,
+    id: string,
+    query: { page?: number; limit?: number } = {},
+  ): Promise<string[]> =>
     (await ok(user.api.GET('/v1/albums/{id}/mediaItems', { params: { path: { id }, query } }), 200)).map((i) => i.id);
-  const sharedItemIds = async (id: string): Promise<string[]> => (await ok(anonymous.GET('/v1/sharing/{id}/mediaItems', byId(id)), 200)).map((i) => i.id);
+  const sharedItemIds = async (id: string): Promise<string[]> =>
+    (await ok(anonymous.GET('/v1/sharing/{id}/mediaItems', byId(id)), 200)).map((i) => i.id);
   const sharedAlbum = (id: string) => answer(anonymous.GET('/v1/sharing/{id}', byId(id)));
   const sharedItems = (id: string) => answer(anonymous.GET('/v1/sharing/{id}/mediaItems', byId(id)));
-  const albumsOf = async (user: TestUser, itemId: string): Promise<string[]> => (await ok(user.api.GET('/v1/mediaItems/{id}/albums', byId(itemId)), 200)).map((a) => a.id);
+  const albumsOf = async (user: TestUser, itemId: string): Promise<string[]> =>
+    (await ok(user.api.GET('/v1/mediaItems/{id}/albums', byId(itemId)), 200)).map((a) => a.id);
   const items = (user: TestUser, id: string, method: 'post' | 'delete', mediaItems: string[]) =>
-    answer(method === 'post' ? user.api.POST('/v1/albums/{id}/mediaItems', { ...byId(id), body: { mediaItems } }) : user.api.DELETE('/v1/albums/{id}/mediaItems', { ...byId(id), body: { mediaItems } }));
-  const summary = (a: Pick<Album, 'mediaItemsCount' | 'coverMediaItemId'> & { coverMediaItem: { id: string } | null }) => ({ count: a.mediaItemsCount, cover: a.coverMediaItemId, coverItem: a.coverMediaItem?.id ?? null });
-  const expectError = (res: { status: number; body: unknown }, status: number, body: unknown) => expect({ status: res.status, body: res.body }).toEqual({ status, body });
+    answer(
+      method === 'post'
+        ? user.api.POST('/v1/albums/{id}/mediaItems', { ...byId(id), body: { mediaItems } })
+        : user.api.DELETE('/v1/albums/{id}/mediaItems', { ...byId(id), body: { mediaItems } }),
+    );
+  const summary = (
+    a: Pick<Album, 'mediaItemsCount' | 'coverMediaItemId'> & { coverMediaItem: { id: string } | null },
+  ) => ({ count: a.mediaItemsCount, cover: a.coverMediaItemId, coverItem: a.coverMediaItem?.id ?? null });
+  const expectError = (res: { status: number; body: unknown }, status: number, body: unknown) =>
+    expect({ status: res.status, body: res.body }).toEqual({ status, body });
 
   describe('album calls', () => {
     it('answer 401 without a token', async () => {
@@ -76,7 +91,14 @@ describe('albums and sharing (e2e)', () => {
         ['delete', `/v1/albums/${id}/mediaItems`],
         ['get', `/v1/mediaItems/${id}/albums`],
       ] as const) {
-        expectError(await send(stack.gatewayUrl + path, { method, json: method === 'get' || method === 'delete' ? undefined : { name: 'x', mediaItems: [id] } }), 401, UNAUTHORIZED);
+        expectError(
+          await send(stack.gatewayUrl + path, {
+            method,
+            json: method === 'get' || method === 'delete' ? undefined : { name: 'x', mediaItems: [id] },
+          }),
+          401,
+          UNAUTHORIZED,
+        );
       }
     });
 
@@ -98,12 +120,24 @@ describe('albums and sharing (e2e)', () => {
       });
       expect(await getAlbum(alice, created.id)).toEqual(created);
 
-      const put = await updateAlbum(alice, created.id, offContract({ name: 'Summer', description: null, hidden: true, unknown: 'ignored' }));
+      const put = await updateAlbum(
+        alice,
+        created.id,
+        offContract({ name: 'Summer', description: null, hidden: true, unknown: 'ignored' }),
+      );
       expect(put.status).toBe(204);
       const updated = await getAlbum(alice, created.id);
-      expect(updated).toMatchObject({ name: 'Summer', description: null, hidden: true, shared: false, createdAt: created.createdAt });
+      expect(updated).toMatchObject({
+        name: 'Summer',
+        description: null,
+        hidden: true,
+        shared: false,
+        createdAt: created.createdAt,
+      });
       expect(Date.parse(updated.updatedAt)).toBeGreaterThanOrEqual(Date.parse(created.updatedAt));
-      expectError(await updateAlbum(alice, created.id, offContract({ unknown: 1 })), 400, { message: expect.stringContaining('at least one') });
+      expectError(await updateAlbum(alice, created.id, offContract({ unknown: 1 })), 400, {
+        message: expect.stringContaining('at least one'),
+      });
 
       expect((await items(alice, created.id, 'post', [photos[0]!.id])).status).toBe(204);
       expect(await status(alice.api.DELETE('/v1/albums/{id}', byId(created.id)))).toBe(204);
@@ -126,7 +160,9 @@ describe('albums and sharing (e2e)', () => {
       expectError(await answer(alice.api.GET('/v1/albums/{id}', byId(randomUUID()))), 404, ALBUM_NOT_FOUND);
       expect(await status(alice.api.GET('/v1/albums/{id}', byId('not-a-uuid')))).toBe(400);
       expect((await getAlbum(alice, id)).name).toBe('Private');
-      expect((await ok(bob.api.GET('/v1/albums', { params: { query: { limit: 100 } } }))).map((a) => a.id)).not.toContain(id);
+      expect(
+        (await ok(bob.api.GET('/v1/albums', { params: { query: { limit: 100 } } }))).map((a) => a.id),
+      ).not.toContain(id);
     });
 
     it('lists with each sort, pagination, the shared filter and hidden albums left out unless asked', async () => {
@@ -143,7 +179,8 @@ describe('albums and sharing (e2e)', () => {
       }
       // Touch banana last: updatedAt order differs from creation order.
       expect((await updateAlbum(carol, made[0]!.id, { description: 'touched' })).status).toBe(204);
-      const names = async (query: AlbumsQuery = {}) => (await ok(carol.api.GET('/v1/albums', { params: { query } }), 200)).map((a) => a.name);
+      const names = async (query: AlbumsQuery = {}) =>
+        (await ok(carol.api.GET('/v1/albums', { params: { query } }), 200)).map((a) => a.name);
       expect(await names()).toEqual(['Apple', 'banana', 'cherry']);
       expect(await names({ sort: 'name' })).toEqual(['Apple', 'banana', 'cherry']);
       expect(await names({ sort: '-name' })).toEqual(['cherry', 'banana', 'Apple']);
@@ -164,7 +201,8 @@ describe('albums and sharing (e2e)', () => {
     it('a raw query string: a `+` sort sent as %2B is ascending; a raw `+` is a space, so `+name` is not a sort key (400 naming it)', async () => {
       const carol = await newUser(stack);
       for (const name of ['banana', 'Apple']) await createAlbum(carol, { name });
-      const raw = (query: string) => send(`${stack.gatewayUrl}/v1/albums?${query}`, { headers: { Authorization: `Bearer ${carol.token}` } });
+      const raw = (query: string) =>
+        send(`${stack.gatewayUrl}/v1/albums?${query}`, { headers: { Authorization: `Bearer ${carol.token}` } });
       const names = async (query: string) => {
         const res = await raw(query);
         expect([query, res.status]).toEqual([query, 200]);
@@ -179,7 +217,9 @@ describe('albums and sharing (e2e)', () => {
       expect(spaced.body).toEqual({ message: expect.stringContaining('sort') });
       const reserved = await raw('sort=name,createdAt');
       expect(reserved.status).toBe(400);
-      expect(reserved.body).toEqual({ message: "Parameter 'sort' must be url encoded. Its value may not contain reserved characters." });
+      expect(reserved.body).toEqual({
+        message: "Parameter 'sort' must be url encoded. Its value may not contain reserved characters.",
+      });
     });
   });
 
@@ -211,7 +251,11 @@ describe('albums and sharing (e2e)', () => {
       expect((await items(alice, album.id, 'post', [photos[0]!.id])).status).toBe(204);
       expectError(await items(alice, album.id, 'delete', [photos[0]!.id, bobsPhoto.id]), 404, MEDIA_NOT_FOUND);
       expect(await albumItemIds(alice, album.id)).toEqual([photos[0]!.id]);
-      expectError(await answer(alice.api.POST('/v1/albums', { body: { name: 'x', coverMediaItemId: bobsPhoto.id } })), 404, MEDIA_NOT_FOUND);
+      expectError(
+        await answer(alice.api.POST('/v1/albums', { body: { name: 'x', coverMediaItemId: bobsPhoto.id } })),
+        404,
+        MEDIA_NOT_FOUND,
+      );
     });
 
     it('a chosen cover must be in the album; creating with a cover makes it the first item', async () => {
@@ -250,16 +294,24 @@ describe('albums and sharing (e2e)', () => {
       const album = await createAlbum(alice, { name: 'Trash', shared: true });
       await items(alice, album.id, 'post', [a!.id, b!.id]);
       expect(await status(alice.api.POST('/v1/trash', { body: { mediaItems: [a!.id] } }))).toBe(204);
-      await waitFor(async () => (await getAlbum(alice, album.id)).mediaItemsCount === 1, { what: 'the trash to reach the album' });
+      await waitFor(async () => (await getAlbum(alice, album.id)).mediaItemsCount === 1, {
+        what: 'the trash to reach the album',
+      });
       expect(summary(await getAlbum(alice, album.id))).toEqual({ count: 1, cover: b!.id, coverItem: b!.id });
       expect(await albumItemIds(alice, album.id)).toEqual([b!.id]);
       expect(await sharedItemIds(album.id)).toEqual([b!.id]);
-      expect(summary(await ok(anonymous.GET('/v1/sharing/{id}', byId(album.id))))).toEqual({ count: 1, cover: b!.id, coverItem: b!.id });
+      expect(summary(await ok(anonymous.GET('/v1/sharing/{id}', byId(album.id))))).toEqual({
+        count: 1,
+        cover: b!.id,
+        coverItem: b!.id,
+      });
       // The album still holds it (it will be back): it is listed for the item.
       expect(await albumsOf(alice, a!.id)).toContain(album.id);
 
       expect(await status(alice.api.DELETE('/v1/trash', { body: { mediaItems: [a!.id] } }))).toBe(204);
-      await waitFor(async () => (await getAlbum(alice, album.id)).mediaItemsCount === 2, { what: 'the restore to reach the album' });
+      await waitFor(async () => (await getAlbum(alice, album.id)).mediaItemsCount === 2, {
+        what: 'the restore to reach the album',
+      });
       expect(summary(await getAlbum(alice, album.id))).toEqual({ count: 2, cover: a!.id, coverItem: a!.id });
       expect(await albumItemIds(alice, album.id)).toEqual([a!.id, b!.id]);
       expect(await sharedItemIds(album.id)).toEqual([a!.id, b!.id]);
@@ -276,13 +328,27 @@ describe('albums and sharing (e2e)', () => {
       expect(shared.status).toBe(200);
       expect(shared.headers.get('cache-control')).toBe('no-store');
       const sharedBody = shared.body as SharedAlbum;
-      expect(sharedBody).toMatchObject({ id: album.id, name: 'Holiday', description: 'for the family', mediaItemsCount: 2, coverMediaItemId: a!.id });
+      expect(sharedBody).toMatchObject({
+        id: album.id,
+        name: 'Holiday',
+        description: 'for the family',
+        mediaItemsCount: 2,
+        coverMediaItemId: a!.id,
+      });
       const listed = await sharedItems(album.id);
       expect(listed.status).toBe(200);
       const listedItems = listed.body as SharedMediaItem[];
       expect(listedItems.map((i) => i.id)).toEqual([a!.id, b!.id]);
       expect(await albumItemIds(alice, album.id)).toEqual([a!.id, b!.id, c!.id]);
-      expect((await ok(anonymous.GET('/v1/sharing/{id}/mediaItems', { params: { path: { id: album.id }, query: { limit: 1, page: 2 } } }))).map((i) => i.id)).toEqual([b!.id]);
+      expect(
+        (
+          await ok(
+            anonymous.GET('/v1/sharing/{id}/mediaItems', {
+              params: { path: { id: album.id }, query: { limit: 1, page: 2 } },
+            }),
+          )
+        ).map((i) => i.id),
+      ).toEqual([b!.id]);
 
       // Locations are not shared: no original for visitors; the pictures are signed for the album.
       expect([sharedBody.coverMediaItem!, ...listedItems].map((i) => i.sourceUrl)).toEqual([null, null, null]);
@@ -314,7 +380,8 @@ describe('albums and sharing (e2e)', () => {
 
     it("visitors see no GPS position unless the owner shares the album's locations", async () => {
       /** Its position to 4 decimals (about 10 m), as the EXIF degrees-minutes-seconds give it back. */
-      const at = (i: Pick<MediaItem, 'latitude' | 'longitude'>) => [i.latitude, i.longitude].map((v) => (v === null ? null : Math.round(v * 1e4) / 1e4));
+      const at = (i: Pick<MediaItem, 'latitude' | 'longitude'>) =>
+        [i.latitude, i.longitude].map((v) => (v === null ? null : Math.round(v * 1e4) / 1e4));
       const placed = await uploadReady(alice.api, await jpegAt(48.8584, 2.2945), 'eiffel.jpg');
       expect(at(placed)).toEqual([48.8584, 2.2945]);
       const album = await createAlbum(alice, { name: 'Paris', shared: true, coverMediaItemId: placed.id });
@@ -329,7 +396,9 @@ describe('albums and sharing (e2e)', () => {
         [null, null],
       ]);
       // The owner always sees where it was taken.
-      expect(at((await ok(alice.api.GET('/v1/albums/{id}/mediaItems', byId(album.id)), 200))[0]!)).toEqual([48.8584, 2.2945]);
+      expect(at((await ok(alice.api.GET('/v1/albums/{id}/mediaItems', byId(album.id)), 200))[0]!)).toEqual([
+        48.8584, 2.2945,
+      ]);
       expect((await updateAlbum(alice, album.id, { shareLocation: true })).status).toBe(204);
       expect((await getAlbum(alice, album.id)).shareLocation).toBe(true);
       expect(await visitorSees()).toEqual([
@@ -349,7 +418,9 @@ describe('albums and sharing (e2e)', () => {
       const album = await createAlbum(dave, { name: 'Dave', shared: true, coverMediaItemId: photo.id });
       expect((await sharedAlbum(album.id)).status).toBe(200);
       expect(await status(adminApi(stack).DELETE('/v1/users/{id}', byId(dave.id)))).toBe(204);
-      await waitFor(async () => (await sharedAlbum(album.id)).status === 404, { what: 'the user deletion to reach the library' });
+      await waitFor(async () => (await sharedAlbum(album.id)).status === 404, {
+        what: 'the user deletion to reach the library',
+      });
       expectError(await sharedItems(album.id), 404, LINK_NOT_FOUND);
     });
   });

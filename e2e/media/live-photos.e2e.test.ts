@@ -8,7 +8,14 @@ import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { startStack, tempDir, waitFor } from '@trove/kit/testing';
 import type { Stack, TempDir } from '@trove/kit/testing';
-import { describeWithFixtures, HEIC_FIXTURE_FACTS, HEIC_FIXTURE_PAIRING_ID, ffmpeg, heicFixture, testClipArgs } from '@trove/kit/testing/media';
+import {
+  describeWithFixtures,
+  HEIC_FIXTURE_FACTS,
+  HEIC_FIXTURE_PAIRING_ID,
+  ffmpeg,
+  heicFixture,
+  testClipArgs,
+} from '@trove/kit/testing/media';
 import { getItem, newUser, ok, settled, upload, uploadReady } from '../support/api';
 import type { Api, MediaItem } from '../support/api';
 
@@ -27,7 +34,12 @@ describeWithFixtures('Live Photos (e2e)', () => {
     await ffmpeg([
       ...testClipArgs({ seconds: 1, size: '160x120', audio: false }),
       ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-f', 'mov'],
-      ...['-movflags', 'use_metadata_tags', '-metadata', `com.apple.quicktime.content.identifier=${HEIC_FIXTURE_PAIRING_ID}`],
+      ...[
+        '-movflags',
+        'use_metadata_tags',
+        '-metadata',
+        `com.apple.quicktime.content.identifier=${HEIC_FIXTURE_PAIRING_ID}`,
+      ],
       file,
     ]);
     mov = await readFile(file);
@@ -38,7 +50,8 @@ describeWithFixtures('Live Photos (e2e)', () => {
     await tmp?.remove();
   });
 
-  const library = async (api: Api) => (await ok(api.GET('/v1/mediaItems', { params: { query: { limit: 100 } } }), 200)).map((i) => i.id);
+  const library = async (api: Api) =>
+    (await ok(api.GET('/v1/mediaItems', { params: { query: { limit: 100 } } }), 200)).map((i) => i.id);
   /** The still once it is paired (the pairing follows the second result, on either replica). */
   const paired = (api: Api, id: string) =>
     waitFor(
@@ -51,7 +64,14 @@ describeWithFixtures('Live Photos (e2e)', () => {
 
   async function expectLivePhoto(api: Api, still: MediaItem, motionId: string) {
     // What a client of the original API expects of the HEIC still holds, now with the category it earned.
-    expect(still).toMatchObject({ ...HEIC_FIXTURE_FACTS, status: 'READY', mimeType: 'image/heic', mediaItemType: 'photo', mediaItemCategory: 'live', motionMediaItemId: motionId });
+    expect(still).toMatchObject({
+      ...HEIC_FIXTURE_FACTS,
+      status: 'READY',
+      mimeType: 'image/heic',
+      mediaItemType: 'photo',
+      mediaItemCategory: 'live',
+      motionMediaItemId: motionId,
+    });
     expect(await library(api)).toEqual([still.id]);
     // The motion part plays from the still's signed URL, without a token.
     const motion = await fetch(still.motionUrl!);
@@ -59,14 +79,26 @@ describeWithFixtures('Live Photos (e2e)', () => {
     expect(motion.headers.get('content-type')).toMatch(/^video\//);
     expect((await motion.arrayBuffer()).byteLength).toBeGreaterThan(0);
     // Left out of lists, reachable by id.
-    expect(await getItem(api, motionId)).toMatchObject({ id: motionId, mediaItemType: 'video', status: 'READY', motionMediaItemId: null, motionUrl: null });
+    expect(await getItem(api, motionId)).toMatchObject({
+      id: motionId,
+      mediaItemType: 'video',
+      status: 'READY',
+      motionMediaItemId: null,
+      motionUrl: null,
+    });
     expect(await ok(api.GET('/v1/mediaItems', { params: { query: { type: 'video' } } }), 200)).toEqual([]);
   }
 
   it('the HEIC alone is an ordinary photo; its MOV uploaded next makes it live, linked to the MOV, and the library lists one item', async () => {
     const { api } = await newUser(stack);
     const still = await uploadReady(api, heic, 'IMG_0543.HEIC', 90_000);
-    expect(still).toMatchObject({ ...HEIC_FIXTURE_FACTS, status: 'READY', mediaItemCategory: 'default', motionMediaItemId: null, motionUrl: null });
+    expect(still).toMatchObject({
+      ...HEIC_FIXTURE_FACTS,
+      status: 'READY',
+      mediaItemCategory: 'default',
+      motionMediaItemId: null,
+      motionUrl: null,
+    });
     expect(await library(api)).toEqual([still.id]);
 
     const { id: motionId } = await ok(upload(api, mov, 'IMG_0543.MOV'), 201);

@@ -13,8 +13,28 @@ import type { NatsConnection } from 'nats';
 import sharp from 'sharp';
 import { freePort, serviceEntry, startStack, tempDir, waitFor } from '@trove/kit/testing';
 import type { ServiceProcess, Stack, TempDir } from '@trove/kit/testing';
-import { HEIC_FIXTURE_FACTS, cameraJpeg, clip, describeWithFixtures, heicFixture, plainImage, rawWithPreview, screenshotPng } from '@trove/kit/testing/media';
-import { adminApi, answer, createApi, getItem, newUser, offContract, ok, settled, status, upload } from '../support/api';
+import {
+  HEIC_FIXTURE_FACTS,
+  cameraJpeg,
+  clip,
+  describeWithFixtures,
+  heicFixture,
+  plainImage,
+  rawWithPreview,
+  screenshotPng,
+} from '@trove/kit/testing/media';
+import {
+  adminApi,
+  answer,
+  createApi,
+  getItem,
+  newUser,
+  offContract,
+  ok,
+  settled,
+  status,
+  upload,
+} from '../support/api';
 import type { Api, MediaItem, TestUser } from '../support/api';
 import { send } from '../support/raw';
 import { blobKeysOf, blobTempFiles, content, streamUpload } from './support';
@@ -57,7 +77,11 @@ describeWithFixtures('media (e2e)', () => {
     gateway2Url = `http://127.0.0.1:${port2}`;
     [worker2] = await Promise.all([
       stack.startExtra('worker-2', serviceEntry('worker')),
-      stack.startExtra('gateway-2', serviceEntry('gateway'), { TROVE_GATEWAY_PORT: String(port2), TROVE_UPLOAD_MAX_BYTES: String(SMALL_LIMIT), TROVE_CONTENT_URL_TTL_SECONDS: '1' }),
+      stack.startExtra('gateway-2', serviceEntry('gateway'), {
+        TROVE_GATEWAY_PORT: String(port2),
+        TROVE_UPLOAD_MAX_BYTES: String(SMALL_LIMIT),
+        TROVE_CONTENT_URL_TTL_SECONDS: '1',
+      }),
     ]);
     alice = await newUser(stack);
     bob = await newUser(stack);
@@ -97,20 +121,39 @@ describeWithFixtures('media (e2e)', () => {
       }
       const first = await answer(api.GET('/v1/mediaItems/{id}', byId(ids.mov)));
       expect(first.status).toBe(200);
-      expect(first.body).toMatchObject({ filename: 'clip.mov', mimeType: 'video/quicktime', mediaItemType: 'video', size: originals.mov.length, deleted: false });
+      expect(first.body).toMatchObject({
+        filename: 'clip.mov',
+        mimeType: 'video/quicktime',
+        mediaItemType: 'video',
+        size: originals.mov.length,
+        deleted: false,
+      });
       // One access log line per upload, naming the item and where its time went (`make bench` reads them).
       await stack.processes.gateway.waitForOutput(ids.mov);
       const line = stack.processes.gateway
         .output()
         .split('\n')
         .find((l) => l.includes(`"mediaItemId":"${ids.mov}"`) && l.includes('"msg":"request"'));
-      expect(JSON.parse(line!)).toMatchObject({ method: 'POST', status: 201, size: originals.mov.length, receiveMs: expect.any(Number), commitMs: expect.any(Number), registerMs: expect.any(Number), durableMs: expect.any(Number) });
+      expect(JSON.parse(line!)).toMatchObject({
+        method: 'POST',
+        status: 201,
+        size: originals.mov.length,
+        receiveMs: expect.any(Number),
+        commitMs: expect.any(Number),
+        registerMs: expect.any(Number),
+        durableMs: expect.any(Number),
+      });
     });
 
     it('every item reaches READY with the fields its file says', async () => {
       const items: Record<string, MediaItem> = {};
       for (const kind of Object.keys(ids)) items[kind] = await settled(api, ids[kind], 90_000);
-      for (const [kind, item] of Object.entries(items)) expect({ kind, status: item.status, failureReason: item.failureReason }).toEqual({ kind, status: 'READY', failureReason: null });
+      for (const [kind, item] of Object.entries(items))
+        expect({ kind, status: item.status, failureReason: item.failureReason }).toEqual({
+          kind,
+          status: 'READY',
+          failureReason: null,
+        });
 
       expect(items.jpeg).toMatchObject({
         mimeType: 'image/jpeg',
@@ -132,7 +175,14 @@ describeWithFixtures('media (e2e)', () => {
       expect(items.jpeg.longitude).toBeCloseTo(4.8952, 3);
       expect(items.jpeg.placeholder).toEqual(expect.any(String));
 
-      expect(items.png).toMatchObject({ mimeType: 'image/png', mediaItemCategory: 'screenshot', width: 390, height: 844, cameraMake: null, latitude: null });
+      expect(items.png).toMatchObject({
+        mimeType: 'image/png',
+        mediaItemCategory: 'screenshot',
+        width: 390,
+        height: 844,
+        cameraMake: null,
+        latitude: null,
+      });
 
       expect(items.heic).toMatchObject({
         mimeType: 'image/heic',
@@ -144,12 +194,32 @@ describeWithFixtures('media (e2e)', () => {
       });
       expect(items.heic.latitude).toBeCloseTo(19.0609, 3);
 
-      expect(items.raw).toMatchObject({ mimeType: 'image/x-canon-cr3', cameraMake: 'Canon', cameraModel: 'Canon EOS R5', width: 8192, height: 5464, creationTime: '2020-02-29T23:59:58+01:00' });
+      expect(items.raw).toMatchObject({
+        mimeType: 'image/x-canon-cr3',
+        cameraMake: 'Canon',
+        cameraModel: 'Canon EOS R5',
+        width: 8192,
+        height: 5464,
+        creationTime: '2020-02-29T23:59:58+01:00',
+      });
       expect(items.raw.latitude).toBeCloseTo(48.8582, 3);
 
-      expect(items.mp4).toMatchObject({ mimeType: 'video/mp4', mediaItemType: 'video', width: 320, height: 240, fps: '30', mediaItemCategory: 'default' });
+      expect(items.mp4).toMatchObject({
+        mimeType: 'video/mp4',
+        mediaItemType: 'video',
+        width: 320,
+        height: 240,
+        fps: '30',
+        mediaItemCategory: 'default',
+      });
       expect(items.mp4.creationTime.startsWith('2018-06-24T10:00:00')).toBe(true);
-      expect(items.mov).toMatchObject({ mimeType: 'video/quicktime', mediaItemType: 'video', width: 320, height: 240, fps: '30' });
+      expect(items.mov).toMatchObject({
+        mimeType: 'video/quicktime',
+        mediaItemType: 'video',
+        width: 320,
+        height: 240,
+        fps: '30',
+      });
       expect(items.mov.creationTime.startsWith('2017-03-05T08:30:00')).toBe(true);
     });
 
@@ -157,7 +227,11 @@ describeWithFixtures('media (e2e)', () => {
       for (const kind of ['jpeg', 'png', 'heic', 'raw', 'mp4', 'mov']) {
         const item = await getItem(api, ids[kind]);
         const thumb = await content(api, item.id, 'thumbnail');
-        expect({ kind, status: thumb.status, type: thumb.headers.get('content-type') }).toEqual({ kind, status: 200, type: 'image/webp' });
+        expect({ kind, status: thumb.status, type: thumb.headers.get('content-type') }).toEqual({
+          kind,
+          status: 200,
+          type: 'image/webp',
+        });
         expect(thumb.headers.get('etag')).toMatch(/^".+"$/);
         expect(thumb.headers.get('cache-control')).toMatch(/^private, max-age=\d+/);
         expect(thumb.headers.get('accept-ranges')).toBe('bytes');
@@ -174,7 +248,17 @@ describeWithFixtures('media (e2e)', () => {
         } else {
           expect(preview.headers.get('content-type')).toBe('video/mp4');
           const file = await tmp.write(`${kind}-preview.mp4`, preview.bytes);
-          const { stdout } = await execFileAsync('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=codec_name,pix_fmt', '-of', 'json', file]);
+          const { stdout } = await execFileAsync('ffprobe', [
+            '-v',
+            'error',
+            '-select_streams',
+            'v:0',
+            '-show_entries',
+            'stream=codec_name,pix_fmt',
+            '-of',
+            'json',
+            file,
+          ]);
           expect(JSON.parse(stdout).streams[0]).toEqual({ codec_name: 'h264', pix_fmt: 'yuv420p' });
         }
       }
@@ -258,12 +342,26 @@ describeWithFixtures('media (e2e)', () => {
       const { id: cutId } = await ok(upload(api, cut, 'cut-short.jpg'), 201);
       expect(await settled(api, cutId)).toMatchObject({ status: 'READY', width: 1200, height: 800 });
       ids.cut = cutId;
-      const warned = (p: ServiceProcess) => p.output().split('\n').some((line) => line.includes('"msg":"media item decoded with a warning"') && line.includes(cutId) && line.includes('cut-short.jpg: JPEG ends without its end-of-image marker'));
-      await waitFor(() => warned(stack.processes.worker) || warned(worker2), { what: 'the warning about the cut-off JPEG in a worker log' });
+      const warned = (p: ServiceProcess) =>
+        p
+          .output()
+          .split('\n')
+          .some(
+            (line) =>
+              line.includes('"msg":"media item decoded with a warning"') &&
+              line.includes(cutId) &&
+              line.includes('cut-short.jpg: JPEG ends without its end-of-image marker'),
+          );
+      await waitFor(() => warned(stack.processes.worker) || warned(worker2), {
+        what: 'the warning about the cut-off JPEG in a worker log',
+      });
 
       const { id } = await ok(upload(api, originals.jpeg.subarray(0, scan), 'broken.jpg'), 201);
       const failed = await settled(api, id);
-      expect(failed).toMatchObject({ status: 'FAILED', failureReason: 'broken.jpg: JPEG is malformed or cut off before its picture data' });
+      expect(failed).toMatchObject({
+        status: 'FAILED',
+        failureReason: 'broken.jpg: JPEG is malformed or cut off before its picture data',
+      });
       ids.broken = id;
       expect(stack.processes.worker.child.exitCode).toBeNull();
       expect(worker2.child.exitCode).toBeNull();
@@ -275,7 +373,9 @@ describeWithFixtures('media (e2e)', () => {
     it('both worker processes took part', async () => {
       const processed = (p: ServiceProcess) => (p.output().match(/"msg":"media item processed"/g) ?? []).length;
       // A worker logs an item after publishing its result, so the last line may follow READY by a moment.
-      await waitFor(() => processed(stack.processes.worker) + processed(worker2) >= 8, { what: 'eight processed items in the workers\' logs' });
+      await waitFor(() => processed(stack.processes.worker) + processed(worker2) >= 8, {
+        what: "eight processed items in the workers' logs",
+      });
       expect(processed(stack.processes.worker)).toBeGreaterThan(0);
       expect(processed(worker2)).toBeGreaterThan(0);
     });
@@ -283,7 +383,9 @@ describeWithFixtures('media (e2e)', () => {
 
   describe('what is refused at upload, leaving nothing behind', () => {
     it('content that is not a supported photo or video: 400 unsupported file type', async () => {
-      const res = await answer(upload(api, Buffer.from('%PDF-1.7 this is not a picture at all, whatever its name says'), 'photo.jpg'));
+      const res = await answer(
+        upload(api, Buffer.from('%PDF-1.7 this is not a picture at all, whatever its name says'), 'photo.jpg'),
+      );
       expect(res).toMatchObject({ status: 400, body: { message: 'unsupported file type' } });
       const empty = await answer(upload(api, Buffer.alloc(0), 'empty.jpg'));
       expect(empty).toMatchObject({ status: 400, body: { message: 'unsupported file type' } });
@@ -308,13 +410,17 @@ describeWithFixtures('media (e2e)', () => {
 
     it('over the size limit: 413 file too large, whether the length is declared or only streamed', async () => {
       const before = await blobKeysOf(stack.dataDir, alice.id);
-      const declared = await answer(upload(api2, Buffer.concat([originals.jpeg, Buffer.alloc(3 * SMALL_LIMIT)]), 'big.jpg'));
+      const declared = await answer(
+        upload(api2, Buffer.concat([originals.jpeg, Buffer.alloc(3 * SMALL_LIMIT)]), 'big.jpg'),
+      );
       expect(declared).toMatchObject({ status: 413, body: { message: 'file too large' } });
       // Chunked: only the streamed byte count can tell.
-      const body = Readable.from((function* () {
-        yield originals.jpeg;
-        for (let i = 0; i < 8; i++) yield Buffer.alloc(128 * 1024, i);
-      })());
+      const body = Readable.from(
+        (function* () {
+          yield originals.jpeg;
+          for (let i = 0; i < 8; i++) yield Buffer.alloc(128 * 1024, i);
+        })(),
+      );
       const streamed = await streamUpload(gateway2Url, alice.token, body, 'streamed.jpg');
       expect(streamed).toEqual({ status: 413, body: { message: 'file too large' } });
       expect(await blobKeysOf(stack.dataDir, alice.id)).toEqual(before);
@@ -328,18 +434,26 @@ describeWithFixtures('media (e2e)', () => {
         const boundary = 'abortboundary';
         const req = httpRequest(`${stack.gatewayUrl}/v1/mediaItems`, {
           method: 'POST',
-          headers: { Authorization: `Bearer ${alice.token}`, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': String(50 * 1024 * 1024) },
+          headers: {
+            Authorization: `Bearer ${alice.token}`,
+            'Content-Type': `multipart/form-data; boundary=${boundary}`,
+            'Content-Length': String(50 * 1024 * 1024),
+          },
         });
         req.on('error', () => resolve());
         req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="half.jpg"\r\n\r\n`);
         req.write(originals.jpeg);
-        req.write(Buffer.alloc(512 * 1024, 7), () => setTimeout(() => {
-          req.destroy();
-          resolve();
-        }, 300));
+        req.write(Buffer.alloc(512 * 1024, 7), () =>
+          setTimeout(() => {
+            req.destroy();
+            resolve();
+          }, 300),
+        );
       });
       await stack.processes.gateway.waitForOutput('upload aborted by the client', 10_000);
-      await waitFor(async () => (await blobTempFiles(stack.dataDir)).length === 0, { what: 'the partial blob to be removed' });
+      await waitFor(async () => (await blobTempFiles(stack.dataDir)).length === 0, {
+        what: 'the partial blob to be removed',
+      });
       await new Promise((r) => setTimeout(r, 300));
       expect(await blobKeysOf(stack.dataDir, alice.id)).toEqual(before);
       expect((await ok(api.GET('/v1/mediaItems', { params: { query: { limit: 100 } } }))).length).toBe(listed);
@@ -349,8 +463,15 @@ describeWithFixtures('media (e2e)', () => {
   describe('library views, flags and trash', () => {
     /** The items of a list call, which must answer 200. */
     const list = (call: Promise<{ data?: MediaItem[]; error?: unknown; response: Response }>) => ok(call, 200);
-    const library = (query: { page?: number; limit?: number; type?: 'photo' | 'video'; category?: MediaItem['mediaItemCategory']; status?: MediaItem['status'] } = {}) =>
-      list(api.GET('/v1/mediaItems', { params: { query } }));
+    const library = (
+      query: {
+        page?: number;
+        limit?: number;
+        type?: 'photo' | 'video';
+        category?: MediaItem['mediaItemCategory'];
+        status?: MediaItem['status'];
+      } = {},
+    ) => list(api.GET('/v1/mediaItems', { params: { query } }));
     const idsOf = (items: MediaItem[]) => items.map((i) => i.id);
 
     it('lists newest creationTime first, paginated (default page 1, limit 15)', async () => {
@@ -384,7 +505,11 @@ describeWithFixtures('media (e2e)', () => {
       expect(partlyUnknown).toMatchObject({ status: 404, body: { message: 'mediaitem not found' } });
       expect((await getItem(api, ids.png)).favourite).toBe(false);
 
-      expect(await status(api.PUT('/v1/mediaItems/{id}', { ...byId(ids.png), body: { description: 'my phone', favourite: true } }))).toBe(204);
+      expect(
+        await status(
+          api.PUT('/v1/mediaItems/{id}', { ...byId(ids.png), body: { description: 'my phone', favourite: true } }),
+        ),
+      ).toBe(204);
       expect(await getItem(api, ids.png)).toMatchObject({ description: 'my phone', favourite: true, hidden: false });
       expect(await status(api.PUT('/v1/mediaItems/{id}', { ...byId(ids.png), body: { description: '' } }))).toBe(204);
       expect(await getItem(api, ids.png)).toMatchObject({ description: null, favourite: true });
@@ -422,7 +547,8 @@ describeWithFixtures('media (e2e)', () => {
     });
 
     it('years ago: items taken on this month and day in earlier years, newest first; an invalid MMDD is 400', async () => {
-      const yearsAgo = (monthDate: string) => api.GET('/v1/yearsAgo/{monthDate}/mediaItems', { params: { path: { monthDate } } });
+      const yearsAgo = (monthDate: string) =>
+        api.GET('/v1/yearsAgo/{monthDate}/mediaItems', { params: { path: { monthDate } } });
       const june = idsOf(await list(yearsAgo('0624')));
       // The cut-off copy of the camera JPEG has its date (READY like it): compared apart, its order among equals is free.
       expect(june.filter((id) => id !== ids.cut)).toEqual([ids.jpeg, ids.mp4]);
@@ -436,13 +562,16 @@ describeWithFixtures('media (e2e)', () => {
   });
 
   describe('another user', () => {
-    it("sees 404 for everything of the first user, content URLs included, and changes nothing", async () => {
+    it('sees 404 for everything of the first user, content URLs included, and changes nothing', async () => {
       const asBob = bob.api;
       const id = ids.heic;
       const before = await getItem(api, id);
       const attempts: Array<[string, () => Promise<{ status: number; body: unknown }>]> = [
         [`GET /v1/mediaItems/${id}`, () => answer(asBob.GET('/v1/mediaItems/{id}', byId(id)))],
-        [`PUT /v1/mediaItems/${id}`, () => answer(asBob.PUT('/v1/mediaItems/{id}', { ...byId(id), body: { favourite: true } }))],
+        [
+          `PUT /v1/mediaItems/${id}`,
+          () => answer(asBob.PUT('/v1/mediaItems/{id}', { ...byId(id), body: { favourite: true } })),
+        ],
         [`DELETE /v1/mediaItems/${id}`, () => answer(asBob.DELETE('/v1/mediaItems/{id}', byId(id)))],
         [`GET /v1/mediaItems/${id}/original`, () => content(asBob, id, 'original')],
         [`GET /v1/mediaItems/${id}/preview`, () => content(asBob, id, 'preview')],
@@ -453,17 +582,31 @@ describeWithFixtures('media (e2e)', () => {
         ['POST /v1/trash', () => answer(asBob.POST('/v1/trash', mediaItems([id])))],
         ['DELETE /v1/trash', () => answer(asBob.DELETE('/v1/trash', mediaItems([id])))],
         // Bob's own item with Alice's: all or nothing.
-        ["POST /v1/favourites with bob's own item", () => answer(asBob.POST('/v1/favourites', mediaItems([ids.bobJpeg, id])))],
+        [
+          "POST /v1/favourites with bob's own item",
+          () => answer(asBob.POST('/v1/favourites', mediaItems([ids.bobJpeg, id]))),
+        ],
       ];
       for (const [call, attempt] of attempts) {
         const res = await attempt();
-        expect({ call, status: res.status, body: res.body }).toEqual({ call, status: 404, body: { message: 'mediaitem not found' } });
+        expect({ call, status: res.status, body: res.body }).toEqual({
+          call,
+          status: 404,
+          body: { message: 'mediaitem not found' },
+        });
       }
       expect((await ok(asBob.GET('/v1/mediaItems'))).map((i) => i.id)).toEqual([ids.bobJpeg]);
-      expect(await ok(asBob.GET('/v1/yearsAgo/{monthDate}/mediaItems', { params: { path: { monthDate: '0403' } } }))).toEqual([]);
+      expect(
+        await ok(asBob.GET('/v1/yearsAgo/{monthDate}/mediaItems', { params: { path: { monthDate: '0403' } } })),
+      ).toEqual([]);
       expect((await getItem(asBob, ids.bobJpeg)).favourite).toBe(false);
       const after = await getItem(api, id);
-      expect({ ...after, sourceUrl: '', previewUrl: '', thumbnailUrl: '' }).toEqual({ ...before, sourceUrl: '', previewUrl: '', thumbnailUrl: '' });
+      expect({ ...after, sourceUrl: '', previewUrl: '', thumbnailUrl: '' }).toEqual({
+        ...before,
+        sourceUrl: '',
+        previewUrl: '',
+        thumbnailUrl: '',
+      });
     });
   });
 
@@ -471,12 +614,22 @@ describeWithFixtures('media (e2e)', () => {
     it(`trash older than the retention (${TRASH_RETENTION_SECONDS} s here) is purged for good: blobs, item, media.purged`, async () => {
       const { id } = await ok(upload(api, await plainImage(80, 60, 'purple').jpeg().toBuffer(), 'to-purge.jpg'));
       await settled(api, id);
-      expect((await blobKeysOf(stack.dataDir, alice.id)).filter((k) => k.startsWith(id))).toEqual([`${id}/original`, `${id}/preview`, `${id}/thumbnail`]);
+      expect((await blobKeysOf(stack.dataDir, alice.id)).filter((k) => k.startsWith(id))).toEqual([
+        `${id}/original`,
+        `${id}/preview`,
+        `${id}/thumbnail`,
+      ]);
       expect(await status(api.DELETE('/v1/mediaItems/{id}', byId(id)))).toBe(204);
-      await waitFor(async () => (await status(api.GET('/v1/mediaItems/{id}', byId(id)))) === 404, { timeoutMs: (TRASH_RETENTION_SECONDS + 15) * 1000, intervalMs: 500, what: 'the trashed item to be purged' });
+      await waitFor(async () => (await status(api.GET('/v1/mediaItems/{id}', byId(id)))) === 404, {
+        timeoutMs: (TRASH_RETENTION_SECONDS + 15) * 1000,
+        intervalMs: 500,
+        what: 'the trashed item to be purged',
+      });
       expect((await blobKeysOf(stack.dataDir, alice.id)).filter((k) => k.startsWith(id))).toEqual([]);
       expect((await content(api, id, 'original')).status).toBe(404);
-      await waitFor(() => purgedEvents.some((e) => e.mediaItemId === id && e.userId === alice.id), { what: 'media.purged' });
+      await waitFor(() => purgedEvents.some((e) => e.mediaItemId === id && e.userId === alice.id), {
+        what: 'media.purged',
+      });
       // Items that were restored stay.
       expect((await getItem(api, ids.mp4)).deleted).toBe(false);
     }, 60_000);
@@ -487,10 +640,16 @@ describeWithFixtures('media (e2e)', () => {
       await settled(carol.api, up.id);
       expect((await blobKeysOf(stack.dataDir, carol.id)).length).toBeGreaterThan(0);
       expect(await status(adminApi(stack).DELETE('/v1/users/{id}', byId(carol.id)))).toBe(204);
-      await waitFor(async () => (await blobKeysOf(stack.dataDir, carol.id)).length === 0, { timeoutMs: 20_000, what: "carol's blobs to be removed" });
+      await waitFor(async () => (await blobKeysOf(stack.dataDir, carol.id)).length === 0, {
+        timeoutMs: 20_000,
+        what: "carol's blobs to be removed",
+      });
       await waitFor(() => purgedEvents.some((e) => e.mediaItemId === up.id), { what: 'media.purged for carol' });
       // The media service no longer has the item (asked over NATS: carol's token is revoked).
-      const reply = await nc.request('trove.v1.media.get', new TextEncoder().encode(JSON.stringify({ userId: carol.id, id: up.id })));
+      const reply = await nc.request(
+        'trove.v1.media.get',
+        new TextEncoder().encode(JSON.stringify({ userId: carol.id, id: up.id })),
+      );
       expect(reply.headers?.get('Nats-Service-Error-Code')).toBe('404');
     });
   });

@@ -48,7 +48,12 @@ describe('media under stress (e2e)', () => {
     // No worker yet: the big upload is about the gateway alone.
     stack = await startStack({
       services: ['auth', 'gateway', 'media'],
-      env: { TROVE_WORKER_CONCURRENCY: '2', TROVE_WORKER_ACK_WAIT_SECONDS: '5', TROVE_WORKER_BACKOFF_MS: '500', TROVE_LOG_LEVEL: 'info' },
+      env: {
+        TROVE_WORKER_CONCURRENCY: '2',
+        TROVE_WORKER_ACK_WAIT_SECONDS: '5',
+        TROVE_WORKER_BACKOFF_MS: '500',
+        TROVE_LOG_LEVEL: 'info',
+      },
     });
     user = await newUser(stack);
   }, 60_000);
@@ -64,7 +69,10 @@ describe('media under stress (e2e)', () => {
     const baseline = await rssBytes(pid);
     let peak = baseline;
     const sampler = setInterval(() => {
-      void rssBytes(pid).then((rss) => (peak = Math.max(peak, rss)), () => undefined);
+      void rssBytes(pid).then(
+        (rss) => (peak = Math.max(peak, rss)),
+        () => undefined,
+      );
     }, 100);
     const size = 2 * GiB;
     const started = Date.now();
@@ -76,7 +84,9 @@ describe('media under stress (e2e)', () => {
     }
     const seconds = (Date.now() - started) / 1000;
     const growthMb = (peak - baseline) / MiB;
-    console.log(`2 GiB upload: ${seconds.toFixed(1)} s (${(size / MiB / seconds).toFixed(0)} MiB/s), gateway RSS ${(baseline / MiB).toFixed(0)} → peak ${(peak / MiB).toFixed(0)} MiB (+${growthMb.toFixed(1)} MiB)`);
+    console.log(
+      `2 GiB upload: ${seconds.toFixed(1)} s (${(size / MiB / seconds).toFixed(0)} MiB/s), gateway RSS ${(baseline / MiB).toFixed(0)} → peak ${(peak / MiB).toFixed(0)} MiB (+${growthMb.toFixed(1)} MiB)`,
+    );
     expect(res.status).toBe(201);
     const id = String(res.body.id);
     expect((await getItem(user.api, id)).size).toBe(size);
@@ -90,7 +100,10 @@ describe('media under stress (e2e)', () => {
     const tmp = join(stack.dataDir, 'worker-tmp');
     await mkdir(tmp, { recursive: true });
     const env = { TMPDIR: tmp };
-    const [victim, survivor] = await Promise.all([stack.startExtra('worker-1', serviceEntry('worker'), env), stack.startExtra('worker-2', serviceEntry('worker'), env)]);
+    const [victim, survivor] = await Promise.all([
+      stack.startExtra('worker-1', serviceEntry('worker'), env),
+      stack.startExtra('worker-2', serviceEntry('worker'), env),
+    ]);
 
     const files = await Promise.all(Array.from({ length: 50 }, () => noiseJpeg(1600, 1200)));
     const ids: string[] = [];
@@ -114,7 +127,10 @@ describe('media under stress (e2e)', () => {
       Array.from({ length: 4 }, async () => {
         while (next < files.length) {
           const i = next++;
-          const { id } = await ok(upload(user.api, files[i], `batch-${String(i).padStart(2, '0')}-${randomUUID().slice(0, 8)}.jpg`), 201);
+          const { id } = await ok(
+            upload(user.api, files[i], `batch-${String(i).padStart(2, '0')}-${randomUUID().slice(0, 8)}.jpg`),
+            201,
+          );
           ids.push(id);
           uploaded++;
         }
@@ -125,7 +141,9 @@ describe('media under stress (e2e)', () => {
 
     const ready = await waitForProgress(
       async () => {
-        const items = (await ok(user.api.GET('/v1/mediaItems', { params: { query: { limit: 100 } } }))).filter((i) => i.filename.startsWith('batch-'));
+        const items = (await ok(user.api.GET('/v1/mediaItems', { params: { query: { limit: 100 } } }))).filter((i) =>
+          i.filename.startsWith('batch-'),
+        );
         const done = items.filter((i) => i.status === 'READY').length;
         return { progress: done, result: items.length === 50 && done === 50 ? items : undefined };
       },
@@ -134,9 +152,12 @@ describe('media under stress (e2e)', () => {
     expect(new Set(ids).size).toBe(50);
     expect(new Set(ready.map((i) => i.id))).toEqual(new Set(ids));
     expect(new Set(ready.map((i) => i.filename)).size).toBe(50);
-    for (const item of ready) expect(item).toMatchObject({ width: 1600, height: 1200, mimeType: 'image/jpeg', failureReason: null });
+    for (const item of ready)
+      expect(item).toMatchObject({ width: 1600, height: 1200, mimeType: 'image/jpeg', failureReason: null });
     const redelivered = (survivor.output().match(/"delivery":([2-9])/g) ?? []).length;
-    console.log(`worker-1 processed ${killedAfter} before SIGKILL; worker-2 processed ${processedCount(survivor)} (${redelivered} of them redeliveries)`);
+    console.log(
+      `worker-1 processed ${killedAfter} before SIGKILL; worker-2 processed ${processedCount(survivor)} (${redelivered} of them redeliveries)`,
+    );
     expect(killedAfter).toBeGreaterThanOrEqual(5);
     expect(processedCount(survivor)).toBeGreaterThanOrEqual(50 - killedAfter);
   }, 900_000);

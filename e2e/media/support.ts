@@ -18,9 +18,23 @@ const CONTENT = {
 } as const;
 
 /** One of an item's content variants: status, headers, the bytes of a 2xx answer, the error body of any other. */
-export async function content(api: Api, id: string, variant: keyof typeof CONTENT, headers: Record<string, string> = {}) {
-  const { data, error, response } = await api.GET(CONTENT[variant], { params: { path: { id } }, headers, parseAs: 'arrayBuffer' });
-  return { status: response.status, headers: response.headers, bytes: Buffer.from(data ?? new ArrayBuffer(0)), body: error as unknown };
+export async function content(
+  api: Api,
+  id: string,
+  variant: keyof typeof CONTENT,
+  headers: Record<string, string> = {},
+) {
+  const { data, error, response } = await api.GET(CONTENT[variant], {
+    params: { path: { id } },
+    headers,
+    parseAs: 'arrayBuffer',
+  });
+  return {
+    status: response.status,
+    headers: response.headers,
+    bytes: Buffer.from(data ?? new ArrayBuffer(0)),
+    body: error as unknown,
+  };
 }
 
 /** A raw streamed multipart upload through node:http (no buffering on the client side). */
@@ -35,7 +49,8 @@ export function streamUpload(
   const url = new URL('/v1/mediaItems', baseUrl);
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { Authorization: `Bearer ${token}`, 'Content-Type': contentType };
-    if (opts.contentLength !== undefined) headers['Content-Length'] = String(head.length + opts.contentLength + tail.length);
+    if (opts.contentLength !== undefined)
+      headers['Content-Length'] = String(head.length + opts.contentLength + tail.length);
     const req = httpRequest(url, { method: 'POST', headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));

@@ -16,7 +16,10 @@ describe('worker failures (e2e)', () => {
   let api: Api;
 
   beforeAll(async () => {
-    stack = await startStack({ services: ['auth', 'gateway', 'media', 'worker'], env: { TROVE_WORKER_BACKOFF_MS: '', TROVE_WORKER_MAX_DELIVER: '' } });
+    stack = await startStack({
+      services: ['auth', 'gateway', 'media', 'worker'],
+      env: { TROVE_WORKER_BACKOFF_MS: '', TROVE_WORKER_MAX_DELIVER: '' },
+    });
     api = (await newUser(stack)).api;
   }, 90_000);
 
@@ -29,7 +32,10 @@ describe('worker failures (e2e)', () => {
     const broken = await ok(upload(api, Buffer.concat([header, randomBytes(20 * 1024)]), 'broken.jpg'), 201);
     // A retry would come 10 s later at the earliest, the FAILED after minutes.
     const failed = await settled(api, broken.id, 8_000);
-    expect(failed).toMatchObject({ status: 'FAILED', failureReason: 'broken.jpg: JPEG is malformed or cut off before its picture data' });
+    expect(failed).toMatchObject({
+      status: 'FAILED',
+      failureReason: 'broken.jpg: JPEG is malformed or cut off before its picture data',
+    });
     expect(stack.processes.worker.output()).not.toContain('will retry');
 
     const good = await ok(upload(api, await cameraJpeg(), 'good.jpg'), 201);

@@ -25,11 +25,16 @@ describeWithFixtures('search (e2e)', () => {
   /** Bob's copy of the seed HEIC. */
   let bobsHeic: MediaItem;
 
-  const search = (client: Api, q: string, query: { page?: number; limit?: number } = {}) => ok(client.GET('/v1/search', { params: { query: { q, ...query } } }), 200);
+  const search = (client: Api, q: string, query: { page?: number; limit?: number } = {}) =>
+    ok(client.GET('/v1/search', { params: { query: { q, ...query } } }), 200);
   const found = async (q: string, client = alice) => (await search(client, q)).map((i) => i.filename);
   /** Waits until `q` finds exactly these files (the index follows events on its own). */
   const until = (q: string, filenames: string[], timeoutMs = 30_000, client = alice) =>
-    waitFor(async () => JSON.stringify(await found(q, client)) === JSON.stringify(filenames), { timeoutMs, intervalMs: 100, what: `"${q}" to find ${JSON.stringify(filenames)}` });
+    waitFor(async () => JSON.stringify(await found(q, client)) === JSON.stringify(filenames), {
+      timeoutMs,
+      intervalMs: 100,
+      what: `"${q}" to find ${JSON.stringify(filenames)}`,
+    });
 
   beforeAll(async () => {
     stack = await startStack({ services: ['auth', 'media', 'worker', 'explore', 'gateway'] });
@@ -74,7 +79,8 @@ describeWithFixtures('search (e2e)', () => {
   });
 
   it('a raw query string: `+` and `%20` are both a space; what is really invalid answers 400 with a message', async () => {
-    const raw = (query: string) => send(`${stack.gatewayUrl}/v1/search?${query}`, { headers: { Authorization: `Bearer ${aliceToken}` } });
+    const raw = (query: string) =>
+      send(`${stack.gatewayUrl}/v1/search?${query}`, { headers: { Authorization: `Bearer ${aliceToken}` } });
     const names = (body: unknown) => (body as MediaItem[]).map((i) => i.filename);
     const plus = await raw('q=iphone+15');
     const escaped = await raw('q=iphone%2015');
@@ -104,9 +110,20 @@ describeWithFixtures('search (e2e)', () => {
   });
 
   it('a word of an edited description is found within seconds; the old one no longer', async () => {
-    expect(await status(alice.PUT('/v1/mediaItems/{id}', { params: { path: { id: paris.id } }, body: { description: 'Picnic by the Seine' } }))).toBe(204);
+    expect(
+      await status(
+        alice.PUT('/v1/mediaItems/{id}', {
+          params: { path: { id: paris.id } },
+          body: { description: 'Picnic by the Seine' },
+        }),
+      ),
+    ).toBe(204);
     await until('picnic', ['eiffel.jpg'], 5_000);
-    expect(await status(alice.PUT('/v1/mediaItems/{id}', { params: { path: { id: paris.id } }, body: { description: 'Boat trip' } }))).toBe(204);
+    expect(
+      await status(
+        alice.PUT('/v1/mediaItems/{id}', { params: { path: { id: paris.id } }, body: { description: 'Boat trip' } }),
+      ),
+    ).toBe(204);
     await until('boat', ['eiffel.jpg'], 5_000);
     expect(await found('picnic')).toEqual([]);
   });
@@ -114,9 +131,14 @@ describeWithFixtures('search (e2e)', () => {
   it("a person's new name is found within seconds; the old one no longer", async () => {
     const carol = (await newUser(stack)).api;
     await uploadReady(carol, await readFile(join(FIXTURES, 'faces.jpg')), 'faces.jpg', 240_000);
-    await waitFor(async () => (await ok(carol.GET('/v1/explore/people'), 200)).length > 0, { timeoutMs: 30_000, intervalMs: 100, what: 'the group photo to yield people' });
+    await waitFor(async () => (await ok(carol.GET('/v1/explore/people'), 200)).length > 0, {
+      timeoutMs: 30_000,
+      intervalMs: 100,
+      what: 'the group photo to yield people',
+    });
     const [person] = await ok(carol.GET('/v1/explore/people'), 200);
-    const rename = (name: string) => status(carol.PUT('/v1/explore/people/{id}', { params: { path: { id: person!.id } }, body: { name } }));
+    const rename = (name: string) =>
+      status(carol.PUT('/v1/explore/people/{id}', { params: { path: { id: person!.id } }, body: { name } }));
     expect(await rename('Zelda Fitzgerald')).toBe(204);
     await until('zelda', ['faces.jpg'], 5_000, carol);
     await until('fitzgerald zelda', ['faces.jpg'], 5_000, carol);
@@ -133,7 +155,9 @@ describeWithFixtures('search (e2e)', () => {
     await until('madrid', []);
     expect(await status(alice.DELETE('/v1/trash', { body: { mediaItems: [madrid.id] } }))).toBe(204);
     await until('madrid', ['plaza.jpg']);
-    expect(await status(alice.PUT('/v1/mediaItems/{id}', { params: { path: { id: madrid.id } }, body: { hidden: true } }))).toBe(204);
+    expect(
+      await status(alice.PUT('/v1/mediaItems/{id}', { params: { path: { id: madrid.id } }, body: { hidden: true } })),
+    ).toBe(204);
     await until('madrid', []);
   });
 
@@ -150,6 +174,8 @@ describeWithFixtures('search (e2e)', () => {
       expect(body).toMatchObject({ message: expect.any(String) });
     }
     expect(await status(alice.GET('/v1/search', { params: { query: {} as { q: string } } }))).toBe(400);
-    expect(await status(createApi(stack.gatewayUrl).GET('/v1/search', { params: { query: { q: 'pizza' } } }))).toBe(401);
+    expect(await status(createApi(stack.gatewayUrl).GET('/v1/search', { params: { query: { q: 'pizza' } } }))).toBe(
+      401,
+    );
   });
 });

@@ -18,7 +18,10 @@ type Schema = {
   properties?: Record<string, Schema>;
 };
 type Parameter = { $ref?: string; name: string; in: string; required?: boolean; schema?: Schema; example?: unknown };
-type Operation = { parameters?: Parameter[]; requestBody?: { $ref?: string; content?: Record<string, { schema?: Schema }> } };
+type Operation = {
+  parameters?: Parameter[];
+  requestBody?: { $ref?: string; content?: Record<string, { schema?: Schema }> };
+};
 
 const doc = loadOpenApi() as { paths: Record<string, Record<string, unknown> & { parameters?: Parameter[] }> };
 
@@ -107,7 +110,10 @@ export function urlFor(op: OpenApiOperation, id?: string): string {
   let url = op.path;
   const query = new URLSearchParams();
   for (const p of parametersOf(op)) {
-    const value = p.in === 'path' && /^(id|[A-Za-z]+Id)$/.test(p.name) && id !== undefined ? id : String(p.example ?? sample(p.schema, p.name));
+    const value =
+      p.in === 'path' && /^(id|[A-Za-z]+Id)$/.test(p.name) && id !== undefined
+        ? id
+        : String(p.example ?? sample(p.schema, p.name));
     if (p.in === 'path') url = url.replace(`{${p.name}}`, encodeURIComponent(value));
     else if (p.in === 'query' && p.required) query.set(p.name, value);
   }
@@ -153,7 +159,10 @@ export function idFieldsOfBody(op: OpenApiOperation): string[] {
  * declares, with its example, except resource ids, which `idOf(kind)` gives (the ids the test
  * means: the caller's own, someone else's, or ones that do not exist).
  */
-export function validBody(op: OpenApiOperation, idOf: (kind: string, field: string) => string): Record<string, unknown> | undefined {
+export function validBody(
+  op: OpenApiOperation,
+  idOf: (kind: string, field: string) => string,
+): Record<string, unknown> | undefined {
   const schema = jsonBodySchema(op);
   if (!schema) return undefined;
   const ids = new Set(idFieldsOfBody(op));
@@ -161,7 +170,10 @@ export function validBody(op: OpenApiOperation, idOf: (kind: string, field: stri
     Object.entries(schema.properties ?? {}).map(([name, s]) => {
       if (!ids.has(name)) return [name, sample(s, name)];
       const kind = referencedKind(name);
-      if (!kind) throw new Error(`${op.operationId}: body field ${name} holds ids of an unknown kind; teach referencedKind in e2e/security/contract.ts`);
+      if (!kind)
+        throw new Error(
+          `${op.operationId}: body field ${name} holds ids of an unknown kind; teach referencedKind in e2e/security/contract.ts`,
+        );
       const id = idOf(kind, name);
       return [name, resolve(s).type === 'array' ? [id] : id];
     }),
@@ -172,5 +184,10 @@ export function validBody(op: OpenApiOperation, idOf: (kind: string, field: stri
 export function wrongTypesBody(op: OpenApiOperation): Record<string, unknown> | undefined {
   const schema = jsonBodySchema(op);
   if (!schema) return undefined;
-  return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([name, s]) => [name, resolve(s).type === 'string' ? 12345 : 'not-of-this-type']));
+  return Object.fromEntries(
+    Object.entries(schema.properties ?? {}).map(([name, s]) => [
+      name,
+      resolve(s).type === 'string' ? 12345 : 'not-of-this-type',
+    ]),
+  );
 }

@@ -24,7 +24,13 @@ describe('an upload that kills the worker (security e2e)', () => {
     stack = await startStack({
       services: ['auth', 'gateway', 'media', 'worker'],
       serviceEnv: {
-        worker: { TROVE_WORKER_TEST_CRASH_ON: MARKER, TROVE_WORKER_MAX_DELIVER: '1', TROVE_WORKER_CONCURRENCY: '2', TROVE_WORKER_ACK_WAIT_SECONDS: '3', TROVE_WORKER_BACKOFF_MS: '200' },
+        worker: {
+          TROVE_WORKER_TEST_CRASH_ON: MARKER,
+          TROVE_WORKER_MAX_DELIVER: '1',
+          TROVE_WORKER_CONCURRENCY: '2',
+          TROVE_WORKER_ACK_WAIT_SECONDS: '3',
+          TROVE_WORKER_BACKOFF_MS: '200',
+        },
       },
     });
     attacker = await newUser(stack);
@@ -34,7 +40,7 @@ describe('an upload that kills the worker (security e2e)', () => {
     await stack?.stop();
   });
 
-  it('the file is quarantined (FAILED, with the reason) after killing the worker twice; the other user\'s photo in flight with it is READY', async () => {
+  it("the file is quarantined (FAILED, with the reason) after killing the worker twice; the other user's photo in flight with it is READY", async () => {
     const photo = await ok(upload(victim.api, await noiseJpeg(1600, 1200), 'holiday.jpg'), 201);
     const bomb = await ok(upload(attacker.api, await noiseJpeg(64, 48), `${MARKER}.jpg`), 201);
     let deaths = 0;
@@ -57,10 +63,13 @@ describe('an upload that kills the worker (security e2e)', () => {
     expect(deaths).toBe(2);
     // The worker that is left keeps processing.
     const after = await ok(upload(victim.api, await noiseJpeg(320, 240), 'later.jpg'), 201);
-    const later = await waitFor(async () => {
-      const item = await getItem(victim.api, after.id);
-      return item.status === 'READY' || item.status === 'FAILED' ? item : undefined;
-    }, { timeoutMs: 60_000, intervalMs: 200, what: 'a later upload processed' });
+    const later = await waitFor(
+      async () => {
+        const item = await getItem(victim.api, after.id);
+        return item.status === 'READY' || item.status === 'FAILED' ? item : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 200, what: 'a later upload processed' },
+    );
     expect(later.status).toBe('READY');
   }, 240_000);
 });

@@ -21,13 +21,22 @@ export function decodeJwt(token: string): Jwt {
 }
 
 /** Header and payload as given, signed with HMAC-SHA `bits` under `key`. */
-export function signJwt(header: Record<string, unknown>, payload: Record<string, unknown>, key: string, bits: 256 | 384 | 512 = 256): string {
+export function signJwt(
+  header: Record<string, unknown>,
+  payload: Record<string, unknown>,
+  key: string,
+  bits: 256 | 384 | 512 = 256,
+): string {
   const unsigned = `${b64url(header)}.${b64url(payload)}`;
   return `${unsigned}.${createHmac(`sha${bits}`, key).update(unsigned).digest('base64url')}`;
 }
 
 /** Header and payload as given, followed by `signature` verbatim (a copied one, or none at all). */
-export function withSignature(header: Record<string, unknown>, payload: Record<string, unknown>, signature: string): string {
+export function withSignature(
+  header: Record<string, unknown>,
+  payload: Record<string, unknown>,
+  signature: string,
+): string {
   return `${b64url(header)}.${b64url(payload)}.${signature}`;
 }
 

@@ -46,13 +46,21 @@ export async function securityUser(stack: Stack, secrets: SecretLedger): Promise
 }
 
 /** A call as the user, by method and URL, with an optional JSON body. */
-export function callAs(stack: Stack, user: TestUser | undefined, method: string, url: string, json?: unknown): Promise<RawAnswer> {
+export function callAs(
+  stack: Stack,
+  user: TestUser | undefined,
+  method: string,
+  url: string,
+  json?: unknown,
+): Promise<RawAnswer> {
   return send(stack.gatewayUrl + url, { method, json, headers: user ? { Authorization: `Bearer ${user.token}` } : {} });
 }
 
 /** The collection call listing a kind's resources, for kinds the user does not create themselves (explore). */
 function listCallOf(kind: string) {
-  return listOperations().find((o) => o.method === 'get' && o.security === 'bearer' && !o.path.includes('{') && o.path.endsWith(`/${kind}`));
+  return listOperations().find(
+    (o) => o.method === 'get' && o.security === 'bearer' && !o.path.includes('{') && o.path.endsWith(`/${kind}`),
+  );
 }
 
 /** The call creating a kind's resource from a JSON body (`POST /v1/<kind>`), if the contract has one. */
@@ -84,30 +92,51 @@ const DERIVED_WITHIN_MS = 60_000;
  * (not implemented yet). Throws when the kind is served but the user gets none: the matrix would
  * have nothing real to attack.
  */
-async function resourceOf(stack: Stack, user: TestUser, kind: string, known: Record<string, string | undefined>): Promise<string | undefined> {
+async function resourceOf(
+  stack: Stack,
+  user: TestUser,
+  kind: string,
+  known: Record<string, string | undefined>,
+): Promise<string | undefined> {
   const from = ID_FROM[kind];
   if (from) {
     const ownerId = (known[from.kind] ??= await resourceOf(stack, user, from.kind, known));
-    const get = listOperations().find((o) => o.method === 'get' && o.security === 'bearer' && o.path.endsWith(`/${from.kind}/{id}`));
+    const get = listOperations().find(
+      (o) => o.method === 'get' && o.security === 'bearer' && o.path.endsWith(`/${from.kind}/{id}`),
+    );
     if (!ownerId || !get) return undefined;
     const res = await callAs(stack, user, 'get', urlFor(get, ownerId));
     const id = (res.body as Record<string, unknown> | undefined)?.[from.field];
-    if (typeof id !== 'string') throw new Error(`${get.operationId} answered no ${from.field} for the test user's ${from.kind}: ${res.status} ${JSON.stringify(res.body)}`);
+    if (typeof id !== 'string')
+      throw new Error(
+        `${get.operationId} answered no ${from.field} for the test user's ${from.kind}: ${res.status} ${JSON.stringify(res.body)}`,
+      );
     return id;
   }
   const create = createCallOf(kind);
   if (create) {
-    const res = await callAs(stack, user, 'post', create.path, validBody(create, (k) => known[k] ?? ''));
+    const res = await callAs(
+      stack,
+      user,
+      'post',
+      create.path,
+      validBody(create, (k) => known[k] ?? ''),
+    );
     if (isNotImplemented(res)) return undefined;
-    if (res.status !== 201) throw new Error(`${create.operationId}: expected 201, got ${res.status} ${JSON.stringify(res.body)}`);
+    if (res.status !== 201)
+      throw new Error(`${create.operationId}: expected 201, got ${res.status} ${JSON.stringify(res.body)}`);
     return (res.body as { id: string }).id;
   }
   const list = listCallOf(kind);
-  if (!list) throw new Error(`no call creates or lists ${kind}: teach e2e/security/libraries.ts where a user's ${kind} come from`);
+  if (!list)
+    throw new Error(
+      `no call creates or lists ${kind}: teach e2e/security/libraries.ts where a user's ${kind} come from`,
+    );
   const listed = async (): Promise<Array<{ id: string }> | undefined> => {
     const res = await callAs(stack, user, 'get', list.path);
     if (isNotImplemented(res)) return undefined;
-    if (res.status !== 200 || !Array.isArray(res.body)) throw new Error(`${list.operationId}: expected 200 [..], got ${res.status} ${JSON.stringify(res.body)}`);
+    if (res.status !== 200 || !Array.isArray(res.body))
+      throw new Error(`${list.operationId}: expected 200 [..], got ${res.status} ${JSON.stringify(res.body)}`);
     return res.body as Array<{ id: string }>;
   };
   if (!(await listed())) return undefined;
@@ -116,19 +145,38 @@ async function resourceOf(stack: Stack, user: TestUser, kind: string, known: Rec
     const item = await uploadReady(user.api, await photo.data(), photo.filename);
     if (photo.isTheItem) {
       // In the album too, so that it also stands for the album's items (a cover chosen among them).
-      if (known.albums) await ok(user.api.POST('/v1/albums/{id}/mediaItems', { params: { path: { id: known.albums } }, body: { mediaItems: [item.id] } }));
+      if (known.albums)
+        await ok(
+          user.api.POST('/v1/albums/{id}/mediaItems', {
+            params: { path: { id: known.albums } },
+            body: { mediaItems: [item.id] },
+          }),
+        );
       known.mediaItems = item.id;
     }
   }
-  const found = await waitFor(async () => (await listed())?.[0], { timeoutMs: DERIVED_WITHIN_MS, intervalMs: 250, what: `a ${kind} resource of the test user` }).catch(() => {
-    throw new Error(`${list.operationId} is served, but the test user got no ${kind}: give PHOTO_FOR in e2e/security/libraries.ts a photo that makes one`);
+  const found = await waitFor(async () => (await listed())?.[0], {
+    timeoutMs: DERIVED_WITHIN_MS,
+    intervalMs: 250,
+    what: `a ${kind} resource of the test user`,
+  }).catch(() => {
+    throw new Error(
+      `${list.operationId} is served, but the test user got no ${kind}: give PHOTO_FOR in e2e/security/libraries.ts a photo that makes one`,
+    );
   });
   return found.id;
 }
 
 /** A photo with a GPS position (Amsterdam), different every time. */
 function photoWithPosition(): Promise<Buffer> {
-  return jpegWithExif(noiseImage(64, 48), { IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '52/1 22/1 1272/100', GPSLongitudeRef: 'E', GPSLongitude: '4/1 53/1 4272/100' } });
+  return jpegWithExif(noiseImage(64, 48), {
+    IFD3: {
+      GPSLatitudeRef: 'N',
+      GPSLatitude: '52/1 22/1 1272/100',
+      GPSLongitudeRef: 'E',
+      GPSLongitude: '4/1 53/1 4272/100',
+    },
+  });
 }
 
 /**
@@ -139,7 +187,10 @@ export async function libraryOf(stack: Stack, secrets: SecretLedger, kinds: stri
   const user = await securityUser(stack, secrets);
   const filename = `${uniqueName('photo')}.jpg`;
   const item = await uploadReady(user.api, await photoWithPosition(), filename);
-  const album = await ok(user.api.POST('/v1/albums', { body: { name: uniqueName('album'), coverMediaItemId: item.id } }), 201);
+  const album = await ok(
+    user.api.POST('/v1/albums', { body: { name: uniqueName('album'), coverMediaItemId: item.id } }),
+    201,
+  );
   const ids: Record<string, string | undefined> = { mediaItems: item.id, albums: album.id };
   for (const kind of kinds) if (!(kind in ids)) ids[kind] = await resourceOf(stack, user, kind, ids);
   if (ids.jobs) await jobFinished(user, ids.jobs);
@@ -149,10 +200,13 @@ export async function libraryOf(stack: Stack, secrets: SecretLedger, kinds: stri
 
 /** A job changes by itself until it is final: the owner's views compare what the attacks change, so wait for that. */
 async function jobFinished(user: TestUser, id: string): Promise<void> {
-  await waitFor(async () => {
-    const { data } = await user.api.GET('/v1/jobs/{id}', { params: { path: { id } } });
-    return data && (data.status === 'COMPLETED' || data.status === 'STOPPED') ? true : undefined;
-  }, { timeoutMs: DERIVED_WITHIN_MS, intervalMs: 250, what: `job ${id} to finish` });
+  await waitFor(
+    async () => {
+      const { data } = await user.api.GET('/v1/jobs/{id}', { params: { path: { id } } });
+      return data && (data.status === 'COMPLETED' || data.status === 'STOPPED') ? true : undefined;
+    },
+    { timeoutMs: DERIVED_WITHIN_MS, intervalMs: 250, what: `job ${id} to finish` },
+  );
 }
 
 /** Signed URLs differ by their expiry bucket, not by what they point at: left out of comparisons. */
@@ -167,12 +221,17 @@ function withoutSignatures(value: unknown): unknown {
  */
 export async function viewOf(stack: Stack, library: Library): Promise<Record<string, unknown>> {
   const view: Record<string, unknown> = {};
-  for (const op of listOperations().filter((o) => o.method === 'get' && (o.security === 'bearer' || o.security === 'bearerOrSigned'))) {
+  for (const op of listOperations().filter(
+    (o) => o.method === 'get' && (o.security === 'bearer' || o.security === 'bearerOrSigned'),
+  )) {
     const kind = kindOfPath(op.path);
     const id = kind ? library.ids[kind] : undefined;
     if (kind && !id) continue; // a kind not served yet: nothing of the user's there
     const res = await callAs(stack, library.user, 'get', urlFor(op, id));
-    const body = res.body !== undefined ? withoutSignatures(res.body) : `sha256:${createHash('sha256').update(res.bytes).digest('hex')}`;
+    const body =
+      res.body !== undefined
+        ? withoutSignatures(res.body)
+        : `sha256:${createHash('sha256').update(res.bytes).digest('hex')}`;
     view[`${op.operationId} ${urlFor(op, id)}`] = { status: res.status, body };
   }
   return view;

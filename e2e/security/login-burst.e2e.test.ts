@@ -32,10 +32,18 @@ describe('a login burst (security e2e)', () => {
     stack = await startStack({
       services: ['auth', 'gateway'],
       serviceEnv: {
-        auth: { TROVE_LOGIN_RATE_LIMIT: '1000', TROVE_LOGIN_USER_RATE_LIMIT: '1000', TROVE_LOGIN_SLOWDOWN_MS: '0', TROVE_AUTH_HASH_WAIT_MS: '10000' },
+        auth: {
+          TROVE_LOGIN_RATE_LIMIT: '1000',
+          TROVE_LOGIN_USER_RATE_LIMIT: '1000',
+          TROVE_LOGIN_SLOWDOWN_MS: '0',
+          TROVE_AUTH_HASH_WAIT_MS: '10000',
+        },
       },
     });
-    user = await ok(adminApi(stack).POST('/v1/users', { body: { name: 'Burst', username: uniqueName('burst'), password: PASSWORD } }), 201);
+    user = await ok(
+      adminApi(stack).POST('/v1/users', { body: { name: 'Burst', username: uniqueName('burst'), password: PASSWORD } }),
+      201,
+    );
   });
   afterAll(async () => {
     await stack?.stop();

@@ -41,16 +41,26 @@ export type Verdict = { ok: true; implemented: boolean } | { ok: false; why: str
 export function judge(t: Trial): Verdict {
   const attack = normalised(t.attack, t.ownersIds);
   const probe = normalised(t.probe, t.missingIds);
-  const said = (r: RawAnswer) => `${r.status} ${r.body !== undefined ? JSON.stringify(r.body) : `<${r.bytes.length} bytes>`}`;
-  if (t.attack.status !== 404) return { ok: false, why: `${t.call} on the owner's resource answered ${said(t.attack)}, not 404` };
-  if (typeof (t.attack.body as { message?: unknown } | undefined)?.message !== 'string') return { ok: false, why: `${t.call}: the 404 has no {"message"}: ${said(t.attack)}` };
-  if (attack.body !== probe.body || t.probe.status !== 404) return { ok: false, why: `${t.call}: the owner's resource answers ${said(t.attack)}, one that does not exist ${said(t.probe)}: they can be told apart` };
+  const said = (r: RawAnswer) =>
+    `${r.status} ${r.body !== undefined ? JSON.stringify(r.body) : `<${r.bytes.length} bytes>`}`;
+  if (t.attack.status !== 404)
+    return { ok: false, why: `${t.call} on the owner's resource answered ${said(t.attack)}, not 404` };
+  if (typeof (t.attack.body as { message?: unknown } | undefined)?.message !== 'string')
+    return { ok: false, why: `${t.call}: the 404 has no {"message"}: ${said(t.attack)}` };
+  if (attack.body !== probe.body || t.probe.status !== 404)
+    return {
+      ok: false,
+      why: `${t.call}: the owner's resource answers ${said(t.attack)}, one that does not exist ${said(t.probe)}: they can be told apart`,
+    };
   const leaked = t.ownersMarkers.filter((m) => !t.ownersIds.includes(m) && t.attack.bytes.toString('utf8').includes(m));
   if (leaked.length) return { ok: false, why: `${t.call}: the 404 names the owner's ${leaked.join(', ')}` };
   if (isNotImplemented(t.control) && isNotImplemented(t.attack)) return { ok: true, implemented: false };
   // A 409 (a job already finished, say) also shows the call found the caller's own resource.
   if ((t.control.status < 200 || t.control.status > 299) && t.control.status !== 409) {
-    return { ok: false, why: `${t.call} on the caller's own resource answered ${said(t.control)}: the request the matrix builds is wrong, so its 404s prove nothing` };
+    return {
+      ok: false,
+      why: `${t.call} on the caller's own resource answered ${said(t.control)}: the request the matrix builds is wrong, so its 404s prove nothing`,
+    };
   }
   return { ok: true, implemented: true };
 }

@@ -20,7 +20,10 @@ describe('the revocation watch down (security e2e)', () => {
   let alice: TestUser;
 
   beforeAll(async () => {
-    stack = await startStack({ services: ['auth', 'gateway'], serviceEnv: { gateway: { TROVE_REVOCATION_GRACE_SECONDS: String(GRACE_SECONDS) } } });
+    stack = await startStack({
+      services: ['auth', 'gateway'],
+      serviceEnv: { gateway: { TROVE_REVOCATION_GRACE_SECONDS: String(GRACE_SECONDS) } },
+    });
     observer = await connect({ servers: stack.nats.url, ...stack.natsCredentials('observer') });
     alice = await newUser(stack);
   });
@@ -52,7 +55,11 @@ describe('the revocation watch down (security e2e)', () => {
 
     // The bucket is back (as auth makes it at start): the watch resyncs and tokens work again.
     await observer.jetstream().views.kv(REVOCATIONS.bucket, { ttl: REVOCATIONS.ttlMs, history: 1 });
-    await waitFor(async () => (await features()).status === 200, { timeoutMs: 20_000, intervalMs: 200, what: 'bearer calls to be accepted again' });
+    await waitFor(async () => (await features()).status === 200, {
+      timeoutMs: 20_000,
+      intervalMs: 200,
+      what: 'bearer calls to be accepted again',
+    });
     expect(await ready()).toBe(200);
 
     // And a logout is honoured again at once.

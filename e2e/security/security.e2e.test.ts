@@ -18,7 +18,17 @@ import { multipart } from '../support/multipart';
 import { send } from '../support/raw';
 import type { RawAnswer, RawRequest } from '../support/raw';
 import { SecretLedger, expectNoSecretsInLogs, stackSecrets } from '../support/secrets';
-import { bearerCalls, idFieldsOfBody, otherPathParameters, referencedKind, resourceCalls, takesJson, urlFor, validBody, wrongTypesBody } from './contract';
+import {
+  bearerCalls,
+  idFieldsOfBody,
+  otherPathParameters,
+  referencedKind,
+  resourceCalls,
+  takesJson,
+  urlFor,
+  validBody,
+  wrongTypesBody,
+} from './contract';
 import { decodeJwt, signJwt, strangersKey, withSignature } from './forged-tokens';
 import { callAs, libraryOf, securityUser, viewOf } from './libraries';
 import { inAttackOrder, judge } from './matrix';
@@ -30,7 +40,18 @@ const JSON_BODY_LIMIT_BYTES = 16 * 1024;
  * getSetupStatus: only `{needsSetup}` (whether any account exists), for the first-run page; creating the account
  * still takes the administrator's credentials.
  */
-const PUBLIC_BY_DESIGN = ['getVersion', 'getDisk', 'getLiveness', 'getReadiness', 'getSetupStatus', 'getSharedAlbum', 'listSharedAlbumMediaItems', 'login', 'refresh', 'logout'];
+const PUBLIC_BY_DESIGN = [
+  'getVersion',
+  'getDisk',
+  'getLiveness',
+  'getReadiness',
+  'getSetupStatus',
+  'getSharedAlbum',
+  'listSharedAlbumMediaItems',
+  'login',
+  'refresh',
+  'logout',
+];
 
 describeWithFixtures('security (e2e)', () => {
   let stack: Stack;
@@ -40,9 +61,14 @@ describeWithFixtures('security (e2e)', () => {
   const kinds = [...new Set(resources.map((c) => c.kind))];
   /** A request chosen at run time, as `as` (a user's token, or any credentials). */
   const call = (method: string, url: string, req: RawRequest & { as?: TestUser } = {}) =>
-    send(stack.gatewayUrl + url, { ...req, method, headers: { ...(req.as ? { Authorization: `Bearer ${req.as.token}` } : {}), ...req.headers } });
+    send(stack.gatewayUrl + url, {
+      ...req,
+      method,
+      headers: { ...(req.as ? { Authorization: `Bearer ${req.as.token}` } : {}), ...req.headers },
+    });
   const adminCredentials = () => ({ basic: { username: stack.adminUsername, password: stack.adminPassword } });
-  const expectUnauthorized = (what: string, res: RawAnswer) => expect({ what, status: res.status, body: res.body }).toEqual({ what, status: 401, body: UNAUTHORIZED });
+  const expectUnauthorized = (what: string, res: RawAnswer) =>
+    expect({ what, status: res.status, body: res.body }).toEqual({ what, status: 401, body: UNAUTHORIZED });
 
   beforeAll(async () => {
     stack = await startStack({
@@ -66,7 +92,9 @@ describeWithFixtures('security (e2e)', () => {
 
   describe('who may call what, walking openapi.yaml', () => {
     it('every call needs credentials except the reviewed public ones; every {id} names a kind of resource', () => {
-      const publicCalls = listOperations().filter((o) => o.security === 'none').map((o) => o.operationId);
+      const publicCalls = listOperations()
+        .filter((o) => o.security === 'none')
+        .map((o) => o.operationId);
       expect(publicCalls.sort()).toEqual([...PUBLIC_BY_DESIGN].sort());
       expect(bearerCalls().length).toBeGreaterThan(40);
       expect(kinds).toEqual(expect.arrayContaining(['mediaItems', 'albums']));
@@ -78,11 +106,20 @@ describeWithFixtures('security (e2e)', () => {
       const failures: string[] = [];
       for (const op of bearerCalls()) {
         const url = urlFor(op, randomUUID());
-        for (const [what, headers] of [['no token', {}], ['admin basic auth', authorization(adminCredentials())]] as const) {
+        for (const [what, headers] of [
+          ['no token', {}],
+          ['admin basic auth', authorization(adminCredentials())],
+        ] as const) {
           const res = await call(op.method, url, { headers, json: takesJson(op) ? {} : undefined });
           const challenge = res.headers.get('www-authenticate') ?? '';
-          if (res.status !== 401 || JSON.stringify(res.body) !== JSON.stringify(UNAUTHORIZED) || !challenge.startsWith('Bearer')) {
-            failures.push(`${op.operationId} ${op.method.toUpperCase()} ${url} with ${what}: ${res.status} ${JSON.stringify(res.body)}`);
+          if (
+            res.status !== 401 ||
+            JSON.stringify(res.body) !== JSON.stringify(UNAUTHORIZED) ||
+            !challenge.startsWith('Bearer')
+          ) {
+            failures.push(
+              `${op.operationId} ${op.method.toUpperCase()} ${url} with ${what}: ${res.status} ${JSON.stringify(res.body)}`,
+            );
           }
         }
         // Express answers HEAD with the GET route: it must not be a way around the check.
@@ -98,49 +135,96 @@ describeWithFixtures('security (e2e)', () => {
       const user = await securityUser(stack, secrets);
       const failures: string[] = [];
       for (const op of listOperations().filter((o) => o.security === 'basic')) {
-        const res = await call(op.method, urlFor(op, user.id), { as: user, json: takesJson(op) ? validBody(op, () => randomUUID()) : undefined });
-        if (res.status !== 401 || JSON.stringify(res.body) !== JSON.stringify(UNAUTHORIZED)) failures.push(`${op.operationId}: ${res.status} ${JSON.stringify(res.body)}`);
+        const res = await call(op.method, urlFor(op, user.id), {
+          as: user,
+          json: takesJson(op) ? validBody(op, () => randomUUID()) : undefined,
+        });
+        if (res.status !== 401 || JSON.stringify(res.body) !== JSON.stringify(UNAUTHORIZED))
+          failures.push(`${op.operationId}: ${res.status} ${JSON.stringify(res.body)}`);
       }
       expect(failures).toEqual([]);
       // The user's own account is untouched, and the token still works where it belongs.
-      expect((await ok(adminApi(stack).GET('/v1/users/{id}', { params: { path: { id: user.id } } }), 200)).username).toBe(user.username);
+      expect(
+        (await ok(adminApi(stack).GET('/v1/users/{id}', { params: { path: { id: user.id } } }), 200)).username,
+      ).toBe(user.username);
       expect((await call('get', '/v1/features', { as: user })).status).toBe(200);
     });
 
-    it.each(kinds)('%s: another user’s call answers 404 exactly as for a missing id, never 2xx, and the owner’s view is unchanged', async (kind) => {
-      const [owner, other] = await Promise.all([libraryOf(stack, secrets, [kind]), libraryOf(stack, secrets, [kind])]);
-      const before = await viewOf(stack, owner);
-      const failures: string[] = [];
-      const notImplemented: string[] = [];
-      for (const op of inAttackOrder(resources.filter((c) => c.kind === kind))) {
-        const name = `${op.operationId} ${op.method.toUpperCase()} ${op.path}`;
-        const missing = randomUUID();
-        const ownersId = owner.ids[kind] ?? randomUUID();
-        // Body ids (album items, a cover) are the owner's too: the worst case for the owner.
-        const attack = await callAs(stack, other.user, op.method, urlFor(op, ownersId), validBody(op, (k) => owner.ids[k] ?? missing));
-        const probe = await callAs(stack, other.user, op.method, urlFor(op, missing), validBody(op, (k) => owner.ids[k] ?? missing));
-        const control = await callAs(stack, other.user, op.method, urlFor(op, other.ids[kind] ?? missing), validBody(op, (k) => other.ids[k] ?? missing));
-        const verdict = judge({ call: name, attack, probe, control, ownersIds: [ownersId, ...owner.knownIds], missingIds: [missing], ownersMarkers: owner.markers });
-        if (!verdict.ok) failures.push(verdict.why);
-        else if (!verdict.implemented) notImplemented.push(name);
-      }
-      expect(failures).toEqual([]);
-      expect(await viewOf(stack, owner)).toEqual(before);
-      // Honest about what was attacked for real: a kind the owner has is served by some call; one
-      // the owner cannot have yet (its service has not landed) is served by none.
-      const all = resources.filter((c) => c.kind === kind).length;
-      if (owner.ids[kind]) expect(notImplemented.length).toBeLessThan(all);
-      else expect(notImplemented.length).toBe(all);
-    }, 120_000); // a thing takes the seed HEIC through the worker's recognition, a person the group photo through its faces, for both users
+    it.each(kinds)(
+      '%s: another user’s call answers 404 exactly as for a missing id, never 2xx, and the owner’s view is unchanged',
+      async (kind) => {
+        const [owner, other] = await Promise.all([
+          libraryOf(stack, secrets, [kind]),
+          libraryOf(stack, secrets, [kind]),
+        ]);
+        const before = await viewOf(stack, owner);
+        const failures: string[] = [];
+        const notImplemented: string[] = [];
+        for (const op of inAttackOrder(resources.filter((c) => c.kind === kind))) {
+          const name = `${op.operationId} ${op.method.toUpperCase()} ${op.path}`;
+          const missing = randomUUID();
+          const ownersId = owner.ids[kind] ?? randomUUID();
+          // Body ids (album items, a cover) are the owner's too: the worst case for the owner.
+          const attack = await callAs(
+            stack,
+            other.user,
+            op.method,
+            urlFor(op, ownersId),
+            validBody(op, (k) => owner.ids[k] ?? missing),
+          );
+          const probe = await callAs(
+            stack,
+            other.user,
+            op.method,
+            urlFor(op, missing),
+            validBody(op, (k) => owner.ids[k] ?? missing),
+          );
+          const control = await callAs(
+            stack,
+            other.user,
+            op.method,
+            urlFor(op, other.ids[kind] ?? missing),
+            validBody(op, (k) => other.ids[k] ?? missing),
+          );
+          const verdict = judge({
+            call: name,
+            attack,
+            probe,
+            control,
+            ownersIds: [ownersId, ...owner.knownIds],
+            missingIds: [missing],
+            ownersMarkers: owner.markers,
+          });
+          if (!verdict.ok) failures.push(verdict.why);
+          else if (!verdict.implemented) notImplemented.push(name);
+        }
+        expect(failures).toEqual([]);
+        expect(await viewOf(stack, owner)).toEqual(before);
+        // Honest about what was attacked for real: a kind the owner has is served by some call; one
+        // the owner cannot have yet (its service has not landed) is served by none.
+        const all = resources.filter((c) => c.kind === kind).length;
+        if (owner.ids[kind]) expect(notImplemented.length).toBeLessThan(all);
+        else expect(notImplemented.length).toBe(all);
+      },
+      120_000,
+    ); // a thing takes the seed HEIC through the worker's recognition, a person the group photo through its faces, for both users
 
     it('naming another user’s resources in a request body answers 404 exactly as a missing id, and changes nothing of theirs', async () => {
       const calls = bearerCalls().filter((op) => idFieldsOfBody(op).length > 0);
       // Each user has a resource of every kind these calls name, in their path or their body (a person to merge).
-      const named = calls.flatMap((op) => [resources.find((r) => r.operationId === op.operationId)?.kind, ...idFieldsOfBody(op).map(referencedKind)]);
+      const named = calls.flatMap((op) => [
+        resources.find((r) => r.operationId === op.operationId)?.kind,
+        ...idFieldsOfBody(op).map(referencedKind),
+      ]);
       const kindsNamed = [...new Set(named.filter((k): k is string => k !== undefined))];
-      const [owner, other] = await Promise.all([libraryOf(stack, secrets, kindsNamed), libraryOf(stack, secrets, kindsNamed)]);
+      const [owner, other] = await Promise.all([
+        libraryOf(stack, secrets, kindsNamed),
+        libraryOf(stack, secrets, kindsNamed),
+      ]);
       const before = await viewOf(stack, owner);
-      expect(calls.map((c) => c.operationId)).toEqual(expect.arrayContaining(['addFavourites', 'trashMediaItems', 'createAlbum', 'addAlbumMediaItems']));
+      expect(calls.map((c) => c.operationId)).toEqual(
+        expect.arrayContaining(['addFavourites', 'trashMediaItems', 'createAlbum', 'addAlbumMediaItems']),
+      );
       const failures: string[] = [];
       for (const op of calls) {
         const name = `${op.operationId} ${op.method.toUpperCase()} ${op.path} with ${idFieldsOfBody(op).join(', ')}`;
@@ -148,10 +232,36 @@ describeWithFixtures('security (e2e)', () => {
         const pathKind = resources.find((r) => r.operationId === op.operationId)?.kind;
         const url = urlFor(op, pathKind ? other.ids[pathKind] : undefined);
         const missing = randomUUID();
-        const attack = await callAs(stack, other.user, op.method, url, validBody(op, (k) => owner.ids[k] ?? missing));
-        const probe = await callAs(stack, other.user, op.method, url, validBody(op, () => missing));
-        const control = await callAs(stack, other.user, op.method, url, validBody(op, (k) => other.ids[k] ?? missing));
-        const verdict = judge({ call: name, attack, probe, control, ownersIds: owner.knownIds, missingIds: [missing], ownersMarkers: owner.markers });
+        const attack = await callAs(
+          stack,
+          other.user,
+          op.method,
+          url,
+          validBody(op, (k) => owner.ids[k] ?? missing),
+        );
+        const probe = await callAs(
+          stack,
+          other.user,
+          op.method,
+          url,
+          validBody(op, () => missing),
+        );
+        const control = await callAs(
+          stack,
+          other.user,
+          op.method,
+          url,
+          validBody(op, (k) => other.ids[k] ?? missing),
+        );
+        const verdict = judge({
+          call: name,
+          attack,
+          probe,
+          control,
+          ownersIds: owner.knownIds,
+          missingIds: [missing],
+          ownersMarkers: owner.markers,
+        });
         if (!verdict.ok) failures.push(verdict.why);
       }
       expect(failures).toEqual([]);
@@ -161,7 +271,8 @@ describeWithFixtures('security (e2e)', () => {
 
   describe('signed content URLs', () => {
     /** A content URL signed here with the stack's key, the way the gateway signs: one with a future expiry opens the content, so an expired one is refused for its expiry alone. */
-    const signed = (path: string, exp: number) => `${path}?exp=${exp}&sig=${createHmac('sha256', urlSigningSecret).update(`${path}\n${exp}`).digest('base64url')}`;
+    const signed = (path: string, exp: number) =>
+      `${path}?exp=${exp}&sig=${createHmac('sha256', urlSigningSecret).update(`${path}\n${exp}`).digest('base64url')}`;
     const withoutOrigin = (url: string) => url.replace(stack.gatewayUrl, '');
 
     it('a tampered, expired, re-targeted or incomplete signature answers 401 {"message"}; a signature opens only content calls', async () => {
@@ -185,17 +296,31 @@ describeWithFixtures('security (e2e)', () => {
         ['a changed signature', `${pathname}?exp=${exp}&sig=${flipped}`],
         ['a later expiry with the old signature', `${pathname}?exp=${exp + 3600}&sig=${sig}`],
         ['an expired signature', signed(pathname, now - 5)],
-        ['the thumbnail’s signature on the original', `${pathname.replace(/thumbnail$/, 'original')}?exp=${exp}&sig=${sig}`],
-        ['one item’s signature on another user’s item', `${pathname.replace(item.id, otherItem.id)}?exp=${exp}&sig=${sig}`],
+        [
+          'the thumbnail’s signature on the original',
+          `${pathname.replace(/thumbnail$/, 'original')}?exp=${exp}&sig=${sig}`,
+        ],
+        [
+          'one item’s signature on another user’s item',
+          `${pathname.replace(item.id, otherItem.id)}?exp=${exp}&sig=${sig}`,
+        ],
         ['a signature without its expiry', `${pathname}?sig=${sig}`],
         ['an expiry without its signature', `${pathname}?exp=${exp}`],
-        ['a signature signed with another key', `${pathname}?exp=${exp}&sig=${createHmac('sha256', strangersKey()).update(`${pathname}\n${exp}`).digest('base64url')}`],
+        [
+          'a signature signed with another key',
+          `${pathname}?exp=${exp}&sig=${createHmac('sha256', strangersKey()).update(`${pathname}\n${exp}`).digest('base64url')}`,
+        ],
         ['a signed URL of a call that is not a content call', signed(`/v1/mediaItems/${item.id}`, now + 600)],
         ['a signed URL of an album', signed(`/v1/albums/${owner.ids.albums}`, now + 600)],
       ];
       for (const [what, url] of refused) expectUnauthorized(what, await call('get', url));
       // A bad token next to a good signature is still a bad token.
-      expectUnauthorized('a forged token with a valid signature', await call('get', thumbnail, { headers: { Authorization: `Bearer ${signJwt({ alg: 'HS256' }, {}, strangersKey())}` } }));
+      expectUnauthorized(
+        'a forged token with a valid signature',
+        await call('get', thumbnail, {
+          headers: { Authorization: `Bearer ${signJwt({ alg: 'HS256' }, {}, strangersKey())}` },
+        }),
+      );
     });
 
     it('a private album is not reachable through the public sharing calls, nor are items outside a shared album', async () => {
@@ -207,11 +332,18 @@ describeWithFixtures('security (e2e)', () => {
         for (const path of [`/v1/sharing/${id}`, `/v1/sharing/${id}/mediaItems`]) {
           for (const as of [undefined, other, owner.user]) {
             const res = await call('get', path, { as });
-            expect({ path, status: res.status, leaks: owner.markers.filter((m) => m !== id && res.bytes.toString().includes(m)) }).toEqual({ path, status: 404, leaks: [] });
+            expect({
+              path,
+              status: res.status,
+              leaks: owner.markers.filter((m) => m !== id && res.bytes.toString().includes(m)),
+            }).toEqual({ path, status: 404, leaks: [] });
           }
         }
       }
-      expect((await owner.user.api.PUT('/v1/albums/{id}', { params: { path: { id: albumId } }, body: { shared: true } })).response.status).toBe(204);
+      expect(
+        (await owner.user.api.PUT('/v1/albums/{id}', { params: { path: { id: albumId } }, body: { shared: true } }))
+          .response.status,
+      ).toBe(204);
       const listed = (await call('get', `/v1/sharing/${albumId}/mediaItems`)).body as MediaItem[];
       expect(listed.map((i) => i.id)).toEqual([owner.ids.mediaItems]);
       expect((await call('get', `/v1/sharing/${outside.id}`)).status).toBe(404);
@@ -229,11 +361,20 @@ describeWithFixtures('security (e2e)', () => {
         ['alg none, the real signature', withSignature({ ...header, alg: 'none' }, payload, signature)],
         ['signed with another key', signJwt(header, payload, strangersKey())],
         ['signed with the right key as HS512', signJwt({ ...header, alg: 'HS512' }, payload, stack.jwtSecret, 512)],
-        ['expired, signed with the right key', signJwt(header, { ...payload, iat: now - 120, exp: now - 60 }, stack.jwtSecret)],
+        [
+          'expired, signed with the right key',
+          signJwt(header, { ...payload, iat: now - 120, exp: now - 60 }, stack.jwtSecret),
+        ],
         ['without expiry, signed with the right key', signJwt(header, withoutExpiry, stack.jwtSecret)],
-        ['another issuer, signed with the right key', signJwt(header, { ...payload, iss: 'someone-else' }, stack.jwtSecret)],
+        [
+          'another issuer, signed with the right key',
+          signJwt(header, { ...payload, iss: 'someone-else' }, stack.jwtSecret),
+        ],
         ['sub changed to another user, old signature', withSignature(header, { ...payload, sub: bob.id }, signature)],
-        ['exp pushed later, old signature', withSignature(header, { ...payload, exp: Number(payload.exp) + 86_400 }, signature)],
+        [
+          'exp pushed later, old signature',
+          withSignature(header, { ...payload, exp: Number(payload.exp) + 86_400 }, signature),
+        ],
         ['garbage', 'garbage'],
         ['three garbage parts', 'a.b.c'],
         ['the refresh token', alice.refreshToken],
@@ -241,7 +382,8 @@ describeWithFixtures('security (e2e)', () => {
       ];
       const calls = [
         (token: string) => call('get', '/v1/mediaItems', { headers: { Authorization: `Bearer ${token}` } }),
-        (token: string) => call('post', '/v1/albums', { headers: { Authorization: `Bearer ${token}` }, json: { name: 'forged' } }),
+        (token: string) =>
+          call('post', '/v1/albums', { headers: { Authorization: `Bearer ${token}` }, json: { name: 'forged' } }),
       ];
       for (const [what, token] of forged) for (const attempt of calls) expectUnauthorized(what, await attempt(token));
       // The token in the query instead of the header is no token.
@@ -257,28 +399,50 @@ describeWithFixtures('security (e2e)', () => {
       secrets.tokens(user.username, second);
       expect((await call('post', '/v1/auth/logout', { as: user })).status).toBe(204);
       expectUnauthorized('access token after logout', await call('get', '/v1/mediaItems', { as: user }));
-      expectUnauthorized('refresh token after logout', await call('post', '/v1/auth/refresh', { json: { refreshToken: user.refreshToken } }));
+      expectUnauthorized(
+        'refresh token after logout',
+        await call('post', '/v1/auth/refresh', { json: { refreshToken: user.refreshToken } }),
+      );
       expectUnauthorized('logout again', await call('post', '/v1/auth/logout', { as: user }));
-      expect((await call('get', '/v1/mediaItems', { headers: { Authorization: `Bearer ${second.accessToken}` } })).status).toBe(200);
+      expect(
+        (await call('get', '/v1/mediaItems', { headers: { Authorization: `Bearer ${second.accessToken}` } })).status,
+      ).toBe(200);
     });
 
     it('after the user is deleted every token of theirs answers 401, and a new token signed for them too', async () => {
       const user = await securityUser(stack, secrets);
       expect((await call('get', '/v1/mediaItems', { as: user })).status).toBe(200);
-      expect((await adminApi(stack).DELETE('/v1/users/{id}', { params: { path: { id: user.id } } })).response.status).toBe(204);
+      expect(
+        (await adminApi(stack).DELETE('/v1/users/{id}', { params: { path: { id: user.id } } })).response.status,
+      ).toBe(204);
       expectUnauthorized('access token of a deleted user', await call('get', '/v1/mediaItems', { as: user }));
-      expectUnauthorized('refresh token of a deleted user', await call('post', '/v1/auth/refresh', { json: { refreshToken: user.refreshToken } }));
+      expectUnauthorized(
+        'refresh token of a deleted user',
+        await call('post', '/v1/auth/refresh', { json: { refreshToken: user.refreshToken } }),
+      );
       // Even a fresh token for the deleted user, signed with the real key (a stolen key aside, a token minted before deletion).
       const { header, payload } = decodeJwt(user.token);
       const now = Math.floor(Date.now() / 1000);
-      expectUnauthorized('a new token for a deleted user', await call('get', '/v1/mediaItems', { headers: { Authorization: `Bearer ${signJwt(header, { ...payload, sid: randomUUID(), iat: now, exp: now + 600 }, stack.jwtSecret)}` } }));
+      expectUnauthorized(
+        'a new token for a deleted user',
+        await call('get', '/v1/mediaItems', {
+          headers: {
+            Authorization: `Bearer ${signJwt(header, { ...payload, sid: randomUUID(), iat: now, exp: now + 600 }, stack.jwtSecret)}`,
+          },
+        }),
+      );
       expect((await login(stack.gatewayUrl, user.username, user.password)).response.status).toBe(401);
     });
   });
 
   describe('oversized and malformed bodies', () => {
     /** The credentials a call needs, so each answer is about the body, not the caller. */
-    const credentialsFor = (security: string, user: TestUser) => (security === 'basic' ? authorization(adminCredentials()) : security === 'none' ? {} : { Authorization: `Bearer ${user.token}` });
+    const credentialsFor = (security: string, user: TestUser) =>
+      security === 'basic'
+        ? authorization(adminCredentials())
+        : security === 'none'
+          ? {}
+          : { Authorization: `Bearer ${user.token}` };
 
     it('on every JSON call: over the limit 413, not JSON 400, fields of the wrong type 400, all {"message"}; nothing is stored', async () => {
       const owner = await libraryOf(stack, secrets);
@@ -286,26 +450,50 @@ describeWithFixtures('security (e2e)', () => {
       const usersBefore = await ok(adminApi(stack).GET('/v1/users', { params: { query: { limit: 100 } } }), 200);
       const failures: string[] = [];
       const expectAnswer = (what: string, res: RawAnswer, status: number) => {
-        if (res.status !== status || typeof (res.body as { message?: unknown } | undefined)?.message !== 'string') failures.push(`${what}: expected ${status} {"message"}, got ${res.status} ${JSON.stringify(res.body)}`);
+        if (res.status !== status || typeof (res.body as { message?: unknown } | undefined)?.message !== 'string')
+          failures.push(`${what}: expected ${status} {"message"}, got ${res.status} ${JSON.stringify(res.body)}`);
       };
       for (const op of listOperations().filter(takesJson)) {
         const kind = resources.find((r) => r.operationId === op.operationId)?.kind;
         const url = urlFor(op, kind ? owner.ids[kind] : op.security === 'basic' ? owner.user.id : undefined);
         const headers = credentialsFor(op.security, owner.user);
         const name = `${op.operationId} ${op.method.toUpperCase()} ${op.path}`;
-        const oversized = { ...validBody(op, (k) => owner.ids[k] ?? randomUUID()), padding: 'x'.repeat(JSON_BODY_LIMIT_BYTES + 1) };
-        expectAnswer(`${name}, ${JSON_BODY_LIMIT_BYTES + 1}+ bytes`, await call(op.method, url, { headers, json: oversized }), 413);
+        const oversized = {
+          ...validBody(op, (k) => owner.ids[k] ?? randomUUID()),
+          padding: 'x'.repeat(JSON_BODY_LIMIT_BYTES + 1),
+        };
+        expectAnswer(
+          `${name}, ${JSON_BODY_LIMIT_BYTES + 1}+ bytes`,
+          await call(op.method, url, { headers, json: oversized }),
+          413,
+        );
         expectAnswer(`${name}, not JSON`, await call(op.method, url, { headers, raw: '{"name": "half an obj' }), 400);
         expectAnswer(`${name}, wrong types`, await call(op.method, url, { headers, json: wrongTypesBody(op) }), 400);
-        expectAnswer(`${name}, an array`, await call(op.method, url, { headers, json: [validBody(op, (k) => owner.ids[k] ?? randomUUID())] }), 400);
+        expectAnswer(
+          `${name}, an array`,
+          await call(op.method, url, { headers, json: [validBody(op, (k) => owner.ids[k] ?? randomUUID())] }),
+          400,
+        );
       }
       // Deeply nested JSON within the limit: refused, and the gateway keeps answering.
-      expectAnswer('deeply nested JSON', await call('post', '/v1/albums', { headers: credentialsFor('bearer', owner.user), raw: `${'['.repeat(5000)}${']'.repeat(5000)}` }), 400);
+      expectAnswer(
+        'deeply nested JSON',
+        await call('post', '/v1/albums', {
+          headers: credentialsFor('bearer', owner.user),
+          raw: `${'['.repeat(5000)}${']'.repeat(5000)}`,
+        }),
+        400,
+      );
       // Without credentials nothing else is looked at: 401 before the size.
-      expectUnauthorized('an oversized body without a token', await call('post', '/v1/albums', { json: { name: 'x'.repeat(JSON_BODY_LIMIT_BYTES * 2) } }));
+      expectUnauthorized(
+        'an oversized body without a token',
+        await call('post', '/v1/albums', { json: { name: 'x'.repeat(JSON_BODY_LIMIT_BYTES * 2) } }),
+      );
       expect(failures).toEqual([]);
       expect(await viewOf(stack, owner)).toEqual(before);
-      expect(await ok(adminApi(stack).GET('/v1/users', { params: { query: { limit: 100 } } }), 200)).toEqual(usersBefore);
+      expect(await ok(adminApi(stack).GET('/v1/users', { params: { query: { limit: 100 } } }), 200)).toEqual(
+        usersBefore,
+      );
     });
 
     it('uploads without a file part, with two, or with a file that is not a photo or video: 400 {"message"}, nothing stored', async () => {
@@ -314,18 +502,59 @@ describeWithFixtures('security (e2e)', () => {
       const bodies: Array<[string, ReturnType<typeof multipart>]> = [
         ['no file part', multipart([{ name: 'note', data: Buffer.from('no file here') }])],
         ['a file part under another name', multipart([{ name: 'photo', filename: 'a.jpg', data: await jpeg() }])],
-        ['two file parts', multipart([{ name: 'file', filename: 'a.jpg', data: await jpeg() }, { name: 'file', filename: 'b.jpg', data: await jpeg() }])],
-        ['a text file named .jpg', multipart([{ name: 'file', filename: 'notes.jpg', data: Buffer.from('plain text, whatever the name says\n'.repeat(20)) }])],
-        ['an HTML file', multipart([{ name: 'file', filename: 'x.html', contentType: 'image/jpeg', data: Buffer.from('<html><script>alert(1)</script></html>') }])],
+        [
+          'two file parts',
+          multipart([
+            { name: 'file', filename: 'a.jpg', data: await jpeg() },
+            { name: 'file', filename: 'b.jpg', data: await jpeg() },
+          ]),
+        ],
+        [
+          'a text file named .jpg',
+          multipart([
+            {
+              name: 'file',
+              filename: 'notes.jpg',
+              data: Buffer.from('plain text, whatever the name says\n'.repeat(20)),
+            },
+          ]),
+        ],
+        [
+          'an HTML file',
+          multipart([
+            {
+              name: 'file',
+              filename: 'x.html',
+              contentType: 'image/jpeg',
+              data: Buffer.from('<html><script>alert(1)</script></html>'),
+            },
+          ]),
+        ],
         ['an empty file', multipart([{ name: 'file', filename: 'empty.jpg', data: Buffer.alloc(0) }])],
-        ['a broken multipart body', { contentType: 'multipart/form-data; boundary=nope', body: Buffer.from('--nope\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\n\r\n\xff\xd8') }],
+        [
+          'a broken multipart body',
+          {
+            contentType: 'multipart/form-data; boundary=nope',
+            body: Buffer.from(
+              '--nope\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\n\r\n\xff\xd8',
+            ),
+          },
+        ],
       ];
       for (const [what, { contentType, body }] of bodies) {
         const res = await call('post', '/v1/mediaItems', { as: user, raw: body, contentType });
-        expect({ what, status: res.status, message: typeof (res.body as { message?: unknown } | undefined)?.message }).toEqual({ what, status: 400, message: 'string' });
+        expect({
+          what,
+          status: res.status,
+          message: typeof (res.body as { message?: unknown } | undefined)?.message,
+        }).toEqual({ what, status: 400, message: 'string' });
       }
       expect(await ok(user.api.GET('/v1/mediaItems'), 200)).toEqual([]);
-      await waitFor(async () => (await filesUnder(stack.dataDir, 'blobs')).every((f) => !f.includes(user.id) && !f.startsWith('blobs/.tmp/')), { what: 'no blob of the refused uploads' });
+      await waitFor(
+        async () =>
+          (await filesUnder(stack.dataDir, 'blobs')).every((f) => !f.includes(user.id) && !f.startsWith('blobs/.tmp/')),
+        { what: 'no blob of the refused uploads' },
+      );
     });
   });
 
@@ -356,7 +585,9 @@ describeWithFixtures('security (e2e)', () => {
       for (const { what, name, encoded } of names) {
         const data = await noiseImage(24, 24).jpeg().toBuffer();
         // Declared as HTML: the type comes from the bytes, never from what the client says.
-        const { contentType, body } = multipart([{ name: 'file', filename: name, encodeFilename: encoded, contentType: 'text/html', data }]);
+        const { contentType, body } = multipart([
+          { name: 'file', filename: name, encodeFilename: encoded, contentType: 'text/html', data },
+        ]);
         const res = await call('post', '/v1/mediaItems', { as: user, raw: body, contentType });
         expect({ what, status: [201, 400].includes(res.status) }).toEqual({ what, status: true });
         if (res.status !== 201) continue;
@@ -378,8 +609,12 @@ describeWithFixtures('security (e2e)', () => {
       // Only blob files of this user's items (and the document store) are new in the data dir, and nothing escaped it.
       const added = (await filesUnder(stack.dataDir)).filter((f) => !filesBefore.has(f));
       const ownBlob = new RegExp(`^blobs/media/[0-9a-f-]{36}/[0-9a-f-]{36}/[a-z]+(\\.meta\\.json)?$`);
-      expect(added.filter((f) => !ownBlob.test(f) && !f.startsWith('docstore/') && !f.startsWith('blobs/.tmp/'))).toEqual([]);
-      const escaped = [...(await filesUnder(tmpdir(), '', 4)), ...(await filesUnder('/', '', 0))].filter((f) => f.includes(escapeMarker));
+      expect(
+        added.filter((f) => !ownBlob.test(f) && !f.startsWith('docstore/') && !f.startsWith('blobs/.tmp/')),
+      ).toEqual([]);
+      const escaped = [...(await filesUnder(tmpdir(), '', 4)), ...(await filesUnder('/', '', 0))].filter((f) =>
+        f.includes(escapeMarker),
+      );
       expect(escaped).toEqual([]);
     });
   });
@@ -393,26 +628,51 @@ describeWithFixtures('security (e2e)', () => {
       const wrong = `Wrong-${randomBytes(9).toString('base64url')}`;
       secrets.password(`${user.username} (a wrong one)`, wrong);
       expect((await login(stack.gatewayUrl, user.username, wrong)).response.status).toBe(401);
-      const refreshed = await ok(createApi(stack.gatewayUrl).POST('/v1/auth/refresh', { body: { refreshToken: user.refreshToken } }), 200);
+      const refreshed = await ok(
+        createApi(stack.gatewayUrl).POST('/v1/auth/refresh', { body: { refreshToken: user.refreshToken } }),
+        200,
+      );
       secrets.tokens(user.username, refreshed);
       const newPassword = `New-${randomBytes(12).toString('base64url')}`;
       secrets.password(`${user.username} (changed)`, newPassword);
-      expect((await adminApi(stack).PUT('/v1/users/{id}', { params: { path: { id: user.id } }, body: { password: newPassword } })).response.status).toBe(204);
+      expect(
+        (
+          await adminApi(stack).PUT('/v1/users/{id}', {
+            params: { path: { id: user.id } },
+            body: { password: newPassword },
+          })
+        ).response.status,
+      ).toBe(204);
       const again = await ok(login(stack.gatewayUrl, user.username, newPassword), 200);
       secrets.tokens(user.username, again);
-      expect((await call('post', '/v1/auth/logout', { headers: { Authorization: `Bearer ${again.accessToken}` } })).status).toBe(204);
-      expect((await adminApi(stack).DELETE('/v1/users/{id}', { params: { path: { id: user.id } } })).response.status).toBe(204);
+      expect(
+        (await call('post', '/v1/auth/logout', { headers: { Authorization: `Bearer ${again.accessToken}` } })).status,
+      ).toBe(204);
+      expect(
+        (await adminApi(stack).DELETE('/v1/users/{id}', { params: { path: { id: user.id } } })).response.status,
+      ).toBe(204);
 
       // Every process ran with debug-worthy traffic above; each must be in the check.
-      expect(Object.keys(stack.processes).sort()).toEqual(['auth', 'explore', 'gateway', 'jobs', 'library', 'media', 'worker']);
-      expect(stackSecrets(stack).map((s) => s.what)).toEqual(expect.arrayContaining(['the admin password', 'the JWT secret', 'the URL-signing secret', 'the NATS password']));
+      expect(Object.keys(stack.processes).sort()).toEqual([
+        'auth',
+        'explore',
+        'gateway',
+        'jobs',
+        'library',
+        'media',
+        'worker',
+      ]);
+      expect(stackSecrets(stack).map((s) => s.what)).toEqual(
+        expect.arrayContaining(['the admin password', 'the JWT secret', 'the URL-signing secret', 'the NATS password']),
+      );
       expectNoSecretsInLogs(stack, [...stackSecrets(stack), ...secrets.list()]);
     });
   });
 });
 
 /** A Content-Disposition with nothing but a printable ASCII fallback name and an RFC 5987-encoded one. */
-const SAFE_DISPOSITION = /^inline; filename="[\x20\x21\x23-\x5b\x5d-\x7e]*"; filename\*=UTF-8''[A-Za-z0-9%!#$&+.^_`|~-]*$/;
+const SAFE_DISPOSITION =
+  /^inline; filename="[\x20\x21\x23-\x5b\x5d-\x7e]*"; filename\*=UTF-8''[A-Za-z0-9%!#$&+.^_`|~-]*$/;
 
 /** What would make a stored filename unsafe to show, save or put in a header; empty when it is safe. */
 function filenameProblems(filename: string): string[] {

@@ -29,7 +29,10 @@ let origin: string;
 let webPid: number;
 
 beforeAll(async () => {
-  stack = await startStack({ services: ['auth', 'gateway', 'library', 'media'], serviceEnv: { gateway: { TROVE_SHARING_MISS_RATE_LIMIT: String(MISS_LIMIT) } } });
+  stack = await startStack({
+    services: ['auth', 'gateway', 'library', 'media'],
+    serviceEnv: { gateway: { TROVE_SHARING_MISS_RATE_LIMIT: String(MISS_LIMIT) } },
+  });
   const started = await startWebServer(stack);
   origin = started.origin;
   webPid = started.web.child.pid!;
@@ -49,27 +52,42 @@ interface Answer {
  * One request from the browser at `from` (a loopback address the socket is bound to). `body`: sent
  * whole, or a stream (written until the answer comes; the server may close the connection first).
  */
-function send(from: string, path: string, opts: { method?: string; headers?: Record<string, string>; body?: Buffer | Readable; timeoutMs?: number } = {}): Promise<Answer> {
+function send(
+  from: string,
+  path: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: Buffer | Readable; timeoutMs?: number } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${origin}${path}`, { method: opts.method ?? 'GET', headers: opts.headers, localAddress: from, agent: false, timeout: opts.timeoutMs ?? 30_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        if (opts.body instanceof Readable) opts.body.destroy();
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') });
-        req.destroy();
-      });
-      res.on('error', reject);
-    });
+    const req = httpRequest(
+      `${origin}${path}`,
+      {
+        method: opts.method ?? 'GET',
+        headers: opts.headers,
+        localAddress: from,
+        agent: false,
+        timeout: opts.timeoutMs ?? 30_000,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          if (opts.body instanceof Readable) opts.body.destroy();
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') });
+          req.destroy();
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`no answer to ${path} within ${opts.timeoutMs ?? 30_000} ms`)));
     // A refusal closes the connection while the body is still going out: the answer is what counts.
-    req.on('error', (err: NodeJS.ErrnoException) => (err.code === 'EPIPE' || err.code === 'ECONNRESET' ? undefined : reject(err)));
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      err.code === 'EPIPE' || err.code === 'ECONNRESET' ? undefined : reject(err),
+    );
     if (opts.body instanceof Readable) {
       // The headers go out at once, even when the body never comes.
       req.flushHeaders();
       opts.body.pipe(req);
-    }
-    else req.end(opts.body);
+    } else req.end(opts.body);
   });
 }
 
@@ -103,7 +121,14 @@ function endless(): Readable {
 async function peakGrowthMib<T>(run: () => Promise<T>): Promise<{ result: T; growthMib: number }> {
   const baseline = await rssBytes(webPid);
   let peak = baseline;
-  const sampler = setInterval(() => void rssBytes(webPid).then((rss) => (peak = Math.max(peak, rss)), () => undefined), 50);
+  const sampler = setInterval(
+    () =>
+      void rssBytes(webPid).then(
+        (rss) => (peak = Math.max(peak, rss)),
+        () => undefined,
+      ),
+    50,
+  );
   try {
     const result = await run();
     return { result, growthMib: (peak - baseline) / MiB };
@@ -140,7 +165,10 @@ describe('M2: one visitor cannot close shared albums for everybody (security e2e
       expect(page.text).toContain('Harbour walk');
       // And the grid's own calls for the next page work too.
       const items = await send(visitor, `/api/items?view=shared&album=${albumId}&page=1`);
-      expect({ status: items.status, body: JSON.parse(items.text) as unknown }).toEqual({ status: 200, body: { items: [] } });
+      expect({ status: items.status, body: JSON.parse(items.text) as unknown }).toEqual({
+        status: 200,
+        body: { items: [] },
+      });
     }
     // Someone else's dead link is an honest 404, not the attacker's 429.
     expect((await send('127.0.0.5', `/share/${randomUUID()}`)).status).toBe(404);
@@ -150,41 +178,78 @@ describe('M2: one visitor cannot close shared albums for everybody (security e2e
 });
 
 describe('M3: request bodies are bounded before they are read (security e2e)', () => {
-  it.each(['/login', '/theme', '/api/items', '/setup'])('POST %s with a 1 GiB body: 413 at once, the web server’s memory flat', async (path) => {
-    const started = Date.now();
-    const { result, growthMib } = await peakGrowthMib(() =>
-      send('127.0.0.6', path, { method: 'POST', headers: { Origin: origin, 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': String(1024 * MiB) }, body: endless() }),
-    );
-    expect(result.status).toBe(413);
-    expect(JSON.parse(result.text)).toEqual({ message: expect.stringMatching(/^request body too large: at most \d+ bytes here$/) });
-    expect(Date.now() - started).toBeLessThan(5_000);
-    expect(growthMib).toBeLessThan(30);
-  });
+  it.each(['/login', '/theme', '/api/items', '/setup'])(
+    'POST %s with a 1 GiB body: 413 at once, the web server’s memory flat',
+    async (path) => {
+      const started = Date.now();
+      const { result, growthMib } = await peakGrowthMib(() =>
+        send('127.0.0.6', path, {
+          method: 'POST',
+          headers: {
+            Origin: origin,
+            'Content-Type': 'application/x-www-form-urlencoded',
+            'Content-Length': String(1024 * MiB),
+          },
+          body: endless(),
+        }),
+      );
+      expect(result.status).toBe(413);
+      expect(JSON.parse(result.text)).toEqual({
+        message: expect.stringMatching(/^request body too large: at most \d+ bytes here$/),
+      });
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(growthMib).toBeLessThan(30);
+    },
+  );
 
   it('a body without a length (chunked) is refused with 411, also endless', async () => {
-    const res = await send('127.0.0.6', '/login', { method: 'POST', headers: { Origin: origin, 'Content-Type': 'application/x-www-form-urlencoded', 'Transfer-Encoding': 'chunked' }, body: endless() });
+    const res = await send('127.0.0.6', '/login', {
+      method: 'POST',
+      headers: { Origin: origin, 'Content-Type': 'application/x-www-form-urlencoded', 'Transfer-Encoding': 'chunked' },
+      body: endless(),
+    });
     expect(res.status).toBe(411);
     expect(JSON.parse(res.text)).toEqual({ message: expect.stringMatching(/Content-Length/) });
   });
 
   it('a small body still works (the login form)', async () => {
-    const res = await send('127.0.0.6', '/theme', { method: 'POST', headers: { Origin: origin, 'Content-Type': 'application/x-www-form-urlencoded' }, body: Buffer.from('theme=dark') });
-    expect({ status: res.status, body: JSON.parse(res.text) as unknown }).toEqual({ status: 200, body: { theme: 'dark' } });
+    const res = await send('127.0.0.6', '/theme', {
+      method: 'POST',
+      headers: { Origin: origin, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: Buffer.from('theme=dark'),
+    });
+    expect({ status: res.status, body: JSON.parse(res.text) as unknown }).toEqual({
+      status: 200,
+      body: { theme: 'dark' },
+    });
   });
 
-  it.each(['/api/items', '/api/albums'])('POST %s without a session is answered 401 before its body arrives', async (path) => {
-    // The body is announced and never sent: only an answer given before reading it can come back.
-    const body = new Readable({ read() {} });
-    const res = await send('127.0.0.7', path, { method: 'POST', headers: { Origin: origin, 'Content-Type': 'application/json', 'Content-Length': '1000' }, body, timeoutMs: 10_000 });
-    expect({ status: res.status, body: JSON.parse(res.text) as unknown }).toEqual({ status: 401, body: { message: 'Unauthorized' } });
-  });
+  it.each(['/api/items', '/api/albums'])(
+    'POST %s without a session is answered 401 before its body arrives',
+    async (path) => {
+      // The body is announced and never sent: only an answer given before reading it can come back.
+      const body = new Readable({ read() {} });
+      const res = await send('127.0.0.7', path, {
+        method: 'POST',
+        headers: { Origin: origin, 'Content-Type': 'application/json', 'Content-Length': '1000' },
+        body,
+        timeoutMs: 10_000,
+      });
+      expect({ status: res.status, body: JSON.parse(res.text) as unknown }).toEqual({
+        status: 401,
+        body: { message: 'Unauthorized' },
+      });
+    },
+  );
 
   it('the upload relay still streams a 256 MiB file through the web server without holding it', async () => {
     const user = await newUser(stack);
     const login = await send('127.0.0.8', '/login', {
       method: 'POST',
       headers: { Origin: origin, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: Buffer.from(new URLSearchParams({ username: user.username, password: user.password, redirectTo: '/' }).toString()),
+      body: Buffer.from(
+        new URLSearchParams({ username: user.username, password: user.password, redirectTo: '/' }).toString(),
+      ),
     });
     expect(login.status).toBe(302);
     const cookie = String(login.headers['set-cookie']?.find((c) => c.startsWith('trove_session='))).split(';')[0];
@@ -201,7 +266,12 @@ describe('M3: request bodies are bounded before they are read (security e2e)', (
     const { result, growthMib } = await peakGrowthMib(() =>
       send('127.0.0.8', '/api/upload', {
         method: 'POST',
-        headers: { Origin: origin, Cookie: cookie, 'Content-Type': contentType, 'Content-Length': String(head.length + size + tail.length) },
+        headers: {
+          Origin: origin,
+          Cookie: cookie,
+          'Content-Type': contentType,
+          'Content-Length': String(head.length + size + tail.length),
+        },
         body,
         timeoutMs: 170_000,
       }),

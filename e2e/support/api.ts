@@ -58,9 +58,15 @@ export function adminApi(stack: Stack): Api {
 type Outcome = { data?: unknown; error?: unknown; response: Response };
 
 /** A call's outcome as one value, for assertions: the status, the body (data or error) and the headers. */
-export async function answer<R extends Outcome>(call: Promise<R>): Promise<{ status: number; body: Exclude<R['data'], undefined> | Exclude<R['error'], undefined>; headers: Headers }> {
+export async function answer<R extends Outcome>(
+  call: Promise<R>,
+): Promise<{ status: number; body: Exclude<R['data'], undefined> | Exclude<R['error'], undefined>; headers: Headers }> {
   const { data, error, response } = await call;
-  return { status: response.status, body: (data ?? error) as Exclude<R['data'], undefined> | Exclude<R['error'], undefined>, headers: response.headers };
+  return {
+    status: response.status,
+    body: (data ?? error) as Exclude<R['data'], undefined> | Exclude<R['error'], undefined>,
+    headers: response.headers,
+  };
 }
 
 /** The status of a call's answer. */
@@ -69,10 +75,15 @@ export async function status(call: Promise<Outcome>): Promise<number> {
 }
 
 /** The data of a call that must answer `expected` (any 2xx when not given); throws with the answer otherwise. */
-export async function ok<R extends Outcome>(call: Promise<R>, expected?: number): Promise<Exclude<R['data'], undefined>> {
+export async function ok<R extends Outcome>(
+  call: Promise<R>,
+  expected?: number,
+): Promise<Exclude<R['data'], undefined>> {
   const { data, error, response } = await call;
   if (expected === undefined ? !response.ok : response.status !== expected) {
-    throw new Error(`${response.url}: expected ${expected ?? '2xx'}, got ${response.status} ${JSON.stringify(error ?? data)}`);
+    throw new Error(
+      `${response.url}: expected ${expected ?? '2xx'}, got ${response.status} ${JSON.stringify(error ?? data)}`,
+    );
   }
   return data as Exclude<R['data'], undefined>;
 }
@@ -87,7 +98,10 @@ let seq = 0;
 export const uniqueName = (prefix = 'u'): string => `${prefix}${Date.now().toString(36)}${seq++}`;
 
 export function login(baseUrl: string, username: string, password = PASSWORD, clientAddress = randomTestAddress()) {
-  return createApi(baseUrl).POST('/v1/auth/login', { body: { username, password }, headers: { 'X-Forwarded-For': clientAddress } });
+  return createApi(baseUrl).POST('/v1/auth/login', {
+    body: { username, password },
+    headers: { 'X-Forwarded-For': clientAddress },
+  });
 }
 
 export interface TestUser {
@@ -106,7 +120,14 @@ export async function newUser(stack: Stack, fields: Partial<UserRequest> = {}): 
   const body = { name: 'Test User', username: uniqueName(), password: PASSWORD, ...fields };
   const user = await ok(adminApi(stack).POST('/v1/users', { body }), 201);
   const tokens = await ok(login(stack.gatewayUrl, body.username, body.password), 200);
-  return { id: user.id, username: body.username, password: body.password, token: tokens.accessToken, refreshToken: tokens.refreshToken, api: createApi(stack.gatewayUrl, { bearer: tokens.accessToken }) };
+  return {
+    id: user.id,
+    username: body.username,
+    password: body.password,
+    token: tokens.accessToken,
+    refreshToken: tokens.refreshToken,
+    api: createApi(stack.gatewayUrl, { bearer: tokens.accessToken }),
+  };
 }
 
 /** A multipart upload of `data` as `filename`, as a browser's form sends it. */

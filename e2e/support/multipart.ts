@@ -20,10 +20,17 @@ export function multipart(parts: Part[]): { contentType: string; body: Buffer } 
   for (const part of parts) {
     let disposition = `form-data; name="${part.name}"`;
     if (part.filename !== undefined) {
-      disposition += part.encodeFilename ? `; filename*=UTF-8''${encodeURIComponent(part.filename)}` : `; filename="${part.filename}"`;
+      disposition += part.encodeFilename
+        ? `; filename*=UTF-8''${encodeURIComponent(part.filename)}`
+        : `; filename="${part.filename}"`;
     }
-    const type = part.filename !== undefined ? `\r\nContent-Type: ${part.contentType ?? 'application/octet-stream'}` : '';
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}${type}\r\n\r\n`, 'utf8'), part.data, Buffer.from('\r\n'));
+    const type =
+      part.filename !== undefined ? `\r\nContent-Type: ${part.contentType ?? 'application/octet-stream'}` : '';
+    chunks.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}${type}\r\n\r\n`, 'utf8'),
+      part.data,
+      Buffer.from('\r\n'),
+    );
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { contentType: `multipart/form-data; boundary=${boundary}`, body: Buffer.concat(chunks) };

@@ -36,5 +36,10 @@ export async function send(url: string, req: RawRequest = {}): Promise<RawAnswer
   const res = await fetch(url, { method: (req.method ?? 'get').toUpperCase(), headers, body });
   const bytes = Buffer.from(await res.arrayBuffer());
   const isJson = (res.headers.get('content-type') ?? '').includes('json');
-  return { status: res.status, headers: res.headers, body: isJson && bytes.length ? JSON.parse(bytes.toString('utf8')) : undefined, bytes };
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: isJson && bytes.length ? JSON.parse(bytes.toString('utf8')) : undefined,
+    bytes,
+  };
 }

@@ -23,7 +23,8 @@ export class SecretLedger {
   private readonly recorded: Secret[] = [];
 
   add(what: string, value: string): void {
-    if (value.length < MIN_SECRET_LENGTH) throw new Error(`${what} is too short to look for in logs (${value.length} characters)`);
+    if (value.length < MIN_SECRET_LENGTH)
+      throw new Error(`${what} is too short to look for in logs (${value.length} characters)`);
     this.recorded.push({ what, value });
   }
 
@@ -51,7 +52,10 @@ export class SecretLedger {
 export function stackSecrets(stack: Stack): Secret[] {
   const secrets: Secret[] = [
     { what: 'the admin password', value: stack.adminPassword },
-    { what: 'the admin Basic credentials', value: Buffer.from(`${stack.adminUsername}:${stack.adminPassword}`).toString('base64') },
+    {
+      what: 'the admin Basic credentials',
+      value: Buffer.from(`${stack.adminUsername}:${stack.adminPassword}`).toString('base64'),
+    },
     { what: 'the JWT secret', value: stack.jwtSecret },
   ];
   const fromEnvOrDataDir = (what: string, variable: string, generatedName?: string) => {

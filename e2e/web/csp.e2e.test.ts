@@ -20,7 +20,13 @@ afterAll(async () => {
 
 /** The policy of an answer, as directive → sources. */
 function directives(policy: string | null): Record<string, string[]> {
-  return Object.fromEntries((policy ?? '').split(';').map((d) => d.trim().split(/\s+/)).filter((d) => d[0]).map(([name, ...sources]) => [name, sources]));
+  return Object.fromEntries(
+    (policy ?? '')
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter((d) => d[0])
+      .map(([name, ...sources]) => [name, sources]),
+  );
 }
 
 describe('the web app under its Content-Security-Policy (e2e)', () => {
@@ -30,7 +36,12 @@ describe('the web app under its Content-Security-Policy (e2e)', () => {
 
   it('sends a strict policy whose nonce is on every inline script of the page, fresh per answer', async () => {
     const answers = await Promise.all([1, 2].map(() => fetch(`${web.origin}/login`)));
-    const [first, second] = await Promise.all(answers.map(async (res) => ({ policy: directives(res.headers.get('content-security-policy')), html: await res.text() })));
+    const [first, second] = await Promise.all(
+      answers.map(async (res) => ({
+        policy: directives(res.headers.get('content-security-policy')),
+        html: await res.text(),
+      })),
+    );
     expect(first.policy).toMatchObject({
       'default-src': ["'self'"],
       'script-src-attr': ["'none'"],
@@ -39,7 +50,9 @@ describe('the web app under its Content-Security-Policy (e2e)', () => {
       'frame-ancestors': ["'none'"],
       'form-action': ["'self'"],
     });
-    const nonce = /^'nonce-([A-Za-z0-9+/=]{20,})'$/.exec(first.policy['script-src'].find((s) => s.startsWith("'nonce-")) ?? '')?.[1];
+    const nonce = /^'nonce-([A-Za-z0-9+/=]{20,})'$/.exec(
+      first.policy['script-src'].find((s) => s.startsWith("'nonce-")) ?? '',
+    )?.[1];
     expect(nonce).toBeDefined();
     expect(first.policy['script-src']).not.toContain("'unsafe-inline'");
     expect(first.policy['script-src']).not.toContain("'unsafe-eval'");
@@ -71,7 +84,11 @@ describe('the web app under its Content-Security-Policy (e2e)', () => {
       await page.locator('.grid .tile-link').nth(i).click();
       await viewer.waitFor();
       if ((await viewer.locator('video').count()) > 0) {
-        await eventually(() => viewer.locator('video').evaluate((v) => (v as HTMLVideoElement).readyState >= 2), true, 20_000);
+        await eventually(
+          () => viewer.locator('video').evaluate((v) => (v as HTMLVideoElement).readyState >= 2),
+          true,
+          20_000,
+        );
         played = true;
       }
       await page.keyboard.press('Escape');
@@ -100,7 +117,15 @@ describe('the web app under its Content-Security-Policy (e2e)', () => {
     const admin = await web.administrator();
     await admin.goto(`${web.origin}/admin/users`);
     await admin.locator('main').first().waitFor();
-    await eventually(() => admin.locator('main').first().textContent().then((t) => (t ?? '').includes(user.username)), true);
+    await eventually(
+      () =>
+        admin
+          .locator('main')
+          .first()
+          .textContent()
+          .then((t) => (t ?? '').includes(user.username)),
+      true,
+    );
   });
 
   it('refuses a script without the nonce, and the violation is caught (the check above can fail)', async () => {

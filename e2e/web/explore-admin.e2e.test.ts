@@ -30,7 +30,10 @@ afterEach(async () => {
 async function filed(api: Api): Promise<void> {
   await waitFor(
     async () => {
-      const [places, things] = await Promise.all([ok(api.GET('/v1/explore/places'), 200), ok(api.GET('/v1/explore/things'), 200)]);
+      const [places, things] = await Promise.all([
+        ok(api.GET('/v1/explore/places'), 200),
+        ok(api.GET('/v1/explore/things'), 200),
+      ]);
       return places.length > 0 && things.length > 0 ? true : undefined;
     },
     { timeoutMs: 60_000, what: 'the HEIC to be filed under its place and thing' },
@@ -38,46 +41,57 @@ async function filed(api: Api): Promise<void> {
 }
 
 describe('Web II in a browser (e2e)', () => {
-  itWithFixtures('explore rows show the HEIC’s place and thing; their pages hold it; the viewer links to them', async () => {
-    const { page, user } = await web.session();
-    const heic = await uploadReady(user.api, await heicFixture(), 'IMG_0543.HEIC', 120_000);
-    await filed(user.api);
+  itWithFixtures(
+    'explore rows show the HEIC’s place and thing; their pages hold it; the viewer links to them',
+    async () => {
+      const { page, user } = await web.session();
+      const heic = await uploadReady(user.api, await heicFixture(), 'IMG_0543.HEIC', 120_000);
+      await filed(user.api);
 
-    await nav(page, 'Explore', '/explore');
-    const places = page.getByRole('region', { name: 'Places' });
-    const things = page.getByRole('region', { name: 'Things' });
-    await places.getByRole('link', { name: /Mumbai, India/ }).waitFor();
-    await things.getByRole('link', { name: /Pizza/ }).waitFor();
-    await expect(places.getByRole('link', { name: /Mumbai, India/ }).textContent()).resolves.toContain('1 item');
-    await shots(page, 'explore');
+      await nav(page, 'Explore', '/explore');
+      const places = page.getByRole('region', { name: 'Places' });
+      const things = page.getByRole('region', { name: 'Things' });
+      await places.getByRole('link', { name: /Mumbai, India/ }).waitFor();
+      await things.getByRole('link', { name: /Pizza/ }).waitFor();
+      await expect(places.getByRole('link', { name: /Mumbai, India/ }).textContent()).resolves.toContain('1 item');
+      await shots(page, 'explore');
 
-    // `/` focuses the header's search; typing offers the names that start with the words.
-    await page.keyboard.press('/');
-    const search = page.getByRole('combobox', { name: 'Search your photos' }) // a text box with suggestions;
-    await eventually(() => search.evaluate((el) => el === document.activeElement), true);
-    await page.keyboard.type('mum');
-    await eventually(() => page.getByTestId('search-suggestions').locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)), (v) => v.join() === 'Mumbai');
-    await search.fill('');
+      // `/` focuses the header's search; typing offers the names that start with the words.
+      await page.keyboard.press('/');
+      const search = page.getByRole('combobox', { name: 'Search your photos' }); // a text box with suggestions;
+      await eventually(() => search.evaluate((el) => el === document.activeElement), true);
+      await page.keyboard.type('mum');
+      await eventually(
+        () =>
+          page
+            .getByTestId('search-suggestions')
+            .locator('option')
+            .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)),
+        (v) => v.join() === 'Mumbai',
+      );
+      await search.fill('');
 
-    await things.getByRole('link', { name: /Pizza/ }).click();
-    await page.getByRole('heading', { level: 1, name: 'Pizza' }).waitFor();
-    await eventually(() => tiles(page).count(), 1);
-    await shots(page, 'explore-thing');
+      await things.getByRole('link', { name: /Pizza/ }).click();
+      await page.getByRole('heading', { level: 1, name: 'Pizza' }).waitFor();
+      await eventually(() => tiles(page).count(), 1);
+      await shots(page, 'explore-thing');
 
-    // The viewer's info panel names the place and the thing, linking to their pages.
-    await tiles(page).first().click();
-    const viewer = page.getByRole('dialog', { name: /IMG_0543/ });
-    await viewer.waitFor();
-    await viewer.getByRole('button', { name: 'Info' }).click();
-    const info = viewer.getByRole('complementary', { name: 'Info' });
-    await info.getByRole('link', { name: 'Pizza' }).waitFor();
-    await info.getByRole('link', { name: 'Mumbai, India' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Mumbai, India' }).waitFor();
-    expect(new URL(page.url()).pathname).toMatch(/^\/explore\/places\/[0-9a-f-]{36}$/);
-    await eventually(() => tiles(page).count(), 1);
-    expect(await page.getByTestId('place-map').count()).toBe(0); // no tile server configured: no map, no calls
-    expect(await tiles(page).first().locator('a').getAttribute('href')).toContain(heic.id);
-  }, 240_000);
+      // The viewer's info panel names the place and the thing, linking to their pages.
+      await tiles(page).first().click();
+      const viewer = page.getByRole('dialog', { name: /IMG_0543/ });
+      await viewer.waitFor();
+      await viewer.getByRole('button', { name: 'Info' }).click();
+      const info = viewer.getByRole('complementary', { name: 'Info' });
+      await info.getByRole('link', { name: 'Pizza' }).waitFor();
+      await info.getByRole('link', { name: 'Mumbai, India' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Mumbai, India' }).waitFor();
+      expect(new URL(page.url()).pathname).toMatch(/^\/explore\/places\/[0-9a-f-]{36}$/);
+      await eventually(() => tiles(page).count(), 1);
+      expect(await page.getByTestId('place-map').count()).toBe(0); // no tile server configured: no map, no calls
+      expect(await tiles(page).first().locator('a').getAttribute('href')).toContain(heic.id);
+    },
+    240_000,
+  );
 
   it('settings show the features, disk use in GB and the version; the theme is chosen there', async () => {
     const { page } = await web.session();
@@ -86,7 +100,9 @@ describe('Web II in a browser (e2e)', () => {
     await expect(page.getByTestId('disk').textContent()).resolves.toMatch(/Used[\d.,]+ GB/);
     await expect(page.getByTestId('version').textContent()).resolves.toMatch(/Version\S+Build\S+/);
     // Saved once the theme route has answered (the page shows the choice at once, before that).
-    const saved = page.waitForResponse((r) => new URL(r.url()).pathname === '/theme' && r.request().method() === 'POST');
+    const saved = page.waitForResponse(
+      (r) => new URL(r.url()).pathname === '/theme' && r.request().method() === 'POST',
+    );
     await page.getByRole('radio', { name: 'Dark' }).check();
     await eventually(() => page.evaluate(() => document.documentElement.dataset.theme ?? ''), 'dark');
     expect((await saved).ok()).toBe(true);

@@ -36,7 +36,11 @@ async function makeFiles(): Promise<Files> {
   const yearsAgo = new Date();
   yearsAgo.setFullYear(yearsAgo.getFullYear() - 4);
   yearsAgo.setHours(12, 0, 0, 0);
-  const jpeg = await jpegWithExif(noiseImage(1600, 1200), { IFD0: { Make: 'Trove', Model: 'Test Camera' }, IFD2: { DateTimeOriginal: exifDateTime(yearsAgo) } }, 92);
+  const jpeg = await jpegWithExif(
+    noiseImage(1600, 1200),
+    { IFD0: { Make: 'Trove', Model: 'Test Camera' }, IFD2: { DateTimeOriginal: exifDateTime(yearsAgo) } },
+    92,
+  );
   const png = await (await cornerImage(900, 1200)).png().toBuffer();
   const mp4 = await clip('mp4', { seconds: 3, size: '640x360', rate: 25 });
   return {
@@ -65,7 +69,12 @@ export interface WebApp {
    * A new user owning `upload` (processed, READY), in a fresh browser context at `viewport`,
    * logged in through the login page unless `loggedIn` is false. Closed after the test.
    */
-  session(opts?: { upload?: Array<keyof Files>; viewport?: typeof DESKTOP; phone?: boolean; loggedIn?: boolean }): Promise<Session>;
+  session(opts?: {
+    upload?: Array<keyof Files>;
+    viewport?: typeof DESKTOP;
+    phone?: boolean;
+    loggedIn?: boolean;
+  }): Promise<Session>;
   /** A fresh browser context of an existing user, logged in through the login page; closed after the test. */
   sessionOf(user: TestUser, viewport?: typeof DESKTOP): Promise<Page>;
   /** A fresh context without a session (a visitor of a shared link), closed after the test. */
@@ -83,18 +92,30 @@ export interface WebApp {
 const BASE_SERVICES = ['auth', 'gateway', 'media', 'worker', 'library'];
 
 export async function startWebApp({ services = [] }: { services?: string[] } = {}): Promise<WebApp> {
-  if (!CHROMIUM) throw new Error('Chromium is not installed: run `bash scripts/install.sh chromium` (or apt-get install chromium)');
+  if (!CHROMIUM)
+    throw new Error('Chromium is not installed: run `bash scripts/install.sh chromium` (or apt-get install chromium)');
   mkdirSync(ARTIFACTS, { recursive: true });
   const files = await makeFiles();
   // Every test logs in through the web server, whose requests all come from one address: lift
   // the per-address login limit (its own suite tests it).
-  const stack = await startStack({ services: [...BASE_SERVICES, ...services], env: { TROVE_TRASH_RETENTION_DAYS: '30', TROVE_LOGIN_RATE_LIMIT: '1000' } });
+  const stack = await startStack({
+    services: [...BASE_SERVICES, ...services],
+    env: { TROVE_TRASH_RETENTION_DAYS: '30', TROVE_LOGIN_RATE_LIMIT: '1000' },
+  });
   let browser: Browser | undefined;
   try {
     const { origin } = await startWebServer(stack);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--autoplay-policy=no-user-gesture-required'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--autoplay-policy=no-user-gesture-required',
+      ],
     });
     return webApp(stack, origin, browser, files);
   } catch (err) {
@@ -112,12 +133,20 @@ function webApp(stack: Stack, origin: string, browser: Browser, files: Files): W
    * Uncaught exceptions, React errors (e.g. hydration mismatches) and Content-Security-Policy violations
    * (Chromium reports each as a console error: "Refused to …") in any page: there must be none.
    */
-  const newContext = async (viewport: typeof DESKTOP, phone = false, extra: BrowserContextOptions = {}): Promise<BrowserContext> => {
-    const context = await browser.newContext({ ...(phone ? { viewport, isMobile: true, hasTouch: true } : { viewport }), ...extra });
+  const newContext = async (
+    viewport: typeof DESKTOP,
+    phone = false,
+    extra: BrowserContextOptions = {},
+  ): Promise<BrowserContext> => {
+    const context = await browser.newContext({
+      ...(phone ? { viewport, isMobile: true, hasTouch: true } : { viewport }),
+      ...extra,
+    });
     context.on('page', (p) => {
       p.on('pageerror', (e) => errors.push(`${p.url()}: ${e.message}`));
       p.on('console', (m) => {
-        if (m.type() === 'error' && /React|hydrat|Content Security Policy/i.test(m.text())) errors.push(`${p.url()}: ${m.text()}`);
+        if (m.type() === 'error' && /React|hydrat|Content Security Policy/i.test(m.text()))
+          errors.push(`${p.url()}: ${m.text()}`);
       });
     });
     open.push(context);
@@ -140,7 +169,9 @@ function webApp(stack: Stack, origin: string, browser: Browser, files: Files): W
     logIn,
     async session({ upload = [], viewport = DESKTOP, phone = false, loggedIn = true } = {}) {
       const user = await newUser(stack);
-      const uploaded = await Promise.all(upload.map(async (kind) => [kind, await uploadReady(user.api, files[kind].buffer, files[kind].name)] as const));
+      const uploaded = await Promise.all(
+        upload.map(async (kind) => [kind, await uploadReady(user.api, files[kind].buffer, files[kind].name)] as const),
+      );
       const context = await newContext(viewport, phone);
       const page = await context.newPage();
       if (loggedIn) await logIn(page, user);
@@ -155,7 +186,11 @@ function webApp(stack: Stack, origin: string, browser: Browser, files: Files): W
       return (await newContext(viewport)).newPage();
     },
     async administrator(viewport = DESKTOP) {
-      return (await newContext(viewport, false, { httpCredentials: { username: stack.adminUsername, password: stack.adminPassword } })).newPage();
+      return (
+        await newContext(viewport, false, {
+          httpCredentials: { username: stack.adminUsername, password: stack.adminPassword },
+        })
+      ).newPage();
     },
     async closeContexts() {
       await Promise.all(open.splice(0).map((c) => c.close()));
@@ -173,7 +208,13 @@ function webApp(stack: Stack, origin: string, browser: Browser, files: Files): W
 /** A shared album of `items` made through the API. */
 export async function sharedAlbum(user: TestUser, name: string, items: MediaItem[]): Promise<string> {
   const album = await ok(user.api.POST('/v1/albums', { body: { name, shared: true } }), 201);
-  await ok(user.api.POST('/v1/albums/{id}/mediaItems', { params: { path: { id: album.id } }, body: { mediaItems: items.map((i) => i.id) } }), 204);
+  await ok(
+    user.api.POST('/v1/albums/{id}/mediaItems', {
+      params: { path: { id: album.id } },
+      body: { mediaItems: items.map((i) => i.id) },
+    }),
+    204,
+  );
   return album.id;
 }
 
@@ -208,17 +249,29 @@ export async function shots(page: Page, name: string): Promise<string[]> {
 
 /** The width and height a PNG file says it has (from its IHDR chunk); throws when the file is not a PNG. */
 export function pngSize(file: Buffer): { width: number; height: number } {
-  if (file.length < 24 || !file.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) || file.toString('latin1', 12, 16) !== 'IHDR') throw new Error('not a PNG');
+  if (
+    file.length < 24 ||
+    !file.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) ||
+    file.toString('latin1', 12, 16) !== 'IHDR'
+  )
+    throw new Error('not a PNG');
   return { width: file.readUInt32BE(16), height: file.readUInt32BE(20) };
 }
 
 /** Polls `read` until it returns `expected` (or satisfies it, when a function), else fails with the last value. */
-export async function eventually<T>(read: () => Promise<T>, expected: T | ((v: T) => boolean), timeoutMs = 10_000): Promise<T> {
+export async function eventually<T>(
+  read: () => Promise<T>,
+  expected: T | ((v: T) => boolean),
+  timeoutMs = 10_000,
+): Promise<T> {
   const matches = typeof expected === 'function' ? (expected as (v: T) => boolean) : (v: T) => v === expected;
   const deadline = Date.now() + timeoutMs;
   let last: T = await read();
   while (!matches(last)) {
-    if (Date.now() > deadline) throw new Error(`still ${JSON.stringify(last)} after ${timeoutMs} ms (expected ${typeof expected === 'function' ? 'a match' : JSON.stringify(expected)})`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `still ${JSON.stringify(last)} after ${timeoutMs} ms (expected ${typeof expected === 'function' ? 'a match' : JSON.stringify(expected)})`,
+      );
     await new Promise((r) => setTimeout(r, 100));
     last = await read();
   }

@@ -33,8 +33,10 @@ let right: MediaItem;
 
 const byId = (id: string) => ({ params: { path: { id } } });
 const personOf = (api: Api, id: string): Promise<Person> => ok(api.GET('/v1/explore/people/{id}', byId(id)), 200);
-const peopleIn = (api: Api, item: MediaItem): Promise<Person[]> => ok(api.GET('/v1/mediaItems/{id}/people', byId(item.id)), 200);
-const found = async (api: Api, q: string) => (await ok(api.GET('/v1/search', { params: { query: { q } } }), 200)).map((i) => i.id);
+const peopleIn = (api: Api, item: MediaItem): Promise<Person[]> =>
+  ok(api.GET('/v1/mediaItems/{id}/people', byId(item.id)), 200);
+const found = async (api: Api, q: string) =>
+  (await ok(api.GET('/v1/search', { params: { query: { q } } }), 200)).map((i) => i.id);
 
 /** The group photo's left or right half, as a JPEG. */
 async function half(side: 'left' | 'right'): Promise<Buffer> {
@@ -51,7 +53,11 @@ async function half(side: 'left' | 'right'): Promise<Buffer> {
 /** Waits until `q` finds exactly `ids` through the API (the index follows events on its own). */
 async function searchable(api: Api, q: string, ids: string[]): Promise<void> {
   const want = JSON.stringify([...ids].sort());
-  await waitFor(async () => JSON.stringify((await found(api, q)).sort()) === want, { timeoutMs: 60_000, intervalMs: 200, what: `"${q}" to find ${want}` });
+  await waitFor(async () => JSON.stringify((await found(api, q)).sort()) === want, {
+    timeoutMs: 60_000,
+    intervalMs: 200,
+    what: `"${q}" to find ${want}`,
+  });
 }
 
 /** Searches from the header's box as a person would: type, press Enter. */
@@ -66,7 +72,9 @@ async function searchFromHeader(page: Page, q: string): Promise<void> {
 /** The hrefs of the result grid's tiles, once there are `n` of them. */
 async function tileLinks(page: Page, n: number): Promise<string[]> {
   await eventually(() => tiles(page).count(), n, 30_000);
-  return tiles(page).locator('a.tile-link').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+  return tiles(page)
+    .locator('a.tile-link')
+    .evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
 }
 
 /** What the browser gets for the face a person's cover shows (its background image): status and type. */
@@ -88,7 +96,10 @@ async function peopleOfHalves(api: Api): Promise<{ leftOnly: Person[]; rightOnly
     async () => {
       const [inLeft, inRight] = await Promise.all([peopleIn(api, left), peopleIn(api, right)]);
       const all = [...new Map([...inLeft, ...inRight].map((p) => [p.id, p])).values()];
-      const counted = all.every((p) => p.mediaItemsCount === Number(inLeft.some((q) => q.id === p.id)) + Number(inRight.some((q) => q.id === p.id)));
+      const counted = all.every(
+        (p) =>
+          p.mediaItemsCount === Number(inLeft.some((q) => q.id === p.id)) + Number(inRight.some((q) => q.id === p.id)),
+      );
       const leftOnly = inLeft.filter((p) => !inRight.some((q) => q.id === p.id));
       const rightOnly = inRight.filter((p) => !inLeft.some((q) => q.id === p.id));
       const ready = counted && leftOnly.length >= 1 && rightOnly.length >= 2;
@@ -126,81 +137,101 @@ describeWithFixtures('search, people and jobs in a browser (e2e)', () => {
     expect(href).toContain(heic.id);
   }, 120_000);
 
-  it('people: named (the name stays after a reload and is found by search), hidden then listed with "Show hidden", two merged into one in both photos, the cover chosen from their photos', async () => {
-    const { leftOnly, rightOnly } = await peopleOfHalves(owner.api);
-    const named = leftOnly[0]!;
-    const [hidden, merged] = rightOnly as [Person, Person];
-    const personLink = (page: Page, id: string) => page.locator(`.explore-list a[href="/explore/people/${id}"]`);
-    const page = await web.sessionOf(owner);
+  it(
+    'people: named (the name stays after a reload and is found by search), hidden then listed with "Show hidden", two merged into one in both photos, the cover chosen from their photos',
+    async () => {
+      const { leftOnly, rightOnly } = await peopleOfHalves(owner.api);
+      const named = leftOnly[0]!;
+      const [hidden, merged] = rightOnly as [Person, Person];
+      const personLink = (page: Page, id: string) => page.locator(`.explore-list a[href="/explore/people/${id}"]`);
+      const page = await web.sessionOf(owner);
 
-    // Naming: inline on the person's page; after a reload it is still there; search finds their photo by it.
-    await page.goto(`${web.origin}/explore/people/${named.id}`);
-    await page.getByRole('heading', { level: 1, name: 'Add a name' }).waitFor();
-    expect(await coverFace(page)).toEqual([200, 'image/webp']); // the face's own thumbnail, through the web server
-    await page.getByLabel('Name this person').fill('Zephyrine');
-    await page.getByRole('button', { name: 'Save name' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Zephyrine' }).waitFor();
-    await waitFor(async () => (await personOf(owner.api, named.id)).name === 'Zephyrine', { timeoutMs: 30_000, what: 'the name to be saved' });
-    await page.reload();
-    await page.getByRole('heading', { level: 1, name: 'Zephyrine' }).waitFor();
-    await searchable(owner.api, 'zephyrine', [left.id]);
-    await searchFromHeader(page, 'Zephyrine');
-    expect(await tileLinks(page, 1)).toEqual([expect.stringContaining(left.id)]);
+      // Naming: inline on the person's page; after a reload it is still there; search finds their photo by it.
+      await page.goto(`${web.origin}/explore/people/${named.id}`);
+      await page.getByRole('heading', { level: 1, name: 'Add a name' }).waitFor();
+      expect(await coverFace(page)).toEqual([200, 'image/webp']); // the face's own thumbnail, through the web server
+      await page.getByLabel('Name this person').fill('Zephyrine');
+      await page.getByRole('button', { name: 'Save name' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Zephyrine' }).waitFor();
+      await waitFor(async () => (await personOf(owner.api, named.id)).name === 'Zephyrine', {
+        timeoutMs: 30_000,
+        what: 'the name to be saved',
+      });
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: 'Zephyrine' }).waitFor();
+      await searchable(owner.api, 'zephyrine', [left.id]);
+      await searchFromHeader(page, 'Zephyrine');
+      expect(await tileLinks(page, 1)).toEqual([expect.stringContaining(left.id)]);
 
-    // Hiding: the switch on their page; the list leaves them out until "Show hidden", which lists only them.
-    await page.goto(`${web.origin}/explore/people/${hidden.id}`);
-    await page.getByRole('switch', { name: 'Hidden from People' }).click();
-    await eventually(() => page.getByRole('switch', { name: 'Hidden from People' }).getAttribute('aria-checked'), 'true');
-    await waitFor(async () => (await personOf(owner.api, hidden.id)).hidden, { timeoutMs: 30_000, what: 'the person to be hidden' });
-    await page.goto(`${web.origin}/explore/people`);
-    await personLink(page, named.id).waitFor();
-    expect(await personLink(page, hidden.id).count()).toBe(0);
-    await page.getByRole('switch', { name: 'Show hidden' }).click();
-    await page.waitForURL((url) => url.searchParams.get('hidden') === 'true');
-    await personLink(page, hidden.id).waitFor();
-    expect(await page.locator('.explore-list > li').count()).toBe(1);
-    await expect(page.getByRole('switch', { name: 'Show hidden' }).getAttribute('aria-checked')).resolves.toBe('true');
-    await page.getByRole('switch', { name: 'Show hidden' }).click();
-    await page.waitForURL((url) => !url.searchParams.has('hidden'));
-    await personLink(page, named.id).waitFor();
+      // Hiding: the switch on their page; the list leaves them out until "Show hidden", which lists only them.
+      await page.goto(`${web.origin}/explore/people/${hidden.id}`);
+      await page.getByRole('switch', { name: 'Hidden from People' }).click();
+      await eventually(
+        () => page.getByRole('switch', { name: 'Hidden from People' }).getAttribute('aria-checked'),
+        'true',
+      );
+      await waitFor(async () => (await personOf(owner.api, hidden.id)).hidden, {
+        timeoutMs: 30_000,
+        what: 'the person to be hidden',
+      });
+      await page.goto(`${web.origin}/explore/people`);
+      await personLink(page, named.id).waitFor();
+      expect(await personLink(page, hidden.id).count()).toBe(0);
+      await page.getByRole('switch', { name: 'Show hidden' }).click();
+      await page.waitForURL((url) => url.searchParams.get('hidden') === 'true');
+      await personLink(page, hidden.id).waitFor();
+      expect(await page.locator('.explore-list > li').count()).toBe(1);
+      await expect(page.getByRole('switch', { name: 'Show hidden' }).getAttribute('aria-checked')).resolves.toBe(
+        'true',
+      );
+      await page.getByRole('switch', { name: 'Show hidden' }).click();
+      await page.waitForURL((url) => !url.searchParams.has('hidden'));
+      await personLink(page, named.id).waitFor();
 
-    // Merging: pick two, "Merge", confirm (it cannot be undone); the one kept is in both photos.
-    await page.getByRole('link', { name: 'Select to merge' }).click();
-    await page.getByRole('checkbox', { name: 'Select Zephyrine' }).check();
-    await page.locator(`.explore-card:has(a[href="/explore/people/${merged.id}"]) input.person-pick`).check();
-    await page.getByText('2 selected').waitFor();
-    await page.getByRole('button', { name: 'Merge', exact: true }).click();
-    const confirm = page.getByRole('alertdialog', { name: 'Merge 2 people?' });
-    await confirm.waitFor();
-    await expect(confirm.getByRole('radio', { name: 'Zephyrine' }).isChecked()).resolves.toBe(true);
-    await shots(page, 'people-merge');
-    await confirm.getByRole('button', { name: 'Merge people' }).click();
-    await page.getByRole('status').filter({ hasText: 'Merged into Zephyrine.' }).waitFor();
-    expect(await personLink(page, merged.id).count()).toBe(0);
-    expect((await personOf(owner.api, named.id)).mediaItemsCount).toBe(2);
-    await page.getByRole('status').getByRole('link', { name: 'Zephyrine' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Zephyrine' }).waitFor();
-    await expect(page.getByTestId('entry-count').textContent()).resolves.toBe('2 items');
-    const photos = (await tileLinks(page, 2)).map((href) => (href.includes(left.id) ? 'left' : href.includes(right.id) ? 'right' : href));
-    expect(photos.sort()).toEqual(['left', 'right']);
+      // Merging: pick two, "Merge", confirm (it cannot be undone); the one kept is in both photos.
+      await page.getByRole('link', { name: 'Select to merge' }).click();
+      await page.getByRole('checkbox', { name: 'Select Zephyrine' }).check();
+      await page.locator(`.explore-card:has(a[href="/explore/people/${merged.id}"]) input.person-pick`).check();
+      await page.getByText('2 selected').waitFor();
+      await page.getByRole('button', { name: 'Merge', exact: true }).click();
+      const confirm = page.getByRole('alertdialog', { name: 'Merge 2 people?' });
+      await confirm.waitFor();
+      await expect(confirm.getByRole('radio', { name: 'Zephyrine' }).isChecked()).resolves.toBe(true);
+      await shots(page, 'people-merge');
+      await confirm.getByRole('button', { name: 'Merge people' }).click();
+      await page.getByRole('status').filter({ hasText: 'Merged into Zephyrine.' }).waitFor();
+      expect(await personLink(page, merged.id).count()).toBe(0);
+      expect((await personOf(owner.api, named.id)).mediaItemsCount).toBe(2);
+      await page.getByRole('status').getByRole('link', { name: 'Zephyrine' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Zephyrine' }).waitFor();
+      await expect(page.getByTestId('entry-count').textContent()).resolves.toBe('2 items');
+      const photos = (await tileLinks(page, 2)).map((href) =>
+        href.includes(left.id) ? 'left' : href.includes(right.id) ? 'right' : href,
+      );
+      expect(photos.sort()).toEqual(['left', 'right']);
 
-    // The cover: chosen among their photos; the page shows it at once and keeps it after a reload.
-    const cover = page.getByTestId('person-cover');
-    const before = (await personOf(owner.api, named.id)).coverMediaItemId!;
-    const other = before === left.id ? right : left;
-    expect(await cover.getAttribute('data-cover')).toBe(before);
-    await page.getByText('Choose cover').click();
-    await page.getByRole('radio', { name: new RegExp(other.filename.replace('.', '\\.')) }).check();
-    await shots(page, 'person-cover');
-    await page.getByRole('button', { name: 'Use as cover' }).click();
-    await eventually(() => cover.getAttribute('data-cover'), other.id);
-    await page.getByRole('status').filter({ hasText: 'Cover of Zephyrine changed' }).waitFor();
-    await waitFor(async () => (await personOf(owner.api, named.id)).coverMediaItemId === other.id, { timeoutMs: 30_000, what: 'the cover to be saved' });
-    await page.reload();
-    await eventually(() => cover.getAttribute('data-cover'), other.id);
-    expect(await coverFace(page)).toEqual([200, 'image/webp']);
-    expect((await personOf(owner.api, named.id)).coverMediaItemFace).toMatchObject({ mediaItemId: other.id });
-  }, PROCESSING_MS);
+      // The cover: chosen among their photos; the page shows it at once and keeps it after a reload.
+      const cover = page.getByTestId('person-cover');
+      const before = (await personOf(owner.api, named.id)).coverMediaItemId!;
+      const other = before === left.id ? right : left;
+      expect(await cover.getAttribute('data-cover')).toBe(before);
+      await page.getByText('Choose cover').click();
+      await page.getByRole('radio', { name: new RegExp(other.filename.replace('.', '\\.')) }).check();
+      await shots(page, 'person-cover');
+      await page.getByRole('button', { name: 'Use as cover' }).click();
+      await eventually(() => cover.getAttribute('data-cover'), other.id);
+      await page.getByRole('status').filter({ hasText: 'Cover of Zephyrine changed' }).waitFor();
+      await waitFor(async () => (await personOf(owner.api, named.id)).coverMediaItemId === other.id, {
+        timeoutMs: 30_000,
+        what: 'the cover to be saved',
+      });
+      await page.reload();
+      await eventually(() => cover.getAttribute('data-cover'), other.id);
+      expect(await coverFace(page)).toEqual([200, 'image/webp']);
+      expect((await personOf(owner.api, named.id)).coverMediaItemFace).toMatchObject({ mediaItemId: other.id });
+    },
+    PROCESSING_MS,
+  );
 
   it('a job started from /jobs (components ticked) shows its progress bar and reaches completed', async () => {
     const { page } = await web.session({ upload: ['jpeg', 'png'] });
@@ -213,7 +244,10 @@ describeWithFixtures('search, people and jobs in a browser (e2e)', () => {
     // The page asks again every 2 s while the job runs: wait while the bar moves.
     const done = await waitForProgress(
       async () => {
-        const [status, [value, max]] = await Promise.all([job.getAttribute('data-status'), bar.evaluate((el) => [(el as HTMLProgressElement).value, (el as HTMLProgressElement).max])]);
+        const [status, [value, max]] = await Promise.all([
+          job.getAttribute('data-status'),
+          bar.evaluate((el) => [(el as HTMLProgressElement).value, (el as HTMLProgressElement).max]),
+        ]);
         return { progress: value!, result: status === 'COMPLETED' ? { value, max } : undefined };
       },
       { stallMs: 120_000, intervalMs: 250, what: 'the job to complete on the page' },
@@ -229,8 +263,16 @@ describeWithFixtures('search, people and jobs in a browser (e2e)', () => {
     const page = await web.sessionOf(owner);
     const pages: Array<[string, string, () => Promise<unknown>]> = [
       ['library', '/', () => eventually(() => page.locator('.grid img.thumb.loaded').count(), 3, 30_000)],
-      ['explore', '/explore', () => page.getByRole('region', { name: 'People' }).locator('.explore-card').first().waitFor()],
-      ['person', `/explore/people/${person.id}`, async () => expect(await coverFace(page)).toEqual([200, 'image/webp'])],
+      [
+        'explore',
+        '/explore',
+        () => page.getByRole('region', { name: 'People' }).locator('.explore-card').first().waitFor(),
+      ],
+      [
+        'person',
+        `/explore/people/${person.id}`,
+        async () => expect(await coverFace(page)).toEqual([200, 'image/webp']),
+      ],
       ['search', '/search?q=pizza', () => eventually(() => tiles(page).count(), 1, 30_000)],
       ['jobs', '/jobs', () => page.getByRole('heading', { level: 1, name: 'Jobs' }).waitFor()],
       ['settings', '/settings', () => page.getByTestId('version').waitFor()],

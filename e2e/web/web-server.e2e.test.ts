@@ -33,7 +33,12 @@ async function createUser(): Promise<string> {
 }
 
 /** The login form posted from the browser at `from`, with the Origin its pages send unless told otherwise. */
-async function logIn(username: string, password: string, from: string, headers: Record<string, string> = { Origin: origin }): Promise<Response> {
+async function logIn(
+  username: string,
+  password: string,
+  from: string,
+  headers: Record<string, string> = { Origin: origin },
+): Promise<Response> {
   const res = await fetch(`${origin}/login`, {
     method: 'POST',
     redirect: 'manual',
@@ -44,13 +49,15 @@ async function logIn(username: string, password: string, from: string, headers: 
   return res;
 }
 
-const loggedIn = (res: Response) => res.status === 302 && (res.headers.get('set-cookie') ?? '').includes('trove_session=');
+const loggedIn = (res: Response) =>
+  res.status === 302 && (res.headers.get('set-cookie') ?? '').includes('trove_session=');
 
 describe('the web server (e2e)', () => {
   describe('login limits count each browser, not the web server', () => {
     it('failed logins from a dozen browsers do not lock out another user', async () => {
       const owner = await createUser();
-      for (let i = 0; i < 12; i++) expect((await logIn(`nobody${i}`, 'wrong-password', browserAddress())).status).toBe(401);
+      for (let i = 0; i < 12; i++)
+        expect((await logIn(`nobody${i}`, 'wrong-password', browserAddress())).status).toBe(401);
       expect(loggedIn(await logIn(owner, PASSWORD, browserAddress()))).toBe(true);
     });
 
@@ -68,7 +75,10 @@ describe('the web server (e2e)', () => {
       ['without Origin', (): Record<string, string> => ({})],
       ['with Origin null', () => ({ Origin: 'null' })],
       ['from another site', () => ({ Origin: 'https://evil.example' })],
-      ['from another port of the same host', () => ({ Origin: origin.replace(/:(\d+)$/, (_m, port: string) => `:${Number(port) + 1}`) })],
+      [
+        'from another port of the same host',
+        () => ({ Origin: origin.replace(/:(\d+)$/, (_m, port: string) => `:${Number(port) + 1}`) }),
+      ],
     ])('refuses a login form posted %s, with the right password', async (_what, headers) => {
       const owner = await createUser();
       const res = await logIn(owner, PASSWORD, browserAddress(), headers());
@@ -77,8 +87,16 @@ describe('the web server (e2e)', () => {
     });
 
     it.each(['/logout', '/theme', '/api/items', '/api/upload'])('refuses POST %s without Origin', async (path) => {
-      const res = await fetch(`${origin}${path}`, { method: 'POST', redirect: 'manual', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'x=1' });
-      expect({ status: res.status, body: await res.json() }).toEqual({ status: 403, body: { message: 'cross-site request refused' } });
+      const res = await fetch(`${origin}${path}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'x=1',
+      });
+      expect({ status: res.status, body: await res.json() }).toEqual({
+        status: 403,
+        body: { message: 'cross-site request refused' },
+      });
     });
 
     it('takes the same form from the app’s own origin, and any GET without Origin', async () => {

@@ -33,7 +33,10 @@ function ensureBuilt(): void {
 }
 
 /** Starts the web server on a free loopback port against the stack's gateway; resolves once it is ready. */
-export async function startWebServer(stack: Stack, env: Record<string, string> = {}): Promise<{ web: ServiceProcess; origin: string }> {
+export async function startWebServer(
+  stack: Stack,
+  env: Record<string, string> = {},
+): Promise<{ web: ServiceProcess; origin: string }> {
   ensureBuilt();
   const port = await freePort();
   const web = await stack.startExtra('web', join(WEB_DIR, 'server.mjs'), {

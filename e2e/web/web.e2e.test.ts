@@ -33,7 +33,8 @@ async function withGatewayDown(body: () => Promise<void>): Promise<void> {
   try {
     await body();
   } finally {
-    if (web.stack.processes.gateway.child.exitCode !== null || web.stack.processes.gateway.child.signalCode !== null) await web.stack.startService('gateway');
+    if (web.stack.processes.gateway.child.exitCode !== null || web.stack.processes.gateway.child.signalCode !== null)
+      await web.stack.startService('gateway');
   }
 }
 
@@ -60,7 +61,12 @@ describe('the web app in a browser (e2e)', () => {
     const { page, context } = await web.session();
     // A slow link, so the bars are seen moving.
     const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 600 * 1024 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 20,
+      downloadThroughput: -1,
+      uploadThroughput: 600 * 1024,
+    });
     await page.getByTestId('upload-input').setInputFiles(ALL.map((kind) => web.files[kind]));
     const panel = page.getByRole('region', { name: 'Uploads' });
     await panel.waitFor();
@@ -70,12 +76,19 @@ describe('the web app in a browser (e2e)', () => {
     const seen = new Set<string>();
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline) {
-      const values = await panel.locator('progress').evaluateAll((els) => els.map((e) => `${(e as HTMLProgressElement).value}/${(e as HTMLProgressElement).max}`));
+      const values = await panel
+        .locator('progress')
+        .evaluateAll((els) => els.map((e) => `${(e as HTMLProgressElement).value}/${(e as HTMLProgressElement).max}`));
       values.forEach((v) => seen.add(v));
       if ((await panel.locator('[data-status=done]').count()) === 3) break;
       await page.waitForTimeout(50);
     }
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
     expect(
       [...seen].some((v) => {
         const [a, b] = v.split('/').map(Number);
@@ -87,7 +100,11 @@ describe('the web app in a browser (e2e)', () => {
     for (const name of ['beach.jpg', 'diagram.png', 'clip.mp4']) {
       const entry = panel.locator('li', { hasText: name });
       await expect(entry.getByText('Uploaded').count()).resolves.toBe(1);
-      await expect(entry.getByRole('progressbar').evaluate((e) => (e as HTMLProgressElement).value === (e as HTMLProgressElement).max)).resolves.toBe(true);
+      await expect(
+        entry
+          .getByRole('progressbar')
+          .evaluate((e) => (e as HTMLProgressElement).value === (e as HTMLProgressElement).max),
+      ).resolves.toBe(true);
     }
     await shot(page, 'upload-desktop');
   });
@@ -108,12 +125,17 @@ describe('the web app in a browser (e2e)', () => {
   it('shows the photo taken on this day four years ago in the "On this day" strip', async () => {
     const { page, user, items: uploaded } = await web.session({ upload: [...ALL], loggedIn: false });
     // The strip's data first (an answer without the photo fails here, saying what came instead), then the strip.
-    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/years-ago' && r.status() === 200, { timeout: 60_000 });
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/years-ago' && r.status() === 200, {
+      timeout: 60_000,
+    });
     await web.logIn(page, user);
     const { items } = (await (await answered).json()) as { items: Array<{ filename: string }> };
     // With the photo's date beside it: a failure tells whether the date or the query was wrong.
     const fourYearsAgo = `${new Date().getUTCFullYear() - 4}${new Date().toISOString().slice(4, 10)}`;
-    expect({ found: items.map((i) => i.filename), taken: uploaded.jpeg?.creationTime.slice(0, 10) }).toEqual({ found: ['beach.jpg'], taken: fourYearsAgo });
+    expect({ found: items.map((i) => i.filename), taken: uploaded.jpeg?.creationTime.slice(0, 10) }).toEqual({
+      found: ['beach.jpg'],
+      taken: fourYearsAgo,
+    });
     const memories = page.getByRole('region', { name: 'On this day' });
     await memories.waitFor();
     await expect(memories.textContent()).resolves.toContain('4 years ago · 1 item');
@@ -121,7 +143,9 @@ describe('the web app in a browser (e2e)', () => {
     const viewer = page.getByRole('dialog', { name: /beach\.jpg/ });
     await viewer.waitFor();
     await viewer.getByRole('button', { name: 'Info' }).click();
-    await expect(viewer.getByRole('complementary', { name: 'Info' }).textContent()).resolves.toContain('Trove Test Camera');
+    await expect(viewer.getByRole('complementary', { name: 'Info' }).textContent()).resolves.toContain(
+      'Trove Test Camera',
+    );
     await page.keyboard.press('Escape');
     await eventually(() => page.locator('dialog.viewer').count(), 0);
   });
@@ -129,7 +153,8 @@ describe('the web app in a browser (e2e)', () => {
   it('moves between photos with the arrow keys and opens one with Enter', async () => {
     const { page } = await web.session({ upload: [...ALL] });
     await eventually(() => tiles(page).count(), 3);
-    const focused = () => page.evaluate(() => document.activeElement?.closest('.tile')?.getAttribute('data-id') ?? null);
+    const focused = () =>
+      page.evaluate(() => document.activeElement?.closest('.tile')?.getAttribute('data-id') ?? null);
     const first = await tiles(page).first().getAttribute('data-id');
     await tiles(page).first().locator('.tile-link').focus();
     await eventually(focused, first);
@@ -160,7 +185,15 @@ describe('the web app in a browser (e2e)', () => {
       { b64: web.files.jpeg.buffer.toString('base64'), name: web.files.jpeg.name },
     );
     await page.getByText('Drop photos and videos to upload them').waitFor();
-    await page.evaluate(() => document.body.dispatchEvent(new DragEvent('drop', { dataTransfer: (window as unknown as { dt: DataTransfer }).dt, bubbles: true, cancelable: true })));
+    await page.evaluate(() =>
+      document.body.dispatchEvent(
+        new DragEvent('drop', {
+          dataTransfer: (window as unknown as { dt: DataTransfer }).dt,
+          bubbles: true,
+          cancelable: true,
+        }),
+      ),
+    );
     await eventually(() => page.getByText('Drop photos and videos to upload them').count(), 0);
     const entry = page.getByRole('region', { name: 'Uploads' }).locator('li[data-status=duplicate]');
     await entry.waitFor({ timeout: 15_000 });
@@ -184,7 +217,10 @@ describe('the web app in a browser (e2e)', () => {
       names.push((await viewer.locator('.viewer-name').textContent()) ?? '');
       if (i < 2) {
         await page.keyboard.press('ArrowRight');
-        await eventually(() => viewer.textContent(), (v) => (v ?? '').includes(`${i + 2} of 3`));
+        await eventually(
+          () => viewer.textContent(),
+          (v) => (v ?? '').includes(`${i + 2} of 3`),
+        );
       }
     }
     expect([...names].sort()).toEqual(['beach.jpg', 'clip.mp4', 'diagram.png']);
@@ -223,7 +259,10 @@ describe('the web app in a browser (e2e)', () => {
 
   it('favourites a photo in the viewer and finds it under Favourites', async () => {
     const { page } = await web.session({ upload: [...ALL] });
-    await page.locator('.grid .tile', { has: page.locator('img[alt*="beach.jpg"]') }).locator('.tile-link').click();
+    await page
+      .locator('.grid .tile', { has: page.locator('img[alt*="beach.jpg"]') })
+      .locator('.tile-link')
+      .click();
     const viewer = page.getByRole('dialog', { name: /beach\.jpg/ });
     await viewer.waitFor();
     await viewer.getByRole('button', { name: 'Favourite' }).click();
@@ -266,7 +305,10 @@ describe('the web app in a browser (e2e)', () => {
     const first = tiles(page).nth(0);
     await first.hover();
     await first.getByRole('button', { name: /^Select / }).click();
-    await tiles(page).nth(1).getByRole('button', { name: /^Select / }).click({ modifiers: ['Shift'] });
+    await tiles(page)
+      .nth(1)
+      .getByRole('button', { name: /^Select / })
+      .click({ modifiers: ['Shift'] });
     const bar = page.getByRole('toolbar', { name: 'Selected items' });
     await expect(bar.textContent()).resolves.toContain('2 selected');
     await bar.getByRole('button', { name: 'Add to album' }).click();
@@ -306,7 +348,11 @@ describe('the web app in a browser (e2e)', () => {
   });
 
   it('saves the main screens at phone width', async () => {
-    const { page: p, user, items } = await web.session({ upload: [...ALL], viewport: PHONE, phone: true, loggedIn: false });
+    const {
+      page: p,
+      user,
+      items,
+    } = await web.session({ upload: [...ALL], viewport: PHONE, phone: true, loggedIn: false });
     await sharedAlbum(user, 'Summer by the sea', [items.jpeg!, items.png!]);
     await p.goto(`${web.origin}/login`);
     await shot(p, 'login-phone');
@@ -361,7 +407,10 @@ describe('the web app in a browser (e2e)', () => {
       await page.getByLabel('Username').fill(user.username);
       await page.getByLabel('Password').fill(user.password);
       await page.getByRole('button', { name: 'Log in' }).click();
-      await eventually(() => page.getByRole('alert').textContent(), (t) => (t ?? '').includes('The Trove server cannot be reached'));
+      await eventually(
+        () => page.getByRole('alert').textContent(),
+        (t) => (t ?? '').includes('The Trove server cannot be reached'),
+      );
     });
   });
 

@@ -21,7 +21,8 @@ async function main() {
   // validate() dereferences in place: give it a deep copy.
   const api = await SwaggerParser.validate(structuredClone(doc));
   const operations = Object.values(api.paths || {}).reduce(
-    (n, item) => n + ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'].filter((m) => item[m]).length,
+    (n, item) =>
+      n + ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'].filter((m) => item[m]).length,
     0,
   );
   console.log(JSON.stringify({ ok: true, file, openapi: api.openapi, version: api.info.version, operations }));

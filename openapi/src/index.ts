@@ -85,14 +85,16 @@ export function featureGateOf(op: Record<string, unknown>, where: string): Featu
   const declared = op['x-trove-feature'];
   const whenOff = op['x-trove-feature-off'] ?? 'forbidden';
   if (declared === undefined) {
-    if (op['x-trove-feature-off'] !== undefined) throw new Error(`${where}: x-trove-feature-off without x-trove-feature`);
+    if (op['x-trove-feature-off'] !== undefined)
+      throw new Error(`${where}: x-trove-feature-off without x-trove-feature`);
     return undefined;
   }
   const needs = typeof declared === 'string' ? [declared] : declared;
   if (!Array.isArray(needs) || needs.length === 0 || !needs.every((n) => typeof n === 'string' && n !== '')) {
     throw new Error(`${where}: x-trove-feature must be a feature name or a non-empty list of them`);
   }
-  if (whenOff !== 'forbidden' && whenOff !== 'empty') throw new Error(`${where}: x-trove-feature-off must be forbidden or empty`);
+  if (whenOff !== 'forbidden' && whenOff !== 'empty')
+    throw new Error(`${where}: x-trove-feature-off must be forbidden or empty`);
   return { needs: needs as string[], whenOff };
 }
 
@@ -107,11 +109,18 @@ export function listOperations(): OpenApiOperation[] {
     const found: OpenApiOperation[] = [];
     for (const [p, item] of Object.entries(paths)) {
       for (const method of HTTP_METHODS) {
-        const op = item[method] as ({ operationId?: string; security?: SecurityRequirement[] } & Record<string, unknown>) | undefined;
+        const op = item[method] as
+          ({ operationId?: string; security?: SecurityRequirement[] } & Record<string, unknown>) | undefined;
         if (!op) continue;
         if (!op.operationId) throw new Error(`${method.toUpperCase()} ${p} has no operationId`);
         const feature = featureGateOf(op, `${method.toUpperCase()} ${p}`);
-        found.push({ method, path: p, operationId: op.operationId, security: classifySecurity(op.security ?? globalSecurity), ...(feature && { feature }) });
+        found.push({
+          method,
+          path: p,
+          operationId: op.operationId,
+          security: classifySecurity(op.security ?? globalSecurity),
+          ...(feature && { feature }),
+        });
       }
     }
     operations = found;
@@ -126,7 +135,9 @@ type SchemaName = keyof components['schemas'];
  * fields in this order, requests are picked down to them (unknown fields are never forwarded).
  */
 export function schemaProperties<N extends SchemaName>(name: N): Array<keyof components['schemas'][N] & string> {
-  const schemas = (parsed().components as { schemas?: Record<string, { properties?: Record<string, unknown> }> } | undefined)?.schemas;
+  const schemas = (
+    parsed().components as { schemas?: Record<string, { properties?: Record<string, unknown> }> } | undefined
+  )?.schemas;
   const properties = schemas?.[name]?.properties;
   if (!properties) throw new Error(`openapi.yaml has no object schema ${name}`);
   return Object.keys(properties) as Array<keyof components['schemas'][N] & string>;

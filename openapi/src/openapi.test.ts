@@ -3,7 +3,16 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { QUERY_PARAMETERS_WITH_DEFAULT, apiVersion, classifySecurity, listOperations, loadOpenApi, openapiPath, schemaProperties, type OperationSecurity } from './index';
+import {
+  QUERY_PARAMETERS_WITH_DEFAULT,
+  apiVersion,
+  classifySecurity,
+  listOperations,
+  loadOpenApi,
+  openapiPath,
+  schemaProperties,
+  type OperationSecurity,
+} from './index';
 
 type Obj = Record<string, unknown>;
 
@@ -19,18 +28,66 @@ function expectedSecurity(method: string, p: string): OperationSecurity {
   return 'bearer';
 }
 
-const TAGS = ['Version', 'Disk', 'Features', 'MediaItems', 'Favourites', 'Hidden', 'Trash', 'YearsAgo', 'Search', 'Explore', 'Albums', 'Sharing', 'Auth', 'Account', 'Users', 'Jobs', 'Health'];
+const TAGS = [
+  'Version',
+  'Disk',
+  'Features',
+  'MediaItems',
+  'Favourites',
+  'Hidden',
+  'Trash',
+  'YearsAgo',
+  'Search',
+  'Explore',
+  'Albums',
+  'Sharing',
+  'Auth',
+  'Account',
+  'Users',
+  'Jobs',
+  'Health',
+];
 
 const SCHEMAS = [
-  'MediaItem', 'MediaItemRequest', 'MediaItemsRequest', 'MediaItemCreated', 'ConflictError',
-  'Album', 'AlbumRequest', 'AlbumUpdateRequest', 'Place', 'Thing', 'Person', 'PeopleRequest', 'MergePeopleRequest', 'Face',
-  'User', 'UserRequest', 'UserUpdateRequest', 'Job', 'JobCreateRequest', 'JobUpdateRequest',
-  'AuthRequest', 'RefreshRequest', 'AuthResponse', 'Version', 'Disk', 'Features', 'Health', 'Error',
+  'MediaItem',
+  'MediaItemRequest',
+  'MediaItemsRequest',
+  'MediaItemCreated',
+  'ConflictError',
+  'Album',
+  'AlbumRequest',
+  'AlbumUpdateRequest',
+  'Place',
+  'Thing',
+  'Person',
+  'PeopleRequest',
+  'MergePeopleRequest',
+  'Face',
+  'User',
+  'UserRequest',
+  'UserUpdateRequest',
+  'Job',
+  'JobCreateRequest',
+  'JobUpdateRequest',
+  'AuthRequest',
+  'RefreshRequest',
+  'AuthResponse',
+  'Version',
+  'Disk',
+  'Features',
+  'Health',
+  'Error',
 ];
 
 const ERROR_RESPONSES: Record<string, string> = {
-  BadRequest: '400', Unauthorized: '401', NotFound: '404', Conflict: '409', TooManyRequests: '429',
-  PayloadTooLarge: '413', ServiceUnavailable: '503', InternalError: '500',
+  BadRequest: '400',
+  Unauthorized: '401',
+  NotFound: '404',
+  Conflict: '409',
+  TooManyRequests: '429',
+  PayloadTooLarge: '413',
+  ServiceUnavailable: '503',
+  InternalError: '500',
 };
 
 const ERROR_REF = '#/components/schemas/Error';
@@ -83,7 +140,9 @@ function operations(): Op[] {
     for (const method of ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']) {
       const op = item[method] as Obj | undefined;
       if (!op) continue;
-      const params = [...((item.parameters as unknown[]) ?? []), ...((op.parameters as unknown[]) ?? [])].map((x) => deref(x));
+      const params = [...((item.parameters as unknown[]) ?? []), ...((op.parameters as unknown[]) ?? [])].map((x) =>
+        deref(x),
+      );
       out.push({ method, path: p, op, params });
     }
   }
@@ -149,7 +208,8 @@ describe('openapi.yaml', () => {
       .filter((o) => o.security !== expectedSecurity(o.method, o.path))
       .map((o) => `${key(o.method, o.path)} is ${o.security}, expected ${expectedSecurity(o.method, o.path)}`);
     expect(wrong).toEqual([]);
-    for (const o of listOperations()) expect([o.operationId, /^[a-z][A-Za-z]+$/.test(o.operationId)]).toEqual([o.operationId, true]);
+    for (const o of listOperations())
+      expect([o.operationId, /^[a-z][A-Za-z]+$/.test(o.operationId)]).toEqual([o.operationId, true]);
   });
 
   it('has a unique operationId, a summary, a description and known tags on every operation', () => {
@@ -158,9 +218,18 @@ describe('openapi.yaml', () => {
     expect(new Set(ids).size).toBe(ids.length);
     for (const { method, path: p, op } of OPS) {
       const where = key(method, p);
-      expect({ where, summary: typeof op.summary === 'string' && op.summary.length > 0 }).toEqual({ where, summary: true });
-      expect({ where, description: typeof op.description === 'string' && op.description.length > 20 }).toEqual({ where, description: true });
-      expect({ where, tags: Array.isArray(op.tags) && op.tags.length > 0 && op.tags.every((t) => TAGS.includes(t as string)) }).toEqual({ where, tags: true });
+      expect({ where, summary: typeof op.summary === 'string' && op.summary.length > 0 }).toEqual({
+        where,
+        summary: true,
+      });
+      expect({ where, description: typeof op.description === 'string' && op.description.length > 20 }).toEqual({
+        where,
+        description: true,
+      });
+      expect({
+        where,
+        tags: Array.isArray(op.tags) && op.tags.length > 0 && op.tags.every((t) => TAGS.includes(t as string)),
+      }).toEqual({ where, tags: true });
     }
     expect(((doc.tags as Obj[]) ?? []).map((t) => t.name).sort()).toEqual([...TAGS].sort());
   });
@@ -169,7 +238,10 @@ describe('openapi.yaml', () => {
     for (const { method, path: p, params } of OPS) {
       const pathParams = params.filter((x) => x.in === 'path');
       const templated = [...p.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
-      expect({ where: key(method, p), params: pathParams.map((x) => x.name).sort() }).toEqual({ where: key(method, p), params: templated });
+      expect({ where: key(method, p), params: pathParams.map((x) => x.name).sort() }).toEqual({
+        where: key(method, p),
+        params: templated,
+      });
       for (const param of pathParams) {
         expect(param.required).toBe(true);
         if (param.name === 'id') {
@@ -187,12 +259,18 @@ describe('openapi.yaml', () => {
       const responses = op.responses as Record<string, unknown>;
       const errorCodes = Object.keys(responses).filter((c) => /^[45]\d\d$/.test(c));
       const withError = errorCodes.filter((c) => refersToError(jsonSchemaOf(responses[c])));
-      expect({ where: key(method, p), hasError: withError.length > 0 }).toEqual({ where: key(method, p), hasError: true });
+      expect({ where: key(method, p), hasError: withError.length > 0 }).toEqual({
+        where: key(method, p),
+        hasError: true,
+      });
       // every JSON error body is an Error (or extends it) — except the health probe's 503, which is a Health
       for (const c of errorCodes) {
         const schema = jsonSchemaOf(responses[c]);
         if (!schema || (p.startsWith('/health/') && c === '503')) continue;
-        expect({ where: `${key(method, p)} ${c}`, error: refersToError(schema) }).toEqual({ where: `${key(method, p)} ${c}`, error: true });
+        expect({ where: `${key(method, p)} ${c}`, error: refersToError(schema) }).toEqual({
+          where: `${key(method, p)} ${c}`,
+          error: true,
+        });
       }
     }
   });
@@ -203,7 +281,10 @@ describe('openapi.yaml', () => {
       const codes = Object.keys(op.responses as Obj);
       const where = key(method, p);
       if (security.get(where) !== 'none') {
-        expect({ where, codes: codes.filter((c) => ['401', '500', '503'].includes(c)) }).toEqual({ where, codes: ['401', '500', '503'] });
+        expect({ where, codes: codes.filter((c) => ['401', '500', '503'].includes(c)) }).toEqual({
+          where,
+          codes: ['401', '500', '503'],
+        });
       }
       const hasUuidParam = params.some((x) => x.in === 'path' && deref(x.schema).format === 'uuid');
       if (hasUuidParam || op.requestBody) {
@@ -219,13 +300,28 @@ describe('openapi.yaml', () => {
       expect(refersToError(jsonSchemaOf(responses[name]))).toBe(true);
     }
     expect(jsonSchemaOf(responses.Unauthorized)).toBeDefined();
-    expect(((responses.Unauthorized.content as Obj)['application/json'] as Obj).example).toEqual({ message: 'Unauthorized' });
+    expect(((responses.Unauthorized.content as Obj)['application/json'] as Obj).example).toEqual({
+      message: 'Unauthorized',
+    });
     expect(Object.keys((responses.TooManyRequests.headers as Obj) ?? {})).toContain('Retry-After');
 
     const params = components.parameters as Record<string, Obj>;
-    expect(params.Page).toMatchObject({ name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } });
-    expect(params.Limit).toMatchObject({ name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 15 } });
-    expect(params.IdPath).toMatchObject({ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } });
+    expect(params.Page).toMatchObject({
+      name: 'page',
+      in: 'query',
+      schema: { type: 'integer', minimum: 1, default: 1 },
+    });
+    expect(params.Limit).toMatchObject({
+      name: 'limit',
+      in: 'query',
+      schema: { type: 'integer', minimum: 1, maximum: 100, default: 15 },
+    });
+    expect(params.IdPath).toMatchObject({
+      name: 'id',
+      in: 'path',
+      required: true,
+      schema: { type: 'string', format: 'uuid' },
+    });
 
     expect(components.securitySchemes).toMatchObject({
       bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
@@ -245,7 +341,10 @@ describe('openapi.yaml', () => {
       if (!node || typeof node !== 'object' || seen.has(node)) return;
       seen.add(node);
       const n = deref(node);
-      expect({ where, additionalProperties: n.additionalProperties }).not.toEqual({ where, additionalProperties: false });
+      expect({ where, additionalProperties: n.additionalProperties }).not.toEqual({
+        where,
+        additionalProperties: false,
+      });
       for (const k of ['properties']) for (const v of Object.values((n[k] as Obj) ?? {})) walk(v, where);
       for (const k of ['allOf', 'anyOf', 'oneOf']) for (const v of (n[k] as unknown[]) ?? []) walk(v, where);
       if (n.items) walk(n.items, where);
@@ -259,15 +358,32 @@ describe('openapi.yaml', () => {
 
   it('declares paginated lists as plain arrays with page and limit', () => {
     const paginated = [
-      '/v1/yearsAgo/{monthDate}/mediaItems', '/v1/search', '/v1/mediaItems', '/v1/favourites', '/v1/hidden', '/v1/trash',
-      '/v1/explore/places', '/v1/explore/things', '/v1/explore/people', '/v1/explore/places/{id}/mediaItems', '/v1/explore/things/{id}/mediaItems', '/v1/explore/people/{id}/mediaItems',
-      '/v1/albums', '/v1/albums/{id}/mediaItems', '/v1/sharing/{id}/mediaItems', '/v1/users', '/v1/jobs',
+      '/v1/yearsAgo/{monthDate}/mediaItems',
+      '/v1/search',
+      '/v1/mediaItems',
+      '/v1/favourites',
+      '/v1/hidden',
+      '/v1/trash',
+      '/v1/explore/places',
+      '/v1/explore/things',
+      '/v1/explore/people',
+      '/v1/explore/places/{id}/mediaItems',
+      '/v1/explore/things/{id}/mediaItems',
+      '/v1/explore/people/{id}/mediaItems',
+      '/v1/albums',
+      '/v1/albums/{id}/mediaItems',
+      '/v1/sharing/{id}/mediaItems',
+      '/v1/users',
+      '/v1/jobs',
     ];
     for (const p of paginated) {
       const { op, params } = byKey.get(key('get', p))!;
       expect({ p, names: params.map((x) => x.name) }).toEqual({ p, names: expect.arrayContaining(['page', 'limit']) });
       const ok = deref((op.responses as Obj)['200']);
-      expect({ p, type: ((ok.content as Record<string, Obj>)['application/json'].schema as Obj).type }).toEqual({ p, type: 'array' });
+      expect({ p, type: ((ok.content as Record<string, Obj>)['application/json'].schema as Obj).type }).toEqual({
+        p,
+        type: 'array',
+      });
     }
   });
 
@@ -276,7 +392,11 @@ describe('openapi.yaml', () => {
     expect(op.summary).toBe('Upload a new mediaItem');
     const body = deref(op.requestBody);
     const schema = deref((body.content as Record<string, Obj>)['multipart/form-data'].schema);
-    expect(schema).toMatchObject({ type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } });
+    expect(schema).toMatchObject({
+      type: 'object',
+      required: ['file'],
+      properties: { file: { type: 'string', format: 'binary' } },
+    });
     const responses = op.responses as Obj;
     expect(deref(jsonSchemaOf(responses['201']))).toBe(schemas.MediaItemCreated);
     expect(jsonSchemaOf(responses['409'])).toEqual({ $ref: '#/components/schemas/ConflictError' });
@@ -287,12 +407,29 @@ describe('openapi.yaml', () => {
     for (const kind of ['original', 'preview', 'thumbnail']) {
       const { op, params } = byKey.get(`GET /v1/mediaItems/{id}/${kind}`)!;
       expect(op.security).toEqual([{ bearerAuth: [] }, { signedUrl: [] }]);
-      expect(params.filter((x) => x.in === 'query').map((x) => x.name).sort()).toEqual(['exp', 'share', 'sig']);
-      expect(params.filter((x) => x.in === 'header').map((x) => x.name).sort()).toEqual(['If-None-Match', 'Range']);
+      expect(
+        params
+          .filter((x) => x.in === 'query')
+          .map((x) => x.name)
+          .sort(),
+      ).toEqual(['exp', 'share', 'sig']);
+      expect(
+        params
+          .filter((x) => x.in === 'header')
+          .map((x) => x.name)
+          .sort(),
+      ).toEqual(['If-None-Match', 'Range']);
       const responses = op.responses as Obj;
       expect(Object.keys(responses)).toEqual(expect.arrayContaining(['200', '206', '304', '404', '416']));
       expect(Object.keys(deref(responses['206']).headers as Obj)).toEqual(
-        expect.arrayContaining(['Content-Type', 'Content-Length', 'ETag', 'Cache-Control', 'Accept-Ranges', 'Content-Range']),
+        expect.arrayContaining([
+          'Content-Type',
+          'Content-Length',
+          'ETag',
+          'Cache-Control',
+          'Accept-Ranges',
+          'Content-Range',
+        ]),
       );
     }
   });
@@ -301,10 +438,40 @@ describe('openapi.yaml', () => {
     const props = (name: string) => Object.keys(schemas[name].properties as Obj).sort();
     expect(props('MediaItem')).toEqual(
       [
-        'id', 'userId', 'filename', 'description', 'mimeType', 'placeholder', 'sourceUrl', 'previewUrl', 'thumbnailUrl',
-        'favourite', 'shared', 'hidden', 'deleted', 'status', 'failureReason', 'mediaItemType', 'mediaItemCategory',
-        'motionMediaItemId', 'motionUrl', 'width', 'height', 'size', 'creationTime', 'latitude', 'longitude', 'cameraMake', 'cameraModel', 'focalLength',
-        'apertureFNumber', 'isoEquivalent', 'exposureTime', 'fps', 'createdAt', 'updatedAt',
+        'id',
+        'userId',
+        'filename',
+        'description',
+        'mimeType',
+        'placeholder',
+        'sourceUrl',
+        'previewUrl',
+        'thumbnailUrl',
+        'favourite',
+        'shared',
+        'hidden',
+        'deleted',
+        'status',
+        'failureReason',
+        'mediaItemType',
+        'mediaItemCategory',
+        'motionMediaItemId',
+        'motionUrl',
+        'width',
+        'height',
+        'size',
+        'creationTime',
+        'latitude',
+        'longitude',
+        'cameraMake',
+        'cameraModel',
+        'focalLength',
+        'apertureFNumber',
+        'isoEquivalent',
+        'exposureTime',
+        'fps',
+        'createdAt',
+        'updatedAt',
       ].sort(),
     );
     const mi = schemas.MediaItem.properties as Record<string, Obj>;
@@ -317,13 +484,32 @@ describe('openapi.yaml', () => {
     expect(deref(mi.status).enum).toEqual(['UNSPECIFIED', 'PROCESSING', 'READY', 'FAILED']);
     expect(deref(mi.mediaItemCategory).enum).toEqual(['default', 'screenshot', 'panorama', 'slow', 'motion', 'live']);
     expect(schemas.MediaItemRequest.minProperties).toBe(1);
-    expect((schemas.MediaItemsRequest.properties as Record<string, Obj>).mediaItems).toMatchObject({ minItems: 1, maxItems: 1000, items: { format: 'uuid' } });
+    expect((schemas.MediaItemsRequest.properties as Record<string, Obj>).mediaItems).toMatchObject({
+      minItems: 1,
+      maxItems: 1000,
+      items: { format: 'uuid' },
+    });
     expect(props('Album')).toEqual(expect.arrayContaining(['coverMediaItemId', 'coverMediaItem', 'mediaItemsCount']));
     expect(props('User')).not.toContain('password');
-    expect((schemas.Job.properties as Record<string, Obj>).lastMediaItemId).toMatchObject({ format: 'uuid', nullable: true });
-    expect(deref((schemas.Job.properties as Record<string, Obj>).status).enum).toEqual(['SCHEDULED', 'RUNNING', 'PAUSED', 'COMPLETED', 'STOPPED']);
-    expect((schemas.JobUpdateRequest.properties as Record<string, Obj>).status.enum).toEqual(['RUNNING', 'PAUSED', 'STOPPED']);
-    const pattern = new RegExp((schemas.JobCreateRequest.properties as Record<string, Obj>).components.pattern as string);
+    expect((schemas.Job.properties as Record<string, Obj>).lastMediaItemId).toMatchObject({
+      format: 'uuid',
+      nullable: true,
+    });
+    expect(deref((schemas.Job.properties as Record<string, Obj>).status).enum).toEqual([
+      'SCHEDULED',
+      'RUNNING',
+      'PAUSED',
+      'COMPLETED',
+      'STOPPED',
+    ]);
+    expect((schemas.JobUpdateRequest.properties as Record<string, Obj>).status.enum).toEqual([
+      'RUNNING',
+      'PAUSED',
+      'STOPPED',
+    ]);
+    const pattern = new RegExp(
+      (schemas.JobCreateRequest.properties as Record<string, Obj>).components.pattern as string,
+    );
     expect(pattern.test('metadata,previews')).toBe(true);
     expect(pattern.test('metadata, previews')).toBe(false);
     expect(pattern.test('nope')).toBe(false);
@@ -357,10 +543,18 @@ describe('index', () => {
     expect(ops.every((o) => o.method === o.method.toLowerCase())).toBe(true);
   });
 
-  it('names the properties of a schema in the document\'s order', () => {
+  it("names the properties of a schema in the document's order", () => {
     expect(schemaProperties('UserUpdateRequest')).toEqual(['name', 'username', 'password', 'features', 'quotaBytes']);
     expect(schemaProperties('MediaItem')).toEqual(Object.keys((schemas.MediaItem.properties as Obj) ?? {}));
-    expect(schemaProperties('MediaItem').slice(0, 7)).toEqual(['id', 'userId', 'filename', 'description', 'mimeType', 'placeholder', 'sourceUrl']);
+    expect(schemaProperties('MediaItem').slice(0, 7)).toEqual([
+      'id',
+      'userId',
+      'filename',
+      'description',
+      'mimeType',
+      'placeholder',
+      'sourceUrl',
+    ]);
     expect(() => schemaProperties('Nope' as 'Error')).toThrow(/no object schema Nope/);
   });
 

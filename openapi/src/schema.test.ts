@@ -15,11 +15,19 @@ it('src/generated/schema.ts is what openapi-typescript makes of openapi.yaml tod
     const out = join(dir, 'schema.ts');
     const pkg = JSON.parse(readFileSync(join(PACKAGE, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     // The same command as the generate script, written to a temporary file.
-    const args = pkg.scripts.generate.replace(/^openapi-typescript /, '').replace('-o src/generated/schema.ts', `-o ${out}`).split(' ');
-    execFileSync(process.execPath, [join(dirname(require.resolve('openapi-typescript')), '..', 'bin', 'cli.js'), ...args], { cwd: PACKAGE, stdio: 'pipe' });
+    const args = pkg.scripts.generate
+      .replace(/^openapi-typescript /, '')
+      .replace('-o src/generated/schema.ts', `-o ${out}`)
+      .split(' ');
+    execFileSync(
+      process.execPath,
+      [join(dirname(require.resolve('openapi-typescript')), '..', 'bin', 'cli.js'), ...args],
+      { cwd: PACKAGE, stdio: 'pipe' },
+    );
     const fresh = readFileSync(out, 'utf8');
     const committed = readFileSync(join(PACKAGE, 'src', 'generated', 'schema.ts'), 'utf8');
-    if (fresh !== committed) throw new Error('openapi/src/generated/schema.ts is stale: run `npm run generate -w openapi`');
+    if (fresh !== committed)
+      throw new Error('openapi/src/generated/schema.ts is stale: run `npm run generate -w openapi`');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

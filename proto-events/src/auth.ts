@@ -31,7 +31,18 @@ export const REVOCATIONS = {
 } as const;
 
 /** The optional areas a user can have switched on or off (UserFeaturesV1's keys). */
-export const USER_FEATURES = ['albums', 'favourites', 'hidden', 'trash', 'sharing', 'explore', 'places', 'things', 'people', 'jobs'] as const;
+export const USER_FEATURES = [
+  'albums',
+  'favourites',
+  'hidden',
+  'trash',
+  'sharing',
+  'explore',
+  'places',
+  'things',
+  'people',
+  'jobs',
+] as const;
 export type UserFeature = (typeof USER_FEATURES)[number];
 export type FeatureSet = Record<UserFeature, boolean>;
 

@@ -16,9 +16,11 @@ describe('proto-events catalogue', () => {
     expect(new Set(subjects).size).toBe(subjects.length);
     for (const c of catalogue) {
       expect(c.subject).toMatch(/\.v\d+\./);
-      if (c.kind === 'event') expect(c.subject).toMatch(c.stream === STREAMS.deadLetters.name ? /^dlq\.work\.v1\./ : /^events\.v1\./);
+      if (c.kind === 'event')
+        expect(c.subject).toMatch(c.stream === STREAMS.deadLetters.name ? /^dlq\.work\.v1\./ : /^events\.v1\./);
       if (c.kind === 'work') expect(c.subject.startsWith('work.v1.')).toBe(true);
-      if (c.kind !== 'rpc') expect([STREAMS.events.name, STREAMS.work.name, STREAMS.deadLetters.name]).toContain(c.stream);
+      if (c.kind !== 'rpc')
+        expect([STREAMS.events.name, STREAMS.work.name, STREAMS.deadLetters.name]).toContain(c.stream);
     }
   });
 
@@ -33,7 +35,10 @@ describe('proto-events catalogue', () => {
   });
 
   it('validates payloads and explains what is wrong', () => {
-    const ok = validate(userDeletedEvent.payload, { userId: '7c0f5e8e-8f43-4a43-9d5e-1b8f4f4b2a10', deletedAt: new Date().toISOString() });
+    const ok = validate(userDeletedEvent.payload, {
+      userId: '7c0f5e8e-8f43-4a43-9d5e-1b8f4f4b2a10',
+      deletedAt: new Date().toISOString(),
+    });
     expect(ok).toEqual({ valid: true, errors: [] });
     const bad = validate(userDeletedEvent.payload, { userId: 'nope' });
     expect(bad.valid).toBe(false);

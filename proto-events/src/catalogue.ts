@@ -50,7 +50,8 @@ export const loginRpc = defineRpc<LoginRequestV1, TokenPairV1>({
   subject: 'trove.v1.auth.login',
   service: 'auth',
   callers: ['gateway'],
-  summary: 'Checks a username and password (rate-limited per username and client address) and opens a session: an access and a refresh token.',
+  summary:
+    'Checks a username and password (rate-limited per username and client address) and opens a session: an access and a refresh token.',
   request: loginRequestV1,
   response: tokenPairV1,
 });
@@ -59,7 +60,8 @@ export const refreshRpc = defineRpc<RefreshRequestV1, TokenPairV1>({
   subject: 'trove.v1.auth.refresh',
   service: 'auth',
   callers: ['gateway'],
-  summary: 'Rotates a refresh token into a new pair; a token that was already rotated revokes its whole session (theft detection).',
+  summary:
+    'Rotates a refresh token into a new pair; a token that was already rotated revokes its whole session (theft detection).',
   request: refreshRequestV1,
   response: tokenPairV1,
 });
@@ -77,7 +79,8 @@ export const createUserRpc = defineRpc<CreateUserRequestV1, UserV1>({
   subject: 'trove.v1.auth.users.create',
   service: 'auth',
   callers: ['gateway'],
-  summary: 'Creates a user account (username unique case-insensitively, password strength checked) with its features (absent keys: on).',
+  summary:
+    'Creates a user account (username unique case-insensitively, password strength checked) with its features (absent keys: on).',
   request: createUserRequestV1,
   response: userV1,
 });
@@ -113,7 +116,8 @@ export const deleteUserRpc = defineRpc<UserIdRequestV1, EmptyV1>({
   subject: 'trove.v1.auth.users.delete',
   service: 'auth',
   callers: ['gateway'],
-  summary: 'Deletes a user account: its sessions and tokens are revoked at once, then events.v1.user.deleted is published.',
+  summary:
+    'Deletes a user account: its sessions and tokens are revoked at once, then events.v1.user.deleted is published.',
   request: userIdRequestV1,
   response: emptyV1,
 });
@@ -122,7 +126,8 @@ export const setupStatusRpc = defineRpc<EmptyV1, AuthSetupStatusV1>({
   subject: 'trove.v1.auth.setup.status',
   service: 'auth',
   callers: ['gateway'],
-  summary: 'Whether no user account exists yet (a first run): the web app then offers to create the first one through the admin API.',
+  summary:
+    'Whether no user account exists yet (a first run): the web app then offers to create the first one through the admin API.',
   request: emptyV1,
   response: setupStatusV1,
 });

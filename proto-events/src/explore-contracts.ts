@@ -35,7 +35,8 @@ export const listPlacesRpc = defineRpc<ListExploreRequestV1, PlaceListV1>({
   subject: 'trove.v1.explore.places.list',
   service: 'explore',
   callers: ['gateway'],
-  summary: "One page of the caller's places that have an item neither trashed nor hidden: most items first, then by name.",
+  summary:
+    "One page of the caller's places that have an item neither trashed nor hidden: most items first, then by name.",
   request: listExploreRequestV1,
   response: placeListV1,
 });
@@ -44,7 +45,8 @@ export const getPlaceRpc = defineRpc<ExploreIdRequestV1, PlaceV1>({
   subject: 'trove.v1.explore.places.get',
   service: 'explore',
   callers: ['gateway'],
-  summary: "One of the caller's places with its count and cover id (also when none of its items is visible); not found otherwise.",
+  summary:
+    "One of the caller's places with its count and cover id (also when none of its items is visible); not found otherwise.",
   request: exploreIdRequestV1,
   response: placeV1,
 });
@@ -53,7 +55,8 @@ export const listPlaceMediaItemsRpc = defineRpc<ListExploreMediaItemsRequestV1, 
   subject: 'trove.v1.explore.places.items',
   service: 'explore',
   callers: ['gateway'],
-  summary: "Ids of one page of a place's items, newest first, trashed and hidden items left out; not found unless it is the caller's place.",
+  summary:
+    "Ids of one page of a place's items, newest first, trashed and hidden items left out; not found unless it is the caller's place.",
   request: listExploreMediaItemsRequestV1,
   response: mediaItemIdsV1,
 });
@@ -62,7 +65,8 @@ export const listMediaItemPlacesRpc = defineRpc<MediaItemExploreRequestV1, Place
   subject: 'trove.v1.explore.places.ofMediaItem',
   service: 'explore',
   callers: ['gateway'],
-  summary: "The place of one of the caller's items (none until processed, or without a position); mediaitem not found otherwise.",
+  summary:
+    "The place of one of the caller's items (none until processed, or without a position); mediaitem not found otherwise.",
   request: mediaItemExploreRequestV1,
   response: placeListV1,
 });
@@ -72,7 +76,8 @@ export const listThingsRpc = defineRpc<ListExploreRequestV1, ThingListV1>({
   subject: 'trove.v1.explore.things.list',
   service: 'explore',
   callers: ['gateway'],
-  summary: "One page of the caller's things that have an item neither trashed nor hidden: most items first, then by name.",
+  summary:
+    "One page of the caller's things that have an item neither trashed nor hidden: most items first, then by name.",
   request: listExploreRequestV1,
   response: thingListV1,
 });
@@ -81,7 +86,8 @@ export const getThingRpc = defineRpc<ExploreIdRequestV1, ThingV1>({
   subject: 'trove.v1.explore.things.get',
   service: 'explore',
   callers: ['gateway'],
-  summary: "One of the caller's things with its count and cover id (also when none of its items is visible); not found otherwise.",
+  summary:
+    "One of the caller's things with its count and cover id (also when none of its items is visible); not found otherwise.",
   request: exploreIdRequestV1,
   response: thingV1,
 });
@@ -90,7 +96,8 @@ export const listThingMediaItemsRpc = defineRpc<ListExploreMediaItemsRequestV1, 
   subject: 'trove.v1.explore.things.items',
   service: 'explore',
   callers: ['gateway'],
-  summary: "Ids of one page of a thing's items, newest first, trashed and hidden items left out; not found unless it is the caller's thing.",
+  summary:
+    "Ids of one page of a thing's items, newest first, trashed and hidden items left out; not found unless it is the caller's thing.",
   request: listExploreMediaItemsRequestV1,
   response: mediaItemIdsV1,
 });
@@ -99,7 +106,8 @@ export const listMediaItemThingsRpc = defineRpc<MediaItemExploreRequestV1, Thing
   subject: 'trove.v1.explore.things.ofMediaItem',
   service: 'explore',
   callers: ['gateway'],
-  summary: "The things recognised in one of the caller's items, by name (none until processed); mediaitem not found otherwise.",
+  summary:
+    "The things recognised in one of the caller's items, by name (none until processed); mediaitem not found otherwise.",
   request: mediaItemExploreRequestV1,
   response: thingListV1,
 });

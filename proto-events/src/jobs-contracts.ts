@@ -1,5 +1,15 @@
 import { defineEvent, defineRpc } from './contract';
-import type { CreateJobRequestV1, EmptyV1, JobIdRequestV1, JobItemDoneV1, JobListV1, JobV1, ListJobsRequestV1, SearchRebuildRequestedV1, UpdateJobRequestV1 } from './generated/types';
+import type {
+  CreateJobRequestV1,
+  EmptyV1,
+  JobIdRequestV1,
+  JobItemDoneV1,
+  JobListV1,
+  JobV1,
+  ListJobsRequestV1,
+  SearchRebuildRequestedV1,
+  UpdateJobRequestV1,
+} from './generated/types';
 import emptyV1 from './schemas/empty.v1.json';
 import createJobRequestV1 from './schemas/job-create-request.v1.json';
 import jobIdRequestV1 from './schemas/job-id-request.v1.json';
@@ -30,7 +40,8 @@ export const createJobRpc = defineRpc<CreateJobRequestV1, JobV1>({
   subject: 'trove.v1.jobs.create',
   service: 'jobs',
   callers: ['gateway'],
-  summary: 'Schedules a job over the caller\'s library; bad request for unknown or no components, conflict while another job is SCHEDULED, RUNNING or PAUSED.',
+  summary:
+    "Schedules a job over the caller's library; bad request for unknown or no components, conflict while another job is SCHEDULED, RUNNING or PAUSED.",
   request: createJobRequestV1,
   response: jobV1,
 });
@@ -76,8 +87,16 @@ export const searchRebuildRequestedEvent = defineEvent<SearchRebuildRequestedV1>
   subject: 'events.v1.search.rebuild.requested',
   publishers: ['jobs'],
   consumers: ['explore'],
-  summary: "A job asked for the user's search index to be rebuilt: explore's search module re-reads each indexed item's texts, state and people's names.",
+  summary:
+    "A job asked for the user's search index to be rebuilt: explore's search module re-reads each indexed item's texts, state and people's names.",
   payload: searchRebuildV1,
 });
 
-export const jobsContracts = [createJobRpc, listJobsRpc, getJobRpc, updateJobRpc, jobItemDoneEvent, searchRebuildRequestedEvent];
+export const jobsContracts = [
+  createJobRpc,
+  listJobsRpc,
+  getJobRpc,
+  updateJobRpc,
+  jobItemDoneEvent,
+  searchRebuildRequestedEvent,
+];

@@ -60,7 +60,8 @@ export const listAlbumsRpc = defineRpc<ListAlbumsRequestV1, AlbumListV1>({
   subject: 'trove.v1.library.albums.list',
   service: 'library',
   callers: ['gateway'],
-  summary: "One page of the caller's albums, sorted by name, createdAt or updatedAt (- descending), filtered by shared and hidden.",
+  summary:
+    "One page of the caller's albums, sorted by name, createdAt or updatedAt (- descending), filtered by shared and hidden.",
   request: listAlbumsRequestV1,
   response: albumListV1,
 });
@@ -78,7 +79,8 @@ export const updateAlbumRpc = defineRpc<UpdateAlbumRequestV1, EmptyV1>({
   subject: 'trove.v1.library.albums.update',
   service: 'library',
   callers: ['gateway'],
-  summary: "Changes an album's name, description, cover (an item in the album), shared and hidden flags; unsharing stops its shared link at once.",
+  summary:
+    "Changes an album's name, description, cover (an item in the album), shared and hidden flags; unsharing stops its shared link at once.",
   request: updateAlbumRequestV1,
   response: emptyV1,
 });
@@ -105,7 +107,8 @@ export const addAlbumMediaItemsRpc = defineRpc<AlbumMediaItemsRequestV1, EmptyV1
   subject: 'trove.v1.library.albums.items.add',
   service: 'library',
   callers: ['gateway'],
-  summary: "Appends some of the caller's items to an album in the given order (idempotent); not found, and nothing changes, when any id is not the caller's item.",
+  summary:
+    "Appends some of the caller's items to an album in the given order (idempotent); not found, and nothing changes, when any id is not the caller's item.",
   request: albumMediaItemsRequestV1,
   response: emptyV1,
 });
@@ -114,7 +117,8 @@ export const removeAlbumMediaItemsRpc = defineRpc<AlbumMediaItemsRequestV1, Empt
   subject: 'trove.v1.library.albums.items.remove',
   service: 'library',
   callers: ['gateway'],
-  summary: "Removes items from an album (idempotent); not found, and nothing changes, when any id is not the caller's item.",
+  summary:
+    "Removes items from an album (idempotent); not found, and nothing changes, when any id is not the caller's item.",
   request: albumMediaItemsRequestV1,
   response: emptyV1,
 });
@@ -133,7 +137,8 @@ export const getSharedAlbumRpc = defineRpc<SharedAlbumRequestV1, AlbumV1>({
   subject: 'trove.v1.library.sharing.get',
   service: 'library',
   callers: ['gateway'],
-  summary: 'A shared album for anyone, counting and covering only items that are neither trashed nor hidden; not found unless it exists and is shared.',
+  summary:
+    'A shared album for anyone, counting and covering only items that are neither trashed nor hidden; not found unless it exists and is shared.',
   request: sharedAlbumRequestV1,
   response: albumV1,
 });
@@ -142,7 +147,8 @@ export const listSharedAlbumMediaItemsRpc = defineRpc<ListSharedAlbumMediaItemsR
   subject: 'trove.v1.library.sharing.items',
   service: 'library',
   callers: ['gateway'],
-  summary: "One page of a shared album's items for anyone (order added, trashed and hidden items left out), with its owner and location setting; not found unless it exists and is shared.",
+  summary:
+    "One page of a shared album's items for anyone (order added, trashed and hidden items left out), with its owner and location setting; not found unless it exists and is shared.",
   request: listSharedAlbumMediaItemsRequestV1,
   response: sharedAlbumItemsV1,
 });
@@ -151,7 +157,8 @@ export const checkSharedContentRpc = defineRpc<CheckSharedContentRequestV1, Shar
   subject: 'trove.v1.library.sharing.checkContent',
   service: 'library',
   callers: ['gateway'],
-  summary: "Whether a shared album's signed content URL still opens: the album is shared and holds the item, neither trashed nor hidden (answers the owner and the location setting); not found otherwise.",
+  summary:
+    "Whether a shared album's signed content URL still opens: the album is shared and holds the item, neither trashed nor hidden (answers the owner and the location setting); not found otherwise.",
   request: checkSharedContentRequestV1,
   response: sharedContentV1,
 });

@@ -53,7 +53,11 @@ registerSchemas([mediaMetadataSchema, mediaItemV1, mediaPlaceV1]);
 export const mediaPlaceSchema = mediaPlaceV1;
 
 /** Blob keys of one item: the original and what the worker derives from it. */
-export function mediaBlobKey(userId: string, mediaItemId: string, variant: 'original' | 'preview' | 'thumbnail' | 'playback'): string {
+export function mediaBlobKey(
+  userId: string,
+  mediaItemId: string,
+  variant: 'original' | 'preview' | 'thumbnail' | 'playback',
+): string {
   return `media/${userId}/${mediaItemId}/${variant}`;
 }
 
@@ -68,10 +72,19 @@ export function mediaItemBlobPrefix(userId: string, mediaItemId: string): string
  * stores an item's derivatives under its prefix, so a result naming any other key is forged (a
  * compromised worker pointing one user's item at another user's original): media and explore ignore it.
  */
-export function foreignBlobKeys(result: Pick<MediaItemProcessedV1, 'userId' | 'mediaItemId' | 'variants' | 'faces'>): string[] {
+export function foreignBlobKeys(
+  result: Pick<MediaItemProcessedV1, 'userId' | 'mediaItemId' | 'variants' | 'faces'>,
+): string[] {
   const prefix = mediaItemBlobPrefix(result.userId, result.mediaItemId);
-  const keys = [...Object.values(result.variants ?? {}), ...(result.faces ?? []).map((f) => f.thumbnailKey)].filter((k): k is string => typeof k === 'string');
-  const own = (key: string) => key.startsWith(prefix) && key.slice(prefix.length).split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..');
+  const keys = [...Object.values(result.variants ?? {}), ...(result.faces ?? []).map((f) => f.thumbnailKey)].filter(
+    (k): k is string => typeof k === 'string',
+  );
+  const own = (key: string) =>
+    key.startsWith(prefix) &&
+    key
+      .slice(prefix.length)
+      .split('/')
+      .every((segment) => segment !== '' && segment !== '.' && segment !== '..');
   return keys.filter((key) => !own(key));
 }
 
@@ -95,7 +108,8 @@ export const createMediaItemRpc = defineRpc<CreateMediaItemRequestV1, MediaItemC
   subject: 'trove.v1.media.create',
   service: 'media',
   callers: ['gateway'],
-  summary: 'Registers an uploaded original as a PROCESSING item and queues its processing; conflict (details.id) when the user already has identical content.',
+  summary:
+    'Registers an uploaded original as a PROCESSING item and queues its processing; conflict (details.id) when the user already has identical content.',
   request: createMediaItemRequestV1,
   response: mediaItemCreatedV1,
 });
@@ -149,7 +163,8 @@ export const getMediaItemsRpc = defineRpc<GetMediaItemsRequestV1, MediaItemListV
   subject: 'trove.v1.media.getMany',
   service: 'media',
   callers: ['library', 'explore', 'gateway'],
-  summary: "Several of one user's items by id (order kept, others' ids left out), for composing album and explore answers and reading an item's current state.",
+  summary:
+    "Several of one user's items by id (order kept, others' ids left out), for composing album and explore answers and reading an item's current state.",
   request: getMediaItemsRequestV1,
   response: mediaItemListV1,
 });
@@ -167,7 +182,8 @@ export const walkMediaItemsRpc = defineRpc<WalkMediaItemsRequestV1, MediaItemWal
   subject: 'trove.v1.media.walk',
   service: 'media',
   callers: ['jobs'],
-  summary: "A batch of one user's items in (createdAt, id) order after a given item, with the walk's total: what a job queues work for.",
+  summary:
+    "A batch of one user's items in (createdAt, id) order after a given item, with the walk's total: what a job queues work for.",
   request: walkMediaItemsRequestV1,
   response: mediaItemWalkV1,
 });
@@ -186,7 +202,8 @@ export const processMediaItemWork = defineWork<ProcessMediaItemV1>({
   subject: 'work.v1.media.process',
   publishers: ['media', 'jobs'],
   consumers: ['worker'],
-  summary: 'Process one original: metadata, previews, thumbnail, placeholder, category, web-playable video, place, things (the components it names: an upload\'s per its owner\'s features, a job\'s).',
+  summary:
+    "Process one original: metadata, previews, thumbnail, placeholder, category, web-playable video, place, things (the components it names: an upload's per its owner's features, a job's).",
   payload: processMediaItemV1,
 });
 
@@ -194,7 +211,8 @@ export const mediaProcessedEvent = defineEvent<MediaItemProcessedV1>({
   subject: 'events.v1.media.processed',
   publishers: ['worker'],
   consumers: ['media', 'explore'],
-  summary: "A worker's result for one item; media applies it and marks the item READY; explore files the item under its place and things.",
+  summary:
+    "A worker's result for one item; media applies it and marks the item READY; explore files the item under its place and things.",
   payload: mediaItemProcessedV1,
 });
 
@@ -211,12 +229,25 @@ export const mediaProcessingFailedDeadLetter: MessageContract<ProcessMediaItemV1
 };
 
 const changed = (what: string, summary: string, consumers: string[]) =>
-  defineEvent<MediaItemChangedV1>({ subject: `events.v1.media.${what}`, publishers: ['media'], consumers, summary, payload: mediaChangedV1 });
+  defineEvent<MediaItemChangedV1>({
+    subject: `events.v1.media.${what}`,
+    publishers: ['media'],
+    consumers,
+    summary,
+    payload: mediaChangedV1,
+  });
 
-export const mediaUpdatedEvent = changed('updated', 'An item changed (processing finished, description or flags).', ['library', 'explore']);
+export const mediaUpdatedEvent = changed('updated', 'An item changed (processing finished, description or flags).', [
+  'library',
+  'explore',
+]);
 export const mediaTrashedEvent = changed('trashed', 'An item moved to the trash.', ['library', 'explore']);
 export const mediaRestoredEvent = changed('restored', 'An item came back from the trash.', ['library', 'explore']);
-export const mediaPurgedEvent = changed('purged', 'An item was deleted for good (retention elapsed or its user was deleted): its blobs are gone.', ['library', 'explore']);
+export const mediaPurgedEvent = changed(
+  'purged',
+  'An item was deleted for good (retention elapsed or its user was deleted): its blobs are gone.',
+  ['library', 'explore'],
+);
 
 export const mediaContracts = [
   createMediaItemRpc,

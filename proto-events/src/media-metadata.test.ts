@@ -14,13 +14,27 @@ describe('media metadata: one schema for the media item and the processing resul
 
   it('refuses what the fields cannot hold', () => {
     const base = emptyMediaMetadata('2024-05-01T10:00:00Z');
-    for (const bad of [{ latitude: 91 }, { longitude: -181 }, { width: -1 }, { width: 1.5 }, { focalLength: '1/250' }, { durationSeconds: -2 }, { creationTime: '2024:05:01 10:00:00' }, { lens: 'x' }]) {
+    for (const bad of [
+      { latitude: 91 },
+      { longitude: -181 },
+      { width: -1 },
+      { width: 1.5 },
+      { focalLength: '1/250' },
+      { durationSeconds: -2 },
+      { creationTime: '2024:05:01 10:00:00' },
+      { lens: 'x' },
+    ]) {
       expect(validate(mediaMetadataSchema, { ...base, ...bad }).valid).toBe(false);
     }
   });
 
   it('the processing result and the media item both carry it (through $ref)', () => {
-    const metadata = { ...emptyMediaMetadata('2024-05-01T10:00:00Z'), width: 4032, cameraMake: 'Apple', exposureTime: '0.004' };
+    const metadata = {
+      ...emptyMediaMetadata('2024-05-01T10:00:00Z'),
+      width: 4032,
+      cameraMake: 'Apple',
+      exposureTime: '0.004',
+    };
     const result = {
       userId,
       mediaItemId,
@@ -31,7 +45,9 @@ describe('media metadata: one schema for the media item and the processing resul
       variants: { preview: null, thumbnail: null, playback: null },
     };
     expect(validate(mediaProcessedEvent.payload, result).valid).toBe(true);
-    expect(validate(mediaProcessedEvent.payload, { ...result, metadata: { ...metadata, latitude: 100 } }).errors).toEqual(['/metadata/latitude must be <= 90']);
+    expect(
+      validate(mediaProcessedEvent.payload, { ...result, metadata: { ...metadata, latitude: 100 } }).errors,
+    ).toEqual(['/metadata/latitude must be <= 90']);
     expect(getMediaItemRpc.response).toMatchObject({ properties: { metadata: { $ref: mediaMetadataSchema.$id } } });
   });
 });

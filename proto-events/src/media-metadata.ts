@@ -12,5 +12,8 @@ export const MEDIA_METADATA_FIELDS = Object.keys(mediaMetadataV1.properties) as 
 
 /** Metadata with nothing known but the creation time: an item not processed yet, a fixture to build on. */
 export function emptyMediaMetadata(creationTime: string): MediaMetadataV1 {
-  return { ...Object.fromEntries(MEDIA_METADATA_FIELDS.map((field) => [field, null])), creationTime } as MediaMetadataV1;
+  return {
+    ...Object.fromEntries(MEDIA_METADATA_FIELDS.map((field) => [field, null])),
+    creationTime,
+  } as MediaMetadataV1;
 }

@@ -44,7 +44,8 @@ export const listPeopleRpc = defineRpc<ListPeopleRequestV1, PersonListV1>({
   subject: 'trove.v1.explore.people.list',
   service: 'explore',
   callers: ['gateway'],
-  summary: "One page of the caller's people that have an item neither trashed nor hidden: most items first, then by name; hidden people only with hidden=true.",
+  summary:
+    "One page of the caller's people that have an item neither trashed nor hidden: most items first, then by name; hidden people only with hidden=true.",
   request: listPeopleRequestV1,
   response: personListV1,
 });
@@ -53,7 +54,8 @@ export const getPersonRpc = defineRpc<ExploreIdRequestV1, PersonV1>({
   subject: 'trove.v1.explore.people.get',
   service: 'explore',
   callers: ['gateway'],
-  summary: "One of the caller's people with its count and cover (also when hidden or none of its items is visible); not found otherwise.",
+  summary:
+    "One of the caller's people with its count and cover (also when hidden or none of its items is visible); not found otherwise.",
   request: exploreIdRequestV1,
   response: personV1,
 });
@@ -62,7 +64,8 @@ export const listPersonMediaItemsRpc = defineRpc<ListExploreMediaItemsRequestV1,
   subject: 'trove.v1.explore.people.items',
   service: 'explore',
   callers: ['gateway'],
-  summary: "Ids of one page of a person's items, newest first, trashed and hidden items left out; not found unless it is the caller's person.",
+  summary:
+    "Ids of one page of a person's items, newest first, trashed and hidden items left out; not found unless it is the caller's person.",
   request: listExploreMediaItemsRequestV1,
   response: mediaItemIdsV1,
 });
@@ -71,7 +74,8 @@ export const listMediaItemPeopleRpc = defineRpc<MediaItemExploreRequestV1, Perso
   subject: 'trove.v1.explore.people.ofMediaItem',
   service: 'explore',
   callers: ['gateway'],
-  summary: "The people whose faces are in one of the caller's items, by name (none until processed); mediaitem not found otherwise.",
+  summary:
+    "The people whose faces are in one of the caller's items, by name (none until processed); mediaitem not found otherwise.",
   request: mediaItemExploreRequestV1,
   response: personListV1,
 });
@@ -80,7 +84,8 @@ export const updatePersonRpc = defineRpc<UpdatePersonRequestV1, EmptyV1>({
   subject: 'trove.v1.explore.people.update',
   service: 'explore',
   callers: ['gateway'],
-  summary: "Names, hides or shows one of the caller's people, or picks its cover among its photos (bad request otherwise); not found unless it is the caller's.",
+  summary:
+    "Names, hides or shows one of the caller's people, or picks its cover among its photos (bad request otherwise); not found unless it is the caller's.",
   request: updatePersonRequestV1,
   response: emptyV1,
 });
@@ -89,7 +94,8 @@ export const mergePeopleRpc = defineRpc<MergePeopleRequestV1, EmptyV1>({
   subject: 'trove.v1.explore.people.merge',
   service: 'explore',
   callers: ['gateway'],
-  summary: "Moves the faces of the listed people to one of them and removes the others, keeping a name; not found unless every one is the caller's.",
+  summary:
+    "Moves the faces of the listed people to one of them and removes the others, keeping a name; not found unless every one is the caller's.",
   request: mergePeopleRequestV1,
   response: emptyV1,
 });
@@ -98,7 +104,8 @@ export const regroupPeopleRpc = defineRpc<RegroupPeopleRequestV1, PeopleRegroupe
   subject: 'trove.v1.explore.people.regroup',
   service: 'explore',
   callers: ['jobs'],
-  summary: "Groups all of one user's faces into people again from scratch; each new group keeps the id, name and choices of the old person holding most of its faces.",
+  summary:
+    "Groups all of one user's faces into people again from scratch; each new group keeps the id, name and choices of the old person holding most of its faces.",
   request: regroupPeopleRequestV1,
   response: peopleRegroupedV1,
 });
@@ -107,9 +114,19 @@ export const locateFaceRpc = defineRpc<LocateFaceRequestV1, ContentLocationV1>({
   subject: 'trove.v1.explore.faces.locate',
   service: 'explore',
   callers: ['gateway'],
-  summary: "Where the square WebP thumbnail of a face is (the caller's face, or any face whose signed URL the gateway verified); not found otherwise.",
+  summary:
+    "Where the square WebP thumbnail of a face is (the caller's face, or any face whose signed URL the gateway verified); not found otherwise.",
   request: locateFaceRequestV1,
   response: contentLocationV1,
 });
 
-export const peopleContracts = [listPeopleRpc, getPersonRpc, listPersonMediaItemsRpc, listMediaItemPeopleRpc, updatePersonRpc, mergePeopleRpc, regroupPeopleRpc, locateFaceRpc];
+export const peopleContracts = [
+  listPeopleRpc,
+  getPersonRpc,
+  listPersonMediaItemsRpc,
+  listMediaItemPeopleRpc,
+  updatePersonRpc,
+  mergePeopleRpc,
+  regroupPeopleRpc,
+  locateFaceRpc,
+];

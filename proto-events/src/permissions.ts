@@ -54,11 +54,14 @@ export function inboxPrefixOf(service: string): string {
  */
 export function streamDutyOf(service: string): 'manage' | 'wait' | 'none' {
   if (!NO_STREAM_ADMIN.includes(service)) return 'manage';
-  const usesStreams = catalogue.some((c) => !isRpc(c) && (c.publishers.includes(service) || c.consumers.includes(service)));
+  const usesStreams = catalogue.some(
+    (c) => !isRpc(c) && (c.publishers.includes(service) || c.consumers.includes(service)),
+  );
   return usesStreams ? 'wait' : 'none';
 }
 
-const isRpc = (c: RpcContract<unknown, unknown> | MessageContract<unknown>): c is RpcContract<unknown, unknown> => c.kind === 'rpc';
+const isRpc = (c: RpcContract<unknown, unknown> | MessageContract<unknown>): c is RpcContract<unknown, unknown> =>
+  c.kind === 'rpc';
 
 /** The allow-lists of one service's NATS user. Unknown services get only the common subjects. */
 export function natsPermissionsOf(service: string): NatsPermissions {
@@ -132,4 +135,3 @@ export function natsPermissionsOf(service: string): NatsPermissions {
   }
   return { publish: [...pub].sort(), subscribe: [...sub].sort() };
 }
-

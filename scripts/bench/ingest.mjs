@@ -17,7 +17,11 @@ const quiet = { info() {}, warn() {}, error() {}, debug() {} };
  * Returns { seconds, exploreMs (per component, summed), facesFound }.
  */
 export async function baseline(files, { concurrency, explore }) {
-  const faceOptions = { minScore: components.DEFAULT_FACES_MIN_SCORE, minSize: components.DEFAULT_FACES_MIN_SIZE, log: quiet };
+  const faceOptions = {
+    minScore: components.DEFAULT_FACES_MIN_SCORE,
+    minSize: components.DEFAULT_FACES_MIN_SIZE,
+    log: quiet,
+  };
   // The gazetteer and the models load once per worker process: the baseline loads them before timing too.
   if (explore) {
     await components.findPlace(0, 0);
@@ -36,11 +40,16 @@ export async function baseline(files, { concurrency, explore }) {
     const meta = await components.extractMetadata(f.path, 'image/jpeg');
     const previews = await components.makeImagePreviews(f.path, 'image/jpeg');
     if (explore) {
-      if (meta.latitude !== null && meta.longitude !== null) await timed('places', () => components.findPlace(meta.latitude, meta.longitude));
-      await timed('things', () => components.detectThings(previews.bitmap, { minScore: components.DEFAULT_THINGS_MIN_SCORE, log: quiet }));
+      if (meta.latitude !== null && meta.longitude !== null)
+        await timed('places', () => components.findPlace(meta.latitude, meta.longitude));
+      await timed('things', () =>
+        components.detectThings(previews.bitmap, { minScore: components.DEFAULT_THINGS_MIN_SCORE, log: quiet }),
+      );
       facesFound += (await timed('faces', () => components.detectFaces(previews.bitmap, faceOptions))).length;
     }
-    await timed('ocr', () => components.readWords(previews.bitmap, { timeoutMs: components.DEFAULT_OCR_TIMEOUT_SECONDS * 1000 }));
+    await timed('ocr', () =>
+      components.readWords(previews.bitmap, { timeoutMs: components.DEFAULT_OCR_TIMEOUT_SECONDS * 1000 }),
+    );
     components.detectCategory(meta, { filename: f.name, mimeType: 'image/jpeg' });
   });
   return { seconds: seconds(started), exploreMs, facesFound };
@@ -56,9 +65,17 @@ export async function newUser(stack, username, features) {
   const base = stack.gatewayUrl;
   const admin = `Basic ${Buffer.from(`${stack.adminUsername}:${stack.adminPassword}`).toString('base64')}`;
   const password = 'Bench-Marking-Photos-42';
-  const user = await fetch(`${base}/v1/users`, { method: 'POST', headers: { Authorization: admin, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Bench', username, password, ...(features ? { features } : {}) }) });
+  const user = await fetch(`${base}/v1/users`, {
+    method: 'POST',
+    headers: { Authorization: admin, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: 'Bench', username, password, ...(features ? { features } : {}) }),
+  });
   if (user.status !== 201) throw new Error(`creating the user: ${user.status} ${await user.text()}`);
-  const res = await fetch(`${base}/v1/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username, password }) });
+  const res = await fetch(`${base}/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
   if (res.status !== 200) throw new Error(`login: ${res.status} ${await res.text()}`);
   const { accessToken } = await res.json();
   return { token: accessToken, headers: { Authorization: `Bearer ${accessToken}` } };
@@ -66,7 +83,9 @@ export async function newUser(stack, username, features) {
 
 /** Worker processes on the stack, ready: [ServiceProcess]. */
 export async function startWorkers(stack, count, tag) {
-  const workers = Array.from({ length: count }, (_, w) => startProcess(`worker-${tag}-${w + 1}`, serviceEntry('worker'), stack.envFor('worker')));
+  const workers = Array.from({ length: count }, (_, w) =>
+    startProcess(`worker-${tag}-${w + 1}`, serviceEntry('worker'), stack.envFor('worker')),
+  );
   await Promise.all(workers.map((p) => p.waitForOutput('service ready', 30_000)));
   return workers;
 }
@@ -80,7 +99,9 @@ export async function ingest(stack, user, files, workers, uploadParallel) {
   const count = async (status) => {
     let n = 0;
     for (let page = 1; ; page++) {
-      const items = await (await fetch(`${base}/v1/mediaItems?status=${status}&limit=100&page=${page}`, { headers: user.headers })).json();
+      const items = await (
+        await fetch(`${base}/v1/mediaItems?status=${status}&limit=100&page=${page}`, { headers: user.headers })
+      ).json();
       n += items.length;
       if (status === 'FAILED' && items.length) throw new Error(`an item failed: ${items[0].failureReason}`);
       if (items.length < 100) return n;
@@ -98,7 +119,14 @@ export async function ingest(stack, user, files, workers, uploadParallel) {
   }
   const took = seconds(started);
   const memory = rss.stop();
-  const workerMs = workers.flatMap((w, i) => [...w.output().slice(processedBefore[i]).matchAll(/"ms":(\d+),"msg":"media item processed"/g)].map((m) => Number(m[1])));
+  const workerMs = workers.flatMap((w, i) =>
+    [
+      ...w
+        .output()
+        .slice(processedBefore[i])
+        .matchAll(/"ms":(\d+),"msg":"media item processed"/g),
+    ].map((m) => Number(m[1])),
+  );
   return { seconds: took, workerMs, rss: memory };
 }
 
@@ -117,7 +145,10 @@ export async function processTree(pid) {
 }
 
 async function rssOf(pid) {
-  const [status, cmdline] = await Promise.all([readFile(`/proc/${pid}/status`, 'utf8'), readFile(`/proc/${pid}/cmdline`, 'utf8')]).catch(() => ['', '']);
+  const [status, cmdline] = await Promise.all([
+    readFile(`/proc/${pid}/status`, 'utf8'),
+    readFile(`/proc/${pid}/cmdline`, 'utf8'),
+  ]).catch(() => ['', '']);
   const m = /VmRSS:\s+(\d+)\s+kB/.exec(status);
   return { mib: m ? Number(m[1]) / 1024 : 0, exiftool: cmdline.includes('exiftool') };
 }
@@ -135,7 +166,8 @@ function sampleRss(pids) {
     try {
       const each = await Promise.all((await pids()).map(rssOf));
       const total = each.reduce((n, r) => n + r.mib, 0);
-      if (total > peak.peakMiB) peak = { peakMiB: total, exiftoolMiB: each.filter((r) => r.exiftool).reduce((n, r) => n + r.mib, 0) };
+      if (total > peak.peakMiB)
+        peak = { peakMiB: total, exiftoolMiB: each.filter((r) => r.exiftool).reduce((n, r) => n + r.mib, 0) };
     } finally {
       busy = false;
     }

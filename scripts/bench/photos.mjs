@@ -11,7 +11,10 @@ const sharp = require('sharp');
  * GPS; every other one (even i) shows the group photo across its width, so that there are faces to find.
  */
 async function cameraPhoto(i, groupPhoto) {
-  const small = await sharp(randomBytes(40 * 30 * 3), { raw: { width: 40, height: 30, channels: 3 } }).resize(4000, 3000, { kernel: 'cubic' }).raw().toBuffer();
+  const small = await sharp(randomBytes(40 * 30 * 3), { raw: { width: 40, height: 30, channels: 3 } })
+    .resize(4000, 3000, { kernel: 'cubic' })
+    .raw()
+    .toBuffer();
   const grain = randomBytes(small.length);
   for (let j = 0; j < small.length; j++) small[j] = Math.min(255, Math.max(0, small[j] + ((grain[j] & 15) - 8)));
   const day = String((i % 28) + 1).padStart(2, '0');
@@ -20,8 +23,19 @@ async function cameraPhoto(i, groupPhoto) {
     .jpeg({ quality: 88 })
     .withExif({
       IFD0: { Make: 'BenchCam', Model: 'B-12' },
-      IFD2: { DateTimeOriginal: `2023:05:${day} 10:${String(i % 60).padStart(2, '0')}:00`, FNumber: '18/10', ExposureTime: '1/125', ISOSpeedRatings: '100', FocalLength: '35/1' },
-      IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 2952/100', GPSLongitudeRef: 'E', GPSLongitude: '2/1 17/1 402/10' },
+      IFD2: {
+        DateTimeOriginal: `2023:05:${day} 10:${String(i % 60).padStart(2, '0')}:00`,
+        FNumber: '18/10',
+        ExposureTime: '1/125',
+        ISOSpeedRatings: '100',
+        FocalLength: '35/1',
+      },
+      IFD3: {
+        GPSLatitudeRef: 'N',
+        GPSLatitude: '48/1 51/1 2952/100',
+        GPSLongitudeRef: 'E',
+        GPSLongitude: '2/1 17/1 402/10',
+      },
     })
     .toBuffer();
 }
@@ -31,7 +45,9 @@ export async function makePhotos(dir, count) {
   // The group photo of the shared test fixtures (11 faces; ../shared/fixtures/photos beside the checkout, or
   // TROVE_FIXTURES_DIR), scaled to the camera's width.
   const fixtures = process.env.TROVE_FIXTURES_DIR ?? join(root, '..', 'shared', 'fixtures', 'photos');
-  const groupPhoto = await sharp(await readFile(join(fixtures, 'faces.jpg'))).resize(4000).toBuffer();
+  const groupPhoto = await sharp(await readFile(join(fixtures, 'faces.jpg')))
+    .resize(4000)
+    .toBuffer();
   const files = [];
   for (let i = 0; i < count; i++) {
     const name = `IMG_${String(i).padStart(4, '0')}.jpg`;

@@ -48,7 +48,9 @@ async function serve(dir) {
       const hash = createHash('sha256');
       const hashing = new Transform({ transform: (chunk, _enc, cb) => (hash.update(chunk), cb(null, chunk)) });
       // flush: fsync before close, as the blob store does.
-      stored = pipeline(stream, hashing, createWriteStream(join(dir, randomUUID()), { flags: 'wx', flush: true })).then(() => hash.digest('hex'));
+      stored = pipeline(stream, hashing, createWriteStream(join(dir, randomUUID()), { flags: 'wx', flush: true })).then(
+        () => hash.digest('hex'),
+      );
     });
     parser.on('close', () => {
       if (!stored) return res.writeHead(400).end();

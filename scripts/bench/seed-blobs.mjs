@@ -21,7 +21,20 @@ async function tinyVideo() {
   const dir = await mkdtemp(join(tmpdir(), 'trove-bench-video-'));
   try {
     const out = join(dir, 'tiny.mp4');
-    await promisify(execFile)('ffmpeg', ['-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=64x48:rate=10:duration=1', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', '-y', out]);
+    await promisify(execFile)('ffmpeg', [
+      '-loglevel',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=64x48:rate=10:duration=1',
+      '-pix_fmt',
+      'yuv420p',
+      '-movflags',
+      '+faststart',
+      '-y',
+      out,
+    ]);
     return await readFile(out);
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -58,8 +71,16 @@ export async function tinyPictures() {
  * every original has a sha256 of its own, as uploads do.
  */
 export function blobBytes(pictures) {
-  const [jpeg, video, preview, thumbnail, face] = ['jpeg', 'video', 'preview', 'thumbnail', 'face'].map((k) => Buffer.from(pictures[k]));
-  return { preview, thumbnail, face, original: (item) => (item.video ? Buffer.concat([video, freeBox(item.id)]) : Buffer.concat([jpeg, Buffer.from(item.id)])) };
+  const [jpeg, video, preview, thumbnail, face] = ['jpeg', 'video', 'preview', 'thumbnail', 'face'].map((k) =>
+    Buffer.from(pictures[k]),
+  );
+  return {
+    preview,
+    thumbnail,
+    face,
+    original: (item) =>
+      item.video ? Buffer.concat([video, freeBox(item.id)]) : Buffer.concat([jpeg, Buffer.from(item.id)]),
+  };
 }
 
 export const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
@@ -87,8 +108,18 @@ const CHILD_FLAG = '--seed-blobs';
  * in a child process. Answers how many blobs and bytes. `pictures`: `tinyPictures()`.
  */
 export function seedBlobs({ dataDir, userId, items = [], pictures, faceKeys = [], concurrency = 32 }) {
-  const task = { dataDir, userId, items: items.map(({ id, video, mimeType }) => ({ id, video, mimeType })), pictures, faceKeys, concurrency };
-  const child = fork(fileURLToPath(import.meta.url), [CHILD_FLAG], { env: { ...process.env, UV_THREADPOOL_SIZE: String(concurrency) }, serialization: 'advanced' });
+  const task = {
+    dataDir,
+    userId,
+    items: items.map(({ id, video, mimeType }) => ({ id, video, mimeType })),
+    pictures,
+    faceKeys,
+    concurrency,
+  };
+  const child = fork(fileURLToPath(import.meta.url), [CHILD_FLAG], {
+    env: { ...process.env, UV_THREADPOOL_SIZE: String(concurrency) },
+    serialization: 'advanced',
+  });
   return new Promise((resolve, reject) => {
     child.once('message', resolve);
     child.once('error', reject);
@@ -109,7 +140,8 @@ async function storeBlobs({ dataDir, userId, items, pictures, faceKeys, concurre
     await inPool(items.length * 3, concurrency, 'blobs', async (i) => {
       const item = items[Math.floor(i / 3)];
       const variant = ['original', 'preview', 'thumbnail'][i % 3];
-      if (variant === 'original') await put(mediaBlobKey(userId, item.id, 'original'), bytes.original(item), item.mimeType);
+      if (variant === 'original')
+        await put(mediaBlobKey(userId, item.id, 'original'), bytes.original(item), item.mimeType);
       else await put(mediaBlobKey(userId, item.id, variant), bytes[variant], 'image/webp');
     });
     await inPool(faceKeys.length, concurrency, 'face thumbnails', (i) => put(faceKeys[i], bytes.face, 'image/webp'));

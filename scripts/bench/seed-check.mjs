@@ -24,9 +24,19 @@ function itemsBy(plan, groupsOf) {
 export async function checkSeededLibrary({ api, plan, seeded, bytes }) {
   const lines = [];
   const kinds = [
-    { kind: 'places', ids: seeded.placeIds, of: (item) => (item.place === null ? [] : [item.place]), name: (p) => PLACES[p].name },
+    {
+      kind: 'places',
+      ids: seeded.placeIds,
+      of: (item) => (item.place === null ? [] : [item.place]),
+      name: (p) => PLACES[p].name,
+    },
     { kind: 'things', ids: seeded.thingIds, of: (item) => item.things, name: (t) => THINGS[t] },
-    { kind: 'people', ids: seeded.personIds, of: (item) => item.faces.map((f) => f.person), name: (p) => plan.people[p].name || `person ${p}` },
+    {
+      kind: 'people',
+      ids: seeded.personIds,
+      of: (item) => item.faces.map((f) => f.person),
+      name: (p) => plan.people[p].name || `person ${p}`,
+    },
   ];
   for (const { kind, ids, of, name } of kinds) {
     const expected = itemsBy(plan, of);
@@ -36,24 +46,36 @@ export async function checkSeededLibrary({ api, plan, seeded, bytes }) {
     if (listed.length !== shown) throw new Error(`${kind}: ${listed.length} listed, ${shown} expected`);
     for (const group of listed) {
       const count = expected.get(indexOf.get(group.id))?.length;
-      if (group.mediaItemsCount !== count) throw new Error(`${kind}: ${group.id} counts ${group.mediaItemsCount} items, ${count} seeded`);
+      if (group.mediaItemsCount !== count)
+        throw new Error(`${kind}: ${group.id} counts ${group.mediaItemsCount} items, ${count} seeded`);
     }
     // The one in the middle of the list: on the embedded NeDB store, the items of the most photographed
     // person take longer than an RPC may (their ids are matched against every item of the user).
     const group = listed[Math.floor(listed.length / 2)];
-    const want = expected.get(indexOf.get(group.id)).slice(0, 100).map((i) => i.id);
+    const want = expected
+      .get(indexOf.get(group.id))
+      .slice(0, 100)
+      .map((i) => i.id);
     const started = performance.now();
     const got = (await api(`/v1/explore/${kind}/${group.id}/mediaItems?limit=100`)).map((i) => i.id);
     const ms = performance.now() - started;
-    if (!isDeepStrictEqual(got, want)) throw new Error(`${kind}: the items of ${group.id} are not the seeded ones, newest first`);
-    lines.push(`${kind}: ${listed.length} listed with the seeded counts; the middle one, ${name(indexOf.get(group.id))} (${group.mediaItemsCount} items), lists the seeded items, newest first (${ms.toFixed(0)} ms)`);
+    if (!isDeepStrictEqual(got, want))
+      throw new Error(`${kind}: the items of ${group.id} are not the seeded ones, newest first`);
+    lines.push(
+      `${kind}: ${listed.length} listed with the seeded counts; the middle one, ${name(indexOf.get(group.id))} (${group.mediaItemsCount} items), lists the seeded items, newest first (${ms.toFixed(0)} ms)`,
+    );
   }
   const item = plan.items.find((i) => visible(i) && !i.video);
   const doc = await api(`/v1/mediaItems/${item.id}`);
-  for (const [url, want] of [[doc.sourceUrl, bytes.original(item)], [doc.previewUrl, bytes.preview], [doc.thumbnailUrl, bytes.thumbnail]]) {
+  for (const [url, want] of [
+    [doc.sourceUrl, bytes.original(item)],
+    [doc.previewUrl, bytes.preview],
+    [doc.thumbnailUrl, bytes.thumbnail],
+  ]) {
     const res = await fetch(url);
     const got = Buffer.from(await res.arrayBuffer());
-    if (res.status !== 200 || !got.equals(want)) throw new Error(`${url}: ${res.status}, ${got.length} bytes, not the seeded blob`);
+    if (res.status !== 200 || !got.equals(want))
+      throw new Error(`${url}: ${res.status}, ${got.length} bytes, not the seeded blob`);
   }
   lines.push(`the content URLs of ${item.filename} (original, preview, thumbnail) serve its seeded blobs`);
   return lines;

@@ -39,12 +39,23 @@ export function searchDoc(plan, item) {
     description: words(item.description ?? ''),
     camera: words(item.camera.join(' ')),
     date: dateWords(item.creationTime),
-    place: place ? words([place.name, place.town, place.city, place.state, place.country].filter(Boolean).join(' ')) : [],
+    place: place
+      ? words([place.name, place.town, place.city, place.state, place.country].filter(Boolean).join(' '))
+      : [],
     things: words(result.things.map((t) => t.label).join(' ')),
     people: words(peopleNames(plan, item).join(' ')),
     text: words(item.words.join(' ')),
   };
-  return { _id: item.id, userId: plan.userId, creationTime: new Date(item.creationTime), fields, terms: terms(FIELDS.flatMap((f) => fields[f])), visible: visible(item), stateVersion: plan.now, revision: 1 };
+  return {
+    _id: item.id,
+    userId: plan.userId,
+    creationTime: new Date(item.creationTime),
+    fields,
+    terms: terms(FIELDS.flatMap((f) => fields[f])),
+    visible: visible(item),
+    stateVersion: plan.now,
+    revision: 1,
+  };
 }
 
 /** Ids of the groups the plan's items use (index → id), made through `make(index)` one after another. */
@@ -61,7 +72,10 @@ async function insertAll(collection, docs) {
 /** Writes the search module's document of every item of the plan into explore's store. */
 export async function seedSearch({ store, plan }) {
   await SearchRepository.open(store, { inMemory: false });
-  await insertAll(store.collection('search_items'), plan.items.map((item) => searchDoc(plan, item)));
+  await insertAll(
+    store.collection('search_items'),
+    plan.items.map((item) => searchDoc(plan, item)),
+  );
 }
 
 /**
@@ -75,34 +89,61 @@ export async function seedExplore({ store, plan }) {
   const explore = await ExploreRepository.open(store);
   const people = await PeopleRepository.open(store);
 
-  const placeIds = await groupIds(items.flatMap((i) => (i.place === null ? [] : [i.place])), (p) => explore.placeFor(userId, placeKey(PLACES[p]), PLACES[p]));
-  const thingIds = await groupIds(items.flatMap((i) => i.things), (t) => explore.thingFor(userId, thingKey(THINGS[t]), THINGS[t]));
-  const personIds = await groupIds(items.flatMap((i) => i.faces.map((f) => f.person)), async (p) => {
-    const id = await people.createPerson(userId);
-    if (plan.people[p].name) await people.updatePerson(userId, id, { name: plan.people[p].name });
-    return id;
-  });
+  const placeIds = await groupIds(
+    items.flatMap((i) => (i.place === null ? [] : [i.place])),
+    (p) => explore.placeFor(userId, placeKey(PLACES[p]), PLACES[p]),
+  );
+  const thingIds = await groupIds(
+    items.flatMap((i) => i.things),
+    (t) => explore.thingFor(userId, thingKey(THINGS[t]), THINGS[t]),
+  );
+  const personIds = await groupIds(
+    items.flatMap((i) => i.faces.map((f) => f.person)),
+    async (p) => {
+      const id = await people.createPerson(userId);
+      if (plan.people[p].name) await people.updatePerson(userId, id, { name: plan.people[p].name });
+      return id;
+    },
+  );
 
-  await insertAll(store.collection('explore_items'), items.map((item) => ({
-    _id: item.id,
-    userId,
-    creationTime: new Date(item.creationTime),
-    placeId: item.place === null ? null : placeIds.get(item.place),
-    thingIds: item.things.map((t) => thingIds.get(t)),
-    hidden: item.hidden,
-    trashed: item.trashed,
-    visible: visible(item),
-    stateVersion: now,
-    filing: 1,
-    leftPlaceIds: [],
-    leftThingIds: [],
-  })));
-  await insertAll(store.collection('explore_faces'), items.flatMap((item) => {
-    const { faces = [] } = processedResult(plan, item);
-    return faces.map((face, index) => ({ _id: faceId(item.id, index), userId, mediaItemId: item.id, index, box: face.box, score: face.score, embedding: face.embedding, thumbnailKey: face.thumbnailKey, personId: personIds.get(item.faces[index].person) }));
-  }));
+  await insertAll(
+    store.collection('explore_items'),
+    items.map((item) => ({
+      _id: item.id,
+      userId,
+      creationTime: new Date(item.creationTime),
+      placeId: item.place === null ? null : placeIds.get(item.place),
+      thingIds: item.things.map((t) => thingIds.get(t)),
+      hidden: item.hidden,
+      trashed: item.trashed,
+      visible: visible(item),
+      stateVersion: now,
+      filing: 1,
+      leftPlaceIds: [],
+      leftThingIds: [],
+    })),
+  );
+  await insertAll(
+    store.collection('explore_faces'),
+    items.flatMap((item) => {
+      const { faces = [] } = processedResult(plan, item);
+      return faces.map((face, index) => ({
+        _id: faceId(item.id, index),
+        userId,
+        mediaItemId: item.id,
+        index,
+        box: face.box,
+        score: face.score,
+        embedding: face.embedding,
+        thumbnailKey: face.thumbnailKey,
+        personId: personIds.get(item.faces[index].person),
+      }));
+    }),
+  );
   await seedSearch({ store, plan });
-  log(`  explore: groups and documents written in ${secondsSince(started).toFixed(1)} s; summing up places, things and people…`);
+  log(
+    `  explore: groups and documents written in ${secondsSince(started).toFixed(1)} s; summing up places, things and people…`,
+  );
 
   for (const id of placeIds.values()) await explore.refreshSummary('place', userId, id);
   for (const id of thingIds.values()) await explore.refreshSummary('thing', userId, id);
@@ -129,19 +170,41 @@ async function sumUpPeople(collection, plan, personIds) {
   for (const [p, id] of personIds) {
     const [cover] = itemsOf.get(p) ?? [];
     const index = cover?.faces.findIndex((f) => f.person === p);
-    const coverFace = cover ? { id: faceId(cover.id, index), mediaItemId: cover.id, box: cover.faces[index].box, score: cover.faces[index].score } : null;
+    const coverFace = cover
+      ? {
+          id: faceId(cover.id, index),
+          mediaItemId: cover.id,
+          box: cover.faces[index].box,
+          score: cover.faces[index].score,
+        }
+      : null;
     if (cover) keys.push(faceThumbnailKey(userId, cover.id, index));
-    await collection.updateOne({ _id: id, userId }, { $set: { mediaItemsCount: itemsOf.get(p)?.length ?? 0, coverMediaItemId: cover?.id ?? null, coverFace, revision: 1 } });
+    await collection.updateOne(
+      { _id: id, userId },
+      {
+        $set: {
+          mediaItemsCount: itemsOf.get(p)?.length ?? 0,
+          coverMediaItemId: cover?.id ?? null,
+          coverFace,
+          revision: 1,
+        },
+      },
+    );
   }
   return keys;
 }
 
 /** Refreshes a sample of people through the repository: their summaries must stay the seeded ones. */
 async function checkPeopleSummaries(people, plan, personIds) {
-  const summary = ({ mediaItemsCount, coverMediaItemId, coverFace }) => ({ mediaItemsCount, coverMediaItemId, coverFace });
+  const summary = ({ mediaItemsCount, coverMediaItemId, coverFace }) => ({
+    mediaItemsCount,
+    coverMediaItemId,
+    coverFace,
+  });
   for (const [p, id] of [...personIds].filter(([p]) => p % 40 === 20)) {
     const seeded = summary(await people.person(plan.userId, id));
     await people.refreshSummary(plan.userId, id);
-    if (!isDeepStrictEqual(summary(await people.person(plan.userId, id)), seeded)) throw new Error(`person ${p}: the seeded count and cover are not the ones the people repository makes`);
+    if (!isDeepStrictEqual(summary(await people.person(plan.userId, id)), seeded))
+      throw new Error(`person ${p}: the seeded count and cover are not the ones the people repository makes`);
   }
 }

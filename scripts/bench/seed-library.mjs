@@ -35,9 +35,16 @@ export async function seedLibrary(dataDir, plan) {
     ]);
     const faces = await seedBlobs({ dataDir, userId: plan.userId, pictures, faceKeys: explore.result.coverFaceKeys });
     const stored = { blobs: blobs.result.blobs + faces.blobs, mib: (blobs.result.bytes + faces.bytes) / 2 ** 20 };
-    return { bytes, seeded: explore.result, seconds: secondsSince(started), blobsS: blobs.seconds, mediaS: media.seconds, exploreS: explore.seconds, stored };
+    return {
+      bytes,
+      seeded: explore.result,
+      seconds: secondsSince(started),
+      blobsS: blobs.seconds,
+      mediaS: media.seconds,
+      exploreS: explore.seconds,
+      stored,
+    };
   } finally {
     await Promise.all([mediaStore.close(), exploreStore.close()]);
   }
 }
-

@@ -15,7 +15,16 @@ const BATCH = 5000;
 /** A READY item as the media service stores it, with the plan's flags; `original`: its blob's bytes. */
 function mediaDoc(plan, item, original) {
   const { userId, now } = plan;
-  const upload = { id: item.id, userId, filename: item.filename, mimeType: item.mimeType, size: original.length, sha256: sha256(original), originalKey: mediaBlobKey(userId, item.id, 'original'), mediaItemType: item.video ? 'video' : 'photo' };
+  const upload = {
+    id: item.id,
+    userId,
+    filename: item.filename,
+    mimeType: item.mimeType,
+    size: original.length,
+    sha256: sha256(original),
+    originalKey: mediaBlobKey(userId, item.id, 'original'),
+    mediaItemType: item.video ? 'video' : 'photo',
+  };
   return {
     ...newMediaDoc(upload, now),
     ...processedFields(processedResult(plan, item), now),
@@ -32,6 +41,8 @@ export async function seedMedia({ store, plan, bytes }) {
   await MediaRepository.open(store);
   const collection = store.collection(COLLECTION);
   for (let from = 0; from < plan.items.length; from += BATCH) {
-    await collection.insertMany(plan.items.slice(from, from + BATCH).map((item) => mediaDoc(plan, item, bytes.original(item))));
+    await collection.insertMany(
+      plan.items.slice(from, from + BATCH).map((item) => mediaDoc(plan, item, bytes.original(item))),
+    );
   }
 }

@@ -16,25 +16,112 @@ const { COCO_LABELS, titleCase } = require(join(root, 'services/worker/dist/comp
 const { faceThumbnailKey, mediaBlobKey } = require(join(root, 'proto-events/dist/index.js'));
 const { EMBEDDING_LENGTH } = require(join(root, 'services/worker/dist/components/faces/embedder.js'));
 
-export const CAMERAS = [['Apple', 'iPhone 12 mini'], ['Apple', 'iPhone 15 Pro'], ['Google', 'Pixel 7'], ['SONY', 'ILCE-7M3'], ['Canon', 'Canon EOS R6'], ['samsung', 'SM-S911B']];
-export const CITIES = [
-  ['Mumbai', 'Maharashtra', 'India', 'IN'], ['Paris', 'Île-de-France', 'France', 'FR'], ['Lyon', 'Auvergne-Rhône-Alpes', 'France', 'FR'], ['Berlin', 'Berlin', 'Germany', 'DE'],
-  ['München', 'Bavaria', 'Germany', 'DE'], ['London', 'England', 'United Kingdom', 'GB'], ['Edinburgh', 'Scotland', 'United Kingdom', 'GB'], ['New York', 'New York', 'United States', 'US'],
-  ['San Francisco', 'California', 'United States', 'US'], ['Tokyo', 'Tokyo', 'Japan', 'JP'], ['Kyoto', 'Kyoto', 'Japan', 'JP'], ['Sydney', 'New South Wales', 'Australia', 'AU'],
-  ['Barcelona', 'Catalonia', 'Spain', 'ES'], ['Madrid', 'Madrid', 'Spain', 'ES'], ['Roma', 'Lazio', 'Italy', 'IT'], ['Venezia', 'Veneto', 'Italy', 'IT'], ['Amsterdam', 'North Holland', 'Netherlands', 'NL'],
-  ['Lisboa', 'Lisbon', 'Portugal', 'PT'], ['Coimbatore', 'Tamil Nadu', 'India', 'IN'], ['Reykjavík', 'Capital Region', 'Iceland', 'IS'],
+export const CAMERAS = [
+  ['Apple', 'iPhone 12 mini'],
+  ['Apple', 'iPhone 15 Pro'],
+  ['Google', 'Pixel 7'],
+  ['SONY', 'ILCE-7M3'],
+  ['Canon', 'Canon EOS R6'],
+  ['samsung', 'SM-S911B'],
 ];
-const DISTRICTS = ['Old Town', 'Harbour', 'Station', 'North', 'South', 'East', 'West', 'Centre', 'Riverside', 'Hill', 'Park', 'Market', 'University', 'Airport', 'Beach'];
-const SIGNS = [['HAPPY', 'BIRTHDAY', 'GRANDMA'], ['OPEN'], ['EXIT'], ['STOP'], ['PLATFORM', '9'], ['FRESH', 'FISH', 'MARKET'], ['WELCOME', 'TO', 'LISBOA'], ['NO', 'PARKING']];
-const DESCRIPTIONS = ['Sunset at the beach', 'Grandma turns ninety', 'First day of school', 'Picnic by the river', 'Our new kitchen', 'Snow in the garden', 'Wedding of Anna and Tom', 'Hiking the ridge'];
-const NAMES = ['Anna', 'Tom', 'Grandma', 'Grandpa', 'Lucas', 'Emma', 'Noah', 'Mia', 'Leo', 'Sofia', 'Hugo', 'Alice', 'Jonas', 'Clara', 'Felix', 'Nora', 'Oscar', 'Ida', 'Max', 'Lina'];
+export const CITIES = [
+  ['Mumbai', 'Maharashtra', 'India', 'IN'],
+  ['Paris', 'Île-de-France', 'France', 'FR'],
+  ['Lyon', 'Auvergne-Rhône-Alpes', 'France', 'FR'],
+  ['Berlin', 'Berlin', 'Germany', 'DE'],
+  ['München', 'Bavaria', 'Germany', 'DE'],
+  ['London', 'England', 'United Kingdom', 'GB'],
+  ['Edinburgh', 'Scotland', 'United Kingdom', 'GB'],
+  ['New York', 'New York', 'United States', 'US'],
+  ['San Francisco', 'California', 'United States', 'US'],
+  ['Tokyo', 'Tokyo', 'Japan', 'JP'],
+  ['Kyoto', 'Kyoto', 'Japan', 'JP'],
+  ['Sydney', 'New South Wales', 'Australia', 'AU'],
+  ['Barcelona', 'Catalonia', 'Spain', 'ES'],
+  ['Madrid', 'Madrid', 'Spain', 'ES'],
+  ['Roma', 'Lazio', 'Italy', 'IT'],
+  ['Venezia', 'Veneto', 'Italy', 'IT'],
+  ['Amsterdam', 'North Holland', 'Netherlands', 'NL'],
+  ['Lisboa', 'Lisbon', 'Portugal', 'PT'],
+  ['Coimbatore', 'Tamil Nadu', 'India', 'IN'],
+  ['Reykjavík', 'Capital Region', 'Iceland', 'IS'],
+];
+const DISTRICTS = [
+  'Old Town',
+  'Harbour',
+  'Station',
+  'North',
+  'South',
+  'East',
+  'West',
+  'Centre',
+  'Riverside',
+  'Hill',
+  'Park',
+  'Market',
+  'University',
+  'Airport',
+  'Beach',
+];
+const SIGNS = [
+  ['HAPPY', 'BIRTHDAY', 'GRANDMA'],
+  ['OPEN'],
+  ['EXIT'],
+  ['STOP'],
+  ['PLATFORM', '9'],
+  ['FRESH', 'FISH', 'MARKET'],
+  ['WELCOME', 'TO', 'LISBOA'],
+  ['NO', 'PARKING'],
+];
+const DESCRIPTIONS = [
+  'Sunset at the beach',
+  'Grandma turns ninety',
+  'First day of school',
+  'Picnic by the river',
+  'Our new kitchen',
+  'Snow in the garden',
+  'Wedding of Anna and Tom',
+  'Hiking the ridge',
+];
+const NAMES = [
+  'Anna',
+  'Tom',
+  'Grandma',
+  'Grandpa',
+  'Lucas',
+  'Emma',
+  'Noah',
+  'Mia',
+  'Leo',
+  'Sofia',
+  'Hugo',
+  'Alice',
+  'Jonas',
+  'Clara',
+  'Felix',
+  'Nora',
+  'Oscar',
+  'Ida',
+  'Max',
+  'Lina',
+];
 const PEOPLE = 200;
 const NAMED_PEOPLE = 60;
 /** Face embeddings made per person (faces cycle through them): the same person never looks quite the same. */
 const LOOKS = 6;
 
 export const PLACES = CITIES.flatMap(([city, state, country, countryCode], c) =>
-  DISTRICTS.map((district, d) => ({ name: `${district}, ${city}`, town: district, city, state, country, countryCode, postcode: null, latitude: 10 + c + d / 100, longitude: 5 + c + d / 100 })),
+  DISTRICTS.map((district, d) => ({
+    name: `${district}, ${city}`,
+    town: district,
+    city,
+    state,
+    country,
+    countryCode,
+    postcode: null,
+    latitude: 10 + c + d / 100,
+    longitude: 5 + c + d / 100,
+  })),
 );
 export const THINGS = COCO_LABELS.map(titleCase);
 
@@ -66,12 +153,17 @@ export function libraryPlan({ count, userId, now = new Date(), seed = 7 }) {
       for (let n = 1 + Math.floor(random() * 3); n > 0; n--) {
         const person = skewed(PEOPLE);
         if (faces.some((f) => f.person === person)) continue;
-        faces.push({ person, look: Math.floor(random() * LOOKS), score: 0.8 + Math.floor(random() * 190) / 1000, box: { x: random() * 0.7, y: random() * 0.7, width: 0.1 + random() * 0.1, height: 0.12 + random() * 0.1 } });
+        faces.push({
+          person,
+          look: Math.floor(random() * LOOKS),
+          score: 0.8 + Math.floor(random() * 190) / 1000,
+          box: { x: random() * 0.7, y: random() * 0.7, width: 0.1 + random() * 0.1, height: 0.12 + random() * 0.1 },
+        });
       }
     }
     faces.sort((a, b) => b.score - a.score); // as the worker sends them: best first
     const things = new Set(faces.length > 0 ? [0] : []); // index 0: Person
-    for (let n = 1 + Math.floor(random() * 3); things.size < n; ) things.add(skewed(THINGS.length));
+    for (let n = 1 + Math.floor(random() * 3); things.size < n;) things.add(skewed(THINGS.length));
     items.push({
       id: randomUUID(),
       video,
@@ -89,7 +181,13 @@ export function libraryPlan({ count, userId, now = new Date(), seed = 7 }) {
       words: !video && random() < 0.04 ? pick(SIGNS) : [],
     });
   }
-  const people = Array.from({ length: PEOPLE }, (_, p) => ({ name: p < NAMED_PEOPLE ? `${NAMES[p % NAMES.length]}${p < NAMES.length ? '' : ` ${String.fromCharCode(65 + Math.floor(p / NAMES.length))}.`}` : '', looks: looksOf(random) }));
+  const people = Array.from({ length: PEOPLE }, (_, p) => ({
+    name:
+      p < NAMED_PEOPLE
+        ? `${NAMES[p % NAMES.length]}${p < NAMES.length ? '' : ` ${String.fromCharCode(65 + Math.floor(p / NAMES.length))}.`}`
+        : '',
+    looks: looksOf(random),
+  }));
   return { userId, now, items, people };
 }
 
@@ -110,7 +208,8 @@ function looksOf(random) {
 export const visible = (item) => !item.hidden && !item.trashed;
 
 /** Newest taken first, then by id: the order of explore's item lists. */
-export const newestFirst = (a, b) => (a.creationTime < b.creationTime ? 1 : a.creationTime > b.creationTime ? -1 : a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+export const newestFirst = (a, b) =>
+  a.creationTime < b.creationTime ? 1 : a.creationTime > b.creationTime ? -1 : a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 
 const PLACEHOLDER = 'data:image/webp;base64,UklGRh4AAABXRUJQVlA4IBIAAAAwAQCdASoBAAEAAQAcJaQAA3AA/v3AgAA=';
 
@@ -125,15 +224,36 @@ export function processedResult(plan, item) {
     mediaItemId: item.id,
     mimeType: item.mimeType,
     metadata: {
-      creationTime: item.creationTime, width: 4032, height: 3024, latitude: place?.latitude ?? null, longitude: place?.longitude ?? null, cameraMake, cameraModel,
-      focalLength: '4.2', apertureFNumber: '1.6', isoEquivalent: '100', exposureTime: '0.01', fps: item.video ? '30' : null, durationSeconds: item.video ? 12 : null, contentIdentifier: null,
+      creationTime: item.creationTime,
+      width: 4032,
+      height: 3024,
+      latitude: place?.latitude ?? null,
+      longitude: place?.longitude ?? null,
+      cameraMake,
+      cameraModel,
+      focalLength: '4.2',
+      apertureFNumber: '1.6',
+      isoEquivalent: '100',
+      exposureTime: '0.01',
+      fps: item.video ? '30' : null,
+      durationSeconds: item.video ? 12 : null,
+      contentIdentifier: null,
     },
     category: 'default',
     placeholder: PLACEHOLDER,
     variants: { preview: key('preview'), thumbnail: key('thumbnail'), playback: null },
     things: item.things.map((t, i) => ({ label: THINGS[t], score: 0.9 - i / 20 })),
     place,
-    ...(item.video ? {} : { faces: item.faces.map((f, index) => ({ box: f.box, score: f.score, embedding: plan.people[f.person].looks[f.look], thumbnailKey: faceThumbnailKey(userId, item.id, index) })) }),
+    ...(item.video
+      ? {}
+      : {
+          faces: item.faces.map((f, index) => ({
+            box: f.box,
+            score: f.score,
+            embedding: plan.people[f.person].looks[f.look],
+            thumbnailKey: faceThumbnailKey(userId, item.id, index),
+          })),
+        }),
     words: item.words,
   };
 }

@@ -21,7 +21,12 @@ export async function uploadAll(url, headers, files, parallel) {
   await pool(files, parallel, async (f) => {
     const form = new FormData();
     form.append('file', new Blob([f.data]), f.name);
-    const res = await fetch(url, { method: 'POST', headers, body: form, signal: AbortSignal.timeout(UPLOAD_TIMEOUT_MS) }).catch((err) => {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: form,
+      signal: AbortSignal.timeout(UPLOAD_TIMEOUT_MS),
+    }).catch((err) => {
       throw new Error(`upload of ${f.name} to ${url}: ${err.message}`, { cause: err });
     });
     if (res.status !== 201) throw new Error(`upload of ${f.name} to ${url}: ${res.status} ${await res.text()}`);
@@ -72,7 +77,8 @@ export async function measureUploadParts(files, dir) {
   // The blob store as the gateway uses it: a new key per item (media/<user>/<item>/original).
   const store = await openFsBlobStore({ root: join(dir, 'blobs') });
   t = performance.now();
-  for (const f of files) await store.put(`media/bench/${randomUUID()}/original`, Readable.from([f.data]), { contentType: 'image/jpeg' });
+  for (const f of files)
+    await store.put(`media/bench/${randomUUID()}/original`, Readable.from([f.data]), { contentType: 'image/jpeg' });
   parts.blobStorePutMs = perFile(performance.now() - t);
   await rm(join(dir, 'blobs'), { recursive: true, force: true });
   await rm(plainDir, { recursive: true, force: true });
@@ -81,7 +87,9 @@ export async function measureUploadParts(files, dir) {
 
 async function parseMultipart(f, boundary) {
   const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${f.name}"\r\nContent-Type: image/jpeg\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${f.name}"\r\nContent-Type: image/jpeg\r\n\r\n`,
+    ),
     f.data,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -105,7 +113,8 @@ export function gatewayUploadPhases(output) {
     .map((l) => JSON.parse(l));
   if (!lines.length) return undefined;
   const phases = {};
-  for (const key of Object.keys(lines[0]).filter((k) => k.endsWith('Ms'))) phases[key] = median(lines.map((l) => l[key])).toFixed(1);
+  for (const key of Object.keys(lines[0]).filter((k) => k.endsWith('Ms')))
+    phases[key] = median(lines.map((l) => l[key])).toFixed(1);
   return { count: lines.length, ...phases };
 }
 
@@ -118,7 +127,8 @@ export function metricsUrl(output) {
 export async function gcCounts(url) {
   const text = await (await fetch(url)).text();
   const counts = {};
-  for (const m of text.matchAll(/^trove_nodejs_gc_duration_seconds_count\{[^}]*kind="(\w+)"[^}]*\} (\d+)/gm)) counts[m[1]] = Number(m[2]);
+  for (const m of text.matchAll(/^trove_nodejs_gc_duration_seconds_count\{[^}]*kind="(\w+)"[^}]*\} (\d+)/gm))
+    counts[m[1]] = Number(m[2]);
   return counts;
 }
 
@@ -134,7 +144,14 @@ async function rssBytes(pid) {
 export async function bigUpload(gatewayUrl, token, pid, size) {
   const baseline = await rssBytes(pid);
   let peak = baseline;
-  const sampler = setInterval(() => void rssBytes(pid).then((rss) => (peak = Math.max(peak, rss)), () => undefined), 100);
+  const sampler = setInterval(
+    () =>
+      void rssBytes(pid).then(
+        (rss) => (peak = Math.max(peak, rss)),
+        () => undefined,
+      ),
+    100,
+  );
   const started = performance.now();
   let res;
   try {
@@ -164,18 +181,31 @@ function videoLike(size) {
 
 function streamUpload(url, token, size) {
   const boundary = `----bench${randomBytes(8).toString('hex')}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.mp4"\r\nContent-Type: video/mp4\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': String(head.length + size + tail.length) } }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode, id: res.statusCode === 201 ? JSON.parse(text).id : undefined, text });
-      });
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${token}`,
+          'Content-Type': `multipart/form-data; boundary=${boundary}`,
+          'Content-Length': String(head.length + size + tail.length),
+        },
+      },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode, id: res.statusCode === 201 ? JSON.parse(text).id : undefined, text });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.write(head);
     const body = videoLike(size);

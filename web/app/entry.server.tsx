@@ -23,7 +23,13 @@ export { httpRequestDuration, routeLabel, secondsSince, startMetricsServer } fro
 
 const ABORT_DELAY = 5_000;
 
-export default function handleRequest(request: Request, status: number, headers: Headers, remixContext: EntryContext, loadContext: AppLoadContext) {
+export default function handleRequest(
+  request: Request,
+  status: number,
+  headers: Headers,
+  remixContext: EntryContext,
+  loadContext: AppLoadContext,
+) {
   // Every inline script of the page carries the answer's CSP nonce (lib/security-headers.server.ts).
   const nonce = loadContext.cspNonce ?? '';
   // Crawlers get the whole page at once; browsers get it as soon as the shell is ready.

@@ -17,7 +17,10 @@ export const links: LinksFunction = () => [
 /** When the dark colours apply: the user's choice, or the system's. */
 const DARK_MEDIA: Record<Theme, string> = { system: '(prefers-color-scheme: dark)', dark: 'all', light: 'not all' };
 
-export const meta: MetaFunction = () => [{ title: 'Trove' }, { name: 'description', content: 'Trove — Smarter Home for all your Photos and Videos' }];
+export const meta: MetaFunction = () => [
+  { title: 'Trove' },
+  { name: 'description', content: 'Trove — Smarter Home for all your Photos and Videos' },
+];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   return json({ theme: await readTheme(request) });

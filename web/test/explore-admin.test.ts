@@ -28,7 +28,8 @@ beforeEach(async () => {
 });
 afterEach(() => gw.close());
 
-const args = (request: Request, params: Record<string, string> = {}) => ({ request, context: ctx, params }) as unknown as LoaderFunctionArgs & ActionFunctionArgs;
+const args = (request: Request, params: Record<string, string> = {}) =>
+  ({ request, context: ctx, params }) as unknown as LoaderFunctionArgs & ActionFunctionArgs;
 const calls = () => gw.requests.map((r) => `${r.method} ${r.path}`);
 
 function makePlace(over: Record<string, unknown> = {}) {
@@ -57,17 +58,27 @@ describe('/explore', () => {
     const p = makePlace();
     p.thumbnailUrl = `${gw.url}/v1/mediaItems/${p.coverMediaItemId}/thumbnail?exp=1&sig=s`;
     const thing = { id: uuid(), name: 'Pizza', coverMediaItemId: null, thumbnailUrl: null, mediaItemsCount: 1 };
-    const face = { mediaItemId: uuid(), thumbnail: `${gw.url}/v1/mediaItems/x/thumbnail?exp=1&sig=s`, thumbnailUrl: `${gw.url}/v1/mediaItems/x/thumbnail?exp=1&sig=s`, boundingBox: { x: 0.1, y: 0.1, width: 0.2, height: 0.2 } };
+    const face = {
+      mediaItemId: uuid(),
+      thumbnail: `${gw.url}/v1/mediaItems/x/thumbnail?exp=1&sig=s`,
+      thumbnailUrl: `${gw.url}/v1/mediaItems/x/thumbnail?exp=1&sig=s`,
+      boundingBox: { x: 0.1, y: 0.1, width: 0.2, height: 0.2 },
+    };
     gw.on('GET /v1/explore/places', { status: 200, body: [p] });
     gw.on('GET /v1/explore/things', { status: 200, body: [thing] });
-    gw.on('GET /v1/explore/people', { status: 200, body: [{ id: uuid(), name: null, coverMediaItemFace: face, mediaItemsCount: 2 }] });
+    gw.on('GET /v1/explore/people', {
+      status: 200,
+      body: [{ id: uuid(), name: null, coverMediaItemFace: face, mediaItemsCount: 2 }],
+    });
     const res = await settle(explore.loader(args(await requestWith(ctx, 'http://web/explore', session()))));
     const body = await res.json();
     expect(body.places[0].thumbnailUrl).toBe(`/v1/mediaItems/${p.coverMediaItemId}/thumbnail?exp=1&sig=s`);
     expect(body.things.map((t: { name: string }) => t.name)).toEqual(['Pizza']);
     expect(body.people[0].coverMediaItemFace.thumbnail).toBe('/v1/mediaItems/x/thumbnail?exp=1&sig=s');
     expect(body.people[0].coverMediaItemFace.thumbnailUrl).toBe('/v1/mediaItems/x/thumbnail?exp=1&sig=s');
-    expect(calls()).toEqual(expect.arrayContaining(['GET /v1/explore/places?page=1&limit=20', 'GET /v1/explore/things?page=1&limit=20']));
+    expect(calls()).toEqual(
+      expect.arrayContaining(['GET /v1/explore/places?page=1&limit=20', 'GET /v1/explore/things?page=1&limit=20']),
+    );
   });
 
   it('still shows places and things when people cannot be listed', async () => {
@@ -83,7 +94,9 @@ describe('a place page', () => {
     const p = makePlace();
     gw.on(`GET /v1/explore/places/${p.id}`, { status: 200, body: p });
     gw.on(`GET /v1/explore/places/${p.id}/mediaItems`, { status: 200, body: [makeItem()] });
-    const res = await settle(place.loader(args(await requestWith(ctx, `http://web/explore/places/${p.id}`, session()), { id: p.id })));
+    const res = await settle(
+      place.loader(args(await requestWith(ctx, `http://web/explore/places/${p.id}`, session()), { id: p.id })),
+    );
     const body = await res.json();
     expect(body.entry.name).toBe('Amsterdam');
     expect(body.items).toHaveLength(1);
@@ -92,7 +105,9 @@ describe('a place page', () => {
   });
 
   it('answers 404 for an id that is not one, without calling the API', async () => {
-    const res = await settle(place.loader(args(await requestWith(ctx, 'http://web/explore/places/nope', session()), { id: 'nope' })));
+    const res = await settle(
+      place.loader(args(await requestWith(ctx, 'http://web/explore/places/nope', session()), { id: 'nope' })),
+    );
     expect(res.status).toBe(404);
     expect(gw.requests).toHaveLength(0);
   });
@@ -103,9 +118,26 @@ describe('explore and search lists for the grid', () => {
     const id = uuid();
     gw.on(`GET /v1/explore/things/${id}/mediaItems`, { status: 200, body: [] });
     gw.on('GET /v1/search', { status: 200, body: [] });
-    expect((await settle(items.loader(args(await requestWith(ctx, `http://web/api/items?view=thing&id=${id}&page=2`, session()))))).status).toBe(200);
-    expect((await settle(items.loader(args(await requestWith(ctx, 'http://web/api/items?view=search&q=pizza%20oven&page=1', session()))))).status).toBe(200);
-    expect(calls()).toEqual([`GET /v1/explore/things/${id}/mediaItems?page=2&limit=100`, 'GET /v1/search?page=1&limit=100&q=pizza%20oven']);
+    expect(
+      (
+        await settle(
+          items.loader(args(await requestWith(ctx, `http://web/api/items?view=thing&id=${id}&page=2`, session()))),
+        )
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await settle(
+          items.loader(
+            args(await requestWith(ctx, 'http://web/api/items?view=search&q=pizza%20oven&page=1', session())),
+          ),
+        )
+      ).status,
+    ).toBe(200);
+    expect(calls()).toEqual([
+      `GET /v1/explore/things/${id}/mediaItems?page=2&limit=100`,
+      'GET /v1/search?page=1&limit=100&q=pizza%20oven',
+    ]);
   });
 
   it('shows the search page without calling the API when nothing was typed', async () => {
@@ -115,12 +147,28 @@ describe('explore and search lists for the grid', () => {
   });
 
   it('suggests names that start with the words typed', async () => {
-    gw.on('GET /v1/explore/places', { status: 200, body: [makePlace({ name: 'Amsterdam' }), makePlace({ name: 'Rome' })] });
-    gw.on('GET /v1/explore/things', { status: 200, body: [{ id: uuid(), name: 'Dining Table', coverMediaItemId: null, thumbnailUrl: null, mediaItemsCount: 1 }] });
-    gw.on('GET /v1/explore/people', { status: 200, body: [{ id: uuid(), name: 'Amy', coverMediaItemFace: null, mediaItemsCount: 1 }] });
-    const res = await settle(suggestions.loader(args(await requestWith(ctx, 'http://web/api/suggestions?q=am', session()))));
-    expect((await res.json()).suggestions.map((s: { name: string; kind: string }) => `${s.kind}:${s.name}`)).toEqual(['person:Amy', 'place:Amsterdam']);
-    const table = await settle(suggestions.loader(args(await requestWith(ctx, 'http://web/api/suggestions?q=tab', session()))));
+    gw.on('GET /v1/explore/places', {
+      status: 200,
+      body: [makePlace({ name: 'Amsterdam' }), makePlace({ name: 'Rome' })],
+    });
+    gw.on('GET /v1/explore/things', {
+      status: 200,
+      body: [{ id: uuid(), name: 'Dining Table', coverMediaItemId: null, thumbnailUrl: null, mediaItemsCount: 1 }],
+    });
+    gw.on('GET /v1/explore/people', {
+      status: 200,
+      body: [{ id: uuid(), name: 'Amy', coverMediaItemFace: null, mediaItemsCount: 1 }],
+    });
+    const res = await settle(
+      suggestions.loader(args(await requestWith(ctx, 'http://web/api/suggestions?q=am', session()))),
+    );
+    expect((await res.json()).suggestions.map((s: { name: string; kind: string }) => `${s.kind}:${s.name}`)).toEqual([
+      'person:Amy',
+      'place:Amsterdam',
+    ]);
+    const table = await settle(
+      suggestions.loader(args(await requestWith(ctx, 'http://web/api/suggestions?q=tab', session()))),
+    );
     expect((await table.json()).suggestions.map((s: { name: string }) => s.name)).toEqual(['Dining Table']);
   });
 });
@@ -130,9 +178,18 @@ describe('/api/item-entries', () => {
     const id = uuid();
     const p = makePlace();
     gw.on(`GET /v1/mediaItems/${id}/places`, { status: 200, body: [p] });
-    gw.on(`GET /v1/mediaItems/${id}/things`, { status: 200, body: [{ id: uuid(), name: 'Pizza', coverMediaItemId: null, thumbnailUrl: null, mediaItemsCount: 1 }] });
-    const res = await settle(entries.loader(args(await requestWith(ctx, `http://web/api/item-entries?id=${id}`, session()))));
-    expect(await res.json()).toEqual({ places: [{ id: p.id, name: 'Amsterdam', country: 'Netherlands' }], things: [{ id: expect.any(String), name: 'Pizza' }], people: [] });
+    gw.on(`GET /v1/mediaItems/${id}/things`, {
+      status: 200,
+      body: [{ id: uuid(), name: 'Pizza', coverMediaItemId: null, thumbnailUrl: null, mediaItemsCount: 1 }],
+    });
+    const res = await settle(
+      entries.loader(args(await requestWith(ctx, `http://web/api/item-entries?id=${id}`, session()))),
+    );
+    expect(await res.json()).toEqual({
+      places: [{ id: p.id, name: 'Amsterdam', country: 'Netherlands' }],
+      things: [{ id: expect.any(String), name: 'Pizza' }],
+      people: [],
+    });
   });
 });
 
@@ -145,17 +202,35 @@ describe('a person page', () => {
       bodies.push(JSON.parse(r.body.toString()));
       return { status: 204 };
     });
-    for (const fields of [{ intent: 'name', name: '  Alice ' }, { intent: 'hide', hidden: 'true' }, { intent: 'cover', cover }, { intent: 'cover', cover: '' }] as Record<string, string>[]) {
-      const res = await settle(person.action(args(await requestWith(ctx, `http://web/explore/people/${id}`, session(), form(fields)), { id })));
+    for (const fields of [
+      { intent: 'name', name: '  Alice ' },
+      { intent: 'hide', hidden: 'true' },
+      { intent: 'cover', cover },
+      { intent: 'cover', cover: '' },
+    ] as Record<string, string>[]) {
+      const res = await settle(
+        person.action(args(await requestWith(ctx, `http://web/explore/people/${id}`, session(), form(fields)), { id })),
+      );
       expect(res.status).toBe(200);
     }
-    expect(bodies).toEqual([{ name: 'Alice' }, { hidden: true }, { coverMediaItemId: cover }, { coverMediaItemId: null }]);
+    expect(bodies).toEqual([
+      { name: 'Alice' },
+      { hidden: true },
+      { coverMediaItemId: cover },
+      { coverMediaItemId: null },
+    ]);
   });
 
   it('refuses an empty name or a cover that is not an id without calling the API', async () => {
     const id = uuid();
-    for (const fields of [{ intent: 'name', name: ' ' }, { intent: 'cover', cover: 'nope' }, { intent: 'cover' }] as Record<string, string>[]) {
-      const res = await settle(person.action(args(await requestWith(ctx, `http://web/explore/people/${id}`, session(), form(fields)), { id })));
+    for (const fields of [
+      { intent: 'name', name: ' ' },
+      { intent: 'cover', cover: 'nope' },
+      { intent: 'cover' },
+    ] as Record<string, string>[]) {
+      const res = await settle(
+        person.action(args(await requestWith(ctx, `http://web/explore/people/${id}`, session(), form(fields)), { id })),
+      );
       expect(res.status).toBe(400);
     }
     expect(gw.requests).toHaveLength(0);
@@ -168,19 +243,33 @@ describe('the people list', () => {
   it('lists the people seen, or with ?hidden=true only the hidden ones', async () => {
     const [seen, hidden] = [somebody('Amy'), { ...somebody('Bo'), hidden: true }];
     gw.on('GET /v1/explore/people', (r) => ({ status: 200, body: r.path.includes('hidden=true') ? [hidden] : [seen] }));
-    const all = await (await settle(people.loader(args(await requestWith(ctx, 'http://web/explore/people', session()))))).json();
-    const only = await (await settle(people.loader(args(await requestWith(ctx, 'http://web/explore/people?hidden=true', session()))))).json();
+    const all = await (
+      await settle(people.loader(args(await requestWith(ctx, 'http://web/explore/people', session()))))
+    ).json();
+    const only = await (
+      await settle(people.loader(args(await requestWith(ctx, 'http://web/explore/people?hidden=true', session()))))
+    ).json();
     expect([all.people.map((p: { name: string }) => p.name), all.showHidden]).toEqual([['Amy'], false]);
     expect([only.people.map((p: { name: string }) => p.name), only.showHidden]).toEqual([['Bo'], true]);
-    expect(calls()).toEqual(['GET /v1/explore/people?page=1&limit=100', 'GET /v1/explore/people?page=1&limit=100&hidden=true']);
+    expect(calls()).toEqual([
+      'GET /v1/explore/people?page=1&limit=100',
+      'GET /v1/explore/people?page=1&limit=100&hidden=true',
+    ]);
   });
 
   it('asks before merging the people picked, only people of the list and two or more', async () => {
     const [a, b, c] = [somebody(), somebody('Cy'), somebody()];
     gw.on('GET /v1/explore/people', { status: 200, body: [a, b, c] });
-    const load = async (query: string) => (await settle(people.loader(args(await requestWith(ctx, `http://web/explore/people?${query}`, session()))))).json();
+    const load = async (query: string) =>
+      (
+        await settle(people.loader(args(await requestWith(ctx, `http://web/explore/people?${query}`, session()))))
+      ).json();
     const asking = await load(`merge=${a.id}&merge=${b.id}&merge=${uuid()}`);
-    expect([asking.merging.map((p: { id: string }) => p.id), asking.tooFew, asking.selecting]).toEqual([[a.id, b.id], false, true]);
+    expect([asking.merging.map((p: { id: string }) => p.id), asking.tooFew, asking.selecting]).toEqual([
+      [a.id, b.id],
+      false,
+      true,
+    ]);
     const one = await load(`merge=${c.id}`);
     expect([one.merging, one.tooFew]).toEqual([null, true]);
   });
@@ -192,14 +281,36 @@ describe('the people list', () => {
       sent.push(JSON.parse(r.body.toString()));
       return { status: 204 };
     });
-    const merge = (fields: [string, string][]) => requestWith(ctx, 'http://web/explore/people', session(), form([['intent', 'merge'], ...fields]));
-    const res = await settle(people.action(args(await merge([['person', other], ['person', keep], ['into', keep], ['hidden', 'true']]))));
+    const merge = (fields: [string, string][]) =>
+      requestWith(ctx, 'http://web/explore/people', session(), form([['intent', 'merge'], ...fields]));
+    const res = await settle(
+      people.action(
+        args(
+          await merge([
+            ['person', other],
+            ['person', keep],
+            ['into', keep],
+            ['hidden', 'true'],
+          ]),
+        ),
+      ),
+    );
     expect([res.status, res.headers.get('Location')]).toEqual([302, `/explore/people?hidden=true&merged=${keep}`]);
     expect(sent).toEqual([{ people: [other] }]);
     for (const bad of [
-      [['person', keep], ['into', keep]],
-      [['person', other], ['into', keep]],
-      [['person', keep], ['person', 'nope'], ['into', keep]],
+      [
+        ['person', keep],
+        ['into', keep],
+      ],
+      [
+        ['person', other],
+        ['into', keep],
+      ],
+      [
+        ['person', keep],
+        ['person', 'nope'],
+        ['into', keep],
+      ],
     ] as [string, string][][]) {
       expect((await settle(people.action(args(await merge(bad))))).status).toBe(400);
     }
@@ -210,11 +321,19 @@ describe('the people list', () => {
 describe('/settings', () => {
   it('shows the user’s features, disk use and version, and copes without disk figures', async () => {
     gw.on('GET /v1/features', { status: 200, body: { favourites: true, hidden: false } });
-    gw.on('GET /v1/account', { status: 200, body: { id: uuid(), name: 'A', username: 'a', quotaBytes: 1000, usageBytes: 250 } });
+    gw.on('GET /v1/account', {
+      status: 200,
+      body: { id: uuid(), name: 'A', username: 'a', quotaBytes: 1000, usageBytes: 250 },
+    });
     gw.on('GET /disk', { status: 503, body: { message: 'unavailable' } });
     gw.on('GET /version', { status: 200, body: { version: '24.06.24', gitSha: 'abc123' } });
     const res = await settle(settings.loader(args(await requestWith(ctx, 'http://web/settings', session()))));
-    expect(await res.json()).toMatchObject({ features: { favourites: true, hidden: false }, storage: { usageBytes: 250, quotaBytes: 1000 }, disk: null, version: { version: '24.06.24', gitSha: 'abc123' } });
+    expect(await res.json()).toMatchObject({
+      features: { favourites: true, hidden: false },
+      storage: { usageBytes: 250, quotaBytes: 1000 },
+      disk: null,
+      version: { version: '24.06.24', gitSha: 'abc123' },
+    });
     expect(gw.requests.find((r) => r.path === '/v1/account')?.headers.authorization).toMatch(/^Bearer /);
     expect(gw.requests.find((r) => r.path === '/version')?.headers.authorization).toBeUndefined();
   });
@@ -223,7 +342,13 @@ describe('/settings', () => {
 describe('/jobs', () => {
   it('starts a job with the ticked components in their order, and says so when one is already running', async () => {
     let answer = 201;
-    gw.on('POST /v1/jobs', (r) => ({ status: answer, body: answer === 201 ? { id: uuid(), components: JSON.parse(r.body.toString()).components } : { message: 'job already running' } }));
+    gw.on('POST /v1/jobs', (r) => ({
+      status: answer,
+      body:
+        answer === 201
+          ? { id: uuid(), components: JSON.parse(r.body.toString()).components }
+          : { message: 'job already running' },
+    }));
     const fields: [string, string][] = [
       ['intent', 'start'],
       ['component', 'things'],
@@ -242,8 +367,16 @@ describe('/jobs', () => {
   it('pauses a job, and refuses a status the API does not take', async () => {
     const id = uuid();
     gw.on(`PUT /v1/jobs/${id}`, { status: 204 });
-    await settle(jobs.action(args(await requestWith(ctx, 'http://web/jobs', session(), form({ intent: 'status', id, status: 'PAUSED' })))));
-    const bad = await settle(jobs.action(args(await requestWith(ctx, 'http://web/jobs', session(), form({ intent: 'status', id, status: 'COMPLETED' })))));
+    await settle(
+      jobs.action(
+        args(await requestWith(ctx, 'http://web/jobs', session(), form({ intent: 'status', id, status: 'PAUSED' }))),
+      ),
+    );
+    const bad = await settle(
+      jobs.action(
+        args(await requestWith(ctx, 'http://web/jobs', session(), form({ intent: 'status', id, status: 'COMPLETED' }))),
+      ),
+    );
     expect(bad.status).toBe(400);
     expect(gw.requests.map((r) => JSON.parse(r.body.toString()))).toEqual([{ status: 'PAUSED' }]);
   });
@@ -251,7 +384,8 @@ describe('/jobs', () => {
 
 describe('/admin/users', () => {
   const basic = `Basic ${Buffer.from('admin:s3cret-admin').toString('base64')}`;
-  const adminRequest = (url: string, init: RequestInit = {}) => new Request(url, { ...init, headers: { ...(init.headers as Record<string, string>), Authorization: basic } });
+  const adminRequest = (url: string, init: RequestInit = {}) =>
+    new Request(url, { ...init, headers: { ...(init.headers as Record<string, string>), Authorization: basic } });
 
   it('asks for the credentials with the browser’s basic-auth dialog, without calling the API', async () => {
     const res = await settle(admin.loader(args(new Request('http://web/admin/users'))));
@@ -259,16 +393,36 @@ describe('/admin/users', () => {
     expect(res.headers.get('WWW-Authenticate')).toMatch(/^Basic realm="Trove administration"/);
     expect(gw.requests).toHaveLength(0);
     // Remix sends the thrown answer's headers only through the route's headers function.
-    expect(new Headers(admin.headers({ errorHeaders: res.headers } as never)).get('WWW-Authenticate')).toMatch(/^Basic/);
+    expect(new Headers(admin.headers({ errorHeaders: res.headers } as never)).get('WWW-Authenticate')).toMatch(
+      /^Basic/,
+    );
   });
 
   it('passes the credentials to the users API, and asks again when the API refuses them', async () => {
-    const user = { id: uuid(), name: 'Alice', username: 'alice', createdAt: '2024-06-01T10:00:00Z', updatedAt: '2024-06-01T10:00:00Z' };
-    gw.on('GET /v1/users', (r) => (r.headers.authorization === basic ? { status: 200, body: [user] } : { status: 401, body: { message: 'Unauthorized' } }));
+    const user = {
+      id: uuid(),
+      name: 'Alice',
+      username: 'alice',
+      createdAt: '2024-06-01T10:00:00Z',
+      updatedAt: '2024-06-01T10:00:00Z',
+    };
+    gw.on('GET /v1/users', (r) =>
+      r.headers.authorization === basic
+        ? { status: 200, body: [user] }
+        : { status: 401, body: { message: 'Unauthorized' } },
+    );
     const res = await settle(admin.loader(args(adminRequest('http://web/admin/users'))));
     expect((await res.json()).users).toEqual([user]);
     expect(gw.requests[0].headers.authorization).toBe(basic);
-    const wrong = await settle(admin.loader(args(new Request('http://web/admin/users', { headers: { Authorization: `Basic ${Buffer.from('admin:wrong').toString('base64')}` } }))));
+    const wrong = await settle(
+      admin.loader(
+        args(
+          new Request('http://web/admin/users', {
+            headers: { Authorization: `Basic ${Buffer.from('admin:wrong').toString('base64')}` },
+          }),
+        ),
+      ),
+    );
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get('WWW-Authenticate')).toMatch(/^Basic/);
   });
@@ -278,7 +432,10 @@ describe('/admin/users', () => {
     const sent: [string, unknown][] = [];
     const record = (status: number) => (r: { method: string; body: Buffer }) => {
       sent.push([r.method, r.body.length ? JSON.parse(r.body.toString()) : null]);
-      return { status, body: status === 201 ? { id, name: 'Bob', username: 'bob', createdAt: 'x', updatedAt: 'x' } : undefined };
+      return {
+        status,
+        body: status === 201 ? { id, name: 'Bob', username: 'bob', createdAt: 'x', updatedAt: 'x' } : undefined,
+      };
     };
     gw.on('POST /v1/users', record(201));
     gw.on(`PUT /v1/users/${id}`, record(204));
@@ -300,9 +457,27 @@ describe('/admin/users', () => {
 
   it('says what is wrong with a new user, and never sends the password back to the page', async () => {
     gw.on('POST /v1/users', { status: 409, body: { message: 'username already taken' } });
-    const short = await settle(admin.action(args(adminRequest('http://web/admin/users', form({ intent: 'create', name: 'Bob', username: 'bob', password: 'short' })))));
+    const short = await settle(
+      admin.action(
+        args(
+          adminRequest(
+            'http://web/admin/users',
+            form({ intent: 'create', name: 'Bob', username: 'bob', password: 'short' }),
+          ),
+        ),
+      ),
+    );
     expect(await short.json()).toEqual({ error: 'A password is 10 to 128 characters.', intent: 'create', id: null });
-    const taken = await settle(admin.action(args(adminRequest('http://web/admin/users', form({ intent: 'create', name: 'Bob', username: 'bob', password: 'long-enough-password' })))));
+    const taken = await settle(
+      admin.action(
+        args(
+          adminRequest(
+            'http://web/admin/users',
+            form({ intent: 'create', name: 'Bob', username: 'bob', password: 'long-enough-password' }),
+          ),
+        ),
+      ),
+    );
     const body = await taken.text();
     expect(body).toContain('username already taken');
     expect(body).not.toContain('long-enough-password');

@@ -40,12 +40,26 @@ export async function startFakeGateway(): Promise<FakeGateway> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const rec: Recorded = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks) };
+      const rec: Recorded = {
+        method: req.method ?? 'GET',
+        path: req.url ?? '/',
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+      };
       requests.push(rec);
       const handler = routes.get(`${rec.method} ${rec.path.split('?')[0]}`);
       Promise.resolve(handler ? handler(rec) : { status: 404, body: { message: 'not found' } }).then((a) => {
-        res.writeHead(a.status, { ...(a.body === undefined ? {} : { 'Content-Type': 'application/json' }), ...a.headers });
-        res.end(a.body === undefined ? undefined : typeof a.body === 'string' || Buffer.isBuffer(a.body) ? a.body : JSON.stringify(a.body));
+        res.writeHead(a.status, {
+          ...(a.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+          ...a.headers,
+        });
+        res.end(
+          a.body === undefined
+            ? undefined
+            : typeof a.body === 'string' || Buffer.isBuffer(a.body)
+              ? a.body
+              : JSON.stringify(a.body),
+        );
       });
     });
   });
@@ -68,15 +82,28 @@ export async function startFakeGateway(): Promise<FakeGateway> {
 export const TEST_SECRET = 'test-session-secret-test-session-secret';
 
 export function testContext(apiUrl: string): WebContext {
-  return createWebContext(parseWebConfig({ TROVE_API_URL: apiUrl, TROVE_SESSION_SECRET: TEST_SECRET }, () => TEST_SECRET));
+  return createWebContext(
+    parseWebConfig({ TROVE_API_URL: apiUrl, TROVE_SESSION_SECRET: TEST_SECRET }, () => TEST_SECRET),
+  );
 }
 
 export function session(over: Partial<SessionData> = {}): SessionData {
-  return { accessToken: 'access-1', refreshToken: 'refresh-1', expiresAt: Date.now() + 10 * 60_000, username: 'alice', ...over };
+  return {
+    accessToken: 'access-1',
+    refreshToken: 'refresh-1',
+    expiresAt: Date.now() + 10 * 60_000,
+    username: 'alice',
+    ...over,
+  };
 }
 
 /** A request to the web app carrying a session cookie. */
-export async function requestWith(ctx: WebContext, url: string, data: SessionData | null, init: RequestInit = {}): Promise<Request> {
+export async function requestWith(
+  ctx: WebContext,
+  url: string,
+  data: SessionData | null,
+  init: RequestInit = {},
+): Promise<Request> {
   const headers = new Headers(init.headers);
   if (data) {
     const setCookie = await ctx.sessions.commit(new Request(url), data);
@@ -104,5 +131,9 @@ export async function settle(p: unknown): Promise<Response> {
 
 /** A form POST's request options. */
 export function form(fields: Record<string, string> | [string, string][]): RequestInit {
-  return { method: 'POST', body: new URLSearchParams(fields), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } };
+  return {
+    method: 'POST',
+    body: new URLSearchParams(fields),
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+  };
 }

@@ -70,5 +70,7 @@ export function makeAlbum(over: Partial<Album> = {}): Album {
 
 /** Items newest first, one per hour before `from`. */
 export function itemsNewestFirst(count: number, from = Date.parse('2024-06-24T12:00:00Z')): MediaItem[] {
-  return Array.from({ length: count }, (_, i) => makeItem({ creationTime: new Date(from - i * 3_600_000).toISOString() }));
+  return Array.from({ length: count }, (_, i) =>
+    makeItem({ creationTime: new Date(from - i * 3_600_000).toISOString() }),
+  );
 }

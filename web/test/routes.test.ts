@@ -24,7 +24,8 @@ beforeEach(async () => {
 });
 afterEach(() => gw.close());
 
-const args = (request: Request, params: Record<string, string> = {}) => ({ request, context: ctx, params }) as unknown as LoaderFunctionArgs & ActionFunctionArgs;
+const args = (request: Request, params: Record<string, string> = {}) =>
+  ({ request, context: ctx, params }) as unknown as LoaderFunctionArgs & ActionFunctionArgs;
 
 describe('login', () => {
   it('logs in, stores the tokens in the sealed cookie and goes where the user was heading', async () => {
@@ -32,7 +33,13 @@ describe('login', () => {
       expect(JSON.parse(r.body.toString())).toEqual({ username: 'alice', password: 'pw-1234567' });
       return { status: 200, body: { accessToken: 'acc', refreshToken: 'ref', expiresIn: 900 } };
     });
-    const res = await settle(login.action(args(new Request('http://web/login', form({ username: ' alice ', password: 'pw-1234567', redirectTo: '/albums' })))));
+    const res = await settle(
+      login.action(
+        args(
+          new Request('http://web/login', form({ username: ' alice ', password: 'pw-1234567', redirectTo: '/albums' })),
+        ),
+      ),
+    );
     expect(res.status).toBe(302);
     expect(res.headers.get('Location')).toBe('/albums');
     expect(await sessionFrom(ctx, res)).toMatchObject({ accessToken: 'acc', refreshToken: 'ref', username: 'alice' });
@@ -41,24 +48,54 @@ describe('login', () => {
   it('names the browser’s address to the gateway, with the proxy secret that makes it believed', async () => {
     gw.on('POST /v1/auth/login', { status: 401, body: { message: 'Unauthorized' } });
     const browser = requestContext(ctx, '203.0.113.5');
-    await settle(login.action({ ...args(new Request('http://web/login', form({ username: 'alice', password: 'nope' }))), context: browser }));
-    expect(gw.requests[0].headers).toMatchObject({ 'x-trove-client-address': '203.0.113.5', 'x-trove-proxy-secret': ctx.config.proxySecret });
+    await settle(
+      login.action({
+        ...args(new Request('http://web/login', form({ username: 'alice', password: 'nope' }))),
+        context: browser,
+      }),
+    );
+    expect(gw.requests[0].headers).toMatchObject({
+      'x-trove-client-address': '203.0.113.5',
+      'x-trove-proxy-secret': ctx.config.proxySecret,
+    });
   });
 
-  it.each(['//evil.example/x', '/\t/evil.example', '/\\evil.example'])('never redirects off-site after login (%j)', async (redirectTo) => {
-    gw.on('POST /v1/auth/login', { status: 200, body: { accessToken: 'acc', refreshToken: 'ref', expiresIn: 900 } });
-    const res = await settle(login.action(args(new Request('http://web/login', form({ username: 'a', password: 'b', redirectTo })))));
-    expect(res.headers.get('Location')).toBe('/');
-  });
+  it.each(['//evil.example/x', '/\t/evil.example', '/\\evil.example'])(
+    'never redirects off-site after login (%j)',
+    async (redirectTo) => {
+      gw.on('POST /v1/auth/login', { status: 200, body: { accessToken: 'acc', refreshToken: 'ref', expiresIn: 900 } });
+      const res = await settle(
+        login.action(args(new Request('http://web/login', form({ username: 'a', password: 'b', redirectTo })))),
+      );
+      expect(res.headers.get('Location')).toBe('/');
+    },
+  );
 
   it.each([
     ['401', { status: 401, body: { message: 'Unauthorized' } }, 401, 'Wrong username or password.'],
-    ['429', { status: 429, body: { message: 'too many login attempts' }, headers: { 'Retry-After': '42' } }, 429, 'Too many attempts. Try again in 42 seconds.'],
-    ['503', { status: 503, body: { message: 'service unavailable' } }, 503, 'The Trove server cannot be reached. Check that it is running, then try again.'],
-    ['500', { status: 500, body: { message: 'boom' } }, 503, 'The Trove server had a problem (500). Try again in a moment.'],
+    [
+      '429',
+      { status: 429, body: { message: 'too many login attempts' }, headers: { 'Retry-After': '42' } },
+      429,
+      'Too many attempts. Try again in 42 seconds.',
+    ],
+    [
+      '503',
+      { status: 503, body: { message: 'service unavailable' } },
+      503,
+      'The Trove server cannot be reached. Check that it is running, then try again.',
+    ],
+    [
+      '500',
+      { status: 500, body: { message: 'boom' } },
+      503,
+      'The Trove server had a problem (500). Try again in a moment.',
+    ],
   ])('says clearly what went wrong when the API answers %s', async (_name, answer, status, message) => {
     gw.on('POST /v1/auth/login', answer);
-    const res = await settle(login.action(args(new Request('http://web/login', form({ username: 'alice', password: 'nope' })))));
+    const res = await settle(
+      login.action(args(new Request('http://web/login', form({ username: 'alice', password: 'nope' })))),
+    );
     expect(res.status).toBe(status);
     expect(await res.json()).toEqual({ error: message, username: 'alice' });
     expect(res.headers.get('Set-Cookie')).toBeNull();
@@ -66,19 +103,28 @@ describe('login', () => {
 
   it('says the server is unreachable when nothing answers', async () => {
     const down = testContext('http://127.0.0.1:9');
-    const res = await settle(login.action({ ...args(new Request('http://web/login', form({ username: 'alice', password: 'x' }))), context: down }));
+    const res = await settle(
+      login.action({
+        ...args(new Request('http://web/login', form({ username: 'alice', password: 'x' }))),
+        context: down,
+      }),
+    );
     expect(res.status).toBe(503);
     expect((await res.json()).error).toMatch(/cannot be reached/);
   });
 
   it('asks for the missing field without calling the API', async () => {
-    const res = await settle(login.action(args(new Request('http://web/login', form({ username: '', password: 'x' })))));
+    const res = await settle(
+      login.action(args(new Request('http://web/login', form({ username: '', password: 'x' })))),
+    );
     expect(await res.json()).toEqual({ error: 'Enter your username.', field: 'username', username: '' });
     expect(gw.requests).toHaveLength(0);
   });
 
   it('skips the form for someone already logged in', async () => {
-    const res = await settle(login.loader(args(await requestWith(ctx, 'http://web/login?redirectTo=%2Ftrash', session()))));
+    const res = await settle(
+      login.loader(args(await requestWith(ctx, 'http://web/login?redirectTo=%2Ftrash', session()))),
+    );
     expect(res.headers.get('Location')).toBe('/trash');
   });
 });
@@ -86,8 +132,12 @@ describe('login', () => {
 describe('logout', () => {
   it('ends the API session with the access token and clears the cookie', async () => {
     gw.on('POST /v1/auth/logout', { status: 204 });
-    const res = await settle(logout.action(args(await requestWith(ctx, 'http://web/logout', session(), { method: 'POST' }))));
-    expect(gw.requests.map((r) => `${r.method} ${r.path} ${r.headers.authorization}`)).toEqual(['POST /v1/auth/logout Bearer access-1']);
+    const res = await settle(
+      logout.action(args(await requestWith(ctx, 'http://web/logout', session(), { method: 'POST' }))),
+    );
+    expect(gw.requests.map((r) => `${r.method} ${r.path} ${r.headers.authorization}`)).toEqual([
+      'POST /v1/auth/logout Bearer access-1',
+    ]);
     expect(res.headers.get('Location')).toBe('/login');
     expect(res.headers.get('Set-Cookie')).toMatch(/trove_session=;.*Max-Age=0/);
   });
@@ -98,7 +148,9 @@ describe('/api/items', () => {
     const item = makeItem();
     item.thumbnailUrl = `${gw.url}/v1/mediaItems/${item.id}/thumbnail?exp=9&sig=abc`;
     gw.on('GET /v1/favourites', { status: 200, body: [item] });
-    const res = await settle(items.loader(args(await requestWith(ctx, 'http://web/api/items?view=favourites&page=2', session()))));
+    const res = await settle(
+      items.loader(args(await requestWith(ctx, 'http://web/api/items?view=favourites&page=2', session()))),
+    );
     expect(gw.requests[0].path).toBe('/v1/favourites?page=2&limit=100');
     const body = (await res.json()) as { items: { thumbnailUrl: string }[] };
     expect(body.items[0].thumbnailUrl).toBe(`/v1/mediaItems/${item.id}/thumbnail?exp=9&sig=abc`);
@@ -117,7 +169,9 @@ describe('/api/items', () => {
     const gone = uuid();
     gw.on(`GET /v1/mediaItems/${a.id}`, { status: 200, body: { ...a, status: 'READY' } });
     gw.on(`GET /v1/mediaItems/${gone}`, { status: 404, body: { message: 'mediaitem not found' } });
-    const res = await settle(items.loader(args(await requestWith(ctx, `http://web/api/items?ids=${a.id},${gone},not-a-uuid`, session()))));
+    const res = await settle(
+      items.loader(args(await requestWith(ctx, `http://web/api/items?ids=${a.id},${gone},not-a-uuid`, session()))),
+    );
     const body = (await res.json()) as { items: { id: string; status: string }[] };
     expect(body.items.map((i) => [i.id, i.status])).toEqual([[a.id, 'READY']]);
   });
@@ -138,7 +192,17 @@ describe('/api/items', () => {
     const id = uuid();
     gw.on(call, { status: 204 });
     const payload = { intent, ids: [id, id] };
-    const res = await settle(items.action(args(await requestWith(ctx, 'http://web/api/items', session(), { method: 'POST', body: JSON.stringify(payload), headers: { 'Content-Type': 'application/json' } }))));
+    const res = await settle(
+      items.action(
+        args(
+          await requestWith(ctx, 'http://web/api/items', session(), {
+            method: 'POST',
+            body: JSON.stringify(payload),
+            headers: { 'Content-Type': 'application/json' },
+          }),
+        ),
+      ),
+    );
     expect(res.status).toBe(200);
     expect(`${gw.requests[0].method} ${gw.requests[0].path}`).toBe(call);
     expect(JSON.parse(gw.requests[0].body.toString())).toEqual({ mediaItems: [id] });
@@ -157,7 +221,13 @@ describe('/api/items', () => {
       { intent: 'removeFromAlbum', albumId, ids: [id] },
       { intent: 'setCover', albumId, id },
     ]) {
-      const res = await settle(items.action(args(await requestWith(ctx, 'http://web/api/items', session(), { method: 'POST', body: JSON.stringify(body) }))));
+      const res = await settle(
+        items.action(
+          args(
+            await requestWith(ctx, 'http://web/api/items', session(), { method: 'POST', body: JSON.stringify(body) }),
+          ),
+        ),
+      );
       expect(res.status).toBe(200);
     }
     expect(gw.requests.map((r) => [`${r.method} ${r.path}`, JSON.parse(r.body.toString())])).toEqual([
@@ -169,13 +239,33 @@ describe('/api/items', () => {
   });
 
   it('refuses invalid actions without calling the API, and passes the API’s 404 on', async () => {
-    for (const body of [{ intent: 'explode', ids: [uuid()] }, { intent: 'trash', ids: [] }, { intent: 'trash', ids: ['x'] }, 'nope']) {
-      const res = await settle(items.action(args(await requestWith(ctx, 'http://web/api/items', session(), { method: 'POST', body: JSON.stringify(body) }))));
+    for (const body of [
+      { intent: 'explode', ids: [uuid()] },
+      { intent: 'trash', ids: [] },
+      { intent: 'trash', ids: ['x'] },
+      'nope',
+    ]) {
+      const res = await settle(
+        items.action(
+          args(
+            await requestWith(ctx, 'http://web/api/items', session(), { method: 'POST', body: JSON.stringify(body) }),
+          ),
+        ),
+      );
       expect(res.status).toBe(400);
     }
     expect(gw.requests).toHaveLength(0);
     gw.on('POST /v1/trash', { status: 404, body: { message: 'mediaitem not found' } });
-    const res = await settle(items.action(args(await requestWith(ctx, 'http://web/api/items', session(), { method: 'POST', body: JSON.stringify({ intent: 'trash', ids: [uuid()] }) }))));
+    const res = await settle(
+      items.action(
+        args(
+          await requestWith(ctx, 'http://web/api/items', session(), {
+            method: 'POST',
+            body: JSON.stringify({ intent: 'trash', ids: [uuid()] }),
+          }),
+        ),
+      ),
+    );
     expect(res.status).toBe(404);
   });
 });
@@ -190,14 +280,30 @@ describe('/api/upload', () => {
       return { status: 409, body: { message: 'mediaitem already exists', id: existing } };
     });
     const body = new FormData();
-    body.append('file', new Blob([new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3])], { type: 'image/jpeg' }), 'cat.jpg');
-    const res = await settle(upload.action(args(await requestWith(ctx, 'http://web/api/upload', session(), { method: 'POST', body }))));
+    body.append(
+      'file',
+      new Blob([new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3])], { type: 'image/jpeg' }),
+      'cat.jpg',
+    );
+    const res = await settle(
+      upload.action(args(await requestWith(ctx, 'http://web/api/upload', session(), { method: 'POST', body }))),
+    );
     expect(res.status).toBe(409);
     expect(await res.json()).toEqual({ message: 'mediaitem already exists', id: existing });
   });
 
   it('refuses a body that is not multipart', async () => {
-    const res = await settle(upload.action(args(await requestWith(ctx, 'http://web/api/upload', session(), { method: 'POST', body: 'x', headers: { 'Content-Type': 'text/plain' } }))));
+    const res = await settle(
+      upload.action(
+        args(
+          await requestWith(ctx, 'http://web/api/upload', session(), {
+            method: 'POST',
+            body: 'x',
+            headers: { 'Content-Type': 'text/plain' },
+          }),
+        ),
+      ),
+    );
     expect(res.status).toBe(400);
   });
 });
@@ -205,10 +311,31 @@ describe('/api/upload', () => {
 describe('/api/albums', () => {
   it('creates an album holding the selected items', async () => {
     const id = uuid();
-    const album = { id: uuid(), userId: uuid(), name: 'Trip', description: null, shared: false, hidden: false, coverMediaItemId: null, coverMediaItem: null, mediaItemsCount: 0, createdAt: 'x', updatedAt: 'x' };
+    const album = {
+      id: uuid(),
+      userId: uuid(),
+      name: 'Trip',
+      description: null,
+      shared: false,
+      hidden: false,
+      coverMediaItemId: null,
+      coverMediaItem: null,
+      mediaItemsCount: 0,
+      createdAt: 'x',
+      updatedAt: 'x',
+    };
     gw.on('POST /v1/albums', { status: 201, body: album });
     gw.on(`POST /v1/albums/${album.id}/mediaItems`, { status: 204 });
-    const res = await settle(albumsApi.action(args(await requestWith(ctx, 'http://web/api/albums', session(), { method: 'POST', body: JSON.stringify({ name: ' Trip ', ids: [id] }) }))));
+    const res = await settle(
+      albumsApi.action(
+        args(
+          await requestWith(ctx, 'http://web/api/albums', session(), {
+            method: 'POST',
+            body: JSON.stringify({ name: ' Trip ', ids: [id] }),
+          }),
+        ),
+      ),
+    );
     expect(res.status).toBe(201);
     expect(JSON.parse(gw.requests[0].body.toString())).toEqual({ name: 'Trip', description: null });
     expect(JSON.parse(gw.requests[1].body.toString())).toEqual({ mediaItems: [id] });

@@ -31,7 +31,8 @@ export default function ApiCalls({ ops, tags }: Props): ReactNode {
             <td>
               {/* a full page load, so the reference scrolls to the operation */}
               <a href={`/api/#operation/${o.operationId}`} className={styles.call}>
-                <span className={`${styles.method} ${styles[o.method]}`}>{o.method.toUpperCase()}</span> <code>{o.path}</code>
+                <span className={`${styles.method} ${styles[o.method]}`}>{o.method.toUpperCase()}</span>{' '}
+                <code>{o.path}</code>
               </a>
             </td>
             <td>{o.summary}</td>

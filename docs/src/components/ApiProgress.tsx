@@ -10,7 +10,9 @@ import styles from './components.module.css';
 export default function ApiProgress(): ReactNode {
   const { operations, tags } = useTroveData();
   const ops = Object.values(operations);
-  const rows = tags.map((tag) => ({ tag, total: ops.filter((o) => o.tags.includes(tag)).length })).filter((r) => r.total > 0);
+  const rows = tags
+    .map((tag) => ({ tag, total: ops.filter((o) => o.tags.includes(tag)).length }))
+    .filter((r) => r.total > 0);
   return (
     <table>
       <thead>
@@ -49,6 +51,7 @@ export default function ApiProgress(): ReactNode {
 /** The status of an area of the product, named by its OpenAPI tags: every call of the contract is served, so available. */
 export function AreaStatus({ tags }: { tags: string[] }): ReactNode {
   const { tags: known } = useTroveData();
-  for (const t of tags) if (!known.includes(t)) throw new Error(`Unknown OpenAPI tag "${t}": not in openapi/openapi.yaml`);
+  for (const t of tags)
+    if (!known.includes(t)) throw new Error(`Unknown OpenAPI tag "${t}": not in openapi/openapi.yaml`);
   return <span className={styles.available}>available</span>;
 }

@@ -19,7 +19,8 @@ export default function FeatureStatus({ ops, tags, children }: Props): ReactNode
   return (
     <Admonition type="tip" title="Available">
       <p>
-        {list.length === 1 ? 'The API call of this feature is' : `All ${list.length} API calls of this feature are`} served by the gateway today. {children}
+        {list.length === 1 ? 'The API call of this feature is' : `All ${list.length} API calls of this feature are`}{' '}
+        served by the gateway today. {children}
       </p>
     </Admonition>
   );

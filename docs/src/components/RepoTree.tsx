@@ -29,7 +29,7 @@ function lines(nodes: Node[], prefix: string, out: ReactNode[]): void {
       <div key={n.entry.path} className={styles.treeLine} data-path={n.entry.path}>
         <span className={styles.treeGuide}>{prefix + (last ? '└── ' : '├── ')}</span>
         <span className={n.entry.kind === 'dir' ? styles.treeDir : styles.treeFile}>{name}</span>
-        {n.entry.description ? <span className={styles.treeNote}>  {n.entry.description.replace(/`/g, '')}</span> : null}
+        {n.entry.description ? <span className={styles.treeNote}> {n.entry.description.replace(/`/g, '')}</span> : null}
       </div>,
     );
     lines(n.children, prefix + (last ? '    ' : '│   '), out);

@@ -12,8 +12,10 @@ export function useTroveData(): TroveSourcesData {
  */
 export function useOperations(ops: string[] = [], tags: string[] = []): ApiOperation[] {
   const { operations, tags: known } = useTroveData();
-  for (const id of ops) if (!operations[id]) throw new Error(`Unknown operationId "${id}": not in openapi/openapi.yaml`);
-  for (const t of tags) if (!known.includes(t)) throw new Error(`Unknown OpenAPI tag "${t}": not in openapi/openapi.yaml`);
+  for (const id of ops)
+    if (!operations[id]) throw new Error(`Unknown operationId "${id}": not in openapi/openapi.yaml`);
+  for (const t of tags)
+    if (!known.includes(t)) throw new Error(`Unknown OpenAPI tag "${t}": not in openapi/openapi.yaml`);
   return Object.values(operations).filter((o) => ops.includes(o.operationId) || o.tags.some((t) => tags.includes(t)));
 }
 

@@ -58,8 +58,8 @@ function Hero(): ReactNode {
         </Heading>
         <p className="hero__subtitle">{siteConfig.tagline}</p>
         <p className={styles.lead}>
-          A self-hosted home for your photos and videos — on your own machine or your home-lab cluster, in the spirit of Immich, PhotoPrism and
-          LibrePhotos.
+          A self-hosted home for your photos and videos — on your own machine or your home-lab cluster, in the spirit of
+          Immich, PhotoPrism and LibrePhotos.
         </p>
         <div className={styles.buttons}>
           <Link className="button button--secondary button--lg" to="/docs/user-guide/introduction">
@@ -84,8 +84,9 @@ function Status(): ReactNode {
     <section className={styles.status}>
       <div className="container">
         <p>
-          <strong>Status:</strong> under active development. The API contract (version <code>{apiVersion}</code>) has {calls} calls, and the
-          gateway serves every one of them. What comes next is on the <Link to="/docs/dev-guide/roadmap">roadmap</Link>.
+          <strong>Status:</strong> under active development. The API contract (version <code>{apiVersion}</code>) has{' '}
+          {calls} calls, and the gateway serves every one of them. What comes next is on the{' '}
+          <Link to="/docs/dev-guide/roadmap">roadmap</Link>.
         </p>
       </div>
     </section>
@@ -95,7 +96,10 @@ function Status(): ReactNode {
 export default function Home(): ReactNode {
   const { siteConfig } = useDocusaurusContext();
   return (
-    <Layout title={`${siteConfig.title} — ${siteConfig.tagline}`} description="Trove is a self-hosted library for your photos and videos.">
+    <Layout
+      title={`${siteConfig.title} — ${siteConfig.tagline}`}
+      description="Trove is a self-hosted library for your photos and videos."
+    >
       <Hero />
       <main>
         <Status />

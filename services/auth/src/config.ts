@@ -5,8 +5,14 @@ import type { Var } from '@trove/kit';
 /** The auth service's own variables (on top of the common ones). Documented in the README. */
 export const authSpec = {
   /** Optional: without it the secret generated under the data dir is used (the gateway does the same). */
-  jwtSecret: str('TROVE_JWT_SECRET', { required: false, minLength: ACCESS_TOKEN.minSecretLength }) as Var<string | undefined>,
-  accessTokenTtlSeconds: int('TROVE_ACCESS_TOKEN_TTL_SECONDS', { default: 900, min: 30, max: ACCESS_TOKEN.maxTtlSeconds }),
+  jwtSecret: str('TROVE_JWT_SECRET', { required: false, minLength: ACCESS_TOKEN.minSecretLength }) as Var<
+    string | undefined
+  >,
+  accessTokenTtlSeconds: int('TROVE_ACCESS_TOKEN_TTL_SECONDS', {
+    default: 900,
+    min: 30,
+    max: ACCESS_TOKEN.maxTtlSeconds,
+  }),
   sessionTtlDays: int('TROVE_SESSION_TTL_DAYS', { default: 30, min: 1, max: 365 }),
   /** Login attempts per minute per client address, and per user name from one address. */
   loginRateLimit: int('TROVE_LOGIN_RATE_LIMIT', { default: 10, min: 1, max: 100_000 }),
@@ -24,6 +30,8 @@ export const authSpec = {
   /** How long one may wait for its turn before it is answered 429. */
   hashWaitMs: int('TROVE_AUTH_HASH_WAIT_MS', { default: 3000, min: 100, max: 60_000 }),
   /** A new user's storage quota in bytes when the administrator names none; unset: unlimited. */
-  defaultQuotaBytes: int('TROVE_DEFAULT_QUOTA_BYTES', { required: false, min: 0, max: Number.MAX_SAFE_INTEGER }) as Var<number | undefined>,
+  defaultQuotaBytes: int('TROVE_DEFAULT_QUOTA_BYTES', { required: false, min: 0, max: Number.MAX_SAFE_INTEGER }) as Var<
+    number | undefined
+  >,
   ...docStoreSpec,
 };

@@ -1,4 +1,14 @@
-import { createUserRpc, deleteUserRpc, getUserRpc, listUsersRpc, loginRpc, logoutRpc, refreshRpc, setupStatusRpc, updateUserRpc } from '@trove/proto-events';
+import {
+  createUserRpc,
+  deleteUserRpc,
+  getUserRpc,
+  listUsersRpc,
+  loginRpc,
+  logoutRpc,
+  refreshRpc,
+  setupStatusRpc,
+  updateUserRpc,
+} from '@trove/proto-events';
 import { rpcHandler } from '@trove/kit';
 import type { ServeOptions } from '@trove/kit';
 import type { Sessions } from './sessions/service';

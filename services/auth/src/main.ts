@@ -33,16 +33,32 @@ void runService({
       slowDownMs: config.loginSlowdownMs,
     });
     const revocations = await RevocationWriter.open(bus.nc);
-    const tokens = new AccessTokenIssuer(jwtSecret({ dataDir: config.dataDir, fromConfig: config.jwtSecret, log }), config.accessTokenTtlSeconds);
-    configureHashing({ concurrency: config.hashConcurrency, maxQueued: config.hashQueue, maxWaitMs: config.hashWaitMs });
+    const tokens = new AccessTokenIssuer(
+      jwtSecret({ dataDir: config.dataDir, fromConfig: config.jwtSecret, log }),
+      config.accessTokenTtlSeconds,
+    );
+    configureHashing({
+      concurrency: config.hashConcurrency,
+      maxQueued: config.hashQueue,
+      maxWaitMs: config.hashWaitMs,
+    });
     await prepareDummyHash();
 
     const logins = new Sessions({ users, sessions, tokens, limits, revocations, log });
-    const accounts = new Users({ users, sessions, revocations, events: bus, log, defaultQuotaBytes: config.defaultQuotaBytes ?? null });
+    const accounts = new Users({
+      users,
+      sessions,
+      revocations,
+      events: bus,
+      log,
+      defaultQuotaBytes: config.defaultQuotaBytes ?? null,
+    });
     await serve('users, passwords and sessions', authHandlers(logins, accounts));
 
     const housekeeping = () =>
-      Promise.all([sessions.purgeExpired(), limits.purgeExpired()]).catch((err) => log.warn({ err }, 'housekeeping failed'));
+      Promise.all([sessions.purgeExpired(), limits.purgeExpired()]).catch((err) =>
+        log.warn({ err }, 'housekeeping failed'),
+      );
     const timer = setInterval(() => void housekeeping(), HOUSEKEEPING_MS);
     timer.unref();
     onShutdown(() => clearInterval(timer));

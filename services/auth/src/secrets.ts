@@ -8,7 +8,13 @@ import type { Logger } from '@trove/kit';
  * cluster set TROVE_JWT_SECRET for both. Too short, from either source: a ConfigError (exit 78).
  */
 export function jwtSecret(opts: { dataDir: string; fromConfig?: string; log: Logger }): string {
-  const secret = loadOrCreateSecret({ dataDir: opts.dataDir, name: ACCESS_TOKEN.secretName, fromConfig: opts.fromConfig, minLength: ACCESS_TOKEN.minSecretLength, variable: 'TROVE_JWT_SECRET' });
+  const secret = loadOrCreateSecret({
+    dataDir: opts.dataDir,
+    name: ACCESS_TOKEN.secretName,
+    fromConfig: opts.fromConfig,
+    minLength: ACCESS_TOKEN.minSecretLength,
+    variable: 'TROVE_JWT_SECRET',
+  });
   if (secret.generated) opts.log.info({ path: secret.path }, 'generated a JWT signing secret');
   return secret.value;
 }

@@ -1,4 +1,11 @@
-import { mediaProcessedEvent, mediaPurgedEvent, mediaRestoredEvent, mediaTrashedEvent, mediaUpdatedEvent, userDeletedEvent } from '@trove/proto-events';
+import {
+  mediaProcessedEvent,
+  mediaPurgedEvent,
+  mediaRestoredEvent,
+  mediaTrashedEvent,
+  mediaUpdatedEvent,
+  userDeletedEvent,
+} from '@trove/proto-events';
 import type { MediaItemChangedV1 } from '@trove/proto-events';
 import type { Bus, ConsumerHandle, Logger } from '@trove/kit';
 import { isForged } from './forged';
@@ -22,7 +29,12 @@ export const EXPLORE_CONSUMERS = {
  * in each (they read explore's record of the item). Every handler is idempotent; a user's deletion
  * is retried until it is done.
  */
-export function consumeExploreEvents(bus: Bus, explore: Explore, people: People, log: Logger): Promise<ConsumerHandle[]> {
+export function consumeExploreEvents(
+  bus: Bus,
+  explore: Explore,
+  people: People,
+  log: Logger,
+): Promise<ConsumerHandle[]> {
   const changed = async ({ userId, mediaItemId }: MediaItemChangedV1) => {
     await explore.itemChanged(userId, mediaItemId);
     await people.itemChanged(userId, mediaItemId);
@@ -33,7 +45,10 @@ export function consumeExploreEvents(bus: Bus, explore: Explore, people: People,
       if (isForged(result, log)) return;
       await explore.itemProcessed(result);
       await people.itemProcessed(result);
-      log.debug({ mediaItemId: result.mediaItemId, faces: result.faces?.length }, 'media item filed under its place, things and people');
+      log.debug(
+        { mediaItemId: result.mediaItemId, faces: result.faces?.length },
+        'media item filed under its place, things and people',
+      );
     }),
     bus.consume(mediaUpdatedEvent, { durable: EXPLORE_CONSUMERS.updated }, changed),
     bus.consume(mediaTrashedEvent, { durable: EXPLORE_CONSUMERS.trashed }, changed),
@@ -43,10 +58,14 @@ export function consumeExploreEvents(bus: Bus, explore: Explore, people: People,
       await people.itemPurged(userId, mediaItemId);
       log.debug({ mediaItemId }, 'media item purged: removed from its places, things and people');
     }),
-    bus.consume(userDeletedEvent, { durable: EXPLORE_CONSUMERS.userDeleted, concurrency: 1, retryForever: true }, async ({ userId }) => {
-      await explore.userDeleted(userId);
-      await people.userDeleted(userId);
-      log.info({ deletedUserId: userId }, 'user deleted: places, things and people removed');
-    }),
+    bus.consume(
+      userDeletedEvent,
+      { durable: EXPLORE_CONSUMERS.userDeleted, concurrency: 1, retryForever: true },
+      async ({ userId }) => {
+        await explore.userDeleted(userId);
+        await people.userDeleted(userId);
+        log.info({ deletedUserId: userId }, 'user deleted: places, things and people removed');
+      },
+    ),
   ]);
 }

@@ -57,7 +57,15 @@ describe('explore over NATS: RPCs and media/user events', () => {
       mediaItems: async (userId, ids) =>
         ids.flatMap((id) => {
           const item = media.get(id);
-          return item && item.userId === userId ? [mediaItemV1(userId, { ...item, deletedAt: item.deleted ? item.updatedAt : null, createdAt: item.updatedAt })] : [];
+          return item && item.userId === userId
+            ? [
+                mediaItemV1(userId, {
+                  ...item,
+                  deletedAt: item.deleted ? item.updatedAt : null,
+                  createdAt: item.updatedAt,
+                }),
+              ]
+            : [];
         }),
     });
     const mediaStates = mediaOverBus(rig.bus);
@@ -70,41 +78,84 @@ describe('explore over NATS: RPCs and media/user events', () => {
 
   let clock = Date.parse('2024-01-01T00:00:00Z');
   const setMedia = (userId: string, id: string, flags: { hidden?: boolean; deleted?: boolean } = {}) =>
-    media.set(id, { id, userId, hidden: false, deleted: false, ...media.get(id), ...flags, updatedAt: new Date((clock += 1000)).toISOString() });
+    media.set(id, {
+      id,
+      userId,
+      hidden: false,
+      deleted: false,
+      ...media.get(id),
+      ...flags,
+      updatedAt: new Date((clock += 1000)).toISOString(),
+    });
   const changed = (contract: typeof mediaUpdatedEvent, userId: string, mediaItemId: string) =>
     rig.client.publish(contract, { userId, mediaItemId, at: new Date().toISOString() }, { msgId: `test-${++msg}` });
-  const placesOf = async (userId: string, mediaItemId: string) => (await rig.client.request(listMediaItemPlacesRpc, { userId, mediaItemId })).places;
+  const placesOf = async (userId: string, mediaItemId: string) =>
+    (await rig.client.request(listMediaItemPlacesRpc, { userId, mediaItemId })).places;
   const countOf = async (id: string) => (await rig.client.request(getPlaceRpc, { userId: alice, id })).mediaItemsCount;
 
   it('files a processed item and answers every call with the schema-checked shapes and the right errors', async () => {
     const id = randomUUID();
     setMedia(alice, id);
-    await rig.client.publish(mediaProcessedEvent, processedResult(alice, id, '2024-06-01T12:00:00+02:00', { place: workerPlace('Paris', 'Île-de-France', 'France'), things: ['Pizza'] }), {
-      msgId: `processed-${id}`,
+    await rig.client.publish(
+      mediaProcessedEvent,
+      processedResult(alice, id, '2024-06-01T12:00:00+02:00', {
+        place: workerPlace('Paris', 'Île-de-France', 'France'),
+        things: ['Pizza'],
+      }),
+      {
+        msgId: `processed-${id}`,
+      },
+    );
+    const [place] = await waitFor(
+      async () => {
+        const places = await placesOf(alice, id);
+        return places[0]?.mediaItemsCount === 1 ? places : undefined;
+      },
+      { what: 'the item to be filed under its place' },
+    );
+    expect(place).toMatchObject({
+      name: 'Paris',
+      state: 'Île-de-France',
+      country: 'France',
+      coverMediaItemId: id,
+      mediaItemsCount: 1,
     });
-    const [place] = await waitFor(async () => {
-      const places = await placesOf(alice, id);
-      return places[0]?.mediaItemsCount === 1 ? places : undefined;
-    }, { what: 'the item to be filed under its place' });
-    expect(place).toMatchObject({ name: 'Paris', state: 'Île-de-France', country: 'France', coverMediaItemId: id, mediaItemsCount: 1 });
     expect((await rig.client.request(listPlacesRpc, { userId: alice, page: 1, limit: 15 })).places).toEqual([place]);
-    expect(await rig.client.request(listPlaceMediaItemsRpc, { userId: alice, id: place!.id, page: 1, limit: 15 })).toEqual({ mediaItemIds: [id] });
+    expect(
+      await rig.client.request(listPlaceMediaItemsRpc, { userId: alice, id: place!.id, page: 1, limit: 15 }),
+    ).toEqual({ mediaItemIds: [id] });
     const { things } = await rig.client.request(listMediaItemThingsRpc, { userId: alice, mediaItemId: id });
     expect(things.map((t) => [t.name, t.mediaItemsCount, t.coverMediaItemId])).toEqual([['Pizza', 1, id]]);
     expect(await rig.client.request(getThingRpc, { userId: alice, id: things[0]!.id })).toEqual(things[0]);
     expect((await rig.client.request(listThingsRpc, { userId: alice, page: 1, limit: 15 })).things).toEqual(things);
-    expect(await rig.client.request(listThingMediaItemsRpc, { userId: alice, id: things[0]!.id, page: 2, limit: 15 })).toEqual({ mediaItemIds: [] });
+    expect(
+      await rig.client.request(listThingMediaItemsRpc, { userId: alice, id: things[0]!.id, page: 2, limit: 15 }),
+    ).toEqual({ mediaItemIds: [] });
 
-    await expect(rig.client.request(getPlaceRpc, { userId: bob, id: place!.id })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'place not found' });
-    await expect(rig.client.request(getThingRpc, { userId: bob, id: things[0]!.id })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'thing not found' });
+    await expect(rig.client.request(getPlaceRpc, { userId: bob, id: place!.id })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'place not found',
+    });
+    await expect(rig.client.request(getThingRpc, { userId: bob, id: things[0]!.id })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'thing not found',
+    });
     await expect(placesOf(bob, id)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'mediaitem not found' });
-    await expect(rig.client.request(listPlacesRpc, { userId: alice, page: 0, limit: 15 })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(rig.client.request(listPlacesRpc, { userId: alice, page: 0, limit: 15 })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
   });
 
   it('follows hide (updated), trash and purge events by asking the media service; a purged item leaves its place', async () => {
     const id = randomUUID();
     setMedia(alice, id);
-    await rig.client.publish(mediaProcessedEvent, processedResult(alice, id, '2024-06-02T12:00:00Z', { place: workerPlace('Lyon', 'Auvergne-Rhône-Alpes', 'France') }), { msgId: `processed-${id}` });
+    await rig.client.publish(
+      mediaProcessedEvent,
+      processedResult(alice, id, '2024-06-02T12:00:00Z', {
+        place: workerPlace('Lyon', 'Auvergne-Rhône-Alpes', 'France'),
+      }),
+      { msgId: `processed-${id}` },
+    );
     const placeId = await waitFor(async () => (await placesOf(alice, id))[0]?.id, { what: 'the item to be filed' });
     await waitFor(async () => (await countOf(placeId)) === 1, { what: 'the place to count the item' });
 
@@ -120,19 +171,39 @@ describe('explore over NATS: RPCs and media/user events', () => {
 
     media.delete(id);
     await changed(mediaPurgedEvent, alice, id);
-    await waitFor(async () => (await placesOf(alice, id).catch((err: { code?: string }) => err.code)) === 'NOT_FOUND', { what: 'the purged item to be forgotten' });
-    expect(await rig.client.request(getPlaceRpc, { userId: alice, id: placeId })).toMatchObject({ name: 'Lyon', mediaItemsCount: 0, coverMediaItemId: null });
+    await waitFor(async () => (await placesOf(alice, id).catch((err: { code?: string }) => err.code)) === 'NOT_FOUND', {
+      what: 'the purged item to be forgotten',
+    });
+    expect(await rig.client.request(getPlaceRpc, { userId: alice, id: placeId })).toMatchObject({
+      name: 'Lyon',
+      mediaItemsCount: 0,
+      coverMediaItemId: null,
+    });
   });
 
   it("a user's deletion removes their places and things", async () => {
     const id = randomUUID();
     setMedia(bob, id);
-    await rig.client.publish(mediaProcessedEvent, processedResult(bob, id, '2024-06-03T12:00:00Z', { place: workerPlace('Nice', null, 'France') }), { msgId: `processed-${id}` });
+    await rig.client.publish(
+      mediaProcessedEvent,
+      processedResult(bob, id, '2024-06-03T12:00:00Z', { place: workerPlace('Nice', null, 'France') }),
+      { msgId: `processed-${id}` },
+    );
     const placeId = await waitFor(async () => (await placesOf(bob, id))[0]?.id, { what: "bob's item to be filed" });
-    await rig.client.publish(userDeletedEvent, { userId: bob, deletedAt: new Date().toISOString() }, { msgId: `deleted-${bob}` });
-    await waitFor(async () => (await rig.client.request(getPlaceRpc, { userId: bob, id: placeId }).catch((err: { code?: string }) => err.code)) === 'NOT_FOUND', {
-      what: "bob's place to be removed",
-    });
+    await rig.client.publish(
+      userDeletedEvent,
+      { userId: bob, deletedAt: new Date().toISOString() },
+      { msgId: `deleted-${bob}` },
+    );
+    await waitFor(
+      async () =>
+        (await rig.client
+          .request(getPlaceRpc, { userId: bob, id: placeId })
+          .catch((err: { code?: string }) => err.code)) === 'NOT_FOUND',
+      {
+        what: "bob's place to be removed",
+      },
+    );
   });
 
   // ---- people ----------------------------------------------------------------------------------
@@ -147,58 +218,143 @@ describe('explore over NATS: RPCs and media/user events', () => {
     setMedia(userId, id);
     const result: MediaItemProcessedV1 = {
       ...processedResult(userId, id, `2024-07-${String(day).padStart(2, '0')}T12:00:00Z`),
-      faces: who.map((person, i) => ({ box: { x: 0.1 * i, y: 0.2, width: 0.1, height: 0.15 }, score: 0.9, embedding: encodeEmbedding(faceOf(person, random)), thumbnailKey: `media/${userId}/${id}/faces/${i}.webp` })),
+      faces: who.map((person, i) => ({
+        box: { x: 0.1 * i, y: 0.2, width: 0.1, height: 0.15 },
+        score: 0.9,
+        embedding: encodeEmbedding(faceOf(person, random)),
+        thumbnailKey: `media/${userId}/${id}/faces/${i}.webp`,
+      })),
     };
     await rig.client.publish(mediaProcessedEvent, result, { msgId: `processed-${id}` });
-    await waitFor(async () => (await rig.client.request(listMediaItemPeopleRpc, { userId, mediaItemId: id })).people.length === who.length, { what: 'the photo\'s people' });
+    await waitFor(
+      async () =>
+        (await rig.client.request(listMediaItemPeopleRpc, { userId, mediaItemId: id })).people.length === who.length,
+      { what: "the photo's people" },
+    );
     return id;
   };
-  const listed = async (hidden?: boolean) => (await rig.client.request(listPeopleRpc, { userId: alice, page: 1, limit: 15, ...(hidden === undefined ? {} : { hidden }) })).people;
+  const listed = async (hidden?: boolean) =>
+    (
+      await rig.client.request(listPeopleRpc, {
+        userId: alice,
+        page: 1,
+        limit: 15,
+        ...(hidden === undefined ? {} : { hidden }),
+      })
+    ).people;
 
   it('groups the faces of processed photos into people and answers, names, hides, merges and regroups them with schema-checked shapes', async () => {
     const first = await photo(alice, 1, [ann, ben]);
     const second = await photo(alice, 2, [ann]);
-    const [a, b] = await waitFor(async () => {
-      const people = await listed();
-      return people[0]?.mediaItemsCount === 2 ? people : undefined;
-    }, { what: 'ann to count two photos' });
-    expect(a).toMatchObject({ userId: alice, name: '', hidden: false, coverMediaItemId: second, coverFace: { mediaItemId: second } });
+    const [a, b] = await waitFor(
+      async () => {
+        const people = await listed();
+        return people[0]?.mediaItemsCount === 2 ? people : undefined;
+      },
+      { what: 'ann to count two photos' },
+    );
+    expect(a).toMatchObject({
+      userId: alice,
+      name: '',
+      hidden: false,
+      coverMediaItemId: second,
+      coverFace: { mediaItemId: second },
+    });
     expect(b).toMatchObject({ mediaItemsCount: 1, coverMediaItemId: first });
     expect(await rig.client.request(getPersonRpc, { userId: alice, id: a!.id })).toEqual(a);
-    expect(await rig.client.request(listPersonMediaItemsRpc, { userId: alice, id: a!.id, page: 1, limit: 15 })).toEqual({ mediaItemIds: [second, first] });
-    expect(await rig.client.request(locateFaceRpc, { id: a!.coverFace!.id })).toEqual({ key: `media/${alice}/${second}/faces/0.webp`, contentType: 'image/webp', filename: expect.any(String), userId: alice });
+    expect(await rig.client.request(listPersonMediaItemsRpc, { userId: alice, id: a!.id, page: 1, limit: 15 })).toEqual(
+      { mediaItemIds: [second, first] },
+    );
+    expect(await rig.client.request(locateFaceRpc, { id: a!.coverFace!.id })).toEqual({
+      key: `media/${alice}/${second}/faces/0.webp`,
+      contentType: 'image/webp',
+      filename: expect.any(String),
+      userId: alice,
+    });
 
-    expect(await rig.client.request(updatePersonRpc, { userId: alice, id: a!.id, name: 'Ann', hidden: true, coverMediaItemId: first })).toEqual({});
+    expect(
+      await rig.client.request(updatePersonRpc, {
+        userId: alice,
+        id: a!.id,
+        name: 'Ann',
+        hidden: true,
+        coverMediaItemId: first,
+      }),
+    ).toEqual({});
     expect((await listed()).map((p) => p.id)).toEqual([b!.id]);
-    expect(await listed(true)).toEqual([expect.objectContaining({ id: a!.id, name: 'Ann', hidden: true, coverMediaItemId: first })]);
-    await expect(rig.client.request(updatePersonRpc, { userId: alice, id: b!.id, coverMediaItemId: second })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'the cover must be a photo of this person' });
+    expect(await listed(true)).toEqual([
+      expect.objectContaining({ id: a!.id, name: 'Ann', hidden: true, coverMediaItemId: first }),
+    ]);
+    await expect(
+      rig.client.request(updatePersonRpc, { userId: alice, id: b!.id, coverMediaItemId: second }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'the cover must be a photo of this person' });
 
     await rig.client.request(mergePeopleRpc, { userId: alice, id: b!.id, people: [a!.id] });
-    expect(await rig.client.request(getPersonRpc, { userId: alice, id: b!.id })).toMatchObject({ name: 'Ann', mediaItemsCount: 2 });
-    await expect(rig.client.request(getPersonRpc, { userId: alice, id: a!.id })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'person not found' });
+    expect(await rig.client.request(getPersonRpc, { userId: alice, id: b!.id })).toMatchObject({
+      name: 'Ann',
+      mediaItemsCount: 2,
+    });
+    await expect(rig.client.request(getPersonRpc, { userId: alice, id: a!.id })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'person not found',
+    });
     expect(await rig.client.request(regroupPeopleRpc, { userId: alice })).toEqual({ faces: 3, people: 2 });
-    expect((await listed()).map((p) => [p.name, p.mediaItemsCount])).toEqual([['Ann', 2], ['', 1]]);
+    expect((await listed()).map((p) => [p.name, p.mediaItemsCount])).toEqual([
+      ['Ann', 2],
+      ['', 1],
+    ]);
 
-    await expect(rig.client.request(getPersonRpc, { userId: dave, id: b!.id })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'person not found' });
-    await expect(rig.client.request(mergePeopleRpc, { userId: dave, id: b!.id, people: [a!.id] })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'person not found' });
-    await expect(rig.client.request(locateFaceRpc, { userId: dave, id: b!.coverFace!.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(rig.client.request(listMediaItemPeopleRpc, { userId: dave, mediaItemId: first })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'mediaitem not found' });
+    await expect(rig.client.request(getPersonRpc, { userId: dave, id: b!.id })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'person not found',
+    });
+    await expect(
+      rig.client.request(mergePeopleRpc, { userId: dave, id: b!.id, people: [a!.id] }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'person not found' });
+    await expect(rig.client.request(locateFaceRpc, { userId: dave, id: b!.coverFace!.id })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    await expect(
+      rig.client.request(listMediaItemPeopleRpc, { userId: dave, mediaItemId: first }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'mediaitem not found' });
   });
 
-  it('trash and purge take photos out of a person, who keeps answering by id without cover; a user\'s deletion removes their people', async () => {
+  it("trash and purge take photos out of a person, who keeps answering by id without cover; a user's deletion removes their people", async () => {
     const id = await photo(carol, 3, [ben]);
     const [person] = (await rig.client.request(listMediaItemPeopleRpc, { userId: carol, mediaItemId: id })).people;
     const personOf = () => rig.client.request(getPersonRpc, { userId: carol, id: person!.id });
     await waitFor(async () => (await personOf()).mediaItemsCount === 1, { what: 'the person to count the photo' });
     setMedia(carol, id, { deleted: true });
-    await rig.client.publish(mediaTrashedEvent, { userId: carol, mediaItemId: id, at: new Date().toISOString() }, { msgId: `trashed-${id}` });
-    await waitFor(async () => (await personOf()).mediaItemsCount === 0, { what: 'the trashed photo to leave the person' });
+    await rig.client.publish(
+      mediaTrashedEvent,
+      { userId: carol, mediaItemId: id, at: new Date().toISOString() },
+      { msgId: `trashed-${id}` },
+    );
+    await waitFor(async () => (await personOf()).mediaItemsCount === 0, {
+      what: 'the trashed photo to leave the person',
+    });
     expect(await personOf()).toMatchObject({ coverMediaItemId: null, coverFace: null });
     media.delete(id);
-    await rig.client.publish(mediaPurgedEvent, { userId: carol, mediaItemId: id, at: new Date().toISOString() }, { msgId: `purged-${id}` });
-    await waitFor(async () => (await rig.client.request(locateFaceRpc, { id: person!.coverFace!.id }).catch((err: { code?: string }) => err.code)) === 'NOT_FOUND', { what: 'the purged photo\'s faces to go' });
+    await rig.client.publish(
+      mediaPurgedEvent,
+      { userId: carol, mediaItemId: id, at: new Date().toISOString() },
+      { msgId: `purged-${id}` },
+    );
+    await waitFor(
+      async () =>
+        (await rig.client
+          .request(locateFaceRpc, { id: person!.coverFace!.id })
+          .catch((err: { code?: string }) => err.code)) === 'NOT_FOUND',
+      { what: "the purged photo's faces to go" },
+    );
     expect(await personOf()).toMatchObject({ mediaItemsCount: 0, coverMediaItemId: null });
-    await rig.client.publish(userDeletedEvent, { userId: carol, deletedAt: new Date().toISOString() }, { msgId: `deleted-${carol}` });
-    await waitFor(async () => (await personOf().catch((err: { code?: string }) => err.code)) === 'NOT_FOUND', { what: "carol's people to be removed" });
+    await rig.client.publish(
+      userDeletedEvent,
+      { userId: carol, deletedAt: new Date().toISOString() },
+      { msgId: `deleted-${carol}` },
+    );
+    await waitFor(async () => (await personOf().catch((err: { code?: string }) => err.code)) === 'NOT_FOUND', {
+      what: "carol's people to be removed",
+    });
   });
 });

@@ -10,6 +10,9 @@ import type { Logger } from '@trove/kit';
 export function isForged(result: MediaItemProcessedV1, log: Logger): boolean {
   const foreign = foreignBlobKeys(result);
   if (!foreign.length) return false;
-  log.warn({ mediaItemId: result.mediaItemId, userId: result.userId, foreignKeys: foreign.slice(0, 5) }, "processing result ignored: it names blobs that are not its item's");
+  log.warn(
+    { mediaItemId: result.mediaItemId, userId: result.userId, foreignKeys: foreign.slice(0, 5) },
+    "processing result ignored: it names blobs that are not its item's",
+  );
   return true;
 }

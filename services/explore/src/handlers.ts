@@ -1,4 +1,13 @@
-import { getPlaceRpc, getThingRpc, listMediaItemPlacesRpc, listMediaItemThingsRpc, listPlaceMediaItemsRpc, listPlacesRpc, listThingMediaItemsRpc, listThingsRpc } from '@trove/proto-events';
+import {
+  getPlaceRpc,
+  getThingRpc,
+  listMediaItemPlacesRpc,
+  listMediaItemThingsRpc,
+  listPlaceMediaItemsRpc,
+  listPlacesRpc,
+  listThingMediaItemsRpc,
+  listThingsRpc,
+} from '@trove/proto-events';
 import { rpcHandler } from '@trove/kit';
 import type { ServeOptions } from '@trove/kit';
 import type { Explore } from './explore/service';
@@ -8,14 +17,26 @@ import type { People } from './people/service';
 /** Explore's RPCs: the gateway calls them with the authenticated user's id. */
 export function exploreHandlers(explore: Explore, people: People): ServeOptions['handlers'] {
   return [
-    rpcHandler(listPlacesRpc, async ({ userId, page, limit }) => ({ places: await explore.list('place', userId, page, limit) })),
+    rpcHandler(listPlacesRpc, async ({ userId, page, limit }) => ({
+      places: await explore.list('place', userId, page, limit),
+    })),
     rpcHandler(getPlaceRpc, ({ userId, id }) => explore.get('place', userId, id)),
-    rpcHandler(listPlaceMediaItemsRpc, async ({ userId, id, page, limit }) => ({ mediaItemIds: await explore.itemIds('place', userId, id, page, limit) })),
-    rpcHandler(listMediaItemPlacesRpc, async ({ userId, mediaItemId }) => ({ places: await explore.ofItem('place', userId, mediaItemId) })),
-    rpcHandler(listThingsRpc, async ({ userId, page, limit }) => ({ things: await explore.list('thing', userId, page, limit) })),
+    rpcHandler(listPlaceMediaItemsRpc, async ({ userId, id, page, limit }) => ({
+      mediaItemIds: await explore.itemIds('place', userId, id, page, limit),
+    })),
+    rpcHandler(listMediaItemPlacesRpc, async ({ userId, mediaItemId }) => ({
+      places: await explore.ofItem('place', userId, mediaItemId),
+    })),
+    rpcHandler(listThingsRpc, async ({ userId, page, limit }) => ({
+      things: await explore.list('thing', userId, page, limit),
+    })),
     rpcHandler(getThingRpc, ({ userId, id }) => explore.get('thing', userId, id)),
-    rpcHandler(listThingMediaItemsRpc, async ({ userId, id, page, limit }) => ({ mediaItemIds: await explore.itemIds('thing', userId, id, page, limit) })),
-    rpcHandler(listMediaItemThingsRpc, async ({ userId, mediaItemId }) => ({ things: await explore.ofItem('thing', userId, mediaItemId) })),
+    rpcHandler(listThingMediaItemsRpc, async ({ userId, id, page, limit }) => ({
+      mediaItemIds: await explore.itemIds('thing', userId, id, page, limit),
+    })),
+    rpcHandler(listMediaItemThingsRpc, async ({ userId, mediaItemId }) => ({
+      things: await explore.ofItem('thing', userId, mediaItemId),
+    })),
     ...peopleHandlers(people),
   ];
 }

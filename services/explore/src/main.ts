@@ -26,7 +26,10 @@ void runService({
     const store = await docStore();
     const media = mediaOverBus(bus);
     const explore = new Explore(await ExploreRepository.open(store), media);
-    const people = new People(await PeopleRepository.open(store), media, { maxDistance: config.peopleMatchDistance, minFaces: config.peopleMinFaces });
+    const people = new People(await PeopleRepository.open(store), media, {
+      maxDistance: config.peopleMatchDistance,
+      minFaces: config.peopleMinFaces,
+    });
     const search = new Search(await SearchRepository.open(store), media, people);
     // Names in items change when people are named, merged, regrouped or found in a new photo: search re-reads them.
     people.onNamesChanged((userId, mediaItemIds) => search.peopleChanged(userId, mediaItemIds));

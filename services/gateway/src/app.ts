@@ -89,9 +89,23 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(requestMetrics(operations));
   app.use(bodyDeadline(limits.bodyTimeoutMs));
   app.use(helmet());
-  app.use(cors({ origin: corsOrigin(deps.corsOrigins), exposedHeaders: ['X-Request-Id', 'Content-Range', 'Accept-Ranges', 'ETag', 'Retry-After'] }));
+  app.use(
+    cors({
+      origin: corsOrigin(deps.corsOrigins),
+      exposedHeaders: ['X-Request-Id', 'Content-Range', 'Accept-Ranges', 'ETag', 'Retry-After'],
+    }),
+  );
   const adminFailures = new RateLimiter({ limit: limits.adminAuthFailuresPerMinute });
-  app.use(authenticate({ operations, admin: deps.admin, tokens: deps.tokens, signedUrls: (req) => deps.contentUrls.verify(req), adminFailures, clientAddresses: deps.clientAddresses }));
+  app.use(
+    authenticate({
+      operations,
+      admin: deps.admin,
+      tokens: deps.tokens,
+      signedUrls: (req) => deps.contentUrls.verify(req),
+      adminFailures,
+      clientAddresses: deps.clientAddresses,
+    }),
+  );
   const routes = gatewayRoutes({
     ...deps,
     uploadFeatures: new RecentFeatures(deps.features, UPLOAD_FEATURES_TTL_MS),
@@ -101,7 +115,10 @@ export function createApp(deps: AppDeps): express.Express {
     disk: new DiskUsage(() => deps.blobs.usage(), limits.diskUsageCacheMs),
     revocations: deps.tokens.revocations,
     revocationsReady: () => deps.tokens.revocations.ready,
-    sharingAdmission: new SharingAdmission({ foundPerWindow: limits.sharingCallsPerMinute, missedPerWindow: limits.sharingMissesPerMinute }),
+    sharingAdmission: new SharingAdmission({
+      foundPerWindow: limits.sharingCallsPerMinute,
+      missedPerWindow: limits.sharingMissesPerMinute,
+    }),
   });
   app.use(routes.upload.router);
   app.use(express.json({ limit: deps.jsonBodyLimit }));
@@ -118,5 +135,8 @@ export function createApp(deps: AppDeps): express.Express {
 function corsOrigin(setting: string | undefined): boolean | string | string[] {
   if (!setting) return false;
   if (setting.trim() === '*') return '*';
-  return setting.split(',').map((s) => s.trim()).filter(Boolean);
+  return setting
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }

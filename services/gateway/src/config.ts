@@ -20,15 +20,21 @@ export const gatewaySpec = {
   featuresOff: list('TROVE_FEATURES_OFF'),
   adminUsername: str('TROVE_ADMIN_USERNAME', { default: 'admin' }),
   /** Optional: without it a generated one is kept under the data dir (its path is logged at start). */
-  adminPassword: str('TROVE_ADMIN_PASSWORD', { required: false, minLength: MIN_ADMIN_PASSWORD_LENGTH }) as Var<string | undefined>,
+  adminPassword: str('TROVE_ADMIN_PASSWORD', { required: false, minLength: MIN_ADMIN_PASSWORD_LENGTH }) as Var<
+    string | undefined
+  >,
   /** Optional: without it the secret generated under the data dir is used (the auth service does the same). */
-  jwtSecret: str('TROVE_JWT_SECRET', { required: false, minLength: ACCESS_TOKEN.minSecretLength }) as Var<string | undefined>,
+  jwtSecret: str('TROVE_JWT_SECRET', { required: false, minLength: ACCESS_TOKEN.minSecretLength }) as Var<
+    string | undefined
+  >,
   /** Check every answer against openapi.yaml (tests turn it on; a breaking answer becomes a 500). */
   validateResponses: bool('TROVE_VALIDATE_RESPONSES', { default: false }),
   /** Largest accepted upload (the file part's bytes); above it the upload answers 413 and nothing is kept. */
   uploadMaxBytes: int('TROVE_UPLOAD_MAX_BYTES', { default: 10 * 1024 ** 3, min: 1 }),
   /** HMAC key of signed content URLs; without it one is generated under the data dir (set it explicitly when several gateways run). */
-  urlSigningSecret: str('TROVE_URL_SIGNING_SECRET', { required: false, minLength: MIN_SECRET_LENGTH }) as Var<string | undefined>,
+  urlSigningSecret: str('TROVE_URL_SIGNING_SECRET', { required: false, minLength: MIN_SECRET_LENGTH }) as Var<
+    string | undefined
+  >,
   /** A signed content URL stays valid at least this long (and at most twice as long). */
   contentUrlTtlSeconds: int('TROVE_CONTENT_URL_TTL_SECONDS', { default: 14400, min: 1, max: 7 * 24 * 3600 }),
   /** Origin the content URLs in answers start with (e.g. https://photos.example.org behind a proxy); default: the request's own. */

@@ -20,7 +20,10 @@ void runService({
     // Credentials first: a gateway without a usable admin password or signing secret must not start.
     const admin = loadAdminCredentials(config, MIN_ADMIN_PASSWORD_LENGTH, log);
     const jwtSecret = loadJwtSecret(config);
-    const revocations = await RevocationList.start(bus.nc, log, { connected: () => bus.isConnected(), graceMs: config.revocationGraceSeconds * 1000 });
+    const revocations = await RevocationList.start(bus.nc, log, {
+      connected: () => bus.isConnected(),
+      graceMs: config.revocationGraceSeconds * 1000,
+    });
     onShutdown(() => revocations.stop());
 
     const blobs = await openBlobStoreFromConfig(config);
@@ -35,7 +38,10 @@ void runService({
       jsonBodyLimit: config.jsonBodyLimit,
       admin,
       tokens: new AccessTokenVerifier(jwtSecret, revocations),
-      features: new UserFeatures(bus, configOrExit('gateway', () => globallyOff(config))),
+      features: new UserFeatures(
+        bus,
+        configOrExit('gateway', () => globallyOff(config)),
+      ),
       validateResponses: config.validateResponses,
       contentUrls: loadContentUrls(config, log),
       uploadMaxBytes: config.uploadMaxBytes,

@@ -59,7 +59,13 @@ const place: PlaceV1 = {
   mediaItemsCount: 3,
 };
 
-const thing: ThingV1 = { id: '7e8f9a0b-2c3d-4e5f-9a6b-7c8d9e0f1a2b', userId: item.userId, name: 'Pizza', coverMediaItemId: item.id, mediaItemsCount: 2 };
+const thing: ThingV1 = {
+  id: '7e8f9a0b-2c3d-4e5f-9a6b-7c8d9e0f1a2b',
+  userId: item.userId,
+  name: 'Pizza',
+  coverMediaItemId: item.id,
+  mediaItemsCount: 2,
+};
 
 const person: PersonV1 = {
   id: '9a0b1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d',
@@ -67,7 +73,12 @@ const person: PersonV1 = {
   name: 'Alice',
   hidden: false,
   coverMediaItemId: item.id,
-  coverFace: { id: '5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d8e', mediaItemId: item.id, box: { x: 0.42, y: 0.18, width: 0.12, height: 0.16 }, score: 0.9 },
+  coverFace: {
+    id: '5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d8e',
+    mediaItemId: item.id,
+    box: { x: 0.42, y: 0.18, width: 0.12, height: 0.16 },
+    score: 0.9,
+  },
   mediaItemsCount: 4,
   createdAt: '2024-06-25T10:00:00.000Z',
   updatedAt: '2024-06-26T10:00:00.000Z',
@@ -80,13 +91,27 @@ describe('presenting service answers as the API shows them', () => {
   it('a media item: exactly the fields of MediaItem in openapi.yaml, in its order, with signed absolute content URLs', () => {
     const shown = present.mediaItem(item);
     expect(Object.keys(shown)).toEqual(schemaProperties('MediaItem'));
-    expect(shown).toMatchObject({ id: item.id, filename: 'IMG_0001.jpg', favourite: true, cameraModel: 'iPhone 13', size: 1234, creationTime: item.metadata.creationTime, latitude: 48.85 });
+    expect(shown).toMatchObject({
+      id: item.id,
+      filename: 'IMG_0001.jpg',
+      favourite: true,
+      cameraModel: 'iPhone 13',
+      size: 1234,
+      creationTime: item.metadata.creationTime,
+      latitude: 48.85,
+    });
     expect(shown).not.toHaveProperty('sha256');
-    for (const [field, variant] of [['sourceUrl', 'original'], ['previewUrl', 'preview'], ['thumbnailUrl', 'thumbnail']] as const) {
+    for (const [field, variant] of [
+      ['sourceUrl', 'original'],
+      ['previewUrl', 'preview'],
+      ['thumbnailUrl', 'thumbnail'],
+    ] as const) {
       const url = new URL(shown[field]);
       expect(url.origin).toBe('http://photos.lan:5001');
       expect(url.pathname).toBe(`/v1/mediaItems/${item.id}/${variant}`);
-      expect(signer.verify(url.pathname, url.searchParams.get('exp') ?? undefined, url.searchParams.get('sig') ?? undefined)).toBe(true);
+      expect(
+        signer.verify(url.pathname, url.searchParams.get('exp') ?? undefined, url.searchParams.get('sig') ?? undefined),
+      ).toBe(true);
     }
   });
 
@@ -97,7 +122,9 @@ describe('presenting service answers as the API shows them', () => {
     expect(shown).toMatchObject({ mediaItemCategory: 'live', motionMediaItemId: motionId });
     const url = new URL(shown.motionUrl!);
     expect(url.pathname).toBe(`/v1/mediaItems/${motionId}/preview`);
-    expect(signer.verify(url.pathname, url.searchParams.get('exp') ?? undefined, url.searchParams.get('sig') ?? undefined)).toBe(true);
+    expect(
+      signer.verify(url.pathname, url.searchParams.get('exp') ?? undefined, url.searchParams.get('sig') ?? undefined),
+    ).toBe(true);
   });
 
   it('an album: exactly the fields of Album, its cover item presented too (or null)', () => {
@@ -110,16 +137,50 @@ describe('presenting service answers as the API shows them', () => {
 
   it("a shared album's visitor shape: nothing of the owner, URLs signed for the album, no original while locations are hidden", () => {
     const motionId = '9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
-    const hidden = { ...item, metadata: { ...item.metadata, latitude: null, longitude: null }, motionMediaItemId: motionId, status: 'FAILED' as const, failureReason: 'disk full at /srv/alice' };
+    const hidden = {
+      ...item,
+      metadata: { ...item.metadata, latitude: null, longitude: null },
+      motionMediaItemId: motionId,
+      status: 'FAILED' as const,
+      failureReason: 'disk full at /srv/alice',
+    };
     const shown = present.sharedAlbum({ ...album, coverMediaItem: hidden });
     expect(Object.keys(shown)).toEqual(schemaProperties('SharedAlbum'));
     expect(shown).not.toHaveProperty('userId');
-    expect(shown).toMatchObject({ id: album.id, name: 'Paris', description: 'June', mediaItemsCount: 1, coverMediaItemId: item.id });
+    expect(shown).toMatchObject({
+      id: album.id,
+      name: 'Paris',
+      description: 'June',
+      mediaItemsCount: 1,
+      coverMediaItemId: item.id,
+    });
     const cover = shown.coverMediaItem!;
     expect(Object.keys(cover)).toEqual(schemaProperties('SharedMediaItem'));
-    for (const field of ['userId', 'filename', 'favourite', 'hidden', 'deleted', 'shared', 'failureReason', 'motionMediaItemId', 'createdAt', 'updatedAt']) expect(cover).not.toHaveProperty(field);
-    expect(cover).toMatchObject({ sourceUrl: null, latitude: null, longitude: null, status: 'FAILED', cameraModel: 'iPhone 13' });
-    for (const [shownUrl, id, variant] of [[cover.previewUrl, item.id, 'preview'], [cover.thumbnailUrl, item.id, 'thumbnail'], [cover.motionUrl!, motionId, 'preview']] as const) {
+    for (const field of [
+      'userId',
+      'filename',
+      'favourite',
+      'hidden',
+      'deleted',
+      'shared',
+      'failureReason',
+      'motionMediaItemId',
+      'createdAt',
+      'updatedAt',
+    ])
+      expect(cover).not.toHaveProperty(field);
+    expect(cover).toMatchObject({
+      sourceUrl: null,
+      latitude: null,
+      longitude: null,
+      status: 'FAILED',
+      cameraModel: 'iPhone 13',
+    });
+    for (const [shownUrl, id, variant] of [
+      [cover.previewUrl, item.id, 'preview'],
+      [cover.thumbnailUrl, item.id, 'thumbnail'],
+      [cover.motionUrl!, motionId, 'preview'],
+    ] as const) {
       const url = new URL(shownUrl);
       expect(url.pathname).toBe(`/v1/mediaItems/${id}/${variant}`);
       expect(url.searchParams.get('share')).toBe(album.id);
@@ -140,7 +201,13 @@ describe('presenting service answers as the API shows them', () => {
     const items = new Map([[item.id, item]]);
     const shown = present.place(place, items);
     expect(Object.keys(shown)).toEqual(schemaProperties('Place'));
-    expect(shown).toMatchObject({ name: 'Paris', state: 'Île-de-France', countryCode: 'FR', mediaItemsCount: 3, coverMediaItemId: item.id });
+    expect(shown).toMatchObject({
+      name: 'Paris',
+      state: 'Île-de-France',
+      countryCode: 'FR',
+      mediaItemsCount: 3,
+      coverMediaItemId: item.id,
+    });
     expect(shown.coverMediaItem).toEqual(present.mediaItem(item));
     expect(shown.thumbnailUrl).toBe(present.mediaItem(item).thumbnailUrl);
     const shownThing = present.things([thing], items)[0]!;
@@ -149,7 +216,10 @@ describe('presenting service answers as the API shows them', () => {
   });
 
   it('a place or thing without a cover, or whose cover the media service no longer has: cover id and thumbnail null, no cover item', () => {
-    for (const shown of [present.place({ ...place, coverMediaItemId: null, mediaItemsCount: 0 }, new Map()), present.thing(thing, new Map())]) {
+    for (const shown of [
+      present.place({ ...place, coverMediaItemId: null, mediaItemsCount: 0 }, new Map()),
+      present.thing(thing, new Map()),
+    ]) {
       expect(shown).toMatchObject({ coverMediaItemId: null, thumbnailUrl: null });
       expect(shown).not.toHaveProperty('coverMediaItem');
     }
@@ -158,13 +228,26 @@ describe('presenting service answers as the API shows them', () => {
   it('a person: the fields of Person, the cover item and the cover face with its own signed thumbnail (`thumbnail`, alias `thumbnailUrl`); none when the media service no longer has the item', () => {
     const shown = present.person(person, new Map([[item.id, item]]));
     expect(Object.keys(shown)).toEqual(schemaProperties('Person'));
-    expect(shown).toMatchObject({ name: 'Alice', hidden: false, mediaItemsCount: 4, coverMediaItemId: item.id, coverMediaItemFaceId: person.coverFace!.id, coverMediaItem: present.mediaItem(item) });
-    expect(shown.coverMediaItemFace).toMatchObject({ id: person.coverFace!.id, mediaItemId: item.id, boundingBox: person.coverFace!.box });
+    expect(shown).toMatchObject({
+      name: 'Alice',
+      hidden: false,
+      mediaItemsCount: 4,
+      coverMediaItemId: item.id,
+      coverMediaItemFaceId: person.coverFace!.id,
+      coverMediaItem: present.mediaItem(item),
+    });
+    expect(shown.coverMediaItemFace).toMatchObject({
+      id: person.coverFace!.id,
+      mediaItemId: item.id,
+      boundingBox: person.coverFace!.box,
+    });
     // `thumbnail` as the product spec names it; `thumbnailUrl`, the alias, is the same URL.
     expect(shown.coverMediaItemFace!.thumbnailUrl).toBe(shown.coverMediaItemFace!.thumbnail);
     const url = new URL(shown.coverMediaItemFace!.thumbnail);
     expect(url.pathname).toBe(`/v1/explore/faces/${person.coverFace!.id}/thumbnail`);
-    expect(signer.verify(url.pathname, url.searchParams.get('exp') ?? undefined, url.searchParams.get('sig') ?? undefined)).toBe(true);
+    expect(
+      signer.verify(url.pathname, url.searchParams.get('exp') ?? undefined, url.searchParams.get('sig') ?? undefined),
+    ).toBe(true);
     const gone = present.people([person], new Map())[0]!;
     expect(gone).toMatchObject({ coverMediaItemId: null, coverMediaItemFaceId: null, coverMediaItemFace: null });
     expect(gone).not.toHaveProperty('coverMediaItem');

@@ -24,10 +24,21 @@ export function presenter(req: RequestOrigin, urls: ContentUrls) {
   const url = urls.forRequest(req);
   const mediaItem = (item: MediaItemV1): MediaItem => {
     // A Live Photo's still plays its motion part: that video's web-playable preview.
-    const motion = { motionMediaItemId: item.motionMediaItemId ?? null, motionUrl: item.motionMediaItemId ? url(item.motionMediaItemId, 'preview') : null };
-    return schemaFields('MediaItem', { ...item, ...item.metadata, ...motion, sourceUrl: url(item.id, 'original'), previewUrl: url(item.id, 'preview'), thumbnailUrl: url(item.id, 'thumbnail') });
+    const motion = {
+      motionMediaItemId: item.motionMediaItemId ?? null,
+      motionUrl: item.motionMediaItemId ? url(item.motionMediaItemId, 'preview') : null,
+    };
+    return schemaFields('MediaItem', {
+      ...item,
+      ...item.metadata,
+      ...motion,
+      sourceUrl: url(item.id, 'original'),
+      previewUrl: url(item.id, 'preview'),
+      thumbnailUrl: url(item.id, 'thumbnail'),
+    });
   };
-  const album = (a: AlbumV1): Album => schemaFields('Album', { ...a, coverMediaItem: a.coverMediaItem ? mediaItem(a.coverMediaItem) : null });
+  const album = (a: AlbumV1): Album =>
+    schemaFields('Album', { ...a, coverMediaItem: a.coverMediaItem ? mediaItem(a.coverMediaItem) : null });
   /**
    * An item as a visitor of shared album `albumId` sees it: the SharedMediaItem fields only, its
    * URLs signed for that album (checked when fetched), and no original unless the owner shares
@@ -45,12 +56,20 @@ export function presenter(req: RequestOrigin, urls: ContentUrls) {
     });
   /** A shared album as its visitors see it: nothing of the owner. */
   const sharedAlbum = (a: AlbumV1): SharedAlbum =>
-    schemaFields('SharedAlbum', { ...a, coverMediaItem: a.coverMediaItem ? sharedMediaItem(a.coverMediaItem, a.id, a.shareLocation) : null });
+    schemaFields('SharedAlbum', {
+      ...a,
+      coverMediaItem: a.coverMediaItem ? sharedMediaItem(a.coverMediaItem, a.id, a.shareLocation) : null,
+    });
   /** Explore answers cover ids: the cover is the item among `items`, or none (id null) when the media service no longer has it. */
   const withCover = <G extends { coverMediaItemId: string | null }>(group: G, items: MediaItemsById) => {
     const found = group.coverMediaItemId ? items.get(group.coverMediaItemId) : undefined;
     const cover = found ? mediaItem(found) : undefined;
-    return { ...group, coverMediaItemId: cover?.id ?? null, coverMediaItem: cover, thumbnailUrl: cover?.thumbnailUrl ?? null };
+    return {
+      ...group,
+      coverMediaItemId: cover?.id ?? null,
+      coverMediaItem: cover,
+      thumbnailUrl: cover?.thumbnailUrl ?? null,
+    };
   };
   const place = (p: PlaceV1, items: MediaItemsById): Place => schemaFields('Place', withCover(p, items));
   const thing = (t: ThingV1, items: MediaItemsById): Thing => schemaFields('Thing', withCover(t, items));

@@ -16,15 +16,23 @@ export const JOBS_CONSUMERS = {
  */
 export function consumeJobsEvents(bus: Bus, jobs: Jobs, log: Logger): Promise<ConsumerHandle[]> {
   return Promise.all([
-    bus.consume(jobItemDoneEvent, { durable: JOBS_CONSUMERS.itemDone, concurrency: 8 }, async ({ jobId, mediaItemId, outcome }) => {
-      const counted = await jobs.itemDone(jobId, mediaItemId);
-      log.debug({ jobId, mediaItemId, outcome, counted }, 'job item done');
-    }),
-    bus.consume(mediaProcessingFailedDeadLetter, { durable: JOBS_CONSUMERS.processingFailed }, async ({ jobId, mediaItemId }) => {
-      if (!jobId) return; // an upload's: the media service's business
-      await jobs.itemDone(jobId, mediaItemId);
-      log.warn({ jobId, mediaItemId }, "a job's work item failed every delivery; counted done");
-    }),
+    bus.consume(
+      jobItemDoneEvent,
+      { durable: JOBS_CONSUMERS.itemDone, concurrency: 8 },
+      async ({ jobId, mediaItemId, outcome }) => {
+        const counted = await jobs.itemDone(jobId, mediaItemId);
+        log.debug({ jobId, mediaItemId, outcome, counted }, 'job item done');
+      },
+    ),
+    bus.consume(
+      mediaProcessingFailedDeadLetter,
+      { durable: JOBS_CONSUMERS.processingFailed },
+      async ({ jobId, mediaItemId }) => {
+        if (!jobId) return; // an upload's: the media service's business
+        await jobs.itemDone(jobId, mediaItemId);
+        log.warn({ jobId, mediaItemId }, "a job's work item failed every delivery; counted done");
+      },
+    ),
     bus.consume(userDeletedEvent, { durable: JOBS_CONSUMERS.userDeleted, retryForever: true }, async ({ userId }) => {
       await jobs.userDeleted(userId);
       log.info({ deletedUserId: userId }, 'user deleted: jobs stopped and removed');

@@ -32,6 +32,9 @@ void runService({
     });
     runner.start();
     onShutdown(() => runner.stop());
-    log.info({ runner: runner.owner, maxInFlight: config.maxInFlight, leaseSeconds: config.leaseSeconds }, 'job runner started');
+    log.info(
+      { runner: runner.owner, maxInFlight: config.maxInFlight, leaseSeconds: config.leaseSeconds },
+      'job runner started',
+    );
   },
 });

@@ -17,7 +17,9 @@ describe.each(['@trove/kit/config', '@trove/kit/log', '@trove/kit/secrets'])('%s
   it('loads nothing heavy', () => {
     const loaded = modulesLoadedBy(specifier);
     expect(loaded.length).toBeGreaterThan(0);
-    const heavy = loaded.filter((file) => /node_modules[\\/](nats|mongoose|mongodb|@aws-sdk|@seald-io|@opentelemetry[\\/]sdk-node)[\\/]/.test(file));
+    const heavy = loaded.filter((file) =>
+      /node_modules[\\/](nats|mongoose|mongodb|@aws-sdk|@seald-io|@opentelemetry[\\/]sdk-node)[\\/]/.test(file),
+    );
     expect(heavy).toEqual([]);
     expect(loaded).not.toContain(join(REPO_ROOT, 'services', 'kit', 'dist', 'index.js'));
   });

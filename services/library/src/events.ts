@@ -1,4 +1,10 @@
-import { mediaPurgedEvent, mediaRestoredEvent, mediaTrashedEvent, mediaUpdatedEvent, userDeletedEvent } from '@trove/proto-events';
+import {
+  mediaPurgedEvent,
+  mediaRestoredEvent,
+  mediaTrashedEvent,
+  mediaUpdatedEvent,
+  userDeletedEvent,
+} from '@trove/proto-events';
 import type { MediaItemChangedV1, UserDeletedV1 } from '@trove/proto-events';
 import type { Bus, ConsumerHandle, Logger } from '@trove/kit';
 import type { Albums } from './albums/service';

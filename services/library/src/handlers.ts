@@ -30,7 +30,9 @@ export function libraryHandlers(albums: Albums): ServeOptions['handlers'] {
       await albums.delete(userId, id);
       return {};
     }),
-    rpcHandler(listAlbumMediaItemsRpc, async ({ userId, id, page, limit }) => ({ items: await albums.listItems(userId, id, page, limit) })),
+    rpcHandler(listAlbumMediaItemsRpc, async ({ userId, id, page, limit }) => ({
+      items: await albums.listItems(userId, id, page, limit),
+    })),
     rpcHandler(addAlbumMediaItemsRpc, async ({ userId, id, mediaItemIds }) => {
       await albums.addItems(userId, id, mediaItemIds);
       return {};
@@ -39,7 +41,9 @@ export function libraryHandlers(albums: Albums): ServeOptions['handlers'] {
       await albums.removeItems(userId, id, mediaItemIds);
       return {};
     }),
-    rpcHandler(listMediaItemAlbumsRpc, async ({ userId, mediaItemId }) => ({ albums: await albums.albumsOfItem(userId, mediaItemId) })),
+    rpcHandler(listMediaItemAlbumsRpc, async ({ userId, mediaItemId }) => ({
+      albums: await albums.albumsOfItem(userId, mediaItemId),
+    })),
     rpcHandler(getSharedAlbumRpc, ({ id }) => albums.sharedAlbum(id)),
     rpcHandler(listSharedAlbumMediaItemsRpc, ({ id, page, limit }) => albums.sharedItems(id, page, limit)),
     rpcHandler(checkSharedContentRpc, ({ albumId, mediaItemId }) => albums.sharedContent(albumId, mediaItemId)),

@@ -50,7 +50,10 @@ describe('library over NATS: RPCs and media/user events', () => {
   const publish = async (contract: typeof mediaTrashedEvent, userId: string, mediaItemId: string, at: Date) =>
     rig.client.publish(contract, { userId, mediaItemId, at: at.toISOString() }, { msgId: `test-${++msg}` });
   const album = (id: string) => rig.client.request(getAlbumRpc, { userId: alice, id });
-  const items = async (id: string) => (await rig.client.request(listAlbumMediaItemsRpc, { userId: alice, id, page: 1, limit: 100 })).items.map((i) => i.id);
+  const items = async (id: string) =>
+    (await rig.client.request(listAlbumMediaItemsRpc, { userId: alice, id, page: 1, limit: 100 })).items.map(
+      (i) => i.id,
+    );
   const summary = (a: AlbumV1) => ({ count: a.mediaItemsCount, cover: a.coverMediaItem?.id ?? null });
 
   it('answers album calls with the schema-checked shapes and the right errors', async () => {
@@ -58,18 +61,42 @@ describe('library over NATS: RPCs and media/user events', () => {
     const created = await rig.client.request(createAlbumRpc, { userId: alice, name: 'Trip', shared: true });
     await rig.client.request(addAlbumMediaItemsRpc, { userId: alice, id: created.id, mediaItemIds: [x.id, x.id] });
     expect(summary(await album(created.id))).toEqual({ count: 1, cover: x.id });
-    expect((await rig.client.request(listAlbumsRpc, { userId: alice, sort: '-createdAt', page: 1, limit: 15, hidden: false })).albums.map((a) => a.id)).toContain(created.id);
-    expect((await rig.client.request(listMediaItemAlbumsRpc, { userId: alice, mediaItemId: x.id })).albums.map((a) => a.id)).toEqual([created.id]);
+    expect(
+      (
+        await rig.client.request(listAlbumsRpc, {
+          userId: alice,
+          sort: '-createdAt',
+          page: 1,
+          limit: 15,
+          hidden: false,
+        })
+      ).albums.map((a) => a.id),
+    ).toContain(created.id);
+    expect(
+      (await rig.client.request(listMediaItemAlbumsRpc, { userId: alice, mediaItemId: x.id })).albums.map((a) => a.id),
+    ).toEqual([created.id]);
     expect((await rig.client.request(getSharedAlbumRpc, { id: created.id })).coverMediaItem?.id).toBe(x.id);
-    expect((await rig.client.request(listSharedAlbumMediaItemsRpc, { id: created.id, page: 1, limit: 10 })).items.map((i) => i.id)).toEqual([x.id]);
+    expect(
+      (await rig.client.request(listSharedAlbumMediaItemsRpc, { id: created.id, page: 1, limit: 10 })).items.map(
+        (i) => i.id,
+      ),
+    ).toEqual([x.id]);
 
-    await expect(rig.client.request(getAlbumRpc, { userId: bob, id: created.id })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'album not found' });
-    await expect(rig.client.request(addAlbumMediaItemsRpc, { userId: alice, id: created.id, mediaItemIds: [randomUUID()] })).rejects.toMatchObject({
+    await expect(rig.client.request(getAlbumRpc, { userId: bob, id: created.id })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'album not found',
+    });
+    await expect(
+      rig.client.request(addAlbumMediaItemsRpc, { userId: alice, id: created.id, mediaItemIds: [randomUUID()] }),
+    ).rejects.toMatchObject({
       code: 'NOT_FOUND',
       message: 'mediaitem not found',
     });
     await rig.client.request(updateAlbumRpc, { userId: alice, id: created.id, shared: false });
-    await expect(rig.client.request(getSharedAlbumRpc, { id: created.id })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'shared link not found' });
+    await expect(rig.client.request(getSharedAlbumRpc, { id: created.id })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'shared link not found',
+    });
     await rig.client.request(removeAlbumMediaItemsRpc, { userId: alice, id: created.id, mediaItemIds: [x.id] });
     expect(summary(await album(created.id))).toEqual({ count: 0, cover: null });
   });
@@ -78,7 +105,9 @@ describe('library over NATS: RPCs and media/user events', () => {
     const created = await rig.client.request(createAlbumRpc, { userId: alice, name: 'No media' });
     await rig.stopMedia();
     try {
-      await expect(rig.client.request(addAlbumMediaItemsRpc, { userId: alice, id: created.id, mediaItemIds: [randomUUID()] })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+      await expect(
+        rig.client.request(addAlbumMediaItemsRpc, { userId: alice, id: created.id, mediaItemIds: [randomUUID()] }),
+      ).rejects.toMatchObject({ code: 'UNAVAILABLE' });
     } finally {
       await rig.startMedia();
     }
@@ -112,7 +141,9 @@ describe('library over NATS: RPCs and media/user events', () => {
     await rig.client.request(addAlbumMediaItemsRpc, { userId: alice, id: two.id, mediaItemIds: [marker.id] });
     media.set(marker.id, { deleted: true });
     await publish(mediaTrashedEvent, alice, marker.id, new Date(t0 + 30));
-    await waitFor(async () => (await items(two.id)).length === 1 && (await album(two.id)).mediaItemsCount === 1, { what: 'marker applied' });
+    await waitFor(async () => (await items(two.id)).length === 1 && (await album(two.id)).mediaItemsCount === 1, {
+      what: 'marker applied',
+    });
     expect(await items(two.id)).toEqual([x.id]);
     expect(summary(await album(one.id))).toEqual({ count: 2, cover: x.id });
 
@@ -128,8 +159,15 @@ describe('library over NATS: RPCs and media/user events', () => {
     const bobsItem = media.add(bob);
     const bobs = await rig.client.request(createAlbumRpc, { userId: bob, name: 'bob', coverMediaItemId: bobsItem.id });
     const mine = await rig.client.request(createAlbumRpc, { userId: alice, name: 'mine' });
-    await rig.client.publish(userDeletedEvent, { userId: bob, deletedAt: new Date().toISOString() }, { msgId: `user-deleted-${bob}` });
-    await waitFor(async () => (await rig.client.request(getAlbumRpc, { userId: bob, id: bobs.id }).catch(() => null)) === null, { what: 'user deletion applied' });
+    await rig.client.publish(
+      userDeletedEvent,
+      { userId: bob, deletedAt: new Date().toISOString() },
+      { msgId: `user-deleted-${bob}` },
+    );
+    await waitFor(
+      async () => (await rig.client.request(getAlbumRpc, { userId: bob, id: bobs.id }).catch(() => null)) === null,
+      { what: 'user deletion applied' },
+    );
     expect((await album(mine.id)).name).toBe('mine');
     expect(await repo.albumIdsHolding(bob, bobsItem.id)).toEqual([]);
   });

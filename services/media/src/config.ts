@@ -12,7 +12,11 @@ export const mediaSpec = {
   /** An item PROCESSING this long without a change has its processing queued again (the reconciler). */
   processingStuckAfterSeconds: int('TROVE_PROCESSING_STUCK_AFTER_SECONDS', { default: 1800, min: 1 }),
   /** How often each media replica looks for items stuck in PROCESSING. */
-  processingCheckIntervalSeconds: int('TROVE_PROCESSING_CHECK_INTERVAL_SECONDS', { default: 300, min: 1, max: 24 * 3600 }),
+  processingCheckIntervalSeconds: int('TROVE_PROCESSING_CHECK_INTERVAL_SECONDS', {
+    default: 300,
+    min: 1,
+    max: 24 * 3600,
+  }),
   ...docStoreSpec,
   ...blobStoreSpec,
 };

@@ -24,5 +24,7 @@ it('never gives up on a user deletion: its consumer retries without a delivery l
   await consumeMediaEvents(bus, {} as MediaService, log);
   const jsm = await bus.nc.jetstreamManager();
   expect((await jsm.consumers.info(userDeletedEvent.stream, MEDIA_CONSUMERS.userDeleted)).config.max_deliver).toBe(-1);
-  expect((await jsm.consumers.info(mediaProcessedEvent.stream, MEDIA_CONSUMERS.processed)).config.max_deliver).toBeGreaterThan(0);
+  expect(
+    (await jsm.consumers.info(mediaProcessedEvent.stream, MEDIA_CONSUMERS.processed)).config.max_deliver,
+  ).toBeGreaterThan(0);
 });

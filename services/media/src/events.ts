@@ -16,15 +16,25 @@ export const MEDIA_CONSUMERS = {
  */
 export function consumeMediaEvents(bus: Bus, media: MediaService, log: Logger): Promise<ConsumerHandle[]> {
   return Promise.all([
-    bus.consume(mediaProcessedEvent, { durable: MEDIA_CONSUMERS.processed, concurrency: 8 }, (result) => media.applyProcessed(result)),
-    bus.consume(mediaProcessingFailedDeadLetter, { durable: MEDIA_CONSUMERS.processingFailed, concurrency: 4 }, async (item, meta) => {
-      // A job's rerun that failed leaves the item as it was (the jobs service counts it done).
-      if (item.jobId) return;
-      await media.markFailed(item.userId, item.mediaItemId, meta.header(DLQ_REASON_HEADER) ?? 'processing failed');
-    }),
-    bus.consume(userDeletedEvent, { durable: MEDIA_CONSUMERS.userDeleted, concurrency: 1, ackWaitMs: 120_000, retryForever: true }, async (event) => {
-      const purged = await media.deleteUserMedia(event.userId);
-      log.info({ deletedUserId: event.userId, purged }, "deleted user's media removed");
-    }),
+    bus.consume(mediaProcessedEvent, { durable: MEDIA_CONSUMERS.processed, concurrency: 8 }, (result) =>
+      media.applyProcessed(result),
+    ),
+    bus.consume(
+      mediaProcessingFailedDeadLetter,
+      { durable: MEDIA_CONSUMERS.processingFailed, concurrency: 4 },
+      async (item, meta) => {
+        // A job's rerun that failed leaves the item as it was (the jobs service counts it done).
+        if (item.jobId) return;
+        await media.markFailed(item.userId, item.mediaItemId, meta.header(DLQ_REASON_HEADER) ?? 'processing failed');
+      },
+    ),
+    bus.consume(
+      userDeletedEvent,
+      { durable: MEDIA_CONSUMERS.userDeleted, concurrency: 1, ackWaitMs: 120_000, retryForever: true },
+      async (event) => {
+        const purged = await media.deleteUserMedia(event.userId);
+        log.info({ deletedUserId: event.userId, purged }, "deleted user's media removed");
+      },
+    ),
   ]);
 }

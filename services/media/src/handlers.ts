@@ -1,4 +1,15 @@
-import { createMediaItemRpc, mediaUsageRpc, getMediaItemRpc, getMediaItemsRpc, listMediaItemsRpc, locateContentRpc, setMediaFlagRpc, updateMediaItemRpc, walkMediaItemsRpc, yearsAgoRpc } from '@trove/proto-events';
+import {
+  createMediaItemRpc,
+  mediaUsageRpc,
+  getMediaItemRpc,
+  getMediaItemsRpc,
+  listMediaItemsRpc,
+  locateContentRpc,
+  setMediaFlagRpc,
+  updateMediaItemRpc,
+  walkMediaItemsRpc,
+  yearsAgoRpc,
+} from '@trove/proto-events';
 import { rpcHandler } from '@trove/kit';
 import type { MediaService } from './items/service';
 

@@ -30,10 +30,23 @@ void runService({
     await serve('media items, their flags and content', mediaHandlers(media));
     await consumeMediaEvents(bus, media, log);
 
-    const sweeper = startPeriodic('expired trash purged', () => media.purgeExpiredTrash(), config.trashSweepIntervalSeconds * 1000, log);
+    const sweeper = startPeriodic(
+      'expired trash purged',
+      () => media.purgeExpiredTrash(),
+      config.trashSweepIntervalSeconds * 1000,
+      log,
+    );
     onShutdown(() => sweeper.stop());
-    const reconciler = startPeriodic('items stuck in PROCESSING queued again', () => media.requeueStuckProcessing(), config.processingCheckIntervalSeconds * 1000, log);
+    const reconciler = startPeriodic(
+      'items stuck in PROCESSING queued again',
+      () => media.requeueStuckProcessing(),
+      config.processingCheckIntervalSeconds * 1000,
+      log,
+    );
     onShutdown(() => reconciler.stop());
-    log.info({ trashRetentionSeconds: trashRetentionMs / 1000, sweepIntervalSeconds: config.trashSweepIntervalSeconds }, 'trash retention');
+    log.info(
+      { trashRetentionSeconds: trashRetentionMs / 1000, sweepIntervalSeconds: config.trashSweepIntervalSeconds },
+      'trash retention',
+    );
   },
 });

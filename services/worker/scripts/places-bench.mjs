@@ -45,7 +45,10 @@ async function child() {
     return [g.lat[i] + (random() - 0.5) * 0.4, g.lon[i] + (random() - 0.5) * 0.4];
   });
   const known = JSON.parse(readFileSync(knownPoints, 'utf8')).map((p) => [p.lat, p.lon]);
-  const globe = Array.from({ length: 10_000 }, () => [(Math.asin(2 * random() - 1) * 180) / Math.PI, random() * 360 - 180]);
+  const globe = Array.from({ length: 10_000 }, () => [
+    (Math.asin(2 * random() - 1) * 180) / Math.PI,
+    random() * 360 - 180,
+  ]);
   const perLookup = (positions, repeat) => {
     for (const [lat, lon] of positions.slice(0, 2000)) placeAt(g, lat, lon); // warm-up
     const t = performance.now();
@@ -74,18 +77,30 @@ if (process.argv[2] === '--child') {
   if (!existsSync(places)) throw new Error(`${places} is missing: build first (npx tsc -b tsconfig.build.json)`);
   const runsArg = process.argv.indexOf('--runs');
   const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 3;
-  console.log(`places bench: ${runs} fresh processes, Node ${process.version}, ${cpus().length} CPUs, 1-min load average ${loadavg()[0].toFixed(1)}`);
+  console.log(
+    `places bench: ${runs} fresh processes, Node ${process.version}, ${cpus().length} CPUs, 1-min load average ${loadavg()[0].toFixed(1)}`,
+  );
   const results = Array.from({ length: runs }, () =>
-    JSON.parse(execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--child'], { encoding: 'utf8' })),
+    JSON.parse(
+      execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--child'], { encoding: 'utf8' }),
+    ),
   );
   const median = (pick) => [...results.map(pick)].sort((a, b) => a - b)[Math.floor(results.length / 2)];
   const f = (pick, digits = 0) => median(pick).toFixed(digits);
   console.log(`  places in the gazetteer:              ${results[0].places}`);
   console.log(`  load (first use), wall:               ${f((r) => r.loadMs)} ms`);
   console.log(`  load (first use), CPU:                ${f((r) => r.loadCpuMs)} ms`);
-  console.log(`  memory after load (after GC):         RSS +${f((r) => r.rssMB)} MB, JS heap +${f((r) => r.heapMB)} MB`);
+  console.log(
+    `  memory after load (after GC):         RSS +${f((r) => r.rssMB)} MB, JS heap +${f((r) => r.heapMB)} MB`,
+  );
   console.log(`  first lookup after load:              ${f((r) => r.firstLookupMs, 1)} ms`);
-  for (const [name, label] of [['photos', '10k photo-like positions'], ['known', 'known points (x20)'], ['globe', '10k uniform globe positions']]) {
-    console.log(`  per lookup, ${label.padEnd(30)}${f((r) => r[name].wallUs)} µs wall, ${f((r) => r[name].cpuUs)} µs CPU, ${f((r) => 100 * r[name].found)}% with a place`);
+  for (const [name, label] of [
+    ['photos', '10k photo-like positions'],
+    ['known', 'known points (x20)'],
+    ['globe', '10k uniform globe positions'],
+  ]) {
+    console.log(
+      `  per lookup, ${label.padEnd(30)}${f((r) => r[name].wallUs)} µs wall, ${f((r) => r[name].cpuUs)} µs CPU, ${f((r) => 100 * r[name].found)}% with a place`,
+    );
   }
 }

@@ -47,8 +47,12 @@ console.log(`things bench: ${RUNS} runs per photo, min score ${DEFAULT_THINGS_MI
 console.log(`start: ${mib(process.memoryUsage().rss)} rss`);
 
 // A 1x1 picture: the first call loads the model.
-const load = await measure(() => detectThings({ data: Buffer.alloc(3), width: 1, height: 1, channels: 3 }, { minScore: 1 }));
-console.log(`model load (${(await visionRuntime()).backend} backend): ${ms(load.cpuMs)} cpu ${ms(load.wallMs)} wall; ${memory()}`);
+const load = await measure(() =>
+  detectThings({ data: Buffer.alloc(3), width: 1, height: 1, channels: 3 }, { minScore: 1 }),
+);
+console.log(
+  `model load (${(await visionRuntime()).backend} backend): ${ms(load.cpuMs)} cpu ${ms(load.wallMs)} wall; ${memory()}`,
+);
 
 for (const path of PHOTOS) {
   const type = detectFileType((await readFile(path)).subarray(0, 4100));
@@ -64,5 +68,7 @@ for (const path of PHOTOS) {
     wall += run.wallMs;
     things = run.value;
   }
-  console.log(`${path.split('/').pop()} (${bitmap.width}x${bitmap.height}, previews ${ms(decode.cpuMs)} cpu): things ${ms(cpu / RUNS)} cpu ${ms(wall / RUNS)} wall per photo; ${JSON.stringify(things)}; ${memory()}`);
+  console.log(
+    `${path.split('/').pop()} (${bitmap.width}x${bitmap.height}, previews ${ms(decode.cpuMs)} cpu): things ${ms(cpu / RUNS)} cpu ${ms(wall / RUNS)} wall per photo; ${JSON.stringify(things)}; ${memory()}`,
+  );
 }

@@ -42,18 +42,63 @@ void runService({
     await bus.consume(
       processMediaItemWork,
       // An item whose processing kills the process (a decoder's crash, the OOM killer) twice is quarantined: FAILED with the reason.
-      { durable: WORK_CONSUMER, concurrency: config.concurrency, maxDeliver: config.maxDeliver, backoffMs: config.backoffMs, ackWaitMs: config.ackWaitSeconds * 1000, quarantineAfter: config.quarantineCrashes },
+      {
+        durable: WORK_CONSUMER,
+        concurrency: config.concurrency,
+        maxDeliver: config.maxDeliver,
+        backoffMs: config.backoffMs,
+        ackWaitMs: config.ackWaitSeconds * 1000,
+        quarantineAfter: config.quarantineCrashes,
+      },
       async (item, meta) => {
         const started = Date.now();
-        if (meta.crashes) log.warn({ mediaItemId: item.mediaItemId, crashes: meta.crashes }, 'the worker died while processing this item before; it runs alone now');
+        if (meta.crashes)
+          log.warn(
+            { mediaItemId: item.mediaItemId, crashes: meta.crashes },
+            'the worker died while processing this item before; it runs alone now',
+          );
         crashForTests(item.filename);
-        const outcome = await processItem({ blobs, events: bus, log, tempRoot, limits, thingsMinScore: config.thingsMinScore, faces: { minScore: config.facesMinScore, minSize: config.facesMinSize }, findPlace: (lat, lon) => findPlace(lat, lon, places), ocrTimeoutSeconds: config.ocrTimeoutSeconds }, item);
+        const outcome = await processItem(
+          {
+            blobs,
+            events: bus,
+            log,
+            tempRoot,
+            limits,
+            thingsMinScore: config.thingsMinScore,
+            faces: { minScore: config.facesMinScore, minSize: config.facesMinSize },
+            findPlace: (lat, lon) => findPlace(lat, lon, places),
+            ocrTimeoutSeconds: config.ocrTimeoutSeconds,
+          },
+          item,
+        );
         // A failed item was logged with its reason by processItem.
         if (outcome === 'gone') log.info({ mediaItemId: item.mediaItemId }, 'original is gone (item purged); skipped');
-        else if (outcome === 'processed') log.info({ mediaItemId: item.mediaItemId, jobId: item.jobId, components: item.components, delivery: meta.delivery, ms: Date.now() - started }, 'media item processed');
+        else if (outcome === 'processed')
+          log.info(
+            {
+              mediaItemId: item.mediaItemId,
+              jobId: item.jobId,
+              components: item.components,
+              delivery: meta.delivery,
+              ms: Date.now() - started,
+            },
+            'media item processed',
+          );
         await reportJobItem(bus, item, outcome);
       },
     );
-    log.info({ concurrency: config.concurrency, maxDeliver: config.maxDeliver, backoffMs: config.backoffMs, limits, places, ocrTimeoutSeconds: config.ocrTimeoutSeconds, exiftool: { procs: config.exiftoolProcs, timeoutSeconds: config.exiftoolTimeoutSeconds } }, 'consuming work queue');
+    log.info(
+      {
+        concurrency: config.concurrency,
+        maxDeliver: config.maxDeliver,
+        backoffMs: config.backoffMs,
+        limits,
+        places,
+        ocrTimeoutSeconds: config.ocrTimeoutSeconds,
+        exiftool: { procs: config.exiftoolProcs, timeoutSeconds: config.exiftoolTimeoutSeconds },
+      },
+      'consuming work queue',
+    );
   },
 });

@@ -31,7 +31,9 @@ export class ApiError extends Error {
 /** The API could not be reached at all (connection refused, DNS, reset). */
 export class ApiUnreachableError extends Error {
   constructor(cause: unknown) {
-    super(`the Trove API cannot be reached: ${cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause)}`);
+    super(
+      `the Trove API cannot be reached: ${cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause)}`,
+    );
     this.name = 'ApiUnreachableError';
   }
 }
@@ -67,7 +69,12 @@ export function createApiClient(baseUrl: string, auth?: TokenSource, headers?: R
 }
 
 function messageOf(body: unknown, status: number): string {
-  if (body && typeof body === 'object' && 'message' in body && typeof (body as { message: unknown }).message === 'string') {
+  if (
+    body &&
+    typeof body === 'object' &&
+    'message' in body &&
+    typeof (body as { message: unknown }).message === 'string'
+  ) {
     return (body as { message: string }).message;
   }
   return `the API answered ${status}`;

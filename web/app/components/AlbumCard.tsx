@@ -14,7 +14,11 @@ export function AlbumCard({ album }: { album: Album }) {
     <li className="album-card">
       <Link to={`/albums/${album.id}`} className="album-link" prefetch="intent">
         <span className="album-cover" style={{ backgroundImage: placeholder ? `url(${placeholder})` : undefined }}>
-          {cover ? <img src={cover.thumbnailUrl} alt="" loading="lazy" decoding="async" /> : <Icon name="album" size={40} />}
+          {cover ? (
+            <img src={cover.thumbnailUrl} alt="" loading="lazy" decoding="async" />
+          ) : (
+            <Icon name="album" size={40} />
+          )}
           {album.shared ? <Badge kind="shared" label="Shared" title="Shared by link" /> : null}
         </span>
         <span className="album-name">{album.name}</span>

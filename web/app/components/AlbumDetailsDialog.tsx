@@ -19,7 +19,15 @@ export interface AlbumDetailsDialogProps {
 }
 
 /** The name and description of an album, posted to the current route: "New album" and "Edit album". */
-export function AlbumDetailsDialog({ title, submitLabel, album, intent, error, busy, onClose }: AlbumDetailsDialogProps) {
+export function AlbumDetailsDialog({
+  title,
+  submitLabel,
+  album,
+  intent,
+  error,
+  busy,
+  onClose,
+}: AlbumDetailsDialogProps) {
   const id = useId();
   return (
     <Modal title={title} onClose={onClose}>
@@ -37,7 +45,13 @@ export function AlbumDetailsDialog({ title, submitLabel, album, intent, error, b
           aria-describedby={error ? `${id}-error` : undefined}
         />
         <label htmlFor={`${id}-description`}>{album ? 'Description' : 'Description (optional)'}</label>
-        <textarea id={`${id}-description`} name="description" maxLength={2000} rows={album ? 4 : 3} defaultValue={album?.description ?? ''} />
+        <textarea
+          id={`${id}-description`}
+          name="description"
+          maxLength={2000}
+          rows={album ? 4 : 3}
+          defaultValue={album?.description ?? ''}
+        />
         <FormError id={`${id}-error`}>{error}</FormError>
         <div className="form-actions">
           <Button onClick={onClose}>Cancel</Button>

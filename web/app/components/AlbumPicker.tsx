@@ -26,7 +26,10 @@ export function AlbumPicker({ ids, onClose, onAdded }: AlbumPickerProps) {
     const controller = new AbortController();
     getJson<{ albums: Album[] }>('/api/albums', controller.signal)
       .then((r) => setAlbums(r.albums))
-      .catch((err: unknown) => !controller.signal.aborted && setError(err instanceof Error ? err.message : 'Could not load your albums.'));
+      .catch(
+        (err: unknown) =>
+          !controller.signal.aborted && setError(err instanceof Error ? err.message : 'Could not load your albums.'),
+      );
     return () => controller.abort();
   }, []);
 
@@ -54,7 +57,14 @@ export function AlbumPicker({ ids, onClose, onAdded }: AlbumPickerProps) {
       >
         <label htmlFor={nameId}>New album</label>
         <div className="inline-form">
-          <input id={nameId} value={name} onChange={(e) => setName(e.target.value)} maxLength={200} placeholder="Album name" required />
+          <input
+            id={nameId}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            maxLength={200}
+            placeholder="Album name"
+            required
+          />
           <Button type="submit" variant="primary" disabled={busy || !name.trim()}>
             Create
           </Button>
@@ -78,7 +88,11 @@ export function AlbumPicker({ ids, onClose, onAdded }: AlbumPickerProps) {
                 })
               }
             >
-              {a.coverMediaItem ? <img src={a.coverMediaItem.thumbnailUrl} alt="" width={48} height={48} /> : <span className="picker-cover-empty" aria-hidden="true" />}
+              {a.coverMediaItem ? (
+                <img src={a.coverMediaItem.thumbnailUrl} alt="" width={48} height={48} />
+              ) : (
+                <span className="picker-cover-empty" aria-hidden="true" />
+              )}
               <span className="picker-name">{a.name}</span>
               <span className="muted">{plural(a.mediaItemsCount, 'item')}</span>
             </button>

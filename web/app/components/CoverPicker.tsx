@@ -17,7 +17,19 @@ interface Saved {
  * newest). A plain form inside <details>: it works before scripts load; with them the choice shows
  * at once (the chosen photo stands in until the face is known) and a toast offers to undo it.
  */
-export function CoverPicker({ personId, label, face, coverMediaItemId, photos }: { personId: string; label: string; face: CSSProperties | null; coverMediaItemId: string | null; photos: MediaItem[] }) {
+export function CoverPicker({
+  personId,
+  label,
+  face,
+  coverMediaItemId,
+  photos,
+}: {
+  personId: string;
+  label: string;
+  face: CSSProperties | null;
+  coverMediaItemId: string | null;
+  photos: MediaItem[];
+}) {
   const saving = useFetcher<Saved>({ key: `person-cover-${personId}` });
   const notify = useToast();
   const details = useRef<HTMLDetailsElement>(null);
@@ -32,12 +44,20 @@ export function CoverPicker({ personId, label, face, coverMediaItemId, photos }:
   const previous = coverMediaItemId && coverMediaItemId !== photos[0]?.id ? coverMediaItemId : '';
   const choose = (cover: string) => {
     saving.submit({ intent: 'cover', cover }, { method: 'post' });
-    notify(`Cover of ${label} changed`, { action: { label: 'Undo', run: () => saving.submit({ intent: 'cover', cover: previous }, { method: 'post' }) } });
+    notify(`Cover of ${label} changed`, {
+      action: { label: 'Undo', run: () => saving.submit({ intent: 'cover', cover: previous }, { method: 'post' }) },
+    });
   };
 
   return (
     <div className="person-cover">
-      <span className="person-face" data-testid="person-cover" data-cover={standIn?.id ?? coverMediaItemId ?? ''} aria-busy={saving.state !== 'idle'} style={standIn ? undefined : face ?? undefined}>
+      <span
+        className="person-face"
+        data-testid="person-cover"
+        data-cover={standIn?.id ?? coverMediaItemId ?? ''}
+        aria-busy={saving.state !== 'idle'}
+        style={standIn ? undefined : (face ?? undefined)}
+      >
         {standIn?.thumbnailUrl ? <img src={standIn.thumbnailUrl} alt="" /> : null}
       </span>
       {photos.length > 1 ? (
@@ -61,7 +81,11 @@ export function CoverPicker({ personId, label, face, coverMediaItemId, photos }:
               {photos.map((p) => (
                 <label key={p.id} className="cover-choice">
                   <input type="radio" name="cover" value={p.id} defaultChecked={p.id === previous} />
-                  {p.thumbnailUrl ? <img src={p.thumbnailUrl} alt={altText(p)} loading="lazy" decoding="async" /> : <span>{altText(p)}</span>}
+                  {p.thumbnailUrl ? (
+                    <img src={p.thumbnailUrl} alt={altText(p)} loading="lazy" decoding="async" />
+                  ) : (
+                    <span>{altText(p)}</span>
+                  )}
                 </label>
               ))}
             </fieldset>

@@ -6,12 +6,35 @@ import './ErrorPage.css';
 export function describeError(error: unknown): { status: number; title: string; message: string } {
   if (isRouteErrorResponse(error)) {
     const data: unknown = error.data;
-    const detail = data && typeof data === 'object' && 'message' in data && typeof data.message === 'string' ? data.message : typeof data === 'string' && data ? data : '';
-    if (error.status === 404) return { status: 404, title: 'Page not found', message: 'There is nothing here. The link may be wrong, or what it pointed to was deleted.' };
-    if (error.status === 503) return { status: 503, title: 'Trove is unreachable', message: detail || 'The Trove server cannot be reached right now.' };
-    return { status: error.status, title: 'Something went wrong', message: detail || error.statusText || `The server answered ${error.status}.` };
+    const detail =
+      data && typeof data === 'object' && 'message' in data && typeof data.message === 'string'
+        ? data.message
+        : typeof data === 'string' && data
+          ? data
+          : '';
+    if (error.status === 404)
+      return {
+        status: 404,
+        title: 'Page not found',
+        message: 'There is nothing here. The link may be wrong, or what it pointed to was deleted.',
+      };
+    if (error.status === 503)
+      return {
+        status: 503,
+        title: 'Trove is unreachable',
+        message: detail || 'The Trove server cannot be reached right now.',
+      };
+    return {
+      status: error.status,
+      title: 'Something went wrong',
+      message: detail || error.statusText || `The server answered ${error.status}.`,
+    };
   }
-  return { status: 500, title: 'Something went wrong', message: error instanceof Error && error.message ? error.message : 'An unexpected error happened.' };
+  return {
+    status: 500,
+    title: 'Something went wrong',
+    message: error instanceof Error && error.message ? error.message : 'An unexpected error happened.',
+  };
 }
 
 /** The not-found and error page: says what happened, offers to retry (errors) or go home. */

@@ -27,13 +27,31 @@ interface CardProps {
 }
 
 /** One entry of the explore rows and lists: its cover, its name and how many items it has. */
-export function ExploreCard({ to, title, note, image, round = false, face, placeholder, icon, unnamed = false, select }: CardProps) {
+export function ExploreCard({
+  to,
+  title,
+  note,
+  image,
+  round = false,
+  face,
+  placeholder,
+  icon,
+  unnamed = false,
+  select,
+}: CardProps) {
   return (
     <li className="explore-card">
       {select}
       <Link to={to} className="explore-link" prefetch="intent">
-        <span className={`explore-cover${round ? ' round' : ''}`} style={face ?? (placeholder ? { backgroundImage: `url(${placeholder})` } : undefined)}>
-          {image ? <img src={image} alt="" loading="lazy" decoding="async" /> : face ? null : <Icon name={icon} size={36} />}
+        <span
+          className={`explore-cover${round ? ' round' : ''}`}
+          style={face ?? (placeholder ? { backgroundImage: `url(${placeholder})` } : undefined)}
+        >
+          {image ? (
+            <img src={image} alt="" loading="lazy" decoding="async" />
+          ) : face ? null : (
+            <Icon name={icon} size={36} />
+          )}
         </span>
         <span className={`explore-name${unnamed ? ' muted' : ''}`}>{title}</span>
         <span className="explore-count muted">{note}</span>

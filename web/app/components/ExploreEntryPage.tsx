@@ -12,7 +12,16 @@ const LIST: Record<ExploreKind, { to: string; label: string }> = {
 };
 
 /** The page of a place, thing or person: the way back, its name and count, its tools, and its photos in the library's grid. */
-export function ExploreEntryPage(props: { kind: ExploreKind; id: string; title: ReactNode; label: string; count: number; items: MediaItem[]; focus: MediaItem | null; children?: ReactNode }) {
+export function ExploreEntryPage(props: {
+  kind: ExploreKind;
+  id: string;
+  title: ReactNode;
+  label: string;
+  count: number;
+  items: MediaItem[];
+  focus: MediaItem | null;
+  children?: ReactNode;
+}) {
   const { kind, id, title, label, count, items, focus, children } = props;
   return (
     <>

@@ -3,7 +3,14 @@ import type { MediaItem } from '~/api/types';
 import { explorePath, placeLabel } from '~/lib/explore';
 import type { ItemEntries } from '~/lib/explore';
 import { getJson } from '~/lib/fetch-json.client';
-import { cameraSummary, dimensionsSummary, exposureSummary, formatBytes, formatCoordinates, formatDateTime } from '~/lib/format';
+import {
+  cameraSummary,
+  dimensionsSummary,
+  exposureSummary,
+  formatBytes,
+  formatCoordinates,
+  formatDateTime,
+} from '~/lib/format';
 import { Button } from './ui/Button';
 import './InfoPanel.css';
 
@@ -32,7 +39,11 @@ export function InfoPanel({ item, onDescribe }: InfoPanelProps) {
   return (
     <aside className="info-panel" aria-labelledby={titleId}>
       <h2 id={titleId}>Info</h2>
-      {onDescribe ? <DescriptionEditor key={item.id} value={item.description} onSave={onDescribe} /> : item.description ? <p className="description">{item.description}</p> : null}
+      {onDescribe ? (
+        <DescriptionEditor key={item.id} value={item.description} onSave={onDescribe} />
+      ) : item.description ? (
+        <p className="description">{item.description}</p>
+      ) : null}
       <dl>
         {rows
           .filter((r): r is [string, string] => !!r[1])
@@ -46,7 +57,11 @@ export function InfoPanel({ item, onDescribe }: InfoPanelProps) {
           <dt>Location</dt>
           <dd>
             {location ? (
-              <a href={`https://www.openstreetmap.org/?mlat=${item.latitude}&mlon=${item.longitude}#map=15/${item.latitude}/${item.longitude}`} target="_blank" rel="noreferrer noopener">
+              <a
+                href={`https://www.openstreetmap.org/?mlat=${item.latitude}&mlon=${item.longitude}#map=15/${item.latitude}/${item.longitude}`}
+                target="_blank"
+                rel="noreferrer noopener"
+              >
                 {location}
               </a>
             ) : (
@@ -58,7 +73,11 @@ export function InfoPanel({ item, onDescribe }: InfoPanelProps) {
         {item.status !== 'READY' ? (
           <div className="info-row">
             <dt>Status</dt>
-            <dd>{item.status === 'FAILED' ? `Could not process${item.failureReason ? `: ${item.failureReason}` : ''}` : 'Processing…'}</dd>
+            <dd>
+              {item.status === 'FAILED'
+                ? `Could not process${item.failureReason ? `: ${item.failureReason}` : ''}`
+                : 'Processing…'}
+            </dd>
           </div>
         ) : null}
       </dl>
@@ -77,9 +96,15 @@ function EntryRows({ itemId }: { itemId: string }) {
   }, [itemId]);
   if (!entries) return null;
   const rows = [
-    { label: entries.places.length > 1 ? 'Places' : 'Place', links: entries.places.map((p) => ({ to: explorePath('place', p.id), text: placeLabel(p) })) },
+    {
+      label: entries.places.length > 1 ? 'Places' : 'Place',
+      links: entries.places.map((p) => ({ to: explorePath('place', p.id), text: placeLabel(p) })),
+    },
     { label: 'Things', links: entries.things.map((t) => ({ to: explorePath('thing', t.id), text: t.name })) },
-    { label: 'People', links: entries.people.map((p) => ({ to: explorePath('person', p.id), text: p.name || 'Unnamed person' })) },
+    {
+      label: 'People',
+      links: entries.people.map((p) => ({ to: explorePath('person', p.id), text: p.name || 'Unnamed person' })),
+    },
   ];
   return (
     <>

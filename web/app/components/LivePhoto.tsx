@@ -46,8 +46,24 @@ export function LivePhoto({ src, alt, motionUrl }: LivePhotoProps) {
       onContextMenu={(e) => e.preventDefault()}
     >
       <img src={src} alt={alt} decoding="async" draggable={false} />
-      <video ref={video} className="live-photo-motion" src={motionUrl} muted playsInline preload="metadata" aria-hidden="true" tabIndex={-1} onEnded={() => setPlaying(false)} />
-      <button type="button" className="live-photo-button" aria-pressed={playing} title="Play the Live Photo (or hover, or press and hold)" onClick={() => setPlaying((p) => !p)}>
+      <video
+        ref={video}
+        className="live-photo-motion"
+        src={motionUrl}
+        muted
+        playsInline
+        preload="metadata"
+        aria-hidden="true"
+        tabIndex={-1}
+        onEnded={() => setPlaying(false)}
+      />
+      <button
+        type="button"
+        className="live-photo-button"
+        aria-pressed={playing}
+        title="Play the Live Photo (or hover, or press and hold)"
+        onClick={() => setPlaying((p) => !p)}
+      >
         Live
       </button>
     </div>

@@ -46,7 +46,17 @@ export interface MediaBrowserProps {
  * A list of media items as a page: the grid, selection and its bulk actions, and the viewer
  * (`?item=<id>` in the URL, so it can be linked, and Back closes it).
  */
-export function MediaBrowser({ view, initial, focus, memories: withMemories = false, label, empty, bulk = [], onAlbumChanged, showUploads = false }: MediaBrowserProps) {
+export function MediaBrowser({
+  view,
+  initial,
+  focus,
+  memories: withMemories = false,
+  label,
+  empty,
+  bulk = [],
+  onAlbumChanged,
+  showUploads = false,
+}: MediaBrowserProps) {
   const readOnly = view.kind === 'shared';
   const order = view.kind === 'album' || view.kind === 'shared' ? 'as-given' : 'newest';
   const list = useMediaList({ viewQuery: viewQuery(view), initial, order, poll: !readOnly });
@@ -78,7 +88,11 @@ export function MediaBrowser({ view, initial, focus, memories: withMemories = fa
   const fromMemories = params.get('from') === 'memories' && memories.length > 0;
   const context = fromMemories ? memories : list.items;
   const index = itemId ? context.findIndex((i) => i.id === itemId) : -1;
-  const current = itemId ? (index >= 0 ? context[index] : [...extra, ...(focus ? [focus] : [])].find((i) => i.id === itemId) ?? null) : null;
+  const current = itemId
+    ? index >= 0
+      ? context[index]
+      : ([...extra, ...(focus ? [focus] : [])].find((i) => i.id === itemId) ?? null)
+    : null;
   const prev = index > 0 ? context[index - 1] : null;
   const next = index >= 0 && index < context.length - 1 ? context[index + 1] : null;
   // Stepping near the end of what is loaded loads more.
@@ -159,7 +173,14 @@ export function MediaBrowser({ view, initial, focus, memories: withMemories = fa
           list.remove(ids);
           dispatch({ type: 'set', ids, selected: false });
         }
-        notify(doneMessage(intent, ids.length), intent === 'trash' ? { link: { to: '/trash', label: 'Open trash' } } : intent === 'hide' ? { link: { to: '/hidden', label: 'Open hidden' } } : undefined);
+        notify(
+          doneMessage(intent, ids.length),
+          intent === 'trash'
+            ? { link: { to: '/trash', label: 'Open trash' } }
+            : intent === 'hide'
+              ? { link: { to: '/hidden', label: 'Open hidden' } }
+              : undefined,
+        );
         if (view.kind === 'album') onAlbumChanged?.();
       } catch (err) {
         notify(err instanceof Error ? err.message : 'That did not work.', { tone: 'error' });
@@ -199,7 +220,10 @@ export function MediaBrowser({ view, initial, focus, memories: withMemories = fa
         addToAlbum: (item) => setPicker([item.id]),
       };
 
-  const selectedIds = useMemo(() => list.items.filter((i) => selection.ids.has(i.id)).map((i) => i.id), [list.items, selection.ids]);
+  const selectedIds = useMemo(
+    () => list.items.filter((i) => selection.ids.has(i.id)).map((i) => i.id),
+    [list.items, selection.ids],
+  );
   const onBulk = (action: BulkAction) => {
     if (action === 'addToAlbum') setPicker(selectedIds);
     else if (action === 'setCover') void setCover(selectedIds[0]).then(() => dispatch({ type: 'clear' }));
@@ -236,7 +260,15 @@ export function MediaBrowser({ view, initial, focus, memories: withMemories = fa
 
   return (
     <>
-      {selectedIds.length > 0 ? <SelectionBar count={selectedIds.length} actions={bulk.filter((a) => a !== 'setCover' || selectedIds.length === 1)} busy={busy} onAction={onBulk} onClear={() => dispatch({ type: 'clear' })} /> : null}
+      {selectedIds.length > 0 ? (
+        <SelectionBar
+          count={selectedIds.length}
+          actions={bulk.filter((a) => a !== 'setCover' || selectedIds.length === 1)}
+          busy={busy}
+          onAction={onBulk}
+          onClear={() => dispatch({ type: 'clear' })}
+        />
+      ) : null}
 
       {memories.length > 0 ? <MemoriesStrip items={memories} onOpen={(id) => openItem(id, 'memories')} /> : null}
 
@@ -277,7 +309,14 @@ export function MediaBrowser({ view, initial, focus, memories: withMemories = fa
           onClose={closeViewer}
           actions={viewerActions}
           extra={
-            view.kind === 'album' ? <IconButton icon="cover" label="Set as album cover" title="Set as album cover" onClick={() => void setCover(current.id)} /> : null
+            view.kind === 'album' ? (
+              <IconButton
+                icon="cover"
+                label="Set as album cover"
+                title="Set as album cover"
+                onClick={() => void setCover(current.id)}
+              />
+            ) : null
           }
         />
       ) : null}
@@ -289,7 +328,9 @@ export function MediaBrowser({ view, initial, focus, memories: withMemories = fa
           onAdded={(album, count) => {
             setPicker(null);
             dispatch({ type: 'clear' });
-            notify(`Added ${count === 1 ? '1 item' : `${count} items`} to ${album.name}`, { link: { to: `/albums/${album.id}`, label: 'Open album' } });
+            notify(`Added ${count === 1 ? '1 item' : `${count} items`} to ${album.name}`, {
+              link: { to: `/albums/${album.id}`, label: 'Open album' },
+            });
             onAlbumChanged?.();
           }}
         />

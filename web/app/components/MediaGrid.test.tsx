@@ -18,9 +18,27 @@ beforeAll(() => {
   Object.defineProperty(window, 'innerHeight', { configurable: true, value: 800 });
 });
 
-function Grid({ items, onNearEnd = jest.fn(), onOpen = jest.fn() }: { items: MediaItem[]; onNearEnd?: () => void; onOpen?: (id: string) => void }) {
+function Grid({
+  items,
+  onNearEnd = jest.fn(),
+  onOpen = jest.fn(),
+}: {
+  items: MediaItem[];
+  onNearEnd?: () => void;
+  onOpen?: (id: string) => void;
+}) {
   const [selection, dispatch] = useReducer(selectionReducer, emptySelection);
-  return <MediaGrid items={items} grouping="day" label="All photos" selection={{ ids: selection.ids, dispatch }} hrefFor={(id) => `?item=${id}`} onOpen={onOpen} onNearEnd={onNearEnd} />;
+  return (
+    <MediaGrid
+      items={items}
+      grouping="day"
+      label="All photos"
+      selection={{ ids: selection.ids, dispatch }}
+      hrefFor={(id) => `?item=${id}`}
+      onOpen={onOpen}
+      onNearEnd={onNearEnd}
+    />
+  );
 }
 
 const flush = () => act(() => new Promise((r) => requestAnimationFrame(() => r(undefined))));
@@ -59,7 +77,14 @@ describe('MediaGrid', () => {
     const checks = () => screen.getAllByRole('button', { name: /^Select Photo/ });
     fireEvent.click(checks()[0]);
     fireEvent.click(checks()[3], { shiftKey: true });
-    expect(checks().map((c) => c.getAttribute('aria-pressed'))).toEqual(['true', 'true', 'true', 'true', 'false', 'false']);
+    expect(checks().map((c) => c.getAttribute('aria-pressed'))).toEqual([
+      'true',
+      'true',
+      'true',
+      'true',
+      'false',
+      'false',
+    ]);
     fireEvent.click(screen.getAllByRole('button', { name: /^(Select|Deselect) all from/ })[0]);
     expect(checks().every((c) => c.getAttribute('aria-pressed') === 'true')).toBe(true);
   });

@@ -39,7 +39,17 @@ const GAP = 4;
  * near the screen are in the DOM, so tens of thousands of items stay smooth), asking for more
  * items as the end comes near.
  */
-export function MediaGrid({ items, grouping, label, selection, hrefFor, onOpen, onNearEnd, focusId, onBroken }: MediaGridProps) {
+export function MediaGrid({
+  items,
+  grouping,
+  label,
+  selection,
+  hrefFor,
+  onOpen,
+  onNearEnd,
+  focusId,
+  onBroken,
+}: MediaGridProps) {
   const ref = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
   const [viewport, setViewport] = useState({ top: 0, height: 900 });
@@ -62,7 +72,9 @@ export function MediaGrid({ items, grouping, label, selection, hrefFor, onOpen, 
         const el = ref.current;
         if (!el) return;
         const top = -el.getBoundingClientRect().top;
-        setViewport((v) => (Math.abs(v.top - top) < 1 && v.height === window.innerHeight ? v : { top, height: window.innerHeight }));
+        setViewport((v) =>
+          Math.abs(v.top - top) < 1 && v.height === window.innerHeight ? v : { top, height: window.innerHeight },
+        );
       });
     };
     update();
@@ -76,17 +88,37 @@ export function MediaGrid({ items, grouping, label, selection, hrefFor, onOpen, 
   }, []);
 
   const groups: Group[] = useMemo(
-    () => (grouping === 'day' ? groupConsecutive(items, (i) => dayKey(new Date(i.creationTime)), (k) => dayLabel(k)) : items.length ? [{ key: 'all', label: '', start: 0, end: items.length }] : []),
+    () =>
+      grouping === 'day'
+        ? groupConsecutive(
+            items,
+            (i) => dayKey(new Date(i.creationTime)),
+            (k) => dayLabel(k),
+          )
+        : items.length
+          ? [{ key: 'all', label: '', start: 0, end: items.length }]
+          : [],
     [items, grouping],
   );
   const headerHeight = grouping === 'day' ? (width < 600 ? 44 : 52) : 0;
   const layout = useMemo(
-    () => layoutTimeline(items, groups, { width, targetRowHeight: targetRowHeightFor(width), gap: GAP, headerHeight, groupGap: grouping === 'day' ? 8 : 0 }),
+    () =>
+      layoutTimeline(items, groups, {
+        width,
+        targetRowHeight: targetRowHeightFor(width),
+        gap: GAP,
+        headerHeight,
+        groupGap: grouping === 'day' ? 8 : 0,
+      }),
     [items, groups, width, headerHeight, grouping],
   );
 
   const overscan = viewport.height;
-  const [first, last] = visibleBlocks(layout.blocks, viewport.top - overscan, viewport.top + viewport.height + overscan);
+  const [first, last] = visibleBlocks(
+    layout.blocks,
+    viewport.top - overscan,
+    viewport.top + viewport.height + overscan,
+  );
 
   // More items when the end of what is loaded is within two screens.
   useEffect(() => {
@@ -104,7 +136,9 @@ export function MediaGrid({ items, grouping, label, selection, hrefFor, onOpen, 
       window.scrollTo({ top: Math.max(0, gridTop + block.y - window.innerHeight / 3) });
     }
     let frame = requestAnimationFrame(() => {
-      frame = requestAnimationFrame(() => ref.current?.querySelector<HTMLElement>(`[data-id="${focusId}"] .tile-link`)?.focus({ preventScroll: true }));
+      frame = requestAnimationFrame(() =>
+        ref.current?.querySelector<HTMLElement>(`[data-id="${focusId}"] .tile-link`)?.focus({ preventScroll: true }),
+      );
     });
     return () => cancelAnimationFrame(frame);
     // Only when the viewer hands focus back, not on every scroll.
@@ -158,7 +192,13 @@ export function MediaGrid({ items, grouping, label, selection, hrefFor, onOpen, 
       const row = layout.blocks[b];
       if (row && row.kind === 'row') {
         const centre = here.x + here.width / 2;
-        to = row.tiles.reduce((best, t) => (Math.abs(t.x + t.width / 2 - centre) < Math.abs(positions[best].x + positions[best].width / 2 - centre) ? t.index : best), row.tiles[0].index);
+        to = row.tiles.reduce(
+          (best, t) =>
+            Math.abs(t.x + t.width / 2 - centre) < Math.abs(positions[best].x + positions[best].width / 2 - centre)
+              ? t.index
+              : best,
+          row.tiles[0].index,
+        );
       }
     } else if ((e.key === 'x' || e.key === 'X') && selection) {
       e.preventDefault();
@@ -170,7 +210,10 @@ export function MediaGrid({ items, grouping, label, selection, hrefFor, onOpen, 
     focusItem(to);
   };
   const dispatch = selection?.dispatch;
-  const onToggle = useCallback((id: string, range: boolean) => dispatch?.(range ? { type: 'range', id, order } : { type: 'toggle', id }), [dispatch, order]);
+  const onToggle = useCallback(
+    (id: string, range: boolean) => dispatch?.(range ? { type: 'range', id, order } : { type: 'toggle', id }),
+    [dispatch, order],
+  );
   const selecting = (selection?.ids.size ?? 0) > 0;
 
   const rendered = [];
@@ -219,7 +262,15 @@ export function MediaGrid({ items, grouping, label, selection, hrefFor, onOpen, 
   }
 
   return (
-    <div ref={ref} className="grid" role="region" aria-label={label} style={{ height: layout.height }} data-count={items.length} onKeyDown={onKeyDown}>
+    <div
+      ref={ref}
+      className="grid"
+      role="region"
+      aria-label={label}
+      style={{ height: layout.height }}
+      data-count={items.length}
+      onKeyDown={onKeyDown}
+    >
       {rendered}
     </div>
   );

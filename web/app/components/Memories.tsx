@@ -23,7 +23,8 @@ export function useMemories(enabled: boolean, refresh: number): [MediaItem[], Di
       getJson<{ items: MediaItem[] }>(`/api/years-ago?md=${monthDate()}`, controller.signal)
         .then((r) => setItems(r.items))
         .catch(() => {
-          if (!controller.signal.aborted && n < RETRY_DELAYS_MS.length) timer = setTimeout(() => attempt(n + 1), RETRY_DELAYS_MS[n]);
+          if (!controller.signal.aborted && n < RETRY_DELAYS_MS.length)
+            timer = setTimeout(() => attempt(n + 1), RETRY_DELAYS_MS[n]);
         });
     };
     timer = setTimeout(() => attempt(0), 300);

@@ -8,12 +8,26 @@ import { Button, buttonClass } from './ui/Button';
  * Asks before merging people, which cannot be undone: which one stays (their name and their page;
  * a named one is offered first), then "Merge". Focus moves here when it appears.
  */
-export function MergeConfirm({ people, hidden, cancel }: { people: Pick<Person, 'id' | 'name' | 'mediaItemsCount'>[]; hidden: boolean; cancel: string }) {
+export function MergeConfirm({
+  people,
+  hidden,
+  cancel,
+}: {
+  people: Pick<Person, 'id' | 'name' | 'mediaItemsCount'>[];
+  hidden: boolean;
+  cancel: string;
+}) {
   const ref = useRef<HTMLHeadingElement>(null);
   useEffect(() => ref.current?.focus(), []);
   const keep = people.find((p) => p.name) ?? people[0]!;
   return (
-    <Form method="post" className="panel merge-confirm" role="alertdialog" aria-labelledby="merge-title" aria-describedby="merge-text">
+    <Form
+      method="post"
+      className="panel merge-confirm"
+      role="alertdialog"
+      aria-labelledby="merge-title"
+      aria-describedby="merge-text"
+    >
       <h2 id="merge-title" ref={ref} tabIndex={-1}>
         Merge {people.length} people?
       </h2>

@@ -20,7 +20,17 @@ export function tileUrl(template: string, z: number, x: number, y: number): stri
  * A still map centred on a place: the tiles around it from the configured tile server, placed with
  * CSS so it renders on the server and needs no script. Only drawn when a tile URL is configured.
  */
-export function PlaceMap({ template, latitude, longitude, label }: { template: string; latitude: number; longitude: number; label: string }) {
+export function PlaceMap({
+  template,
+  latitude,
+  longitude,
+  label,
+}: {
+  template: string;
+  latitude: number;
+  longitude: number;
+  label: string;
+}) {
   const at = tileAt(latitude, longitude, ZOOM);
   const n = 2 ** ZOOM;
   const tiles: { key: string; src: string; left: number; top: number }[] = [];
@@ -30,13 +40,24 @@ export function PlaceMap({ template, latitude, longitude, label }: { template: s
       const ty = Math.floor(at.y) + dy;
       if (ty < 0 || ty >= n) continue;
       const wrapped = ((tx % n) + n) % n;
-      tiles.push({ key: `${dx},${dy}`, src: tileUrl(template, ZOOM, wrapped, ty), left: Math.round((tx - at.x) * TILE), top: Math.round((ty - at.y) * TILE) });
+      tiles.push({
+        key: `${dx},${dy}`,
+        src: tileUrl(template, ZOOM, wrapped, ty),
+        left: Math.round((tx - at.x) * TILE),
+        top: Math.round((ty - at.y) * TILE),
+      });
     }
   }
   return (
     <figure className="place-map" role="img" aria-label={`Map of ${label}`} data-testid="place-map">
       {tiles.map((t) => (
-        <img key={t.key} src={t.src} alt="" loading="lazy" style={{ left: `calc(50% + ${t.left}px)`, top: `calc(50% + ${t.top}px)` }} />
+        <img
+          key={t.key}
+          src={t.src}
+          alt=""
+          loading="lazy"
+          style={{ left: `calc(50% + ${t.left}px)`, top: `calc(50% + ${t.top}px)` }}
+        />
       ))}
       <span className="pin">
         <Icon name="place" size={36} />

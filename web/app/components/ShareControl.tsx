@@ -50,13 +50,22 @@ export function ShareControl({ shared, shareLocation, url }: { shared: boolean; 
           <Button size="small" onClick={() => void copy()}>
             <Icon name="copy" size={18} /> {copied ? 'Copied' : 'Copy link'}
           </Button>
-          <span className="muted share-hint">Anyone with the link can see this album’s photos and videos, without logging in. Hidden items are left out.</span>
+          <span className="muted share-hint">
+            Anyone with the link can see this album’s photos and videos, without logging in. Hidden items are left out.
+          </span>
           <locationFetcher.Form method="post" className="share-toggle">
             <input type="hidden" name="intent" value="share-location" />
             <input type="hidden" name="shareLocation" value={locationOn ? 'false' : 'true'} />
-            <Switch type="submit" on={locationOn} label="Show where photos were taken" disabled={locationFetcher.state !== 'idle'} />
+            <Switch
+              type="submit"
+              on={locationOn}
+              label="Show where photos were taken"
+              disabled={locationFetcher.state !== 'idle'}
+            />
           </locationFetcher.Form>
-          <span className="muted share-hint">Off: visitors get no GPS positions from the app. Original files keep what the camera wrote into them.</span>
+          <span className="muted share-hint">
+            Off: visitors get no GPS positions from the app. Original files keep what the camera wrote into them.
+          </span>
         </div>
       ) : null}
     </div>

@@ -18,7 +18,11 @@ export function StorageUse({ storage }: { storage: { usageBytes: number; quotaBy
   const percent = quotaBytes > 0 ? Math.min(100, Math.round((usageBytes / quotaBytes) * 100)) : 100;
   return (
     <>
-      <progress max={Math.max(quotaBytes, 1)} value={Math.min(usageBytes, quotaBytes)} aria-label="Storage used of your quota" />
+      <progress
+        max={Math.max(quotaBytes, 1)}
+        value={Math.min(usageBytes, quotaBytes)}
+        aria-label="Storage used of your quota"
+      />
       <dl className="facts" data-testid="storage">
         <dt>Used</dt>
         <dd>

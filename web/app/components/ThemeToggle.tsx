@@ -8,7 +8,9 @@ const LABEL: Record<Theme, string> = { system: 'System', light: 'Light', dark: '
 
 /** The theme in effect: the one being saved (so the switch is instant), else the one the cookie holds. */
 export function useTheme(): Theme {
-  const saving = useFetchers().find((f) => f.formAction === '/theme')?.formData?.get('theme');
+  const saving = useFetchers()
+    .find((f) => f.formAction === '/theme')
+    ?.formData?.get('theme');
   const saved = useRouteLoaderData<{ theme: Theme }>('root')?.theme;
   return isTheme(saving) ? saving : (saved ?? 'system');
 }

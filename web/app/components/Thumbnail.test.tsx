@@ -72,7 +72,10 @@ describe('Thumbnail', () => {
   });
 
   it('marks videos and favourites, and has no check where nothing can be selected', () => {
-    const { container } = renderTile({ item: makeItem({ mediaItemType: 'video', favourite: true }), selectable: false });
+    const { container } = renderTile({
+      item: makeItem({ mediaItemType: 'video', favourite: true }),
+      selectable: false,
+    });
     expect(container.querySelector('.badge-video')).not.toBeNull();
     expect(container.querySelector('.badge-favourite')).not.toBeNull();
     expect(screen.queryByRole('button')).toBeNull();

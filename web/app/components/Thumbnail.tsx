@@ -30,7 +30,20 @@ export interface ThumbnailProps {
  * placeholder, the thumbnail fading in over it once loaded, badges (video, favourite), the
  * processing state, and a selection check.
  */
-export const Thumbnail = memo(function Thumbnail({ item, href, x, y, width, height, selectable, selected, selecting, onOpen, onToggle, onBroken }: ThumbnailProps) {
+export const Thumbnail = memo(function Thumbnail({
+  item,
+  href,
+  x,
+  y,
+  width,
+  height,
+  selectable,
+  selected,
+  selecting,
+  onOpen,
+  onToggle,
+  onBroken,
+}: ThumbnailProps) {
   // Keyed by what is shown, so a new URL or a finished processing fades in (or is tried) afresh.
   const shown = `${item.status} ${item.thumbnailUrl}`;
   const [loadedKey, setLoadedKey] = useState<string | null>(null);
@@ -62,7 +75,13 @@ export const Thumbnail = memo(function Thumbnail({ item, href, x, y, width, heig
       data-selected={selected || undefined}
       style={{ left: x, top: y, width, height, backgroundImage: placeholder ? `url(${placeholder})` : undefined }}
     >
-      <a href={href} className="tile-link" onClick={onClick} aria-busy={pending || undefined} aria-describedby={pending || failed ? `st-${item.id}` : undefined}>
+      <a
+        href={href}
+        className="tile-link"
+        onClick={onClick}
+        aria-busy={pending || undefined}
+        aria-describedby={pending || failed ? `st-${item.id}` : undefined}
+      >
         {!broken ? (
           <img
             // A new key after processing makes the browser ask again for a thumbnail that was not there yet.
@@ -99,7 +118,13 @@ export const Thumbnail = memo(function Thumbnail({ item, href, x, y, width, heig
         ) : null}
       </a>
       {selectable ? (
-        <CheckToggle className="tile-check" pressed={selected} label={`Select ${alt}`} iconSize={18} onClick={(e) => onToggle(item.id, e.shiftKey)} />
+        <CheckToggle
+          className="tile-check"
+          pressed={selected}
+          label={`Select ${alt}`}
+          iconSize={18}
+          onClick={(e) => onToggle(item.id, e.shiftKey)}
+        />
       ) : null}
     </div>
   );

@@ -7,7 +7,8 @@ import { UploadPanel } from './Uploads';
 
 function manual() {
   const calls: { progress(n: number): void; finish(r: SendResult): void }[] = [];
-  const send: Sender = (_f, onProgress) => new Promise((resolve) => calls.push({ progress: onProgress, finish: resolve }));
+  const send: Sender = (_f, onProgress) =>
+    new Promise((resolve) => calls.push({ progress: onProgress, finish: resolve }));
   return { send, calls };
 }
 
@@ -47,7 +48,9 @@ describe('UploadPanel', () => {
     });
     expect(screen.getByText('Uploaded')).toBeTruthy();
     expect(screen.getByText('Already in your library')).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Show it' }).getAttribute('href')).toBe('/?item=3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c');
+    expect(screen.getByRole('link', { name: 'Show it' }).getAttribute('href')).toBe(
+      '/?item=3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c',
+    );
     expect(screen.getByText('Server unreachable, try again')).toBeTruthy();
     expect(screen.getByRole('heading').textContent).toBe('1 upload failed');
 

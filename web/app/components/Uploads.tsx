@@ -1,5 +1,14 @@
 import { Link } from '@remix-run/react';
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import type { ReactNode } from 'react';
 import { formatBytes, plural } from '~/lib/format';
 import { UploadQueue } from '~/lib/upload-queue';
@@ -11,7 +20,8 @@ import './Uploads.css';
 
 /** Files sent at the same time. */
 export const UPLOADS_IN_FLIGHT = 3;
-const ACCEPT = 'image/*,video/*,.heic,.heif,.avif,.jxl,.dng,.cr2,.cr3,.nef,.arw,.orf,.rw2,.mkv,.avi,.3gp,.3g2,.m4v,.mts,.m2ts,.m2t';
+const ACCEPT =
+  'image/*,video/*,.heic,.heif,.avif,.jxl,.dng,.cr2,.cr3,.nef,.arw,.orf,.rw2,.mkv,.avi,.3gp,.3g2,.m4v,.mts,.m2ts,.m2t';
 /** To the web server, which relays the file to the API. `sendFile` is browser-only (undefined on the server), so it is looked up when a file is sent, never while rendering. */
 const sendToServer: Sender = (file, onProgress, signal) => sendFile('/api/upload', file, onProgress, signal);
 
@@ -42,7 +52,9 @@ export function useUploadCreated(listener: (id: string) => void) {
 /** The upload queue of the signed-in app, its file picker, drag-and-drop anywhere, and the progress panel. */
 export function UploadProvider({ children }: { children: ReactNode }) {
   const listeners = useRef(new Set<(id: string) => void>());
-  const [queue] = useState(() => new UploadQueue(sendToServer, UPLOADS_IN_FLIGHT, (id) => listeners.current.forEach((l) => l(id))));
+  const [queue] = useState(
+    () => new UploadQueue(sendToServer, UPLOADS_IN_FLIGHT, (id) => listeners.current.forEach((l) => l(id))),
+  );
   const input = useRef<HTMLInputElement>(null);
 
   const api = useMemo<UploadsApi>(
@@ -176,7 +188,9 @@ export function UploadPanel({ queue }: { queue: UploadQueue }) {
           label={collapsed ? 'Show uploads' : 'Hide upload details'}
           onClick={() => setCollapsed((c) => !c)}
         />
-        {snap.active === 0 ? <IconButton icon="close" iconSize={20} size="small" label="Close uploads" onClick={dismiss} /> : null}
+        {snap.active === 0 ? (
+          <IconButton icon="close" iconSize={20} size="small" label="Close uploads" onClick={dismiss} />
+        ) : null}
       </div>
       <progress className="upload-total" max={100} value={percent} aria-label="All uploads">
         {percent}%
@@ -191,7 +205,19 @@ export function UploadPanel({ queue }: { queue: UploadQueue }) {
                 </span>
                 <span className="upload-size muted">{formatBytes(e.size)}</span>
               </div>
-              <progress max={e.size || 1} value={e.status === 'queued' ? 0 : e.status === 'failed' ? e.loaded : e.status === 'uploading' ? e.loaded : e.size || 1} aria-label={`Upload of ${e.name}`} />
+              <progress
+                max={e.size || 1}
+                value={
+                  e.status === 'queued'
+                    ? 0
+                    : e.status === 'failed'
+                      ? e.loaded
+                      : e.status === 'uploading'
+                        ? e.loaded
+                        : e.size || 1
+                }
+                aria-label={`Upload of ${e.name}`}
+              />
               <div className="upload-line">
                 <span className="upload-status">{statusText(e)}</span>
                 {e.status === 'duplicate' && e.mediaItemId ? (

@@ -6,11 +6,28 @@ import { Viewer } from './Viewer';
 import type { ViewerActions } from './Viewer';
 
 const prev = makeItem({ filename: 'prev.jpg' });
-const item = makeItem({ filename: 'here.jpg', cameraMake: 'Google', cameraModel: 'Pixel 8', apertureFNumber: '1.8', exposureTime: '0.01', width: 4032, height: 3024, latitude: 52.37, longitude: 4.89 });
+const item = makeItem({
+  filename: 'here.jpg',
+  cameraMake: 'Google',
+  cameraModel: 'Pixel 8',
+  apertureFNumber: '1.8',
+  exposureTime: '0.01',
+  width: 4032,
+  height: 3024,
+  latitude: 52.37,
+  longitude: 4.89,
+});
 const next = makeItem({ filename: 'next.jpg' });
 
 function actions(): jest.Mocked<ViewerActions> {
-  return { favourite: jest.fn(), hide: jest.fn(), trash: jest.fn(), restore: jest.fn(), describe: jest.fn((_item: MediaItem, _d: string | null) => Promise.resolve()), addToAlbum: jest.fn() };
+  return {
+    favourite: jest.fn(),
+    hide: jest.fn(),
+    trash: jest.fn(),
+    restore: jest.fn(),
+    describe: jest.fn((_item: MediaItem, _d: string | null) => Promise.resolve()),
+    addToAlbum: jest.fn(),
+  };
 }
 
 function dialog() {
@@ -20,7 +37,9 @@ function dialog() {
 describe('Viewer', () => {
   it('is a labelled dialog showing the preview, and steps with ← and →', () => {
     const onNavigate = jest.fn();
-    render(<Viewer item={item} prev={prev} next={next} onNavigate={onNavigate} onClose={jest.fn()} actions={actions()} />);
+    render(
+      <Viewer item={item} prev={prev} next={next} onNavigate={onNavigate} onClose={jest.fn()} actions={actions()} />,
+    );
     expect(dialog().getAttribute('aria-label')).toBe('Photo: here.jpg');
     expect(screen.getByRole('img', { name: /here\.jpg/ }).getAttribute('src')).toBe(item.previewUrl);
     fireEvent.keyDown(dialog(), { key: 'ArrowRight' });
@@ -46,8 +65,15 @@ describe('Viewer', () => {
     const pause = jest.spyOn(HTMLMediaElement.prototype, 'pause').mockReturnValue(undefined);
     try {
       const motionUrl = '/v1/mediaItems/00000000-0000-4000-8000-000000000999/preview?exp=1&sig=s';
-      const live = makeItem({ filename: 'here.jpg', mediaItemCategory: 'live', motionMediaItemId: '00000000-0000-4000-8000-000000000999', motionUrl });
-      const { container } = render(<Viewer item={live} prev={null} next={null} onNavigate={jest.fn()} onClose={jest.fn()} actions={actions()} />);
+      const live = makeItem({
+        filename: 'here.jpg',
+        mediaItemCategory: 'live',
+        motionMediaItemId: '00000000-0000-4000-8000-000000000999',
+        motionUrl,
+      });
+      const { container } = render(
+        <Viewer item={live} prev={null} next={null} onNavigate={jest.fn()} onClose={jest.fn()} actions={actions()} />,
+      );
       expect(screen.getByRole('img', { name: /here\.jpg/ }).getAttribute('src')).toBe(live.previewUrl);
       const motion = container.querySelector('video.live-photo-motion')!;
       expect(motion.getAttribute('src')).toBe(motionUrl);
@@ -80,21 +106,27 @@ describe('Viewer', () => {
   });
 
   it('an ordinary photo has no motion part to play', () => {
-    const { container } = render(<Viewer item={item} prev={null} next={null} onNavigate={jest.fn()} onClose={jest.fn()} actions={actions()} />);
+    const { container } = render(
+      <Viewer item={item} prev={null} next={null} onNavigate={jest.fn()} onClose={jest.fn()} actions={actions()} />,
+    );
     expect(container.querySelector('.live-photo, video')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Live' })).toBeNull();
   });
 
   it('closes once on Esc (the dialog’s cancel, refused or not) and with its button', () => {
     const onClose = jest.fn();
-    const { unmount } = render(<Viewer item={item} prev={null} next={null} onNavigate={jest.fn()} onClose={onClose} actions={actions()} />);
+    const { unmount } = render(
+      <Viewer item={item} prev={null} next={null} onNavigate={jest.fn()} onClose={onClose} actions={actions()} />,
+    );
     fireEvent(dialog(), new Event('cancel', { cancelable: true }));
     fireEvent(dialog(), new Event('close'));
     expect(onClose).toHaveBeenCalledTimes(1);
     expect((screen.getByRole('button', { name: 'Previous' }) as HTMLButtonElement).disabled).toBe(true);
     unmount();
     const onClose2 = jest.fn();
-    render(<Viewer item={item} prev={null} next={null} onNavigate={jest.fn()} onClose={onClose2} actions={actions()} />);
+    render(
+      <Viewer item={item} prev={null} next={null} onNavigate={jest.fn()} onClose={onClose2} actions={actions()} />,
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Close viewer' }));
     expect(onClose2).toHaveBeenCalledTimes(1);
   });
@@ -133,7 +165,9 @@ describe('Viewer', () => {
 
   it('does not take keys typed into the description', () => {
     const onNavigate = jest.fn();
-    render(<Viewer item={item} prev={prev} next={next} onNavigate={onNavigate} onClose={jest.fn()} actions={actions()} />);
+    render(
+      <Viewer item={item} prev={prev} next={next} onNavigate={onNavigate} onClose={jest.fn()} actions={actions()} />,
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Info' }));
     fireEvent.keyDown(screen.getByLabelText('Description'), { key: 'ArrowRight' });
     expect(onNavigate).not.toHaveBeenCalled();
@@ -141,7 +175,9 @@ describe('Viewer', () => {
 
   it('plays videos with controls, and is read-only without actions (shared albums)', () => {
     const video = makeItem({ mediaItemType: 'video', filename: 'clip.mp4' });
-    const { container } = render(<Viewer item={video} prev={null} next={null} onNavigate={jest.fn()} onClose={jest.fn()} />);
+    const { container } = render(
+      <Viewer item={video} prev={null} next={null} onNavigate={jest.fn()} onClose={jest.fn()} />,
+    );
     const el = container.querySelector('video') as HTMLVideoElement;
     expect(el.getAttribute('src')).toBe(video.previewUrl);
     expect(el.controls).toBe(true);
@@ -150,7 +186,15 @@ describe('Viewer', () => {
   });
 
   it('says a video is still being processed instead of a broken player', () => {
-    render(<Viewer item={makeItem({ mediaItemType: 'video', status: 'PROCESSING' })} prev={null} next={null} onNavigate={jest.fn()} onClose={jest.fn()} />);
+    render(
+      <Viewer
+        item={makeItem({ mediaItemType: 'video', status: 'PROCESSING' })}
+        prev={null}
+        next={null}
+        onNavigate={jest.fn()}
+        onClose={jest.fn()}
+      />,
+    );
     expect(screen.getByText(/still being processed/)).toBeTruthy();
   });
 });

@@ -107,9 +107,20 @@ export function Viewer({ item, prev, next, position, onNavigate, onClose, action
   const title = item.description?.trim() || item.filename || formatDateTime(item.creationTime);
 
   return (
-    <Dialog className={`viewer${info ? ' with-info' : ''}`} aria-label={`${item.mediaItemType === 'video' ? 'Video' : 'Photo'}: ${title}`} onClose={onClose} onKeyDown={onKeyDown}>
+    <Dialog
+      className={`viewer${info ? ' with-info' : ''}`}
+      aria-label={`${item.mediaItemType === 'video' ? 'Video' : 'Photo'}: ${title}`}
+      onClose={onClose}
+      onKeyDown={onKeyDown}
+    >
       <div className="viewer-bar">
-        <IconButton icon="close" label="Close viewer" onClick={onClose} aria-keyshortcuts="Escape" title="Close (Esc)" />
+        <IconButton
+          icon="close"
+          label="Close viewer"
+          onClick={onClose}
+          aria-keyshortcuts="Escape"
+          title="Close (Esc)"
+        />
         <div className="viewer-title">
           <span className="viewer-name">{title}</span>
           <span className="viewer-date">
@@ -129,7 +140,13 @@ export function Viewer({ item, prev, next, position, onNavigate, onClose, action
                 title={item.favourite ? 'Remove from favourites (F)' : 'Add to favourites (F)'}
                 onClick={() => actions.favourite(item, !item.favourite)}
               />
-              <IconButton icon="album" label="Add to album" aria-keyshortcuts="A" title="Add to album (A)" onClick={() => actions.addToAlbum(item)} />
+              <IconButton
+                icon="album"
+                label="Add to album"
+                aria-keyshortcuts="A"
+                title="Add to album (A)"
+                onClick={() => actions.addToAlbum(item)}
+              />
               <IconButton
                 icon="hidden"
                 label="Hidden"
@@ -138,19 +155,43 @@ export function Viewer({ item, prev, next, position, onNavigate, onClose, action
                 onClick={() => actions.hide(item, !item.hidden)}
               />
               {item.deleted && actions.restore ? (
-                <IconButton icon="restore" label="Restore from trash" title="Restore" onClick={() => actions.restore?.(item)} />
+                <IconButton
+                  icon="restore"
+                  label="Restore from trash"
+                  title="Restore"
+                  onClick={() => actions.restore?.(item)}
+                />
               ) : (
-                <IconButton icon="trash" label="Move to trash" aria-keyshortcuts="Delete" title="Move to trash (Delete)" onClick={() => actions.trash(item)} />
+                <IconButton
+                  icon="trash"
+                  label="Move to trash"
+                  aria-keyshortcuts="Delete"
+                  title="Move to trash (Delete)"
+                  onClick={() => actions.trash(item)}
+                />
               )}
             </>
           ) : null}
           {item.sourceUrl ? (
             // A shared album that hides locations gives its visitors no original.
-            <a className="icon-button" href={item.sourceUrl} download={item.filename || true} aria-label="Download original" title="Download original">
+            <a
+              className="icon-button"
+              href={item.sourceUrl}
+              download={item.filename || true}
+              aria-label="Download original"
+              title="Download original"
+            >
               <Icon name="download" />
             </a>
           ) : null}
-          <IconButton icon="info" label="Info" aria-pressed={info} aria-keyshortcuts="I" title="Info (I)" onClick={() => setInfo((v) => !v)} />
+          <IconButton
+            icon="info"
+            label="Info"
+            aria-pressed={info}
+            aria-keyshortcuts="I"
+            title="Info (I)"
+            onClick={() => setInfo((v) => !v)}
+          />
         </div>
       </div>
 
@@ -158,20 +199,49 @@ export function Viewer({ item, prev, next, position, onNavigate, onClose, action
         <div className="viewer-media" style={{ backgroundImage: placeholder ? `url(${placeholder})` : undefined }}>
           {item.mediaItemType === 'video' ? (
             ready ? (
-              <video key={item.id} src={item.previewUrl} poster={item.thumbnailUrl} controls playsInline preload="metadata" aria-label={altText(item)} />
+              <video
+                key={item.id}
+                src={item.previewUrl}
+                poster={item.thumbnailUrl}
+                controls
+                playsInline
+                preload="metadata"
+                aria-label={altText(item)}
+              />
             ) : (
               <p className="viewer-note">This video is still being processed. It will play once it is ready.</p>
             )
           ) : ready && item.motionUrl ? (
             <LivePhoto key={item.id} src={item.previewUrl} alt={altText(item)} motionUrl={item.motionUrl} />
           ) : (
-            <img key={item.id} src={ready || !item.sourceUrl ? item.previewUrl : item.sourceUrl} alt={altText(item)} decoding="async" />
+            <img
+              key={item.id}
+              src={ready || !item.sourceUrl ? item.previewUrl : item.sourceUrl}
+              alt={altText(item)}
+              decoding="async"
+            />
           )}
         </div>
-        <button type="button" className="viewer-nav prev" onClick={() => prev && onNavigate(prev.id)} disabled={!prev} aria-label="Previous" aria-keyshortcuts="ArrowLeft" title="Previous (←)">
+        <button
+          type="button"
+          className="viewer-nav prev"
+          onClick={() => prev && onNavigate(prev.id)}
+          disabled={!prev}
+          aria-label="Previous"
+          aria-keyshortcuts="ArrowLeft"
+          title="Previous (←)"
+        >
           <Icon name="left" size={32} />
         </button>
-        <button type="button" className="viewer-nav next" onClick={() => next && onNavigate(next.id)} disabled={!next} aria-label="Next" aria-keyshortcuts="ArrowRight" title="Next (→)">
+        <button
+          type="button"
+          className="viewer-nav next"
+          onClick={() => next && onNavigate(next.id)}
+          disabled={!next}
+          aria-label="Next"
+          aria-keyshortcuts="ArrowRight"
+          title="Next (→)"
+        >
           <Icon name="right" size={32} />
         </button>
       </div>

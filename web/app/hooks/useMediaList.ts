@@ -7,7 +7,15 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { PAGE_LIMIT } from '~/api/types';
 import type { MediaItem } from '~/api/types';
 import { getJson } from '~/lib/fetch-json.client';
-import { applyFirstPage, applyPage, insertItems, nextPage, pendingIds, removeItems, updateItems } from '~/lib/media-store';
+import {
+  applyFirstPage,
+  applyPage,
+  insertItems,
+  nextPage,
+  pendingIds,
+  removeItems,
+  updateItems,
+} from '~/lib/media-store';
 import type { Order, StoreState } from '~/lib/media-store';
 
 /** How often items still processing are asked for again. */
@@ -28,9 +36,16 @@ export interface MediaList {
   refreshBroken(id: string): void;
 }
 
-export function useMediaList(opts: { viewQuery: string; initial: MediaItem[]; order: Order; poll?: boolean }): MediaList {
+export function useMediaList(opts: {
+  viewQuery: string;
+  initial: MediaItem[];
+  order: Order;
+  poll?: boolean;
+}): MediaList {
   const { viewQuery, initial, order, poll = true } = opts;
-  const [state, setState] = useState<StoreState>(() => applyPage({ items: [], complete: false }, initial, PAGE_LIMIT, order));
+  const [state, setState] = useState<StoreState>(() =>
+    applyPage({ items: [], complete: false }, initial, PAGE_LIMIT, order),
+  );
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const stateRef = useRef(state);
@@ -121,5 +136,15 @@ export function useMediaList(opts: { viewQuery: string; initial: MediaItem[]; or
     [order],
   );
 
-  return { items: state.items, complete: state.complete, loading, error, loadMore, remove, update, addById, refreshBroken };
+  return {
+    items: state.items,
+    complete: state.complete,
+    loading,
+    error,
+    loadMore,
+    remove,
+    update,
+    addById,
+    refreshBroken,
+  };
 }

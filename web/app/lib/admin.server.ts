@@ -15,7 +15,13 @@ const REALM = 'Trove administration';
 
 /** The answer that makes the browser ask for (new) credentials. */
 export function askForCredentials(): Response {
-  return json({ message: 'The administrator credentials are needed.' }, { status: 401, headers: { 'WWW-Authenticate': `Basic realm="${REALM}", charset="UTF-8"`, 'Cache-Control': 'no-store' } });
+  return json(
+    { message: 'The administrator credentials are needed.' },
+    {
+      status: 401,
+      headers: { 'WWW-Authenticate': `Basic realm="${REALM}", charset="UTF-8"`, 'Cache-Control': 'no-store' },
+    },
+  );
 }
 
 /** An API client calling as the administrator whose basic credentials the request carries; thrown: the 401 that asks for them. */
@@ -26,7 +32,10 @@ export function adminApi(request: Request, context: WebContext): ApiClient {
     baseUrl: context.config.apiUrl,
     fetch: (r: Request) => apiFetch(r),
     // The gateway limits failed admin attempts per browser, as it does logins.
-    headers: { Authorization: authorization, ...clientHeaders({ address: context.clientAddress, proxySecret: context.config.proxySecret }) },
+    headers: {
+      Authorization: authorization,
+      ...clientHeaders({ address: context.clientAddress, proxySecret: context.config.proxySecret }),
+    },
   });
 }
 
@@ -36,8 +45,10 @@ export function adminFailure(err: unknown): { response: Response } | { message: 
     if (err.status === 401) return { response: askForCredentials() };
     if (err.status === 400 || err.status === 409) return { message: err.message };
     if (err.status === 404) return { message: 'That user no longer exists.' };
-    if (err.status === 429) return { message: 'Too many attempts with wrong credentials. Wait a minute, then try again.' };
+    if (err.status === 429)
+      return { message: 'Too many attempts with wrong credentials. Wait a minute, then try again.' };
   }
-  if (err instanceof ApiUnreachableError) return { response: json({ message: 'The Trove server cannot be reached right now.' }, { status: 503 }) };
+  if (err instanceof ApiUnreachableError)
+    return { response: json({ message: 'The Trove server cannot be reached right now.' }, { status: 503 }) };
   throw err;
 }

@@ -21,7 +21,12 @@ export function parseAlbumSort(v: string | null): AlbumSort {
 }
 
 /** Every album of the user (page by page; a short page is the last). */
-export async function listAllAlbums(apiUrl: string, api: ApiClient, sort: AlbumSort = 'name', maxPages = 20): Promise<Album[]> {
+export async function listAllAlbums(
+  apiUrl: string,
+  api: ApiClient,
+  sort: AlbumSort = 'name',
+  maxPages = 20,
+): Promise<Album[]> {
   const out: Album[] = [];
   for (let page = 1; page <= maxPages; page++) {
     const items = await ok(api.GET('/v1/albums', { params: { query: { sort, page, limit: PAGE_LIMIT } } }));
@@ -52,13 +57,24 @@ export async function requireAlbum(request: Request, context: WebContext, params
 }
 
 /** A shared album as its visitors see it (no owner, no owner's settings). `api`: a visitor's client (visitorApi), so that the gateway counts the call against the browser's address. */
-export async function getSharedAlbum(apiUrl: string, id: string, api: ApiClient = createApiClient(apiUrl)): Promise<SharedAlbum> {
+export async function getSharedAlbum(
+  apiUrl: string,
+  id: string,
+  api: ApiClient = createApiClient(apiUrl),
+): Promise<SharedAlbum> {
   return localizeSharedAlbum(await ok(api.GET('/v1/sharing/{id}', { params: { path: { id } } })), apiUrl);
 }
 
-export async function createAlbum(apiUrl: string, api: ApiClient, name: string, description: string | null, ids: string[] = []): Promise<Album> {
+export async function createAlbum(
+  apiUrl: string,
+  api: ApiClient,
+  name: string,
+  description: string | null,
+  ids: string[] = [],
+): Promise<Album> {
   const album = await ok(api.POST('/v1/albums', { body: { name, description } }));
-  if (ids.length) await ok(api.POST('/v1/albums/{id}/mediaItems', { params: { path: { id: album.id } }, body: { mediaItems: ids } }));
+  if (ids.length)
+    await ok(api.POST('/v1/albums/{id}/mediaItems', { params: { path: { id: album.id } }, body: { mediaItems: ids } }));
   return localizeAlbum(album, apiUrl);
 }
 

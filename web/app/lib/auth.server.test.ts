@@ -10,7 +10,11 @@ let ctx: WebContext;
 beforeEach(async () => {
   gw = await startFakeGateway();
   ctx = testContext(gw.url);
-  gw.on('GET /v1/features', (r) => (r.headers.authorization === 'Bearer access-2' || r.headers.authorization === 'Bearer access-1' ? { status: 200, body: { favourites: true, hidden: true } } : { status: 401, body: { message: 'Unauthorized' } }));
+  gw.on('GET /v1/features', (r) =>
+    r.headers.authorization === 'Bearer access-2' || r.headers.authorization === 'Bearer access-1'
+      ? { status: 200, body: { favourites: true, hidden: true } }
+      : { status: 401, body: { message: 'Unauthorized' } },
+  );
 });
 afterEach(() => gw.close());
 
@@ -57,7 +61,9 @@ describe('requireSession', () => {
     });
     const expiring = session({ expiresAt: Date.now() + REFRESH_MARGIN_MS / 2 });
     // A page load runs several loaders at once with the same cookie.
-    const sessions = await Promise.all([1, 2, 3].map(async () => requireSession(await requestWith(ctx, 'http://web/', expiring), ctx)));
+    const sessions = await Promise.all(
+      [1, 2, 3].map(async () => requireSession(await requestWith(ctx, 'http://web/', expiring), ctx)),
+    );
     expect(refreshes).toBe(1);
     await ok(sessions[0].api.GET('/v1/features'));
     expect(gw.requests.at(-1)!.headers.authorization).toBe('Bearer access-2');
@@ -67,7 +73,10 @@ describe('requireSession', () => {
   });
 
   it('refreshes and retries once when the API answers 401 to a token that looked valid', async () => {
-    gw.on('POST /v1/auth/refresh', { status: 200, body: { accessToken: 'access-2', refreshToken: 'refresh-2', expiresIn: 900 } });
+    gw.on('POST /v1/auth/refresh', {
+      status: 200,
+      body: { accessToken: 'access-2', refreshToken: 'refresh-2', expiresIn: 900 },
+    });
     const s = await requireSession(await requestWith(ctx, 'http://web/', session({ accessToken: 'revoked' })), ctx);
     expect(await ok(s.api.GET('/v1/features'))).toEqual({ favourites: true, hidden: true });
     expect(gw.requests.map((r) => `${r.method} ${r.path} ${r.headers.authorization ?? ''}`)).toEqual([
@@ -79,14 +88,18 @@ describe('requireSession', () => {
 
   it('ends at the login page, clearing the cookie, when the session is over', async () => {
     gw.on('POST /v1/auth/refresh', { status: 401, body: { message: 'Unauthorized' } });
-    const res = await thrown(requireSession(await requestWith(ctx, 'http://web/trash', session({ expiresAt: Date.now() - 1000 })), ctx));
+    const res = await thrown(
+      requireSession(await requestWith(ctx, 'http://web/trash', session({ expiresAt: Date.now() - 1000 })), ctx),
+    );
     expect(res.headers.get('Location')).toBe('/login?redirectTo=%2Ftrash');
     expect(res.headers.get('Set-Cookie')).toMatch(/trove_session=;/);
   });
 
   it('says when the API cannot be reached', async () => {
     const down = testContext('http://127.0.0.1:9');
-    const err = await requireSession(await requestWith(down, 'http://web/', session({ expiresAt: 0 })), down).catch((e: unknown) => e);
+    const err = await requireSession(await requestWith(down, 'http://web/', session({ expiresAt: 0 })), down).catch(
+      (e: unknown) => e,
+    );
     const res = apiFailure(err);
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual({ message: 'The Trove server cannot be reached right now.' });
@@ -132,9 +145,12 @@ describe('redirect safety', () => {
     expect(safeRedirect(to, '/albums')).toBe('/albums');
   });
 
-  it.each([null, undefined, 42, ['/x'], { toString: () => '/x' }])('refuses a value that is not a string (%p)', (to) => {
-    expect(safeRedirect(to)).toBe('/');
-  });
+  it.each([null, undefined, 42, ['/x'], { toString: () => '/x' }])(
+    'refuses a value that is not a string (%p)',
+    (to) => {
+      expect(safeRedirect(to)).toBe('/');
+    },
+  );
 
   it('takes Remix’s own parameters out of the return path', () => {
     expect(returnPath(new Request('http://web/a?index&_data=x&b=2'))).toBe('/a?b=2');

@@ -70,7 +70,12 @@ function staysOnOrigin(path: string): boolean {
   }
 }
 
-async function unauthenticated(request: Request, ctx: WebContext, mode: AuthMode, hadSession: boolean): Promise<Response> {
+async function unauthenticated(
+  request: Request,
+  ctx: WebContext,
+  mode: AuthMode,
+  hadSession: boolean,
+): Promise<Response> {
   const headers = new Headers();
   if (hadSession) headers.append('Set-Cookie', await ctx.sessions.destroy(request));
   if (mode === 'api') return json({ message: 'Unauthorized' }, { status: 401, headers });
@@ -78,16 +83,26 @@ async function unauthenticated(request: Request, ctx: WebContext, mode: AuthMode
   return redirect(to === '/' ? '/login' : `/login?redirectTo=${encodeURIComponent(to)}`, { headers });
 }
 
-export async function requireSession(request: Request, ctx: WebContext, mode: AuthMode = 'page'): Promise<AuthedSession> {
+export async function requireSession(
+  request: Request,
+  ctx: WebContext,
+  mode: AuthMode = 'page',
+): Promise<AuthedSession> {
   const data = await ctx.sessions.read(request);
-  if (!data) throw await unauthenticated(request, ctx, mode, request.headers.get('Cookie')?.includes('trove_session=') ?? false);
+  if (!data)
+    throw await unauthenticated(request, ctx, mode, request.headers.get('Cookie')?.includes('trove_session=') ?? false);
 
   let current: SessionData = data;
   let changed = false;
   const refresh = async (): Promise<string> => {
     try {
       const t = await ctx.refresher.refresh(current.refreshToken);
-      current = { ...current, accessToken: t.accessToken, refreshToken: t.refreshToken, expiresAt: Date.now() + t.expiresIn * 1000 };
+      current = {
+        ...current,
+        accessToken: t.accessToken,
+        refreshToken: t.refreshToken,
+        expiresAt: Date.now() + t.expiresIn * 1000,
+      };
       changed = true;
       return current.accessToken;
     } catch (err) {
@@ -121,7 +136,8 @@ export function readSession(request: Request, ctx: WebContext): Promise<SessionD
  */
 export function apiFailure(err: unknown): Response {
   if (err instanceof Response) return err;
-  if (err instanceof ApiUnreachableError) return json({ message: 'The Trove server cannot be reached right now.' }, { status: 503 });
+  if (err instanceof ApiUnreachableError)
+    return json({ message: 'The Trove server cannot be reached right now.' }, { status: 503 });
   if (err instanceof ApiError) {
     if (err.status === 404) return json({ message: 'Not found' }, { status: 404 });
     return json({ message: err.message }, { status: err.status >= 400 && err.status < 600 ? err.status : 502 });

@@ -23,7 +23,11 @@ beforeAll(async () => {
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
 /** A POST through node:http; `body`: sent whole, or 'endless' (64 KiB pieces for as long as the connection takes them). */
-function send(path: string, body: Buffer | 'endless' | null, headers: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
+function send(
+  path: string,
+  body: Buffer | 'endless' | null,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, method: 'POST', headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
@@ -69,7 +73,10 @@ describe('bodyLimit', () => {
   });
 
   it('answers 413 from the declared length, before reading, while an endless body is still coming', async () => {
-    expect(await send('/login', 'endless', { 'Content-Length': String(100 * 1024 ** 3) })).toEqual({ status: 413, body: { message: 'request body too large: at most 1024 bytes here' } });
+    expect(await send('/login', 'endless', { 'Content-Length': String(100 * 1024 ** 3) })).toEqual({
+      status: 413,
+      body: { message: 'request body too large: at most 1024 bytes here' },
+    });
   });
 
   it('answers 411 to a body without a length (chunked), endless too', async () => {
@@ -79,7 +86,9 @@ describe('bodyLimit', () => {
   });
 
   it('cuts a refused connection whose body goes on after the linger', async () => {
-    const { statusLine, closedAfterMs } = await rawRefusal('POST /login HTTP/1.1\r\nHost: x\r\nContent-Length: 999999999999\r\n\r\n');
+    const { statusLine, closedAfterMs } = await rawRefusal(
+      'POST /login HTTP/1.1\r\nHost: x\r\nContent-Length: 999999999999\r\n\r\n',
+    );
     expect(statusLine).toBe('HTTP/1.1 413 Payload Too Large');
     expect(closedAfterMs).toBeGreaterThanOrEqual(LINGER_MS - 100);
     expect(closedAfterMs).toBeLessThan(LINGER_MS + 5_000);

@@ -24,7 +24,11 @@ function refuse(req: IncomingMessage, res: ServerResponse, status: number, messa
   // The whole answer goes out now, but the connection ends only when the body has been drained (read and
   // dropped) or after the linger: a client still sending would otherwise be reset before reading it.
   req.resume();
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    Connection: 'close',
+  });
   res.write(body);
   const cut = setTimeout(() => {
     res.end();

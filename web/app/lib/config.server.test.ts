@@ -26,18 +26,42 @@ describe('web configuration', () => {
   it('reads the variables, and takes several comma-separated session secrets (first seals, all open)', () => {
     const generated = jest.fn(() => secret);
     const c = parseWebConfig(
-      { TROVE_WEB_PORT: '8080', TROVE_API_URL: 'https://api.example.org/', TROVE_SESSION_SECRET: `${'a'.repeat(32)}, ${'b'.repeat(32)}`, TROVE_TRASH_RETENTION_DAYS: '7' },
+      {
+        TROVE_WEB_PORT: '8080',
+        TROVE_API_URL: 'https://api.example.org/',
+        TROVE_SESSION_SECRET: `${'a'.repeat(32)}, ${'b'.repeat(32)}`,
+        TROVE_TRASH_RETENTION_DAYS: '7',
+      },
       generated,
     );
-    expect(c).toMatchObject({ port: 8080, apiUrl: 'https://api.example.org', sessionSecrets: ['a'.repeat(32), 'b'.repeat(32)], trashRetentionSeconds: 7 * 86400 });
+    expect(c).toMatchObject({
+      port: 8080,
+      apiUrl: 'https://api.example.org',
+      sessionSecrets: ['a'.repeat(32), 'b'.repeat(32)],
+      trashRetentionSeconds: 7 * 86400,
+    });
     expect(generated).not.toHaveBeenCalledWith('web-session-secret');
     generated.mockClear();
     expect(
-      parseWebConfig({ TROVE_PROXY_SECRET: 'p'.repeat(32), TROVE_TRUSTED_PROXIES: '10.0.0.5, 172.16.0.0/12,fd00::/8,loopback', TROVE_WEB_PUBLIC_URL: 'https://Photos.Example.org/' }, generated),
-    ).toMatchObject({ proxySecret: 'p'.repeat(32), trustedProxies: ['10.0.0.5', '172.16.0.0/12', 'fd00::/8', 'loopback'], publicOrigin: 'https://photos.example.org' });
+      parseWebConfig(
+        {
+          TROVE_PROXY_SECRET: 'p'.repeat(32),
+          TROVE_TRUSTED_PROXIES: '10.0.0.5, 172.16.0.0/12,fd00::/8,loopback',
+          TROVE_WEB_PUBLIC_URL: 'https://Photos.Example.org/',
+        },
+        generated,
+      ),
+    ).toMatchObject({
+      proxySecret: 'p'.repeat(32),
+      trustedProxies: ['10.0.0.5', '172.16.0.0/12', 'fd00::/8', 'loopback'],
+      publicOrigin: 'https://photos.example.org',
+    });
     expect(generated).not.toHaveBeenCalledWith('proxy-secret');
     // The media service's short test setting wins over days, as there.
-    expect(parseWebConfig({ TROVE_TRASH_RETENTION_SECONDS: '120', TROVE_TRASH_RETENTION_DAYS: '9' }, generated).trashRetentionSeconds).toBe(120);
+    expect(
+      parseWebConfig({ TROVE_TRASH_RETENTION_SECONDS: '120', TROVE_TRASH_RETENTION_DAYS: '9' }, generated)
+        .trashRetentionSeconds,
+    ).toBe(120);
   });
 
   it.each([
@@ -68,14 +92,20 @@ describe('web configuration', () => {
 
   it('takes a map tile template, and has none by default (no map, no calls)', () => {
     expect(parseWebConfig({}, () => secret).mapTileUrl).toBeUndefined();
-    expect(parseWebConfig({ TROVE_MAP_TILE_URL: 'https://tiles.lan/{z}/{x}/{y}.png' }, () => secret).mapTileUrl).toBe('https://tiles.lan/{z}/{x}/{y}.png');
+    expect(parseWebConfig({ TROVE_MAP_TILE_URL: 'https://tiles.lan/{z}/{x}/{y}.png' }, () => secret).mapTileUrl).toBe(
+      'https://tiles.lan/{z}/{x}/{y}.png',
+    );
   });
 
   it('reads the body limit and the HSTS max-age, refusing values out of range', () => {
     const generated = () => secret;
-    expect(parseWebConfig({ TROVE_WEB_BODY_LIMIT_BYTES: '2048', TROVE_WEB_HSTS_MAX_AGE_SECONDS: '0' }, generated)).toMatchObject({ bodyLimitBytes: 2048, hstsMaxAgeSeconds: 0 });
+    expect(
+      parseWebConfig({ TROVE_WEB_BODY_LIMIT_BYTES: '2048', TROVE_WEB_HSTS_MAX_AGE_SECONDS: '0' }, generated),
+    ).toMatchObject({ bodyLimitBytes: 2048, hstsMaxAgeSeconds: 0 });
     expect(() => parseWebConfig({ TROVE_WEB_BODY_LIMIT_BYTES: '10' }, generated)).toThrow(/TROVE_WEB_BODY_LIMIT_BYTES/);
-    expect(() => parseWebConfig({ TROVE_WEB_HSTS_MAX_AGE_SECONDS: '-1' }, generated)).toThrow(/TROVE_WEB_HSTS_MAX_AGE_SECONDS/);
+    expect(() => parseWebConfig({ TROVE_WEB_HSTS_MAX_AGE_SECONDS: '-1' }, generated)).toThrow(
+      /TROVE_WEB_HSTS_MAX_AGE_SECONDS/,
+    );
   });
 
   it('generates no secret when another variable is bad', () => {

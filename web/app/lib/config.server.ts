@@ -68,9 +68,13 @@ const webSpec = {
   sessionSecrets: list('TROVE_SESSION_SECRET', { minLength: MIN_SESSION_SECRET_LENGTH }),
   sessionTtlDays: int('TROVE_SESSION_TTL_DAYS', { default: 30, min: 1, max: 365 }),
   trashRetentionDays: int('TROVE_TRASH_RETENTION_DAYS', { default: 30, min: 1, max: 3650 }),
-  trashRetentionSeconds: int('TROVE_TRASH_RETENTION_SECONDS', { required: false, min: 1, max: 3650 * 86400 }) as Var<number | undefined>,
+  trashRetentionSeconds: int('TROVE_TRASH_RETENTION_SECONDS', { required: false, min: 1, max: 3650 * 86400 }) as Var<
+    number | undefined
+  >,
   logLevel: logLevel('TROVE_LOG_LEVEL', { default: 'info' }),
-  proxySecret: str('TROVE_PROXY_SECRET', { required: false, minLength: MIN_PROXY_SECRET_LENGTH }) as Var<string | undefined>,
+  proxySecret: str('TROVE_PROXY_SECRET', { required: false, minLength: MIN_PROXY_SECRET_LENGTH }) as Var<
+    string | undefined
+  >,
   trustedProxies: proxyList('TROVE_TRUSTED_PROXIES'),
   publicUrl: url('TROVE_WEB_PUBLIC_URL', { required: false, protocols: ['http', 'https'] }) as Var<string | undefined>,
   metricsPort: int('TROVE_METRICS_PORT', { required: false, min: 0, max: 65535 }) as Var<number | undefined>,

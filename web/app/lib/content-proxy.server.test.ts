@@ -37,8 +37,20 @@ describe('content proxy', () => {
   });
 
   it('forwards the signed URL and Range, never the cookies, and passes 206 answers through', async () => {
-    gw.on(`GET /v1/mediaItems/${ID}/preview`, { status: 206, body: 'abcd', headers: { 'Content-Type': 'video/mp4', 'Content-Range': 'bytes 0-3/100', 'Accept-Ranges': 'bytes', ETag: '"e1"', 'Set-Cookie': 'x=1' } });
-    const res = await fetch(`${webUrl}/v1/mediaItems/${ID}/preview?exp=9&sig=abc`, { headers: { Range: 'bytes=0-3', Cookie: 'trove_session=secret', Authorization: 'Bearer nope' } });
+    gw.on(`GET /v1/mediaItems/${ID}/preview`, {
+      status: 206,
+      body: 'abcd',
+      headers: {
+        'Content-Type': 'video/mp4',
+        'Content-Range': 'bytes 0-3/100',
+        'Accept-Ranges': 'bytes',
+        ETag: '"e1"',
+        'Set-Cookie': 'x=1',
+      },
+    });
+    const res = await fetch(`${webUrl}/v1/mediaItems/${ID}/preview?exp=9&sig=abc`, {
+      headers: { Range: 'bytes=0-3', Cookie: 'trove_session=secret', Authorization: 'Bearer nope' },
+    });
     expect(res.status).toBe(206);
     expect(await res.text()).toBe('abcd');
     expect(res.headers.get('content-range')).toBe('bytes 0-3/100');
@@ -60,8 +72,12 @@ describe('content proxy', () => {
   });
 
   it('rewrites only the URLs the gateway made for its internal address', () => {
-    expect(localizeUrl(`http://127.0.0.1:5001/v1/mediaItems/${ID}/thumbnail?exp=1&sig=s`, 'http://127.0.0.1:5001')).toBe(`/v1/mediaItems/${ID}/thumbnail?exp=1&sig=s`);
-    expect(localizeUrl('https://photos.example.org/v1/x', 'http://127.0.0.1:5001')).toBe('https://photos.example.org/v1/x');
+    expect(
+      localizeUrl(`http://127.0.0.1:5001/v1/mediaItems/${ID}/thumbnail?exp=1&sig=s`, 'http://127.0.0.1:5001'),
+    ).toBe(`/v1/mediaItems/${ID}/thumbnail?exp=1&sig=s`);
+    expect(localizeUrl('https://photos.example.org/v1/x', 'http://127.0.0.1:5001')).toBe(
+      'https://photos.example.org/v1/x',
+    );
     expect(localizeUrl('not a url', 'http://127.0.0.1:5001')).toBe('not a url');
   });
 });

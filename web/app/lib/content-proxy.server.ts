@@ -9,10 +9,20 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 
 /** A media item's bytes, and a face's own thumbnail (people's covers). */
-export const CONTENT_PATH = /^\/v1\/(mediaItems\/[0-9a-fA-F-]{36}\/(original|preview|thumbnail)|explore\/faces\/[0-9a-fA-F-]{36}\/thumbnail)$/;
+export const CONTENT_PATH =
+  /^\/v1\/(mediaItems\/[0-9a-fA-F-]{36}\/(original|preview|thumbnail)|explore\/faces\/[0-9a-fA-F-]{36}\/thumbnail)$/;
 
 const REQUEST_HEADERS = ['range', 'if-none-match', 'if-range', 'accept'];
-const RESPONSE_HEADERS = ['content-type', 'content-length', 'content-range', 'accept-ranges', 'etag', 'cache-control', 'last-modified', 'content-disposition'];
+const RESPONSE_HEADERS = [
+  'content-type',
+  'content-length',
+  'content-range',
+  'accept-ranges',
+  'etag',
+  'cache-control',
+  'last-modified',
+  'content-disposition',
+];
 
 export function isContentRequest(method: string | undefined, url: string | undefined): boolean {
   if (method !== 'GET' && method !== 'HEAD') return false;
@@ -31,7 +41,12 @@ export function createContentProxy(apiUrl: string) {
     res.on('close', () => abort.abort());
     let upstream: Response;
     try {
-      upstream = await fetch(`${apiUrl}${req.url ?? '/'}`, { method: req.method, headers, redirect: 'manual', signal: abort.signal });
+      upstream = await fetch(`${apiUrl}${req.url ?? '/'}`, {
+        method: req.method,
+        headers,
+        redirect: 'manual',
+        signal: abort.signal,
+      });
     } catch {
       if (!res.headersSent && !res.destroyed) {
         res.writeHead(503, { 'content-type': 'application/json' });

@@ -65,6 +65,11 @@ export function localizeSharedAlbum(album: SharedAlbum, apiUrl: string): SharedA
   const cover = album.coverMediaItem;
   if (!cover) return album;
   const local = (url: string) => localizeUrl(url, apiUrl);
-  const urls = { sourceUrl: cover.sourceUrl === null ? null : local(cover.sourceUrl), previewUrl: local(cover.previewUrl), thumbnailUrl: local(cover.thumbnailUrl), motionUrl: cover.motionUrl === null ? null : local(cover.motionUrl) };
+  const urls = {
+    sourceUrl: cover.sourceUrl === null ? null : local(cover.sourceUrl),
+    previewUrl: local(cover.previewUrl),
+    thumbnailUrl: local(cover.thumbnailUrl),
+    motionUrl: cover.motionUrl === null ? null : local(cover.motionUrl),
+  };
   return { ...album, coverMediaItem: { ...cover, ...urls } };
 }

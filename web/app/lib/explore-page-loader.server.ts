@@ -16,7 +16,13 @@ interface Entries {
 
 const GET = { place: getPlace, thing: getThing, person: getPerson } as const;
 
-export async function loadExplorePage<K extends ExploreKind, E extends object = object>(request: Request, context: WebContext, params: Params, kind: K, extra?: E) {
+export async function loadExplorePage<K extends ExploreKind, E extends object = object>(
+  request: Request,
+  context: WebContext,
+  params: Params,
+  kind: K,
+  extra?: E,
+) {
   const id = params.id;
   if (!isUuid(id)) throw json({ message: 'Not found' }, { status: 404 });
   const session = await requireSession(request, context);

@@ -37,8 +37,14 @@ export async function listThings(apiUrl: string, api: ApiClient, limit = PAGE_LI
 }
 
 /** The people list; `hidden` lists only the people the user hid (the API leaves them out otherwise). */
-export async function listPeople(apiUrl: string, api: ApiClient, { hidden = false, limit = PAGE_LIMIT }: { hidden?: boolean; limit?: number } = {}): Promise<Person[]> {
-  const people = await ok(api.GET('/v1/explore/people', { params: { query: { page: 1, limit, ...(hidden ? { hidden: true } : {}) } } }));
+export async function listPeople(
+  apiUrl: string,
+  api: ApiClient,
+  { hidden = false, limit = PAGE_LIMIT }: { hidden?: boolean; limit?: number } = {},
+): Promise<Person[]> {
+  const people = await ok(
+    api.GET('/v1/explore/people', { params: { query: { page: 1, limit, ...(hidden ? { hidden: true } : {}) } } }),
+  );
   return people.map((p) => localizePerson(p, apiUrl));
 }
 
@@ -55,7 +61,11 @@ export async function getPerson(apiUrl: string, api: ApiClient, id: string): Pro
 }
 
 /** Names, hides or shows a person, or chooses their cover (`null`: the newest photo); fields left out stay. */
-export async function updatePerson(api: ApiClient, id: string, change: { name?: string; hidden?: boolean; coverMediaItemId?: string | null }): Promise<void> {
+export async function updatePerson(
+  api: ApiClient,
+  id: string,
+  change: { name?: string; hidden?: boolean; coverMediaItemId?: string | null },
+): Promise<void> {
   await ok(api.PUT('/v1/explore/people/{id}', { params: { path: { id } }, body: change }));
 }
 

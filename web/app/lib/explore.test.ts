@@ -16,17 +16,31 @@ describe('explore entries', () => {
   });
 
   it('crops a face so its box fills the tile', () => {
-    expect(faceCrop('/t.jpg', { x: 0.4, y: 0.2, width: 0.2, height: 0.2 })).toEqual({ backgroundImage: 'url("/t.jpg")', backgroundSize: '500.00% auto', backgroundPosition: '50.00% 25.00%' });
+    expect(faceCrop('/t.jpg', { x: 0.4, y: 0.2, width: 0.2, height: 0.2 })).toEqual({
+      backgroundImage: 'url("/t.jpg")',
+      backgroundSize: '500.00% auto',
+      backgroundPosition: '50.00% 25.00%',
+    });
     expect(faceCrop('/t.jpg', { x: 0, y: 0, width: 1, height: 1 }).backgroundPosition).toBe('50.00% 50.00%');
     // A face's own thumbnail is the face already.
-    expect(faceStyle('/v1/explore/faces/f1/thumbnail?exp=1&sig=s', { x: 0.4, y: 0.2, width: 0.2, height: 0.2 })).toEqual({ backgroundImage: 'url("/v1/explore/faces/f1/thumbnail?exp=1&sig=s")', backgroundSize: 'cover', backgroundPosition: '50% 50%' });
+    expect(
+      faceStyle('/v1/explore/faces/f1/thumbnail?exp=1&sig=s', { x: 0.4, y: 0.2, width: 0.2, height: 0.2 }),
+    ).toEqual({
+      backgroundImage: 'url("/v1/explore/faces/f1/thumbnail?exp=1&sig=s")',
+      backgroundSize: 'cover',
+      backgroundPosition: '50% 50%',
+    });
   });
 });
 
 describe('grid views of explore and search', () => {
   it('round-trips through the query the browser pages with', () => {
     const id = '00000000-0000-4000-8000-000000000001';
-    for (const view of [{ kind: 'place', id }, { kind: 'person', id }, { kind: 'search', q: 'pizza & co' }] as const) {
+    for (const view of [
+      { kind: 'place', id },
+      { kind: 'person', id },
+      { kind: 'search', q: 'pizza & co' },
+    ] as const) {
       expect(parseView(new URLSearchParams(viewQuery(view)))).toEqual(view);
     }
     expect(parseView(new URLSearchParams('view=thing&id=nope'))).toBeNull();
@@ -81,11 +95,21 @@ describe('the users form', () => {
     return d;
   };
   it('checks the contract’s limits, a password being optional on edit', () => {
-    expect(newUser(fields({ name: ' Al ', username: 'al_1', password: '0123456789' }))).toEqual({ user: { name: 'Al', username: 'al_1', password: '0123456789' } });
-    expect(newUser(fields({ name: 'Al', username: 'a', password: '0123456789' }))).toEqual({ error: expect.stringMatching(/username/) });
-    expect(newUser(fields({ name: '', username: 'alice', password: '0123456789' }))).toEqual({ error: expect.stringMatching(/name/) });
-    expect(userChange(fields({ name: 'Al', username: 'alice', password: '' }))).toEqual({ change: { name: 'Al', username: 'alice' } });
-    expect(userChange(fields({ name: 'Al', username: 'alice', password: 'short' }))).toEqual({ error: expect.stringMatching(/password/) });
+    expect(newUser(fields({ name: ' Al ', username: 'al_1', password: '0123456789' }))).toEqual({
+      user: { name: 'Al', username: 'al_1', password: '0123456789' },
+    });
+    expect(newUser(fields({ name: 'Al', username: 'a', password: '0123456789' }))).toEqual({
+      error: expect.stringMatching(/username/),
+    });
+    expect(newUser(fields({ name: '', username: 'alice', password: '0123456789' }))).toEqual({
+      error: expect.stringMatching(/name/),
+    });
+    expect(userChange(fields({ name: 'Al', username: 'alice', password: '' }))).toEqual({
+      change: { name: 'Al', username: 'alice' },
+    });
+    expect(userChange(fields({ name: 'Al', username: 'alice', password: 'short' }))).toEqual({
+      error: expect.stringMatching(/password/),
+    });
   });
 });
 
@@ -95,6 +119,8 @@ describe('the place map', () => {
     expect(at).toEqual({ x: 1, y: 1 });
     const ams = tileAt(52.37, 4.89, 11);
     expect([Math.floor(ams.x), Math.floor(ams.y)]).toEqual([1051, 673]);
-    expect(tileUrl('https://{s}.tiles.example/{z}/{x}/{y}.png', 11, 1051, 673)).toBe('https://a.tiles.example/11/1051/673.png');
+    expect(tileUrl('https://{s}.tiles.example/{z}/{x}/{y}.png', 11, 1051, 673)).toBe(
+      'https://a.tiles.example/11/1051/673.png',
+    );
   });
 });

@@ -22,8 +22,12 @@ export function placeLabel(place: { name: string; country: string | null }): str
  * CSS that shows a person's face as a square tile: a face's own thumbnail (`/v1/explore/faces/…`)
  * as it is, else the face's `box` cut out of the photo's thumbnail.
  */
-export function faceStyle(url: string, box: BoundingBoxLike): { backgroundImage: string; backgroundSize: string; backgroundPosition: string } {
-  if (/\/explore\/faces\/[^/]+\/thumbnail/.test(url)) return { backgroundImage: cssUrl(url), backgroundSize: 'cover', backgroundPosition: '50% 50%' };
+export function faceStyle(
+  url: string,
+  box: BoundingBoxLike,
+): { backgroundImage: string; backgroundSize: string; backgroundPosition: string } {
+  if (/\/explore\/faces\/[^/]+\/thumbnail/.test(url))
+    return { backgroundImage: cssUrl(url), backgroundSize: 'cover', backgroundPosition: '50% 50%' };
   return faceCrop(url, box);
 }
 
@@ -32,10 +36,14 @@ function cssUrl(url: string): string {
 }
 
 /** CSS that shows the face inside `box` of a thumbnail as the whole of a square tile. */
-export function faceCrop(url: string, box: BoundingBoxLike): { backgroundImage: string; backgroundSize: string; backgroundPosition: string } {
+export function faceCrop(
+  url: string,
+  box: BoundingBoxLike,
+): { backgroundImage: string; backgroundSize: string; backgroundPosition: string } {
   const w = Math.min(1, Math.max(box.width, 0.01));
   const h = Math.min(1, Math.max(box.height, 0.01));
-  const pos = (start: number, size: number) => (size >= 1 ? 50 : Math.min(100, Math.max(0, (start / (1 - size)) * 100)));
+  const pos = (start: number, size: number) =>
+    size >= 1 ? 50 : Math.min(100, Math.max(0, (start / (1 - size)) * 100));
   return {
     backgroundImage: cssUrl(url),
     backgroundSize: `${(100 / w).toFixed(2)}% auto`,

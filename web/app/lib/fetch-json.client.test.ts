@@ -13,7 +13,10 @@ describe('getJson', () => {
       ok: true,
       json: () =>
         new Promise((resolve, reject) => {
-          if (!signal.aborted) signal.addEventListener('abort', () => reject(new DOMException('The operation was aborted.', 'AbortError')));
+          if (!signal.aborted)
+            signal.addEventListener('abort', () =>
+              reject(new DOMException('The operation was aborted.', 'AbortError')),
+            );
           setTimeout(() => resolve(body), 50);
         }),
     })) as unknown as typeof fetch;

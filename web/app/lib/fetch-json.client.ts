@@ -20,7 +20,10 @@ async function parse<T>(response: Response): Promise<T> {
   if (response.status === 401) toLogin();
   const body: unknown = await response.json().catch(() => null);
   if (!response.ok) {
-    const message = body && typeof body === 'object' && 'message' in body && typeof body.message === 'string' ? body.message : `The server answered ${response.status}.`;
+    const message =
+      body && typeof body === 'object' && 'message' in body && typeof body.message === 'string'
+        ? body.message
+        : `The server answered ${response.status}.`;
     throw new HttpError(response.status, message);
   }
   return body as T;
@@ -43,7 +46,12 @@ export async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> 
 export async function postJson<T>(url: string, body: unknown): Promise<T> {
   let response: Response;
   try {
-    response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, credentials: 'same-origin', body: JSON.stringify(body) });
+    response = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      credentials: 'same-origin',
+      body: JSON.stringify(body),
+    });
   } catch {
     throw new HttpError(0, 'The server cannot be reached. Check your connection.');
   }

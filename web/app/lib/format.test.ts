@@ -1,5 +1,17 @@
 import { makeItem } from '../../test/fixtures';
-import { altText, formatDuration, cameraSummary, dayKey, dayLabel, dimensionsSummary, exposureSummary, formatBytes, formatCoordinates, formatExposure, plural } from './format';
+import {
+  altText,
+  formatDuration,
+  cameraSummary,
+  dayKey,
+  dayLabel,
+  dimensionsSummary,
+  exposureSummary,
+  formatBytes,
+  formatCoordinates,
+  formatExposure,
+  plural,
+} from './format';
 
 describe('format', () => {
   it('sizes', () => {
@@ -21,8 +33,12 @@ describe('format', () => {
     expect(formatExposure('0.004')).toBe('1/250 s');
     expect(formatExposure('2.5')).toBe('2.5 s');
     expect(formatExposure(null)).toBeNull();
-    expect(exposureSummary({ apertureFNumber: '1.8', exposureTime: '0.04', focalLength: '4.20', isoEquivalent: '640' })).toBe('ƒ/1.8 · 1/25 s · 4.2 mm · ISO 640');
-    expect(exposureSummary({ apertureFNumber: null, exposureTime: null, focalLength: null, isoEquivalent: null })).toBeNull();
+    expect(
+      exposureSummary({ apertureFNumber: '1.8', exposureTime: '0.04', focalLength: '4.20', isoEquivalent: '640' }),
+    ).toBe('ƒ/1.8 · 1/25 s · 4.2 mm · ISO 640');
+    expect(
+      exposureSummary({ apertureFNumber: null, exposureTime: null, focalLength: null, isoEquivalent: null }),
+    ).toBeNull();
     expect(cameraSummary({ cameraMake: 'Google', cameraModel: 'Pixel 8' })).toBe('Google Pixel 8');
     expect(cameraSummary({ cameraMake: 'Canon', cameraModel: 'Canon EOS R6' })).toBe('Canon EOS R6');
     expect(cameraSummary({ cameraMake: null, cameraModel: null })).toBeNull();

@@ -38,7 +38,14 @@ export function dayLabel(key: string, now: Date = new Date()): string {
 export function formatDateTime(iso: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '';
-  return new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' }).format(d);
+  return new Intl.DateTimeFormat('en-GB', {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).format(d);
 }
 
 /** "1/250 s" for short exposures, "2.5 s" for long ones. */
@@ -51,7 +58,9 @@ export function formatExposure(seconds: string | null): string | null {
 }
 
 /** "ƒ/1.8 · 1/250 s · 4.2 mm · ISO 640", from what is known. */
-export function exposureSummary(item: Pick<MediaItem, 'apertureFNumber' | 'exposureTime' | 'focalLength' | 'isoEquivalent'>): string | null {
+export function exposureSummary(
+  item: Pick<MediaItem, 'apertureFNumber' | 'exposureTime' | 'focalLength' | 'isoEquivalent'>,
+): string | null {
   const parts = [
     item.apertureFNumber ? `ƒ/${Number(item.apertureFNumber)}` : null,
     formatExposure(item.exposureTime),

@@ -27,7 +27,8 @@ export const MAX_BULK = 1000;
 export class InvalidActionError extends Error {}
 
 function ids(v: unknown): string[] {
-  if (!Array.isArray(v) || v.length === 0 || v.length > MAX_BULK || !v.every(isUuid)) throw new InvalidActionError(`ids must be 1 to ${MAX_BULK} media item ids`);
+  if (!Array.isArray(v) || v.length === 0 || v.length > MAX_BULK || !v.every(isUuid))
+    throw new InvalidActionError(`ids must be 1 to ${MAX_BULK} media item ids`);
   return [...new Set(v)];
 }
 
@@ -44,7 +45,8 @@ export function parseItemAction(body: unknown): ItemAction {
     if (!isUuid(b.id)) throw new InvalidActionError('id must be a media item id');
     const d = b.description;
     if (d !== null && typeof d !== 'string') throw new InvalidActionError('description must be text or null');
-    if (typeof d === 'string' && d.length > 2000) throw new InvalidActionError('description must be at most 2000 characters');
+    if (typeof d === 'string' && d.length > 2000)
+      throw new InvalidActionError('description must be at most 2000 characters');
     return { intent, id: b.id, description: typeof d === 'string' && d.trim() === '' ? null : d };
   }
   if (intent === 'addToAlbum' || intent === 'removeFromAlbum') {
@@ -61,13 +63,30 @@ export function parseItemAction(body: unknown): ItemAction {
 export async function applyItemAction(api: ApiClient, action: ItemAction): Promise<void> {
   switch (action.intent) {
     case 'describe':
-      return ok(api.PUT('/v1/mediaItems/{id}', { params: { path: { id: action.id } }, body: { description: action.description } }));
+      return ok(
+        api.PUT('/v1/mediaItems/{id}', {
+          params: { path: { id: action.id } },
+          body: { description: action.description },
+        }),
+      );
     case 'addToAlbum':
-      return ok(api.POST('/v1/albums/{id}/mediaItems', { params: { path: { id: action.albumId } }, body: { mediaItems: action.ids } }));
+      return ok(
+        api.POST('/v1/albums/{id}/mediaItems', {
+          params: { path: { id: action.albumId } },
+          body: { mediaItems: action.ids },
+        }),
+      );
     case 'removeFromAlbum':
-      return ok(api.DELETE('/v1/albums/{id}/mediaItems', { params: { path: { id: action.albumId } }, body: { mediaItems: action.ids } }));
+      return ok(
+        api.DELETE('/v1/albums/{id}/mediaItems', {
+          params: { path: { id: action.albumId } },
+          body: { mediaItems: action.ids },
+        }),
+      );
     case 'setCover':
-      return ok(api.PUT('/v1/albums/{id}', { params: { path: { id: action.albumId } }, body: { coverMediaItemId: action.id } }));
+      return ok(
+        api.PUT('/v1/albums/{id}', { params: { path: { id: action.albumId } }, body: { coverMediaItemId: action.id } }),
+      );
     default: {
       const [list, change] = FLAG_LISTS[action.intent];
       const body = { mediaItems: action.ids };

@@ -41,9 +41,15 @@ describe('what the browser may ask for', () => {
 
   it('actions, de-duplicated and validated', () => {
     expect(parseItemAction({ intent: 'trash', ids: [ID, ID] })).toEqual({ intent: 'trash', ids: [ID] });
-    expect(parseItemAction({ intent: 'describe', id: ID, description: ' ' })).toEqual({ intent: 'describe', id: ID, description: null });
+    expect(parseItemAction({ intent: 'describe', id: ID, description: ' ' })).toEqual({
+      intent: 'describe',
+      id: ID,
+      description: null,
+    });
     expect(() => parseItemAction({ intent: 'describe', id: ID, description: 'x'.repeat(2001) })).toThrow(/2000/);
-    expect(() => parseItemAction({ intent: 'trash', ids: Array.from({ length: 1001 }, () => ID) })).toThrow(/1 to 1000/);
+    expect(() => parseItemAction({ intent: 'trash', ids: Array.from({ length: 1001 }, () => ID) })).toThrow(
+      /1 to 1000/,
+    );
     expect(() => parseItemAction({ intent: 'addToAlbum', albumId: 'x', ids: [ID] })).toThrow(/albumId/);
     expect(() => parseItemAction(null)).toThrow(/JSON object/);
   });

@@ -17,10 +17,22 @@ interface Effect {
 
 const EFFECTS: Record<BulkIntent, Effect> = {
   favourite: { patch: { favourite: true }, leaves: () => false, done: (what) => `Added ${what} to favourites` },
-  unfavourite: { patch: { favourite: false }, leaves: (view) => view === 'favourites', done: (what) => `Removed ${what} from favourites` },
+  unfavourite: {
+    patch: { favourite: false },
+    leaves: (view) => view === 'favourites',
+    done: (what) => `Removed ${what} from favourites`,
+  },
   // Albums (the owner's) and the trash show hidden items too; explore and search leave them out.
-  hide: { patch: { hidden: true }, leaves: (view) => view !== 'album' && view !== 'trash' && view !== 'hidden' && view !== 'shared', done: (what) => `Hid ${what}` },
-  unhide: { patch: { hidden: false }, leaves: (view) => view === 'hidden', done: (what) => `${what[0].toUpperCase()}${what.slice(1)} visible in the library again` },
+  hide: {
+    patch: { hidden: true },
+    leaves: (view) => view !== 'album' && view !== 'trash' && view !== 'hidden' && view !== 'shared',
+    done: (what) => `Hid ${what}`,
+  },
+  unhide: {
+    patch: { hidden: false },
+    leaves: (view) => view === 'hidden',
+    done: (what) => `${what[0].toUpperCase()}${what.slice(1)} visible in the library again`,
+  },
   trash: { patch: { deleted: true }, leaves: (view) => view !== 'trash', done: (what) => `Moved ${what} to the trash` },
   restore: { patch: { deleted: false }, leaves: (view) => view === 'trash', done: (what) => `Restored ${what}` },
   removeFromAlbum: { patch: {}, leaves: (view) => view === 'album', done: (what) => `Removed ${what} from the album` },

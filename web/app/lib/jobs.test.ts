@@ -3,7 +3,9 @@ import { JOB_COMPONENTS, componentsParam } from './jobs';
 
 /** The pattern openapi.yaml gives `JobCreateRequest.components`: what the API accepts. */
 function contractPattern(): RegExp {
-  const schemas = (loadOpenApi().components as { schemas: Record<string, { properties: Record<string, { pattern: string }> }> }).schemas;
+  const schemas = (
+    loadOpenApi().components as { schemas: Record<string, { properties: Record<string, { pattern: string }> }> }
+  ).schemas;
   return new RegExp(schemas.JobCreateRequest.properties.components.pattern);
 }
 

@@ -44,5 +44,7 @@ export function jobControls(status: JobStatus): ('RUNNING' | 'PAUSED' | 'STOPPED
 }
 
 export function progressLabel(job: Pick<Job, 'processed' | 'total'>): string {
-  return job.total > 0 ? `${job.processed.toLocaleString('en-GB')} of ${job.total.toLocaleString('en-GB')}` : `${job.processed.toLocaleString('en-GB')} processed`;
+  return job.total > 0
+    ? `${job.processed.toLocaleString('en-GB')} of ${job.total.toLocaleString('en-GB')}`
+    : `${job.processed.toLocaleString('en-GB')} processed`;
 }

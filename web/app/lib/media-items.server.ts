@@ -9,7 +9,12 @@ import type { MediaItem, MediaView } from '~/api/types';
 import { localizeItem, localizeItems, localizeSharedItem } from './content-url.server';
 
 /** The API's list behind each view of the user's own library. */
-const OWN_LISTS = { library: '/v1/mediaItems', favourites: '/v1/favourites', hidden: '/v1/hidden', trash: '/v1/trash' } as const;
+const OWN_LISTS = {
+  library: '/v1/mediaItems',
+  favourites: '/v1/favourites',
+  hidden: '/v1/hidden',
+  trash: '/v1/trash',
+} as const;
 
 /** The API's list behind each explore entry. */
 const EXPLORE_LISTS = {
@@ -19,11 +24,21 @@ const EXPLORE_LISTS = {
 } as const;
 
 /** One page of a view. `api` may be null only for the public `shared` view (else a visitor's client: visitorApi). */
-export async function listView(apiUrl: string, api: ApiClient | null, view: MediaView, page: number, limit = PAGE_LIMIT): Promise<MediaItem[]> {
+export async function listView(
+  apiUrl: string,
+  api: ApiClient | null,
+  view: MediaView,
+  page: number,
+  limit = PAGE_LIMIT,
+): Promise<MediaItem[]> {
   const query = { page, limit };
   let items: MediaItem[];
   if (view.kind === 'shared') {
-    const shared = await ok((api ?? createApiClient(apiUrl)).GET('/v1/sharing/{id}/mediaItems', { params: { path: { id: view.albumId }, query } }));
+    const shared = await ok(
+      (api ?? createApiClient(apiUrl)).GET('/v1/sharing/{id}/mediaItems', {
+        params: { path: { id: view.albumId }, query },
+      }),
+    );
     return shared.map((item) => localizeSharedItem(item, apiUrl));
   } else if (!api) {
     throw new Error('listView needs a session for this view');

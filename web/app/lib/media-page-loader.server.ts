@@ -12,7 +12,12 @@ export interface MediaPageData {
   focus: MediaItem | null;
 }
 
-export async function loadMediaPage<E extends object = object>(request: Request, context: WebContext, view: MediaView, extra?: E) {
+export async function loadMediaPage<E extends object = object>(
+  request: Request,
+  context: WebContext,
+  view: MediaView,
+  extra?: E,
+) {
   const session = await requireSession(request, context);
   try {
     const items = await listView(context.config.apiUrl, session.api, view, 1);

@@ -1,5 +1,15 @@
 import { itemsNewestFirst, makeItem } from '../../test/fixtures';
-import { applyFirstPage, applyPage, compareNewest, insertItems, mergeItems, nextPage, pendingIds, removeItems, updateItems } from './media-store';
+import {
+  applyFirstPage,
+  applyPage,
+  compareNewest,
+  insertItems,
+  mergeItems,
+  nextPage,
+  pendingIds,
+  removeItems,
+  updateItems,
+} from './media-store';
 import type { StoreState } from './media-store';
 
 const empty: StoreState = { items: [], complete: false };

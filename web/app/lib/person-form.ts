@@ -11,11 +11,17 @@ export function personName(v: unknown): string | null {
 
 /** How a person is called on the page: their name, else how many photos they are in. */
 export function personLabel(person: { name: string | null; mediaItemsCount: number }): string {
-  return person.name || `unnamed person (${person.mediaItemsCount === 1 ? '1 item' : `${person.mediaItemsCount} items`})`;
+  return (
+    person.name || `unnamed person (${person.mediaItemsCount === 1 ? '1 item' : `${person.mediaItemsCount} items`})`
+  );
 }
 
 /** The address of the people list: only the hidden ones, picking people to merge, after a merge. */
-export function peopleListPath({ hidden = false, select = false, merged }: { hidden?: boolean; select?: boolean; merged?: string } = {}): string {
+export function peopleListPath({
+  hidden = false,
+  select = false,
+  merged,
+}: { hidden?: boolean; select?: boolean; merged?: string } = {}): string {
   const params = new URLSearchParams();
   if (hidden) params.set('hidden', 'true');
   if (select) params.set('select', '1');
@@ -33,5 +39,7 @@ export function mergeRequest(form: FormData): { into: string; others: string[] }
   const people = [...new Set(form.getAll('person'))];
   if (form.get('intent') !== 'merge' || !isUuid(into) || !people.includes(into)) return null;
   const others = people.filter((id): id is string => id !== into && isUuid(id));
-  return others.length === people.length - 1 && others.length >= 1 && others.length <= MERGE_MAX ? { into, others } : null;
+  return others.length === people.length - 1 && others.length >= 1 && others.length <= MERGE_MAX
+    ? { into, others }
+    : null;
 }

@@ -14,7 +14,13 @@ function withoutViewer(url: URL): string {
  * Opening, stepping through and closing the viewer only changes `?item=`: the lists are already in
  * the browser, so loaders do not run again for it (nor for a theme change).
  */
-export function keepOnViewerChange({ currentUrl, nextUrl, formMethod, formAction, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs): boolean {
+export function keepOnViewerChange({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  formAction,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs): boolean {
   if (formAction === '/theme') return false;
   if (!formMethod && withoutViewer(currentUrl) === withoutViewer(nextUrl)) return false;
   return defaultShouldRevalidate;

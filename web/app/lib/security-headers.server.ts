@@ -30,7 +30,10 @@ export interface SecurityHeaderOptions {
 }
 
 /** The policy's directives; `nonce` is this answer's. */
-export function cspDirectives(opts: Pick<SecurityHeaderOptions, 'mapTileUrl'>, nonce: (req: IncomingMessage, res: ServerResponse) => string) {
+export function cspDirectives(
+  opts: Pick<SecurityHeaderOptions, 'mapTileUrl'>,
+  nonce: (req: IncomingMessage, res: ServerResponse) => string,
+) {
   const tiles = opts.mapTileUrl ? [new URL(opts.mapTileUrl.replace(/[{}]/g, '')).origin] : [];
   return {
     'default-src': ["'self'"],
@@ -51,8 +54,14 @@ export function cspDirectives(opts: Pick<SecurityHeaderOptions, 'mapTileUrl'>, n
 }
 
 export function securityHeaders(opts: SecurityHeaderOptions) {
-  const csp = helmet.contentSecurityPolicy({ useDefaults: false, directives: cspDirectives(opts, (_req, res) => `'nonce-${nonces.get(res) ?? ''}'`) });
-  const hsts = opts.hstsMaxAgeSeconds > 0 ? helmet.strictTransportSecurity({ maxAge: opts.hstsMaxAgeSeconds, includeSubDomains: false }) : undefined;
+  const csp = helmet.contentSecurityPolicy({
+    useDefaults: false,
+    directives: cspDirectives(opts, (_req, res) => `'nonce-${nonces.get(res) ?? ''}'`),
+  });
+  const hsts =
+    opts.hstsMaxAgeSeconds > 0
+      ? helmet.strictTransportSecurity({ maxAge: opts.hstsMaxAgeSeconds, includeSubDomains: false })
+      : undefined;
   return function setSecurityHeaders(req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void {
     nonces.set(res, randomBytes(16).toString('base64'));
     csp(req, res, (err) => {

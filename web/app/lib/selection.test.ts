@@ -17,7 +17,9 @@ describe('selection', () => {
     expect(ids(run({ type: 'toggle', id: 'b' }, { type: 'range', id: 'd', order }))).toEqual(['b', 'c', 'd']);
     expect(ids(run({ type: 'toggle', id: 'd' }, { type: 'range', id: 'a', order }))).toEqual(['a', 'b', 'c', 'd']);
     // Ranges add to what is selected.
-    expect(ids(run({ type: 'toggle', id: 'a' }, { type: 'toggle', id: 'e' }, { type: 'range', id: 'd', order }))).toEqual(['a', 'd', 'e']);
+    expect(
+      ids(run({ type: 'toggle', id: 'a' }, { type: 'toggle', id: 'e' }, { type: 'range', id: 'd', order })),
+    ).toEqual(['a', 'd', 'e']);
   });
 
   it('a shift-click without an anchor selects just that item', () => {
@@ -29,7 +31,10 @@ describe('selection', () => {
     const s = run({ type: 'set', ids: ['a', 'b', 'c'], selected: true }, { type: 'set', ids: ['b'], selected: false });
     expect(ids(s)).toEqual(['a', 'c']);
     expect(run({ type: 'toggle', id: 'a' }, { type: 'clear' })).toBe(emptySelection);
-    const kept = selectionReducer(run({ type: 'toggle', id: 'a' }, { type: 'toggle', id: 'c' }), { type: 'retain', ids: new Set(['c', 'd']) });
+    const kept = selectionReducer(run({ type: 'toggle', id: 'a' }, { type: 'toggle', id: 'c' }), {
+      type: 'retain',
+      ids: new Set(['c', 'd']),
+    });
     expect(ids(kept)).toEqual(['c']);
     expect(kept.anchor).toBe('c');
     const same = run({ type: 'toggle', id: 'a' });

@@ -49,7 +49,9 @@ export function selectionReducer(state: Selection, action: SelectionAction): Sel
     case 'retain': {
       // Items that left the list (trashed, hidden, removed) leave the selection too.
       const ids = new Set([...state.ids].filter((id) => action.ids.has(id)));
-      return ids.size === state.ids.size ? state : { ids, anchor: state.anchor && action.ids.has(state.anchor) ? state.anchor : null };
+      return ids.size === state.ids.size
+        ? state
+        : { ids, anchor: state.anchor && action.ids.has(state.anchor) ? state.anchor : null };
     }
   }
 }

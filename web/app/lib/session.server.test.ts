@@ -3,7 +3,12 @@ import type { SessionData } from './session.server';
 
 const s1 = 'first-secret-first-secret-first-secret';
 const s2 = 'second-secret-second-secret-second-secret';
-const data: SessionData = { accessToken: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1In0.sig', refreshToken: 'refresh-token-value', expiresAt: 1_700_000_000_000, username: 'alice' };
+const data: SessionData = {
+  accessToken: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1In0.sig',
+  refreshToken: 'refresh-token-value',
+  expiresAt: 1_700_000_000_000,
+  username: 'alice',
+};
 
 function cookieHeader(setCookie: string): string {
   return setCookie.split(';')[0];

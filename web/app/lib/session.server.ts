@@ -55,7 +55,12 @@ export class SessionCodec {
         decipher.setAuthTag(tag);
         const json = Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
         const data = JSON.parse(json) as Partial<SessionData>;
-        if (typeof data.accessToken === 'string' && typeof data.refreshToken === 'string' && typeof data.expiresAt === 'number' && typeof data.username === 'string') {
+        if (
+          typeof data.accessToken === 'string' &&
+          typeof data.refreshToken === 'string' &&
+          typeof data.expiresAt === 'number' &&
+          typeof data.username === 'string'
+        ) {
           return data as SessionData;
         }
         return null;

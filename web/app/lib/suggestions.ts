@@ -15,7 +15,10 @@ export const MAX_SUGGESTIONS = 8;
 const LABEL = { person: 'Person', place: 'Place', thing: 'Thing' } as const;
 
 function words(s: string): string[] {
-  return s.toLocaleLowerCase('en').split(/[\s,.-]+/).filter(Boolean);
+  return s
+    .toLocaleLowerCase('en')
+    .split(/[\s,.-]+/)
+    .filter(Boolean);
 }
 
 /** Whether `name` starts with the text typed, or each typed word starts one of the name's words. */
@@ -29,7 +32,10 @@ export function startsWithWords(name: string, typed: string): boolean {
 }
 
 /** The entries whose names match, people first, at most MAX_SUGGESTIONS, each name once. */
-export function suggest(typed: string, entries: { kind: Suggestion['kind']; id: string; name: string | null }[]): Suggestion[] {
+export function suggest(
+  typed: string,
+  entries: { kind: Suggestion['kind']; id: string; name: string | null }[],
+): Suggestion[] {
   const seen = new Set<string>();
   const out: Suggestion[] = [];
   for (const e of entries) {

@@ -3,7 +3,12 @@ import { createCookie } from '@remix-run/node';
 import { isTheme } from './theme';
 import type { Theme } from './theme';
 
-const themeCookie = createCookie('trove_theme', { path: '/', sameSite: 'lax', httpOnly: true, maxAge: 365 * 24 * 3600 });
+const themeCookie = createCookie('trove_theme', {
+  path: '/',
+  sameSite: 'lax',
+  httpOnly: true,
+  maxAge: 365 * 24 * 3600,
+});
 
 export async function readTheme(request: Request): Promise<Theme> {
   const v: unknown = await themeCookie.parse(request.headers.get('Cookie'));

@@ -14,7 +14,13 @@ describe('timeline layout', () => {
 
   it('groups consecutive items by key, keeping their order', () => {
     const items = ['a', 'a', 'b', 'a'];
-    expect(groupConsecutive(items, (x) => x, (k) => k.toUpperCase())).toEqual([
+    expect(
+      groupConsecutive(
+        items,
+        (x) => x,
+        (k) => k.toUpperCase(),
+      ),
+    ).toEqual([
       { key: 'a', label: 'A', start: 0, end: 2 },
       { key: 'b', label: 'B', start: 2, end: 3 },
       { key: 'a', label: 'A', start: 3, end: 4 },
@@ -36,7 +42,8 @@ describe('timeline layout', () => {
     // Every item is placed once, in order, without overlaps within a row.
     expect(rows(blocks).flatMap((r) => r.tiles.map((t) => t.index))).toEqual([0, 1, 2, 3, 4, 5, 6]);
     for (const r of rows(blocks)) {
-      for (let i = 1; i < r.tiles.length; i++) expect(r.tiles[i].x).toBeGreaterThanOrEqual(r.tiles[i - 1].x + r.tiles[i - 1].width);
+      for (let i = 1; i < r.tiles.length; i++)
+        expect(r.tiles[i].x).toBeGreaterThanOrEqual(r.tiles[i - 1].x + r.tiles[i - 1].width);
     }
   });
 
@@ -50,7 +57,9 @@ describe('timeline layout', () => {
     ];
     const { blocks } = layoutTimeline(items, [{ key: 'd', label: 'D', start: 0, end: items.length }], opts);
     for (const r of rows(blocks)) {
-      r.tiles.slice(0, -1).forEach((t) => expect(Math.abs(t.width / t.height - aspectRatio(items[t.index]))).toBeLessThan(0.02));
+      r.tiles
+        .slice(0, -1)
+        .forEach((t) => expect(Math.abs(t.width / t.height - aspectRatio(items[t.index]))).toBeLessThan(0.02));
     }
   });
 
@@ -71,7 +80,10 @@ describe('timeline layout', () => {
 
   it('finds the blocks on screen with a binary search', () => {
     const items = Array.from({ length: 5000 }, () => ({ width: 1000, height: 1000 }));
-    const { blocks, height } = layoutTimeline(items, [{ key: 'all', label: '', start: 0, end: items.length }], { ...opts, headerHeight: 0 });
+    const { blocks, height } = layoutTimeline(items, [{ key: 'all', label: '', start: 0, end: items.length }], {
+      ...opts,
+      headerHeight: 0,
+    });
     const [first, last] = visibleBlocks(blocks, 50_000, 50_900);
     expect(blocks[first].y).toBeLessThanOrEqual(50_000);
     expect(blocks[first].y + blocks[first].height).toBeGreaterThanOrEqual(50_000);
@@ -83,6 +95,8 @@ describe('timeline layout', () => {
 
   it('uses smaller rows on phones', () => {
     expect(targetRowHeightFor(360)).toBeLessThan(targetRowHeightFor(1280));
-    expect(layoutTimeline([{ width: 1, height: 1 }], [{ key: 'a', label: 'A', start: 0, end: 1 }], { ...opts, width: 0 })).toEqual({ blocks: [], height: 0 });
+    expect(
+      layoutTimeline([{ width: 1, height: 1 }], [{ key: 'a', label: 'A', start: 0, end: 1 }], { ...opts, width: 0 }),
+    ).toEqual({ blocks: [], height: 0 });
   });
 });

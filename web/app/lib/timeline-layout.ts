@@ -65,7 +65,15 @@ export function groupConsecutive<T>(items: T[], keyOf: (item: T) => string, labe
 }
 
 /** Justified rows for items `[start, end)`, starting at `top`. */
-function layoutRows(items: Sized[], start: number, end: number, top: number, group: number, o: LayoutOptions, out: Block[]): number {
+function layoutRows(
+  items: Sized[],
+  start: number,
+  end: number,
+  top: number,
+  group: number,
+  o: LayoutOptions,
+  out: Block[],
+): number {
   let y = top;
   let row: number[] = [];
   let ratioSum = 0;

@@ -27,7 +27,12 @@ export function clientHeaders(client: LoginClient | undefined): Record<string, s
   return { 'X-Trove-Client-Address': client.address, 'X-Trove-Proxy-Secret': client.proxySecret };
 }
 
-export async function loginWithPassword(apiUrl: string, username: string, password: string, client?: LoginClient): Promise<{ ok: true; tokens: AuthResponse } | { ok: false; failure: LoginFailure }> {
+export async function loginWithPassword(
+  apiUrl: string,
+  username: string,
+  password: string,
+  client?: LoginClient,
+): Promise<{ ok: true; tokens: AuthResponse } | { ok: false; failure: LoginFailure }> {
   let response: Response;
   try {
     response = await apiFetch(`${apiUrl}/v1/auth/login`, {
@@ -43,9 +48,13 @@ export async function loginWithPassword(apiUrl: string, username: string, passwo
   if (response.status === 401 || response.status === 400) return { ok: false, failure: { kind: 'credentials' } };
   if (response.status === 429) {
     const after = Number(response.headers.get('Retry-After'));
-    return { ok: false, failure: { kind: 'rate-limited', retryAfterSeconds: Number.isFinite(after) && after > 0 ? after : null } };
+    return {
+      ok: false,
+      failure: { kind: 'rate-limited', retryAfterSeconds: Number.isFinite(after) && after > 0 ? after : null },
+    };
   }
-  if (response.status === 502 || response.status === 503 || response.status === 504) return { ok: false, failure: { kind: 'unreachable' } };
+  if (response.status === 502 || response.status === 503 || response.status === 504)
+    return { ok: false, failure: { kind: 'unreachable' } };
   return { ok: false, failure: { kind: 'server', status: response.status } };
 }
 
@@ -68,7 +77,10 @@ export function loginErrorMessage(failure: LoginFailure): string {
 /** Ends the API session of an access token; failures are ignored (the cookie goes anyway). */
 export async function logoutSession(apiUrl: string, accessToken: string): Promise<void> {
   try {
-    const r = await apiFetch(`${apiUrl}/v1/auth/logout`, { method: 'POST', headers: { Authorization: `Bearer ${accessToken}` } });
+    const r = await apiFetch(`${apiUrl}/v1/auth/logout`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${accessToken}` },
+    });
     await r.body?.cancel();
   } catch {
     // unreachable: the access token expires by itself

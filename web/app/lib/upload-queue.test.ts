@@ -95,10 +95,22 @@ describe('upload queue', () => {
 
   it('maps the answers of the upload route to results people understand', () => {
     expect(resultFromResponse(201, { id: 'x' })).toEqual({ kind: 'created', id: 'x' });
-    expect(resultFromResponse(409, { message: 'mediaitem already exists', id: 'y' })).toEqual({ kind: 'duplicate', id: 'y' });
-    expect(resultFromResponse(400, { message: 'unsupported file type' })).toEqual({ kind: 'failed', message: 'Not a photo or video Trove can read' });
-    expect(resultFromResponse(413, { message: 'file too large' })).toEqual({ kind: 'failed', message: 'File too large for this server' });
-    expect(resultFromResponse(507, { message: 'storage quota exceeded' })).toEqual({ kind: 'failed', message: 'Your storage is full (see Settings)' });
+    expect(resultFromResponse(409, { message: 'mediaitem already exists', id: 'y' })).toEqual({
+      kind: 'duplicate',
+      id: 'y',
+    });
+    expect(resultFromResponse(400, { message: 'unsupported file type' })).toEqual({
+      kind: 'failed',
+      message: 'Not a photo or video Trove can read',
+    });
+    expect(resultFromResponse(413, { message: 'file too large' })).toEqual({
+      kind: 'failed',
+      message: 'File too large for this server',
+    });
+    expect(resultFromResponse(507, { message: 'storage quota exceeded' })).toEqual({
+      kind: 'failed',
+      message: 'Your storage is full (see Settings)',
+    });
     expect(resultFromResponse(503, null)).toEqual({ kind: 'failed', message: 'Server unreachable, try again' });
     expect(resultFromResponse(500, { message: 'boom' })).toEqual({ kind: 'failed', message: 'Upload failed: boom' });
   });

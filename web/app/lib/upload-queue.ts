@@ -18,7 +18,8 @@ export interface UploadEntry {
 }
 
 /** What sending one file ends with. */
-export type SendResult = { kind: 'created'; id: string } | { kind: 'duplicate'; id: string } | { kind: 'failed'; message: string };
+export type SendResult =
+  { kind: 'created'; id: string } | { kind: 'duplicate'; id: string } | { kind: 'failed'; message: string };
 
 export type Sender = (file: File, onProgress: (loaded: number) => void, signal: AbortSignal) => Promise<SendResult>;
 
@@ -71,7 +72,8 @@ export class UploadQueue {
   }
 
   retryFailed(): void {
-    for (const e of this.entries) if (e.status === 'failed') this.patch(e.key, { status: 'queued', loaded: 0, error: undefined });
+    for (const e of this.entries)
+      if (e.status === 'failed') this.patch(e.key, { status: 'queued', loaded: 0, error: undefined });
     this.pump();
   }
 
@@ -120,9 +122,16 @@ export class UploadQueue {
     this.patch(key, { status: 'uploading', loaded: 0 });
     let result: SendResult;
     try {
-      result = await this.send(file, (loaded) => this.patch(key, { loaded: Math.min(loaded, file.size) }), controller.signal);
+      result = await this.send(
+        file,
+        (loaded) => this.patch(key, { loaded: Math.min(loaded, file.size) }),
+        controller.signal,
+      );
     } catch (err) {
-      result = { kind: 'failed', message: controller.signal.aborted ? 'Cancelled' : err instanceof Error ? err.message : 'Upload failed' };
+      result = {
+        kind: 'failed',
+        message: controller.signal.aborted ? 'Cancelled' : err instanceof Error ? err.message : 'Upload failed',
+      };
     }
     this.controllers.delete(key);
     if (result.kind === 'created') {
@@ -147,7 +156,12 @@ export class UploadQueue {
     const loaded = live.reduce((s, e) => s + e.loaded, 0);
     this.snapshot = {
       entries: this.entries,
-      progress: total > 0 ? loaded / total : live.length > 0 && live.every((e) => e.status === 'done' || e.status === 'duplicate') ? 1 : 0,
+      progress:
+        total > 0
+          ? loaded / total
+          : live.length > 0 && live.every((e) => e.status === 'done' || e.status === 'duplicate')
+            ? 1
+            : 0,
       active: this.entries.filter((e) => e.status === 'uploading' || e.status === 'queued').length,
       finished: this.entries.filter((e) => e.status === 'done' || e.status === 'duplicate').length,
       failed: this.entries.filter((e) => e.status === 'failed').length,
@@ -162,10 +176,12 @@ export function resultFromResponse(status: number, body: unknown): SendResult {
   if (status === 201 && typeof b.id === 'string') return { kind: 'created', id: b.id };
   if (status === 409 && typeof b.id === 'string') return { kind: 'duplicate', id: b.id };
   const message = typeof b.message === 'string' ? b.message : '';
-  if (status === 400 && /unsupported file type/i.test(message)) return { kind: 'failed', message: 'Not a photo or video Trove can read' };
+  if (status === 400 && /unsupported file type/i.test(message))
+    return { kind: 'failed', message: 'Not a photo or video Trove can read' };
   if (status === 413) return { kind: 'failed', message: 'File too large for this server' };
   if (status === 507) return { kind: 'failed', message: 'Your storage is full (see Settings)' };
   if (status === 401) return { kind: 'failed', message: 'Your session ended: log in again' };
-  if (status === 503 || status === 502 || status === 504 || status === 0) return { kind: 'failed', message: 'Server unreachable, try again' };
+  if (status === 503 || status === 502 || status === 504 || status === 0)
+    return { kind: 'failed', message: 'Server unreachable, try again' };
   return { kind: 'failed', message: message ? `Upload failed: ${message}` : `Upload failed (${status})` };
 }

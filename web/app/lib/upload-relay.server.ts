@@ -11,7 +11,12 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 
 /** The gateway's answer (its JSON body, or a message when it sent none), or null when it could not be reached. */
-export async function relayUpload(url: string, headers: Record<string, string>, body: ReadableStream<Uint8Array>, signal: AbortSignal): Promise<{ status: number; body: unknown } | null> {
+export async function relayUpload(
+  url: string,
+  headers: Record<string, string>,
+  body: ReadableStream<Uint8Array>,
+  signal: AbortSignal,
+): Promise<{ status: number; body: unknown } | null> {
   const target = new URL(url);
   const out = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, { method: 'POST', headers, signal });
   const answer = new Promise<IncomingMessage>((resolve, reject) => {

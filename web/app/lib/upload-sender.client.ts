@@ -6,7 +6,12 @@ import { resultFromResponse } from './upload-queue';
 import type { SendResult } from './upload-queue';
 
 /** Posts one file as multipart/form-data (part `file`) to `url`, reporting the bytes sent. */
-export function sendFile(url: string, file: File, onProgress: (loaded: number) => void, signal: AbortSignal): Promise<SendResult> {
+export function sendFile(
+  url: string,
+  file: File,
+  onProgress: (loaded: number) => void,
+  signal: AbortSignal,
+): Promise<SendResult> {
   return new Promise<SendResult>((resolve) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', url);

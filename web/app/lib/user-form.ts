@@ -17,7 +17,8 @@ function field(form: FormData, name: string): string {
 function problem(name: string, username: string, password: string, passwordRequired: boolean): string | null {
   if (!name.trim() || name.trim().length > NAME_MAX) return `Give a name of 1 to ${NAME_MAX} characters.`;
   if (!USERNAME_PATTERN.test(username)) return 'A username is 3 to 32 letters, digits, dots, dashes or underscores.';
-  if ((passwordRequired || password) && (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX)) return `A password is ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`;
+  if ((passwordRequired || password) && (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX))
+    return `A password is ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`;
   return null;
 }
 

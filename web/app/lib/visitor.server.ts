@@ -9,5 +9,9 @@ import type { WebContext } from './context.server';
 import { clientHeaders } from './tokens.server';
 
 export function visitorApi(context: WebContext): ApiClient {
-  return createApiClient(context.config.apiUrl, undefined, clientHeaders({ address: context.clientAddress, proxySecret: context.config.proxySecret }));
+  return createApiClient(
+    context.config.apiUrl,
+    undefined,
+    clientHeaders({ address: context.clientAddress, proxySecret: context.config.proxySecret }),
+  );
 }

@@ -91,7 +91,12 @@ export default function AlbumPage() {
             <Icon name="trash" size={20} /> Delete album
           </Button>
         </div>
-        <ShareControl key={`${album.shared}-${album.shareLocation}`} shared={album.shared} shareLocation={album.shareLocation} url={shareUrl} />
+        <ShareControl
+          key={`${album.shared}-${album.shareLocation}`}
+          shared={album.shared}
+          shareLocation={album.shareLocation}
+          url={shareUrl}
+        />
       </div>
 
       <MediaBrowser
@@ -113,7 +118,15 @@ export default function AlbumPage() {
       />
 
       {editing ? (
-        <AlbumDetailsDialog title="Edit album" submitLabel="Save" album={album} intent="edit" error={actionData?.error} busy={navigation.state === 'submitting'} onClose={() => setEditing(false)} />
+        <AlbumDetailsDialog
+          title="Edit album"
+          submitLabel="Save"
+          album={album}
+          intent="edit"
+          error={actionData?.error}
+          busy={navigation.state === 'submitting'}
+          onClose={() => setEditing(false)}
+        />
       ) : null}
 
       {deleting ? (

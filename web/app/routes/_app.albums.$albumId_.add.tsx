@@ -15,7 +15,9 @@ import { emptySelection, selectionReducer } from '~/lib/selection';
 import '~/styles/albums.css';
 
 export { RouteErrorBoundary as ErrorBoundary } from '~/components/ErrorPage';
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Add to ${data?.album.name ?? 'album'} · Trove` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `Add to ${data?.album.name ?? 'album'} · Trove` },
+];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const album = await requireAlbum(request, context, params);

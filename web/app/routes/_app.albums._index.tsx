@@ -7,7 +7,14 @@ import { AlbumDetailsDialog } from '~/components/AlbumDetailsDialog';
 import { Button } from '~/components/ui/Button';
 import { EmptyState } from '~/components/ui/EmptyState';
 import { Icon } from '~/components/ui/Icon';
-import { ALBUM_SORTS, albumDescription, albumName, createAlbum, listAllAlbums, parseAlbumSort } from '~/lib/albums.server';
+import {
+  ALBUM_SORTS,
+  albumDescription,
+  albumName,
+  createAlbum,
+  listAllAlbums,
+  parseAlbumSort,
+} from '~/lib/albums.server';
 import { apiFailure, requireSession } from '~/lib/auth.server';
 import '~/styles/albums.css';
 
@@ -32,7 +39,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const name = albumName(form.get('name'));
   if (!name) return json({ error: 'Give the album a name (up to 200 characters).' }, { status: 400 });
   try {
-    const album = await createAlbum(context.config.apiUrl, session.api, name, albumDescription(form.get('description')));
+    const album = await createAlbum(
+      context.config.apiUrl,
+      session.api,
+      name,
+      albumDescription(form.get('description')),
+    );
     return redirect(`/albums/${album.id}`, { headers: await session.headers() });
   } catch (err) {
     throw apiFailure(err);
@@ -55,7 +67,11 @@ export default function Albums() {
       <div className="page-head row">
         <h1>Albums</h1>
         <div className="page-tools">
-          <Form method="get" className="sort-form" onChange={(e) => submit(e.currentTarget, { replace: true, preventScrollReset: true })}>
+          <Form
+            method="get"
+            className="sort-form"
+            onChange={(e) => submit(e.currentTarget, { replace: true, preventScrollReset: true })}
+          >
             <label htmlFor={sortId}>Sort by</label>
             <select id={sortId} name="sort" defaultValue={sort}>
               {sorts.map((s) => (
@@ -86,7 +102,15 @@ export default function Albums() {
           ))}
         </ul>
       )}
-      {creating ? <AlbumDetailsDialog title="New album" submitLabel="Create album" error={actionData?.error} busy={navigation.state === 'submitting'} onClose={() => setCreating(false)} /> : null}
+      {creating ? (
+        <AlbumDetailsDialog
+          title="New album"
+          submitLabel="Create album"
+          error={actionData?.error}
+          busy={navigation.state === 'submitting'}
+          onClose={() => setCreating(false)}
+        />
+      ) : null}
     </>
   );
 }

@@ -12,7 +12,9 @@ export { RouteErrorBoundary as ErrorBoundary } from '~/components/ErrorPage';
 const TITLE = { places: 'Places', things: 'Things' } as const;
 type ListKind = keyof typeof TITLE;
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data ? TITLE[data.kind] : 'Explore'} · Trove` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data ? TITLE[data.kind] : 'Explore'} · Trove` },
+];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const kind = params.kind;

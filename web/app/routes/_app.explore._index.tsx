@@ -30,7 +30,21 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
 }
 
-function Row({ id, title, to, empty, children, count }: { id: string; title: string; to: string; empty: string; count: number; children: ReactNode }) {
+function Row({
+  id,
+  title,
+  to,
+  empty,
+  children,
+  count,
+}: {
+  id: string;
+  title: string;
+  to: string;
+  empty: string;
+  count: number;
+  children: ReactNode;
+}) {
   return (
     <section className="explore-row" aria-labelledby={id}>
       <div className="explore-row-head">
@@ -54,18 +68,36 @@ export default function Explore() {
         <h1>Explore</h1>
       </div>
       {people ? (
-        <Row id="row-people" title="People" to="/explore/people" count={people.length} empty="Faces show up here once your photos are processed.">
+        <Row
+          id="row-people"
+          title="People"
+          to="/explore/people"
+          count={people.length}
+          empty="Faces show up here once your photos are processed."
+        >
           {people.map((p) => (
             <PersonCard key={p.id} person={p} />
           ))}
         </Row>
       ) : null}
-      <Row id="row-places" title="Places" to="/explore/places" count={places.length} empty="Photos with a location show up here by city.">
+      <Row
+        id="row-places"
+        title="Places"
+        to="/explore/places"
+        count={places.length}
+        empty="Photos with a location show up here by city."
+      >
         {places.map((p) => (
           <PlaceCard key={p.id} place={p} />
         ))}
       </Row>
-      <Row id="row-things" title="Things" to="/explore/things" count={things.length} empty="Things recognised in your photos show up here.">
+      <Row
+        id="row-things"
+        title="Things"
+        to="/explore/things"
+        count={things.length}
+        empty="Things recognised in your photos show up here."
+      >
         {things.map((t) => (
           <ThingCard key={t.id} thing={t} />
         ))}

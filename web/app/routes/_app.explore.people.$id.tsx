@@ -34,7 +34,11 @@ function personChange(form: FormData): { name?: string; hidden?: boolean; coverM
   if (intent === 'hide') return { hidden: form.get('hidden') === 'true' };
   if (intent === 'cover') {
     const cover = form.get('cover');
-    return cover === '' ? { coverMediaItemId: null } : isUuid(cover) ? { coverMediaItemId: cover } : 'Choose one of their photos.';
+    return cover === ''
+      ? { coverMediaItemId: null }
+      : isUuid(cover)
+        ? { coverMediaItemId: cover }
+        : 'Choose one of their photos.';
   }
   return 'Unknown action.';
 }
@@ -83,7 +87,15 @@ export default function PersonPage() {
   const face = person.coverMediaItemFace && 'thumbnail' in person.coverMediaItemFace ? person.coverMediaItemFace : null;
 
   return (
-    <ExploreEntryPage kind="person" id={person.id} title={name ?? <span className="muted">Add a name</span>} label={name ?? 'this person'} count={person.mediaItemsCount} items={items} focus={focus}>
+    <ExploreEntryPage
+      kind="person"
+      id={person.id}
+      title={name ?? <span className="muted">Add a name</span>}
+      label={name ?? 'this person'}
+      count={person.mediaItemsCount}
+      items={items}
+      focus={focus}
+    >
       <CoverPicker
         personId={person.id}
         label={name ?? 'this person'}
@@ -95,7 +107,17 @@ export default function PersonPage() {
         <naming.Form method="post" ref={formRef} className="person-tools">
           <input type="hidden" name="intent" value="name" />
           <label htmlFor={inputId}>{person.name ? 'Rename' : 'Name this person'}</label>
-          <input id={inputId} type="text" name="name" key={person.name ?? ''} defaultValue={person.name ?? ''} placeholder="Add a name" maxLength={100} required autoComplete="off" />
+          <input
+            id={inputId}
+            type="text"
+            name="name"
+            key={person.name ?? ''}
+            defaultValue={person.name ?? ''}
+            placeholder="Add a name"
+            maxLength={100}
+            required
+            autoComplete="off"
+          />
           <Button type="submit" size="small" disabled={naming.state !== 'idle'}>
             Save name
           </Button>

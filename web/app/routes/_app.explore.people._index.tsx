@@ -39,7 +39,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         selecting: params.has('select') || picked.length > 0,
         merging: merging.length >= 2 ? merging : null,
         tooFew: picked.length > 0 && merging.length < 2,
-        merged: isUuid(params.get('merged')) ? people.find((p) => p.id === params.get('merged')) ?? null : null,
+        merged: isUuid(params.get('merged')) ? (people.find((p) => p.id === params.get('merged')) ?? null) : null,
       },
       { headers: await session.headers({ 'Cache-Control': 'no-store' }) },
     );
@@ -57,7 +57,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!merge) return json({ error: 'Choose two or more people, and the one to keep.' }, { status: 400 });
   try {
     await mergePeople(session.api, merge.into, merge.others);
-    return redirect(peopleListPath({ hidden: form.get('hidden') === 'true', merged: merge.into }), { headers: await session.headers() });
+    return redirect(peopleListPath({ hidden: form.get('hidden') === 'true', merged: merge.into }), {
+      headers: await session.headers(),
+    });
   } catch (err) {
     throw apiFailure(err);
   }
@@ -81,7 +83,12 @@ export default function People() {
     <div className="page-tools people-tools">
       <Form method="get">
         {showHidden ? null : <input type="hidden" name="hidden" value="true" />}
-        <Switch type="submit" on={showHidden} label="Show hidden" title={showHidden ? 'List the people you see' : 'List only the people you hid'} />
+        <Switch
+          type="submit"
+          on={showHidden}
+          label="Show hidden"
+          title={showHidden ? 'List the people you see' : 'List only the people you hid'}
+        />
       </Form>
       {selecting ? (
         <>
@@ -116,14 +123,22 @@ export default function People() {
       tools={tools}
       before={
         <>
-          {showHidden ? <p className="muted">Only the people you hid are listed; open one to show them again.</p> : null}
+          {showHidden ? (
+            <p className="muted">Only the people you hid are listed; open one to show them again.</p>
+          ) : null}
           {merged ? (
             <p role="status" className="people-note">
               Merged into <Link to={`/explore/people/${merged.id}`}>{personLabel(merged)}</Link>.
             </p>
           ) : null}
           <FormError>{tooFew ? 'Select two or more people to merge.' : error}</FormError>
-          {merging && !pending ? <MergeConfirm people={merging} hidden={showHidden} cancel={peopleListPath({ hidden: showHidden, select: true })} /> : null}
+          {merging && !pending ? (
+            <MergeConfirm
+              people={merging}
+              hidden={showHidden}
+              cancel={peopleListPath({ hidden: showHidden, select: true })}
+            />
+          ) : null}
         </>
       }
     >

@@ -8,7 +8,9 @@ import '~/styles/explore.css';
 
 export { RouteErrorBoundary as ErrorBoundary } from '~/components/ErrorPage';
 export { keepOnViewerChange as shouldRevalidate } from '~/lib/revalidate';
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data ? placeLabel(data.entry) : 'Place'} · Trove` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data ? placeLabel(data.entry) : 'Place'} · Trove` },
+];
 
 export function loader({ request, context, params }: LoaderFunctionArgs) {
   return loadExplorePage(request, context, params, 'place', { mapTileUrl: context.config.mapTileUrl ?? null });
@@ -19,9 +21,19 @@ export default function PlacePage() {
   const label = placeLabel(place);
   const region = [place.town, place.state].filter((p) => p && p !== place.name).join(', ');
   return (
-    <ExploreEntryPage kind="place" id={place.id} title={label} label={label} count={place.mediaItemsCount} items={items} focus={focus}>
+    <ExploreEntryPage
+      kind="place"
+      id={place.id}
+      title={label}
+      label={label}
+      count={place.mediaItemsCount}
+      items={items}
+      focus={focus}
+    >
       {region ? <p className="muted">{region}</p> : null}
-      {mapTileUrl && place.latitude !== null && place.longitude !== null ? <PlaceMap template={mapTileUrl} latitude={place.latitude} longitude={place.longitude} label={label} /> : null}
+      {mapTileUrl && place.latitude !== null && place.longitude !== null ? (
+        <PlaceMap template={mapTileUrl} latitude={place.latitude} longitude={place.longitude} label={label} />
+      ) : null}
     </ExploreEntryPage>
   );
 }

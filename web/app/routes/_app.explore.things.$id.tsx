@@ -13,5 +13,15 @@ export function loader({ request, context, params }: LoaderFunctionArgs) {
 
 export default function ThingPage() {
   const { entry: thing, items, focus } = useLoaderData<typeof loader>();
-  return <ExploreEntryPage kind="thing" id={thing.id} title={thing.name} label={thing.name} count={thing.mediaItemsCount} items={items} focus={focus} />;
+  return (
+    <ExploreEntryPage
+      kind="thing"
+      id={thing.id}
+      title={thing.name}
+      label={thing.name}
+      count={thing.mediaItemsCount}
+      items={items}
+      focus={focus}
+    />
+  );
 }

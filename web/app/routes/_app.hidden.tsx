@@ -17,7 +17,11 @@ export default function Hidden() {
   return (
     <MediaListPage
       title="Hidden"
-      note={<p className="page-note">Hidden items stay out of Photos, Favourites and memories. They are still in your albums.</p>}
+      note={
+        <p className="page-note">
+          Hidden items stay out of Photos, Favourites and memories. They are still in your albums.
+        </p>
+      }
       view={{ kind: 'hidden' }}
       initial={items}
       focus={focus}

@@ -46,14 +46,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
     } else if (intent === 'status') {
       const id = form.get('id');
       const status = form.get('status');
-      if (!isUuid(id) || (status !== 'RUNNING' && status !== 'PAUSED' && status !== 'STOPPED')) return fail('Unknown job or status.');
+      if (!isUuid(id) || (status !== 'RUNNING' && status !== 'PAUSED' && status !== 'STOPPED'))
+        return fail('Unknown job or status.');
       await ok(session.api.PUT('/v1/jobs/{id}', { params: { path: { id } }, body: { status } }));
     } else {
       return fail('Unknown action.');
     }
     return json({ error: null }, { headers: await session.headers() });
   } catch (err) {
-    if (err instanceof ApiError && err.status === 409) return fail(intent === 'start' ? 'A job with these components is already scheduled or running.' : err.message, 409);
+    if (err instanceof ApiError && err.status === 409)
+      return fail(
+        intent === 'start' ? 'A job with these components is already scheduled or running.' : err.message,
+        409,
+      );
     throw apiFailure(err);
   }
 }
@@ -66,7 +71,11 @@ function JobRow({ job }: { job: Job }) {
         <span className="job-components">{label}</span>
         <span className={`job-status ${job.status.toLowerCase()}`}>{job.status.toLowerCase()}</span>
       </div>
-      <progress max={Math.max(job.total, 1)} value={job.total > 0 ? job.processed : job.status === 'COMPLETED' ? 1 : 0} aria-label={`Progress of ${label}`} />
+      <progress
+        max={Math.max(job.total, 1)}
+        value={job.total > 0 ? job.processed : job.status === 'COMPLETED' ? 1 : 0}
+        aria-label={`Progress of ${label}`}
+      />
       <div className="job-foot">
         <span className="muted" data-testid="job-progress">
           {progressLabel(job)} · started {job.createdAt.slice(0, 16).replace('T', ' ')} UTC

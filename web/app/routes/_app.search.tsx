@@ -9,7 +9,9 @@ import { searchText } from '~/lib/media-views';
 
 export { RouteErrorBoundary as ErrorBoundary } from '~/components/ErrorPage';
 export { keepOnViewerChange as shouldRevalidate } from '~/lib/revalidate';
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.q ? `${data.q} · Search · Trove` : 'Search · Trove' }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data?.q ? `${data.q} · Search · Trove` : 'Search · Trove' },
+];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const q = searchText(new URL(request.url).searchParams.get('q'));

@@ -47,13 +47,19 @@ function ThemeChoice() {
   const [picked, setPicked] = useState(theme);
   useEffect(() => setPicked(theme), [theme]);
   return (
-    <fetcher.Form method="post" action="/theme" className="theme-choice" onChange={(e) => fetcher.submit(e.currentTarget)}>
+    <fetcher.Form
+      method="post"
+      action="/theme"
+      className="theme-choice"
+      onChange={(e) => fetcher.submit(e.currentTarget)}
+    >
       <fieldset>
         <legend>Theme</legend>
         <input type="hidden" name="redirectTo" value="/settings" />
         {THEMES.map((t) => (
           <label key={t}>
-            <input type="radio" name="theme" value={t} checked={picked === t} onChange={() => setPicked(t)} /> {THEME_LABEL[t]}
+            <input type="radio" name="theme" value={t} checked={picked === t} onChange={() => setPicked(t)} />{' '}
+            {THEME_LABEL[t]}
           </label>
         ))}
       </fieldset>
@@ -82,7 +88,8 @@ export default function Settings() {
           <ul className="feature-list" data-testid="features">
             {Object.entries(features).map(([name, on]) => (
               <li key={name}>
-                <span>{FEATURE_LABEL[name] ?? name}</span> <span className={on ? 'on' : 'muted'}>{on ? 'On' : 'Off'}</span>
+                <span>{FEATURE_LABEL[name] ?? name}</span>{' '}
+                <span className={on ? 'on' : 'muted'}>{on ? 'On' : 'Off'}</span>
               </li>
             ))}
           </ul>

@@ -10,7 +10,12 @@ export { keepOnViewerChange as shouldRevalidate } from '~/lib/revalidate';
 export const meta: MetaFunction = () => [{ title: 'Trash · Trove' }];
 
 export function loader({ request, context }: LoaderFunctionArgs) {
-  return loadMediaPage(request, context, { kind: 'trash' }, { retention: formatDuration(context.config.trashRetentionSeconds) });
+  return loadMediaPage(
+    request,
+    context,
+    { kind: 'trash' },
+    { retention: formatDuration(context.config.trashRetentionSeconds) },
+  );
 }
 
 export default function Trash() {
@@ -20,7 +25,8 @@ export default function Trash() {
       title="Trash"
       note={
         <p className="page-note" id="retention">
-          Items in the trash are deleted for good {retention} after they were moved here. Until then you can restore them: they go back to your library and albums.
+          Items in the trash are deleted for good {retention} after they were moved here. Until then you can restore
+          them: they go back to your library and albums.
         </p>
       }
       view={{ kind: 'trash' }}

@@ -35,7 +35,15 @@ const NAV: { to: string; label: string; icon: IconName; end?: boolean }[] = [
   { to: '/settings', label: 'Settings', icon: 'settings' },
 ];
 
-function AppTopBar({ username, onShortcuts, searchRef }: { username: string; onShortcuts(): void; searchRef: RefObject<HTMLInputElement> }) {
+function AppTopBar({
+  username,
+  onShortcuts,
+  searchRef,
+}: {
+  username: string;
+  onShortcuts(): void;
+  searchRef: RefObject<HTMLInputElement>;
+}) {
   const uploads = useUploads();
   return (
     <TopBar signedIn search={<SearchBox ref={searchRef} />}>
@@ -43,7 +51,14 @@ function AppTopBar({ username, onShortcuts, searchRef }: { username: string; onS
         <Icon name="upload" size={20} />
         <span className="hide-small">Upload</span>
       </Button>
-      <IconButton icon="keyboard" label="Keyboard shortcuts" className="hide-small" onClick={onShortcuts} aria-keyshortcuts="Shift+?" title="Keyboard shortcuts (?)" />
+      <IconButton
+        icon="keyboard"
+        label="Keyboard shortcuts"
+        className="hide-small"
+        onClick={onShortcuts}
+        aria-keyshortcuts="Shift+?"
+        title="Keyboard shortcuts (?)"
+      />
       <ThemeToggle />
       <Form method="post" action="/logout" className="logout-form">
         <span className="username hide-small" title={`Logged in as ${username}`}>
@@ -61,7 +76,15 @@ function Shell({ username }: { username: string }) {
   const searchRef = useRef<HTMLInputElement>(null);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || isTypingTarget(e.target) || document.querySelector('dialog[open]')) return;
+      if (
+        e.defaultPrevented ||
+        e.ctrlKey ||
+        e.metaKey ||
+        e.altKey ||
+        isTypingTarget(e.target) ||
+        document.querySelector('dialog[open]')
+      )
+        return;
       if (e.key === '?') {
         e.preventDefault();
         setShortcuts(true);

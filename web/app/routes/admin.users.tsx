@@ -16,7 +16,8 @@ import '~/styles/admin.css';
 
 export const meta: MetaFunction = () => [{ title: 'Users · Trove administration' }];
 /** The 401's `WWW-Authenticate` (and no-store) must reach the browser, also when thrown. */
-export const headers: HeadersFunction = ({ errorHeaders, actionHeaders, loaderHeaders }) => errorHeaders ?? actionHeaders ?? loaderHeaders;
+export const headers: HeadersFunction = ({ errorHeaders, actionHeaders, loaderHeaders }) =>
+  errorHeaders ?? actionHeaders ?? loaderHeaders;
 
 /** The most users listed (pages of 100). */
 const MAX_PAGES = 50;
@@ -45,7 +46,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const intent = String(form.get('intent') ?? '');
   const idField = form.get('id');
   const id = isUuid(idField) ? idField : null;
-  const fail = (error: string) => json<ActionResult>({ error, intent, id }, { status: 400, headers: { 'Cache-Control': 'no-store' } });
+  const fail = (error: string) =>
+    json<ActionResult>({ error, intent, id }, { status: 400, headers: { 'Cache-Control': 'no-store' } });
   try {
     if (intent === 'create') {
       const parsed = newUser(form);
@@ -87,11 +89,26 @@ function UserForm({ user, error }: { user: User | null; error: string | null }) 
       </label>
       <label>
         Username
-        <input name="username" required pattern="[a-zA-Z0-9_.\-]{3,32}" defaultValue={user?.username} autoComplete="off" autoCapitalize="none" spellCheck={false} />
+        <input
+          name="username"
+          required
+          pattern="[a-zA-Z0-9_.\-]{3,32}"
+          defaultValue={user?.username}
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+        />
       </label>
       <label>
         {user ? 'New password (leave empty to keep it)' : 'Password'}
-        <input name="password" type="password" required={!user} minLength={PASSWORD_MIN} maxLength={PASSWORD_MAX} autoComplete="new-password" />
+        <input
+          name="password"
+          type="password"
+          required={!user}
+          minLength={PASSWORD_MIN}
+          maxLength={PASSWORD_MAX}
+          autoComplete="new-password"
+        />
       </label>
       <FormError>{error}</FormError>
       <div className="form-actions">
@@ -108,11 +125,15 @@ function UserForm({ user, error }: { user: User | null; error: string | null }) 
 
 function DeleteConfirm({ user, error }: { user: User; error: string | null }) {
   return (
-    <Form method="post" className="panel user-form" role="alertdialog" aria-labelledby="delete-title" aria-describedby="delete-text">
+    <Form
+      method="post"
+      className="panel user-form"
+      role="alertdialog"
+      aria-labelledby="delete-title"
+      aria-describedby="delete-text"
+    >
       <h2 id="delete-title">Delete {user.username}?</h2>
-      <p id="delete-text">
-        {user.name} will no longer be able to log in. This cannot be undone.
-      </p>
+      <p id="delete-text">{user.name} will no longer be able to log in. This cannot be undone.</p>
       <input type="hidden" name="intent" value="delete" />
       <input type="hidden" name="id" value={user.id} />
       <FormError>{error}</FormError>

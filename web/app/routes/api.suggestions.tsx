@@ -12,7 +12,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   try {
     const session = await requireSession(request, context, 'api');
     const { apiUrl } = context.config;
-    const [people, places, things] = await Promise.all([listPeople(apiUrl, session.api).catch(() => []), listPlaces(apiUrl, session.api), listThings(apiUrl, session.api)]);
+    const [people, places, things] = await Promise.all([
+      listPeople(apiUrl, session.api).catch(() => []),
+      listPlaces(apiUrl, session.api),
+      listThings(apiUrl, session.api),
+    ]);
     const suggestions = suggest(q, [
       ...people.filter((p) => !p.hidden).map((p) => ({ kind: 'person' as const, id: p.id, name: p.name })),
       ...places.map((p) => ({ kind: 'place' as const, id: p.id, name: p.name })),

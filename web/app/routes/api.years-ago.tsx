@@ -13,8 +13,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!MONTH_DATE.test(md)) return json({ message: 'md must be MMDD' }, { status: 400 });
   try {
     const session = await requireSession(request, context, 'api');
-    const items = await ok(session.api.GET('/v1/yearsAgo/{monthDate}/mediaItems', { params: { path: { monthDate: md }, query: { limit: 50 } } }));
-    return json({ items: localizeItems(items, context.config.apiUrl) }, { headers: await session.headers({ 'Cache-Control': 'no-store' }) });
+    const items = await ok(
+      session.api.GET('/v1/yearsAgo/{monthDate}/mediaItems', {
+        params: { path: { monthDate: md }, query: { limit: 50 } },
+      }),
+    );
+    return json(
+      { items: localizeItems(items, context.config.apiUrl) },
+      { headers: await session.headers({ 'Cache-Control': 'no-store' }) },
+    );
   } catch (err) {
     throw apiFailure(err);
   }

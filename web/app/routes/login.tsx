@@ -26,16 +26,26 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData();
   const username = String(form.get('username') ?? '').trim();
   const password = String(form.get('password') ?? '');
-  if (!username) return json<ActionData>({ error: 'Enter your username.', field: 'username', username }, { status: 400 });
-  if (!password) return json<ActionData>({ error: 'Enter your password.', field: 'password', username }, { status: 400 });
+  if (!username)
+    return json<ActionData>({ error: 'Enter your username.', field: 'username', username }, { status: 400 });
+  if (!password)
+    return json<ActionData>({ error: 'Enter your password.', field: 'password', username }, { status: 400 });
 
-  const result = await loginWithPassword(context.config.apiUrl, username, password, { address: context.clientAddress, proxySecret: context.config.proxySecret });
+  const result = await loginWithPassword(context.config.apiUrl, username, password, {
+    address: context.clientAddress,
+    proxySecret: context.config.proxySecret,
+  });
   if (!result.ok) {
     const status = result.failure.kind === 'credentials' ? 401 : result.failure.kind === 'rate-limited' ? 429 : 503;
     return json<ActionData>({ error: loginErrorMessage(result.failure), username }, { status });
   }
   const { accessToken, refreshToken, expiresIn } = result.tokens;
-  const cookie = await context.sessions.commit(request, { accessToken, refreshToken, expiresAt: Date.now() + expiresIn * 1000, username });
+  const cookie = await context.sessions.commit(request, {
+    accessToken,
+    refreshToken,
+    expiresAt: Date.now() + expiresIn * 1000,
+    username,
+  });
   return redirect(safeRedirect(form.get('redirectTo')), { headers: { 'Set-Cookie': cookie } });
 }
 
@@ -61,7 +71,10 @@ export default function Login() {
         {firstRun ? (
           <section className="setup-offer" aria-labelledby="setup-offer-title">
             <h2 id="setup-offer-title">Welcome: no account exists yet</h2>
-            <p>Create the first one with the administrator password that <code>make up</code> names (in <code>data/secrets/admin-password</code>).</p>
+            <p>
+              Create the first one with the administrator password that <code>make up</code> names (in{' '}
+              <code>data/secrets/admin-password</code>).
+            </p>
             <Link to="/setup" className={buttonClass({ variant: 'primary', wide: true })}>
               Set up Trove
             </Link>
@@ -83,7 +96,15 @@ export default function Login() {
             aria-invalid={data?.field === 'username' || undefined}
           />
           <label htmlFor="password">Password</label>
-          <input ref={passwordRef} id="password" name="password" type="password" autoComplete="current-password" required aria-invalid={data?.field === 'password' || (data?.error && !data.field) || undefined} />
+          <input
+            ref={passwordRef}
+            id="password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            aria-invalid={data?.field === 'password' || (data?.error && !data.field) || undefined}
+          />
           <FormError id="login-error">{data?.error}</FormError>
           <Button type="submit" variant="primary" wide disabled={busy}>
             {busy ? 'Logging in…' : 'Log in'}

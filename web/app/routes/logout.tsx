@@ -8,7 +8,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (session) {
     let token = session.accessToken;
     // An expired access token cannot end the session: exchange the refresh token first.
-    if (session.expiresAt - Date.now() < 5_000) token = await context.refresher.refresh(session.refreshToken).then((t) => t.accessToken, () => token);
+    if (session.expiresAt - Date.now() < 5_000)
+      token = await context.refresher.refresh(session.refreshToken).then(
+        (t) => t.accessToken,
+        () => token,
+      );
     await logoutSession(context.config.apiUrl, token);
   }
   return redirect('/login', { headers: { 'Set-Cookie': await context.sessions.destroy(request) } });

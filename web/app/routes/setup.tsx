@@ -30,22 +30,37 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const adminUsername = text('adminUsername').trim() || DEFAULT_ADMIN_USERNAME;
   const adminPassword = text('adminPassword');
   const kept = { adminUsername, name: text('name'), username: text('username').trim() };
-  const fail = (status: number, error: string, field?: 'admin') => json<ActionData>({ error, ...(field ? { field } : {}), ...kept }, { status, headers: { 'Cache-Control': 'no-store' } });
+  const fail = (status: number, error: string, field?: 'admin') =>
+    json<ActionData>(
+      { error, ...(field ? { field } : {}), ...kept },
+      { status, headers: { 'Cache-Control': 'no-store' } },
+    );
 
   // The admin API would create more accounts anyway; this page is for the first one only.
-  if (!(await needsSetup(context.config.apiUrl))) return fail(409, 'Trove is already set up: log in, or let the administrator create your account.');
+  if (!(await needsSetup(context.config.apiUrl)))
+    return fail(409, 'Trove is already set up: log in, or let the administrator create your account.');
   if (!adminPassword) return fail(400, 'Enter the administrator password.', 'admin');
   const parsed = newUser(form);
   if ('error' in parsed) return fail(400, parsed.error);
 
   const client = { address: context.clientAddress, proxySecret: context.config.proxySecret };
-  const created = await createFirstUser(context.config.apiUrl, { username: adminUsername, password: adminPassword }, parsed.user, client);
+  const created = await createFirstUser(
+    context.config.apiUrl,
+    { username: adminUsername, password: adminPassword },
+    parsed.user,
+    client,
+  );
   if (!created.ok) return fail(created.status, created.message, created.field);
 
   const login = await loginWithPassword(context.config.apiUrl, parsed.user.username, parsed.user.password, client);
   if (!login.ok) return redirect('/login');
   const { accessToken, refreshToken, expiresIn } = login.tokens;
-  const cookie = await context.sessions.commit(request, { accessToken, refreshToken, expiresAt: Date.now() + expiresIn * 1000, username: parsed.user.username });
+  const cookie = await context.sessions.commit(request, {
+    accessToken,
+    refreshToken,
+    expiresAt: Date.now() + expiresIn * 1000,
+    username: parsed.user.username,
+  });
   return redirect('/', { headers: { 'Set-Cookie': cookie } });
 }
 
@@ -59,25 +74,64 @@ export default function Setup() {
         <Brand large />
         <h1>Set up Trove</h1>
         <p className="setup-intro">
-          No account exists yet. Make the first one with the administrator’s credentials: the user name is <code>admin</code> unless <code>TROVE_ADMIN_USERNAME</code> says otherwise, and the
-          password is the one <code>make up</code> names — the file <code>data/secrets/admin-password</code>, or <code>TROVE_ADMIN_PASSWORD</code>.
+          No account exists yet. Make the first one with the administrator’s credentials: the user name is{' '}
+          <code>admin</code> unless <code>TROVE_ADMIN_USERNAME</code> says otherwise, and the password is the one{' '}
+          <code>make up</code> names — the file <code>data/secrets/admin-password</code>, or{' '}
+          <code>TROVE_ADMIN_PASSWORD</code>.
         </p>
         <Form method="post" replace noValidate aria-describedby={data?.error ? 'setup-error' : undefined}>
           <fieldset>
             <legend>Administrator</legend>
             <label htmlFor="adminUsername">Administrator user name</label>
-            <input id="adminUsername" name="adminUsername" autoComplete="off" autoCapitalize="none" spellCheck={false} defaultValue={data?.adminUsername ?? DEFAULT_ADMIN_USERNAME} />
+            <input
+              id="adminUsername"
+              name="adminUsername"
+              autoComplete="off"
+              autoCapitalize="none"
+              spellCheck={false}
+              defaultValue={data?.adminUsername ?? DEFAULT_ADMIN_USERNAME}
+            />
             <label htmlFor="adminPassword">Administrator password</label>
-            <input id="adminPassword" name="adminPassword" type="password" autoComplete="off" required aria-invalid={data?.field === 'admin' || undefined} />
+            <input
+              id="adminPassword"
+              name="adminPassword"
+              type="password"
+              autoComplete="off"
+              required
+              aria-invalid={data?.field === 'admin' || undefined}
+            />
           </fieldset>
           <fieldset>
             <legend>Your account</legend>
             <label htmlFor="name">Name</label>
-            <input id="name" name="name" required maxLength={NAME_MAX} autoComplete="name" defaultValue={data?.name ?? ''} />
+            <input
+              id="name"
+              name="name"
+              required
+              maxLength={NAME_MAX}
+              autoComplete="name"
+              defaultValue={data?.name ?? ''}
+            />
             <label htmlFor="username">Username</label>
-            <input id="username" name="username" required autoComplete="username" autoCapitalize="none" spellCheck={false} defaultValue={data?.username ?? ''} />
+            <input
+              id="username"
+              name="username"
+              required
+              autoComplete="username"
+              autoCapitalize="none"
+              spellCheck={false}
+              defaultValue={data?.username ?? ''}
+            />
             <label htmlFor="password">Password</label>
-            <input id="password" name="password" type="password" required minLength={PASSWORD_MIN} maxLength={PASSWORD_MAX} autoComplete="new-password" />
+            <input
+              id="password"
+              name="password"
+              type="password"
+              required
+              minLength={PASSWORD_MIN}
+              maxLength={PASSWORD_MAX}
+              autoComplete="new-password"
+            />
           </fieldset>
           <FormError id="setup-error">{data?.error}</FormError>
           <Button type="submit" variant="primary" wide disabled={busy}>

@@ -15,7 +15,10 @@ import '~/styles/albums.css';
 import '~/styles/shell.css';
 
 export { keepOnViewerChange as shouldRevalidate } from '~/lib/revalidate';
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.album.name} · shared with Trove` : 'Shared album · Trove' }, { name: 'robots', content: 'noindex' }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.album.name} · shared with Trove` : 'Shared album · Trove' },
+  { name: 'robots', content: 'noindex' },
+];
 
 /** A shared album, for anyone with the link: no session involved at all. */
 export async function loader({ params, context }: LoaderFunctionArgs) {
@@ -23,7 +26,10 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
   try {
     // As the visitor: the gateway's sharing limits count per browser, not per web server.
     const api = visitorApi(context);
-    const [album, items] = await Promise.all([getSharedAlbum(context.config.apiUrl, id, api), listView(context.config.apiUrl, api, { kind: 'shared', albumId: id }, 1)]);
+    const [album, items] = await Promise.all([
+      getSharedAlbum(context.config.apiUrl, id, api),
+      listView(context.config.apiUrl, api, { kind: 'shared', albumId: id }, 1),
+    ]);
     return json({ album, items }, { headers: { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } });
   } catch (err) {
     throw apiFailure(err);

@@ -13,7 +13,8 @@ export interface LoginLimitsOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-export type LoginDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number; limit: 'client' | 'username' };
+export type LoginDecision =
+  { allowed: true } | { allowed: false; retryAfterSeconds: number; limit: 'client' | 'username' };
 
 /**
  * Which login attempts go ahead. An attacker who guesses passwords must not be able to lock the
@@ -35,7 +36,9 @@ export class LoginLimits {
   async admit(username: string, clientAddress: string | undefined): Promise<LoginDecision> {
     const user = `username:${username.toLowerCase()}`;
     const address = clientAddress ? addressKey(clientAddress) : 'address:unknown';
-    const client = await this.opts.perClient.hit(clientAddress ? [`${user}|${address}`, address] : [`${user}|${address}`]);
+    const client = await this.opts.perClient.hit(
+      clientAddress ? [`${user}|${address}`, address] : [`${user}|${address}`],
+    );
     if (!client.allowed) return { ...client, limit: 'client' };
     const account = await this.opts.perUsername.hit([user]);
     if (!account.allowed) return { ...account, limit: 'username' };

@@ -11,7 +11,8 @@ describe('login rate limiter (sliding window over the document store)', () => {
     now = 100 * MINUTE; // the start of a window
   });
 
-  const limiter = async (limit = 10) => new LoginRateLimiter(await LoginAttemptsRepository.open(db.store), { limit, now: () => now });
+  const limiter = async (limit = 10) =>
+    new LoginRateLimiter(await LoginAttemptsRepository.open(db.store), { limit, now: () => now });
 
   it('allows the limit, refuses the next attempt with a Retry-After to the window end', async () => {
     const l = await limiter();

@@ -29,7 +29,8 @@ export class LoginRateLimiter {
   async hit(keys: string[]): Promise<RateDecision> {
     const decisions = await Promise.all(keys.map((k) => this.hitOne(k)));
     const refused = decisions.filter((d): d is Extract<RateDecision, { allowed: false }> => !d.allowed);
-    if (refused.length === 0) return { allowed: true, attempts: Math.max(0, ...decisions.map((d) => (d.allowed ? d.attempts : 0))) };
+    if (refused.length === 0)
+      return { allowed: true, attempts: Math.max(0, ...decisions.map((d) => (d.allowed ? d.attempts : 0))) };
     return { allowed: false, retryAfterSeconds: Math.max(...refused.map((d) => d.retryAfterSeconds)) };
   }
 

@@ -23,7 +23,11 @@ export class LoginAttemptsRepository {
 
   /** Counts one attempt, atomically (concurrent attempts are all counted): the count after it. */
   async increment(id: string, expiresAt: Date): Promise<number> {
-    const doc = await this.attempts.findOneAndUpdate({ _id: id }, { $inc: { count: 1 }, $set: { expiresAt } }, { upsert: true, returnDocument: 'after' });
+    const doc = await this.attempts.findOneAndUpdate(
+      { _id: id },
+      { $inc: { count: 1 }, $set: { expiresAt } },
+      { upsert: true, returnDocument: 'after' },
+    );
     return doc?.count ?? 1;
   }
 

@@ -70,7 +70,10 @@ export class SessionsRepository {
       const next = newRefreshToken();
       const updated = await this.sessions.findOneAndUpdate(
         { _id: current._id, refreshHash: hash },
-        { $set: { refreshHash: hashRefreshToken(next), refreshedAt: new Date(this.now()) }, $addToSet: { rotatedHashes: hash } },
+        {
+          $set: { refreshHash: hashRefreshToken(next), refreshedAt: new Date(this.now()) },
+          $addToSet: { rotatedHashes: hash },
+        },
       );
       // Someone rotated the same token between our read and write: this use is the second one.
       if (!updated) return { kind: 'reused', session: current };

@@ -72,34 +72,50 @@ describe('login', () => {
     await expect(sessions.login({ username: 'mallory', password: PASSWORD })).rejects.toMatchObject(unauthorized);
   });
 
-  const wrong = (username: string, clientAddress?: string) => expect(sessions.login({ username, password: 'nope', clientAddress })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+  const wrong = (username: string, clientAddress?: string) =>
+    expect(sessions.login({ username, password: 'nope', clientAddress })).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+    });
   const limited = { code: 'TOO_MANY_REQUESTS', details: { retryAfterSeconds: expect.any(Number) } };
 
   it('refuses one address over the limit on a user name, even with the right password; the owner elsewhere logs in, slowed down', async () => {
     for (let i = 0; i < 5; i++) await wrong('ALICE', '198.51.100.7');
-    await expect(sessions.login({ username: 'alice', password: PASSWORD, clientAddress: '198.51.100.7' })).rejects.toMatchObject(limited);
+    await expect(
+      sessions.login({ username: 'alice', password: PASSWORD, clientAddress: '198.51.100.7' }),
+    ).rejects.toMatchObject(limited);
     expect(slept).toEqual([]);
-    await expect(sessions.login({ username: 'alice', password: PASSWORD, clientAddress: '203.0.113.5' })).resolves.toMatchObject({ accessToken: expect.any(String) });
+    await expect(
+      sessions.login({ username: 'alice', password: PASSWORD, clientAddress: '203.0.113.5' }),
+    ).resolves.toMatchObject({ accessToken: expect.any(String) });
     // The user name has had more attempts than the tight limit: that login waited first.
     expect(slept).toEqual([800]);
   });
 
   it('refuses one address over the limit across user names', async () => {
     for (let i = 0; i < 5; i++) await wrong(`user${i}`, '203.0.113.9');
-    await expect(sessions.login({ username: 'bob', password: 'nope', clientAddress: '203.0.113.9' })).rejects.toMatchObject(limited);
+    await expect(
+      sessions.login({ username: 'bob', password: 'nope', clientAddress: '203.0.113.9' }),
+    ).rejects.toMatchObject(limited);
   });
 
   it('refuses a user name over its much higher limit from all addresses together, even with the right password', async () => {
     for (let i = 0; i < 12; i++) await wrong('alice', `10.0.0.${i}`);
     expect(slept).toEqual(Array(7).fill(800));
-    await expect(sessions.login({ username: 'alice', password: PASSWORD, clientAddress: '10.0.1.1' })).rejects.toMatchObject(limited);
+    await expect(
+      sessions.login({ username: 'alice', password: PASSWORD, clientAddress: '10.0.1.1' }),
+    ).rejects.toMatchObject(limited);
     // Another user name is not affected.
     await wrong('bob', '10.0.1.1');
   });
 
   it('does not count attempts an address was refused against the user name', async () => {
-    for (let i = 0; i < 40; i++) await sessions.login({ username: 'alice', password: 'nope', clientAddress: '198.51.100.66' }).catch(() => undefined);
-    await expect(sessions.login({ username: 'alice', password: PASSWORD, clientAddress: '203.0.113.5' })).resolves.toMatchObject({ accessToken: expect.any(String) });
+    for (let i = 0; i < 40; i++)
+      await sessions
+        .login({ username: 'alice', password: 'nope', clientAddress: '198.51.100.66' })
+        .catch(() => undefined);
+    await expect(
+      sessions.login({ username: 'alice', password: PASSWORD, clientAddress: '203.0.113.5' }),
+    ).resolves.toMatchObject({ accessToken: expect.any(String) });
   });
 
   it('limits logins without a client address per user name at the tight limit', async () => {
@@ -111,12 +127,17 @@ describe('login', () => {
     const weak = await hashPassword(PASSWORD, { N: 2 ** 10, r: 8, p: 1 });
     const old = await users.create({ name: 'Old', username: 'old-timer', passwordHash: weak });
     await sessions.login({ username: 'old-timer', password: PASSWORD });
-    const upgraded = await waitFor(async () => {
-      const hash = (await users.findById(old._id))!.passwordHash;
-      return hash !== weak ? hash : undefined;
-    }, { what: 'the upgraded hash' });
+    const upgraded = await waitFor(
+      async () => {
+        const hash = (await users.findById(old._id))!.passwordHash;
+        return hash !== weak ? hash : undefined;
+      },
+      { what: 'the upgraded hash' },
+    );
     expect(needsRehash(upgraded)).toBe(false);
-    await expect(sessions.login({ username: 'old-timer', password: PASSWORD })).resolves.toMatchObject({ expiresIn: 900 });
+    await expect(sessions.login({ username: 'old-timer', password: PASSWORD })).resolves.toMatchObject({
+      expiresIn: 900,
+    });
   });
 });
 

@@ -31,7 +31,9 @@ export class Sessions {
     if (!decision.allowed) {
       // Not the username: people type passwords into that field.
       log.warn({ clientAddress, limit: decision.limit }, 'login attempts over the limit');
-      throw new AppError('TOO_MANY_REQUESTS', 'too many login attempts', { retryAfterSeconds: decision.retryAfterSeconds });
+      throw new AppError('TOO_MANY_REQUESTS', 'too many login attempts', {
+        retryAfterSeconds: decision.retryAfterSeconds,
+      });
     }
     const user = await users.findByUsername(username);
     // An unknown username costs the same hashing work as a wrong password: timing tells nothing.
@@ -53,7 +55,10 @@ export class Sessions {
     const result = await sessions.rotate(refreshToken);
     if (result.kind === 'reused') {
       // Two parties hold this session's tokens: end it for both.
-      log.warn({ sessionId: result.session._id, userId: result.session.userId }, 'rotated refresh token reused; session revoked');
+      log.warn(
+        { sessionId: result.session._id, userId: result.session.userId },
+        'rotated refresh token reused; session revoked',
+      );
       await revocations.revokeSession(result.session._id);
       await sessions.delete(result.session._id);
       throw unauthorized();
@@ -71,6 +76,10 @@ export class Sessions {
   }
 
   private pair(userId: string, sessionId: string, refreshToken: string): TokenPairV1 {
-    return { accessToken: this.deps.tokens.issue(userId, sessionId), refreshToken, expiresIn: this.deps.tokens.ttlSeconds };
+    return {
+      accessToken: this.deps.tokens.issue(userId, sessionId),
+      refreshToken,
+      expiresIn: this.deps.tokens.ttlSeconds,
+    };
   }
 }

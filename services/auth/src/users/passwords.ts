@@ -48,7 +48,12 @@ export function hashingLoad(): { running: number; waiting: number } {
 
 function derive(password: BinaryLike, salt: Buffer, params: ScryptParams, keyLength: number): Promise<Buffer> {
   // Node refuses unless 128 * N * r stays below maxmem (32 MiB by default, below our cost).
-  const options: ScryptOptions = { N: params.N, r: params.r, p: params.p, maxmem: 256 * params.N * params.r + 1024 * 1024 };
+  const options: ScryptOptions = {
+    N: params.N,
+    r: params.r,
+    p: params.p,
+    maxmem: 256 * params.N * params.r + 1024 * 1024,
+  };
   return gate.run(
     () =>
       new Promise<Buffer>((resolve, reject) => {

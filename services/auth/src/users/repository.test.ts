@@ -10,7 +10,8 @@ describe('users repository', () => {
     users = await UsersRepository.open(db.store);
   });
 
-  const create = (username: string) => users.create({ name: username.toUpperCase(), username, passwordHash: 'scrypt$hash' });
+  const create = (username: string) =>
+    users.create({ name: username.toUpperCase(), username, passwordHash: 'scrypt$hash' });
 
   it('creates users with uuids and finds them by id and username, case-insensitively', async () => {
     const alice = await create('Alice');
@@ -59,13 +60,24 @@ describe('users repository', () => {
   it('upgrades a password hash only while it is still the old one', async () => {
     const alice = await create('alice');
     await users.upgradePasswordHash(alice._id, 'scrypt$hash', 'scrypt$stronger');
-    expect(await users.findById(alice._id)).toMatchObject({ passwordHash: 'scrypt$stronger', updatedAt: alice.updatedAt });
+    expect(await users.findById(alice._id)).toMatchObject({
+      passwordHash: 'scrypt$stronger',
+      updatedAt: alice.updatedAt,
+    });
     await users.upgradePasswordHash(alice._id, 'scrypt$hash', 'scrypt$stale');
     expect((await users.findById(alice._id))?.passwordHash).toBe('scrypt$stronger');
   });
 
   it('never exposes the password hash', async () => {
     const alice = await create('alice');
-    expect(Object.keys(toUserV1(alice)).sort()).toEqual(['createdAt', 'features', 'id', 'name', 'quotaBytes', 'updatedAt', 'username']);
+    expect(Object.keys(toUserV1(alice)).sort()).toEqual([
+      'createdAt',
+      'features',
+      'id',
+      'name',
+      'quotaBytes',
+      'updatedAt',
+      'username',
+    ]);
   });
 });

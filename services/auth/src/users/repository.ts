@@ -33,7 +33,15 @@ const usernameTaken = () => conflict('username already exists');
 
 /** The public shape: never the password hash. */
 export function toUserV1(doc: UserDoc): UserV1 {
-  return { id: doc._id, name: doc.name, username: doc.username, features: completeFeatures(doc.features), quotaBytes: doc.quotaBytes ?? null, createdAt: doc.createdAt.toISOString(), updatedAt: doc.updatedAt.toISOString() };
+  return {
+    id: doc._id,
+    name: doc.name,
+    username: doc.username,
+    features: completeFeatures(doc.features),
+    quotaBytes: doc.quotaBytes ?? null,
+    createdAt: doc.createdAt.toISOString(),
+    updatedAt: doc.updatedAt.toISOString(),
+  };
 }
 
 /** User accounts in the document store. */
@@ -51,9 +59,21 @@ export class UsersRepository {
   }
 
   /** Throws CONFLICT when the username is taken (case-insensitively). */
-  async create(fields: { name: string; username: string; passwordHash: string; features?: FeatureSet; quotaBytes?: number | null }): Promise<UserDoc> {
+  async create(fields: {
+    name: string;
+    username: string;
+    passwordHash: string;
+    features?: FeatureSet;
+    quotaBytes?: number | null;
+  }): Promise<UserDoc> {
     const now = this.now();
-    const doc: UserDoc = { _id: randomUUID(), ...fields, usernameKey: fields.username.toLowerCase(), createdAt: now, updatedAt: now };
+    const doc: UserDoc = {
+      _id: randomUUID(),
+      ...fields,
+      usernameKey: fields.username.toLowerCase(),
+      createdAt: now,
+      updatedAt: now,
+    };
     try {
       return await this.users.insertOne(doc);
     } catch (err) {
@@ -77,7 +97,10 @@ export class UsersRepository {
 
   /** One page, ordered by username. */
   async list(page: number, limit: number): Promise<UserDoc[]> {
-    return this.users.find({ deletingAt: { $exists: false } }, { sort: { usernameKey: 1 }, skip: (page - 1) * limit, limit });
+    return this.users.find(
+      { deletingAt: { $exists: false } },
+      { sort: { usernameKey: 1 }, skip: (page - 1) * limit, limit },
+    );
   }
 
   /** The updated user, or null when there is no such user. Throws CONFLICT when the new username is taken. */
@@ -102,7 +125,10 @@ export class UsersRepository {
 
   /** Marks the user as being deleted (idempotent); null when there is no such user at all. */
   async markDeleting(id: string): Promise<UserDoc | null> {
-    const marked = await this.users.findOneAndUpdate({ _id: id, deletingAt: { $exists: false } }, { $set: { deletingAt: this.now() } });
+    const marked = await this.users.findOneAndUpdate(
+      { _id: id, deletingAt: { $exists: false } },
+      { $set: { deletingAt: this.now() } },
+    );
     // Already marked (a retry, or a concurrent deletion): carry on with that mark.
     return marked ?? this.users.findOne({ _id: id });
   }

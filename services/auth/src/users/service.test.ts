@@ -34,19 +34,36 @@ beforeEach(async () => {
       published.push({ subject: contract.subject, payload, msgId: opts.msgId });
     },
   };
-  users = new Users({ users: repo, sessions, revocations, events, log: createLogger({ service: 'test', level: 'silent' }) });
+  users = new Users({
+    users: repo,
+    sessions,
+    revocations,
+    events,
+    log: createLogger({ service: 'test', level: 'silent' }),
+  });
 });
 
 describe('accounts', () => {
   it('quota: unlimited by default, the server default when the request names none, set and cleared by an update', async () => {
     const ann = await users.create({ name: 'Ann', username: 'ann', password: PASSWORD });
     expect(ann.quotaBytes).toBeNull();
-    const withDefault = new Users({ users: repo, sessions, revocations, events: { publish: async () => undefined }, log: createLogger({ service: 'test', level: 'silent' }), defaultQuotaBytes: 5_000_000 });
+    const withDefault = new Users({
+      users: repo,
+      sessions,
+      revocations,
+      events: { publish: async () => undefined },
+      log: createLogger({ service: 'test', level: 'silent' }),
+      defaultQuotaBytes: 5_000_000,
+    });
     const bob = await withDefault.create({ name: 'Bo', username: 'bob', password: PASSWORD });
     expect(bob.quotaBytes).toBe(5_000_000);
     // Named in the request: that, also null (unlimited) against the server default.
-    expect((await withDefault.create({ name: 'Cy', username: 'cyd', password: PASSWORD, quotaBytes: 1024 })).quotaBytes).toBe(1024);
-    expect((await withDefault.create({ name: 'Di', username: 'dia', password: PASSWORD, quotaBytes: null })).quotaBytes).toBeNull();
+    expect(
+      (await withDefault.create({ name: 'Cy', username: 'cyd', password: PASSWORD, quotaBytes: 1024 })).quotaBytes,
+    ).toBe(1024);
+    expect(
+      (await withDefault.create({ name: 'Di', username: 'dia', password: PASSWORD, quotaBytes: null })).quotaBytes,
+    ).toBeNull();
     // 10 TiB does not fit 32 bits: it is kept exactly.
     expect((await users.update({ id: ann.id, quotaBytes: 10 * 1024 ** 4 })).quotaBytes).toBe(10 * 1024 ** 4);
     expect((await users.get(ann.id)).quotaBytes).toBe(10 * 1024 ** 4);
@@ -57,9 +74,14 @@ describe('accounts', () => {
   });
 
   it('quota: a negative or fractional number of bytes is refused (400) and changes nothing', async () => {
-    await expect(users.create({ name: 'Ann', username: 'ann', password: PASSWORD, quotaBytes: -1 })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/^quotaBytes /) });
+    await expect(
+      users.create({ name: 'Ann', username: 'ann', password: PASSWORD, quotaBytes: -1 }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/^quotaBytes /) });
     const ann = await users.create({ name: 'Ann', username: 'ann', password: PASSWORD, quotaBytes: 100 });
-    await expect(users.update({ id: ann.id, quotaBytes: 1.5 })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/^quotaBytes /) });
+    await expect(users.update({ id: ann.id, quotaBytes: 1.5 })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringMatching(/^quotaBytes /),
+    });
     expect((await users.get(ann.id)).quotaBytes).toBe(100);
   });
 
@@ -70,7 +92,20 @@ describe('accounts', () => {
   });
 
   it('features: created with an object, the keys it leaves out are off; an update changes only the keys it names', async () => {
-    const alice = await users.create({ name: 'Alice', username: 'alice', password: PASSWORD, features: { albums: true, favourites: true, hidden: true, trash: true, sharing: true, jobs: true, explore: false } });
+    const alice = await users.create({
+      name: 'Alice',
+      username: 'alice',
+      password: PASSWORD,
+      features: {
+        albums: true,
+        favourites: true,
+        hidden: true,
+        trash: true,
+        sharing: true,
+        jobs: true,
+        explore: false,
+      },
+    });
     const off = { explore: false, places: false, things: false, people: false };
     expect(alice.features).toEqual({ ...completeFeatures({}), ...off });
     const updated = await users.update({ id: alice.id, features: { places: true, jobs: false } });
@@ -85,33 +120,59 @@ describe('accounts', () => {
     expect(await users.needsSetup()).toBe(true);
     const alice = await users.create({ name: 'Alice', username: 'alice', password: PASSWORD });
     expect(await users.needsSetup()).toBe(false);
-    expect(validate(setupStatusRpc.response, { needsSetup: await users.needsSetup() })).toEqual({ valid: true, errors: [] });
+    expect(validate(setupStatusRpc.response, { needsSetup: await users.needsSetup() })).toEqual({
+      valid: true,
+      errors: [],
+    });
     await repo.markDeleting(alice.id);
     expect(await users.needsSetup()).toBe(true);
   });
 
   it('features at creation: none given → every one on; an empty object → every one off', async () => {
-    expect((await users.create({ name: 'Ann', username: 'ann', password: PASSWORD })).features).toEqual(completeFeatures({}));
+    expect((await users.create({ name: 'Ann', username: 'ann', password: PASSWORD })).features).toEqual(
+      completeFeatures({}),
+    );
     const none = Object.fromEntries(Object.keys(completeFeatures({})).map((f) => [f, false]));
-    expect((await users.create({ name: 'Bo', username: 'bob', password: PASSWORD, features: {} })).features).toEqual(none);
+    expect((await users.create({ name: 'Bo', username: 'bob', password: PASSWORD, features: {} })).features).toEqual(
+      none,
+    );
     expect(featuresAtCreation({ things: true })).toEqual({ ...none, things: true });
     expect(featuresAtCreation(undefined)).toEqual(completeFeatures(undefined));
   });
 
   it('creates a user, answers it without any password hash, and stores a hash of the password', async () => {
     const alice = await users.create({ name: 'Alice', username: 'alice', password: PASSWORD });
-    expect(alice).toEqual({ id: expect.any(String), name: 'Alice', username: 'alice', features: completeFeatures({}), quotaBytes: null, createdAt: expect.any(String), updatedAt: expect.any(String) });
+    expect(alice).toEqual({
+      id: expect.any(String),
+      name: 'Alice',
+      username: 'alice',
+      features: completeFeatures({}),
+      quotaBytes: null,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
     expect(await users.get(alice.id)).toEqual(alice);
     expect(await verifyPassword(PASSWORD, (await repo.findById(alice.id))!.passwordHash)).toBe(true);
     expect((await users.list(1, 10)).map((u) => u.username)).toEqual(['alice']);
   });
 
   it('refuses what the policy refuses (400 naming the field) and a taken username (409), whatever its case', async () => {
-    await expect(users.create({ name: ' ', username: 'alice', password: PASSWORD })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'name must not be empty' });
-    await expect(users.create({ name: 'A', username: 'a', password: PASSWORD })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/^username /) });
-    await expect(users.create({ name: 'A', username: 'alice', password: 'alice-Secret-1' })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'password must not contain the username' });
+    await expect(users.create({ name: ' ', username: 'alice', password: PASSWORD })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: 'name must not be empty',
+    });
+    await expect(users.create({ name: 'A', username: 'a', password: PASSWORD })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringMatching(/^username /),
+    });
+    await expect(users.create({ name: 'A', username: 'alice', password: 'alice-Secret-1' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: 'password must not contain the username',
+    });
     await users.create({ name: 'Alice', username: 'alice', password: PASSWORD });
-    await expect(users.create({ name: 'Other', username: 'ALICE', password: PASSWORD })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(users.create({ name: 'Other', username: 'ALICE', password: PASSWORD })).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
     const bob = await users.create({ name: 'Bob', username: 'bob', password: PASSWORD });
     await expect(users.update({ id: bob.id, username: 'Alice' })).rejects.toMatchObject({ code: 'CONFLICT' });
   });
@@ -119,7 +180,10 @@ describe('accounts', () => {
   it('a new password ends every session of the user; other changes keep them', async () => {
     const alice = await users.create({ name: 'Alice', username: 'alice', password: PASSWORD });
     const [one, two] = [await sessions.create(alice.id), await sessions.create(alice.id)];
-    expect(await users.update({ id: alice.id, name: 'Alice B.' })).toMatchObject({ name: 'Alice B.', username: 'alice' });
+    expect(await users.update({ id: alice.id, name: 'Alice B.' })).toMatchObject({
+      name: 'Alice B.',
+      username: 'alice',
+    });
     expect(revocations.keys).toEqual([]);
 
     await users.update({ id: alice.id, password: 'Battery-Staple-7' });
@@ -144,7 +208,11 @@ describe('user deletion', () => {
     expect(revocations.keys).toEqual([`user.${user._id}`]);
     expect(await sessions.rotate(refreshToken)).toEqual({ kind: 'invalid' });
     expect(published).toEqual([
-      { subject: 'events.v1.user.deleted', payload: { userId: user._id, deletedAt: expect.any(String) }, msgId: `user-deleted-${user._id}` },
+      {
+        subject: 'events.v1.user.deleted',
+        payload: { userId: user._id, deletedAt: expect.any(String) },
+        msgId: `user-deleted-${user._id}`,
+      },
     ]);
     expect(await repo.listDeleting()).toEqual([]);
     await expect(users.delete(user._id)).rejects.toMatchObject({ code: 'NOT_FOUND' });

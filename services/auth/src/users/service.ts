@@ -35,7 +35,9 @@ export function featuresAtCreation(given: Partial<FeatureSet> | undefined): Feat
 /** A quota is a whole number of bytes, within what a JSON number holds exactly; null (unlimited) and absent are fine. */
 export function quotaProblem(quotaBytes: number | null | undefined): string | undefined {
   if (quotaBytes === undefined || quotaBytes === null) return undefined;
-  return Number.isSafeInteger(quotaBytes) && quotaBytes >= 0 ? undefined : 'quotaBytes must be a whole number of bytes from 0 to 2^53-1, or null';
+  return Number.isSafeInteger(quotaBytes) && quotaBytes >= 0
+    ? undefined
+    : 'quotaBytes must be a whole number of bytes from 0 to 2^53-1, or null';
 }
 
 /** Throws 400 with the first problem found (its message names the field). */
@@ -55,7 +57,15 @@ export class Users {
   async create({ name, username, password, features, quotaBytes }: CreateUserRequestV1): Promise<UserV1> {
     check(nameProblem(name), usernameProblem(username), passwordProblem(password, username), quotaProblem(quotaBytes));
     const quota = quotaBytes === undefined ? (this.deps.defaultQuotaBytes ?? null) : quotaBytes;
-    return toUserV1(await this.deps.users.create({ name, username, passwordHash: await hashPassword(password), features: featuresAtCreation(features), quotaBytes: quota }));
+    return toUserV1(
+      await this.deps.users.create({
+        name,
+        username,
+        passwordHash: await hashPassword(password),
+        features: featuresAtCreation(features),
+        quotaBytes: quota,
+      }),
+    );
   }
 
   /** A first run: no account exists yet (the web app then offers to create one through the admin API). */
@@ -118,7 +128,9 @@ export class Users {
   /** At start: finishes deletions a previous run left half-way. */
   async resumeDeletions(): Promise<void> {
     for (const user of await this.deps.users.listDeleting()) {
-      await this.finishDeletion(user).catch((err) => this.deps.log.error({ err, deletedUserId: user._id }, 'could not finish a user deletion'));
+      await this.finishDeletion(user).catch((err) =>
+        this.deps.log.error({ err, deletedUserId: user._id }, 'could not finish a user deletion'),
+      );
     }
   }
 

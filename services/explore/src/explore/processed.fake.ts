@@ -2,8 +2,25 @@ import { emptyMediaMetadata } from '@trove/proto-events';
 import type { MediaItemProcessedV1, MediaPlaceV1 } from '@trove/proto-events';
 
 /** A place as the worker names one (only the city and its region asked for). */
-export function workerPlace(city: string, state: string | null, country: string, more: Partial<MediaPlaceV1> = {}): MediaPlaceV1 {
-  return { name: city, town: null, city, state, country, countryCode: 'FR', latitude: 48.85, longitude: 2.35, distanceKm: 1.2, postcode: null, ...more };
+export function workerPlace(
+  city: string,
+  state: string | null,
+  country: string,
+  more: Partial<MediaPlaceV1> = {},
+): MediaPlaceV1 {
+  return {
+    name: city,
+    town: null,
+    city,
+    state,
+    country,
+    countryCode: 'FR',
+    latitude: 48.85,
+    longitude: 2.35,
+    distanceKm: 1.2,
+    postcode: null,
+    ...more,
+  };
 }
 
 /** A worker's result for one item, taken at `creationTime`, with a place and things when given. */

@@ -10,7 +10,17 @@ describe('explore repository (NeDB)', () => {
   const alice = randomUUID();
   const bob = randomUUID();
   const day = (d: number) => new Date(Date.UTC(2024, 5, d));
-  const fields = (name: string): PlaceFields => ({ name, town: null, city: name, state: null, country: 'France', countryCode: 'FR', postcode: null, latitude: 1, longitude: 2 });
+  const fields = (name: string): PlaceFields => ({
+    name,
+    town: null,
+    city: name,
+    state: null,
+    country: 'France',
+    countryCode: 'FR',
+    postcode: null,
+    latitude: 1,
+    longitude: 2,
+  });
   const visible = { hidden: false, trashed: false };
 
   beforeEach(async () => {
@@ -40,10 +50,16 @@ describe('explore repository (NeDB)', () => {
     const id = randomUUID();
     await repo.fileItem(alice, id, day(1), { placeId: place });
     expect((await repo.item(alice, id))?.visible).toBe(false);
-    expect(await repo.applyState(alice, id, { hidden: true, trashed: false }, day(5))).toMatchObject({ hidden: true, visible: false });
+    expect(await repo.applyState(alice, id, { hidden: true, trashed: false }, day(5))).toMatchObject({
+      hidden: true,
+      visible: false,
+    });
     expect(await repo.applyState(alice, id, visible, day(4))).toBeNull();
     expect(await repo.applyState(alice, id, { hidden: true, trashed: false }, day(5))).toMatchObject({ hidden: true });
-    expect(await repo.applyState(alice, id, { hidden: false, trashed: true }, day(6))).toMatchObject({ trashed: true, visible: false });
+    expect(await repo.applyState(alice, id, { hidden: false, trashed: true }, day(6))).toMatchObject({
+      trashed: true,
+      visible: false,
+    });
     expect(await repo.applyState(bob, id, visible, day(7))).toBeNull();
     expect(await repo.applyState(alice, id, visible, day(7))).toMatchObject({ visible: true });
     await repo.retireItem(alice, id);
@@ -106,13 +122,20 @@ describe('explore repository (NeDB)', () => {
   });
 
   it('lists only groups with a visible item: most items first, then by name, page by page', async () => {
-    const [lyon, nice, paris, empty] = await Promise.all(['Lyon', 'nice', 'Paris', 'Empty'].map((n) => repo.placeFor(alice, n, fields(n))));
-    for (const [place, count] of [[lyon!, 1], [nice!, 2], [paris!, 2]] as const) {
+    const [lyon, nice, paris, empty] = await Promise.all(
+      ['Lyon', 'nice', 'Paris', 'Empty'].map((n) => repo.placeFor(alice, n, fields(n))),
+    );
+    for (const [place, count] of [
+      [lyon!, 1],
+      [nice!, 2],
+      [paris!, 2],
+    ] as const) {
       for (let i = 0; i < count; i++) await itemIn(place, i + 1);
       await repo.refreshSummary('place', alice, place);
     }
     await repo.refreshSummary('place', alice, empty!);
-    const names = async (skip: number, limit: number) => (await repo.listGroups('place', alice, skip, limit)).map((p) => p.name);
+    const names = async (skip: number, limit: number) =>
+      (await repo.listGroups('place', alice, skip, limit)).map((p) => p.name);
     expect(await names(0, 10)).toEqual(['nice', 'Paris', 'Lyon']);
     expect(await names(1, 1)).toEqual(['Paris']);
     expect(await repo.listGroups('place', bob, 0, 10)).toEqual([]);
@@ -127,7 +150,11 @@ describe('explore repository (NeDB)', () => {
     await repo.deleteUserData(alice);
     expect(await repo.isUserDeleted(alice)).toBe(true);
     expect(await repo.isUserDeleted(bob)).toBe(false);
-    expect([await repo.group('place', alice, mine), await repo.group('thing', alice, thing), await repo.item(alice, id)]).toEqual([null, null, null]);
+    expect([
+      await repo.group('place', alice, mine),
+      await repo.group('thing', alice, thing),
+      await repo.item(alice, id),
+    ]).toEqual([null, null, null]);
     expect((await repo.group('place', bob, theirs))?.name).toBe('Paris');
   });
 });

@@ -141,7 +141,12 @@ export class ExploreRepository {
    * number and every group whose summary must be refreshed: where it is now, where it left, and
    * where it left in earlier filings that were never settled.
    */
-  async fileItem(userId: string, id: string, creationTime: Date, filing: Filing): Promise<{ filing: number; refresh: GroupIds }> {
+  async fileItem(
+    userId: string,
+    id: string,
+    creationTime: Date,
+    filing: Filing,
+  ): Promise<{ filing: number; refresh: GroupIds }> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const before = await this.items.findOne({ _id: id, userId });
       if (!before) {
@@ -169,14 +174,23 @@ export class ExploreRepository {
       }
       const placeId = filing.placeId === undefined ? before.placeId : filing.placeId;
       const thingIds = filing.thingIds ?? before.thingIds;
-      const leftPlaceIds = union(before.leftPlaceIds, before.placeId && before.placeId !== placeId ? [before.placeId] : []);
-      const leftThingIds = union(before.leftThingIds, before.thingIds.filter((t) => !thingIds.includes(t)));
+      const leftPlaceIds = union(
+        before.leftPlaceIds,
+        before.placeId && before.placeId !== placeId ? [before.placeId] : [],
+      );
+      const leftThingIds = union(
+        before.leftThingIds,
+        before.thingIds.filter((t) => !thingIds.includes(t)),
+      );
       const res = await this.items.updateOne(
         { _id: id, userId, filing: before.filing },
         { $set: { creationTime, placeId, thingIds, leftPlaceIds, leftThingIds }, $inc: { filing: 1 } },
       );
       if (res.matched > 0) {
-        return { filing: before.filing + 1, refresh: { placeIds: union(leftPlaceIds, placeId ? [placeId] : []), thingIds: union(leftThingIds, thingIds) } };
+        return {
+          filing: before.filing + 1,
+          refresh: { placeIds: union(leftPlaceIds, placeId ? [placeId] : []), thingIds: union(leftThingIds, thingIds) },
+        };
       }
     }
     throw unavailable('explore item busy: filing kept losing to concurrent ones');
@@ -191,11 +205,23 @@ export class ExploreRepository {
    * The item's hidden/trashed state as the media service answered it at `version`. Answers the item
    * after the change, or null when explore does not know the item or already has a newer state.
    */
-  async applyState(userId: string, id: string, state: { hidden: boolean; trashed: boolean }, version: Date): Promise<ItemDoc | null> {
+  async applyState(
+    userId: string,
+    id: string,
+    state: { hidden: boolean; trashed: boolean },
+    version: Date,
+  ): Promise<ItemDoc | null> {
     const notNewer: Filter = { $or: [{ stateVersion: null }, { stateVersion: { $lte: version } }] };
     return this.items.findOneAndUpdate(
       { _id: id, userId, ...notNewer },
-      { $set: { hidden: state.hidden, trashed: state.trashed, visible: !state.hidden && !state.trashed, stateVersion: version } },
+      {
+        $set: {
+          hidden: state.hidden,
+          trashed: state.trashed,
+          visible: !state.hidden && !state.trashed,
+          stateVersion: version,
+        },
+      },
     );
   }
 
@@ -225,7 +251,18 @@ export class ExploreRepository {
     const existing = await groups.findOne({ userId, key });
     if (existing) return existing._id;
     const now = this.now();
-    const doc: GroupDoc = { _id: randomUUID(), userId, key, ...fields, nameKey: fields.name.toLowerCase(), coverMediaItemId: null, mediaItemsCount: 0, revision: 0, createdAt: now, updatedAt: now };
+    const doc: GroupDoc = {
+      _id: randomUUID(),
+      userId,
+      key,
+      ...fields,
+      nameKey: fields.name.toLowerCase(),
+      coverMediaItemId: null,
+      mediaItemsCount: 0,
+      revision: 0,
+      createdAt: now,
+      updatedAt: now,
+    };
     try {
       await groups.insertOne(doc);
       return doc._id;
@@ -243,7 +280,12 @@ export class ExploreRepository {
   }
 
   /** A page of the user's places or things that have a visible item. */
-  async listGroups<K extends GroupKind>(kind: K, userId: string, skip: number, limit: number): Promise<Array<GroupDocs[K]>> {
+  async listGroups<K extends GroupKind>(
+    kind: K,
+    userId: string,
+    skip: number,
+    limit: number,
+  ): Promise<Array<GroupDocs[K]>> {
     return this.groups(kind).find({ userId, mediaItemsCount: { $gt: 0 } }, { sort: LIST_ORDER, skip, limit });
   }
 
@@ -254,8 +296,17 @@ export class ExploreRepository {
   }
 
   /** Ids of a slice of a group's visible items, newest first. */
-  async visibleItemIds(kind: GroupKind, userId: string, groupId: string, skip: number, limit: number): Promise<string[]> {
-    const items = await this.items.find({ userId, [MEMBERSHIP[kind]]: groupId, visible: true }, { sort: NEWEST_FIRST, skip, limit });
+  async visibleItemIds(
+    kind: GroupKind,
+    userId: string,
+    groupId: string,
+    skip: number,
+    limit: number,
+  ): Promise<string[]> {
+    const items = await this.items.find(
+      { userId, [MEMBERSHIP[kind]]: groupId, visible: true },
+      { sort: NEWEST_FIRST, skip, limit },
+    );
     return items.map((i) => i._id);
   }
 
@@ -270,7 +321,10 @@ export class ExploreRepository {
     const claimed = await groups.findOneAndUpdate({ _id: groupId, userId }, { $inc: { revision: 1 } });
     if (!claimed) return;
     const members: Filter = { userId, [MEMBERSHIP[kind]]: groupId, visible: true };
-    const [count, [newest]] = await Promise.all([this.items.count(members), this.items.find(members, { sort: NEWEST_FIRST, limit: 1 })]);
+    const [count, [newest]] = await Promise.all([
+      this.items.count(members),
+      this.items.find(members, { sort: NEWEST_FIRST, limit: 1 }),
+    ]);
     await groups.updateOne(
       { _id: groupId, userId, revision: claimed.revision },
       { $set: { mediaItemsCount: count, coverMediaItemId: newest?._id ?? null, updatedAt: this.now() } },

@@ -23,9 +23,16 @@ describe('explore (places, things, covers, visibility) on the embedded store and
   });
 
   /** An item of the user's, taken on day `day` of June 2024, processed with what the worker found. */
-  const processed = async (userId: string, day: number, found: { place?: MediaPlaceV1 | null; things?: string[] }, id = randomUUID()) => {
+  const processed = async (
+    userId: string,
+    day: number,
+    found: { place?: MediaPlaceV1 | null; things?: string[] },
+    id = randomUUID(),
+  ) => {
     media.add(userId, id);
-    await explore.itemProcessed(processedResult(userId, id, `2024-06-${String(day).padStart(2, '0')}T12:00:00+02:00`, found));
+    await explore.itemProcessed(
+      processedResult(userId, id, `2024-06-${String(day).padStart(2, '0')}T12:00:00+02:00`, found),
+    );
     return id;
   };
   const change = async (id: string, state: { hidden?: boolean; trashed?: boolean }, userId = alice) => {
@@ -38,7 +45,9 @@ describe('explore (places, things, covers, visibility) on the embedded store and
   const thingNames = async (userId = alice) => (await explore.list('thing', userId, 1, 100)).map((t) => t.name);
 
   it('files an item under its place with every field the worker named; the place answers by id, in the list and for the item', async () => {
-    const id = await processed(alice, 1, { place: workerPlace('Mumbai', 'Maharashtra', 'India', { countryCode: 'IN', latitude: 19.07, longitude: 72.88 }) });
+    const id = await processed(alice, 1, {
+      place: workerPlace('Mumbai', 'Maharashtra', 'India', { countryCode: 'IN', latitude: 19.07, longitude: 72.88 }),
+    });
     const [place] = await explore.ofItem('place', alice, id);
     expect(place).toEqual({
       id: expect.any(String),
@@ -64,7 +73,9 @@ describe('explore (places, things, covers, visibility) on the embedded store and
     const older = await processed(alice, 3, { place: paris });
     const newest = await processed(alice, 9, { place: workerPlace('PARIS', 'Île-de-France', 'France') });
     const middle = await processed(alice, 5, { place: paris });
-    const elsewhere = await processed(alice, 4, { place: workerPlace('Paris', 'Île-de-France', 'France', { town: 'Montmartre' }) });
+    const elsewhere = await processed(alice, 4, {
+      place: workerPlace('Paris', 'Île-de-France', 'France', { town: 'Montmartre' }),
+    });
     const place = await placeOf(older);
     expect((await placeOf(newest)).id).toBe(place.id);
     expect(summary(place)).toEqual({ name: 'Paris', count: 3, cover: newest });
@@ -82,7 +93,13 @@ describe('explore (places, things, covers, visibility) on the embedded store and
     const things = await explore.ofItem('thing', alice, a);
     expect(things.map((t) => t.name)).toEqual(['Dining Table', 'Pizza']);
     const pizza = things.find((t) => t.name === 'Pizza')!;
-    expect(await explore.get('thing', alice, pizza.id)).toEqual({ id: pizza.id, userId: alice, name: 'Pizza', coverMediaItemId: expect.any(String), mediaItemsCount: 2 });
+    expect(await explore.get('thing', alice, pizza.id)).toEqual({
+      id: pizza.id,
+      userId: alice,
+      name: 'Pizza',
+      coverMediaItemId: expect.any(String),
+      mediaItemsCount: 2,
+    });
     expect((await explore.list('thing', alice, 2, 2)).map((t) => t.name)).toEqual(['Cup', 'Dining Table']);
   });
 
@@ -129,11 +146,19 @@ describe('explore (places, things, covers, visibility) on the embedded store and
 
   it('the same result or change twice changes nothing', async () => {
     const id = await processed(alice, 1, { place: paris, things: ['Pizza'] });
-    const before = { places: await explore.list('place', alice, 1, 15), things: await explore.list('thing', alice, 1, 15) };
-    await explore.itemProcessed(processedResult(alice, id, '2024-06-01T12:00:00+02:00', { place: paris, things: ['Pizza'] }));
+    const before = {
+      places: await explore.list('place', alice, 1, 15),
+      things: await explore.list('thing', alice, 1, 15),
+    };
+    await explore.itemProcessed(
+      processedResult(alice, id, '2024-06-01T12:00:00+02:00', { place: paris, things: ['Pizza'] }),
+    );
     await explore.itemChanged(alice, id);
     await explore.itemChanged(alice, id);
-    expect({ places: await explore.list('place', alice, 1, 15), things: await explore.list('thing', alice, 1, 15) }).toEqual(before);
+    expect({
+      places: await explore.list('place', alice, 1, 15),
+      things: await explore.list('thing', alice, 1, 15),
+    }).toEqual(before);
   });
 
   it('a new result moves the item: the place it left is recounted; a result without place or things keeps them, null or [] clears them', async () => {
@@ -171,9 +196,14 @@ describe('explore (places, things, covers, visibility) on the embedded store and
     await explore.itemPurged(alice, id);
     await explore.itemPurged(alice, id);
     expect(summary(await explore.get('place', alice, place.id))).toEqual({ name: 'Paris', count: 0, cover: null });
-    await expect(explore.ofItem('place', alice, id)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'mediaitem not found' });
+    await expect(explore.ofItem('place', alice, id)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'mediaitem not found',
+    });
 
-    await explore.itemProcessed(processedResult(alice, id, '2024-06-01T12:00:00Z', { place: paris, things: ['Pizza'] }));
+    await explore.itemProcessed(
+      processedResult(alice, id, '2024-06-01T12:00:00Z', { place: paris, things: ['Pizza'] }),
+    );
     expect(await repo.item(alice, id)).toBeNull();
     expect(summary(await explore.get('place', alice, place.id)).count).toBe(0);
   });
@@ -191,13 +221,31 @@ describe('explore (places, things, covers, visibility) on the embedded store and
     const id = await processed(alice, 1, { place: paris, things: ['Pizza'] });
     const place = await placeOf(id);
     const [thing] = await explore.ofItem('thing', alice, id);
-    await expect(explore.get('place', bob, place.id)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'place not found' });
-    await expect(explore.itemIds('place', bob, place.id, 1, 15)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'place not found' });
-    await expect(explore.get('thing', bob, thing!.id)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'thing not found' });
-    await expect(explore.itemIds('thing', bob, thing!.id, 1, 15)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'thing not found' });
+    await expect(explore.get('place', bob, place.id)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'place not found',
+    });
+    await expect(explore.itemIds('place', bob, place.id, 1, 15)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'place not found',
+    });
+    await expect(explore.get('thing', bob, thing!.id)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'thing not found',
+    });
+    await expect(explore.itemIds('thing', bob, thing!.id, 1, 15)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'thing not found',
+    });
     await expect(explore.get('place', alice, thing!.id)).rejects.toMatchObject({ message: 'place not found' });
-    await expect(explore.ofItem('place', bob, id)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'mediaitem not found' });
-    await expect(explore.ofItem('thing', alice, randomUUID())).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'mediaitem not found' });
+    await expect(explore.ofItem('place', bob, id)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'mediaitem not found',
+    });
+    await expect(explore.ofItem('thing', alice, randomUUID())).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'mediaitem not found',
+    });
     expect(await placeNames(bob)).toEqual([]);
 
     const fresh = randomUUID();
@@ -215,7 +263,9 @@ describe('explore (places, things, covers, visibility) on the embedded store and
     await expect(explore.get('place', alice, place.id)).rejects.toMatchObject({ message: 'place not found' });
     expect(await repo.item(alice, id)).toBeNull();
 
-    await explore.itemProcessed(processedResult(alice, randomUUID(), '2024-06-01T12:00:00Z', { place: lyon, things: ['Cat'] }));
+    await explore.itemProcessed(
+      processedResult(alice, randomUUID(), '2024-06-01T12:00:00Z', { place: lyon, things: ['Cat'] }),
+    );
     expect(await placeNames()).toEqual([]);
     expect(await thingNames()).toEqual([]);
     expect((await explore.ofItem('place', bob, bobs))[0]?.mediaItemsCount).toBe(1);

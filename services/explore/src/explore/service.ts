@@ -3,7 +3,16 @@ import { notFound } from '@trove/kit';
 import type { AppError } from '@trove/kit';
 import type { MediaStates } from '../ports/media';
 import { groupsOf } from './repository';
-import type { ExploreRepository, Filing, GroupDocs, GroupIds, GroupKind, PlaceDoc, PlaceFields, ThingDoc } from './repository';
+import type {
+  ExploreRepository,
+  Filing,
+  GroupDocs,
+  GroupIds,
+  GroupKind,
+  PlaceDoc,
+  PlaceFields,
+  ThingDoc,
+} from './repository';
 
 export const placeNotFound = () => notFound('place not found');
 export const thingNotFound = () => notFound('thing not found');
@@ -43,7 +52,13 @@ export function toPlaceV1(doc: PlaceDoc): PlaceV1 {
 }
 
 export function toThingV1(doc: ThingDoc): ThingV1 {
-  return { id: doc._id, userId: doc.userId, name: doc.name, coverMediaItemId: doc.coverMediaItemId, mediaItemsCount: doc.mediaItemsCount };
+  return {
+    id: doc._id,
+    userId: doc.userId,
+    name: doc.name,
+    coverMediaItemId: doc.coverMediaItemId,
+    mediaItemsCount: doc.mediaItemsCount,
+  };
 }
 
 const skipOf = (page: number, limit: number) => (page - 1) * limit;
@@ -99,7 +114,9 @@ export class Explore {
     const item = await this.knownItem(userId, mediaItemId);
     if (!item) return [];
     const { placeIds, thingIds } = groupsOf(item);
-    return (await this.repo.groupsByIds(kind, userId, kind === 'place' ? placeIds : thingIds)).map((doc) => PRESENT[kind](doc));
+    return (await this.repo.groupsByIds(kind, userId, kind === 'place' ? placeIds : thingIds)).map((doc) =>
+      PRESENT[kind](doc),
+    );
   }
 
   /** Explore's record of the item; null when the item is the user's but not processed yet; not found when it is not theirs. */
@@ -118,8 +135,16 @@ export class Explore {
     const { userId, mediaItemId } = result;
     if (await this.repo.isUserDeleted(userId)) return;
     const filing: Filing = {};
-    if (result.place !== undefined) filing.placeId = result.place ? await this.repo.placeFor(userId, placeKey(result.place), placeFields(result.place)) : null;
-    if (result.things !== undefined) filing.thingIds = await Promise.all(uniqueLabels(result.things.map((t) => t.label)).map((label) => this.repo.thingFor(userId, thingKey(label), label)));
+    if (result.place !== undefined)
+      filing.placeId = result.place
+        ? await this.repo.placeFor(userId, placeKey(result.place), placeFields(result.place))
+        : null;
+    if (result.things !== undefined)
+      filing.thingIds = await Promise.all(
+        uniqueLabels(result.things.map((t) => t.label)).map((label) =>
+          this.repo.thingFor(userId, thingKey(label), label),
+        ),
+      );
     const filed = await this.repo.fileItem(userId, mediaItemId, new Date(result.metadata.creationTime), filing);
     // Read after filing: a change the media service makes from now on has its own event, which finds the item filed.
     const state = await this.media.stateOf(userId, mediaItemId);
@@ -145,7 +170,10 @@ export class Explore {
     const item = await this.repo.retireItem(userId, mediaItemId);
     if (!item) return;
     const current = groupsOf(item);
-    await this.refresh(userId, { placeIds: [...item.leftPlaceIds, ...current.placeIds], thingIds: [...item.leftThingIds, ...current.thingIds] });
+    await this.refresh(userId, {
+      placeIds: [...item.leftPlaceIds, ...current.placeIds],
+      thingIds: [...item.leftThingIds, ...current.thingIds],
+    });
     await this.repo.deleteItem(userId, mediaItemId);
   }
 
@@ -156,7 +184,8 @@ export class Explore {
   }
 
   private async refresh(userId: string, groups: GroupIds): Promise<void> {
-    const each = (kind: GroupKind, ids: string[]) => [...new Set(ids)].map((id) => this.repo.refreshSummary(kind, userId, id));
+    const each = (kind: GroupKind, ids: string[]) =>
+      [...new Set(ids)].map((id) => this.repo.refreshSummary(kind, userId, id));
     await Promise.all([...each('place', groups.placeIds), ...each('thing', groups.thingIds)]);
   }
 }

@@ -32,7 +32,8 @@ describe('face grouping on synthetic embeddings', () => {
 
   it('the synthetic noise keeps faces of one person within the threshold and different people far apart', () => {
     const { faces } = library(1);
-    const d = (a: string, b: string) => cosineDistance(faces.find((f) => f.id === a)!.embedding, faces.find((f) => f.id === b)!.embedding);
+    const d = (a: string, b: string) =>
+      cosineDistance(faces.find((f) => f.id === a)!.embedding, faces.find((f) => f.id === b)!.embedding);
     expect(d('p0-f0', 'p0-f4')).toBeLessThan(0.2);
     expect(d('p0-f0', 'p1-f0')).toBeGreaterThan(0.8);
     expect(decodeEmbedding(encodeEmbedding(faces[0]!.embedding))).toEqual(faces[0]!.embedding);
@@ -71,7 +72,9 @@ describe('face grouping on synthetic embeddings', () => {
 
   it('a new face joins the person of its nearest assigned face, whatever that person is (hidden people too); known faces keep theirs', () => {
     const { faces } = library(5);
-    const known = faces.filter((f) => f.id.endsWith('-f0')).map((f) => ({ ...f, personId: `known-${f.id.slice(0, 2)}` }));
+    const known = faces
+      .filter((f) => f.id.endsWith('-f0'))
+      .map((f) => ({ ...f, personId: `known-${f.id.slice(0, 2)}` }));
     const grouping = new FaceGrouping(known, DEFAULT_GROUPING, newId);
     expect(grouping.add(faces.find((f) => f.id === 'p3-f2')!)).toBe('known-p3');
     expect(grouping.changed()).toEqual([]);
@@ -80,20 +83,27 @@ describe('face grouping on synthetic embeddings', () => {
   it('a face alike to none starts a person; nothing farther than the threshold joins', () => {
     const random = seeded(6);
     const person = randomPerson(random);
-    const grouping = new FaceGrouping([{ id: 'a', embedding: faceOf(person, random), personId: 'A' }], { maxDistance: 0.01, minFaces: 1 }, () => 'B');
+    const grouping = new FaceGrouping(
+      [{ id: 'a', embedding: faceOf(person, random), personId: 'A' }],
+      { maxDistance: 0.01, minFaces: 1 },
+      () => 'B',
+    );
     expect(grouping.add({ id: 'b', embedding: faceOf(person, random) })).toBe('B');
   });
 
-  it('regrouping from scratch finds the same partition and keeps the old person with most of each group\'s faces', () => {
+  it("regrouping from scratch finds the same partition and keeps the old person with most of each group's faces", () => {
     const { faces, random } = library(7);
     // Old grouping: p0 split over two people (the larger part keeps its id), p1 and p2 wrongly merged.
-    const old = (id: string) => (id.startsWith('p0') ? (id === 'p0-f4' ? 'old-split' : 'old-p0') : /^p[12]/.test(id) ? 'old-merged' : null);
+    const old = (id: string) =>
+      id.startsWith('p0') ? (id === 'p0-f4' ? 'old-split' : 'old-p0') : /^p[12]/.test(id) ? 'old-merged' : null;
     const given = shuffled(faces, random).map((f) => ({ ...f, personId: old(f.id) }));
     const { personOf, created, dropped } = regroup(given, DEFAULT_GROUPING, newId);
     const ids = faces.map((f) => f.id);
     expect(partition((id) => personOf.get(id) ?? null, ids)).toEqual(truth(ids));
     expect(personOf.get('p0-f4')).toBe('old-p0');
-    expect(['old-merged'].includes(personOf.get('p1-f0')!) !== ['old-merged'].includes(personOf.get('p2-f0')!)).toBe(true);
+    expect(['old-merged'].includes(personOf.get('p1-f0')!) !== ['old-merged'].includes(personOf.get('p2-f0')!)).toBe(
+      true,
+    );
     expect(dropped).toEqual(['old-split']);
     expect(created).toHaveLength(10 - 2);
   });

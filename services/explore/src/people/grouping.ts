@@ -71,7 +71,9 @@ export class FaceGrouping {
 
   /** Faces given to the constructor whose person changed (unassigned ones a new person took). */
   changed(): Array<{ id: string; personId: string | null }> {
-    return this.faces.filter((f) => this.before.has(f.id) && this.before.get(f.id) !== f.personId).map((f) => ({ id: f.id, personId: f.personId }));
+    return this.faces
+      .filter((f) => this.before.has(f.id) && this.before.get(f.id) !== f.personId)
+      .map((f) => ({ id: f.id, personId: f.personId }));
   }
 
   /** Every face added or given, with its person. */

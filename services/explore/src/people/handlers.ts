@@ -1,4 +1,13 @@
-import { getPersonRpc, listMediaItemPeopleRpc, listPeopleRpc, listPersonMediaItemsRpc, locateFaceRpc, mergePeopleRpc, regroupPeopleRpc, updatePersonRpc } from '@trove/proto-events';
+import {
+  getPersonRpc,
+  listMediaItemPeopleRpc,
+  listPeopleRpc,
+  listPersonMediaItemsRpc,
+  locateFaceRpc,
+  mergePeopleRpc,
+  regroupPeopleRpc,
+  updatePersonRpc,
+} from '@trove/proto-events';
 import { rpcHandler } from '@trove/kit';
 import type { ServeOptions } from '@trove/kit';
 import type { People } from './service';
@@ -6,10 +15,16 @@ import type { People } from './service';
 /** People's RPCs: the gateway calls them with the authenticated user's id; the jobs service regroups. */
 export function peopleHandlers(people: People): ServeOptions['handlers'] {
   return [
-    rpcHandler(listPeopleRpc, async ({ userId, page, limit, hidden }) => ({ people: await people.list(userId, page, limit, hidden) })),
+    rpcHandler(listPeopleRpc, async ({ userId, page, limit, hidden }) => ({
+      people: await people.list(userId, page, limit, hidden),
+    })),
     rpcHandler(getPersonRpc, ({ userId, id }) => people.get(userId, id)),
-    rpcHandler(listPersonMediaItemsRpc, async ({ userId, id, page, limit }) => ({ mediaItemIds: await people.itemIds(userId, id, page, limit) })),
-    rpcHandler(listMediaItemPeopleRpc, async ({ userId, mediaItemId }) => ({ people: await people.ofItem(userId, mediaItemId) })),
+    rpcHandler(listPersonMediaItemsRpc, async ({ userId, id, page, limit }) => ({
+      mediaItemIds: await people.itemIds(userId, id, page, limit),
+    })),
+    rpcHandler(listMediaItemPeopleRpc, async ({ userId, mediaItemId }) => ({
+      people: await people.ofItem(userId, mediaItemId),
+    })),
     rpcHandler(updatePersonRpc, async ({ userId, id, ...changes }) => {
       await people.update(userId, id, changes);
       return {};

@@ -80,7 +80,12 @@ export class PeopleRepository {
     await faces.ensureIndex({ fields: { userId: 1, personId: 1 } });
     const people = store.collection<PersonDoc>('explore_people');
     await people.ensureIndex({ fields: { userId: 1, hidden: 1, mediaItemsCount: -1, nameKey: 1 } });
-    return new PeopleRepository(faces, people, store.collection<ItemDoc>('explore_items'), opts.now ?? (() => new Date()));
+    return new PeopleRepository(
+      faces,
+      people,
+      store.collection<ItemDoc>('explore_items'),
+      opts.now ?? (() => new Date()),
+    );
   }
 
   // ---- items (explore's record) -----------------------------------------------------------------
@@ -110,7 +115,8 @@ export class PeopleRepository {
     const old = await this.facesOfItem(userId, mediaItemId);
     const keep = new Set(faces.map((f) => f._id));
     await this.faces.deleteMany({ userId, mediaItemId, _id: { $nin: [...keep] } });
-    for (const { _id, ...fields } of faces) await this.faces.updateOne({ _id, userId }, { $set: fields }, { upsert: true });
+    for (const { _id, ...fields } of faces)
+      await this.faces.updateOne({ _id, userId }, { $set: fields }, { upsert: true });
     return personIds(old);
   }
 
@@ -145,7 +151,20 @@ export class PeopleRepository {
 
   async createPerson(userId: string, id: string = randomUUID()): Promise<string> {
     const now = this.now();
-    await this.people.insertOne({ _id: id, userId, name: '', nameKey: '', hidden: false, chosenCoverMediaItemId: null, coverMediaItemId: null, coverFace: null, mediaItemsCount: 0, revision: 0, createdAt: now, updatedAt: now });
+    await this.people.insertOne({
+      _id: id,
+      userId,
+      name: '',
+      nameKey: '',
+      hidden: false,
+      chosenCoverMediaItemId: null,
+      coverMediaItemId: null,
+      coverFace: null,
+      mediaItemsCount: 0,
+      revision: 0,
+      createdAt: now,
+      updatedAt: now,
+    });
     return id;
   }
 
@@ -199,11 +218,22 @@ export class PeopleRepository {
     if (!claimed) return;
     const visible = await this.visibleItemsOf(userId, personId);
     const cover = visible.find((i) => i._id === claimed.chosenCoverMediaItemId) ?? visible[0];
-    const [face] = cover ? await this.faces.find({ userId, personId, mediaItemId: cover._id }, { sort: { score: -1 }, limit: 1 }) : [];
-    const coverFace: CoverFace | null = face ? { id: face._id, mediaItemId: face.mediaItemId, box: face.box, score: face.score } : null;
+    const [face] = cover
+      ? await this.faces.find({ userId, personId, mediaItemId: cover._id }, { sort: { score: -1 }, limit: 1 })
+      : [];
+    const coverFace: CoverFace | null = face
+      ? { id: face._id, mediaItemId: face.mediaItemId, box: face.box, score: face.score }
+      : null;
     await this.people.updateOne(
       { _id: personId, userId, revision: claimed.revision },
-      { $set: { mediaItemsCount: visible.length, coverMediaItemId: coverFace?.mediaItemId ?? null, coverFace, updatedAt: this.now() } },
+      {
+        $set: {
+          mediaItemsCount: visible.length,
+          coverMediaItemId: coverFace?.mediaItemId ?? null,
+          coverFace,
+          updatedAt: this.now(),
+        },
+      },
     );
   }
 

@@ -29,7 +29,12 @@ describe('people (grouping, naming, hiding, merging, covers, visibility) on the 
 
   const result = (userId: string, id: string, day: number, who: Float32Array[]): MediaItemProcessedV1 => ({
     ...processedResult(userId, id, `2024-06-${String(day).padStart(2, '0')}T12:00:00Z`),
-    faces: who.map((person, i) => ({ box: { x: i / 10, y: 0.1, width: 0.1, height: 0.1 }, score: 0.9 - i / 100, embedding: encodeEmbedding(faceOf(person, random)), thumbnailKey: `media/${userId}/${id}/faces/${i}.webp` })),
+    faces: who.map((person, i) => ({
+      box: { x: i / 10, y: 0.1, width: 0.1, height: 0.1 },
+      score: 0.9 - i / 100,
+      embedding: encodeEmbedding(faceOf(person, random)),
+      thumbnailKey: `media/${userId}/${id}/faces/${i}.webp`,
+    })),
   });
   /** As explore's consumer runs it: places and things first, then people. */
   const process = async (r: MediaItemProcessedV1) => {
@@ -49,7 +54,8 @@ describe('people (grouping, naming, hiding, merging, covers, visibility) on the 
   };
   /** The (first) person in the photo. */
   const personIn = async (id: string) => (await people.ofItem(alice, id))[0]!;
-  const counts = async (hidden = false) => (await people.list(alice, 1, 100, hidden)).map((p) => [p.name, p.mediaItemsCount]);
+  const counts = async (hidden = false) =>
+    (await people.list(alice, 1, 100, hidden)).map((p) => [p.name, p.mediaItemsCount]);
 
   it('faces of the same person across photos make one person; its count, cover (newest, with its face) and items follow', async () => {
     const first = await photo(1, [ann, ben]);
@@ -58,17 +64,28 @@ describe('people (grouping, naming, hiding, merging, covers, visibility) on the 
     const list = await people.list(alice, 1, 100);
     expect(list.map((p) => p.mediaItemsCount)).toEqual([3, 1, 1]);
     const [a] = list;
-    expect(a).toMatchObject({ userId: alice, name: '', hidden: false, coverMediaItemId: second, coverFace: { mediaItemId: second, box: { x: 0, y: 0.1, width: 0.1, height: 0.1 } } });
+    expect(a).toMatchObject({
+      userId: alice,
+      name: '',
+      hidden: false,
+      coverMediaItemId: second,
+      coverFace: { mediaItemId: second, box: { x: 0, y: 0.1, width: 0.1, height: 0.1 } },
+    });
     expect(await people.itemIds(alice, a!.id, 1, 10)).toEqual([second, third, first]);
     expect((await people.ofItem(alice, third)).map((p) => p.id)).toContain(a!.id);
     expect(await people.get(alice, a!.id)).toEqual(a);
     const location = await people.locateFace(alice, a!.coverFace!.id);
-    expect(location).toEqual({ key: `media/${alice}/${second}/faces/0.webp`, contentType: 'image/webp', filename: expect.any(String), userId: alice });
+    expect(location).toEqual({
+      key: `media/${alice}/${second}/faces/0.webp`,
+      contentType: 'image/webp',
+      filename: expect.any(String),
+      userId: alice,
+    });
     expect(await people.locateFace(undefined, a!.coverFace!.id)).toEqual(location);
     await expect(people.locateFace(bob, a!.coverFace!.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
-  it('the same result again, or re-processing with new faces, replaces the item\'s faces in the same people', async () => {
+  it("the same result again, or re-processing with new faces, replaces the item's faces in the same people", async () => {
     const id = randomUUID();
     media.add(alice, id);
     const once = result(alice, id, 1, [ann, ben]);
@@ -77,7 +94,9 @@ describe('people (grouping, naming, hiding, merging, covers, visibility) on the 
     await process(once);
     expect(await people.list(alice, 1, 100)).toEqual(before.map((p) => ({ ...p, updatedAt: expect.any(String) })));
     await process(result(alice, id, 1, [ben]));
-    expect((await people.ofItem(alice, id)).map((p) => p.id)).toEqual([before.find((p) => p.coverFace!.box.x === 0.1)!.id]);
+    expect((await people.ofItem(alice, id)).map((p) => p.id)).toEqual([
+      before.find((p) => p.coverFace!.box.x === 0.1)!.id,
+    ]);
     expect(await counts()).toEqual([['', 1]]);
     // A result without faces (a worker without the component) keeps them.
     await process(processedResult(alice, id, '2024-06-01T12:00:00Z'));
@@ -93,18 +112,36 @@ describe('people (grouping, naming, hiding, merging, covers, visibility) on the 
     expect(await counts(true)).toEqual([['Ann', 1]]);
     const later = await photo(9, [ann]);
     expect((await personIn(later)).id).toBe(a.id);
-    expect(await people.get(alice, a.id)).toMatchObject({ name: 'Ann', hidden: true, mediaItemsCount: 2, coverMediaItemId: later });
+    expect(await people.get(alice, a.id)).toMatchObject({
+      name: 'Ann',
+      hidden: true,
+      mediaItemsCount: 2,
+      coverMediaItemId: later,
+    });
     await people.update(alice, a.id, { coverMediaItemId: first, hidden: false });
     expect(await people.get(alice, a.id)).toMatchObject({ hidden: false, coverMediaItemId: first });
-    await expect(people.update(alice, a.id, { coverMediaItemId: other })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'the cover must be a photo of this person' });
+    await expect(people.update(alice, a.id, { coverMediaItemId: other })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: 'the cover must be a photo of this person',
+    });
     const bobs = await photo(3, [ann], bob);
-    for (const notHers of [bobs, randomUUID()]) await expect(people.update(alice, a.id, { coverMediaItemId: notHers })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'mediaitem not found' });
-    await expect(people.update(bob, a.id, { name: 'Eve' })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'person not found' });
+    for (const notHers of [bobs, randomUUID()])
+      await expect(people.update(alice, a.id, { coverMediaItemId: notHers })).rejects.toMatchObject({
+        code: 'NOT_FOUND',
+        message: 'mediaitem not found',
+      });
+    await expect(people.update(bob, a.id, { name: 'Eve' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'person not found',
+    });
     await expect(people.get(bob, a.id)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'person not found' });
-    await expect(people.ofItem(bob, first)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'mediaitem not found' });
+    await expect(people.ofItem(bob, first)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'mediaitem not found',
+    });
   });
 
-  it('merging moves the faces, keeps the named one\'s name, removes the others; later faces of either join the result', async () => {
+  it("merging moves the faces, keeps the named one's name, removes the others; later faces of either join the result", async () => {
     const x = await personIn(await photo(1, [ann]));
     const y = await personIn(await photo(2, [ben]));
     const z = await personIn(await photo(3, [cid]));
@@ -113,7 +150,10 @@ describe('people (grouping, naming, hiding, merging, covers, visibility) on the 
     expect(await people.get(alice, x.id)).toMatchObject({ name: 'Ben', mediaItemsCount: 3 });
     await expect(people.get(alice, y.id)).rejects.toMatchObject({ message: 'person not found' });
     expect((await personIn(await photo(4, [cid]))).id).toBe(x.id);
-    await expect(people.merge(alice, x.id, [randomUUID()])).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'person not found' });
+    await expect(people.merge(alice, x.id, [randomUUID()])).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'person not found',
+    });
   });
 
   it('trash, hide and purge take photos out of the count and the cover; with none left the person answers by id without cover and leaves the list', async () => {
@@ -123,7 +163,11 @@ describe('people (grouping, naming, hiding, merging, covers, visibility) on the 
     await change(newer, { trashed: true });
     expect(await people.get(alice, a.id)).toMatchObject({ mediaItemsCount: 1, coverMediaItemId: older });
     await change(older, { hidden: true });
-    expect(await people.get(alice, a.id)).toMatchObject({ mediaItemsCount: 0, coverMediaItemId: null, coverFace: null });
+    expect(await people.get(alice, a.id)).toMatchObject({
+      mediaItemsCount: 0,
+      coverMediaItemId: null,
+      coverFace: null,
+    });
     expect(await counts()).toEqual([]);
     await change(older, { hidden: false });
     expect(await people.get(alice, a.id)).toMatchObject({ mediaItemsCount: 1, coverMediaItemId: older });
@@ -132,18 +176,25 @@ describe('people (grouping, naming, hiding, merging, covers, visibility) on the 
       await explore.itemPurged(alice, id);
       await people.itemPurged(alice, id);
     }
-    expect(await people.get(alice, a.id)).toMatchObject({ mediaItemsCount: 0, coverMediaItemId: null, coverFace: null });
+    expect(await people.get(alice, a.id)).toMatchObject({
+      mediaItemsCount: 0,
+      coverMediaItemId: null,
+      coverFace: null,
+    });
     // A late result of a purged item files nothing.
     await process(result(alice, older, 1, [ben]));
     expect(await people.list(alice, 1, 100)).toEqual([]);
   });
 
-  it('regrouping from scratch keeps names; users never share people; a user\'s deletion removes theirs', async () => {
+  it("regrouping from scratch keeps names; users never share people; a user's deletion removes theirs", async () => {
     const a = await personIn(await photo(1, [ann, ben]));
     await people.update(alice, a.id, { name: 'Ann' });
     await photo(2, [ann], bob);
     expect(await people.regroup(alice)).toEqual({ faces: 2, people: 2 });
-    expect(await counts()).toEqual([['', 1], ['Ann', 1]]);
+    expect(await counts()).toEqual([
+      ['', 1],
+      ['Ann', 1],
+    ]);
     expect(await people.list(bob, 1, 100)).toHaveLength(1);
     await people.userDeleted(bob);
     expect(await people.list(bob, 1, 100)).toEqual([]);

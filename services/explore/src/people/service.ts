@@ -31,7 +31,11 @@ export function toPersonV1(doc: PersonDoc): PersonV1 {
   };
 }
 
-const groupedFace = (f: FaceDoc): GroupedFace => ({ id: f._id, embedding: decodeEmbedding(f.embedding), personId: f.personId });
+const groupedFace = (f: FaceDoc): GroupedFace => ({
+  id: f._id,
+  embedding: decodeEmbedding(f.embedding),
+  personId: f.personId,
+});
 
 /** What the user may change of a person (fields left out stay). */
 export interface PersonUpdate {
@@ -74,7 +78,9 @@ export class People {
 
   /** The names of the named people in one of the user's items (search's `PeopleNames`). */
   async namesOf(userId: string, mediaItemId: string): Promise<string[]> {
-    const ids = [...new Set((await this.repo.facesOfItem(userId, mediaItemId)).flatMap((f) => (f.personId ? [f.personId] : [])))];
+    const ids = [
+      ...new Set((await this.repo.facesOfItem(userId, mediaItemId)).flatMap((f) => (f.personId ? [f.personId] : []))),
+    ];
     return (await this.repo.peopleByIds(userId, ids)).flatMap((p) => (p.name ? [p.name] : []));
   }
 
@@ -97,7 +103,12 @@ export class People {
   /** The people in one of the user's items, by name: none until it is processed. */
   async ofItem(userId: string, mediaItemId: string): Promise<PersonV1[]> {
     const faces = await this.repo.facesOfItem(userId, mediaItemId);
-    if (faces.length === 0 && !(await this.repo.itemKnown(userId, mediaItemId)) && !(await this.media.stateOf(userId, mediaItemId))) throw mediaItemNotFound();
+    if (
+      faces.length === 0 &&
+      !(await this.repo.itemKnown(userId, mediaItemId)) &&
+      !(await this.media.stateOf(userId, mediaItemId))
+    )
+      throw mediaItemNotFound();
     const ids = [...new Set(faces.flatMap((f) => (f.personId ? [f.personId] : [])))];
     return (await this.repo.peopleByIds(userId, ids)).map(toPersonV1);
   }
@@ -106,7 +117,12 @@ export class People {
   async locateFace(userId: string | undefined, id: string): Promise<ContentLocationV1> {
     const face = await this.repo.faceById(id);
     if (!face || (userId !== undefined && face.userId !== userId)) throw faceNotFound();
-    return { key: face.thumbnailKey, contentType: 'image/webp', filename: `face-${face._id}.webp`, userId: face.userId };
+    return {
+      key: face.thumbnailKey,
+      contentType: 'image/webp',
+      filename: `face-${face._id}.webp`,
+      userId: face.userId,
+    };
   }
 
   // ---- the user's changes -----------------------------------------------------------------------
@@ -116,7 +132,8 @@ export class People {
     const cover = changes.coverMediaItemId;
     if (cover && !(await this.repo.personInItem(userId, id, cover))) {
       // Another user's item answers as a missing one; the user's own photo of someone else is refused.
-      if (!(await this.repo.itemKnown(userId, cover)) && !(await this.media.stateOf(userId, cover))) throw mediaItemNotFound();
+      if (!(await this.repo.itemKnown(userId, cover)) && !(await this.media.stateOf(userId, cover)))
+        throw mediaItemNotFound();
       throw badRequest('the cover must be a photo of this person', { coverMediaItemId: cover });
     }
     await this.repo.updatePerson(userId, id, {
@@ -154,7 +171,9 @@ export class People {
       const faces = await this.repo.facesOfUser(userId);
       const { personOf, created, dropped } = regroup(faces.map(groupedFace), this.rules, randomUUID);
       for (const id of created) await this.repo.createPerson(userId, id);
-      for (const f of faces) if (personOf.get(f._id) !== f.personId) await this.repo.setPersonOfFace(userId, f._id, personOf.get(f._id) ?? null);
+      for (const f of faces)
+        if (personOf.get(f._id) !== f.personId)
+          await this.repo.setPersonOfFace(userId, f._id, personOf.get(f._id) ?? null);
       await this.repo.deletePeople(userId, dropped);
       const people = await this.repo.allPeopleIds(userId);
       await Promise.all(people.map((p) => this.repo.refreshSummary(userId, p)));
@@ -182,18 +201,30 @@ export class People {
       );
       const docs: FaceDoc[] = faces.map((face, index) => {
         const embedding = decodeEmbedding(face.embedding);
-        return { _id: faceId(mediaItemId, index), userId, mediaItemId, index, box: face.box, score: face.score, embedding: face.embedding, thumbnailKey: face.thumbnailKey, personId: grouping.add({ id: `new-${index}`, embedding }) };
+        return {
+          _id: faceId(mediaItemId, index),
+          userId,
+          mediaItemId,
+          index,
+          box: face.box,
+          score: face.score,
+          embedding: face.embedding,
+          thumbnailKey: face.thumbnailKey,
+          personId: grouping.add({ id: `new-${index}`, embedding }),
+        };
       });
       for (const id of grouping.newPeople) await this.repo.createPerson(userId, id);
       // Waiting faces a new person took (never the item's own: those are replaced below).
       const replaced = new Set(known.filter((f) => f.mediaItemId === mediaItemId).map((f) => f._id));
-      for (const { id, personId } of grouping.changed()) if (!replaced.has(id)) await this.repo.setPersonOfFace(userId, id, personId);
+      for (const { id, personId } of grouping.changed())
+        if (!replaced.has(id)) await this.repo.setPersonOfFace(userId, id, personId);
       const left = await this.repo.replaceItemFaces(userId, mediaItemId, docs);
       await this.refresh(userId, [...left, ...grouping.newPeople, ...docs.map((d) => d.personId)]);
       // Purged (or the user deleted) while this ran: its faces go too, and the people they started.
       if (!(await this.repo.itemKnown(userId, mediaItemId))) {
         await this.itemPurged(userId, mediaItemId);
-        for (const { id } of grouping.changed()) if (!replaced.has(id)) await this.repo.setPersonOfFace(userId, id, null);
+        for (const { id } of grouping.changed())
+          if (!replaced.has(id)) await this.repo.setPersonOfFace(userId, id, null);
         await this.repo.deletePeople(userId, grouping.newPeople);
       }
     });
@@ -204,7 +235,10 @@ export class People {
   /** The item was updated, trashed or restored (explore has its new state): its people are recounted. */
   async itemChanged(userId: string, mediaItemId: string): Promise<void> {
     const faces = await this.repo.facesOfItem(userId, mediaItemId);
-    await this.refresh(userId, faces.map((f) => f.personId));
+    await this.refresh(
+      userId,
+      faces.map((f) => f.personId),
+    );
   }
 
   /** The item is gone for good: its faces go; its people stay (maybe with no photo). */

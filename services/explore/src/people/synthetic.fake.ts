@@ -32,7 +32,6 @@ export function faceOf(person: Float32Array, random: () => number, noise = 0.35)
   return unit(person.map((v) => v + gaussian(random) * scale));
 }
 
-
 /** The same items in a shuffled order. */
 export function shuffled<T>(items: T[], random: () => number): T[] {
   const out = [...items];

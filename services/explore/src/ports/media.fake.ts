@@ -7,7 +7,17 @@ export class FakeMedia implements MediaStates {
   calls = 0;
 
   add(userId: string, id: string, state: Partial<Omit<MediaItemState, 'version'>> = {}): void {
-    this.items.set(id, { userId, state: { filename: 'IMG_0001.JPG', description: null, hidden: false, trashed: false, ...state, version: this.tick() } });
+    this.items.set(id, {
+      userId,
+      state: {
+        filename: 'IMG_0001.JPG',
+        description: null,
+        hidden: false,
+        trashed: false,
+        ...state,
+        version: this.tick(),
+      },
+    });
   }
 
   set(id: string, state: Partial<Omit<MediaItemState, 'version'>>): void {

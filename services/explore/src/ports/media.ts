@@ -22,7 +22,15 @@ export function mediaOverBus(bus: Bus): MediaStates {
   return {
     async stateOf(userId, mediaItemId) {
       const [item] = (await bus.request(getMediaItemsRpc, { userId, ids: [mediaItemId] })).items;
-      return item ? { filename: item.filename, description: item.description, hidden: item.hidden, trashed: item.deleted, version: new Date(item.updatedAt) } : null;
+      return item
+        ? {
+            filename: item.filename,
+            description: item.description,
+            hidden: item.hidden,
+            trashed: item.deleted,
+            version: new Date(item.updatedAt),
+          }
+        : null;
     },
   };
 }

@@ -1,4 +1,12 @@
-import { mediaProcessedEvent, mediaPurgedEvent, mediaRestoredEvent, mediaTrashedEvent, mediaUpdatedEvent, searchRebuildRequestedEvent, userDeletedEvent } from '@trove/proto-events';
+import {
+  mediaProcessedEvent,
+  mediaPurgedEvent,
+  mediaRestoredEvent,
+  mediaTrashedEvent,
+  mediaUpdatedEvent,
+  searchRebuildRequestedEvent,
+  userDeletedEvent,
+} from '@trove/proto-events';
 import type { MediaItemChangedV1 } from '@trove/proto-events';
 import type { Bus, ConsumerHandle, Logger } from '@trove/kit';
 import { isForged } from '../forged';
@@ -38,13 +46,21 @@ export function consumeSearchEvents(bus: Bus, search: Search, log: Logger): Prom
       await search.itemPurged(userId, mediaItemId);
       log.debug({ mediaItemId }, 'media item purged: removed from search');
     }),
-    bus.consume(searchRebuildRequestedEvent, { durable: SEARCH_CONSUMERS.rebuild, concurrency: 1 }, async ({ userId, jobId }) => {
-      const items = await search.rebuild(userId);
-      log.info({ jobId, items }, "a job's search rebuild done");
-    }),
-    bus.consume(userDeletedEvent, { durable: SEARCH_CONSUMERS.userDeleted, concurrency: 1, retryForever: true }, async ({ userId }) => {
-      await search.userDeleted(userId);
-      log.info({ deletedUserId: userId }, 'user deleted: search entries removed');
-    }),
+    bus.consume(
+      searchRebuildRequestedEvent,
+      { durable: SEARCH_CONSUMERS.rebuild, concurrency: 1 },
+      async ({ userId, jobId }) => {
+        const items = await search.rebuild(userId);
+        log.info({ jobId, items }, "a job's search rebuild done");
+      },
+    ),
+    bus.consume(
+      userDeletedEvent,
+      { durable: SEARCH_CONSUMERS.userDeleted, concurrency: 1, retryForever: true },
+      async ({ userId }) => {
+        await search.userDeleted(userId);
+        log.info({ deletedUserId: userId }, 'user deleted: search entries removed');
+      },
+    ),
   ]);
 }

@@ -5,5 +5,9 @@ import type { Search } from './service';
 
 /** Search's RPC: the gateway calls it with the authenticated user's id. */
 export function searchHandlers(search: Search): ServeOptions['handlers'] {
-  return [rpcHandler(searchMediaItemsRpc, async ({ userId, q, page, limit }) => ({ mediaItemIds: await search.search(userId, q, page, limit) }))];
+  return [
+    rpcHandler(searchMediaItemsRpc, async ({ userId, q, page, limit }) => ({
+      mediaItemIds: await search.search(userId, q, page, limit),
+    })),
+  ];
 }

@@ -72,7 +72,10 @@ export class SearchRepository {
     this.indexes?.warm(() => this.items.find({}));
   }
 
-  static async open(store: DocStore, { inMemory = store.kind !== 'mongodb' }: SearchRepositoryOptions = {}): Promise<SearchRepository> {
+  static async open(
+    store: DocStore,
+    { inMemory = store.kind !== 'mongodb' }: SearchRepositoryOptions = {},
+  ): Promise<SearchRepository> {
     const items = store.collection<SearchDoc>('search_items');
     // `terms` first: the embedded store looks candidates up by an index's first field (MongoDB uses both).
     await items.ensureIndex({ fields: { terms: 1, userId: 1 } });
@@ -111,15 +114,35 @@ export class SearchRepository {
    * recomputes its terms. Without a document, `create` starts from an empty, invisible one; else
    * nothing happens. Answers whether it wrote.
    */
-  async change(userId: string, id: string, change: (doc: SearchDoc) => SearchChange | null, { create = false } = {}): Promise<boolean> {
+  async change(
+    userId: string,
+    id: string,
+    change: (doc: SearchDoc) => SearchChange | null,
+    { create = false } = {},
+  ): Promise<boolean> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const before = await this.items.findOne({ _id: id, userId });
       if (!before && !create) return false;
-      const base: SearchDoc = before ?? { _id: id, userId, creationTime: new Date(0), fields: emptyFields(), terms: [], visible: false, stateVersion: null, revision: 0 };
+      const base: SearchDoc = before ?? {
+        _id: id,
+        userId,
+        creationTime: new Date(0),
+        fields: emptyFields(),
+        terms: [],
+        visible: false,
+        stateVersion: null,
+        revision: 0,
+      };
       const wanted = change(base);
       if (!wanted) return false;
       const fields = { ...base.fields, ...wanted.fields };
-      const next = { ...base, ...wanted, fields, terms: terms(FIELDS.flatMap((f) => fields[f])), revision: base.revision + 1 };
+      const next = {
+        ...base,
+        ...wanted,
+        fields,
+        terms: terms(FIELDS.flatMap((f) => fields[f])),
+        revision: base.revision + 1,
+      };
       if (!before) {
         try {
           await this.items.insertOne(next);

@@ -10,10 +10,12 @@ import { dateWords, words } from './text';
 /** More words in a query than this are not looked at (a query is at most 200 characters anyway). */
 export const MAX_QUERY_WORDS = 16;
 
-const placeWords = (place: MediaPlaceV1 | null): string[] => (place ? words([place.name, place.town, place.city, place.state, place.country].filter(Boolean).join(' ')) : []);
+const placeWords = (place: MediaPlaceV1 | null): string[] =>
+  place ? words([place.name, place.town, place.city, place.state, place.country].filter(Boolean).join(' ')) : [];
 
 /** Ranking: more fields matched first, then more query words found whole, then the newest, then by id (a stable order for paging). */
-const byRank = (a: Match, b: Match) => b.fields - a.fields || b.exact - a.exact || b.time - a.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const byRank = (a: Match, b: Match) =>
+  b.fields - a.fields || b.exact - a.exact || b.time - a.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /**
  * The first `count` of `all` in `compare`'s order. A first page of a broad query wants 15 of tens
@@ -81,7 +83,9 @@ export class Search {
     if (result.place !== undefined) fields.place = placeWords(result.place);
     if (result.things !== undefined) fields.things = words(result.things.map((t) => t.label).join(' '));
     if (result.words !== undefined) fields.text = words(result.words.join(' '));
-    await this.repo.change(userId, mediaItemId, () => ({ fields, creationTime: new Date(metadata.creationTime) }), { create: true });
+    await this.repo.change(userId, mediaItemId, () => ({ fields, creationTime: new Date(metadata.creationTime) }), {
+      create: true,
+    });
     // Read after writing: a change from now on has its own event (or call), which finds the item indexed.
     const texts = await this.media.stateOf(userId, mediaItemId);
     if (!texts) await this.repo.deleteItem(userId, mediaItemId);
@@ -114,7 +118,7 @@ export class Search {
    */
   async rebuild(userId: string): Promise<number> {
     let done = 0;
-    for (let after = ''; ; ) {
+    for (let after = ''; ;) {
       const ids = await this.repo.itemIdsAfter(userId, after, 200);
       if (ids.length === 0) return done;
       for (const id of ids) {
@@ -145,9 +149,10 @@ export class Search {
 
   private async refreshPeople(userId: string, mediaItemId: string): Promise<void> {
     const people = words((await this.people.namesOf(userId, mediaItemId)).join(' '));
-    await this.repo.change(userId, mediaItemId, (doc) => (sameWords(doc.fields.people, people) ? null : { fields: { people } }));
+    await this.repo.change(userId, mediaItemId, (doc) =>
+      sameWords(doc.fields.people, people) ? null : { fields: { people } },
+    );
   }
 }
 
 const sameWords = (a: string[], b: string[]) => a.length === b.length && a.every((w, i) => w === b[i]);
-

@@ -33,7 +33,7 @@ describe('search text', () => {
     expect(matchOf('mumbaii', 'mumbai')).toBe('none');
   });
 
-  it('names the date taken in the camera\'s own calendar: year, English month, day', () => {
+  it("names the date taken in the camera's own calendar: year, English month, day", () => {
     expect(dateWords('2022-04-03T12:56:11.991+05:30')).toEqual(['2022', 'april', '3']);
     expect(dateWords('2019-12-31T23:30:00Z')).toEqual(['2019', 'december', '31']);
     expect(dateWords('not a date')).toEqual([]);

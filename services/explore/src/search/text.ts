@@ -43,7 +43,20 @@ export function matchOf(queryWord: string, word: string): 'none' | 'prefix' | 'e
   return queryWord.length >= MIN_PREFIX_LENGTH && word.startsWith(queryWord) ? 'prefix' : 'none';
 }
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
 
 /**
  * The words of when an item was taken: year, English month name and day of the month, as the

@@ -43,13 +43,15 @@ export class UserIndexes<D extends { _id: string; userId: string }> {
       .then((docs) => {
         const read = new Map<string, WordIndex>();
         for (const doc of docs) {
-          if (written.items.has(doc._id) || written.droppedUsers.has(doc.userId) || this.users.has(doc.userId)) continue;
+          if (written.items.has(doc._id) || written.droppedUsers.has(doc.userId) || this.users.has(doc.userId))
+            continue;
           let index = read.get(doc.userId);
           if (!index) read.set(doc.userId, (index = new WordIndex(this.fields)));
           index.put(this.toItem(doc));
         }
         for (const { userId, doc } of written.items.values()) if (doc) read.get(userId)?.put(this.toItem(doc));
-        for (const [userId, index] of read) this.users.set(userId, { index, ready: Promise.resolve(), deletedWhileReading: null });
+        for (const [userId, index] of read)
+          this.users.set(userId, { index, ready: Promise.resolve(), deletedWhileReading: null });
       })
       .catch(() => undefined)
       .finally(() => {
@@ -63,7 +65,11 @@ export class UserIndexes<D extends { _id: string; userId: string }> {
     for (;;) {
       let user = this.users.get(userId);
       if (!user) {
-        const reading: UserIndex = { index: new WordIndex(this.fields), deletedWhileReading: new Set(), ready: Promise.resolve() };
+        const reading: UserIndex = {
+          index: new WordIndex(this.fields),
+          deletedWhileReading: new Set(),
+          ready: Promise.resolve(),
+        };
         reading.ready = read().then(
           (docs) => {
             // Writes since the read began are in the index already, at a later revision or as deletions.

@@ -21,9 +21,26 @@ const byId = (a: Match, b: Match) => (a.id < b.id ? -1 : 1);
 describe('WordIndex', () => {
   it('answers what a plain pass over every word answers, through puts, replacements and removals', () => {
     let seed = 3;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)]!;
-    const vocabulary = ['mumbai', 'mumbles', 'mum', 'paris', 'par', 'parade', 'cat', 'catalogue', 'ca', 'dog', '2022', '20', '2', 'iphone', 'ip', 'a'];
+    const vocabulary = [
+      'mumbai',
+      'mumbles',
+      'mum',
+      'paris',
+      'par',
+      'parade',
+      'cat',
+      'catalogue',
+      'ca',
+      'dog',
+      '2022',
+      '20',
+      '2',
+      'iphone',
+      'ip',
+      'a',
+    ];
     const index = new WordIndex(3);
     const held = new Map<string, IndexedItem>();
     let revision = 0;
@@ -34,14 +51,22 @@ describe('WordIndex', () => {
         held.delete(id);
       } else {
         const field = () => Array.from({ length: Math.floor(random() * 4) }, () => pick(vocabulary));
-        const item: IndexedItem = { _id: id, creationTime: new Date(Math.floor(random() * 1e12)), visible: random() < 0.8, revision: ++revision, fieldWords: [field(), field(), field()] };
+        const item: IndexedItem = {
+          _id: id,
+          creationTime: new Date(Math.floor(random() * 1e12)),
+          visible: random() < 0.8,
+          revision: ++revision,
+          fieldWords: [field(), field(), field()],
+        };
         index.put(item);
         held.set(id, item);
         // An older revision arriving late changes nothing.
         index.put({ ...item, revision: item.revision - 1, visible: !item.visible, fieldWords: [[], [], []] });
       }
       if (step % 50 === 0) {
-        const query = Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick([...vocabulary, 'mumb', 'zzz', 'cata']));
+        const query = Array.from({ length: 1 + Math.floor(random() * 3) }, () =>
+          pick([...vocabulary, 'mumb', 'zzz', 'cata']),
+        );
         const unique = [...new Set(query)];
         expect([unique, index.visibleMatches(unique).sort(byId)]).toEqual([unique, expected(held, unique).sort(byId)]);
       }
@@ -54,7 +79,12 @@ describe('WordIndex', () => {
     index.put({ _id: 'a', creationTime: new Date(0), visible: true, revision: 1, fieldWords: [['mumbai']] });
     expect(index.visibleMatches(['mum']).map((m) => m.id)).toEqual(['a']);
     index.put({ _id: 'b', creationTime: new Date(0), visible: true, revision: 1, fieldWords: [['mumble', 'mu']] });
-    expect(index.visibleMatches(['mum']).map((m) => m.id).sort()).toEqual(['a', 'b']);
+    expect(
+      index
+        .visibleMatches(['mum'])
+        .map((m) => m.id)
+        .sort(),
+    ).toEqual(['a', 'b']);
     expect(index.visibleMatches(['mu']).map((m) => m.id)).toEqual(['b']);
   });
 });

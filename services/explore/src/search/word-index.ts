@@ -55,7 +55,12 @@ class Vocabulary {
     this.merge();
     // The words a query word matches come first among those not before it, one after another.
     const found: number[] = [];
-    for (let i = this.firstAtLeast(queryWord); i < this.sorted.length && matchOf(queryWord, this.wordOf[this.sorted[i]!]!) !== 'none'; i++) found.push(this.sorted[i]!);
+    for (
+      let i = this.firstAtLeast(queryWord);
+      i < this.sorted.length && matchOf(queryWord, this.wordOf[this.sorted[i]!]!) !== 'none';
+      i++
+    )
+      found.push(this.sorted[i]!);
     return found;
   }
 
@@ -82,7 +87,11 @@ class Vocabulary {
     const merged: number[] = new Array<number>(this.sorted.length + added.length);
     let i = 0;
     let j = 0;
-    for (let k = 0; k < merged.length; k++) merged[k] = j >= added.length || (i < this.sorted.length && byWord(this.sorted[i]!, added[j]!) < 0) ? this.sorted[i++]! : added[j++]!;
+    for (let k = 0; k < merged.length; k++)
+      merged[k] =
+        j >= added.length || (i < this.sorted.length && byWord(this.sorted[i]!, added[j]!) < 0)
+          ? this.sorted[i++]!
+          : added[j++]!;
     this.sorted = merged;
     this.added = [];
   }
@@ -131,7 +140,8 @@ export class WordIndex {
 
   /** Puts the item in, unless the index already holds the same or a later revision of it. */
   put(item: IndexedItem): void {
-    if (item.fieldWords.length !== this.fields) throw new Error(`an item of ${this.fields} fields, not ${item.fieldWords.length}`);
+    if (item.fieldWords.length !== this.fields)
+      throw new Error(`an item of ${this.fields} fields, not ${item.fieldWords.length}`);
     if (this.poolGarbage > this.poolUsed / 2) this.compactPool();
     let slot = this.slotOf.get(item._id);
     if (slot !== undefined) {
@@ -206,7 +216,8 @@ export class WordIndex {
    * one when the query word is long enough), each with its counts for ranking. Up to 16 query words.
    */
   visibleMatches(query: readonly string[]): Match[] {
-    if (query.length === 0 || query.length > MAX_INDEXED_QUERY_WORDS) throw new Error(`a query of 1 to ${MAX_INDEXED_QUERY_WORDS} words, not ${query.length}`);
+    if (query.length === 0 || query.length > MAX_INDEXED_QUERY_WORDS)
+      throw new Error(`a query of 1 to ${MAX_INDEXED_QUERY_WORDS} words, not ${query.length}`);
     // Per vocabulary word: which query words it matches (bit i: query word i), and which it equals.
     const matched = new Uint16Array(this.vocabulary.size);
     const equal = new Uint16Array(this.vocabulary.size);
@@ -235,7 +246,8 @@ export class WordIndex {
         if (inField !== 0) fieldsMatched += 1;
         seen |= inField;
       }
-      if (seen === all) found.push({ id: this.ids[slot]!, time: this.times[slot]!, fields: fieldsMatched, exact: bitCount(whole) });
+      if (seen === all)
+        found.push({ id: this.ids[slot]!, time: this.times[slot]!, fields: fieldsMatched, exact: bitCount(whole) });
     }
     return found;
   }

@@ -32,10 +32,14 @@ describe('content URLs', () => {
     expect(urls.verify(request(`${signer.sign(ID, 'preview')}&share=${album}`))).toBe(false);
   });
 
-  it('makes absolute signed URLs under the public origin, else the request\'s own', () => {
+  it("makes absolute signed URLs under the public origin, else the request's own", () => {
     const signed = signer.sign(ID, 'preview');
-    expect(new ContentUrls(signer).forRequest(from('photos.lan:5001'))(ID, 'preview')).toBe(`http://photos.lan:5001${signed}`);
+    expect(new ContentUrls(signer).forRequest(from('photos.lan:5001'))(ID, 'preview')).toBe(
+      `http://photos.lan:5001${signed}`,
+    );
     expect(new ContentUrls(signer).forRequest(from(undefined))(ID, 'preview')).toBe(`http://localhost${signed}`);
-    expect(new ContentUrls(signer, 'https://photos.example.org').forRequest(from('10.0.0.2'))(ID, 'preview')).toBe(`https://photos.example.org${signed}`);
+    expect(new ContentUrls(signer, 'https://photos.example.org').forRequest(from('10.0.0.2'))(ID, 'preview')).toBe(
+      `https://photos.example.org${signed}`,
+    );
   });
 });

@@ -62,7 +62,16 @@ export interface ContentUrlConfig {
 
 /** The signing secret from TROVE_URL_SIGNING_SECRET, else the one generated under the data dir (shared by gateways on one data dir). */
 export function loadContentUrls(config: ContentUrlConfig, log: Logger): ContentUrls {
-  const secret = loadOrCreateSecret({ dataDir: config.dataDir, name: 'url-signing-secret', fromConfig: config.urlSigningSecret, minLength: MIN_SECRET_LENGTH, variable: 'TROVE_URL_SIGNING_SECRET' });
+  const secret = loadOrCreateSecret({
+    dataDir: config.dataDir,
+    name: 'url-signing-secret',
+    fromConfig: config.urlSigningSecret,
+    minLength: MIN_SECRET_LENGTH,
+    variable: 'TROVE_URL_SIGNING_SECRET',
+  });
   if (secret.generated) log.info({ path: secret.path }, 'generated the content URL signing secret');
-  return new ContentUrls(new ContentUrlSigner({ secret: secret.value, ttlSeconds: config.contentUrlTtlSeconds }), config.publicUrl?.replace(/\/+$/, ''));
+  return new ContentUrls(
+    new ContentUrlSigner({ secret: secret.value, ttlSeconds: config.contentUrlTtlSeconds }),
+    config.publicUrl?.replace(/\/+$/, ''),
+  );
 }

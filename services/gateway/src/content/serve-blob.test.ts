@@ -18,7 +18,8 @@ describe('parseRange', () => {
   });
 
   it('ignores what it does not serve: no header, other units, several ranges, malformed ones', () => {
-    for (const h of [undefined, '', 'items=0-1', 'bytes=0-1,5-6', 'bytes=5-1', 'bytes=-', 'bytes=a-b']) expect(parseRange(h, 1000)).toBeNull();
+    for (const h of [undefined, '', 'items=0-1', 'bytes=0-1,5-6', 'bytes=5-1', 'bytes=-', 'bytes=a-b'])
+      expect(parseRange(h, 1000)).toBeNull();
   });
 });
 
@@ -36,6 +37,8 @@ describe('etagMatches', () => {
 describe('contentDisposition', () => {
   it('gives an ASCII fallback and the exact UTF-8 name', () => {
     expect(contentDisposition('IMG_1.jpg')).toBe(`inline; filename="IMG_1.jpg"; filename*=UTF-8''IMG_1.jpg`);
-    expect(contentDisposition('Café "x".jpg')).toBe(`inline; filename="Caf_ _x_.jpg"; filename*=UTF-8''Caf%C3%A9%20%22x%22.jpg`);
+    expect(contentDisposition('Café "x".jpg')).toBe(
+      `inline; filename="Caf_ _x_.jpg"; filename*=UTF-8''Caf%C3%A9%20%22x%22.jpg`,
+    );
   });
 });

@@ -50,11 +50,22 @@ export interface ServeOptions {
 }
 
 /** Streams a blob as the answer to a GET, honouring Range, If-Range and If-None-Match. */
-export async function serveBlob(req: Pick<Request, 'get'>, res: Response, blobs: BlobStore, log: Logger, opts: ServeOptions): Promise<void> {
+export async function serveBlob(
+  req: Pick<Request, 'get'>,
+  res: Response,
+  blobs: BlobStore,
+  log: Logger,
+  opts: ServeOptions,
+): Promise<void> {
   const info = await blobs.head(opts.key);
   if (!info) throw notFound(opts.notFoundMessage ?? 'mediaitem not found');
   const etag = info.etag ?? `"${info.size.toString(16)}"`;
-  res.set({ ETag: etag, 'Cache-Control': opts.cacheControl, 'Accept-Ranges': 'bytes', 'Cross-Origin-Resource-Policy': 'cross-origin' });
+  res.set({
+    ETag: etag,
+    'Cache-Control': opts.cacheControl,
+    'Accept-Ranges': 'bytes',
+    'Cross-Origin-Resource-Policy': 'cross-origin',
+  });
   if (etagMatches(req.get('if-none-match'), etag)) {
     res.status(304).end();
     return;
@@ -97,6 +108,9 @@ export async function serveBlob(req: Pick<Request, 'get'>, res: Response, blobs:
 /** `inline` with an ASCII fallback name and the exact name in RFC 5987 encoding. */
 export function contentDisposition(filename: string): string {
   const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(filename).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `inline; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }

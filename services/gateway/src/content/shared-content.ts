@@ -42,5 +42,6 @@ export async function checkSharedContent(
   }
   if (shared.userId !== location.userId) throw gone();
   if (!(await ownerShares(deps.features, shared.userId))) throw gone();
-  if (!shared.shareLocation && (variant === 'original' || (location.original !== false && location.located !== false))) throw gone();
+  if (!shared.shareLocation && (variant === 'original' || (location.original !== false && location.located !== false)))
+    throw gone();
 }

@@ -22,7 +22,8 @@ export class ContentUrlSigner {
   private readonly now: () => number;
 
   constructor(private readonly opts: ContentUrlSignerOptions) {
-    if (opts.secret.length < MIN_SECRET_LENGTH) throw new Error(`content URL signing secret must be at least ${MIN_SECRET_LENGTH} characters`);
+    if (opts.secret.length < MIN_SECRET_LENGTH)
+      throw new Error(`content URL signing secret must be at least ${MIN_SECRET_LENGTH} characters`);
     this.now = opts.now ?? (() => Date.now());
   }
 

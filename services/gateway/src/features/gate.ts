@@ -19,12 +19,17 @@ export interface Gate {
 }
 
 /** The gated operations of the contract; a feature name the server does not know stops the gateway at start. */
-export function gatesFromContract(operations: readonly OpenApiOperation[] = listOperations()): ReadonlyMap<OperationId, Gate> {
+export function gatesFromContract(
+  operations: readonly OpenApiOperation[] = listOperations(),
+): ReadonlyMap<OperationId, Gate> {
   const gates = new Map<OperationId, Gate>();
   for (const { operationId, feature } of operations) {
     if (!feature) continue;
     const unknown = feature.needs.find((f) => !(USER_FEATURES as readonly string[]).includes(f));
-    if (unknown !== undefined) throw new Error(`openapi.yaml: ${operationId} needs unknown feature "${unknown}" (known: ${USER_FEATURES.join(', ')})`);
+    if (unknown !== undefined)
+      throw new Error(
+        `openapi.yaml: ${operationId} needs unknown feature "${unknown}" (known: ${USER_FEATURES.join(', ')})`,
+      );
     gates.set(operationId as OperationId, { needs: feature.needs as UserFeature[], whenOff: feature.whenOff });
   }
   return gates;

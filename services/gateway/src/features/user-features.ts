@@ -13,7 +13,8 @@ export interface GlobalFeatureSettings {
 /** The features switched off for everybody; throws naming an unknown feature. */
 export function globallyOff(settings: GlobalFeatureSettings): Set<UserFeature> {
   const unknown = settings.featuresOff.find((f) => !(USER_FEATURES as readonly string[]).includes(f));
-  if (unknown !== undefined) throw new Error(`TROVE_FEATURES_OFF: unknown feature "${unknown}" (known: ${USER_FEATURES.join(', ')})`);
+  if (unknown !== undefined)
+    throw new Error(`TROVE_FEATURES_OFF: unknown feature "${unknown}" (known: ${USER_FEATURES.join(', ')})`);
   const off = new Set(settings.featuresOff as UserFeature[]);
   if (!settings.featureFavourites) off.add('favourites');
   if (!settings.featureHidden) off.add('hidden');
@@ -56,9 +57,11 @@ export function decodeFeatures(value: unknown): Partial<FeatureSet> | undefined 
       throw badRequest('request/body/features must be a JSON object');
     }
   }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw badRequest('request/body/features must be an object');
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw badRequest('request/body/features must be an object');
   for (const [key, on] of Object.entries(parsed)) {
-    if (!(USER_FEATURES as readonly string[]).includes(key)) throw badRequest(`request/body/features has an unknown feature "${key}"`);
+    if (!(USER_FEATURES as readonly string[]).includes(key))
+      throw badRequest(`request/body/features has an unknown feature "${key}"`);
     if (typeof on !== 'boolean') throw badRequest(`request/body/features/${key} must be boolean`);
   }
   return parsed as Partial<FeatureSet>;

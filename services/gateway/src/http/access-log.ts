@@ -13,7 +13,18 @@ export function accessLog(log: Logger): RequestHandler {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const userId = (res.locals.auth as { userId?: string } | undefined)?.userId;
       const extra = res.locals.accessLogFields as Record<string, unknown> | undefined;
-      log.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10, requestId: res.locals.requestId, userId, ...extra }, 'request');
+      log.info(
+        {
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          ms: Math.round(ms * 10) / 10,
+          requestId: res.locals.requestId,
+          userId,
+          ...extra,
+        },
+        'request',
+      );
     });
     next();
   };

@@ -6,7 +6,12 @@ import { CLIENT_ADDRESS_HEADER, ClientAddresses, PROXY_SECRET_HEADER, trustProxi
 const SECRET = 'the-proxy-secret-the-proxy-secret-0123';
 
 /** A tiny app on loopback that answers with the client address the gateway would use. */
-async function echoServer(proxies: string[]): Promise<{ server: Server; addressOf: (headers: Record<string, string>) => Promise<{ address: string; protocol: string }> }> {
+async function echoServer(
+  proxies: string[],
+): Promise<{
+  server: Server;
+  addressOf: (headers: Record<string, string>) => Promise<{ address: string; protocol: string }>;
+}> {
   const app = express();
   trustProxies(app, proxies);
   const addresses = new ClientAddresses(SECRET);
@@ -17,7 +22,11 @@ async function echoServer(proxies: string[]): Promise<{ server: Server; addressO
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { server, addressOf: async (headers) => (await fetch(base, { headers })).json() as Promise<{ address: string; protocol: string }> };
+  return {
+    server,
+    addressOf: async (headers) =>
+      (await fetch(base, { headers })).json() as Promise<{ address: string; protocol: string }>,
+  };
 }
 
 describe('client address', () => {
@@ -27,12 +36,19 @@ describe('client address', () => {
     afterAll(() => s.server.close());
 
     it('ignores X-Forwarded-For and X-Forwarded-Proto, even from loopback', async () => {
-      expect(await s.addressOf({ 'X-Forwarded-For': '198.51.100.7', 'X-Forwarded-Proto': 'https' })).toEqual({ address: '127.0.0.1', protocol: 'http' });
+      expect(await s.addressOf({ 'X-Forwarded-For': '198.51.100.7', 'X-Forwarded-Proto': 'https' })).toEqual({
+        address: '127.0.0.1',
+        protocol: 'http',
+      });
     });
 
     it('believes X-Trove-Client-Address next to the proxy secret', async () => {
-      expect((await s.addressOf({ [CLIENT_ADDRESS_HEADER]: '203.0.113.9', [PROXY_SECRET_HEADER]: SECRET })).address).toBe('203.0.113.9');
-      expect((await s.addressOf({ [CLIENT_ADDRESS_HEADER]: '2001:db8::5', [PROXY_SECRET_HEADER]: SECRET })).address).toBe('2001:db8::5');
+      expect(
+        (await s.addressOf({ [CLIENT_ADDRESS_HEADER]: '203.0.113.9', [PROXY_SECRET_HEADER]: SECRET })).address,
+      ).toBe('203.0.113.9');
+      expect(
+        (await s.addressOf({ [CLIENT_ADDRESS_HEADER]: '2001:db8::5', [PROXY_SECRET_HEADER]: SECRET })).address,
+      ).toBe('2001:db8::5');
     });
 
     it.each([
@@ -45,7 +61,9 @@ describe('client address', () => {
     });
 
     it('ignores a client address that is not an address, secret or not', async () => {
-      expect((await s.addressOf({ [CLIENT_ADDRESS_HEADER]: 'evil, 203.0.113.9', [PROXY_SECRET_HEADER]: SECRET })).address).toBe('127.0.0.1');
+      expect(
+        (await s.addressOf({ [CLIENT_ADDRESS_HEADER]: 'evil, 203.0.113.9', [PROXY_SECRET_HEADER]: SECRET })).address,
+      ).toBe('127.0.0.1');
     });
   });
 
@@ -55,7 +73,10 @@ describe('client address', () => {
     afterAll(() => s.server.close());
 
     it('takes the client address and protocol the proxy forwards', async () => {
-      expect(await s.addressOf({ 'X-Forwarded-For': '198.51.100.7', 'X-Forwarded-Proto': 'https' })).toEqual({ address: '198.51.100.7', protocol: 'https' });
+      expect(await s.addressOf({ 'X-Forwarded-For': '198.51.100.7', 'X-Forwarded-Proto': 'https' })).toEqual({
+        address: '198.51.100.7',
+        protocol: 'https',
+      });
     });
 
     it('believes only the addresses its trusted proxies added', async () => {

@@ -58,7 +58,11 @@ function digest(s: string): Buffer {
 
 /** The proxy secret from TROVE_PROXY_SECRET, else the one generated under the data dir (the web server's too under `make up`). */
 export function loadClientAddresses(config: { dataDir: string; proxySecret?: string }, log: Logger): ClientAddresses {
-  const secret = loadOrCreateSecret({ dataDir: config.dataDir, name: PROXY_SECRET_NAME, fromConfig: config.proxySecret });
+  const secret = loadOrCreateSecret({
+    dataDir: config.dataDir,
+    name: PROXY_SECRET_NAME,
+    fromConfig: config.proxySecret,
+  });
   if (secret.generated) log.info({ path: secret.path }, 'generated the proxy secret');
   return new ClientAddresses(secret.value);
 }

@@ -20,9 +20,11 @@ describe('error mapping (RPC and framework failures → HTTP)', () => {
     });
     const app = express();
     app.use(express.json({ limit: '10b' }));
-    const fail = (err: unknown): express.RequestHandler => () => {
-      throw err;
-    };
+    const fail =
+      (err: unknown): express.RequestHandler =>
+      () => {
+        throw err;
+      };
     app.get('/not-found', fail(new AppError('NOT_FOUND', 'user not found')));
     app.get('/conflict', fail(new AppError('CONFLICT', 'mediaitem already exists', { id: 'abc' })));
     app.get('/bad', fail(new AppError('BAD_REQUEST', 'password is too weak')));
@@ -31,8 +33,14 @@ describe('error mapping (RPC and framework failures → HTTP)', () => {
     app.get('/unavailable', fail(new AppError('UNAVAILABLE', 'auth service did not answer in time')));
     app.get('/internal', fail(new AppError('INTERNAL', 'db exploded at /secret/path')));
     app.get('/crash', fail(new Error('TypeError deep inside')));
-    app.get('/validator', fail(Object.assign(new Error('request/params/id must match format "uuid"'), { status: 400 })));
-    app.get('/method', fail(Object.assign(new Error('PATCH method not allowed'), { status: 405, headers: { Allow: 'GET, PUT' } })));
+    app.get(
+      '/validator',
+      fail(Object.assign(new Error('request/params/id must match format "uuid"'), { status: 400 })),
+    );
+    app.get(
+      '/method',
+      fail(Object.assign(new Error('PATCH method not allowed'), { status: 405, headers: { Allow: 'GET, PUT' } })),
+    );
     app.post('/echo', (req, res) => {
       res.json(req.body);
     });
@@ -89,8 +97,13 @@ describe('error mapping (RPC and framework failures → HTTP)', () => {
 
   it('body parser failures are JSON too', async () => {
     const json = { 'content-type': 'application/json' };
-    expect(await get('/echo', { method: 'POST', headers: json, body: '{"a":' })).toMatchObject({ status: 400, body: { message: 'request body is not valid JSON' } });
-    expect(await get('/echo', { method: 'POST', headers: json, body: JSON.stringify({ long: 'x'.repeat(100) }) })).toMatchObject({
+    expect(await get('/echo', { method: 'POST', headers: json, body: '{"a":' })).toMatchObject({
+      status: 400,
+      body: { message: 'request body is not valid JSON' },
+    });
+    expect(
+      await get('/echo', { method: 'POST', headers: json, body: JSON.stringify({ long: 'x'.repeat(100) }) }),
+    ).toMatchObject({
       status: 413,
       body: { message: 'request body too large' },
     });

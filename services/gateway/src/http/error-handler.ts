@@ -49,8 +49,10 @@ function sendAppError(res: Response, err: AppError, log: Logger): void {
   // A service's internal failure was logged there; here only that it happened, never its text.
   if (err.code === 'INTERNAL') return internalError(res, err, log);
   const { retryAfterSeconds, ...details } = err.details ?? {};
-  if ((err.code === 'TOO_MANY_REQUESTS' || err.code === 'UNAVAILABLE') && typeof retryAfterSeconds === 'number') res.set('Retry-After', String(retryAfterSeconds));
-  if (err.code === 'UNAVAILABLE') log.warn({ err: err.message, requestId: res.locals.requestId }, 'backend unavailable');
+  if ((err.code === 'TOO_MANY_REQUESTS' || err.code === 'UNAVAILABLE') && typeof retryAfterSeconds === 'number')
+    res.set('Retry-After', String(retryAfterSeconds));
+  if (err.code === 'UNAVAILABLE')
+    log.warn({ err: err.message, requestId: res.locals.requestId }, 'backend unavailable');
   res.status(httpStatusOf[err.code]).json({ message: err.message, ...details });
 }
 

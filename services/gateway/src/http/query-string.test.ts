@@ -40,7 +40,13 @@ describe('queryStringCheck', () => {
 
   it('refuses a raw reserved character, naming the parameter', async () => {
     for (const query of ['q=a/b', 'q=a:b', 'q=a,b', 'q=a[b]', 'q=a;b', 'q=a=b', 'page=1&q=a@b', 'q=a!']) {
-      expect([query, await get(query)]).toEqual([query, { status: 400, body: { message: "Parameter 'q' must be url encoded. Its value may not contain reserved characters." } }]);
+      expect([query, await get(query)]).toEqual([
+        query,
+        {
+          status: 400,
+          body: { message: "Parameter 'q' must be url encoded. Its value may not contain reserved characters." },
+        },
+      ]);
     }
   });
 

@@ -37,7 +37,8 @@ export function queryStringCheck(): RequestHandler {
 
 function invalid(raw: string): string | undefined {
   if (RESERVED.test(raw)) return 'must be url encoded. Its value may not contain reserved characters.';
-  if (BROKEN_ESCAPE.test(raw) || decoded(raw) === undefined) return 'must be url encoded. It has a % that does not start the escape of UTF-8 text.';
+  if (BROKEN_ESCAPE.test(raw) || decoded(raw) === undefined)
+    return 'must be url encoded. It has a % that does not start the escape of UTF-8 text.';
   return undefined;
 }
 

@@ -20,7 +20,10 @@ const CONNECTIONS_CHECK_MS = 1000;
  * (`bodyDeadline`, and the upload's idle timeout); headers and idle connections are bounded here.
  */
 export function listen(app: RequestListener, opts: ConnectionLimits & { port: number; host: string }): Promise<Server> {
-  const server = createServer({ requestTimeout: 0, headersTimeout: opts.headersTimeoutMs, connectionsCheckingInterval: CONNECTIONS_CHECK_MS }, app);
+  const server = createServer(
+    { requestTimeout: 0, headersTimeout: opts.headersTimeoutMs, connectionsCheckingInterval: CONNECTIONS_CHECK_MS },
+    app,
+  );
   server.keepAliveTimeout = opts.keepAliveTimeoutMs;
   return new Promise((resolve, reject) => {
     server.once('error', reject);

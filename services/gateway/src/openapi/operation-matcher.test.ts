@@ -11,7 +11,9 @@ describe('operation matcher', () => {
     expect(matcher.match('GET', '/v1/users')).toMatchObject({ operationId: 'listUsers', security: 'basic' });
     expect(matcher.match('DELETE', `/v1/users/${ID}`)).toMatchObject({ operationId: 'deleteUser', security: 'basic' });
     expect(matcher.match('GET', `/v1/mediaItems/${ID}/thumbnail`)).toMatchObject({ security: 'bearerOrSigned' });
-    expect(matcher.match('GET', '/v1/yearsAgo/0624/mediaItems')).toMatchObject({ operationId: 'listYearsAgoMediaItems' });
+    expect(matcher.match('GET', '/v1/yearsAgo/0624/mediaItems')).toMatchObject({
+      operationId: 'listYearsAgoMediaItems',
+    });
     expect(matcher.match('HEAD', '/v1/features')).toMatchObject({ operationId: 'getFeatures' });
   });
 

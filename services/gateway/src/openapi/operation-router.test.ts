@@ -41,11 +41,15 @@ describe('operation router', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(base + path, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+    const res = await fetch(base + path, {
+      method,
+      headers: body ? { 'content-type': 'application/json' } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
     return { status: res.status, body: (await res.json()) as unknown };
   };
 
-  it('hands over the query coerced to its declared types, with the contract\'s defaults filled in', async () => {
+  it("hands over the query coerced to its declared types, with the contract's defaults filled in", async () => {
     expect(await call('GET', '/v1/albums')).toEqual({
       status: 200,
       body: { sort: ['name', 'string'], page: [1, 'number'], limit: [15, 'number'], hidden: [false, 'boolean'] },
@@ -65,7 +69,12 @@ describe('operation router', () => {
     // Body defaults are filled in too (AlbumRequest's shareLocation and hidden).
     expect(await call('POST', '/v1/albums', { name: 'Trip', shared: true })).toEqual({
       status: 201,
-      body: { name: ['Trip', 'string'], shared: [true, 'boolean'], shareLocation: [false, 'boolean'], hidden: [false, 'boolean'] },
+      body: {
+        name: ['Trip', 'string'],
+        shared: [true, 'boolean'],
+        shareLocation: [false, 'boolean'],
+        hidden: [false, 'boolean'],
+      },
     });
     // Declared, but not handled by this router.
     expect((await call('DELETE', `/v1/albums/${other}`)).status).toBe(404);
@@ -83,6 +92,8 @@ describe('operation router', () => {
   });
 
   it('refuses an operation openapi.yaml does not declare', () => {
-    expect(() => new OperationRouter().handle('noSuchOperation' as 'getAlbum', async () => undefined)).toThrow(/declares no operation noSuchOperation/);
+    expect(() => new OperationRouter().handle('noSuchOperation' as 'getAlbum', async () => undefined)).toThrow(
+      /declares no operation noSuchOperation/,
+    );
   });
 });

@@ -12,7 +12,8 @@ type Declared<T> = [NonNullable<T>] extends [never] ? Record<never, never> : Non
 
 type JsonContent<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
 
-type WithDefaultsFilled<Q> = Omit<Q, Extract<keyof Q, QueryParameterWithDefault>> & Required<Pick<Q, Extract<keyof Q, QueryParameterWithDefault>>>;
+type WithDefaultsFilled<Q> = Omit<Q, Extract<keyof Q, QueryParameterWithDefault>> &
+  Required<Pick<Q, Extract<keyof Q, QueryParameterWithDefault>>>;
 
 /** Path parameters of an operation (always strings). */
 export type OperationParams<Id extends OperationId> = Declared<operations[Id]['parameters']['path']>;
@@ -21,7 +22,9 @@ export type OperationParams<Id extends OperationId> = Declared<operations[Id]['p
  * Query parameters of an operation as they are after validation: coerced to their declared types
  * (integers are numbers, booleans booleans) and with the contract's defaults filled in.
  */
-export type OperationQuery<Id extends OperationId> = WithDefaultsFilled<Declared<operations[Id]['parameters']['query']>>;
+export type OperationQuery<Id extends OperationId> = WithDefaultsFilled<
+  Declared<operations[Id]['parameters']['query']>
+>;
 
 /** The JSON body of an operation; `undefined` where the contract declares none or makes it optional. */
 export type OperationBody<Id extends OperationId> =
@@ -29,16 +32,31 @@ export type OperationBody<Id extends OperationId> =
   | (undefined extends operations[Id]['requestBody'] ? undefined : never);
 
 /** Every JSON answer the contract declares for an operation (its successes and its errors). */
-export type OperationAnswer<Id extends OperationId> = { [Status in keyof operations[Id]['responses']]: JsonContent<operations[Id]['responses'][Status]> }[keyof operations[Id]['responses']];
+export type OperationAnswer<Id extends OperationId> = {
+  [Status in keyof operations[Id]['responses']]: JsonContent<operations[Id]['responses'][Status]>;
+}[keyof operations[Id]['responses']];
 
 /**
  * A handler by what it is given, not by operationId, so that one handler can serve operations of
  * the same shape (the favourites, hidden and trash lists).
  */
-export type Handler<Params, Answer, Body, Query> = (req: Request<Params, Answer, Body, Query>, res: Response<Answer>) => Promise<void>;
+export type Handler<Params, Answer, Body, Query> = (
+  req: Request<Params, Answer, Body, Query>,
+  res: Response<Answer>,
+) => Promise<void>;
 
-export type OperationRequest<Id extends OperationId> = Request<OperationParams<Id>, OperationAnswer<Id>, OperationBody<Id>, OperationQuery<Id>>;
-export type OperationHandler<Id extends OperationId> = Handler<OperationParams<Id>, OperationAnswer<Id>, OperationBody<Id>, OperationQuery<Id>>;
+export type OperationRequest<Id extends OperationId> = Request<
+  OperationParams<Id>,
+  OperationAnswer<Id>,
+  OperationBody<Id>,
+  OperationQuery<Id>
+>;
+export type OperationHandler<Id extends OperationId> = Handler<
+  OperationParams<Id>,
+  OperationAnswer<Id>,
+  OperationBody<Id>,
+  OperationQuery<Id>
+>;
 
 type Method = (typeof HTTP_METHODS)[number];
 
@@ -77,14 +95,22 @@ export class OperationRouter {
 
   handle<Id extends OperationId>(
     operationId: Id,
-    handler: Handler<OperationParams<NoInfer<Id>>, OperationAnswer<NoInfer<Id>>, OperationBody<NoInfer<Id>>, OperationQuery<NoInfer<Id>>>,
+    handler: Handler<
+      OperationParams<NoInfer<Id>>,
+      OperationAnswer<NoInfer<Id>>,
+      OperationBody<NoInfer<Id>>,
+      OperationQuery<NoInfer<Id>>
+    >,
   ): this {
     const operation = listOperations().find((o) => o.operationId === operationId);
     if (!operation) throw new Error(`openapi.yaml declares no operation ${operationId}`);
     this.table.add(operationId);
     const path = operation.path.replace(/\{([^}]+)\}/g, ':$1');
     // The one cast between express's untyped request and the contract's types: the validator's checks make it true.
-    this.router[operation.method as Method](path, asyncHandler((req, res) => handler(req as unknown as OperationRequest<Id>, res)));
+    this.router[operation.method as Method](
+      path,
+      asyncHandler((req, res) => handler(req as unknown as OperationRequest<Id>, res)),
+    );
     return this;
   }
 }

@@ -10,7 +10,9 @@ describe('schema fields', () => {
   });
 
   it('answers 400 naming the fields when an update request changes none of them', () => {
-    expect(requestedChanges('UserUpdateRequest', { password: 'a-long-passphrase' })).toEqual({ password: 'a-long-passphrase' });
+    expect(requestedChanges('UserUpdateRequest', { password: 'a-long-passphrase' })).toEqual({
+      password: 'a-long-passphrase',
+    });
     let thrown: unknown;
     try {
       requestedChanges('UserUpdateRequest', { unknown: 1 } as never);
@@ -18,6 +20,8 @@ describe('schema fields', () => {
       thrown = err;
     }
     expect(isAppError(thrown) && thrown.code).toBe('BAD_REQUEST');
-    expect((thrown as Error).message).toBe('request/body must contain at least one of name, username, password, features, quotaBytes');
+    expect((thrown as Error).message).toBe(
+      'request/body must contain at least one of name, username, password, features, quotaBytes',
+    );
   });
 });

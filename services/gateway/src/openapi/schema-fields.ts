@@ -11,12 +11,18 @@ type Schemas = components['schemas'];
  */
 export function schemaFields<N extends keyof Schemas>(name: N, value: Schemas[N]): Schemas[N] {
   const source = value as Record<string, unknown>;
-  return Object.fromEntries(schemaProperties(name).flatMap((key) => (source[key] === undefined ? [] : [[key, source[key]]]))) as Schemas[N];
+  return Object.fromEntries(
+    schemaProperties(name).flatMap((key) => (source[key] === undefined ? [] : [[key, source[key]]])),
+  ) as Schemas[N];
 }
 
 /** The fields of an update request ("at least one") the contract knows; 400 when it names none of them. */
-export function requestedChanges<N extends 'MediaItemRequest' | 'AlbumUpdateRequest' | 'UserUpdateRequest'>(name: N, body: Schemas[N]): Schemas[N] {
+export function requestedChanges<N extends 'MediaItemRequest' | 'AlbumUpdateRequest' | 'UserUpdateRequest'>(
+  name: N,
+  body: Schemas[N],
+): Schemas[N] {
   const changes = schemaFields(name, body);
-  if (Object.keys(changes).length === 0) throw badRequest(`request/body must contain at least one of ${schemaProperties(name).join(', ')}`);
+  if (Object.keys(changes).length === 0)
+    throw badRequest(`request/body must contain at least one of ${schemaProperties(name).join(', ')}`);
   return changes;
 }

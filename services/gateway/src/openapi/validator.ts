@@ -34,13 +34,16 @@ interface ParameterObject {
 /** Marks every query parameter (an operation's, a path's, or a shared one) `allowReserved`. */
 function allowReservedInQueries(doc: Record<string, unknown>): void {
   const mark = (params: unknown): void => {
-    for (const p of Array.isArray(params) ? (params as ParameterObject[]) : Object.values((params ?? {}) as Record<string, ParameterObject>)) {
+    for (const p of Array.isArray(params)
+      ? (params as ParameterObject[])
+      : Object.values((params ?? {}) as Record<string, ParameterObject>)) {
       if (p && typeof p === 'object' && p.in === 'query') p.allowReserved = true;
     }
   };
   mark((doc.components as { parameters?: unknown } | undefined)?.parameters);
   for (const item of Object.values((doc.paths ?? {}) as Record<string, Record<string, { parameters?: unknown }>>)) {
     mark(item.parameters);
-    for (const operation of Object.values(item)) if (operation && typeof operation === 'object') mark(operation.parameters);
+    for (const operation of Object.values(item))
+      if (operation && typeof operation === 'object') mark(operation.parameters);
   }
 }

@@ -16,7 +16,10 @@ export interface AccountRouteDeps {
 export function accountRoutes(routes: OperationRouter, deps: AccountRouteDeps): void {
   routes.handle('getAccount', async (_req, res) => {
     const { userId } = requireUser(res);
-    const [user, usage] = await Promise.all([deps.bus.request(getUserRpc, { id: userId }), deps.bus.request(mediaUsageRpc, { userId })]);
+    const [user, usage] = await Promise.all([
+      deps.bus.request(getUserRpc, { id: userId }),
+      deps.bus.request(mediaUsageRpc, { userId }),
+    ]);
     res.json(schemaFields('Account', { ...user, usageBytes: usage.usageBytes }));
   });
 }

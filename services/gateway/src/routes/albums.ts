@@ -31,13 +31,70 @@ export function albumRoutes(routes: OperationRouter, deps: AlbumRouteDeps): void
 
   // `+name` is `name`: a leading `+` (sent as %2B) says ascending explicitly.
   const ascending = (sort: unknown) => (typeof sort === 'string' ? sort.replace(/^\+/, '') : sort);
-  routes.handle('listAlbums', userAnswer(async (req, userId) => present(req).albums((await deps.bus.request(listAlbumsRpc, { userId, ...req.query, sort: ascending(req.query.sort) })).albums)));
-  routes.handle('createAlbum', userAnswer(async (req, userId) => present(req).album(await deps.bus.request(createAlbumRpc, { userId, ...schemaFields('AlbumRequest', req.body) })), 201));
-  routes.handle('getAlbum', userAnswer(async (req, userId) => present(req).album(await deps.bus.request(getAlbumRpc, { userId, id: req.params.id }))));
-  routes.handle('updateAlbum', userCommand((req, userId) => deps.bus.request(updateAlbumRpc, { userId, id: req.params.id, ...requestedChanges('AlbumUpdateRequest', req.body) })));
-  routes.handle('deleteAlbum', userCommand((req, userId) => deps.bus.request(deleteAlbumRpc, { userId, id: req.params.id })));
-  routes.handle('listAlbumMediaItems', userAnswer(async (req, userId) => present(req).mediaItems((await deps.bus.request(listAlbumMediaItemsRpc, { userId, id: req.params.id, ...req.query })).items)));
-  routes.handle('addAlbumMediaItems', userCommand((req, userId) => deps.bus.request(addAlbumMediaItemsRpc, { userId, id: req.params.id, mediaItemIds: req.body.mediaItems })));
-  routes.handle('removeAlbumMediaItems', userCommand((req, userId) => deps.bus.request(removeAlbumMediaItemsRpc, { userId, id: req.params.id, mediaItemIds: req.body.mediaItems })));
-  routes.handle('listMediaItemAlbums', userAnswer(async (req, userId) => present(req).albums((await deps.bus.request(listMediaItemAlbumsRpc, { userId, mediaItemId: req.params.id })).albums)));
+  routes.handle(
+    'listAlbums',
+    userAnswer(async (req, userId) =>
+      present(req).albums(
+        (await deps.bus.request(listAlbumsRpc, { userId, ...req.query, sort: ascending(req.query.sort) })).albums,
+      ),
+    ),
+  );
+  routes.handle(
+    'createAlbum',
+    userAnswer(
+      async (req, userId) =>
+        present(req).album(
+          await deps.bus.request(createAlbumRpc, { userId, ...schemaFields('AlbumRequest', req.body) }),
+        ),
+      201,
+    ),
+  );
+  routes.handle(
+    'getAlbum',
+    userAnswer(async (req, userId) =>
+      present(req).album(await deps.bus.request(getAlbumRpc, { userId, id: req.params.id })),
+    ),
+  );
+  routes.handle(
+    'updateAlbum',
+    userCommand((req, userId) =>
+      deps.bus.request(updateAlbumRpc, {
+        userId,
+        id: req.params.id,
+        ...requestedChanges('AlbumUpdateRequest', req.body),
+      }),
+    ),
+  );
+  routes.handle(
+    'deleteAlbum',
+    userCommand((req, userId) => deps.bus.request(deleteAlbumRpc, { userId, id: req.params.id })),
+  );
+  routes.handle(
+    'listAlbumMediaItems',
+    userAnswer(async (req, userId) =>
+      present(req).mediaItems(
+        (await deps.bus.request(listAlbumMediaItemsRpc, { userId, id: req.params.id, ...req.query })).items,
+      ),
+    ),
+  );
+  routes.handle(
+    'addAlbumMediaItems',
+    userCommand((req, userId) =>
+      deps.bus.request(addAlbumMediaItemsRpc, { userId, id: req.params.id, mediaItemIds: req.body.mediaItems }),
+    ),
+  );
+  routes.handle(
+    'removeAlbumMediaItems',
+    userCommand((req, userId) =>
+      deps.bus.request(removeAlbumMediaItemsRpc, { userId, id: req.params.id, mediaItemIds: req.body.mediaItems }),
+    ),
+  );
+  routes.handle(
+    'listMediaItemAlbums',
+    userAnswer(async (req, userId) =>
+      present(req).albums(
+        (await deps.bus.request(listMediaItemAlbumsRpc, { userId, mediaItemId: req.params.id })).albums,
+      ),
+    ),
+  );
 }

@@ -17,7 +17,6 @@ const MAX_REFRESH_TOKEN = 512;
 
 /** Login, refresh, logout: declared without security, each checks the credentials it is given. */
 export function authRoutes(routes: OperationRouter, deps: AuthRouteDeps): void {
-
   routes.handle('login', async (req, res) => {
     const { username, password } = req.body;
     const clientAddress = deps.clientAddresses.of(req);

@@ -58,34 +58,160 @@ export function exploreRoutes(routes: OperationRouter, deps: ExploreRouteDeps): 
     ids.length === 0 ? [] : (await deps.bus.request(getMediaItemsRpc, { userId, ids: [...new Set(ids)] })).items;
   /** The cover items of some groups. */
   const covers = async (userId: string, groups: Covered[]): Promise<MediaItemsById> =>
-    new Map((await mediaItems(userId, groups.flatMap((g) => (g.coverMediaItemId ? [g.coverMediaItemId] : [])))).map((i) => [i.id, i]));
+    new Map(
+      (
+        await mediaItems(
+          userId,
+          groups.flatMap((g) => (g.coverMediaItemId ? [g.coverMediaItemId] : [])),
+        )
+      ).map((i) => [i.id, i]),
+    );
   /** Groups shown with their cover items, by the presenter's `show` (places, things or people). */
-  const shown = async <G extends Covered, Shown>(req: RequestOrigin, userId: string, groups: G[], show: (p: ReturnType<typeof present>, groups: G[], covers: MediaItemsById) => Shown[]) =>
-    show(present(req), groups, await covers(userId, groups));
+  const shown = async <G extends Covered, Shown>(
+    req: RequestOrigin,
+    userId: string,
+    groups: G[],
+    show: (p: ReturnType<typeof present>, groups: G[], covers: MediaItemsById) => Shown[],
+  ) => show(present(req), groups, await covers(userId, groups));
   /** A page of a group's items, presented. */
-  const items = async (req: RequestOrigin, userId: string, page: MediaItemIdsV1) => present(req).mediaItems(await mediaItems(userId, page.mediaItemIds));
+  const items = async (req: RequestOrigin, userId: string, page: MediaItemIdsV1) =>
+    present(req).mediaItems(await mediaItems(userId, page.mediaItemIds));
 
-  routes.handle('listPlaces', userAnswer(async (req, userId) => shown(req, userId, (await deps.bus.request(listPlacesRpc, { userId, ...req.query })).places, (p, g, c) => p.places(g, c))));
-  routes.handle('getPlace', userAnswer(async (req, userId) => (await shown(req, userId, [await deps.bus.request(getPlaceRpc, { userId, id: req.params.id })], (p, g, c) => p.places(g, c)))[0]));
-  routes.handle('listMediaItemPlaces', userAnswer(async (req, userId) => shown(req, userId, (await deps.bus.request(listMediaItemPlacesRpc, { userId, mediaItemId: req.params.id })).places, (p, g, c) => p.places(g, c))));
-  routes.handle('listPlaceMediaItems', userAnswer(async (req, userId) => items(req, userId, await deps.bus.request(listPlaceMediaItemsRpc, { userId, id: req.params.id, ...req.query }))));
+  routes.handle(
+    'listPlaces',
+    userAnswer(async (req, userId) =>
+      shown(req, userId, (await deps.bus.request(listPlacesRpc, { userId, ...req.query })).places, (p, g, c) =>
+        p.places(g, c),
+      ),
+    ),
+  );
+  routes.handle(
+    'getPlace',
+    userAnswer(
+      async (req, userId) =>
+        (
+          await shown(req, userId, [await deps.bus.request(getPlaceRpc, { userId, id: req.params.id })], (p, g, c) =>
+            p.places(g, c),
+          )
+        )[0],
+    ),
+  );
+  routes.handle(
+    'listMediaItemPlaces',
+    userAnswer(async (req, userId) =>
+      shown(
+        req,
+        userId,
+        (await deps.bus.request(listMediaItemPlacesRpc, { userId, mediaItemId: req.params.id })).places,
+        (p, g, c) => p.places(g, c),
+      ),
+    ),
+  );
+  routes.handle(
+    'listPlaceMediaItems',
+    userAnswer(async (req, userId) =>
+      items(req, userId, await deps.bus.request(listPlaceMediaItemsRpc, { userId, id: req.params.id, ...req.query })),
+    ),
+  );
 
-  routes.handle('listThings', userAnswer(async (req, userId) => shown(req, userId, (await deps.bus.request(listThingsRpc, { userId, ...req.query })).things, (p, g, c) => p.things(g, c))));
-  routes.handle('getThing', userAnswer(async (req, userId) => (await shown(req, userId, [await deps.bus.request(getThingRpc, { userId, id: req.params.id })], (p, g, c) => p.things(g, c)))[0]));
-  routes.handle('listMediaItemThings', userAnswer(async (req, userId) => shown(req, userId, (await deps.bus.request(listMediaItemThingsRpc, { userId, mediaItemId: req.params.id })).things, (p, g, c) => p.things(g, c))));
-  routes.handle('listThingMediaItems', userAnswer(async (req, userId) => items(req, userId, await deps.bus.request(listThingMediaItemsRpc, { userId, id: req.params.id, ...req.query }))));
+  routes.handle(
+    'listThings',
+    userAnswer(async (req, userId) =>
+      shown(req, userId, (await deps.bus.request(listThingsRpc, { userId, ...req.query })).things, (p, g, c) =>
+        p.things(g, c),
+      ),
+    ),
+  );
+  routes.handle(
+    'getThing',
+    userAnswer(
+      async (req, userId) =>
+        (
+          await shown(req, userId, [await deps.bus.request(getThingRpc, { userId, id: req.params.id })], (p, g, c) =>
+            p.things(g, c),
+          )
+        )[0],
+    ),
+  );
+  routes.handle(
+    'listMediaItemThings',
+    userAnswer(async (req, userId) =>
+      shown(
+        req,
+        userId,
+        (await deps.bus.request(listMediaItemThingsRpc, { userId, mediaItemId: req.params.id })).things,
+        (p, g, c) => p.things(g, c),
+      ),
+    ),
+  );
+  routes.handle(
+    'listThingMediaItems',
+    userAnswer(async (req, userId) =>
+      items(req, userId, await deps.bus.request(listThingMediaItemsRpc, { userId, id: req.params.id, ...req.query })),
+    ),
+  );
 
-  routes.handle('listPeople', userAnswer(async (req, userId) => shown(req, userId, (await deps.bus.request(listPeopleRpc, { userId, ...req.query })).people, (p, g, c) => p.people(g, c))));
-  routes.handle('getPerson', userAnswer(async (req, userId) => (await shown(req, userId, [await deps.bus.request(getPersonRpc, { userId, id: req.params.id })], (p, g, c) => p.people(g, c)))[0]));
-  routes.handle('listMediaItemPeople', userAnswer(async (req, userId) => shown(req, userId, (await deps.bus.request(listMediaItemPeopleRpc, { userId, mediaItemId: req.params.id })).people, (p, g, c) => p.people(g, c))));
-  routes.handle('listPersonMediaItems', userAnswer(async (req, userId) => items(req, userId, await deps.bus.request(listPersonMediaItemsRpc, { userId, id: req.params.id, ...req.query }))));
-  routes.handle('updatePerson', userCommand((req, userId) => deps.bus.request(updatePersonRpc, { userId, id: req.params.id, ...schemaFields('PeopleRequest', req.body) })));
-  routes.handle('mergePeople', userCommand((req, userId) => deps.bus.request(mergePeopleRpc, { userId, id: req.params.id, people: req.body.people })));
+  routes.handle(
+    'listPeople',
+    userAnswer(async (req, userId) =>
+      shown(req, userId, (await deps.bus.request(listPeopleRpc, { userId, ...req.query })).people, (p, g, c) =>
+        p.people(g, c),
+      ),
+    ),
+  );
+  routes.handle(
+    'getPerson',
+    userAnswer(
+      async (req, userId) =>
+        (
+          await shown(req, userId, [await deps.bus.request(getPersonRpc, { userId, id: req.params.id })], (p, g, c) =>
+            p.people(g, c),
+          )
+        )[0],
+    ),
+  );
+  routes.handle(
+    'listMediaItemPeople',
+    userAnswer(async (req, userId) =>
+      shown(
+        req,
+        userId,
+        (await deps.bus.request(listMediaItemPeopleRpc, { userId, mediaItemId: req.params.id })).people,
+        (p, g, c) => p.people(g, c),
+      ),
+    ),
+  );
+  routes.handle(
+    'listPersonMediaItems',
+    userAnswer(async (req, userId) =>
+      items(req, userId, await deps.bus.request(listPersonMediaItemsRpc, { userId, id: req.params.id, ...req.query })),
+    ),
+  );
+  routes.handle(
+    'updatePerson',
+    userCommand((req, userId) =>
+      deps.bus.request(updatePersonRpc, { userId, id: req.params.id, ...schemaFields('PeopleRequest', req.body) }),
+    ),
+  );
+  routes.handle(
+    'mergePeople',
+    userCommand((req, userId) =>
+      deps.bus.request(mergePeopleRpc, { userId, id: req.params.id, people: req.body.people }),
+    ),
+  );
 
   routes.handle('getFaceThumbnail', async (req, res) => {
     // A bearer token scopes the lookup to its user; a verified signed URL names the face itself.
     const user = requireUserOrSignature(res);
-    const location = await deps.bus.request(locateFaceRpc, { ...(user ? { userId: user.userId } : {}), id: req.params.id });
-    await serveBlob(req, res, deps.blobs, deps.log, { key: location.key, contentType: location.contentType, cacheControl: CACHE_FACE, notFoundMessage: 'face not found' });
+    const location = await deps.bus.request(locateFaceRpc, {
+      ...(user ? { userId: user.userId } : {}),
+      id: req.params.id,
+    });
+    await serveBlob(req, res, deps.blobs, deps.log, {
+      key: location.key,
+      contentType: location.contentType,
+      cacheControl: CACHE_FACE,
+      notFoundMessage: 'face not found',
+    });
   });
 }

@@ -19,7 +19,12 @@ const present = (job: JobV1) => ({ ...job, processed: job.done });
  * answers 404 `job not found`). A new job runs only the components the owner's features permit.
  */
 export function jobRoutes(routes: OperationRouter, deps: JobRouteDeps): void {
-  routes.handle('listJobs', userAnswer(async (req, userId) => (await deps.bus.request(listJobsRpc, { userId, page: req.query.page, limit: req.query.limit })).jobs.map(present)));
+  routes.handle(
+    'listJobs',
+    userAnswer(async (req, userId) =>
+      (await deps.bus.request(listJobsRpc, { userId, page: req.query.page, limit: req.query.limit })).jobs.map(present),
+    ),
+  );
   routes.handle(
     'createJob',
     userAnswer(async (req, userId) => {
@@ -27,6 +32,14 @@ export function jobRoutes(routes: OperationRouter, deps: JobRouteDeps): void {
       return present(await deps.bus.request(createJobRpc, { userId, components: req.body.components, allowed }));
     }, 201),
   );
-  routes.handle('getJob', userAnswer(async (req, userId) => present(await deps.bus.request(getJobRpc, { userId, id: req.params.id }))));
-  routes.handle('updateJob', userCommand((req, userId) => deps.bus.request(updateJobRpc, { userId, id: req.params.id, status: req.body.status })));
+  routes.handle(
+    'getJob',
+    userAnswer(async (req, userId) => present(await deps.bus.request(getJobRpc, { userId, id: req.params.id }))),
+  );
+  routes.handle(
+    'updateJob',
+    userCommand((req, userId) =>
+      deps.bus.request(updateJobRpc, { userId, id: req.params.id, status: req.body.status }),
+    ),
+  );
 }

@@ -40,7 +40,8 @@ export function mediaUploadRoutes(routes: OperationRouter, deps: MediaUploadDeps
     const { userId } = requireUser(res);
     const id = randomUUID();
     const key = mediaBlobKey(userId, id, 'original');
-    const discard = () => deps.blobs.delete(key).catch((err) => deps.log.warn({ err, key }, 'could not remove a rejected upload'));
+    const discard = () =>
+      deps.blobs.delete(key).catch((err) => deps.log.warn({ err, key }, 'could not remove a rejected upload'));
     let stored;
     liftBodyDeadline(req);
     const started = performance.now();
@@ -59,7 +60,13 @@ export function mediaUploadRoutes(routes: OperationRouter, deps: MediaUploadDeps
       throw err;
     }
     try {
-      stored = await receiveUpload(req, { blobs: deps.blobs, key, maxBytes: deps.uploadMaxBytes, roomBytes, idleTimeoutMs: deps.uploadIdleTimeoutMs });
+      stored = await receiveUpload(req, {
+        blobs: deps.blobs,
+        key,
+        maxBytes: deps.uploadMaxBytes,
+        roomBytes,
+        idleTimeoutMs: deps.uploadIdleTimeoutMs,
+      });
     } catch (err) {
       await discard();
       if (err instanceof UploadAbortedError) {
@@ -74,7 +81,16 @@ export function mediaUploadRoutes(routes: OperationRouter, deps: MediaUploadDeps
       drainBriefly(req);
       throw err;
     }
-    const request = { userId, id, filename: stored.filename, mimeType: stored.type.mimeType, mediaItemType: stored.type.mediaItemType, size: stored.size, sha256: stored.sha256, originalKey: key };
+    const request = {
+      userId,
+      id,
+      filename: stored.filename,
+      mimeType: stored.type.mimeType,
+      mediaItemType: stored.type.mediaItemType,
+      size: stored.size,
+      sha256: stored.sha256,
+      originalKey: key,
+    };
     const storedAt = performance.now();
     // The original is whole and in place: the item is registered while the blob store makes its
     // name durable (the directory fsync), and the answer waits for both.
@@ -103,7 +119,14 @@ export function mediaUploadRoutes(routes: OperationRouter, deps: MediaUploadDeps
     // last byte (bytes durable, in place), registering the item, and its name durable (side by side).
     // The request's access log line carries them.
     const ms = (from: number, to: number) => Math.round((to - from) * 10) / 10;
-    res.locals.accessLogFields = { mediaItemId: id, size: stored.size, receiveMs: ms(started, bodyEndedAt), commitMs: ms(bodyEndedAt, storedAt), registerMs: ms(storedAt, registeredAt), durableMs: ms(storedAt, durableAt) };
+    res.locals.accessLogFields = {
+      mediaItemId: id,
+      size: stored.size,
+      receiveMs: ms(started, bodyEndedAt),
+      commitMs: ms(bodyEndedAt, storedAt),
+      registerMs: ms(storedAt, registeredAt),
+      durableMs: ms(storedAt, durableAt),
+    };
     res.status(201).json({ id });
   });
 }

@@ -1,4 +1,11 @@
-import { getMediaItemRpc, listMediaItemsRpc, locateContentRpc, setMediaFlagRpc, updateMediaItemRpc, yearsAgoRpc } from '@trove/proto-events';
+import {
+  getMediaItemRpc,
+  listMediaItemsRpc,
+  locateContentRpc,
+  setMediaFlagRpc,
+  updateMediaItemRpc,
+  yearsAgoRpc,
+} from '@trove/proto-events';
 import type { ListMediaItemsRequestV1, SetMediaFlagRequestV1 } from '@trove/proto-events';
 import type { BlobStore, Bus, Logger } from '@trove/kit';
 import type { ContentUrls, RequestOrigin } from '../content/content-urls';
@@ -38,7 +45,9 @@ export function mediaRoutes(routes: OperationRouter, deps: MediaRouteDeps): void
 
   /** A list of the user's items in one view (the library's query also filters by type, category and status; the others take none of those). */
   const listView = (view: ListMediaItemsRequestV1['view']): OperationHandler<'listMediaItems'> =>
-    userAnswer(async (req, userId) => present(req).mediaItems((await deps.bus.request(listMediaItemsRpc, { userId, view, ...req.query })).items));
+    userAnswer(async (req, userId) =>
+      present(req).mediaItems((await deps.bus.request(listMediaItemsRpc, { userId, view, ...req.query })).items),
+    );
   /** Sets (or clears) a flag on the user's items. */
   const setFlag = (flag: SetMediaFlagRequestV1['flag'], value: boolean): OperationHandler<'addFavourites'> =>
     userCommand((req, userId) => deps.bus.request(setMediaFlagRpc, { userId, ids: req.body.mediaItems, flag, value }));
@@ -52,7 +61,11 @@ export function mediaRoutes(routes: OperationRouter, deps: MediaRouteDeps): void
     async (req, res) => {
       const access = contentAccess(res);
       const id = req.params.id;
-      const location = await deps.bus.request(locateContentRpc, { ...(access.kind === 'user' ? { userId: access.claims.userId } : {}), id, variant });
+      const location = await deps.bus.request(locateContentRpc, {
+        ...(access.kind === 'user' ? { userId: access.claims.userId } : {}),
+        id,
+        variant,
+      });
       if (access.kind === 'shared') await checkSharedContent(deps, access.albumId, variant, location, id);
       const shared = access.kind === 'shared';
       await serveBlob(req, res, deps.blobs, deps.log, {
@@ -65,9 +78,28 @@ export function mediaRoutes(routes: OperationRouter, deps: MediaRouteDeps): void
     };
 
   routes.handle('listMediaItems', listView('library'));
-  routes.handle('getMediaItem', userAnswer(async (req, userId) => present(req).mediaItem(await deps.bus.request(getMediaItemRpc, { userId, id: req.params.id }))));
-  routes.handle('updateMediaItem', userCommand((req, userId) => deps.bus.request(updateMediaItemRpc, { userId, id: req.params.id, ...requestedChanges('MediaItemRequest', req.body) })));
-  routes.handle('deleteMediaItem', userCommand((req, userId) => deps.bus.request(setMediaFlagRpc, { userId, ids: [req.params.id], flag: 'deleted', value: true })));
+  routes.handle(
+    'getMediaItem',
+    userAnswer(async (req, userId) =>
+      present(req).mediaItem(await deps.bus.request(getMediaItemRpc, { userId, id: req.params.id })),
+    ),
+  );
+  routes.handle(
+    'updateMediaItem',
+    userCommand((req, userId) =>
+      deps.bus.request(updateMediaItemRpc, {
+        userId,
+        id: req.params.id,
+        ...requestedChanges('MediaItemRequest', req.body),
+      }),
+    ),
+  );
+  routes.handle(
+    'deleteMediaItem',
+    userCommand((req, userId) =>
+      deps.bus.request(setMediaFlagRpc, { userId, ids: [req.params.id], flag: 'deleted', value: true }),
+    ),
+  );
 
   routes.handle('getMediaItemOriginal', content('original'));
   routes.handle('getMediaItemPreview', content('preview'));
@@ -83,5 +115,12 @@ export function mediaRoutes(routes: OperationRouter, deps: MediaRouteDeps): void
   routes.handle('trashMediaItems', setFlag('deleted', true));
   routes.handle('restoreMediaItems', setFlag('deleted', false));
 
-  routes.handle('listYearsAgoMediaItems', userAnswer(async (req, userId) => present(req).mediaItems((await deps.bus.request(yearsAgoRpc, { userId, monthDate: req.params.monthDate, ...req.query })).items)));
+  routes.handle(
+    'listYearsAgoMediaItems',
+    userAnswer(async (req, userId) =>
+      present(req).mediaItems(
+        (await deps.bus.request(yearsAgoRpc, { userId, monthDate: req.params.monthDate, ...req.query })).items,
+      ),
+    ),
+  );
 }

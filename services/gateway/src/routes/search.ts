@@ -20,7 +20,10 @@ export function searchRoutes(routes: OperationRouter, deps: SearchRouteDeps): vo
     userAnswer(async (req, userId) => {
       const { q, page, limit } = req.query;
       const { mediaItemIds } = await deps.bus.request(searchMediaItemsRpc, { userId, q, page, limit });
-      const items = mediaItemIds.length === 0 ? [] : (await deps.bus.request(getMediaItemsRpc, { userId, ids: mediaItemIds })).items;
+      const items =
+        mediaItemIds.length === 0
+          ? []
+          : (await deps.bus.request(getMediaItemsRpc, { userId, ids: mediaItemIds })).items;
       return presenter(req, deps.contentUrls).mediaItems(items);
     }),
   );

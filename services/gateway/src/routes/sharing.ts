@@ -36,7 +36,8 @@ const NO_STORE = { 'Cache-Control': 'no-store' };
  * their own (SharingAdmission).
  */
 export function sharingRoutes(routes: OperationRouter, deps: SharingRouteDeps): void {
-  const admitted = <T>(req: RequestFrom, lookup: () => Promise<T>) => deps.sharingAdmission.lookup(deps.clientAddresses.keyOf(req), lookup);
+  const admitted = <T>(req: RequestFrom, lookup: () => Promise<T>) =>
+    deps.sharingAdmission.lookup(deps.clientAddresses.keyOf(req), lookup);
 
   routes.handle('getSharedAlbum', async (req, res) => {
     res.set(NO_STORE);

@@ -22,7 +22,9 @@ export function userAnswer<Params, Answer, Body, Query>(
 }
 
 /** The operation answers 204 No Content once `call` is done. */
-export function userCommand<Params, Answer, Body, Query>(call: (req: Request<Params, Answer, Body, Query>, userId: string) => Promise<unknown>): Handler<Params, Answer, Body, Query> {
+export function userCommand<Params, Answer, Body, Query>(
+  call: (req: Request<Params, Answer, Body, Query>, userId: string) => Promise<unknown>,
+): Handler<Params, Answer, Body, Query> {
   return async (req, res) => {
     const { userId } = requireUser(res);
     await call(req, userId);

@@ -1,4 +1,11 @@
-import { REVOCATIONS, createUserRpc, deleteUserRpc, getUserRpc, listUsersRpc, updateUserRpc } from '@trove/proto-events';
+import {
+  REVOCATIONS,
+  createUserRpc,
+  deleteUserRpc,
+  getUserRpc,
+  listUsersRpc,
+  updateUserRpc,
+} from '@trove/proto-events';
 import type { Bus } from '@trove/kit';
 import type { OperationRouter } from '../openapi/operation-router';
 import { requestedChanges, schemaFields } from '../openapi/schema-fields';
@@ -13,7 +20,6 @@ export interface UserRouteDeps {
 
 /** User administration (basic auth with the administrator account, checked by `authenticate`). */
 export function userRoutes(routes: OperationRouter, deps: UserRouteDeps): void {
-
   routes.handle('listUsers', async (req, res) => {
     requireAdmin(res);
     res.json((await deps.bus.request(listUsersRpc, { ...req.query })).users);
@@ -22,7 +28,9 @@ export function userRoutes(routes: OperationRouter, deps: UserRouteDeps): void {
   routes.handle('createUser', async (req, res) => {
     requireAdmin(res);
     const fields = schemaFields('UserRequest', req.body);
-    res.status(201).json(await deps.bus.request(createUserRpc, { ...fields, features: decodeFeatures(fields.features) }));
+    res
+      .status(201)
+      .json(await deps.bus.request(createUserRpc, { ...fields, features: decodeFeatures(fields.features) }));
   });
 
   routes.handle('getUser', async (req, res) => {
@@ -33,7 +41,11 @@ export function userRoutes(routes: OperationRouter, deps: UserRouteDeps): void {
   routes.handle('updateUser', async (req, res) => {
     requireAdmin(res);
     const changes = requestedChanges('UserUpdateRequest', req.body);
-    await deps.bus.request(updateUserRpc, { id: req.params.id, ...changes, features: decodeFeatures(changes.features) });
+    await deps.bus.request(updateUserRpc, {
+      id: req.params.id,
+      ...changes,
+      features: decodeFeatures(changes.features),
+    });
     res.status(204).end();
   });
 

@@ -24,7 +24,9 @@ describe('access token verification', () => {
     const v = new AccessTokenVerifier(SECRET, revocations());
     const now = Math.floor(Date.now() / 1000);
     const bad = [
-      jwt.sign({ sid: SESSION, sub: USER, iss: 'trove', iat: now - 1000, exp: now - 10 }, SECRET, { algorithm: 'HS256' }),
+      jwt.sign({ sid: SESSION, sub: USER, iss: 'trove', iat: now - 1000, exp: now - 10 }, SECRET, {
+        algorithm: 'HS256',
+      }),
       sign({ sid: SESSION }, {}, 'x'.repeat(43)),
       sign({ sid: SESSION }, { issuer: 'someone-else' }),
       sign({ sid: SESSION }, { algorithm: 'HS512' }),

@@ -17,7 +17,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * data dir; shorter than ACCESS_TOKEN.minSecretLength from either: a ConfigError (exit 78).
  */
 export function loadJwtSecret(config: { dataDir: string; jwtSecret?: string }): string {
-  return loadOrCreateSecret({ dataDir: config.dataDir, name: ACCESS_TOKEN.secretName, fromConfig: config.jwtSecret, minLength: ACCESS_TOKEN.minSecretLength, variable: 'TROVE_JWT_SECRET' }).value;
+  return loadOrCreateSecret({
+    dataDir: config.dataDir,
+    name: ACCESS_TOKEN.secretName,
+    fromConfig: config.jwtSecret,
+    minLength: ACCESS_TOKEN.minSecretLength,
+    variable: 'TROVE_JWT_SECRET',
+  }).value;
 }
 
 /** Tokens remembered as verified at most (~0.5 KB each): far more than a household's open sessions. */
@@ -57,20 +63,35 @@ export class AccessTokenVerifier {
     }
     const claims = known ? known.claims : this.verifySignedClaims(token, nowMs);
     if (!claims) return undefined;
-    if (this.revocations.has(REVOCATIONS.sessionKey(claims.sessionId)) || this.revocations.has(REVOCATIONS.userKey(claims.userId))) return undefined;
+    if (
+      this.revocations.has(REVOCATIONS.sessionKey(claims.sessionId)) ||
+      this.revocations.has(REVOCATIONS.userKey(claims.userId))
+    )
+      return undefined;
     return claims;
   }
 
   private verifySignedClaims(token: string, nowMs: number): AccessClaims | undefined {
     let payload: unknown;
     try {
-      payload = jwt.verify(token, this.key, { algorithms: [ACCESS_TOKEN.algorithm], issuer: ACCESS_TOKEN.issuer, clockTimestamp: Math.floor(nowMs / 1000) });
+      payload = jwt.verify(token, this.key, {
+        algorithms: [ACCESS_TOKEN.algorithm],
+        issuer: ACCESS_TOKEN.issuer,
+        clockTimestamp: Math.floor(nowMs / 1000),
+      });
     } catch {
       return undefined;
     }
     const p = payload as { sub?: unknown; sid?: unknown; exp?: unknown };
     // A token without exp would never expire: not one of ours.
-    if (typeof p.exp !== 'number' || typeof p.sub !== 'string' || typeof p.sid !== 'string' || !UUID.test(p.sub) || !UUID.test(p.sid)) return undefined;
+    if (
+      typeof p.exp !== 'number' ||
+      typeof p.sub !== 'string' ||
+      typeof p.sid !== 'string' ||
+      !UUID.test(p.sub) ||
+      !UUID.test(p.sid)
+    )
+      return undefined;
     const claims = { userId: p.sub, sessionId: p.sid };
     if (this.verified.size >= VERIFIED_TOKENS_KEPT) this.verified.delete(this.verified.keys().next().value!);
     // jsonwebtoken's rule: expired once the clock's second reaches exp.

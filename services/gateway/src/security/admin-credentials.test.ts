@@ -22,7 +22,11 @@ describe('administrator credentials', () => {
   });
 
   it('uses the configured password', () => {
-    const admin = loadAdminCredentials({ dataDir: dir, adminUsername: 'root', adminPassword: 'configured-password' }, 12, log);
+    const admin = loadAdminCredentials(
+      { dataDir: dir, adminUsername: 'root', adminPassword: 'configured-password' },
+      12,
+      log,
+    );
     expect(admin.matches({ username: 'root', password: 'configured-password' })).toBe(true);
   });
 
@@ -38,10 +42,14 @@ describe('administrator credentials', () => {
   });
 
   it('refuses (as configuration: exit 78) a short password, configured or kept in the file, and a username basic auth cannot carry', () => {
-    expect(() => loadAdminCredentials({ dataDir: dir, adminUsername: 'admin', adminPassword: 'short' }, 12, log)).toThrow(new ConfigError(['TROVE_ADMIN_PASSWORD must be at least 12 characters, it has 5']));
+    expect(() =>
+      loadAdminCredentials({ dataDir: dir, adminUsername: 'admin', adminPassword: 'short' }, 12, log),
+    ).toThrow(new ConfigError(['TROVE_ADMIN_PASSWORD must be at least 12 characters, it has 5']));
     loadAdminCredentials({ dataDir: dir, adminUsername: 'admin' }, 12, log);
     writeFileSync(join(dir, 'secrets', 'admin-password'), 'short\n');
     expect(() => loadAdminCredentials({ dataDir: dir, adminUsername: 'admin' }, 12, log)).toThrow(ConfigError);
-    expect(() => loadAdminCredentials({ dataDir: dir, adminUsername: 'ad:min', adminPassword: 'long-enough-password' }, 12, log)).toThrow(ConfigError);
+    expect(() =>
+      loadAdminCredentials({ dataDir: dir, adminUsername: 'ad:min', adminPassword: 'long-enough-password' }, 12, log),
+    ).toThrow(ConfigError);
   });
 });

@@ -37,11 +37,21 @@ export interface AdminConfig {
  * a ConfigError (the gateway does not start, exit 78) on an unusable username or a short password.
  */
 export function loadAdminCredentials(config: AdminConfig, minPasswordLength: number, log: Logger): AdminCredentials {
-  if (config.adminUsername.includes(':')) throw new ConfigError(['TROVE_ADMIN_USERNAME must not contain ":" (basic auth could not express it)']);
-  const secret = loadOrCreateSecret({ dataDir: config.dataDir, name: 'admin-password', fromConfig: config.adminPassword, minLength: minPasswordLength, variable: 'TROVE_ADMIN_PASSWORD' });
+  if (config.adminUsername.includes(':'))
+    throw new ConfigError(['TROVE_ADMIN_USERNAME must not contain ":" (basic auth could not express it)']);
+  const secret = loadOrCreateSecret({
+    dataDir: config.dataDir,
+    name: 'admin-password',
+    fromConfig: config.adminPassword,
+    minLength: minPasswordLength,
+    variable: 'TROVE_ADMIN_PASSWORD',
+  });
   if (secret.path) {
     const what = secret.generated ? 'generated the administrator password' : 'administrator password';
-    log.warn({ username: config.adminUsername, passwordFile: secret.path }, `${what}: it is in ${secret.path} (set TROVE_ADMIN_PASSWORD to choose one)`);
+    log.warn(
+      { username: config.adminUsername, passwordFile: secret.path },
+      `${what}: it is in ${secret.path} (set TROVE_ADMIN_PASSWORD to choose one)`,
+    );
   }
   return new AdminCredentials(config.adminUsername, secret.value);
 }

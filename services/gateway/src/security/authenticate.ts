@@ -76,7 +76,9 @@ export function authenticate(deps: AuthenticateDeps): RequestHandler {
 
 /** 503 with Retry-After: the gateway cannot tell a revoked token from a valid one right now. */
 function revocationsUnavailable(): AppError {
-  return new AppError('UNAVAILABLE', 'token revocations cannot be checked right now; try again shortly', { retryAfterSeconds: 5 });
+  return new AppError('UNAVAILABLE', 'token revocations cannot be checked right now; try again shortly', {
+    retryAfterSeconds: 5,
+  });
 }
 
 function deny(res: Response, challenge: string): void {
@@ -109,7 +111,8 @@ export function requireUserOrSignature(res: Response): AccessClaims | undefined 
 }
 
 /** Who may read an item's content: a user (scoped to them), a plain signed URL, or a visitor of one shared album. Throws 401 otherwise. */
-export type ContentAccess = { kind: 'user'; claims: AccessClaims } | { kind: 'signed' } | { kind: 'shared'; albumId: string };
+export type ContentAccess =
+  { kind: 'user'; claims: AccessClaims } | { kind: 'signed' } | { kind: 'shared'; albumId: string };
 
 export function contentAccess(res: Response): ContentAccess {
   const p = res.locals.auth as Principal | undefined;

@@ -85,7 +85,13 @@ export class RevocationList implements Revocations {
     opts: { syncTimeoutMs?: number; now?: () => number; connected?: () => boolean; graceMs?: number } = {},
   ): Promise<RevocationList> {
     const kv = await nc.jetstream().views.kv(REVOCATIONS.bucket, { ttl: REVOCATIONS.ttlMs, history: 1 });
-    const list = new RevocationList(kv, log, opts.now ?? Date.now, opts.connected ?? (() => !nc.isClosed()), opts.graceMs ?? 10_000);
+    const list = new RevocationList(
+      kv,
+      log,
+      opts.now ?? Date.now,
+      opts.connected ?? (() => !nc.isClosed()),
+      opts.graceMs ?? 10_000,
+    );
     const timeoutMs = opts.syncTimeoutMs ?? 15_000;
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -118,7 +124,10 @@ export class RevocationList implements Revocations {
       this.log.info('revocation watch healthy again: access tokens accepted again');
     } else if (!healthy && this.unhealthySince === undefined && !this.stopped) {
       this.unhealthySince = this.now();
-      this.log.warn({ graceMs: this.graceMs }, 'revocation watch down: access tokens are refused (503) once it stays down past the grace');
+      this.log.warn(
+        { graceMs: this.graceMs },
+        'revocation watch down: access tokens are refused (503) once it stays down past the grace',
+      );
     }
   }
 

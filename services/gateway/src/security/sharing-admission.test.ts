@@ -43,7 +43,9 @@ describe('SharingAdmission (found and missed lookups per visitor)', () => {
 
   it('charges a failure other than 404 like a hit (it is not a guess), and passes the error on', async () => {
     const admission = new SharingAdmission({ foundPerWindow: 1, missedPerWindow: 10, now: clock });
-    expect(await status(admission.lookup('a', () => Promise.reject(new AppError('UNAVAILABLE', 'down'))))).toBe('UNAVAILABLE');
+    expect(await status(admission.lookup('a', () => Promise.reject(new AppError('UNAVAILABLE', 'down'))))).toBe(
+      'UNAVAILABLE',
+    );
     expect(await status(admission.lookup('a', found))).toBe('TOO_MANY_REQUESTS');
   });
 

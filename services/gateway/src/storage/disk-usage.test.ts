@@ -15,7 +15,15 @@ let now = 0;
 
 beforeAll(async () => {
   server = await startS3Server();
-  store = await openS3BlobStore({ endpoint: server.endpoint, region: server.region, accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey, forcePathStyle: true, bucket: 'disk-usage', quotaBytes: 1000 });
+  store = await openS3BlobStore({
+    endpoint: server.endpoint,
+    region: server.region,
+    accessKeyId: server.accessKeyId,
+    secretAccessKey: server.secretAccessKey,
+    forcePathStyle: true,
+    bucket: 'disk-usage',
+    quotaBytes: 1000,
+  });
   await store.put('a/one', Readable.from([Buffer.alloc(100)]));
   listings = jest.spyOn(store, 'list');
 });
@@ -28,7 +36,12 @@ beforeEach(() => {
   now = 1_700_000_000_000;
 });
 
-const usage = (maxAgeMs: number) => new DiskUsage(() => store.usage(), maxAgeMs, () => now);
+const usage = (maxAgeMs: number) =>
+  new DiskUsage(
+    () => store.usage(),
+    maxAgeMs,
+    () => now,
+  );
 
 describe('DiskUsage', () => {
   it('concurrent callers share one listing of the bucket', async () => {
@@ -53,7 +66,11 @@ describe('DiskUsage', () => {
 
   it('keeps no failed measurement: the next call measures again', async () => {
     let calls = 0;
-    const disk = new DiskUsage(() => (++calls === 1 ? Promise.reject(new Error('S3 unreachable')) : store.usage()), 60_000, () => now);
+    const disk = new DiskUsage(
+      () => (++calls === 1 ? Promise.reject(new Error('S3 unreachable')) : store.usage()),
+      60_000,
+      () => now,
+    );
     await expect(Promise.all([disk.get(), disk.get()])).rejects.toThrow('S3 unreachable');
     expect(calls).toBe(1);
     expect(await disk.get()).toMatchObject({ used: 100 });

@@ -38,7 +38,9 @@ beforeAll(async () => {
       (err: unknown) => {
         const status = err instanceof AppError ? (STATUS[err.code] ?? 400) : 500;
         req.resume();
-        res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: (err as Error).message, key }));
+        res
+          .writeHead(status, { 'Content-Type': 'application/json' })
+          .end(JSON.stringify({ message: (err as Error).message, key }));
       },
     );
   });
@@ -60,25 +62,40 @@ const formWith = (...parts: Array<[string, Buffer, string?]>) => {
   return form;
 };
 /** A PNG of about 12 KiB, different every time (noise does not compress). */
-const noisePng = () => sharp(randomBytes(64 * 64 * 3), { raw: { width: 64, height: 64, channels: 3 } }).png().toBuffer();
+const noisePng = () =>
+  sharp(randomBytes(64 * 64 * 3), { raw: { width: 64, height: 64, channels: 3 } })
+    .png()
+    .toBuffer();
 const tempFiles = () => readdir(join(dir.path, 'blobs', '.tmp'));
 
 /** Uploads in pieces to the test server, with the given idle timeout. */
 const uploadInPieces = (file: Buffer, opts: { send?: number; pieces: number; gapMs: number; idleMs: number }) => {
   const { body, contentType } = multipartBody(file);
   const sent = body.subarray(0, opts.send ?? body.length);
-  return postInPieces(url, { pieces: piecesOf(sent, opts.pieces), gapMs: opts.gapMs, declaredLength: body.length, headers: { 'Content-Type': contentType, [IDLE_HEADER]: opts.idleMs } });
+  return postInPieces(url, {
+    pieces: piecesOf(sent, opts.pieces),
+    gapMs: opts.gapMs,
+    declaredLength: body.length,
+    headers: { 'Content-Type': contentType, [IDLE_HEADER]: opts.idleMs },
+  });
 };
 
 describe('receiveUpload', () => {
   it('streams the file part into the store: sniffed type, size, sha256, the filename kept', async () => {
-    const png = await sharp({ create: { width: 120, height: 90, channels: 3, background: 'red' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 120, height: 90, channels: 3, background: 'red' } })
+      .png()
+      .toBuffer();
     const form = new FormData();
     form.append('note', 'a field before the file');
     form.append('file', new Blob([png]), 'Screenshot 2024.png');
     const res = await post(form);
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ filename: 'Screenshot 2024.png', type: { mimeType: 'image/png', mediaItemType: 'photo' }, size: png.length, sha256: createHash('sha256').update(png).digest('hex') });
+    expect(res.body).toMatchObject({
+      filename: 'Screenshot 2024.png',
+      type: { mimeType: 'image/png', mediaItemType: 'photo' },
+      size: png.length,
+      sha256: createHash('sha256').update(png).digest('hex'),
+    });
     expect((await blobs.head(String(res.body.key)))?.contentType).toBe('image/png');
   });
 
@@ -89,21 +106,33 @@ describe('receiveUpload', () => {
     for (const size of [5000, 9000, 60_000]) {
       const png = Buffer.concat([await noisePng(), randomBytes(size)]).subarray(0, size);
       const { body, contentType } = multipartBody(png);
-      const answer = await postInPieces(url, { pieces: piecesOf(body, pieces), gapMs: 0, declaredLength: body.length, headers: { 'Content-Type': contentType } });
-      expect(answer).toMatchObject({ status: 201, body: { size, sha256: createHash('sha256').update(png).digest('hex') } });
+      const answer = await postInPieces(url, {
+        pieces: piecesOf(body, pieces),
+        gapMs: 0,
+        declaredLength: body.length,
+        headers: { 'Content-Type': contentType },
+      });
+      expect(answer).toMatchObject({
+        status: 201,
+        body: { size, sha256: createHash('sha256').update(png).digest('hex') },
+      });
       const { body: stored } = await blobs.get(String(answer.body.key));
       expect(Buffer.concat(await stored.toArray()).equals(png)).toBe(true);
     }
   });
 
   it('refuses unsupported content before storing anything', async () => {
-    const res = await post(formWith(['file', Buffer.from('<html>definitely not a photo, whatever the extension</html>'), 'x.jpg']));
+    const res = await post(
+      formWith(['file', Buffer.from('<html>definitely not a photo, whatever the extension</html>'), 'x.jpg']),
+    );
     expect(res).toEqual({ status: 400, body: { message: 'unsupported file type', key: expect.any(String) } });
     expect(await blobs.head(String(res.body.key))).toBeNull();
   });
 
   it('refuses a body without a file part, a file part under another name, two files, or no multipart at all', async () => {
-    const jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: 'blue' } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: 'blue' } })
+      .jpeg()
+      .toBuffer();
     expect((await post(formWith(['photo', jpeg]))).status).toBe(400);
     const note = new FormData();
     note.append('note', 'no file');
@@ -113,7 +142,9 @@ describe('receiveUpload', () => {
   });
 
   it('stops at maxBytes with 413 and leaves no partial blob', async () => {
-    const jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: 'blue' } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: 'blue' } })
+      .jpeg()
+      .toBuffer();
     const res = await post(formWith(['file', Buffer.concat([jpeg, Buffer.alloc(MAX)])]));
     expect(res.status).toBe(413);
     expect(res.body.message).toBe('file too large');
@@ -123,7 +154,9 @@ describe('receiveUpload', () => {
 
   describe('under a quota (roomBytes)', () => {
     const jpegOf = async (size: number) => {
-      const jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: 'green' } }).jpeg().toBuffer();
+      const jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: 'green' } })
+        .jpeg()
+        .toBuffer();
       return Buffer.concat([jpeg, randomBytes(size - jpeg.length)]);
     };
 
@@ -148,7 +181,12 @@ describe('receiveUpload', () => {
       const file = await jpegOf(200_000);
       const { body, contentType } = multipartBody(file);
       // Only the head is sent: the refusal comes from the declared length, not from streamed bytes.
-      const answer = await postInPieces(url, { pieces: piecesOf(body.subarray(0, 1000), 1), gapMs: 0, declaredLength: 1024 * 1024 + 2000, headers: { 'Content-Type': contentType, [ROOM_HEADER]: '1000' } });
+      const answer = await postInPieces(url, {
+        pieces: piecesOf(body.subarray(0, 1000), 1),
+        gapMs: 0,
+        declaredLength: 1024 * 1024 + 2000,
+        headers: { 'Content-Type': contentType, [ROOM_HEADER]: '1000' },
+      });
       expect(answer).toMatchObject({ status: 507, body: { message: 'storage quota exceeded' } });
       expect(await blobs.head(String(answer.body.key))).toBeNull();
     });
@@ -163,7 +201,10 @@ describe('receiveUpload', () => {
     const png = await noisePng();
     // Eight pieces 250 ms apart: the whole takes about four idle periods, no gap reaches one.
     const answer = await uploadInPieces(png, { pieces: 8, gapMs: 250, idleMs: 500 });
-    expect(answer).toMatchObject({ status: 201, body: { size: png.length, sha256: createHash('sha256').update(png).digest('hex') } });
+    expect(answer).toMatchObject({
+      status: 201,
+      body: { size: png.length, sha256: createHash('sha256').update(png).digest('hex') },
+    });
   });
 
   it.each([
@@ -172,7 +213,10 @@ describe('receiveUpload', () => {
   ])('cuts an upload that stops sending %s, leaving no blob and no partial file', async (_when, sent) => {
     // The headers, then the first bytes of the body, then nothing.
     const answer = await uploadInPieces(await noisePng(), { send: sent, pieces: 1, gapMs: 0, idleMs: 300 });
-    expect(answer).toEqual({ status: 500, body: { message: 'upload stalled: no data for 0.3 seconds', key: expect.any(String) } });
+    expect(answer).toEqual({
+      status: 500,
+      body: { message: 'upload stalled: no data for 0.3 seconds', key: expect.any(String) },
+    });
     expect(await blobs.head(String(answer.body.key))).toBeNull();
     expect(await tempFiles()).toEqual([]);
   });

@@ -72,15 +72,19 @@ export class UploadStalledError extends Error {
  */
 export function receiveUpload(req: IncomingMessage, opts: ReceiveOptions): Promise<StoredUpload> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > opts.maxBytes + MULTIPART_OVERHEAD_BYTES) return Promise.reject(fileTooLarge());
+  if (Number.isFinite(declared) && declared > opts.maxBytes + MULTIPART_OVERHEAD_BYTES)
+    return Promise.reject(fileTooLarge());
   const room = opts.roomBytes;
   // No room at all, or more declared than the room and any framing: refused before a byte is stored.
-  if (room !== undefined && (room <= 0 || (Number.isFinite(declared) && declared > room + MULTIPART_OVERHEAD_BYTES))) return Promise.reject(quotaExceeded());
+  if (room !== undefined && (room <= 0 || (Number.isFinite(declared) && declared > room + MULTIPART_OVERHEAD_BYTES)))
+    return Promise.reject(quotaExceeded());
   // The stream is cut at the smaller limit, and the answer names the one that was passed. A file
   // that fills the room exactly fits: busboy reports its limit once a file reaches it, so one more
   // (the store's limit the same, so that busboy, not the store, is the one that cuts).
   const quotaFirst = room !== undefined && room < opts.maxBytes;
-  const limit = quotaFirst ? { maxBytes: room + 1, error: quotaExceeded } : { maxBytes: opts.maxBytes, error: fileTooLarge };
+  const limit = quotaFirst
+    ? { maxBytes: room + 1, error: quotaExceeded }
+    : { maxBytes: opts.maxBytes, error: fileTooLarge };
   let parser: busboy.Busboy;
   try {
     parser = busboy({
@@ -164,7 +168,12 @@ function watchIdle(req: IncomingMessage, idleMs: number, onIdle: () => void): ()
   };
 }
 
-async function storePart(stream: Readable, filename: string | undefined, opts: ReceiveOptions, onBody: (b: Readable) => void): Promise<StoredUpload> {
+async function storePart(
+  stream: Readable,
+  filename: string | undefined,
+  opts: ReceiveOptions,
+  onBody: (b: Readable) => void,
+): Promise<StoredUpload> {
   const head = await readHead(stream, SNIFF_BYTES);
   const type = detectFileType(head);
   if (!type) throw unsupportedFileType();
@@ -176,7 +185,13 @@ async function storePart(stream: Readable, filename: string | undefined, opts: R
   else stream.unshift(head);
   onBody(body);
   const placed = await opts.blobs.place(opts.key, body, { contentType: type.mimeType, maxBytes: opts.maxBytes });
-  return { filename: safeFilename(filename, type.extension), type, size: placed.size, sha256: placed.sha256, durable: placed.durable };
+  return {
+    filename: safeFilename(filename, type.extension),
+    type,
+    size: placed.size,
+    sha256: placed.sha256,
+    durable: placed.durable,
+  };
 }
 
 /** The first `n` bytes of a stream (fewer when it ends first), leaving the stream paused after them. */
@@ -221,7 +236,11 @@ function toUploadError(err: unknown, tooLarge: () => AppError): Error {
  * nothing is left.
  */
 export function safeFilename(raw: string | undefined, extension: string): string {
-  const name = (raw ?? '').split(/[/\\]/).pop()!.replace(/[\p{Cc}\p{Bidi_Control}]/gu, '').trim();
+  const name = (raw ?? '')
+    .split(/[/\\]/)
+    .pop()!
+    .replace(/[\p{Cc}\p{Bidi_Control}]/gu, '')
+    .trim();
   if (!name || name === '.' || name === '..') return `upload.${extension}`;
   return [...name].slice(0, 255).join('');
 }

@@ -4,9 +4,12 @@ import { planOf } from './components';
 const ALL = [...WORKER_COMPONENTS];
 
 describe('job components', () => {
-  it('takes names and aliases, in the worker\'s order, each once', () => {
+  it("takes names and aliases, in the worker's order, each once", () => {
     expect(planOf('places,classification', ALL)).toEqual({ work: ['places', 'things'], search: false });
-    expect(planOf('people,faces,things,metadata', ALL)).toEqual({ work: ['metadata', 'things', 'faces'], search: false });
+    expect(planOf('people,faces,things,metadata', ALL)).toEqual({
+      work: ['metadata', 'things', 'faces'],
+      search: false,
+    });
     expect(planOf('search', ALL)).toEqual({ work: [], search: true });
     expect(planOf('ocr,previews,search', ALL)).toEqual({ work: ['previews', 'ocr'], search: true });
   });
@@ -17,7 +20,10 @@ describe('job components', () => {
     }
   });
 
-  it('keeps only the worker components the owner\'s features permit', () => {
-    expect(planOf('places,things,people,metadata', ['metadata', 'previews', 'things'])).toEqual({ work: ['metadata', 'things'], search: false });
+  it("keeps only the worker components the owner's features permit", () => {
+    expect(planOf('places,things,people,metadata', ['metadata', 'previews', 'things'])).toEqual({
+      work: ['metadata', 'things'],
+      search: false,
+    });
   });
 });

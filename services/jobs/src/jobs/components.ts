@@ -15,11 +15,17 @@ export interface JobPlan {
  */
 export function planOf(components: string, allowed: readonly string[]): JobPlan {
   const names = components.split(',').map((n) => n.trim().toLowerCase());
-  if (names.length === 0 || names.some((n) => n === '')) throw badRequest('components must be a comma-separated list of component names');
+  if (names.length === 0 || names.some((n) => n === ''))
+    throw badRequest('components must be a comma-separated list of component names');
   const canonical = new Set<JobComponent>();
   for (const name of names) {
-    const component = COMPONENT_ALIASES[name] ?? ((JOB_COMPONENTS as readonly string[]).includes(name) ? (name as JobComponent) : undefined);
-    if (!component) throw badRequest(`unknown component "${name}" (known: ${[...JOB_COMPONENTS, ...Object.keys(COMPONENT_ALIASES)].join(', ')})`);
+    const component =
+      COMPONENT_ALIASES[name] ??
+      ((JOB_COMPONENTS as readonly string[]).includes(name) ? (name as JobComponent) : undefined);
+    if (!component)
+      throw badRequest(
+        `unknown component "${name}" (known: ${[...JOB_COMPONENTS, ...Object.keys(COMPONENT_ALIASES)].join(', ')})`,
+      );
     canonical.add(component);
   }
   return {

@@ -93,7 +93,19 @@ export class JobsRepository {
   /** The new SCHEDULED job, or null when the user has an active one. */
   async create(job: NewJob): Promise<JobDoc | null> {
     const now = this.now();
-    const doc: JobDoc = { _id: randomUUID(), ...job, status: 'SCHEDULED', activeUserId: job.userId, cursor: null, done: 0, total: 0, leaseOwner: null, leaseUntil: null, createdAt: now, updatedAt: now };
+    const doc: JobDoc = {
+      _id: randomUUID(),
+      ...job,
+      status: 'SCHEDULED',
+      activeUserId: job.userId,
+      cursor: null,
+      done: 0,
+      total: 0,
+      leaseOwner: null,
+      leaseUntil: null,
+      createdAt: now,
+      updatedAt: now,
+    };
     try {
       return await this.jobs.insertOne(doc);
     } catch (err) {
@@ -120,27 +132,44 @@ export class JobsRepository {
    * one atomic step, so a pause and the runner's completion cannot both win. A final status frees
    * the user's active slot and the lease. The job after the change, or null when it did not apply.
    */
-  async transition(id: string, from: JobStatus[], to: JobStatus, opts: { userId?: string; leaseOwner?: string; set?: Partial<JobDoc> } = {}): Promise<JobDoc | null> {
+  async transition(
+    id: string,
+    from: JobStatus[],
+    to: JobStatus,
+    opts: { userId?: string; leaseOwner?: string; set?: Partial<JobDoc> } = {},
+  ): Promise<JobDoc | null> {
     const filter: Filter = { _id: id, status: { $in: from } };
     if (opts.userId) filter.userId = opts.userId;
     if (opts.leaseOwner) filter.leaseOwner = opts.leaseOwner;
     const final = to === 'COMPLETED' || to === 'STOPPED';
     return this.jobs.findOneAndUpdate(filter, {
-      $set: { ...opts.set, status: to, updatedAt: this.now(), ...(final ? { leaseOwner: null, leaseUntil: null } : {}) },
+      $set: {
+        ...opts.set,
+        status: to,
+        updatedAt: this.now(),
+        ...(final ? { leaseOwner: null, leaseUntil: null } : {}),
+      },
       ...(final ? { $unset: { activeUserId: true as const } } : {}),
     });
   }
 
   /** Jobs a runner may take: SCHEDULED or RUNNING, with no lease or an expired one. */
   async claimable(limit: number): Promise<JobDoc[]> {
-    return this.jobs.find({ status: { $in: ['SCHEDULED', 'RUNNING'] }, $or: [{ leaseOwner: null }, { leaseUntil: { $lt: this.now() } }] }, { sort: { createdAt: 1 }, limit });
+    return this.jobs.find(
+      { status: { $in: ['SCHEDULED', 'RUNNING'] }, $or: [{ leaseOwner: null }, { leaseUntil: { $lt: this.now() } }] },
+      { sort: { createdAt: 1 }, limit },
+    );
   }
 
   /** Takes (or renews) the lease of a SCHEDULED or RUNNING job for `owner`; null when another holds it or the job moved on. */
   async lease(id: string, owner: string, forMs: number): Promise<JobDoc | null> {
     const now = this.now();
     return this.jobs.findOneAndUpdate(
-      { _id: id, status: { $in: ['SCHEDULED', 'RUNNING'] }, $or: [{ leaseOwner: null }, { leaseOwner: owner }, { leaseUntil: { $lt: now } }] },
+      {
+        _id: id,
+        status: { $in: ['SCHEDULED', 'RUNNING'] },
+        $or: [{ leaseOwner: null }, { leaseOwner: owner }, { leaseUntil: { $lt: now } }],
+      },
       { $set: { leaseOwner: owner, leaseUntil: new Date(now.getTime() + forMs) } },
     );
   }
@@ -151,15 +180,28 @@ export class JobsRepository {
 
   /** Moves the cursor past an item, only while the job is RUNNING under `owner`'s lease: a paused job's cursor stays still. */
   async advance(id: string, owner: string, cursor: { id: string; createdAt: Date }): Promise<boolean> {
-    const res = await this.jobs.updateOne({ _id: id, status: 'RUNNING', leaseOwner: owner }, { $set: { cursor, updatedAt: this.now() } });
+    const res = await this.jobs.updateOne(
+      { _id: id, status: 'RUNNING', leaseOwner: owner },
+      { $set: { cursor, updatedAt: this.now() } },
+    );
     return res.matched > 0;
   }
 
   // ---- items ----------------------------------------------------------------------------------
 
   /** Records an item of the job as queued; an item already recorded keeps its state. Answers its state. */
-  async recordItem(job: Pick<JobDoc, '_id' | 'userId'>, work: WalkedItem): Promise<{ state: JobItemDoc['state']; fresh: boolean }> {
-    const doc: JobItemDoc = { _id: itemId(job._id, work.id), jobId: job._id, userId: job.userId, mediaItemId: work.id, state: 'queued', work };
+  async recordItem(
+    job: Pick<JobDoc, '_id' | 'userId'>,
+    work: WalkedItem,
+  ): Promise<{ state: JobItemDoc['state']; fresh: boolean }> {
+    const doc: JobItemDoc = {
+      _id: itemId(job._id, work.id),
+      jobId: job._id,
+      userId: job.userId,
+      mediaItemId: work.id,
+      state: 'queued',
+      work,
+    };
     try {
       await this.items.insertOne(doc);
       return { state: 'queued', fresh: true };
@@ -208,7 +250,10 @@ export class JobsRepository {
 
   /** Stops the user's active job (its runner sees that and stops queueing), then removes every job and item of the user. */
   async deleteUser(userId: string): Promise<void> {
-    await this.jobs.updateMany({ userId, status: { $in: ['SCHEDULED', 'RUNNING', 'PAUSED'] } }, { $set: { status: 'STOPPED', updatedAt: this.now() }, $unset: { activeUserId: true } });
+    await this.jobs.updateMany(
+      { userId, status: { $in: ['SCHEDULED', 'RUNNING', 'PAUSED'] } },
+      { $set: { status: 'STOPPED', updatedAt: this.now() }, $unset: { activeUserId: true } },
+    );
     await this.items.deleteMany({ userId });
     await this.jobs.deleteMany({ userId });
   }

@@ -31,7 +31,13 @@ describe('jobs and their runner (NeDB, fake media and queue)', () => {
   const bob = randomUUID();
 
   const runner = (opts: { maxInFlight?: number; leaseMs?: number; q?: RecordingQueue } = {}) => {
-    const r = new JobRunner({ repo, media, queue: opts.q ?? queue, log, options: { maxInFlight: opts.maxInFlight ?? 3, leaseMs: opts.leaseMs ?? 60_000, pollMs: 5, batch: 5 } });
+    const r = new JobRunner({
+      repo,
+      media,
+      queue: opts.q ?? queue,
+      log,
+      options: { maxInFlight: opts.maxInFlight ?? 3, leaseMs: opts.leaseMs ?? 60_000, pollMs: 5, batch: 5 },
+    });
     runners.push(r);
     return r;
   };
@@ -47,10 +53,13 @@ describe('jobs and their runner (NeDB, fake media and queue)', () => {
     }
   };
   const until = (what: string, check: () => Promise<boolean>, opts: { working?: boolean } = {}) =>
-    waitFor(async () => {
-      if (opts.working !== false) await work();
-      return (await check()) || undefined;
-    }, { timeoutMs: 20_000, intervalMs: 5, what });
+    waitFor(
+      async () => {
+        if (opts.working !== false) await work();
+        return (await check()) || undefined;
+      },
+      { timeoutMs: 20_000, intervalMs: 5, what },
+    );
   const statusOf = async (id: string) => (await jobs.get(alice, id)).status;
 
   beforeEach(async () => {
@@ -69,11 +78,23 @@ describe('jobs and their runner (NeDB, fake media and queue)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  describe('the users\' calls', () => {
+  describe("the users' calls", () => {
     it('a new job is SCHEDULED with no progress; a second while one is active is a conflict; after it stops, another may start', async () => {
       const job = await jobs.create({ userId: alice, components: 'places,classification', allowed: ALL });
-      expect(job).toEqual({ id: expect.any(String), components: 'places,classification', status: 'SCHEDULED', lastMediaItemId: null, done: 0, total: 0, createdAt: expect.any(String), updatedAt: expect.any(String) });
-      await expect(jobs.create({ userId: alice, components: 'things', allowed: ALL })).rejects.toMatchObject({ code: 'CONFLICT', message: 'job already running' });
+      expect(job).toEqual({
+        id: expect.any(String),
+        components: 'places,classification',
+        status: 'SCHEDULED',
+        lastMediaItemId: null,
+        done: 0,
+        total: 0,
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+      });
+      await expect(jobs.create({ userId: alice, components: 'things', allowed: ALL })).rejects.toMatchObject({
+        code: 'CONFLICT',
+        message: 'job already running',
+      });
       // Another user is not held up.
       await jobs.create({ userId: bob, components: 'things', allowed: ALL });
       await jobs.update({ userId: alice, id: job.id, status: 'STOPPED' });
@@ -81,26 +102,36 @@ describe('jobs and their runner (NeDB, fake media and queue)', () => {
       expect((await jobs.list(alice, 1, 15)).map((j) => j.id)).toEqual([next.id, job.id]);
     });
 
-    it('unknown and empty components are a bad request; another user\'s or an unknown job is not found', async () => {
-      await expect(jobs.create({ userId: alice, components: 'places,telepathy', allowed: ALL })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    it("unknown and empty components are a bad request; another user's or an unknown job is not found", async () => {
+      await expect(jobs.create({ userId: alice, components: 'places,telepathy', allowed: ALL })).rejects.toMatchObject({
+        code: 'BAD_REQUEST',
+      });
       const job = await jobs.create({ userId: alice, components: 'places', allowed: ALL });
       await expect(jobs.get(bob, job.id)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'job not found' });
-      await expect(jobs.update({ userId: bob, id: job.id, status: 'STOPPED' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      await expect(jobs.update({ userId: bob, id: job.id, status: 'STOPPED' })).rejects.toMatchObject({
+        code: 'NOT_FOUND',
+      });
       await expect(jobs.get(alice, randomUUID())).rejects.toMatchObject({ code: 'NOT_FOUND' });
       expect(await jobs.list(bob, 1, 15)).toEqual([]);
     });
 
     it('a transition not in the table is a conflict: pausing a SCHEDULED job, resuming a RUNNING one, anything after STOPPED', async () => {
       const job = await jobs.create({ userId: alice, components: 'places', allowed: ALL });
-      await expect(jobs.update({ userId: alice, id: job.id, status: 'PAUSED' })).rejects.toMatchObject({ code: 'CONFLICT', message: 'invalid job status transition' });
-      await expect(jobs.update({ userId: alice, id: job.id, status: 'RUNNING' })).rejects.toMatchObject({ code: 'CONFLICT' });
+      await expect(jobs.update({ userId: alice, id: job.id, status: 'PAUSED' })).rejects.toMatchObject({
+        code: 'CONFLICT',
+        message: 'invalid job status transition',
+      });
+      await expect(jobs.update({ userId: alice, id: job.id, status: 'RUNNING' })).rejects.toMatchObject({
+        code: 'CONFLICT',
+      });
       await jobs.update({ userId: alice, id: job.id, status: 'STOPPED' });
-      for (const status of ['RUNNING', 'PAUSED', 'STOPPED'] as const) await expect(jobs.update({ userId: alice, id: job.id, status })).rejects.toMatchObject({ code: 'CONFLICT' });
+      for (const status of ['RUNNING', 'PAUSED', 'STOPPED'] as const)
+        await expect(jobs.update({ userId: alice, id: job.id, status })).rejects.toMatchObject({ code: 'CONFLICT' });
     });
   });
 
   describe('the runner', () => {
-    it('walks every item in (createdAt, id) order with the job\'s components, at most maxInFlight at once, and completes with done = total', async () => {
+    it("walks every item in (createdAt, id) order with the job's components, at most maxInFlight at once, and completes with done = total", async () => {
       const items = media.add(alice, 24);
       media.add(bob, 3);
       const job = await jobs.create({ userId: alice, components: 'places,people', allowed: ALL });
@@ -110,7 +141,12 @@ describe('jobs and their runner (NeDB, fake media and queue)', () => {
       expect(queue.work.every((w) => w.jobId === job.id && w.components.join() === 'places,faces')).toBe(true);
       expect(queue.publishes).toBe(24);
       expect(mostInFlight).toBeLessThanOrEqual(3);
-      expect(await jobs.get(alice, job.id)).toMatchObject({ status: 'COMPLETED', done: 24, total: 24, lastMediaItemId: items[23].id });
+      expect(await jobs.get(alice, job.id)).toMatchObject({
+        status: 'COMPLETED',
+        done: 24,
+        total: 24,
+        lastMediaItemId: items[23].id,
+      });
     });
 
     it('does not complete while items are in flight, and counts an item reported twice once', async () => {
@@ -140,7 +176,10 @@ describe('jobs and their runner (NeDB, fake media and queue)', () => {
       for (let i = 0; i < 5; i++) await r.tick();
       await r.idle();
       expect(queue.publishes).toBe(published);
-      expect(await jobs.get(alice, job.id)).toMatchObject({ status: 'PAUSED', lastMediaItemId: paused.lastMediaItemId });
+      expect(await jobs.get(alice, job.id)).toMatchObject({
+        status: 'PAUSED',
+        lastMediaItemId: paused.lastMediaItemId,
+      });
       await jobs.update({ userId: alice, id: job.id, status: 'RUNNING' });
       await until('the job to complete', async () => (await statusOf(job.id)) === 'COMPLETED');
       expect(queue.work.map((w) => w.mediaItemId)).toEqual(items.map((i) => i.id));
@@ -178,7 +217,11 @@ describe('jobs and their runner (NeDB, fake media and queue)', () => {
       const other = await jobs.create({ userId: alice, components: 'things', allowed: ALL });
       expect(await repo.lease(other.id, 'killed-runner', 50)).not.toBeNull();
       expect(await repo.lease(other.id, 'another', 50)).toBeNull();
-      await waitFor(async () => (await repo.lease(other.id, 'another', 60_000)) ?? undefined, { timeoutMs: 2000, intervalMs: 10, what: 'the lease to run out' });
+      await waitFor(async () => (await repo.lease(other.id, 'another', 60_000)) ?? undefined, {
+        timeoutMs: 2000,
+        intervalMs: 10,
+        what: 'the lease to run out',
+      });
     });
 
     it('a `search` job asks for the index rebuild once and completes without queueing work', async () => {
@@ -190,7 +233,7 @@ describe('jobs and their runner (NeDB, fake media and queue)', () => {
       expect(queue.work).toEqual([]);
     });
 
-    it('user deletion stops a running job and removes the user\'s jobs', async () => {
+    it("user deletion stops a running job and removes the user's jobs", async () => {
       media.add(alice, 6);
       const job = await jobs.create({ userId: alice, components: 'places', allowed: ALL });
       const r = runner({ maxInFlight: 1 });

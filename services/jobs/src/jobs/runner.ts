@@ -82,7 +82,9 @@ export class JobRunner {
       const job = await repo.lease(candidate._id, this.owner, options.leaseMs);
       if (!job) continue; // another runner was quicker
       const drive = this.drive(job)
-        .catch((err: unknown) => this.deps.log.error({ err, jobId: job._id }, 'job run interrupted; it goes on at the next look'))
+        .catch((err: unknown) =>
+          this.deps.log.error({ err, jobId: job._id }, 'job run interrupted; it goes on at the next look'),
+        )
         .finally(async () => {
           await repo.release(job._id, this.owner).catch(() => undefined);
           this.driving.delete(job._id);
@@ -97,7 +99,10 @@ export class JobRunner {
     const until = job.createdAt.toISOString();
     if (job.status === 'SCHEDULED') {
       const { total } = await media.walk({ userId: job.userId, until, limit: 1 });
-      const started = await repo.transition(job._id, ['SCHEDULED'], 'RUNNING', { leaseOwner: this.owner, set: { total: job.work.length > 0 ? total : 0 } });
+      const started = await repo.transition(job._id, ['SCHEDULED'], 'RUNNING', {
+        leaseOwner: this.owner,
+        set: { total: job.work.length > 0 ? total : 0 },
+      });
       if (!started) return;
       job = started;
       log.info({ jobId: job._id, components: job.components, total: job.total }, 'job started');
@@ -111,8 +116,13 @@ export class JobRunner {
     }
     let cursor = job.cursor;
     const batch = options.batch ?? 100;
-    for (let more = job.work.length > 0; more; ) {
-      const { items } = await media.walk({ userId: job.userId, until, limit: batch, ...(cursor ? { after: { id: cursor.id, createdAt: cursor.createdAt.toISOString() } } : {}) });
+    for (let more = job.work.length > 0; more;) {
+      const { items } = await media.walk({
+        userId: job.userId,
+        until,
+        limit: batch,
+        ...(cursor ? { after: { id: cursor.id, createdAt: cursor.createdAt.toISOString() } } : {}),
+      });
       for (const item of items) {
         if (!(await this.roomFor(job, lease, options.maxInFlight))) return;
         const recorded = await repo.recordItem(job, item);
@@ -130,7 +140,10 @@ export class JobRunner {
       more = items.length === batch;
     }
     if (!(await this.roomFor(job, lease, 1))) return; // every item done
-    const completed = await repo.transition(job._id, ['RUNNING'], 'COMPLETED', { leaseOwner: this.owner, set: { total: await repo.walked(job._id) } });
+    const completed = await repo.transition(job._id, ['RUNNING'], 'COMPLETED', {
+      leaseOwner: this.owner,
+      set: { total: await repo.walked(job._id) },
+    });
     if (completed) log.info({ jobId: job._id, done: completed.done, total: completed.total }, 'job completed');
   }
 

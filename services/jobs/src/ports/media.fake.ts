@@ -26,7 +26,9 @@ export class FakeMediaWalk implements MediaWalk {
   async walk({ userId, after, until, limit }: WalkMediaItemsRequestV1): Promise<MediaItemWalkV1> {
     this.calls += 1;
     const key = (i: { createdAt: string; id: string }) => `${new Date(i.createdAt).toISOString()}|${i.id}`;
-    const mine = this.items.filter((i) => i.userId === userId && i.createdAt <= until).sort((a, b) => (key(a) < key(b) ? -1 : 1));
+    const mine = this.items
+      .filter((i) => i.userId === userId && i.createdAt <= until)
+      .sort((a, b) => (key(a) < key(b) ? -1 : 1));
     const rest = after ? mine.filter((i) => key(i) > key(after)) : mine;
     return { total: mine.length, items: rest.slice(0, limit).map(({ userId: _, ...item }) => item) };
   }

@@ -13,7 +13,8 @@ export class RecordingQueue implements JobQueue {
   async publishWork(job: JobDoc, item: WalkedItem): Promise<void> {
     if (this.failAfter !== undefined && this.publishes >= this.failAfter) throw new Error('killed');
     this.publishes += 1;
-    if (!this.work.some((w) => w.jobId === job._id && w.mediaItemId === item.id)) this.work.push({ jobId: job._id, mediaItemId: item.id, components: job.work });
+    if (!this.work.some((w) => w.jobId === job._id && w.mediaItemId === item.id))
+      this.work.push({ jobId: job._id, mediaItemId: item.id, components: job.work });
   }
 
   async requestSearchRebuild(job: JobDoc): Promise<void> {

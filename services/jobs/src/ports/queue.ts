@@ -13,11 +13,24 @@ export interface JobQueue {
 export function jobQueueOverBus(bus: Pick<Bus, 'publish'>): JobQueue {
   return {
     async publishWork(job, item) {
-      const work = { userId: job.userId, mediaItemId: item.id, originalKey: item.originalKey, mimeType: item.mimeType, mediaItemType: item.mediaItemType, filename: item.filename, components: job.work, jobId: job._id };
+      const work = {
+        userId: job.userId,
+        mediaItemId: item.id,
+        originalKey: item.originalKey,
+        mimeType: item.mimeType,
+        mediaItemType: item.mediaItemType,
+        filename: item.filename,
+        components: job.work,
+        jobId: job._id,
+      };
       await bus.publish(processMediaItemWork, work, { msgId: `job-${job._id}-${item.id}` });
     },
     async requestSearchRebuild(job) {
-      await bus.publish(searchRebuildRequestedEvent, { userId: job.userId, jobId: job._id, requestedAt: new Date().toISOString() }, { msgId: `search-rebuild-${job._id}` });
+      await bus.publish(
+        searchRebuildRequestedEvent,
+        { userId: job.userId, jobId: job._id, requestedAt: new Date().toISOString() },
+        { msgId: `search-rebuild-${job._id}` },
+      );
     },
   };
 }

@@ -138,7 +138,10 @@ function blobStoreContract(factory: () => Promise<Harness>, setupTimeoutMs = 30_
 
     it('accepts a body of exactly maxBytes', async () => {
       const data = pseudoRandom(10, 3);
-      await expect(store.put(`${ns}/exact`, streamOf(data), { maxBytes: 10 })).resolves.toEqual({ size: 10, sha256: sha256(data) });
+      await expect(store.put(`${ns}/exact`, streamOf(data), { maxBytes: 10 })).resolves.toEqual({
+        size: 10,
+        sha256: sha256(data),
+      });
     });
 
     it.each([
@@ -166,13 +169,17 @@ function blobStoreContract(factory: () => Promise<Harness>, setupTimeoutMs = 30_
     });
 
     it('place: over maxBytes rejects and stores nothing, like put', async () => {
-      await expect(store.place(`${ns}/placed-big`, streamOf(pseudoRandom(100, 1)), { maxBytes: 50 })).rejects.toBeInstanceOf(BlobTooLargeError);
+      await expect(
+        store.place(`${ns}/placed-big`, streamOf(pseudoRandom(100, 1)), { maxBytes: 50 }),
+      ).rejects.toBeInstanceOf(BlobTooLargeError);
       expect(await store.head(`${ns}/placed-big`)).toBeNull();
     });
 
     it('keeps the previous object when an overwrite exceeds maxBytes', async () => {
       await store.put(`${ns}/k`, streamOf(Buffer.from('old')));
-      await expect(store.put(`${ns}/k`, streamOf(pseudoRandom(100, 1)), { maxBytes: 50 })).rejects.toBeInstanceOf(BlobTooLargeError);
+      await expect(store.put(`${ns}/k`, streamOf(pseudoRandom(100, 1)), { maxBytes: 50 })).rejects.toBeInstanceOf(
+        BlobTooLargeError,
+      );
       expect((await readAll((await store.get(`${ns}/k`)).body)).toString()).toBe('old');
     });
 
@@ -180,7 +187,9 @@ function blobStoreContract(factory: () => Promise<Harness>, setupTimeoutMs = 30_
       ['early', 1000, 1000],
       ['after a multipart part', BIG, 10 * MiB],
     ])('leaves nothing under the key when the source fails (%s)', async (_label, size, failAfter) => {
-      await expect(store.put(`${ns}/broken`, streamOf(pseudoRandom(size, 9), failAfter))).rejects.toThrow('source failed midway');
+      await expect(store.put(`${ns}/broken`, streamOf(pseudoRandom(size, 9), failAfter))).rejects.toThrow(
+        'source failed midway',
+      );
       expect(await store.head(`${ns}/broken`)).toBeNull();
       expect(await collect(store.list(ns))).toEqual([]);
     });
@@ -268,12 +277,14 @@ function blobStoreContract(factory: () => Promise<Harness>, setupTimeoutMs = 30_
       const keys = ['a/2/x', 'a/1', 'a-b', 'ab', 'a/10', 'b/1', 'a/2/y/z'];
       for (const [i, key] of keys.entries()) await store.put(`${ns}/${key}`, streamOf(pseudoRandom(i + 1, i + 1)));
       const sizeOf = (key: string) => keys.indexOf(key) + 1;
-      const listed = async (prefix: string) => (await collect(store.list(`${ns}/${prefix}`))).map((i) => i.key.slice(ns.length + 1));
+      const listed = async (prefix: string) =>
+        (await collect(store.list(`${ns}/${prefix}`))).map((i) => i.key.slice(ns.length + 1));
 
       // Byte order: '-' (0x2d) < '/' (0x2f) < '1' < '2' < 'b'.
       expect(await listed('a/')).toEqual(['a/1', 'a/10', 'a/2/x', 'a/2/y/z']);
       const underA = await listed('a');
-      if (harness?.emulatorListOrder) expect([...underA].sort()).toEqual(['a-b', 'a/1', 'a/10', 'a/2/x', 'a/2/y/z', 'ab']);
+      if (harness?.emulatorListOrder)
+        expect([...underA].sort()).toEqual(['a-b', 'a/1', 'a/10', 'a/2/x', 'a/2/y/z', 'ab']);
       else expect(underA).toEqual(['a-b', 'a/1', 'a/10', 'a/2/x', 'a/2/y/z', 'ab']);
       expect(await listed('a/1')).toEqual(['a/1', 'a/10']);
       expect(await listed('b/')).toEqual(['b/1']);
@@ -286,16 +297,32 @@ function blobStoreContract(factory: () => Promise<Harness>, setupTimeoutMs = 30_
   });
 
   describe('keys', () => {
-    const invalid = ['', '/abs', 'a//b', 'a/', '../x', 'a/../b', 'a/./b', 'nul\0x', 'back\\slash', '.tmp/x', 'x.meta.json', 'x'.repeat(1025)];
+    const invalid = [
+      '',
+      '/abs',
+      'a//b',
+      'a/',
+      '../x',
+      'a/../b',
+      'a/./b',
+      'nul\0x',
+      'back\\slash',
+      '.tmp/x',
+      'x.meta.json',
+      'x'.repeat(1025),
+    ];
 
-    it.each(invalid.map((k) => [JSON.stringify(k).slice(0, 40), k]))('rejects %s in every operation', async (_label, key) => {
-      const body = streamOf(Buffer.from('x'));
-      await expect(store.put(key, body)).rejects.toBeInstanceOf(InvalidBlobKeyError);
-      expect(body.destroyed).toBe(true);
-      await expect(store.get(key)).rejects.toBeInstanceOf(InvalidBlobKeyError);
-      await expect(store.head(key)).rejects.toBeInstanceOf(InvalidBlobKeyError);
-      await expect(store.delete(key)).rejects.toBeInstanceOf(InvalidBlobKeyError);
-    });
+    it.each(invalid.map((k) => [JSON.stringify(k).slice(0, 40), k]))(
+      'rejects %s in every operation',
+      async (_label, key) => {
+        const body = streamOf(Buffer.from('x'));
+        await expect(store.put(key, body)).rejects.toBeInstanceOf(InvalidBlobKeyError);
+        expect(body.destroyed).toBe(true);
+        await expect(store.get(key)).rejects.toBeInstanceOf(InvalidBlobKeyError);
+        await expect(store.head(key)).rejects.toBeInstanceOf(InvalidBlobKeyError);
+        await expect(store.delete(key)).rejects.toBeInstanceOf(InvalidBlobKeyError);
+      },
+    );
 
     it('rejects an invalid list prefix', async () => {
       await expect(collect(store.list('../x'))).rejects.toBeInstanceOf(InvalidBlobKeyError);
@@ -333,10 +360,11 @@ describe('filesystem blob store', () => {
     let root: string;
     let store: FsBlobStore;
     // lstat: a sidecar is a symbolic link whose target is not a path.
-    const exists = (path: string) => lstat(path).then(
-      () => true,
-      () => false,
-    );
+    const exists = (path: string) =>
+      lstat(path).then(
+        () => true,
+        () => false,
+      );
     const temps = () => readdir(store.tempDir);
 
     beforeEach(async () => {
@@ -404,7 +432,10 @@ describe('filesystem blob store', () => {
       // As earlier versions (and filesystems without symbolic links) keep it: a JSON file.
       await store.put('filed', streamOf(Buffer.from('y')));
       await rm(store.pathOf('filed') + '.meta.json');
-      await writeFile(store.pathOf('filed') + '.meta.json', JSON.stringify({ contentType: 'video/mp4', sha256: 'ab', size: 1 }));
+      await writeFile(
+        store.pathOf('filed') + '.meta.json',
+        JSON.stringify({ contentType: 'video/mp4', sha256: 'ab', size: 1 }),
+      );
       expect((await store.head('filed'))?.contentType).toBe('video/mp4');
       expect((await store.head('linked'))?.contentType).toBe('image/heic');
       // An overwrite without a type leaves none of the old one behind.
@@ -437,7 +468,9 @@ describe('filesystem blob store', () => {
 
     it('rejects a key that is already a directory of other keys, leaving no sidecar', async () => {
       await store.put('dir/child', streamOf(Buffer.from('c')));
-      await expect(store.put('dir', streamOf(Buffer.from('d')), { contentType: 'text/plain' })).rejects.toThrow(/other keys exist under it/);
+      await expect(store.put('dir', streamOf(Buffer.from('d')), { contentType: 'text/plain' })).rejects.toThrow(
+        /other keys exist under it/,
+      );
       expect(await store.head('dir')).toBeNull();
       expect(await exists(store.pathOf('dir') + '.meta.json')).toBe(false);
       expect(await temps()).toEqual([]);
@@ -589,7 +622,8 @@ describeIfDocker('S3 blob store (MinIO via testcontainers)', () => {
 // container; the access key and secret come from TROVE_TEST_S3_ACCESS_KEY_ID / TROVE_TEST_S3_SECRET_ACCESS_KEY.
 
 const s3Endpoint = process.env.TROVE_TEST_S3_ENDPOINT;
-if (!s3Endpoint) process.stderr.write('[blobstore] skipping the external S3 contract run: TROVE_TEST_S3_ENDPOINT is unset\n');
+if (!s3Endpoint)
+  process.stderr.write('[blobstore] skipping the external S3 contract run: TROVE_TEST_S3_ENDPOINT is unset\n');
 
 (s3Endpoint ? describe : describe.skip)('S3 blob store (TROVE_TEST_S3_ENDPOINT)', () => {
   blobStoreContract(async () => {

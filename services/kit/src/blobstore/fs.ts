@@ -1,13 +1,39 @@
 import { randomUUID } from 'node:crypto';
 import { close as closeCb, fsync as fsyncCb, open as openCb, type BigIntStats, type Dirent } from 'node:fs';
 import { once } from 'node:events';
-import { lstat, mkdir, open, readdir, readFile, readlink, rename, rm, rmdir, stat, statfs, symlink, unlink, type FileHandle } from 'node:fs/promises';
+import {
+  lstat,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  readlink,
+  rename,
+  rm,
+  rmdir,
+  stat,
+  statfs,
+  symlink,
+  unlink,
+  type FileHandle,
+} from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { GatheredFileWriter } from './gathered-file';
 import { PutMeter } from './meter';
-import { BlobNotFoundError, RangeNotSatisfiableError, type BlobInfo, type BlobStore, type ByteRange, type GetResult, type PlacedBlob, type PutOptions, type PutResult, type StoreUsage } from './port';
+import {
+  BlobNotFoundError,
+  RangeNotSatisfiableError,
+  type BlobInfo,
+  type BlobStore,
+  type ByteRange,
+  type GetResult,
+  type PlacedBlob,
+  type PutOptions,
+  type PutResult,
+  type StoreUsage,
+} from './port';
 import { assertValidKey, assertValidPrefix, assertValidRange, META_SUFFIX, TEMP_DIR } from './validate';
 
 /**
@@ -144,7 +170,11 @@ export class FsBlobStore implements BlobStore {
    * no rename after the last byte. Until the data's rename nothing is visible: an object exists only
    * as its data file.
    */
-  private async prepareSidecar(metaTemp: string, finalPath: string, contentType: string | undefined): Promise<{ placed: boolean; created?: string }> {
+  private async prepareSidecar(
+    metaTemp: string,
+    finalPath: string,
+    contentType: string | undefined,
+  ): Promise<{ placed: boolean; created?: string }> {
     const created = await mkdir(dirname(finalPath), { recursive: true });
     await writeSidecar(created ? finalPath + META_SUFFIX : metaTemp, { contentType });
     return { placed: created !== undefined, created };
@@ -222,7 +252,8 @@ export class FsBlobStore implements BlobStore {
       const key = dirKey ? `${dirKey}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
         const sortKey = `${key}/`;
-        if (key !== TEMP_DIR && (sortKey.startsWith(prefix) || prefix.startsWith(sortKey))) items.push({ key, sortKey, isDir: true });
+        if (key !== TEMP_DIR && (sortKey.startsWith(prefix) || prefix.startsWith(sortKey)))
+          items.push({ key, sortKey, isDir: true });
       } else if (entry.isFile() && key.startsWith(prefix) && isValidKey(key)) {
         items.push({ key, sortKey: key, isDir: false });
       }
@@ -406,7 +437,10 @@ async function sweepStaleTemps(tempDir: string): Promise<void> {
 
 function collisionError(key: string, err: unknown): Error {
   if (isCode(err, 'EISDIR', 'ENOTEMPTY', 'EEXIST', 'ENOTDIR')) {
-    return new Error(`cannot store ${JSON.stringify(key)}: other keys exist under it (a key cannot also be a prefix directory on the filesystem store)`, { cause: err });
+    return new Error(
+      `cannot store ${JSON.stringify(key)}: other keys exist under it (a key cannot also be a prefix directory on the filesystem store)`,
+      { cause: err },
+    );
   }
   return err instanceof Error ? err : new Error(String(err));
 }

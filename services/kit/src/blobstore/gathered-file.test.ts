@@ -15,7 +15,8 @@ afterEach(async () => {
   await dir.remove();
 });
 
-const chunksOf = (data: Buffer, size: number) => Array.from({ length: Math.ceil(data.length / size) }, (_, i) => data.subarray(i * size, (i + 1) * size));
+const chunksOf = (data: Buffer, size: number) =>
+  Array.from({ length: Math.ceil(data.length / size) }, (_, i) => data.subarray(i * size, (i + 1) * size));
 
 describe('GatheredFileWriter', () => {
   it.each([
@@ -25,7 +26,10 @@ describe('GatheredFileWriter', () => {
   ])('writes every byte in order: %s', async (_name, chunkSize, gatherBytes) => {
     const data = randomBytes(1_700_003);
     const path = join(dir.path, 'file');
-    await pipeline(Readable.from(chunksOf(data, chunkSize), { objectMode: false }), new GatheredFileWriter(path, gatherBytes));
+    await pipeline(
+      Readable.from(chunksOf(data, chunkSize), { objectMode: false }),
+      new GatheredFileWriter(path, gatherBytes),
+    );
     expect((await readFile(path)).equals(data)).toBe(true);
   });
 
@@ -38,7 +42,9 @@ describe('GatheredFileWriter', () => {
   it('never writes over an existing file', async () => {
     const path = join(dir.path, 'taken');
     await writeFile(path, 'kept');
-    await expect(pipeline(Readable.from([Buffer.from('new')]), new GatheredFileWriter(path))).rejects.toMatchObject({ code: 'EEXIST' });
+    await expect(pipeline(Readable.from([Buffer.from('new')]), new GatheredFileWriter(path))).rejects.toMatchObject({
+      code: 'EEXIST',
+    });
     expect(await readFile(path, 'utf8')).toBe('kept');
   });
 });

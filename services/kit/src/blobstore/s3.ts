@@ -1,8 +1,29 @@
-import { CreateBucketCommand, DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, S3Client, paginateListObjectsV2, type BucketLocationConstraint, type GetObjectCommandOutput } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  S3Client,
+  paginateListObjectsV2,
+  type BucketLocationConstraint,
+  type GetObjectCommandOutput,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { Readable, pipeline } from 'node:stream';
 import { PutMeter } from './meter';
-import { BlobNotFoundError, RangeNotSatisfiableError, type BlobInfo, type BlobStore, type ByteRange, type GetResult, type PutOptions, type PlacedBlob, type PutResult, type StoreUsage } from './port';
+import {
+  BlobNotFoundError,
+  RangeNotSatisfiableError,
+  type BlobInfo,
+  type BlobStore,
+  type ByteRange,
+  type GetResult,
+  type PutOptions,
+  type PlacedBlob,
+  type PutResult,
+  type StoreUsage,
+} from './port';
 import { assertValidKey, assertValidPrefix, assertValidRange } from './validate';
 
 export interface S3Options {
@@ -231,11 +252,7 @@ export class S3BlobStore implements BlobStore {
     return this.prefix + key;
   }
 
-  private info(
-    key: string,
-    size: number,
-    out: { ContentType?: string; ETag?: string; LastModified?: Date },
-  ): BlobInfo {
+  private info(key: string, size: number, out: { ContentType?: string; ETag?: string; LastModified?: Date }): BlobInfo {
     const info: BlobInfo = { key, size, etag: out.ETag, lastModified: out.LastModified };
     if (out.ContentType !== undefined) info.contentType = out.ContentType;
     return info;

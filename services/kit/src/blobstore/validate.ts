@@ -10,7 +10,6 @@ const MAX_KEY_BYTES = 1024;
 export const TEMP_DIR = '.tmp';
 export const META_SUFFIX = '.meta.json';
 
-
 /**
  * A key is a '/'-separated relative path: no leading or trailing '/', no empty, '.' or '..'
  * segment, no control characters or backslashes, at most 1024 UTF-8 bytes, and not one of the
@@ -37,13 +36,15 @@ export function assertValidPrefix(prefix: string): void {
   segments.forEach((segment, i) => {
     const last = i === segments.length - 1;
     if (segment === '' && !last) throw new InvalidBlobKeyError(prefix, 'empty segment in prefix');
-    if (segment === '..' || (segment === '.' && !last)) throw new InvalidBlobKeyError(prefix, `"${segment}" segment in prefix`);
+    if (segment === '..' || (segment === '.' && !last))
+      throw new InvalidBlobKeyError(prefix, `"${segment}" segment in prefix`);
   });
 }
 
 function checkChars(key: string): void {
   if (hasForbiddenChar(key)) throw new InvalidBlobKeyError(key, 'control character or backslash');
-  if (Buffer.byteLength(key, 'utf8') > MAX_KEY_BYTES) throw new InvalidBlobKeyError(key, `longer than ${MAX_KEY_BYTES} bytes`);
+  if (Buffer.byteLength(key, 'utf8') > MAX_KEY_BYTES)
+    throw new InvalidBlobKeyError(key, `longer than ${MAX_KEY_BYTES} bytes`);
 }
 
 /** C0 controls (NUL included), DEL and backslash: never meaningful in a key, dangerous in a path. */
@@ -59,5 +60,6 @@ function hasForbiddenChar(key: string): boolean {
 export function assertValidRange(range: ByteRange): void {
   const { start, end } = range;
   if (!Number.isSafeInteger(start) || start < 0) throw new RangeError(`invalid range start: ${start}`);
-  if (end !== undefined && (!Number.isSafeInteger(end) || end < start)) throw new RangeError(`invalid range end: ${end}`);
+  if (end !== undefined && (!Number.isSafeInteger(end) || end < start))
+    throw new RangeError(`invalid range end: ${end}`);
 }

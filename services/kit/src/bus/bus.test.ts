@@ -76,7 +76,11 @@ describe('RPC over the NATS service API', () => {
       ],
     });
     const client = await bus('client-err');
-    await expect(client.request(contract, { text: 'x' })).rejects.toMatchObject({ code: 'CONFLICT', message: 'already exists', details: { id: 'abc' } });
+    await expect(client.request(contract, { text: 'x' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: 'already exists',
+      details: { id: 'abc' },
+    });
     const internal = await client.request(contract, { text: 'boom' }).catch((e: AppError) => e);
     expect(internal).toMatchObject({ code: 'INTERNAL', message: 'internal error' });
   });
@@ -85,17 +89,27 @@ describe('RPC over the NATS service API', () => {
     const client = await bus('client-down');
     const contract = { ...echo, subject: 'trove.v1.test.nobody', service: 'nobody' };
     const started = Date.now();
-    await expect(client.request(contract, { text: 'x' }, { timeoutMs: 2000 })).rejects.toMatchObject({ code: 'UNAVAILABLE', message: 'nobody service is unavailable' });
+    await expect(client.request(contract, { text: 'x' }, { timeoutMs: 2000 })).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      message: 'nobody service is unavailable',
+    });
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('gives up within its timeout when the service does not answer', async () => {
     const svc = await bus('slow');
     const contract = { ...echo, subject: 'trove.v1.test.slow', service: 'slow' };
-    await svc.serve({ name: 'slow', version: '1.0.0', handlers: [rpcHandler(contract, () => new Promise(() => undefined))] });
+    await svc.serve({
+      name: 'slow',
+      version: '1.0.0',
+      handlers: [rpcHandler(contract, () => new Promise(() => undefined))],
+    });
     const client = await bus('client-slow');
     const started = Date.now();
-    await expect(client.request(contract, { text: 'x' }, { timeoutMs: 500 })).rejects.toMatchObject({ code: 'UNAVAILABLE', message: 'slow service did not answer in time' });
+    await expect(client.request(contract, { text: 'x' }, { timeoutMs: 500 })).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      message: 'slow service did not answer in time',
+    });
     const elapsed = Date.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(450);
     expect(elapsed).toBeLessThan(1500);
@@ -132,7 +146,11 @@ describe('JetStream work queues', () => {
     const handle = await b.consume(work, { durable: 'headers' }, async (_p, meta) => {
       got.push(meta.header(DLQ_REASON_HEADER));
     });
-    await b.publish(work, { n: 1 }, { msgId: 'headers-1', headers: { [DLQ_REASON_HEADER]: 'broken.jpg: JPEG is truncated' } });
+    await b.publish(
+      work,
+      { n: 1 },
+      { msgId: 'headers-1', headers: { [DLQ_REASON_HEADER]: 'broken.jpg: JPEG is truncated' } },
+    );
     await waitFor(() => got.length === 1, { what: 'the item' });
     await handle.stop();
     expect(got).toEqual(['broken.jpg: JPEG is truncated']);
@@ -143,13 +161,22 @@ describe('JetStream work queues', () => {
     const b = await bus('dlq');
     const dead: Array<{ n: number; reason: string | undefined; deliveries: string | undefined }> = [];
     const sub = b.nc.subscribe(deadLetterSubject(work.subject), {
-      callback: (_err, msg) => dead.push({ n: JSON.parse(new TextDecoder().decode(msg.data)).n, reason: msg.headers?.get(DLQ_REASON_HEADER), deliveries: msg.headers?.get(DLQ_DELIVERIES_HEADER) }),
+      callback: (_err, msg) =>
+        dead.push({
+          n: JSON.parse(new TextDecoder().decode(msg.data)).n,
+          reason: msg.headers?.get(DLQ_REASON_HEADER),
+          deliveries: msg.headers?.get(DLQ_DELIVERIES_HEADER),
+        }),
     });
     const attempts: number[] = [];
-    const handle = await b.consume(work, { durable: 'poison', maxDeliver: 3, backoffMs: [50, 100] }, async (_p, meta) => {
-      attempts.push(meta.delivery);
-      throw new Error('cannot process this');
-    });
+    const handle = await b.consume(
+      work,
+      { durable: 'poison', maxDeliver: 3, backoffMs: [50, 100] },
+      async (_p, meta) => {
+        attempts.push(meta.delivery);
+        throw new Error('cannot process this');
+      },
+    );
     await b.publish(work, { n: 42 }, { msgId: 'poison-42' });
     await waitFor(() => dead.length === 1, { what: 'dead letter' });
     await handle.stop();
@@ -162,7 +189,9 @@ describe('JetStream work queues', () => {
     const work = testWork('invalid');
     const b = await bus('invalid');
     const dead: string[] = [];
-    const sub = b.nc.subscribe(deadLetterSubject(work.subject), { callback: (_e, msg) => dead.push(msg.headers?.get(DLQ_REASON_HEADER) ?? '') });
+    const sub = b.nc.subscribe(deadLetterSubject(work.subject), {
+      callback: (_e, msg) => dead.push(msg.headers?.get(DLQ_REASON_HEADER) ?? ''),
+    });
     let called = 0;
     const handle = await b.consume(work, { durable: 'invalid' }, async () => {
       called++;
@@ -193,7 +222,10 @@ describe('JetStream work queues', () => {
 
     const second = startProcess('consumer-2', entry, {}, [nats.url, name, 'killed', '10']);
     try {
-      await waitFor(() => new Set([...firstDone, ...doneBy(second.output())]).size === total, { timeoutMs: 30_000, what: 'all items processed' });
+      await waitFor(() => new Set([...firstDone, ...doneBy(second.output())]).size === total, {
+        timeoutMs: 30_000,
+        what: 'all items processed',
+      });
     } finally {
       await second.stop();
     }
@@ -201,24 +233,37 @@ describe('JetStream work queues', () => {
     expect([...all].sort((a, b) => a - b)).toEqual(Array.from({ length: total }, (_, i) => i));
     // Work-queue retention: everything acked is gone from the stream.
     const jsm = await producer.nc.jetstreamManager();
-    await waitFor(async () => (await jsm.consumers.info(work.stream, 'killed')).num_pending === 0 && (await jsm.consumers.info(work.stream, 'killed')).num_ack_pending === 0, { what: 'consumer drained' });
+    await waitFor(
+      async () =>
+        (await jsm.consumers.info(work.stream, 'killed')).num_pending === 0 &&
+        (await jsm.consumers.info(work.stream, 'killed')).num_ack_pending === 0,
+      { what: 'consumer drained' },
+    );
   });
 
   it('retries a message that must be applied beyond its max deliveries, and never dead-letters it', async () => {
     const work = testWork('forever');
     const b = await bus('forever');
     const dead: string[] = [];
-    const sub = b.nc.subscribe(deadLetterSubject(work.subject), { callback: (_e, msg) => dead.push(msg.headers?.get(DLQ_REASON_HEADER) ?? '') });
+    const sub = b.nc.subscribe(deadLetterSubject(work.subject), {
+      callback: (_e, msg) => dead.push(msg.headers?.get(DLQ_REASON_HEADER) ?? ''),
+    });
     const attempts: number[] = [];
     // The store is "down" for the first seven deliveries, more than maxDeliver allows.
-    const handle = await b.consume(work, { durable: 'forever', maxDeliver: 2, retryForever: true, backoffMs: [20] }, async (_p, meta) => {
-      attempts.push(meta.delivery);
-      if (meta.delivery <= 7) throw new Error('store unavailable');
-    });
+    const handle = await b.consume(
+      work,
+      { durable: 'forever', maxDeliver: 2, retryForever: true, backoffMs: [20] },
+      async (_p, meta) => {
+        attempts.push(meta.delivery);
+        if (meta.delivery <= 7) throw new Error('store unavailable');
+      },
+    );
     await b.publish(work, { n: 7 }, { msgId: 'forever-7' });
     await waitFor(() => attempts.length === 8, { what: 'eighth delivery' });
     const jsm = await b.nc.jetstreamManager();
-    await waitFor(async () => (await jsm.consumers.info(work.stream, 'forever')).num_ack_pending === 0, { what: 'acked' });
+    await waitFor(async () => (await jsm.consumers.info(work.stream, 'forever')).num_ack_pending === 0, {
+      what: 'acked',
+    });
     await handle.stop();
     sub.unsubscribe();
     expect(attempts).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
@@ -231,7 +276,8 @@ describe('JetStream work queues', () => {
     const b = await bus('crashing');
     const dead: Array<{ n: number; reason: string | undefined }> = [];
     const sub = b.nc.subscribe(deadLetterSubject(work.subject), {
-      callback: (_e, msg) => dead.push({ n: JSON.parse(new TextDecoder().decode(msg.data)).n, reason: msg.headers?.get(DLQ_REASON_HEADER) }),
+      callback: (_e, msg) =>
+        dead.push({ n: JSON.parse(new TextDecoder().decode(msg.data)).n, reason: msg.headers?.get(DLQ_REASON_HEADER) }),
     });
     // Item 0 kills its process; item 1 (in flight with it, and failing one attempt of its own) has maxDeliver 2.
     for (let n = 0; n < 4; n++) await b.publish(work, { n }, { msgId: `crashing-${n}` });
@@ -244,7 +290,8 @@ describe('JetStream work queues', () => {
       await waitFor(
         () => {
           const last = runs.at(-1);
-          if (!last || last.child.exitCode !== null || last.child.signalCode !== null) runs.push(startProcess(`consumer-${runs.length + 1}`, entry, {}, [nats.url, name, 'crashing']));
+          if (!last || last.child.exitCode !== null || last.child.signalCode !== null)
+            runs.push(startProcess(`consumer-${runs.length + 1}`, entry, {}, [nats.url, name, 'crashing']));
           return done().size === 3 && dead.length === 1;
         },
         // The consumers' output tells what happened when it does not end so.
@@ -257,8 +304,15 @@ describe('JetStream work queues', () => {
       sub.unsubscribe();
     }
     expect([...done()].sort()).toEqual([1, 2, 3]);
-    expect(dead).toEqual([{ n: 0, reason: 'quarantined: the process handling it died 2 times while it was in flight' }]);
-    const starts = [...output().matchAll(/start (\d+) (\d+) (\d+) (\d+)/g)].map((m) => ({ n: Number(m[1]), attempt: Number(m[2]), crashes: Number(m[3]), inFlight: Number(m[4]) }));
+    expect(dead).toEqual([
+      { n: 0, reason: 'quarantined: the process handling it died 2 times while it was in flight' },
+    ]);
+    const starts = [...output().matchAll(/start (\d+) (\d+) (\d+) (\d+)/g)].map((m) => ({
+      n: Number(m[1]),
+      attempt: Number(m[2]),
+      crashes: Number(m[3]),
+      inFlight: Number(m[4]),
+    }));
     // Item 0 ran twice and killed its process both times: the second time alone.
     expect(starts.filter((s) => s.n === 0).map((s) => [s.crashes, s.inFlight])).toEqual([
       [0, expect.any(Number)],
@@ -276,7 +330,9 @@ describe('JetStream work queues', () => {
     const event = testEvent(name);
     const b = await bus('advisory');
     const dead: number[] = [];
-    const sub = b.nc.subscribe(deadLetterSubject(event.subject), { callback: (_e, msg) => dead.push(JSON.parse(new TextDecoder().decode(msg.data)).n) });
+    const sub = b.nc.subscribe(deadLetterSubject(event.subject), {
+      callback: (_e, msg) => dead.push(JSON.parse(new TextDecoder().decode(msg.data)).n),
+    });
     const entry = join(__dirname, '..', '..', 'dist', 'bus', 'fixtures', 'consumer-process.js');
     const dying = startProcess('consumer-dies', entry, {}, [nats.url, name, 'dies', '60000', 'event', '1', '4000']);
     await dying.waitForOutput(/consuming/);
@@ -287,9 +343,13 @@ describe('JetStream work queues', () => {
       await dying.kill(); // SIGKILL on its only delivery: the server gives up after ack_wait
     }
     // A live replica of the dead consumer (same options): it handles the max-deliveries advisory.
-    const replica = await b.consume(event, { durable: 'dies', concurrency: 2, ackWaitMs: 4000, maxDeliver: 1, backoffMs: [100] }, async () => {
-      throw new Error('the replica never gets the event: its one delivery went to the killed process');
-    });
+    const replica = await b.consume(
+      event,
+      { durable: 'dies', concurrency: 2, ackWaitMs: 4000, maxDeliver: 1, backoffMs: [100] },
+      async () => {
+        throw new Error('the replica never gets the event: its one delivery went to the killed process');
+      },
+    );
     await waitFor(() => dead.length === 1, { timeoutMs: 20_000, what: 'dead letter from the advisory' });
     await replica.stop();
     sub.unsubscribe();

@@ -62,10 +62,21 @@ export interface ConsumerHandle {
 export const DLQ_REASON_HEADER = 'Trove-Dlq-Reason';
 export const DLQ_DELIVERIES_HEADER = 'Trove-Dlq-Deliveries';
 
-const DEFAULTS = { concurrency: 4, maxDeliver: 5, retryForever: false, ackWaitMs: 30_000, backoffMs: [1_000, 5_000, 30_000, 120_000], quarantineAfter: 0 };
+const DEFAULTS = {
+  concurrency: 4,
+  maxDeliver: 5,
+  retryForever: false,
+  ackWaitMs: 30_000,
+  backoffMs: [1_000, 5_000, 30_000, 120_000],
+  quarantineAfter: 0,
+};
 
 /** Creates or updates the durable pull consumer for a contract's subject. */
-async function ensureConsumer(jsm: JetStreamManager, contract: MessageContract<unknown>, o: Required<ConsumeOptions>): Promise<void> {
+async function ensureConsumer(
+  jsm: JetStreamManager,
+  contract: MessageContract<unknown>,
+  o: Required<ConsumeOptions>,
+): Promise<void> {
   const cfg = {
     durable_name: o.durable,
     ack_policy: AckPolicy.Explicit,
@@ -79,7 +90,11 @@ async function ensureConsumer(jsm: JetStreamManager, contract: MessageContract<u
   };
   try {
     await jsm.consumers.info(contract.stream, o.durable);
-    await jsm.consumers.update(contract.stream, o.durable, { max_deliver: cfg.max_deliver, ack_wait: cfg.ack_wait, max_ack_pending: cfg.max_ack_pending });
+    await jsm.consumers.update(contract.stream, o.durable, {
+      max_deliver: cfg.max_deliver,
+      ack_wait: cfg.ack_wait,
+      max_ack_pending: cfg.max_ack_pending,
+    });
   } catch (err) {
     if (!isNotFound(err)) throw err;
     await jsm.consumers.add(contract.stream, cfg);
@@ -107,7 +122,10 @@ export async function consume<P>(
   const messages: ConsumerMessages = await consumer.consume({ max_messages: o.concurrency });
   const advisories = watchMaxDeliveries(nc, js, jsm, log, contract as MessageContract<unknown>, o.durable);
   observeConsumer(jsm, contract.stream, o.durable);
-  const crashes: CrashAccounting | null = o.quarantineAfter > 0 ? { ledger: await openCrashLedger(js), gate: new SoloGate(), inFlight: new Map(), finished: new Map() } : null;
+  const crashes: CrashAccounting | null =
+    o.quarantineAfter > 0
+      ? { ledger: await openCrashLedger(js), gate: new SoloGate(), inFlight: new Map(), finished: new Map() }
+      : null;
 
   const inFlight = new Set<Promise<void>>();
   const loop = (async () => {
@@ -123,7 +141,10 @@ export async function consume<P>(
       messages.stop();
       advisories.unsubscribe();
       // Whatever happens to the process from here on is not these messages' doing.
-      if (crashes) await Promise.allSettled([...crashes.inFlight].map(([key, attempts]) => crashes.ledger.stopping(key, attempts)));
+      if (crashes)
+        await Promise.allSettled(
+          [...crashes.inFlight].map(([key, attempts]) => crashes.ledger.stopping(key, attempts)),
+        );
       await loop.catch(() => undefined);
       await Promise.allSettled([...inFlight]);
     },
@@ -140,7 +161,14 @@ async function processMessage<P>(
   accounting: CrashAccounting | null,
 ): Promise<void> {
   const delivery = m.info.redeliveryCount;
-  const meta: MessageMeta = { delivery, crashes: 0, attempt: delivery, streamSequence: m.info.streamSequence, subject: m.subject, header: (name) => m.headers?.get(name) || undefined };
+  const meta: MessageMeta = {
+    delivery,
+    crashes: 0,
+    attempt: delivery,
+    streamSequence: m.info.streamSequence,
+    subject: m.subject,
+    header: (name) => m.headers?.get(name) || undefined,
+  };
   const key = ledgerKey(o.durable, m.info.streamSequence);
   let leave: (() => void) | null = null;
   let attempts: Attempts | null = null;
@@ -148,7 +176,11 @@ async function processMessage<P>(
   let original: Promise<void> | undefined;
   let finished = () => {};
   const parentCtx = incomingContext(m.headers);
-  const span = tracer.startSpan(`consume ${m.subject}`, { kind: SpanKind.CONSUMER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': m.subject } }, parentCtx);
+  const span = tracer.startSpan(
+    `consume ${m.subject}`,
+    { kind: SpanKind.CONSUMER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': m.subject } },
+    parentCtx,
+  );
   const started = process.hrtime.bigint();
   let outcome = 'ack';
   if (delivery > 1) messageRedeliveries.inc({ subject: contract.subject });
@@ -162,7 +194,10 @@ async function processMessage<P>(
       outcome = 'dead_letter';
       await deadLetter(js, m, `invalid payload: ${check.errors.join('; ')}`, delivery);
       m.term();
-      log.warn({ subject: m.subject, seq: meta.streamSequence, errors: check.errors }, 'message failed its schema; dead-lettered');
+      log.warn(
+        { subject: m.subject, seq: meta.streamSequence, errors: check.errors },
+        'message failed its schema; dead-lettered',
+      );
       return;
     }
     // A redelivery of a message this process is still handling (it waited past its ack wait in the
@@ -181,7 +216,10 @@ async function processMessage<P>(
       if (known.settled) {
         outcome = 'duplicate';
         m.term();
-        log.info({ subject: m.subject, seq: meta.streamSequence, delivery }, 'stale delivery of a settled message dropped');
+        log.info(
+          { subject: m.subject, seq: meta.streamSequence, delivery },
+          'stale delivery of a settled message dropped',
+        );
         return;
       }
       meta.crashes = known.crashes;
@@ -192,7 +230,10 @@ async function processMessage<P>(
         await deadLetter(js, m, reason, delivery);
         m.term();
         await accounting.ledger.finish(key, known, true);
-        log.error({ subject: m.subject, seq: meta.streamSequence, delivery, crashes: known.crashes }, 'message quarantined: its process died in it again and again; dead-lettered');
+        log.error(
+          { subject: m.subject, seq: meta.streamSequence, delivery, crashes: known.crashes },
+          'message quarantined: its process died in it again and again; dead-lettered',
+        );
         return;
       }
       // After a crash it runs alone: should the process die again, nothing else was in flight.
@@ -220,7 +261,10 @@ async function processMessage<P>(
       await deadLetter(js, m, reason, delivery).catch((e) => log.error({ err: e }, 'dead-letter publish failed'));
       // No reason on the +TERM: nats-server before 2.10 ignores a +TERM that carries one (the DLQ header has it).
       m.term();
-      log.error({ subject: m.subject, seq: meta.streamSequence, delivery, reason }, 'message failed its last delivery; dead-lettered');
+      log.error(
+        { subject: m.subject, seq: meta.streamSequence, delivery, reason },
+        'message failed its last delivery; dead-lettered',
+      );
     } else {
       outcome = 'retry';
       const delay = o.backoffMs[Math.min(attempt - 1, o.backoffMs.length - 1)] ?? 0;
@@ -250,15 +294,26 @@ interface CrashAccounting {
 }
 
 /** Marks a delivery over in the ledger; a ledger that cannot be written only weakens the accounting. */
-async function settle(accounting: CrashAccounting, key: string, attempts: Attempts, done: boolean, log: Logger): Promise<void> {
-  await accounting.ledger.finish(key, attempts, done).catch((err: unknown) => log.warn({ err, key }, 'crash ledger not updated'));
+async function settle(
+  accounting: CrashAccounting,
+  key: string,
+  attempts: Attempts,
+  done: boolean,
+  log: Logger,
+): Promise<void> {
+  await accounting.ledger
+    .finish(key, attempts, done)
+    .catch((err: unknown) => log.warn({ err, key }, 'crash ledger not updated'));
 }
 
 async function deadLetter(js: JetStreamClient, m: JsMsg, reason: string, deliveries: number): Promise<void> {
   const h = outgoingHeaders();
   h.set(DLQ_REASON_HEADER, reason.replace(/[\r\n]+/g, ' ').slice(0, 1000));
   h.set(DLQ_DELIVERIES_HEADER, String(deliveries));
-  await js.publish(deadLetterSubject(m.subject), m.data, { headers: h, msgID: `dlq-${m.info.stream}-${m.info.streamSequence}` });
+  await js.publish(deadLetterSubject(m.subject), m.data, {
+    headers: h,
+    msgID: `dlq-${m.info.stream}-${m.info.streamSequence}`,
+  });
 }
 
 /**
@@ -268,7 +323,14 @@ async function deadLetter(js: JetStreamClient, m: JsMsg, reason: string, deliver
  * consumer, whereas an event stays in its stream for every other consumer that has not had it
  * yet. A queue group makes one replica do it.
  */
-function watchMaxDeliveries(nc: NatsConnection, js: JetStreamClient, jsm: JetStreamManager, log: Logger, contract: MessageContract<unknown>, durable: string): Subscription {
+function watchMaxDeliveries(
+  nc: NatsConnection,
+  js: JetStreamClient,
+  jsm: JetStreamManager,
+  log: Logger,
+  contract: MessageContract<unknown>,
+  durable: string,
+): Subscription {
   const subject = `$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${contract.stream}.${durable}`;
   return nc.subscribe(subject, {
     queue: `${durable}-advisories`,
@@ -284,7 +346,10 @@ function watchMaxDeliveries(nc: NatsConnection, js: JetStreamClient, jsm: JetStr
           const h = outgoingHeaders();
           h.set(DLQ_REASON_HEADER, 'maximum deliveries reached without an answer from a consumer');
           h.set(DLQ_DELIVERIES_HEADER, String(advisory.deliveries ?? ''));
-          await js.publish(deadLetterSubject(stored.subject), stored.data, { headers: h, msgID: `dlq-${contract.stream}-${seq}` });
+          await js.publish(deadLetterSubject(stored.subject), stored.data, {
+            headers: h,
+            msgID: `dlq-${contract.stream}-${seq}`,
+          });
           if (ownsItsMessages(contract.stream)) await jsm.streams.deleteMessage(contract.stream, seq, false);
           log.error({ subject: stored.subject, seq }, 'message exhausted its deliveries; dead-lettered');
         } catch (e) {
@@ -295,7 +360,6 @@ function watchMaxDeliveries(nc: NatsConnection, js: JetStreamClient, jsm: JetStr
     },
   });
 }
-
 
 /** True for a work-queue stream, whose messages are each for one consumer only. */
 function ownsItsMessages(stream: string): boolean {
@@ -310,11 +374,31 @@ function observeConsumer(jsm: JetStreamManager, stream: string, durable: string)
   if (observedConsumers.size > 1) return; // the gauges exist already
   const read = (field: 'num_pending' | 'num_ack_pending' | 'num_redelivered') => async () => {
     const infos = await Promise.all(
-      [...observedConsumers.values()].map(async (c) => ({ c, info: await c.jsm.consumers.info(c.stream, c.durable).catch(() => undefined) })),
+      [...observedConsumers.values()].map(async (c) => ({
+        c,
+        info: await c.jsm.consumers.info(c.stream, c.durable).catch(() => undefined),
+      })),
     );
-    return infos.filter((i) => i.info).map(({ c, info }) => ({ labels: { stream: c.stream, consumer: c.durable }, value: info![field] }));
+    return infos
+      .filter((i) => i.info)
+      .map(({ c, info }) => ({ labels: { stream: c.stream, consumer: c.durable }, value: info![field] }));
   };
-  observedGauge('trove_queue_pending_messages', 'Messages not yet delivered to a durable consumer (its backlog).', ['stream', 'consumer'], read('num_pending'));
-  observedGauge('trove_queue_unacked_messages', 'Messages delivered to a durable consumer and not yet acknowledged.', ['stream', 'consumer'], read('num_ack_pending'));
-  observedGauge('trove_queue_redelivered_messages', 'Messages of a durable consumer delivered more than once and not yet acknowledged.', ['stream', 'consumer'], read('num_redelivered'));
+  observedGauge(
+    'trove_queue_pending_messages',
+    'Messages not yet delivered to a durable consumer (its backlog).',
+    ['stream', 'consumer'],
+    read('num_pending'),
+  );
+  observedGauge(
+    'trove_queue_unacked_messages',
+    'Messages delivered to a durable consumer and not yet acknowledged.',
+    ['stream', 'consumer'],
+    read('num_ack_pending'),
+  );
+  observedGauge(
+    'trove_queue_redelivered_messages',
+    'Messages of a durable consumer delivered more than once and not yet acknowledged.',
+    ['stream', 'consumer'],
+    read('num_redelivered'),
+  );
 }

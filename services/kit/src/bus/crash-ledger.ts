@@ -66,7 +66,11 @@ export async function openCrashLedger(js: JetStreamClient): Promise<CrashLedger>
       const entry = await kv.get(key);
       const decoded = entry && entry.operation === 'PUT' ? decodeJson(entry.value) : null;
       const previous = decoded?.ok ? (decoded.value as Partial<Marker>) : {};
-      const attempts = { crashes: previous.crashes ?? 0, failures: previous.failures ?? 0, ...(previous.settled ? { settled: true } : {}) };
+      const attempts = {
+        crashes: previous.crashes ?? 0,
+        failures: previous.failures ?? 0,
+        ...(previous.settled ? { settled: true } : {}),
+      };
       if (!previous.running || previous.settled) return attempts;
       // Counted once: this delivery may itself wait (at the solo gate) before it begins.
       if (!previous.stopping) attempts.crashes++;

@@ -108,7 +108,8 @@ export class Bus {
       if (s.type === 'disconnect' || s.type === 'reconnecting') this.reconnecting = true;
       if (s.type === 'reconnect') this.reconnecting = false;
       // 'reconnecting' repeats every attempt: log only the transitions.
-      if (s.type === 'disconnect' || s.type === 'reconnect' || s.type === 'error') this.log.warn({ nats: s.type, data: String(s.data) }, 'nats connection status');
+      if (s.type === 'disconnect' || s.type === 'reconnect' || s.type === 'error')
+        this.log.warn({ nats: s.type, data: String(s.data) }, 'nats connection status');
     }
   }
 
@@ -149,15 +150,24 @@ export class Bus {
    * Publishes an event or work item. `msgId` de-duplicates: a retry with the same id within the
    * stream's window is stored once. `headers` travel beside the payload (e.g. DLQ_REASON_HEADER).
    */
-  async publish<P>(contract: MessageContract<P>, payload: P, opts: { msgId: string; headers?: Record<string, string> }): Promise<void> {
+  async publish<P>(
+    contract: MessageContract<P>,
+    payload: P,
+    opts: { msgId: string; headers?: Record<string, string> },
+  ): Promise<void> {
     const check = validate(contract.payload, payload);
-    if (!check.valid) throw new AppError('INTERNAL', `refusing to publish invalid ${contract.subject}: ${check.errors.join('; ')}`);
+    if (!check.valid)
+      throw new AppError('INTERNAL', `refusing to publish invalid ${contract.subject}: ${check.errors.join('; ')}`);
     const headers = outgoingHeaders();
     for (const [name, value] of Object.entries(opts.headers ?? {})) headers.set(name, value);
     await this.jetstream().publish(contract.subject, encodeJson(payload), { msgID: opts.msgId, headers });
   }
 
-  async consume<P>(contract: MessageContract<P>, options: ConsumeOptions, handler: MessageHandler<P>): Promise<ConsumerHandle> {
+  async consume<P>(
+    contract: MessageContract<P>,
+    options: ConsumeOptions,
+    handler: MessageHandler<P>,
+  ): Promise<ConsumerHandle> {
     const handle = await consume(this.nc, this.jetstream(), await this.manager(), this.log, contract, options, handler);
     this.consumers.add(handle);
     return {
@@ -182,7 +192,6 @@ export class Bus {
     if (!this.nc.isClosed()) await this.nc.drain().catch(() => undefined);
   }
 }
-
 
 export { natsAuthorizationBlock, natsPasswordSecretName, natsServiceUsers } from './nats-users';
 export type { NatsUser } from './nats-users';

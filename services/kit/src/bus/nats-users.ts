@@ -15,7 +15,11 @@ export function natsPasswordSecretName(service: string): string {
 
 /** Every service's NATS user (named after the service) with its allow-lists, given its password. */
 export function natsServiceUsers(passwordOf: (service: string) => string): NatsUser[] {
-  return BUS_SERVICES.map((service) => ({ user: service, password: passwordOf(service), permissions: natsPermissionsOf(service) }));
+  return BUS_SERVICES.map((service) => ({
+    user: service,
+    password: passwordOf(service),
+    permissions: natsPermissionsOf(service),
+  }));
 }
 
 /**

@@ -20,7 +20,10 @@ export interface RpcHandler<Req = unknown, Res = unknown> {
   handle(request: Req): Promise<Res>;
 }
 
-export function rpcHandler<Req, Res>(contract: RpcContract<Req, Res>, handle: (request: Req) => Promise<Res>): RpcHandler<Req, Res> {
+export function rpcHandler<Req, Res>(
+  contract: RpcContract<Req, Res>,
+  handle: (request: Req) => Promise<Res>,
+): RpcHandler<Req, Res> {
   return { contract, handle };
 }
 
@@ -67,7 +70,11 @@ async function dispatch(h: RpcHandler, msg: ServiceMsg, log: Logger): Promise<vo
   const subject = h.contract.subject;
   const requestId = requestIdOf(msg.headers);
   const parentCtx = incomingContext(msg.headers);
-  const span = tracer.startSpan(`rpc ${subject}`, { kind: SpanKind.SERVER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': subject } }, parentCtx);
+  const span = tracer.startSpan(
+    `rpc ${subject}`,
+    { kind: SpanKind.SERVER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': subject } },
+    parentCtx,
+  );
   const started = process.hrtime.bigint();
   let outcome = 'ok';
   const reply = (code: ErrorCode, message: string, details?: Record<string, unknown>) => {
@@ -83,7 +90,9 @@ async function dispatch(h: RpcHandler, msg: ServiceMsg, log: Logger): Promise<vo
     if (!check.valid) return reply('BAD_REQUEST', `invalid request: ${check.errors.join('; ')}`);
     const userId = (decoded.value as { userId?: unknown }).userId;
     const result = await context.with(trace.setSpan(parentCtx, span), () =>
-      runWithContext({ requestId, userId: typeof userId === 'string' ? userId : undefined }, () => h.handle(decoded.value)),
+      runWithContext({ requestId, userId: typeof userId === 'string' ? userId : undefined }, () =>
+        h.handle(decoded.value),
+      ),
     );
     const out = validate(h.contract.response, result);
     if (!out.valid) {
@@ -116,17 +125,31 @@ export interface RequestOptions {
  * Typed request through a contract. Service errors come back as AppError with their code;
  * no responder or no answer in time becomes UNAVAILABLE (the gateway answers 503).
  */
-export async function requestRpc<Req, Res>(nc: NatsConnection, contract: RpcContract<Req, Res>, request: Req, opts: RequestOptions): Promise<Res> {
-  const span = tracer.startSpan(`rpc ${contract.subject}`, { kind: SpanKind.CLIENT, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': contract.subject } });
+export async function requestRpc<Req, Res>(
+  nc: NatsConnection,
+  contract: RpcContract<Req, Res>,
+  request: Req,
+  opts: RequestOptions,
+): Promise<Res> {
+  const span = tracer.startSpan(`rpc ${contract.subject}`, {
+    kind: SpanKind.CLIENT,
+    attributes: { 'messaging.system': 'nats', 'messaging.destination.name': contract.subject },
+  });
   const started = process.hrtime.bigint();
   let outcome = 'ok';
   try {
     return await context.with(trace.setSpan(context.active(), span), async () => {
       let msg;
       try {
-        msg = await nc.request(contract.subject, encodeJson(request), { timeout: opts.timeoutMs, headers: outgoingHeaders() });
+        msg = await nc.request(contract.subject, encodeJson(request), {
+          timeout: opts.timeoutMs,
+          headers: outgoingHeaders(),
+        });
       } catch (err) {
-        if (err instanceof NatsError && (err.code === NatsErrorCode.NoResponders || err.code === NatsErrorCode.Timeout)) {
+        if (
+          err instanceof NatsError &&
+          (err.code === NatsErrorCode.NoResponders || err.code === NatsErrorCode.Timeout)
+        ) {
           const why = err.code === NatsErrorCode.Timeout ? 'did not answer in time' : 'is unavailable';
           throw new AppError('UNAVAILABLE', `${contract.service} service ${why}`);
         }
@@ -136,7 +159,11 @@ export async function requestRpc<Req, Res>(nc: NatsConnection, contract: RpcCont
       if (msg.headers?.get('Nats-Service-Error-Code')) {
         const body = decoded.ok ? (decoded.value as Partial<ErrorReply>) : {};
         const e = body.error;
-        throw new AppError(e?.code ?? 'INTERNAL', e?.message ?? msg.headers.get('Nats-Service-Error') ?? 'internal error', e?.details);
+        throw new AppError(
+          e?.code ?? 'INTERNAL',
+          e?.message ?? msg.headers.get('Nats-Service-Error') ?? 'internal error',
+          e?.details,
+        );
       }
       if (!decoded.ok || typeof decoded.value !== 'object' || decoded.value === null || !('result' in decoded.value)) {
         throw new AppError('INTERNAL', `malformed reply from ${contract.subject}`);

@@ -23,7 +23,12 @@ export async function ensureStreams(jsm: JetStreamManager): Promise<void> {
   for (const cfg of streamConfigs()) {
     try {
       const info = await jsm.streams.info(cfg.name);
-      await jsm.streams.update(cfg.name, { ...info.config, subjects: cfg.subjects, max_age: cfg.max_age, duplicate_window: cfg.duplicate_window });
+      await jsm.streams.update(cfg.name, {
+        ...info.config,
+        subjects: cfg.subjects,
+        max_age: cfg.max_age,
+        duplicate_window: cfg.duplicate_window,
+      });
     } catch (err) {
       if (!isNotFound(err)) throw err;
       try {
@@ -50,7 +55,10 @@ export async function waitForStreams(jsm: JetStreamManager, log: Logger, timeout
         break;
       } catch (err) {
         if (!isNotFound(err)) throw err;
-        if (Date.now() > deadline) throw new Error(`stream ${cfg.name} was not created within ${timeoutMs} ms (by auth, media, library, explore or jobs)`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `stream ${cfg.name} was not created within ${timeoutMs} ms (by auth, media, library, explore or jobs)`,
+          );
         if (attempt === 0) log.info({ stream: cfg.name }, 'waiting for the stream to be created by another service');
         await new Promise((r) => setTimeout(r, 500));
       }

@@ -1,5 +1,19 @@
 import { spawnSync } from 'node:child_process';
-import { ConfigError, bool, decimal, int, list, loadConfig, logLevel, oneOf, optionalStr, proxyList, redactUrl, str, url } from './index';
+import {
+  ConfigError,
+  bool,
+  decimal,
+  int,
+  list,
+  loadConfig,
+  logLevel,
+  oneOf,
+  optionalStr,
+  proxyList,
+  redactUrl,
+  str,
+  url,
+} from './index';
 import { commonSpec } from './common';
 
 describe('config', () => {
@@ -14,7 +28,14 @@ describe('config', () => {
 
   it('applies defaults and parses values', () => {
     const c = loadConfig(spec, { TROVE_X_NAME: 'trove', TROVE_X_DEBUG: 'yes', TROVE_X_PORT: '8080' });
-    expect(c).toEqual({ port: 8080, name: 'trove', debug: true, mode: 'a', nested: { url: 'nats://localhost:4222' }, opt: undefined });
+    expect(c).toEqual({
+      port: 8080,
+      name: 'trove',
+      debug: true,
+      mode: 'a',
+      nested: { url: 'nats://localhost:4222' },
+      opt: undefined,
+    });
   });
 
   it('names every bad or missing variable at once', () => {
@@ -55,18 +76,24 @@ describe('config', () => {
     expect(loadConfig(spec, {})).toEqual({ d: 0.3 });
     expect(loadConfig(spec, { TROVE_X_D: '.25' })).toEqual({ d: 0.25 });
     expect(loadConfig(spec, { TROVE_X_D: '2' })).toEqual({ d: 2 });
-    for (const bad of ['2.5', '-0.1', 'abc', '1e-2', '0.3.1']) expect(() => loadConfig(spec, { TROVE_X_D: bad })).toThrow(`TROVE_X_D must be a number from 0 to 2, got "${bad}"`);
+    for (const bad of ['2.5', '-0.1', 'abc', '1e-2', '0.3.1'])
+      expect(() => loadConfig(spec, { TROVE_X_D: bad })).toThrow(
+        `TROVE_X_D must be a number from 0 to 2, got "${bad}"`,
+      );
   });
 
   it('reads comma-separated lists, each value long enough', () => {
     const spec = { keys: list('TROVE_X_KEYS', { minLength: 3 }) };
     expect(loadConfig(spec, {})).toEqual({ keys: [] });
     expect(loadConfig(spec, { TROVE_X_KEYS: ' abc, defg ,, ' })).toEqual({ keys: ['abc', 'defg'] });
-    expect(() => loadConfig(spec, { TROVE_X_KEYS: 'abc,de' })).toThrow('TROVE_X_KEYS: each value must be at least 3 characters');
+    expect(() => loadConfig(spec, { TROVE_X_KEYS: 'abc,de' })).toThrow(
+      'TROVE_X_KEYS: each value must be at least 3 characters',
+    );
   });
 
   describe('trusted proxy lists', () => {
-    const read = (value?: string) => loadConfig({ proxies: proxyList('TROVE_X_PROXIES') }, { TROVE_X_PROXIES: value }).proxies;
+    const read = (value?: string) =>
+      loadConfig({ proxies: proxyList('TROVE_X_PROXIES') }, { TROVE_X_PROXIES: value }).proxies;
 
     it('are empty when unset: no proxy is trusted unless listed', () => {
       expect(read()).toEqual([]);
@@ -74,24 +101,38 @@ describe('config', () => {
     });
 
     it('list addresses, CIDRs and range names', () => {
-      expect(read('10.0.0.5, 172.16.0.0/12,fd00::/8, ::1 ,loopback')).toEqual(['10.0.0.5', '172.16.0.0/12', 'fd00::/8', '::1', 'loopback']);
+      expect(read('10.0.0.5, 172.16.0.0/12,fd00::/8, ::1 ,loopback')).toEqual([
+        '10.0.0.5',
+        '172.16.0.0/12',
+        'fd00::/8',
+        '::1',
+        'loopback',
+      ]);
     });
 
-    it.each(['proxy.local', '10.0.0.0/33', '::/129', '10.0.0.1/8/1', 'private', '10.0.0.0/x', '10.0.0.0/'])('refuse %s, naming the variable', (entry) => {
-      expect(() => read(`127.0.0.1,${entry}`)).toThrow(/TROVE_X_PROXIES must list addresses/);
-    });
+    it.each(['proxy.local', '10.0.0.0/33', '::/129', '10.0.0.1/8/1', 'private', '10.0.0.0/x', '10.0.0.0/'])(
+      'refuse %s, naming the variable',
+      (entry) => {
+        expect(() => read(`127.0.0.1,${entry}`)).toThrow(/TROVE_X_PROXIES must list addresses/);
+      },
+    );
   });
 
   it('reads log levels in any case and names the variable when it is not one', () => {
     const spec = { level: logLevel('TROVE_X_LEVEL', { default: 'info' }) };
     expect(loadConfig(spec, {})).toEqual({ level: 'info' });
     expect(loadConfig(spec, { TROVE_X_LEVEL: 'DEBUG' })).toEqual({ level: 'debug' });
-    expect(() => loadConfig(spec, { TROVE_X_LEVEL: 'loud' })).toThrow('TROVE_X_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, got "loud"');
+    expect(() => loadConfig(spec, { TROVE_X_LEVEL: 'loud' })).toThrow(
+      'TROVE_X_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, got "loud"',
+    );
   });
 
   it('a service started with a bad variable stops with a message naming it', () => {
     const script = `require(${JSON.stringify(require.resolve('../../dist/config'))}).loadConfigOrExit('demo', { port: require(${JSON.stringify(require.resolve('../../dist/config'))}).int('TROVE_X_PORT') })`;
-    const out = spawnSync(process.execPath, ['-e', script], { env: { ...process.env, TROVE_X_PORT: 'abc' }, encoding: 'utf8' });
+    const out = spawnSync(process.execPath, ['-e', script], {
+      env: { ...process.env, TROVE_X_PORT: 'abc' },
+      encoding: 'utf8',
+    });
     expect(out.status).toBe(78);
     expect(out.stderr).toContain('demo: invalid configuration');
     expect(out.stderr).toContain('TROVE_X_PORT must be an integer, got "abc"');

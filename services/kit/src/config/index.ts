@@ -46,11 +46,13 @@ function make<T>(name: string, opts: Common<T>, parse: (s: string) => T): Var<T>
 
 export const str = (name: string, opts: Common<string> & { minLength?: number } = {}): Var<string> =>
   make(name, opts, (s) => {
-    if (opts.minLength !== undefined && s.length < opts.minLength) throw new Error(`${name} must be at least ${opts.minLength} characters`);
+    if (opts.minLength !== undefined && s.length < opts.minLength)
+      throw new Error(`${name} must be at least ${opts.minLength} characters`);
     return s;
   });
 
-export const optionalStr = (name: string): Var<string | undefined> => make<string | undefined>(name, { required: false }, (s) => s);
+export const optionalStr = (name: string): Var<string | undefined> =>
+  make<string | undefined>(name, { required: false }, (s) => s);
 
 export const int = (name: string, opts: Common<number> & { min?: number; max?: number } = {}): Var<number> =>
   make(name, opts, (s) => {
@@ -66,7 +68,8 @@ export const decimal = (name: string, opts: Common<number> & { min?: number; max
   make(name, opts, (s) => {
     const n = Number(s);
     const inRange = (opts.min === undefined || n >= opts.min) && (opts.max === undefined || n <= opts.max);
-    if (!/^\d*\.?\d+$/.test(s) || !inRange) throw new Error(`${name} must be a number from ${opts.min ?? 0} to ${opts.max ?? 'any'}, got "${s}"`);
+    if (!/^\d*\.?\d+$/.test(s) || !inRange)
+      throw new Error(`${name} must be a number from ${opts.min ?? 0} to ${opts.max ?? 'any'}, got "${s}"`);
     return n;
   });
 
@@ -108,7 +111,8 @@ export const list = (name: string, opts: Common<string[]> & { minLength?: number
       .map((item) => item.trim())
       .filter(Boolean);
     const min = opts.minLength ?? 0;
-    if (items.some((item) => item.length < min)) throw new Error(`${name}: each value must be at least ${min} characters`);
+    if (items.some((item) => item.length < min))
+      throw new Error(`${name}: each value must be at least ${min} characters`);
     return items;
   });
 
@@ -131,7 +135,8 @@ export const proxyList = (name: string): Var<string[]> =>
       .map((item) => item.trim())
       .filter(Boolean);
     const bad = entries.find((e) => !isProxyEntry(e));
-    if (bad !== undefined) throw new Error(`${name} must list addresses, CIDRs, loopback, linklocal or uniquelocal; got "${bad}"`);
+    if (bad !== undefined)
+      throw new Error(`${name} must list addresses, CIDRs, loopback, linklocal or uniquelocal; got "${bad}"`);
     return entries;
   });
 

@@ -9,7 +9,15 @@ import { openDocStore } from './index';
 import { openMongoDocStore } from './mongo';
 import { openNedbDocStore } from './nedb';
 import { openSqliteDocStore } from './sqlite/store';
-import { DuplicateKeyError, UnsupportedQueryError, type BaseDoc, type Collection, type DocStore, type Filter, type Update } from './port';
+import {
+  DuplicateKeyError,
+  UnsupportedQueryError,
+  type BaseDoc,
+  type Collection,
+  type DocStore,
+  type Filter,
+  type Update,
+} from './port';
 
 /**
  * One contract, run against every adapter: the port promises MongoDB semantics for its subset, so each
@@ -207,7 +215,10 @@ function docStoreContract(getFactory: () => StoreFactory): void {
       ['a replacement document', () => c.updateOne({ _id: 'p1' }, rawUpdate({ name: 'x' }))],
       ['an empty update', () => c.updateOne({ _id: 'p1' }, {})],
       ['a positional update', () => c.updateOne({ _id: 'p1' }, { $set: { 'items.$.qty': 9 } })],
-      ['conflicting update paths', () => c.updateOne({ _id: 'p1' }, { $set: { address: {} }, $unset: { 'address.city': '' } })],
+      [
+        'conflicting update paths',
+        () => c.updateOne({ _id: 'p1' }, { $set: { address: {} }, $unset: { 'address.city': '' } }),
+      ],
       ['an update of _id', () => c.updateOne({ _id: 'p1' }, { $set: { _id: 'p9' } })],
       ['$pull with a condition', () => c.updateOne({ _id: 'p1' }, { $pull: { scores: { $gt: 5 } } })],
       ['$inc with a string', () => c.updateOne({ _id: 'p1' }, rawUpdate({ $inc: { age: '1' } }))],
@@ -249,8 +260,22 @@ function docStoreContract(getFactory: () => StoreFactory): void {
     });
 
     test('sorts on several keys in key order', async () => {
-      expect(idsInOrder(await c.find({}, { sort: { group: 1, rank: -1 } }))).toEqual(['r4', 'r2', 'r6', 'r1', 'r3', 'r5']);
-      expect(idsInOrder(await c.find({}, { sort: { rank: 1, group: -1 } }))).toEqual(['r5', 'r3', 'r6', 'r1', 'r2', 'r4']);
+      expect(idsInOrder(await c.find({}, { sort: { group: 1, rank: -1 } }))).toEqual([
+        'r4',
+        'r2',
+        'r6',
+        'r1',
+        'r3',
+        'r5',
+      ]);
+      expect(idsInOrder(await c.find({}, { sort: { rank: 1, group: -1 } }))).toEqual([
+        'r5',
+        'r3',
+        'r6',
+        'r1',
+        'r2',
+        'r4',
+      ]);
     });
 
     test('sorts on Dates', async () => {
@@ -258,8 +283,14 @@ function docStoreContract(getFactory: () => StoreFactory): void {
     });
 
     test('applies skip and limit after sorting and filtering', async () => {
-      expect(idsInOrder(await c.find({}, { sort: { group: 1, rank: -1 }, skip: 2, limit: 3 }))).toEqual(['r6', 'r1', 'r3']);
-      expect(idsInOrder(await c.find({ rank: { $lte: 2 } }, { sort: { rank: 1, group: -1 }, skip: 1, limit: 2 }))).toEqual(['r3', 'r6']);
+      expect(idsInOrder(await c.find({}, { sort: { group: 1, rank: -1 }, skip: 2, limit: 3 }))).toEqual([
+        'r6',
+        'r1',
+        'r3',
+      ]);
+      expect(
+        idsInOrder(await c.find({ rank: { $lte: 2 } }, { sort: { rank: 1, group: -1 }, skip: 1, limit: 2 })),
+      ).toEqual(['r3', 'r6']);
       expect(await c.find({}, { sort: { _id: 1 }, skip: 10 })).toEqual([]);
       expect(await c.find({}, { sort: { _id: 1 }, limit: 0 })).toHaveLength(6);
     });
@@ -269,7 +300,9 @@ function docStoreContract(getFactory: () => StoreFactory): void {
       expect(all).toHaveLength(6);
       expect(await c.find({}, { limit: 4 })).toHaveLength(4);
       expect(await c.find({}, { skip: 4 })).toHaveLength(2);
-      expect(sortedIds([...(await c.find({}, { limit: 3 })), ...(await c.find({}, { skip: 3 }))])).toEqual(sortedIds(rows));
+      expect(sortedIds([...(await c.find({}, { limit: 3 })), ...(await c.find({}, { skip: 3 }))])).toEqual(
+        sortedIds(rows),
+      );
     });
 
     test('findOne honours sort', async () => {
@@ -296,7 +329,10 @@ function docStoreContract(getFactory: () => StoreFactory): void {
     test('$set: top-level, dotted, creating sub-documents; modified counts only real changes', async () => {
       const c = fresh();
       await c.insertOne({ _id: 'u1', a: 1, nested: { x: 1 } });
-      await expect(c.updateOne({ _id: 'u1' }, { $set: { a: 2, 'nested.y': 2, 'deep.er': 'z' } })).resolves.toEqual({ matched: 1, modified: 1 });
+      await expect(c.updateOne({ _id: 'u1' }, { $set: { a: 2, 'nested.y': 2, 'deep.er': 'z' } })).resolves.toEqual({
+        matched: 1,
+        modified: 1,
+      });
       expect(await c.findOne({ _id: 'u1' })).toEqual({ _id: 'u1', a: 2, nested: { x: 1, y: 2 }, deep: { er: 'z' } });
       await expect(c.updateOne({ _id: 'u1' }, { $set: { a: 2 } })).resolves.toEqual({ matched: 1, modified: 0 });
       await expect(c.updateOne({ _id: 'nope' }, { $set: { a: 3 } })).resolves.toEqual({ matched: 0, modified: 0 });
@@ -316,9 +352,15 @@ function docStoreContract(getFactory: () => StoreFactory): void {
     test('$unset: top-level and dotted; a missing field is a no-op', async () => {
       const c = fresh();
       await c.insertOne({ _id: 'u1', a: 1, b: 2, nested: { x: 1, y: 2 } });
-      await expect(c.updateOne({ _id: 'u1' }, { $unset: { a: '', 'nested.x': 1 } })).resolves.toEqual({ matched: 1, modified: 1 });
+      await expect(c.updateOne({ _id: 'u1' }, { $unset: { a: '', 'nested.x': 1 } })).resolves.toEqual({
+        matched: 1,
+        modified: 1,
+      });
       expect(await c.findOne({ _id: 'u1' })).toEqual({ _id: 'u1', b: 2, nested: { y: 2 } });
-      await expect(c.updateOne({ _id: 'u1' }, { $unset: { a: true, 'no.such': '' } })).resolves.toEqual({ matched: 1, modified: 0 });
+      await expect(c.updateOne({ _id: 'u1' }, { $unset: { a: true, 'no.such': '' } })).resolves.toEqual({
+        matched: 1,
+        modified: 0,
+      });
     });
 
     test('$inc: positive, negative, fractional, creating missing (nested) fields', async () => {
@@ -339,8 +381,14 @@ function docStoreContract(getFactory: () => StoreFactory): void {
     test('$addToSet: single values, $each, no duplicates, creates missing arrays', async () => {
       const c = fresh();
       await c.insertOne({ _id: 'u1', tags: ['a'] });
-      await expect(c.updateOne({ _id: 'u1' }, { $addToSet: { tags: 'b' } })).resolves.toEqual({ matched: 1, modified: 1 });
-      await expect(c.updateOne({ _id: 'u1' }, { $addToSet: { tags: 'a' } })).resolves.toEqual({ matched: 1, modified: 0 });
+      await expect(c.updateOne({ _id: 'u1' }, { $addToSet: { tags: 'b' } })).resolves.toEqual({
+        matched: 1,
+        modified: 1,
+      });
+      await expect(c.updateOne({ _id: 'u1' }, { $addToSet: { tags: 'a' } })).resolves.toEqual({
+        matched: 1,
+        modified: 0,
+      });
       await c.updateOne({ _id: 'u1' }, { $addToSet: { tags: { $each: ['b', 'c', 'd'] }, labels: 'x' } });
       expect(await c.findOne({ _id: 'u1' })).toEqual({ _id: 'u1', tags: ['a', 'b', 'c', 'd'], labels: ['x'] });
       await c.updateOne({ _id: 'u1' }, { $addToSet: { refs: { $each: [{ k: 1 }, { k: 2 }] } } });
@@ -352,7 +400,10 @@ function docStoreContract(getFactory: () => StoreFactory): void {
       const c = fresh();
       const at = new Date(1000);
       await c.insertOne({ _id: 'u1', scores: [1, 2, 1, 3], dates: [at, new Date(2000)] });
-      await expect(c.updateOne({ _id: 'u1' }, { $pull: { scores: 1, dates: new Date(1000) } })).resolves.toEqual({ matched: 1, modified: 1 });
+      await expect(c.updateOne({ _id: 'u1' }, { $pull: { scores: 1, dates: new Date(1000) } })).resolves.toEqual({
+        matched: 1,
+        modified: 1,
+      });
       expect(await c.findOne({ _id: 'u1' })).toEqual({ _id: 'u1', scores: [2, 3], dates: [new Date(2000)] });
       await expect(c.updateOne({ _id: 'u1' }, { $pull: { scores: 9 } })).resolves.toEqual({ matched: 1, modified: 0 });
       await expect(c.updateOne({ _id: 'u1' }, { $pull: { nothing: 1 } })).resolves.toEqual({ matched: 1, modified: 0 });
@@ -361,7 +412,10 @@ function docStoreContract(getFactory: () => StoreFactory): void {
     test('several operators in one update', async () => {
       const c = fresh();
       await c.insertOne({ _id: 'u1', n: 1, tags: ['a'], scores: [1, 2], gone: true });
-      await c.updateOne({ _id: 'u1' }, { $set: { s: 'x' }, $inc: { n: 1 }, $addToSet: { tags: 'z' }, $pull: { scores: 2 }, $unset: { gone: '' } });
+      await c.updateOne(
+        { _id: 'u1' },
+        { $set: { s: 'x' }, $inc: { n: 1 }, $addToSet: { tags: 'z' }, $pull: { scores: 2 }, $unset: { gone: '' } },
+      );
       expect(await c.findOne({ _id: 'u1' })).toEqual({ _id: 'u1', n: 2, tags: ['a', 'z'], scores: [1], s: 'x' });
     });
 
@@ -373,18 +427,26 @@ function docStoreContract(getFactory: () => StoreFactory): void {
         { _id: 'c', kind: 'x', flag: false },
         { _id: 'd', kind: 'y', flag: false },
       ]);
-      await expect(c.updateOne({ kind: 'x', flag: false }, { $set: { one: true } })).resolves.toEqual({ matched: 1, modified: 1 });
+      await expect(c.updateOne({ kind: 'x', flag: false }, { $set: { one: true } })).resolves.toEqual({
+        matched: 1,
+        modified: 1,
+      });
       await expect(c.count({ one: true })).resolves.toBe(1);
       await expect(c.updateMany({ kind: 'x' }, { $set: { flag: true } })).resolves.toEqual({ matched: 3, modified: 2 });
       await expect(c.count({ flag: true })).resolves.toBe(3);
-      await expect(c.updateMany({ kind: 'zzz' }, { $set: { flag: true } })).resolves.toEqual({ matched: 0, modified: 0 });
+      await expect(c.updateMany({ kind: 'zzz' }, { $set: { flag: true } })).resolves.toEqual({
+        matched: 0,
+        modified: 0,
+      });
     });
   });
 
   describe('upsert', () => {
     test('updateOne inserts from the filter equalities plus the update, then updates', async () => {
       const c = fresh();
-      await expect(c.updateOne({ _id: 'up1', kind: 'k' }, { $set: { a: 1 }, $inc: { n: 2 } }, { upsert: true })).resolves.toEqual({
+      await expect(
+        c.updateOne({ _id: 'up1', kind: 'k' }, { $set: { a: 1 }, $inc: { n: 2 } }, { upsert: true }),
+      ).resolves.toEqual({
         matched: 0,
         modified: 0,
         upsertedId: 'up1',
@@ -405,28 +467,50 @@ function docStoreContract(getFactory: () => StoreFactory): void {
 
     test('equalities are taken from $eq, $and and dotted paths', async () => {
       const c = fresh();
-      const result = await c.updateOne({ $and: [{ a: 1 }, { b: { $eq: 'two' } }], 'meta.kind': 'x' }, { $set: { c: true } }, { upsert: true });
+      const result = await c.updateOne(
+        { $and: [{ a: 1 }, { b: { $eq: 'two' } }], 'meta.kind': 'x' },
+        { $set: { c: true } },
+        { upsert: true },
+      );
       const doc = await c.findOne({ _id: result.upsertedId });
       expect(doc).toEqual({ _id: result.upsertedId, a: 1, b: 'two', meta: { kind: 'x' }, c: true });
     });
 
     test('a one-clause $or and an $in of one value count as equalities', async () => {
       const c = fresh();
-      const result = await c.updateOne({ $or: [{ kind: 'solo' }], tag: { $in: ['t'] } }, { $set: { x: 1 } }, { upsert: true });
-      expect(await c.findOne({ _id: result.upsertedId })).toEqual({ _id: result.upsertedId, kind: 'solo', tag: 't', x: 1 });
+      const result = await c.updateOne(
+        { $or: [{ kind: 'solo' }], tag: { $in: ['t'] } },
+        { $set: { x: 1 } },
+        { upsert: true },
+      );
+      expect(await c.findOne({ _id: result.upsertedId })).toEqual({
+        _id: result.upsertedId,
+        kind: 'solo',
+        tag: 't',
+        x: 1,
+      });
     });
 
     test('a filter that pins one path twice cannot seed an upsert', async () => {
       const c = fresh();
-      await expect(c.updateOne({ $and: [{ a: 1 }, { a: 2 }] }, { $set: { b: 1 } }, { upsert: true })).rejects.toBeInstanceOf(UnsupportedQueryError);
-      await expect(c.findOneAndUpdate({ a: 1, 'a.b': 2 }, { $set: { b: 1 } }, { upsert: true })).rejects.toBeInstanceOf(UnsupportedQueryError);
+      await expect(
+        c.updateOne({ $and: [{ a: 1 }, { a: 2 }] }, { $set: { b: 1 } }, { upsert: true }),
+      ).rejects.toBeInstanceOf(UnsupportedQueryError);
+      await expect(c.findOneAndUpdate({ a: 1, 'a.b': 2 }, { $set: { b: 1 } }, { upsert: true })).rejects.toBeInstanceOf(
+        UnsupportedQueryError,
+      );
       await expect(c.count({})).resolves.toBe(0);
     });
 
     test('findOneAndUpdate upserts: after returns the new document, before returns null', async () => {
       const c = fresh();
-      await expect(c.findOneAndUpdate({ _id: 'f1' }, { $inc: { n: 1 } }, { upsert: true })).resolves.toEqual({ _id: 'f1', n: 1 });
-      await expect(c.findOneAndUpdate({ _id: 'f2' }, { $inc: { n: 1 } }, { upsert: true, returnDocument: 'before' })).resolves.toBeNull();
+      await expect(c.findOneAndUpdate({ _id: 'f1' }, { $inc: { n: 1 } }, { upsert: true })).resolves.toEqual({
+        _id: 'f1',
+        n: 1,
+      });
+      await expect(
+        c.findOneAndUpdate({ _id: 'f2' }, { $inc: { n: 1 } }, { upsert: true, returnDocument: 'before' }),
+      ).resolves.toBeNull();
       expect(await c.findOne({ _id: 'f2' })).toEqual({ _id: 'f2', n: 1 });
     });
   });
@@ -435,10 +519,22 @@ function docStoreContract(getFactory: () => StoreFactory): void {
     test('returns the document before or after the update (after by default)', async () => {
       const c = fresh();
       await c.insertOne({ _id: 'f1', n: 1 });
-      await expect(c.findOneAndUpdate({ _id: 'f1' }, { $inc: { n: 1 } }, { returnDocument: 'before' })).resolves.toEqual({ _id: 'f1', n: 1 });
-      await expect(c.findOneAndUpdate({ _id: 'f1' }, { $inc: { n: 1 } }, { returnDocument: 'after' })).resolves.toEqual({ _id: 'f1', n: 3 });
-      await expect(c.findOneAndUpdate({ n: { $gt: 2 } }, { $set: { s: 'x' } })).resolves.toEqual({ _id: 'f1', n: 3, s: 'x' });
-      await expect(c.findOneAndUpdate({ _id: 'f1' }, { $set: { s: 'x' } })).resolves.toEqual({ _id: 'f1', n: 3, s: 'x' });
+      await expect(
+        c.findOneAndUpdate({ _id: 'f1' }, { $inc: { n: 1 } }, { returnDocument: 'before' }),
+      ).resolves.toEqual({ _id: 'f1', n: 1 });
+      await expect(c.findOneAndUpdate({ _id: 'f1' }, { $inc: { n: 1 } }, { returnDocument: 'after' })).resolves.toEqual(
+        { _id: 'f1', n: 3 },
+      );
+      await expect(c.findOneAndUpdate({ n: { $gt: 2 } }, { $set: { s: 'x' } })).resolves.toEqual({
+        _id: 'f1',
+        n: 3,
+        s: 'x',
+      });
+      await expect(c.findOneAndUpdate({ _id: 'f1' }, { $set: { s: 'x' } })).resolves.toEqual({
+        _id: 'f1',
+        n: 3,
+        s: 'x',
+      });
     });
 
     test('returns null and inserts nothing when nothing matches', async () => {
@@ -461,9 +557,15 @@ function docStoreContract(getFactory: () => StoreFactory): void {
       await expect(insert).rejects.toMatchObject({ collection: c.name });
       await expect(c.findOne({ _id: 'u2' })).resolves.toBeNull();
 
-      await expect(c.updateOne({ _id: 'u3' }, { $set: { email: 'a@x', other: 1 } })).rejects.toBeInstanceOf(DuplicateKeyError);
-      await expect(c.findOneAndUpdate({ _id: 'u3' }, { $set: { email: 'a@x' } })).rejects.toBeInstanceOf(DuplicateKeyError);
-      await expect(c.updateOne({ _id: 'u9' }, { $set: { email: 'a@x' } }, { upsert: true })).rejects.toBeInstanceOf(DuplicateKeyError);
+      await expect(c.updateOne({ _id: 'u3' }, { $set: { email: 'a@x', other: 1 } })).rejects.toBeInstanceOf(
+        DuplicateKeyError,
+      );
+      await expect(c.findOneAndUpdate({ _id: 'u3' }, { $set: { email: 'a@x' } })).rejects.toBeInstanceOf(
+        DuplicateKeyError,
+      );
+      await expect(c.updateOne({ _id: 'u9' }, { $set: { email: 'a@x' } }, { upsert: true })).rejects.toBeInstanceOf(
+        DuplicateKeyError,
+      );
       expect(await c.find({}, { sort: { _id: 1 } })).toEqual([
         { _id: 'u1', email: 'a@x' },
         { _id: 'u3', email: 'b@x' },
@@ -552,7 +654,9 @@ function docStoreContract(getFactory: () => StoreFactory): void {
           { _id: 'e4', email: 'four@x' },
         ]),
       ).rejects.toBeInstanceOf(DuplicateKeyError);
-      await expect(c.insertMany([{ _id: 'e5' }, { _id: 'e6' }, { _id: 'e5' }])).rejects.toBeInstanceOf(DuplicateKeyError);
+      await expect(c.insertMany([{ _id: 'e5' }, { _id: 'e6' }, { _id: 'e5' }])).rejects.toBeInstanceOf(
+        DuplicateKeyError,
+      );
       expect(sortedIds(await c.find({}))).toEqual(['e0']);
     });
   });
@@ -561,7 +665,10 @@ function docStoreContract(getFactory: () => StoreFactory): void {
     test('insertOne and insertMany return what was stored', async () => {
       const c = fresh();
       await expect(c.insertOne({ _id: 'i1', a: 1 })).resolves.toEqual({ _id: 'i1', a: 1 });
-      await expect(c.insertMany([{ _id: 'i2' }, { _id: 'i3', b: [1] }])).resolves.toEqual([{ _id: 'i2' }, { _id: 'i3', b: [1] }]);
+      await expect(c.insertMany([{ _id: 'i2' }, { _id: 'i3', b: [1] }])).resolves.toEqual([
+        { _id: 'i2' },
+        { _id: 'i3', b: [1] },
+      ]);
       await expect(c.insertMany([])).resolves.toEqual([]);
       await expect(c.count({})).resolves.toBe(3);
     });
@@ -588,7 +695,12 @@ function docStoreContract(getFactory: () => StoreFactory): void {
   describe('values', () => {
     test('Dates round-trip as Date, also nested and in arrays', async () => {
       const c = fresh();
-      const doc = { _id: 'd1', at: new Date('2023-05-06T07:08:09.123Z'), nested: { at: new Date(0) }, list: [new Date(86_400_000)] };
+      const doc = {
+        _id: 'd1',
+        at: new Date('2023-05-06T07:08:09.123Z'),
+        nested: { at: new Date(0) },
+        list: [new Date(86_400_000)],
+      };
       await c.insertOne(doc);
       const found = await c.findOne({ _id: 'd1' });
       expect(found).toEqual(doc);
@@ -599,7 +711,15 @@ function docStoreContract(getFactory: () => StoreFactory): void {
 
     test('reads return plain objects with exactly the stored fields', async () => {
       const c = fresh();
-      const doc = { _id: 'v1', s: 'x', n: 1.5, b: false, z: null, arr: [1, 'a', { k: [] }], obj: { deep: { er: true } } };
+      const doc = {
+        _id: 'v1',
+        s: 'x',
+        n: 1.5,
+        b: false,
+        z: null,
+        arr: [1, 'a', { k: [] }],
+        obj: { deep: { er: true } },
+      };
       await c.insertOne(doc);
       const [found] = await c.find({ _id: 'v1' });
       expect(Object.getPrototypeOf(found)).toBe(Object.prototype);
@@ -641,7 +761,9 @@ function docStoreContract(getFactory: () => StoreFactory): void {
       const c = fresh();
       await c.insertOne({ _id: 'slots', taken: 0 });
       const claims = await Promise.all(
-        Array.from({ length: 20 }, () => c.findOneAndUpdate({ _id: 'slots', taken: { $lt: 10 } }, { $inc: { taken: 1 } })),
+        Array.from({ length: 20 }, () =>
+          c.findOneAndUpdate({ _id: 'slots', taken: { $lt: 10 } }, { $inc: { taken: 1 } }),
+        ),
       );
       const won = claims.filter((claim): claim is Doc => claim !== null).map((claim) => claim.taken as number);
       expect(won.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
@@ -653,7 +775,11 @@ function docStoreContract(getFactory: () => StoreFactory): void {
       await c.insertMany(Array.from({ length: 5 }, (_, i) => ({ _id: `job${i}`, status: 'queued' })));
       const claims = await Promise.all(
         Array.from({ length: 20 }, (_, worker) =>
-          c.findOneAndUpdate({ status: 'queued' }, { $set: { status: 'running', worker: `w${worker}` } }, { returnDocument: 'before' }),
+          c.findOneAndUpdate(
+            { status: 'queued' },
+            { $set: { status: 'running', worker: `w${worker}` } },
+            { returnDocument: 'before' },
+          ),
         ),
       );
       const won = claims.filter((claim): claim is Doc => claim !== null);
@@ -666,7 +792,9 @@ function docStoreContract(getFactory: () => StoreFactory): void {
     test('concurrent inserts of one unique key: exactly one wins', async () => {
       const c = fresh();
       await c.ensureIndex({ fields: { email: 1 }, unique: true });
-      const outcomes = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => c.insertOne({ _id: `u${i}`, email: 'same@x' })));
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 10 }, (_, i) => c.insertOne({ _id: `u${i}`, email: 'same@x' })),
+      );
       expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
       const failures = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
       expect(failures).toHaveLength(9);
@@ -679,7 +807,9 @@ function docStoreContract(getFactory: () => StoreFactory): void {
       await c.insertOne({ _id: 'n', n: 0 });
       await Promise.all(Array.from({ length: 50 }, () => c.updateOne({ _id: 'n' }, { $inc: { n: 1 } })));
       expect((await c.findOne({ _id: 'n' }))?.n).toBe(50);
-      await Promise.all(Array.from({ length: 10 }, () => c.updateOne({ _id: 'u' }, { $inc: { n: 1 } }, { upsert: true })));
+      await Promise.all(
+        Array.from({ length: 10 }, () => c.updateOne({ _id: 'u' }, { $inc: { n: 1 } }, { upsert: true })),
+      );
       expect(await c.findOne({ _id: 'u' })).toEqual({ _id: 'u', n: 10 });
     });
   });
@@ -754,7 +884,9 @@ describe('docstore contract: NeDB', () => {
       try {
         expect(store.kind).toBe('nedb');
         await store.collection<Doc>('albums').insertOne({ _id: 'a1' });
-        await expect(readFile(join(dir.path, 'service', 'docstore', 'library', 'albums.db'), 'utf8')).resolves.toContain('"a1"');
+        await expect(
+          readFile(join(dir.path, 'service', 'docstore', 'library', 'albums.db'), 'utf8'),
+        ).resolves.toContain('"a1"');
       } finally {
         await store.close();
       }
@@ -775,7 +907,10 @@ describe('docstore contract: SQLite', () => {
     dir = await tempDir('trove-docstore-sqlite-');
   });
 
-  docStoreContract(() => ({ kind: 'sqlite', open: (name) => openSqliteDocStore({ file: join(dir.path, `${name}.sqlite`) }) }));
+  docStoreContract(() => ({
+    kind: 'sqlite',
+    open: (name) => openSqliteDocStore({ file: join(dir.path, `${name}.sqlite`) }),
+  }));
 
   describe('embedded specifics', () => {
     test('a file has one owner per process, and a closed store refuses work', async () => {
@@ -833,7 +968,9 @@ function planMongoRun(): MongoPlan {
   ].join('\n');
   const result = spawnSync(process.execPath, ['-e', probe, entry], { encoding: 'utf8', timeout: 15_000 });
   if (result.status === 0) return { source: 'docker' };
-  const detail = result.error ? `probe failed: ${result.error.message}` : result.stderr.trim().split('\n')[0] || `probe exited with ${result.status}`;
+  const detail = result.error
+    ? `probe failed: ${result.error.message}`
+    : result.stderr.trim().split('\n')[0] || `probe exited with ${result.status}`;
   return { source: 'none', why: detail.slice(0, 200) };
 }
 

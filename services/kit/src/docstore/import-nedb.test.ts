@@ -28,7 +28,13 @@ test('the first SQLite start imports the NeDB data of the service, the second do
   const nedb = await openNedbDocStore({ dir: join(dir.path, 'docstore', 'media') });
   const items = nedb.collection<Item>('media_items');
   await items.ensureIndex({ fields: { userId: 1, sha256: 1 }, unique: true });
-  const docs: Item[] = Array.from({ length: 250 }, (_, i) => ({ _id: `i${i}`, userId: i % 2 ? 'u1' : 'u2', sha256: `h${i}`, takenAt: new Date(Date.UTC(2020, 0, 1 + i)), tags: [`t${i % 3}`] }));
+  const docs: Item[] = Array.from({ length: 250 }, (_, i) => ({
+    _id: `i${i}`,
+    userId: i % 2 ? 'u1' : 'u2',
+    sha256: `h${i}`,
+    takenAt: new Date(Date.UTC(2020, 0, 1 + i)),
+    tags: [`t${i % 3}`],
+  }));
   await items.insertMany(docs);
   await nedb.collection<BaseDoc & { n: number }>('counters').insertOne({ _id: 'c', n: 1 });
   await nedb.close();
@@ -38,12 +44,18 @@ test('the first SQLite start imports the NeDB data of the service, the second do
   const store = await openDocStore({ service: 'media', dataDir: dir.path, onImport });
   expect(store.kind).toBe('sqlite');
   expect(imports).toEqual([
-    expect.objectContaining({ collections: { media_items: 250, counters: 1 }, indexes: 1, movedTo: join(dir.path, 'docstore', 'media.nedb-imported') }),
+    expect.objectContaining({
+      collections: { media_items: 250, counters: 1 },
+      indexes: 1,
+      movedTo: join(dir.path, 'docstore', 'media.nedb-imported'),
+    }),
   ]);
   const imported = store.collection<Item>('media_items');
   expect(await imported.count({})).toBe(250);
   expect(await imported.findOne({ _id: 'i7' })).toEqual(docs[7]);
-  expect((await imported.find({ userId: 'u1', tags: 't1' }, { sort: { takenAt: -1 }, limit: 2 })).map((d) => d._id)).toEqual(['i247', 'i241']);
+  expect(
+    (await imported.find({ userId: 'u1', tags: 't1' }, { sort: { takenAt: -1 }, limit: 2 })).map((d) => d._id),
+  ).toEqual(['i247', 'i241']);
   // The unique index came along.
   await expect(imported.insertOne({ _id: 'other', userId: 'u1', sha256: 'h1' })).rejects.toThrow(DuplicateKeyError);
   await imported.insertOne({ _id: 'new', userId: 'u1', sha256: 'new' });

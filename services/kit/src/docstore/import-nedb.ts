@@ -49,10 +49,14 @@ export async function importNedbOnce(nedbDir: string, store: SqliteDocStore): Pr
   const collections: Record<string, number> = {};
   let indexes = 0;
   await store.importAll(async (importDocuments) => {
-    const catalog = existsSync(join(nedbDir, INDEX_CATALOG)) ? ((await loadNedb(join(nedbDir, INDEX_CATALOG))).getAllData() as unknown as CatalogEntry[]) : [];
+    const catalog = existsSync(join(nedbDir, INDEX_CATALOG))
+      ? ((await loadNedb(join(nedbDir, INDEX_CATALOG))).getAllData() as unknown as CatalogEntry[])
+      : [];
     // Indexes first: the documents' keys are then written as they go in, not by a second pass over them.
     for (const entry of catalog) {
-      await store.collection(entry.collection).ensureIndex({ fields: Object.fromEntries(entry.fields), unique: entry.unique, sparse: entry.sparse });
+      await store
+        .collection(entry.collection)
+        .ensureIndex({ fields: Object.fromEntries(entry.fields), unique: entry.unique, sparse: entry.sparse });
       indexes += 1;
     }
     const files = (await readdir(nedbDir)).filter((file) => file.endsWith('.db') && file !== INDEX_CATALOG);

@@ -35,7 +35,8 @@ export interface OpenDocStoreOptions {
  * store — which, on its first start, imports the service's NeDB data if there is some — or NeDB when asked.
  */
 export async function openDocStore(options: OpenDocStoreOptions): Promise<DocStore> {
-  if (options.mongodbUrl) return openMongoDocStore({ url: options.mongodbUrl, dbName: mongoDbName(options.mongodbUrl, options.service) });
+  if (options.mongodbUrl)
+    return openMongoDocStore({ url: options.mongodbUrl, dbName: mongoDbName(options.mongodbUrl, options.service) });
   const nedbDir = join(options.dataDir, 'docstore', options.service);
   if (options.embedded === 'nedb') return openNedbDocStore({ dir: nedbDir });
   const file = join(options.dataDir, 'docstore', `${options.service}.sqlite`);

@@ -17,16 +17,21 @@ type LeafTest = (leaves: unknown[]) => boolean;
 
 /** Equality as MongoDB applies it to a path: a leaf equals the value, or is an array holding it; null also matches missing. */
 function equalsAny(leaves: unknown[], value: unknown): boolean {
-  return leaves.some((leaf) => equalValues(leaf, value) || (Array.isArray(leaf) && leaf.some((element: unknown) => equalValues(element, value))));
+  return leaves.some(
+    (leaf) =>
+      equalValues(leaf, value) || (Array.isArray(leaf) && leaf.some((element: unknown) => equalValues(element, value))),
+  );
 }
 
 function rangeTest(op: string, operand: unknown): LeafTest {
   // Type bracketing: null only "equals" null/missing, so $gte/$lte null behave like equality and $gt/$lt never match.
   if (operand === null) return op === '$gte' || op === '$lte' ? (leaves) => equalsAny(leaves, null) : () => false;
-  const accept = (c: number): boolean => (op === '$gt' ? c > 0 : op === '$gte' ? c >= 0 : op === '$lt' ? c < 0 : c <= 0);
+  const accept = (c: number): boolean =>
+    op === '$gt' ? c > 0 : op === '$gte' ? c >= 0 : op === '$lt' ? c < 0 : c <= 0;
   const rank = typeRank(operand);
   const test = (value: unknown): boolean => typeRank(value) === rank && accept(compareValues(value, operand));
-  return (leaves) => leaves.some((leaf) => leaf !== undefined && (test(leaf) || (Array.isArray(leaf) && leaf.some(test))));
+  return (leaves) =>
+    leaves.some((leaf) => leaf !== undefined && (test(leaf) || (Array.isArray(leaf) && leaf.some(test))));
 }
 
 function operatorTest(op: string, operand: unknown): LeafTest {

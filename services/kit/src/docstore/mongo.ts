@@ -1,7 +1,29 @@
 import mongoose, { type Connection, type mongo } from 'mongoose';
-import { DuplicateKeyError, UnsupportedQueryError, type BaseDoc, type Collection, type DocStore, type Filter, type FindOneAndUpdateOptions, type FindOptions, type IndexSpec, type Update, type UpdateResult } from './port';
+import {
+  DuplicateKeyError,
+  UnsupportedQueryError,
+  type BaseDoc,
+  type Collection,
+  type DocStore,
+  type Filter,
+  type FindOneAndUpdateOptions,
+  type FindOptions,
+  type IndexSpec,
+  type Update,
+  type UpdateResult,
+} from './port';
 import { upsertSeed } from './update';
-import { assertCollectionName, assertFilter, assertFindOptions, assertIndexSpec, indexName, normalizeUpdate, toStoredDocument, writeOptions, type StoredDoc } from './validate';
+import {
+  assertCollectionName,
+  assertFilter,
+  assertFindOptions,
+  assertIndexSpec,
+  indexName,
+  normalizeUpdate,
+  toStoredDocument,
+  writeOptions,
+  type StoredDoc,
+} from './validate';
 
 /**
  * MongoDB adapter: mongoose manages the connection, the work goes through the native driver collections behind
@@ -146,7 +168,11 @@ class MongoCollection implements Collection<StoredDoc> {
     const { upsert, returnDocument } = writeOptions(options);
     const prepared = this.prepareUpdate(filter, update, upsert);
     const doc = await this.run(() =>
-      this.native.findOneAndUpdate(filter as NativeFilter, prepared, { upsert, returnDocument, includeResultMetadata: false }),
+      this.native.findOneAndUpdate(filter as NativeFilter, prepared, {
+        upsert,
+        returnDocument,
+        includeResultMetadata: false,
+      }),
     );
     return doc as StoredDoc | null;
   }
@@ -208,7 +234,8 @@ export async function openMongoDocStore(options: MongoDocStoreOptions): Promise<
     ignoreUndefined: true,
   };
   if (options.dbName !== undefined) connectOptions.dbName = options.dbName;
-  if (options.serverSelectionTimeoutMS !== undefined) connectOptions.serverSelectionTimeoutMS = options.serverSelectionTimeoutMS;
+  if (options.serverSelectionTimeoutMS !== undefined)
+    connectOptions.serverSelectionTimeoutMS = options.serverSelectionTimeoutMS;
   const connection = mongoose.createConnection(options.url, connectOptions);
   try {
     await connection.asPromise();

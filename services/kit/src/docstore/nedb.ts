@@ -4,11 +4,34 @@ import { access, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { compileFilter } from './match';
 import { Mutex } from './mutex';
-import { DuplicateKeyError, UnsupportedQueryError, type BaseDoc, type Collection, type DocStore, type Filter, type FindOneAndUpdateOptions, type FindOptions, type IndexSpec, type Update, type UpdateResult } from './port';
+import {
+  DuplicateKeyError,
+  UnsupportedQueryError,
+  type BaseDoc,
+  type Collection,
+  type DocStore,
+  type Filter,
+  type FindOneAndUpdateOptions,
+  type FindOptions,
+  type IndexSpec,
+  type Update,
+  type UpdateResult,
+} from './port';
 import { sortedPage } from './sort';
 import { UniqueIndexes, type DocChange } from './unique';
 import { applyUpdate, upsertSeed } from './update';
-import { assertCollectionName, assertFilter, assertFindOptions, assertIndexSpec, indexName, isOperatorObject, normalizeUpdate, toStoredDocument, writeOptions, type StoredDoc } from './validate';
+import {
+  assertCollectionName,
+  assertFilter,
+  assertFindOptions,
+  assertIndexSpec,
+  indexName,
+  isOperatorObject,
+  normalizeUpdate,
+  toStoredDocument,
+  writeOptions,
+  type StoredDoc,
+} from './validate';
 import { cloneValue, hasOwn } from './values';
 
 /**
@@ -90,7 +113,8 @@ function indexHint(filter: Filter): Record<string, unknown> {
       hint[key] = value;
     } else if (isOperatorObject(value)) {
       if (hasOwn(value, '$eq') && isIndexable(value.$eq)) hint[key] = value.$eq;
-      else if (Array.isArray(value.$in) && value.$in.length > 0 && value.$in.every(isIndexable)) hint[key] = { $in: value.$in };
+      else if (Array.isArray(value.$in) && value.$in.length > 0 && value.$in.every(isIndexable))
+        hint[key] = { $in: value.$in };
     }
   }
   return hint;
@@ -179,7 +203,8 @@ class NedbCollection implements Collection<StoredDoc> {
       result = await write();
     } catch (err) {
       // Only `_id` reaches NeDB's own unique check, and NeDB rolls that back in memory.
-      if (isUniqueViolation(err)) throw new DuplicateKeyError(this.name, `duplicate _id in ${this.name}: ${String(err.key)}`);
+      if (isUniqueViolation(err))
+        throw new DuplicateKeyError(this.name, `duplicate _id in ${this.name}: ${String(err.key)}`);
       // NeDB changes its memory before it appends to the datafile and does not undo that when the
       // append fails: put the documents back as the datafile has them, so nothing unstored is answered.
       this.undoInMemory(changes);
@@ -245,10 +270,12 @@ class NedbCollection implements Collection<StoredDoc> {
     await this.readable();
     const { sort, skip = 0, limit = 0 } = options ?? {};
     const matches = await matchingDocs(this.ds, filter);
-    const page = sort && Object.keys(sort).length > 0 ? sortedPage(matches, sort, skip, limit) : matches.slice(skip, limit > 0 ? skip + limit : undefined);
+    const page =
+      sort && Object.keys(sort).length > 0
+        ? sortedPage(matches, sort, skip, limit)
+        : matches.slice(skip, limit > 0 ? skip + limit : undefined);
     return page.map(cloneValue);
   }
-
 
   async count(filter: Filter): Promise<number> {
     assertFilter(filter);
@@ -344,7 +371,11 @@ class NedbCollection implements Collection<StoredDoc> {
   async ensureIndex(spec: IndexSpec): Promise<void> {
     assertIndexSpec(spec);
     const name = indexName(spec);
-    const wanted: IndexSpec = { fields: { ...spec.fields }, unique: spec.unique === true, sparse: spec.sparse === true };
+    const wanted: IndexSpec = {
+      fields: { ...spec.fields },
+      unique: spec.unique === true,
+      sparse: spec.sparse === true,
+    };
     await this.exclusive(async () => {
       const existing = this.specs.get(name);
       if (existing) {

@@ -24,7 +24,8 @@ export function collectLeaves(value: unknown, parts: readonly string[], from = 0
       collectLeaves(value[Number(part)], parts, from + 1, out);
     } else {
       for (const element of value) {
-        if (isPlainObject(element)) collectLeaves(hasOwn(element, part) ? element[part] : undefined, parts, from + 1, out);
+        if (isPlainObject(element))
+          collectLeaves(hasOwn(element, part) ? element[part] : undefined, parts, from + 1, out);
       }
     }
   } else if (isPlainObject(value)) {

@@ -32,7 +32,8 @@ interface Keyed<D> {
   key: unknown[];
 }
 
-const sortFields = (sort: SortSpec): SortField[] => Object.entries(sort).map(([path, direction]) => ({ parts: path.split('.'), direction }));
+const sortFields = (sort: SortSpec): SortField[] =>
+  Object.entries(sort).map(([path, direction]) => ({ parts: path.split('.'), direction }));
 
 /**
  * A sort key made quick to compare: dates become their time (compared as numbers, within their own type rank);
@@ -51,11 +52,15 @@ const dateOf = (key: unknown): unknown => (key instanceof TimeKey ? new Date(key
 
 function compareQuick(a: unknown, b: unknown): number {
   if (a instanceof TimeKey && b instanceof TimeKey) return a.time < b.time ? -1 : a.time > b.time ? 1 : 0;
-  if (typeof a === 'number' && typeof b === 'number' && !Number.isNaN(a) && !Number.isNaN(b)) return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'number' && typeof b === 'number' && !Number.isNaN(a) && !Number.isNaN(b))
+    return a < b ? -1 : a > b ? 1 : 0;
   return compareValues(dateOf(a), dateOf(b));
 }
 
-const keyed = <D>(doc: D, fields: readonly SortField[]): Keyed<D> => ({ doc, key: fields.map(({ parts, direction }) => quickKey(sortKey(doc, parts, direction))) });
+const keyed = <D>(doc: D, fields: readonly SortField[]): Keyed<D> => ({
+  doc,
+  key: fields.map(({ parts, direction }) => quickKey(sortKey(doc, parts, direction))),
+});
 
 function byKeys(fields: readonly SortField[]): (a: Keyed<unknown>, b: Keyed<unknown>) => number {
   return (a, b) => {
@@ -97,7 +102,8 @@ function upperBound<E>(sorted: readonly E[], entry: E, compare: (a: E, b: E) => 
 export function sortedPage<D>(docs: readonly D[], sort: SortSpec, skip: number, limit: number): D[] {
   const keep = limit > 0 ? skip + limit : Infinity;
   const fields = sortFields(sort);
-  if (fields.length === 0 || keep >= docs.length / 4) return sortDocuments(docs, sort).slice(skip, limit > 0 ? skip + limit : undefined);
+  if (fields.length === 0 || keep >= docs.length / 4)
+    return sortDocuments(docs, sort).slice(skip, limit > 0 ? skip + limit : undefined);
   const compare = byKeys(fields);
   const best: Array<Keyed<D>> = [];
   for (const doc of docs) {

@@ -26,12 +26,17 @@ export function indexFieldKeys(doc: StoredDoc, spec: IndexSpec, keyOf: (value: u
   const perField = Object.keys(spec.fields).map((path) => {
     const leaves = collectLeaves(doc, path.split('.'));
     if (leaves.some((leaf) => leaf !== undefined)) anyPresent = true;
-    const values = leaves.length === 0 ? [null] : leaves.flatMap((leaf) => (Array.isArray(leaf) ? (leaf.length > 0 ? leaf : [EMPTY_ARRAY_KEY]) : [leaf]));
+    const values =
+      leaves.length === 0
+        ? [null]
+        : leaves.flatMap((leaf) => (Array.isArray(leaf) ? (leaf.length > 0 ? leaf : [EMPTY_ARRAY_KEY]) : [leaf]));
     return [...new Set(values.map(keyOf))];
   });
   if (spec.sparse && !anyPresent) return null;
   if (perField.filter((keys) => keys.length > 1).length > 1) {
-    throw new Error(`cannot index parallel arrays: index fields ${Object.keys(spec.fields).join(', ')} are several arrays in document ${doc._id}`);
+    throw new Error(
+      `cannot index parallel arrays: index fields ${Object.keys(spec.fields).join(', ')} are several arrays in document ${doc._id}`,
+    );
   }
   return perField;
 }
@@ -68,7 +73,10 @@ class UniqueIndex {
       for (const key of this.keysOf(after)) {
         const owner = claimed.get(key) ?? (released.has(key) ? undefined : this.owners.get(key));
         if (owner !== undefined && owner !== after._id) {
-          throw new DuplicateKeyError(collection, `duplicate key in unique index ${this.name} of ${collection}: ${key.slice(1)}`);
+          throw new DuplicateKeyError(
+            collection,
+            `duplicate key in unique index ${this.name} of ${collection}: ${key.slice(1)}`,
+          );
         }
         claimed.set(key, after._id);
       }

@@ -26,7 +26,8 @@ function valueAt(root: PlainObject, path: string): unknown {
 function assertIncrementable(doc: PlainObject, update: Update): void {
   for (const path of Object.keys(update.$inc ?? {})) {
     const current = valueAt(doc, path);
-    if (current !== undefined && typeof current !== 'number') throw new Error(`cannot update '${path}': $inc needs a numeric field`);
+    if (current !== undefined && typeof current !== 'number')
+      throw new Error(`cannot update '${path}': $inc needs a numeric field`);
   }
 }
 
@@ -85,7 +86,8 @@ function collectEqualities(filter: Filter, out: Array<[string, unknown]>): void 
       if (hasOwn(value, '$eq')) out.push([key, value.$eq]);
       // ... and rewrites an $in of a single (distinct) value into an equality.
       const list = value.$in;
-      if (Array.isArray(list) && list.length > 0 && list.every((v: unknown) => equalValues(v, list[0]))) out.push([key, list[0]]);
+      if (Array.isArray(list) && list.length > 0 && list.every((v: unknown) => equalValues(v, list[0])))
+        out.push([key, list[0]]);
     }
   }
 }
@@ -103,7 +105,9 @@ export function upsertSeed(filter: Filter): { seed: StoredDoc; idFromFilter: boo
     const [path, value] = equalities[i];
     const previous = equalities[i - 1]?.[0];
     if (previous !== undefined && (previous === path || path.startsWith(`${previous}.`))) {
-      throw new UnsupportedQueryError(`upsert cannot seed a document: the filter constrains '${previous}' and '${path}' by equality`);
+      throw new UnsupportedQueryError(
+        `upsert cannot seed a document: the filter constrains '${previous}' and '${path}' by equality`,
+      );
     }
     seedPath(seed, path, cloneValue(value));
   }

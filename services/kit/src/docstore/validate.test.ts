@@ -1,6 +1,15 @@
 import { mongoDbName } from './index';
 import { UnsupportedQueryError } from './port';
-import { assertCollectionName, assertFilter, assertFindOptions, assertIndexSpec, indexName, normalizeUpdate, toStoredDocument, writeOptions } from './validate';
+import {
+  assertCollectionName,
+  assertFilter,
+  assertFindOptions,
+  assertIndexSpec,
+  indexName,
+  normalizeUpdate,
+  toStoredDocument,
+  writeOptions,
+} from './validate';
 
 const rejects = (run: () => unknown): void => {
   expect(run).toThrow(UnsupportedQueryError);
@@ -11,8 +20,14 @@ describe('assertFilter', () => {
     ['empty filter', {}],
     ['equality and dotted paths', { a: 1, 'b.c': 'x', 'd.0': true, e: null, f: new Date(0) }],
     ['array and object literals', { tags: ['a', 'b'], address: { city: 'Oslo' } }],
-    ['every comparison operator', { n: { $eq: 1, $ne: 2, $in: [1, 3], $nin: [4], $gt: 0, $gte: 0, $lt: 9, $lte: 9, $exists: true } }],
-    ['range on strings, dates, booleans, null', { s: { $gt: 'a' }, d: { $lt: new Date() }, b: { $gte: false }, z: { $lte: null } }],
+    [
+      'every comparison operator',
+      { n: { $eq: 1, $ne: 2, $in: [1, 3], $nin: [4], $gt: 0, $gte: 0, $lt: 9, $lte: 9, $exists: true } },
+    ],
+    [
+      'range on strings, dates, booleans, null',
+      { s: { $gt: 'a' }, d: { $lt: new Date() }, b: { $gte: false }, z: { $lte: null } },
+    ],
     ['nested logic', { $and: [{ a: 1 }, { $or: [{ b: 2 }, { c: { $in: [3] } }] }] }],
   ])('accepts %s', (_name, filter) => {
     expect(() => assertFilter(filter)).not.toThrow();
@@ -150,7 +165,15 @@ describe('toStoredDocument', () => {
     ['an invalid Date', { _id: 'x', d: new Date('nope') }],
     ['a RegExp', { _id: 'x', r: /x/ }],
     ['a Buffer', { _id: 'x', b: Buffer.from('x') }],
-    ['a class instance', { _id: 'x', v: new (class Point { x = 1 })() }],
+    [
+      'a class instance',
+      {
+        _id: 'x',
+        v: new (class Point {
+          x = 1;
+        })(),
+      },
+    ],
     ['a function', { _id: 'x', f: () => 1 }],
     ['a symbol', { _id: 'x', s: Symbol('s') }],
   ])('rejects %s', (_name, doc) => {
@@ -177,7 +200,10 @@ describe('options, index specs and names', () => {
 
   test('write options', () => {
     expect(writeOptions(undefined)).toEqual({ upsert: false, returnDocument: 'after' });
-    expect(writeOptions({ upsert: true, returnDocument: 'before' })).toEqual({ upsert: true, returnDocument: 'before' });
+    expect(writeOptions({ upsert: true, returnDocument: 'before' })).toEqual({
+      upsert: true,
+      returnDocument: 'before',
+    });
     rejects(() => writeOptions({ upsert: 'yes' }));
     rejects(() => writeOptions({ returnDocument: 'new' }));
     rejects(() => writeOptions({ arrayFilters: [] }));
@@ -194,7 +220,8 @@ describe('options, index specs and names', () => {
   });
 
   test('collection names', () => {
-    for (const name of ['photos', 'Albums2', 'media.items', 'a_b-c']) expect(() => assertCollectionName(name)).not.toThrow();
+    for (const name of ['photos', 'Albums2', 'media.items', 'a_b-c'])
+      expect(() => assertCollectionName(name)).not.toThrow();
     for (const name of ['', '_indexes', '.hidden', 'a/b', 'a$b', 'system.users', 'x'.repeat(101), 42]) {
       rejects(() => assertCollectionName(name));
     }

@@ -1,4 +1,11 @@
-import { UnsupportedQueryError, type BaseDoc, type Filter, type FindOptions, type IndexSpec, type Update } from './port';
+import {
+  UnsupportedQueryError,
+  type BaseDoc,
+  type Filter,
+  type FindOptions,
+  type IndexSpec,
+  type Update,
+} from './port';
 import { hasOwn, isPlainObject, type PlainObject } from './values';
 
 /**
@@ -68,7 +75,9 @@ function storedValue(value: unknown, where: string, depth: number): unknown {
         return new Date(value.getTime());
       }
       if (Array.isArray(value)) {
-        return Array.from(value, (element: unknown, i) => (element === undefined ? null : storedValue(element, `${where}.${i}`, depth + 1)));
+        return Array.from(value, (element: unknown, i) =>
+          element === undefined ? null : storedValue(element, `${where}.${i}`, depth + 1),
+        );
       }
       if (!isPlainObject(value)) fail(`${where}: ${kindOf(value)} values cannot be stored`);
       const out: PlainObject = {};
@@ -113,7 +122,12 @@ function assertLiteral(value: unknown, where: string, depth = 0): void {
 }
 
 function assertRangeOperand(value: unknown, where: string): void {
-  const ok = value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value instanceof Date;
+  const ok =
+    value === null ||
+    typeof value === 'string' ||
+    typeof value === 'number' ||
+    typeof value === 'boolean' ||
+    value instanceof Date;
   if (!ok) fail(`${where}: needs a string, number, boolean, null or Date, got ${kindOf(value)}`);
   if (value instanceof Date && Number.isNaN(value.getTime())) fail(`${where}: invalid Date`);
 }
@@ -183,7 +197,12 @@ function updateOperand(op: string, path: string, value: unknown): unknown {
       return storedValue(value, where, 1);
     default: {
       // $pull: a single value; conditions and sub-document patterns are outside the subset.
-      const ok = value === null || typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number' || value instanceof Date;
+      const ok =
+        value === null ||
+        typeof value === 'string' ||
+        typeof value === 'boolean' ||
+        typeof value === 'number' ||
+        value instanceof Date;
       if (!ok) fail(`${where}: needs ${PULL_VALUE}`);
       return storedValue(value, where, 1);
     }
@@ -205,7 +224,8 @@ export function normalizeUpdate(update: unknown): Update {
   const out: Record<string, PlainObject> = {};
   const paths: string[] = [];
   for (const op of operators) {
-    if (!op.startsWith('$')) fail(`update field '${op}' is not an operator (whole-document replacement is outside the subset)`);
+    if (!op.startsWith('$'))
+      fail(`update field '${op}' is not an operator (whole-document replacement is outside the subset)`);
     if (!UPDATE_OPERATORS.has(op)) fail(`update operator ${op} is outside the supported subset`);
     const fields = update[op];
     if (!isPlainObject(fields)) fail(`${op} needs an object of field paths`);
@@ -240,7 +260,8 @@ export function assertFindOptions(options: unknown): asserts options is FindOpti
     if (!FIND_OPTIONS.has(key)) fail(`find option '${key}' is outside the supported subset`);
     if (value === undefined) continue;
     if (key === 'sort') assertSort(value);
-    else if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) fail(`${key} must be a non-negative integer`);
+    else if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+      fail(`${key} must be a non-negative integer`);
   }
 }
 
@@ -274,7 +295,8 @@ export function assertIndexSpec(spec: unknown): asserts spec is IndexSpec {
     if (direction !== 1 && direction !== -1) fail(`index '${path}': direction must be 1 or -1`);
   }
   for (const flag of ['unique', 'sparse'] as const) {
-    if (hasOwn(spec, flag) && spec[flag] !== undefined && typeof spec[flag] !== 'boolean') fail(`index option ${flag} must be a boolean`);
+    if (hasOwn(spec, flag) && spec[flag] !== undefined && typeof spec[flag] !== 'boolean')
+      fail(`index option ${flag} must be a boolean`);
   }
 }
 
@@ -287,6 +309,8 @@ export function indexName(spec: IndexSpec): string {
 
 export function assertCollectionName(name: unknown): asserts name is string {
   if (typeof name !== 'string' || !COLLECTION_NAME.test(name) || name.startsWith('system.')) {
-    fail(`invalid collection name ${JSON.stringify(name)}: use letters, digits, '_', '-', '.', start with a letter or digit, at most 100 characters`);
+    fail(
+      `invalid collection name ${JSON.stringify(name)}: use letters, digits, '_', '-', '.', start with a letter or digit, at most 100 characters`,
+    );
   }
 }

@@ -26,9 +26,11 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (message: string, details?: Record<string, unknown>) => new AppError('BAD_REQUEST', message, details);
+export const badRequest = (message: string, details?: Record<string, unknown>) =>
+  new AppError('BAD_REQUEST', message, details);
 export const notFound = (message: string) => new AppError('NOT_FOUND', message);
-export const conflict = (message: string, details?: Record<string, unknown>) => new AppError('CONFLICT', message, details);
+export const conflict = (message: string, details?: Record<string, unknown>) =>
+  new AppError('CONFLICT', message, details);
 export const unauthorized = () => new AppError('UNAUTHORIZED', 'Unauthorized');
 export const unavailable = (message: string) => new AppError('UNAVAILABLE', message);
 /** The user's storage quota would be exceeded (HTTP 507). */

@@ -71,14 +71,32 @@ const NEW_SUBFILE_TYPE = 0x00fe;
 describe('detectFileType on hand-built heads', () => {
   const cases: Array<[string, Uint8Array, string | null, string?]> = [
     ['HEIC as an iPhone writes it', ftyp('heic', 'mif1', 'MiHE', 'miaf', 'MiHB', 'heic'), 'image/heic', 'heic'],
-    ['HEIF: major mif1 decides even with heic compatible (as ExifTool says)', ftyp('mif1', 'mif1', 'heic'), 'image/heif', 'heif'],
+    [
+      'HEIF: major mif1 decides even with heic compatible (as ExifTool says)',
+      ftyp('mif1', 'mif1', 'heic'),
+      'image/heif',
+      'heif',
+    ],
     ['HEIF image sequence: major msf1 with hevc compatible', ftyp('msf1', 'msf1', 'hevc'), 'image/heif', 'heif'],
     ['JPEG XL bare codestream', Buffer.concat([Buffer.from([0xff, 0x0a]), Buffer.alloc(30, 0x11)]), 'image/jxl', 'jxl'],
-    ['JPEG XL container', Buffer.concat([Buffer.from([0, 0, 0, 0x0c, 0x4a, 0x58, 0x4c, 0x20, 0x0d, 0x0a, 0x87, 0x0a]), Buffer.alloc(30)]), 'image/jxl', 'jxl'],
+    [
+      'JPEG XL container',
+      Buffer.concat([Buffer.from([0, 0, 0, 0x0c, 0x4a, 0x58, 0x4c, 0x20, 0x0d, 0x0a, 0x87, 0x0a]), Buffer.alloc(30)]),
+      'image/jxl',
+      'jxl',
+    ],
     ['MPEG-TS (188-byte packets)', tsPackets(188, 0, 6), 'video/mp2t', 'ts'],
     ['M2TS (192-byte packets, sync at offset 4)', tsPackets(192, 4, 6), 'video/m2ts', 'm2ts'],
     ['one 0x47 byte is not a TS', Buffer.concat([Buffer.from([0x47]), Buffer.alloc(1000, 0x20)]), null],
-    ['TS sync broken in the third packet', (() => { const b = tsPackets(188, 0, 6); b[376] = 0; return b; })(), null],
+    [
+      'TS sync broken in the third packet',
+      (() => {
+        const b = tsPackets(188, 0, 6);
+        b[376] = 0;
+        return b;
+      })(),
+      null,
+    ],
     ['generic HEIF', ftyp('mif1', 'mif1', 'miaf'), 'image/heif', 'heif'],
     ['AVIF', ftyp('avif', 'avif', 'mif1', 'miaf'), 'image/avif', 'avif'],
     ['AVIF under a mif1 major brand', ftyp('mif1', 'avif', 'mif1'), 'image/avif', 'avif'],
@@ -92,29 +110,96 @@ describe('detectFileType on hand-built heads', () => {
     ['3GP', ftyp('3gp5', '3gp5', 'isom'), 'video/3gpp', '3gp'],
     ['M4A audio is not a media item', ftyp('M4A ', 'M4A ', 'mp42', 'isom'), null],
     ['unknown ftyp brands', ftyp('abcd', 'efgh'), null],
-    ['DNG', tiff([{ tag: NEW_SUBFILE_TYPE, type: 4, values: [1] }, { tag: MAKE, type: 2, values: 'Canon' }, { tag: 0xc612, type: 4, values: [0x0104] }]), 'image/x-adobe-dng', 'dng'],
-    ['CR2', tiff([{ tag: MAKE, type: 2, values: 'Canon' }], { header: [0x43, 0x52, 0x02, 0x00] }), 'image/x-canon-cr2', 'cr2'],
-    ['NEF', tiff([{ tag: NEW_SUBFILE_TYPE, type: 4, values: [1] }, { tag: MAKE, type: 2, values: 'NIKON CORPORATION' }, { tag: SUB_IFDS, type: 4, values: [4000] }]), 'image/x-nikon-nef', 'nef'],
-    ['ARW', tiff([{ tag: MAKE, type: 2, values: 'SONY' }, { tag: SUB_IFDS, type: 4, values: [4000] }]), 'image/x-sony-arw', 'arw'],
-    ['a TIFF an editor wrote from a Nikon photo', tiff([{ tag: NEW_SUBFILE_TYPE, type: 4, values: [0] }, { tag: MAKE, type: 2, values: 'NIKON CORPORATION' }]), 'image/tiff', 'tif'],
-    ['ORF (IIRO)', tiff([{ tag: MAKE, type: 2, values: 'OLYMPUS' }], { magic: [0x49, 0x49, 0x52, 0x4f] }), 'image/x-olympus-orf', 'orf'],
+    [
+      'DNG',
+      tiff([
+        { tag: NEW_SUBFILE_TYPE, type: 4, values: [1] },
+        { tag: MAKE, type: 2, values: 'Canon' },
+        { tag: 0xc612, type: 4, values: [0x0104] },
+      ]),
+      'image/x-adobe-dng',
+      'dng',
+    ],
+    [
+      'CR2',
+      tiff([{ tag: MAKE, type: 2, values: 'Canon' }], { header: [0x43, 0x52, 0x02, 0x00] }),
+      'image/x-canon-cr2',
+      'cr2',
+    ],
+    [
+      'NEF',
+      tiff([
+        { tag: NEW_SUBFILE_TYPE, type: 4, values: [1] },
+        { tag: MAKE, type: 2, values: 'NIKON CORPORATION' },
+        { tag: SUB_IFDS, type: 4, values: [4000] },
+      ]),
+      'image/x-nikon-nef',
+      'nef',
+    ],
+    [
+      'ARW',
+      tiff([
+        { tag: MAKE, type: 2, values: 'SONY' },
+        { tag: SUB_IFDS, type: 4, values: [4000] },
+      ]),
+      'image/x-sony-arw',
+      'arw',
+    ],
+    [
+      'a TIFF an editor wrote from a Nikon photo',
+      tiff([
+        { tag: NEW_SUBFILE_TYPE, type: 4, values: [0] },
+        { tag: MAKE, type: 2, values: 'NIKON CORPORATION' },
+      ]),
+      'image/tiff',
+      'tif',
+    ],
+    [
+      'ORF (IIRO)',
+      tiff([{ tag: MAKE, type: 2, values: 'OLYMPUS' }], { magic: [0x49, 0x49, 0x52, 0x4f] }),
+      'image/x-olympus-orf',
+      'orf',
+    ],
     ['ORF (MMOR)', Buffer.from('MMOR\0\0\0\x08aaaaaaaaaaaa', 'latin1'), 'image/x-olympus-orf', 'orf'],
-    ['RW2', tiff([{ tag: MAKE, type: 2, values: 'Panasonic' }], { magic: [0x49, 0x49, 0x55, 0x00] }), 'image/x-panasonic-rw2', 'rw2'],
-    ['old QuickTime starting with moov', Buffer.concat([Buffer.from([0, 0, 0, 0x6c]), Buffer.from('moov'), Buffer.alloc(100)]), 'video/quicktime', 'mov'],
-    ['old QuickTime starting with wide', Buffer.concat([Buffer.from([0, 0, 0, 8]), Buffer.from('widemdat'), Buffer.alloc(100)]), 'video/quicktime', 'mov'],
+    [
+      'RW2',
+      tiff([{ tag: MAKE, type: 2, values: 'Panasonic' }], { magic: [0x49, 0x49, 0x55, 0x00] }),
+      'image/x-panasonic-rw2',
+      'rw2',
+    ],
+    [
+      'old QuickTime starting with moov',
+      Buffer.concat([Buffer.from([0, 0, 0, 0x6c]), Buffer.from('moov'), Buffer.alloc(100)]),
+      'video/quicktime',
+      'mov',
+    ],
+    [
+      'old QuickTime starting with wide',
+      Buffer.concat([Buffer.from([0, 0, 0, 8]), Buffer.from('widemdat'), Buffer.alloc(100)]),
+      'video/quicktime',
+      'mov',
+    ],
     ['text starting with BM', Buffer.from('BMW is a car maker, not a bitmap\n'), null],
     ['plain text', Buffer.from('hello, this is not a photo at all\n'), null],
     ['a PDF', Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n', 'latin1'), null],
     ['too short', Buffer.from([0xff, 0xd8]), null],
     ['RIFF WAVE audio', Buffer.from('RIFF\x24\0\0\0WAVEfmt \x10\0\0\0', 'latin1'), null],
-    ['EBML with an unknown DocType', Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x88, 0x42, 0x82, 0x85, ...Buffer.from('other')]), null],
+    [
+      'EBML with an unknown DocType',
+      Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x88, 0x42, 0x82, 0x85, ...Buffer.from('other')]),
+      null,
+    ],
   ];
   // Rows as objects: with positional arguments jest would take a missing 4th one for a `done` callback.
-  it.each(cases.map(([name, bytes, mimeType, extension]) => ({ name, bytes, mimeType, extension })))('$name', ({ bytes, mimeType, extension }) => {
-    const got = detectFileType(head(bytes));
-    if (mimeType === null) expect(got).toBeNull();
-    else expect(got).toEqual({ mimeType, extension, mediaItemType: mimeType.startsWith('video/') ? 'video' : 'photo' });
-  });
+  it.each(cases.map(([name, bytes, mimeType, extension]) => ({ name, bytes, mimeType, extension })))(
+    '$name',
+    ({ bytes, mimeType, extension }) => {
+      const got = detectFileType(head(bytes));
+      if (mimeType === null) expect(got).toBeNull();
+      else
+        expect(got).toEqual({ mimeType, extension, mediaItemType: mimeType.startsWith('video/') ? 'video' : 'photo' });
+    },
+  );
 
   it('lists every type it can return', () => {
     for (const [, , mimeType] of cases) if (mimeType) expect(SUPPORTED_MIME_TYPES).toContain(mimeType);
@@ -158,7 +243,19 @@ describe('detectFileType on files written by ffmpeg', () => {
 
   it('x.m2ts: the TS from ffmpeg with a 4-byte timestamp before each packet (ffmpeg has no M2TS muxer)', () => {
     const file = join(dir, 'for-m2ts.ts');
-    execFileSync('ffmpeg', ['-v', 'error', '-y', ...clip, '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-f', 'mpegts', file]);
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      ...clip,
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+      '-f',
+      'mpegts',
+      file,
+    ]);
     const ts = readFileSync(file);
     const parts: Buffer[] = [];
     for (let i = 0; i + 188 <= ts.length; i += 188) parts.push(Buffer.alloc(4), ts.subarray(i, i + 188));

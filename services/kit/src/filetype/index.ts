@@ -32,8 +32,16 @@ export interface DetectedFileType {
   extension: string;
 }
 
-const photo = (mimeType: string, extension: string): DetectedFileType => ({ mimeType, mediaItemType: 'photo', extension });
-const video = (mimeType: string, extension: string): DetectedFileType => ({ mimeType, mediaItemType: 'video', extension });
+const photo = (mimeType: string, extension: string): DetectedFileType => ({
+  mimeType,
+  mediaItemType: 'photo',
+  extension,
+});
+const video = (mimeType: string, extension: string): DetectedFileType => ({
+  mimeType,
+  mediaItemType: 'video',
+  extension,
+});
 
 const JPEG = photo('image/jpeg', 'jpg');
 const PNG = photo('image/png', 'png');
@@ -67,8 +75,33 @@ const M2TS = video('video/m2ts', 'm2ts');
 
 /** Every MIME type this module can return, e.g. for an upload form's `accept` list. */
 export const SUPPORTED_MIME_TYPES: readonly string[] = [
-  JPEG, PNG, GIF, WEBP, BMP, TIFF, HEIC, HEIF, AVIF, JXL, DNG, CR2, CR3, NEF, ARW, ORF, RW2,
-  MP4, M4V, MOV, THREE_GP, THREE_G2, MKV, WEBM, AVI, MPEG_TS, M2TS,
+  JPEG,
+  PNG,
+  GIF,
+  WEBP,
+  BMP,
+  TIFF,
+  HEIC,
+  HEIF,
+  AVIF,
+  JXL,
+  DNG,
+  CR2,
+  CR3,
+  NEF,
+  ARW,
+  ORF,
+  RW2,
+  MP4,
+  M4V,
+  MOV,
+  THREE_GP,
+  THREE_G2,
+  MKV,
+  WEBM,
+  AVI,
+  MPEG_TS,
+  M2TS,
 ].map((t) => t.mimeType);
 
 export function detectFileType(head: Uint8Array): DetectedFileType | null {
@@ -108,7 +141,34 @@ function isMpegTs(head: Uint8Array, first: number, stride: number): boolean {
 // ISO base media file format (MP4, MOV, HEIF, AVIF, CR3)
 
 const HEIC_BRANDS = new Set(['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'hevm', 'hevs']);
-const MP4_BRANDS = new Set(['isom', 'iso2', 'iso3', 'iso4', 'iso5', 'iso6', 'mp41', 'mp42', 'avc1', 'dash', 'mmp4', 'msnv', 'ndas', 'ndsc', 'ndsh', 'ndsm', 'ndsp', 'ndss', 'ndxc', 'ndxh', 'ndxm', 'ndxp', 'ndxs', 'f4v ', 'xavc', 'mp71']);
+const MP4_BRANDS = new Set([
+  'isom',
+  'iso2',
+  'iso3',
+  'iso4',
+  'iso5',
+  'iso6',
+  'mp41',
+  'mp42',
+  'avc1',
+  'dash',
+  'mmp4',
+  'msnv',
+  'ndas',
+  'ndsc',
+  'ndsh',
+  'ndsm',
+  'ndsp',
+  'ndss',
+  'ndxc',
+  'ndxh',
+  'ndxm',
+  'ndxp',
+  'ndxs',
+  'f4v ',
+  'xavc',
+  'mp71',
+]);
 const QUICKTIME_FIRST_BOXES = new Set(['moov', 'mdat', 'wide', 'free', 'skip', 'pnot']);
 
 function brandType(brand: string): DetectedFileType | null {

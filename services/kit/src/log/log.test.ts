@@ -21,7 +21,14 @@ describe('log', () => {
       log.info({ itemId: 'x' }, 'hello');
     });
     log.info('outside');
-    expect(lines[0]).toMatchObject({ service: 'media', level: 'info', msg: 'hello', requestId: 'req-1', userId: 'user-1', itemId: 'x' });
+    expect(lines[0]).toMatchObject({
+      service: 'media',
+      level: 'info',
+      msg: 'hello',
+      requestId: 'req-1',
+      userId: 'user-1',
+      itemId: 'x',
+    });
     expect(typeof lines[0].time).toBe('string');
     expect(lines[1].requestId).toBeUndefined();
   });
@@ -29,7 +36,15 @@ describe('log', () => {
   it('never writes secrets', () => {
     const { lines, destination } = capture();
     const log = createLogger({ service: 'auth', destination });
-    log.info({ password: 'hunter2', body: { password: 'x', refreshToken: 'r' }, accessToken: 'a', req: { headers: { authorization: 'Bearer t' } } }, 'login');
+    log.info(
+      {
+        password: 'hunter2',
+        body: { password: 'x', refreshToken: 'r' },
+        accessToken: 'a',
+        req: { headers: { authorization: 'Bearer t' } },
+      },
+      'login',
+    );
     const text = JSON.stringify(lines[0]);
     for (const secret of ['hunter2', '"x"', '"r"', '"a"', 'Bearer t']) expect(text).not.toContain(secret);
     expect(text).toContain('[redacted]');

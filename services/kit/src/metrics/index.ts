@@ -16,7 +16,12 @@ const LATENCY_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
 /** Work that runs long: decoding, detection, video transcoding (up to 10 min). */
 const WORK_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
 
-function histogram<L extends string>(name: string, help: string, labelNames: readonly L[], buckets = LATENCY_BUCKETS): Histogram<L> {
+function histogram<L extends string>(
+  name: string,
+  help: string,
+  labelNames: readonly L[],
+  buckets = LATENCY_BUCKETS,
+): Histogram<L> {
   return new Histogram<L>({ name, help, labelNames, buckets, registers: [registry] });
 }
 
@@ -24,13 +29,43 @@ function counter<L extends string>(name: string, help: string, labelNames: reado
   return new Counter<L>({ name, help, labelNames, registers: [registry] });
 }
 
-export const rpcServerDuration = histogram('trove_rpc_server_duration_seconds', 'Time to answer a NATS request, by subject and outcome (ok or the error code).', ['subject', 'outcome']);
-export const rpcClientDuration = histogram('trove_rpc_client_duration_seconds', 'Time a NATS request waited for its answer, by subject and outcome (ok or the error code).', ['subject', 'outcome']);
-export const rpcErrors = counter('trove_rpc_errors_total', 'NATS requests that ended in an error, by subject, side (server or client) and error code.', ['subject', 'side', 'code']);
-export const messageDuration = histogram('trove_message_handling_duration_seconds', 'Time to handle a JetStream message, by subject and outcome (ack, retry, dead_letter).', ['subject', 'outcome'], WORK_BUCKETS);
-export const messageRedeliveries = counter('trove_message_redeliveries_total', 'JetStream messages received again after a failure or a lost consumer, by subject.', ['subject']);
-export const httpRequestDuration = histogram('trove_http_request_duration_seconds', 'Time to answer an HTTP request, by method, route template and status code.', ['method', 'route', 'status']);
-export const componentDuration = histogram('trove_worker_component_duration_seconds', 'Time a worker component took for one item, by component and outcome (ok or the error kind).', ['component', 'outcome'], WORK_BUCKETS);
+export const rpcServerDuration = histogram(
+  'trove_rpc_server_duration_seconds',
+  'Time to answer a NATS request, by subject and outcome (ok or the error code).',
+  ['subject', 'outcome'],
+);
+export const rpcClientDuration = histogram(
+  'trove_rpc_client_duration_seconds',
+  'Time a NATS request waited for its answer, by subject and outcome (ok or the error code).',
+  ['subject', 'outcome'],
+);
+export const rpcErrors = counter(
+  'trove_rpc_errors_total',
+  'NATS requests that ended in an error, by subject, side (server or client) and error code.',
+  ['subject', 'side', 'code'],
+);
+export const messageDuration = histogram(
+  'trove_message_handling_duration_seconds',
+  'Time to handle a JetStream message, by subject and outcome (ack, retry, dead_letter).',
+  ['subject', 'outcome'],
+  WORK_BUCKETS,
+);
+export const messageRedeliveries = counter(
+  'trove_message_redeliveries_total',
+  'JetStream messages received again after a failure or a lost consumer, by subject.',
+  ['subject'],
+);
+export const httpRequestDuration = histogram(
+  'trove_http_request_duration_seconds',
+  'Time to answer an HTTP request, by method, route template and status code.',
+  ['method', 'route', 'status'],
+);
+export const componentDuration = histogram(
+  'trove_worker_component_duration_seconds',
+  'Time a worker component took for one item, by component and outcome (ok or the error kind).',
+  ['component', 'outcome'],
+  WORK_BUCKETS,
+);
 
 /** Seconds since `start` (a `process.hrtime.bigint()` reading). */
 export function secondsSince(start: bigint): number {
@@ -72,7 +107,11 @@ export interface MetricsServer {
  * Serves the registry as Prometheus text on `GET /metrics` (and `GET /healthz` → 200 for a probe).
  * Port 0 picks a free port (tests). `service` becomes a label of every series.
  */
-export async function startMetricsServer(opts: { port: number; host?: string; service: string }): Promise<MetricsServer> {
+export async function startMetricsServer(opts: {
+  port: number;
+  host?: string;
+  service: string;
+}): Promise<MetricsServer> {
   registry.setDefaultLabels({ service: opts.service });
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];

@@ -35,7 +35,9 @@ async function scrape(): Promise<string> {
 
 /** The value of one series, e.g. `trove_rpc_errors_total{...}`, or undefined when absent. */
 function value(text: string, name: string, labels: Record<string, string>): number | undefined {
-  const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && Object.entries(labels).every(([k, v]) => l.includes(`${k}="${v}"`)));
+  const line = text
+    .split('\n')
+    .find((l) => l.startsWith(`${name}{`) && Object.entries(labels).every(([k, v]) => l.includes(`${k}="${v}"`)));
   return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
 }
 
@@ -56,7 +58,9 @@ it('reports RPC latency histograms and errors per subject, labelled with the ser
 
   const text = await scrape();
   const subject = contract.subject;
-  expect(value(text, 'trove_rpc_server_duration_seconds_count', { subject, outcome: 'ok', service: 'metrics-test' })).toBe(3);
+  expect(
+    value(text, 'trove_rpc_server_duration_seconds_count', { subject, outcome: 'ok', service: 'metrics-test' }),
+  ).toBe(3);
   expect(value(text, 'trove_rpc_server_duration_seconds_count', { subject, outcome: 'NOT_FOUND' })).toBe(1);
   expect(value(text, 'trove_rpc_server_duration_seconds_bucket', { subject, outcome: 'ok', le: '+Inf' })).toBe(3);
   expect(value(text, 'trove_rpc_client_duration_seconds_count', { subject, outcome: 'ok' })).toBe(3);

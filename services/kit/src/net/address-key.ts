@@ -17,6 +17,7 @@ function ipv6Groups(address: string): string[] {
   const [head, tail] = address.toLowerCase().split('::');
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
-  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  const groups =
+    tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
   return groups.map((g) => g.replace(/^0+(?=.)/, ''));
 }

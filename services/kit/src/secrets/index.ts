@@ -35,8 +35,12 @@ export function loadOrCreateSecret(opts: SecretOptions): Secret {
   const secret = readOrCreate(opts);
   if (opts.minLength !== undefined && secret.value.length < opts.minLength) {
     const source = secret.path ? `the secret in ${secret.path}` : (opts.variable ?? `the configured ${opts.name}`);
-    const fix = secret.path ? ` (remove the file to have a strong one generated${opts.variable ? `, or set ${opts.variable}` : ''})` : '';
-    throw new ConfigError([`${source} must be at least ${opts.minLength} characters, it has ${secret.value.length}${fix}`]);
+    const fix = secret.path
+      ? ` (remove the file to have a strong one generated${opts.variable ? `, or set ${opts.variable}` : ''})`
+      : '';
+    throw new ConfigError([
+      `${source} must be at least ${opts.minLength} characters, it has ${secret.value.length}${fix}`,
+    ]);
   }
   return secret;
 }

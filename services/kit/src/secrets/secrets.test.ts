@@ -7,7 +7,10 @@ import { loadOrCreateSecret, secretPath } from './index';
 describe('loadOrCreateSecret', () => {
   it('prefers the configured value and writes nothing', async () => {
     const dir = await tempDir();
-    expect(loadOrCreateSecret({ dataDir: dir.path, name: 'x', fromConfig: 'given' })).toEqual({ value: 'given', generated: false });
+    expect(loadOrCreateSecret({ dataDir: dir.path, name: 'x', fromConfig: 'given' })).toEqual({
+      value: 'given',
+      generated: false,
+    });
     await dir.remove();
   });
 
@@ -35,13 +38,17 @@ describe('loadOrCreateSecret', () => {
   it('refuses a value shorter than minLength, from the configuration or from the file, naming where it came from', async () => {
     const dir = await tempDir();
     const opts = { dataDir: dir.path, name: 'jwt-secret', minLength: 32, variable: 'TROVE_JWT_SECRET' };
-    expect(() => loadOrCreateSecret({ ...opts, fromConfig: 'x'.repeat(31) })).toThrow(new ConfigError(['TROVE_JWT_SECRET must be at least 32 characters, it has 31']));
+    expect(() => loadOrCreateSecret({ ...opts, fromConfig: 'x'.repeat(31) })).toThrow(
+      new ConfigError(['TROVE_JWT_SECRET must be at least 32 characters, it has 31']),
+    );
     expect(loadOrCreateSecret({ ...opts, fromConfig: 'x'.repeat(32) }).value).toHaveLength(32);
     const file = secretPath(dir.path, 'jwt-secret');
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, 'short-and-weak\n');
     expect(() => loadOrCreateSecret(opts)).toThrow(
-      new ConfigError([`the secret in ${file} must be at least 32 characters, it has 14 (remove the file to have a strong one generated, or set TROVE_JWT_SECRET)`]),
+      new ConfigError([
+        `the secret in ${file} must be at least 32 characters, it has 14 (remove the file to have a strong one generated, or set TROVE_JWT_SECRET)`,
+      ]),
     );
     await dir.remove();
   });

@@ -78,7 +78,14 @@ export async function runService<S extends Spec>(def: ServiceDefinition<S>): Pro
 
   log.info({ version: def.version, nats: redactUrl(config.natsUrl) }, 'starting');
   // Until connected there is nothing to clean up: the default signal handling is right.
-  const bus = await Bus.connect({ url: config.natsUrl, name: `${def.name}-${process.pid}`, service: def.name, log, rpcTimeoutMs: config.rpcTimeoutMs, auth: config.nats });
+  const bus = await Bus.connect({
+    url: config.natsUrl,
+    name: `${def.name}-${process.pid}`,
+    service: def.name,
+    log,
+    rpcTimeoutMs: config.rpcTimeoutMs,
+    auth: config.nats,
+  });
 
   const cleanups: Array<() => Promise<void> | void> = [];
   let stopping = false;
@@ -129,7 +136,12 @@ export async function runService<S extends Spec>(def: ServiceDefinition<S>): Pro
       log,
       bus,
       onShutdown,
-      docStore: () => closedAtShutdown(openDocStoreFromConfig(def.name, config as unknown as DocStoreConfig, (imported) => log.info(imported, 'NeDB documents imported into SQLite'))),
+      docStore: () =>
+        closedAtShutdown(
+          openDocStoreFromConfig(def.name, config as unknown as DocStoreConfig, (imported) =>
+            log.info(imported, 'NeDB documents imported into SQLite'),
+          ),
+        ),
       blobStore: () => closedAtShutdown(openBlobStoreFromConfig(config as unknown as BlobStoreConfig)),
       serve: async (description, handlers) => {
         await bus.serve({ name: def.name, version: def.version, description, handlers });

@@ -30,6 +30,16 @@ export function openBlobStoreFromConfig(config: BlobStoreConfig): Promise<BlobSt
  * The service's own document store: its MongoDB database when TROVE_MONGODB_URL is set, else the embedded store
  * under the data dir that TROVE_EMBEDDED_STORE names. `onImport` hears of a first start's NeDB import.
  */
-export function openDocStoreFromConfig(service: string, config: DocStoreConfig, onImport?: (summary: ImportSummary) => void): Promise<DocStore> {
-  return openDocStore({ service, mongodbUrl: config.mongodbUrl, dataDir: config.dataDir, embedded: config.embeddedStore, onImport });
+export function openDocStoreFromConfig(
+  service: string,
+  config: DocStoreConfig,
+  onImport?: (summary: ImportSummary) => void,
+): Promise<DocStore> {
+  return openDocStore({
+    service,
+    mongodbUrl: config.mongodbUrl,
+    dataDir: config.dataDir,
+    embedded: config.embeddedStore,
+    onImport,
+  });
 }

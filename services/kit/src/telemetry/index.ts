@@ -31,7 +31,9 @@ export function startTelemetry(opts: TelemetryOptions): void {
   if (sdk) return;
   const processors: SpanProcessor[] = [...(opts.spanProcessors ?? [])];
   if (opts.otlpEndpoint) {
-    processors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url: `${opts.otlpEndpoint.replace(/\/$/, '')}/v1/traces` })));
+    processors.push(
+      new BatchSpanProcessor(new OTLPTraceExporter({ url: `${opts.otlpEndpoint.replace(/\/$/, '')}/v1/traces` })),
+    );
   }
   if (processors.length === 0) return;
   process.env.OTEL_METRICS_EXPORTER ??= 'none';
@@ -40,7 +42,10 @@ export function startTelemetry(opts: TelemetryOptions): void {
   sdk = new NodeSDK({
     resource: resourceFromAttributes({ 'service.name': `trove-${opts.service}` }),
     spanProcessors: processors,
-    instrumentations: [new HttpInstrumentation(), new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] })],
+    instrumentations: [
+      new HttpInstrumentation(),
+      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
+    ],
   });
   sdk.start();
 }

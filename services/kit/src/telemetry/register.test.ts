@@ -14,7 +14,10 @@ interface OtlpAttribute {
   value: { stringValue?: string };
 }
 interface OtlpExport {
-  resourceSpans: Array<{ resource: { attributes: OtlpAttribute[] }; scopeSpans: Array<{ spans: Array<{ name: string; kind: number }> }> }>;
+  resourceSpans: Array<{
+    resource: { attributes: OtlpAttribute[] };
+    scopeSpans: Array<{ spans: Array<{ name: string; kind: number }> }>;
+  }>;
 }
 
 /** A loopback OTLP/HTTP collector (JSON) that also answers GET /ping, the request the demo service makes. */
@@ -63,7 +66,10 @@ describe('telemetry/register', () => {
       ].join('\n'),
     );
     const collector = await startCollector();
-    const demo = startProcess('demo', join(dir.path, 'dist', 'main.js'), { TROVE_OTLP_ENDPOINT: collector.url, COLLECTOR_URL: collector.url });
+    const demo = startProcess('demo', join(dir.path, 'dist', 'main.js'), {
+      TROVE_OTLP_ENDPOINT: collector.url,
+      COLLECTOR_URL: collector.url,
+    });
     try {
       await demo.waitForOutput('flushed');
     } finally {
@@ -72,7 +78,9 @@ describe('telemetry/register', () => {
     }
 
     const resources = collector.exports.flatMap((e) => e.resourceSpans);
-    const serviceNames = resources.map((r) => r.resource.attributes.find((a) => a.key === 'service.name')?.value.stringValue);
+    const serviceNames = resources.map(
+      (r) => r.resource.attributes.find((a) => a.key === 'service.name')?.value.stringValue,
+    );
     expect(new Set(serviceNames)).toEqual(new Set(['trove-demo']));
     // http was patched although the entrypoint loaded it itself: its request to /ping is a client span.
     const SPAN_KIND_CLIENT = 3;

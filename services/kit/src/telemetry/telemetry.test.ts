@@ -19,7 +19,11 @@ describe('telemetry', () => {
     const log = createLogger({ service: 'test', level: 'silent' });
     server = await Bus.connect({ url: nats.url, name: 'srv', log });
     client = await Bus.connect({ url: nats.url, name: 'cli', log });
-    await server.serve({ name: 'echo', version: '1.0.0', handlers: [rpcHandler(echo, async ({ text }) => ({ text, replica: 'a' }))] });
+    await server.serve({
+      name: 'echo',
+      version: '1.0.0',
+      handlers: [rpcHandler(echo, async ({ text }) => ({ text, replica: 'a' }))],
+    });
   });
 
   afterAll(async () => {

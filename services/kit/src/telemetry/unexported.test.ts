@@ -20,7 +20,13 @@ describe('telemetry with nothing exported', () => {
     startTelemetry({ service: 'test' });
     nats = await startNatsServer();
     const out = new PassThrough();
-    out.on('data', (d: Buffer) => d.toString().split('\n').filter(Boolean).forEach((l) => lines.push(JSON.parse(l) as Record<string, unknown>)));
+    out.on('data', (d: Buffer) =>
+      d
+        .toString()
+        .split('\n')
+        .filter(Boolean)
+        .forEach((l) => lines.push(JSON.parse(l) as Record<string, unknown>)),
+    );
     const log = createLogger({ service: 'test', destination: out });
     server = await Bus.connect({ url: nats.url, name: 'srv', log });
     client = await Bus.connect({ url: nats.url, name: 'cli', log });

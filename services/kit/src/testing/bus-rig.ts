@@ -58,7 +58,13 @@ export async function startBusRig(opts: BusRigOptions): Promise<BusRig> {
   const startMedia = async () => {
     const bus = await Bus.connect({ url: nats.url, name: 'media', log });
     media = bus;
-    await bus.serve({ name: 'media', version: '0.0.0', handlers: [rpcHandler(getMediaItemsRpc, async ({ userId, ids }) => ({ items: await opts.mediaItems(userId, ids) }))] });
+    await bus.serve({
+      name: 'media',
+      version: '0.0.0',
+      handlers: [
+        rpcHandler(getMediaItemsRpc, async ({ userId, ids }) => ({ items: await opts.mediaItems(userId, ids) })),
+      ],
+    });
   };
   try {
     temp = await openTempDocStore(opts.service);

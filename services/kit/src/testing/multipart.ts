@@ -7,9 +7,16 @@ import { request } from 'node:http';
 const BOUNDARY = 'trove-test-boundary';
 
 /** What goes around a file in a multipart/form-data body with one part `file`, named `filename`. */
-export function multipartEnvelope(filename: string, boundary = BOUNDARY): { head: Buffer; tail: Buffer; contentType: string } {
+export function multipartEnvelope(
+  filename: string,
+  boundary = BOUNDARY,
+): { head: Buffer; tail: Buffer; contentType: string } {
   const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
-  return { head: Buffer.from(head), tail: Buffer.from(`\r\n--${boundary}--\r\n`), contentType: `multipart/form-data; boundary=${boundary}` };
+  return {
+    head: Buffer.from(head),
+    tail: Buffer.from(`\r\n--${boundary}--\r\n`),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
 }
 
 /** A multipart/form-data body with one part `file`, named `filename`. */
@@ -20,7 +27,9 @@ export function multipartBody(file: Buffer, filename = 'slow.png'): { body: Buff
 
 /** `buf` cut into `n` pieces of about the same size. */
 export function piecesOf(buf: Buffer, n: number): Buffer[] {
-  return Array.from({ length: n }, (_, i) => buf.subarray(Math.floor((i * buf.length) / n), Math.floor(((i + 1) * buf.length) / n)));
+  return Array.from({ length: n }, (_, i) =>
+    buf.subarray(Math.floor((i * buf.length) / n), Math.floor(((i + 1) * buf.length) / n)),
+  );
 }
 
 export interface PiecewiseUpload {
@@ -33,9 +42,15 @@ export interface PiecewiseUpload {
 }
 
 /** POSTs a body in pieces; resolves with the JSON answer whenever it comes (even before the body is complete). */
-export function postInPieces(url: string, upload: PiecewiseUpload): Promise<{ status: number; body: Record<string, unknown> }> {
+export function postInPieces(
+  url: string,
+  upload: PiecewiseUpload,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { ...upload.headers, 'Content-Length': upload.declaredLength } });
+    const req = request(url, {
+      method: 'POST',
+      headers: { ...upload.headers, 'Content-Length': upload.declaredLength },
+    });
     req.on('response', (res) => {
       let text = '';
       res.on('data', (d: Buffer) => (text += d.toString()));
@@ -46,7 +61,8 @@ export function postInPieces(url: string, upload: PiecewiseUpload): Promise<{ st
     });
     req.on('error', reject);
     const next = (i: number) => {
-      if (i < upload.pieces.length && !req.destroyed) req.write(upload.pieces[i], () => setTimeout(() => next(i + 1), upload.gapMs));
+      if (i < upload.pieces.length && !req.destroyed)
+        req.write(upload.pieces[i], () => setTimeout(() => next(i + 1), upload.gapMs));
     };
     next(0);
   });

@@ -41,7 +41,13 @@ export async function startNatsServer(opts: NatsServerOptions = {}): Promise<Nat
   let args = ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', join(dir.path, 'js')];
   if (users.length) {
     const conf = join(dir.path, 'nats-server.conf');
-    const lines = [`host: "127.0.0.1"`, `port: ${port}`, `jetstream { store_dir: ${JSON.stringify(join(dir.path, 'js'))} }`, natsAuthorizationBlock(users), ''];
+    const lines = [
+      `host: "127.0.0.1"`,
+      `port: ${port}`,
+      `jetstream { store_dir: ${JSON.stringify(join(dir.path, 'js'))} }`,
+      natsAuthorizationBlock(users),
+      '',
+    ];
     await writeFile(conf, lines.join('\n'), { mode: 0o600 });
     args = ['-c', conf];
   }
@@ -62,11 +68,16 @@ export async function startNatsServer(opts: NatsServerOptions = {}): Promise<Nat
     stderr += `\n${err.message}`;
   });
   try {
-    await waitFor(async () => child.exitCode === null && (await canConnect(port)), { timeoutMs: 10_000, what: `nats-server on port ${port}` });
+    await waitFor(async () => child.exitCode === null && (await canConnect(port)), {
+      timeoutMs: 10_000,
+      what: `nats-server on port ${port}`,
+    });
   } catch (err) {
     child.kill('SIGKILL');
     await dir.remove();
-    throw new Error(`nats-server did not start (is it installed? apt-get install nats-server): ${(err as Error).message}\n${stderr}`);
+    throw new Error(
+      `nats-server did not start (is it installed? apt-get install nats-server): ${(err as Error).message}\n${stderr}`,
+    );
   }
   return {
     url: `nats://127.0.0.1:${port}`,

@@ -15,7 +15,12 @@ export interface ServiceProcess {
 }
 
 /** Runs a service's compiled entrypoint as its own process, exactly as in its pod. */
-export function startProcess(name: string, entry: string, env: Record<string, string>, args: string[] = []): ServiceProcess {
+export function startProcess(
+  name: string,
+  entry: string,
+  env: Record<string, string>,
+  args: string[] = [],
+): ServiceProcess {
   const child = spawn(process.execPath, [entry, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -41,7 +46,9 @@ export function startProcess(name: string, entry: string, env: Record<string, st
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
           listeners.delete(check);
-          reject(new Error(`${name} did not print ${String(text)} within ${timeoutMs} ms. Output:\n${out.slice(-3000)}`));
+          reject(
+            new Error(`${name} did not print ${String(text)} within ${timeoutMs} ms. Output:\n${out.slice(-3000)}`),
+          );
         }, timeoutMs);
         const check = () => {
           if (matches()) {
@@ -55,7 +62,9 @@ export function startProcess(name: string, entry: string, env: Record<string, st
           if (!matches()) {
             clearTimeout(timer);
             listeners.delete(check);
-            reject(new Error(`${name} exited with ${code} before printing ${String(text)}. Output:\n${out.slice(-3000)}`));
+            reject(
+              new Error(`${name} exited with ${code} before printing ${String(text)}. Output:\n${out.slice(-3000)}`),
+            );
           }
         });
       });

@@ -76,7 +76,8 @@ export function serviceEntry(name: string): string {
  */
 export async function startStack(opts: StackOptions): Promise<Stack> {
   for (const name of opts.services) {
-    if (!existsSync(serviceEntry(name))) throw new Error(`${serviceEntry(name)} is missing: build first (npx tsc -b tsconfig.build.json)`);
+    if (!existsSync(serviceEntry(name)))
+      throw new Error(`${serviceEntry(name)} is missing: build first (npx tsc -b tsconfig.build.json)`);
   }
   const observer: NatsUser = { user: 'observer', password: randomBytes(18).toString('base64url') };
   const serviceUsers = natsServiceUsers(() => randomBytes(18).toString('base64url'));
@@ -132,11 +133,18 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const readyTimeoutMs = opts.readyTimeoutMs ?? 60_000;
 
   /** Waits until a started process is ready: it printed `service ready`, and a gateway answers /health/ready. */
-  const ready = async (proc: ServiceProcess, entry: string, procEnv: Record<string, string>): Promise<ServiceProcess> => {
+  const ready = async (
+    proc: ServiceProcess,
+    entry: string,
+    procEnv: Record<string, string>,
+  ): Promise<ServiceProcess> => {
     await proc.waitForOutput(READY_MESSAGE, readyTimeoutMs);
     if (entry === serviceEntry('gateway')) {
       const url = `http://127.0.0.1:${procEnv.TROVE_GATEWAY_PORT}/health/ready`;
-      await waitFor(async () => (await fetch(url)).ok, { timeoutMs: readyTimeoutMs, what: `${proc.name} /health/ready` });
+      await waitFor(async () => (await fetch(url)).ok, {
+        timeoutMs: readyTimeoutMs,
+        what: `${proc.name} /health/ready`,
+      });
     }
     return proc;
   };
@@ -148,7 +156,11 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     return ready(proc, serviceEntry(name), procEnv);
   };
 
-  const startExtra = async (name: string, entry: string, extraEnv: Record<string, string> = {}): Promise<ServiceProcess> => {
+  const startExtra = async (
+    name: string,
+    entry: string,
+    extraEnv: Record<string, string> = {},
+  ): Promise<ServiceProcess> => {
     const procEnv = { ...env, ...natsEnvOf(entry), ...extraEnv };
     const proc = startProcess(name, entry, procEnv);
     extras.push(proc);
@@ -168,5 +180,19 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     await stop();
     throw err;
   }
-  return { gatewayUrl, dataDir: data.path, adminUsername, adminPassword, jwtSecret, nats, natsCredentials, envFor: (service: string) => ({ ...env, ...natsEnvOf(serviceEntry(service)) }), processes, env, startService, startExtra, stop };
+  return {
+    gatewayUrl,
+    dataDir: data.path,
+    adminUsername,
+    adminPassword,
+    jwtSecret,
+    nats,
+    natsCredentials,
+    envFor: (service: string) => ({ ...env, ...natsEnvOf(serviceEntry(service)) }),
+    processes,
+    env,
+    startService,
+    startExtra,
+    stop,
+  };
 }

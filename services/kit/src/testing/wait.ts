@@ -1,5 +1,8 @@
 /** Polls `probe` until it returns a truthy value or the deadline passes. */
-export async function waitFor<T>(probe: () => Promise<T> | T, opts: { timeoutMs?: number; intervalMs?: number; what?: string } = {}): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  probe: () => Promise<T> | T,
+  opts: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + (opts.timeoutMs ?? 10_000);
   let lastError: unknown;
   for (;;) {
@@ -43,7 +46,9 @@ export async function waitForProgress<T>(
     }
     if (Date.now() - movedAt > stallMs) {
       const why = lastError ? `: ${(lastError as Error).message}` : '';
-      throw new Error(`no progress for ${stallMs / 1000} s waiting for ${opts.what ?? 'condition'} (stuck at ${best})${why}`);
+      throw new Error(
+        `no progress for ${stallMs / 1000} s waiting for ${opts.what ?? 'condition'} (stuck at ${best})${why}`,
+      );
     }
     await new Promise((r) => setTimeout(r, opts.intervalMs ?? 50));
   }

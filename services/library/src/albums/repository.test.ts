@@ -17,9 +17,21 @@ describe('albums repository (NeDB)', () => {
     repo = await AlbumsRepository.open(db.store, { now: () => t(++clock * 1000) });
   });
 
-  const fields = (name: string, more: Partial<AlbumFields> = {}): AlbumFields => ({ name, description: null, shared: false, shareLocation: false, hidden: false, ...more });
+  const fields = (name: string, more: Partial<AlbumFields> = {}): AlbumFields => ({
+    name,
+    description: null,
+    shared: false,
+    shareLocation: false,
+    hidden: false,
+    ...more,
+  });
   const add = (userId: string, albumId: string, ids: string[], trashed = false) =>
-    repo.addMembers(userId, albumId, ids.map((mediaItemId) => ({ mediaItemId, trashed, hidden: false })), t(0));
+    repo.addMembers(
+      userId,
+      albumId,
+      ids.map((mediaItemId) => ({ mediaItemId, trashed, hidden: false })),
+      t(0),
+    );
   const visible = async (albumId: string) => (await repo.visibleMembers(albumId, 0, 100)).map((m) => m.mediaItemId);
 
   it('lists by name case-insensitively, by creation or update time, both ways, page by page', async () => {
@@ -47,7 +59,8 @@ describe('albums repository (NeDB)', () => {
     await repo.create(alice, fields('shared', { shared: true }));
     await repo.create(alice, fields('hidden', { hidden: true }));
     await repo.create(alice, fields('hidden shared', { hidden: true, shared: true }));
-    const names = async (q: { shared?: boolean; hidden: boolean }) => (await repo.list(alice, { sort: 'name', page: 1, limit: 10, ...q })).map((x) => x.name);
+    const names = async (q: { shared?: boolean; hidden: boolean }) =>
+      (await repo.list(alice, { sort: 'name', page: 1, limit: 10, ...q })).map((x) => x.name);
     expect(await names({ hidden: false })).toEqual(['plain', 'shared']);
     expect(await names({ hidden: false, shared: true })).toEqual(['shared']);
     expect(await names({ hidden: false, shared: false })).toEqual(['plain']);
@@ -55,7 +68,7 @@ describe('albums repository (NeDB)', () => {
     expect(await names({ hidden: true, shared: true })).toEqual(['hidden shared']);
   });
 
-  it("scopes every album call to its owner", async () => {
+  it('scopes every album call to its owner', async () => {
     const album = await repo.create(alice, fields('mine'));
     expect(await repo.get(bob, album._id)).toBeNull();
     expect(await repo.update(bob, album._id, { name: 'stolen' })).toBeNull();
@@ -98,7 +111,12 @@ describe('albums repository (NeDB)', () => {
 
   it('creates an album with a chosen cover as its first item', async () => {
     const cover = randomUUID();
-    const album = await repo.create(alice, fields('with cover'), { mediaItemId: cover, trashed: false, hidden: false, stateAt: t(0) });
+    const album = await repo.create(alice, fields('with cover'), {
+      mediaItemId: cover,
+      trashed: false,
+      hidden: false,
+      stateAt: t(0),
+    });
     expect(album.coverMediaItemId).toBe(cover);
     expect(album.createdAt).toEqual(album.updatedAt);
     const next = randomUUID();

@@ -119,7 +119,11 @@ export class AlbumsRepository {
    * A new album. With `cover` (an item of the user, whose trash state was read at `stateAt`), that
    * item is the album's first item and its chosen cover.
    */
-  async create(userId: string, fields: AlbumFields, cover?: { mediaItemId: string; trashed: boolean; hidden: boolean; stateAt: Date }): Promise<AlbumDoc> {
+  async create(
+    userId: string,
+    fields: AlbumFields,
+    cover?: { mediaItemId: string; trashed: boolean; hidden: boolean; stateAt: Date },
+  ): Promise<AlbumDoc> {
     const now = this.now();
     const album: AlbumDoc = {
       _id: randomUUID(),
@@ -134,7 +138,18 @@ export class AlbumsRepository {
     await this.albums.insertOne(album);
     if (!cover) return album;
     const { mediaItemId, trashed, hidden, stateAt } = cover;
-    await this.memberships.insertOne({ _id: membershipId(album._id, mediaItemId), albumId: album._id, userId, mediaItemId, seq: 0, addedAt: now, trashed, stateAt, hidden, hiddenVersion: null });
+    await this.memberships.insertOne({
+      _id: membershipId(album._id, mediaItemId),
+      albumId: album._id,
+      userId,
+      mediaItemId,
+      seq: 0,
+      addedAt: now,
+      trashed,
+      stateAt,
+      hidden,
+      hiddenVersion: null,
+    });
     if ((await this.purged.count({ userId, mediaItemId })) > 0) {
       // Purged while we created: the album stays, without it.
       await this.memberships.deleteMany({ albumId: album._id });
@@ -153,7 +168,10 @@ export class AlbumsRepository {
     return this.albums.findOne({ _id: id });
   }
 
-  async list(userId: string, q: { sort: AlbumSort; page: number; limit: number; shared?: boolean; hidden: boolean }): Promise<AlbumDoc[]> {
+  async list(
+    userId: string,
+    q: { sort: AlbumSort; page: number; limit: number; shared?: boolean; hidden: boolean },
+  ): Promise<AlbumDoc[]> {
     const filter: Filter = { userId, hidden: q.hidden };
     if (q.shared !== undefined) filter.shared = q.shared;
     return this.albums.find(filter, { sort: SORTS[q.sort], skip: (q.page - 1) * q.limit, limit: q.limit });
@@ -196,18 +214,44 @@ export class AlbumsRepository {
    * it keep their place. `trashed` gives each item's current trash state, read from the media
    * service at `stateAt`. Returns the ids actually added; none when the album is gone.
    */
-  async addMembers(userId: string, albumId: string, items: Array<{ mediaItemId: string; trashed: boolean; hidden: boolean }>, stateAt: Date): Promise<string[]> {
-    const present = new Set((await this.membershipsOf(albumId, items.map((i) => i.mediaItemId))).map((m) => m.mediaItemId));
+  async addMembers(
+    userId: string,
+    albumId: string,
+    items: Array<{ mediaItemId: string; trashed: boolean; hidden: boolean }>,
+    stateAt: Date,
+  ): Promise<string[]> {
+    const present = new Set(
+      (
+        await this.membershipsOf(
+          albumId,
+          items.map((i) => i.mediaItemId),
+        )
+      ).map((m) => m.mediaItemId),
+    );
     const fresh = items.filter((i) => !present.has(i.mediaItemId));
     if (fresh.length === 0) return [];
     const now = this.now();
     // Reserving the sequence numbers and bumping updatedAt is one atomic step.
-    const album = await this.albums.findOneAndUpdate({ _id: albumId, userId }, { $inc: { nextSeq: fresh.length }, $set: { updatedAt: now } });
+    const album = await this.albums.findOneAndUpdate(
+      { _id: albumId, userId },
+      { $inc: { nextSeq: fresh.length }, $set: { updatedAt: now } },
+    );
     if (!album) return [];
     const first = album.nextSeq - fresh.length;
     const added: string[] = [];
     for (const [i, item] of fresh.entries()) {
-      const doc: MembershipDoc = { _id: membershipId(albumId, item.mediaItemId), albumId, userId, mediaItemId: item.mediaItemId, seq: first + i, addedAt: now, trashed: item.trashed, stateAt, hidden: item.hidden, hiddenVersion: null };
+      const doc: MembershipDoc = {
+        _id: membershipId(albumId, item.mediaItemId),
+        albumId,
+        userId,
+        mediaItemId: item.mediaItemId,
+        seq: first + i,
+        addedAt: now,
+        trashed: item.trashed,
+        stateAt,
+        hidden: item.hidden,
+        hiddenVersion: null,
+      };
       try {
         await this.memberships.insertOne(doc);
         added.push(item.mediaItemId);
@@ -230,7 +274,10 @@ export class AlbumsRepository {
   /** Removes items from the album; a removed chosen cover is cleared. Returns how many were in it. */
   async removeMembers(userId: string, albumId: string, mediaItemIds: string[]): Promise<number> {
     const removed = await this.memberships.deleteMany({ albumId, userId, mediaItemId: { $in: mediaItemIds } });
-    await this.albums.updateOne({ _id: albumId, userId, coverMediaItemId: { $in: mediaItemIds } }, { $set: { coverMediaItemId: null } });
+    await this.albums.updateOne(
+      { _id: albumId, userId, coverMediaItemId: { $in: mediaItemIds } },
+      { $set: { coverMediaItemId: null } },
+    );
     return removed;
   }
 
@@ -274,7 +321,10 @@ export class AlbumsRepository {
   /** The item moved to (trashed=true) or out of the trash at `at`, in every album holding it. Returns memberships changed. */
   async setTrashed(userId: string, mediaItemId: string, trashed: boolean, at: Date): Promise<number> {
     const olderState: Filter = { $or: [{ stateAt: null }, { stateAt: { $lt: at } }] };
-    const res = await this.memberships.updateMany({ userId, mediaItemId, ...olderState }, { $set: { trashed, stateAt: at } });
+    const res = await this.memberships.updateMany(
+      { userId, mediaItemId, ...olderState },
+      { $set: { trashed, stateAt: at } },
+    );
     return res.modified;
   }
 
@@ -284,7 +334,10 @@ export class AlbumsRepository {
    */
   async setHidden(userId: string, mediaItemId: string, hidden: boolean, version: Date): Promise<number> {
     const olderState: Filter = { $or: [{ hiddenVersion: null }, { hiddenVersion: { $lt: version } }] };
-    const res = await this.memberships.updateMany({ userId, mediaItemId, ...olderState }, { $set: { hidden, hiddenVersion: version } });
+    const res = await this.memberships.updateMany(
+      { userId, mediaItemId, ...olderState },
+      { $set: { hidden, hiddenVersion: version } },
+    );
     return res.modified;
   }
 
@@ -295,12 +348,19 @@ export class AlbumsRepository {
 
   /** Sets the hidden flag of memberships that have none yet (the backfill; an event's newer answer is kept). */
   async backfillHidden(userId: string, mediaItemId: string, hidden: boolean): Promise<void> {
-    await this.memberships.updateMany({ userId, mediaItemId, hidden: { $exists: false } }, { $set: { hidden, hiddenVersion: null } });
+    await this.memberships.updateMany(
+      { userId, mediaItemId, hidden: { $exists: false } },
+      { $set: { hidden, hiddenVersion: null } },
+    );
   }
 
   /** The item is gone for good: out of every album, and no longer anyone's chosen cover. */
   async purgeItem(userId: string, mediaItemId: string, at: Date): Promise<void> {
-    await this.purged.updateOne({ _id: mediaItemId }, { $set: { userId, mediaItemId, purgedAt: at } }, { upsert: true });
+    await this.purged.updateOne(
+      { _id: mediaItemId },
+      { $set: { userId, mediaItemId, purgedAt: at } },
+      { upsert: true },
+    );
     await this.memberships.deleteMany({ userId, mediaItemId });
     await this.albums.updateMany({ userId, coverMediaItemId: mediaItemId }, { $set: { coverMediaItemId: null } });
   }

@@ -23,9 +23,15 @@ describe('albums (cover, counts, sharing) on the embedded store and a fake media
     at = 0;
   });
 
-  const create = (name = 'Summer', more: Partial<Parameters<Albums['create']>[0]> = {}) => albums.create({ userId: alice, name, ...more });
-  const itemIds = async (id: string, page = 1, limit = 100) => (await albums.listItems(alice, id, page, limit)).map((i) => i.id);
-  const summary = (a: AlbumV1) => ({ count: a.mediaItemsCount, cover: a.coverMediaItemId, coverItem: a.coverMediaItem?.id ?? null });
+  const create = (name = 'Summer', more: Partial<Parameters<Albums['create']>[0]> = {}) =>
+    albums.create({ userId: alice, name, ...more });
+  const itemIds = async (id: string, page = 1, limit = 100) =>
+    (await albums.listItems(alice, id, page, limit)).map((i) => i.id);
+  const summary = (a: AlbumV1) => ({
+    count: a.mediaItemsCount,
+    cover: a.coverMediaItemId,
+    coverItem: a.coverMediaItem?.id ?? null,
+  });
   const trash = async (id: string) => {
     media.set(id, { deleted: true, deletedAt: new Date().toISOString() });
     await albums.itemTrashed(alice, id, true, later());
@@ -106,7 +112,9 @@ describe('albums (cover, counts, sharing) on the embedded store and a fake media
     const [x, y, outside] = [media.add(alice), media.add(alice), media.add(alice)];
     await albums.addItems(alice, album.id, [x.id, y.id]);
     const nf = { code: 'NOT_FOUND', message: 'mediaitem not found' };
-    await expect(albums.update({ userId: alice, id: album.id, coverMediaItemId: outside.id })).rejects.toMatchObject(nf);
+    await expect(albums.update({ userId: alice, id: album.id, coverMediaItemId: outside.id })).rejects.toMatchObject(
+      nf,
+    );
     await albums.update({ userId: alice, id: album.id, coverMediaItemId: y.id });
     expect(summary(await albums.get(alice, album.id))).toEqual({ count: 2, cover: y.id, coverItem: y.id });
 
@@ -214,11 +222,19 @@ describe('albums (cover, counts, sharing) on the embedded store and a fake media
     await new Promise((r) => setTimeout(r, 5));
     await albums.update({ userId: alice, id: album.id, name: 'new', hidden: true });
     const got = await albums.get(alice, album.id);
-    expect(got).toMatchObject({ name: 'new', description: 'd', hidden: true, shared: false, createdAt: album.createdAt });
+    expect(got).toMatchObject({
+      name: 'new',
+      description: 'd',
+      hidden: true,
+      shared: false,
+      createdAt: album.createdAt,
+    });
     expect(got.updatedAt > album.updatedAt).toBe(true);
     await albums.update({ userId: alice, id: album.id, description: null });
     expect((await albums.get(alice, album.id)).description).toBeNull();
-    await expect(albums.update({ userId: alice, id: randomUUID(), name: 'x' })).rejects.toMatchObject({ message: 'album not found' });
+    await expect(albums.update({ userId: alice, id: randomUUID(), name: 'x' })).rejects.toMatchObject({
+      message: 'album not found',
+    });
   });
 
   it('deleting an album keeps its items', async () => {
@@ -234,7 +250,8 @@ describe('albums (cover, counts, sharing) on the embedded store and a fake media
 
   describe('sharing', () => {
     const sharedNf = { code: 'NOT_FOUND', message: 'shared link not found' };
-    const sharedIds = async (id: string, page: number, limit: number) => (await albums.sharedItems(id, page, limit)).items.map((i) => i.id);
+    const sharedIds = async (id: string, page: number, limit: number) =>
+      (await albums.sharedItems(id, page, limit)).items.map((i) => i.id);
     /** The owner hides or shows an item: the media service's flag, then its updated event. */
     const setHidden = async (id: string, hidden: boolean) => {
       media.set(id, { hidden, updatedAt: later().toISOString() });
@@ -256,7 +273,12 @@ describe('albums (cover, counts, sharing) on the embedded store and a fake media
 
     it('leaves out trashed and hidden items from the items, the count and the cover', async () => {
       const album = await create('s', { shared: true });
-      const [hidden, x, trashed, y] = [media.add(alice, { hidden: true }), media.add(alice), media.add(alice), media.add(alice)];
+      const [hidden, x, trashed, y] = [
+        media.add(alice, { hidden: true }),
+        media.add(alice),
+        media.add(alice),
+        media.add(alice),
+      ];
       await albums.addItems(alice, album.id, [hidden.id, x.id, trashed.id, y.id]);
       await trash(trashed.id);
       const shared = await albums.sharedAlbum(album.id);
@@ -361,7 +383,10 @@ describe('albums (cover, counts, sharing) on the embedded store and a fake media
         [null, null],
         [null, null],
       ]);
-      expect((await albums.listItems(alice, album.id, 1, 10))[0]!.metadata).toMatchObject({ latitude: 48.8584, longitude: 2.2945 });
+      expect((await albums.listItems(alice, album.id, 1, 10))[0]!.metadata).toMatchObject({
+        latitude: 48.8584,
+        longitude: 2.2945,
+      });
       await albums.update({ userId: alice, id: album.id, shareLocation: true });
       expect((await albums.get(alice, album.id)).shareLocation).toBe(true);
       expect(await visitorSees()).toEqual([

@@ -70,7 +70,13 @@ export class Albums {
   // ---- the owner's calls ----------------------------------------------------------------------
 
   async create(req: CreateAlbumRequestV1): Promise<AlbumV1> {
-    const fields = { name: req.name, description: req.description ?? null, shared: req.shared ?? false, shareLocation: req.shareLocation ?? false, hidden: req.hidden ?? false };
+    const fields = {
+      name: req.name,
+      description: req.description ?? null,
+      shared: req.shared ?? false,
+      shareLocation: req.shareLocation ?? false,
+      hidden: req.hidden ?? false,
+    };
     let cover: { mediaItemId: string; trashed: boolean; hidden: boolean; stateAt: Date } | undefined;
     if (req.coverMediaItemId) {
       const stateAt = this.now();
@@ -83,7 +89,13 @@ export class Albums {
   }
 
   async list(req: ListAlbumsRequestV1): Promise<AlbumV1[]> {
-    const albums = await this.repo.list(req.userId, { sort: req.sort, page: req.page, limit: req.limit, shared: req.shared, hidden: req.hidden });
+    const albums = await this.repo.list(req.userId, {
+      sort: req.sort,
+      page: req.page,
+      limit: req.limit,
+      shared: req.shared,
+      hidden: req.hidden,
+    });
     return this.present(req.userId, albums);
   }
 
@@ -121,7 +133,10 @@ export class Albums {
   async listItems(userId: string, id: string, page: number, limit: number): Promise<MediaItemV1[]> {
     if (!(await this.repo.get(userId, id))) throw albumNotFound();
     const members = await this.repo.visibleMembers(id, (page - 1) * limit, limit);
-    const items = await this.media.getMany(userId, members.map((m) => m.mediaItemId));
+    const items = await this.media.getMany(
+      userId,
+      members.map((m) => m.mediaItemId),
+    );
     // The membership may not know yet of a trash the media service already did.
     return items.filter((i) => !i.deleted);
   }
@@ -132,7 +147,12 @@ export class Albums {
     const stateAt = this.now();
     const items = await this.media.getMany(userId, ids);
     if (items.length !== ids.length) throw mediaItemNotFound();
-    await this.repo.addMembers(userId, id, items.map((i) => ({ mediaItemId: i.id, trashed: i.deleted, hidden: i.hidden })), stateAt);
+    await this.repo.addMembers(
+      userId,
+      id,
+      items.map((i) => ({ mediaItemId: i.id, trashed: i.deleted, hidden: i.hidden })),
+      stateAt,
+    );
   }
 
   async removeItems(userId: string, id: string, mediaItemIds: string[]): Promise<void> {
@@ -158,9 +178,14 @@ export class Albums {
         const [count, first, chosenVisible] = await Promise.all([
           this.repo.countVisible(album._id),
           this.repo.visibleMembers(album._id, 0, COVER_CANDIDATES),
-          album.coverMediaItemId ? this.repo.isVisibleMember(album._id, album.coverMediaItemId) : Promise.resolve(false),
+          album.coverMediaItemId
+            ? this.repo.isVisibleMember(album._id, album.coverMediaItemId)
+            : Promise.resolve(false),
         ]);
-        const candidates = unique([...(chosenVisible && album.coverMediaItemId ? [album.coverMediaItemId] : []), ...first.map((m) => m.mediaItemId)]);
+        const candidates = unique([
+          ...(chosenVisible && album.coverMediaItemId ? [album.coverMediaItemId] : []),
+          ...first.map((m) => m.mediaItemId),
+        ]);
         return { album, count, candidates };
       }),
     );
@@ -240,7 +265,10 @@ export class Albums {
       this.repo.sharedMembers(album._id, 0, COVER_CANDIDATES),
       album.coverMediaItemId ? this.repo.isSharedMember(album._id, album.coverMediaItemId) : Promise.resolve(false),
     ]);
-    const candidates = unique([...(chosenVisible && album.coverMediaItemId ? [album.coverMediaItemId] : []), ...first.map((m) => m.mediaItemId)]);
+    const candidates = unique([
+      ...(chosenVisible && album.coverMediaItemId ? [album.coverMediaItemId] : []),
+      ...first.map((m) => m.mediaItemId),
+    ]);
     const cover = (await this.visibleItems(album, candidates))[0] ?? null;
     return toAlbumV1(album, count, cover);
   }
@@ -249,7 +277,10 @@ export class Albums {
   async sharedItems(id: string, page: number, limit: number): Promise<SharedAlbumItemsV1> {
     const album = await this.sharedAlbumDoc(id);
     const members = await this.repo.sharedMembers(album._id, (page - 1) * limit, limit);
-    const items = await this.visibleItems(album, members.map((m) => m.mediaItemId));
+    const items = await this.visibleItems(
+      album,
+      members.map((m) => m.mediaItemId),
+    );
     return { userId: album.userId, shareLocation: album.shareLocation === true, items };
   }
 
@@ -273,6 +304,8 @@ export class Albums {
   private async visibleItems(album: AlbumDoc, ids: string[]): Promise<MediaItemV1[]> {
     if (ids.length === 0) return [];
     const found = await this.media.getMany(album.userId, ids);
-    return found.filter((i) => !i.deleted && !i.hidden).map((i) => (album.shareLocation === true ? i : withoutLocation(i)));
+    return found
+      .filter((i) => !i.deleted && !i.hidden)
+      .map((i) => (album.shareLocation === true ? i : withoutLocation(i)));
   }
 }

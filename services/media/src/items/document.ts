@@ -66,7 +66,8 @@ export interface MediaDoc extends BaseDoc, CreationParts {
  * A document written before the metadata was one object: its fields (creationTime, width, …) sit
  * at the top level. Such documents are read as they are (`fromStored`) and never rewritten for it.
  */
-export type LegacyMediaDoc = Omit<MediaDoc, 'metadata'> & Partial<Record<keyof MediaMetadataV1, unknown>> & { metadata?: undefined };
+export type LegacyMediaDoc = Omit<MediaDoc, 'metadata'> &
+  Partial<Record<keyof MediaMetadataV1, unknown>> & { metadata?: undefined };
 
 /** What `media_items` may hold. */
 export type StoredMediaDoc = MediaDoc | LegacyMediaDoc;
@@ -142,7 +143,11 @@ export function toMediaItemV1(doc: MediaDoc): MediaItemV1 {
     mediaItemCategory: shownCategory(doc),
     motionMediaItemId: doc.motionMediaItemId ?? null,
     metadata: doc.metadata,
-    variants: { preview: !!doc.variants.preview, thumbnail: !!doc.variants.thumbnail, playback: !!doc.variants.playback },
+    variants: {
+      preview: !!doc.variants.preview,
+      thumbnail: !!doc.variants.thumbnail,
+      playback: !!doc.variants.playback,
+    },
     createdAt: doc.createdAt.toISOString(),
     updatedAt: doc.updatedAt.toISOString(),
   };
@@ -158,7 +163,11 @@ export function shownCategory(doc: Pick<MediaDoc, 'mediaItemCategory' | 'motionM
 }
 
 /** What a worker's result sets on an item. */
-export type ProcessedFields = Pick<MediaDoc, 'mimeType' | 'status' | 'failureReason' | 'mediaItemCategory' | 'placeholder' | 'variants' | 'metadata'> & CreationParts;
+export type ProcessedFields = Pick<
+  MediaDoc,
+  'mimeType' | 'status' | 'failureReason' | 'mediaItemCategory' | 'placeholder' | 'variants' | 'metadata'
+> &
+  CreationParts;
 
 /** The fields a worker's result sets, exactly as stored: applying the same result twice changes nothing. */
 /**
@@ -183,14 +192,20 @@ export function appliedFields(result: MediaItemProcessedV1, fallbackCreation: Da
 
 export function processedFields(result: MediaItemProcessedV1, fallbackCreation: Date): ProcessedFields {
   // The schema's date-time admits forms the calendar parts cannot read (a lower-case "t"): then the upload time.
-  const creationTime = creationParts(result.metadata.creationTime) ? result.metadata.creationTime : fallbackCreation.toISOString();
+  const creationTime = creationParts(result.metadata.creationTime)
+    ? result.metadata.creationTime
+    : fallbackCreation.toISOString();
   return {
     mimeType: result.mimeType,
     status: 'READY',
     failureReason: null,
     mediaItemCategory: result.category,
     placeholder: result.placeholder,
-    variants: { preview: result.variants.preview, thumbnail: result.variants.thumbnail, playback: result.variants.playback },
+    variants: {
+      preview: result.variants.preview,
+      thumbnail: result.variants.thumbnail,
+      playback: result.variants.playback,
+    },
     metadata: { ...result.metadata, creationTime },
     ...creationParts(creationTime)!,
   };
@@ -198,15 +213,21 @@ export function processedFields(result: MediaItemProcessedV1, fallbackCreation: 
 
 /** True when every field of `fields` already has that value in `doc`. */
 export function alreadyApplied(doc: MediaDoc, fields: Partial<MediaDoc>): boolean {
-  return Object.entries(fields).every(([key, value]) => sameValue((doc as unknown as Record<string, unknown>)[key], value));
+  return Object.entries(fields).every(([key, value]) =>
+    sameValue((doc as unknown as Record<string, unknown>)[key], value),
+  );
 }
 
 function sameValue(a: unknown, b: unknown): boolean {
-  if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
+  if (a instanceof Date || b instanceof Date)
+    return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
   if (a && b && typeof a === 'object' && typeof b === 'object') {
     const ka = Object.keys(a);
     const kb = Object.keys(b);
-    return ka.length === kb.length && ka.every((k) => sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+    return (
+      ka.length === kb.length &&
+      ka.every((k) => sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+    );
   }
   return a === b || (a === undefined && b === null) || (a === null && b === undefined);
 }

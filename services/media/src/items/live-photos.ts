@@ -63,18 +63,25 @@ export class LivePhotos {
     const { items } = this.deps;
     if (doc.stillMediaItemId) {
       const at = this.deps.now();
-      if (await items.unlinkMotionPart(doc.userId, doc.stillMediaItemId, doc._id, at)) await this.deps.announce(doc.userId, doc.stillMediaItemId, at);
+      if (await items.unlinkMotionPart(doc.userId, doc.stillMediaItemId, doc._id, at))
+        await this.deps.announce(doc.userId, doc.stillMediaItemId, at);
     }
     if (doc.mediaItemType !== 'photo') return;
-    const claimed = doc.metadata.contentIdentifier ? await items.pairCandidates(doc.userId, doc.metadata.contentIdentifier, 'video') : [];
-    const videoIds = new Set([...(doc.motionMediaItemId ? [doc.motionMediaItemId] : []), ...claimed.filter((v) => v.stillMediaItemId === doc._id).map((v) => v._id)]);
+    const claimed = doc.metadata.contentIdentifier
+      ? await items.pairCandidates(doc.userId, doc.metadata.contentIdentifier, 'video')
+      : [];
+    const videoIds = new Set([
+      ...(doc.motionMediaItemId ? [doc.motionMediaItemId] : []),
+      ...claimed.filter((v) => v.stillMediaItemId === doc._id).map((v) => v._id),
+    ]);
     for (const videoId of videoIds) await this.release(doc.userId, videoId, doc._id);
   }
 
   /** The video is no longer the motion part of `stillId` (announced when that changed something). */
   private async release(userId: string, videoId: string, stillId: string): Promise<void> {
     const at = this.deps.now();
-    if (await this.deps.items.releaseMotionPart(userId, videoId, stillId, at)) await this.deps.announce(userId, videoId, at);
+    if (await this.deps.items.releaseMotionPart(userId, videoId, stillId, at))
+      await this.deps.announce(userId, videoId, at);
   }
 
   private async link(still: MediaDoc, video: MediaDoc): Promise<boolean> {

@@ -6,13 +6,22 @@ import type { ItemChanges, MediaItems, View } from './repository';
 
 type Order = Array<[keyof MediaDoc, 1 | -1]>;
 const ORDER: Record<'default' | 'trash', Order> = {
-  default: [['creationAt', -1], ['_id', -1]],
-  trash: [['deletedAt', -1], ['creationAt', -1], ['_id', -1]],
+  default: [
+    ['creationAt', -1],
+    ['_id', -1],
+  ],
+  trash: [
+    ['deletedAt', -1],
+    ['creationAt', -1],
+    ['_id', -1],
+  ],
 };
 
 function compare(a: MediaDoc, b: MediaDoc, order: Order): number {
   for (const [field, direction] of order) {
-    const [x, y] = [a[field], b[field]].map((v) => (v instanceof Date ? v.getTime() : v)) as Array<string | number | null>;
+    const [x, y] = [a[field], b[field]].map((v) => (v instanceof Date ? v.getTime() : v)) as Array<
+      string | number | null
+    >;
     if (x !== y) return (x === null ? -1 : y === null ? 1 : x < y ? -1 : 1) * direction;
   }
   return 0;
@@ -22,7 +31,8 @@ function compare(a: MediaDoc, b: MediaDoc, order: Order): number {
 function detach<T>(value: T): T {
   if (value instanceof Date) return new Date(value.getTime()) as T;
   if (Array.isArray(value)) return value.map(detach) as T;
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, detach(v)])) as T;
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, detach(v)])) as T;
   return value;
 }
 
@@ -70,13 +80,26 @@ export class FakeMediaItems implements MediaItems {
 
   async list(q: ListMediaItemsRequestV1): Promise<MediaDoc[]> {
     const found = this.where(
-      (d) => d.userId === q.userId && inView[q.view](d) && (!q.type || d.mediaItemType === q.type) && (!q.category || shownCategory(d) === q.category) && (!q.status || d.status === q.status),
+      (d) =>
+        d.userId === q.userId &&
+        inView[q.view](d) &&
+        (!q.type || d.mediaItemType === q.type) &&
+        (!q.category || shownCategory(d) === q.category) &&
+        (!q.status || d.status === q.status),
     );
     return this.page(found, ORDER[q.view === 'trash' ? 'trash' : 'default'], q.page, q.limit);
   }
 
-  async takenOn(userId: string, monthDay: string, beforeYear: number, page: number, limit: number): Promise<MediaDoc[]> {
-    const found = this.where((d) => d.userId === userId && inView.library(d) && d.creationMonthDay === monthDay && d.creationYear < beforeYear);
+  async takenOn(
+    userId: string,
+    monthDay: string,
+    beforeYear: number,
+    page: number,
+    limit: number,
+  ): Promise<MediaDoc[]> {
+    const found = this.where(
+      (d) => d.userId === userId && inView.library(d) && d.creationMonthDay === monthDay && d.creationYear < beforeYear,
+    );
     return this.page(found, ORDER.default, page, limit);
   }
 
@@ -86,15 +109,18 @@ export class FakeMediaItems implements MediaItems {
   }
 
   async setFlag(userId: string, ids: string[], flag: 'favourite' | 'hidden', value: boolean, at: Date): Promise<void> {
-    for (const doc of this.mine(userId, ids)) if (doc[flag] !== value) Object.assign(doc, { [flag]: value, updatedAt: at });
+    for (const doc of this.mine(userId, ids))
+      if (doc[flag] !== value) Object.assign(doc, { [flag]: value, updatedAt: at });
   }
 
   async trash(userId: string, ids: string[], at: Date): Promise<void> {
-    for (const doc of this.mine(userId, ids)) if (!doc.deleted) Object.assign(doc, { deleted: true, deletedAt: at, updatedAt: at });
+    for (const doc of this.mine(userId, ids))
+      if (!doc.deleted) Object.assign(doc, { deleted: true, deletedAt: at, updatedAt: at });
   }
 
   async restore(userId: string, ids: string[], at: Date): Promise<void> {
-    for (const doc of this.mine(userId, ids)) if (doc.deleted && !doc.purgingAt) Object.assign(doc, { deleted: false, deletedAt: null, updatedAt: at });
+    for (const doc of this.mine(userId, ids))
+      if (doc.deleted && !doc.purgingAt) Object.assign(doc, { deleted: false, deletedAt: null, updatedAt: at });
   }
 
   async setProcessed(userId: string, id: string, fields: Partial<ProcessedFields>, at: Date): Promise<boolean> {
@@ -104,23 +130,41 @@ export class FakeMediaItems implements MediaItems {
   }
 
   async pairCandidates(userId: string, contentIdentifier: string, type: MediaType): Promise<MediaDoc[]> {
-    const found = this.where((d) => d.userId === userId && d.metadata.contentIdentifier === contentIdentifier && d.mediaItemType === type && d.status === 'READY' && !d.purgingAt);
+    const found = this.where(
+      (d) =>
+        d.userId === userId &&
+        d.metadata.contentIdentifier === contentIdentifier &&
+        d.mediaItemType === type &&
+        d.status === 'READY' &&
+        !d.purgingAt,
+    );
     return this.copies(found.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a._id < b._id ? -1 : 1)));
   }
 
   async claimMotionPart(userId: string, videoId: string, stillId: string, at: Date): Promise<MediaDoc | null> {
-    const [doc] = this.mine(userId, [videoId]).filter((d) => d.mediaItemType === 'video' && [null, undefined, stillId].includes(d.stillMediaItemId) && !d.purgingAt);
+    const [doc] = this.mine(userId, [videoId]).filter(
+      (d) => d.mediaItemType === 'video' && [null, undefined, stillId].includes(d.stillMediaItemId) && !d.purgingAt,
+    );
     return doc ? this.copy(Object.assign(doc, { stillMediaItemId: stillId, updatedAt: at })) : null;
   }
 
   async linkMotionPart(userId: string, stillId: string, videoId: string, at: Date): Promise<MediaDoc | null> {
-    const [doc] = this.mine(userId, [stillId]).filter((d) => d.mediaItemType === 'photo' && [null, undefined, videoId].includes(d.motionMediaItemId) && !d.purgingAt);
+    const [doc] = this.mine(userId, [stillId]).filter(
+      (d) => d.mediaItemType === 'photo' && [null, undefined, videoId].includes(d.motionMediaItemId) && !d.purgingAt,
+    );
     return doc ? this.copy(Object.assign(doc, { motionMediaItemId: videoId, updatedAt: at })) : null;
   }
 
-  async followStill(userId: string, videoId: string, still: Pick<MediaDoc, '_id' | 'favourite' | 'hidden' | 'deleted' | 'deletedAt'>, at: Date): Promise<void> {
+  async followStill(
+    userId: string,
+    videoId: string,
+    still: Pick<MediaDoc, '_id' | 'favourite' | 'hidden' | 'deleted' | 'deletedAt'>,
+    at: Date,
+  ): Promise<void> {
     const { favourite, hidden, deleted, deletedAt } = still;
-    for (const doc of this.mine(userId, [videoId])) if (doc.stillMediaItemId === still._id) Object.assign(doc, detach({ favourite, hidden, deleted, deletedAt }), { updatedAt: at });
+    for (const doc of this.mine(userId, [videoId]))
+      if (doc.stillMediaItemId === still._id)
+        Object.assign(doc, detach({ favourite, hidden, deleted, deletedAt }), { updatedAt: at });
   }
 
   async releaseMotionPart(userId: string, videoId: string, stillId: string, at: Date): Promise<boolean> {
@@ -167,9 +211,12 @@ export class FakeMediaItems implements MediaItems {
 
   async walk(userId: string, until: Date, limit: number, after?: { createdAt: Date; id: string }): Promise<MediaDoc[]> {
     const key = (d: { createdAt: Date; _id: string }) => [d.createdAt.getTime(), d._id] as const;
-    const later = (d: MediaDoc) => !after || key(d)[0] > after.createdAt.getTime() || (key(d)[0] === after.createdAt.getTime() && d._id > after.id);
+    const later = (d: MediaDoc) =>
+      !after || key(d)[0] > after.createdAt.getTime() || (key(d)[0] === after.createdAt.getTime() && d._id > after.id);
     const walked = this.where((d) => d.userId === userId && d.createdAt <= until && !d.purgingAt && later(d));
-    walked.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0));
+    walked.sort(
+      (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0),
+    );
     return this.copies(walked.slice(0, limit));
   }
 

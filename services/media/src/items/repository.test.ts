@@ -34,20 +34,37 @@ it('a second item with the same content answers the first one’s id and stores 
   expect(await repo.insert(first)).toEqual({});
   expect(await repo.insert(newMediaDoc(request(user), new Date()))).toEqual({ duplicateOf: first._id });
   expect(await repo.ofUser(user, 10)).toHaveLength(1);
-  await expect(repo.insert(newMediaDoc(request(randomUUID(), 'b'.repeat(64), first._id), new Date()))).rejects.toBeInstanceOf(DuplicateKeyError);
+  await expect(
+    repo.insert(newMediaDoc(request(randomUUID(), 'b'.repeat(64), first._id), new Date())),
+  ).rejects.toBeInstanceOf(DuplicateKeyError);
 });
 
 it('reads a document stored with its metadata fields at the top level (before they were one object)', async () => {
   const user = randomUUID();
   const { metadata: _, ...today } = newMediaDoc(request(user), new Date('2024-05-01T08:00:00Z'));
-  const expected = { ...emptyMediaMetadata('2019-06-24T18:15:12+02:00'), width: 4032, height: 3024, cameraMake: 'Apple', exposureTime: '0.004' };
-  const legacy: LegacyMediaDoc = { ...today, ...expected, status: 'READY', creationAt: new Date('2019-06-24T16:15:12Z'), creationMonthDay: '0624', creationYear: 2019 };
+  const expected = {
+    ...emptyMediaMetadata('2019-06-24T18:15:12+02:00'),
+    width: 4032,
+    height: 3024,
+    cameraMake: 'Apple',
+    exposureTime: '0.004',
+  };
+  const legacy: LegacyMediaDoc = {
+    ...today,
+    ...expected,
+    status: 'READY',
+    creationAt: new Date('2019-06-24T16:15:12Z'),
+    creationMonthDay: '0624',
+    creationYear: 2019,
+  };
   await db.store.collection<LegacyMediaDoc>(COLLECTION).insertOne(legacy);
   const read = await repo.get(user, legacy._id);
   expect(read?.metadata).toEqual(expected);
   expect(read).not.toHaveProperty('width');
   expect(toMediaItemV1(read!).metadata).toEqual(expected);
-  expect((await repo.list({ userId: user, view: 'library', page: 1, limit: 10 })).map((d) => d.metadata)).toEqual([expected]);
+  expect((await repo.list({ userId: user, view: 'library', page: 1, limit: 10 })).map((d) => d.metadata)).toEqual([
+    expected,
+  ]);
   expect((await repo.takenOn(user, '0624', 2025, 1, 10)).map((d) => d._id)).toEqual([legacy._id]);
 
   // A field missing from an old document is unknown.

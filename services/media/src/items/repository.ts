@@ -36,7 +36,10 @@ function viewFilter(userId: string, view: View): Filter {
 /** Items shown under `category` (see `shownCategory`): `live` is a paired still, whatever the worker filed it under. */
 function categoryFilter(category: MediaCategory): Filter {
   if (category === 'live') return { motionMediaItemId: { $nin: [null] } };
-  return { motionMediaItemId: null, mediaItemCategory: category === 'default' ? { $in: ['default', 'live'] } : category };
+  return {
+    motionMediaItemId: null,
+    mediaItemCategory: category === 'default' ? { $in: ['default', 'live'] } : category,
+  };
 }
 
 /** Not claimed by a purge sweeper. */
@@ -49,7 +52,11 @@ function viewSort(view: View): SortSpec {
 
 /** Trash deleted before `cutoff` that no sweeper holds (or whose sweeper's claim is older than `staleBefore`). */
 function purgeable(cutoff: Date, staleBefore: Date): Filter {
-  return { deleted: true, deletedAt: { $lte: cutoff }, $or: [{ purgingAt: { $exists: false } }, { purgingAt: { $lt: staleBefore } }] };
+  return {
+    deleted: true,
+    deletedAt: { $lte: cutoff },
+    $or: [{ purgingAt: { $exists: false } }, { purgingAt: { $lt: staleBefore } }],
+  };
 }
 
 const page = (p: number, limit: number) => ({ skip: (p - 1) * limit, limit });
@@ -124,7 +131,10 @@ export class MediaRepository {
 
   /** Library items taken on `monthDay` (MMDD, the camera's local day) of a year before `beforeYear`, newest first. */
   async takenOn(userId: string, monthDay: string, beforeYear: number, p: number, limit: number): Promise<MediaDoc[]> {
-    return this.many({ ...viewFilter(userId, 'library'), creationMonthDay: monthDay, creationYear: { $lt: beforeYear } }, { sort: viewSort('library'), ...page(p, limit) });
+    return this.many(
+      { ...viewFilter(userId, 'library'), creationMonthDay: monthDay, creationYear: { $lt: beforeYear } },
+      { sort: viewSort('library'), ...page(p, limit) },
+    );
   }
 
   /** The item after the change, or null when it is not the user's. */
@@ -134,17 +144,26 @@ export class MediaRepository {
 
   /** Sets favourite or hidden on the user's `ids`; items that already have that value keep their updatedAt. */
   async setFlag(userId: string, ids: string[], flag: 'favourite' | 'hidden', value: boolean, at: Date): Promise<void> {
-    await this.items.updateMany({ userId, _id: { $in: ids }, [flag]: { $ne: value } }, { $set: { [flag]: value, updatedAt: at } });
+    await this.items.updateMany(
+      { userId, _id: { $in: ids }, [flag]: { $ne: value } },
+      { $set: { [flag]: value, updatedAt: at } },
+    );
   }
 
   /** Moves the user's `ids` to the trash; items already there keep their deletion time. */
   async trash(userId: string, ids: string[], at: Date): Promise<void> {
-    await this.items.updateMany({ userId, _id: { $in: ids }, deleted: false }, { $set: { deleted: true, deletedAt: at, updatedAt: at } });
+    await this.items.updateMany(
+      { userId, _id: { $in: ids }, deleted: false },
+      { $set: { deleted: true, deletedAt: at, updatedAt: at } },
+    );
   }
 
   /** Takes the user's `ids` out of the trash, except items a sweeper is purging. */
   async restore(userId: string, ids: string[], at: Date): Promise<void> {
-    await this.items.updateMany({ userId, _id: { $in: ids }, deleted: true, purgingAt: { $exists: false } }, { $set: { deleted: false, deletedAt: null, updatedAt: at } });
+    await this.items.updateMany(
+      { userId, _id: { $in: ids }, deleted: true, purgingAt: { $exists: false } },
+      { $set: { deleted: false, deletedAt: null, updatedAt: at } },
+    );
   }
 
   /** Writes a worker's result; false when the item is gone by now. */
@@ -157,40 +176,84 @@ export class MediaRepository {
 
   /** The user's READY items of `type` with the Live Photo pairing id `contentIdentifier` that no sweeper is purging, oldest first. */
   async pairCandidates(userId: string, contentIdentifier: string, type: MediaType): Promise<MediaDoc[]> {
-    return this.many({ userId, 'metadata.contentIdentifier': contentIdentifier, mediaItemType: type, status: 'READY', ...notPurging }, { sort: { createdAt: 1, _id: 1 } });
+    return this.many(
+      { userId, 'metadata.contentIdentifier': contentIdentifier, mediaItemType: type, status: 'READY', ...notPurging },
+      { sort: { createdAt: 1, _id: 1 } },
+    );
   }
 
   /** Makes the video the motion part of `stillId`, unless it is another still's or being purged; the video after, else null. */
   async claimMotionPart(userId: string, videoId: string, stillId: string, at: Date): Promise<MediaDoc | null> {
-    const filter = { _id: videoId, userId, mediaItemType: 'video', stillMediaItemId: { $in: [null, stillId] }, ...notPurging };
+    const filter = {
+      _id: videoId,
+      userId,
+      mediaItemType: 'video',
+      stillMediaItemId: { $in: [null, stillId] },
+      ...notPurging,
+    };
     return this.read(await this.items.findOneAndUpdate(filter, { $set: { stillMediaItemId: stillId, updatedAt: at } }));
   }
 
   /** Links the still to its motion part, unless it has another or is being purged; the still after, else null. */
   async linkMotionPart(userId: string, stillId: string, videoId: string, at: Date): Promise<MediaDoc | null> {
-    const filter = { _id: stillId, userId, mediaItemType: 'photo', motionMediaItemId: { $in: [null, videoId] }, ...notPurging };
-    return this.read(await this.items.findOneAndUpdate(filter, { $set: { motionMediaItemId: videoId, updatedAt: at } }));
+    const filter = {
+      _id: stillId,
+      userId,
+      mediaItemType: 'photo',
+      motionMediaItemId: { $in: [null, videoId] },
+      ...notPurging,
+    };
+    return this.read(
+      await this.items.findOneAndUpdate(filter, { $set: { motionMediaItemId: videoId, updatedAt: at } }),
+    );
   }
 
   /** Gives the motion part of `stillId` the still's flags (trash included, so that they are purged together). */
-  async followStill(userId: string, videoId: string, still: Pick<MediaDoc, '_id' | 'favourite' | 'hidden' | 'deleted' | 'deletedAt'>, at: Date): Promise<void> {
+  async followStill(
+    userId: string,
+    videoId: string,
+    still: Pick<MediaDoc, '_id' | 'favourite' | 'hidden' | 'deleted' | 'deletedAt'>,
+    at: Date,
+  ): Promise<void> {
     const { favourite, hidden, deleted, deletedAt } = still;
-    await this.items.updateOne({ _id: videoId, userId, stillMediaItemId: still._id }, { $set: { favourite, hidden, deleted, deletedAt, updatedAt: at } });
+    await this.items.updateOne(
+      { _id: videoId, userId, stillMediaItemId: still._id },
+      { $set: { favourite, hidden, deleted, deletedAt, updatedAt: at } },
+    );
   }
 
   /** The video is no longer the motion part of `stillId`; false when it was not. */
   async releaseMotionPart(userId: string, videoId: string, stillId: string, at: Date): Promise<boolean> {
-    return (await this.items.updateOne({ _id: videoId, userId, stillMediaItemId: stillId }, { $set: { stillMediaItemId: null, updatedAt: at } })).matched > 0;
+    return (
+      (
+        await this.items.updateOne(
+          { _id: videoId, userId, stillMediaItemId: stillId },
+          { $set: { stillMediaItemId: null, updatedAt: at } },
+        )
+      ).matched > 0
+    );
   }
 
   /** The still no longer has `videoId` as its motion part; false when it did not. */
   async unlinkMotionPart(userId: string, stillId: string, videoId: string, at: Date): Promise<boolean> {
-    return (await this.items.updateOne({ _id: stillId, userId, motionMediaItemId: videoId }, { $set: { motionMediaItemId: null, updatedAt: at } })).matched > 0;
+    return (
+      (
+        await this.items.updateOne(
+          { _id: stillId, userId, motionMediaItemId: videoId },
+          { $set: { motionMediaItemId: null, updatedAt: at } },
+        )
+      ).matched > 0
+    );
   }
 
   /** FAILED with `reason`, only while the item is PROCESSING; the item after the change, else null. */
   async setFailed(userId: string, id: string, reason: string, at: Date): Promise<MediaDoc | null> {
-    return this.read(await this.items.findOneAndUpdate({ _id: id, userId, status: 'PROCESSING' }, { $set: { status: 'FAILED', failureReason: reason, updatedAt: at } }));
+    return this.read(
+      await this.items.findOneAndUpdate(
+        { _id: id, userId, status: 'PROCESSING' },
+        { $set: { status: 'FAILED', failureReason: reason, updatedAt: at } },
+      ),
+    );
   }
 
   /** Up to `limit` items of trash deleted before `cutoff` that no live sweeper holds (any user). */
@@ -203,7 +266,9 @@ export class MediaRepository {
    * The item as claimed, or null when it is no longer purgeable (restored, or claimed by another).
    */
   async claimForPurge(id: string, cutoff: Date, staleBefore: Date, at: Date): Promise<MediaDoc | null> {
-    return this.read(await this.items.findOneAndUpdate({ ...purgeable(cutoff, staleBefore), _id: id }, { $set: { purgingAt: at } }));
+    return this.read(
+      await this.items.findOneAndUpdate({ ...purgeable(cutoff, staleBefore), _id: id }, { $set: { purgingAt: at } }),
+    );
   }
 
   /** Up to `limit` items (any user) PROCESSING and unchanged since before `before`: their processing may never have been queued. */
@@ -216,7 +281,12 @@ export class MediaRepository {
    * moves to `at` and `requeues` counts up. The item as claimed, or null when it moved on meanwhile.
    */
   async claimStuck(id: string, before: Date, at: Date): Promise<MediaDoc | null> {
-    return this.read(await this.items.findOneAndUpdate({ _id: id, status: 'PROCESSING', updatedAt: { $lt: before } }, { $set: { updatedAt: at }, $inc: { requeues: 1 } }));
+    return this.read(
+      await this.items.findOneAndUpdate(
+        { _id: id, status: 'PROCESSING', updatedAt: { $lt: before } },
+        { $set: { updatedAt: at }, $inc: { requeues: 1 } },
+      ),
+    );
   }
 
   /** How many items (of every user) have each status: the metrics' "items by status". */
@@ -232,7 +302,8 @@ export class MediaRepository {
    */
   async walk(userId: string, until: Date, limit: number, after?: { createdAt: Date; id: string }): Promise<MediaDoc[]> {
     const filter: Filter = { userId, createdAt: { $lte: until }, purgingAt: { $exists: false } };
-    if (after) filter.$or = [{ createdAt: { $gt: after.createdAt } }, { createdAt: after.createdAt, _id: { $gt: after.id } }];
+    if (after)
+      filter.$or = [{ createdAt: { $gt: after.createdAt } }, { createdAt: after.createdAt, _id: { $gt: after.id } }];
     return this.many(filter, { sort: { createdAt: 1, _id: 1 }, limit });
   }
 
@@ -251,7 +322,8 @@ export class MediaRepository {
     let after: StoredMediaDoc | undefined;
     for (;;) {
       const filter: Filter = { userId };
-      if (after) filter.$or = [{ createdAt: { $gt: after.createdAt } }, { createdAt: after.createdAt, _id: { $gt: after._id } }];
+      if (after)
+        filter.$or = [{ createdAt: { $gt: after.createdAt } }, { createdAt: after.createdAt, _id: { $gt: after._id } }];
       const batch = await this.items.find(filter, { sort: { createdAt: 1, _id: 1 }, limit: PAGE });
       for (const doc of batch) total += doc.size;
       if (batch.length < PAGE) return total;

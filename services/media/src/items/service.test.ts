@@ -5,7 +5,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { emptyMediaMetadata, faceThumbnailKey, mediaBlobKey, mediaProcessedEvent, processMediaItemWork } from '@trove/proto-events';
+import {
+  emptyMediaMetadata,
+  faceThumbnailKey,
+  mediaBlobKey,
+  mediaProcessedEvent,
+  processMediaItemWork,
+} from '@trove/proto-events';
 import type { MediaItemProcessedV1, MessageContract } from '@trove/proto-events';
 import { AppError, createLogger, openBlobStore, openDocStore } from '@trove/kit';
 import type { BlobStore, DocStore } from '@trove/kit';
@@ -71,12 +77,25 @@ afterEach(async () => {
   await dir.remove();
 });
 
-async function upload(userId: string, opts: { type?: 'photo' | 'video'; sha256?: string; size?: number; quotaBytes?: number | null; id?: string } = {}): Promise<string> {
+async function upload(
+  userId: string,
+  opts: { type?: 'photo' | 'video'; sha256?: string; size?: number; quotaBytes?: number | null; id?: string } = {},
+): Promise<string> {
   const id = opts.id ?? randomUUID();
   const key = mediaBlobKey(userId, id, 'original');
   await blobs.put(key, Readable.from(Buffer.from(`original ${id}`)));
   const quota = opts.quotaBytes === undefined ? {} : { quotaBytes: opts.quotaBytes };
-  await media.create({ userId, id, filename: `${id}.jpg`, mimeType: opts.type === 'video' ? 'video/mp4' : 'image/jpeg', mediaItemType: opts.type ?? 'photo', size: opts.size ?? 10, sha256: opts.sha256 ?? sha(), originalKey: key, ...quota });
+  await media.create({
+    userId,
+    id,
+    filename: `${id}.jpg`,
+    mimeType: opts.type === 'video' ? 'video/mp4' : 'image/jpeg',
+    mediaItemType: opts.type ?? 'photo',
+    size: opts.size ?? 10,
+    sha256: opts.sha256 ?? sha(),
+    originalKey: key,
+    ...quota,
+  });
   return id;
 }
 
@@ -85,8 +104,15 @@ const usageOf = async (userId: string) => (await media.usageOf(userId)).usageByt
 const PAIRING_ID = '599FEB0A-F64C-4A67-ABBE-2AE1A96A20EA';
 
 /** The result of one part of a Live Photo: a still (HEIC) or its motion part (MOV) with the pairing id. */
-function livePart(userId: string, id: string, type: 'photo' | 'video', contentIdentifier = PAIRING_ID): MediaItemProcessedV1 {
-  const processed = result(userId, id, '2022-04-03T12:56:11+05:30', { mimeType: type === 'video' ? 'video/quicktime' : 'image/heic' });
+function livePart(
+  userId: string,
+  id: string,
+  type: 'photo' | 'video',
+  contentIdentifier = PAIRING_ID,
+): MediaItemProcessedV1 {
+  const processed = result(userId, id, '2022-04-03T12:56:11+05:30', {
+    mimeType: type === 'video' ? 'video/quicktime' : 'image/heic',
+  });
   return { ...processed, metadata: { ...processed.metadata, contentIdentifier } };
 }
 
@@ -98,7 +124,12 @@ async function livePhoto(owner: string): Promise<{ owner: string; still: string;
   return { owner, still, video };
 }
 
-function result(userId: string, id: string, creationTime: string, extra: Partial<MediaItemProcessedV1> = {}): MediaItemProcessedV1 {
+function result(
+  userId: string,
+  id: string,
+  creationTime: string,
+  extra: Partial<MediaItemProcessedV1> = {},
+): MediaItemProcessedV1 {
   return {
     userId,
     mediaItemId: id,
@@ -120,7 +151,11 @@ function result(userId: string, id: string, creationTime: string, extra: Partial
     },
     category: 'default',
     placeholder: 'abc',
-    variants: { preview: mediaBlobKey(userId, id, 'preview'), thumbnail: mediaBlobKey(userId, id, 'thumbnail'), playback: null },
+    variants: {
+      preview: mediaBlobKey(userId, id, 'preview'),
+      thumbnail: mediaBlobKey(userId, id, 'thumbnail'),
+      playback: null,
+    },
     ...extra,
   };
 }
@@ -151,7 +186,21 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
     /** An item stored as PROCESSING whose work was never queued (media died between the two). */
     async function stored(userId: string): Promise<string> {
       const id = randomUUID();
-      await items.insert(newMediaDoc({ userId, id, filename: `${id}.jpg`, mimeType: 'image/jpeg', mediaItemType: 'photo', size: 10, sha256: sha(), originalKey: mediaBlobKey(userId, id, 'original') }, clock));
+      await items.insert(
+        newMediaDoc(
+          {
+            userId,
+            id,
+            filename: `${id}.jpg`,
+            mimeType: 'image/jpeg',
+            mediaItemType: 'photo',
+            size: 10,
+            sha256: sha(),
+            originalKey: mediaBlobKey(userId, id, 'original'),
+          },
+          clock,
+        ),
+      );
       return id;
     }
     const requeued = () => published.filter((p) => p.subject === processMediaItemWork.subject).map((p) => p.msgId);
@@ -167,7 +216,15 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       const fresh = await stored(user); // PROCESSING, but only just stored
       expect(await media.requeueStuckProcessing()).toBe(1);
       expect(requeued()).toEqual([`${stuck}-requeue-1`]);
-      expect(published[0].payload).toEqual(expect.objectContaining({ mediaItemId: stuck, userId: user, originalKey: mediaBlobKey(user, stuck, 'original'), mimeType: 'image/jpeg', mediaItemType: 'photo' }));
+      expect(published[0].payload).toEqual(
+        expect.objectContaining({
+          mediaItemId: stuck,
+          userId: user,
+          originalKey: mediaBlobKey(user, stuck, 'original'),
+          mimeType: 'image/jpeg',
+          mediaItemType: 'photo',
+        }),
+      );
       expect(await media.requeueStuckProcessing()).toBe(0); // just queued: it gets the full bound again
       expect((await media.get(user, fresh)).status).toBe('PROCESSING');
       // The worker's result arrives: nothing more to do.
@@ -188,7 +245,9 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       expect(requeued()).toEqual([`${id}-requeue-1`, `${id}-requeue-2`, `${id}-requeue-3`]);
       clock = minutes(31);
       expect(await media.requeueStuckProcessing()).toBe(1);
-      expect(await media.get(user, id)).toEqual(expect.objectContaining({ status: 'FAILED', failureReason: 'processing did not finish after 4 attempts' }));
+      expect(await media.get(user, id)).toEqual(
+        expect.objectContaining({ status: 'FAILED', failureReason: 'processing did not finish after 4 attempts' }),
+      );
     });
 
     it('replicas reconciling at once queue a stuck item once', async () => {
@@ -205,9 +264,22 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       const user = randomUUID();
       const id = await upload(user);
       expect(await media.get(user, id)).toEqual(
-        expect.objectContaining({ id, userId: user, status: 'PROCESSING', metadata: emptyMediaMetadata(clock.toISOString()), deleted: false, variants: { preview: false, thumbnail: false, playback: false } }),
+        expect.objectContaining({
+          id,
+          userId: user,
+          status: 'PROCESSING',
+          metadata: emptyMediaMetadata(clock.toISOString()),
+          deleted: false,
+          variants: { preview: false, thumbnail: false, playback: false },
+        }),
       );
-      expect(published).toEqual([{ subject: processMediaItemWork.subject, payload: expect.objectContaining({ mediaItemId: id, userId: user }), msgId: id }]);
+      expect(published).toEqual([
+        {
+          subject: processMediaItemWork.subject,
+          payload: expect.objectContaining({ mediaItemId: id, userId: user }),
+          msgId: id,
+        },
+      ]);
     });
 
     it('the same content twice is a conflict naming the first item; another user may have it too', async () => {
@@ -223,7 +295,9 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       publishFailures = 2;
       const user = randomUUID();
       const id = await upload(user);
-      expect(published).toEqual([{ subject: processMediaItemWork.subject, payload: expect.objectContaining({ mediaItemId: id }), msgId: id }]);
+      expect(published).toEqual([
+        { subject: processMediaItemWork.subject, payload: expect.objectContaining({ mediaItemId: id }), msgId: id },
+      ]);
       expect((await media.get(user, id)).status).toBe('PROCESSING');
     });
 
@@ -257,7 +331,11 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       await upload(user, { size: 400, quotaBytes: 1000 }); // exactly the quota: fits
       published = [];
       const refused = randomUUID();
-      await expectAppError(upload(user, { size: 1, quotaBytes: 1000, id: refused }), 'INSUFFICIENT_STORAGE', QUOTA_EXCEEDED_MESSAGE);
+      await expectAppError(
+        upload(user, { size: 1, quotaBytes: 1000, id: refused }),
+        'INSUFFICIENT_STORAGE',
+        QUOTA_EXCEEDED_MESSAGE,
+      );
       await expectAppError(media.get(user, refused), 'NOT_FOUND');
       expect(published).toEqual([]);
       expect(await usageOf(user)).toBe(1000);
@@ -272,9 +350,15 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
 
     it('concurrent uploads never pass the quota together', async () => {
       const user = randomUUID();
-      const outcomes = await Promise.allSettled(Array.from({ length: 12 }, () => upload(user, { size: 100, quotaBytes: 500 })));
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 12 }, () => upload(user, { size: 100, quotaBytes: 500 })),
+      );
       expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(5);
-      expect(outcomes.filter((o) => o.status === 'rejected').map((o) => ((o as PromiseRejectedResult).reason as AppError).code)).toEqual(Array(7).fill('INSUFFICIENT_STORAGE'));
+      expect(
+        outcomes
+          .filter((o) => o.status === 'rejected')
+          .map((o) => ((o as PromiseRejectedResult).reason as AppError).code),
+      ).toEqual(Array(7).fill('INSUFFICIENT_STORAGE'));
       expect(await usageOf(user)).toBe(500);
       expect(await items.ofUser(user, 20)).toHaveLength(5);
     });
@@ -296,7 +380,16 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
     it('a library from before totals were kept is counted once from its items, then kept up to date', async () => {
       const user = randomUUID();
       for (const size of [300, 200]) {
-        const req = { userId: user, id: randomUUID(), filename: 'old.jpg', mimeType: 'image/jpeg', mediaItemType: 'photo' as const, size, sha256: sha(), originalKey: 'k' };
+        const req = {
+          userId: user,
+          id: randomUUID(),
+          filename: 'old.jpg',
+          mimeType: 'image/jpeg',
+          mediaItemType: 'photo' as const,
+          size,
+          sha256: sha(),
+          originalKey: 'k',
+        };
         await items.insert(newMediaDoc(req, clock));
       }
       expect(await totals.get(user)).toBeNull();
@@ -305,7 +398,21 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       expect(await usageOf(user)).toBe(501);
       // First upload of such a library, against a quota: counted first, so the quota holds.
       const older = randomUUID();
-      await items.insert(newMediaDoc({ userId: older, id: randomUUID(), filename: 'old.jpg', mimeType: 'image/jpeg', mediaItemType: 'photo', size: 900, sha256: sha(), originalKey: 'k' }, clock));
+      await items.insert(
+        newMediaDoc(
+          {
+            userId: older,
+            id: randomUUID(),
+            filename: 'old.jpg',
+            mimeType: 'image/jpeg',
+            mediaItemType: 'photo',
+            size: 900,
+            sha256: sha(),
+            originalKey: 'k',
+          },
+          clock,
+        ),
+      );
       await expectAppError(upload(older, { size: 200, quotaBytes: 1000 }), 'INSUFFICIENT_STORAGE');
       expect(await usageOf(older)).toBe(900);
     });
@@ -320,7 +427,11 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
 
     it('replicas purging at once take each item off once', async () => {
       const user = randomUUID();
-      const ids: [string, ...string[]] = [await upload(user, { size: 10 }), await upload(user, { size: 20 }), await upload(user, { size: 30 })];
+      const ids: [string, ...string[]] = [
+        await upload(user, { size: 10 }),
+        await upload(user, { size: 20 }),
+        await upload(user, { size: 30 }),
+      ];
       await upload(user, { size: 5 });
       await media.setFlag({ userId: user, ids, flag: 'deleted', value: true });
       clock = new Date(clock.getTime() + 31 * 24 * 3600 * 1000);
@@ -332,7 +443,12 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
   describe('views', () => {
     it('library, favourites, hidden and trash, newest creation first, with type/category/status filters and paging', async () => {
       const user = randomUUID();
-      const [a, b, c, d] = [await upload(user), await upload(user), await upload(user, { type: 'video' }), await upload(user)];
+      const [a, b, c, d] = [
+        await upload(user),
+        await upload(user),
+        await upload(user, { type: 'video' }),
+        await upload(user),
+      ];
       await media.applyProcessed(result(user, a, '2020-01-01T10:00:00Z'));
       await media.applyProcessed(result(user, b, '2022-01-01T10:00:00+01:00', { category: 'screenshot' }));
       await media.applyProcessed(result(user, c, '2021-01-01T10:00:00Z', { mimeType: 'video/mp4' }));
@@ -343,7 +459,9 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       expect(await ids('library', { type: 'video' })).toEqual([c]);
       expect(await ids('library', { category: 'screenshot' })).toEqual([b]);
       expect(await ids('library', { status: 'PROCESSING' })).toEqual([d]);
-      expect((await media.list({ userId: user, view: 'library', page: 2, limit: 3 })).items.map((i) => i.id)).toEqual([a]);
+      expect((await media.list({ userId: user, view: 'library', page: 2, limit: 3 })).items.map((i) => i.id)).toEqual([
+        a,
+      ]);
 
       await media.setFlag({ userId: user, ids: [a, b], flag: 'favourite', value: true });
       await media.setFlag({ userId: user, ids: [b], flag: 'hidden', value: true });
@@ -359,14 +477,22 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
 
     it('years ago: the camera-local day in earlier years, newest first, not hidden or trashed', async () => {
       const user = randomUUID();
-      const [a, b, c, d, e] = [await upload(user), await upload(user), await upload(user), await upload(user), await upload(user)];
+      const [a, b, c, d, e] = [
+        await upload(user),
+        await upload(user),
+        await upload(user),
+        await upload(user),
+        await upload(user),
+      ];
       await media.applyProcessed(result(user, a, '2019-06-24T23:30:00+05:30')); // 18:00 UTC: still 24 June locally
       await media.applyProcessed(result(user, b, '2021-06-24T00:10:00-07:00')); // 25 June in UTC, 24 June locally
       await media.applyProcessed(result(user, c, '2025-06-24T08:00:00Z')); // this year: not "years ago"
       await media.applyProcessed(result(user, d, '2018-06-25T08:00:00Z'));
       await media.applyProcessed(result(user, e, '2017-06-24T08:00:00Z'));
       await media.setFlag({ userId: user, ids: [e], flag: 'hidden', value: true });
-      expect((await media.yearsAgo({ userId: user, monthDate: '0624', page: 1, limit: 10 })).items.map((i) => i.id)).toEqual([b, a]);
+      expect(
+        (await media.yearsAgo({ userId: user, monthDate: '0624', page: 1, limit: 10 })).items.map((i) => i.id),
+      ).toEqual([b, a]);
       await expectAppError(media.yearsAgo({ userId: user, monthDate: '0231', page: 1, limit: 10 }), 'BAD_REQUEST');
     });
 
@@ -389,7 +515,11 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       const a = await upload(user);
       const foreign = await upload(randomUUID());
       published = [];
-      await expectAppError(media.setFlag({ userId: user, ids: [a, foreign], flag: 'favourite', value: true }), 'NOT_FOUND', 'mediaitem not found');
+      await expectAppError(
+        media.setFlag({ userId: user, ids: [a, foreign], flag: 'favourite', value: true }),
+        'NOT_FOUND',
+        'mediaitem not found',
+      );
       expect((await media.get(user, a)).favourite).toBe(false);
       expect(published).toEqual([]);
     });
@@ -408,7 +538,13 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       published = [];
       await media.setFlag({ userId: user, ids: [a], flag: 'deleted', value: false });
       expect(await media.get(user, a)).toMatchObject({ deleted: false, deletedAt: null });
-      expect(published).toEqual([{ subject: 'events.v1.media.restored', payload: { userId: user, mediaItemId: a, at: clock.toISOString() }, msgId: `restored-${a}-${clock.getTime()}` }]);
+      expect(published).toEqual([
+        {
+          subject: 'events.v1.media.restored',
+          payload: { userId: user, mediaItemId: a, at: clock.toISOString() },
+          msgId: `restored-${a}-${clock.getTime()}`,
+        },
+      ]);
     });
 
     it('update sets description (empty clears it), favourite and hidden; unknown or foreign ids are not found', async () => {
@@ -418,13 +554,17 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       expect(await media.get(user, a)).toMatchObject({ description: 'sunset', hidden: true, favourite: false });
       await media.update({ userId: user, id: a, description: '' });
       expect((await media.get(user, a)).description).toBeNull();
-      await expectAppError(media.update({ userId: randomUUID(), id: a, favourite: true }), 'NOT_FOUND', 'mediaitem not found');
+      await expectAppError(
+        media.update({ userId: randomUUID(), id: a, favourite: true }),
+        'NOT_FOUND',
+        'mediaitem not found',
+      );
       await expectAppError(media.get(randomUUID(), a), 'NOT_FOUND', 'mediaitem not found');
     });
   });
 
   describe('job walks and component subsets', () => {
-    it('walks one user\'s items in (createdAt, id) order after a given item, up to `until`, with the walk\'s total', async () => {
+    it("walks one user's items in (createdAt, id) order after a given item, up to `until`, with the walk's total", async () => {
       const user = randomUUID();
       const ids: string[] = [];
       for (let i = 0; i < 5; i++) {
@@ -435,33 +575,72 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       const until = new Date(clock.getTime() - 1000).toISOString();
       const later = await upload(user); // after `until`
       const all = await media.walk({ userId: user, until, limit: 100 });
-      const order = [...ids].sort((a, b) => (a === ids[1] || a === ids[2]) && (b === ids[1] || b === ids[2]) ? (a < b ? -1 : 1) : ids.indexOf(a) - ids.indexOf(b));
+      const order = [...ids].sort((a, b) =>
+        (a === ids[1] || a === ids[2]) && (b === ids[1] || b === ids[2])
+          ? a < b
+            ? -1
+            : 1
+          : ids.indexOf(a) - ids.indexOf(b),
+      );
       expect(all.items.map((i) => i.id)).toEqual(order);
       expect(all.total).toBe(5);
       expect(all.items.map((i) => i.id)).not.toContain(later);
       const first = all.items[1];
-      const rest = await media.walk({ userId: user, until, limit: 2, after: { createdAt: first.createdAt, id: first.id } });
+      const rest = await media.walk({
+        userId: user,
+        until,
+        limit: 2,
+        after: { createdAt: first.createdAt, id: first.id },
+      });
       expect(rest.items.map((i) => i.id)).toEqual(order.slice(2, 4));
-      expect(rest.items[0]).toMatchObject({ mimeType: 'image/jpeg', mediaItemType: 'photo', originalKey: mediaBlobKey(user, rest.items[0].id, 'original') });
+      expect(rest.items[0]).toMatchObject({
+        mimeType: 'image/jpeg',
+        mediaItemType: 'photo',
+        originalKey: mediaBlobKey(user, rest.items[0].id, 'original'),
+      });
     });
 
-    it('an upload\'s components go into its work item; a result with components applies only those', async () => {
+    it("an upload's components go into its work item; a result with components applies only those", async () => {
       const user = randomUUID();
       const id = randomUUID();
       const key = mediaBlobKey(user, id, 'original');
-      await media.create({ userId: user, id, filename: 'a.jpg', mimeType: 'image/jpeg', mediaItemType: 'photo', size: 1, sha256: sha(), originalKey: key, components: ['metadata', 'previews'] });
-      expect(published.find((p) => p.subject === processMediaItemWork.subject)?.payload).toMatchObject({ mediaItemId: id, components: ['metadata', 'previews'] });
+      await media.create({
+        userId: user,
+        id,
+        filename: 'a.jpg',
+        mimeType: 'image/jpeg',
+        mediaItemType: 'photo',
+        size: 1,
+        sha256: sha(),
+        originalKey: key,
+        components: ['metadata', 'previews'],
+      });
+      expect(published.find((p) => p.subject === processMediaItemWork.subject)?.payload).toMatchObject({
+        mediaItemId: id,
+        components: ['metadata', 'previews'],
+      });
       await media.applyProcessed(result(user, id, '2019-06-24T18:15:12+02:00'));
       const before = await media.get(user, id);
       published = [];
       clock = new Date(clock.getTime() + 1000);
       // A job's places/things result: nothing of the media item changes.
-      await media.applyProcessed(result(user, id, '2001-01-01T00:00:00Z', { placeholder: 'other', components: ['places', 'things'], jobId: randomUUID() }));
+      await media.applyProcessed(
+        result(user, id, '2001-01-01T00:00:00Z', {
+          placeholder: 'other',
+          components: ['places', 'things'],
+          jobId: randomUUID(),
+        }),
+      );
       expect(await media.get(user, id)).toEqual(before);
       expect(published).toEqual([]);
       // A job's metadata result: the metadata changes, the previews do not.
-      await media.applyProcessed(result(user, id, '2001-01-01T00:00:00Z', { placeholder: 'other', components: ['metadata'] }));
-      expect(await media.get(user, id)).toMatchObject({ metadata: { creationTime: '2001-01-01T00:00:00Z' }, placeholder: 'abc' });
+      await media.applyProcessed(
+        result(user, id, '2001-01-01T00:00:00Z', { placeholder: 'other', components: ['metadata'] }),
+      );
+      expect(await media.get(user, id)).toMatchObject({
+        metadata: { creationTime: '2001-01-01T00:00:00Z' },
+        placeholder: 'abc',
+      });
     });
   });
 
@@ -472,7 +651,12 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       clock = new Date(clock.getTime() + 1000);
       await media.applyProcessed(result(user, a, '2019-06-24T18:15:12+02:00'));
       const once = await media.get(user, a);
-      expect(once).toMatchObject({ status: 'READY', metadata: result(user, a, '2019-06-24T18:15:12+02:00').metadata, placeholder: 'abc', variants: { preview: true, thumbnail: true, playback: false } });
+      expect(once).toMatchObject({
+        status: 'READY',
+        metadata: result(user, a, '2019-06-24T18:15:12+02:00').metadata,
+        placeholder: 'abc',
+        variants: { preview: true, thumbnail: true, playback: false },
+      });
       published = [];
       clock = new Date(clock.getTime() + 1000);
       await media.applyProcessed(result(user, a, '2019-06-24T18:15:12+02:00'));
@@ -484,7 +668,10 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       const user = randomUUID();
       const [a, b] = [await upload(user), await upload(user)];
       await media.markFailed(user, a, 'broken.jpg: cannot decode the image');
-      expect(await media.get(user, a)).toMatchObject({ status: 'FAILED', failureReason: 'broken.jpg: cannot decode the image' });
+      expect(await media.get(user, a)).toMatchObject({
+        status: 'FAILED',
+        failureReason: 'broken.jpg: cannot decode the image',
+      });
       await media.applyProcessed(result(user, b, '2020-01-01T00:00:00Z'));
       await media.markFailed(user, b, 'too late');
       expect(await media.get(user, b)).toMatchObject({ status: 'READY', failureReason: null });
@@ -496,8 +683,23 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       const keep = mediaBlobKey(user, randomUUID(), 'preview');
       const keepFace = faceThumbnailKey(user, randomUUID(), 0);
       const faces = [0, 1].map((i) => faceThumbnailKey(user, gone, i));
-      for (const key of [mediaBlobKey(user, gone, 'preview'), mediaBlobKey(user, gone, 'thumbnail'), keep, keepFace, ...faces]) await blobs.put(key, Readable.from(Buffer.from('x')));
-      await media.applyProcessed(result(user, gone, '2020-01-01T00:00:00Z', { variants: { preview: mediaBlobKey(user, gone, 'preview'), thumbnail: mediaBlobKey(user, gone, 'thumbnail'), playback: null } }));
+      for (const key of [
+        mediaBlobKey(user, gone, 'preview'),
+        mediaBlobKey(user, gone, 'thumbnail'),
+        keep,
+        keepFace,
+        ...faces,
+      ])
+        await blobs.put(key, Readable.from(Buffer.from('x')));
+      await media.applyProcessed(
+        result(user, gone, '2020-01-01T00:00:00Z', {
+          variants: {
+            preview: mediaBlobKey(user, gone, 'preview'),
+            thumbnail: mediaBlobKey(user, gone, 'thumbnail'),
+            playback: null,
+          },
+        }),
+      );
       expect(await blobs.head(mediaBlobKey(user, gone, 'preview'))).toBeNull();
       expect(await blobs.head(mediaBlobKey(user, gone, 'thumbnail'))).toBeNull();
       for (const face of faces) expect(await blobs.head(face)).toBeNull();
@@ -520,9 +722,22 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       ];
       for (const variants of forged) {
         await media.applyProcessed(result(alice, mine, '2021-01-01T00:00:00Z', { variants }));
-        await media.applyProcessed(result(alice, ready, '2021-01-01T00:00:00Z', { variants: { ...variants, preview: bobsOriginal } }));
+        await media.applyProcessed(
+          result(alice, ready, '2021-01-01T00:00:00Z', { variants: { ...variants, preview: bobsOriginal } }),
+        );
       }
-      await media.applyProcessed(result(alice, mine, '2021-01-01T00:00:00Z', { faces: [{ box: { x: 0, y: 0, width: 1, height: 1 }, score: 0.9, embedding: 'AAAAAAAAAAA=', thumbnailKey: bobsOriginal }] }));
+      await media.applyProcessed(
+        result(alice, mine, '2021-01-01T00:00:00Z', {
+          faces: [
+            {
+              box: { x: 0, y: 0, width: 1, height: 1 },
+              score: 0.9,
+              embedding: 'AAAAAAAAAAA=',
+              thumbnailKey: bobsOriginal,
+            },
+          ],
+        }),
+      );
       expect(await media.get(alice, mine)).toEqual(before);
       expect(await media.get(alice, ready)).toEqual(readyBefore);
       expect(before).toMatchObject({ status: 'PROCESSING' });
@@ -534,23 +749,49 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
   describe('content locations', () => {
     it('photos: original and webp derivatives once made; videos: the playable file as preview', async () => {
       const user = randomUUID();
-      const [photo, playable, transcoded] = [await upload(user), await upload(user, { type: 'video' }), await upload(user, { type: 'video' })];
+      const [photo, playable, transcoded] = [
+        await upload(user),
+        await upload(user, { type: 'video' }),
+        await upload(user, { type: 'video' }),
+      ];
       await expectAppError(media.locate({ userId: user, id: photo, variant: 'preview' }), 'NOT_FOUND');
-      expect(await media.locate({ userId: user, id: photo, variant: 'original' })).toMatchObject({ key: mediaBlobKey(user, photo, 'original'), contentType: 'image/jpeg' });
+      expect(await media.locate({ userId: user, id: photo, variant: 'original' })).toMatchObject({
+        key: mediaBlobKey(user, photo, 'original'),
+        contentType: 'image/jpeg',
+      });
       await media.applyProcessed(result(user, photo, '2020-01-01T00:00:00Z'));
-      expect(await media.locate({ userId: user, id: photo, variant: 'thumbnail' })).toMatchObject({ key: mediaBlobKey(user, photo, 'thumbnail'), contentType: 'image/webp' });
+      expect(await media.locate({ userId: user, id: photo, variant: 'thumbnail' })).toMatchObject({
+        key: mediaBlobKey(user, photo, 'thumbnail'),
+        contentType: 'image/webp',
+      });
       await expectAppError(media.locate({ userId: user, id: playable, variant: 'preview' }), 'NOT_FOUND');
       await media.applyProcessed(result(user, playable, '2020-01-01T00:00:00Z', { mimeType: 'video/mp4' }));
-      expect(await media.locate({ userId: user, id: playable, variant: 'preview' })).toMatchObject({ key: mediaBlobKey(user, playable, 'original'), contentType: 'video/mp4' });
+      expect(await media.locate({ userId: user, id: playable, variant: 'preview' })).toMatchObject({
+        key: mediaBlobKey(user, playable, 'original'),
+        contentType: 'video/mp4',
+      });
       const withPlayback = result(user, transcoded, '2020-01-01T00:00:00Z', { mimeType: 'video/mp4' });
       withPlayback.variants.playback = mediaBlobKey(user, transcoded, 'playback');
       await media.applyProcessed(withPlayback);
-      expect(await media.locate({ userId: user, id: transcoded, variant: 'preview' })).toMatchObject({ key: mediaBlobKey(user, transcoded, 'playback'), contentType: 'video/mp4' });
+      expect(await media.locate({ userId: user, id: transcoded, variant: 'preview' })).toMatchObject({
+        key: mediaBlobKey(user, transcoded, 'playback'),
+        contentType: 'video/mp4',
+      });
       // Another user's id is not found; a verified signed URL (no userId) finds it.
-      await expectAppError(media.locate({ userId: randomUUID(), id: photo, variant: 'original' }), 'NOT_FOUND', 'mediaitem not found');
+      await expectAppError(
+        media.locate({ userId: randomUUID(), id: photo, variant: 'original' }),
+        'NOT_FOUND',
+        'mediaitem not found',
+      );
       expect((await media.locate({ id: photo, variant: 'original' })).userId).toBe(user);
       // What a shared view's URL is checked against: the flags, whether the bytes are the original's, whether it has a position.
-      expect(await media.locate({ id: playable, variant: 'preview' })).toMatchObject({ original: true, hidden: false, deleted: false, stillMediaItemId: null, located: true });
+      expect(await media.locate({ id: playable, variant: 'preview' })).toMatchObject({
+        original: true,
+        hidden: false,
+        deleted: false,
+        stillMediaItemId: null,
+        located: true,
+      });
       expect(await media.locate({ id: transcoded, variant: 'preview' })).toMatchObject({ original: false });
       expect(await media.locate({ id: photo, variant: 'thumbnail' })).toMatchObject({ original: false });
     });
@@ -559,11 +800,18 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
   describe('purge', () => {
     it('purges trash older than the retention: every blob, the document, one media.purged; younger trash and restored items stay', async () => {
       const user = randomUUID();
-      const [old, young, restored, kept] = [await upload(user), await upload(user), await upload(user), await upload(user)];
+      const [old, young, restored, kept] = [
+        await upload(user),
+        await upload(user),
+        await upload(user),
+        await upload(user),
+      ];
       await media.applyProcessed(result(user, old, '2020-01-01T00:00:00Z'));
-      for (const v of ['preview', 'thumbnail'] as const) await blobs.put(mediaBlobKey(user, old, v), Readable.from(Buffer.from(v)));
+      for (const v of ['preview', 'thumbnail'] as const)
+        await blobs.put(mediaBlobKey(user, old, v), Readable.from(Buffer.from(v)));
       // Face thumbnails are not in the document: they go because they are under the item's prefix.
-      for (const i of [0, 1, 2]) await blobs.put(faceThumbnailKey(user, old, i), Readable.from(Buffer.from(`face ${i}`)));
+      for (const i of [0, 1, 2])
+        await blobs.put(faceThumbnailKey(user, old, i), Readable.from(Buffer.from(`face ${i}`)));
       await blobs.put(faceThumbnailKey(user, kept, 0), Readable.from(Buffer.from('face of a kept item')));
       await media.setFlag({ userId: user, ids: [old, restored], flag: 'deleted', value: true });
       clock = new Date(clock.getTime() + 20 * 24 * 3600 * 1000);
@@ -576,7 +824,13 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       const left: string[] = [];
       for await (const b of blobs.list(`media/${user}/${old}/`)) left.push(b.key);
       expect(left).toEqual([]);
-      expect(published).toEqual([{ subject: 'events.v1.media.purged', payload: { userId: user, mediaItemId: old, at: clock.toISOString() }, msgId: `purged-${old}` }]);
+      expect(published).toEqual([
+        {
+          subject: 'events.v1.media.purged',
+          payload: { userId: user, mediaItemId: old, at: clock.toISOString() },
+          msgId: `purged-${old}`,
+        },
+      ]);
       for (const id of [young, restored, kept]) await expect(media.get(user, id)).resolves.toMatchObject({ id });
       expect(await blobs.head(faceThumbnailKey(user, kept, 0))).not.toBeNull();
       expect(await media.purgeExpiredTrash()).toBe(0);
@@ -588,9 +842,18 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       await media.setFlag({ userId: user, ids, flag: 'deleted', value: true });
       clock = new Date(clock.getTime() + 31 * 24 * 3600 * 1000);
       published = [];
-      const counts = await Promise.all([media.purgeExpiredTrash(), media.purgeExpiredTrash(), media.purgeExpiredTrash()]);
+      const counts = await Promise.all([
+        media.purgeExpiredTrash(),
+        media.purgeExpiredTrash(),
+        media.purgeExpiredTrash(),
+      ]);
       expect(counts.reduce((a, b) => a + b, 0)).toBe(3);
-      expect(published.filter((p) => p.subject === 'events.v1.media.purged').map((p) => p.payload.mediaItemId).sort()).toEqual([...ids].sort());
+      expect(
+        published
+          .filter((p) => p.subject === 'events.v1.media.purged')
+          .map((p) => p.payload.mediaItemId)
+          .sort(),
+      ).toEqual([...ids].sort());
     });
 
     it('a purge that fails half-way keeps the item claimed; once the claim is stale another sweep finishes it', async () => {
@@ -616,7 +879,10 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       const other = randomUUID();
       const [a, b] = [await upload(user), await upload(user)];
       const theirs = await upload(other);
-      await blobs.put(`media/${user}/${randomUUID()}/original`, Readable.from(Buffer.from('orphan of an aborted upload')));
+      await blobs.put(
+        `media/${user}/${randomUUID()}/original`,
+        Readable.from(Buffer.from('orphan of an aborted upload')),
+      );
       published = [];
       expect(await media.deleteUserMedia(user)).toBe(2);
       expect(await items.ofUser(user, 10)).toEqual([]);
@@ -630,44 +896,71 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
   });
 
   describe('Live Photos', () => {
-    const library = (userId: string, extra: { category?: 'live' | 'default' } = {}) => media.list({ userId, view: 'library', page: 1, limit: 50, ...extra });
-    const ids = async (listed: Promise<{ items: Array<{ id: string }> }>) => (await listed).items.map((i) => i.id).sort();
+    const library = (userId: string, extra: { category?: 'live' | 'default' } = {}) =>
+      media.list({ userId, view: 'library', page: 1, limit: 50, ...extra });
+    const ids = async (listed: Promise<{ items: Array<{ id: string }> }>) =>
+      (await listed).items.map((i) => i.id).sort();
 
     it.each([
       ['the still first', ['photo', 'video'] as const],
       ['the video first', ['video', 'photo'] as const],
-    ])('%s: a lone part is on its own; once both are in, the still is live, links its video, and only the still is listed', async (_, order) => {
-      const user = randomUUID();
-      const part = { photo: await upload(user), video: await upload(user, { type: 'video' }) };
-      const [first, second] = order;
-      await media.applyProcessed(livePart(user, part[first], first));
-      expect(await media.get(user, part[first])).toMatchObject({ mediaItemCategory: 'default', motionMediaItemId: null });
-      expect(await ids(library(user))).toEqual([part.photo, part.video].sort());
-      published = [];
-      await media.applyProcessed(livePart(user, part[second], second));
+    ])(
+      '%s: a lone part is on its own; once both are in, the still is live, links its video, and only the still is listed',
+      async (_, order) => {
+        const user = randomUUID();
+        const part = { photo: await upload(user), video: await upload(user, { type: 'video' }) };
+        const [first, second] = order;
+        await media.applyProcessed(livePart(user, part[first], first));
+        expect(await media.get(user, part[first])).toMatchObject({
+          mediaItemCategory: 'default',
+          motionMediaItemId: null,
+        });
+        expect(await ids(library(user))).toEqual([part.photo, part.video].sort());
+        published = [];
+        await media.applyProcessed(livePart(user, part[second], second));
 
-      const still = await media.get(user, part.photo);
-      expect(still).toMatchObject({ status: 'READY', mediaItemCategory: 'live', motionMediaItemId: part.video, metadata: expect.objectContaining({ cameraMake: 'Cam', contentIdentifier: PAIRING_ID }) });
-      expect(await ids(library(user))).toEqual([part.photo]);
-      expect(await ids(library(user, { category: 'live' }))).toEqual([part.photo]);
-      expect(await ids(library(user, { category: 'default' }))).toEqual([]);
-      expect(await ids(media.getMany(user, [part.video, part.photo]))).toEqual([part.photo]);
-      // The motion part stays reachable by id (and its content by the still's motion URL).
-      expect(await media.get(user, part.video)).toMatchObject({ id: part.video, mediaItemType: 'video', motionMediaItemId: null });
-      expect(await media.locate({ id: part.video, variant: 'preview' })).toMatchObject({ key: mediaBlobKey(user, part.video, 'original'), stillMediaItemId: part.photo });
-      // Both parts changed: explore and the others hear of it.
-      expect(published.filter((p) => p.subject === 'events.v1.media.updated').map((p) => p.payload.mediaItemId)).toEqual(expect.arrayContaining([part.photo, part.video]));
-      // The same results again change nothing.
-      const before = await items.getMany(user, [part.photo, part.video]);
-      published = [];
-      for (const type of order) await media.applyProcessed(livePart(user, part[type], type));
-      expect(await items.getMany(user, [part.photo, part.video])).toEqual(before);
-      expect(published).toEqual([]);
-    });
+        const still = await media.get(user, part.photo);
+        expect(still).toMatchObject({
+          status: 'READY',
+          mediaItemCategory: 'live',
+          motionMediaItemId: part.video,
+          metadata: expect.objectContaining({ cameraMake: 'Cam', contentIdentifier: PAIRING_ID }),
+        });
+        expect(await ids(library(user))).toEqual([part.photo]);
+        expect(await ids(library(user, { category: 'live' }))).toEqual([part.photo]);
+        expect(await ids(library(user, { category: 'default' }))).toEqual([]);
+        expect(await ids(media.getMany(user, [part.video, part.photo]))).toEqual([part.photo]);
+        // The motion part stays reachable by id (and its content by the still's motion URL).
+        expect(await media.get(user, part.video)).toMatchObject({
+          id: part.video,
+          mediaItemType: 'video',
+          motionMediaItemId: null,
+        });
+        expect(await media.locate({ id: part.video, variant: 'preview' })).toMatchObject({
+          key: mediaBlobKey(user, part.video, 'original'),
+          stillMediaItemId: part.photo,
+        });
+        // Both parts changed: explore and the others hear of it.
+        expect(
+          published.filter((p) => p.subject === 'events.v1.media.updated').map((p) => p.payload.mediaItemId),
+        ).toEqual(expect.arrayContaining([part.photo, part.video]));
+        // The same results again change nothing.
+        const before = await items.getMany(user, [part.photo, part.video]);
+        published = [];
+        for (const type of order) await media.applyProcessed(livePart(user, part[type], type));
+        expect(await items.getMany(user, [part.photo, part.video])).toEqual(before);
+        expect(published).toEqual([]);
+      },
+    );
 
     it('pairs only a still and a video of one user with the same id; a second video with that id stays on its own', async () => {
       const user = randomUUID();
-      const [still, video, otherVideo, otherStill] = [await upload(user), await upload(user, { type: 'video' }), await upload(user, { type: 'video' }), await upload(user)];
+      const [still, video, otherVideo, otherStill] = [
+        await upload(user),
+        await upload(user, { type: 'video' }),
+        await upload(user, { type: 'video' }),
+        await upload(user),
+      ];
       const stranger = randomUUID();
       const theirVideo = await upload(stranger, { type: 'video' });
       await media.applyProcessed(livePart(stranger, theirVideo, 'video'));
@@ -677,7 +970,10 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       await media.applyProcessed(livePart(user, video, 'video'));
       await media.applyProcessed(livePart(user, otherVideo, 'video'));
       expect(await media.get(user, still)).toMatchObject({ mediaItemCategory: 'live', motionMediaItemId: video });
-      expect(await media.get(user, otherStill)).toMatchObject({ mediaItemCategory: 'default', motionMediaItemId: null });
+      expect(await media.get(user, otherStill)).toMatchObject({
+        mediaItemCategory: 'default',
+        motionMediaItemId: null,
+      });
       expect(await ids(library(user))).toEqual([still, otherVideo, otherStill].sort());
       expect(await ids(library(stranger))).toEqual([theirVideo]);
     });
@@ -724,8 +1020,14 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       clock = new Date(clock.getTime() + 31 * 24 * 3600 * 1000);
       published = [];
       expect(await media.purgeExpiredTrash()).toBe(1);
-      expect(await media.get(user, first.still)).toMatchObject({ mediaItemCategory: 'default', motionMediaItemId: null, deleted: false });
-      expect(published.filter((p) => p.subject === 'events.v1.media.updated').map((p) => p.payload.mediaItemId)).toEqual([first.still]);
+      expect(await media.get(user, first.still)).toMatchObject({
+        mediaItemCategory: 'default',
+        motionMediaItemId: null,
+        deleted: false,
+      });
+      expect(
+        published.filter((p) => p.subject === 'events.v1.media.updated').map((p) => p.payload.mediaItemId),
+      ).toEqual([first.still]);
 
       // A still purged while its motion part was restored on its own: the video is listed again.
       const second = await livePhoto(randomUUID());
@@ -741,7 +1043,10 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       const user = randomUUID();
       const [still, video] = [await upload(user), await upload(user, { type: 'video' })];
       const replicas = [serviceOver(items), serviceOver(items)];
-      await Promise.all([replicas[0].applyProcessed(livePart(user, still, 'photo')), replicas[1].applyProcessed(livePart(user, video, 'video'))]);
+      await Promise.all([
+        replicas[0].applyProcessed(livePart(user, still, 'photo')),
+        replicas[1].applyProcessed(livePart(user, video, 'video')),
+      ]);
       expect(await media.get(user, still)).toMatchObject({ mediaItemCategory: 'live', motionMediaItemId: video });
       expect(await ids(library(user))).toEqual([still]);
     });
@@ -800,10 +1105,15 @@ describe('Live Photo races staged with the fake repository', () => {
     const user = randomUUID();
     const [still, video] = [await upload(user), await upload(user, { type: 'video' })];
     published = [];
-    await Promise.all([serviceOver(shared).applyProcessed(livePart(user, still, 'photo')), serviceOver(shared).applyProcessed(livePart(user, video, 'video'))]);
+    await Promise.all([
+      serviceOver(shared).applyProcessed(livePart(user, still, 'photo')),
+      serviceOver(shared).applyProcessed(livePart(user, video, 'video')),
+    ]);
     expect(await media.get(user, still)).toMatchObject({ mediaItemCategory: 'live', motionMediaItemId: video });
     expect((await shared.get(user, video))?.stillMediaItemId).toBe(still);
-    expect((await media.list({ userId: user, view: 'library', page: 1, limit: 10 })).items.map((i) => i.id)).toEqual([still]);
+    expect((await media.list({ userId: user, view: 'library', page: 1, limit: 10 })).items.map((i) => i.id)).toEqual([
+      still,
+    ]);
   });
 
   it('a second video racing for a still that pairs with the first stays on its own', async () => {

@@ -77,7 +77,8 @@ export class MediaService {
   constructor(private readonly deps: MediaServiceDeps) {
     this.items = deps.items;
     this.now = deps.now ?? (() => new Date());
-    const announce = (userId: string, mediaItemId: string, at: Date) => this.changed(mediaUpdatedEvent, { userId, _id: mediaItemId }, at);
+    const announce = (userId: string, mediaItemId: string, at: Date) =>
+      this.changed(mediaUpdatedEvent, { userId, _id: mediaItemId }, at);
     this.live = new LivePhotos({ items: deps.items, announce, log: deps.log, now: this.now });
   }
 
@@ -119,10 +120,20 @@ export class MediaService {
     return { usageBytes: await this.deps.usage.of(userId) };
   }
 
-  private queueProcessing(item: Pick<MediaDoc, 'userId' | 'originalKey' | 'mimeType' | 'mediaItemType' | 'filename' | 'components'> & { id?: string; _id?: string }, msgId: string): Promise<void> {
+  private queueProcessing(
+    item: Pick<MediaDoc, 'userId' | 'originalKey' | 'mimeType' | 'mediaItemType' | 'filename' | 'components'> & {
+      id?: string;
+      _id?: string;
+    },
+    msgId: string,
+  ): Promise<void> {
     const mediaItemId = item.id ?? item._id!;
     const { userId, originalKey, mimeType, mediaItemType, filename, components } = item;
-    return this.deps.events.publish(processMediaItemWork, { userId, mediaItemId, originalKey, mimeType, mediaItemType, filename, ...(components ? { components } : {}) }, { msgId });
+    return this.deps.events.publish(
+      processMediaItemWork,
+      { userId, mediaItemId, originalKey, mimeType, mediaItemType, filename, ...(components ? { components } : {}) },
+      { msgId },
+    );
   }
 
   /**
@@ -144,7 +155,10 @@ export class MediaService {
       const claimed = await this.items.claimStuck(doc._id, before, now);
       if (!claimed) continue; // finished meanwhile, or another replica took it
       await this.queueProcessing(claimed, `${claimed._id}-requeue-${claimed.requeues ?? 1}`);
-      this.deps.log.warn({ mediaItemId: claimed._id, requeues: claimed.requeues }, 'item was stuck in PROCESSING; processing queued again');
+      this.deps.log.warn(
+        { mediaItemId: claimed._id, requeues: claimed.requeues },
+        'item was stuck in PROCESSING; processing queued again',
+      );
       touched += 1;
     }
     return touched;
@@ -166,10 +180,22 @@ export class MediaService {
   /** A batch of a job's walk over the user's items, and how many items the walk covers. */
   async walk({ userId, after, until, limit }: WalkMediaItemsRequestV1): Promise<MediaItemWalkV1> {
     const end = new Date(until);
-    const docs = await this.items.walk(userId, end, limit, after ? { createdAt: new Date(after.createdAt), id: after.id } : undefined);
+    const docs = await this.items.walk(
+      userId,
+      end,
+      limit,
+      after ? { createdAt: new Date(after.createdAt), id: after.id } : undefined,
+    );
     return {
       total: await this.items.countWalk(userId, end),
-      items: docs.map((d) => ({ id: d._id, createdAt: d.createdAt.toISOString(), originalKey: d.originalKey, mimeType: d.mimeType, mediaItemType: d.mediaItemType, filename: d.filename })),
+      items: docs.map((d) => ({
+        id: d._id,
+        createdAt: d.createdAt.toISOString(),
+        originalKey: d.originalKey,
+        mimeType: d.mimeType,
+        mediaItemType: d.mediaItemType,
+        filename: d.filename,
+      })),
     };
   }
 
@@ -216,7 +242,14 @@ export class MediaService {
       deleted: doc.deleted,
       located: doc.metadata.latitude !== null && doc.metadata.longitude !== null,
     };
-    const at = (key: string, contentType: string): ContentLocationV1 => ({ key, contentType, filename: doc.filename, userId: doc.userId, ...facts, original: key === doc.originalKey });
+    const at = (key: string, contentType: string): ContentLocationV1 => ({
+      key,
+      contentType,
+      filename: doc.filename,
+      userId: doc.userId,
+      ...facts,
+      original: key === doc.originalKey,
+    });
     if (req.variant === 'original') return at(doc.originalKey, doc.mimeType);
     if (req.variant === 'thumbnail') {
       if (!doc.variants.thumbnail) throw notFound('thumbnail not generated yet');
@@ -263,7 +296,9 @@ export class MediaService {
     }
     const docs = await this.items.getMany(req.userId, ids);
     const contract = req.flag !== 'deleted' ? mediaUpdatedEvent : req.value ? mediaTrashedEvent : mediaRestoredEvent;
-    await inBatches(docs, 50, (doc) => this.changed(contract, doc, req.flag === 'deleted' && req.value && doc.deletedAt ? doc.deletedAt : doc.updatedAt));
+    await inBatches(docs, 50, (doc) =>
+      this.changed(contract, doc, req.flag === 'deleted' && req.value && doc.deletedAt ? doc.deletedAt : doc.updatedAt),
+    );
   }
 
   // ---- processing results ---------------------------------------------------------------------
@@ -280,13 +315,19 @@ export class MediaService {
     // item left as it is, nothing deleted.
     const foreign = foreignBlobKeys(result);
     if (foreign.length) {
-      this.deps.log.warn({ mediaItemId: result.mediaItemId, userId: result.userId, foreignKeys: foreign.slice(0, 5) }, "processing result ignored: it names blobs that are not its item's");
+      this.deps.log.warn(
+        { mediaItemId: result.mediaItemId, userId: result.userId, foreignKeys: foreign.slice(0, 5) },
+        "processing result ignored: it names blobs that are not its item's",
+      );
       return;
     }
     const doc = await this.items.get(result.userId, result.mediaItemId);
     if (!doc || doc.purgingAt) {
       await this.deleteResultBlobs(result);
-      this.deps.log.info({ mediaItemId: result.mediaItemId }, 'processing result for an item that is gone; its blobs removed');
+      this.deps.log.info(
+        { mediaItemId: result.mediaItemId },
+        'processing result for an item that is gone; its blobs removed',
+      );
       return;
     }
     const fields = appliedFields(result, doc.createdAt);
@@ -310,9 +351,12 @@ export class MediaService {
 
   private async deleteResultBlobs(result: MediaItemProcessedV1): Promise<void> {
     // Only keys of that item: a result never makes the media service delete anything else.
-    const own = (['preview', 'thumbnail', 'playback'] as const).map((v) => mediaBlobKey(result.userId, result.mediaItemId, v));
+    const own = (['preview', 'thumbnail', 'playback'] as const).map((v) =>
+      mediaBlobKey(result.userId, result.mediaItemId, v),
+    );
     const keys = Object.values(result.variants).filter((k): k is string => typeof k === 'string' && own.includes(k));
-    for await (const blob of this.deps.blobs.list(faceThumbnailsPrefix(result.userId, result.mediaItemId))) keys.push(blob.key);
+    for await (const blob of this.deps.blobs.list(faceThumbnailsPrefix(result.userId, result.mediaItemId)))
+      keys.push(blob.key);
     await Promise.all(keys.map((k) => this.deps.blobs.delete(k)));
   }
 
@@ -360,12 +404,19 @@ export class MediaService {
   }
 
   private async purge(doc: MediaDoc): Promise<void> {
-    const keys = new Set([doc.originalKey, ...(['original', 'preview', 'thumbnail', 'playback'] as const).map((v) => mediaBlobKey(doc.userId, doc._id, v))]);
+    const keys = new Set([
+      doc.originalKey,
+      ...(['original', 'preview', 'thumbnail', 'playback'] as const).map((v) => mediaBlobKey(doc.userId, doc._id, v)),
+    ]);
     for (const key of Object.values(doc.variants)) if (key) keys.add(key);
     // Whatever else was derived from it (face thumbnails, …) lives under the item's prefix.
     for await (const blob of this.deps.blobs.list(mediaItemBlobPrefix(doc.userId, doc._id))) keys.add(blob.key);
     for (const key of keys) await this.deps.blobs.delete(key);
-    await this.deps.events.publish(mediaPurgedEvent, { userId: doc.userId, mediaItemId: doc._id, at: this.now().toISOString() }, { msgId: `purged-${doc._id}` });
+    await this.deps.events.publish(
+      mediaPurgedEvent,
+      { userId: doc.userId, mediaItemId: doc._id, at: this.now().toISOString() },
+      { msgId: `purged-${doc._id}` },
+    );
     await this.live.unpair(doc);
     // Uncounted before the document goes: a purge cut off in between is finished again later,
     // which may take the size off twice (the user's favour), never leave it counted.
@@ -382,9 +433,17 @@ export class MediaService {
     return doc;
   }
 
-  private async changed(contract: MessageContract<MediaItemChangedV1>, doc: Pick<MediaDoc, 'userId' | '_id'>, at: Date): Promise<void> {
+  private async changed(
+    contract: MessageContract<MediaItemChangedV1>,
+    doc: Pick<MediaDoc, 'userId' | '_id'>,
+    at: Date,
+  ): Promise<void> {
     const kind = contract.subject.split('.').pop();
-    await this.deps.events.publish(contract, { userId: doc.userId, mediaItemId: doc._id, at: at.toISOString() }, { msgId: `${kind}-${doc._id}-${at.getTime()}` });
+    await this.deps.events.publish(
+      contract,
+      { userId: doc.userId, mediaItemId: doc._id, at: at.toISOString() },
+      { msgId: `${kind}-${doc._id}-${at.getTime()}` },
+    );
   }
 }
 
@@ -402,4 +461,3 @@ export function isCalendarDay(monthDate: string): boolean {
 async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<void>): Promise<void> {
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(fn));
 }
-

@@ -5,7 +5,12 @@ import type { Logger } from '@trove/kit';
  * (the trash purge, the reconciler of items stuck in PROCESSING). `task` answers how many items it
  * touched, logged with `what` when any.
  */
-export function startPeriodic(what: string, task: () => Promise<number>, intervalMs: number, log: Logger): { stop(): Promise<void> } {
+export function startPeriodic(
+  what: string,
+  task: () => Promise<number>,
+  intervalMs: number,
+  log: Logger,
+): { stop(): Promise<void> } {
   let running: Promise<void> | undefined;
   const run = () => {
     if (running) return;

@@ -67,9 +67,24 @@ export interface FfmpegRun {
 
 /** Runs ffmpeg; resolves with what it wrote to stdout (empty unless the output is `pipe:1`). */
 export async function runFfmpeg(run: FfmpegRun): Promise<Buffer> {
-  const args = ['-hide_banner', '-nostdin', '-v', 'error', '-y', ...INPUT_GUARD, ...(run.inputOptions ?? []), '-i', run.input, ...run.outputOptions, run.output];
+  const args = [
+    '-hide_banner',
+    '-nostdin',
+    '-v',
+    'error',
+    '-y',
+    ...INPUT_GUARD,
+    ...(run.inputOptions ?? []),
+    '-i',
+    run.input,
+    ...run.outputOptions,
+    run.output,
+  ];
   try {
-    return await runTool('ffmpeg', args, { timeoutSeconds: run.timeoutSeconds, maxOutputBytes: run.maxOutputBytes ?? 0 });
+    return await runTool('ffmpeg', args, {
+      timeoutSeconds: run.timeoutSeconds,
+      maxOutputBytes: run.maxOutputBytes ?? 0,
+    });
   } catch (err) {
     throw new MediaError('tool', `${run.what}: ffmpeg failed: ${errorMessage(err)}`, { cause: err });
   }
@@ -92,7 +107,11 @@ export class ToolFailure extends Error {
  * One run of `tool` with its stdout collected (at most `maxOutputBytes`) and the tail of its stderr
  * kept for the error. SIGKILL on timeout: a process stuck in a read may not heed SIGTERM.
  */
-function runTool(tool: 'ffmpeg' | 'ffprobe', args: string[], opts: { timeoutSeconds: number; maxOutputBytes: number }): Promise<Buffer> {
+function runTool(
+  tool: 'ffmpeg' | 'ffprobe',
+  args: string[],
+  opts: { timeoutSeconds: number; maxOutputBytes: number },
+): Promise<Buffer> {
   const bin = (tool === 'ffmpeg' ? process.env.FFMPEG_PATH : process.env.FFPROBE_PATH) || tool;
   return new Promise((resolve, reject) => {
     const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -114,10 +133,14 @@ function runTool(tool: 'ffmpeg' | 'ffprobe', args: string[], opts: { timeoutSeco
       child.kill('SIGKILL');
       if (exited) finish(failure);
     };
-    const timer = setTimeout(() => stop(new ToolFailure('timeout', `did not finish within ${opts.timeoutSeconds} s; killed`)), opts.timeoutSeconds * 1000);
+    const timer = setTimeout(
+      () => stop(new ToolFailure('timeout', `did not finish within ${opts.timeoutSeconds} s; killed`)),
+      opts.timeoutSeconds * 1000,
+    );
     child.stdout.on('data', (chunk: Buffer) => {
       outBytes += chunk.length;
-      if (outBytes > opts.maxOutputBytes) stop(new ToolFailure('output', `wrote more than ${opts.maxOutputBytes} bytes; killed`));
+      if (outBytes > opts.maxOutputBytes)
+        stop(new ToolFailure('output', `wrote more than ${opts.maxOutputBytes} bytes; killed`));
       else out.push(chunk);
     });
     child.stderr.on('data', (chunk: Buffer) => {

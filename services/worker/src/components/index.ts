@@ -3,16 +3,43 @@ export { MediaError } from './errors';
 export type { MediaErrorKind } from './errors';
 export { assertImageSize, DEFAULT_LIMITS, itemMemoryBytes, transcodeBudgetSeconds } from './limits';
 export type { ProcessingLimits } from './limits';
-export { closeExifTool, configureExifTool, contractMetadata, DEFAULT_EXIFTOOL_PROCS, DEFAULT_EXIFTOOL_TIMEOUT_SECONDS, exifToolPids, exifToolRawPreview, extractMetadata, extractRawPreview, emptyMetadata } from './metadata';
+export {
+  closeExifTool,
+  configureExifTool,
+  contractMetadata,
+  DEFAULT_EXIFTOOL_PROCS,
+  DEFAULT_EXIFTOOL_TIMEOUT_SECONDS,
+  exifToolPids,
+  exifToolRawPreview,
+  extractMetadata,
+  extractRawPreview,
+  emptyMetadata,
+} from './metadata';
 export type { CreationTimeSource, MediaMetadata } from './metadata';
-export { applyOrientation, isWebPlayable, makeImagePreviews, makeVideoPreviews, posterTime, PREVIEW_MAX_EDGE, THUMBNAIL_MAX_EDGE, transcodeIfNeeded } from './previews';
+export {
+  applyOrientation,
+  isWebPlayable,
+  makeImagePreviews,
+  makeVideoPreviews,
+  posterTime,
+  PREVIEW_MAX_EDGE,
+  THUMBNAIL_MAX_EDGE,
+  transcodeIfNeeded,
+} from './previews';
 export type { ImagePreviewOptions, Previews, RawPreview, RawPreviewSource } from './previews';
 export { detectCategory, PANORAMA_MIN_ASPECT, SLOW_MOTION_MIN_FPS } from './category';
 export type { CategoryContext, MediaCategory } from './category';
 export type { Bitmap } from './bitmap';
 export { DEFAULT_THINGS_MIN_SCORE, detectThings } from './things';
 export type { Thing, ThingsOptions } from './things';
-export { DEFAULT_FACES_MIN_SCORE, DEFAULT_FACES_MIN_SIZE, detectFaces, EMBEDDING_LENGTH, FACE_THUMBNAIL_SIZE, MAX_FACES } from './faces';
+export {
+  DEFAULT_FACES_MIN_SCORE,
+  DEFAULT_FACES_MIN_SIZE,
+  detectFaces,
+  EMBEDDING_LENGTH,
+  FACE_THUMBNAIL_SIZE,
+  MAX_FACES,
+} from './faces';
 export type { Face, FacesOptions } from './faces';
 export { ModelLoadError } from './vision';
 export { DEFAULT_MAX_DISTANCE_KM, findPlace, placeAt } from './places';

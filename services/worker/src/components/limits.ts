@@ -76,12 +76,20 @@ export function decodeLimits(limits: ProcessingLimits): DecodeLimits {
 /** Refuses a file to be read whole beyond the memory share, before it is read. */
 export function assertWholeRead(bytes: number, limits: ProcessingLimits, name: string): void {
   const max = decodeLimits(limits).wholeFileBytes;
-  if (bytes > max) throw new MediaError('too-large', `${name}: ${mebibytes(bytes)} is more than the ${mebibytes(max)} this kind of file may have (it is decoded in memory)`);
+  if (bytes > max)
+    throw new MediaError(
+      'too-large',
+      `${name}: ${mebibytes(bytes)} is more than the ${mebibytes(max)} this kind of file may have (it is decoded in memory)`,
+    );
 }
 
 /** Refuses a picture whose declared size is beyond what a decoder may hold, before any pixel is decoded. */
 export function assertPixels(width: number, height: number, max: number, name: string): void {
-  if (width * height > max) throw new MediaError('too-large', `${name}: ${width}x${height} is more than the ${(max / 1e6).toFixed(0)} megapixels a picture may have here (the worker's memory per item)`);
+  if (width * height > max)
+    throw new MediaError(
+      'too-large',
+      `${name}: ${width}x${height} is more than the ${(max / 1e6).toFixed(0)} megapixels a picture may have here (the worker's memory per item)`,
+    );
 }
 
 /**
@@ -90,7 +98,12 @@ export function assertPixels(width: number, height: number, max: number, name: s
  * the ceiling. A video whose duration or size is unknown gets the floor: what it declares is all
  * there is to go by, and a file that hides it must not get the ceiling.
  */
-export function transcodeBudgetSeconds(durationSeconds: number | null, width: number | null, height: number | null, limits: ProcessingLimits): number {
+export function transcodeBudgetSeconds(
+  durationSeconds: number | null,
+  width: number | null,
+  height: number | null,
+  limits: ProcessingLimits,
+): number {
   const { transcodeMinSeconds: floor, transcodeTimeoutSeconds: ceiling } = limits;
   if (!durationSeconds || !width || !height || durationSeconds <= 0) return Math.min(floor, ceiling);
   const scale = Math.max(1, (width * height) / (1920 * 1080));
@@ -101,7 +114,10 @@ export function transcodeBudgetSeconds(durationSeconds: number | null, width: nu
 /** Refuses a still image above the size limit, before anything reads it. */
 export function assertImageSize(bytes: number, limits: ProcessingLimits, name: string): void {
   if (bytes > limits.maxImageBytes) {
-    throw new MediaError('too-large', `${name}: ${mebibytes(bytes)} is more than the ${mebibytes(limits.maxImageBytes)} a photo may have`);
+    throw new MediaError(
+      'too-large',
+      `${name}: ${mebibytes(bytes)} is more than the ${mebibytes(limits.maxImageBytes)} a photo may have`,
+    );
   }
 }
 

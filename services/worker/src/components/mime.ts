@@ -13,7 +13,13 @@ export const RAW_MIME_TYPES: ReadonlySet<string> = new Set([
 ]);
 
 /** HEIF-family stills; HEVC-coded ones need libheif (wasm), AV1-coded (AVIF) ones sharp reads itself (previews/heif.ts). */
-export const HEIF_MIME_TYPES: ReadonlySet<string> = new Set(['image/heic', 'image/heif', 'image/heic-sequence', 'image/heif-sequence', 'image/avif']);
+export const HEIF_MIME_TYPES: ReadonlySet<string> = new Set([
+  'image/heic',
+  'image/heif',
+  'image/heic-sequence',
+  'image/heif-sequence',
+  'image/avif',
+]);
 
 /** Files in the ISO base media format, whose box structure tells a truncated file. */
 export const ISOBMFF_MIME_TYPES: ReadonlySet<string> = new Set([

@@ -14,7 +14,14 @@ import { findFaces } from './faces';
 import { findThings } from './things';
 
 const log = createLogger({ service: 'worker-test', level: 'silent' });
-const item: ProcessMediaItemV1 = { userId: randomUUID(), mediaItemId: randomUUID(), originalKey: 'k', mimeType: 'image/jpeg', mediaItemType: 'photo', filename: 'a.jpg' };
+const item: ProcessMediaItemV1 = {
+  userId: randomUUID(),
+  mediaItemId: randomUUID(),
+  originalKey: 'k',
+  mimeType: 'image/jpeg',
+  mediaItemType: 'photo',
+  filename: 'a.jpg',
+};
 
 /** A detector standing in for the component's own (which each step takes as `detect`). */
 type Detector = (picture: Bitmap, options: { log?: Logger }) => Promise<never[]>;
@@ -26,7 +33,11 @@ describe.each([
   /** How many runs of that component the histogram has counted with that outcome. */
   async function runs(outcome: string): Promise<number> {
     const { values } = await componentDuration.get();
-    return values.find((v) => v.metricName?.endsWith('_count') && v.labels.component === component && v.labels.outcome === outcome)?.value ?? 0;
+    return (
+      values.find(
+        (v) => v.metricName?.endsWith('_count') && v.labels.component === component && v.labels.outcome === outcome,
+      )?.value ?? 0
+    );
   }
 
   it('a plain picture: nothing found (none here), timed as ok', async () => {
@@ -47,7 +58,9 @@ describe.each([
     const before = await runs('tool');
     const missing = sharedModel('missing', { jsonPath: '/nonexistent/missing.json' });
     const grey = { data: Buffer.alloc(12), width: 2, height: 2, channels: 3 };
-    const err = (await step(grey, (_picture, { log }) => missing(log).then(() => [])).catch((e: unknown) => e)) as MediaError;
+    const err = (await step(grey, (_picture, { log }) => missing(log).then(() => [])).catch(
+      (e: unknown) => e,
+    )) as MediaError;
     expect(err).toBeInstanceOf(MediaError);
     expect(err.kind).toBe('tool');
     expect(err.message).toMatch(/^the missing model cannot be loaded: .*ENOENT/);

@@ -15,7 +15,14 @@ import { timed } from './timing';
  * Runs `component` on the item, timed under its name; `summary` gives the fields of the log line
  * telling what it found. On a failure of the picture's: logged, and `none`.
  */
-export async function analyse<T>(log: Logger, item: ProcessMediaItemV1, component: string, run: () => Promise<T>, summary: (found: T) => object, none: T): Promise<T> {
+export async function analyse<T>(
+  log: Logger,
+  item: ProcessMediaItemV1,
+  component: string,
+  run: () => Promise<T>,
+  summary: (found: T) => object,
+  none: T,
+): Promise<T> {
   try {
     const { value, ms } = await timed(component, () =>
       run().catch((err: unknown) => {
@@ -26,7 +33,10 @@ export async function analyse<T>(log: Logger, item: ProcessMediaItemV1, componen
     return value;
   } catch (err) {
     if (err instanceof MediaError && err.kind === 'tool') throw err;
-    log.warn({ mediaItemId: item.mediaItemId, err }, `${component} could not be detected; the item goes on without them`);
+    log.warn(
+      { mediaItemId: item.mediaItemId, err },
+      `${component} could not be detected; the item goes on without them`,
+    );
     return none;
   }
 }

@@ -26,7 +26,8 @@ export function selectComponents(item: ProcessMediaItemV1, log: Logger): Selecti
   const asked = item.components;
   if (!asked) return { runs: () => true, needsPicture: true, carried: undefined };
   const unknown = asked.filter((name) => !WORKER_KNOWS.has(name));
-  if (unknown.length > 0) log.info({ mediaItemId: item.mediaItemId, unknown }, 'components this worker does not have are skipped');
+  if (unknown.length > 0)
+    log.info({ mediaItemId: item.mediaItemId, unknown }, 'components this worker does not have are skipped');
   const runs = (name: string) => asked.includes(name);
   return { runs, needsPicture: NEEDS_PICTURE.some(runs), carried: asked.filter((name) => WORKER_KNOWS.has(name)) };
 }

@@ -2,7 +2,11 @@ import { ConfigError, loadConfig } from '@trove/kit';
 import { DEFAULT_FACES_MIN_SCORE, DEFAULT_FACES_MIN_SIZE, DEFAULT_THINGS_MIN_SCORE } from '../components';
 import { workerSpec } from './config';
 
-const thingsMinScore = (value?: string) => loadConfig({ thingsMinScore: workerSpec.thingsMinScore }, value === undefined ? {} : { TROVE_THINGS_MIN_SCORE: value }).thingsMinScore;
+const thingsMinScore = (value?: string) =>
+  loadConfig(
+    { thingsMinScore: workerSpec.thingsMinScore },
+    value === undefined ? {} : { TROVE_THINGS_MIN_SCORE: value },
+  ).thingsMinScore;
 
 describe('TROVE_THINGS_MIN_SCORE', () => {
   it('defaults to 0.5 and takes a decimal from 0 to 1', () => {
@@ -21,16 +25,22 @@ describe('TROVE_THINGS_MIN_SCORE', () => {
 });
 
 describe('TROVE_FACES_MIN_SCORE and TROVE_FACES_MIN_SIZE', () => {
-  const faces = (env: Record<string, string> = {}) => loadConfig({ minScore: workerSpec.facesMinScore, minSize: workerSpec.facesMinSize }, env);
+  const faces = (env: Record<string, string> = {}) =>
+    loadConfig({ minScore: workerSpec.facesMinScore, minSize: workerSpec.facesMinSize }, env);
 
   it('default to 0.7 and 16 px; take a decimal from 0 to 1 and a size from 8 to 2048 px', () => {
     expect(faces()).toEqual({ minScore: DEFAULT_FACES_MIN_SCORE, minSize: DEFAULT_FACES_MIN_SIZE });
     expect([DEFAULT_FACES_MIN_SCORE, DEFAULT_FACES_MIN_SIZE]).toEqual([0.7, 16]);
-    expect(faces({ TROVE_FACES_MIN_SCORE: '0.85', TROVE_FACES_MIN_SIZE: '32' })).toEqual({ minScore: 0.85, minSize: 32 });
+    expect(faces({ TROVE_FACES_MIN_SCORE: '0.85', TROVE_FACES_MIN_SIZE: '32' })).toEqual({
+      minScore: 0.85,
+      minSize: 32,
+    });
   });
 
   it('refuse what is out of range, naming the variable', () => {
-    expect(() => faces({ TROVE_FACES_MIN_SCORE: '2' })).toThrow('TROVE_FACES_MIN_SCORE must be a number from 0 to 1, got "2"');
+    expect(() => faces({ TROVE_FACES_MIN_SCORE: '2' })).toThrow(
+      'TROVE_FACES_MIN_SCORE must be a number from 0 to 1, got "2"',
+    );
     expect(() => faces({ TROVE_FACES_MIN_SIZE: '4' })).toThrow(/TROVE_FACES_MIN_SIZE/);
     expect(() => faces({ TROVE_FACES_MIN_SIZE: 'big' })).toThrow(ConfigError);
   });

@@ -1,6 +1,16 @@
 import { blobStoreSpec, int } from '@trove/kit';
 import type { Var } from '@trove/kit';
-import { DEFAULT_EXIFTOOL_PROCS, DEFAULT_EXIFTOOL_TIMEOUT_SECONDS, DEFAULT_FACES_MIN_SCORE, DEFAULT_FACES_MIN_SIZE, DEFAULT_LIMITS, itemMemoryBytes, DEFAULT_MAX_DISTANCE_KM, DEFAULT_OCR_TIMEOUT_SECONDS, DEFAULT_THINGS_MIN_SCORE } from '../components';
+import {
+  DEFAULT_EXIFTOOL_PROCS,
+  DEFAULT_EXIFTOOL_TIMEOUT_SECONDS,
+  DEFAULT_FACES_MIN_SCORE,
+  DEFAULT_FACES_MIN_SIZE,
+  DEFAULT_LIMITS,
+  itemMemoryBytes,
+  DEFAULT_MAX_DISTANCE_KM,
+  DEFAULT_OCR_TIMEOUT_SECONDS,
+  DEFAULT_THINGS_MIN_SCORE,
+} from '../components';
 import type { ProcessingLimits } from '../components';
 
 /** A comma-separated list of non-negative integers, e.g. `10000,60000,300000`. */
@@ -11,7 +21,8 @@ function millisList(name: string, fallback: number[]): Var<number[]> {
       const raw = env[name]?.trim();
       if (!raw) return fallback;
       const parts = raw.split(',').map((s) => s.trim());
-      if (parts.some((p) => !/^\d{1,9}$/.test(p))) throw new Error(`${name} must be a comma-separated list of milliseconds, got "${raw}"`);
+      if (parts.some((p) => !/^\d{1,9}$/.test(p)))
+        throw new Error(`${name} must be a comma-separated list of milliseconds, got "${raw}"`);
       return parts.map(Number);
     },
   };
@@ -47,12 +58,32 @@ export const workerSpec = {
   /** Largest photo processed; a bigger one is marked FAILED as too large, without being downloaded. */
   maxImageBytes: int('TROVE_WORKER_MAX_IMAGE_BYTES', { default: DEFAULT_LIMITS.maxImageBytes, min: 1 }),
   /** Time bounds of the child processes; one that runs longer is killed and the item retried. */
-  probeTimeoutSeconds: int('TROVE_WORKER_PROBE_TIMEOUT_SECONDS', { default: DEFAULT_LIMITS.probeTimeoutSeconds, min: 1, max: 3600 }),
-  frameTimeoutSeconds: int('TROVE_WORKER_FRAME_TIMEOUT_SECONDS', { default: DEFAULT_LIMITS.frameTimeoutSeconds, min: 1, max: 3600 }),
+  probeTimeoutSeconds: int('TROVE_WORKER_PROBE_TIMEOUT_SECONDS', {
+    default: DEFAULT_LIMITS.probeTimeoutSeconds,
+    min: 1,
+    max: 3600,
+  }),
+  frameTimeoutSeconds: int('TROVE_WORKER_FRAME_TIMEOUT_SECONDS', {
+    default: DEFAULT_LIMITS.frameTimeoutSeconds,
+    min: 1,
+    max: 3600,
+  }),
   /** A transcode's budget: `perSecond` seconds per second of 1080p video (scaled by its pixels), within min and the timeout (the ceiling). */
-  transcodeTimeoutSeconds: int('TROVE_WORKER_TRANSCODE_TIMEOUT_SECONDS', { default: DEFAULT_LIMITS.transcodeTimeoutSeconds, min: 1, max: 7 * 24 * 3600 }),
-  transcodeMinSeconds: int('TROVE_WORKER_TRANSCODE_MIN_SECONDS', { default: DEFAULT_LIMITS.transcodeMinSeconds, min: 1, max: 7 * 24 * 3600 }),
-  transcodeSecondsPer1080pSecond: int('TROVE_WORKER_TRANSCODE_SECONDS_PER_VIDEO_SECOND', { default: DEFAULT_LIMITS.transcodeSecondsPer1080pSecond, min: 1, max: 1000 }),
+  transcodeTimeoutSeconds: int('TROVE_WORKER_TRANSCODE_TIMEOUT_SECONDS', {
+    default: DEFAULT_LIMITS.transcodeTimeoutSeconds,
+    min: 1,
+    max: 7 * 24 * 3600,
+  }),
+  transcodeMinSeconds: int('TROVE_WORKER_TRANSCODE_MIN_SECONDS', {
+    default: DEFAULT_LIMITS.transcodeMinSeconds,
+    min: 1,
+    max: 7 * 24 * 3600,
+  }),
+  transcodeSecondsPer1080pSecond: int('TROVE_WORKER_TRANSCODE_SECONDS_PER_VIDEO_SECOND', {
+    default: DEFAULT_LIMITS.transcodeSecondsPer1080pSecond,
+    min: 1,
+    max: 1000,
+  }),
   /** Memory the worker process may use (the chart sets its container's limit): decoders get a share per item at once. */
   memoryMib: int('TROVE_WORKER_MEMORY_MIB', { default: 2048, min: 256, max: 1024 * 1024 }),
   /** Deaths of the worker process with an item in flight before the item is quarantined (FAILED). */
@@ -60,7 +91,11 @@ export const workerSpec = {
   /** ExifTool processes (-stay_open) each worker process keeps for reading metadata. */
   exiftoolProcs: int('TROVE_WORKER_EXIFTOOL_PROCS', { default: DEFAULT_EXIFTOOL_PROCS, min: 1, max: 16 }),
   /** Longest metadata read of one file; past it the ExifTool process is killed and the item FAILED. */
-  exiftoolTimeoutSeconds: int('TROVE_WORKER_EXIFTOOL_TIMEOUT_SECONDS', { default: DEFAULT_EXIFTOOL_TIMEOUT_SECONDS, min: 1, max: 3600 }),
+  exiftoolTimeoutSeconds: int('TROVE_WORKER_EXIFTOOL_TIMEOUT_SECONDS', {
+    default: DEFAULT_EXIFTOOL_TIMEOUT_SECONDS,
+    min: 1,
+    max: 3600,
+  }),
   /** Lowest score of a thing (an object the detector sees) reported for a photo or a video's poster. */
   thingsMinScore: fraction('TROVE_THINGS_MIN_SCORE', DEFAULT_THINGS_MIN_SCORE),
   /** Lowest (verified) detection score of a face reported for a photo. */
@@ -78,6 +113,21 @@ type LimitsConfig = Omit<ProcessingLimits, 'itemMemoryBytes'> & { memoryMib: num
 
 /** The components' limits from the worker's configuration: one item's memory share is the budget over the items run at once. */
 export function limitsOf(config: LimitsConfig): ProcessingLimits {
-  const { maxImageBytes, probeTimeoutSeconds, frameTimeoutSeconds, transcodeTimeoutSeconds, transcodeMinSeconds, transcodeSecondsPer1080pSecond } = config;
-  return { maxImageBytes, probeTimeoutSeconds, frameTimeoutSeconds, transcodeTimeoutSeconds, transcodeMinSeconds, transcodeSecondsPer1080pSecond, itemMemoryBytes: itemMemoryBytes(config.memoryMib, config.concurrency) };
+  const {
+    maxImageBytes,
+    probeTimeoutSeconds,
+    frameTimeoutSeconds,
+    transcodeTimeoutSeconds,
+    transcodeMinSeconds,
+    transcodeSecondsPer1080pSecond,
+  } = config;
+  return {
+    maxImageBytes,
+    probeTimeoutSeconds,
+    frameTimeoutSeconds,
+    transcodeTimeoutSeconds,
+    transcodeMinSeconds,
+    transcodeSecondsPer1080pSecond,
+    itemMemoryBytes: itemMemoryBytes(config.memoryMib, config.concurrency),
+  };
 }

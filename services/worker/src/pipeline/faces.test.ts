@@ -14,13 +14,24 @@ import type { Face } from '../components';
 import { findFaces, storeFaces } from './faces';
 
 const log = createLogger({ service: 'worker-test', level: 'silent' });
-const item: ProcessMediaItemV1 = { userId: randomUUID(), mediaItemId: randomUUID(), originalKey: 'k', mimeType: 'image/jpeg', mediaItemType: 'photo', filename: 'a.jpg' };
+const item: ProcessMediaItemV1 = {
+  userId: randomUUID(),
+  mediaItemId: randomUUID(),
+  originalKey: 'k',
+  mimeType: 'image/jpeg',
+  mediaItemType: 'photo',
+  filename: 'a.jpg',
+};
 
 describe('findFaces', () => {
   it('passes the configured minimums to the detector', async () => {
     const seen: unknown[] = [];
     const grey = { data: Buffer.alloc(12), width: 2, height: 2, channels: 3 };
-    await findFaces(log, item, grey, { minScore: 0.8, minSize: 30, detect: async (_picture, { minScore, minSize }) => (seen.push({ minScore, minSize }), []) });
+    await findFaces(log, item, grey, {
+      minScore: 0.8,
+      minSize: 30,
+      detect: async (_picture, { minScore, minSize }) => (seen.push({ minScore, minSize }), []),
+    });
     expect(seen).toEqual([{ minScore: 0.8, minSize: 30 }]);
   });
 });
@@ -52,7 +63,9 @@ describe('storeFaces', () => {
   it("stores each thumbnail under its face's key; the faces carry the key and the encoded embedding", async () => {
     const faces = [face(0), face(1)];
     const stored = await storeFaces(blobs, item, faces);
-    expect(stored.map((f) => f.thumbnailKey)).toEqual([0, 1].map((i) => faceThumbnailKey(item.userId, item.mediaItemId, i)));
+    expect(stored.map((f) => f.thumbnailKey)).toEqual(
+      [0, 1].map((i) => faceThumbnailKey(item.userId, item.mediaItemId, i)),
+    );
     for (const [i, f] of stored.entries()) {
       expect({ box: f.box, score: f.score }).toEqual({ box: faces[i].box, score: faces[i].score });
       expect(decodeEmbedding(f.embedding)).toEqual(faces[i].embedding);

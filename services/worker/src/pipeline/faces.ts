@@ -20,15 +20,31 @@ export interface FacesStepOptions {
   detect?: (picture: Bitmap, options: FacesOptions) => Promise<Face[]>;
 }
 
-export function findFaces(log: Logger, item: ProcessMediaItemV1, picture: Bitmap, { minScore = DEFAULT_FACES_MIN_SCORE, minSize = DEFAULT_FACES_MIN_SIZE, detect = detectFaces }: FacesStepOptions = {}): Promise<Face[]> {
-  return analyse(log, item, 'faces', () => detect(picture, { minScore, minSize, log }), (faces) => ({ faces: faces.length }), []);
+export function findFaces(
+  log: Logger,
+  item: ProcessMediaItemV1,
+  picture: Bitmap,
+  { minScore = DEFAULT_FACES_MIN_SCORE, minSize = DEFAULT_FACES_MIN_SIZE, detect = detectFaces }: FacesStepOptions = {},
+): Promise<Face[]> {
+  return analyse(
+    log,
+    item,
+    'faces',
+    () => detect(picture, { minScore, minSize, log }),
+    (faces) => ({ faces: faces.length }),
+    [],
+  );
 }
 
 /**
  * Stores each face's thumbnail under `faceThumbnailKey(…, index)` and returns the faces for the
  * result. Thumbnails an earlier processing of the item left beyond the new faces' count are removed.
  */
-export async function storeFaces(blobs: BlobStore, item: ProcessMediaItemV1, faces: readonly Face[]): Promise<ProcessedFace[]> {
+export async function storeFaces(
+  blobs: BlobStore,
+  item: ProcessMediaItemV1,
+  faces: readonly Face[],
+): Promise<ProcessedFace[]> {
   const stored: ProcessedFace[] = [];
   for (const [index, { box, score, embedding, thumbnail }] of faces.entries()) {
     const thumbnailKey = faceThumbnailKey(item.userId, item.mediaItemId, index);
@@ -37,7 +53,8 @@ export async function storeFaces(blobs: BlobStore, item: ProcessMediaItemV1, fac
   }
   const current = new Set(stored.map((f) => f.thumbnailKey));
   const stale: string[] = [];
-  for await (const blob of blobs.list(faceThumbnailsPrefix(item.userId, item.mediaItemId))) if (!current.has(blob.key)) stale.push(blob.key);
+  for await (const blob of blobs.list(faceThumbnailsPrefix(item.userId, item.mediaItemId)))
+    if (!current.has(blob.key)) stale.push(blob.key);
   for (const key of stale) await blobs.delete(key);
   return stored;
 }

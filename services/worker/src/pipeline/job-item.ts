@@ -10,5 +10,9 @@ import type { Outcome, Publisher } from './process';
 export async function reportJobItem(events: Publisher, item: ProcessMediaItemV1, outcome: Outcome): Promise<void> {
   if (!item.jobId) return;
   const { userId, jobId, mediaItemId } = item;
-  await events.publish(jobItemDoneEvent, { userId, jobId, mediaItemId, outcome }, { msgId: `job-item-${jobId}-${mediaItemId}` });
+  await events.publish(
+    jobItemDoneEvent,
+    { userId, jobId, mediaItemId, outcome },
+    { msgId: `job-item-${jobId}-${mediaItemId}` },
+  );
 }

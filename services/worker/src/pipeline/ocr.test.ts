@@ -9,13 +9,23 @@ import { MediaError, OcrEngineError, OcrTimeoutError } from '../components';
 import { findWords } from './ocr';
 
 const log = createLogger({ service: 'worker-test', level: 'silent' });
-const item: ProcessMediaItemV1 = { userId: randomUUID(), mediaItemId: randomUUID(), originalKey: 'k', mimeType: 'image/jpeg', mediaItemType: 'photo', filename: 'a.jpg' };
+const item: ProcessMediaItemV1 = {
+  userId: randomUUID(),
+  mediaItemId: randomUUID(),
+  originalKey: 'k',
+  mimeType: 'image/jpeg',
+  mediaItemType: 'photo',
+  filename: 'a.jpg',
+};
 const grey = { data: Buffer.alloc(12, 128), width: 2, height: 2, channels: 3 };
 
 describe('findWords', () => {
   it('the words the reader found, with the time limit it was given', async () => {
     let limit = 0;
-    const words = await findWords(log, item, grey, { timeoutSeconds: 7, read: async (_p, { timeoutMs }) => ((limit = timeoutMs), ['OPEN']) });
+    const words = await findWords(log, item, grey, {
+      timeoutSeconds: 7,
+      read: async (_p, { timeoutMs }) => ((limit = timeoutMs), ['OPEN']),
+    });
     expect(words).toEqual(['OPEN']);
     expect(limit).toBe(7000);
   });
@@ -26,7 +36,9 @@ describe('findWords', () => {
   });
 
   it('an engine that cannot be loaded: a tool error, thrown for the queue to retry the item', async () => {
-    const err = (await findWords(log, item, grey, { read: () => Promise.reject(new OcrEngineError(new Error('ENOENT'))) }).catch((e: unknown) => e)) as MediaError;
+    const err = (await findWords(log, item, grey, {
+      read: () => Promise.reject(new OcrEngineError(new Error('ENOENT'))),
+    }).catch((e: unknown) => e)) as MediaError;
     expect(err).toBeInstanceOf(MediaError);
     expect(err.kind).toBe('tool');
     expect(err.message).toMatch(/^the OCR engine cannot be loaded: ENOENT/);

@@ -17,7 +17,12 @@ export interface OcrStepOptions {
   read?: (picture: Bitmap, options: OcrOptions) => Promise<string[]>;
 }
 
-export async function findWords(log: Logger, item: ProcessMediaItemV1, picture: Bitmap, { timeoutSeconds = DEFAULT_OCR_TIMEOUT_SECONDS, read = readWords }: OcrStepOptions = {}): Promise<string[] | undefined> {
+export async function findWords(
+  log: Logger,
+  item: ProcessMediaItemV1,
+  picture: Bitmap,
+  { timeoutSeconds = DEFAULT_OCR_TIMEOUT_SECONDS, read = readWords }: OcrStepOptions = {},
+): Promise<string[] | undefined> {
   try {
     const { value: words, ms } = await timed('ocr', () =>
       read(picture, { timeoutMs: timeoutSeconds * 1000, log }).catch((err: unknown) => {

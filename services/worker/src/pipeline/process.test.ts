@@ -10,13 +10,27 @@ import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
-import { decodeEmbedding, faceThumbnailKey, faceThumbnailsPrefix, mediaBlobKey, mediaProcessedEvent, validate } from '@trove/proto-events';
+import {
+  decodeEmbedding,
+  faceThumbnailKey,
+  faceThumbnailsPrefix,
+  mediaBlobKey,
+  mediaProcessedEvent,
+  validate,
+} from '@trove/proto-events';
 import type { MediaItemProcessedV1, MessageContract, ProcessMediaItemV1 } from '@trove/proto-events';
 import { createLogger, DLQ_REASON_HEADER, openBlobStore } from '@trove/kit';
 import type { BlobStore } from '@trove/kit';
 import { tempDir } from '@trove/kit/testing';
 import type { TempDir } from '@trove/kit/testing';
-import { cornerImage, FIXTURES, HEIC_FIXTURE_PAIRING_ID, ffmpeg, itWithFixtures, testClipArgs } from '@trove/kit/testing/media';
+import {
+  cornerImage,
+  FIXTURES,
+  HEIC_FIXTURE_PAIRING_ID,
+  ffmpeg,
+  itWithFixtures,
+  testClipArgs,
+} from '@trove/kit/testing/media';
 import { closeExifTool, closeOcr, DEFAULT_LIMITS } from '../components';
 import { decodeHeifPrimary } from '../components/previews/heif';
 import { avchdStream } from '../components/metadata/exiftool-cli.fake';
@@ -27,7 +41,12 @@ const execFileAsync = promisify(execFile);
 let dir: TempDir;
 let work: TempDir;
 let blobs: BlobStore;
-let published: Array<{ subject: string; payload: MediaItemProcessedV1; msgId: string; headers?: Record<string, string> }>;
+let published: Array<{
+  subject: string;
+  payload: MediaItemProcessedV1;
+  msgId: string;
+  headers?: Record<string, string>;
+}>;
 const log = createLogger({ service: 'worker-test', level: 'silent' });
 
 beforeAll(async () => {
@@ -50,13 +69,27 @@ const deps = () => ({
   log,
   tempRoot: work.path,
   events: {
-    async publish<P>(contract: MessageContract<P>, payload: P, opts: { msgId: string; headers?: Record<string, string> }) {
-      published.push({ subject: contract.subject, payload: payload as MediaItemProcessedV1, msgId: opts.msgId, ...(opts.headers && { headers: opts.headers }) });
+    async publish<P>(
+      contract: MessageContract<P>,
+      payload: P,
+      opts: { msgId: string; headers?: Record<string, string> },
+    ) {
+      published.push({
+        subject: contract.subject,
+        payload: payload as MediaItemProcessedV1,
+        msgId: opts.msgId,
+        ...(opts.headers && { headers: opts.headers }),
+      });
     },
   },
 });
 
-async function stored(data: Buffer, mimeType: string, mediaItemType: 'photo' | 'video', filename: string): Promise<ProcessMediaItemV1> {
+async function stored(
+  data: Buffer,
+  mimeType: string,
+  mediaItemType: 'photo' | 'video',
+  filename: string,
+): Promise<ProcessMediaItemV1> {
   const userId = randomUUID();
   const mediaItemId = randomUUID();
   const originalKey = mediaBlobKey(userId, mediaItemId, 'original');
@@ -72,85 +105,120 @@ const bytesOf = async (key: string) => {
 };
 
 describe('processItem', () => {
-  itWithFixtures('a phone JPEG: preview and thumbnail stored as WebP under the item keys, the result published once per item', async () => {
-    const item = await stored(await readFile(join(FIXTURES, 'jobs.jpeg')), 'image/jpeg', 'photo', 'jobs.jpeg');
-    expect(await processItem(deps(), item)).toBe('processed');
-    expect(published).toHaveLength(1);
-    const { subject, payload, msgId } = published[0];
-    expect(subject).toBe('events.v1.media.processed');
-    expect(msgId).toBe(`processed-${item.mediaItemId}`);
-    expect(payload).toMatchObject({
-      userId: item.userId,
-      mediaItemId: item.mediaItemId,
-      mimeType: 'image/jpeg',
-      category: 'default',
-      placeholder: expect.any(String),
-      variants: { preview: mediaBlobKey(item.userId, item.mediaItemId, 'preview'), thumbnail: mediaBlobKey(item.userId, item.mediaItemId, 'thumbnail'), playback: null },
-      metadata: { width: 1330, height: 2364, cameraMake: 'Apple', cameraModel: 'iPhone 15 Pro', creationTime: '2024-06-08T15:40:54.820+05:30' },
-      // Its best guess, a "donut" at 0.54 (the dessert cup), is over the default threshold.
-      things: [{ label: 'Donut', score: expect.any(Number) }],
-      // A meal tray: no one in it.
-      faces: [],
-      // The napkin's print is sideways and small: no confident line.
-      words: [],
-      // Its GPS position, 11.0221 N 76.7419 E, is west of Coimbatore.
-      place: { name: 'Coimbatore', town: null, city: 'Coimbatore', state: 'Tamil Nadu', country: 'India', countryCode: 'IN', postcode: '641109' },
-    });
-    expect(validate(mediaProcessedEvent.payload, payload)).toEqual({ valid: true, errors: [] });
-    const preview = await sharp(await bytesOf(payload.variants.preview!)).metadata();
-    expect(preview).toMatchObject({ format: 'webp', height: 2048 });
-    expect((await blobs.head(payload.variants.thumbnail!))?.contentType).toBe('image/webp');
-    // Temp files are gone.
-    expect(await readdir(work.path)).toEqual([]);
-  });
+  itWithFixtures(
+    'a phone JPEG: preview and thumbnail stored as WebP under the item keys, the result published once per item',
+    async () => {
+      const item = await stored(await readFile(join(FIXTURES, 'jobs.jpeg')), 'image/jpeg', 'photo', 'jobs.jpeg');
+      expect(await processItem(deps(), item)).toBe('processed');
+      expect(published).toHaveLength(1);
+      const { subject, payload, msgId } = published[0];
+      expect(subject).toBe('events.v1.media.processed');
+      expect(msgId).toBe(`processed-${item.mediaItemId}`);
+      expect(payload).toMatchObject({
+        userId: item.userId,
+        mediaItemId: item.mediaItemId,
+        mimeType: 'image/jpeg',
+        category: 'default',
+        placeholder: expect.any(String),
+        variants: {
+          preview: mediaBlobKey(item.userId, item.mediaItemId, 'preview'),
+          thumbnail: mediaBlobKey(item.userId, item.mediaItemId, 'thumbnail'),
+          playback: null,
+        },
+        metadata: {
+          width: 1330,
+          height: 2364,
+          cameraMake: 'Apple',
+          cameraModel: 'iPhone 15 Pro',
+          creationTime: '2024-06-08T15:40:54.820+05:30',
+        },
+        // Its best guess, a "donut" at 0.54 (the dessert cup), is over the default threshold.
+        things: [{ label: 'Donut', score: expect.any(Number) }],
+        // A meal tray: no one in it.
+        faces: [],
+        // The napkin's print is sideways and small: no confident line.
+        words: [],
+        // Its GPS position, 11.0221 N 76.7419 E, is west of Coimbatore.
+        place: {
+          name: 'Coimbatore',
+          town: null,
+          city: 'Coimbatore',
+          state: 'Tamil Nadu',
+          country: 'India',
+          countryCode: 'IN',
+          postcode: '641109',
+        },
+      });
+      expect(validate(mediaProcessedEvent.payload, payload)).toEqual({ valid: true, errors: [] });
+      const preview = await sharp(await bytesOf(payload.variants.preview!)).metadata();
+      expect(preview).toMatchObject({ format: 'webp', height: 2048 });
+      expect((await blobs.head(payload.variants.thumbnail!))?.contentType).toBe('image/webp');
+      // Temp files are gone.
+      expect(await readdir(work.path)).toEqual([]);
+    },
+  );
 
-  itWithFixtures('a phone HEIC: the things seen in it and its Live Photo pairing id are published with the result; alone it is a default photo', async () => {
-    const item = await stored(await readFile(join(FIXTURES, 'IMG_0543.HEIC')), 'image/heic', 'photo', 'IMG_0543.HEIC');
-    expect(await processItem(deps(), item)).toBe('processed');
-    expect(published[0].payload.things).toEqual([{ label: 'Pizza', score: expect.closeTo(0.62, 1) }]);
-    expect(published[0].payload.metadata.contentIdentifier).toBe(HEIC_FIXTURE_PAIRING_ID);
-    expect(published[0].payload.category).toBe('default');
-    // A higher threshold from the configuration drops it.
-    expect(await processItem({ ...deps(), thingsMinScore: 0.7 }, item)).toBe('processed');
-    expect(published[1].payload.things).toEqual([]);
-  });
+  itWithFixtures(
+    'a phone HEIC: the things seen in it and its Live Photo pairing id are published with the result; alone it is a default photo',
+    async () => {
+      const item = await stored(
+        await readFile(join(FIXTURES, 'IMG_0543.HEIC')),
+        'image/heic',
+        'photo',
+        'IMG_0543.HEIC',
+      );
+      expect(await processItem(deps(), item)).toBe('processed');
+      expect(published[0].payload.things).toEqual([{ label: 'Pizza', score: expect.closeTo(0.62, 1) }]);
+      expect(published[0].payload.metadata.contentIdentifier).toBe(HEIC_FIXTURE_PAIRING_ID);
+      expect(published[0].payload.category).toBe('default');
+      // A higher threshold from the configuration drops it.
+      expect(await processItem({ ...deps(), thingsMinScore: 0.7 }, item)).toBe('processed');
+      expect(published[1].payload.things).toEqual([]);
+    },
+  );
 
-  itWithFixtures('a group photo: its faces published with the result, each thumbnail stored under its key as a WebP', async () => {
-    const item = await stored(await readFile(join(FIXTURES, 'faces.jpg')), 'image/jpeg', 'photo', 'faces.jpg');
-    expect(await processItem(deps(), item)).toBe('processed');
-    const { payload } = published[0];
-    expect(validate(mediaProcessedEvent.payload, payload)).toEqual({ valid: true, errors: [] });
-    const faces = payload.faces!;
-    expect(faces.length).toBeGreaterThanOrEqual(8);
-    for (const [index, { box, score, embedding, thumbnailKey }] of faces.entries()) {
-      expect(thumbnailKey).toBe(faceThumbnailKey(item.userId, item.mediaItemId, index));
-      expect((await blobs.head(thumbnailKey))?.contentType).toBe('image/webp');
-      const thumbnail = await sharp(await bytesOf(thumbnailKey)).metadata();
-      expect([thumbnail.format, thumbnail.width, thumbnail.height]).toEqual(['webp', 160, 160]);
-      expect(box.x + box.width).toBeLessThanOrEqual(1.0001);
-      expect(score).toBeGreaterThanOrEqual(0.7);
-      const values = decodeEmbedding(embedding);
-      expect(values).toHaveLength(1024);
-      expect(Math.hypot(...values)).toBeCloseTo(1, 5);
-    }
-    const thumbnails = async () => {
-      const keys: string[] = [];
-      for await (const blob of blobs.list(faceThumbnailsPrefix(item.userId, item.mediaItemId))) keys.push(blob.key);
-      return keys.sort();
-    };
-    expect(await thumbnails()).toEqual(faces.map((f) => f.thumbnailKey).sort());
+  itWithFixtures(
+    'a group photo: its faces published with the result, each thumbnail stored under its key as a WebP',
+    async () => {
+      const item = await stored(await readFile(join(FIXTURES, 'faces.jpg')), 'image/jpeg', 'photo', 'faces.jpg');
+      expect(await processItem(deps(), item)).toBe('processed');
+      const { payload } = published[0];
+      expect(validate(mediaProcessedEvent.payload, payload)).toEqual({ valid: true, errors: [] });
+      const faces = payload.faces!;
+      expect(faces.length).toBeGreaterThanOrEqual(8);
+      for (const [index, { box, score, embedding, thumbnailKey }] of faces.entries()) {
+        expect(thumbnailKey).toBe(faceThumbnailKey(item.userId, item.mediaItemId, index));
+        expect((await blobs.head(thumbnailKey))?.contentType).toBe('image/webp');
+        const thumbnail = await sharp(await bytesOf(thumbnailKey)).metadata();
+        expect([thumbnail.format, thumbnail.width, thumbnail.height]).toEqual(['webp', 160, 160]);
+        expect(box.x + box.width).toBeLessThanOrEqual(1.0001);
+        expect(score).toBeGreaterThanOrEqual(0.7);
+        const values = decodeEmbedding(embedding);
+        expect(values).toHaveLength(1024);
+        expect(Math.hypot(...values)).toBeCloseTo(1, 5);
+      }
+      const thumbnails = async () => {
+        const keys: string[] = [];
+        for await (const blob of blobs.list(faceThumbnailsPrefix(item.userId, item.mediaItemId))) keys.push(blob.key);
+        return keys.sort();
+      };
+      expect(await thumbnails()).toEqual(faces.map((f) => f.thumbnailKey).sort());
 
-    // Processed again with a stricter minimum from the configuration: fewer faces, and no thumbnail of the earlier extra ones left.
-    expect(await processItem({ ...deps(), faces: { minScore: 0.9 } }, item)).toBe('processed');
-    const fewer = published[1].payload.faces!;
-    expect(fewer.length).toBeGreaterThan(0);
-    expect(fewer.length).toBeLessThan(faces.length);
-    expect(fewer.every((f) => f.score >= 0.9)).toBe(true);
-    expect(await thumbnails()).toEqual(fewer.map((f) => f.thumbnailKey).sort());
-  }, 120_000);
+      // Processed again with a stricter minimum from the configuration: fewer faces, and no thumbnail of the earlier extra ones left.
+      expect(await processItem({ ...deps(), faces: { minScore: 0.9 } }, item)).toBe('processed');
+      const fewer = published[1].payload.faces!;
+      expect(fewer.length).toBeGreaterThan(0);
+      expect(fewer.length).toBeLessThan(faces.length);
+      expect(fewer.every((f) => f.score >= 0.9)).toBe(true);
+      expect(await thumbnails()).toEqual(fewer.map((f) => f.thumbnailKey).sort());
+    },
+    120_000,
+  );
 
   it('processing the same item twice gives the same result', async () => {
-    const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: 'teal' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: 'teal' } })
+      .png()
+      .toBuffer();
     const item = await stored(png, 'image/png', 'photo', 'Screenshot 2024-01-01.png');
     await processItem(deps(), item);
     await processItem(deps(), item);
@@ -187,83 +255,168 @@ describe('processItem', () => {
     const photo = await stored(await readFile(jxlFile), 'image/jxl', 'photo', 'IMG_20240102_030405.jxl');
     await rm(jxlFile);
     expect(await processItem(deps(), photo)).toBe('processed');
-    expect(published[0].payload.metadata).toMatchObject({ width: 320, height: 200, creationTime: '2024-01-02T03:04:05Z' });
-    expect(await sharp(await bytesOf(published[0].payload.variants.preview!)).metadata()).toMatchObject({ format: 'webp', width: 320, height: 200 });
+    expect(published[0].payload.metadata).toMatchObject({
+      width: 320,
+      height: 200,
+      creationTime: '2024-01-02T03:04:05Z',
+    });
+    expect(await sharp(await bytesOf(published[0].payload.variants.preview!)).metadata()).toMatchObject({
+      format: 'webp',
+      width: 320,
+      height: 200,
+    });
 
     const mts = join(work.path, '00000.mts');
-    await avchdStream(mts, { date: [2019, 4, 24, 22, 24, 11], zoneHours: 2, dst: true, model: 'ILCE-7M3' }, { m2ts: true, seconds: 2 });
+    await avchdStream(
+      mts,
+      { date: [2019, 4, 24, 22, 24, 11], zoneHours: 2, dst: true, model: 'ILCE-7M3' },
+      { m2ts: true, seconds: 2 },
+    );
     const video = await stored(await readFile(mts), 'video/m2ts', 'video', '00000.MTS');
     await rm(mts);
     expect(await processItem(deps(), video)).toBe('processed');
     const { payload } = published[1];
-    expect(payload.metadata).toMatchObject({ width: 320, height: 180, creationTime: '2019-04-24T22:24:11+02:00', cameraMake: 'Sony', cameraModel: 'ILCE-7M3' });
+    expect(payload.metadata).toMatchObject({
+      width: 320,
+      height: 180,
+      creationTime: '2019-04-24T22:24:11+02:00',
+      cameraMake: 'Sony',
+      cameraModel: 'ILCE-7M3',
+    });
     expect((await sharp(await bytesOf(payload.variants.thumbnail!)).metadata()).format).toBe('webp');
     // MPEG-TS is no browser's: the playback copy is an MP4.
     expect((await blobs.head(payload.variants.playback!))?.contentType).toBe('video/mp4');
   });
 
-  itWithFixtures('the motion part of a Live Photo: its QuickTime content identifier is published as the pairing id; an ordinary video has none', async () => {
-    const file = join(work.path, 'IMG_0543.MOV');
-    await ffmpeg([...testClipArgs({ seconds: 0.5, size: '64x48', audio: false }), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-f', 'mov', '-movflags', 'use_metadata_tags', '-metadata', `com.apple.quicktime.content.identifier=${HEIC_FIXTURE_PAIRING_ID}`, file]);
-    const data = await readFile(file);
-    await rm(file);
-    await processItem(deps(), await stored(data, 'video/quicktime', 'video', 'IMG_0543.MOV'));
-    expect(published[0].payload.metadata.contentIdentifier).toBe(HEIC_FIXTURE_PAIRING_ID);
-    expect(published[0].payload.category).toBe('default');
-    expect(validate(mediaProcessedEvent.payload, published[0].payload)).toEqual({ valid: true, errors: [] });
+  itWithFixtures(
+    'the motion part of a Live Photo: its QuickTime content identifier is published as the pairing id; an ordinary video has none',
+    async () => {
+      const file = join(work.path, 'IMG_0543.MOV');
+      await ffmpeg([
+        ...testClipArgs({ seconds: 0.5, size: '64x48', audio: false }),
+        '-c:v',
+        'libx264',
+        '-preset',
+        'ultrafast',
+        '-pix_fmt',
+        'yuv420p',
+        '-f',
+        'mov',
+        '-movflags',
+        'use_metadata_tags',
+        '-metadata',
+        `com.apple.quicktime.content.identifier=${HEIC_FIXTURE_PAIRING_ID}`,
+        file,
+      ]);
+      const data = await readFile(file);
+      await rm(file);
+      await processItem(deps(), await stored(data, 'video/quicktime', 'video', 'IMG_0543.MOV'));
+      expect(published[0].payload.metadata.contentIdentifier).toBe(HEIC_FIXTURE_PAIRING_ID);
+      expect(published[0].payload.category).toBe('default');
+      expect(validate(mediaProcessedEvent.payload, published[0].payload)).toEqual({ valid: true, errors: [] });
 
-    await processItem(deps(), await stored(await readFile(join(FIXTURES, 'jobs.jpeg')), 'image/jpeg', 'photo', 'jobs.jpeg'));
-    expect(published[1].payload.metadata.contentIdentifier).toBeNull();
-  });
+      await processItem(
+        deps(),
+        await stored(await readFile(join(FIXTURES, 'jobs.jpeg')), 'image/jpeg', 'photo', 'jobs.jpeg'),
+      );
+      expect(published[1].payload.metadata.contentIdentifier).toBeNull();
+    },
+  );
 
   itWithFixtures('a place lookup that fails is logged, and the item is processed without a place', async () => {
     const lines: string[] = [];
-    const recording = createLogger({ service: 'worker-test', destination: new Writable({ write: (chunk, _enc, done) => { lines.push(String(chunk)); done(); } }) });
+    const recording = createLogger({
+      service: 'worker-test',
+      destination: new Writable({
+        write: (chunk, _enc, done) => {
+          lines.push(String(chunk));
+          done();
+        },
+      }),
+    });
     const item = await stored(await readFile(join(FIXTURES, 'jobs.jpeg')), 'image/jpeg', 'photo', 'jobs.jpeg');
     const broken = () => Promise.reject(new Error('gazetteer unreadable'));
     expect(await processItem({ ...deps(), log: recording, findPlace: broken }, item)).toBe('processed');
     expect(published[0].payload.place).toBeNull();
-    const failure = lines.map((l) => JSON.parse(l) as { msg: string; mediaItemId: string; ms: number; err: { message: string } }).find((l) => l.msg.startsWith('place lookup failed'));
-    expect(failure).toMatchObject({ mediaItemId: item.mediaItemId, ms: expect.any(Number), err: { message: 'gazetteer unreadable' } });
+    const failure = lines
+      .map((l) => JSON.parse(l) as { msg: string; mediaItemId: string; ms: number; err: { message: string } })
+      .find((l) => l.msg.startsWith('place lookup failed'));
+    expect(failure).toMatchObject({
+      mediaItemId: item.mediaItemId,
+      ms: expect.any(Number),
+      err: { message: 'gazetteer unreadable' },
+    });
   });
 
-  itWithFixtures('a JPEG cut off before its end marker (as cameras leave them) is processed: decoded as far as it goes, a warning logged with the item id', async () => {
-    const whole = await readFile(join(FIXTURES, 'jobs.jpeg'));
-    const item = await stored(whole.subarray(0, whole.length / 3), 'image/jpeg', 'photo', 'holiday.jpg');
-    const lines: string[] = [];
-    const recording = createLogger({ service: 'worker-test', destination: new Writable({ write: (chunk, _enc, done) => { lines.push(String(chunk)); done(); } }) });
-    expect(await processItem({ ...deps(), log: recording }, item)).toBe('processed');
-    expect(published).toHaveLength(1);
-    expect(published[0].payload).toMatchObject({ mediaItemId: item.mediaItemId, variants: { preview: mediaBlobKey(item.userId, item.mediaItemId, 'preview') } });
-    const preview = await sharp(await bytesOf(mediaBlobKey(item.userId, item.mediaItemId, 'preview'))).metadata();
-    expect(preview).toMatchObject({ format: 'webp', width: 1152, height: 2048 });
-    const warning = lines.map((l) => JSON.parse(l) as { level: number; msg: string; mediaItemId: string; warning: string }).find((l) => l.msg === 'media item decoded with a warning');
-    expect(warning).toMatchObject({ mediaItemId: item.mediaItemId, warning: expect.stringMatching(/^holiday\.jpg: JPEG ends without its end-of-image marker/) });
-    expect(warning?.warning).not.toContain(work.path);
-    expect(await readdir(work.path)).toEqual([]);
-  });
+  itWithFixtures(
+    'a JPEG cut off before its end marker (as cameras leave them) is processed: decoded as far as it goes, a warning logged with the item id',
+    async () => {
+      const whole = await readFile(join(FIXTURES, 'jobs.jpeg'));
+      const item = await stored(whole.subarray(0, whole.length / 3), 'image/jpeg', 'photo', 'holiday.jpg');
+      const lines: string[] = [];
+      const recording = createLogger({
+        service: 'worker-test',
+        destination: new Writable({
+          write: (chunk, _enc, done) => {
+            lines.push(String(chunk));
+            done();
+          },
+        }),
+      });
+      expect(await processItem({ ...deps(), log: recording }, item)).toBe('processed');
+      expect(published).toHaveLength(1);
+      expect(published[0].payload).toMatchObject({
+        mediaItemId: item.mediaItemId,
+        variants: { preview: mediaBlobKey(item.userId, item.mediaItemId, 'preview') },
+      });
+      const preview = await sharp(await bytesOf(mediaBlobKey(item.userId, item.mediaItemId, 'preview'))).metadata();
+      expect(preview).toMatchObject({ format: 'webp', width: 1152, height: 2048 });
+      const warning = lines
+        .map((l) => JSON.parse(l) as { level: number; msg: string; mediaItemId: string; warning: string })
+        .find((l) => l.msg === 'media item decoded with a warning');
+      expect(warning).toMatchObject({
+        mediaItemId: item.mediaItemId,
+        warning: expect.stringMatching(/^holiday\.jpg: JPEG ends without its end-of-image marker/),
+      });
+      expect(warning?.warning).not.toContain(work.path);
+      expect(await readdir(work.path)).toEqual([]);
+    },
+  );
 
-  itWithFixtures('a file that is broken for good (a JPEG header, then random bytes) is failed at once: its failure published with the reason, nothing thrown to retry', async () => {
-    const jpegHeader = (await readFile(join(FIXTURES, 'jobs.jpeg'))).subarray(0, 20);
-    const item = await stored(Buffer.concat([jpegHeader, randomBytes(20 * 1024)]), 'image/jpeg', 'photo', 'broken.jpg');
-    expect(await processItem(deps(), item)).toBe('failed');
-    expect(published).toEqual([
-      {
-        subject: 'dlq.work.v1.media.process',
-        payload: item,
-        msgId: `failed-${item.mediaItemId}`,
-        headers: { [DLQ_REASON_HEADER]: 'broken.jpg: JPEG is malformed or cut off before its picture data' },
-      },
-    ]);
-    expect(await blobs.head(mediaBlobKey(item.userId, item.mediaItemId, 'preview'))).toBeNull();
-    expect(await readdir(work.path)).toEqual([]);
-  });
+  itWithFixtures(
+    'a file that is broken for good (a JPEG header, then random bytes) is failed at once: its failure published with the reason, nothing thrown to retry',
+    async () => {
+      const jpegHeader = (await readFile(join(FIXTURES, 'jobs.jpeg'))).subarray(0, 20);
+      const item = await stored(
+        Buffer.concat([jpegHeader, randomBytes(20 * 1024)]),
+        'image/jpeg',
+        'photo',
+        'broken.jpg',
+      );
+      expect(await processItem(deps(), item)).toBe('failed');
+      expect(published).toEqual([
+        {
+          subject: 'dlq.work.v1.media.process',
+          payload: item,
+          msgId: `failed-${item.mediaItemId}`,
+          headers: { [DLQ_REASON_HEADER]: 'broken.jpg: JPEG is malformed or cut off before its picture data' },
+        },
+      ]);
+      expect(await blobs.head(mediaBlobKey(item.userId, item.mediaItemId, 'preview'))).toBeNull();
+      expect(await readdir(work.path)).toEqual([]);
+    },
+  );
 
-  it('a failure that is not the file\'s (the blob store refusing the preview) is thrown, for the queue to retry', async () => {
-    const png = await sharp({ create: { width: 30, height: 20, channels: 3, background: 'teal' } }).png().toBuffer();
+  it("a failure that is not the file's (the blob store refusing the preview) is thrown, for the queue to retry", async () => {
+    const png = await sharp({ create: { width: 30, height: 20, channels: 3, background: 'teal' } })
+      .png()
+      .toBuffer();
     const item = await stored(png, 'image/png', 'photo', 'fine.png');
     const refusing = new Proxy(blobs, {
-      get: (target, name) => (name === 'put' ? () => Promise.reject(new Error('disk full')) : (Reflect.get(target, name) as () => unknown).bind(target)),
+      get: (target, name) =>
+        name === 'put'
+          ? () => Promise.reject(new Error('disk full'))
+          : (Reflect.get(target, name) as () => unknown).bind(target),
     });
     await expect(processItem({ ...deps(), blobs: refusing }, item)).rejects.toThrow('disk full');
     expect(published).toEqual([]);
@@ -271,7 +424,16 @@ describe('processItem', () => {
 
   it('an ffprobe that hangs is killed at its timeout, and the item is thrown back to the queue as a tool error', async () => {
     const file = join(work.path, 'clip.mp4');
-    await ffmpeg([...testClipArgs({ seconds: 1, audio: false }), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', file]);
+    await ffmpeg([
+      ...testClipArgs({ seconds: 1, audio: false }),
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      file,
+    ]);
     const item = await stored(await readFile(file), 'video/mp4', 'video', 'clip.mp4');
     await rm(file);
     const tools = await tempDir('trove-fake-ffprobe-');
@@ -282,7 +444,9 @@ describe('processItem', () => {
     process.env.FFPROBE_PATH = fake;
     try {
       const started = Date.now();
-      const err = (await processItem({ ...deps(), limits: { ...DEFAULT_LIMITS, probeTimeoutSeconds: 1 } }, item).catch((e: unknown) => e)) as Error;
+      const err = (await processItem({ ...deps(), limits: { ...DEFAULT_LIMITS, probeTimeoutSeconds: 1 } }, item).catch(
+        (e: unknown) => e,
+      )) as Error;
       expect(Date.now() - started).toBeLessThan(10_000);
       expect(err.message).toBe('clip.mp4: ffprobe cannot read it: did not finish within 1 s; killed');
       expect(err.cause).toMatchObject({ name: 'MediaError', kind: 'tool' });
@@ -300,10 +464,17 @@ describe('processItem', () => {
   itWithFixtures('a photo over the size limit fails as too large before its bytes are fetched', async () => {
     const item = await stored(await readFile(join(FIXTURES, 'jobs.jpeg')), 'image/jpeg', 'photo', 'jobs.jpeg');
     const fetching = new Proxy(blobs, {
-      get: (target, name) => (name === 'get' ? () => Promise.reject(new Error('fetched')) : (Reflect.get(target, name) as () => unknown).bind(target)),
+      get: (target, name) =>
+        name === 'get'
+          ? () => Promise.reject(new Error('fetched'))
+          : (Reflect.get(target, name) as () => unknown).bind(target),
     });
-    expect(await processItem({ ...deps(), blobs: fetching, limits: { ...DEFAULT_LIMITS, maxImageBytes: 100_000 } }, item)).toBe('failed');
-    expect(published[0].headers?.[DLQ_REASON_HEADER]).toMatch(/^jobs\.jpeg: 0\.\d+ MiB is more than the 0\.095 MiB a photo may have$/);
+    expect(
+      await processItem({ ...deps(), blobs: fetching, limits: { ...DEFAULT_LIMITS, maxImageBytes: 100_000 } }, item),
+    ).toBe('failed');
+    expect(published[0].headers?.[DLQ_REASON_HEADER]).toMatch(
+      /^jobs\.jpeg: 0\.\d+ MiB is more than the 0\.095 MiB a photo may have$/,
+    );
   });
 
   it('a 300 MB JPEG (a photo with a long tail) is processed in a child process whose memory grows by far less than its size', async () => {
@@ -315,16 +486,30 @@ describe('processItem', () => {
     const tail = Readable.from(
       (function* () {
         yield photo;
-        for (let sent = photo.length; sent < size; sent += zeros.length) yield zeros.subarray(0, Math.min(zeros.length, size - sent));
+        for (let sent = photo.length; sent < size; sent += zeros.length)
+          yield zeros.subarray(0, Math.min(zeros.length, size - sent));
       })(),
     );
     const big = await stored(Buffer.alloc(0), 'image/jpeg', 'photo', 'long.jpg');
     await blobs.put(big.originalKey, tail, { contentType: 'image/jpeg' });
     expect((await blobs.head(big.originalKey))?.size).toBe(size);
     const warmUp = await stored(photo, 'image/jpeg', 'photo', 'warm-up.jpg');
-    const { stdout } = await execFileAsync(process.execPath, ['--expose-gc', fixture, dir.path, work.path, JSON.stringify(warmUp), JSON.stringify(big)]);
-    const { outcome, baseline, peak } = JSON.parse(stdout.trim().split('\n').pop()!) as { outcome: string; baseline: number; peak: number };
-    console.log(`300 MB JPEG: child RSS ${(baseline / 1024 ** 2).toFixed(0)} MiB → peak ${(peak / 1024 ** 2).toFixed(0)} MiB`);
+    const { stdout } = await execFileAsync(process.execPath, [
+      '--expose-gc',
+      fixture,
+      dir.path,
+      work.path,
+      JSON.stringify(warmUp),
+      JSON.stringify(big),
+    ]);
+    const { outcome, baseline, peak } = JSON.parse(stdout.trim().split('\n').pop()!) as {
+      outcome: string;
+      baseline: number;
+      peak: number;
+    };
+    console.log(
+      `300 MB JPEG: child RSS ${(baseline / 1024 ** 2).toFixed(0)} MiB → peak ${(peak / 1024 ** 2).toFixed(0)} MiB`,
+    );
     expect(outcome).toBe('processed');
     // Streams churn buffers until the collector runs: tens of megabytes, whatever the file's size.
     expect(peak - baseline).toBeLessThan(size / 3);
@@ -334,16 +519,34 @@ describe('processItem', () => {
   describe('decompression bombs and costly videos (hostile input)', () => {
     const reasonOf = () => published.at(-1)?.headers?.[DLQ_REASON_HEADER];
 
-    it('a 0.7 MB PNG of 16000x16000 (within libvips\' own limit, beyond one item\'s memory share) is refused from its header, with bounded memory', async () => {
+    it("a 0.7 MB PNG of 16000x16000 (within libvips' own limit, beyond one item's memory share) is refused from its header, with bounded memory", async () => {
       const fixture = join(__dirname, '..', '..', 'dist', 'pipeline', 'fixtures', 'process-in-child.js');
       if (!existsSync(fixture)) throw new Error(`${fixture} is missing: build first (npx tsc -b tsconfig.build.json)`);
-      const png = await sharp({ create: { width: 16000, height: 16000, channels: 3, background: 'black' } }).png({ compressionLevel: 9 }).toBuffer();
+      const png = await sharp({ create: { width: 16000, height: 16000, channels: 3, background: 'black' } })
+        .png({ compressionLevel: 9 })
+        .toBuffer();
       expect(png.length).toBeLessThan(1024 ** 2);
       const bomb = await stored(png, 'image/png', 'photo', 'bomb.png');
-      const warmUp = await stored(await (await cornerImage(120, 80)).png().toBuffer(), 'image/png', 'photo', 'warm-up.png');
+      const warmUp = await stored(
+        await (await cornerImage(120, 80)).png().toBuffer(),
+        'image/png',
+        'photo',
+        'warm-up.png',
+      );
       const started = Date.now();
-      const { stdout } = await execFileAsync(process.execPath, ['--expose-gc', fixture, dir.path, work.path, JSON.stringify(warmUp), JSON.stringify(bomb)]);
-      const { outcome, baseline, peak } = JSON.parse(stdout.trim().split('\n').pop()!) as { outcome: string; baseline: number; peak: number };
+      const { stdout } = await execFileAsync(process.execPath, [
+        '--expose-gc',
+        fixture,
+        dir.path,
+        work.path,
+        JSON.stringify(warmUp),
+        JSON.stringify(bomb),
+      ]);
+      const { outcome, baseline, peak } = JSON.parse(stdout.trim().split('\n').pop()!) as {
+        outcome: string;
+        baseline: number;
+        peak: number;
+      };
       expect(outcome).toBe('failed');
       expect(Date.now() - started).toBeLessThan(30_000);
       // Decoded it would be 768 MB (RGB) or 1 GiB (RGBA); refused, the child grows by little.
@@ -373,7 +576,11 @@ describe('processItem', () => {
       expect(await processItem(deps(), await stored(avif, 'image/avif', 'photo', 'huge.avif'))).toBe('failed');
       expect(reasonOf()).toMatch(/^huge\.avif: .*(exceeds pixel limit|is more than the \d+ megapixels)/i);
       // libheif (the HEVC path) reads the size from the header and refuses before decoding.
-      await expect(decodeHeifPrimary(avif, 'huge.avif', 50e6)).rejects.toMatchObject({ kind: 'too-large', message: 'huge.avif: 20000x20000 is more than the 50 megapixels a picture may have here (the worker\'s memory per item)' });
+      await expect(decodeHeifPrimary(avif, 'huge.avif', 50e6)).rejects.toMatchObject({
+        kind: 'too-large',
+        message:
+          "huge.avif: 20000x20000 is more than the 50 megapixels a picture may have here (the worker's memory per item)",
+      });
     });
 
     it('a video whose transcode outlasts its budget (from its duration and size) has ffmpeg killed and is FAILED, not retried', async () => {
@@ -385,7 +592,10 @@ describe('processItem', () => {
       const tools = await tempDir('trove-slow-ffmpeg-');
       const pidFile = tools.file('pid');
       const real = (await execFileAsync('sh', ['-c', 'command -v ffmpeg'])).stdout.trim();
-      const fake = await tools.write('ffmpeg', `#!/bin/sh\ncase "$*" in *faststart*) echo $$ > '${pidFile}'; exec sleep 600;; esac\nexec '${real}' "$@"\n`);
+      const fake = await tools.write(
+        'ffmpeg',
+        `#!/bin/sh\ncase "$*" in *faststart*) echo $$ > '${pidFile}'; exec sleep 600;; esac\nexec '${real}' "$@"\n`,
+      );
       await chmod(fake, 0o755);
       const saved = process.env.FFMPEG_PATH;
       process.env.FFMPEG_PATH = fake;
@@ -395,7 +605,9 @@ describe('processItem', () => {
         const limits = { ...DEFAULT_LIMITS, transcodeMinSeconds: 3, transcodeSecondsPer1080pSecond: 2 };
         expect(await processItem({ ...deps(), limits }, item)).toBe('failed');
         expect(Date.now() - started).toBeLessThan(20_000);
-        expect(reasonOf()).toMatch(/^slow\.mkv: making a copy browsers play took longer than its budget of 3 s \(1(\.\d+)? s at 320x240\); ffmpeg was killed$/);
+        expect(reasonOf()).toMatch(
+          /^slow\.mkv: making a copy browsers play took longer than its budget of 3 s \(1(\.\d+)? s at 320x240\); ffmpeg was killed$/,
+        );
         const pid = Number(await readFile(pidFile, 'utf8'));
         expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
         expect(await readdir(work.path)).toEqual([]);

@@ -18,7 +18,18 @@ import { mediaBlobKey, mediaProcessedEvent, mediaProcessingFailedDeadLetter } fr
 import type { MediaItemProcessedV1, MessageContract, ProcessMediaItemV1 } from '@trove/proto-events';
 import { BlobNotFoundError, DLQ_REASON_HEADER } from '@trove/kit';
 import type { BlobStore, Logger } from '@trove/kit';
-import { assertImageSize, DEFAULT_LIMITS, contractMetadata, detectCategory, exifToolRawPreview, extractMetadata, makeImagePreviews, MediaError, makeVideoPreviews, transcodeIfNeeded } from '../components';
+import {
+  assertImageSize,
+  DEFAULT_LIMITS,
+  contractMetadata,
+  detectCategory,
+  exifToolRawPreview,
+  extractMetadata,
+  makeImagePreviews,
+  MediaError,
+  makeVideoPreviews,
+  transcodeIfNeeded,
+} from '../components';
 import type { MediaErrorKind, ProcessingLimits, RawPreviewSource } from '../components';
 import { selectComponents } from './components';
 import { findFaces, storeFaces } from './faces';
@@ -30,7 +41,11 @@ import { processTempDir } from './temp';
 import { findThings } from './things';
 
 export interface Publisher {
-  publish<P>(contract: MessageContract<P>, payload: P, opts: { msgId: string; headers?: Record<string, string> }): Promise<void>;
+  publish<P>(
+    contract: MessageContract<P>,
+    payload: P,
+    opts: { msgId: string; headers?: Record<string, string> },
+  ): Promise<void>;
 }
 
 export interface ProcessDeps {
@@ -82,22 +97,45 @@ export async function processItem(deps: ProcessDeps, item: ProcessMediaItemV1): 
     const run = selectComponents(item, deps.log);
     const meta = await extractMetadata(original, item.mimeType, limits, item.filename);
     const place = run.runs('places') ? await placeOf(deps, item.mediaItemId, meta) : undefined;
-    const previews = run.needsPicture ? (isVideo ? await makeVideoPreviews(original, meta, limits) : await makeImagePreviews(original, item.mimeType, limits, { rawPreview: deps.rawPreview ?? exifToolRawPreview })) : null;
+    const previews = run.needsPicture
+      ? isVideo
+        ? await makeVideoPreviews(original, meta, limits)
+        : await makeImagePreviews(original, item.mimeType, limits, {
+            rawPreview: deps.rawPreview ?? exifToolRawPreview,
+          })
+      : null;
     // A file that decoded with a defect (a JPEG cut off before its end): READY, and said in the log.
-    for (const warning of previews?.warnings ?? []) deps.log.warn({ mediaItemId: item.mediaItemId, warning: readableReason(warning, original, item.filename) }, 'media item decoded with a warning');
+    for (const warning of previews?.warnings ?? [])
+      deps.log.warn(
+        { mediaItemId: item.mediaItemId, warning: readableReason(warning, original, item.filename) },
+        'media item decoded with a warning',
+      );
     // From the picture the previews were made of: the photo, or the video's poster frame.
-    const things = previews && run.runs('things') ? await findThings(deps.log, item, previews.bitmap, { minScore: deps.thingsMinScore }) : undefined;
-    const faces = previews && !isVideo && run.runs('faces') ? await findFaces(deps.log, item, previews.bitmap, deps.faces) : null;
-    const words = previews && !isVideo && run.runs('ocr') ? await findWords(deps.log, item, previews.bitmap, { timeoutSeconds: deps.ocrTimeoutSeconds }) : undefined;
-    const playbackPath = isVideo && run.runs('previews') ? await transcodeIfNeeded(original, meta, join(dir, 'playback.mp4'), limits) : null;
+    const things =
+      previews && run.runs('things')
+        ? await findThings(deps.log, item, previews.bitmap, { minScore: deps.thingsMinScore })
+        : undefined;
+    const faces =
+      previews && !isVideo && run.runs('faces') ? await findFaces(deps.log, item, previews.bitmap, deps.faces) : null;
+    const words =
+      previews && !isVideo && run.runs('ocr')
+        ? await findWords(deps.log, item, previews.bitmap, { timeoutSeconds: deps.ocrTimeoutSeconds })
+        : undefined;
+    const playbackPath =
+      isVideo && run.runs('previews')
+        ? await transcodeIfNeeded(original, meta, join(dir, 'playback.mp4'), limits)
+        : null;
     const category = detectCategory(meta, { filename: item.filename, mimeType: item.mimeType });
 
     const key = (variant: 'preview' | 'thumbnail' | 'playback') => mediaBlobKey(item.userId, item.mediaItemId, variant);
     if (previews && run.runs('previews')) {
       await deps.blobs.put(key('preview'), Readable.from(previews.preview), { contentType: previews.previewMimeType });
-      await deps.blobs.put(key('thumbnail'), Readable.from(previews.thumbnail), { contentType: previews.thumbnailMimeType });
+      await deps.blobs.put(key('thumbnail'), Readable.from(previews.thumbnail), {
+        contentType: previews.thumbnailMimeType,
+      });
     }
-    if (playbackPath) await deps.blobs.put(key('playback'), createReadStream(playbackPath), { contentType: 'video/mp4' });
+    if (playbackPath)
+      await deps.blobs.put(key('playback'), createReadStream(playbackPath), { contentType: 'video/mp4' });
     const processedFaces = faces && (await storeFaces(deps.blobs, item, faces));
 
     const result: MediaItemProcessedV1 = {
@@ -107,7 +145,11 @@ export async function processItem(deps: ProcessDeps, item: ProcessMediaItemV1): 
       metadata: contractMetadata(meta, info.lastModified ?? new Date()),
       category,
       placeholder: previews?.placeholder || null,
-      variants: { preview: key('preview'), thumbnail: key('thumbnail'), playback: playbackPath ? key('playback') : null },
+      variants: {
+        preview: key('preview'),
+        thumbnail: key('thumbnail'),
+        playback: playbackPath ? key('playback') : null,
+      },
       ...(things !== undefined ? { things } : {}),
       ...(place !== undefined ? { place } : {}),
       // Photos only, when asked for: a video's result has no `faces` at all.
@@ -117,7 +159,9 @@ export async function processItem(deps: ProcessDeps, item: ProcessMediaItemV1): 
       ...(run.carried ? { components: run.carried } : {}),
       ...(item.jobId ? { jobId: item.jobId } : {}),
     };
-    await deps.events.publish(mediaProcessedEvent, result, { msgId: item.jobId ? `processed-${item.mediaItemId}-${item.jobId}` : `processed-${item.mediaItemId}` });
+    await deps.events.publish(mediaProcessedEvent, result, {
+      msgId: item.jobId ? `processed-${item.mediaItemId}-${item.jobId}` : `processed-${item.mediaItemId}`,
+    });
     return 'processed';
   } catch (err) {
     // The reason is kept on the item: name the user's file, not our temp path.
@@ -125,8 +169,14 @@ export async function processItem(deps: ProcessDeps, item: ProcessMediaItemV1): 
     if (!(err instanceof MediaError && FAILS_FOR_GOOD.has(err.kind))) throw new Error(reason, { cause: err });
     // A job's rerun: the item keeps its state; the job counts it done (job-item.ts).
     if (item.jobId) return 'failed';
-    await deps.events.publish(mediaProcessingFailedDeadLetter, item, { msgId: `failed-${item.mediaItemId}`, headers: { [DLQ_REASON_HEADER]: oneLine(reason) } });
-    deps.log.warn({ mediaItemId: item.mediaItemId, kind: err.kind, reason }, 'media item failed: the file cannot be processed');
+    await deps.events.publish(mediaProcessingFailedDeadLetter, item, {
+      msgId: `failed-${item.mediaItemId}`,
+      headers: { [DLQ_REASON_HEADER]: oneLine(reason) },
+    });
+    deps.log.warn(
+      { mediaItemId: item.mediaItemId, kind: err.kind, reason },
+      'media item failed: the file cannot be processed',
+    );
     return 'failed';
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -30,11 +30,19 @@ describe('worker temp directories', () => {
     const running = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
     try {
       const dead = await deadPid();
-      for (const name of [`trove-worker-${dead}`, `trove-worker-${process.pid}`, `trove-worker-${running.pid}`, 'trove-worker-notapid', 'someone-else']) {
+      for (const name of [
+        `trove-worker-${dead}`,
+        `trove-worker-${process.pid}`,
+        `trove-worker-${running.pid}`,
+        'trove-worker-notapid',
+        'someone-else',
+      ]) {
         await mkdir(join(root.path, name, 'item-abc'), { recursive: true });
       }
       expect(await sweepStaleTemp(root.path)).toBe(2);
-      expect((await readdir(root.path)).sort()).toEqual(['someone-else', `trove-worker-${running.pid}`, 'trove-worker-notapid'].sort());
+      expect((await readdir(root.path)).sort()).toEqual(
+        ['someone-else', `trove-worker-${running.pid}`, 'trove-worker-notapid'].sort(),
+      );
     } finally {
       running.kill('SIGKILL');
     }

@@ -29,7 +29,11 @@ export async function sweepStaleTemp(root: string = tmpdir()): Promise<number> {
   for (const name of await readdir(root).catch(() => [] as string[])) {
     const path = join(root, name);
     try {
-      if (name.startsWith(PROCESS_TEMP_PREFIX) ? isStale(name.slice(PROCESS_TEMP_PREFIX.length)) : await isOldLegacy(name, path)) {
+      if (
+        name.startsWith(PROCESS_TEMP_PREFIX)
+          ? isStale(name.slice(PROCESS_TEMP_PREFIX.length))
+          : await isOldLegacy(name, path)
+      ) {
         await rm(path, { recursive: true, force: true });
         removed++;
       }

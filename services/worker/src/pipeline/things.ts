@@ -15,6 +15,18 @@ export interface ThingsStepOptions {
   detect?: (picture: Bitmap, options: ThingsOptions) => Promise<Thing[]>;
 }
 
-export function findThings(log: Logger, item: ProcessMediaItemV1, picture: Bitmap, { minScore = DEFAULT_THINGS_MIN_SCORE, detect = detectThings }: ThingsStepOptions = {}): Promise<Thing[]> {
-  return analyse(log, item, 'things', () => detect(picture, { minScore, log }), (things) => ({ things: things.map((t) => t.label) }), []);
+export function findThings(
+  log: Logger,
+  item: ProcessMediaItemV1,
+  picture: Bitmap,
+  { minScore = DEFAULT_THINGS_MIN_SCORE, detect = detectThings }: ThingsStepOptions = {},
+): Promise<Thing[]> {
+  return analyse(
+    log,
+    item,
+    'things',
+    () => detect(picture, { minScore, log }),
+    (things) => ({ things: things.map((t) => t.label) }),
+    [],
+  );
 }

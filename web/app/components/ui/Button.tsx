@@ -33,7 +33,16 @@ type IconButtonProps = Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'children' 
 };
 
 /** A round button showing only an icon; `label` is its name. */
-export function IconButton({ icon, label, iconSize, iconClassName, size, className, type = 'button', ...rest }: IconButtonProps) {
+export function IconButton({
+  icon,
+  label,
+  iconSize,
+  iconClassName,
+  size,
+  className,
+  type = 'button',
+  ...rest
+}: IconButtonProps) {
   const look = ['icon-button', size, className].filter(Boolean).join(' ');
   return (
     <button type={type} className={look} aria-label={label} {...rest}>

@@ -19,7 +19,11 @@ describe('Modal', () => {
 
   it('closes once on Esc (the cancel, then the close the browser may send), and with its button', () => {
     const onClose = jest.fn();
-    const { unmount } = render(<Modal title="Rename" onClose={onClose}>x</Modal>);
+    const { unmount } = render(
+      <Modal title="Rename" onClose={onClose}>
+        x
+      </Modal>,
+    );
     const cancel = new Event('cancel', { cancelable: true });
     fireEvent(dialog(), cancel);
     fireEvent(dialog(), new Event('close'));
@@ -27,7 +31,11 @@ describe('Modal', () => {
     expect(cancel.defaultPrevented).toBe(true);
     unmount();
     const onClose2 = jest.fn();
-    render(<Modal title="Rename" onClose={onClose2}>x</Modal>);
+    render(
+      <Modal title="Rename" onClose={onClose2}>
+        x
+      </Modal>,
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Close' }));
     expect(onClose2).toHaveBeenCalledTimes(1);
   });

@@ -5,10 +5,25 @@ import { Dialog } from './Dialog';
 import './Modal.css';
 
 /** A titled dialog over the page, with a close button; a click beside it closes it too. */
-export function Modal({ title, onClose, children, className }: { title: string; onClose(): void; children: ReactNode; className?: string }) {
+export function Modal({
+  title,
+  onClose,
+  children,
+  className,
+}: {
+  title: string;
+  onClose(): void;
+  children: ReactNode;
+  className?: string;
+}) {
   const titleId = useId();
   return (
-    <Dialog className={className ? `modal ${className}` : 'modal'} aria-labelledby={titleId} onClose={onClose} closeOnBackdrop>
+    <Dialog
+      className={className ? `modal ${className}` : 'modal'}
+      aria-labelledby={titleId}
+      onClose={onClose}
+      closeOnBackdrop
+    >
       <div className="modal-content">
         <div className="modal-head">
           <h2 id={titleId}>{title}</h2>

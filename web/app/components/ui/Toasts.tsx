@@ -12,7 +12,10 @@ export interface Toast {
   action?: { label: string; run(): void };
 }
 
-type Notify = (message: string, opts?: { tone?: Toast['tone']; link?: Toast['link']; action?: Toast['action'] }) => void;
+type Notify = (
+  message: string,
+  opts?: { tone?: Toast['tone']; link?: Toast['link']; action?: Toast['action'] },
+) => void;
 
 const ToastContext = createContext<Notify>(() => undefined);
 
@@ -28,7 +31,10 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const notify = useCallback<Notify>(
     (message, opts) => {
       const id = ++seq.current;
-      setToasts((t) => [...t.slice(-2), { id, message, tone: opts?.tone ?? 'info', link: opts?.link, action: opts?.action }]);
+      setToasts((t) => [
+        ...t.slice(-2),
+        { id, message, tone: opts?.tone ?? 'info', link: opts?.link, action: opts?.action },
+      ]);
       setTimeout(() => dismiss(id), opts?.tone === 'error' || opts?.action ? 8000 : 5000);
     },
     [dismiss],

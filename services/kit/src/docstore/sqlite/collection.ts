@@ -1,8 +1,27 @@
 import { compileFilter } from '../match';
-import { DuplicateKeyError, UnsupportedQueryError, type Collection, type Filter, type FindOneAndUpdateOptions, type FindOptions, type IndexSpec, type Update, type UpdateResult } from '../port';
+import {
+  DuplicateKeyError,
+  UnsupportedQueryError,
+  type Collection,
+  type Filter,
+  type FindOneAndUpdateOptions,
+  type FindOptions,
+  type IndexSpec,
+  type Update,
+  type UpdateResult,
+} from '../port';
 import { sortedPage } from '../sort';
 import { applyUpdate, upsertSeed } from '../update';
-import { assertFilter, assertFindOptions, assertIndexSpec, indexName, normalizeUpdate, toStoredDocument, writeOptions, type StoredDoc } from '../validate';
+import {
+  assertFilter,
+  assertFindOptions,
+  assertIndexSpec,
+  indexName,
+  normalizeUpdate,
+  toStoredDocument,
+  writeOptions,
+  type StoredDoc,
+} from '../validate';
 import { decodeDoc, encodeDoc } from './codec';
 import { docTable, inTransaction, isConstraintError, type Db, type Statement } from './connection';
 import { KeyIndex } from './key-index';
@@ -34,15 +53,21 @@ export class SqliteCollection implements Collection<StoredDoc> {
   ) {
     this.table = docTable(name);
     // `rid` is an explicit INTEGER PRIMARY KEY so that it never changes (the key tables point at documents by it).
-    db.exec(`CREATE TABLE IF NOT EXISTS ${this.table} (rid INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, doc TEXT NOT NULL)`);
+    db.exec(
+      `CREATE TABLE IF NOT EXISTS ${this.table} (rid INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, doc TEXT NOT NULL)`,
+    );
     this.insertDoc = db.prepare(`INSERT INTO ${this.table} (id, doc) VALUES (?, ?)`);
     this.selectRid = db.prepare(`SELECT rid FROM ${this.table} WHERE id = ?`).raw();
     this.selectByRid = db.prepare(`SELECT doc FROM ${this.table} WHERE rid = ?`).raw();
     this.updateDoc = db.prepare(`UPDATE ${this.table} SET doc = ? WHERE id = ?`);
     this.deleteDoc = db.prepare(`DELETE FROM ${this.table} WHERE id = ?`);
     this.selectAll = db.prepare(`SELECT id, doc, rid FROM ${this.table}`).raw();
-    const declared = db.prepare(`SELECT rowid, name, spec FROM _indexes WHERE collection = ? ORDER BY rowid`).raw().all(name) as Array<[number, string, string]>;
-    for (const [ix, indexName, spec] of declared) this.indexes.set(indexName, new KeyIndex(db, ix, indexName, JSON.parse(spec) as IndexSpec));
+    const declared = db
+      .prepare(`SELECT rowid, name, spec FROM _indexes WHERE collection = ? ORDER BY rowid`)
+      .raw()
+      .all(name) as Array<[number, string, string]>;
+    for (const [ix, indexName, spec] of declared)
+      this.indexes.set(indexName, new KeyIndex(db, ix, indexName, JSON.parse(spec) as IndexSpec));
   }
 
   /** Runs `write` in a transaction; a unique violation (of `_id` or an index) becomes DuplicateKeyError, with nothing written. */
@@ -50,7 +75,8 @@ export class SqliteCollection implements Collection<StoredDoc> {
     try {
       return inTransaction(this.db, write);
     } catch (err) {
-      if (isConstraintError(err)) throw new DuplicateKeyError(this.name, `duplicate key in ${this.name}: ${(err as Error).message}`);
+      if (isConstraintError(err))
+        throw new DuplicateKeyError(this.name, `duplicate key in ${this.name}: ${(err as Error).message}`);
       throw err;
     }
   }
@@ -94,7 +120,11 @@ export class SqliteCollection implements Collection<StoredDoc> {
     switch (chosen.kind) {
       case 'ids':
         // Ids are strings: a filter on other values matches nothing.
-        return { sql: `SELECT id, doc FROM ${this.table} WHERE id IN (${chosen.ids.map(() => '?').join(', ') || 'NULL'})`, params: chosen.ids, ordered: false };
+        return {
+          sql: `SELECT id, doc FROM ${this.table} WHERE id IN (${chosen.ids.map(() => '?').join(', ') || 'NULL'})`,
+          params: chosen.ids,
+          ordered: false,
+        };
       case 'scan':
         return { sql: `SELECT id, doc FROM ${this.table}`, params: [], ordered: false };
       case 'index': {
@@ -128,9 +158,18 @@ export class SqliteCollection implements Collection<StoredDoc> {
    * A page of an exact plan (its key rows are the matches) in the index's order: the documents before the page are
    * counted from the key table alone, and only the page's are read. The matcher still checks what is read.
    */
-  private exactPage(chosen: Extract<Plan, { kind: 'index' }>, filter: Filter, skip: number, limit: number): StoredDoc[] {
+  private exactPage(
+    chosen: Extract<Plan, { kind: 'index' }>,
+    filter: Filter,
+    skip: number,
+    limit: number,
+  ): StoredDoc[] {
     const order = chosen.orderBy ? ` ORDER BY ${chosen.orderBy}` : '';
-    const keyRows = this.rows<[string, number]>(`SELECT k.id, k.rid FROM ${chosen.index.table} k WHERE ${chosen.where}${order}`, chosen.params, true);
+    const keyRows = this.rows<[string, number]>(
+      `SELECT k.id, k.rid FROM ${chosen.index.table} k WHERE ${chosen.where}${order}`,
+      chosen.params,
+      true,
+    );
     const seen = new Set<string>();
     const rids: number[] = [];
     for (const [id, rid] of keyRows) {
@@ -144,7 +183,12 @@ export class SqliteCollection implements Collection<StoredDoc> {
   }
 
   /** Matching documents: all of them, or the first `stopAfter` when no sort is asked or the index order gives it. */
-  private matching(filter: Filter, sort: FindOptions['sort'], stopAfter: number, chosen = this.plan(filter, sort)): { docs: StoredDoc[]; ordered: boolean } {
+  private matching(
+    filter: Filter,
+    sort: FindOptions['sort'],
+    stopAfter: number,
+    chosen = this.plan(filter, sort),
+  ): { docs: StoredDoc[]; ordered: boolean } {
     const matches = compileFilter(filter);
     const { sql, params, ordered } = this.candidates(chosen);
     const hasSort = Object.keys(sort ?? {}).length > 0;
@@ -198,7 +242,8 @@ export class SqliteCollection implements Collection<StoredDoc> {
     const { sort, skip = 0, limit = 0 } = options ?? {};
     const chosen = this.plan(filter, sort);
     const hasSort = sort !== undefined && Object.keys(sort).length > 0;
-    if (chosen.kind === 'index' && chosen.exact && limit > 0 && (chosen.ordered || !hasSort)) return this.exactPage(chosen, filter, skip, limit);
+    if (chosen.kind === 'index' && chosen.exact && limit > 0 && (chosen.ordered || !hasSort))
+      return this.exactPage(chosen, filter, skip, limit);
     const { docs, ordered } = this.matching(filter, sort, limit > 0 ? skip + limit : 0, chosen);
     const end = limit > 0 ? skip + limit : undefined;
     if (sort && Object.keys(sort).length > 0 && !ordered) return sortedPage(docs, sort, skip, limit);
@@ -211,7 +256,11 @@ export class SqliteCollection implements Collection<StoredDoc> {
     const chosen = this.plan(filter, undefined);
     if (chosen.kind === 'index' && chosen.exact) {
       // The key rows are the matches: count their documents without reading them.
-      return (this.prepared(`SELECT count(DISTINCT k.id) FROM ${chosen.index.table} k WHERE ${chosen.where}`).get(...chosen.params) as [number])[0];
+      return (
+        this.prepared(`SELECT count(DISTINCT k.id) FROM ${chosen.index.table} k WHERE ${chosen.where}`).get(
+          ...chosen.params,
+        ) as [number]
+      )[0];
     }
     return this.matching(filter, undefined, 0, chosen).docs.length;
   }
@@ -302,7 +351,11 @@ export class SqliteCollection implements Collection<StoredDoc> {
     assertIndexSpec(spec);
     this.assertOpen();
     const name = indexName(spec);
-    const wanted: IndexSpec = { fields: { ...spec.fields }, unique: spec.unique === true, sparse: spec.sparse === true };
+    const wanted: IndexSpec = {
+      fields: { ...spec.fields },
+      unique: spec.unique === true,
+      sparse: spec.sparse === true,
+    };
     const existing = this.indexes.get(name);
     if (existing) {
       if (existing.spec.unique === wanted.unique && existing.spec.sparse === wanted.sparse) return;
@@ -311,9 +364,12 @@ export class SqliteCollection implements Collection<StoredDoc> {
     }
     // The catalog row, the key table and its keys of the documents there are commit together or not at all.
     const index = this.transaction(() => {
-      const { lastInsertRowid } = this.db.prepare(`INSERT INTO _indexes (collection, name, spec) VALUES (?, ?, ?)`).run(this.name, name, JSON.stringify(wanted));
+      const { lastInsertRowid } = this.db
+        .prepare(`INSERT INTO _indexes (collection, name, spec) VALUES (?, ?, ?)`)
+        .run(this.name, name, JSON.stringify(wanted));
       const created = new KeyIndex(this.db, Number(lastInsertRowid), name, wanted);
-      for (const [, text, rid] of this.selectAll.iterate() as Iterable<[string, string, number]>) created.write(undefined, decodeDoc(text), rid);
+      for (const [, text, rid] of this.selectAll.iterate() as Iterable<[string, string, number]>)
+        created.write(undefined, decodeDoc(text), rid);
       return created;
     });
     this.indexes.set(name, index);

@@ -34,8 +34,12 @@ export function openConnection(file: string, options: ConnectionOptions = {}): D
     db.pragma(`cache_size = -${options.cacheKiB ?? 16 * 1024}`);
     db.pragma('temp_store = FILE');
     db.pragma('busy_timeout = 5000');
-    db.exec(`CREATE TABLE IF NOT EXISTS _indexes (collection TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL, UNIQUE (collection, name))`);
-    db.exec(`CREATE TABLE IF NOT EXISTS _unordered (ix INTEGER NOT NULL, id TEXT NOT NULL, PRIMARY KEY (ix, id)) WITHOUT ROWID`);
+    db.exec(
+      `CREATE TABLE IF NOT EXISTS _indexes (collection TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL, UNIQUE (collection, name))`,
+    );
+    db.exec(
+      `CREATE TABLE IF NOT EXISTS _unordered (ix INTEGER NOT NULL, id TEXT NOT NULL, PRIMARY KEY (ix, id)) WITHOUT ROWID`,
+    );
     return db;
   } catch (err) {
     db.close();
@@ -50,7 +54,10 @@ export const keyColumn = (i: number): string => `k${i}`;
 /** Whether an error is SQLite refusing a write for a UNIQUE or PRIMARY KEY constraint. */
 export function isConstraintError(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (code.startsWith('SQLITE_CONSTRAINT_UNIQUE') || code.startsWith('SQLITE_CONSTRAINT_PRIMARYKEY'));
+  return (
+    typeof code === 'string' &&
+    (code.startsWith('SQLITE_CONSTRAINT_UNIQUE') || code.startsWith('SQLITE_CONSTRAINT_PRIMARYKEY'))
+  );
 }
 
 /**

@@ -31,13 +31,21 @@ export class KeyIndex {
     const direction = (d: 1 | -1): string => (d === 1 ? 'ASC' : 'DESC');
     const keyOrder = columns.map((column, i) => `${column} ${direction(this.directions[i])}`);
     // The id follows the last field's direction, so that a sort on the fields then `_id` reads the B-tree in order.
-    const primary = spec.unique ? keyOrder : [...keyOrder, `id ${direction(this.directions[this.directions.length - 1])}`];
+    const primary = spec.unique
+      ? keyOrder
+      : [...keyOrder, `id ${direction(this.directions[this.directions.length - 1])}`];
     // `rid` is the document's row number: reading the documents of index rows seeks by it (an integer key).
     const definitions = [...columns, 'id'].map((c) => `${c} TEXT NOT NULL`).join(', ');
-    db.exec(`CREATE TABLE IF NOT EXISTS ${this.table} (${definitions}, rid INTEGER NOT NULL, PRIMARY KEY (${primary.join(', ')})) WITHOUT ROWID`);
+    db.exec(
+      `CREATE TABLE IF NOT EXISTS ${this.table} (${definitions}, rid INTEGER NOT NULL, PRIMARY KEY (${primary.join(', ')})) WITHOUT ROWID`,
+    );
     const slots = [...columns, 'id', 'rid'].map(() => '?').join(', ');
-    this.insertRow = db.prepare(`INSERT INTO ${this.table} (${[...columns, 'id', 'rid'].join(', ')}) VALUES (${slots})`);
-    this.deleteRow = db.prepare(`DELETE FROM ${this.table} WHERE ${[...columns, 'id'].map((c) => `${c} = ?`).join(' AND ')}`);
+    this.insertRow = db.prepare(
+      `INSERT INTO ${this.table} (${[...columns, 'id', 'rid'].join(', ')}) VALUES (${slots})`,
+    );
+    this.deleteRow = db.prepare(
+      `DELETE FROM ${this.table} WHERE ${[...columns, 'id'].map((c) => `${c} = ?`).join(' AND ')}`,
+    );
     this.flagUnordered = db.prepare(`INSERT OR IGNORE INTO _unordered (ix, id) VALUES (${ix}, ?)`);
     this.unflagUnordered = db.prepare(`DELETE FROM _unordered WHERE ix = ${ix} AND id = ?`);
     this.anyUnordered = db.prepare(`SELECT 1 FROM _unordered WHERE ix = ${ix} LIMIT 1`).raw();
@@ -57,7 +65,8 @@ export class KeyIndex {
     const now = new Map(this.rowsOf(after).map((row) => [JSON.stringify(row), row]));
     for (const [joined, row] of old) if (!now.has(joined)) this.deleteRow.run(...row, id);
     for (const [joined, row] of now) if (!old.has(joined)) this.insertRow.run(...row, id, rid);
-    const unordered = (rows: Map<string, string[]>): boolean => [...rows.values()].some((row) => !row.every(isOrderedKey));
+    const unordered = (rows: Map<string, string[]>): boolean =>
+      [...rows.values()].some((row) => !row.every(isOrderedKey));
     if (unordered(now)) this.flagUnordered.run(id);
     else if (unordered(old)) this.unflagUnordered.run(id);
   }

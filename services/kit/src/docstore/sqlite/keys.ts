@@ -73,5 +73,8 @@ export function indexRows(doc: StoredDoc, spec: IndexSpec): string[][] {
 
 /** A value a key lookup can find: arrays as a whole are not keys (their elements are). */
 export function isKeyable(value: unknown): boolean {
-  return !Array.isArray(value) && (value === null || isPlainObject(value) || typeof value !== 'object' || value instanceof Date);
+  return (
+    !Array.isArray(value) &&
+    (value === null || isPlainObject(value) || typeof value !== 'object' || value instanceof Date)
+  );
 }

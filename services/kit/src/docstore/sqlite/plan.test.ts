@@ -14,7 +14,24 @@ let seed = 11;
 const random = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const pick = <V>(values: readonly V[]): V => values[Math.floor(random() * values.length)];
 
-const VALUES: unknown[] = [null, 0, 1, 2, -1.5, 'a', 'b', 'ab', '', true, false, new Date(0), new Date(86_400_000), new Date(-5), { x: 1 }, { y: 'a' }];
+const VALUES: unknown[] = [
+  null,
+  0,
+  1,
+  2,
+  -1.5,
+  'a',
+  'b',
+  'ab',
+  '',
+  true,
+  false,
+  new Date(0),
+  new Date(86_400_000),
+  new Date(-5),
+  { x: 1 },
+  { y: 'a' },
+];
 const value = (): unknown => (random() < 0.15 ? [pick(VALUES), pick(VALUES)] : random() < 0.05 ? [] : pick(VALUES));
 
 function randomDoc(i: number): Doc {
@@ -47,8 +64,16 @@ function randomQuery(): { filter: Filter; sort?: SortSpec; skip: number; limit: 
   for (const field of ['a', 'b', 'c', 's.t', 's.t.u']) if (random() < 0.4) filter[field] = condition();
   const sortFields = random() < 0.6 ? [pick(['a', 'b', 'c', 's.t'])] : [];
   if (sortFields.length > 0 && random() < 0.5) sortFields.push(pick(['b', 'c']));
-  const sort: SortSpec | undefined = sortFields.length > 0 ? { ...Object.fromEntries(sortFields.map((f) => [f, random() < 0.5 ? 1 : -1])), _id: random() < 0.5 ? 1 : -1 } : undefined;
-  return { filter, sort, skip: random() < 0.3 ? Math.floor(random() * 10) : 0, limit: random() < 0.6 ? 1 + Math.floor(random() * 15) : 0 };
+  const sort: SortSpec | undefined =
+    sortFields.length > 0
+      ? { ...Object.fromEntries(sortFields.map((f) => [f, random() < 0.5 ? 1 : -1])), _id: random() < 0.5 ? 1 : -1 }
+      : undefined;
+  return {
+    filter,
+    sort,
+    skip: random() < 0.3 ? Math.floor(random() * 10) : 0,
+    limit: random() < 0.6 ? 1 + Math.floor(random() * 15) : 0,
+  };
 }
 
 let dir: TempDir;
@@ -80,12 +105,20 @@ afterAll(async () => {
 test('indexed queries answer what a full scan answers', async () => {
   for (let i = 0; i < 600; i += 1) {
     const { filter, sort, skip, limit } = randomQuery();
-    const [got, want] = await Promise.all([indexed.find(filter, { sort, skip, limit }), plain.find(filter, { sort, skip, limit })]);
+    const [got, want] = await Promise.all([
+      indexed.find(filter, { sort, skip, limit }),
+      plain.find(filter, { sort, skip, limit }),
+    ]);
     const ids = (docs: Doc[]): string[] => (sort ? docs.map((d) => d._id) : docs.map((d) => d._id).sort());
     // Without a sort any page is a right answer; compare whole answers then.
     if (!sort && (limit > 0 || skip > 0)) {
       const all = await plain.find(filter);
-      expect({ filter, ok: got.every((doc) => all.some((other) => other._id === doc._id)) && got.length === Math.max(0, Math.min(limit || Infinity, all.length - skip)) }).toEqual({ filter, ok: true });
+      expect({
+        filter,
+        ok:
+          got.every((doc) => all.some((other) => other._id === doc._id)) &&
+          got.length === Math.max(0, Math.min(limit || Infinity, all.length - skip)),
+      }).toEqual({ filter, ok: true });
       continue;
     }
     expect({ filter, sort, skip, limit, ids: ids(got) }).toEqual({ filter, sort, skip, limit, ids: ids(want) });
@@ -99,7 +132,8 @@ test('writes keep the keys in step: updates and deletes, then the same answers',
   await indexed.deleteMany({ c: true });
   await plain.deleteMany({ c: true });
   for (const filter of [{ b: 'moved' }, { c: null }, { c: { $gte: 0 } }, { a: 1, c: null }] as Filter[]) {
-    const ids = async (collection: Collection<Doc>): Promise<string[]> => (await collection.find(filter, { sort: { b: -1, _id: 1 } })).map((d) => d._id);
+    const ids = async (collection: Collection<Doc>): Promise<string[]> =>
+      (await collection.find(filter, { sort: { b: -1, _id: 1 } })).map((d) => d._id);
     expect(await ids(indexed)).toEqual(await ids(plain));
   }
 });

@@ -26,7 +26,15 @@ interface KeyCondition {
 export type Plan =
   | { kind: 'ids'; ids: string[] }
   | { kind: 'scan' }
-  | { kind: 'index'; index: KeyIndex; where: string; params: string[]; orderBy?: string; ordered: boolean; exact: boolean };
+  | {
+      kind: 'index';
+      index: KeyIndex;
+      where: string;
+      params: string[];
+      orderBy?: string;
+      ordered: boolean;
+      exact: boolean;
+    };
 
 const RANGE_OPS = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
 
@@ -36,11 +44,19 @@ const RANGE_OPS = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
  * and null both key as null; no NaN, whose keys are all alike). Sub-documents are left to the matcher.
  */
 const isExactPoint = (value: unknown): boolean =>
-  value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && !Number.isNaN(value)) || (value instanceof Date && !Number.isNaN(value.getTime()));
+  value === null ||
+  typeof value === 'string' ||
+  typeof value === 'boolean' ||
+  (typeof value === 'number' && !Number.isNaN(value)) ||
+  (value instanceof Date && !Number.isNaN(value.getTime()));
 
 function pointCondition(values: unknown[]): KeyCondition | undefined {
   if (!values.every(isKeyable)) return undefined;
-  return { points: [...new Set(values.map(encodeKey))], admitsNull: values.some((v) => v === null), exact: values.every(isExactPoint) };
+  return {
+    points: [...new Set(values.map(encodeKey))],
+    admitsNull: values.some((v) => v === null),
+    exact: values.every(isExactPoint),
+  };
 }
 
 function keyCondition(condition: unknown): KeyCondition | undefined {
@@ -61,7 +77,13 @@ function keyCondition(condition: unknown): KeyCondition | undefined {
 function idLookup(filter: Filter): string[] | undefined {
   if (!hasOwn(filter, '_id')) return undefined;
   const condition = filter._id;
-  const values = !isOperatorObject(condition) ? [condition] : hasOwn(condition, '$eq') ? [condition.$eq] : Array.isArray(condition.$in) ? condition.$in : undefined;
+  const values = !isOperatorObject(condition)
+    ? [condition]
+    : hasOwn(condition, '$eq')
+      ? [condition.$eq]
+      : Array.isArray(condition.$in)
+        ? condition.$in
+        : undefined;
   if (!values) return undefined;
   // Ids are strings: any other value matches nothing.
   return [...new Set(values.filter((v): v is string => typeof v === 'string'))];
@@ -79,7 +101,11 @@ export interface IndexChoice {
 }
 
 /** The key-table conditions an index can serve for the filter, or undefined when it serves none. */
-function indexConditions(index: KeyIndex, conditions: Map<string, KeyCondition>, alias: string): IndexChoice | undefined {
+function indexConditions(
+  index: KeyIndex,
+  conditions: Map<string, KeyCondition>,
+  alias: string,
+): IndexChoice | undefined {
   const clauses: string[] = [];
   const params: string[] = [];
   let singlePoints = 0;
@@ -171,10 +197,21 @@ export function plan({ filter, sort, indexes, estimate, alias }: PlanInput): Pla
   });
   if (choices.length === 0) return { kind: 'scan' };
   // The fewest candidates wins; among indexes past the cap, one that gives the order (a page then stops early).
-  const scored = choices.map((choice) => ({ choice, count: choice.where === '1' ? ESTIMATE_CAP : estimate(choice, ESTIMATE_CAP) }));
+  const scored = choices.map((choice) => ({
+    choice,
+    count: choice.where === '1' ? ESTIMATE_CAP : estimate(choice, ESTIMATE_CAP),
+  }));
   scored.sort((a, b) => a.count - b.count || Number(Boolean(b.choice.orderBy)) - Number(Boolean(a.choice.orderBy)));
   const { choice } = scored[0];
   // Exact: every condition of the filter is one the key table holds exactly, so its rows are the matches.
   const exact = !choice.index.spec.sparse && Object.keys(filter).every((path) => choice.exactPaths.has(path));
-  return { kind: 'index', index: choice.index, where: choice.where, params: choice.params, orderBy: choice.orderBy, ordered: Boolean(choice.orderBy), exact };
+  return {
+    kind: 'index',
+    index: choice.index,
+    where: choice.where,
+    params: choice.params,
+    orderBy: choice.orderBy,
+    ordered: Boolean(choice.orderBy),
+    exact,
+  };
 }

@@ -51,14 +51,19 @@ export class SqliteDocStore implements DocStore {
 
   /** Whether any collection was ever written here (an import goes only into a store that has none). */
   hasCollections(): boolean {
-    return this.db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name LIKE 'd:%' LIMIT 1`).raw().get() !== undefined;
+    return (
+      this.db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name LIKE 'd:%' LIMIT 1`).raw().get() !==
+      undefined
+    );
   }
 
   /**
    * Runs an import in one transaction: everything `load` stores commits together, or nothing when it throws.
    * Only while nobody else uses the store (at open): the transaction spans `load`'s awaits.
    */
-  async importAll(load: (importDocuments: (name: string, docs: readonly StoredDoc[]) => void) => Promise<void>): Promise<void> {
+  async importAll(
+    load: (importDocuments: (name: string, docs: readonly StoredDoc[]) => void) => Promise<void>,
+  ): Promise<void> {
     this.db.exec('BEGIN');
     try {
       await load((name, docs) => this.open(name).importDocuments(docs));

@@ -15,7 +15,10 @@ export type Exif = Parameters<sharp.Sharp['withExif']>[0];
 export async function cornerImage(width: number, height: number): Promise<sharp.Sharp> {
   const w = Math.floor(width / 4);
   const h = Math.floor(height / 4);
-  const square = (r: number, g: number, b: number) => sharp({ create: { width: w, height: h, channels: 3, background: { r, g, b } } }).png().toBuffer();
+  const square = (r: number, g: number, b: number) =>
+    sharp({ create: { width: w, height: h, channels: 3, background: { r, g, b } } })
+      .png()
+      .toBuffer();
   return sharp({ create: { width, height, channels: 3, background: { r: 128, g: 128, b: 128 } } }).composite([
     { input: await square(255, 0, 0), left: 0, top: 0 },
     { input: await square(0, 255, 0), left: width - w, top: 0 },
@@ -25,7 +28,11 @@ export async function cornerImage(width: number, height: number): Promise<sharp.
 }
 
 /** Dominant colour name of the pixel at (x, y) of an encoded image. */
-export async function colourAt(image: Buffer, x: number, y: number): Promise<'red' | 'green' | 'blue' | 'white' | 'grey' | 'other'> {
+export async function colourAt(
+  image: Buffer,
+  x: number,
+  y: number,
+): Promise<'red' | 'green' | 'blue' | 'white' | 'grey' | 'other'> {
   const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const i = (y * info.width + x) * info.channels;
   const [r, g, b] = [data[i], data[i + 1], data[i + 2]];
@@ -56,20 +63,41 @@ export function plainImage(width: number, height: number, colour: string): sharp
   return sharp({ create: { width, height, channels: 3, background: colour } });
 }
 
-const svg = (body: string) => sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="1200">${body}</svg>`));
+const svg = (body: string) =>
+  sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="1200">${body}</svg>`));
 
 /**
  * 1600×1200 pictures with nothing in them for a detector to find (no object, no face), by name:
  * what the vision components must stay silent on.
  */
 export const SYNTHETIC_PATTERNS = {
-  gradient: () => svg('<defs><linearGradient id="g"><stop offset="0" stop-color="#f00"/><stop offset="1" stop-color="#00f"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/>'),
-  noise: () => sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 60 } } }),
+  gradient: () =>
+    svg(
+      '<defs><linearGradient id="g"><stop offset="0" stop-color="#f00"/><stop offset="1" stop-color="#00f"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/>',
+    ),
+  noise: () =>
+    sharp({
+      create: {
+        width: 1600,
+        height: 1200,
+        channels: 3,
+        background: '#000',
+        noise: { type: 'gaussian', mean: 128, sigma: 60 },
+      },
+    }),
   white: () => plainImage(1600, 1200, '#ffffff'),
   black: () => plainImage(1600, 1200, '#000000'),
   orange: () => plainImage(1600, 1200, '#e07020'),
-  checkerboard: () => svg('<defs><pattern id="c" width="200" height="200" patternUnits="userSpaceOnUse"><rect width="200" height="200" fill="#fff"/><rect width="100" height="100" fill="#000"/><rect x="100" y="100" width="100" height="100" fill="#000"/></pattern></defs><rect width="100%" height="100%" fill="url(#c)"/>'),
-  'concentric circles': () => svg([...Array(12).keys()].map((i) => `<circle cx="800" cy="600" r="${550 - i * 45}" fill="${i % 2 ? '#fff' : '#222'}"/>`).join('')),
+  checkerboard: () =>
+    svg(
+      '<defs><pattern id="c" width="200" height="200" patternUnits="userSpaceOnUse"><rect width="200" height="200" fill="#fff"/><rect width="100" height="100" fill="#000"/><rect x="100" y="100" width="100" height="100" fill="#000"/></pattern></defs><rect width="100%" height="100%" fill="url(#c)"/>',
+    ),
+  'concentric circles': () =>
+    svg(
+      [...Array(12).keys()]
+        .map((i) => `<circle cx="800" cy="600" r="${550 - i * 45}" fill="${i % 2 ? '#fff' : '#222'}"/>`)
+        .join(''),
+    ),
 } satisfies Record<string, () => sharp.Sharp>;
 
 export type SyntheticPattern = keyof typeof SYNTHETIC_PATTERNS;
@@ -92,8 +120,20 @@ export async function jpegWithExif(image: sharp.Sharp, exif: Exif, quality = 90)
 export async function cameraJpeg(): Promise<Buffer> {
   return jpegWithExif(await cornerImage(1200, 800), {
     IFD0: { Make: 'TroveCam', Model: 'T1 Mark II' },
-    IFD2: { DateTimeOriginal: '2019:06:24 18:15:12', OffsetTimeOriginal: '+02:00', FNumber: '28/10', ExposureTime: '1/250', ISOSpeedRatings: '200', FocalLength: '50/1' },
-    IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '52/1 22/1 1272/100', GPSLongitudeRef: 'E', GPSLongitude: '4/1 53/1 4272/100' },
+    IFD2: {
+      DateTimeOriginal: '2019:06:24 18:15:12',
+      OffsetTimeOriginal: '+02:00',
+      FNumber: '28/10',
+      ExposureTime: '1/250',
+      ISOSpeedRatings: '200',
+      FocalLength: '50/1',
+    },
+    IFD3: {
+      GPSLatitudeRef: 'N',
+      GPSLatitude: '52/1 22/1 1272/100',
+      GPSLongitudeRef: 'E',
+      GPSLongitude: '4/1 53/1 4272/100',
+    },
   });
 }
 
@@ -106,14 +146,23 @@ export function gpsExif(latitude: number, longitude: number): NonNullable<Exif['
     const s = Math.round(((abs - d) * 60 - m) * 60 * 100);
     return `${d}/1 ${m}/1 ${s}/100`;
   };
-  return { GPSLatitudeRef: latitude >= 0 ? 'N' : 'S', GPSLatitude: dms(latitude), GPSLongitudeRef: longitude >= 0 ? 'E' : 'W', GPSLongitude: dms(longitude) };
+  return {
+    GPSLatitudeRef: latitude >= 0 ? 'N' : 'S',
+    GPSLatitude: dms(latitude),
+    GPSLongitudeRef: longitude >= 0 ? 'E' : 'W',
+    GPSLongitude: dms(longitude),
+  };
 }
 
 /** A 320x240 JPEG of noise (new content every time) by "TroveCam T1", taken 1 June 2024 12:00 +02:00 at `latitude`, `longitude`. */
 export async function jpegAt(latitude: number, longitude: number): Promise<Buffer> {
   return jpegWithExif(
     noiseImage(320, 240),
-    { IFD0: { Make: 'TroveCam', Model: 'T1' }, IFD2: { DateTimeOriginal: '2024:06:01 12:00:00', OffsetTimeOriginal: '+02:00' }, IFD3: gpsExif(latitude, longitude) },
+    {
+      IFD0: { Make: 'TroveCam', Model: 'T1' },
+      IFD2: { DateTimeOriginal: '2024:06:01 12:00:00', OffsetTimeOriginal: '+02:00' },
+      IFD3: gpsExif(latitude, longitude),
+    },
     80,
   );
 }

@@ -4,11 +4,35 @@
  * phone photos. Only tests import this module (`@trove/kit/testing/media`; it needs sharp and
  * ffmpeg, which the rest of the kit does not).
  */
-export { cameraJpeg, colourAt, cornerImage, exifDateTime, gpsExif, jpegAt, jpegWithExif, noiseImage, noiseJpeg, noisePng, plainImage, screenshotPng, SYNTHETIC_PATTERNS } from './images';
+export {
+  cameraJpeg,
+  colourAt,
+  cornerImage,
+  exifDateTime,
+  gpsExif,
+  jpegAt,
+  jpegWithExif,
+  noiseImage,
+  noiseJpeg,
+  noisePng,
+  plainImage,
+  screenshotPng,
+  SYNTHETIC_PATTERNS,
+} from './images';
 export type { Exif, SyntheticPattern } from './images';
 export { clip, ffmpeg, ffprobeJson, H264_ARGS, testClipArgs, videoTestDir } from './video';
 export type { ClipShape, VideoTestDir } from './video';
 export { cr3Like, dngLike, nefLike, orfLike, rawWithPreview, RAW_EXIF, RAW_GPS, TiffBuilder } from './raw';
 export type { TiffEntries } from './raw';
-export { describeWithFixtures, FIXTURE_FILES, FIXTURES, FIXTURES_MISSING, fixturesPresent, HEIC_FIXTURE_FACTS, HEIC_FIXTURE_PAIRING_ID, heicFixture, itWithFixtures } from './fixtures';
+export {
+  describeWithFixtures,
+  FIXTURE_FILES,
+  FIXTURES,
+  FIXTURES_MISSING,
+  fixturesPresent,
+  HEIC_FIXTURE_FACTS,
+  HEIC_FIXTURE_PAIRING_ID,
+  heicFixture,
+  itWithFixtures,
+} from './fixtures';
 export { textCardJpeg } from './text';

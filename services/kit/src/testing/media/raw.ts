@@ -129,9 +129,21 @@ export const RAW_EXIF: TiffEntries = {
 /** A GPS IFD for 48°51'29.52" N, 2°17'40.2" E (the Eiffel Tower). */
 export const RAW_GPS: TiffEntries = {
   1: { ascii: 'N' },
-  2: { rational: [[48, 1], [51, 1], [2952, 100]] },
+  2: {
+    rational: [
+      [48, 1],
+      [51, 1],
+      [2952, 100],
+    ],
+  },
   3: { ascii: 'E' },
-  4: { rational: [[2, 1], [17, 1], [402, 10]] },
+  4: {
+    rational: [
+      [2, 1],
+      [17, 1],
+      [402, 10],
+    ],
+  },
 };
 
 /**
@@ -188,18 +200,42 @@ export function dngLike(preview: Buffer, orientation: number): Buffer {
 export function nefLike(preview: Buffer): Buffer {
   const t = new TiffBuilder();
   const previewAt = t.blob(preview);
-  const sub = t.ifd({ 0x00fe: { long: [1] }, 0x0103: { short: [6] }, 0x0201: { long: [previewAt] }, 0x0202: { long: [preview.length] } });
+  const sub = t.ifd({
+    0x00fe: { long: [1] },
+    0x0103: { short: [6] },
+    0x0201: { long: [previewAt] },
+    0x0202: { long: [preview.length] },
+  });
   const exif = t.ifd(RAW_EXIF);
-  const ifd0 = t.ifd({ 0x00fe: { long: [1] }, 0x010f: { ascii: 'NIKON CORPORATION' }, 0x0110: { ascii: 'NIKON Z 6' }, 0x0112: { short: [1] }, 0x014a: { long: [sub] }, 0x8769: { long: [exif] } });
+  const ifd0 = t.ifd({
+    0x00fe: { long: [1] },
+    0x010f: { ascii: 'NIKON CORPORATION' },
+    0x0110: { ascii: 'NIKON Z 6' },
+    0x0112: { short: [1] },
+    0x014a: { long: [sub] },
+    0x8769: { long: [exif] },
+  });
   return t.finish(ifd0);
 }
 
 /** An ORF-like file: `IIRO` magic, the preview only inside a maker-note-like blob (found by scanning). */
 export function orfLike(preview: Buffer): Buffer {
   const t = new TiffBuilder(Buffer.from('IIRO', 'latin1'));
-  const makerNote = t.blob(Buffer.concat([Buffer.from('OLYMPUS\0II\x03\0', 'latin1'), Buffer.alloc(64, 0xab), preview, Buffer.alloc(64, 0xcd)]));
+  const makerNote = t.blob(
+    Buffer.concat([
+      Buffer.from('OLYMPUS\0II\x03\0', 'latin1'),
+      Buffer.alloc(64, 0xab),
+      preview,
+      Buffer.alloc(64, 0xcd),
+    ]),
+  );
   const exif = t.ifd({ ...RAW_EXIF, 0x927c: { long: [makerNote] } });
-  const ifd0 = t.ifd({ 0x010f: { ascii: 'OLYMPUS CORPORATION' }, 0x0110: { ascii: 'E-M1' }, 0x0112: { short: [1] }, 0x8769: { long: [exif] } });
+  const ifd0 = t.ifd({
+    0x010f: { ascii: 'OLYMPUS CORPORATION' },
+    0x0110: { ascii: 'E-M1' },
+    0x0112: { short: [1] },
+    0x8769: { long: [exif] },
+  });
   return t.finish(ifd0);
 }
 
@@ -227,10 +263,22 @@ function tiffWithIfd0(entries: TiffEntries): Buffer {
  */
 export function cr3Like(preview: Buffer, orientation: number): Buffer {
   const ftyp = box('ftyp', Buffer.from('crx \0\0\0\x01crx isom', 'latin1'));
-  const cmt1 = box('CMT1', tiffWithIfd0({ 0x010f: { ascii: 'Canon' }, 0x0110: { ascii: 'Canon EOS R5' }, 0x0112: { short: [orientation] } }));
+  const cmt1 = box(
+    'CMT1',
+    tiffWithIfd0({ 0x010f: { ascii: 'Canon' }, 0x0110: { ascii: 'Canon EOS R5' }, 0x0112: { short: [orientation] } }),
+  );
   const cmt2 = box('CMT2', tiffWithIfd0({ ...RAW_EXIF, 0xa002: { long: [8192] }, 0xa003: { long: [5464] } }));
   const cmt4 = box('CMT4', tiffWithIfd0(RAW_GPS));
-  const moov = box('moov', uuidBox('85c0b687820f11e08111f4ce462b6a48', box('CNCV', Buffer.from('CanonCR3_001/01.09.00/00.00.00', 'latin1')), cmt1, cmt2, cmt4));
+  const moov = box(
+    'moov',
+    uuidBox(
+      '85c0b687820f11e08111f4ce462b6a48',
+      box('CNCV', Buffer.from('CanonCR3_001/01.09.00/00.00.00', 'latin1')),
+      cmt1,
+      cmt2,
+      cmt4,
+    ),
+  );
   const prvwHeader = Buffer.alloc(16);
   const prvw = uuidBox('eaf42b5e1c984b88b9fbb7dc406e4d16', Buffer.alloc(8), box('PRVW', prvwHeader, preview));
   const mdat = box('mdat', Buffer.alloc(8192, 0x5a));

@@ -13,8 +13,18 @@ export async function ffmpeg(args: string[]): Promise<void> {
   await execFileAsync('ffmpeg', ['-v', 'error', '-y', ...args]);
 }
 
-export async function ffprobeJson(file: string): Promise<{ streams: Array<Record<string, unknown>>; format: Record<string, unknown> }> {
-  const { stdout } = await execFileAsync('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', file]);
+export async function ffprobeJson(
+  file: string,
+): Promise<{ streams: Array<Record<string, unknown>>; format: Record<string, unknown> }> {
+  const { stdout } = await execFileAsync('ffprobe', [
+    '-v',
+    'error',
+    '-print_format',
+    'json',
+    '-show_streams',
+    '-show_format',
+    file,
+  ]);
   return JSON.parse(stdout) as { streams: Array<Record<string, unknown>>; format: Record<string, unknown> };
 }
 

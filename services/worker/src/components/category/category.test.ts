@@ -5,7 +5,14 @@ import type { MediaMetadata } from '../metadata/types';
 import { emptyMetadata } from '../metadata/types';
 import { tempDir } from '@trove/kit/testing';
 import type { TempDir } from '@trove/kit/testing';
-import { FIXTURES, H264_ARGS, itWithFixtures, HEIC_FIXTURE_PAIRING_ID, ffmpeg, testClipArgs } from '@trove/kit/testing/media';
+import {
+  FIXTURES,
+  H264_ARGS,
+  itWithFixtures,
+  HEIC_FIXTURE_PAIRING_ID,
+  ffmpeg,
+  testClipArgs,
+} from '@trove/kit/testing/media';
 import { detectCategory } from './index';
 
 let dir: TempDir;
@@ -23,7 +30,8 @@ async function categoryOf(filename: string, mimeType: string, data: Buffer): Pro
   return detectCategory(await extractMetadata(file, mimeType), { filename, mimeType });
 }
 
-const plainPng = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: 'white' } }).png();
+const plainPng = (width: number, height: number) =>
+  sharp({ create: { width, height, channels: 3, background: 'white' } }).png();
 /** A plain JPEG of that size, with an XMP packet of `xmp` (its description's attributes) when given. */
 const plainJpeg = (width: number, height: number, background: string, xmp?: string) => {
   const jpeg = sharp({ create: { width, height, channels: 3, background } }).jpeg();
@@ -31,18 +39,27 @@ const plainJpeg = (width: number, height: number, background: string, xmp?: stri
 };
 
 describe('detectCategory on real and generated files', () => {
-  itWithFixtures('the HEIC fixture, the still of a Live Photo, is an ordinary photo on its own (media pairs it); so is jobs.jpeg', async () => {
-    const heic = await extractMetadata(join(FIXTURES, 'IMG_0543.HEIC'), 'image/heic');
-    const jpeg = await extractMetadata(join(FIXTURES, 'jobs.jpeg'), 'image/jpeg');
-    expect(heic.contentIdentifier).toBe(HEIC_FIXTURE_PAIRING_ID);
-    expect(detectCategory(heic, { filename: 'IMG_0543.HEIC', mimeType: 'image/heic' })).toBe('default');
-    expect(detectCategory(jpeg, { filename: 'jobs.jpeg', mimeType: 'image/jpeg' })).toBe('default');
-  });
+  itWithFixtures(
+    'the HEIC fixture, the still of a Live Photo, is an ordinary photo on its own (media pairs it); so is jobs.jpeg',
+    async () => {
+      const heic = await extractMetadata(join(FIXTURES, 'IMG_0543.HEIC'), 'image/heic');
+      const jpeg = await extractMetadata(join(FIXTURES, 'jobs.jpeg'), 'image/jpeg');
+      expect(heic.contentIdentifier).toBe(HEIC_FIXTURE_PAIRING_ID);
+      expect(detectCategory(heic, { filename: 'IMG_0543.HEIC', mimeType: 'image/heic' })).toBe('default');
+      expect(detectCategory(jpeg, { filename: 'jobs.jpeg', mimeType: 'image/jpeg' })).toBe('default');
+    },
+  );
 
   it('screenshots: by name or by what the file says, never with a camera', async () => {
-    expect(await categoryOf('Screenshot 2024-01-05 at 10.11.12.png', 'image/png', await plainPng(1440, 900).toBuffer())).toBe('screenshot');
-    expect(await categoryOf('Bildschirmfoto 2024-01-05 um 10.11.12.png', 'image/png', await plainPng(1440, 900).toBuffer())).toBe('screenshot');
-    expect(await categoryOf('Capture d’écran 2024-01-05.png', 'image/png', await plainPng(1440, 900).toBuffer())).toBe('screenshot');
+    expect(
+      await categoryOf('Screenshot 2024-01-05 at 10.11.12.png', 'image/png', await plainPng(1440, 900).toBuffer()),
+    ).toBe('screenshot');
+    expect(
+      await categoryOf('Bildschirmfoto 2024-01-05 um 10.11.12.png', 'image/png', await plainPng(1440, 900).toBuffer()),
+    ).toBe('screenshot');
+    expect(await categoryOf('Capture d’écran 2024-01-05.png', 'image/png', await plainPng(1440, 900).toBuffer())).toBe(
+      'screenshot',
+    );
     const iosScreenshot = await plainPng(1170, 2532)
       .withXmp(xmpPacket('xmlns:exif="http://ns.adobe.com/exif/1.0/" exif:UserComment="Screenshot"'))
       .toBuffer();
@@ -56,11 +73,18 @@ describe('detectCategory on real and generated files', () => {
   });
 
   it('a long scrolling screenshot is a screenshot, not a panorama', async () => {
-    expect(await categoryOf('Screenshot_20240105-101112.png', 'image/png', await plainPng(400, 3000).toBuffer())).toBe('screenshot');
+    expect(await categoryOf('Screenshot_20240105-101112.png', 'image/png', await plainPng(400, 3000).toBuffer())).toBe(
+      'screenshot',
+    );
   });
 
   it('panoramas: by projection type, or by an aspect ratio of 2.5:1 or more', async () => {
-    const sphere = await plainJpeg(800, 400, 'blue', 'xmlns:GPano="http://ns.google.com/photos/1.0/panorama/" GPano:ProjectionType="equirectangular"');
+    const sphere = await plainJpeg(
+      800,
+      400,
+      'blue',
+      'xmlns:GPano="http://ns.google.com/photos/1.0/panorama/" GPano:ProjectionType="equirectangular"',
+    );
     expect(await categoryOf('PANO_0001.jpg', 'image/jpeg', sphere)).toBe('panorama');
     const wide = await plainJpeg(1000, 400, 'blue');
     expect(await categoryOf('IMG_2000.jpg', 'image/jpeg', wide)).toBe('panorama');
@@ -69,7 +93,12 @@ describe('detectCategory on real and generated files', () => {
   });
 
   it('motion photos: Google XMP', async () => {
-    const motion = await plainJpeg(400, 300, 'red', 'xmlns:GCamera="http://ns.google.com/photos/1.0/camera/" GCamera:MotionPhoto="1"');
+    const motion = await plainJpeg(
+      400,
+      300,
+      'red',
+      'xmlns:GCamera="http://ns.google.com/photos/1.0/camera/" GCamera:MotionPhoto="1"',
+    );
     expect(await categoryOf('PXL_20240105_101112.MP.jpg', 'image/jpeg', motion)).toBe('motion');
   });
 
@@ -81,10 +110,24 @@ describe('detectCategory on real and generated files', () => {
 
     const normal = dir.file('normal.mp4');
     await ffmpeg([...testClipArgs({ seconds: 0.5, size: '64x48', audio: false }), ...H264_ARGS, normal]);
-    expect(detectCategory(await extractMetadata(normal, 'video/mp4'), { filename: 'normal.mp4', mimeType: 'video/mp4' })).toBe('default');
+    expect(
+      detectCategory(await extractMetadata(normal, 'video/mp4'), { filename: 'normal.mp4', mimeType: 'video/mp4' }),
+    ).toBe('default');
 
     const live = dir.file('IMG_0543.MOV');
-    await ffmpeg(['-i', normal, '-c', 'copy', '-f', 'mov', '-movflags', 'use_metadata_tags', '-metadata', `com.apple.quicktime.content.identifier=${HEIC_FIXTURE_PAIRING_ID}`, live]);
+    await ffmpeg([
+      '-i',
+      normal,
+      '-c',
+      'copy',
+      '-f',
+      'mov',
+      '-movflags',
+      'use_metadata_tags',
+      '-metadata',
+      `com.apple.quicktime.content.identifier=${HEIC_FIXTURE_PAIRING_ID}`,
+      live,
+    ]);
     const liveMeta = await extractMetadata(live, 'video/quicktime');
     expect(liveMeta.contentIdentifier).toBe(HEIC_FIXTURE_PAIRING_ID);
     expect(detectCategory(liveMeta, { filename: 'IMG_0543.MOV', mimeType: 'video/quicktime' })).toBe('default');
@@ -103,13 +146,22 @@ describe('detectCategory rules on constructed metadata', () => {
   });
 
   it('precedence: motion over panorama over screenshot; a Live Photo pairing id alone changes nothing', () => {
-    const everything = meta({ contentIdentifier: 'X', motionPhoto: true, xmpProjectionType: 'cylindrical', width: 4000, height: 1000, userComment: 'Screenshot' });
+    const everything = meta({
+      contentIdentifier: 'X',
+      motionPhoto: true,
+      xmpProjectionType: 'cylindrical',
+      width: 4000,
+      height: 1000,
+      userComment: 'Screenshot',
+    });
     expect(detectCategory(everything, photo)).toBe('motion');
     expect(detectCategory(meta({ contentIdentifier: 'X' }), photo)).toBe('default');
     expect(detectCategory(meta({ contentIdentifier: 'X' }), video)).toBe('default');
     expect(detectCategory({ ...everything, contentIdentifier: null }, photo)).toBe('motion');
     expect(detectCategory({ ...everything, contentIdentifier: null, motionPhoto: false }, photo)).toBe('panorama');
-    expect(detectCategory({ ...everything, contentIdentifier: null, motionPhoto: false, xmpProjectionType: null }, photo)).toBe('screenshot');
+    expect(
+      detectCategory({ ...everything, contentIdentifier: null, motionPhoto: false, xmpProjectionType: null }, photo),
+    ).toBe('screenshot');
   });
 
   it('photo-only rules do not apply to videos, and a wide photo may be portrait', () => {

@@ -55,7 +55,11 @@ function isSlowMotion(meta: MediaMetadata): boolean {
 
 function isScreenshot(meta: MediaMetadata, ctx: CategoryContext): boolean {
   if (meta.cameraMake || meta.cameraModel) return false;
-  return SCREENSHOT_NAME.test(ctx.filename) || SCREENSHOT_WORDS.test(meta.userComment ?? '') || SCREENSHOT_WORDS.test(meta.softwareHint ?? '');
+  return (
+    SCREENSHOT_NAME.test(ctx.filename) ||
+    SCREENSHOT_WORDS.test(meta.userComment ?? '') ||
+    SCREENSHOT_WORDS.test(meta.softwareHint ?? '')
+  );
 }
 
 function isWide(meta: MediaMetadata): boolean {

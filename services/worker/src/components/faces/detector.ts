@@ -58,12 +58,18 @@ const ANCHORS = Float32Array.from(
   ].flatMap(({ stride, perCell }) => {
     const cells = INPUT_SIZE / stride;
     const centres: number[] = [];
-    for (let y = 0; y < cells; y++) for (let x = 0; x < cells; x++) for (let k = 0; k < perCell; k++) centres.push(stride * (x + 0.5), stride * (y + 0.5));
+    for (let y = 0; y < cells; y++)
+      for (let x = 0; x < cells; x++)
+        for (let k = 0; k < perCell; k++) centres.push(stride * (x + 0.5), stride * (y + 0.5));
     return centres;
   }),
 );
 
-export async function findFaceBoxes(model: GraphModel, picture: Bitmap, { minScore, minSize }: DetectorOptions): Promise<Detection[]> {
+export async function findFaceBoxes(
+  model: GraphModel,
+  picture: Bitmap,
+  { minScore, minSize }: DetectorOptions,
+): Promise<Detection[]> {
   const candidateScore = Math.min(CANDIDATE_SCORE, minScore);
   const candidates: Detection[] = [];
   for (const n of TILINGS) {
@@ -87,11 +93,15 @@ async function detectIn(model: GraphModel, picture: Bitmap, square: Square, minS
   const rgb = await squareRgb(picture, square, INPUT_SIZE);
   // RGB scaled to -1..1.
   const input = Float32Array.from(rgb, (v) => v / 127.5 - 1);
-  const outputs = tf.tidy(() => model.execute({ [INPUT]: tf.tensor4d(input, [1, INPUT_SIZE, INPUT_SIZE, 3]) }, OUTPUTS) as tf.Tensor[]);
+  const outputs = tf.tidy(
+    () => model.execute({ [INPUT]: tf.tensor4d(input, [1, INPUT_SIZE, INPUT_SIZE, 3]) }, OUTPUTS) as tf.Tensor[],
+  );
   let scores: Float32Array;
   let regressors: Float32Array;
   try {
-    const [scores16, scores32, regressors16, regressors32] = (await Promise.all(outputs.map((t) => t.data()))) as Float32Array[];
+    const [scores16, scores32, regressors16, regressors32] = (await Promise.all(
+      outputs.map((t) => t.data()),
+    )) as Float32Array[];
     scores = concat(scores16, scores32);
     regressors = concat(regressors16, regressors32);
   } finally {

@@ -19,7 +19,8 @@ const CROP_SCALE = 1.4;
 const BATCH = 8;
 
 export const faceres = sharedModel('faceres', {
-  prepare: (model) => tf.tidy(() => void model.execute({ [INPUT]: tf.zeros([1, INPUT_SIZE, INPUT_SIZE, 3]) }, DESCRIPTOR)),
+  prepare: (model) =>
+    tf.tidy(() => void model.execute({ [INPUT]: tf.zeros([1, INPUT_SIZE, INPUT_SIZE, 3]) }, DESCRIPTOR)),
 });
 
 /** One unit-length embedding per face, in the order given. */
@@ -28,15 +29,23 @@ export async function embedFaces(model: GraphModel, picture: Bitmap, faces: read
   for (let start = 0; start < faces.length; start += BATCH) {
     const batch = faces.slice(start, start + BATCH);
     const input = new Float32Array(batch.length * INPUT_SIZE * INPUT_SIZE * 3);
-    for (const [i, face] of batch.entries()) input.set(await squareRgb(picture, squareAround(face, CROP_SCALE), INPUT_SIZE), i * INPUT_SIZE * INPUT_SIZE * 3);
-    const output = tf.tidy(() => model.execute({ [INPUT]: tf.tensor4d(input, [batch.length, INPUT_SIZE, INPUT_SIZE, 3]) }, DESCRIPTOR) as tf.Tensor);
+    for (const [i, face] of batch.entries())
+      input.set(await squareRgb(picture, squareAround(face, CROP_SCALE), INPUT_SIZE), i * INPUT_SIZE * INPUT_SIZE * 3);
+    const output = tf.tidy(
+      () =>
+        model.execute(
+          { [INPUT]: tf.tensor4d(input, [batch.length, INPUT_SIZE, INPUT_SIZE, 3]) },
+          DESCRIPTOR,
+        ) as tf.Tensor,
+    );
     let values: Float32Array;
     try {
       values = (await output.data()) as Float32Array;
     } finally {
       output.dispose();
     }
-    for (let i = 0; i < batch.length; i++) embeddings.push(unitLength(values.slice(i * EMBEDDING_LENGTH, (i + 1) * EMBEDDING_LENGTH)));
+    for (let i = 0; i < batch.length; i++)
+      embeddings.push(unitLength(values.slice(i * EMBEDDING_LENGTH, (i + 1) * EMBEDDING_LENGTH)));
   }
   return embeddings;
 }

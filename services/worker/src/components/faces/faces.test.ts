@@ -58,13 +58,18 @@ describeWithFixtures('detectFaces on the group photo', () => {
   });
 
   it('different people are far apart: no two faces within cosine distance 0.3', () => {
-    for (const [i, a] of groupFaces.entries()) for (const b of groupFaces.slice(i + 1)) expect(cosineDistance(a.embedding, b.embedding)).toBeGreaterThan(0.3);
+    for (const [i, a] of groupFaces.entries())
+      for (const b of groupFaces.slice(i + 1)) expect(cosineDistance(a.embedding, b.embedding)).toBeGreaterThan(0.3);
   });
 
   it('each face has a square WebP thumbnail', async () => {
     for (const { thumbnail } of groupFaces) {
       const { format, width, height } = await sharp(thumbnail).metadata();
-      expect({ format, width, height }).toEqual({ format: 'webp', width: FACE_THUMBNAIL_SIZE, height: FACE_THUMBNAIL_SIZE });
+      expect({ format, width, height }).toEqual({
+        format: 'webp',
+        width: FACE_THUMBNAIL_SIZE,
+        height: FACE_THUMBNAIL_SIZE,
+      });
     }
   });
 
@@ -75,7 +80,8 @@ describeWithFixtures('detectFaces on the group photo', () => {
     const large = await detectFaces(group, { ...options, minSize: 40 });
     expect(large.length).toBeGreaterThan(0);
     expect(large.length).toBeLessThan(groupFaces.length);
-    for (const { box } of large) expect(Math.max(box.width * group.width, box.height * group.height)).toBeGreaterThanOrEqual(39.9);
+    for (const { box } of large)
+      expect(Math.max(box.width * group.width, box.height * group.height)).toBeGreaterThanOrEqual(39.9);
   }, 60_000);
 
   it('a second run gives the same faces and leaves the number of tensors as it was', async () => {
@@ -95,20 +101,32 @@ describeWithFixtures('the same faces in other copies of the group photo', () => 
     [3, 180],
     [6, 270],
     [8, 90],
-  ])('EXIF orientation %i: the same faces, boxes within 0.01, embeddings within 0.1', async (orientation, angle) => {
-    const stored = await sharp(groupJpeg).rotate(angle).jpeg({ quality: 95 }).withMetadata({ orientation }).toBuffer();
-    const picture = await decoded(`turned-${orientation}.jpg`, stored);
-    expect([picture.width, picture.height]).toEqual([group.width, group.height]);
-    const faces = await detectFaces(picture, options);
-    expect(faces).toHaveLength(groupFaces.length);
-    for (const original of groupFaces) {
-      const same = faces.find((f) => Math.abs(centre(f).x - centre(original).x) < 0.01 && Math.abs(centre(f).y - centre(original).y) < 0.01);
-      expect(same).toBeDefined();
-      const [a, b] = [original.box, same!.box];
-      expect([a.x - b.x, a.y - b.y, a.width - b.width, a.height - b.height].every((d) => Math.abs(d) <= 0.01)).toBe(true);
-      expect(cosineDistance(original.embedding, same!.embedding)).toBeLessThan(0.1);
-    }
-  }, 120_000);
+  ])(
+    'EXIF orientation %i: the same faces, boxes within 0.01, embeddings within 0.1',
+    async (orientation, angle) => {
+      const stored = await sharp(groupJpeg)
+        .rotate(angle)
+        .jpeg({ quality: 95 })
+        .withMetadata({ orientation })
+        .toBuffer();
+      const picture = await decoded(`turned-${orientation}.jpg`, stored);
+      expect([picture.width, picture.height]).toEqual([group.width, group.height]);
+      const faces = await detectFaces(picture, options);
+      expect(faces).toHaveLength(groupFaces.length);
+      for (const original of groupFaces) {
+        const same = faces.find(
+          (f) => Math.abs(centre(f).x - centre(original).x) < 0.01 && Math.abs(centre(f).y - centre(original).y) < 0.01,
+        );
+        expect(same).toBeDefined();
+        const [a, b] = [original.box, same!.box];
+        expect([a.x - b.x, a.y - b.y, a.width - b.width, a.height - b.height].every((d) => Math.abs(d) <= 0.01)).toBe(
+          true,
+        );
+        expect(cosineDistance(original.embedding, same!.embedding)).toBeLessThan(0.1);
+      }
+    },
+    120_000,
+  );
 
   it('cropped by 10 % on each side and scaled to 70 %: each face within cosine distance 0.30 of the same face in the original', async () => {
     const crop = { left: 100, top: 73, width: 800, height: 581 };
@@ -121,7 +139,9 @@ describeWithFixtures('the same faces in other copies of the group photo', () => 
       // Where that face is in the original picture.
       const x = (crop.left + centre(face).x * crop.width) / group.width;
       const y = (crop.top + centre(face).y * crop.height) / group.height;
-      const nearest = [...groupFaces].sort((a, b) => cosineDistance(face.embedding, a.embedding) - cosineDistance(face.embedding, b.embedding))[0];
+      const nearest = [...groupFaces].sort(
+        (a, b) => cosineDistance(face.embedding, a.embedding) - cosineDistance(face.embedding, b.embedding),
+      )[0];
       expect(cosineDistance(face.embedding, nearest.embedding)).toBeLessThan(0.3);
       expect(Math.abs(centre(nearest).x - x)).toBeLessThan(0.01);
       expect(Math.abs(centre(nearest).y - y)).toBeLessThan(0.01);
@@ -134,16 +154,25 @@ describe('pictures without faces', () => {
     it.each([
       ['IMG_0543.HEIC', 'image/heic'],
       ['jobs.jpeg', 'image/jpeg'],
-    ])('%s (a pizza, a meal tray) has none', async (name, mimeType) => {
-      expect(await detectFaces(await decoded(name, await readFile(join(FIXTURES, name)), mimeType), options)).toEqual([]);
-    }, 60_000);
+    ])(
+      '%s (a pizza, a meal tray) has none',
+      async (name, mimeType) => {
+        expect(await detectFaces(await decoded(name, await readFile(join(FIXTURES, name)), mimeType), options)).toEqual(
+          [],
+        );
+      },
+      60_000,
+    );
   });
 
   // Concentric circles scored 0.62 after verification when measured: the reason the default is 0.7.
-  it.each(['gradient', 'noise', 'white', 'black', 'checkerboard', 'concentric circles'] as const)('a synthetic %s has none', async (name) => {
-    const jpeg = await SYNTHETIC_PATTERNS[name]().jpeg({ quality: 90 }).toBuffer();
-    expect(await detectFaces(await decoded(`${name}.jpg`, jpeg), options)).toEqual([]);
-  });
+  it.each(['gradient', 'noise', 'white', 'black', 'checkerboard', 'concentric circles'] as const)(
+    'a synthetic %s has none',
+    async (name) => {
+      const jpeg = await SYNTHETIC_PATTERNS[name]().jpeg({ quality: 90 }).toBuffer();
+      expect(await detectFaces(await decoded(`${name}.jpg`, jpeg), options)).toEqual([]);
+    },
+  );
 
   it('a picture smaller than the detector input (a 2×2 grey) has none', async () => {
     expect(await detectFaces({ data: Buffer.alloc(12, 128), width: 2, height: 2, channels: 3 }, options)).toEqual([]);

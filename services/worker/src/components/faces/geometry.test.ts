@@ -34,7 +34,8 @@ describe('face geometry', () => {
     }
     // Every pixel of the picture is in some tile.
     for (let y = 0; y < 727; y += 13) {
-      for (let x = 0; x < 1000; x += 13) expect(squares.some((s) => x >= s.left && x < s.left + s.side && y >= s.top && y < s.top + s.side)).toBe(true);
+      for (let x = 0; x < 1000; x += 13)
+        expect(squares.some((s) => x >= s.left && x < s.left + s.side && y >= s.top && y < s.top + s.side)).toBe(true);
     }
     // A narrow picture: 3 squares down its long side, each centred across (reaching past the short side).
     expect(tiles(600, 2000, 3)).toEqual([0, 600, 1200].map((top) => ({ left: -100, top, side: 800 })));

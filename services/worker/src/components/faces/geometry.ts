@@ -24,7 +24,12 @@ const area = (r: Rect) => Math.max(0, r.x2 - r.x1) * Math.max(0, r.y2 - r.y1);
 
 /** Intersection over union, and the intersection over the smaller of the two. */
 export function overlap(a: Rect, b: Rect): { iou: number; ofSmaller: number } {
-  const inter = area({ x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1), x2: Math.min(a.x2, b.x2), y2: Math.min(a.y2, b.y2) });
+  const inter = area({
+    x1: Math.max(a.x1, b.x1),
+    y1: Math.max(a.y1, b.y1),
+    x2: Math.min(a.x2, b.x2),
+    y2: Math.min(a.y2, b.y2),
+  });
   if (inter === 0) return { iou: 0, ofSmaller: 0 };
   return { iou: inter / (area(a) + area(b) - inter), ofSmaller: inter / Math.min(area(a), area(b)) };
 }
@@ -36,7 +41,13 @@ export function overlap(a: Rect, b: Rect): { iou: number; ofSmaller: number } {
 export function suppressOverlaps<T extends Rect & { score: number }>(detections: readonly T[], iou: number): T[] {
   const kept: T[] = [];
   for (const d of [...detections].sort((a, b) => b.score - a.score)) {
-    if (kept.every((k) => { const o = overlap(k, d); return o.iou < iou && o.ofSmaller < 0.6; })) kept.push(d);
+    if (
+      kept.every((k) => {
+        const o = overlap(k, d);
+        return o.iou < iou && o.ofSmaller < 0.6;
+      })
+    )
+      kept.push(d);
   }
   return kept;
 }
@@ -63,7 +74,9 @@ export function tiles(width: number, height: number, n: number): Square[] {
   const side = Math.ceil(Math.max(width, height) / (n - TILE_OVERLAP * (n - 1)));
   const starts = (length: number) => {
     const count = Math.max(1, Math.ceil((length - side) / (side * (1 - TILE_OVERLAP))) + 1);
-    return Array.from({ length: count }, (_, i) => (count === 1 ? (length - side) / 2 : (i * (length - side)) / (count - 1)));
+    return Array.from({ length: count }, (_, i) =>
+      count === 1 ? (length - side) / 2 : (i * (length - side)) / (count - 1),
+    );
   };
   return starts(height).flatMap((top) => starts(width).map((left) => ({ left, top, side })));
 }

@@ -56,7 +56,12 @@ export async function detectFaces(picture: Bitmap, { minScore, minSize, log }: F
   const embeddings = await embedFaces(embedder, picture, found);
   const faces: Face[] = [];
   for (const [i, face] of found.entries()) {
-    faces.push({ box: relativeBox(face, picture), score: round(face.score, 3), embedding: embeddings[i], thumbnail: await faceThumbnail(picture, face, THUMBNAIL) });
+    faces.push({
+      box: relativeBox(face, picture),
+      score: round(face.score, 3),
+      embedding: embeddings[i],
+      thumbnail: await faceThumbnail(picture, face, THUMBNAIL),
+    });
   }
   return faces;
 }
@@ -65,7 +70,12 @@ export async function detectFaces(picture: Bitmap, { minScore, minSize, log }: F
 function relativeBox(d: Detection, { width, height }: Bitmap): Face['box'] {
   const x1 = clamp(d.x1 / width);
   const y1 = clamp(d.y1 / height);
-  return { x: round(x1, 4), y: round(y1, 4), width: round(clamp(d.x2 / width) - x1, 4), height: round(clamp(d.y2 / height) - y1, 4) };
+  return {
+    x: round(x1, 4),
+    y: round(y1, 4),
+    width: round(clamp(d.x2 / width) - x1, 4),
+    height: round(clamp(d.y2 / height) - y1, 4),
+  };
 }
 
 const clamp = (v: number) => Math.min(1, Math.max(0, v));

@@ -8,7 +8,10 @@ import { longSide } from './geometry';
 
 const BLACK = { r: 0, g: 0, b: 0 };
 
-const open = (picture: Bitmap) => sharp(picture.data, { raw: { width: picture.width, height: picture.height, channels: picture.channels as 1 | 2 | 3 | 4 } });
+const open = (picture: Bitmap) =>
+  sharp(picture.data, {
+    raw: { width: picture.width, height: picture.height, channels: picture.channels as 1 | 2 | 3 | 4 },
+  });
 
 /**
  * A square region scaled to size×size, RGB (size × size × 3 bytes); what lies outside the picture
@@ -48,11 +51,21 @@ export interface ThumbnailOptions {
  * A square WebP thumbnail of a face with a margin around it. The square is moved to stay inside
  * the picture (rather than padded), and shrunk only when the picture is smaller than it.
  */
-export async function faceThumbnail(picture: Bitmap, face: Rect, { scale, size, quality }: ThumbnailOptions): Promise<Buffer> {
+export async function faceThumbnail(
+  picture: Bitmap,
+  face: Rect,
+  { scale, size, quality }: ThumbnailOptions,
+): Promise<Buffer> {
   const side = Math.max(1, Math.min(Math.round(scale * longSide(face)), picture.width, picture.height));
-  const inside = (centre: number, length: number) => Math.round(Math.min(Math.max(0, centre - side / 2), length - side));
+  const inside = (centre: number, length: number) =>
+    Math.round(Math.min(Math.max(0, centre - side / 2), length - side));
   return open(picture)
-    .extract({ left: inside((face.x1 + face.x2) / 2, picture.width), top: inside((face.y1 + face.y2) / 2, picture.height), width: side, height: side })
+    .extract({
+      left: inside((face.x1 + face.x2) / 2, picture.width),
+      top: inside((face.y1 + face.y2) / 2, picture.height),
+      width: side,
+      height: side,
+    })
     .resize(size, size, { fit: 'fill' })
     .flatten({ background: BLACK })
     .webp({ quality })

@@ -36,7 +36,8 @@ export class FileBytes {
     if (offset < this.windowStart || end > this.windowStart + this.window.length) {
       const size = Math.min(Math.max(length, WINDOW_BYTES), this.size - offset);
       this.window = Buffer.alloc(0); // until the new window is read in full
-      const target = size <= WINDOW_BYTES ? (this.windowBuffer ??= Buffer.allocUnsafe(WINDOW_BYTES)) : Buffer.allocUnsafe(size);
+      const target =
+        size <= WINDOW_BYTES ? (this.windowBuffer ??= Buffer.allocUnsafe(WINDOW_BYTES)) : Buffer.allocUnsafe(size);
       this.window = await this.readFully(offset, target);
       this.windowStart = offset;
     }

@@ -24,7 +24,11 @@ afterAll(() => dir.remove());
 describe('readJpeg', () => {
   it('finds the end of a complete baseline and progressive JPEG', () => {
     expect(readJpeg(jpeg)).toEqual({ end: jpeg.length, frameMarker: 0xc0, firstScan: expect.any(Number) });
-    expect(readJpeg(progressive)).toEqual({ end: progressive.length, frameMarker: 0xc2, firstScan: expect.any(Number) });
+    expect(readJpeg(progressive)).toEqual({
+      end: progressive.length,
+      frameMarker: 0xc2,
+      firstScan: expect.any(Number),
+    });
     // The first scan starts with its SOS marker, after every table the picture needs.
     const scan = readJpeg(jpeg)?.firstScan ?? 0;
     expect([jpeg[scan], jpeg[scan + 1]]).toEqual([0xff, 0xda]);
@@ -37,7 +41,8 @@ describe('readJpeg', () => {
   });
 
   it('returns null for a cut-off JPEG, wherever it is cut', () => {
-    for (const keep of [2, 20, Math.floor(jpeg.length / 2), jpeg.length - 1]) expect(readJpeg(jpeg.subarray(0, keep))).toBeNull();
+    for (const keep of [2, 20, Math.floor(jpeg.length / 2), jpeg.length - 1])
+      expect(readJpeg(jpeg.subarray(0, keep))).toBeNull();
   });
 
   it('tells lossless JPEG (raw sensor data) from pictures', () => {
@@ -49,7 +54,18 @@ describe('readJpeg', () => {
 describe('ISO-BMFF boxes', () => {
   it('walks the top level of an MP4 and notices when it is cut', async () => {
     const mp4 = dir.file('clip.mp4');
-    await ffmpeg([...testClipArgs({ seconds: 1, size: '64x48' }), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', mp4]);
+    await ffmpeg([
+      ...testClipArgs({ seconds: 1, size: '64x48' }),
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      mp4,
+    ]);
     expect(await isobmffFileIsComplete(mp4)).toBe(true);
     const bytes = await readFile(mp4);
     expect(readBoxes(bytes).map((b) => b.type)).toEqual(expect.arrayContaining(['ftyp', 'moov', 'mdat']));
@@ -67,12 +83,18 @@ describe('assertImageComplete', () => {
   };
 
   it('accepts complete files and rejects truncated ones with a clear message', async () => {
-    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: 'red' } }).png().toBuffer();
-    const webp = await sharp({ create: { width: 8, height: 8, channels: 3, background: 'red' } }).webp().toBuffer();
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: 'red' } })
+      .png()
+      .toBuffer();
+    const webp = await sharp({ create: { width: 8, height: 8, channels: 3, background: 'red' } })
+      .webp()
+      .toBuffer();
     await expect(check(jpeg, 'image/jpeg', 'a.jpg')).resolves.toBeNull();
     await expect(check(png, 'image/png', 'a.png')).resolves.toBeNull();
     await expect(check(webp, 'image/webp', 'a.webp')).resolves.toBeNull();
-    await expect(check(jpeg.subarray(0, 20), 'image/jpeg', 'a.jpg')).rejects.toThrow(/a\.jpg: JPEG is malformed or cut off before its picture data/);
+    await expect(check(jpeg.subarray(0, 20), 'image/jpeg', 'a.jpg')).rejects.toThrow(
+      /a\.jpg: JPEG is malformed or cut off before its picture data/,
+    );
     await expect(check(png.subarray(0, png.length - 12), 'image/png', 'a.png')).rejects.toThrow(/PNG is truncated/);
     await expect(check(webp.subarray(0, webp.length - 4), 'image/webp', 'a.webp')).rejects.toThrow(/WebP is truncated/);
     await expect(check(Buffer.alloc(0), 'image/jpeg', 'empty.jpg')).rejects.toThrow(/empty/);
@@ -80,16 +102,26 @@ describe('assertImageComplete', () => {
 
   it('walks a JPEG on disk across its read windows, and stops at its end whatever follows', async () => {
     // Noise compresses badly: a JPEG of several megabytes, so its walk spans several windows.
-    const big = await sharp(Buffer.alloc(3000 * 2000 * 3).map((_, i) => (i * 2654435761) >>> 24), { raw: { width: 3000, height: 2000, channels: 3 } })
+    const big = await sharp(
+      Buffer.alloc(3000 * 2000 * 3).map((_, i) => (i * 2654435761) >>> 24),
+      { raw: { width: 3000, height: 2000, channels: 3 } },
+    )
       .jpeg({ quality: 100 })
       .toBuffer();
     expect(big.length).toBeGreaterThan(3 * 1024 * 1024);
     await expect(check(big, 'image/jpeg', 'big.jpg')).resolves.toBeNull();
-    await expect(check(Buffer.concat([big, Buffer.alloc(5 * 1024 * 1024, 0x5a)]), 'image/jpeg', 'tail.jpg')).resolves.toBeNull();
+    await expect(
+      check(Buffer.concat([big, Buffer.alloc(5 * 1024 * 1024, 0x5a)]), 'image/jpeg', 'tail.jpg'),
+    ).resolves.toBeNull();
     // Cut off in its picture data: shown as far as it goes, with a warning.
-    await expect(check(big.subarray(0, big.length - 2), 'image/jpeg', 'cut.jpg')).resolves.toEqual({ kind: 'truncated-jpeg', message: expect.stringMatching(/^cut\.jpg: JPEG ends without its end-of-image marker/) });
+    await expect(check(big.subarray(0, big.length - 2), 'image/jpeg', 'cut.jpg')).resolves.toEqual({
+      kind: 'truncated-jpeg',
+      message: expect.stringMatching(/^cut\.jpg: JPEG ends without its end-of-image marker/),
+    });
     const scan = big.indexOf(Buffer.from([0xff, 0xda]));
-    await expect(check(big.subarray(0, scan), 'image/jpeg', 'head.jpg')).rejects.toThrow(/head\.jpg: JPEG is malformed or cut off before its picture data/);
+    await expect(check(big.subarray(0, scan), 'image/jpeg', 'head.jpg')).rejects.toThrow(
+      /head\.jpg: JPEG is malformed or cut off before its picture data/,
+    );
   });
 });
 

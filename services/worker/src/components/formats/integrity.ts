@@ -23,11 +23,19 @@ export interface ImageWarning {
 }
 
 /** Throws a `corrupt` MediaError when the file cannot be shown; a warning when it can, with a defect. */
-export async function assertImageComplete(file: FileBytes, mimeType: string, name: string): Promise<ImageWarning | null> {
+export async function assertImageComplete(
+  file: FileBytes,
+  mimeType: string,
+  name: string,
+): Promise<ImageWarning | null> {
   if (mimeType === 'image/jpeg' && file.size > 0) {
     const end = await readJpegFileEnd(file);
     if (end.kind === 'complete') return null;
-    if (end.kind === 'truncated') return { kind: 'truncated-jpeg', message: `${name}: JPEG ends without its end-of-image marker (cut off); decoded as far as it goes` };
+    if (end.kind === 'truncated')
+      return {
+        kind: 'truncated-jpeg',
+        message: `${name}: JPEG ends without its end-of-image marker (cut off); decoded as far as it goes`,
+      };
     throw new MediaError('corrupt', `${name}: JPEG is malformed or cut off before its picture data`);
   }
   const problem = await findProblem(file, mimeType);
@@ -37,10 +45,15 @@ export async function assertImageComplete(file: FileBytes, mimeType: string, nam
 
 async function findProblem(file: FileBytes, mimeType: string): Promise<string | null> {
   if (file.size === 0) return 'the file is empty';
-  if (mimeType === 'image/png') return (await pngComplete(file)) ? null : 'PNG is truncated or malformed (no IEND chunk)';
-  if (mimeType === 'image/webp') return (await webpComplete(file)) ? null : 'WebP is truncated (shorter than its RIFF header says)';
+  if (mimeType === 'image/png')
+    return (await pngComplete(file)) ? null : 'PNG is truncated or malformed (no IEND chunk)';
+  if (mimeType === 'image/webp')
+    return (await webpComplete(file)) ? null : 'WebP is truncated (shorter than its RIFF header says)';
   if (mimeType === 'image/bmp') return (await bmpComplete(file)) ? null : 'BMP is truncated or malformed';
-  if (ISOBMFF_MIME_TYPES.has(mimeType)) return (await readTopLevelBoxes(file)).complete ? null : 'file is truncated or malformed (its boxes do not fill the file)';
+  if (ISOBMFF_MIME_TYPES.has(mimeType))
+    return (await readTopLevelBoxes(file)).complete
+      ? null
+      : 'file is truncated or malformed (its boxes do not fill the file)';
   return null;
 }
 

@@ -31,7 +31,8 @@ export function readJpeg(buf: Uint8Array, start = 0): JpegInfo | null {
  * data, then cut off before the EOI: viewers show what arrived, the rest grey) or `malformed` (not
  * a JPEG, or cut off before its frame header and first scan: there is no picture to show).
  */
-export type JpegFileEnd = { kind: 'complete'; info: JpegInfo } | { kind: 'truncated'; frameMarker: number } | { kind: 'malformed' };
+export type JpegFileEnd =
+  { kind: 'complete'; info: JpegInfo } | { kind: 'truncated'; frameMarker: number } | { kind: 'malformed' };
 
 export async function readJpegFileEnd(file: FileBytes): Promise<JpegFileEnd> {
   const walker = new JpegWalker(0);
@@ -39,7 +40,8 @@ export async function readJpegFileEnd(file: FileBytes): Promise<JpegFileEnd> {
   if (walker.result) return { kind: 'complete', info: walker.result };
   const { frameMarker, firstScan } = walker.progress();
   // undefined: the bytes ran out before the walk was over; null: the structure itself is broken.
-  if (walker.result === undefined && frameMarker !== null && firstScan !== null) return { kind: 'truncated', frameMarker };
+  if (walker.result === undefined && frameMarker !== null && firstScan !== null)
+    return { kind: 'truncated', frameMarker };
   return { kind: 'malformed' };
 }
 
@@ -149,7 +151,8 @@ class JpegWalker {
       return;
     }
     const m = this.marker;
-    if (this.frameMarker === null && m >= 0xc0 && m <= 0xcf && m !== 0xc4 && m !== 0xc8 && m !== 0xcc) this.frameMarker = m;
+    if (this.frameMarker === null && m >= 0xc0 && m <= 0xcf && m !== 0xc4 && m !== 0xc8 && m !== 0xcc)
+      this.frameMarker = m;
     this.toSkip = length - 2;
     this.afterSkip = m === SOS ? 'scan' : 'ff';
     this.state = this.toSkip > 0 ? 'skip' : this.afterSkip;

@@ -31,7 +31,10 @@ export function findEmbeddedJpegs(buf: Buffer): ByteRange[] {
     if (found.has(offset) || offset < 0 || offset + 4 > buf.length) return;
     const info = readJpeg(buf, offset);
     if (!info || !isDisplayableJpeg(info)) return;
-    const length = declaredLength && offset + declaredLength <= buf.length ? Math.max(declaredLength, info.end - offset) : info.end - offset;
+    const length =
+      declaredLength && offset + declaredLength <= buf.length
+        ? Math.max(declaredLength, info.end - offset)
+        : info.end - offset;
     found.set(offset, Math.min(length, buf.length - offset));
   };
 
@@ -44,7 +47,8 @@ export function findEmbeddedJpegs(buf: Buffer): ByteRange[] {
       const compression = tiff.number(ifd, Tag.Compression);
       const strips = tiff.numbers(ifd, Tag.StripOffsets);
       const counts = tiff.numbers(ifd, Tag.StripByteCounts);
-      if (compression !== null && JPEG_COMPRESSIONS.has(compression) && strips.length === 1 && counts.length === 1) consider(strips[0], counts[0]);
+      if (compression !== null && JPEG_COMPRESSIONS.has(compression) && strips.length === 1 && counts.length === 1)
+        consider(strips[0], counts[0]);
       const jpgFromRaw = tiff.blob(ifd, Tag.JpgFromRaw);
       if (jpgFromRaw) consider(jpgFromRaw.offset, jpgFromRaw.length);
     }
@@ -77,7 +81,8 @@ export function cr3MetadataTiffs(buf: Buffer): Partial<Record<'CMT1' | 'CMT2' | 
   if (!canon) return {};
   const out: Partial<Record<'CMT1' | 'CMT2' | 'CMT3' | 'CMT4', Buffer>> = {};
   for (const box of readBoxes(buf, canon.payload, canon.end)) {
-    if (box.type === 'CMT1' || box.type === 'CMT2' || box.type === 'CMT3' || box.type === 'CMT4') out[box.type] = buf.subarray(box.payload, box.end);
+    if (box.type === 'CMT1' || box.type === 'CMT2' || box.type === 'CMT3' || box.type === 'CMT4')
+      out[box.type] = buf.subarray(box.payload, box.end);
   }
   return out;
 }

@@ -31,7 +31,8 @@ async function tagged(input: string, out: string, args: string[]): Promise<strin
   return dest;
 }
 
-const image = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: { r: 180, g: 90, b: 40 } } });
+const image = (width: number, height: number) =>
+  sharp({ create: { width, height, channels: 3, background: { r: 180, g: 90, b: 40 } } });
 
 /**
  * The MediaItem fields as ExifTool gives them (the evaluation set's rules): camera from IFD0, exposure from
@@ -79,7 +80,11 @@ async function expectAgreement(file: string, mimeType: string, fileName: string 
   const got = fromWorker(meta);
   // A file without a date of its own: the date from its name is checked by the test.
   if (want.wallClock === null && fileName) got.wallClock = null;
-  expect({ ...got, latitude: round(got.latitude), longitude: round(got.longitude) }).toEqual({ ...want, latitude: round(want.latitude), longitude: round(want.longitude) });
+  expect({ ...got, latitude: round(got.latitude), longitude: round(got.longitude) }).toEqual({
+    ...want,
+    latitude: round(want.latitude),
+    longitude: round(want.longitude),
+  });
   return meta;
 }
 
@@ -89,30 +94,93 @@ describe('formats', () => {
   it('JPEG XL (bare codestream from ffmpeg, wrapped by ExifTool to carry EXIF): camera, date, exposure; size turned by orientation 6', async () => {
     const bare = dir.file('bare.jxl');
     await ffmpeg(['-f', 'lavfi', '-i', 'testsrc=size=96x64', '-frames:v', '1', '-c:v', 'libjxl', bare]);
-    expect(await extractMetadata(bare, 'image/jxl')).toMatchObject({ width: 96, height: 64, orientation: null, cameraMake: null, creationTime: null });
-    const jxl = await tagged(bare, 'exif.jxl', ['-Make=NIKON CORPORATION', '-Model=NIKON D1X', '-DateTimeOriginal=2004:06:21 23:37:53', '-FNumber=5', '-ExposureTime=0.008', '-FocalLength=42', '-Orientation#=6']);
+    expect(await extractMetadata(bare, 'image/jxl')).toMatchObject({
+      width: 96,
+      height: 64,
+      orientation: null,
+      cameraMake: null,
+      creationTime: null,
+    });
+    const jxl = await tagged(bare, 'exif.jxl', [
+      '-Make=NIKON CORPORATION',
+      '-Model=NIKON D1X',
+      '-DateTimeOriginal=2004:06:21 23:37:53',
+      '-FNumber=5',
+      '-ExposureTime=0.008',
+      '-FocalLength=42',
+      '-Orientation#=6',
+    ]);
     const meta = await expectAgreement(jxl, 'image/jxl');
-    expect(meta).toMatchObject({ width: 64, height: 96, orientation: 6, creationTime: '2004-06-21T23:37:53Z', creationTimeSource: 'exif' });
+    expect(meta).toMatchObject({
+      width: 64,
+      height: 96,
+      orientation: 6,
+      creationTime: '2004-06-21T23:37:53Z',
+      creationTimeSource: 'exif',
+    });
   });
 
-  it('AVCHD M2TS (192-byte packets): date with zone, Sony and the model from the H.264 user data; size, rate, ExifTool\'s duration', async () => {
+  it("AVCHD M2TS (192-byte packets): date with zone, Sony and the model from the H.264 user data; size, rate, ExifTool's duration", async () => {
     const mts = dir.file('00001.mts');
-    await avchdStream(mts, { date: [2019, 4, 24, 22, 24, 11], zoneHours: 2, dst: true, model: 'ILCE-7M3' }, { m2ts: true });
+    await avchdStream(
+      mts,
+      { date: [2019, 4, 24, 22, 24, 11], zoneHours: 2, dst: true, model: 'ILCE-7M3' },
+      { m2ts: true },
+    );
     const t = await exiftoolJson(mts);
-    expect(t).toMatchObject({ 'File:FileType': 'M2TS', 'H264:DateTimeOriginal': '2019:04:24 22:24:11+02:00 DST', 'H264:Make': 0x0108 });
+    expect(t).toMatchObject({
+      'File:FileType': 'M2TS',
+      'H264:DateTimeOriginal': '2019:04:24 22:24:11+02:00 DST',
+      'H264:Make': 0x0108,
+    });
     expect(String(t['H264:Model']).trim()).toBe('ILCE-7M3');
     const meta = await extractMetadata(mts, 'video/m2ts');
-    expect(meta).toMatchObject({ creationTime: '2019-04-24T22:24:11+02:00', creationTimeSource: 'video', cameraMake: 'Sony', cameraModel: 'ILCE-7M3', width: 320, height: 180, fps: '25', videoCodec: 'h264', container: 'mpegts' });
+    expect(meta).toMatchObject({
+      creationTime: '2019-04-24T22:24:11+02:00',
+      creationTimeSource: 'video',
+      cameraMake: 'Sony',
+      cameraModel: 'ILCE-7M3',
+      width: 320,
+      height: 180,
+      fps: '25',
+      videoCodec: 'h264',
+      container: 'mpegts',
+    });
     expect(meta.durationSeconds).toBeCloseTo(t['M2TS:Duration'] as number, 3);
   });
 
-  it('MPEG-TS (188-byte packets) with the same user data, and one without any: the file name\'s date', async () => {
+  it("MPEG-TS (188-byte packets) with the same user data, and one without any: the file name's date", async () => {
     const ts = dir.file('clip.ts');
     await avchdStream(ts, { date: [2021, 12, 31, 23, 59, 58], zoneHours: -5, dst: false, model: 'HDR-CX405' });
-    expect(await extractMetadata(ts, 'video/mp2t')).toMatchObject({ creationTime: '2021-12-31T23:59:58-05:00', cameraMake: 'Sony', cameraModel: 'HDR-CX405', fps: '25' });
+    expect(await extractMetadata(ts, 'video/mp2t')).toMatchObject({
+      creationTime: '2021-12-31T23:59:58-05:00',
+      cameraMake: 'Sony',
+      cameraModel: 'HDR-CX405',
+      fps: '25',
+    });
     const plain = dir.file('plain.ts');
-    await ffmpeg(['-f', 'lavfi', '-i', 'testsrc=size=160x90:rate=30:duration=1', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-f', 'mpegts', plain]);
-    expect(await extractMetadata(plain, 'video/mp2t', undefined, 'VID_20220403_125611.ts')).toMatchObject({ creationTime: '2022-04-03T12:56:11Z', creationTimeSource: 'file', cameraMake: null, width: 160, height: 90 });
+    await ffmpeg([
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=160x90:rate=30:duration=1',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-f',
+      'mpegts',
+      plain,
+    ]);
+    expect(await extractMetadata(plain, 'video/mp2t', undefined, 'VID_20220403_125611.ts')).toMatchObject({
+      creationTime: '2022-04-03T12:56:11Z',
+      creationTimeSource: 'file',
+      cameraMake: null,
+      width: 160,
+      height: 90,
+    });
   });
 });
 
@@ -128,8 +196,19 @@ describe('patterns from real cameras', () => {
 
   it('Nikon COOLPIX: a GPS IFD without GPSVersionID and an odd GPSImgDirection keeps camera, GPS and date', async () => {
     const withGps = await tagged(jpeg, 'coolpix-gps.jpg', [
-      '-Make=NIKON', '-Model=COOLPIX P900', '-DateTimeOriginal=2019:08:01 10:11:12', '-FNumber=3.3', '-ExposureTime=0.002', '-ISO=100', '-FocalLength=4.3',
-      '-GPSLatitude=35.6586', '-GPSLatitudeRef=N', '-GPSLongitude=139.7454', '-GPSLongitudeRef=E', '-GPSImgDirection=359.99', '-GPSImgDirectionRef=M',
+      '-Make=NIKON',
+      '-Model=COOLPIX P900',
+      '-DateTimeOriginal=2019:08:01 10:11:12',
+      '-FNumber=3.3',
+      '-ExposureTime=0.002',
+      '-ISO=100',
+      '-FocalLength=4.3',
+      '-GPSLatitude=35.6586',
+      '-GPSLatitudeRef=N',
+      '-GPSLongitude=139.7454',
+      '-GPSLongitudeRef=E',
+      '-GPSImgDirection=359.99',
+      '-GPSImgDirectionRef=M',
     ]);
     const file = await tagged(withGps, 'coolpix.jpg', ['-GPS:GPSVersionID=']);
     const t = await exiftoolJson(file);
@@ -142,33 +221,80 @@ describe('patterns from real cameras', () => {
 
   it('AVIF with EXIF (as Canon and Pentax write it), orientation 5 and 7, an auxiliary (alpha) image: exposure fields kept, size as stored', async () => {
     const avif = dir.file('base.avif');
-    await sharp({ create: { width: 64, height: 48, channels: 4, background: { r: 200, g: 50, b: 50, alpha: 0.5 } } }).avif().toFile(avif);
+    await sharp({ create: { width: 64, height: 48, channels: 4, background: { r: 200, g: 50, b: 50, alpha: 0.5 } } })
+      .avif()
+      .toFile(avif);
     for (const orientation of [5, 7]) {
-      const file = await tagged(avif, `canon-${orientation}.avif`, ['-Make=Canon', '-Model=Canon EOS R6', '-DateTimeOriginal=2022:03:04 05:06:07', '-OffsetTimeOriginal=+01:00', '-FNumber=4', '-ExposureTime=0.01', '-ISO=800', '-FocalLength=35', `-Orientation#=${orientation}`]);
+      const file = await tagged(avif, `canon-${orientation}.avif`, [
+        '-Make=Canon',
+        '-Model=Canon EOS R6',
+        '-DateTimeOriginal=2022:03:04 05:06:07',
+        '-OffsetTimeOriginal=+01:00',
+        '-FNumber=4',
+        '-ExposureTime=0.01',
+        '-ISO=800',
+        '-FocalLength=35',
+        `-Orientation#=${orientation}`,
+      ]);
       const meta = await expectAgreement(file, 'image/avif');
       // HEIF-family: irot/imir turn the picture, EXIF orientation is not applied again (none here: stored size).
-      expect(meta).toMatchObject({ orientation, width: 64, height: 48, creationTime: '2022-03-04T05:06:07+01:00', isoEquivalent: '800' });
+      expect(meta).toMatchObject({
+        orientation,
+        width: 64,
+        height: 48,
+        creationTime: '2022-03-04T05:06:07+01:00',
+        isoEquivalent: '800',
+      });
     }
   });
 
   it('PNG: EXIF in an eXIf chunk (ExifTool\'s way) and in ImageMagick\'s "Raw profile type exif" text chunk', async () => {
-    const exifPng = await tagged(png, 'exif.png', ['-Make=PENTAX', '-Model=PENTAX K-1', '-DateTimeOriginal=2020:02:02 20:20:20', '-FNumber=8', '-GPSLatitude=12.5', '-GPSLatitudeRef=S', '-GPSLongitude=100', '-GPSLongitudeRef=E']);
+    const exifPng = await tagged(png, 'exif.png', [
+      '-Make=PENTAX',
+      '-Model=PENTAX K-1',
+      '-DateTimeOriginal=2020:02:02 20:20:20',
+      '-FNumber=8',
+      '-GPSLatitude=12.5',
+      '-GPSLatitudeRef=S',
+      '-GPSLongitude=100',
+      '-GPSLongitudeRef=E',
+    ]);
     expect((await readFile(exifPng)).includes(Buffer.from('eXIf'))).toBe(true);
     await expectAgreement(exifPng, 'image/png');
 
     // ImageMagick keeps a JPEG's EXIF in a PNG as hex text: "\nexif\n   LEN\n<hex of Exif\0\0 + TIFF>".
-    const source = await tagged(jpeg, 'for-profile.jpg', ['-Make=Canon', '-Model=Canon PowerShot G7 X', '-DateTimeOriginal=2018:05:06 07:08:09', '-ExposureTime=0.004', '-ISO=125']);
+    const source = await tagged(jpeg, 'for-profile.jpg', [
+      '-Make=Canon',
+      '-Model=Canon PowerShot G7 X',
+      '-DateTimeOriginal=2018:05:06 07:08:09',
+      '-ExposureTime=0.004',
+      '-ISO=125',
+    ]);
     const exif = Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), await readTiff(source)]);
     const hex = exif.toString('hex').replace(/(.{72})/g, '$1\n');
     const profile = dir.file('profile.png');
-    await writeFile(profile, withPngChunk(await readFile(png), 'zTXt', Buffer.concat([Buffer.from('Raw profile type exif\0\0', 'latin1'), deflateSync(Buffer.from(`\nexif\n${String(exif.length).padStart(8)}\n${hex}\n`, 'latin1'))])));
+    await writeFile(
+      profile,
+      withPngChunk(
+        await readFile(png),
+        'zTXt',
+        Buffer.concat([
+          Buffer.from('Raw profile type exif\0\0', 'latin1'),
+          deflateSync(Buffer.from(`\nexif\n${String(exif.length).padStart(8)}\n${hex}\n`, 'latin1')),
+        ]),
+      ),
+    );
     const t = await exiftoolJson(profile);
     expect(t['IFD0:Model']).toBe('Canon PowerShot G7 X');
     await expectAgreement(profile, 'image/png');
   });
 
   it('GPS only in XMP, as "26,34.951N" and as degree strings', async () => {
-    const file = await tagged(jpeg, 'xmp-gps.jpg', ['-XMP-exif:GPSLatitude=26 34.951 N', '-XMP-exif:GPSLongitude=80 12.5 W', '-XMP-exif:DateTimeOriginal=2017:01:02 03:04:05']);
+    const file = await tagged(jpeg, 'xmp-gps.jpg', [
+      '-XMP-exif:GPSLatitude=26 34.951 N',
+      '-XMP-exif:GPSLongitude=80 12.5 W',
+      '-XMP-exif:DateTimeOriginal=2017:01:02 03:04:05',
+    ]);
     expect(await exiftoolCli(['-b', '-XMP', file])).toContain('26,34.951N');
     const meta = await expectAgreement(file, 'image/jpeg');
     expect(meta.latitude).toBeCloseTo(26.58252, 4);
@@ -195,7 +321,15 @@ describe('patterns from real cameras', () => {
   it('a JPEG cut off in its picture data (no end marker) keeps every field ExifTool reads from it', async () => {
     const big = dir.file('big.jpg');
     await noiseImage(800, 600).jpeg({ quality: 90 }).toFile(big);
-    const file = await tagged(big, 'camera.jpg', ['-Make=OLYMPUS IMAGING CORP.', '-Model=E-M5', '-DateTimeOriginal=2015:05:05 15:05:05', '-FNumber=2.8', '-ExposureTime=0.0125', '-ISO=200', '-FocalLength=17']);
+    const file = await tagged(big, 'camera.jpg', [
+      '-Make=OLYMPUS IMAGING CORP.',
+      '-Model=E-M5',
+      '-DateTimeOriginal=2015:05:05 15:05:05',
+      '-FNumber=2.8',
+      '-ExposureTime=0.0125',
+      '-ISO=200',
+      '-FocalLength=17',
+    ]);
     const whole = await readFile(file);
     const cut = await dir.write('cut.jpg', whole.subarray(0, Math.floor(whole.length * 0.7)));
     expect(await expectAgreement(cut, 'image/jpeg')).toMatchObject({ width: 800, height: 600, cameraModel: 'E-M5' });
@@ -211,7 +345,11 @@ describe('patterns from real cameras', () => {
     ];
     for (const [name, creationTime] of names) {
       const meta = await expectAgreement(jpeg, 'image/jpeg', name);
-      expect([name, meta.creationTime, meta.creationTimeSource]).toEqual([name, creationTime, creationTime ? 'file' : null]);
+      expect([name, meta.creationTime, meta.creationTimeSource]).toEqual([
+        name,
+        creationTime,
+        creationTime ? 'file' : null,
+      ]);
     }
   });
 });
@@ -219,9 +357,10 @@ describe('patterns from real cameras', () => {
 /** The TIFF block of a JPEG's APP1 Exif segment, as ImageMagick copies it. */
 async function readTiff(jpegFile: string): Promise<Buffer> {
   const data = await readFile(jpegFile);
-  for (let p = 2; p + 4 < data.length; ) {
+  for (let p = 2; p + 4 < data.length;) {
     const length = data.readUInt16BE(p + 2);
-    if (data[p + 1] === 0xe1 && data.toString('latin1', p + 4, p + 10) === 'Exif\0\0') return data.subarray(p + 10, p + 2 + length);
+    if (data[p + 1] === 0xe1 && data.toString('latin1', p + 4, p + 10) === 'Exif\0\0')
+      return data.subarray(p + 10, p + 2 + length);
     p += 2 + length;
   }
   throw new Error(`${jpegFile}: no Exif segment`);

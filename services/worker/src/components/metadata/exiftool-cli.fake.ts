@@ -43,7 +43,11 @@ const bcd = (n: number) => Number.parseInt(String(n), 16);
  * before the first IDR slice, then the stream is remuxed (through MP4: ffmpeg's raw H.264 has no timestamps).
  * Only `dest` is left behind.
  */
-export async function avchdStream(dest: string, mdpm: Mdpm, opts: { seconds?: number; m2ts?: boolean } = {}): Promise<void> {
+export async function avchdStream(
+  dest: string,
+  mdpm: Mdpm,
+  opts: { seconds?: number; m2ts?: boolean } = {},
+): Promise<void> {
   const raw = `${dest}.h264`;
   const mp4 = `${dest}.mp4`;
   try {
@@ -53,22 +57,70 @@ export async function avchdStream(dest: string, mdpm: Mdpm, opts: { seconds?: nu
   }
 }
 
-async function writeStream(dest: string, raw: string, mp4: string, mdpm: Mdpm, opts: { seconds?: number; m2ts?: boolean }): Promise<void> {
-  await ffmpeg(['-f', 'lavfi', '-i', `testsrc=size=320x180:rate=25:duration=${opts.seconds ?? 1}`, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-bsf:v', 'h264_mp4toannexb', '-f', 'h264', raw]);
+async function writeStream(
+  dest: string,
+  raw: string,
+  mp4: string,
+  mdpm: Mdpm,
+  opts: { seconds?: number; m2ts?: boolean },
+): Promise<void> {
+  await ffmpeg([
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc=size=320x180:rate=25:duration=${opts.seconds ?? 1}`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-bsf:v',
+    'h264_mp4toannexb',
+    '-f',
+    'h264',
+    raw,
+  ]);
   const stream = await readFile(raw);
   const [y, mo, d, h, mi, s] = mdpm.date;
   const zone = (mdpm.dst ? 0x40 : 0) | (mdpm.zoneHours < 0 ? 0x20 : 0) | (Math.abs(mdpm.zoneHours) << 1);
   const model = Buffer.from(mdpm.model.padEnd(12, ' ').slice(0, 12), 'latin1');
   const entries = Buffer.from([
-    0x18, zone, bcd(Math.floor(y / 100)), bcd(y % 100), bcd(mo),
-    0x19, bcd(d), bcd(h), bcd(mi), bcd(s),
-    0xe0, 0x01, 0x08, 0x01, 0x01, // MakeModel: 0x0108 Sony
-    0xe4, ...model.subarray(0, 4), 0xe5, ...model.subarray(4, 8), 0xe6, ...model.subarray(8, 12),
+    0x18,
+    zone,
+    bcd(Math.floor(y / 100)),
+    bcd(y % 100),
+    bcd(mo),
+    0x19,
+    bcd(d),
+    bcd(h),
+    bcd(mi),
+    bcd(s),
+    0xe0,
+    0x01,
+    0x08,
+    0x01,
+    0x01, // MakeModel: 0x0108 Sony
+    0xe4,
+    ...model.subarray(0, 4),
+    0xe5,
+    ...model.subarray(4, 8),
+    0xe6,
+    ...model.subarray(8, 12),
   ]);
-  const payload = Buffer.concat([Buffer.from('17ee8c60f84d11d98cd60800200c9a66', 'hex'), Buffer.from('MDPM'), Buffer.from([6]), entries]);
+  const payload = Buffer.concat([
+    Buffer.from('17ee8c60f84d11d98cd60800200c9a66', 'hex'),
+    Buffer.from('MDPM'),
+    Buffer.from([6]),
+    entries,
+  ]);
   const sei = Buffer.concat([Buffer.from([0, 0, 0, 1, 0x06, 0x05, payload.length]), payload, Buffer.from([0x80])]);
   let idr = 0;
-  while (idr + 3 < stream.length && !(stream[idr] === 0 && stream[idr + 1] === 0 && stream[idr + 2] === 1 && (stream[idr + 3] & 0x1f) === 5)) idr++;
+  while (
+    idr + 3 < stream.length &&
+    !(stream[idr] === 0 && stream[idr + 1] === 0 && stream[idr + 2] === 1 && (stream[idr + 3] & 0x1f) === 5)
+  )
+    idr++;
   if (idr + 3 >= stream.length) throw new Error('no IDR slice in the encoded stream');
   const at = stream[idr - 1] === 0 ? idr - 1 : idr;
   await writeFile(raw, Buffer.concat([stream.subarray(0, at), sei, stream.subarray(at)]));

@@ -91,11 +91,19 @@ export async function readTags(filePath: string): Promise<ExifTags> {
   const name = basename(filePath);
   const { timeoutSeconds } = options;
   try {
-    return (await exiftool().readRaw(filePath, { readArgs: READ_ARGS, useMWG: false, ignoreMinorErrors: true })) as ExifTags;
+    return (await exiftool().readRaw(filePath, {
+      readArgs: READ_ARGS,
+      useMWG: false,
+      ignoreMinorErrors: true,
+    })) as ExifTags;
   } catch (err) {
     const message = errorMessage(err);
     if (/timeout|timed out/i.test(message)) {
-      throw new MediaError('corrupt', `${name}: reading its metadata took longer than ${timeoutSeconds} s (ExifTool stopped)`, { cause: err });
+      throw new MediaError(
+        'corrupt',
+        `${name}: reading its metadata took longer than ${timeoutSeconds} s (ExifTool stopped)`,
+        { cause: err },
+      );
     }
     throw new MediaError('corrupt', `${name}: ExifTool cannot read it: ${message}`, { cause: err });
   }
@@ -131,14 +139,19 @@ async function extractLargestPreview(filePath: string, dest: string, tags: ExifT
  * ExifTool finds, with the raw's IFD0 orientation, or null when it has none. The JPEG goes through a file
  * beside the original (the item's temp directory) and is removed once read.
  */
-export async function exifToolRawPreview(filePath: string): Promise<{ jpeg: Buffer; orientation: number | null } | null> {
+export async function exifToolRawPreview(
+  filePath: string,
+): Promise<{ jpeg: Buffer; orientation: number | null } | null> {
   const dest = `${filePath}.embedded-preview.jpg`;
   try {
     // One read of the tags gives both the previews' sizes and the orientation.
     const tags = await readTags(filePath);
     if (!(await extractLargestPreview(filePath, dest, tags))) return null;
     const orientation = Number(tags['IFD0:Orientation']);
-    return { jpeg: await readFile(dest), orientation: Number.isInteger(orientation) && orientation >= 1 && orientation <= 8 ? orientation : null };
+    return {
+      jpeg: await readFile(dest),
+      orientation: Number.isInteger(orientation) && orientation >= 1 && orientation <= 8 ? orientation : null,
+    };
   } finally {
     await rm(dest, { force: true });
   }

@@ -13,7 +13,12 @@ export function metadataFromTags(t: ExifTags, fileName: string | null): MediaMet
   const created = creationTimeOf(t, fileName, position);
   if (created) {
     meta.creationTime = isoOf(created);
-    meta.creationTimeSource = created.tag === 'FileName' ? 'file' : /^(Keys|UserData|QuickTime|Track\d+|H264):/.test(created.tag) ? 'video' : 'exif';
+    meta.creationTimeSource =
+      created.tag === 'FileName'
+        ? 'file'
+        : /^(Keys|UserData|QuickTime|Track\d+|H264):/.test(created.tag)
+          ? 'video'
+          : 'exif';
   }
   meta.latitude = position?.latitude ?? null;
   meta.longitude = position?.longitude ?? null;
@@ -24,7 +29,10 @@ export function metadataFromTags(t: ExifTags, fileName: string | null): MediaMet
   const orientation = num(t['IFD0:Orientation']);
   meta.orientation = orientation !== null && orientation >= 1 && orientation <= 8 ? orientation : null;
   meta.xmpProjectionType = text(t['XMP-GPano:ProjectionType']);
-  meta.motionPhoto = [t['XMP-GCamera:MotionPhoto'], t['XMP-GCamera:MicroVideo'], t['XMP-Camera:MotionPhoto']].some((v) => num(v) === 1) || null;
+  meta.motionPhoto =
+    [t['XMP-GCamera:MotionPhoto'], t['XMP-GCamera:MicroVideo'], t['XMP-Camera:MotionPhoto']].some(
+      (v) => num(v) === 1,
+    ) || null;
   meta.contentIdentifier = text(t['Apple:ContentIdentifier'] ?? t['Keys:ContentIdentifier']);
   meta.softwareHint = text(t['IFD0:Software'] ?? t['XMP-xmp:CreatorTool'] ?? t['PNG:Software'] ?? t['Keys:Software']);
   meta.userComment = text(t['ExifIFD:UserComment'] ?? t['XMP-exif:UserComment']);

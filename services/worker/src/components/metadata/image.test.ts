@@ -4,7 +4,20 @@ import sharp from 'sharp';
 import { MediaError } from '../errors';
 import { tempDir } from '@trove/kit/testing';
 import type { TempDir } from '@trove/kit/testing';
-import { cornerImage, cr3Like, describeWithFixtures, dngLike, ffmpeg, FIXTURES, HEIC_FIXTURE_FACTS, itWithFixtures, jpegWithExif, nefLike, noiseImage, orfLike } from '@trove/kit/testing/media';
+import {
+  cornerImage,
+  cr3Like,
+  describeWithFixtures,
+  dngLike,
+  ffmpeg,
+  FIXTURES,
+  HEIC_FIXTURE_FACTS,
+  itWithFixtures,
+  jpegWithExif,
+  nefLike,
+  noiseImage,
+  orfLike,
+} from '@trove/kit/testing/media';
 import { closeExifTool, extractMetadata } from './index';
 
 let dir: TempDir;
@@ -59,13 +72,27 @@ describeWithFixtures('real phone photos (../shared/fixtures/photos)', () => {
 
 describe('generated images', () => {
   it('JPEG with EXIF orientation 6: displayed size swapped, southern/western GPS negative, exact number strings', async () => {
-    const jpeg = await (await cornerImage(600, 400))
+    const jpeg = await (
+      await cornerImage(600, 400)
+    )
       .jpeg()
       .withMetadata({ orientation: 6 })
       .withExif({
         IFD0: { Make: 'TestCam', Model: 'Model X', Software: 'trove-test' },
-        IFD2: { DateTimeOriginal: '2021:07:04 10:20:30', OffsetTimeOriginal: '-04:00', FNumber: '28/10', ExposureTime: '1/250', ISOSpeedRatings: '200', FocalLength: '50/1' },
-        IFD3: { GPSLatitudeRef: 'S', GPSLatitude: '33/1 52/1 768/100', GPSLongitudeRef: 'W', GPSLongitude: '70/1 40/1 0/1' },
+        IFD2: {
+          DateTimeOriginal: '2021:07:04 10:20:30',
+          OffsetTimeOriginal: '-04:00',
+          FNumber: '28/10',
+          ExposureTime: '1/250',
+          ISOSpeedRatings: '200',
+          FocalLength: '50/1',
+        },
+        IFD3: {
+          GPSLatitudeRef: 'S',
+          GPSLatitude: '33/1 52/1 768/100',
+          GPSLongitudeRef: 'W',
+          GPSLongitude: '70/1 40/1 0/1',
+        },
       })
       .toBuffer();
     const meta = await extractMetadata(await dir.write('rotated.jpg', jpeg), 'image/jpeg');
@@ -91,14 +118,24 @@ describe('generated images', () => {
 
   it('JPEGs larger than exifr reads at once: every one of 24 keeps its EXIF (about one in five lost it when exifr read the file in chunks)', async () => {
     const jpegs = await Promise.all(
-      Array.from({ length: 24 }, () => jpegWithExif(noiseImage(1200, 900), { IFD0: { Make: 'Trove', Model: 'Test Camera' }, IFD2: { DateTimeOriginal: '2022:11:23 12:00:00' } }, 92)),
+      Array.from({ length: 24 }, () =>
+        jpegWithExif(
+          noiseImage(1200, 900),
+          { IFD0: { Make: 'Trove', Model: 'Test Camera' }, IFD2: { DateTimeOriginal: '2022:11:23 12:00:00' } },
+          92,
+        ),
+      ),
     );
-    const read = await Promise.all(jpegs.map(async (jpeg, i) => extractMetadata(await dir.write(`noise-${i}.jpg`, jpeg), 'image/jpeg')));
+    const read = await Promise.all(
+      jpegs.map(async (jpeg, i) => extractMetadata(await dir.write(`noise-${i}.jpg`, jpeg), 'image/jpeg')),
+    );
     expect(read.map((m) => [m.cameraMake, m.creationTime])).toEqual(jpegs.map(() => ['Trove', '2022-11-23T12:00:00Z']));
   });
 
   it('PNG screenshot: XMP UserComment read, no camera, no date at all', async () => {
-    const png = await sharp({ create: { width: 390, height: 844, channels: 4, background: { r: 250, g: 250, b: 250, alpha: 1 } } })
+    const png = await sharp({
+      create: { width: 390, height: 844, channels: 4, background: { r: 250, g: 250, b: 250, alpha: 1 } },
+    })
       .png()
       .withXmp(
         xmpPacket(
@@ -109,7 +146,16 @@ describe('generated images', () => {
     const file = await dir.write('IMG_1234.PNG', png);
     const meta = await extractMetadata(file, 'image/png');
     // No date in the file nor its name: none (the contract puts the upload time in).
-    expect(meta).toMatchObject({ width: 390, height: 844, userComment: 'Screenshot', cameraMake: null, cameraModel: null, creationTime: null, creationTimeSource: null, latitude: null });
+    expect(meta).toMatchObject({
+      width: 390,
+      height: 844,
+      userComment: 'Screenshot',
+      cameraMake: null,
+      cameraModel: null,
+      creationTime: null,
+      creationTimeSource: null,
+      latitude: null,
+    });
   });
 
   it('a PNG whose XMP is a megabyte of unclosed elements is read in seconds, not minutes, its sound properties still found', async () => {
@@ -117,7 +163,11 @@ describe('generated images', () => {
     const flood = '<a:UserComment>x'.repeat(64 * 1024);
     const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: 'white' } })
       .png()
-      .withXmp(xmpPacket(`<rdf:Description rdf:about="" xmlns:a="urn:a" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:CreatorTool="Flooder 1.0">${flood}</rdf:Description>`))
+      .withXmp(
+        xmpPacket(
+          `<rdf:Description rdf:about="" xmlns:a="urn:a" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:CreatorTool="Flooder 1.0">${flood}</rdf:Description>`,
+        ),
+      )
       .toBuffer();
     const file = await dir.write('flood.png', png);
     const started = Date.now();
@@ -130,10 +180,20 @@ describe('generated images', () => {
   it('WebP: EXIF read through the decoder, since exifr does not read WebP', async () => {
     const webp = await sharp({ create: { width: 300, height: 200, channels: 3, background: 'teal' } })
       .webp()
-      .withExif({ IFD0: { Make: 'Pixel Maker', Model: 'P1' }, IFD2: { DateTimeOriginal: '2019:12:31 23:00:00', ExposureTime: '1/60' } })
+      .withExif({
+        IFD0: { Make: 'Pixel Maker', Model: 'P1' },
+        IFD2: { DateTimeOriginal: '2019:12:31 23:00:00', ExposureTime: '1/60' },
+      })
       .toBuffer();
     const meta = await extractMetadata(await dir.write('a.webp', webp), 'image/webp');
-    expect(meta).toMatchObject({ width: 300, height: 200, cameraMake: 'Pixel Maker', cameraModel: 'P1', creationTime: '2019-12-31T23:00:00Z', exposureTime: '0.0166667' });
+    expect(meta).toMatchObject({
+      width: 300,
+      height: 200,
+      cameraMake: 'Pixel Maker',
+      cameraModel: 'P1',
+      creationTime: '2019-12-31T23:00:00Z',
+      exposureTime: '0.0166667',
+    });
   });
 
   it('panorama and motion-photo XMP, and the Samsung motion-photo trailer', async () => {
@@ -141,23 +201,50 @@ describe('generated images', () => {
     const pano = await base
       .clone()
       .jpeg()
-      .withXmp(xmpPacket('<rdf:Description rdf:about="" xmlns:GPano="http://ns.google.com/photos/1.0/panorama/" GPano:ProjectionType="equirectangular" GPano:UsePanoramaViewer="True"/>'))
+      .withXmp(
+        xmpPacket(
+          '<rdf:Description rdf:about="" xmlns:GPano="http://ns.google.com/photos/1.0/panorama/" GPano:ProjectionType="equirectangular" GPano:UsePanoramaViewer="True"/>',
+        ),
+      )
       .toBuffer();
     const motion = await base
       .clone()
       .jpeg()
-      .withXmp(xmpPacket('<rdf:Description rdf:about="" xmlns:GCamera="http://ns.google.com/photos/1.0/camera/" GCamera:MotionPhoto="1" GCamera:MotionPhotoVersion="1"/>'))
+      .withXmp(
+        xmpPacket(
+          '<rdf:Description rdf:about="" xmlns:GCamera="http://ns.google.com/photos/1.0/camera/" GCamera:MotionPhoto="1" GCamera:MotionPhotoVersion="1"/>',
+        ),
+      )
       .toBuffer();
-    const samsung = Buffer.concat([await base.clone().jpeg().toBuffer(), Buffer.from('MotionPhoto_Data'), Buffer.alloc(256, 1)]);
-    expect(await extractMetadata(await dir.write('pano.jpg', pano), 'image/jpeg')).toMatchObject({ xmpProjectionType: 'equirectangular', motionPhoto: false, width: 1200, height: 300 });
-    expect(await extractMetadata(await dir.write('motion.jpg', motion), 'image/jpeg')).toMatchObject({ motionPhoto: true, xmpProjectionType: null });
-    expect(await extractMetadata(await dir.write('samsung.jpg', samsung), 'image/jpeg')).toMatchObject({ motionPhoto: true });
+    const samsung = Buffer.concat([
+      await base.clone().jpeg().toBuffer(),
+      Buffer.from('MotionPhoto_Data'),
+      Buffer.alloc(256, 1),
+    ]);
+    expect(await extractMetadata(await dir.write('pano.jpg', pano), 'image/jpeg')).toMatchObject({
+      xmpProjectionType: 'equirectangular',
+      motionPhoto: false,
+      width: 1200,
+      height: 300,
+    });
+    expect(await extractMetadata(await dir.write('motion.jpg', motion), 'image/jpeg')).toMatchObject({
+      motionPhoto: true,
+      xmpProjectionType: null,
+    });
+    expect(await extractMetadata(await dir.write('samsung.jpg', samsung), 'image/jpeg')).toMatchObject({
+      motionPhoto: true,
+    });
   });
 
   it('BMP (which the prebuilt libvips cannot read): size from its header', async () => {
     const bmp = dir.file('a.bmp');
     await ffmpeg(['-f', 'lavfi', '-i', 'testsrc=size=64x48', '-frames:v', '1', bmp]);
-    expect(await extractMetadata(bmp, 'image/bmp')).toMatchObject({ width: 64, height: 48, cameraMake: null, creationTimeSource: null });
+    expect(await extractMetadata(bmp, 'image/bmp')).toMatchObject({
+      width: 64,
+      height: 48,
+      cameraMake: null,
+      creationTimeSource: null,
+    });
   });
 });
 
@@ -178,32 +265,62 @@ describe('raw-like files written by the test', () => {
 
   it('DNG: EXIF and GPS through exifr, size from the raw IFD (DefaultCropSize) turned by orientation 6', async () => {
     const meta = await extractMetadata(await dir.write('a.dng', dngLike(preview, 6)), 'image/x-adobe-dng');
-    expect(meta).toMatchObject({ ...rawFacts, cameraMake: 'Trove Cameras', cameraModel: 'RawMaker 1', orientation: 6, width: 400, height: 600 });
+    expect(meta).toMatchObject({
+      ...rawFacts,
+      cameraMake: 'Trove Cameras',
+      cameraModel: 'RawMaker 1',
+      orientation: 6,
+      width: 400,
+      height: 600,
+    });
     expect(meta.latitude).toBeCloseTo(48.8582, 4);
     expect(meta.longitude).toBeCloseTo(2.2945, 4);
   });
 
   it('NEF and ORF (private TIFF magic): EXIF read', async () => {
-    expect(await extractMetadata(await dir.write('a.nef', nefLike(preview)), 'image/x-nikon-nef')).toMatchObject({ ...rawFacts, cameraMake: 'NIKON CORPORATION', cameraModel: 'NIKON Z 6' });
-    expect(await extractMetadata(await dir.write('a.orf', orfLike(preview)), 'image/x-olympus-orf')).toMatchObject({ ...rawFacts, cameraMake: 'OLYMPUS CORPORATION', cameraModel: 'E-M1' });
+    expect(await extractMetadata(await dir.write('a.nef', nefLike(preview)), 'image/x-nikon-nef')).toMatchObject({
+      ...rawFacts,
+      cameraMake: 'NIKON CORPORATION',
+      cameraModel: 'NIKON Z 6',
+    });
+    expect(await extractMetadata(await dir.write('a.orf', orfLike(preview)), 'image/x-olympus-orf')).toMatchObject({
+      ...rawFacts,
+      cameraMake: 'OLYMPUS CORPORATION',
+      cameraModel: 'E-M1',
+    });
   });
 
   it('CR3: EXIF, GPS and size from the CMT boxes', async () => {
     const meta = await extractMetadata(await dir.write('a.cr3', cr3Like(preview, 8)), 'image/x-canon-cr3');
-    expect(meta).toMatchObject({ ...rawFacts, cameraMake: 'Canon', cameraModel: 'Canon EOS R5', orientation: 8, width: 5464, height: 8192 });
+    expect(meta).toMatchObject({
+      ...rawFacts,
+      cameraMake: 'Canon',
+      cameraModel: 'Canon EOS R5',
+      orientation: 8,
+      width: 5464,
+      height: 8192,
+    });
     expect(meta.latitude).toBeCloseTo(48.8582, 4);
   });
 });
 
 describe('broken files', () => {
-  itWithFixtures('reads a JPEG cut off in its picture data as viewers do, and rejects one cut off in its headers naming the file', async () => {
-    const whole = await readFile(join(FIXTURES, 'jobs.jpeg'));
-    const cut = await extractMetadata(await dir.write('cut.jpg', whole.subarray(0, Math.floor(whole.length / 2))), 'image/jpeg');
-    expect(cut).toMatchObject({ cameraMake: 'Apple', cameraModel: 'iPhone 15 Pro', width: 1330, height: 2364 });
-    const err = await extractMetadata(await dir.write('headers.jpg', whole.subarray(0, 64)), 'image/jpeg').catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(MediaError);
-    expect(err).toMatchObject({ kind: 'corrupt', message: expect.stringMatching(/headers\.jpg/) });
-  });
+  itWithFixtures(
+    'reads a JPEG cut off in its picture data as viewers do, and rejects one cut off in its headers naming the file',
+    async () => {
+      const whole = await readFile(join(FIXTURES, 'jobs.jpeg'));
+      const cut = await extractMetadata(
+        await dir.write('cut.jpg', whole.subarray(0, Math.floor(whole.length / 2))),
+        'image/jpeg',
+      );
+      expect(cut).toMatchObject({ cameraMake: 'Apple', cameraModel: 'iPhone 15 Pro', width: 1330, height: 2364 });
+      const err = await extractMetadata(await dir.write('headers.jpg', whole.subarray(0, 64)), 'image/jpeg').catch(
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(MediaError);
+      expect(err).toMatchObject({ kind: 'corrupt', message: expect.stringMatching(/headers\.jpg/) });
+    },
+  );
 
   itWithFixtures('rejects a truncated HEIC', async () => {
     const whole = await readFile(join(FIXTURES, 'IMG_0543.HEIC'));

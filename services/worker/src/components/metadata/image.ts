@@ -19,7 +19,12 @@ import { metadataFromTags } from './from-tags';
 import type { MediaMetadata } from './types';
 import { num } from './tags';
 
-export async function extractImageMetadata(filePath: string, mimeType: string, limits: ProcessingLimits = DEFAULT_LIMITS, fileName: string | null = null): Promise<MediaMetadata> {
+export async function extractImageMetadata(
+  filePath: string,
+  mimeType: string,
+  limits: ProcessingLimits = DEFAULT_LIMITS,
+  fileName: string | null = null,
+): Promise<MediaMetadata> {
   const name = basename(filePath);
   return FileBytes.with(filePath, async (file) => {
     assertImageSize(file.size, limits, name);
@@ -66,19 +71,35 @@ async function readHeader(filePath: string, name: string): Promise<sharp.Metadat
  * has already applied the irot/imir transforms and libvips drops the EXIF orientation, so the
  * header size is the displayed size as is.
  */
-async function displayedSize(file: FileBytes, mimeType: string, tags: ExifTags, header: sharp.Metadata | null): Promise<DisplayedSize | null> {
-  if (header) return { width: header.autoOrient.width, height: header.autoOrient.height, orientation: header.orientation ?? null };
+async function displayedSize(
+  file: FileBytes,
+  mimeType: string,
+  tags: ExifTags,
+  header: sharp.Metadata | null,
+): Promise<DisplayedSize | null> {
+  if (header)
+    return {
+      width: header.autoOrient.width,
+      height: header.autoOrient.height,
+      orientation: header.orientation ?? null,
+    };
   if (mimeType === 'image/bmp') {
     const bmp = bmpSize(await file.read(0, 26));
     return bmp && { ...bmp, orientation: null };
   }
   if (mimeType === 'image/jxl') return orientedSize(num(tags['File:ImageWidth']), num(tags['File:ImageHeight']), tags);
-  let [w, h] = String(tags['Composite:ImageSize'] ?? '').split(/[\sx]+/).map((v) => num(v));
+  let [w, h] = String(tags['Composite:ImageSize'] ?? '')
+    .split(/[\sx]+/)
+    .map((v) => num(v));
   if (!w || !h) [w, h] = [num(tags['ExifIFD:ExifImageWidth']), num(tags['ExifIFD:ExifImageHeight'])];
   return orientedSize(w, h, tags);
 }
 
-function orientedSize(w: number | null | undefined, h: number | null | undefined, tags: ExifTags): DisplayedSize | null {
+function orientedSize(
+  w: number | null | undefined,
+  h: number | null | undefined,
+  tags: ExifTags,
+): DisplayedSize | null {
   if (!w || !h) return null;
   const orientation = num(tags['IFD0:Orientation']);
   const swap = swapsAxes(orientation);

@@ -9,20 +9,37 @@ import { extractVideoMetadata } from './video';
 export type { CreationTimeSource, MediaMetadata } from './types';
 export { emptyMetadata } from './types';
 export { contractMetadata } from './contract';
-export { closeExifTool, configureExifTool, DEFAULT_EXIFTOOL_PROCS, DEFAULT_EXIFTOOL_TIMEOUT_SECONDS, exifToolPids, exifToolRawPreview, extractRawPreview } from './exiftool';
+export {
+  closeExifTool,
+  configureExifTool,
+  DEFAULT_EXIFTOOL_PROCS,
+  DEFAULT_EXIFTOOL_TIMEOUT_SECONDS,
+  exifToolPids,
+  exifToolRawPreview,
+  extractRawPreview,
+} from './exiftool';
 
 /**
  * Everything the library shows or searches on, from the file at `filePath` whose sniffed type is
  * `mimeType`, within `limits`; `fileName` (the uploaded name) may hold the date when the file has none. Rejects with a MediaError — never throws anything else — when the file is truncated,
  * corrupt or has no picture in it.
  */
-export async function extractMetadata(filePath: string, mimeType: string, limits: ProcessingLimits = DEFAULT_LIMITS, fileName: string | null = null): Promise<MediaMetadata> {
+export async function extractMetadata(
+  filePath: string,
+  mimeType: string,
+  limits: ProcessingLimits = DEFAULT_LIMITS,
+  fileName: string | null = null,
+): Promise<MediaMetadata> {
   try {
-    return isVideoMime(mimeType) ? await extractVideoMetadata(filePath, mimeType, limits, fileName) : await extractImageMetadata(filePath, mimeType, limits, fileName);
+    return isVideoMime(mimeType)
+      ? await extractVideoMetadata(filePath, mimeType, limits, fileName)
+      : await extractImageMetadata(filePath, mimeType, limits, fileName);
   } catch (err) {
     if (err instanceof MediaError) throw err;
     // An I/O error (missing file, EACCES) may pass on retry; anything else is a reader tripping on the content.
     const io = typeof (err as NodeJS.ErrnoException | null)?.code === 'string';
-    throw new MediaError(io ? 'tool' : 'corrupt', `cannot read metadata of ${filePath}: ${errorMessage(err)}`, { cause: err });
+    throw new MediaError(io ? 'tool' : 'corrupt', `cannot read metadata of ${filePath}: ${errorMessage(err)}`, {
+      cause: err,
+    });
   }
 }

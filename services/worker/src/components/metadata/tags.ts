@@ -68,19 +68,29 @@ export interface FoundDate {
   tag: string;
 }
 
-const DATE = /^(\d{4})[:-](\d{2})[:-](\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?(?:\.(\d+))?)?\s*(Z|[+-]\d{2}:?\d{2})?\s*(?:DST)?$/i;
+const DATE =
+  /^(\d{4})[:-](\d{2})[:-](\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?(?:\.(\d+))?)?\s*(Z|[+-]\d{2}:?\d{2})?\s*(?:DST)?$/i;
 
 /** ExifTool's "2022:04:03 12:56:11.991+05:30" (or an ISO-like form) as its parts; null for zeros, junk, 1904/1970 "unset" dates. */
-export function parseDate(value: unknown, tagName: string, subSec?: unknown, offset?: unknown, opts: { utc?: boolean } = {}): FoundDate | null {
+export function parseDate(
+  value: unknown,
+  tagName: string,
+  subSec?: unknown,
+  offset?: unknown,
+  opts: { utc?: boolean } = {},
+): FoundDate | null {
   if (typeof value !== 'string') return null;
   const m = DATE.exec(value.trim());
   if (!m) return null;
   const [, y, mo, d, h = '00', mi = '00', s = '00', frac, zone] = m;
   if (!validParts(+y, +mo, +d, +h, +mi, +s)) return null;
   if (opts.utc && +y <= 1970) return null;
-  const sub = frac ?? (typeof subSec === 'number' || typeof subSec === 'string' ? String(subSec).trim().replace(/\D.*$/, '') : '');
+  const sub =
+    frac ??
+    (typeof subSec === 'number' || typeof subSec === 'string' ? String(subSec).trim().replace(/\D.*$/, '') : '');
   const ms = sub ? `.${sub.slice(0, 3).padEnd(3, '0')}` : '';
-  const stated = normaliseOffset(zone) ?? normaliseOffset(typeof offset === 'string' ? offset : null) ?? (opts.utc ? 'Z' : null);
+  const stated =
+    normaliseOffset(zone) ?? normaliseOffset(typeof offset === 'string' ? offset : null) ?? (opts.utc ? 'Z' : null);
   return { local: `${y}-${mo}-${d}T${h}:${mi}:${s}${ms}`, offset: stated, tag: tagName };
 }
 
@@ -100,7 +110,13 @@ function normaliseOffset(offset: string | null | undefined): string | null {
 
 /** The creation-time sources in order (see the file comment). Each reads its tags and gives a date or null. */
 const DATE_SOURCES: Array<(t: ExifTags) => FoundDate | null> = [
-  (t) => parseDate(t['ExifIFD:DateTimeOriginal'], 'ExifIFD:DateTimeOriginal', t['ExifIFD:SubSecTimeOriginal'], t['ExifIFD:OffsetTimeOriginal']),
+  (t) =>
+    parseDate(
+      t['ExifIFD:DateTimeOriginal'],
+      'ExifIFD:DateTimeOriginal',
+      t['ExifIFD:SubSecTimeOriginal'],
+      t['ExifIFD:OffsetTimeOriginal'],
+    ),
   (t) => parseDate(t['CanonRaw:DateTimeOriginal'], 'CanonRaw:DateTimeOriginal'),
   (t) => parseDate(t['H264:DateTimeOriginal'], 'H264:DateTimeOriginal'),
   (t) => parseDate(t['Keys:CreationDate'], 'Keys:CreationDate'),
@@ -109,11 +125,20 @@ const DATE_SOURCES: Array<(t: ExifTags) => FoundDate | null> = [
   (t) => parseDate(t['XMP-photoshop:DateCreated'], 'XMP-photoshop:DateCreated'),
   (t) => iptcDate(t),
   (t) => makerNoteDate(t),
-  (t) => parseDate(t['ExifIFD:CreateDate'], 'ExifIFD:CreateDate', t['ExifIFD:SubSecTimeDigitized'], t['ExifIFD:OffsetTimeDigitized']),
+  (t) =>
+    parseDate(
+      t['ExifIFD:CreateDate'],
+      'ExifIFD:CreateDate',
+      t['ExifIFD:SubSecTimeDigitized'],
+      t['ExifIFD:OffsetTimeDigitized'],
+    ),
   (t) => firstDate(t, ['QuickTime:CreateDate', 'Track1:TrackCreateDate', 'Track1:MediaCreateDate'], { utc: true }),
   (t) => parseDate(t['XMP-xmp:CreateDate'], 'XMP-xmp:CreateDate'),
   (t) => parseDate(t['IFD0:ModifyDate'], 'IFD0:ModifyDate', t['ExifIFD:SubSecTime'], t['ExifIFD:OffsetTime']),
-  (t) => parseDate(t['Composite:GPSDateTime'] ?? t['XMP-exif:GPSDateTime'], 'GPSDateTime', undefined, undefined, { utc: true }),
+  (t) =>
+    parseDate(t['Composite:GPSDateTime'] ?? t['XMP-exif:GPSDateTime'], 'GPSDateTime', undefined, undefined, {
+      utc: true,
+    }),
   (t) => iptcDate(t, true),
 ];
 
@@ -135,7 +160,8 @@ function iptcDate(t: ExifTags, dayOnly = false): FoundDate | null {
 }
 
 /** EXIF groups and containers that are not maker notes: their DateTimeOriginal is read above, or not at all. */
-const NOT_MAKER_NOTES = /^(ExifIFD|IFD\d|SubIFD\d*|XMP-.*|IPTC|CanonRaw|H264|Keys|UserData|ItemList|QuickTime|Composite|File|System|ExifTool|GPS|InteropIFD|PNG|RIFF|Track\d+)$/;
+const NOT_MAKER_NOTES =
+  /^(ExifIFD|IFD\d|SubIFD\d*|XMP-.*|IPTC|CanonRaw|H264|Keys|UserData|ItemList|QuickTime|Composite|File|System|ExifTool|GPS|InteropIFD|PNG|RIFF|Track\d+)$/;
 
 function makerNoteDate(t: ExifTags): FoundDate | null {
   for (const [key, value] of Object.entries(t)) {
@@ -150,7 +176,10 @@ function makerNoteDate(t: ExifTags): FoundDate | null {
 /** A date in a phone's or app's file name; local time, no zone. */
 export function fileNameDate(fileName: string): FoundDate | null {
   const base = fileName.replace(/^.*[\\/]/, '');
-  const m = /(?:^|[^\d])((?:19|20)\d{2})[-_.]?(\d{2})[-_.]?(\d{2})(?:[-_ T.]?(?:at[ _])?(\d{2})[-_.:h]?(\d{2})[-_.:m]?(\d{2}))?(?!\d{1,2}(?:\D|$))/i.exec(base);
+  const m =
+    /(?:^|[^\d])((?:19|20)\d{2})[-_.]?(\d{2})[-_.]?(\d{2})(?:[-_ T.]?(?:at[ _])?(\d{2})[-_.:h]?(\d{2})[-_.:m]?(\d{2}))?(?!\d{1,2}(?:\D|$))/i.exec(
+      base,
+    );
   if (!m) return null;
   const [, y, mo, d, h = '00', mi = '00', s = '00'] = m;
   if (!validParts(+y, +mo, +d, +h, +mi, +s) || +y < 1990) return null;
@@ -171,7 +200,10 @@ export function positionOf(t: ExifTags): { latitude: number; longitude: number }
   // QuickTime's "lat lon alt". Not Composite:GPSPosition: ExifTool builds it from unsigned maker-note values too.
   const pair = tag(t, 'Keys:GPSCoordinates', 'UserData:GPSCoordinates', 'ItemList:GPSCoordinates');
   if (typeof pair === 'string') {
-    const [a, b] = pair.trim().split(/[\s,]+/).map(Number);
+    const [a, b] = pair
+      .trim()
+      .split(/[\s,]+/)
+      .map(Number);
     return validCoordinates(a ?? null, b ?? null);
   }
   return null;
@@ -199,7 +231,9 @@ export function offsetAt(position: { latitude: number; longitude: number }, loca
 
 function zoneOffsetMinutes(zone: string, instant: number): number | null {
   try {
-    const name = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(new Date(instant)).find((p) => p.type === 'timeZoneName')?.value;
+    const name = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
+      .formatToParts(new Date(instant))
+      .find((p) => p.type === 'timeZoneName')?.value;
     if (!name) return null;
     if (name === 'GMT') return 0;
     const m = /^GMT([+-])(\d{2}):(\d{2})$/.exec(name);
@@ -210,7 +244,11 @@ function zoneOffsetMinutes(zone: string, instant: number): number | null {
 }
 
 /** The creation time as the contract writes it, and which tag gave it; the zone from the position when the file states none. */
-export function creationTimeOf(t: ExifTags, fileName: string | null, position: { latitude: number; longitude: number } | null): FoundDate | null {
+export function creationTimeOf(
+  t: ExifTags,
+  fileName: string | null,
+  position: { latitude: number; longitude: number } | null,
+): FoundDate | null {
   let found: FoundDate | null = null;
   for (const source of DATE_SOURCES) {
     found = source(t);
@@ -227,8 +265,25 @@ export const isoOf = (date: FoundDate) => `${date.local}${date.offset ?? 'Z'}`;
 
 const H264_MAKERS: Record<number, string> = { 0x0103: 'Panasonic', 0x0108: 'Sony', 0x1011: 'Canon', 0x1104: 'JVC' };
 
-const MAKE_TAGS = ['IFD0:Make', 'CanonRaw:Make', 'Keys:Make', 'UserData:Make', 'ItemList:Make', 'XMP-tiff:Make', 'GoPro:Make'];
-const MODEL_TAGS = ['IFD0:Model', 'CanonRaw:Model', 'Keys:Model', 'UserData:Model', 'ItemList:Model', 'XMP-tiff:Model', 'GoPro:Model', 'H264:Model'];
+const MAKE_TAGS = [
+  'IFD0:Make',
+  'CanonRaw:Make',
+  'Keys:Make',
+  'UserData:Make',
+  'ItemList:Make',
+  'XMP-tiff:Make',
+  'GoPro:Make',
+];
+const MODEL_TAGS = [
+  'IFD0:Model',
+  'CanonRaw:Model',
+  'Keys:Model',
+  'UserData:Model',
+  'ItemList:Model',
+  'XMP-tiff:Model',
+  'GoPro:Model',
+  'H264:Model',
+];
 
 /** Camera make and model. */
 export function cameraOf(t: ExifTags): { make: string | null; model: string | null } {
@@ -244,7 +299,12 @@ export function cameraOf(t: ExifTags): { make: string | null; model: string | nu
 }
 
 /** The exposure fields as the contract's decimal strings. */
-export function exposureOf(t: ExifTags): { focalLength: string | null; apertureFNumber: string | null; isoEquivalent: string | null; exposureTime: string | null } {
+export function exposureOf(t: ExifTags): {
+  focalLength: string | null;
+  apertureFNumber: string | null;
+  isoEquivalent: string | null;
+  exposureTime: string | null;
+} {
   const positive = (v: unknown) => {
     const n = num(v);
     return n !== null && n > 0 ? n : null;

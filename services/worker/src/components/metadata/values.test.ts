@@ -1,4 +1,13 @@
-import { decimalString, decodeUserComment, exifDateTime, fraction, isoDateTime, normaliseOffset, parseIso6709, validCoordinates } from './values';
+import {
+  decimalString,
+  decodeUserComment,
+  exifDateTime,
+  fraction,
+  isoDateTime,
+  normaliseOffset,
+  parseIso6709,
+  validCoordinates,
+} from './values';
 
 describe('decimalString', () => {
   it.each([
@@ -84,7 +93,8 @@ describe('coordinates', () => {
 });
 
 describe('decodeUserComment', () => {
-  const comment = (code: string, text: Buffer) => new Uint8Array(Buffer.concat([Buffer.from(code.padEnd(8, '\0'), 'latin1'), text]));
+  const comment = (code: string, text: Buffer) =>
+    new Uint8Array(Buffer.concat([Buffer.from(code.padEnd(8, '\0'), 'latin1'), text]));
   it('decodes ASCII, UTF-16 in either byte order and undefined-code comments', () => {
     expect(decodeUserComment(comment('ASCII', Buffer.from('Screenshot')))).toBe('Screenshot');
     expect(decodeUserComment(comment('UNICODE', Buffer.from('Screenshot', 'utf16le')))).toBe('Screenshot');

@@ -58,7 +58,10 @@ export function exifDateTime(value: unknown, subSeconds?: unknown, offset?: unkn
   if (!m) return null;
   const [, y, mo, d, h, mi, s] = m;
   if (!validDateParts(+y, +mo, +d, +h, +mi, +s)) return null;
-  const sub = typeof subSeconds === 'string' || typeof subSeconds === 'number' ? String(subSeconds).trim().replace(/\D.*$/, '').slice(0, 3) : '';
+  const sub =
+    typeof subSeconds === 'string' || typeof subSeconds === 'number'
+      ? String(subSeconds).trim().replace(/\D.*$/, '').slice(0, 3)
+      : '';
   const zone = normaliseOffset(typeof offset === 'string' ? offset : null) ?? 'Z';
   return `${y}-${mo}-${d}T${h}:${mi}:${s}${sub ? `.${sub}` : ''}${zone}`;
 }
@@ -75,7 +78,9 @@ function validDateParts(y: number, mo: number, d: number, h: number, mi: number,
  */
 export function isoDateTime(value: unknown): string | null {
   if (typeof value !== 'string') return null;
-  const m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?\s*(Z|[+-]\d{2}:?\d{2})?$/.exec(value.trim());
+  const m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?\s*(Z|[+-]\d{2}:?\d{2})?$/.exec(
+    value.trim(),
+  );
   if (!m) return null;
   const [, y, mo, d, h, mi, s = '00', frac, zone] = m;
   if (!validDateParts(+y, +mo, +d, +h, +mi, +s) || +y <= 1970) return null;
@@ -85,7 +90,10 @@ export function isoDateTime(value: unknown): string | null {
 }
 
 /** Latitude/longitude in range, and not the (0, 0) that devices without a fix write. */
-export function validCoordinates(lat: number | null, lon: number | null): { latitude: number; longitude: number } | null {
+export function validCoordinates(
+  lat: number | null,
+  lon: number | null,
+): { latitude: number; longitude: number } | null {
   if (lat === null || lon === null || !Number.isFinite(lat) || !Number.isFinite(lon)) return null;
   if (Math.abs(lat) > 90 || Math.abs(lon) > 180 || (lat === 0 && lon === 0)) return null;
   return { latitude: lat, longitude: lon };

@@ -19,7 +19,12 @@ import { decimalString, fraction, isoDateTime, nonEmptyString, parseIso6709, toN
 
 type Tags = Record<string, unknown>;
 
-export async function extractVideoMetadata(filePath: string, mimeType: string, limits: ProcessingLimits = DEFAULT_LIMITS, fileName: string | null = null): Promise<MediaMetadata> {
+export async function extractVideoMetadata(
+  filePath: string,
+  mimeType: string,
+  limits: ProcessingLimits = DEFAULT_LIMITS,
+  fileName: string | null = null,
+): Promise<MediaMetadata> {
   const name = basename(filePath);
   // ffprobe happily reports a cut-off MP4 whose index (moov) came first; its box sizes do not lie.
   if (ISOBMFF_MIME_TYPES.has(mimeType) && !(await isobmffFileIsComplete(filePath))) {

@@ -85,7 +85,9 @@ export function readWords(picture: Bitmap, options: OcrOptions): Promise<string[
 }
 
 async function recognise(picture: Bitmap, { timeoutMs, log }: OcrOptions): Promise<string[]> {
-  const png = await sharp(picture.data, { raw: { width: picture.width, height: picture.height, channels: picture.channels as 1 | 2 | 3 | 4 } })
+  const png = await sharp(picture.data, {
+    raw: { width: picture.width, height: picture.height, channels: picture.channels as 1 | 2 | 3 | 4 },
+  })
     .resize(MAX_SIDE, MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
     .greyscale()
     .png({ compressionLevel: 1 })

@@ -29,7 +29,9 @@ describe('OCR', () => {
 
   it('reads nothing in a picture without text', async () => {
     expect(await readWords(await bitmapOf(await noiseJpeg(800, 600)), options)).toEqual([]);
-    expect(await readWords({ data: Buffer.alloc(64 * 48 * 3, 200), width: 64, height: 48, channels: 3 }, options)).toEqual([]);
+    expect(
+      await readWords({ data: Buffer.alloc(64 * 48 * 3, 200), width: 64, height: 48, channels: 3 }, options),
+    ).toEqual([]);
   }, 60_000);
 
   it('a photo over the time limit fails; the next one gets a new engine', async () => {
@@ -39,7 +41,9 @@ describe('OCR', () => {
   }, 60_000);
 
   it('photos read at the same time take turns and each gets its own words', async () => {
-    const [a, b] = await Promise.all([textCardJpeg(['FRESH FISH', 'MARKET']), textCardJpeg(['PLATFORM', 'NORTH'])].map(async (j) => bitmapOf(await j)));
+    const [a, b] = await Promise.all(
+      [textCardJpeg(['FRESH FISH', 'MARKET']), textCardJpeg(['PLATFORM', 'NORTH'])].map(async (j) => bitmapOf(await j)),
+    );
     const [wordsA, wordsB] = await Promise.all([readWords(a!, options), readWords(b!, options)]);
     expect(wordsA).toEqual(expect.arrayContaining(['MARKET']));
     expect(wordsB).toEqual(expect.arrayContaining(['PLATFORM']));

@@ -91,7 +91,9 @@ export async function loadGazetteer(): Promise<Gazetteer> {
  */
 function readPlaces(pbf: Pbf): Omit<Gazetteer, 'around' | 'distanceKm' | 'countryAt'> {
   const countryName = countryNamer();
-  const admin1: { code: string; name: string }[] = JSON.parse(readFileSync(join(__dirname, 'data', 'admin1.json'), 'utf8'));
+  const admin1: { code: string; name: string }[] = JSON.parse(
+    readFileSync(join(__dirname, 'data', 'admin1.json'), 'utf8'),
+  );
   const admin1Names = new Map(admin1.map((a) => [a.code, a.name]));
   const name: string[] = [];
   const lat = column((n) => new Float64Array(n));
@@ -116,7 +118,8 @@ function readPlaces(pbf: Pbf): Omit<Gazetteer, 'around' | 'distanceKm' | 'countr
     else if (tag === 9) row.population = p.readVarint();
     else if (tag === 10) row.lon = (lonE5 += p.readSVarint()) / 1e5;
     else if (tag === 11) row.lat = (latE5 += p.readSVarint()) / 1e5;
-    else if (tag === 1) p.readSVarint(); // GeoNames id
+    else if (tag === 1)
+      p.readSVarint(); // GeoNames id
     else if (tag >= 4 && tag <= 6) p.readString(); // alternative names
   };
   const row: Row = { name: '', country: '', featureCode: '', admin1: '', population: 0, lon: 0, lat: 0 };

@@ -14,7 +14,11 @@ export type { Gazetteer } from './gazetteer';
  * place lies within maxDistanceKm (at sea, on an ice sheet), with the postcode of the position where
  * one is known (see postcodes.ts). The first call loads the gazetteer.
  */
-export async function findPlace(latitude: number, longitude: number, options: PlaceOptions = { maxDistanceKm: DEFAULT_MAX_DISTANCE_KM }): Promise<Place | null> {
+export async function findPlace(
+  latitude: number,
+  longitude: number,
+  options: PlaceOptions = { maxDistanceKm: DEFAULT_MAX_DISTANCE_KM },
+): Promise<Place | null> {
   const place = placeAt(await gazetteer(), latitude, longitude, options);
   return place && { ...place, postcode: await postcodeAt(place.countryCode, latitude, longitude) };
 }

@@ -36,14 +36,21 @@ const COMMON_NAMES: Readonly<Record<string, string>> = { 'US:New York City': 'Ne
  *     neighbourhood or centred inside the city's estimated radius √(population / (π·20,000/km²))
  *     (5.8 km for Paris): the Eiffel Tower is in Paris, not in the town Neuilly-sur-Seine.
  */
-export function placeAt(g: Gazetteer, latitude: number, longitude: number, options: PlaceOptions = { maxDistanceKm: DEFAULT_MAX_DISTANCE_KM }): Place | null {
-  if (!Number.isFinite(latitude) || !Number.isFinite(longitude) || Math.abs(latitude) > 90 || Math.abs(longitude) > 180) return null;
+export function placeAt(
+  g: Gazetteer,
+  latitude: number,
+  longitude: number,
+  options: PlaceOptions = { maxDistanceKm: DEFAULT_MAX_DISTANCE_KM },
+): Place | null {
+  if (!Number.isFinite(latitude) || !Number.isFinite(longitude) || Math.abs(latitude) > 90 || Math.abs(longitude) > 180)
+    return null;
   const cityRadiusKm = Math.min(CITY_RADIUS_KM, options.maxDistanceKm);
 
   let ids = g.around(latitude, longitude, cityRadiusKm);
   const code = g.countryAt(latitude, longitude);
   const inCountry = code === null ? undefined : g.countryIndex.get(code);
-  const nearestIn = (candidates: number[]) => (inCountry === undefined ? candidates[0] : candidates.find((id) => g.country[id] === inCountry));
+  const nearestIn = (candidates: number[]) =>
+    inCountry === undefined ? candidates[0] : candidates.find((id) => g.country[id] === inCountry);
   let nearest = nearestIn(ids);
   if (nearest === undefined && options.maxDistanceKm > cityRadiusKm) {
     ids = g.around(latitude, longitude, options.maxDistanceKm);
@@ -75,7 +82,8 @@ export function placeAt(g: Gazetteer, latitude: number, longitude: number, optio
     nearest !== city &&
     g.population[nearest] < g.population[city] &&
     distanceTo(nearest) <= TOWN_MAX_KM &&
-    (g.isSection[nearest] === 1 || g.distanceKm(g.lat[city], g.lon[city], g.lat[nearest], g.lon[nearest]) <= cityRadius);
+    (g.isSection[nearest] === 1 ||
+      g.distanceKm(g.lat[city], g.lon[city], g.lat[nearest], g.lon[nearest]) <= cityRadius);
 
   const countryCode = g.countryCodes[country];
   const cityName = COMMON_NAMES[`${countryCode}:${g.name[city]}`] ?? g.name[city];

@@ -35,7 +35,8 @@ beforeAll(async () => {
 
 /** Case-, accent- and apostrophe-insensitive: "Montréal" is "Montreal". */
 const norm = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').replace(/[’‘]/g, "'").toLowerCase().trim();
-const oneOf = (got: string | null | undefined, want: string[]) => got != null && want.some((w) => norm(w) === norm(got));
+const oneOf = (got: string | null | undefined, want: string[]) =>
+  got != null && want.some((w) => norm(w) === norm(got));
 
 interface Tally {
   points: number;
@@ -58,7 +59,10 @@ function tally(points: KnownPoint[]): Tally {
       t.withState++;
       if (oneOf(got?.state, [p.state, ...(p.stateAlt ?? [])])) t.state++;
     }
-    if (!cityOk || !countryOk) t.misses.push(`${p.label}: ${got ? `${got.city}, ${got.country}` : 'null'} (expected ${p.city ?? 'null'}, ${p.country ?? 'null'})`);
+    if (!cityOk || !countryOk)
+      t.misses.push(
+        `${p.label}: ${got ? `${got.city}, ${got.country}` : 'null'} (expected ${p.city ?? 'null'}, ${p.country ?? 'null'})`,
+      );
   }
   return t;
 }
@@ -68,12 +72,18 @@ const pct = (n: number, of: number) => `${((100 * n) / of).toFixed(1)}% (${n}/${
 describe('places: known points', () => {
   it(`names the city on ≥ 95% and the country on all of ${KNOWN_POINTS.length} points over every continent`, () => {
     const sets = ['landmark', 'hard', 'neighbourhood'] as const;
-    const rows = [...sets.map((s) => [s, tally(KNOWN_POINTS.filter((p) => p.set === s))] as const), ['all', tally(KNOWN_POINTS)] as const];
+    const rows = [
+      ...sets.map((s) => [s, tally(KNOWN_POINTS.filter((p) => p.set === s))] as const),
+      ['all', tally(KNOWN_POINTS)] as const,
+    ];
     const all = rows[rows.length - 1][1];
     console.log(
       [
         'places accuracy (exact city / country / state):',
-        ...rows.map(([name, t]) => `  ${name.padEnd(13)} ${String(t.points).padStart(3)} points  city ${pct(t.city, t.points)}  country ${pct(t.country, t.points)}  state ${pct(t.state, t.withState)}`),
+        ...rows.map(
+          ([name, t]) =>
+            `  ${name.padEnd(13)} ${String(t.points).padStart(3)} points  city ${pct(t.city, t.points)}  country ${pct(t.country, t.points)}  state ${pct(t.state, t.withState)}`,
+        ),
         'misses:',
         ...all.misses.map((m) => `  ${m}`),
       ].join('\n'),
@@ -86,13 +96,21 @@ describe('places: known points', () => {
 
   it('covers every continent, and open sea and ice sheets', () => {
     const countries = new Set(KNOWN_POINTS.map((p) => p.country));
-    for (const c of ['India', 'Japan', 'France', 'Nigeria', 'United States', 'Brazil', 'Australia', 'Antarctica']) expect(countries).toContain(c);
+    for (const c of ['India', 'Japan', 'France', 'Nigeria', 'United States', 'Brazil', 'Australia', 'Antarctica'])
+      expect(countries).toContain(c);
     expect(KNOWN_POINTS.filter((p) => p.city === null).length).toBeGreaterThan(0);
   });
 });
 
 describe('places: the issue examples', () => {
-  const place = (name: string, town: string | null, state: string | null, country: string, countryCode: string, postcode: unknown = null) => ({ name, town, city: name, state, country, countryCode, postcode });
+  const place = (
+    name: string,
+    town: string | null,
+    state: string | null,
+    country: string,
+    countryCode: string,
+    postcode: unknown = null,
+  ) => ({ name, town, city: name, state, country, countryCode, postcode });
 
   it.each<[string, number, number, ReturnType<typeof place>]>([
     ['Bandra West', 19.0609, 72.8269, place('Mumbai', null, 'Maharashtra', 'India', 'IN', '400050')],
@@ -100,7 +118,12 @@ describe('places: the issue examples', () => {
     ['the Sydney Opera House', -33.8568, 151.2153, place('Sydney', 'The Rocks', 'New South Wales', 'Australia', 'AU')],
     ['Times Square', 40.758, -73.9855, place('New York', "Hell's Kitchen", 'New York', 'United States', 'US')],
     ['Tokyo Tower', 35.6586, 139.7454, place('Tokyo', null, 'Tokyo', 'Japan', 'JP')],
-    ['west of Coimbatore', 11.0221, 76.7419, place('Coimbatore', null, 'Tamil Nadu', 'India', 'IN', expect.stringMatching(/^641\d{3}$/))],
+    [
+      'west of Coimbatore',
+      11.0221,
+      76.7419,
+      place('Coimbatore', null, 'Tamil Nadu', 'India', 'IN', expect.stringMatching(/^641\d{3}$/)),
+    ],
   ])('%s', async (_label, lat, lon, expected) => {
     const got = await findPlace(lat, lon);
     expect(got).toMatchObject(expected);
@@ -137,7 +160,12 @@ describe('places: postcodes', () => {
 describe('places: rule details', () => {
   it('the place is the city: its position is the city centre, its distance the one from the point', () => {
     // GeoNames puts Paris at 48.85341 N 2.3488 E (by Notre-Dame), 4 km from the Eiffel Tower.
-    expect(placeAt(g, 48.8584, 2.2945)).toMatchObject({ name: 'Paris', latitude: 48.85341, longitude: 2.3488, distanceKm: 4 });
+    expect(placeAt(g, 48.8584, 2.2945)).toMatchObject({
+      name: 'Paris',
+      latitude: 48.85341,
+      longitude: 2.3488,
+      distanceKm: 4,
+    });
   });
 
   it('a border town is in the country whose border it lies in', () => {

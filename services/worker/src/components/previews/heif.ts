@@ -22,7 +22,8 @@ export interface RgbaImage {
   data: Buffer;
 }
 
-const hasCode = (value: unknown): value is { code: unknown } => typeof value === 'object' && value !== null && 'code' in value;
+const hasCode = (value: unknown): value is { code: unknown } =>
+  typeof value === 'object' && value !== null && 'code' in value;
 
 /** The primary image of the HEIF file in `buf`, decoded; a `corrupt` or `too-large` MediaError otherwise. */
 export async function decodeHeifPrimary(buf: Uint8Array, name: string, maxPixels: number): Promise<RgbaImage> {
@@ -48,7 +49,9 @@ export async function decodeHeifPrimary(buf: Uint8Array, name: string, maxPixels
     assertPixels(width, height, maxPixels, name);
     if (width <= 0 || height <= 0) throw corrupt(`the primary image has no size (${width}x${height})`);
     const data = new Uint8ClampedArray(width * height * 4);
-    const decoded = await new Promise<boolean>((resolve) => primary.display({ data, width, height }, (result) => resolve(result !== null)));
+    const decoded = await new Promise<boolean>((resolve) =>
+      primary.display({ data, width, height }, (result) => resolve(result !== null)),
+    );
     if (!decoded) throw corrupt('the primary image does not decode');
     return { width, height, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength) };
   } finally {

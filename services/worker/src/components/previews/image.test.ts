@@ -3,7 +3,17 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { tempDir } from '@trove/kit/testing';
 import type { TempDir } from '@trove/kit/testing';
-import { colourAt, cornerImage, cr3Like, describeWithFixtures, dngLike, ffmpeg, FIXTURES, itWithFixtures, nefLike } from '@trove/kit/testing/media';
+import {
+  colourAt,
+  cornerImage,
+  cr3Like,
+  describeWithFixtures,
+  dngLike,
+  ffmpeg,
+  FIXTURES,
+  itWithFixtures,
+  nefLike,
+} from '@trove/kit/testing/media';
 import { MediaError } from '../errors';
 import { DEFAULT_LIMITS } from '../limits';
 import { extractMetadata } from '../metadata';
@@ -81,7 +91,9 @@ describe('generated images', () => {
   });
 
   it('never upscales, and keeps transparency', async () => {
-    const png = await sharp({ create: { width: 100, height: 50, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 0.5 } } })
+    const png = await sharp({
+      create: { width: 100, height: 50, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 0.5 } },
+    })
       .png()
       .toBuffer();
     const p = await makeImagePreviews(await dir.write('small.png', png), 'image/png');
@@ -150,18 +162,29 @@ describe('orientation: what a viewer shows', () => {
     plain = await (await cornerImage(240, 160)).png().toBuffer();
   });
 
-  it.each(['jpeg', 'png', 'webp', 'tiff'] as const)('%s with EXIF orientation 1–8: displayed size (5–8 swap) and upright preview and thumbnail', async (format) => {
-    for (let o = 1; o <= 8; o++) {
-      const tagged = await sharp(plain)[format]().withMetadata({ orientation: o }).toBuffer();
-      expect((await sharp(tagged).metadata()).orientation).toBe(o); // the input is what the test means
-      const p = await makeImagePreviews(await dir.write(`o${o}.${format}`, tagged), `image/${format}`);
-      await expectConsistent(p);
-      const swap = o >= 5;
-      expect([format, o, p.width, p.height]).toEqual([format, o, swap ? 160 : 240, swap ? 240 : 160]);
-      expect([format, o, await cornerOf(p.preview, 'red'), await cornerOf(p.preview, 'green')]).toEqual([format, o, ...DISPLAYED_CORNERS[o]]);
-      expect([format, o, await cornerOf(p.thumbnail, 'red'), await cornerOf(p.thumbnail, 'green')]).toEqual([format, o, ...DISPLAYED_CORNERS[o]]);
-    }
-  });
+  it.each(['jpeg', 'png', 'webp', 'tiff'] as const)(
+    '%s with EXIF orientation 1–8: displayed size (5–8 swap) and upright preview and thumbnail',
+    async (format) => {
+      for (let o = 1; o <= 8; o++) {
+        const tagged = await sharp(plain)[format]().withMetadata({ orientation: o }).toBuffer();
+        expect((await sharp(tagged).metadata()).orientation).toBe(o); // the input is what the test means
+        const p = await makeImagePreviews(await dir.write(`o${o}.${format}`, tagged), `image/${format}`);
+        await expectConsistent(p);
+        const swap = o >= 5;
+        expect([format, o, p.width, p.height]).toEqual([format, o, swap ? 160 : 240, swap ? 240 : 160]);
+        expect([format, o, await cornerOf(p.preview, 'red'), await cornerOf(p.preview, 'green')]).toEqual([
+          format,
+          o,
+          ...DISPLAYED_CORNERS[o],
+        ]);
+        expect([format, o, await cornerOf(p.thumbnail, 'red'), await cornerOf(p.thumbnail, 'green')]).toEqual([
+          format,
+          o,
+          ...DISPLAYED_CORNERS[o],
+        ]);
+      }
+    },
+  );
 
   it('AVIF: the irot/imir transforms are applied once, the EXIF orientation beside them not again', async () => {
     for (const o of [3, 6, 8]) {
@@ -172,13 +195,16 @@ describe('orientation: what a viewer shows', () => {
       await expectConsistent(p);
       const swap = o >= 5;
       expect([o, p.width, p.height]).toEqual([o, swap ? 160 : 240, swap ? 240 : 160]);
-      expect([o, await cornerOf(p.preview, 'red'), await cornerOf(p.preview, 'green')]).toEqual([o, ...DISPLAYED_CORNERS[o]]);
+      expect([o, await cornerOf(p.preview, 'red'), await cornerOf(p.preview, 'green')]).toEqual([
+        o,
+        ...DISPLAYED_CORNERS[o],
+      ]);
     }
   });
 });
 
 describe('HEIF decoders', () => {
-  it('a HEIF that neither libvips nor libheif reads is corrupt, with both decoders\' reasons', async () => {
+  it("a HEIF that neither libvips nor libheif reads is corrupt, with both decoders' reasons", async () => {
     const avif = await (await cornerImage(200, 100)).avif({ effort: 0 }).toBuffer();
     // The boxes still fill the file (the completeness check passes), the item properties are garbage.
     const ipco = avif.indexOf(Buffer.from('ipco'));
@@ -186,22 +212,32 @@ describe('HEIF decoders', () => {
     broken.fill(0x55, ipco + 4, ipco + 60);
     const err = await makeImagePreviews(await dir.write('broken.heic', broken), 'image/heic').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MediaError);
-    expect(err).toMatchObject({ kind: 'corrupt', message: expect.stringMatching(/^broken\.heic: cannot decode the HEIF: libheif: .+; libvips: .+/) });
+    expect(err).toMatchObject({
+      kind: 'corrupt',
+      message: expect.stringMatching(/^broken\.heic: cannot decode the HEIF: libheif: .+; libvips: .+/),
+    });
   });
 
-  it('libheif\'s own reason reaches the error: bytes that are no HEIF are corrupt, not a crash', async () => {
+  it("libheif's own reason reaches the error: bytes that are no HEIF are corrupt, not a crash", async () => {
     const jpeg = await (await cornerImage(64, 48)).jpeg().toBuffer();
-    await expect(decodeHeifPrimary(jpeg, 'not.heic', 50e6)).rejects.toMatchObject({ name: 'MediaError', kind: 'corrupt', message: expect.stringMatching(/^not\.heic: cannot decode HEIF: .*ftyp/) });
+    await expect(decodeHeifPrimary(jpeg, 'not.heic', 50e6)).rejects.toMatchObject({
+      name: 'MediaError',
+      kind: 'corrupt',
+      message: expect.stringMatching(/^not\.heic: cannot decode HEIF: .*ftyp/),
+    });
   });
 
-  itWithFixtures('a HEVC HEIC that libvips cannot decode (no HEVC decoder) goes to libheif, which decodes its primary image', async () => {
-    const heic = await readFile(join(FIXTURES, 'IMG_0543.HEIC'));
-    const header = await sharp(heic).metadata();
-    expect(header.compression).toBe('hevc');
-    const p = await makeImagePreviews(await dir.write('phone.heic', heic), 'image/heic');
-    expect([p.width, p.height]).toEqual([2048, 1536]);
-    expect(p.warnings).toEqual([]);
-  });
+  itWithFixtures(
+    'a HEVC HEIC that libvips cannot decode (no HEVC decoder) goes to libheif, which decodes its primary image',
+    async () => {
+      const heic = await readFile(join(FIXTURES, 'IMG_0543.HEIC'));
+      const header = await sharp(heic).metadata();
+      expect(header.compression).toBe('hevc');
+      const p = await makeImagePreviews(await dir.write('phone.heic', heic), 'image/heic');
+      expect([p.width, p.height]).toEqual([2048, 1536]);
+      expect(p.warnings).toEqual([]);
+    },
+  );
 });
 
 describe('raw-like files', () => {
@@ -235,12 +271,18 @@ describe('raw-like files', () => {
     const lossless = Buffer.from([0xff, 0xd8, 0xff, 0xc3, 0, 4, 0, 0, 0xff, 0xd9]);
     const p = await makeImagePreviews(await dir.write('rgb-thumb.dng', dngLike(lossless, 1)), 'image/x-adobe-dng');
     expect([p.width, p.height]).toEqual([16, 12]);
-    const junk = await dir.write('junk.orf', Buffer.concat([Buffer.from('IIRO\x08\0\0\0\0\0\0\0', 'latin1'), Buffer.alloc(1000, 3)]));
-    await expect(makeImagePreviews(junk, 'image/x-olympus-orf')).rejects.toMatchObject({ name: 'MediaError', kind: 'unsupported' });
+    const junk = await dir.write(
+      'junk.orf',
+      Buffer.concat([Buffer.from('IIRO\x08\0\0\0\0\0\0\0', 'latin1'), Buffer.alloc(1000, 3)]),
+    );
+    await expect(makeImagePreviews(junk, 'image/x-olympus-orf')).rejects.toMatchObject({
+      name: 'MediaError',
+      kind: 'unsupported',
+    });
   });
 });
 
-describe('raw preview source (the port ExifTool\'s JpgFromRaw/PreviewImage extraction plugs into)', () => {
+describe("raw preview source (the port ExifTool's JpgFromRaw/PreviewImage extraction plugs into)", () => {
   let small: Buffer;
   let large: Buffer;
   beforeAll(async () => {
@@ -262,9 +304,13 @@ describe('raw preview source (the port ExifTool\'s JpgFromRaw/PreviewImage extra
     expect([await cornerOf(p.preview, 'red'), await cornerOf(p.preview, 'green')]).toEqual(DISPLAYED_CORNERS[6]);
   });
 
-  it('no preview, a failing source or a preview that does not decode: our own reader\'s preview instead', async () => {
+  it("no preview, a failing source or a preview that does not decode: our own reader's preview instead", async () => {
     const file = await dir.write('fallback.dng', dngLike(small, 8));
-    const sources: RawPreviewSource[] = [async () => null, () => Promise.reject(new Error('exiftool crashed')), async () => ({ jpeg: Buffer.from('not a jpeg'), orientation: 1 })];
+    const sources: RawPreviewSource[] = [
+      async () => null,
+      () => Promise.reject(new Error('exiftool crashed')),
+      async () => ({ jpeg: Buffer.from('not a jpeg'), orientation: 1 }),
+    ];
     for (const rawPreview of sources) {
       const p = await makeImagePreviews(file, 'image/x-adobe-dng', DEFAULT_LIMITS, { rawPreview });
       expect([p.width, p.height]).toEqual([200, 300]);
@@ -273,52 +319,88 @@ describe('raw preview source (the port ExifTool\'s JpgFromRaw/PreviewImage extra
   });
 
   it('nothing decodes anywhere: unsupported, with the reasons', async () => {
-    const junk = await dir.write('junk.arw', Buffer.concat([Buffer.from('II*\0\x08\0\0\0\0\0', 'latin1'), Buffer.alloc(1000, 3)]));
+    const junk = await dir.write(
+      'junk.arw',
+      Buffer.concat([Buffer.from('II*\0\x08\0\0\0\0\0', 'latin1'), Buffer.alloc(1000, 3)]),
+    );
     const rawPreview: RawPreviewSource = async () => ({ jpeg: Buffer.from('not a jpeg'), orientation: null });
-    const err = await makeImagePreviews(junk, 'image/x-sony-arw', DEFAULT_LIMITS, { rawPreview }).catch((e: unknown) => e);
-    expect(err).toMatchObject({ name: 'MediaError', kind: 'unsupported', message: expect.stringMatching(/^junk\.arw: the raw file has no embedded preview that can be decoded \(.+\)$/) });
+    const err = await makeImagePreviews(junk, 'image/x-sony-arw', DEFAULT_LIMITS, { rawPreview }).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toMatchObject({
+      name: 'MediaError',
+      kind: 'unsupported',
+      message: expect.stringMatching(/^junk\.arw: the raw file has no embedded preview that can be decoded \(.+\)$/),
+    });
   });
 });
 
 describe('broken files', () => {
-  itWithFixtures('a JPEG cut off before its end marker decodes as far as it goes, with a warning; cut off in its headers it is corrupt', async () => {
-    const whole = await readFile(join(FIXTURES, 'jobs.jpeg'));
-    const cut = await makeImagePreviews(await dir.write('cut.jpg', whole.subarray(0, Math.floor(whole.length * 0.7))), 'image/jpeg');
-    await expectConsistent(cut);
-    expect([cut.width, cut.height]).toEqual([1152, 2048]);
-    expect(cut.warnings).toEqual([expect.stringMatching(/^cut\.jpg: JPEG ends without its end-of-image marker/)]);
-    // The top of the picture arrived: it is the photo's, not the grey libjpeg pads the missing rows with.
-    const full = await makeImagePreviews(join(FIXTURES, 'jobs.jpeg'), 'image/jpeg');
-    expect(full.warnings).toEqual([]);
-    expect(cut.bitmap.data.subarray(0, 3 * 1152 * 100)).toEqual(full.bitmap.data.subarray(0, 3 * 1152 * 100));
+  itWithFixtures(
+    'a JPEG cut off before its end marker decodes as far as it goes, with a warning; cut off in its headers it is corrupt',
+    async () => {
+      const whole = await readFile(join(FIXTURES, 'jobs.jpeg'));
+      const cut = await makeImagePreviews(
+        await dir.write('cut.jpg', whole.subarray(0, Math.floor(whole.length * 0.7))),
+        'image/jpeg',
+      );
+      await expectConsistent(cut);
+      expect([cut.width, cut.height]).toEqual([1152, 2048]);
+      expect(cut.warnings).toEqual([expect.stringMatching(/^cut\.jpg: JPEG ends without its end-of-image marker/)]);
+      // The top of the picture arrived: it is the photo's, not the grey libjpeg pads the missing rows with.
+      const full = await makeImagePreviews(join(FIXTURES, 'jobs.jpeg'), 'image/jpeg');
+      expect(full.warnings).toEqual([]);
+      expect(cut.bitmap.data.subarray(0, 3 * 1152 * 100)).toEqual(full.bitmap.data.subarray(0, 3 * 1152 * 100));
 
-    const head = await dir.write('head.jpg', whole.subarray(0, whole.indexOf(Buffer.from([0xff, 0xda]))));
-    const err = await makeImagePreviews(head, 'image/jpeg').catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(MediaError);
-    expect(err).toMatchObject({ kind: 'corrupt', message: 'head.jpg: JPEG is malformed or cut off before its picture data' });
-  });
+      const head = await dir.write('head.jpg', whole.subarray(0, whole.indexOf(Buffer.from([0xff, 0xda]))));
+      const err = await makeImagePreviews(head, 'image/jpeg').catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(MediaError);
+      expect(err).toMatchObject({
+        kind: 'corrupt',
+        message: 'head.jpg: JPEG is malformed or cut off before its picture data',
+      });
+    },
+  );
 
   it('garbage with an image type rejects with a MediaError', async () => {
-    const file = await dir.write('noise.png', Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'), Buffer.alloc(100, 7)]));
+    const file = await dir.write(
+      'noise.png',
+      Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'), Buffer.alloc(100, 7)]),
+    );
     await expect(makeImagePreviews(file, 'image/png')).rejects.toBeInstanceOf(MediaError);
   });
 
-  itWithFixtures('a HEIC whose header claims 20000x20000 (more than sharp reads the header of) is refused as too large before any pixel is decoded', async () => {
-    const heic = Buffer.from(await readFile(join(FIXTURES, 'IMG_0543.HEIC')));
-    // The primary image's spatial extent (the ispe property of 4032x3024, not those of its 512x512 tiles) → 20000x20000, 1.6 GB of RGBA.
-    const ispe = heic.indexOf(Buffer.from([...Buffer.from('ispe'), 0, 0, 0, 0, 0, 0, 0x0f, 0xc0, 0, 0, 0x0b, 0xd0]));
-    expect(ispe).toBeGreaterThan(0);
-    heic.writeUInt32BE(20000, ispe + 8);
-    heic.writeUInt32BE(20000, ispe + 12);
-    const file = await dir.write('huge.heic', heic);
-    await expect(makeImagePreviews(file, 'image/heic')).rejects.toMatchObject({ name: 'MediaError', kind: 'too-large', message: "huge.heic: 20000x20000 is more than the 50 megapixels a picture may have here (the worker's memory per item)" });
-    await expect(extractMetadata(file, 'image/heic')).rejects.toMatchObject({ name: 'MediaError', kind: 'too-large' });
-  });
+  itWithFixtures(
+    'a HEIC whose header claims 20000x20000 (more than sharp reads the header of) is refused as too large before any pixel is decoded',
+    async () => {
+      const heic = Buffer.from(await readFile(join(FIXTURES, 'IMG_0543.HEIC')));
+      // The primary image's spatial extent (the ispe property of 4032x3024, not those of its 512x512 tiles) → 20000x20000, 1.6 GB of RGBA.
+      const ispe = heic.indexOf(Buffer.from([...Buffer.from('ispe'), 0, 0, 0, 0, 0, 0, 0x0f, 0xc0, 0, 0, 0x0b, 0xd0]));
+      expect(ispe).toBeGreaterThan(0);
+      heic.writeUInt32BE(20000, ispe + 8);
+      heic.writeUInt32BE(20000, ispe + 12);
+      const file = await dir.write('huge.heic', heic);
+      await expect(makeImagePreviews(file, 'image/heic')).rejects.toMatchObject({
+        name: 'MediaError',
+        kind: 'too-large',
+        message:
+          "huge.heic: 20000x20000 is more than the 50 megapixels a picture may have here (the worker's memory per item)",
+      });
+      await expect(extractMetadata(file, 'image/heic')).rejects.toMatchObject({
+        name: 'MediaError',
+        kind: 'too-large',
+      });
+    },
+  );
 
   itWithFixtures('a photo over the size limit is refused before it is read', async () => {
     const file = join(FIXTURES, 'jobs.jpeg');
     const limits = { ...DEFAULT_LIMITS, maxImageBytes: 1000 };
-    await expect(makeImagePreviews(file, 'image/jpeg', limits)).rejects.toMatchObject({ name: 'MediaError', kind: 'too-large', message: expect.stringMatching(/^jobs\.jpeg: .* MiB is more than the 0\.001 MiB a photo may have$/) });
+    await expect(makeImagePreviews(file, 'image/jpeg', limits)).rejects.toMatchObject({
+      name: 'MediaError',
+      kind: 'too-large',
+      message: expect.stringMatching(/^jobs\.jpeg: .* MiB is more than the 0\.001 MiB a photo may have$/),
+    });
     await expect(extractMetadata(file, 'image/jpeg', limits)).rejects.toMatchObject({ kind: 'too-large' });
   });
 });

@@ -80,7 +80,12 @@ export interface ImagePreviewOptions {
 /** Stills the prebuilt libvips cannot read, decoded by ffmpeg instead. */
 const FFMPEG_DECODED: ReadonlySet<string> = new Set(['image/bmp', 'image/jxl']);
 
-export async function makeImagePreviews(filePath: string, mimeType: string, limits: ProcessingLimits = DEFAULT_LIMITS, options: ImagePreviewOptions = {}): Promise<Previews> {
+export async function makeImagePreviews(
+  filePath: string,
+  mimeType: string,
+  limits: ProcessingLimits = DEFAULT_LIMITS,
+  options: ImagePreviewOptions = {},
+): Promise<Previews> {
   const name = basename(filePath);
   const warnings: string[] = [];
   const bounds = decodeLimits(limits);
@@ -92,12 +97,20 @@ export async function makeImagePreviews(filePath: string, mimeType: string, limi
     if (isRawMime(mimeType)) return decodeRaw(file, filePath, name, options.rawPreview, bounds, limits);
     if (isHeifMime(mimeType)) return decodeHeif(file, filePath, name, bounds, limits);
     // A cut-off JPEG: libjpeg's "premature end" is an error to libvips at any other failOn level.
-    return decodeBitmap(openImage(filePath, { autoOrient: true, limitInputPixels: bounds.libvipsPixels, ...(defect?.kind === 'truncated-jpeg' ? { failOn: 'none' } : {}) }), name);
+    return decodeBitmap(
+      openImage(filePath, {
+        autoOrient: true,
+        limitInputPixels: bounds.libvipsPixels,
+        ...(defect?.kind === 'truncated-jpeg' ? { failOn: 'none' } : {}),
+      }),
+      name,
+    );
   });
   if (bitmap) return { ...(await renderPreviews(bitmap)), warnings };
   // The prebuilt libvips has no BMP or JPEG XL loader; ffmpeg decodes them (Debian's ffmpeg has libjxl).
   const png = await grabFrame(filePath, 0, name, limits.frameTimeoutSeconds);
-  if (!png) throw new MediaError('corrupt', `${name}: cannot decode the ${mimeType === 'image/jxl' ? 'JPEG XL' : 'BMP'}`);
+  if (!png)
+    throw new MediaError('corrupt', `${name}: cannot decode the ${mimeType === 'image/jxl' ? 'JPEG XL' : 'BMP'}`);
   return previewsFromImageBuffer(png, name);
 }
 
@@ -111,11 +124,18 @@ export async function previewsFromImageBuffer(buf: Buffer, name: string): Promis
  * has), libheif-wasm first otherwise (HEVC, or a header libvips cannot read); the other decoder
  * when the first fails. Both failing is a `corrupt` file with both reasons.
  */
-async function decodeHeif(file: FileBytes, filePath: string, name: string, bounds: DecodeLimits, limits: ProcessingLimits): Promise<Bitmap> {
+async function decodeHeif(
+  file: FileBytes,
+  filePath: string,
+  name: string,
+  bounds: DecodeLimits,
+  limits: ProcessingLimits,
+): Promise<Bitmap> {
   const header = await sharp(filePath)
     .metadata()
     .catch(() => null);
-  const viaVips = () => decodeBitmap(openImage(filePath, { autoOrient: true, limitInputPixels: bounds.libvipsPixels }), name);
+  const viaVips = () =>
+    decodeBitmap(openImage(filePath, { autoOrient: true, limitInputPixels: bounds.libvipsPixels }), name);
   const viaLibheif = async () => {
     assertWholeRead(file.size, limits, name);
     const { width, height, data } = await decodeHeifPrimary(await file.readAll(), name, bounds.libheifPixels);
@@ -130,7 +150,11 @@ async function decodeHeif(file: FileBytes, filePath: string, name: string, bound
 }
 
 /** Tries each decoder in turn; a pixel-limit refusal is final (no other decoder may go beyond it). */
-async function firstThatDecodes(decoders: Array<[string, () => Promise<Bitmap>]>, name: string, what: string): Promise<Bitmap> {
+async function firstThatDecodes(
+  decoders: Array<[string, () => Promise<Bitmap>]>,
+  name: string,
+  what: string,
+): Promise<Bitmap> {
   const reasons: string[] = [];
   for (const [decoder, decode] of decoders) {
     try {
@@ -152,13 +176,23 @@ const PICTURE_PHOTOMETRICS = new Set([0, 1, 2, 6]);
  * IFD0 orientation is applied to it unless it does. A DNG without any JPEG preview may still hold
  * an ordinary RGB picture in IFD0, which libvips reads as a TIFF.
  */
-async function decodeRaw(file: FileBytes, filePath: string, name: string, source: RawPreviewSource | undefined, bounds: DecodeLimits, limits: ProcessingLimits): Promise<Bitmap> {
+async function decodeRaw(
+  file: FileBytes,
+  filePath: string,
+  name: string,
+  source: RawPreviewSource | undefined,
+  bounds: DecodeLimits,
+  limits: ProcessingLimits,
+): Promise<Bitmap> {
   const reasons: string[] = [];
   const tryJpeg = async (jpeg: Buffer, orientation: number | null): Promise<Bitmap | null> => {
     try {
       const header = await sharp(jpeg).metadata();
       const pixels = { limitInputPixels: bounds.libvipsPixels };
-      const image = (header.orientation ?? 1) !== 1 || !orientation ? openImage(jpeg, { autoOrient: true, ...pixels }) : applyOrientation(openImage(jpeg, pixels), orientation);
+      const image =
+        (header.orientation ?? 1) !== 1 || !orientation
+          ? openImage(jpeg, { autoOrient: true, ...pixels })
+          : applyOrientation(openImage(jpeg, pixels), orientation);
       return await decodeBitmap(image, name);
     } catch (err) {
       if (err instanceof MediaError && err.kind === 'too-large') throw err;
@@ -166,7 +200,9 @@ async function decodeRaw(file: FileBytes, filePath: string, name: string, source
       return null;
     }
   };
-  const external = source ? await source(filePath).catch((err: unknown) => (reasons.push(`raw-preview source: ${errorMessage(err)}`), null)) : null;
+  const external = source
+    ? await source(filePath).catch((err: unknown) => (reasons.push(`raw-preview source: ${errorMessage(err)}`), null))
+    : null;
   const fromSource = external && (await tryJpeg(external.jpeg, external.orientation));
   if (fromSource) return fromSource;
 
@@ -180,7 +216,8 @@ async function decodeRaw(file: FileBytes, filePath: string, name: string, source
   const tiff = TiffReader.open(buf);
   const ifd0 = tiff?.ifd0();
   const photometric = tiff && ifd0 ? tiff.number(ifd0, 0x0106) : null;
-  if (photometric !== null && PICTURE_PHOTOMETRICS.has(photometric)) return decodeBitmap(openImage(buf, { autoOrient: true, limitInputPixels: bounds.libvipsPixels }), name);
+  if (photometric !== null && PICTURE_PHOTOMETRICS.has(photometric))
+    return decodeBitmap(openImage(buf, { autoOrient: true, limitInputPixels: bounds.libvipsPixels }), name);
   const why = reasons.length ? ` (${reasons.join('; ')})` : '';
   throw new MediaError('unsupported', `${name}: the raw file has no embedded preview that can be decoded${why}`);
 }

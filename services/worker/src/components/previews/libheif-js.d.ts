@@ -14,7 +14,10 @@ declare module 'libheif-js/wasm-bundle' {
       get_height(): number;
       is_primary(): boolean;
       /** Decodes to interleaved RGBA into `target.data`, transforms (irot/imir, grids) applied; `done(null)` on failure. */
-      display(target: { data: Uint8ClampedArray; width: number; height: number }, done: (result: { data: Uint8ClampedArray } | null) => void): void;
+      display(
+        target: { data: Uint8ClampedArray; width: number; height: number },
+        done: (result: { data: Uint8ClampedArray } | null) => void,
+      ): void;
       free(): void;
     }
   }

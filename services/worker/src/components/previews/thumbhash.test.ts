@@ -13,7 +13,11 @@ async function packageHash(w: number, h: number, rgba: Uint8Array): Promise<numb
     const [w, h, b64] = process.argv.slice(1);
     process.stdout.write(JSON.stringify(Array.from(rgbaToThumbHash(Number(w), Number(h), Buffer.from(b64, 'base64')))));
   `;
-  const { stdout } = await execFileAsync(process.execPath, ['--input-type=module', '-e', script, String(w), String(h), Buffer.from(rgba).toString('base64')], { cwd: __dirname });
+  const { stdout } = await execFileAsync(
+    process.execPath,
+    ['--input-type=module', '-e', script, String(w), String(h), Buffer.from(rgba).toString('base64')],
+    { cwd: __dirname },
+  );
   return JSON.parse(stdout) as number[];
 }
 

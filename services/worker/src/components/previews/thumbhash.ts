@@ -85,8 +85,14 @@ export function rgbaToThumbHash(w: number, h: number, rgba: ArrayLike<number>): 
 
   // Constants
   const isLandscape = w > h;
-  const header24 = round(63 * lDc) | (round(31.5 + 31.5 * pDc) << 6) | (round(31.5 + 31.5 * qDc) << 12) | (round(31 * lScale) << 18) | (Number(hasAlpha) << 23);
-  const header16 = (isLandscape ? ly : lx) | (round(63 * pScale) << 3) | (round(63 * qScale) << 9) | (Number(isLandscape) << 15);
+  const header24 =
+    round(63 * lDc) |
+    (round(31.5 + 31.5 * pDc) << 6) |
+    (round(31.5 + 31.5 * qDc) << 12) |
+    (round(31 * lScale) << 18) |
+    (Number(hasAlpha) << 23);
+  const header16 =
+    (isLandscape ? ly : lx) | (round(63 * pScale) << 3) | (round(63 * qScale) << 9) | (Number(isLandscape) << 15);
   const hash: number[] = [header24 & 255, (header24 >> 8) & 255, header24 >> 16, header16 & 255, header16 >> 8];
   const acStart = hasAlpha ? 6 : 5;
   let acIndex = 0;

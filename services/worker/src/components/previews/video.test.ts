@@ -49,7 +49,13 @@ describe('makeVideoPreviews', () => {
 });
 
 describe('isWebPlayable', () => {
-  const h264Mp4: MediaMetadata = { ...emptyMetadata(), container: 'mp4', videoCodec: 'h264', audioCodec: 'aac', pixelFormat: 'yuv420p' };
+  const h264Mp4: MediaMetadata = {
+    ...emptyMetadata(),
+    container: 'mp4',
+    videoCodec: 'h264',
+    audioCodec: 'aac',
+    pixelFormat: 'yuv420p',
+  };
   const cases: Array<{ name: string; meta: MediaMetadata; playable: boolean }> = [
     { name: 'H.264/AAC MP4', meta: h264Mp4, playable: true },
     { name: 'H.264 MOV without audio', meta: { ...h264Mp4, container: 'mov', audioCodec: null }, playable: true },
@@ -57,7 +63,11 @@ describe('isWebPlayable', () => {
     { name: '10-bit H.264', meta: { ...h264Mp4, pixelFormat: 'yuv420p10le' }, playable: false },
     { name: 'H.264 with Opus audio', meta: { ...h264Mp4, audioCodec: 'opus' }, playable: false },
     { name: 'H.264 in Matroska', meta: { ...h264Mp4, container: 'matroska' }, playable: false },
-    { name: 'VP9 WebM', meta: { ...h264Mp4, container: 'webm', videoCodec: 'vp9', audioCodec: 'opus' }, playable: false },
+    {
+      name: 'VP9 WebM',
+      meta: { ...h264Mp4, container: 'webm', videoCodec: 'vp9', audioCodec: 'opus' },
+      playable: false,
+    },
   ];
   it.each(cases)('$name → $playable', ({ meta, playable }) => {
     expect(isWebPlayable(meta)).toBe(playable);
@@ -73,7 +83,17 @@ describe('transcodeIfNeeded', () => {
 
   it('never carries the metadata of the original: a playable MP4 with a GPS position is copied without it, a transcode too', async () => {
     const located = videos.dir.file('located.mp4');
-    await ffmpeg(['-i', videos.mp4, '-c', 'copy', '-metadata', 'location=+52.3702+004.8952/', '-metadata', 'title=Amsterdam', located]);
+    await ffmpeg([
+      '-i',
+      videos.mp4,
+      '-c',
+      'copy',
+      '-metadata',
+      'location=+52.3702+004.8952/',
+      '-metadata',
+      'title=Amsterdam',
+      located,
+    ]);
     const meta = await extractMetadata(located, 'video/mp4');
     expect(meta.latitude).toBeCloseTo(52.3702, 3);
     expect(meta.longitude).toBeCloseTo(4.8952, 3);
@@ -86,7 +106,16 @@ describe('transcodeIfNeeded', () => {
     expect(isWebPlayable(await extractMetadata(out, 'video/mp4'))).toBe(true);
 
     const mov = videos.dir.file('located.mov');
-    await ffmpeg([...testClipArgs({ seconds: 0.5, size: '160x120' }), '-c:v', 'mpeg4', '-c:a', 'pcm_s16le', '-metadata', 'location=+52.3702+004.8952/', mov]);
+    await ffmpeg([
+      ...testClipArgs({ seconds: 0.5, size: '160x120' }),
+      '-c:v',
+      'mpeg4',
+      '-c:a',
+      'pcm_s16le',
+      '-metadata',
+      'location=+52.3702+004.8952/',
+      mov,
+    ]);
     const movMeta = await extractMetadata(mov, 'video/quicktime');
     expect(movMeta.latitude).toBeCloseTo(52.3702, 3);
     const transcoded = videos.dir.file('located-transcode.mp4');
@@ -97,7 +126,20 @@ describe('transcodeIfNeeded', () => {
 
   it('encodes VP9/Opus WebM to a fast-start H.264/AAC MP4', async () => {
     const webm = videos.dir.file('clip.webm');
-    await ffmpeg([...testClipArgs({ size: '160x120' }), '-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '100k', '-c:a', 'libopus', webm]);
+    await ffmpeg([
+      ...testClipArgs({ size: '160x120' }),
+      '-c:v',
+      'libvpx-vp9',
+      '-deadline',
+      'realtime',
+      '-cpu-used',
+      '8',
+      '-b:v',
+      '100k',
+      '-c:a',
+      'libopus',
+      webm,
+    ]);
     const out = videos.dir.file('from-webm.mp4');
     expect(await transcodeIfNeeded(webm, await extractMetadata(webm, 'video/webm'), out)).toBe(out);
     const probe = await ffprobeJson(out);
@@ -127,13 +169,29 @@ describe('transcodeIfNeeded', () => {
 
   it('scales to fit 1080p in either orientation, with even sides', async () => {
     const tall = videos.dir.file('tall.avi');
-    await ffmpeg([...testClipArgs({ seconds: 0.2, size: '1440x2560', rate: 5, audio: false }), '-c:v', 'mpeg4', '-q:v', '31', tall]);
+    await ffmpeg([
+      ...testClipArgs({ seconds: 0.2, size: '1440x2560', rate: 5, audio: false }),
+      '-c:v',
+      'mpeg4',
+      '-q:v',
+      '31',
+      tall,
+    ]);
     const out = videos.dir.file('tall.mp4');
     await transcodeIfNeeded(tall, await extractMetadata(tall, 'video/x-msvideo'), out);
     expect((await ffprobeJson(out)).streams[0]).toMatchObject({ codec_name: 'h264', width: 1080, height: 1920 });
 
     const odd = videos.dir.file('odd.webm');
-    await ffmpeg([...testClipArgs({ seconds: 0.2, size: '321x241', rate: 5, audio: false }), '-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', odd]);
+    await ffmpeg([
+      ...testClipArgs({ seconds: 0.2, size: '321x241', rate: 5, audio: false }),
+      '-c:v',
+      'libvpx-vp9',
+      '-deadline',
+      'realtime',
+      '-cpu-used',
+      '8',
+      odd,
+    ]);
     const oddOut = videos.dir.file('odd.mp4');
     await transcodeIfNeeded(odd, await extractMetadata(odd, 'video/webm'), oddOut);
     expect((await ffprobeJson(oddOut)).streams[0]).toMatchObject({ width: 320, height: 240 });

@@ -21,7 +21,11 @@ export function posterTime(durationSeconds: number | null): number {
   return Math.min(1, durationSeconds * 0.1);
 }
 
-export async function makeVideoPreviews(filePath: string, meta: MediaMetadata, limits: ProcessingLimits = DEFAULT_LIMITS): Promise<Previews> {
+export async function makeVideoPreviews(
+  filePath: string,
+  meta: MediaMetadata,
+  limits: ProcessingLimits = DEFAULT_LIMITS,
+): Promise<Previews> {
   const name = basename(filePath);
   const frameAt = (seconds: number) => grabFrame(filePath, seconds, name, limits.frameTimeoutSeconds);
   // Seeking can land past the last frame of a clip whose duration the container overstates.
@@ -69,18 +73,40 @@ const STRIP_METADATA = ['-map_metadata', '-1', '-map_metadata:s', '-1', '-map_ch
  * it ffmpeg is killed and the item FAILED as too costly: a READY video that no browser plays would
  * be a silent failure, and the original stays downloadable (docs: security model).
  */
-export async function transcodeIfNeeded(filePath: string, meta: MediaMetadata, outPath: string, limits: ProcessingLimits = DEFAULT_LIMITS): Promise<string | null> {
+export async function transcodeIfNeeded(
+  filePath: string,
+  meta: MediaMetadata,
+  outPath: string,
+  limits: ProcessingLimits = DEFAULT_LIMITS,
+): Promise<string | null> {
   const playable = isWebPlayable(meta);
   if (playable && !hasPosition(meta)) return null;
   const name = basename(filePath);
   if (!meta.videoCodec) throw new MediaError('unsupported', `${name}: no video stream to transcode`);
-  const video = playable || canCopyVideo(meta) ? ['-c:v', 'copy'] : ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-vf', scaleFilter()];
+  const video =
+    playable || canCopyVideo(meta)
+      ? ['-c:v', 'copy']
+      : ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-vf', scaleFilter()];
   const audio = meta.audioCodec === 'aac' ? ['-c:a', 'copy'] : ['-c:a', 'aac', '-b:a', '128k'];
   const budget = transcodeBudgetSeconds(meta.durationSeconds, meta.width, meta.height, limits);
   try {
     await runFfmpeg({
       input: filePath,
-      outputOptions: ['-map', '0:v:0', '-map', '0:a:0?', ...STRIP_METADATA, '-sn', '-dn', ...video, ...audio, '-movflags', '+faststart', '-f', 'mp4'],
+      outputOptions: [
+        '-map',
+        '0:v:0',
+        '-map',
+        '0:a:0?',
+        ...STRIP_METADATA,
+        '-sn',
+        '-dn',
+        ...video,
+        ...audio,
+        '-movflags',
+        '+faststart',
+        '-f',
+        'mp4',
+      ],
       output: outPath,
       timeoutSeconds: budget,
       what: `${playable ? 'copy without metadata' : 'transcode'} of ${name}`,
@@ -89,7 +115,11 @@ export async function transcodeIfNeeded(filePath: string, meta: MediaMetadata, o
     // Over its budget the file is what costs too much, whatever a retry would do: it fails for good.
     if (err instanceof MediaError && err.cause instanceof ToolFailure && err.cause.reason === 'timeout') {
       const declared = `${meta.durationSeconds ?? '?'} s at ${meta.width ?? '?'}x${meta.height ?? '?'}`;
-      throw new MediaError('too-large', `${name}: making a copy browsers play took longer than its budget of ${budget} s (${declared}); ffmpeg was killed`, { cause: err });
+      throw new MediaError(
+        'too-large',
+        `${name}: making a copy browsers play took longer than its budget of ${budget} s (${declared}); ffmpeg was killed`,
+        { cause: err },
+      );
     }
     throw err;
   }
@@ -103,7 +133,13 @@ function hasPosition(meta: MediaMetadata): boolean {
 function canCopyVideo(meta: MediaMetadata): boolean {
   const long = Math.max(meta.width ?? Infinity, meta.height ?? Infinity);
   const short = Math.min(meta.width ?? Infinity, meta.height ?? Infinity);
-  return meta.videoCodec === 'h264' && meta.pixelFormat !== null && WEB_PIXEL_FORMATS.has(meta.pixelFormat) && long <= MAX_LONG_EDGE && short <= MAX_SHORT_EDGE;
+  return (
+    meta.videoCodec === 'h264' &&
+    meta.pixelFormat !== null &&
+    WEB_PIXEL_FORMATS.has(meta.pixelFormat) &&
+    long <= MAX_LONG_EDGE &&
+    short <= MAX_SHORT_EDGE
+  );
 }
 
 /** One scale factor ≤ 1 that fits both limits, then each side rounded down to even. */

@@ -44,7 +44,8 @@ const ROW = 6;
 
 const centernet = sharedModel('centernet', {
   // The first execution sets the kernels up (about 250 ms): paid at load, not by the first photo.
-  prepare: (model) => tf.tidy(() => void model.execute({ [INPUT]: tf.zeros([1, INPUT_SIZE, INPUT_SIZE, 3]) }, DETECTIONS)),
+  prepare: (model) =>
+    tf.tidy(() => void model.execute({ [INPUT]: tf.zeros([1, INPUT_SIZE, INPUT_SIZE, 3]) }, DETECTIONS)),
 });
 
 /**
@@ -69,7 +70,13 @@ export async function detectThings(image: Bitmap, options: ThingsOptions): Promi
 /** The model's detection rows, flat. Every tensor made here is disposed before it returns. */
 async function detections(model: GraphModel, image: Bitmap): Promise<Float32Array> {
   const { rgb } = await letterbox(image, INPUT_SIZE);
-  const output = tf.tidy(() => model.execute({ [INPUT]: tf.tensor4d(Float32Array.from(rgb), [1, INPUT_SIZE, INPUT_SIZE, 3]) }, DETECTIONS) as tf.Tensor);
+  const output = tf.tidy(
+    () =>
+      model.execute(
+        { [INPUT]: tf.tensor4d(Float32Array.from(rgb), [1, INPUT_SIZE, INPUT_SIZE, 3]) },
+        DETECTIONS,
+      ) as tf.Tensor,
+  );
   try {
     return (await output.data()) as Float32Array;
   } finally {

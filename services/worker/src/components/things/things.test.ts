@@ -8,7 +8,14 @@ import { extractMetadata } from '../metadata';
 import type { Bitmap } from '../bitmap';
 import type { TempDir } from '@trove/kit/testing';
 import { tempDir } from '@trove/kit/testing';
-import { FIXTURES, ffmpeg, fixturesPresent, itWithFixtures, SYNTHETIC_PATTERNS, testClipArgs } from '@trove/kit/testing/media';
+import {
+  FIXTURES,
+  ffmpeg,
+  fixturesPresent,
+  itWithFixtures,
+  SYNTHETIC_PATTERNS,
+  testClipArgs,
+} from '@trove/kit/testing/media';
 import type { sharp } from '../previews/sharp';
 import { tf } from '../vision';
 import { DEFAULT_THINGS_MIN_SCORE, detectThings } from '.';
@@ -26,7 +33,10 @@ afterAll(() => dir.remove());
 
 /** A 1600x1200 picture made by sharp, through the previews as an uploaded JPEG would go. */
 async function pattern(name: string, image: sharp.Sharp): Promise<Bitmap> {
-  const file = await dir.write(`${name}.jpg`, await image.resize(1600, 1200, { fit: 'fill' }).jpeg({ quality: 90 }).toBuffer());
+  const file = await dir.write(
+    `${name}.jpg`,
+    await image.resize(1600, 1200, { fit: 'fill' }).jpeg({ quality: 90 }).toBuffer(),
+  );
   return (await makeImagePreviews(file, 'image/jpeg')).bitmap;
 }
 
@@ -46,30 +56,49 @@ describe('detectThings', () => {
     expect(things[0].score).toBeGreaterThan(things[1].score);
   });
 
-  itWithFixtures('jobs.jpeg gets its best guess ("Donut", 0.54) at the default threshold, nothing at 0.55', async () => {
-    const jobs = (await makeImagePreviews(join(FIXTURES, 'jobs.jpeg'), 'image/jpeg')).bitmap;
-    expect((await detectThings(jobs, options)).map((t) => t.label)).toEqual(['Donut']);
-    expect(await detectThings(jobs, { minScore: 0.55 })).toEqual([]);
-  });
+  itWithFixtures(
+    'jobs.jpeg gets its best guess ("Donut", 0.54) at the default threshold, nothing at 0.55',
+    async () => {
+      const jobs = (await makeImagePreviews(join(FIXTURES, 'jobs.jpeg'), 'image/jpeg')).bitmap;
+      expect((await detectThings(jobs, options)).map((t) => t.label)).toEqual(['Donut']);
+      expect(await detectThings(jobs, { minScore: 0.55 })).toEqual([]);
+    },
+  );
 
-  it.each(['gradient', 'noise', 'white', 'black', 'orange', 'checkerboard'] as const)('a synthetic %s has no things', async (name) => {
-    expect(await detectThings(await pattern(name, SYNTHETIC_PATTERNS[name]()), options)).toEqual([]);
-  });
+  it.each(['gradient', 'noise', 'white', 'black', 'orange', 'checkerboard'] as const)(
+    'a synthetic %s has no things',
+    async (name) => {
+      expect(await detectThings(await pattern(name, SYNTHETIC_PATTERNS[name]()), options)).toEqual([]);
+    },
+  );
 
   it("a video's poster frame (the previews' bitmap) is looked at like a photo", async () => {
     const clip = dir.file('clip.mp4');
-    await ffmpeg([...testClipArgs({ seconds: 2, audio: false }), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', clip]);
+    await ffmpeg([
+      ...testClipArgs({ seconds: 2, audio: false }),
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      clip,
+    ]);
     const poster = (await makeVideoPreviews(clip, await extractMetadata(clip, 'video/mp4'))).bitmap;
     expect([poster.width, poster.height]).toEqual([320, 240]);
     expect(await detectThings(poster, options)).toEqual([]);
   });
 
-  itWithFixtures('20 runs in one process leave the number of tensors as it was: nothing leaks', async () => {
-    await detectThings(pizza, options);
-    const before = tf.memory().numTensors;
-    for (let i = 0; i < 20; i++) expect((await detectThings(pizza, options)).map((t) => t.label)).toEqual(['Pizza']);
-    expect(tf.memory().numTensors).toBe(before);
-  }, 120_000);
+  itWithFixtures(
+    '20 runs in one process leave the number of tensors as it was: nothing leaks',
+    async () => {
+      await detectThings(pizza, options);
+      const before = tf.memory().numTensors;
+      for (let i = 0; i < 20; i++) expect((await detectThings(pizza, options)).map((t) => t.label)).toEqual(['Pizza']);
+      expect(tf.memory().numTensors).toBe(before);
+    },
+    120_000,
+  );
 });
 
 describe('labels', () => {

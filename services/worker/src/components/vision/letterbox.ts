@@ -22,7 +22,9 @@ export async function letterbox(image: Bitmap, size: number): Promise<Letterboxe
   const height = Math.max(1, Math.round(image.height * scale));
   const left = Math.floor((size - width) / 2);
   const top = Math.floor((size - height) / 2);
-  const rgb = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels as 1 | 2 | 3 | 4 } })
+  const rgb = await sharp(image.data, {
+    raw: { width: image.width, height: image.height, channels: image.channels as 1 | 2 | 3 | 4 },
+  })
     .resize(width, height, { fit: 'fill' })
     // Transparent parts become black, like the padding.
     .flatten({ background: { r: 0, g: 0, b: 0 } })

@@ -46,7 +46,11 @@ export function sharedModel(name: string, options: SharedModelOptions = {}): (lo
   };
 }
 
-async function load(name: string, { prepare, jsonPath = modelJsonPath(name) }: SharedModelOptions, log: Logger | undefined): Promise<GraphModel> {
+async function load(
+  name: string,
+  { prepare, jsonPath = modelJsonPath(name) }: SharedModelOptions,
+  log: Logger | undefined,
+): Promise<GraphModel> {
   const started = process.hrtime.bigint();
   try {
     const runtime = await visionRuntime();

@@ -35,7 +35,10 @@ export function visionRuntime(): Promise<VisionRuntime> {
 
 async function setUp(): Promise<VisionRuntime> {
   const native = await useTfjsNode();
-  const runtime: VisionRuntime = native === true ? { backend: 'tensorflow' } : { backend: await useWasm(), ...(native && { fallbackReason: native }) };
+  const runtime: VisionRuntime =
+    native === true
+      ? { backend: 'tensorflow' }
+      : { backend: await useWasm(), ...(native && { fallbackReason: native }) };
   // Skips the per-operation checks and debug bookkeeping meant for development.
   tf.enableProdMode();
   return runtime;
@@ -58,14 +61,18 @@ async function useTfjsNode(): Promise<true | false | string> {
   } catch (err) {
     return `${TFJS_NODE} is installed but cannot be loaded: ${errorMessage(err)}`;
   }
-  if (tf.findBackendFactory('tensorflow') === null) return `${TFJS_NODE} is installed for another version of @tensorflow/tfjs-core than ${tf.version_core}`;
+  if (tf.findBackendFactory('tensorflow') === null)
+    return `${TFJS_NODE} is installed for another version of @tensorflow/tfjs-core than ${tf.version_core}`;
   return (await tf.setBackend('tensorflow')) || `${TFJS_NODE} is installed but its backend did not initialise`;
 }
 
 async function useWasm(): Promise<VisionRuntime['backend']> {
   // Before setBackend, with the trailing separator: the prefix the .wasm file names are appended to.
   setWasmPaths(dirname(require.resolve('@tensorflow/tfjs-backend-wasm')) + sep);
-  const before = { uncaughtException: process.listeners('uncaughtException'), unhandledRejection: process.listeners('unhandledRejection') };
+  const before = {
+    uncaughtException: process.listeners('uncaughtException'),
+    unhandledRejection: process.listeners('unhandledRejection'),
+  };
   const ok = await tf.setBackend('wasm');
   await tf.ready();
   detachEmscriptenHandlers(before);
@@ -83,10 +90,12 @@ async function useWasm(): Promise<VisionRuntime['backend']> {
 function detachEmscriptenHandlers(before: { uncaughtException: unknown[]; unhandledRejection: unknown[] }): void {
   const isEmscripten = (listener: unknown) => /ExitStatus|throw reason/.test(String(listener));
   for (const listener of process.listeners('uncaughtException')) {
-    if (!before.uncaughtException.includes(listener) && isEmscripten(listener)) process.removeListener('uncaughtException', listener);
+    if (!before.uncaughtException.includes(listener) && isEmscripten(listener))
+      process.removeListener('uncaughtException', listener);
   }
   for (const listener of process.listeners('unhandledRejection')) {
-    if (!before.unhandledRejection.includes(listener) && isEmscripten(listener)) process.removeListener('unhandledRejection', listener);
+    if (!before.unhandledRejection.includes(listener) && isEmscripten(listener))
+      process.removeListener('unhandledRejection', listener);
   }
 }
 

@@ -16,8 +16,10 @@ interface Manifest {
   files: Record<string, { from: string; bytes: number; sha256: string }>;
 }
 
-const manifest = async (name: string) => JSON.parse(await readFile(join(MODELS_DIR, name, 'manifest.json'), 'utf8')) as Manifest;
-const modelNames = async () => (await readdir(MODELS_DIR, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
+const manifest = async (name: string) =>
+  JSON.parse(await readFile(join(MODELS_DIR, name, 'manifest.json'), 'utf8')) as Manifest;
+const modelNames = async () =>
+  (await readdir(MODELS_DIR, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
 
 describe('model files', () => {
   it('are found at the root of the worker package, from src/ as from dist/', () => {
@@ -33,7 +35,9 @@ describe('model files', () => {
     for (const name of names) {
       const { model, files } = await manifest(name);
       expect(model).toBe(name);
-      expect((await readdir(join(MODELS_DIR, name))).sort()).toEqual([...Object.keys(files), 'README.md', 'manifest.json'].sort());
+      expect((await readdir(join(MODELS_DIR, name))).sort()).toEqual(
+        [...Object.keys(files), 'README.md', 'manifest.json'].sort(),
+      );
       for (const [file, { bytes, sha256 }] of Object.entries(files)) {
         const data = await readFile(join(MODELS_DIR, name, file));
         expect([file, data.length, createHash('sha256').update(data).digest('hex')]).toEqual([file, bytes, sha256]);
@@ -57,7 +61,10 @@ describe('model files', () => {
 
 describe('visionRuntime', () => {
   it('without tfjs-node: the wasm backend, set up once, its Emscripten process handlers removed', async () => {
-    const before = { uncaught: process.listeners('uncaughtException'), unhandled: process.listeners('unhandledRejection') };
+    const before = {
+      uncaught: process.listeners('uncaughtException'),
+      unhandled: process.listeners('unhandledRejection'),
+    };
     expect(() => require.resolve('@tensorflow/tfjs-node')).toThrow();
     const runtime = await visionRuntime();
     expect(runtime).toEqual({ backend: 'wasm' });
@@ -82,7 +89,8 @@ describe('sharedModel', () => {
     expect(failed).toBeInstanceOf(ModelLoadError);
     expect(failed.message).toMatch(/^the centernet model cannot be loaded: .*ENOENT/);
 
-    for (const file of ['centernet.json', 'centernet.bin']) await copyFile(join(MODELS_DIR, 'centernet', file), dir.file(file));
+    for (const file of ['centernet.json', 'centernet.bin'])
+      await copyFile(join(MODELS_DIR, 'centernet', file), dir.file(file));
     const tensors = tf.memory().numTensors;
     const model = await load();
     expect(model.inputs[0].shape).toEqual([1, 512, 512, 3]);
@@ -101,17 +109,20 @@ describe('sharedModel', () => {
 });
 
 describe('letterbox', () => {
-  it.each([1, 2, 3, 4])('a 30x20 picture of %i channels: scaled to fit 64x64, centred between black bars, RGB', async (channels) => {
-    // Grey 200, opaque where there is an alpha channel.
-    const data = Buffer.alloc(30 * 20 * channels, 200);
-    if (channels % 2 === 0) for (let i = channels - 1; i < data.length; i += channels) data[i] = 255;
-    const { rgb, size, scale, left, top } = await letterbox({ data, width: 30, height: 20, channels }, 64);
-    // 43 rows of picture (20 × 64/30, rounded), 10 black rows above and 11 below.
-    expect([rgb.length, size, left, top]).toEqual([64 * 64 * 3, 64, 0, 10]);
-    expect(scale).toBeCloseTo(64 / 30);
-    const pixel = (x: number, y: number) => [...rgb.subarray((y * 64 + x) * 3, (y * 64 + x) * 3 + 3)];
-    expect(pixel(32, 5)).toEqual([0, 0, 0]);
-    expect(pixel(32, 32)).toEqual([200, 200, 200]);
-    expect(pixel(32, 60)).toEqual([0, 0, 0]);
-  });
+  it.each([1, 2, 3, 4])(
+    'a 30x20 picture of %i channels: scaled to fit 64x64, centred between black bars, RGB',
+    async (channels) => {
+      // Grey 200, opaque where there is an alpha channel.
+      const data = Buffer.alloc(30 * 20 * channels, 200);
+      if (channels % 2 === 0) for (let i = channels - 1; i < data.length; i += channels) data[i] = 255;
+      const { rgb, size, scale, left, top } = await letterbox({ data, width: 30, height: 20, channels }, 64);
+      // 43 rows of picture (20 × 64/30, rounded), 10 black rows above and 11 below.
+      expect([rgb.length, size, left, top]).toEqual([64 * 64 * 3, 64, 0, 10]);
+      expect(scale).toBeCloseTo(64 / 30);
+      const pixel = (x: number, y: number) => [...rgb.subarray((y * 64 + x) * 3, (y * 64 + x) * 3 + 3)];
+      expect(pixel(32, 5)).toEqual([0, 0, 0]);
+      expect(pixel(32, 32)).toEqual([200, 200, 200]);
+      expect(pixel(32, 60)).toEqual([0, 0, 0]);
+    },
+  );
 });
