@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help install install-test build typecheck lint test test-unit test-e2e up clean docs bench chaos eval-metadata
+.PHONY: help install install-test build typecheck lint test test-unit test-e2e up clean docs bench chaos eval-metadata audit
 
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -58,6 +58,9 @@ eval-metadata: build ## Metadata the worker reads vs ExifTool's truth on the rea
 
 chaos: build ## 120 uploads while every service, a worker and nats-server are killed in turn; ends "N uploaded, N ready, N lost, N duplicated"
 	@node scripts/chaos.mjs
+
+audit: ## npm audit of the lockfile against scripts/audit-allowlist.json; says SKIPPED when the registry refuses audits
+	@node scripts/audit.mjs
 
 clean: ## Remove build output (keeps ./data)
 	@npx tsc -b tsconfig.build.json --clean

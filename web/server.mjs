@@ -65,6 +65,15 @@ app.set('trust proxy', config.trustedProxies.length ? config.trustedProxies : fa
 /** @type {(address: string, hop: number) => boolean} */
 const fromTrustedProxy = app.get('trust proxy fn');
 
+// The CSP (with a nonce per answer) and HSTS over HTTPS; not under `--dev`, whose Vite client injects scripts of its own.
+if (!vite)
+  app.use(
+    entry.securityHeaders({
+      mapTileUrl: config.mapTileUrl,
+      hstsMaxAgeSeconds: config.hstsMaxAgeSeconds,
+      isSecure: (req) => /** @type {import('express').Request} */ (req).secure,
+    }),
+  );
 app.use((req, res, next) => {
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Referrer-Policy', 'same-origin');
@@ -102,6 +111,9 @@ app.use((req, res, next) => {
   res.status(403).json({ message: 'cross-site request refused' });
 });
 
+// Bodies are bounded from their headers before anything reads them (413); the streamed upload relay is exempt.
+app.use(entry.bodyLimit(config.bodyLimitBytes));
+
 app.get('/healthz', (_req, res) => {
   res.json({ status: 'ok' });
 });
@@ -122,7 +134,7 @@ app.all(
   createRequestHandler({
     build: vite ? loadBuild : build,
     mode: vite ? 'development' : 'production',
-    getLoadContext: (req) => entry.requestContext(context, req.ip),
+    getLoadContext: (req, res) => entry.requestContext(context, req.ip, entry.cspNonceOf(res)),
   }),
 );
 

@@ -17,6 +17,7 @@ import {
   podSpec,
   problems,
   render,
+  renderNotes,
   type K8sObject,
 } from './manifests';
 
@@ -235,6 +236,14 @@ describe('home-lab defaults', () => {
     ]);
   });
 
+  it('serves every host over TLS by default, and tells the web app its public URL is https', () => {
+    expect(at(named(objects, 'Ingress', 'trove'), 'spec.tls')).toEqual([
+      { secretName: 'trove-tls', hosts: ['photos.home.arpa', 'api.photos.home.arpa', 'docs.photos.home.arpa'] },
+    ]);
+    expect(env(objects, 'web').TROVE_WEB_PUBLIC_URL).toBe('https://photos.home.arpa');
+    expect(renderNotes()).not.toMatch(/WARNING/);
+  });
+
   it('lets only the gateway, web and docs take traffic from the ingress controller; the rest talk to NATS and the stores', () => {
     const policies = byKind(objects, 'NetworkPolicy');
     const fromIngress = policies
@@ -316,6 +325,34 @@ describe('external MongoDB, S3 and NATS (ci/external-stores-values.yaml)', () =>
     expect(() =>
       render({ set: { 'minio.enabled': false, 'externalS3.accessKeyId': 'a', 'externalS3.secretAccessKey': 'b' } }),
     ).toThrow(/externalS3.bucket is required/);
+  });
+});
+
+describe('TLS on the ingress', () => {
+  it('plain HTTP: no TLS on the Ingress, and NOTES warns loudly', () => {
+    const objects = render({ set: { 'ingress.scheme': 'http' } });
+    expect(at(named(objects, 'Ingress', 'trove'), 'spec.tls')).toBeUndefined();
+    expect(env(objects, 'web').TROVE_WEB_PUBLIC_URL).toBe('http://photos.home.arpa');
+    expect(renderNotes({ set: { 'ingress.scheme': 'http' } })).toMatch(/WARNING: TLS IS OFF \(ingress\.scheme=http\)/);
+  });
+
+  it('explicit tls entries replace the generated one; an empty tlsSecretName means TLS ends before the Ingress (NOTES says so)', () => {
+    const explicit = render({
+      set: { 'ingress.tls[0].secretName': 'mine', 'ingress.tls[0].hosts[0]': 'photos.home.arpa' },
+    });
+    expect(at(named(explicit, 'Ingress', 'trove'), 'spec.tls')).toEqual([
+      { secretName: 'mine', hosts: ['photos.home.arpa'] },
+    ]);
+    const outside = render({ set: { 'ingress.tlsSecretName': '' } });
+    expect(at(named(outside, 'Ingress', 'trove'), 'spec.tls')).toBeUndefined();
+    expect(renderNotes({ set: { 'ingress.tlsSecretName': '' } })).toMatch(/has no TLS: it must end before it/);
+  });
+
+  it('leaves the docs host out of the certificate when the docs are off', () => {
+    const objects = render({ set: { 'components.docs.enabled': false } });
+    expect(at(named(objects, 'Ingress', 'trove'), 'spec.tls')).toEqual([
+      { secretName: 'trove-tls', hosts: ['photos.home.arpa', 'api.photos.home.arpa'] },
+    ]);
   });
 });
 

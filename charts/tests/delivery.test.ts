@@ -145,6 +145,12 @@ describe('.github/workflows/ci.yml', () => {
     expect(Object.values(workflow.jobs).some((job) => /^make test$/m.test(runs(job)))).toBe(true);
   });
 
+  it('runs the dependency audit, and fails when the registry skipped it', () => {
+    expect(Object.values(workflow.jobs).some((job) => /^node scripts\/audit\.mjs --require$/m.test(runs(job)))).toBe(
+      true,
+    );
+  });
+
   it('runs both store contract suites against MongoDB 7 and MinIO service containers, with the variables the suites read', () => {
     const job = workflow.jobs.contracts;
     const images = Object.values(job.services ?? {}).map((s) => s.image);

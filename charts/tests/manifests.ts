@@ -4,7 +4,8 @@
  * the Kubernetes API schemas (`kubernetes-models`) and the workload policy every pod must meet.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import {
@@ -66,6 +67,30 @@ export function render(
   const run = helm(args);
   if (run.status !== 0) throw new Error(`helm template failed: ${run.stderr}`);
   return parseManifests(run.stdout);
+}
+
+/**
+ * NOTES.txt as `helm install` would print it (`helm template` never renders it): a copy of the chart whose one
+ * extra template renders the notes through `tpl`, so the chart's helpers and values apply as they would.
+ */
+export function renderNotes(opts: { set?: Record<string, string | number | boolean> } = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), 'trove-notes-'));
+  try {
+    cpSync(CHART, dir, { recursive: true });
+    cpSync(join(CHART, 'templates', 'NOTES.txt'), join(dir, 'NOTES.src'));
+    writeFileSync(
+      join(dir, 'templates', 'zz-notes.yaml'),
+      'notes: |\n{{ tpl (.Files.Get "NOTES.src") . | indent 2 }}\n',
+    );
+    const args = ['template', 'trove', dir, '--namespace', 'trove', '--show-only', 'templates/zz-notes.yaml'];
+    for (const [key, value] of Object.entries(opts.set ?? {}))
+      args.push(typeof value === 'string' ? '--set-string' : '--set', `${key}=${value}`);
+    const run = helm(args);
+    if (run.status !== 0) throw new Error(`helm template failed: ${run.stderr}`);
+    return (parseManifests(run.stdout)[0] as unknown as { notes: string }).notes;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 export function parseManifests(text: string): K8sObject[] {

@@ -35,6 +35,7 @@ const LIMITS = {
   keepAliveSeconds: 1,
   uploadIdleSeconds: 2,
   sharingPerMinute: 5,
+  sharingMissesPerMinute: 8,
 } as const;
 /** Room for a loaded machine on top of a bound (Node checks overdue headers once a second). */
 const SLACK_MS = 2500;
@@ -125,6 +126,7 @@ describe('gateway hardening (e2e)', () => {
         TROVE_KEEP_ALIVE_TIMEOUT_SECONDS: String(LIMITS.keepAliveSeconds),
         TROVE_UPLOAD_IDLE_TIMEOUT_SECONDS: String(LIMITS.uploadIdleSeconds),
         TROVE_SHARING_RATE_LIMIT: String(LIMITS.sharingPerMinute),
+        TROVE_SHARING_MISS_RATE_LIMIT: String(LIMITS.sharingMissesPerMinute),
       },
       serviceEnv: { gateway: { TROVE_METRICS_PORT: String(metricsPort) } },
       readyTimeoutMs: 60_000,
@@ -240,7 +242,7 @@ describe('gateway hardening (e2e)', () => {
   });
 
   describe('shared albums', () => {
-    it(`anonymous reads are limited per client address (${LIMITS.sharingPerMinute} a minute here): then 429 with Retry-After`, async () => {
+    it(`lookups of unknown ids are limited per client address in a bucket of their own (${LIMITS.sharingMissesPerMinute} a minute here): then 429 with Retry-After`, async () => {
       const address = randomTestAddress();
       // The album, and its items: both anonymous reads of a shared link.
       const reads = [
@@ -249,7 +251,8 @@ describe('gateway hardening (e2e)', () => {
         (from: { headers: Record<string, string> }) =>
           answer(api.GET('/v1/sharing/{id}/mediaItems', { params: { path: { id: randomUUID() } }, ...from })),
       ];
-      for (let i = 0; i < LIMITS.sharingPerMinute; i++) {
+      // More misses than the found bucket holds: they spend only the miss bucket.
+      for (let i = 0; i < LIMITS.sharingMissesPerMinute; i++) {
         expect(await reads[i % 2]!(from(address))).toMatchObject({
           status: 404,
           body: { message: 'shared link not found' },
@@ -261,6 +264,31 @@ describe('gateway hardening (e2e)', () => {
         expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       }
       expect((await reads[0]!(from('192.0.2.99'))).status).toBe(404);
+    });
+
+    it(`lookups that find an album are limited per client address (${LIMITS.sharingPerMinute} a minute here), and misses do not spend them`, async () => {
+      const owner = await newUser(stack);
+      const album = (await owner.api.POST('/v1/albums', { body: { name: 'Limited', shared: true } })).data!;
+      const address = randomTestAddress();
+      for (let i = 0; i < LIMITS.sharingPerMinute - 1; i++) {
+        expect(
+          (await answer(api.GET('/v1/sharing/{id}', { params: { path: { id: randomUUID() } }, ...from(address) })))
+            .status,
+        ).toBe(404);
+      }
+      for (let i = 0; i < LIMITS.sharingPerMinute; i++) {
+        expect(
+          (await answer(api.GET('/v1/sharing/{id}', { params: { path: { id: album.id } }, ...from(address) }))).status,
+        ).toBe(200);
+      }
+      const refused = await answer(
+        api.GET('/v1/sharing/{id}/mediaItems', { params: { path: { id: album.id } }, ...from(address) }),
+      );
+      expect(refused).toMatchObject({ status: 429, body: { message: 'too many requests' } });
+      expect(
+        (await answer(api.GET('/v1/sharing/{id}', { params: { path: { id: album.id } }, ...from('192.0.2.98') })))
+          .status,
+      ).toBe(200);
     });
 
     it('page is bounded (at most 1000)', async () => {

@@ -129,7 +129,10 @@ function webApp(stack: Stack, origin: string, browser: Browser, files: Files): W
   const open: BrowserContext[] = [];
   let errors: string[] = [];
 
-  /** Uncaught exceptions and React errors (e.g. hydration mismatches) in any page: there must be none. */
+  /**
+   * Uncaught exceptions, React errors (e.g. hydration mismatches) and Content-Security-Policy violations
+   * (Chromium reports each as a console error: "Refused to …") in any page: there must be none.
+   */
   const newContext = async (
     viewport: typeof DESKTOP,
     phone = false,
@@ -142,7 +145,8 @@ function webApp(stack: Stack, origin: string, browser: Browser, files: Files): W
     context.on('page', (p) => {
       p.on('pageerror', (e) => errors.push(`${p.url()}: ${e.message}`));
       p.on('console', (m) => {
-        if (m.type() === 'error' && /React|hydrat/i.test(m.text())) errors.push(`${p.url()}: ${m.text()}`);
+        if (m.type() === 'error' && /React|hydrat|Content Security Policy/i.test(m.text()))
+          errors.push(`${p.url()}: ${m.text()}`);
       });
     });
     open.push(context);

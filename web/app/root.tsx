@@ -3,6 +3,7 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run
 import { Links, Meta, Outlet, Scripts, ScrollRestoration } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { useTheme } from './components/ThemeToggle';
+import { useNonce } from './lib/nonce';
 import type { Theme } from './lib/theme';
 import { readTheme } from './lib/theme.server';
 import globalStyles from './styles/global.css?url';
@@ -27,6 +28,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export function Layout({ children }: { children: ReactNode }) {
   const theme = useTheme();
+  const nonce = useNonce();
   return (
     <html lang="en" data-theme={theme}>
       <head>
@@ -40,8 +42,8 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body>
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -22,6 +22,7 @@ import type { AccessTokenVerifier } from './security/access-tokens';
 import type { AdminCredentials } from './security/admin-credentials';
 import { authenticate } from './security/authenticate';
 import { RateLimiter } from './security/rate-limiter';
+import { SharingAdmission } from './security/sharing-admission';
 import { DiskUsage } from './storage/disk-usage';
 import { UserQuotas } from './storage/user-quotas';
 
@@ -58,8 +59,10 @@ export interface AppLimits {
   diskUsageCacheMs: number;
   /** Failed administrator logins per minute and client address. */
   adminAuthFailuresPerMinute: number;
-  /** Anonymous shared-album calls per minute and client address. */
+  /** Anonymous shared-album calls per minute and client address that find an album. */
   sharingCallsPerMinute: number;
+  /** Anonymous shared-album calls per minute and client address answered 404 (counted apart). */
+  sharingMissesPerMinute: number;
 }
 
 /**
@@ -112,7 +115,10 @@ export function createApp(deps: AppDeps): express.Express {
     disk: new DiskUsage(() => deps.blobs.usage(), limits.diskUsageCacheMs),
     revocations: deps.tokens.revocations,
     revocationsReady: () => deps.tokens.revocations.ready,
-    sharingLimiter: new RateLimiter({ limit: limits.sharingCallsPerMinute }),
+    sharingAdmission: new SharingAdmission({
+      foundPerWindow: limits.sharingCallsPerMinute,
+      missedPerWindow: limits.sharingMissesPerMinute,
+    }),
   });
   app.use(routes.upload.router);
   app.use(express.json({ limit: deps.jsonBodyLimit }));

@@ -57,5 +57,7 @@ export const gatewaySpec = {
   adminAuthFailureLimit: int('TROVE_ADMIN_AUTH_FAILURE_LIMIT', { default: 10, min: 1 }),
   /** Anonymous shared-album calls per minute and client address before 429. */
   sharingRateLimit: int('TROVE_SHARING_RATE_LIMIT', { default: 120, min: 1 }),
+  /** Anonymous shared-album calls answered 404 per minute and client address before 429 (a bucket apart). */
+  sharingMissRateLimit: int('TROVE_SHARING_MISS_RATE_LIMIT', { default: 600, min: 1 }),
   ...blobStoreSpec,
 };

@@ -53,6 +53,7 @@ void runService({
         diskUsageCacheMs: config.diskUsageCacheSeconds * 1000,
         adminAuthFailuresPerMinute: config.adminAuthFailureLimit,
         sharingCallsPerMinute: config.sharingRateLimit,
+        sharingMissesPerMinute: config.sharingMissRateLimit,
       },
     });
     const server = await listen(app, {

@@ -48,7 +48,8 @@ export async function apiFetch(input: Request | string, init?: RequestInit): Pro
   }
 }
 
-export function createApiClient(baseUrl: string, auth?: TokenSource): ApiClient {
+/** `headers`: sent with every call (the visitor's address for anonymous calls, see visitor.server.ts). */
+export function createApiClient(baseUrl: string, auth?: TokenSource, headers?: Record<string, string>): ApiClient {
   const withToken = (request: Request, token: string) => {
     const r = new Request(request);
     r.headers.set('Authorization', `Bearer ${token}`);
@@ -64,7 +65,7 @@ export function createApiClient(baseUrl: string, auth?: TokenSource): ApiClient 
     await first.body?.cancel();
     return apiFetch(withToken(again, token));
   };
-  return createClient<paths>({ baseUrl, fetch: authedFetch });
+  return createClient<paths>({ baseUrl, fetch: authedFetch, ...(headers ? { headers } : {}) });
 }
 
 function messageOf(body: unknown, status: number): string {

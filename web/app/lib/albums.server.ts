@@ -56,12 +56,13 @@ export async function requireAlbum(request: Request, context: WebContext, params
   });
 }
 
-/** A shared album as its visitors see it (no owner, no owner's settings). */
-export async function getSharedAlbum(apiUrl: string, id: string): Promise<SharedAlbum> {
-  return localizeSharedAlbum(
-    await ok(createApiClient(apiUrl).GET('/v1/sharing/{id}', { params: { path: { id } } })),
-    apiUrl,
-  );
+/** A shared album as its visitors see it (no owner, no owner's settings). `api`: a visitor's client (visitorApi), so that the gateway counts the call against the browser's address. */
+export async function getSharedAlbum(
+  apiUrl: string,
+  id: string,
+  api: ApiClient = createApiClient(apiUrl),
+): Promise<SharedAlbum> {
+  return localizeSharedAlbum(await ok(api.GET('/v1/sharing/{id}', { params: { path: { id } } })), apiUrl);
 }
 
 export async function createAlbum(

@@ -17,6 +17,8 @@ describe('web configuration', () => {
       proxySecret: `proxy-secret:${secret}`,
       trustedProxies: [],
       publicOrigin: undefined,
+      bodyLimitBytes: 64 * 1024,
+      hstsMaxAgeSeconds: 180 * 86400,
     });
     expect(generated.mock.calls).toEqual([['web-session-secret'], ['proxy-secret']]);
   });
@@ -92,6 +94,17 @@ describe('web configuration', () => {
     expect(parseWebConfig({}, () => secret).mapTileUrl).toBeUndefined();
     expect(parseWebConfig({ TROVE_MAP_TILE_URL: 'https://tiles.lan/{z}/{x}/{y}.png' }, () => secret).mapTileUrl).toBe(
       'https://tiles.lan/{z}/{x}/{y}.png',
+    );
+  });
+
+  it('reads the body limit and the HSTS max-age, refusing values out of range', () => {
+    const generated = () => secret;
+    expect(
+      parseWebConfig({ TROVE_WEB_BODY_LIMIT_BYTES: '2048', TROVE_WEB_HSTS_MAX_AGE_SECONDS: '0' }, generated),
+    ).toMatchObject({ bodyLimitBytes: 2048, hstsMaxAgeSeconds: 0 });
+    expect(() => parseWebConfig({ TROVE_WEB_BODY_LIMIT_BYTES: '10' }, generated)).toThrow(/TROVE_WEB_BODY_LIMIT_BYTES/);
+    expect(() => parseWebConfig({ TROVE_WEB_HSTS_MAX_AGE_SECONDS: '-1' }, generated)).toThrow(
+      /TROVE_WEB_HSTS_MAX_AGE_SECONDS/,
     );
   });
 

@@ -31,6 +31,10 @@ export interface WebConfig {
   metricsPort?: number;
   /** TROVE_MAP_TILE_URL: a slippy-map tile template (`…/{z}/{x}/{y}.png`) for the place pages' map; unset → no map, no calls. */
   mapTileUrl?: string;
+  /** TROVE_WEB_BODY_LIMIT_BYTES: the largest request body of every route but the streamed upload relay (413 beyond). */
+  bodyLimitBytes: number;
+  /** TROVE_WEB_HSTS_MAX_AGE_SECONDS: Strict-Transport-Security's max-age on answers served over HTTPS; 0 → no HSTS. */
+  hstsMaxAgeSeconds: number;
 }
 
 /** The shortest session secret accepted (AES-256 keys are derived from it). */
@@ -75,6 +79,8 @@ const webSpec = {
   publicUrl: url('TROVE_WEB_PUBLIC_URL', { required: false, protocols: ['http', 'https'] }) as Var<string | undefined>,
   metricsPort: int('TROVE_METRICS_PORT', { required: false, min: 0, max: 65535 }) as Var<number | undefined>,
   mapTileUrl: tileTemplate('TROVE_MAP_TILE_URL'),
+  bodyLimitBytes: int('TROVE_WEB_BODY_LIMIT_BYTES', { default: 64 * 1024, min: 1024, max: 16 * 1024 * 1024 }),
+  hstsMaxAgeSeconds: int('TROVE_WEB_HSTS_MAX_AGE_SECONDS', { default: 180 * 86400, min: 0, max: 2 * 365 * 86400 }),
 };
 
 type Env = Record<string, string | undefined>;

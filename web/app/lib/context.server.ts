@@ -13,6 +13,8 @@ export type WebContext = {
   refresher: TokenRefresher;
   /** The browser's address (the socket's, or X-Forwarded-For from a trusted proxy): logins pass it to the gateway. */
   clientAddress?: string;
+  /** This answer's Content-Security-Policy nonce, for the page's inline scripts (none in `--dev`). */
+  cspNonce?: string;
 };
 
 declare module '@remix-run/node' {
@@ -29,6 +31,6 @@ export function createWebContext(config: WebConfig): WebContext {
 }
 
 /** The context of one request: the shared one plus who sent it. */
-export function requestContext(shared: WebContext, clientAddress: string | undefined): WebContext {
-  return { ...shared, clientAddress };
+export function requestContext(shared: WebContext, clientAddress: string | undefined, cspNonce?: string): WebContext {
+  return { ...shared, clientAddress, cspNonce };
 }

@@ -23,7 +23,7 @@ const EXPLORE_LISTS = {
   person: '/v1/explore/people/{id}/mediaItems',
 } as const;
 
-/** One page of a view. `api` may be null only for the public `shared` view. */
+/** One page of a view. `api` may be null only for the public `shared` view (else a visitor's client: visitorApi). */
 export async function listView(
   apiUrl: string,
   api: ApiClient | null,
@@ -35,7 +35,9 @@ export async function listView(
   let items: MediaItem[];
   if (view.kind === 'shared') {
     const shared = await ok(
-      createApiClient(apiUrl).GET('/v1/sharing/{id}/mediaItems', { params: { path: { id: view.albumId }, query } }),
+      (api ?? createApiClient(apiUrl)).GET('/v1/sharing/{id}/mediaItems', {
+        params: { path: { id: view.albumId }, query },
+      }),
     );
     return shared.map((item) => localizeSharedItem(item, apiUrl));
   } else if (!api) {

@@ -27,9 +27,10 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const id = albumIdFrom(params);
+  // The session first: nobody without one gets their body read.
+  const session = await requireSession(request, context);
   const form = await request.formData();
   const intent = form.get('intent');
-  const session = await requireSession(request, context);
   try {
     switch (intent) {
       case 'edit': {

@@ -26,10 +26,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const albumId = albumIdFrom(params);
+  // The session first: nobody without one gets their body read.
+  const session = await requireSession(request, context);
   const form = await request.formData();
   const ids = form.getAll('id').filter(isUuid).slice(0, MAX_BULK);
   if (ids.length === 0) return redirect(`/albums/${albumId}`);
-  const session = await requireSession(request, context);
   try {
     await applyItemAction(session.api, { intent: 'addToAlbum', albumId, ids });
     return redirect(`/albums/${albumId}`, { headers: await session.headers() });

@@ -33,10 +33,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
+  // The session first: nobody without one gets their body read.
+  const session = await requireSession(request, context);
   const form = await request.formData();
   const name = albumName(form.get('name'));
   if (!name) return json({ error: 'Give the album a name (up to 200 characters).' }, { status: 400 });
-  const session = await requireSession(request, context);
   try {
     const album = await createAlbum(
       context.config.apiUrl,

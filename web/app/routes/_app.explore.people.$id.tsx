@@ -46,9 +46,10 @@ function personChange(form: FormData): { name?: string; hidden?: boolean; coverM
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const id = params.id;
   if (!isUuid(id)) throw json({ message: 'Not found' }, { status: 404 });
+  // The session first: nobody without one gets their body read.
+  const session = await requireSession(request, context);
   const change = personChange(await request.formData());
   if (typeof change === 'string') return json({ error: change }, { status: 400 });
-  const session = await requireSession(request, context);
   try {
     await updatePerson(session.api, id, change);
     return json({ error: null }, { headers: await session.headers() });

@@ -50,10 +50,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 /** POST intent=merge with `person` (every one to merge) and `into` (the one that stays, among them). */
 export async function action({ request, context }: ActionFunctionArgs) {
+  // The session first: nobody without one gets their body read.
+  const session = await requireSession(request, context);
   const form = await request.formData();
   const merge = mergeRequest(form);
   if (!merge) return json({ error: 'Choose two or more people, and the one to keep.' }, { status: 400 });
-  const session = await requireSession(request, context);
   try {
     await mergePeople(session.api, merge.into, merge.others);
     return redirect(peopleListPath({ hidden: form.get('hidden') === 'true', merged: merge.into }), {

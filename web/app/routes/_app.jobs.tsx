@@ -33,9 +33,10 @@ const CONTROL_LABEL = { RUNNING: 'Resume', PAUSED: 'Pause', STOPPED: 'Stop' } as
 
 /** POST intent=start (components ticked) or intent=status (id, status RUNNING|PAUSED|STOPPED). */
 export async function action({ request, context }: ActionFunctionArgs) {
+  // The session first: nobody without one gets their body read.
+  const session = await requireSession(request, context);
   const form = await request.formData();
   const intent = form.get('intent');
-  const session = await requireSession(request, context);
   const fail = (error: string, status = 400) => json({ error }, { status, headers: { 'Cache-Control': 'no-store' } });
   try {
     if (intent === 'start') {

@@ -21,12 +21,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
+  // The session first: nobody without one gets their body read.
+  const session = await requireSession(request, context, 'api').catch((err: unknown) => {
+    throw apiFailure(err);
+  });
   const body = (await request.json().catch(() => null)) as { name?: unknown; ids?: unknown } | null;
   const name = albumName(typeof body?.name === 'string' ? body.name : null);
   if (!name) return json({ message: 'An album needs a name of 1 to 200 characters.' }, { status: 400 });
   const ids = Array.isArray(body?.ids) ? body.ids.filter(isUuid).slice(0, MAX_BULK) : [];
   try {
-    const session = await requireSession(request, context, 'api');
     const album = await createAlbum(context.config.apiUrl, session.api, name, null, ids);
     return json({ album }, { status: 201, headers: await session.headers() });
   } catch (err) {

@@ -11,6 +11,7 @@ import { isUuid } from '~/lib/ids';
 import { InvalidActionError, applyItemAction, parseItemAction } from '~/lib/item-actions.server';
 import { getItems, listView } from '~/lib/media-items.server';
 import { parseView } from '~/lib/media-views';
+import { visitorApi } from '~/lib/visitor.server';
 
 /** The most ids one refresh asks for. */
 export const MAX_REFRESH_IDS = 50;
@@ -29,7 +30,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     const page = Number(url.searchParams.get('page') ?? '1');
     if (!view || !Number.isInteger(page) || page < 1) return json({ message: 'bad view or page' }, { status: 400 });
     if (view.kind === 'shared') {
-      const items = await listView(context.config.apiUrl, null, view, page);
+      const items = await listView(context.config.apiUrl, visitorApi(context), view, page);
       return json({ items }, { headers: { 'Cache-Control': 'no-store' } });
     }
     const session = await requireSession(request, context, 'api');
@@ -42,6 +43,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== 'POST') return json({ message: 'method not allowed' }, { status: 405 });
+  // The session first: nobody without one gets their body read.
+  const session = await requireSession(request, context, 'api').catch((err: unknown) => {
+    throw apiFailure(err);
+  });
   let body: unknown;
   try {
     body = await request.json();
@@ -50,7 +55,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   try {
     const itemAction = parseItemAction(body);
-    const session = await requireSession(request, context, 'api');
     await applyItemAction(session.api, itemAction);
     return json({ ok: true }, { headers: await session.headers() });
   } catch (err) {

@@ -5,9 +5,9 @@
  */
 import { json } from '@remix-run/node';
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { ApiUnreachableError, apiFetch } from '~/api/client.server';
 import type { paths } from '~/api/types';
 import { apiFailure, requireSession } from '~/lib/auth.server';
+import { relayUpload } from '~/lib/upload-relay.server';
 
 const UPLOAD_PATH = '/v1/mediaItems' satisfies keyof paths;
 
@@ -23,19 +23,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const headers: Record<string, string> = { 'Content-Type': contentType, Authorization: `Bearer ${token}` };
     const length = request.headers.get('Content-Length');
     if (length) headers['Content-Length'] = length;
-    const init: RequestInit & { duplex: 'half' } = {
-      method: 'POST',
-      headers,
-      body: request.body,
-      duplex: 'half',
-      signal: request.signal,
-    };
-    const upstream = await apiFetch(`${context.config.apiUrl}${UPLOAD_PATH}`, init);
-    const body: unknown = await upstream.json().catch(() => ({ message: `the API answered ${upstream.status}` }));
-    return json(body, { status: upstream.status, headers: await session.headers() });
+    const upstream = await relayUpload(`${context.config.apiUrl}${UPLOAD_PATH}`, headers, request.body, request.signal);
+    if (!upstream) return json({ message: 'The Trove server cannot be reached right now.' }, { status: 503 });
+    return json(upstream.body, { status: upstream.status, headers: await session.headers() });
   } catch (err) {
-    if (err instanceof ApiUnreachableError)
-      return json({ message: 'The Trove server cannot be reached right now.' }, { status: 503 });
     throw apiFailure(err);
   }
 }

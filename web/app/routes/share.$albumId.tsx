@@ -10,6 +10,7 @@ import { albumIdFrom, getSharedAlbum } from '~/lib/albums.server';
 import { apiFailure } from '~/lib/auth.server';
 import { plural } from '~/lib/format';
 import { listView } from '~/lib/media-items.server';
+import { visitorApi } from '~/lib/visitor.server';
 import '~/styles/albums.css';
 import '~/styles/shell.css';
 
@@ -23,9 +24,11 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader({ params, context }: LoaderFunctionArgs) {
   const id = albumIdFrom(params);
   try {
+    // As the visitor: the gateway's sharing limits count per browser, not per web server.
+    const api = visitorApi(context);
     const [album, items] = await Promise.all([
-      getSharedAlbum(context.config.apiUrl, id),
-      listView(context.config.apiUrl, null, { kind: 'shared', albumId: id }, 1),
+      getSharedAlbum(context.config.apiUrl, id, api),
+      listView(context.config.apiUrl, api, { kind: 'shared', albumId: id }, 1),
     ]);
     return json({ album, items }, { headers: { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } });
   } catch (err) {

@@ -7,14 +7,13 @@ import type { FeatureSource } from '../features/recent-features';
 import type { ClientAddresses, RequestFrom } from '../http/client-address';
 import type { OperationRouter } from '../openapi/operation-router';
 import { presenter } from '../present';
-import { tooManyRequests } from '../security/rate-limiter';
-import type { RateLimiter } from '../security/rate-limiter';
+import type { SharingAdmission } from '../security/sharing-admission';
 
 export interface SharingRouteDeps {
   bus: Bus;
   contentUrls: ContentUrls;
-  /** Calls per client address: anyone may call these, so nobody may call them without bound. */
-  sharingLimiter: RateLimiter;
+  /** Calls per client address (found and missed counted apart): anyone may call these, so nobody may call them without bound. */
+  sharingAdmission: SharingAdmission;
   clientAddresses: ClientAddresses;
   /** Users' effective features: a link answers only while its owner has `sharing`. */
   features: FeatureSource;
@@ -32,27 +31,31 @@ const NO_STORE = { 'Cache-Control': 'no-store' };
  * out trashed and hidden items (one page at a time, whatever the album's size); the gateway answers
  * the same 404 while the owner's `sharing` feature is off, and shows the visitor's shapes
  * (SharedAlbum, SharedMediaItem: nothing of the owner). Every content URL is signed for the album
- * and checked again when fetched. Rate-limited per client address (429 with Retry-After).
+ * and checked again when fetched. Rate-limited per client address (429 with Retry-After; the web
+ * server names its visitor's address with the proxy secret), lookups that answer 404 in a bucket of
+ * their own (SharingAdmission).
  */
 export function sharingRoutes(routes: OperationRouter, deps: SharingRouteDeps): void {
-  const admit = (req: RequestFrom) => {
-    const limit = deps.sharingLimiter.take(deps.clientAddresses.keyOf(req));
-    if (!limit.allowed) throw tooManyRequests('too many requests', limit.retryAfterSeconds);
-  };
+  const admitted = <T>(req: RequestFrom, lookup: () => Promise<T>) =>
+    deps.sharingAdmission.lookup(deps.clientAddresses.keyOf(req), lookup);
 
   routes.handle('getSharedAlbum', async (req, res) => {
     res.set(NO_STORE);
-    admit(req);
-    const album = await deps.bus.request(getSharedAlbumRpc, { id: req.params.id });
-    if (!(await ownerShares(deps.features, album.userId))) throw linkNotFound();
+    const album = await admitted(req, async () => {
+      const found = await deps.bus.request(getSharedAlbumRpc, { id: req.params.id });
+      if (!(await ownerShares(deps.features, found.userId))) throw linkNotFound();
+      return found;
+    });
     res.json(presenter(req, deps.contentUrls).sharedAlbum(album));
   });
 
   routes.handle('listSharedAlbumMediaItems', async (req, res) => {
     res.set(NO_STORE);
-    admit(req);
-    const shared = await deps.bus.request(listSharedAlbumMediaItemsRpc, { id: req.params.id, ...req.query });
-    if (!(await ownerShares(deps.features, shared.userId))) throw linkNotFound();
+    const shared = await admitted(req, async () => {
+      const found = await deps.bus.request(listSharedAlbumMediaItemsRpc, { id: req.params.id, ...req.query });
+      if (!(await ownerShares(deps.features, found.userId))) throw linkNotFound();
+      return found;
+    });
     const present = presenter(req, deps.contentUrls);
     res.json(shared.items.map((item) => present.sharedMediaItem(item, req.params.id, shared.shareLocation)));
   });

@@ -28,6 +28,24 @@ describe('RateLimiter (token buckets per key)', () => {
     expect(limiter.check('b')).toEqual({ allowed: true });
   });
 
+  it('refund() gives back one event, never beyond the limit, and remembers nothing for an unknown key', () => {
+    const limiter = new RateLimiter({ limit: 2, now: clock });
+    limiter.take('a');
+    limiter.take('a');
+    expect(limiter.take('a').allowed).toBe(false);
+    limiter.refund('a');
+    expect(limiter.take('a').allowed).toBe(true);
+    expect(limiter.take('a').allowed).toBe(false);
+    limiter.refund('a');
+    limiter.refund('a');
+    limiter.refund('a');
+    expect(limiter.take('a').allowed).toBe(true);
+    expect(limiter.take('a').allowed).toBe(true);
+    expect(limiter.take('a').allowed).toBe(false);
+    limiter.refund('b');
+    expect(limiter.size).toBe(1);
+  });
+
   it('refills to full after a quiet window, never beyond', () => {
     const limiter = new RateLimiter({ limit: 3, windowMs: 60_000, now: clock });
     for (let i = 0; i < 3; i++) limiter.take('a');

@@ -50,6 +50,14 @@ export class RateLimiter {
     return decision;
   }
 
+  /** Gives back one event taken for `key` (never beyond `limit`): the caller learned it should not have counted. */
+  refund(key: string): void {
+    const bucket = this.buckets.get(key);
+    if (!bucket) return;
+    const refilled = this.refill(key);
+    this.store(key, { tokens: Math.min(this.limit, refilled.tokens + 1), at: refilled.at });
+  }
+
   private decide(bucket: Bucket): RateDecision {
     if (bucket.tokens >= 1) return { allowed: true };
     // Whole milliseconds first: the refill's float error must not add a second.
