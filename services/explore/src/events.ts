@@ -9,8 +9,8 @@ import {
 import type { MediaItemChangedV1 } from '@trove/proto-events';
 import type { Bus, ConsumerHandle, Logger } from '@trove/kit';
 import { isForged } from './forged';
-import type { Explore } from './explore/service';
-import type { People } from './people/service';
+import type { PlacesThingsService } from './places-things/service';
+import type { PeopleService } from './people/service';
 
 /** Durable consumer names: one per event, shared by every replica of the explore service. */
 export const EXPLORE_CONSUMERS = {
@@ -31,8 +31,8 @@ export const EXPLORE_CONSUMERS = {
  */
 export function consumeExploreEvents(
   bus: Bus,
-  explore: Explore,
-  people: People,
+  explore: PlacesThingsService,
+  people: PeopleService,
   log: Logger,
 ): Promise<ConsumerHandle[]> {
   const changed = async ({ userId, mediaItemId }: MediaItemChangedV1) => {

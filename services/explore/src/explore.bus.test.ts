@@ -32,13 +32,13 @@ import type { MediaItemProcessedV1, MediaItemV1 } from '@trove/proto-events';
 import { mediaItemV1, startBusRig, waitFor } from '@trove/kit/testing';
 import type { BusRig } from '@trove/kit/testing';
 import { consumeExploreEvents } from './events';
-import { processedResult, workerPlace } from './explore/processed.fake';
-import { ExploreRepository } from './explore/repository';
-import { Explore } from './explore/service';
+import { processedResult, workerPlace } from './places-things/processed.fake';
+import { PlacesThingsRepository } from './places-things/repository';
+import { PlacesThingsService } from './places-things/service';
 import { exploreHandlers } from './handlers';
 import { DEFAULT_GROUPING } from './people/grouping';
 import { PeopleRepository } from './people/repository';
-import { People } from './people/service';
+import { PeopleService } from './people/service';
 import { faceOf, randomPerson, seeded } from './people/synthetic.fake';
 import { mediaOverBus } from './ports/media';
 
@@ -69,8 +69,8 @@ describe('explore over NATS: RPCs and media/user events', () => {
         }),
     });
     const mediaStates = mediaOverBus(rig.bus);
-    const explore = new Explore(await ExploreRepository.open(rig.store), mediaStates);
-    const people = new People(await PeopleRepository.open(rig.store), mediaStates, DEFAULT_GROUPING);
+    const explore = new PlacesThingsService(await PlacesThingsRepository.open(rig.store), mediaStates);
+    const people = new PeopleService(await PeopleRepository.open(rig.store), mediaStates, DEFAULT_GROUPING);
     await consumeExploreEvents(rig.bus, explore, people, rig.log);
     await rig.bus.serve({ name: 'explore', version: '0.0.0', handlers: exploreHandlers(explore, people) });
   });

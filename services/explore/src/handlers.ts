@@ -10,12 +10,12 @@ import {
 } from '@trove/proto-events';
 import { rpcHandler } from '@trove/kit';
 import type { ServeOptions } from '@trove/kit';
-import type { Explore } from './explore/service';
+import type { PlacesThingsService } from './places-things/service';
 import { peopleHandlers } from './people/handlers';
-import type { People } from './people/service';
+import type { PeopleService } from './people/service';
 
 /** Explore's RPCs: the gateway calls them with the authenticated user's id. */
-export function exploreHandlers(explore: Explore, people: People): ServeOptions['handlers'] {
+export function exploreHandlers(explore: PlacesThingsService, people: PeopleService): ServeOptions['handlers'] {
   return [
     rpcHandler(listPlacesRpc, async ({ userId, page, limit }) => ({
       places: await explore.list('place', userId, page, limit),

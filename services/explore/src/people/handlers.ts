@@ -10,10 +10,10 @@ import {
 } from '@trove/proto-events';
 import { rpcHandler } from '@trove/kit';
 import type { ServeOptions } from '@trove/kit';
-import type { People } from './service';
+import type { PeopleService } from './service';
 
 /** People's RPCs: the gateway calls them with the authenticated user's id; the jobs service regroups. */
-export function peopleHandlers(people: People): ServeOptions['handlers'] {
+export function peopleHandlers(people: PeopleService): ServeOptions['handlers'] {
   return [
     rpcHandler(listPeopleRpc, async ({ userId, page, limit, hidden }) => ({
       people: await people.list(userId, page, limit, hidden),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Collection, DocStore } from '@trove/kit';
-import type { ItemDoc } from '../explore/repository';
+import type { ItemDoc } from '../places-things/repository';
 
 /** A face's rectangle in the upright picture, fractions 0..1. */
 export interface FaceBox {

@@ -2,20 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { docStorePerTest } from '@trove/kit/testing';
 import { encodeEmbedding } from '@trove/proto-events';
 import type { MediaItemProcessedV1 } from '@trove/proto-events';
-import { processedResult } from '../explore/processed.fake';
-import { ExploreRepository } from '../explore/repository';
-import { Explore } from '../explore/service';
+import { processedResult } from '../places-things/processed.fake';
+import { PlacesThingsRepository } from '../places-things/repository';
+import { PlacesThingsService } from '../places-things/service';
 import { FakeMedia } from '../ports/media.fake';
 import { DEFAULT_GROUPING } from './grouping';
 import { PeopleRepository } from './repository';
-import { People } from './service';
+import { PeopleService } from './service';
 import { faceOf, randomPerson, seeded } from './synthetic.fake';
 
 describe('people (grouping, naming, hiding, merging, covers, visibility) on the embedded store and a fake media service', () => {
   const db = docStorePerTest('explore');
   let media: FakeMedia;
-  let explore: Explore;
-  let people: People;
+  let explore: PlacesThingsService;
+  let people: PeopleService;
   const alice = randomUUID();
   const bob = randomUUID();
   const random = seeded(11);
@@ -23,8 +23,8 @@ describe('people (grouping, naming, hiding, merging, covers, visibility) on the 
 
   beforeEach(async () => {
     media = new FakeMedia();
-    explore = new Explore(await ExploreRepository.open(db.store), media);
-    people = new People(await PeopleRepository.open(db.store), media, DEFAULT_GROUPING);
+    explore = new PlacesThingsService(await PlacesThingsRepository.open(db.store), media);
+    people = new PeopleService(await PeopleRepository.open(db.store), media, DEFAULT_GROUPING);
   });
 
   const result = (userId: string, id: string, day: number, who: Float32Array[]): MediaItemProcessedV1 => ({

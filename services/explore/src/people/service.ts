@@ -59,7 +59,7 @@ export interface PersonUpdate {
 /** Told which of a user's items may show other names now (search indexes the names of the people in each item). */
 export type NamesChangedListener = (userId: string, mediaItemIds: string[]) => Promise<void>;
 
-export class People {
+export class PeopleService {
   private readonly userLocks = new Map<string, Promise<unknown>>();
   private namesChanged: NamesChangedListener = async () => {};
 

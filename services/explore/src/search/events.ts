@@ -10,7 +10,7 @@ import {
 import type { MediaItemChangedV1 } from '@trove/proto-events';
 import type { Bus, ConsumerHandle, Logger } from '@trove/kit';
 import { isForged } from '../forged';
-import type { Search } from './service';
+import type { SearchService } from './service';
 
 /** Durable consumer names: one per event, shared by every replica of the explore service (search's own, beside places and things'). */
 export const SEARCH_CONSUMERS = {
@@ -28,7 +28,7 @@ export const SEARCH_CONSUMERS = {
  * description, hidden — trashed and restored alike: search asks the media service for its current
  * state), purges and user deletions. Every handler is idempotent.
  */
-export function consumeSearchEvents(bus: Bus, search: Search, log: Logger): Promise<ConsumerHandle[]> {
+export function consumeSearchEvents(bus: Bus, search: SearchService, log: Logger): Promise<ConsumerHandle[]> {
   const changed = async ({ userId, mediaItemId }: MediaItemChangedV1) => {
     await search.itemChanged(userId, mediaItemId);
     log.debug({ mediaItemId }, 'media item changed: its search entry refreshed');

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '@trove/kit';
 import { docStorePerTest } from '@trove/kit/testing';
 import type { MediaItemProcessedV1, MediaPlaceV1 } from '@trove/proto-events';
-import { processedResult, workerPlace } from '../explore/processed.fake';
+import { processedResult, workerPlace } from '../places-things/processed.fake';
 import { FakeMedia } from '../ports/media.fake';
 import type { PeopleNames } from './people';
 import { SearchRepository } from './repository';
-import { Search } from './service';
+import { SearchService } from './service';
 
 /** People by item: what the people domain would answer. */
 class FakePeople implements PeopleNames {
@@ -27,7 +27,7 @@ describe.each([
     const db = docStorePerTest('explore');
     let media: FakeMedia;
     let people: FakePeople;
-    let search: Search;
+    let search: SearchService;
     const alice = randomUUID();
     const bob = randomUUID();
     const mumbai = workerPlace('Mumbai', 'Maharashtra', 'India', { town: 'Bandra', countryCode: 'IN' });
@@ -36,7 +36,7 @@ describe.each([
     beforeEach(async () => {
       media = new FakeMedia();
       people = new FakePeople();
-      search = new Search(await SearchRepository.open(db.store, { inMemory }), media, people);
+      search = new SearchService(await SearchRepository.open(db.store, { inMemory }), media, people);
     });
 
     interface Found {
@@ -235,7 +235,7 @@ describe.each([
         { taken: '2020-01-01T00:00:00Z' },
       );
       expect(await find('beac')).toEqual([beach, dunes]);
-      search = new Search(await SearchRepository.open(db.store, { inMemory }), media, people);
+      search = new SearchService(await SearchRepository.open(db.store, { inMemory }), media, people);
       expect(await find('beac')).toEqual([beach, dunes]);
       media.set(beach, { trashed: true });
       await search.itemChanged(alice, beach);

@@ -52,7 +52,7 @@ function firstInOrder<T>(all: T[], compare: (a: T, b: T) => number, count: numbe
  *   what the item had), the user's (filename, description) from the media service;
  * - everything is scoped to the user.
  */
-export class Search {
+export class SearchService {
   constructor(
     private readonly repo: SearchRepository,
     private readonly media: MediaStates,

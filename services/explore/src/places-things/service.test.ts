@@ -3,23 +3,23 @@ import type { MediaPlaceV1, PlaceV1, ThingV1 } from '@trove/proto-events';
 import { docStorePerTest } from '@trove/kit/testing';
 import { FakeMedia } from '../ports/media.fake';
 import { processedResult, workerPlace } from './processed.fake';
-import { ExploreRepository } from './repository';
-import { Explore, placeKey } from './service';
+import { PlacesThingsRepository } from './repository';
+import { PlacesThingsService, placeKey } from './service';
 
 describe('explore (places, things, covers, visibility) on the embedded store and a fake media service', () => {
   const db = docStorePerTest('explore');
-  let repo: ExploreRepository;
+  let repo: PlacesThingsRepository;
   let media: FakeMedia;
-  let explore: Explore;
+  let explore: PlacesThingsService;
   const alice = randomUUID();
   const bob = randomUUID();
   const paris = workerPlace('Paris', 'Île-de-France', 'France');
   const lyon = workerPlace('Lyon', 'Auvergne-Rhône-Alpes', 'France');
 
   beforeEach(async () => {
-    repo = await ExploreRepository.open(db.store);
+    repo = await PlacesThingsRepository.open(db.store);
     media = new FakeMedia();
-    explore = new Explore(repo, media);
+    explore = new PlacesThingsService(repo, media);
   });
 
   /** An item of the user's, taken on day `day` of June 2024, processed with what the worker found. */

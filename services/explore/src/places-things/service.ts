@@ -4,7 +4,7 @@ import type { AppError } from '@trove/kit';
 import type { MediaStates } from '../ports/media';
 import { groupsOf } from './repository';
 import type {
-  ExploreRepository,
+  PlacesThingsRepository,
   Filing,
   GroupDocs,
   GroupIds,
@@ -83,9 +83,9 @@ const NOT_FOUND: Record<GroupKind, () => AppError> = { place: placeNotFound, thi
  * - lists: most items first, then by name; item lists: newest first, visible items only;
  * - everything is scoped to the user: another user's id is not found.
  */
-export class Explore {
+export class PlacesThingsService {
   constructor(
-    private readonly repo: ExploreRepository,
+    private readonly repo: PlacesThingsRepository,
     private readonly media: MediaStates,
   ) {}
 

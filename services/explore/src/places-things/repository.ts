@@ -102,7 +102,7 @@ export function groupsOf(item: Pick<ItemDoc, 'placeId' | 'thingIds'>): GroupIds 
  * Explore's documents: `explore_items` (one per media item, with its place and things),
  * `explore_places`, `explore_things` and `explore_deleted_users`. Every query carries the user id.
  */
-export class ExploreRepository {
+export class PlacesThingsRepository {
   private constructor(
     private readonly items: Collection<ItemDoc>,
     private readonly places: Collection<PlaceDoc>,
@@ -111,7 +111,7 @@ export class ExploreRepository {
     private readonly now: () => Date,
   ) {}
 
-  static async open(store: DocStore, opts: { now?: () => Date } = {}): Promise<ExploreRepository> {
+  static async open(store: DocStore, opts: { now?: () => Date } = {}): Promise<PlacesThingsRepository> {
     const items = store.collection<ItemDoc>('explore_items');
     await items.ensureIndex({ fields: { userId: 1, placeId: 1, visible: 1, creationTime: -1 } });
     await items.ensureIndex({ fields: { userId: 1, thingIds: 1, visible: 1, creationTime: -1 } });
@@ -122,7 +122,7 @@ export class ExploreRepository {
       await groups.ensureIndex({ fields: { userId: 1, mediaItemsCount: -1, nameKey: 1 } });
     }
     const deletedUsers = store.collection<{ _id: string; deletedAt: Date }>('explore_deleted_users');
-    return new ExploreRepository(items, places, things, deletedUsers, opts.now ?? (() => new Date()));
+    return new PlacesThingsRepository(items, places, things, deletedUsers, opts.now ?? (() => new Date()));
   }
 
   private groups<K extends GroupKind>(kind: K): Collection<GroupDocs[K]> {
