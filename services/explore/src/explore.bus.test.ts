@@ -1,7 +1,7 @@
 /**
- * Explore as it runs in its process, minus the process: its RPC handlers and event consumers on a
- * real nats-server (JetStream), its repositories (places, things, people) on NeDB, and a stand-in media service answering
- * `trove.v1.media.getMany` on the bus.
+ * Explore as it runs in its process, minus the process: `wire` (main.ts) on a real nats-server
+ * (JetStream) and the embedded store — its RPC handlers and event consumers, places, things, people
+ * and search — with a stand-in media service answering `trove.v1.media.getMany` on the bus.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -25,22 +25,18 @@ import {
   mediaUpdatedEvent,
   mergePeopleRpc,
   regroupPeopleRpc,
+  searchMediaItemsRpc,
+  searchRebuildRequestedEvent,
   updatePersonRpc,
   userDeletedEvent,
 } from '@trove/proto-events';
 import type { MediaItemProcessedV1, MediaItemV1 } from '@trove/proto-events';
 import { mediaItemV1, startBusRig, waitFor } from '@trove/kit/testing';
 import type { BusRig } from '@trove/kit/testing';
-import { consumeExploreEvents } from './events';
-import { processedResult, workerPlace } from './places-things/processed.fake';
-import { PlacesThingsRepository } from './places-things/repository';
-import { PlacesThingsService } from './places-things/service';
-import { exploreHandlers } from './handlers';
+import { wire } from './main';
 import { DEFAULT_GROUPING } from './people/grouping';
-import { PeopleRepository } from './people/repository';
-import { PeopleService } from './people/service';
 import { faceOf, randomPerson, seeded } from './people/synthetic.fake';
-import { mediaOverBus } from './ports/media';
+import { processedResult, workerPlace } from './places-things/processed.fake';
 
 describe('explore over NATS: RPCs and media/user events', () => {
   let rig: BusRig;
@@ -68,11 +64,8 @@ describe('explore over NATS: RPCs and media/user events', () => {
             : [];
         }),
     });
-    const mediaStates = mediaOverBus(rig.bus);
-    const explore = new PlacesThingsService(await PlacesThingsRepository.open(rig.store), mediaStates);
-    const people = new PeopleService(await PeopleRepository.open(rig.store), mediaStates, DEFAULT_GROUPING);
-    await consumeExploreEvents(rig.bus, explore, people, rig.log);
-    await rig.bus.serve({ name: 'explore', version: '0.0.0', handlers: exploreHandlers(explore, people) });
+    const handlers = await wire({ bus: rig.bus, store: rig.store, log: rig.log, grouping: DEFAULT_GROUPING });
+    await rig.bus.serve({ name: 'explore', version: '0.0.0', handlers });
   });
   afterAll(() => rig?.close());
 
@@ -204,6 +197,37 @@ describe('explore over NATS: RPCs and media/user events', () => {
         what: "bob's place to be removed",
       },
     );
+  });
+
+  it("indexes processed items for search, answers the search RPC per user, follows a hide and a job's rebuild", async () => {
+    const id = randomUUID();
+    setMedia(alice, id);
+    await rig.client.publish(
+      mediaProcessedEvent,
+      processedResult(alice, id, '2024-06-04T12:00:00Z', {
+        place: workerPlace('Grenoble', null, 'France'),
+        things: ['Bicycle'],
+      }),
+      { msgId: `processed-${id}` },
+    );
+    const find = async (q: string, userId = alice) =>
+      (await rig.client.request(searchMediaItemsRpc, { userId, q, page: 1, limit: 15 })).mediaItemIds;
+    await waitFor(async () => (await find('grenoble bicycle')).includes(id), { what: 'the item to be found' });
+    expect(await find('grenob bicy')).toEqual([id]);
+    expect(await find('grenoble', bob)).toEqual([]);
+    await expect(find('!!')).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'q has no word to search for' });
+
+    setMedia(alice, id, { hidden: true });
+    await changed(mediaUpdatedEvent, alice, id);
+    await waitFor(async () => (await find('grenoble')).length === 0, { what: 'the hidden item to leave search' });
+    // The media service changed behind explore's back (no event): a job's rebuild reads it again.
+    setMedia(alice, id, { hidden: false });
+    await rig.client.publish(
+      searchRebuildRequestedEvent,
+      { userId: alice, jobId: randomUUID(), requestedAt: new Date().toISOString() },
+      { msgId: `rebuild-${id}` },
+    );
+    await waitFor(async () => (await find('grenoble')).includes(id), { what: 'the rebuild to find the item again' });
   });
 
   // ---- people ----------------------------------------------------------------------------------
