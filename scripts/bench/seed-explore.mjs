@@ -18,7 +18,8 @@ const { PlacesThingsRepository } = dist('places-things/repository.js');
 const { placeKey, thingKey } = dist('places-things/service.js');
 const { PeopleRepository } = dist('people/repository.js');
 const { faceId } = dist('people/service.js');
-const { FIELDS, SearchRepository } = dist('search/repository.js');
+const { SearchRepository } = dist('search/repository.js');
+const { FIELDS } = dist('search/document.js');
 const { dateWords, terms, words } = dist('search/text.js');
 const { faceThumbnailKey } = require(join(root, 'proto-events/dist/index.js'));
 

@@ -1,22 +1,4 @@
-import {
-  getPersonRpc,
-  getPlaceRpc,
-  getThingRpc,
-  listMediaItemPeopleRpc,
-  listMediaItemPlacesRpc,
-  listMediaItemThingsRpc,
-  listPeopleRpc,
-  listPersonMediaItemsRpc,
-  listPlaceMediaItemsRpc,
-  listPlacesRpc,
-  listThingMediaItemsRpc,
-  listThingsRpc,
-  locateFaceRpc,
-  mergePeopleRpc,
-  regroupPeopleRpc,
-  searchMediaItemsRpc,
-  updatePersonRpc,
-} from '@trove/proto-events';
+import * as contracts from '@trove/proto-events';
 import { rpcHandler } from '@trove/kit';
 import type { AnyRpcHandler } from '@trove/kit';
 import type { ExploreServices } from './main';
@@ -33,35 +15,43 @@ export function handlers({ placesThings, people, search }: ExploreServices): Any
   };
   return [
     // ---- places and things
-    rpcHandler(listPlacesRpc, async (r) => ({ places: await placesThings.list('place', r.userId, r.page, r.limit) })),
-    rpcHandler(getPlaceRpc, ({ userId, id }) => placesThings.get('place', userId, id)),
-    rpcHandler(listPlaceMediaItemsRpc, async (r) => ({
+    rpcHandler(contracts.listPlacesRpc, async (r) => ({
+      places: await placesThings.list('place', r.userId, r.page, r.limit),
+    })),
+    rpcHandler(contracts.getPlaceRpc, ({ userId, id }) => placesThings.get('place', userId, id)),
+    rpcHandler(contracts.listPlaceMediaItemsRpc, async (r) => ({
       mediaItemIds: await placesThings.itemIds('place', r.userId, r.id, r.page, r.limit),
     })),
-    rpcHandler(listMediaItemPlacesRpc, async (r) => ({
+    rpcHandler(contracts.listMediaItemPlacesRpc, async (r) => ({
       places: await placesThings.ofItem('place', r.userId, r.mediaItemId),
     })),
-    rpcHandler(listThingsRpc, async (r) => ({ things: await placesThings.list('thing', r.userId, r.page, r.limit) })),
-    rpcHandler(getThingRpc, ({ userId, id }) => placesThings.get('thing', userId, id)),
-    rpcHandler(listThingMediaItemsRpc, async (r) => ({
+    rpcHandler(contracts.listThingsRpc, async (r) => ({
+      things: await placesThings.list('thing', r.userId, r.page, r.limit),
+    })),
+    rpcHandler(contracts.getThingRpc, ({ userId, id }) => placesThings.get('thing', userId, id)),
+    rpcHandler(contracts.listThingMediaItemsRpc, async (r) => ({
       mediaItemIds: await placesThings.itemIds('thing', r.userId, r.id, r.page, r.limit),
     })),
-    rpcHandler(listMediaItemThingsRpc, async (r) => ({
+    rpcHandler(contracts.listMediaItemThingsRpc, async (r) => ({
       things: await placesThings.ofItem('thing', r.userId, r.mediaItemId),
     })),
     // ---- people
-    rpcHandler(listPeopleRpc, async (r) => ({ people: await people.list(r.userId, r.page, r.limit, r.hidden) })),
-    rpcHandler(getPersonRpc, ({ userId, id }) => people.get(userId, id)),
-    rpcHandler(listPersonMediaItemsRpc, async (r) => ({
+    rpcHandler(contracts.listPeopleRpc, async (r) => ({
+      people: await people.list(r.userId, r.page, r.limit, r.hidden),
+    })),
+    rpcHandler(contracts.getPersonRpc, ({ userId, id }) => people.get(userId, id)),
+    rpcHandler(contracts.listPersonMediaItemsRpc, async (r) => ({
       mediaItemIds: await people.itemIds(r.userId, r.id, r.page, r.limit),
     })),
-    rpcHandler(listMediaItemPeopleRpc, async (r) => ({ people: await people.ofItem(r.userId, r.mediaItemId) })),
-    rpcHandler(updatePersonRpc, ({ userId, id, ...changes }) => done(people.update(userId, id, changes))),
-    rpcHandler(mergePeopleRpc, ({ userId, id, people: others }) => done(people.merge(userId, id, others))),
-    rpcHandler(regroupPeopleRpc, ({ userId }) => people.regroup(userId)),
-    rpcHandler(locateFaceRpc, ({ userId, id }) => people.locateFace(userId, id)),
+    rpcHandler(contracts.listMediaItemPeopleRpc, async (r) => ({
+      people: await people.ofItem(r.userId, r.mediaItemId),
+    })),
+    rpcHandler(contracts.updatePersonRpc, ({ userId, id, ...changes }) => done(people.update(userId, id, changes))),
+    rpcHandler(contracts.mergePeopleRpc, ({ userId, id, people: others }) => done(people.merge(userId, id, others))),
+    rpcHandler(contracts.regroupPeopleRpc, ({ userId }) => people.regroup(userId)),
+    rpcHandler(contracts.locateFaceRpc, ({ userId, id }) => people.locateFace(userId, id)),
     // ---- search
-    rpcHandler(searchMediaItemsRpc, async (r) => ({
+    rpcHandler(contracts.searchMediaItemsRpc, async (r) => ({
       mediaItemIds: await search.search(r.userId, r.q, r.page, r.limit),
     })),
   ];

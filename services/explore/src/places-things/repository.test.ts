@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { BaseDoc, DocStore } from '@trove/kit';
 import { docStorePerTest, waitFor } from '@trove/kit/testing';
 import { PlacesThingsRepository } from './repository';
-import type { PlaceFields } from './repository';
+import type { PlaceFields } from './document';
 
 describe('explore repository (NeDB)', () => {
   const db = docStorePerTest('explore');

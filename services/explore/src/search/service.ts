@@ -3,7 +3,8 @@ import { badRequest } from '@trove/kit';
 import type { MediaItemState, MediaStates } from '../ports/media';
 import { NO_PEOPLE } from './people';
 import type { PeopleNames } from './people';
-import type { FieldWords, SearchRepository } from './repository';
+import type { FieldWords } from './document';
+import type { SearchRepository } from './repository';
 import type { Match } from './word-index';
 import { dateWords, words } from './text';
 
