@@ -62,19 +62,21 @@ describe('explore over NATS: RPCs and media/user events', () => {
   const countOf = async (id: string) =>
     (await rig.client.request(contracts.getPlaceRpc, { userId: alice, id })).mediaItemsCount;
 
-  it('files a processed item and answers every call with the schema-checked shapes and the right errors', async () => {
+  /** A new item of the user's, its worker result (taken at `creationTime`, with what was found) published. */
+  const processed = async (userId: string, creationTime: string, found: Parameters<typeof processedResult>[3]) => {
     const id = randomUUID();
-    setMedia(alice, id);
-    await rig.client.publish(
-      contracts.mediaProcessedEvent,
-      processedResult(alice, id, '2024-06-01T12:00:00+02:00', {
-        place: workerPlace('Paris', 'Île-de-France', 'France'),
-        things: ['Pizza'],
-      }),
-      {
-        msgId: `processed-${id}`,
-      },
-    );
+    setMedia(userId, id);
+    await rig.client.publish(contracts.mediaProcessedEvent, processedResult(userId, id, creationTime, found), {
+      msgId: `processed-${id}`,
+    });
+    return id;
+  };
+
+  it('files a processed item and answers every call with the schema-checked shapes and the right errors', async () => {
+    const id = await processed(alice, '2024-06-01T12:00:00+02:00', {
+      place: workerPlace('Paris', 'Île-de-France', 'France'),
+      things: ['Pizza'],
+    });
     const [place] = await waitFor(
       async () => {
         const places = await placesOf(alice, id);
@@ -127,15 +129,9 @@ describe('explore over NATS: RPCs and media/user events', () => {
   });
 
   it('follows hide (updated), trash and purge events by asking the media service; a purged item leaves its place', async () => {
-    const id = randomUUID();
-    setMedia(alice, id);
-    await rig.client.publish(
-      contracts.mediaProcessedEvent,
-      processedResult(alice, id, '2024-06-02T12:00:00Z', {
-        place: workerPlace('Lyon', 'Auvergne-Rhône-Alpes', 'France'),
-      }),
-      { msgId: `processed-${id}` },
-    );
+    const id = await processed(alice, '2024-06-02T12:00:00Z', {
+      place: workerPlace('Lyon', 'Auvergne-Rhône-Alpes', 'France'),
+    });
     const placeId = await waitFor(async () => (await placesOf(alice, id))[0]?.id, { what: 'the item to be filed' });
     await waitFor(async () => (await countOf(placeId)) === 1, { what: 'the place to count the item' });
 
@@ -162,13 +158,7 @@ describe('explore over NATS: RPCs and media/user events', () => {
   });
 
   it("a user's deletion removes their places and things", async () => {
-    const id = randomUUID();
-    setMedia(bob, id);
-    await rig.client.publish(
-      contracts.mediaProcessedEvent,
-      processedResult(bob, id, '2024-06-03T12:00:00Z', { place: workerPlace('Nice', null, 'France') }),
-      { msgId: `processed-${id}` },
-    );
+    const id = await processed(bob, '2024-06-03T12:00:00Z', { place: workerPlace('Nice', null, 'France') });
     const placeId = await waitFor(async () => (await placesOf(bob, id))[0]?.id, { what: "bob's item to be filed" });
     await rig.client.publish(
       contracts.userDeletedEvent,
@@ -187,16 +177,10 @@ describe('explore over NATS: RPCs and media/user events', () => {
   });
 
   it("indexes processed items for search, answers the search RPC per user, follows a hide and a job's rebuild", async () => {
-    const id = randomUUID();
-    setMedia(alice, id);
-    await rig.client.publish(
-      contracts.mediaProcessedEvent,
-      processedResult(alice, id, '2024-06-04T12:00:00Z', {
-        place: workerPlace('Grenoble', null, 'France'),
-        things: ['Bicycle'],
-      }),
-      { msgId: `processed-${id}` },
-    );
+    const id = await processed(alice, '2024-06-04T12:00:00Z', {
+      place: workerPlace('Grenoble', null, 'France'),
+      things: ['Bicycle'],
+    });
     const find = async (q: string, userId = alice) =>
       (await rig.client.request(contracts.searchMediaItemsRpc, { userId, q, page: 1, limit: 15 })).mediaItemIds;
     await waitFor(async () => (await find('grenoble bicycle')).includes(id), { what: 'the item to be found' });

@@ -14,23 +14,23 @@ export function handlers({ placesThings, people, search }: ExploreServices): Any
     return {};
   };
   return [
-    // ---- places and things
+    // ---- places and things, call by call
     rpcHandler(contracts.listPlacesRpc, async (r) => ({
       places: await placesThings.list('place', r.userId, r.page, r.limit),
-    })),
-    rpcHandler(contracts.getPlaceRpc, ({ userId, id }) => placesThings.get('place', userId, id)),
-    rpcHandler(contracts.listPlaceMediaItemsRpc, async (r) => ({
-      mediaItemIds: await placesThings.itemIds('place', r.userId, r.id, r.page, r.limit),
-    })),
-    rpcHandler(contracts.listMediaItemPlacesRpc, async (r) => ({
-      places: await placesThings.ofItem('place', r.userId, r.mediaItemId),
     })),
     rpcHandler(contracts.listThingsRpc, async (r) => ({
       things: await placesThings.list('thing', r.userId, r.page, r.limit),
     })),
+    rpcHandler(contracts.getPlaceRpc, ({ userId, id }) => placesThings.get('place', userId, id)),
     rpcHandler(contracts.getThingRpc, ({ userId, id }) => placesThings.get('thing', userId, id)),
+    rpcHandler(contracts.listPlaceMediaItemsRpc, async (r) => ({
+      mediaItemIds: await placesThings.itemIds('place', r.userId, r.id, r.page, r.limit),
+    })),
     rpcHandler(contracts.listThingMediaItemsRpc, async (r) => ({
       mediaItemIds: await placesThings.itemIds('thing', r.userId, r.id, r.page, r.limit),
+    })),
+    rpcHandler(contracts.listMediaItemPlacesRpc, async (r) => ({
+      places: await placesThings.ofItem('place', r.userId, r.mediaItemId),
     })),
     rpcHandler(contracts.listMediaItemThingsRpc, async (r) => ({
       things: await placesThings.ofItem('thing', r.userId, r.mediaItemId),
