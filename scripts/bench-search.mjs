@@ -26,7 +26,7 @@ import { libraryPlan, processedResult } from './bench/seed-plan.mjs';
 
 const { openDocStore } = require(join(root, 'services/kit/dist/index.js'));
 const { SearchRepository } = require(join(root, 'services/explore/dist/search/repository.js'));
-const { Search } = require(join(root, 'services/explore/dist/search/service.js'));
+const { SearchService } = require(join(root, 'services/explore/dist/search/service.js'));
 
 const ITEMS = Number(args.items ?? 100_000);
 const ROUNDS = Number(args.rounds ?? 3);
@@ -76,7 +76,7 @@ async function indexThroughEvents(plan, items) {
   try {
     const repo = await SearchRepository.open(store);
     const { media, people } = fakesOf(plan);
-    const search = new Search(repo, media, people);
+    const search = new SearchService(repo, media, people);
     const started = performance.now();
     for (const item of items) await search.itemProcessed(processedResult(plan, item));
     const ms = (performance.now() - started) / items.length;
@@ -104,7 +104,7 @@ try {
   const seedStarted = performance.now();
   await seedSearch({ store, plan });
   const seedS = secondsSince(seedStarted);
-  const search = new Search(await SearchRepository.open(store), fakesOf(plan).media);
+  const search = new SearchService(await SearchRepository.open(store), fakesOf(plan).media);
   // The seeded documents are of the shape the module reads: one of them must be found by its file name.
   const probe = items.findLast((item) => !item.hidden && !item.trashed);
   const firstStarted = performance.now();

@@ -1,10 +1,8 @@
 import { defineEvent, defineRpc } from './contract';
 import { exploreContracts } from './explore-contracts';
-import { searchContracts } from './search-contracts';
 import { jobsContracts } from './jobs-contracts';
 import { libraryContracts } from './library-contracts';
 import { mediaContracts } from './media-contracts';
-import { peopleContracts } from './people-contracts';
 import type { MessageContract, RpcContract } from './contract';
 import type {
   AuthSetupStatusV1,
@@ -154,7 +152,5 @@ export const catalogue: ReadonlyArray<RpcContract<unknown, unknown> | MessageCon
   ...mediaContracts,
   ...libraryContracts,
   ...exploreContracts,
-  ...searchContracts,
   ...jobsContracts,
-  ...peopleContracts,
 ] as ReadonlyArray<RpcContract<unknown, unknown> | MessageContract<unknown>>;

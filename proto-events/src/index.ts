@@ -7,8 +7,6 @@ export * from './media-contracts';
 export * from './embedding';
 export * from './library-contracts';
 export * from './explore-contracts';
-export * from './search-contracts';
 export * from './jobs-contracts';
-export * from './people-contracts';
 export * from './permissions';
 export type * from './generated/types';

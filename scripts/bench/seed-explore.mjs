@@ -14,11 +14,12 @@ import { log, require, root, secondsSince } from '../bench-common.mjs';
 import { PLACES, THINGS, newestFirst, processedResult, visible } from './seed-plan.mjs';
 
 const dist = (path) => require(join(root, 'services/explore/dist', path));
-const { ExploreRepository } = dist('explore/repository.js');
-const { placeKey, thingKey } = dist('explore/service.js');
+const { PlacesThingsRepository } = dist('places-things/repository.js');
+const { placeKey, thingKey } = dist('places-things/service.js');
 const { PeopleRepository } = dist('people/repository.js');
 const { faceId } = dist('people/service.js');
-const { FIELDS, SearchRepository } = dist('search/repository.js');
+const { SearchRepository } = dist('search/repository.js');
+const { FIELDS } = dist('search/document.js');
 const { dateWords, terms, words } = dist('search/text.js');
 const { faceThumbnailKey } = require(join(root, 'proto-events/dist/index.js'));
 
@@ -86,7 +87,7 @@ export async function seedSearch({ store, plan }) {
 export async function seedExplore({ store, plan }) {
   const { userId, items, now } = plan;
   const started = performance.now();
-  const explore = await ExploreRepository.open(store);
+  const explore = await PlacesThingsRepository.open(store);
   const people = await PeopleRepository.open(store);
 
   const placeIds = await groupIds(

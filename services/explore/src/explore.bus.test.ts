@@ -1,46 +1,17 @@
 /**
- * Explore as it runs in its process, minus the process: its RPC handlers and event consumers on a
- * real nats-server (JetStream), its repositories (places, things, people) on NeDB, and a stand-in media service answering
- * `trove.v1.media.getMany` on the bus.
+ * Explore as it runs in its process, minus the process: `wire` (main.ts) on a real nats-server
+ * (JetStream) and the embedded store — its RPC handlers and event consumers, places, things, people
+ * and search — with a stand-in media service answering `trove.v1.media.getMany` on the bus.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  encodeEmbedding,
-  getPersonRpc,
-  getPlaceRpc,
-  getThingRpc,
-  listMediaItemPeopleRpc,
-  listMediaItemPlacesRpc,
-  listMediaItemThingsRpc,
-  listPeopleRpc,
-  listPersonMediaItemsRpc,
-  listPlaceMediaItemsRpc,
-  listPlacesRpc,
-  listThingMediaItemsRpc,
-  listThingsRpc,
-  locateFaceRpc,
-  mediaProcessedEvent,
-  mediaPurgedEvent,
-  mediaTrashedEvent,
-  mediaUpdatedEvent,
-  mergePeopleRpc,
-  regroupPeopleRpc,
-  updatePersonRpc,
-  userDeletedEvent,
-} from '@trove/proto-events';
+import * as contracts from '@trove/proto-events';
 import type { MediaItemProcessedV1, MediaItemV1 } from '@trove/proto-events';
 import { mediaItemV1, startBusRig, waitFor } from '@trove/kit/testing';
 import type { BusRig } from '@trove/kit/testing';
-import { consumeExploreEvents } from './events';
-import { processedResult, workerPlace } from './explore/processed.fake';
-import { ExploreRepository } from './explore/repository';
-import { Explore } from './explore/service';
-import { exploreHandlers } from './handlers';
+import { wire } from './main';
 import { DEFAULT_GROUPING } from './people/grouping';
-import { PeopleRepository } from './people/repository';
-import { People } from './people/service';
 import { faceOf, randomPerson, seeded } from './people/synthetic.fake';
-import { mediaOverBus } from './ports/media';
+import { processedResult, workerPlace } from './places-things/processed.fake';
 
 describe('explore over NATS: RPCs and media/user events', () => {
   let rig: BusRig;
@@ -68,11 +39,8 @@ describe('explore over NATS: RPCs and media/user events', () => {
             : [];
         }),
     });
-    const mediaStates = mediaOverBus(rig.bus);
-    const explore = new Explore(await ExploreRepository.open(rig.store), mediaStates);
-    const people = new People(await PeopleRepository.open(rig.store), mediaStates, DEFAULT_GROUPING);
-    await consumeExploreEvents(rig.bus, explore, people, rig.log);
-    await rig.bus.serve({ name: 'explore', version: '0.0.0', handlers: exploreHandlers(explore, people) });
+    const handlers = await wire({ bus: rig.bus, store: rig.store, log: rig.log, grouping: DEFAULT_GROUPING });
+    await rig.bus.serve({ name: 'explore', version: '0.0.0', handlers });
   });
   afterAll(() => rig?.close());
 
@@ -87,25 +55,28 @@ describe('explore over NATS: RPCs and media/user events', () => {
       ...flags,
       updatedAt: new Date((clock += 1000)).toISOString(),
     });
-  const changed = (contract: typeof mediaUpdatedEvent, userId: string, mediaItemId: string) =>
+  const changed = (contract: typeof contracts.mediaUpdatedEvent, userId: string, mediaItemId: string) =>
     rig.client.publish(contract, { userId, mediaItemId, at: new Date().toISOString() }, { msgId: `test-${++msg}` });
   const placesOf = async (userId: string, mediaItemId: string) =>
-    (await rig.client.request(listMediaItemPlacesRpc, { userId, mediaItemId })).places;
-  const countOf = async (id: string) => (await rig.client.request(getPlaceRpc, { userId: alice, id })).mediaItemsCount;
+    (await rig.client.request(contracts.listMediaItemPlacesRpc, { userId, mediaItemId })).places;
+  const countOf = async (id: string) =>
+    (await rig.client.request(contracts.getPlaceRpc, { userId: alice, id })).mediaItemsCount;
+
+  /** A new item of the user's, its worker result (taken at `creationTime`, with what was found) published. */
+  const processed = async (userId: string, creationTime: string, found: Parameters<typeof processedResult>[3]) => {
+    const id = randomUUID();
+    setMedia(userId, id);
+    await rig.client.publish(contracts.mediaProcessedEvent, processedResult(userId, id, creationTime, found), {
+      msgId: `processed-${id}`,
+    });
+    return id;
+  };
 
   it('files a processed item and answers every call with the schema-checked shapes and the right errors', async () => {
-    const id = randomUUID();
-    setMedia(alice, id);
-    await rig.client.publish(
-      mediaProcessedEvent,
-      processedResult(alice, id, '2024-06-01T12:00:00+02:00', {
-        place: workerPlace('Paris', 'Île-de-France', 'France'),
-        things: ['Pizza'],
-      }),
-      {
-        msgId: `processed-${id}`,
-      },
-    );
+    const id = await processed(alice, '2024-06-01T12:00:00+02:00', {
+      place: workerPlace('Paris', 'Île-de-France', 'France'),
+      things: ['Pizza'],
+    });
     const [place] = await waitFor(
       async () => {
         const places = await placesOf(alice, id);
@@ -120,61 +91,66 @@ describe('explore over NATS: RPCs and media/user events', () => {
       coverMediaItemId: id,
       mediaItemsCount: 1,
     });
-    expect((await rig.client.request(listPlacesRpc, { userId: alice, page: 1, limit: 15 })).places).toEqual([place]);
+    expect((await rig.client.request(contracts.listPlacesRpc, { userId: alice, page: 1, limit: 15 })).places).toEqual([
+      place,
+    ]);
     expect(
-      await rig.client.request(listPlaceMediaItemsRpc, { userId: alice, id: place!.id, page: 1, limit: 15 }),
+      await rig.client.request(contracts.listPlaceMediaItemsRpc, { userId: alice, id: place!.id, page: 1, limit: 15 }),
     ).toEqual({ mediaItemIds: [id] });
-    const { things } = await rig.client.request(listMediaItemThingsRpc, { userId: alice, mediaItemId: id });
+    const { things } = await rig.client.request(contracts.listMediaItemThingsRpc, { userId: alice, mediaItemId: id });
     expect(things.map((t) => [t.name, t.mediaItemsCount, t.coverMediaItemId])).toEqual([['Pizza', 1, id]]);
-    expect(await rig.client.request(getThingRpc, { userId: alice, id: things[0]!.id })).toEqual(things[0]);
-    expect((await rig.client.request(listThingsRpc, { userId: alice, page: 1, limit: 15 })).things).toEqual(things);
+    expect(await rig.client.request(contracts.getThingRpc, { userId: alice, id: things[0]!.id })).toEqual(things[0]);
+    expect((await rig.client.request(contracts.listThingsRpc, { userId: alice, page: 1, limit: 15 })).things).toEqual(
+      things,
+    );
     expect(
-      await rig.client.request(listThingMediaItemsRpc, { userId: alice, id: things[0]!.id, page: 2, limit: 15 }),
+      await rig.client.request(contracts.listThingMediaItemsRpc, {
+        userId: alice,
+        id: things[0]!.id,
+        page: 2,
+        limit: 15,
+      }),
     ).toEqual({ mediaItemIds: [] });
 
-    await expect(rig.client.request(getPlaceRpc, { userId: bob, id: place!.id })).rejects.toMatchObject({
+    await expect(rig.client.request(contracts.getPlaceRpc, { userId: bob, id: place!.id })).rejects.toMatchObject({
       code: 'NOT_FOUND',
       message: 'place not found',
     });
-    await expect(rig.client.request(getThingRpc, { userId: bob, id: things[0]!.id })).rejects.toMatchObject({
+    await expect(rig.client.request(contracts.getThingRpc, { userId: bob, id: things[0]!.id })).rejects.toMatchObject({
       code: 'NOT_FOUND',
       message: 'thing not found',
     });
     await expect(placesOf(bob, id)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'mediaitem not found' });
-    await expect(rig.client.request(listPlacesRpc, { userId: alice, page: 0, limit: 15 })).rejects.toMatchObject({
+    await expect(
+      rig.client.request(contracts.listPlacesRpc, { userId: alice, page: 0, limit: 15 }),
+    ).rejects.toMatchObject({
       code: 'BAD_REQUEST',
     });
   });
 
   it('follows hide (updated), trash and purge events by asking the media service; a purged item leaves its place', async () => {
-    const id = randomUUID();
-    setMedia(alice, id);
-    await rig.client.publish(
-      mediaProcessedEvent,
-      processedResult(alice, id, '2024-06-02T12:00:00Z', {
-        place: workerPlace('Lyon', 'Auvergne-Rhône-Alpes', 'France'),
-      }),
-      { msgId: `processed-${id}` },
-    );
+    const id = await processed(alice, '2024-06-02T12:00:00Z', {
+      place: workerPlace('Lyon', 'Auvergne-Rhône-Alpes', 'France'),
+    });
     const placeId = await waitFor(async () => (await placesOf(alice, id))[0]?.id, { what: 'the item to be filed' });
     await waitFor(async () => (await countOf(placeId)) === 1, { what: 'the place to count the item' });
 
     setMedia(alice, id, { hidden: true });
-    await changed(mediaUpdatedEvent, alice, id);
+    await changed(contracts.mediaUpdatedEvent, alice, id);
     await waitFor(async () => (await countOf(placeId)) === 0, { what: 'the hidden item to leave the count' });
     setMedia(alice, id, { hidden: false });
-    await changed(mediaUpdatedEvent, alice, id);
+    await changed(contracts.mediaUpdatedEvent, alice, id);
     await waitFor(async () => (await countOf(placeId)) === 1, { what: 'the unhidden item to come back' });
     setMedia(alice, id, { deleted: true });
-    await changed(mediaTrashedEvent, alice, id);
+    await changed(contracts.mediaTrashedEvent, alice, id);
     await waitFor(async () => (await countOf(placeId)) === 0, { what: 'the trashed item to leave the count' });
 
     media.delete(id);
-    await changed(mediaPurgedEvent, alice, id);
+    await changed(contracts.mediaPurgedEvent, alice, id);
     await waitFor(async () => (await placesOf(alice, id).catch((err: { code?: string }) => err.code)) === 'NOT_FOUND', {
       what: 'the purged item to be forgotten',
     });
-    expect(await rig.client.request(getPlaceRpc, { userId: alice, id: placeId })).toMatchObject({
+    expect(await rig.client.request(contracts.getPlaceRpc, { userId: alice, id: placeId })).toMatchObject({
       name: 'Lyon',
       mediaItemsCount: 0,
       coverMediaItemId: null,
@@ -182,28 +158,47 @@ describe('explore over NATS: RPCs and media/user events', () => {
   });
 
   it("a user's deletion removes their places and things", async () => {
-    const id = randomUUID();
-    setMedia(bob, id);
-    await rig.client.publish(
-      mediaProcessedEvent,
-      processedResult(bob, id, '2024-06-03T12:00:00Z', { place: workerPlace('Nice', null, 'France') }),
-      { msgId: `processed-${id}` },
-    );
+    const id = await processed(bob, '2024-06-03T12:00:00Z', { place: workerPlace('Nice', null, 'France') });
     const placeId = await waitFor(async () => (await placesOf(bob, id))[0]?.id, { what: "bob's item to be filed" });
     await rig.client.publish(
-      userDeletedEvent,
+      contracts.userDeletedEvent,
       { userId: bob, deletedAt: new Date().toISOString() },
       { msgId: `deleted-${bob}` },
     );
     await waitFor(
       async () =>
         (await rig.client
-          .request(getPlaceRpc, { userId: bob, id: placeId })
+          .request(contracts.getPlaceRpc, { userId: bob, id: placeId })
           .catch((err: { code?: string }) => err.code)) === 'NOT_FOUND',
       {
         what: "bob's place to be removed",
       },
     );
+  });
+
+  it("indexes processed items for search, answers the search RPC per user, follows a hide and a job's rebuild", async () => {
+    const id = await processed(alice, '2024-06-04T12:00:00Z', {
+      place: workerPlace('Grenoble', null, 'France'),
+      things: ['Bicycle'],
+    });
+    const find = async (q: string, userId = alice) =>
+      (await rig.client.request(contracts.searchMediaItemsRpc, { userId, q, page: 1, limit: 15 })).mediaItemIds;
+    await waitFor(async () => (await find('grenoble bicycle')).includes(id), { what: 'the item to be found' });
+    expect(await find('grenob bicy')).toEqual([id]);
+    expect(await find('grenoble', bob)).toEqual([]);
+    await expect(find('!!')).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'q has no word to search for' });
+
+    setMedia(alice, id, { hidden: true });
+    await changed(contracts.mediaUpdatedEvent, alice, id);
+    await waitFor(async () => (await find('grenoble')).length === 0, { what: 'the hidden item to leave search' });
+    // The media service changed behind explore's back (no event): a job's rebuild reads it again.
+    setMedia(alice, id, { hidden: false });
+    await rig.client.publish(
+      contracts.searchRebuildRequestedEvent,
+      { userId: alice, jobId: randomUUID(), requestedAt: new Date().toISOString() },
+      { msgId: `rebuild-${id}` },
+    );
+    await waitFor(async () => (await find('grenoble')).includes(id), { what: 'the rebuild to find the item again' });
   });
 
   // ---- people ----------------------------------------------------------------------------------
@@ -221,21 +216,22 @@ describe('explore over NATS: RPCs and media/user events', () => {
       faces: who.map((person, i) => ({
         box: { x: 0.1 * i, y: 0.2, width: 0.1, height: 0.15 },
         score: 0.9,
-        embedding: encodeEmbedding(faceOf(person, random)),
+        embedding: contracts.encodeEmbedding(faceOf(person, random)),
         thumbnailKey: `media/${userId}/${id}/faces/${i}.webp`,
       })),
     };
-    await rig.client.publish(mediaProcessedEvent, result, { msgId: `processed-${id}` });
+    await rig.client.publish(contracts.mediaProcessedEvent, result, { msgId: `processed-${id}` });
     await waitFor(
       async () =>
-        (await rig.client.request(listMediaItemPeopleRpc, { userId, mediaItemId: id })).people.length === who.length,
+        (await rig.client.request(contracts.listMediaItemPeopleRpc, { userId, mediaItemId: id })).people.length ===
+        who.length,
       { what: "the photo's people" },
     );
     return id;
   };
   const listed = async (hidden?: boolean) =>
     (
-      await rig.client.request(listPeopleRpc, {
+      await rig.client.request(contracts.listPeopleRpc, {
         userId: alice,
         page: 1,
         limit: 15,
@@ -261,11 +257,11 @@ describe('explore over NATS: RPCs and media/user events', () => {
       coverFace: { mediaItemId: second },
     });
     expect(b).toMatchObject({ mediaItemsCount: 1, coverMediaItemId: first });
-    expect(await rig.client.request(getPersonRpc, { userId: alice, id: a!.id })).toEqual(a);
-    expect(await rig.client.request(listPersonMediaItemsRpc, { userId: alice, id: a!.id, page: 1, limit: 15 })).toEqual(
-      { mediaItemIds: [second, first] },
-    );
-    expect(await rig.client.request(locateFaceRpc, { id: a!.coverFace!.id })).toEqual({
+    expect(await rig.client.request(contracts.getPersonRpc, { userId: alice, id: a!.id })).toEqual(a);
+    expect(
+      await rig.client.request(contracts.listPersonMediaItemsRpc, { userId: alice, id: a!.id, page: 1, limit: 15 }),
+    ).toEqual({ mediaItemIds: [second, first] });
+    expect(await rig.client.request(contracts.locateFaceRpc, { id: a!.coverFace!.id })).toEqual({
       key: `media/${alice}/${second}/faces/0.webp`,
       contentType: 'image/webp',
       filename: expect.any(String),
@@ -273,7 +269,7 @@ describe('explore over NATS: RPCs and media/user events', () => {
     });
 
     expect(
-      await rig.client.request(updatePersonRpc, {
+      await rig.client.request(contracts.updatePersonRpc, {
         userId: alice,
         id: a!.id,
         name: 'Ann',
@@ -286,47 +282,50 @@ describe('explore over NATS: RPCs and media/user events', () => {
       expect.objectContaining({ id: a!.id, name: 'Ann', hidden: true, coverMediaItemId: first }),
     ]);
     await expect(
-      rig.client.request(updatePersonRpc, { userId: alice, id: b!.id, coverMediaItemId: second }),
+      rig.client.request(contracts.updatePersonRpc, { userId: alice, id: b!.id, coverMediaItemId: second }),
     ).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'the cover must be a photo of this person' });
 
-    await rig.client.request(mergePeopleRpc, { userId: alice, id: b!.id, people: [a!.id] });
-    expect(await rig.client.request(getPersonRpc, { userId: alice, id: b!.id })).toMatchObject({
+    await rig.client.request(contracts.mergePeopleRpc, { userId: alice, id: b!.id, people: [a!.id] });
+    expect(await rig.client.request(contracts.getPersonRpc, { userId: alice, id: b!.id })).toMatchObject({
       name: 'Ann',
       mediaItemsCount: 2,
     });
-    await expect(rig.client.request(getPersonRpc, { userId: alice, id: a!.id })).rejects.toMatchObject({
+    await expect(rig.client.request(contracts.getPersonRpc, { userId: alice, id: a!.id })).rejects.toMatchObject({
       code: 'NOT_FOUND',
       message: 'person not found',
     });
-    expect(await rig.client.request(regroupPeopleRpc, { userId: alice })).toEqual({ faces: 3, people: 2 });
+    expect(await rig.client.request(contracts.regroupPeopleRpc, { userId: alice })).toEqual({ faces: 3, people: 2 });
     expect((await listed()).map((p) => [p.name, p.mediaItemsCount])).toEqual([
       ['Ann', 2],
       ['', 1],
     ]);
 
-    await expect(rig.client.request(getPersonRpc, { userId: dave, id: b!.id })).rejects.toMatchObject({
+    await expect(rig.client.request(contracts.getPersonRpc, { userId: dave, id: b!.id })).rejects.toMatchObject({
       code: 'NOT_FOUND',
       message: 'person not found',
     });
     await expect(
-      rig.client.request(mergePeopleRpc, { userId: dave, id: b!.id, people: [a!.id] }),
+      rig.client.request(contracts.mergePeopleRpc, { userId: dave, id: b!.id, people: [a!.id] }),
     ).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'person not found' });
-    await expect(rig.client.request(locateFaceRpc, { userId: dave, id: b!.coverFace!.id })).rejects.toMatchObject({
+    await expect(
+      rig.client.request(contracts.locateFaceRpc, { userId: dave, id: b!.coverFace!.id }),
+    ).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
     await expect(
-      rig.client.request(listMediaItemPeopleRpc, { userId: dave, mediaItemId: first }),
+      rig.client.request(contracts.listMediaItemPeopleRpc, { userId: dave, mediaItemId: first }),
     ).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'mediaitem not found' });
   });
 
   it("trash and purge take photos out of a person, who keeps answering by id without cover; a user's deletion removes their people", async () => {
     const id = await photo(carol, 3, [ben]);
-    const [person] = (await rig.client.request(listMediaItemPeopleRpc, { userId: carol, mediaItemId: id })).people;
-    const personOf = () => rig.client.request(getPersonRpc, { userId: carol, id: person!.id });
+    const [person] = (await rig.client.request(contracts.listMediaItemPeopleRpc, { userId: carol, mediaItemId: id }))
+      .people;
+    const personOf = () => rig.client.request(contracts.getPersonRpc, { userId: carol, id: person!.id });
     await waitFor(async () => (await personOf()).mediaItemsCount === 1, { what: 'the person to count the photo' });
     setMedia(carol, id, { deleted: true });
     await rig.client.publish(
-      mediaTrashedEvent,
+      contracts.mediaTrashedEvent,
       { userId: carol, mediaItemId: id, at: new Date().toISOString() },
       { msgId: `trashed-${id}` },
     );
@@ -336,20 +335,20 @@ describe('explore over NATS: RPCs and media/user events', () => {
     expect(await personOf()).toMatchObject({ coverMediaItemId: null, coverFace: null });
     media.delete(id);
     await rig.client.publish(
-      mediaPurgedEvent,
+      contracts.mediaPurgedEvent,
       { userId: carol, mediaItemId: id, at: new Date().toISOString() },
       { msgId: `purged-${id}` },
     );
     await waitFor(
       async () =>
         (await rig.client
-          .request(locateFaceRpc, { id: person!.coverFace!.id })
+          .request(contracts.locateFaceRpc, { id: person!.coverFace!.id })
           .catch((err: { code?: string }) => err.code)) === 'NOT_FOUND',
       { what: "the purged photo's faces to go" },
     );
     expect(await personOf()).toMatchObject({ mediaItemsCount: 0, coverMediaItemId: null });
     await rig.client.publish(
-      userDeletedEvent,
+      contracts.userDeletedEvent,
       { userId: carol, deletedAt: new Date().toISOString() },
       { msgId: `deleted-${carol}` },
     );

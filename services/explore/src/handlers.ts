@@ -1,42 +1,58 @@
-import {
-  getPlaceRpc,
-  getThingRpc,
-  listMediaItemPlacesRpc,
-  listMediaItemThingsRpc,
-  listPlaceMediaItemsRpc,
-  listPlacesRpc,
-  listThingMediaItemsRpc,
-  listThingsRpc,
-} from '@trove/proto-events';
+import * as contracts from '@trove/proto-events';
 import { rpcHandler } from '@trove/kit';
-import type { ServeOptions } from '@trove/kit';
-import type { Explore } from './explore/service';
-import { peopleHandlers } from './people/handlers';
-import type { People } from './people/service';
+import type { AnyRpcHandler } from '@trove/kit';
+import type { ExploreServices } from './main';
 
-/** Explore's RPCs: the gateway calls them with the authenticated user's id. */
-export function exploreHandlers(explore: Explore, people: People): ServeOptions['handlers'] {
+/**
+ * Every RPC of the explore service, one line each: the gateway calls them with the authenticated
+ * user's id (the jobs service regroups people). The rules are the domains'.
+ */
+export function handlers({ placesThings, people, search }: ExploreServices): AnyRpcHandler[] {
+  /** A change answered with an empty reply once done. */
+  const done = async (change: Promise<void>) => {
+    await change;
+    return {};
+  };
   return [
-    rpcHandler(listPlacesRpc, async ({ userId, page, limit }) => ({
-      places: await explore.list('place', userId, page, limit),
+    // ---- places and things, call by call
+    rpcHandler(contracts.listPlacesRpc, async (r) => ({
+      places: await placesThings.list('place', r.userId, r.page, r.limit),
     })),
-    rpcHandler(getPlaceRpc, ({ userId, id }) => explore.get('place', userId, id)),
-    rpcHandler(listPlaceMediaItemsRpc, async ({ userId, id, page, limit }) => ({
-      mediaItemIds: await explore.itemIds('place', userId, id, page, limit),
+    rpcHandler(contracts.listThingsRpc, async (r) => ({
+      things: await placesThings.list('thing', r.userId, r.page, r.limit),
     })),
-    rpcHandler(listMediaItemPlacesRpc, async ({ userId, mediaItemId }) => ({
-      places: await explore.ofItem('place', userId, mediaItemId),
+    rpcHandler(contracts.getPlaceRpc, ({ userId, id }) => placesThings.get('place', userId, id)),
+    rpcHandler(contracts.getThingRpc, ({ userId, id }) => placesThings.get('thing', userId, id)),
+    rpcHandler(contracts.listPlaceMediaItemsRpc, async (r) => ({
+      mediaItemIds: await placesThings.itemIds('place', r.userId, r.id, r.page, r.limit),
     })),
-    rpcHandler(listThingsRpc, async ({ userId, page, limit }) => ({
-      things: await explore.list('thing', userId, page, limit),
+    rpcHandler(contracts.listThingMediaItemsRpc, async (r) => ({
+      mediaItemIds: await placesThings.itemIds('thing', r.userId, r.id, r.page, r.limit),
     })),
-    rpcHandler(getThingRpc, ({ userId, id }) => explore.get('thing', userId, id)),
-    rpcHandler(listThingMediaItemsRpc, async ({ userId, id, page, limit }) => ({
-      mediaItemIds: await explore.itemIds('thing', userId, id, page, limit),
+    rpcHandler(contracts.listMediaItemPlacesRpc, async (r) => ({
+      places: await placesThings.ofItem('place', r.userId, r.mediaItemId),
     })),
-    rpcHandler(listMediaItemThingsRpc, async ({ userId, mediaItemId }) => ({
-      things: await explore.ofItem('thing', userId, mediaItemId),
+    rpcHandler(contracts.listMediaItemThingsRpc, async (r) => ({
+      things: await placesThings.ofItem('thing', r.userId, r.mediaItemId),
     })),
-    ...peopleHandlers(people),
+    // ---- people
+    rpcHandler(contracts.listPeopleRpc, async (r) => ({
+      people: await people.list(r.userId, r.page, r.limit, r.hidden),
+    })),
+    rpcHandler(contracts.getPersonRpc, ({ userId, id }) => people.get(userId, id)),
+    rpcHandler(contracts.listPersonMediaItemsRpc, async (r) => ({
+      mediaItemIds: await people.itemIds(r.userId, r.id, r.page, r.limit),
+    })),
+    rpcHandler(contracts.listMediaItemPeopleRpc, async (r) => ({
+      people: await people.ofItem(r.userId, r.mediaItemId),
+    })),
+    rpcHandler(contracts.updatePersonRpc, ({ userId, id, ...changes }) => done(people.update(userId, id, changes))),
+    rpcHandler(contracts.mergePeopleRpc, ({ userId, id, people: others }) => done(people.merge(userId, id, others))),
+    rpcHandler(contracts.regroupPeopleRpc, ({ userId }) => people.regroup(userId)),
+    rpcHandler(contracts.locateFaceRpc, ({ userId, id }) => people.locateFace(userId, id)),
+    // ---- search
+    rpcHandler(contracts.searchMediaItemsRpc, async (r) => ({
+      mediaItemIds: await search.search(r.userId, r.q, r.page, r.limit),
+    })),
   ];
 }

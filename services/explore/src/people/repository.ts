@@ -1,59 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Collection, DocStore } from '@trove/kit';
-import type { ItemDoc } from '../explore/repository';
-
-/** A face's rectangle in the upright picture, fractions 0..1. */
-export interface FaceBox {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-/** One face the worker found in one of the user's items (the `index`-th of its result). */
-export interface FaceDoc {
-  _id: string;
-  userId: string;
-  mediaItemId: string;
-  index: number;
-  box: FaceBox;
-  score: number;
-  /** As the worker sent it: base64 of little-endian float32 values, unit length. */
-  embedding: string;
-  /** Blob key of the face's square WebP thumbnail (media removes it with the item). */
-  thumbnailKey: string;
-  /** Null while the face waits for enough alike faces to start a person. */
-  personId: string | null;
-}
-
-/** The face a person shows as its picture. */
-export interface CoverFace {
-  id: string;
-  mediaItemId: string;
-  box: FaceBox;
-  score: number;
-}
-
-/** A person: faces grouped by likeness, named and hidden by the user, with a summary over the visible items. */
-export interface PersonDoc {
-  _id: string;
-  userId: string;
-  /** Empty until the user names them. */
-  name: string;
-  /** Lower-cased name: lists sort on it. */
-  nameKey: string;
-  hidden: boolean;
-  /** The user's choice of cover (kept while it is a photo of theirs; null: the newest). */
-  chosenCoverMediaItemId: string | null;
-  coverMediaItemId: string | null;
-  coverFace: CoverFace | null;
-  /** Visible items with a face of theirs. */
-  mediaItemsCount: number;
-  /** Bumped by every summary refresh: a refresh only writes when no other one started after it. */
-  revision: number;
-  createdAt: Date;
-  updatedAt: Date;
-}
+import type { ItemDoc } from '../places-things/document';
+import type { CoverFace, FaceDoc, PersonDoc } from './document';
 
 export type PersonChanges = Partial<Pick<PersonDoc, 'name' | 'hidden' | 'chosenCoverMediaItemId'>>;
 

@@ -1,31 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { docStorePerTest } from '@trove/kit/testing';
 import { encodeEmbedding } from '@trove/proto-events';
 import type { MediaItemProcessedV1 } from '@trove/proto-events';
-import { processedResult } from '../explore/processed.fake';
-import { ExploreRepository } from '../explore/repository';
-import { Explore } from '../explore/service';
-import { FakeMedia } from '../ports/media.fake';
-import { DEFAULT_GROUPING } from './grouping';
-import { PeopleRepository } from './repository';
-import { People } from './service';
+import { processedResult } from '../places-things/processed.fake';
+import { newTestServices } from '../test-services.fake';
 import { faceOf, randomPerson, seeded } from './synthetic.fake';
 
 describe('people (grouping, naming, hiding, merging, covers, visibility) on the embedded store and a fake media service', () => {
-  const db = docStorePerTest('explore');
-  let media: FakeMedia;
-  let explore: Explore;
-  let people: People;
+  const t = newTestServices();
   const alice = randomUUID();
   const bob = randomUUID();
   const random = seeded(11);
   const [ann, ben, cid] = [randomPerson(random), randomPerson(random), randomPerson(random)];
-
-  beforeEach(async () => {
-    media = new FakeMedia();
-    explore = new Explore(await ExploreRepository.open(db.store), media);
-    people = new People(await PeopleRepository.open(db.store), media, DEFAULT_GROUPING);
-  });
 
   const result = (userId: string, id: string, day: number, who: Float32Array[]): MediaItemProcessedV1 => ({
     ...processedResult(userId, id, `2024-06-${String(day).padStart(2, '0')}T12:00:00Z`),
@@ -38,30 +23,30 @@ describe('people (grouping, naming, hiding, merging, covers, visibility) on the 
   });
   /** As explore's consumer runs it: places and things first, then people. */
   const process = async (r: MediaItemProcessedV1) => {
-    await explore.itemProcessed(r);
-    await people.itemProcessed(r);
+    await t.placesThings.itemProcessed(r);
+    await t.people.itemProcessed(r);
   };
   /** A photo of the user's, taken on day `day` of June 2024, showing `who`. */
   const photo = async (day: number, who: Float32Array[], userId = alice, id = randomUUID()) => {
-    media.add(userId, id);
+    t.media.add(userId, id);
     await process(result(userId, id, day, who));
     return id;
   };
   const change = async (id: string, state: { hidden?: boolean; trashed?: boolean }) => {
-    media.set(id, state);
-    await explore.itemChanged(alice, id);
-    await people.itemChanged(alice, id);
+    t.media.set(id, state);
+    await t.placesThings.itemChanged(alice, id);
+    await t.people.itemChanged(alice, id);
   };
   /** The (first) person in the photo. */
-  const personIn = async (id: string) => (await people.ofItem(alice, id))[0]!;
+  const personIn = async (id: string) => (await t.people.ofItem(alice, id))[0]!;
   const counts = async (hidden = false) =>
-    (await people.list(alice, 1, 100, hidden)).map((p) => [p.name, p.mediaItemsCount]);
+    (await t.people.list(alice, 1, 100, hidden)).map((p) => [p.name, p.mediaItemsCount]);
 
   it('faces of the same person across photos make one person; its count, cover (newest, with its face) and items follow', async () => {
     const first = await photo(1, [ann, ben]);
     const second = await photo(5, [ann]);
     const third = await photo(3, [cid, ann]);
-    const list = await people.list(alice, 1, 100);
+    const list = await t.people.list(alice, 1, 100);
     expect(list.map((p) => p.mediaItemsCount)).toEqual([3, 1, 1]);
     const [a] = list;
     expect(a).toMatchObject({
@@ -71,30 +56,30 @@ describe('people (grouping, naming, hiding, merging, covers, visibility) on the 
       coverMediaItemId: second,
       coverFace: { mediaItemId: second, box: { x: 0, y: 0.1, width: 0.1, height: 0.1 } },
     });
-    expect(await people.itemIds(alice, a!.id, 1, 10)).toEqual([second, third, first]);
-    expect((await people.ofItem(alice, third)).map((p) => p.id)).toContain(a!.id);
-    expect(await people.get(alice, a!.id)).toEqual(a);
-    const location = await people.locateFace(alice, a!.coverFace!.id);
+    expect(await t.people.itemIds(alice, a!.id, 1, 10)).toEqual([second, third, first]);
+    expect((await t.people.ofItem(alice, third)).map((p) => p.id)).toContain(a!.id);
+    expect(await t.people.get(alice, a!.id)).toEqual(a);
+    const location = await t.people.locateFace(alice, a!.coverFace!.id);
     expect(location).toEqual({
       key: `media/${alice}/${second}/faces/0.webp`,
       contentType: 'image/webp',
       filename: expect.any(String),
       userId: alice,
     });
-    expect(await people.locateFace(undefined, a!.coverFace!.id)).toEqual(location);
-    await expect(people.locateFace(bob, a!.coverFace!.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(await t.people.locateFace(undefined, a!.coverFace!.id)).toEqual(location);
+    await expect(t.people.locateFace(bob, a!.coverFace!.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it("the same result again, or re-processing with new faces, replaces the item's faces in the same people", async () => {
     const id = randomUUID();
-    media.add(alice, id);
+    t.media.add(alice, id);
     const once = result(alice, id, 1, [ann, ben]);
     await process(once);
-    const before = await people.list(alice, 1, 100);
+    const before = await t.people.list(alice, 1, 100);
     await process(once);
-    expect(await people.list(alice, 1, 100)).toEqual(before.map((p) => ({ ...p, updatedAt: expect.any(String) })));
+    expect(await t.people.list(alice, 1, 100)).toEqual(before.map((p) => ({ ...p, updatedAt: expect.any(String) })));
     await process(result(alice, id, 1, [ben]));
-    expect((await people.ofItem(alice, id)).map((p) => p.id)).toEqual([
+    expect((await t.people.ofItem(alice, id)).map((p) => p.id)).toEqual([
       before.find((p) => p.coverFace!.box.x === 0.1)!.id,
     ]);
     expect(await counts()).toEqual([['', 1]]);
@@ -107,35 +92,35 @@ describe('people (grouping, naming, hiding, merging, covers, visibility) on the 
     const first = await photo(1, [ann]);
     const other = await photo(2, [ben]);
     const a = await personIn(first);
-    await people.update(alice, a.id, { name: 'Ann', hidden: true });
+    await t.people.update(alice, a.id, { name: 'Ann', hidden: true });
     expect(await counts()).toEqual([['', 1]]);
     expect(await counts(true)).toEqual([['Ann', 1]]);
     const later = await photo(9, [ann]);
     expect((await personIn(later)).id).toBe(a.id);
-    expect(await people.get(alice, a.id)).toMatchObject({
+    expect(await t.people.get(alice, a.id)).toMatchObject({
       name: 'Ann',
       hidden: true,
       mediaItemsCount: 2,
       coverMediaItemId: later,
     });
-    await people.update(alice, a.id, { coverMediaItemId: first, hidden: false });
-    expect(await people.get(alice, a.id)).toMatchObject({ hidden: false, coverMediaItemId: first });
-    await expect(people.update(alice, a.id, { coverMediaItemId: other })).rejects.toMatchObject({
+    await t.people.update(alice, a.id, { coverMediaItemId: first, hidden: false });
+    expect(await t.people.get(alice, a.id)).toMatchObject({ hidden: false, coverMediaItemId: first });
+    await expect(t.people.update(alice, a.id, { coverMediaItemId: other })).rejects.toMatchObject({
       code: 'BAD_REQUEST',
       message: 'the cover must be a photo of this person',
     });
     const bobs = await photo(3, [ann], bob);
     for (const notHers of [bobs, randomUUID()])
-      await expect(people.update(alice, a.id, { coverMediaItemId: notHers })).rejects.toMatchObject({
+      await expect(t.people.update(alice, a.id, { coverMediaItemId: notHers })).rejects.toMatchObject({
         code: 'NOT_FOUND',
         message: 'mediaitem not found',
       });
-    await expect(people.update(bob, a.id, { name: 'Eve' })).rejects.toMatchObject({
+    await expect(t.people.update(bob, a.id, { name: 'Eve' })).rejects.toMatchObject({
       code: 'NOT_FOUND',
       message: 'person not found',
     });
-    await expect(people.get(bob, a.id)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'person not found' });
-    await expect(people.ofItem(bob, first)).rejects.toMatchObject({
+    await expect(t.people.get(bob, a.id)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'person not found' });
+    await expect(t.people.ofItem(bob, first)).rejects.toMatchObject({
       code: 'NOT_FOUND',
       message: 'mediaitem not found',
     });
@@ -145,12 +130,12 @@ describe('people (grouping, naming, hiding, merging, covers, visibility) on the 
     const x = await personIn(await photo(1, [ann]));
     const y = await personIn(await photo(2, [ben]));
     const z = await personIn(await photo(3, [cid]));
-    await people.update(alice, y.id, { name: 'Ben' });
-    await people.merge(alice, x.id, [y.id, z.id]);
-    expect(await people.get(alice, x.id)).toMatchObject({ name: 'Ben', mediaItemsCount: 3 });
-    await expect(people.get(alice, y.id)).rejects.toMatchObject({ message: 'person not found' });
+    await t.people.update(alice, y.id, { name: 'Ben' });
+    await t.people.merge(alice, x.id, [y.id, z.id]);
+    expect(await t.people.get(alice, x.id)).toMatchObject({ name: 'Ben', mediaItemsCount: 3 });
+    await expect(t.people.get(alice, y.id)).rejects.toMatchObject({ message: 'person not found' });
     expect((await personIn(await photo(4, [cid]))).id).toBe(x.id);
-    await expect(people.merge(alice, x.id, [randomUUID()])).rejects.toMatchObject({
+    await expect(t.people.merge(alice, x.id, [randomUUID()])).rejects.toMatchObject({
       code: 'NOT_FOUND',
       message: 'person not found',
     });
@@ -161,43 +146,43 @@ describe('people (grouping, naming, hiding, merging, covers, visibility) on the 
     const newer = await photo(2, [ann]);
     const a = await personIn(older);
     await change(newer, { trashed: true });
-    expect(await people.get(alice, a.id)).toMatchObject({ mediaItemsCount: 1, coverMediaItemId: older });
+    expect(await t.people.get(alice, a.id)).toMatchObject({ mediaItemsCount: 1, coverMediaItemId: older });
     await change(older, { hidden: true });
-    expect(await people.get(alice, a.id)).toMatchObject({
+    expect(await t.people.get(alice, a.id)).toMatchObject({
       mediaItemsCount: 0,
       coverMediaItemId: null,
       coverFace: null,
     });
     expect(await counts()).toEqual([]);
     await change(older, { hidden: false });
-    expect(await people.get(alice, a.id)).toMatchObject({ mediaItemsCount: 1, coverMediaItemId: older });
+    expect(await t.people.get(alice, a.id)).toMatchObject({ mediaItemsCount: 1, coverMediaItemId: older });
     for (const id of [older, newer]) {
-      media.purge(id);
-      await explore.itemPurged(alice, id);
-      await people.itemPurged(alice, id);
+      t.media.purge(id);
+      await t.placesThings.itemPurged(alice, id);
+      await t.people.itemPurged(alice, id);
     }
-    expect(await people.get(alice, a.id)).toMatchObject({
+    expect(await t.people.get(alice, a.id)).toMatchObject({
       mediaItemsCount: 0,
       coverMediaItemId: null,
       coverFace: null,
     });
     // A late result of a purged item files nothing.
     await process(result(alice, older, 1, [ben]));
-    expect(await people.list(alice, 1, 100)).toEqual([]);
+    expect(await t.people.list(alice, 1, 100)).toEqual([]);
   });
 
   it("regrouping from scratch keeps names; users never share people; a user's deletion removes theirs", async () => {
     const a = await personIn(await photo(1, [ann, ben]));
-    await people.update(alice, a.id, { name: 'Ann' });
+    await t.people.update(alice, a.id, { name: 'Ann' });
     await photo(2, [ann], bob);
-    expect(await people.regroup(alice)).toEqual({ faces: 2, people: 2 });
+    expect(await t.people.regroup(alice)).toEqual({ faces: 2, people: 2 });
     expect(await counts()).toEqual([
       ['', 1],
       ['Ann', 1],
     ]);
-    expect(await people.list(bob, 1, 100)).toHaveLength(1);
-    await people.userDeleted(bob);
-    expect(await people.list(bob, 1, 100)).toEqual([]);
-    expect(await people.list(alice, 1, 100)).toHaveLength(2);
+    expect(await t.people.list(bob, 1, 100)).toHaveLength(1);
+    await t.people.userDeleted(bob);
+    expect(await t.people.list(bob, 1, 100)).toEqual([]);
+    expect(await t.people.list(alice, 1, 100)).toHaveLength(2);
   });
 });

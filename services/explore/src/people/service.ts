@@ -5,7 +5,9 @@ import { badRequest, notFound } from '@trove/kit';
 import type { MediaStates } from '../ports/media';
 import { FaceGrouping, regroup } from './grouping';
 import type { GroupedFace, GroupingRules } from './grouping';
-import type { FaceDoc, PeopleRepository, PersonDoc } from './repository';
+import { toPersonV1 } from './document';
+import type { FaceDoc, PersonDoc } from './document';
+import type { PeopleRepository } from './repository';
 
 export const personNotFound = () => notFound('person not found');
 const faceNotFound = () => notFound('face not found');
@@ -15,20 +17,6 @@ const mediaItemNotFound = () => notFound('mediaitem not found');
 export function faceId(mediaItemId: string, index: number): string {
   const h = createHash('sha256').update(`${mediaItemId}/${index}`).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
-}
-
-export function toPersonV1(doc: PersonDoc): PersonV1 {
-  return {
-    id: doc._id,
-    userId: doc.userId,
-    name: doc.name,
-    hidden: doc.hidden,
-    coverMediaItemId: doc.coverMediaItemId,
-    coverFace: doc.coverFace,
-    mediaItemsCount: doc.mediaItemsCount,
-    createdAt: doc.createdAt.toISOString(),
-    updatedAt: doc.updatedAt.toISOString(),
-  };
 }
 
 const groupedFace = (f: FaceDoc): GroupedFace => ({
@@ -59,7 +47,7 @@ export interface PersonUpdate {
 /** Told which of a user's items may show other names now (search indexes the names of the people in each item). */
 export type NamesChangedListener = (userId: string, mediaItemIds: string[]) => Promise<void>;
 
-export class People {
+export class PeopleService {
   private readonly userLocks = new Map<string, Promise<unknown>>();
   private namesChanged: NamesChangedListener = async () => {};
 

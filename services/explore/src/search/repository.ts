@@ -1,35 +1,11 @@
 import { DuplicateKeyError, unavailable } from '@trove/kit';
 import type { Collection, DocStore, Filter } from '@trove/kit';
+import { FIELDS } from './document';
+import type { FieldWords, SearchDoc } from './document';
 import { terms } from './text';
 import { UserIndexes } from './user-indexes';
 import { WordIndex } from './word-index';
 import type { IndexedItem, Match } from './word-index';
-
-/** Where a word of an item was found: ranking counts the fields a query matches. */
-export const FIELDS = ['filename', 'description', 'camera', 'date', 'place', 'things', 'people', 'text'] as const;
-export type Field = (typeof FIELDS)[number];
-/** The normalised words of each field (see text.ts). */
-export type FieldWords = Record<Field, string[]>;
-
-/**
- * One media item as search knows it. `_id` is the media item's id. `terms` holds every word of
- * every field and each word's beginnings (what a query word is looked up by); `fields` keeps the
- * words per field, for ranking.
- */
-export interface SearchDoc {
-  _id: string;
-  userId: string;
-  /** When it was taken: among equally good matches, newest first. */
-  creationTime: Date;
-  fields: FieldWords;
-  terms: string[];
-  /** Neither hidden nor trashed, as the media service last answered: the only items found. */
-  visible: boolean;
-  /** The media item's `updatedAt` when its filename, description and flags were read (null: not yet); an older read never overwrites a newer one. */
-  stateVersion: Date | null;
-  /** Bumped by every write: a write only lands on the version it read. */
-  revision: number;
-}
 
 /** What a change sets on an item's document; fields left out keep their words. */
 export interface SearchChange {

@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@trove/kit';
-import { docStorePerTest } from '@trove/kit/testing';
 import type { MediaItemProcessedV1, MediaPlaceV1 } from '@trove/proto-events';
-import { processedResult, workerPlace } from '../explore/processed.fake';
-import { FakeMedia } from '../ports/media.fake';
+import { processedResult, workerPlace } from '../places-things/processed.fake';
+import { newTestServices } from '../test-services.fake';
 import type { PeopleNames } from './people';
-import { SearchRepository } from './repository';
-import { Search } from './service';
 
 /** People by item: what the people domain would answer. */
 class FakePeople implements PeopleNames {
@@ -24,20 +21,14 @@ describe.each([
 ])(
   'search (index, matching, ranking, visibility) on the embedded store and a fake media service, %s',
   (_how, inMemory) => {
-    const db = docStorePerTest('explore');
-    let media: FakeMedia;
-    let people: FakePeople;
-    let search: Search;
+    const people = new FakePeople();
+    const t = newTestServices({ searchInMemory: inMemory, names: people });
     const alice = randomUUID();
     const bob = randomUUID();
     const mumbai = workerPlace('Mumbai', 'Maharashtra', 'India', { town: 'Bandra', countryCode: 'IN' });
     const paris = workerPlace('Paris', 'Île-de-France', 'France');
 
-    beforeEach(async () => {
-      media = new FakeMedia();
-      people = new FakePeople();
-      search = new Search(await SearchRepository.open(db.store, { inMemory }), media, people);
-    });
+    beforeEach(() => people.names.clear());
 
     interface Found {
       taken?: string;
@@ -63,11 +54,11 @@ describe.each([
       found: Found = {},
       id = randomUUID(),
     ) => {
-      media.add(userId, id, texts);
-      await search.itemProcessed(result(userId, id, found));
+      t.media.add(userId, id, texts);
+      await t.search.itemProcessed(result(userId, id, found));
       return id;
     };
-    const find = (q: string, userId = alice, page = 1, limit = 15) => search.search(userId, q, page, limit);
+    const find = (q: string, userId = alice, page = 1, limit = 15) => t.search.search(userId, q, page, limit);
 
     it('finds an item by each of its fields, folded and by word beginnings', async () => {
       const heic = await item(
@@ -155,33 +146,33 @@ describe.each([
 
     it('leaves trashed and hidden items out, and finds them again once restored', async () => {
       const id = await item(alice, { filename: 'beach.jpg' });
-      media.set(id, { trashed: true });
-      await search.itemChanged(alice, id);
+      t.media.set(id, { trashed: true });
+      await t.search.itemChanged(alice, id);
       expect(await find('beach')).toEqual([]);
-      media.set(id, { trashed: false, hidden: true });
-      await search.itemChanged(alice, id);
+      t.media.set(id, { trashed: false, hidden: true });
+      await t.search.itemChanged(alice, id);
       expect(await find('beach')).toEqual([]);
-      media.set(id, { hidden: false });
-      await search.itemChanged(alice, id);
+      t.media.set(id, { hidden: false });
+      await t.search.itemChanged(alice, id);
       expect(await find('beach')).toEqual([id]);
     });
 
     it('follows description edits, never going back to an older read', async () => {
       const id = await item(alice, { filename: 'x.jpg', description: 'lake' });
-      media.set(id, { description: 'Sunset over the lagoon' });
-      await search.itemChanged(alice, id);
+      t.media.set(id, { description: 'Sunset over the lagoon' });
+      await t.search.itemChanged(alice, id);
       expect(await find('lagoon')).toEqual([id]);
       expect(await find('lake')).toEqual([]);
       // A late processed result reads the media service again: the description stays.
-      await search.itemProcessed(result(alice, id, {}));
+      await t.search.itemProcessed(result(alice, id, {}));
       expect(await find('lagoon')).toEqual([id]);
     });
 
     it('keeps what an item had when a result does not say (a worker without that component)', async () => {
       const id = await item(alice, { filename: 'x.jpg' }, { place: mumbai, things: ['Pizza'], words: ['OPEN'] });
-      await search.itemProcessed(result(alice, id, {}));
+      await t.search.itemProcessed(result(alice, id, {}));
       expect(await find('mumbai pizza open')).toEqual([id]);
-      await search.itemProcessed(result(alice, id, { place: null, things: [], words: [] }));
+      await t.search.itemProcessed(result(alice, id, { place: null, things: [], words: [] }));
       expect(await find('mumbai')).toEqual([]);
       expect(await find('pizza')).toEqual([]);
       expect(await find('open')).toEqual([]);
@@ -200,27 +191,27 @@ describe.each([
       await item(alice, { filename: 'x.jpg' }, {}, id);
       expect(await find('zoe')).toEqual([id]);
       people.names.set(id, ['Marie-Claire']);
-      await search.peopleChanged(alice, [id]);
+      await t.search.peopleChanged(alice, [id]);
       expect(await find('zoe')).toEqual([]);
       expect(await find('marie claire')).toEqual([id]);
       // Not indexed yet: nothing to change (the result's processing asks for the names itself).
-      await search.peopleChanged(alice, [randomUUID()]);
+      await t.search.peopleChanged(alice, [randomUUID()]);
     });
 
     it('forgets purged items; a late result for one is not indexed', async () => {
       const id = await item(alice, { filename: 'gone.jpg' });
-      media.purge(id);
-      await search.itemChanged(alice, id);
+      t.media.purge(id);
+      await t.search.itemChanged(alice, id);
       expect(await find('gone')).toEqual([]);
-      await search.itemProcessed(result(alice, id, { things: ['Gone'] }));
-      media.add(alice, id, { filename: 'gone.jpg' }); // even if the media service answered again, nothing of it is left
+      await t.search.itemProcessed(result(alice, id, { things: ['Gone'] }));
+      t.media.add(alice, id, { filename: 'gone.jpg' }); // even if the media service answered again, nothing of it is left
       expect(await find('gone')).toEqual([]);
     });
 
     it('forgets a deleted user, also when a result comes late', async () => {
       await item(alice, { filename: 'mine.jpg' });
       const other = await item(bob, { filename: 'mine.jpg' });
-      await search.userDeleted(alice);
+      await t.search.userDeleted(alice);
       expect(await find('mine')).toEqual([]);
       await item(alice, { filename: 'mine.jpg' });
       expect(await find('mine')).toEqual([]);
@@ -235,13 +226,13 @@ describe.each([
         { taken: '2020-01-01T00:00:00Z' },
       );
       expect(await find('beac')).toEqual([beach, dunes]);
-      search = new Search(await SearchRepository.open(db.store, { inMemory }), media, people);
+      await t.restart();
       expect(await find('beac')).toEqual([beach, dunes]);
-      media.set(beach, { trashed: true });
-      await search.itemChanged(alice, beach);
+      t.media.set(beach, { trashed: true });
+      await t.search.itemChanged(alice, beach);
       const later = await item(alice, { filename: 'beachball.png' }, { taken: '2022-01-01T00:00:00Z' });
       expect(await find('beac')).toEqual([later, dunes]);
-      await search.itemPurged(alice, dunes);
+      await t.search.itemPurged(alice, dunes);
       expect(await find('beac')).toEqual([later]);
     });
   },

@@ -3,7 +3,8 @@ import { badRequest } from '@trove/kit';
 import type { MediaItemState, MediaStates } from '../ports/media';
 import { NO_PEOPLE } from './people';
 import type { PeopleNames } from './people';
-import type { FieldWords, SearchRepository } from './repository';
+import type { FieldWords } from './document';
+import type { SearchRepository } from './repository';
 import type { Match } from './word-index';
 import { dateWords, words } from './text';
 
@@ -52,7 +53,7 @@ function firstInOrder<T>(all: T[], compare: (a: T, b: T) => number, count: numbe
  *   what the item had), the user's (filename, description) from the media service;
  * - everything is scoped to the user.
  */
-export class Search {
+export class SearchService {
   constructor(
     private readonly repo: SearchRepository,
     private readonly media: MediaStates,

@@ -2,17 +2,9 @@ import type { MediaItemProcessedV1, MediaPlaceV1, PlaceV1, ThingV1 } from '@trov
 import { notFound } from '@trove/kit';
 import type { AppError } from '@trove/kit';
 import type { MediaStates } from '../ports/media';
-import { groupsOf } from './repository';
-import type {
-  ExploreRepository,
-  Filing,
-  GroupDocs,
-  GroupIds,
-  GroupKind,
-  PlaceDoc,
-  PlaceFields,
-  ThingDoc,
-} from './repository';
+import { groupsOf, placeFields, toPlaceV1, toThingV1 } from './document';
+import type { GroupDocs, GroupIds, GroupKind } from './document';
+import type { Filing, PlacesThingsRepository } from './repository';
 
 export const placeNotFound = () => notFound('place not found');
 export const thingNotFound = () => notFound('thing not found');
@@ -26,39 +18,6 @@ export function placeKey(place: Pick<MediaPlaceV1, 'country' | 'state' | 'city' 
 /** One thing per user and label; letter case does not make another thing. */
 export function thingKey(label: string): string {
   return label.toLowerCase();
-}
-
-function placeFields(place: MediaPlaceV1): PlaceFields {
-  const { name, town, city, state, country, countryCode, postcode, latitude, longitude } = place;
-  return { name, town, city, state, country, countryCode, postcode, latitude, longitude };
-}
-
-export function toPlaceV1(doc: PlaceDoc): PlaceV1 {
-  return {
-    id: doc._id,
-    userId: doc.userId,
-    name: doc.name,
-    town: doc.town,
-    city: doc.city,
-    state: doc.state,
-    country: doc.country,
-    countryCode: doc.countryCode,
-    postcode: doc.postcode,
-    latitude: doc.latitude,
-    longitude: doc.longitude,
-    coverMediaItemId: doc.coverMediaItemId,
-    mediaItemsCount: doc.mediaItemsCount,
-  };
-}
-
-export function toThingV1(doc: ThingDoc): ThingV1 {
-  return {
-    id: doc._id,
-    userId: doc.userId,
-    name: doc.name,
-    coverMediaItemId: doc.coverMediaItemId,
-    mediaItemsCount: doc.mediaItemsCount,
-  };
 }
 
 const skipOf = (page: number, limit: number) => (page - 1) * limit;
@@ -83,9 +42,9 @@ const NOT_FOUND: Record<GroupKind, () => AppError> = { place: placeNotFound, thi
  * - lists: most items first, then by name; item lists: newest first, visible items only;
  * - everything is scoped to the user: another user's id is not found.
  */
-export class Explore {
+export class PlacesThingsService {
   constructor(
-    private readonly repo: ExploreRepository,
+    private readonly repo: PlacesThingsRepository,
     private readonly media: MediaStates,
   ) {}
 

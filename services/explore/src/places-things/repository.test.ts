@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { BaseDoc, DocStore } from '@trove/kit';
 import { docStorePerTest, waitFor } from '@trove/kit/testing';
-import { ExploreRepository } from './repository';
-import type { PlaceFields } from './repository';
+import { PlacesThingsRepository } from './repository';
+import type { PlaceFields } from './document';
 
 describe('explore repository (NeDB)', () => {
   const db = docStorePerTest('explore');
-  let repo: ExploreRepository;
+  let repo: PlacesThingsRepository;
   const alice = randomUUID();
   const bob = randomUUID();
   const day = (d: number) => new Date(Date.UTC(2024, 5, d));
@@ -24,7 +24,7 @@ describe('explore repository (NeDB)', () => {
   const visible = { hidden: false, trashed: false };
 
   beforeEach(async () => {
-    repo = await ExploreRepository.open(db.store);
+    repo = await PlacesThingsRepository.open(db.store);
   });
 
   /** A visible item of alice's in the place, taken on day `d`. */
@@ -107,7 +107,7 @@ describe('explore repository (NeDB)', () => {
         return Object.assign(Object.create(inner) as typeof inner, { updateOne });
       },
     };
-    const racing = await ExploreRepository.open(gated);
+    const racing = await PlacesThingsRepository.open(gated);
     const place = await racing.placeFor(alice, 'k', fields('Paris'));
     const id = await itemIn(place, 1);
     armed = true;

@@ -1,85 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { DuplicateKeyError, unavailable } from '@trove/kit';
 import type { Collection, DocStore, Filter } from '@trove/kit';
-
-export type GroupKind = 'place' | 'thing';
-
-/**
- * One media item as explore knows it: when it was taken, where it is filed (its place and
- * things: its memberships) and whether lists may show it. `_id` is the media item's id.
- */
-export interface ItemDoc {
-  _id: string;
-  userId: string;
-  creationTime: Date;
-  placeId: string | null;
-  thingIds: string[];
-  hidden: boolean;
-  trashed: boolean;
-  /** Neither hidden nor trashed: what counts, covers and item lists take. */
-  visible: boolean;
-  /** The media item's `updatedAt` when its state was read (null: not read yet); an older read never overwrites a newer one. */
-  stateVersion: Date | null;
-  /** Bumped by every filing: a filing only writes over the one it read. */
-  filing: number;
-  /**
-   * Groups the item left in a filing whose summaries may still count it. They stay here until
-   * refreshed, so the redelivery of an event whose handler died half-way refreshes them too.
-   */
-  leftPlaceIds: string[];
-  leftThingIds: string[];
-}
-
-/** What places and things have in common: one per user and key, with their summary over the visible items. */
-export interface GroupDoc {
-  _id: string;
-  userId: string;
-  /** What makes two groups the same (per user, unique). */
-  key: string;
-  name: string;
-  /** Lower-cased name: lists sort on it. */
-  nameKey: string;
-  /** The newest visible item, null when there is none. */
-  coverMediaItemId: string | null;
-  /** Visible items. */
-  mediaItemsCount: number;
-  /** Bumped by every summary refresh: a refresh only writes when no other one started after it. */
-  revision: number;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-/** What a place is called and where it lies (the worker's naming of the first item filed there). */
-export interface PlaceFields {
-  name: string;
-  town: string | null;
-  city: string | null;
-  state: string | null;
-  country: string | null;
-  countryCode: string | null;
-  postcode: string | null;
-  latitude: number | null;
-  longitude: number | null;
-}
-
-export type PlaceDoc = GroupDoc & PlaceFields;
-export type ThingDoc = GroupDoc;
-/** The document of each kind of group. */
-export interface GroupDocs {
-  place: PlaceDoc;
-  thing: ThingDoc;
-}
+import { groupsOf } from './document';
+import type { GroupDoc, GroupDocs, GroupIds, GroupKind, ItemDoc, PlaceDoc, PlaceFields, ThingDoc } from './document';
 
 /** Where an item is filed; a kind left undefined keeps what the item had. */
 export interface Filing {
   placeId?: string | null;
   thingIds?: string[];
-}
-
-/** Group ids by kind. */
-export interface GroupIds {
-  placeIds: string[];
-  thingIds: string[];
 }
 
 /** A purged item's state: no later read of the media service can make it visible again. */
@@ -94,15 +22,11 @@ const LIST_ORDER = { mediaItemsCount: -1, nameKey: 1, _id: 1 } as const;
 
 const union = (...lists: string[][]): string[] => [...new Set(lists.flat())];
 
-export function groupsOf(item: Pick<ItemDoc, 'placeId' | 'thingIds'>): GroupIds {
-  return { placeIds: item.placeId ? [item.placeId] : [], thingIds: item.thingIds };
-}
-
 /**
  * Explore's documents: `explore_items` (one per media item, with its place and things),
  * `explore_places`, `explore_things` and `explore_deleted_users`. Every query carries the user id.
  */
-export class ExploreRepository {
+export class PlacesThingsRepository {
   private constructor(
     private readonly items: Collection<ItemDoc>,
     private readonly places: Collection<PlaceDoc>,
@@ -111,7 +35,7 @@ export class ExploreRepository {
     private readonly now: () => Date,
   ) {}
 
-  static async open(store: DocStore, opts: { now?: () => Date } = {}): Promise<ExploreRepository> {
+  static async open(store: DocStore, opts: { now?: () => Date } = {}): Promise<PlacesThingsRepository> {
     const items = store.collection<ItemDoc>('explore_items');
     await items.ensureIndex({ fields: { userId: 1, placeId: 1, visible: 1, creationTime: -1 } });
     await items.ensureIndex({ fields: { userId: 1, thingIds: 1, visible: 1, creationTime: -1 } });
@@ -122,7 +46,7 @@ export class ExploreRepository {
       await groups.ensureIndex({ fields: { userId: 1, mediaItemsCount: -1, nameKey: 1 } });
     }
     const deletedUsers = store.collection<{ _id: string; deletedAt: Date }>('explore_deleted_users');
-    return new ExploreRepository(items, places, things, deletedUsers, opts.now ?? (() => new Date()));
+    return new PlacesThingsRepository(items, places, things, deletedUsers, opts.now ?? (() => new Date()));
   }
 
   private groups<K extends GroupKind>(kind: K): Collection<GroupDocs[K]> {
