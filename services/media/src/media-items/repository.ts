@@ -1,10 +1,8 @@
-import { DuplicateKeyError } from '@trove/kit';
+import { DuplicateKeyError, openCollection } from '@trove/kit';
 import type { Collection, DocStore, Filter, SortSpec } from '@trove/kit';
 import type { ListMediaItemsRequestV1 } from '@trove/proto-events';
-import { fromStored } from './document';
+import { MEDIA_ITEMS, fromStored } from './document';
 import type { MediaCategory, MediaDoc, MediaStatus, MediaType, ProcessedFields, StoredMediaDoc } from './document';
-
-export const COLLECTION = 'media_items';
 
 export type View = ListMediaItemsRequestV1['view'];
 
@@ -16,7 +14,7 @@ export interface ItemChanges {
 }
 
 /** What the media service asks of its store: the repository's public methods (a fake implements the same). */
-export type MediaItems = { [K in keyof MediaRepository]: MediaRepository[K] };
+export type MediaItems = { [K in keyof MediaItemsRepository]: MediaItemsRepository[K] };
 
 /** The filter of a list view. The motion part of a Live Photo is shown by its still, never on its own. */
 function viewFilter(userId: string, view: View): Filter {
@@ -65,28 +63,13 @@ const page = (p: number, limit: number) => ({ skip: (p - 1) * limit, limit });
  * The media items in the document store (`media_items`): the only code that speaks its query
  * dialect. Every method but `getAnyUser` and the purge sweeper's is scoped to one user.
  */
-export class MediaRepository {
+export class MediaItemsRepository {
   private constructor(private readonly items: Collection<StoredMediaDoc>) {}
 
   /** Opens the collection and declares its indexes (idempotent). */
-  static async open(store: DocStore): Promise<MediaRepository> {
-    const items = store.collection<StoredMediaDoc>(COLLECTION);
-    // One item per content per user: the upload's duplicate check, race-free.
-    await items.ensureIndex({ fields: { userId: 1, sha256: 1 }, unique: true });
-    // The list views: a user's items by flags, newest first. Every condition of a view is in it (Live Photo motion
-    // parts left out by `stillMediaItemId: null`), so the embedded store pages through it without reading the
-    // items before the page.
-    await items.ensureIndex({ fields: { userId: 1, stillMediaItemId: 1, deleted: 1, hidden: 1, creationAt: -1 } });
-    await items.ensureIndex({ fields: { userId: 1, creationMonthDay: 1 } });
-    // A job's walk over a user's items.
-    await items.ensureIndex({ fields: { userId: 1, createdAt: 1 } });
-    // The purge sweeper: expired trash of every user.
-    await items.ensureIndex({ fields: { deleted: 1, deletedAt: 1 } });
-    // The reconciler (items stuck in PROCESSING, at every start) and the metrics' count by status, of every user.
-    await items.ensureIndex({ fields: { status: 1, updatedAt: 1 } });
-    // Live Photos: the other part of a user's still or video.
-    await items.ensureIndex({ fields: { userId: 1, 'metadata.contentIdentifier': 1 } });
-    return new MediaRepository(items);
+  static async open(store: DocStore): Promise<MediaItemsRepository> {
+    const items = await openCollection(store, MEDIA_ITEMS);
+    return new MediaItemsRepository(items);
   }
 
   /** Stores a new item; when the user already has this content, nothing is stored and the other item's id is answered. */
