@@ -21,20 +21,15 @@ void runService({
     );
     await serveWiring(service);
 
-    const sweeper = startPeriodic(
-      'expired trash purged',
-      () => media.purgeExpiredTrash(),
-      config.trashSweepIntervalSeconds * 1000,
-      log,
+    // The periodic tasks: started now, stopped at shutdown.
+    const every = (seconds: number, what: string, run: () => Promise<number>) => {
+      const task = startPeriodic(what, run, seconds * 1000, log);
+      onShutdown(() => task.stop());
+    };
+    every(config.trashSweepIntervalSeconds, 'expired trash purged', () => media.purgeExpiredTrash());
+    every(config.processingCheckIntervalSeconds, 'items stuck in PROCESSING queued again', () =>
+      media.requeueStuckProcessing(),
     );
-    onShutdown(() => sweeper.stop());
-    const reconciler = startPeriodic(
-      'items stuck in PROCESSING queued again',
-      () => media.requeueStuckProcessing(),
-      config.processingCheckIntervalSeconds * 1000,
-      log,
-    );
-    onShutdown(() => reconciler.stop());
     log.info(
       { trashRetentionSeconds: trashRetentionMs / 1000, sweepIntervalSeconds: config.trashSweepIntervalSeconds },
       'trash retention',

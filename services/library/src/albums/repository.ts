@@ -262,12 +262,7 @@ export class AlbumsRepository {
 
   /** The item moved to (trashed=true) or out of the trash at `at`, in every album holding it. Returns memberships changed. */
   async setTrashed(userId: string, mediaItemId: string, trashed: boolean, at: Date): Promise<number> {
-    const olderState: Filter = { $or: [{ stateAt: null }, { stateAt: { $lt: at } }] };
-    const res = await this.memberships.updateMany(
-      { userId, mediaItemId, ...olderState },
-      { $set: { trashed, stateAt: at } },
-    );
-    return res.modified;
+    return this.setNewer(userId, mediaItemId, 'stateAt', at, { trashed });
   }
 
   /**
@@ -275,10 +270,21 @@ export class AlbumsRepository {
    * every album holding it; an older answer (a late or replayed event) never overrides a newer one.
    */
   async setHidden(userId: string, mediaItemId: string, hidden: boolean, version: Date): Promise<number> {
-    const olderState: Filter = { $or: [{ hiddenVersion: null }, { hiddenVersion: { $lt: version } }] };
+    return this.setNewer(userId, mediaItemId, 'hiddenVersion', version, { hidden });
+  }
+
+  /** Sets `fields` on the item's memberships whose `versionField` is older than `version` (or unset), and moves it to `version`. */
+  private async setNewer(
+    userId: string,
+    mediaItemId: string,
+    versionField: 'stateAt' | 'hiddenVersion',
+    version: Date,
+    fields: Partial<MembershipDoc>,
+  ): Promise<number> {
+    const older: Filter = { $or: [{ [versionField]: null }, { [versionField]: { $lt: version } }] };
     const res = await this.memberships.updateMany(
-      { userId, mediaItemId, ...olderState },
-      { $set: { hidden, hiddenVersion: version } },
+      { userId, mediaItemId, ...older },
+      { $set: { ...fields, [versionField]: version } },
     );
     return res.modified;
   }

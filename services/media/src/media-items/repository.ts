@@ -151,8 +151,7 @@ export class MediaItemsRepository {
 
   /** Writes a worker's result; false when the item is gone by now. */
   async setProcessed(userId: string, id: string, fields: Partial<ProcessedFields>, at: Date): Promise<boolean> {
-    const res = await this.items.updateOne({ _id: id, userId }, { $set: { ...fields, updatedAt: at } });
-    return res.matched > 0;
+    return this.setOne({ _id: id, userId }, fields, at);
   }
 
   // ---- Live Photos (live-photos.ts) ----------------------------------------------------------
@@ -207,26 +206,17 @@ export class MediaItemsRepository {
 
   /** The video is no longer the motion part of `stillId`; false when it was not. */
   async releaseMotionPart(userId: string, videoId: string, stillId: string, at: Date): Promise<boolean> {
-    return (
-      (
-        await this.items.updateOne(
-          { _id: videoId, userId, stillMediaItemId: stillId },
-          { $set: { stillMediaItemId: null, updatedAt: at } },
-        )
-      ).matched > 0
-    );
+    return this.setOne({ _id: videoId, userId, stillMediaItemId: stillId }, { stillMediaItemId: null }, at);
   }
 
   /** The still no longer has `videoId` as its motion part; false when it did not. */
   async unlinkMotionPart(userId: string, stillId: string, videoId: string, at: Date): Promise<boolean> {
-    return (
-      (
-        await this.items.updateOne(
-          { _id: stillId, userId, motionMediaItemId: videoId },
-          { $set: { motionMediaItemId: null, updatedAt: at } },
-        )
-      ).matched > 0
-    );
+    return this.setOne({ _id: stillId, userId, motionMediaItemId: videoId }, { motionMediaItemId: null }, at);
+  }
+
+  /** Sets `fields` (and `updatedAt`) on the document `filter` matches; false when none does. */
+  private async setOne(filter: Filter, fields: object, at: Date): Promise<boolean> {
+    return (await this.items.updateOne(filter, { $set: { ...fields, updatedAt: at } })).matched > 0;
   }
 
   /** FAILED with `reason`, only while the item is PROCESSING; the item after the change, else null. */
