@@ -166,28 +166,25 @@ export class MediaItemsRepository {
 
   /** Makes the video the motion part of `stillId`, unless it is another still's or being purged; the video after, else null. */
   async claimMotionPart(userId: string, videoId: string, stillId: string, at: Date): Promise<MediaDoc | null> {
-    const filter = {
-      _id: videoId,
-      userId,
-      mediaItemType: 'video',
-      stillMediaItemId: { $in: [null, stillId] },
-      ...notPurging,
-    };
-    return this.read(await this.items.findOneAndUpdate(filter, { $set: { stillMediaItemId: stillId, updatedAt: at } }));
+    return this.linkOnce(userId, videoId, 'video', 'stillMediaItemId', stillId, at);
   }
 
   /** Links the still to its motion part, unless it has another or is being purged; the still after, else null. */
   async linkMotionPart(userId: string, stillId: string, videoId: string, at: Date): Promise<MediaDoc | null> {
-    const filter = {
-      _id: stillId,
-      userId,
-      mediaItemType: 'photo',
-      motionMediaItemId: { $in: [null, videoId] },
-      ...notPurging,
-    };
-    return this.read(
-      await this.items.findOneAndUpdate(filter, { $set: { motionMediaItemId: videoId, updatedAt: at } }),
-    );
+    return this.linkOnce(userId, stillId, 'photo', 'motionMediaItemId', videoId, at);
+  }
+
+  /** Points the item's `field` at `otherId` while it points nowhere or there already, and the item is not being purged. */
+  private async linkOnce(
+    userId: string,
+    id: string,
+    type: MediaType,
+    field: 'stillMediaItemId' | 'motionMediaItemId',
+    otherId: string,
+    at: Date,
+  ): Promise<MediaDoc | null> {
+    const filter = { _id: id, userId, mediaItemType: type, [field]: { $in: [null, otherId] }, ...notPurging };
+    return this.read(await this.items.findOneAndUpdate(filter, { $set: { [field]: otherId, updatedAt: at } }));
   }
 
   /** Gives the motion part of `stillId` the still's flags (trash included, so that they are purged together). */
