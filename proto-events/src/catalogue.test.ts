@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { catalogue, userDeletedEvent } from './catalogue';
+import { userDeletedEvent } from './auth-contracts';
+import { catalogue } from './catalogue';
 import { STREAMS } from './contract';
 import { validate } from './validate';
 

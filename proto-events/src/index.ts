@@ -1,6 +1,7 @@
 export * from './contract';
 export * from './validate';
 export * from './catalogue';
+export * from './auth-contracts';
 export * from './auth';
 export * from './media-metadata';
 export * from './media-contracts';

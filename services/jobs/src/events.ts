@@ -1,6 +1,6 @@
 import { jobItemDoneEvent, mediaProcessingFailedDeadLetter, userDeletedEvent } from '@trove/proto-events';
 import type { Bus, ConsumerHandle, Logger } from '@trove/kit';
-import type { Jobs } from './jobs/service';
+import type { JobsService } from './jobs/service';
 
 /** Durable consumer names: one per subject, shared by every replica of the jobs service. */
 export const JOBS_CONSUMERS = {
@@ -14,7 +14,7 @@ export const JOBS_CONSUMERS = {
  * failed every delivery (done too: the job must not wait for them), and user deletions. Each
  * handler is idempotent: an item counts once however often it is reported.
  */
-export function consumeJobsEvents(bus: Bus, jobs: Jobs, log: Logger): Promise<ConsumerHandle[]> {
+export function consumeJobsEvents(bus: Bus, jobs: JobsService, log: Logger): Promise<ConsumerHandle[]> {
   return Promise.all([
     bus.consume(
       jobItemDoneEvent,

@@ -6,6 +6,7 @@ export * from './bus';
 export * from './docstore';
 export * from './blobstore';
 export * from './service/run';
+export * from './service/wiring';
 export * from './service/package-info';
 export * from './secrets';
 export * from './filetype';

@@ -7,7 +7,7 @@ import {
 } from '@trove/proto-events';
 import type { MediaItemChangedV1, UserDeletedV1 } from '@trove/proto-events';
 import type { Bus, ConsumerHandle, Logger } from '@trove/kit';
-import type { Albums } from './albums/service';
+import type { AlbumsService } from './albums/service';
 
 /** Durable consumer names: one per event, shared by every replica of the library service. */
 export const LIBRARY_CONSUMERS = {
@@ -23,7 +23,7 @@ export const LIBRARY_CONSUMERS = {
  * a redelivered or replayed event changes nothing more, and a trash/restore older than the state
  * it would overwrite (events of two subjects may arrive in either order) is ignored.
  */
-export function libraryEventHandlers(albums: Albums, log: Logger) {
+export function libraryEventHandlers(albums: AlbumsService, log: Logger) {
   return {
     updated: async ({ userId, mediaItemId }: MediaItemChangedV1) => {
       const changed = await albums.itemChanged(userId, mediaItemId);
@@ -49,7 +49,7 @@ export function libraryEventHandlers(albums: Albums, log: Logger) {
 }
 
 /** Subscribes the handlers through durable JetStream consumers. */
-export async function consumeLibraryEvents(bus: Bus, albums: Albums, log: Logger): Promise<ConsumerHandle[]> {
+export async function consumeLibraryEvents(bus: Bus, albums: AlbumsService, log: Logger): Promise<ConsumerHandle[]> {
   const h = libraryEventHandlers(albums, log);
   return Promise.all([
     bus.consume(mediaUpdatedEvent, { durable: LIBRARY_CONSUMERS.updated }, h.updated),

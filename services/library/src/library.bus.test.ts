@@ -1,7 +1,7 @@
 /**
- * The library as it runs in its process, minus the process: its RPC handlers and event consumers on
- * a real nats-server (JetStream), its repository on NeDB, and a stand-in media service answering
- * `trove.v1.media.getMany` on the bus.
+ * The library as it runs in its process, minus the process: its RPC handlers and event consumers, wired
+ * by the `wire()` main.ts runs, on a real nats-server (JetStream), its repository on the embedded store
+ * (SQLite), and a stand-in media service answering `trove.v1.media.getMany` on the bus.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -23,12 +23,10 @@ import {
 import type { AlbumV1 } from '@trove/proto-events';
 import { startBusRig, waitFor } from '@trove/kit/testing';
 import type { BusRig } from '@trove/kit/testing';
-import { AlbumsRepository } from './albums/repository';
-import { Albums } from './albums/service';
-import { LIBRARY_CONSUMERS, consumeLibraryEvents } from './events';
-import { libraryHandlers } from './handlers';
-import { mediaOverBus } from './ports/media';
+import type { AlbumsRepository } from './albums/repository';
+import { LIBRARY_CONSUMERS } from './events';
 import { FakeMedia } from './ports/media.fake';
+import { wire } from './wire';
 
 describe('library over NATS: RPCs and media/user events', () => {
   let rig: BusRig;
@@ -40,10 +38,9 @@ describe('library over NATS: RPCs and media/user events', () => {
 
   beforeAll(async () => {
     rig = await startBusRig({ service: 'library', mediaItems: (userId, ids) => media.getMany(userId, ids) });
-    repo = await AlbumsRepository.open(rig.store);
-    const albums = new Albums(repo, mediaOverBus(rig.bus));
-    await consumeLibraryEvents(rig.bus, albums, rig.log);
-    await rig.bus.serve({ name: 'library', version: '0.0.0', handlers: libraryHandlers(albums) });
+    const library = await wire({ bus: rig.bus, store: rig.store, log: rig.log });
+    repo = library.repository;
+    await rig.serveWiring(library);
   });
   afterAll(() => rig?.close());
 

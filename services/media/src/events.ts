@@ -1,7 +1,7 @@
 import { DLQ_REASON_HEADER } from '@trove/kit';
 import type { Bus, ConsumerHandle, Logger } from '@trove/kit';
 import { mediaProcessedEvent, mediaProcessingFailedDeadLetter, userDeletedEvent } from '@trove/proto-events';
-import type { MediaService } from './items/service';
+import type { MediaItemsService } from './media-items/service';
 
 /** Durable consumer names: one per subject, shared by every replica of the media service. */
 export const MEDIA_CONSUMERS = {
@@ -14,7 +14,7 @@ export const MEDIA_CONSUMERS = {
  * What the media service follows on JetStream: the workers' results, the work items that failed
  * every delivery, and user deletions. Each handler is idempotent (redeliveries change nothing more).
  */
-export function consumeMediaEvents(bus: Bus, media: MediaService, log: Logger): Promise<ConsumerHandle[]> {
+export function consumeMediaEvents(bus: Bus, media: MediaItemsService, log: Logger): Promise<ConsumerHandle[]> {
   return Promise.all([
     bus.consume(mediaProcessedEvent, { durable: MEDIA_CONSUMERS.processed, concurrency: 8 }, (result) =>
       media.applyProcessed(result),

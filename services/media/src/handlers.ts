@@ -10,23 +10,18 @@ import {
   walkMediaItemsRpc,
   yearsAgoRpc,
 } from '@trove/proto-events';
-import { rpcHandler } from '@trove/kit';
-import type { MediaService } from './items/service';
+import { rpcCommand, rpcHandler } from '@trove/kit';
+import type { AnyRpcHandler } from '@trove/kit';
+import type { MediaItemsService } from './media-items/service';
 
-/** The media service's calls (NATS request/reply, queue group "media"). */
-export function mediaHandlers(media: MediaService) {
+/** The media service's calls (NATS request/reply, queue group "media"), one line each. */
+export function mediaHandlers(media: MediaItemsService): AnyRpcHandler[] {
   return [
     rpcHandler(createMediaItemRpc, (req) => media.create(req)),
     rpcHandler(getMediaItemRpc, (req) => media.get(req.userId, req.id)),
     rpcHandler(listMediaItemsRpc, (req) => media.list(req)),
-    rpcHandler(updateMediaItemRpc, async (req) => {
-      await media.update(req);
-      return {};
-    }),
-    rpcHandler(setMediaFlagRpc, async (req) => {
-      await media.setFlag(req);
-      return {};
-    }),
+    rpcCommand(updateMediaItemRpc, (req) => media.update(req)),
+    rpcCommand(setMediaFlagRpc, (req) => media.setFlag(req)),
     rpcHandler(yearsAgoRpc, (req) => media.yearsAgo(req)),
     rpcHandler(getMediaItemsRpc, (req) => media.getMany(req.userId, req.ids)),
     rpcHandler(locateContentRpc, (req) => media.locate(req)),

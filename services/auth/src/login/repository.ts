@@ -1,12 +1,7 @@
+import { openCollection } from '@trove/kit';
 import type { Collection, DocStore } from '@trove/kit';
-
-interface AttemptsDoc {
-  /** `<key digest>:<window number>` */
-  _id: string;
-  count: number;
-  /** When the document stops mattering: housekeeping deletes it. */
-  expiresAt: Date;
-}
+import { LOGIN_ATTEMPTS } from './document';
+import type { AttemptsDoc } from './document';
 
 /**
  * Login attempt counts per key and fixed window (`login_attempts`), shared by every auth replica.
@@ -16,8 +11,7 @@ export class LoginAttemptsRepository {
   private constructor(private readonly attempts: Collection<AttemptsDoc>) {}
 
   static async open(store: DocStore): Promise<LoginAttemptsRepository> {
-    const attempts = store.collection<AttemptsDoc>('login_attempts');
-    await attempts.ensureIndex({ fields: { expiresAt: 1 } });
+    const attempts = await openCollection(store, LOGIN_ATTEMPTS);
     return new LoginAttemptsRepository(attempts);
   }
 

@@ -1,22 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { openCollection } from '@trove/kit';
 import type { Collection, DocStore } from '@trove/kit';
+import { SESSIONS } from './document';
+import type { SessionDoc } from './document';
 import { hashRefreshToken, newRefreshToken } from './tokens';
-
-/**
- * One login: the current refresh token's hash, and the hashes of every token it replaced. A
- * replaced token presented again means two parties hold the session's tokens (one of them stole
- * them), so the caller revokes the whole session.
- */
-export interface SessionDoc {
-  _id: string;
-  userId: string;
-  refreshHash: string;
-  rotatedHashes: string[];
-  createdAt: Date;
-  refreshedAt: Date;
-  /** Absolute end: refreshing does not extend it. */
-  expiresAt: Date;
-}
 
 export type RotateResult =
   | { kind: 'rotated'; session: SessionDoc; refreshToken: string }
@@ -34,11 +21,7 @@ export class SessionsRepository {
   ) {}
 
   static async open(store: DocStore, opts: { ttlMs: number; now?: () => number }): Promise<SessionsRepository> {
-    const sessions = store.collection<SessionDoc>('sessions');
-    await sessions.ensureIndex({ fields: { refreshHash: 1 }, unique: true });
-    await sessions.ensureIndex({ fields: { rotatedHashes: 1 } });
-    await sessions.ensureIndex({ fields: { userId: 1 } });
-    await sessions.ensureIndex({ fields: { expiresAt: 1 } });
+    const sessions = await openCollection(store, SESSIONS);
     return new SessionsRepository(sessions, opts.ttlMs, opts.now ?? Date.now);
   }
 

@@ -1,5 +1,5 @@
 /**
- * Login, refresh and logout over the real repositories (NeDB) and password hashing, with a
+ * Login, refresh and logout over the real repositories (SQLite) and password hashing, with a
  * recording fake of the revocation bucket.
  */
 import { randomUUID } from 'node:crypto';
@@ -13,7 +13,7 @@ import { FakeRevocations } from '../ports/revocations.fake';
 import { hashPassword, needsRehash } from '../users/passwords';
 import { UsersRepository } from '../users/repository';
 import { SessionsRepository } from './repository';
-import { Sessions } from './service';
+import { SessionsService } from './service';
 import { AccessTokenIssuer } from './tokens';
 
 const SECRET = 'k'.repeat(43);
@@ -22,7 +22,7 @@ const PASSWORD = 'Correct-Horse-42';
 const db = docStorePerTest('auth');
 let users: UsersRepository;
 let revocations: FakeRevocations;
-let sessions: Sessions;
+let sessions: SessionsService;
 let userId: string;
 /** The slowdowns login asked for, instead of waiting them. */
 let slept: number[];
@@ -38,7 +38,7 @@ beforeEach(async () => {
   slept = [];
   const attempts = await LoginAttemptsRepository.open(db.store);
   const now = midMinute();
-  sessions = new Sessions({
+  sessions = new SessionsService({
     users,
     sessions: await SessionsRepository.open(db.store, { ttlMs: 24 * 3600 * 1000 }),
     tokens: new AccessTokenIssuer(SECRET, 900),

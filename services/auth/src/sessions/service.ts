@@ -21,7 +21,7 @@ export interface SessionsDeps {
  * Login, refresh and logout. Every credential failure is the same 401 "Unauthorized": an unknown
  * username, a wrong password, a spent or unknown refresh token look alike to the caller.
  */
-export class Sessions {
+export class SessionsService {
   constructor(private readonly deps: SessionsDeps) {}
 
   /** A new session for a user name and password; rate-limited as `LoginLimits` says. */

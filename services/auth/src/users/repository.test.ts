@@ -1,6 +1,7 @@
 import { AppError } from '@trove/kit';
 import { docStorePerTest } from '@trove/kit/testing';
-import { UsersRepository, toUserV1 } from './repository';
+import { toUserV1 } from './document';
+import { UsersRepository } from './repository';
 
 describe('users repository', () => {
   const db = docStorePerTest('auth');

@@ -1,25 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { completeFeatures } from '@trove/proto-events';
-import type { FeatureSet, UserV1 } from '@trove/proto-events';
-import { DuplicateKeyError, conflict } from '@trove/kit';
+import type { FeatureSet } from '@trove/proto-events';
+import { DuplicateKeyError, conflict, openCollection } from '@trove/kit';
 import type { Collection, DocStore } from '@trove/kit';
-
-export interface UserDoc {
-  _id: string;
-  name: string;
-  username: string;
-  /** Lower-cased username under a unique index: "Alice" and "alice" are one account. */
-  usernameKey: string;
-  passwordHash: string;
-  /** Every key (accounts from before features existed have none: all on). */
-  features?: FeatureSet;
-  /** Most bytes of originals the user may store; null or absent (accounts from before quotas): unlimited. */
-  quotaBytes?: number | null;
-  createdAt: Date;
-  updatedAt: Date;
-  /** Set when a deletion began; such a user is gone for every caller while the deletion finishes. */
-  deletingAt?: Date;
-}
+import { USERS } from './document';
+import type { UserDoc } from './document';
 
 export interface UserChanges {
   name?: string;
@@ -31,19 +15,6 @@ export interface UserChanges {
 
 const usernameTaken = () => conflict('username already exists');
 
-/** The public shape: never the password hash. */
-export function toUserV1(doc: UserDoc): UserV1 {
-  return {
-    id: doc._id,
-    name: doc.name,
-    username: doc.username,
-    features: completeFeatures(doc.features),
-    quotaBytes: doc.quotaBytes ?? null,
-    createdAt: doc.createdAt.toISOString(),
-    updatedAt: doc.updatedAt.toISOString(),
-  };
-}
-
 /** User accounts in the document store. */
 export class UsersRepository {
   private constructor(
@@ -52,9 +23,7 @@ export class UsersRepository {
   ) {}
 
   static async open(store: DocStore, opts: { now?: () => Date } = {}): Promise<UsersRepository> {
-    const users = store.collection<UserDoc>('users');
-    await users.ensureIndex({ fields: { usernameKey: 1 }, unique: true });
-    await users.ensureIndex({ fields: { deletingAt: 1 }, sparse: true });
+    const users = await openCollection(store, USERS);
     return new UsersRepository(users, opts.now ?? (() => new Date()));
   }
 

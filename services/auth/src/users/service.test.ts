@@ -1,5 +1,5 @@
 /**
- * User administration over the real repositories (NeDB) and password hashing, with recording
+ * User administration over the real repositories (SQLite) and password hashing, with recording
  * fakes of the revocation bucket and the event bus.
  */
 import { createLogger } from '@trove/kit';
@@ -10,7 +10,7 @@ import { FakeRevocations } from '../ports/revocations.fake';
 import { SessionsRepository } from '../sessions/repository';
 import { verifyPassword } from './passwords';
 import { UsersRepository } from './repository';
-import { featuresAtCreation, Users } from './service';
+import { featuresAtCreation, UsersService } from './service';
 
 const PASSWORD = 'Correct-Horse-42';
 
@@ -20,7 +20,7 @@ let sessions: SessionsRepository;
 let revocations: FakeRevocations;
 let published: Array<{ subject: string; payload: unknown; msgId: string }>;
 let publishFails: boolean;
-let users: Users;
+let users: UsersService;
 
 beforeEach(async () => {
   repo = await UsersRepository.open(db.store);
@@ -34,7 +34,7 @@ beforeEach(async () => {
       published.push({ subject: contract.subject, payload, msgId: opts.msgId });
     },
   };
-  users = new Users({
+  users = new UsersService({
     users: repo,
     sessions,
     revocations,
@@ -47,7 +47,7 @@ describe('accounts', () => {
   it('quota: unlimited by default, the server default when the request names none, set and cleared by an update', async () => {
     const ann = await users.create({ name: 'Ann', username: 'ann', password: PASSWORD });
     expect(ann.quotaBytes).toBeNull();
-    const withDefault = new Users({
+    const withDefault = new UsersService({
       users: repo,
       sessions,
       revocations,

@@ -1,20 +1,21 @@
 import { completeFeatures, USER_FEATURES, userDeletedEvent } from '@trove/proto-events';
 import type { CreateUserRequestV1, FeatureSet, UpdateUserRequestV1, UserV1 } from '@trove/proto-events';
 import { badRequest, notFound } from '@trove/kit';
-import type { Bus, Logger } from '@trove/kit';
+import type { EventPublisher, Logger } from '@trove/kit';
 import type { Revocations } from '../ports/revocations';
 import type { SessionsRepository } from '../sessions/repository';
 import { hashPassword } from './passwords';
 import { nameProblem, passwordProblem, usernameProblem } from './policy';
-import { toUserV1 } from './repository';
-import type { UserChanges, UserDoc, UsersRepository } from './repository';
+import { toUserV1 } from './document';
+import type { UserDoc } from './document';
+import type { UserChanges, UsersRepository } from './repository';
 
 export interface UsersDeps {
   users: UsersRepository;
   sessions: SessionsRepository;
   revocations: Revocations;
   /** Where events.v1.user.deleted goes (the bus; a recorder in unit tests). */
-  events: Pick<Bus, 'publish'>;
+  events: EventPublisher;
   log: Logger;
   /** A new user's quota when the request names none (TROVE_DEFAULT_QUOTA_BYTES); null: unlimited. */
   defaultQuotaBytes?: number | null;
@@ -47,7 +48,7 @@ function check(...problems: Array<string | undefined>): void {
 }
 
 /** User administration; the gateway only lets the administrator reach it. */
-export class Users {
+export class UsersService {
   constructor(private readonly deps: UsersDeps) {}
 
   /**

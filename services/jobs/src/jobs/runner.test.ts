@@ -1,5 +1,5 @@
 /**
- * The jobs service's rules and its runner over the real repository (NeDB), with a fake media walk
+ * The jobs service's rules and its runner over the real repository (SQLite), with a fake media walk
  * and a recording work queue; a fake worker reports the items done the way the workers do.
  */
 import { randomUUID } from 'node:crypto';
@@ -14,16 +14,16 @@ import { FakeMediaWalk } from '../ports/media.fake';
 import { RecordingQueue } from '../ports/queue.fake';
 import { JobsRepository } from './repository';
 import { JobRunner } from './runner';
-import { Jobs } from './service';
+import { JobsService } from './service';
 
 const log = createLogger({ service: 'jobs-test', level: 'silent' });
 const ALL = [...WORKER_COMPONENTS];
 
-describe('jobs and their runner (NeDB, fake media and queue)', () => {
+describe('jobs and their runner (SQLite, fake media and queue)', () => {
   let dir: string;
   let store: DocStore;
   let repo: JobsRepository;
-  let jobs: Jobs;
+  let jobs: JobsService;
   let media: FakeMediaWalk;
   let queue: RecordingQueue;
   const runners: JobRunner[] = [];
@@ -66,7 +66,7 @@ describe('jobs and their runner (NeDB, fake media and queue)', () => {
     dir = mkdtempSync(join(tmpdir(), 'trove-jobs-'));
     store = await openDocStore({ service: 'jobs', dataDir: dir });
     repo = await JobsRepository.open(store);
-    jobs = new Jobs(repo);
+    jobs = new JobsService(repo);
     media = new FakeMediaWalk();
     queue = new RecordingQueue();
     reported = new Set();

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '@trove/kit';
 import type { MediaWalk } from '../ports/media';
 import type { JobQueue } from '../ports/queue';
-import type { JobDoc, JobsRepository } from './repository';
+import type { JobDoc } from './document';
+import type { JobsRepository } from './repository';
 
 export interface RunnerOptions {
   /** Work items of one job queued and not yet done, at most. */

@@ -1,7 +1,7 @@
 import type { CreateJobRequestV1, JobV1, UpdateJobRequestV1 } from '@trove/proto-events';
 import { conflict, notFound } from '@trove/kit';
 import { planOf } from './components';
-import { toJobV1 } from './repository';
+import { toJobV1 } from './document';
 import type { JobsRepository } from './repository';
 import { allowed } from './transitions';
 
@@ -10,7 +10,7 @@ export const JOB_ALREADY_RUNNING = 'job already running';
 export const INVALID_TRANSITION = 'invalid job status transition';
 
 /** The users' side of jobs: create, read, pause/resume/stop. The runner (runner.ts) does the rest. */
-export class Jobs {
+export class JobsService {
   constructor(private readonly repo: JobsRepository) {}
 
   /** 400 for unknown or no components, 409 while the user has a SCHEDULED, RUNNING or PAUSED job. */

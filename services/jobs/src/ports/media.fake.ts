@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { MediaItemWalkV1, WalkMediaItemsRequestV1 } from '@trove/proto-events';
-import type { WalkedItem } from '../jobs/repository';
+import type { WalkedItem } from '../jobs/document';
 import type { MediaWalk } from './media';
 
 /** The media service's walk over items held in memory, in the same (createdAt, id) order. */

@@ -1,4 +1,4 @@
-import type { JobDoc, WalkedItem } from '../jobs/repository';
+import type { JobDoc, WalkedItem } from '../jobs/document';
 import type { JobQueue } from './queue';
 
 /** Records what a job publishes, keeping one entry per msgId as JetStream's de-duplication does. */

@@ -1,6 +1,6 @@
 import { processMediaItemWork, searchRebuildRequestedEvent } from '@trove/proto-events';
-import type { Bus } from '@trove/kit';
-import type { JobDoc, WalkedItem } from '../jobs/repository';
+import type { EventPublisher } from '@trove/kit';
+import type { JobDoc, WalkedItem } from '../jobs/document';
 
 /** Where a job's work goes: the worker's queue, and the search index's rebuild request. */
 export interface JobQueue {
@@ -10,7 +10,7 @@ export interface JobQueue {
   requestSearchRebuild(job: JobDoc): Promise<void>;
 }
 
-export function jobQueueOverBus(bus: Pick<Bus, 'publish'>): JobQueue {
+export function jobQueueOverBus(bus: EventPublisher): JobQueue {
   return {
     async publishWork(job, item) {
       const work = {

@@ -13,13 +13,15 @@ import { outgoingHeaders } from './headers';
 import { requestRpc, serveRpc } from './rpc';
 import type { ServeOptions } from './rpc';
 import { ensureStreams, waitForStreams } from './streams';
+import type { EventPublisher } from './publisher';
 
-export { rpcHandler } from './rpc';
+export { rpcCommand, rpcHandler } from './rpc';
 export type { AnyRpcHandler, RpcHandler, ServeOptions } from './rpc';
 export type { ConsumeOptions, ConsumerHandle, MessageHandler, MessageMeta } from './consume';
 export { DLQ_DELIVERIES_HEADER, DLQ_REASON_HEADER } from './consume';
 export { REQUEST_ID_HEADER } from './headers';
 export { streamConfigs } from './streams';
+export type { EventPublisher } from './publisher';
 
 export interface BusOptions {
   url: string;
@@ -66,7 +68,7 @@ export function natsAuthOptions(auth: NatsAuth = {}): Partial<ConnectionOptions>
  * The one way services talk: typed RPC over the NATS service API, JetStream events and work
  * queues, every message validated against its contract from `@trove/proto-events`.
  */
-export class Bus {
+export class Bus implements EventPublisher {
   private consumers = new Set<ConsumerHandle>();
   private services: Service[] = [];
   private jsm?: JetStreamManager;

@@ -27,6 +27,17 @@ export function rpcHandler<Req, Res>(
   return { contract, handle };
 }
 
+/** A handler of a call that answers nothing (`EmptyV1`): runs `act`, then answers `{}`. Keeps each handler one line. */
+export function rpcCommand<Req, Res extends object>(
+  contract: RpcContract<Req, Res>,
+  act: (request: Req) => Promise<unknown>,
+): RpcHandler<Req, Res> {
+  return rpcHandler(contract, async (request) => {
+    await act(request);
+    return {} as Res;
+  });
+}
+
 /** Handlers of different contracts in one list: their types are checked where each is built. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyRpcHandler = RpcHandler<any, any>;

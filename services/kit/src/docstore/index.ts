@@ -6,6 +6,7 @@ import type { DocStore } from './port';
 import { openSqliteDocStore } from './sqlite/store';
 
 export * from './port';
+export * from './schema';
 export type { ImportSummary } from './import-nedb';
 
 /** The embedded adapters: SQLite (the default), or NeDB (every document in memory; kept for a way back). */

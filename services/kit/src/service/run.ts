@@ -6,6 +6,7 @@ import { Bus } from '../bus';
 import type { AnyRpcHandler } from '../bus';
 import type { BlobStore } from '../blobstore';
 import type { DocStore } from '../docstore';
+import type { Wiring } from './wiring';
 import { openBlobStoreFromConfig, openDocStoreFromConfig } from './stores';
 import type { BlobStoreConfig, DocStoreConfig } from './stores';
 import { createLogger } from '../log';
@@ -32,6 +33,8 @@ export interface ServiceContext<S extends Spec> {
   blobStore(): Promise<BlobStore>;
   /** Answers `handlers` as this service (queue group = its name); stopped first at shutdown. */
   serve(description: string, handlers: AnyRpcHandler[]): Promise<void>;
+  /** Starts what the service's `wire()` built: subscribes its consumers, then answers its RPCs (as `serve`). */
+  serveWiring(wiring: Wiring): Promise<void>;
 }
 
 export interface ServiceDefinition<S extends Spec> {
@@ -129,6 +132,9 @@ export async function runService<S extends Spec>(def: ServiceDefinition<S>): Pro
       onShutdown(() => store.close());
       return store;
     };
+    const serve = async (description: string, handlers: AnyRpcHandler[]) => {
+      await bus.serve({ name: def.name, version: def.version, description, handlers });
+    };
     await def.start({
       name: def.name,
       version: def.version,
@@ -143,8 +149,10 @@ export async function runService<S extends Spec>(def: ServiceDefinition<S>): Pro
           ),
         ),
       blobStore: () => closedAtShutdown(openBlobStoreFromConfig(config as unknown as BlobStoreConfig)),
-      serve: async (description, handlers) => {
-        await bus.serve({ name: def.name, version: def.version, description, handlers });
+      serve,
+      serveWiring: async (wiring) => {
+        await wiring.consume();
+        await serve(wiring.description, wiring.handlers);
       },
     });
   } catch (err) {

@@ -2,6 +2,7 @@ import { getMediaItemsRpc } from '@trove/proto-events';
 import type { MediaItemV1 } from '@trove/proto-events';
 import { Bus, rpcHandler } from '../bus';
 import type { DocStore } from '../docstore';
+import type { Wiring } from '../service/wiring';
 import { createLogger } from '../log';
 import type { Logger } from '../log';
 import { openTempDocStore } from './docstore';
@@ -35,6 +36,8 @@ export interface BusRig {
   readonly bus: Bus;
   /** A caller's connection (the gateway's), RPCs timing out after 2 s. */
   readonly client: Bus;
+  /** Starts what the service's `wire()` built, as `runService` does: its consumers, then its RPCs on `bus`. */
+  serveWiring(wiring: Wiring): Promise<void>;
   /** Takes the stand-in media service off the bus: calls to it go unanswered, as when it is down. */
   stopMedia(): Promise<void>;
   /** Puts the stand-in media service back. */
@@ -80,6 +83,15 @@ export async function startBusRig(opts: BusRigOptions): Promise<BusRig> {
       store: temp.store,
       bus,
       client,
+      serveWiring: async (wiring) => {
+        await wiring.consume();
+        await bus.serve({
+          name: opts.service,
+          version: '0.0.0',
+          description: wiring.description,
+          handlers: wiring.handlers,
+        });
+      },
       stopMedia: async () => {
         await media?.close();
         media = undefined;

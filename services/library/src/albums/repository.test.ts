@@ -3,7 +3,7 @@ import { docStorePerTest } from '@trove/kit/testing';
 import { AlbumsRepository } from './repository';
 import type { AlbumFields } from './repository';
 
-describe('albums repository (NeDB)', () => {
+describe('albums repository (SQLite)', () => {
   const db = docStorePerTest('library');
   let repo: AlbumsRepository;
   let clock: number;

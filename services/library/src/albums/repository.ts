@@ -1,56 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { DuplicateKeyError } from '@trove/kit';
+import { DuplicateKeyError, openCollection } from '@trove/kit';
 import type { Collection, DocStore, Filter, SortSpec } from '@trove/kit';
-
-/** An album. `coverMediaItemId` is the cover the owner chose (null: none); the effective cover is derived. */
-export interface AlbumDoc {
-  _id: string;
-  userId: string;
-  name: string;
-  /** Lower-cased name: `sort=name` is case-insensitive. */
-  nameKey: string;
-  description: string | null;
-  shared: boolean;
-  /** Visitors of the shared link see GPS positions (absent on albums from before the field: off). */
-  shareLocation?: boolean;
-  hidden: boolean;
-  coverMediaItemId: string | null;
-  /** Next membership sequence number: memberships keep the order they were added in. */
-  nextSeq: number;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-/**
- * One media item in one album. `trashed` mirrors the item's trash state from the media events;
- * `stateAt` is the time of the last trash/restore applied, so an older (late or replayed) event
- * never undoes a newer one.
- */
-export interface MembershipDoc {
-  _id: string;
-  albumId: string;
-  userId: string;
-  mediaItemId: string;
-  seq: number;
-  addedAt: Date;
-  trashed: boolean;
-  stateAt: Date | null;
-  /**
-   * The item's hidden flag as the media service last answered it (absent on memberships from before
-   * the field, until the start-up backfill sets it), and that answer's version (the item's
-   * `updatedAt`): a shared view reads one page of its memberships instead of walking the album.
-   */
-  hidden?: boolean;
-  hiddenVersion?: Date | null;
-}
-
-/** A purged media item: an add racing with its purge must not leave a membership behind. */
-export interface PurgedDoc {
-  _id: string;
-  userId: string;
-  mediaItemId: string;
-  purgedAt: Date;
-}
+import { ALBUMS, MEMBERSHIPS, PURGED } from './document';
+import type { AlbumDoc, MembershipDoc, PurgedDoc } from './document';
 
 export type AlbumSort = 'name' | 'createdAt' | 'updatedAt' | '-name' | '-createdAt' | '-updatedAt';
 
@@ -97,19 +49,9 @@ export class AlbumsRepository {
   ) {}
 
   static async open(store: DocStore, opts: { now?: () => Date } = {}): Promise<AlbumsRepository> {
-    const albums = store.collection<AlbumDoc>('albums');
-    await albums.ensureIndex({ fields: { userId: 1, nameKey: 1 } });
-    await albums.ensureIndex({ fields: { userId: 1, createdAt: 1 } });
-    await albums.ensureIndex({ fields: { userId: 1, updatedAt: 1 } });
-    await albums.ensureIndex({ fields: { userId: 1, coverMediaItemId: 1 } });
-    const memberships = store.collection<MembershipDoc>('album_items');
-    await memberships.ensureIndex({ fields: { albumId: 1, mediaItemId: 1 }, unique: true });
-    await memberships.ensureIndex({ fields: { albumId: 1, trashed: 1, seq: 1 } });
-    // What a visitor sees: one indexed range, counted or paged, never a walk of the whole album.
-    await memberships.ensureIndex({ fields: { albumId: 1, trashed: 1, hidden: 1, seq: 1 } });
-    await memberships.ensureIndex({ fields: { userId: 1, mediaItemId: 1 } });
-    const purged = store.collection<PurgedDoc>('purged_media');
-    await purged.ensureIndex({ fields: { userId: 1, mediaItemId: 1 } });
+    const albums = await openCollection(store, ALBUMS);
+    const memberships = await openCollection(store, MEMBERSHIPS);
+    const purged = await openCollection(store, PURGED);
     return new AlbumsRepository(albums, memberships, purged, opts.now ?? (() => new Date()));
   }
 
@@ -320,12 +262,7 @@ export class AlbumsRepository {
 
   /** The item moved to (trashed=true) or out of the trash at `at`, in every album holding it. Returns memberships changed. */
   async setTrashed(userId: string, mediaItemId: string, trashed: boolean, at: Date): Promise<number> {
-    const olderState: Filter = { $or: [{ stateAt: null }, { stateAt: { $lt: at } }] };
-    const res = await this.memberships.updateMany(
-      { userId, mediaItemId, ...olderState },
-      { $set: { trashed, stateAt: at } },
-    );
-    return res.modified;
+    return this.setNewer(userId, mediaItemId, 'stateAt', at, { trashed });
   }
 
   /**
@@ -333,10 +270,21 @@ export class AlbumsRepository {
    * every album holding it; an older answer (a late or replayed event) never overrides a newer one.
    */
   async setHidden(userId: string, mediaItemId: string, hidden: boolean, version: Date): Promise<number> {
-    const olderState: Filter = { $or: [{ hiddenVersion: null }, { hiddenVersion: { $lt: version } }] };
+    return this.setNewer(userId, mediaItemId, 'hiddenVersion', version, { hidden });
+  }
+
+  /** Sets `fields` on the item's memberships whose `versionField` is older than `version` (or unset), and moves it to `version`. */
+  private async setNewer(
+    userId: string,
+    mediaItemId: string,
+    versionField: 'stateAt' | 'hiddenVersion',
+    version: Date,
+    fields: Partial<MembershipDoc>,
+  ): Promise<number> {
+    const older: Filter = { $or: [{ [versionField]: null }, { [versionField]: { $lt: version } }] };
     const res = await this.memberships.updateMany(
-      { userId, mediaItemId, ...olderState },
-      { $set: { hidden, hiddenVersion: version } },
+      { userId, mediaItemId, ...older },
+      { $set: { ...fields, [versionField]: version } },
     );
     return res.modified;
   }

@@ -3,13 +3,13 @@ import type { AlbumV1 } from '@trove/proto-events';
 import { docStorePerTest } from '@trove/kit/testing';
 import { FakeMedia } from '../ports/media.fake';
 import { AlbumsRepository } from './repository';
-import { Albums } from './service';
+import { AlbumsService } from './service';
 
 describe('albums (cover, counts, sharing) on the embedded store and a fake media service', () => {
   const db = docStorePerTest('library');
   let repo: AlbumsRepository;
   let media: FakeMedia;
-  let albums: Albums;
+  let albums: AlbumsService;
   let at: number;
   const alice = randomUUID();
   const bob = randomUUID();
@@ -19,14 +19,14 @@ describe('albums (cover, counts, sharing) on the embedded store and a fake media
   beforeEach(async () => {
     repo = await AlbumsRepository.open(db.store);
     media = new FakeMedia();
-    albums = new Albums(repo, media);
+    albums = new AlbumsService(repo, media);
     at = 0;
   });
 
-  const create = (name = 'Summer', more: Partial<Parameters<Albums['create']>[0]> = {}) =>
+  const create = (name = 'Summer', more: Partial<Parameters<AlbumsService['create']>[0]> = {}) =>
     albums.create({ userId: alice, name, ...more });
   const itemIds = async (id: string, page = 1, limit = 100) =>
-    (await albums.listItems(alice, id, page, limit)).map((i) => i.id);
+    (await albums.listItems({ userId: alice, id, page, limit })).map((i) => i.id);
   const summary = (a: AlbumV1) => ({
     count: a.mediaItemsCount,
     cover: a.coverMediaItemId,
@@ -67,7 +67,7 @@ describe('albums (cover, counts, sharing) on the embedded store and a fake media
     await expect(albums.get(bob, album.id)).rejects.toMatchObject(nf);
     await expect(albums.update({ userId: bob, id: album.id, name: 'x' })).rejects.toMatchObject(nf);
     await expect(albums.delete(bob, album.id)).rejects.toMatchObject(nf);
-    await expect(albums.listItems(bob, album.id, 1, 10)).rejects.toMatchObject(nf);
+    await expect(albums.listItems({ userId: bob, id: album.id, page: 1, limit: 10 })).rejects.toMatchObject(nf);
     await expect(albums.addItems(bob, album.id, [item.id])).rejects.toMatchObject(nf);
     await expect(albums.removeItems(bob, album.id, [item.id])).rejects.toMatchObject(nf);
     await expect(albums.get(alice, randomUUID())).rejects.toMatchObject(nf);
@@ -383,7 +383,7 @@ describe('albums (cover, counts, sharing) on the embedded store and a fake media
         [null, null],
         [null, null],
       ]);
-      expect((await albums.listItems(alice, album.id, 1, 10))[0]!.metadata).toMatchObject({
+      expect((await albums.listItems({ userId: alice, id: album.id, page: 1, limit: 10 }))[0]!.metadata).toMatchObject({
         latitude: 48.8584,
         longitude: 2.2945,
       });

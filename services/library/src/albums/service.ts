@@ -1,6 +1,7 @@
 import type {
   AlbumV1,
   CreateAlbumRequestV1,
+  ListAlbumMediaItemsRequestV1,
   ListAlbumsRequestV1,
   MediaItemV1,
   SharedAlbumItemsV1,
@@ -9,7 +10,9 @@ import type {
 } from '@trove/proto-events';
 import { notFound } from '@trove/kit';
 import type { MediaDirectory } from '../ports/media';
-import type { AlbumChanges, AlbumDoc, AlbumsRepository } from './repository';
+import { toAlbumV1 } from './document';
+import type { AlbumDoc } from './document';
+import type { AlbumChanges, AlbumsRepository } from './repository';
 
 export const albumNotFound = () => notFound('album not found');
 export const mediaItemNotFound = () => notFound('mediaitem not found');
@@ -32,23 +35,6 @@ function withoutLocation(item: MediaItemV1): MediaItemV1 {
   return { ...item, metadata: { ...item.metadata, latitude: null, longitude: null } };
 }
 
-export function toAlbumV1(doc: AlbumDoc, count: number, cover: MediaItemV1 | null): AlbumV1 {
-  return {
-    id: doc._id,
-    userId: doc.userId,
-    name: doc.name,
-    description: doc.description,
-    shared: doc.shared,
-    shareLocation: doc.shareLocation === true,
-    hidden: doc.hidden,
-    coverMediaItemId: cover?.id ?? null,
-    coverMediaItem: cover,
-    mediaItemsCount: count,
-    createdAt: doc.createdAt.toISOString(),
-    updatedAt: doc.updatedAt.toISOString(),
-  };
-}
-
 /**
  * The library's use cases. Rules:
  * - an album's items are its memberships in the order they were added; trashed items are left
@@ -60,7 +46,7 @@ export function toAlbumV1(doc: AlbumDoc, count: number, cover: MediaItemV1 | nul
  * - every id of a media item must be one of the caller's (asked from the media service), else
  *   `mediaitem not found` and nothing changes.
  */
-export class Albums {
+export class AlbumsService {
   constructor(
     private readonly repo: AlbumsRepository,
     private readonly media: MediaDirectory,
@@ -130,7 +116,7 @@ export class Albums {
   }
 
   /** A page of the album's items in the order added; trashed ones left out, hidden ones kept. */
-  async listItems(userId: string, id: string, page: number, limit: number): Promise<MediaItemV1[]> {
+  async listItems({ userId, id, page, limit }: ListAlbumMediaItemsRequestV1): Promise<MediaItemV1[]> {
     if (!(await this.repo.get(userId, id))) throw albumNotFound();
     const members = await this.repo.visibleMembers(id, (page - 1) * limit, limit);
     const items = await this.media.getMany(

@@ -1,16 +1,9 @@
-import { DuplicateKeyError } from '@trove/kit';
+import { DuplicateKeyError, openCollection } from '@trove/kit';
+import { USAGE } from './document';
+import type { UsageDoc } from './document';
 import type { Collection, DocStore } from '@trove/kit';
 
-export const USAGE_COLLECTION = 'media_usage';
-
-/** One user's running total: the bytes of their originals (trash included). `_id` is the user id. */
-interface UsageDoc {
-  _id: string;
-  bytes: number;
-  updatedAt: Date;
-}
-
-/** What the usage rules ask of their store (the repository; tests use it over NeDB). */
+/** What the usage rules ask of their store (the repository; tests use it over the embedded store). */
 export type UsageCounts = { [K in keyof UsageRepository]: UsageRepository[K] };
 
 /**
@@ -24,7 +17,7 @@ export class UsageRepository {
   ) {}
 
   static async open(store: DocStore, opts: { now?: () => Date } = {}): Promise<UsageRepository> {
-    return new UsageRepository(store.collection<UsageDoc>(USAGE_COLLECTION), opts.now ?? (() => new Date()));
+    return new UsageRepository(await openCollection(store, USAGE), opts.now ?? (() => new Date()));
   }
 
   /** The user's total, or null while it was never counted. */

@@ -13,7 +13,7 @@ export type SizeOfUser = (userId: string) => Promise<number>;
  * or between taking a purged item off and deleting it (a purge is then finished again), leaves the
  * total that item's size short. It never counts bytes that are not stored.
  */
-export class StorageUsage {
+export class UsageService {
   constructor(
     private readonly totals: UsageCounts,
     private readonly sizeOfUser: SizeOfUser,

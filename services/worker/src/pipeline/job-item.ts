@@ -5,9 +5,10 @@
  */
 import { jobItemDoneEvent } from '@trove/proto-events';
 import type { ProcessMediaItemV1 } from '@trove/proto-events';
-import type { Outcome, Publisher } from './process';
+import type { EventPublisher } from '@trove/kit';
+import type { Outcome } from './process';
 
-export async function reportJobItem(events: Publisher, item: ProcessMediaItemV1, outcome: Outcome): Promise<void> {
+export async function reportJobItem(events: EventPublisher, item: ProcessMediaItemV1, outcome: Outcome): Promise<void> {
   if (!item.jobId) return;
   const { userId, jobId, mediaItemId } = item;
   await events.publish(

@@ -15,9 +15,9 @@ import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { mediaBlobKey, mediaProcessedEvent, mediaProcessingFailedDeadLetter } from '@trove/proto-events';
-import type { MediaItemProcessedV1, MessageContract, ProcessMediaItemV1 } from '@trove/proto-events';
+import type { MediaItemProcessedV1, ProcessMediaItemV1 } from '@trove/proto-events';
 import { BlobNotFoundError, DLQ_REASON_HEADER } from '@trove/kit';
-import type { BlobStore, Logger } from '@trove/kit';
+import type { BlobStore, EventPublisher, Logger } from '@trove/kit';
 import {
   assertImageSize,
   DEFAULT_LIMITS,
@@ -40,17 +40,9 @@ import type { PlaceFinder } from './place';
 import { processTempDir } from './temp';
 import { findThings } from './things';
 
-export interface Publisher {
-  publish<P>(
-    contract: MessageContract<P>,
-    payload: P,
-    opts: { msgId: string; headers?: Record<string, string> },
-  ): Promise<void>;
-}
-
 export interface ProcessDeps {
   blobs: BlobStore;
-  events: Publisher;
+  events: EventPublisher;
   log: Logger;
   /** Where the per-item temp directories go (default: this process's directory under TMPDIR, see temp.ts). */
   tempRoot?: string;

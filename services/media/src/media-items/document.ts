@@ -1,5 +1,6 @@
 import { MEDIA_METADATA_FIELDS, emptyMediaMetadata } from '@trove/proto-events';
 import type { CreateMediaItemRequestV1, MediaItemProcessedV1, MediaItemV1, MediaMetadataV1 } from '@trove/proto-events';
+import { defineCollection } from '@trove/kit';
 import type { BaseDoc } from '@trove/kit';
 
 export type MediaStatus = MediaItemV1['status'];
@@ -71,6 +72,25 @@ export type LegacyMediaDoc = Omit<MediaDoc, 'metadata'> &
 
 /** What `media_items` may hold. */
 export type StoredMediaDoc = MediaDoc | LegacyMediaDoc;
+
+/** The media items (`media_items`) and their indexes. */
+export const MEDIA_ITEMS = defineCollection<StoredMediaDoc>('media_items', [
+  // One item per content per user: the upload's duplicate check, race-free.
+  { fields: { userId: 1, sha256: 1 }, unique: true },
+  // The list views: a user's items by flags, newest first. Every condition of a view is in it (Live Photo motion
+  // parts left out by `stillMediaItemId: null`), so the embedded store pages through it without reading the
+  // items before the page.
+  { fields: { userId: 1, stillMediaItemId: 1, deleted: 1, hidden: 1, creationAt: -1 } },
+  { fields: { userId: 1, creationMonthDay: 1 } },
+  // A job's walk over a user's items.
+  { fields: { userId: 1, createdAt: 1 } },
+  // The purge sweeper: expired trash of every user.
+  { fields: { deleted: 1, deletedAt: 1 } },
+  // The reconciler (items stuck in PROCESSING, at every start) and the metrics' count by status, of every user.
+  { fields: { status: 1, updatedAt: 1 } },
+  // Live Photos: the other part of a user's still or video.
+  { fields: { userId: 1, 'metadata.contentIdentifier': 1 } },
+]);
 
 /** A stored document in today's shape: legacy top-level metadata fields are gathered into `metadata`. */
 export function fromStored(stored: StoredMediaDoc): MediaDoc {

@@ -1,10 +1,8 @@
-import { DuplicateKeyError } from '@trove/kit';
+import { DuplicateKeyError, openCollection } from '@trove/kit';
 import type { Collection, DocStore, Filter, SortSpec } from '@trove/kit';
 import type { ListMediaItemsRequestV1 } from '@trove/proto-events';
-import { fromStored } from './document';
+import { MEDIA_ITEMS, fromStored } from './document';
 import type { MediaCategory, MediaDoc, MediaStatus, MediaType, ProcessedFields, StoredMediaDoc } from './document';
-
-export const COLLECTION = 'media_items';
 
 export type View = ListMediaItemsRequestV1['view'];
 
@@ -16,7 +14,7 @@ export interface ItemChanges {
 }
 
 /** What the media service asks of its store: the repository's public methods (a fake implements the same). */
-export type MediaItems = { [K in keyof MediaRepository]: MediaRepository[K] };
+export type MediaItems = { [K in keyof MediaItemsRepository]: MediaItemsRepository[K] };
 
 /** The filter of a list view. The motion part of a Live Photo is shown by its still, never on its own. */
 function viewFilter(userId: string, view: View): Filter {
@@ -65,28 +63,13 @@ const page = (p: number, limit: number) => ({ skip: (p - 1) * limit, limit });
  * The media items in the document store (`media_items`): the only code that speaks its query
  * dialect. Every method but `getAnyUser` and the purge sweeper's is scoped to one user.
  */
-export class MediaRepository {
+export class MediaItemsRepository {
   private constructor(private readonly items: Collection<StoredMediaDoc>) {}
 
   /** Opens the collection and declares its indexes (idempotent). */
-  static async open(store: DocStore): Promise<MediaRepository> {
-    const items = store.collection<StoredMediaDoc>(COLLECTION);
-    // One item per content per user: the upload's duplicate check, race-free.
-    await items.ensureIndex({ fields: { userId: 1, sha256: 1 }, unique: true });
-    // The list views: a user's items by flags, newest first. Every condition of a view is in it (Live Photo motion
-    // parts left out by `stillMediaItemId: null`), so the embedded store pages through it without reading the
-    // items before the page.
-    await items.ensureIndex({ fields: { userId: 1, stillMediaItemId: 1, deleted: 1, hidden: 1, creationAt: -1 } });
-    await items.ensureIndex({ fields: { userId: 1, creationMonthDay: 1 } });
-    // A job's walk over a user's items.
-    await items.ensureIndex({ fields: { userId: 1, createdAt: 1 } });
-    // The purge sweeper: expired trash of every user.
-    await items.ensureIndex({ fields: { deleted: 1, deletedAt: 1 } });
-    // The reconciler (items stuck in PROCESSING, at every start) and the metrics' count by status, of every user.
-    await items.ensureIndex({ fields: { status: 1, updatedAt: 1 } });
-    // Live Photos: the other part of a user's still or video.
-    await items.ensureIndex({ fields: { userId: 1, 'metadata.contentIdentifier': 1 } });
-    return new MediaRepository(items);
+  static async open(store: DocStore): Promise<MediaItemsRepository> {
+    const items = await openCollection(store, MEDIA_ITEMS);
+    return new MediaItemsRepository(items);
   }
 
   /** Stores a new item; when the user already has this content, nothing is stored and the other item's id is answered. */
@@ -168,8 +151,7 @@ export class MediaRepository {
 
   /** Writes a worker's result; false when the item is gone by now. */
   async setProcessed(userId: string, id: string, fields: Partial<ProcessedFields>, at: Date): Promise<boolean> {
-    const res = await this.items.updateOne({ _id: id, userId }, { $set: { ...fields, updatedAt: at } });
-    return res.matched > 0;
+    return this.setOne({ _id: id, userId }, fields, at);
   }
 
   // ---- Live Photos (live-photos.ts) ----------------------------------------------------------
@@ -184,28 +166,25 @@ export class MediaRepository {
 
   /** Makes the video the motion part of `stillId`, unless it is another still's or being purged; the video after, else null. */
   async claimMotionPart(userId: string, videoId: string, stillId: string, at: Date): Promise<MediaDoc | null> {
-    const filter = {
-      _id: videoId,
-      userId,
-      mediaItemType: 'video',
-      stillMediaItemId: { $in: [null, stillId] },
-      ...notPurging,
-    };
-    return this.read(await this.items.findOneAndUpdate(filter, { $set: { stillMediaItemId: stillId, updatedAt: at } }));
+    return this.linkOnce(userId, videoId, 'video', 'stillMediaItemId', stillId, at);
   }
 
   /** Links the still to its motion part, unless it has another or is being purged; the still after, else null. */
   async linkMotionPart(userId: string, stillId: string, videoId: string, at: Date): Promise<MediaDoc | null> {
-    const filter = {
-      _id: stillId,
-      userId,
-      mediaItemType: 'photo',
-      motionMediaItemId: { $in: [null, videoId] },
-      ...notPurging,
-    };
-    return this.read(
-      await this.items.findOneAndUpdate(filter, { $set: { motionMediaItemId: videoId, updatedAt: at } }),
-    );
+    return this.linkOnce(userId, stillId, 'photo', 'motionMediaItemId', videoId, at);
+  }
+
+  /** Points the item's `field` at `otherId` while it points nowhere or there already, and the item is not being purged. */
+  private async linkOnce(
+    userId: string,
+    id: string,
+    type: MediaType,
+    field: 'stillMediaItemId' | 'motionMediaItemId',
+    otherId: string,
+    at: Date,
+  ): Promise<MediaDoc | null> {
+    const filter = { _id: id, userId, mediaItemType: type, [field]: { $in: [null, otherId] }, ...notPurging };
+    return this.read(await this.items.findOneAndUpdate(filter, { $set: { [field]: otherId, updatedAt: at } }));
   }
 
   /** Gives the motion part of `stillId` the still's flags (trash included, so that they are purged together). */
@@ -224,26 +203,17 @@ export class MediaRepository {
 
   /** The video is no longer the motion part of `stillId`; false when it was not. */
   async releaseMotionPart(userId: string, videoId: string, stillId: string, at: Date): Promise<boolean> {
-    return (
-      (
-        await this.items.updateOne(
-          { _id: videoId, userId, stillMediaItemId: stillId },
-          { $set: { stillMediaItemId: null, updatedAt: at } },
-        )
-      ).matched > 0
-    );
+    return this.setOne({ _id: videoId, userId, stillMediaItemId: stillId }, { stillMediaItemId: null }, at);
   }
 
   /** The still no longer has `videoId` as its motion part; false when it did not. */
   async unlinkMotionPart(userId: string, stillId: string, videoId: string, at: Date): Promise<boolean> {
-    return (
-      (
-        await this.items.updateOne(
-          { _id: stillId, userId, motionMediaItemId: videoId },
-          { $set: { motionMediaItemId: null, updatedAt: at } },
-        )
-      ).matched > 0
-    );
+    return this.setOne({ _id: stillId, userId, motionMediaItemId: videoId }, { motionMediaItemId: null }, at);
+  }
+
+  /** Sets `fields` (and `updatedAt`) on the document `filter` matches; false when none does. */
+  private async setOne(filter: Filter, fields: object, at: Date): Promise<boolean> {
+    return (await this.items.updateOne(filter, { $set: { ...fields, updatedAt: at } })).matched > 0;
   }
 
   /** FAILED with `reason`, only while the item is PROCESSING; the item after the change, else null. */

@@ -8,13 +8,14 @@ import { emptyMediaMetadata } from '@trove/proto-events';
 import { docStorePerTest } from '@trove/kit/testing';
 import { newMediaDoc, toMediaItemV1 } from './document';
 import type { LegacyMediaDoc } from './document';
-import { COLLECTION, MediaRepository } from './repository';
+import { MEDIA_ITEMS } from './document';
+import { MediaItemsRepository } from './repository';
 
 const db = docStorePerTest('media');
-let repo: MediaRepository;
+let repo: MediaItemsRepository;
 
 beforeEach(async () => {
-  repo = await MediaRepository.open(db.store);
+  repo = await MediaItemsRepository.open(db.store);
 });
 
 const request = (userId: string, sha256 = 'a'.repeat(64), id: string = randomUUID()) => ({
@@ -57,7 +58,7 @@ it('reads a document stored with its metadata fields at the top level (before th
     creationMonthDay: '0624',
     creationYear: 2019,
   };
-  await db.store.collection<LegacyMediaDoc>(COLLECTION).insertOne(legacy);
+  await db.store.collection<LegacyMediaDoc>(MEDIA_ITEMS.name).insertOne(legacy);
   const read = await repo.get(user, legacy._id);
   expect(read?.metadata).toEqual(expected);
   expect(read).not.toHaveProperty('width');
@@ -70,7 +71,7 @@ it('reads a document stored with its metadata fields at the top level (before th
   // A field missing from an old document is unknown.
   const { width: _w, ...withoutWidth } = legacy;
   const other = { ...withoutWidth, _id: randomUUID(), sha256: 'c'.repeat(64) };
-  await db.store.collection<LegacyMediaDoc>(COLLECTION).insertOne(other);
+  await db.store.collection<LegacyMediaDoc>(MEDIA_ITEMS.name).insertOne(other);
   expect((await repo.get(user, other._id))?.metadata).toEqual({ ...expected, width: null });
 });
 

@@ -44,7 +44,7 @@ const inView: Record<View, (d: MediaDoc) => boolean> = {
 };
 
 /**
- * The media repository in memory, with the same answers as `MediaRepository` (the service's suite
+ * The media repository in memory, with the same answers as `MediaItemsRepository` (the service's suite
  * runs against both): for unit tests of the service, and for races a real store cannot be made to lose.
  */
 export class FakeMediaItems implements MediaItems {

@@ -26,25 +26,21 @@ import type {
   YearsAgoRequestV1,
 } from '@trove/proto-events';
 import { badRequest, conflict, insufficientStorage, notFound, unavailable } from '@trove/kit';
-import type { BlobStore, Logger } from '@trove/kit';
+import type { BlobStore, EventPublisher, Logger } from '@trove/kit';
 import { alreadyApplied, appliedFields, newMediaDoc, toMediaItemV1 } from './document';
 import type { MediaDoc } from './document';
 import { LivePhotos } from './live-photos';
 import type { ItemChanges, MediaItems } from './repository';
-import type { StorageUsage } from '../usage/service';
+import type { UsageService } from '../usage/service';
 
-/** What the service publishes through (the Bus, or a fake in unit tests). */
-export interface Publisher {
-  publish<P>(contract: MessageContract<P>, payload: P, opts: { msgId: string }): Promise<void>;
-}
-
-export interface MediaServiceDeps {
+export interface MediaItemsDeps {
   items: MediaItems;
   blobs: BlobStore;
-  events: Publisher;
+  /** Where its events and work items go (the Bus; a recorder in unit tests). */
+  events: EventPublisher;
   log: Logger;
   /** Each user's bytes of originals (usage/): moved with every item stored or purged. */
-  usage: StorageUsage;
+  usage: UsageService;
   /** Trashed items older than this are purged. */
   trashRetentionMs: number;
   /** An item PROCESSING for longer than this without a change has its processing queued again. */
@@ -69,12 +65,12 @@ const STUCK_BATCH = 100;
  * The media items of every user. Every query carries the caller's userId, so another user's id is
  * indistinguishable from an unknown one (404 `mediaitem not found`).
  */
-export class MediaService {
+export class MediaItemsService {
   private readonly items: MediaItems;
   private readonly now: () => Date;
   private readonly live: LivePhotos;
 
-  constructor(private readonly deps: MediaServiceDeps) {
+  constructor(private readonly deps: MediaItemsDeps) {
     this.items = deps.items;
     this.now = deps.now ?? (() => new Date());
     const announce = (userId: string, mediaItemId: string, at: Date) =>

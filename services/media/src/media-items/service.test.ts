@@ -1,5 +1,5 @@
 /**
- * The media service's rules, over its real repository (NeDB) and over the in-memory fake (the same
+ * The media service's rules, over its real repository (SQLite) and over the in-memory fake (the same
  * suite, so the fake keeps answering like the real thing), with filesystem blobs and a recording
  * publisher: duplicates, views, flags, results, failures, purge, user deletion.
  */
@@ -18,12 +18,12 @@ import type { BlobStore, DocStore } from '@trove/kit';
 import { tempDir } from '@trove/kit/testing';
 import type { TempDir } from '@trove/kit/testing';
 import { newMediaDoc } from './document';
-import { MediaRepository } from './repository';
+import { MediaItemsRepository } from './repository';
 import type { MediaItems } from './repository';
 import { FakeMediaItems } from './repository.fake';
-import { MediaService, QUOTA_EXCEEDED_MESSAGE, isCalendarDay } from './service';
+import { MediaItemsService, QUOTA_EXCEEDED_MESSAGE, isCalendarDay } from './service';
 import { UsageRepository } from '../usage/repository';
-import { StorageUsage } from '../usage/service';
+import { UsageService } from '../usage/service';
 
 interface Published {
   subject: string;
@@ -39,18 +39,18 @@ let published: Published[];
 let clock: Date;
 /** How many of the next publishes fail (Infinity: NATS is down). */
 let publishFailures: number;
-let media: MediaService;
+let media: MediaItemsService;
 let totals: UsageRepository;
 
 const log = createLogger({ service: 'media-test', level: 'silent' });
 const sha = () => randomUUID().replace(/-/g, '').repeat(2);
 
-function serviceOver(repository: MediaItems): MediaService {
-  return new MediaService({
+function serviceOver(repository: MediaItems): MediaItemsService {
+  return new MediaItemsService({
     items: repository,
     blobs,
     log,
-    usage: new StorageUsage(totals, (userId) => repository.sizeOfUser(userId)),
+    usage: new UsageService(totals, (userId) => repository.sizeOfUser(userId)),
     trashRetentionMs: 30 * 24 * 3600 * 1000,
     now: () => new Date(clock),
     events: {
@@ -171,7 +171,7 @@ async function expectAppError(p: Promise<unknown>, code: string, message?: strin
 }
 
 const repositories: Array<[string, () => Promise<MediaItems>]> = [
-  ['the NeDB repository', () => MediaRepository.open(store)],
+  ['the SQLite repository', () => MediaItemsRepository.open(store)],
   ['the in-memory fake repository', async () => new FakeMediaItems()],
 ];
 

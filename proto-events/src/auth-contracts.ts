@@ -1,0 +1,141 @@
+import { defineEvent, defineRpc } from './contract';
+import type {
+  AuthSetupStatusV1,
+  CreateUserRequestV1,
+  EmptyV1,
+  ListUsersRequestV1,
+  LoginRequestV1,
+  LogoutRequestV1,
+  RefreshRequestV1,
+  TokenPairV1,
+  UpdateUserRequestV1,
+  UserDeletedV1,
+  UserIdRequestV1,
+  UserListV1,
+  UserV1,
+} from './generated/types';
+import loginRequestV1 from './schemas/auth-login-request.v1.json';
+import logoutRequestV1 from './schemas/auth-logout-request.v1.json';
+import refreshRequestV1 from './schemas/auth-refresh-request.v1.json';
+import tokenPairV1 from './schemas/auth-token-pair.v1.json';
+import setupStatusV1 from './schemas/auth-setup-status.v1.json';
+import emptyV1 from './schemas/empty.v1.json';
+import createUserRequestV1 from './schemas/user-create-request.v1.json';
+import userDeletedV1 from './schemas/user-deleted.v1.json';
+import userIdRequestV1 from './schemas/user-id-request.v1.json';
+import listUsersRequestV1 from './schemas/user-list-request.v1.json';
+import userListV1 from './schemas/user-list.v1.json';
+import updateUserRequestV1 from './schemas/user-update-request.v1.json';
+import userFeaturesV1 from './schemas/user-features.v1.json';
+import userV1 from './schemas/user.v1.json';
+import { registerSchemas } from './validate';
+
+// Schemas other schemas point at with `$ref`: a user's features.
+registerSchemas([userFeaturesV1]);
+
+export const loginRpc = defineRpc<LoginRequestV1, TokenPairV1>({
+  subject: 'trove.v1.auth.login',
+  service: 'auth',
+  callers: ['gateway'],
+  summary:
+    'Checks a username and password (rate-limited per username and client address) and opens a session: an access and a refresh token.',
+  request: loginRequestV1,
+  response: tokenPairV1,
+});
+
+export const refreshRpc = defineRpc<RefreshRequestV1, TokenPairV1>({
+  subject: 'trove.v1.auth.refresh',
+  service: 'auth',
+  callers: ['gateway'],
+  summary:
+    'Rotates a refresh token into a new pair; a token that was already rotated revokes its whole session (theft detection).',
+  request: refreshRequestV1,
+  response: tokenPairV1,
+});
+
+export const logoutRpc = defineRpc<LogoutRequestV1, EmptyV1>({
+  subject: 'trove.v1.auth.logout',
+  service: 'auth',
+  callers: ['gateway'],
+  summary: 'Ends a session: its refresh token stops working and its access tokens are revoked.',
+  request: logoutRequestV1,
+  response: emptyV1,
+});
+
+export const createUserRpc = defineRpc<CreateUserRequestV1, UserV1>({
+  subject: 'trove.v1.auth.users.create',
+  service: 'auth',
+  callers: ['gateway'],
+  summary:
+    'Creates a user account (username unique case-insensitively, password strength checked) with its features (absent keys: on).',
+  request: createUserRequestV1,
+  response: userV1,
+});
+
+export const listUsersRpc = defineRpc<ListUsersRequestV1, UserListV1>({
+  subject: 'trove.v1.auth.users.list',
+  service: 'auth',
+  callers: ['gateway'],
+  summary: 'One page of user accounts, ordered by username.',
+  request: listUsersRequestV1,
+  response: userListV1,
+});
+
+export const getUserRpc = defineRpc<UserIdRequestV1, UserV1>({
+  subject: 'trove.v1.auth.users.get',
+  service: 'auth',
+  callers: ['gateway'],
+  summary: 'One user account.',
+  request: userIdRequestV1,
+  response: userV1,
+});
+
+export const updateUserRpc = defineRpc<UpdateUserRequestV1, UserV1>({
+  subject: 'trove.v1.auth.users.update',
+  service: 'auth',
+  callers: ['gateway'],
+  summary: "Changes a user's name, username, password or features; a new password ends the user's sessions.",
+  request: updateUserRequestV1,
+  response: userV1,
+});
+
+export const deleteUserRpc = defineRpc<UserIdRequestV1, EmptyV1>({
+  subject: 'trove.v1.auth.users.delete',
+  service: 'auth',
+  callers: ['gateway'],
+  summary:
+    'Deletes a user account: its sessions and tokens are revoked at once, then events.v1.user.deleted is published.',
+  request: userIdRequestV1,
+  response: emptyV1,
+});
+
+export const setupStatusRpc = defineRpc<EmptyV1, AuthSetupStatusV1>({
+  subject: 'trove.v1.auth.setup.status',
+  service: 'auth',
+  callers: ['gateway'],
+  summary:
+    'Whether no user account exists yet (a first run): the web app then offers to create the first one through the admin API.',
+  request: emptyV1,
+  response: setupStatusV1,
+});
+
+export const userDeletedEvent = defineEvent<UserDeletedV1>({
+  subject: 'events.v1.user.deleted',
+  publishers: ['auth'],
+  consumers: ['media', 'library', 'explore', 'jobs'],
+  summary: "A user was deleted: each consumer removes that user's data.",
+  payload: userDeletedV1,
+});
+
+export const authContracts = [
+  loginRpc,
+  refreshRpc,
+  logoutRpc,
+  createUserRpc,
+  listUsersRpc,
+  getUserRpc,
+  updateUserRpc,
+  deleteUserRpc,
+  setupStatusRpc,
+  userDeletedEvent,
+];
