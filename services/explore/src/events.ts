@@ -10,7 +10,7 @@ import {
 import type { MediaItemChangedV1, MediaItemProcessedV1 } from '@trove/proto-events';
 import type { Bus, ConsumerHandle, Logger } from '@trove/kit';
 import { isForged } from './forged';
-import type { ExploreServices } from './main';
+import type { ExploreServices } from './wire';
 
 /** The durable consumers of one follower of the media and user events: one per event, named `<prefix>-<event>`. */
 const consumersOf = <P extends string>(prefix: P) =>

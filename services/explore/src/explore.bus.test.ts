@@ -1,5 +1,5 @@
 /**
- * Explore as it runs in its process, minus the process: `wire` (main.ts) on a real nats-server
+ * Explore as it runs in its process, minus the process: `wire` (wire.ts) on a real nats-server
  * (JetStream) and the embedded store — its RPC handlers and event consumers, places, things, people
  * and search — with a stand-in media service answering `trove.v1.media.getMany` on the bus.
  */
@@ -8,7 +8,7 @@ import * as contracts from '@trove/proto-events';
 import type { MediaItemProcessedV1, MediaItemV1 } from '@trove/proto-events';
 import { mediaItemV1, startBusRig, waitFor } from '@trove/kit/testing';
 import type { BusRig } from '@trove/kit/testing';
-import { wire } from './main';
+import { wire } from './wire';
 import { DEFAULT_GROUPING } from './people/grouping';
 import { faceOf, randomPerson, seeded } from './people/synthetic.fake';
 import { processedResult, workerPlace } from './places-things/processed.fake';
@@ -39,8 +39,7 @@ describe('explore over NATS: RPCs and media/user events', () => {
             : [];
         }),
     });
-    const handlers = await wire({ bus: rig.bus, store: rig.store, log: rig.log, grouping: DEFAULT_GROUPING });
-    await rig.bus.serve({ name: 'explore', version: '0.0.0', handlers });
+    await rig.serveWiring(await wire({ bus: rig.bus, store: rig.store, log: rig.log, grouping: DEFAULT_GROUPING }));
   });
   afterAll(() => rig?.close());
 

@@ -1,7 +1,7 @@
 import * as contracts from '@trove/proto-events';
 import { rpcHandler } from '@trove/kit';
 import type { AnyRpcHandler } from '@trove/kit';
-import type { ExploreServices } from './main';
+import type { ExploreServices } from './wire';
 
 /**
  * Every RPC of the explore service, one line each: the gateway calls them with the authenticated
