@@ -407,6 +407,34 @@ describe('processItem', () => {
     },
   );
 
+  it("a movie ffprobe reads but ffmpeg can never decode (a track without its sample table) is FAILED at once with ffmpeg's reason, not retried", async () => {
+    const file = join(work.path, 'whole.mov');
+    await ffmpeg([
+      ...testClipArgs({ seconds: 1, audio: false }),
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      file,
+    ]);
+    const mov = await readFile(file);
+    await rm(file);
+    // The track's sample sizes box renamed to `free`: the header parses, no frame can be found.
+    const stsz = mov.indexOf('stsz');
+    expect(stsz).toBeGreaterThan(0);
+    mov.write('free', stsz, 'latin1');
+    const item = await stored(mov, 'video/quicktime', 'video', 'stripped.mov');
+    expect(await processItem(deps(), item)).toBe('failed');
+    expect(published).toHaveLength(1);
+    expect(published[0].subject).toBe('dlq.work.v1.media.process');
+    expect(published[0].headers?.[DLQ_REASON_HEADER]).toMatch(
+      /^frame of stripped\.mov: ffmpeg failed: .*missing mandatory atoms, broken header/,
+    );
+    expect(await readdir(work.path)).toEqual([]);
+  });
+
   it("a failure that is not the file's (the blob store refusing the preview) is thrown, for the queue to retry", async () => {
     const png = await sharp({ create: { width: 30, height: 20, channels: 3, background: 'teal' } })
       .png()
