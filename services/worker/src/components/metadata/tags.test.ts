@@ -72,6 +72,15 @@ describe('creation time precedence', () => {
       })?.iso,
     ).toBe('2004-02-20T08:07:49+01:00');
   });
+  it("an AVI's IDIT (RIFF:DateTimeOriginal) before CreateDate; its INFO date (RIFF:DateCreated) before the file name", () => {
+    expect(created({ 'RIFF:DateTimeOriginal': '2009:07:14 18:22:05', 'RIFF:DateCreated': '2009:07:15' })?.tag).toBe(
+      'RIFF:DateTimeOriginal',
+    );
+    expect(created({ 'RIFF:DateCreated': '2009:07:15' }, 'IMG_20220403_125611.avi')).toEqual({
+      iso: '2009-07-15T00:00:00Z',
+      tag: 'RIFF:DateCreated',
+    });
+  });
   it('the zone from the position when the file states none, daylight saving included', () => {
     const paris = {
       'ExifIFD:DateTimeOriginal': '2019:06:24 18:15:12',

@@ -6,12 +6,14 @@
  * Creation time, first usable one wins (all-zero and unparseable dates are skipped):
  *   1. ExifIFD:DateTimeOriginal (+ SubSecTimeOriginal, + OffsetTimeOriginal) — the shutter, in the camera's clock
  *   2. other DateTimeOriginal the camera writes outside EXIF: CanonRaw (CRW), H264 (AVCHD), then the
- *      QuickTime Keys:CreationDate (Apple, with its zone), UserData:DateTimeOriginal
+ *      QuickTime Keys:CreationDate (Apple, with its zone), UserData:DateTimeOriginal, RIFF:DateTimeOriginal
+ *      (an AVI's IDIT chunk, as compact cameras write it)
  *   3. XMP-exif:DateTimeOriginal, XMP-photoshop:DateCreated, IPTC DateCreated + TimeCreated
  *   4. a maker note's DateTimeOriginal (FLIR, Reconyx, …)
  *   5. ExifIFD:CreateDate (+ SubSecTimeDigitized, + OffsetTimeDigitized)
  *   6. QuickTime:CreateDate / TrackCreateDate / MediaCreateDate — the container's, UTC by the QuickTime spec
- *   7. XMP-xmp:CreateDate, IFD0:ModifyDate (+ OffsetTime), GPS date and time (UTC), an IPTC day without a time
+ *   7. XMP-xmp:CreateDate, IFD0:ModifyDate (+ OffsetTime), GPS date and time (UTC), RIFF:DateCreated (an AVI's
+ *      INFO ICRD, often a day without a time), an IPTC day without a time
  *   8. a date in the file name (IMG_20220403_125611, PXL_20220403_125611123, Screenshot_2022-04-03-12-56-11,
  *      WhatsApp IMG-20220403-WA0001, 20220403_125611)
  *   9. otherwise null: the upload time stands in (contract.ts)
@@ -121,6 +123,7 @@ const DATE_SOURCES: Array<(t: ExifTags) => FoundDate | null> = [
   (t) => parseDate(t['H264:DateTimeOriginal'], 'H264:DateTimeOriginal'),
   (t) => parseDate(t['Keys:CreationDate'], 'Keys:CreationDate'),
   (t) => parseDate(t['UserData:DateTimeOriginal'], 'UserData:DateTimeOriginal'),
+  (t) => parseDate(t['RIFF:DateTimeOriginal'], 'RIFF:DateTimeOriginal'),
   (t) => parseDate(t['XMP-exif:DateTimeOriginal'], 'XMP-exif:DateTimeOriginal'),
   (t) => parseDate(t['XMP-photoshop:DateCreated'], 'XMP-photoshop:DateCreated'),
   (t) => iptcDate(t),
@@ -139,6 +142,7 @@ const DATE_SOURCES: Array<(t: ExifTags) => FoundDate | null> = [
     parseDate(t['Composite:GPSDateTime'] ?? t['XMP-exif:GPSDateTime'], 'GPSDateTime', undefined, undefined, {
       utc: true,
     }),
+  (t) => parseDate(t['RIFF:DateCreated'], 'RIFF:DateCreated'),
   (t) => iptcDate(t, true),
 ];
 
