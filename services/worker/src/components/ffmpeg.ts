@@ -172,7 +172,12 @@ function runTool(
   });
 }
 
-/** The reason is at the end of ffmpeg's stderr. */
+/** The reason is at the end of ffmpeg's stderr; the context pointers ("[mov,mp4 @ 0x55…]") dropped: a reason users read, stable across runs. */
 function lastLines(text: string, n = 3): string {
-  return text.trim().split('\n').slice(-n).join(' | ');
+  return text
+    .trim()
+    .split('\n')
+    .slice(-n)
+    .join(' | ')
+    .replace(/ @ 0x[0-9a-f]+\]/gi, ']');
 }

@@ -430,7 +430,7 @@ describe('processItem', () => {
     expect(published).toHaveLength(1);
     expect(published[0].subject).toBe('dlq.work.v1.media.process');
     expect(published[0].headers?.[DLQ_REASON_HEADER]).toMatch(
-      /^frame of stripped\.mov: ffmpeg failed: .*missing mandatory atoms, broken header/,
+      /^frame of stripped\.mov: ffmpeg failed: \[mov,mp4,m4a,3gp,3g2,mj2\] stream 0, missing mandatory atoms, broken header/,
     );
     expect(await readdir(work.path)).toEqual([]);
   });
