@@ -186,8 +186,9 @@ export interface paths {
          * @description Uploads one photo or video as `multipart/form-data` with exactly one binary part named
          *     `file` (its filename becomes the item's `filename`). The server sniffs the content's
          *     magic bytes — neither the declared content type nor the filename is trusted — and accepts
-         *     JPEG, PNG, GIF, WebP, BMP, TIFF, HEIC/HEIF, AVIF, JPEG XL, camera raws (DNG, CR2, CR3, NEF,
-         *     ARW, ORF, RW2; shown through their embedded previews) and MP4, MOV, M4V, 3GP/3G2, MKV, WebM,
+         *     JPEG, PNG, GIF, WebP, BMP, TIFF, HEIC/HEIF, AVIF, JPEG XL, camera raws (DNG, CR2, CR3, CRW,
+         *     NEF, NRW, ARW, ORF, RW2, RWL, RAF, PEF, SRW, MRW, X3F, 3FR, IIQ, DCR, KDC, ERF, MEF; shown
+         *     through their embedded previews) and MP4, MOV, M4V, 3GP/3G2, MKV, WebM,
          *     AVI, MPEG-TS and AVCHD (M2TS/.mts) video; anything else answers `400 {"message":"unsupported file type"}` and nothing is
          *     kept. The body is streamed to storage as it arrives, so files of several gigabytes are fine
          *     up to the server's configured limit.

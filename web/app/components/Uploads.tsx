@@ -21,7 +21,7 @@ import './Uploads.css';
 /** Files sent at the same time. */
 export const UPLOADS_IN_FLIGHT = 3;
 const ACCEPT =
-  'image/*,video/*,.heic,.heif,.avif,.jxl,.dng,.cr2,.cr3,.nef,.arw,.orf,.rw2,.mkv,.avi,.3gp,.3g2,.m4v,.mts,.m2ts,.m2t';
+  'image/*,video/*,.heic,.heif,.avif,.jxl,.dng,.cr2,.cr3,.nef,.arw,.orf,.rw2,.rwl,.raf,.mrw,.crw,.x3f,.pef,.nrw,.srw,.3fr,.dcr,.kdc,.erf,.mef,.iiq,.mkv,.avi,.3gp,.3g2,.m4v,.mts,.m2ts,.m2t';
 /** To the web server, which relays the file to the API. `sendFile` is browser-only (undefined on the server), so it is looked up when a file is sent, never while rendering. */
 const sendToServer: Sender = (file, onProgress, signal) => sendFile('/api/upload', file, onProgress, signal);
 

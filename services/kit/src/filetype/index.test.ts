@@ -67,6 +67,16 @@ function tsPackets(stride: number, syncAt: number, count: number): Buffer {
 const MAKE = 0x010f;
 const SUB_IFDS = 0x014a;
 const NEW_SUBFILE_TYPE = 0x00fe;
+const COMPRESSION = 0x0103;
+const PHOTOMETRIC = 0x0106;
+/** A raw's IFD0 as PEF, SRW, 3FR… write it: the sensor data itself, CFA-coded, under the camera's Make. */
+const cfaIfd0 = (make: string, compression = 1): Entry[] => [
+  { tag: COMPRESSION, type: 3, values: [compression] },
+  { tag: PHOTOMETRIC, type: 3, values: [32803] },
+  { tag: MAKE, type: 2, values: make },
+];
+/** A head that starts with `ascii` (latin1) and is padded to a realistic length. */
+const magic = (ascii: string) => Buffer.concat([Buffer.from(ascii, 'latin1'), Buffer.alloc(200)]);
 
 describe('detectFileType on hand-built heads', () => {
   const cases: Array<[string, Uint8Array, string | null, string?]> = [
@@ -167,6 +177,53 @@ describe('detectFileType on hand-built heads', () => {
       'image/x-panasonic-rw2',
       'rw2',
     ],
+    [
+      'RWL: the RW2 container with a Leica Make',
+      tiff([{ tag: MAKE, type: 2, values: 'LEICA' }], { magic: [0x49, 0x49, 0x55, 0x00] }),
+      'image/x-leica-rwl',
+      'rwl',
+    ],
+    ['RAF', magic('FUJIFILMCCD-RAW 0201FF383501'), 'image/x-fujifilm-raf', 'raf'],
+    ['MRW', magic('\0MRM\0\0\x01\x18\0PRD'), 'image/x-minolta-mrw', 'mrw'],
+    ['CRW', magic('II\x1a\0\0\0HEAPCCDR\0\0\x01\0'), 'image/x-canon-crw', 'crw'],
+    ['CRW (big-endian)', magic('MM\0\0\0\x1aHEAPCCDR'), 'image/x-canon-crw', 'crw'],
+    ['X3F', magic('FOVb\0\0\x04\0'), 'image/x-sigma-x3f', 'x3f'],
+    [
+      "IIQ: Phase One's IIII after the TIFF header",
+      tiff([], { header: [0x49, 0x49, 0x49, 0x49] }),
+      'image/x-raw',
+      'iiq',
+    ],
+    ['PEF', tiff(cfaIfd0('PENTAX Corporation', 65535)), 'image/x-pentax-pef', 'pef'],
+    ['PEF (Ricoh-made Pentax)', tiff(cfaIfd0('RICOH IMAGING COMPANY, LTD.')), 'image/x-pentax-pef', 'pef'],
+    ['SRW', tiff(cfaIfd0('SAMSUNG', 32769)), 'image/x-samsung-srw', 'srw'],
+    ['3FR', tiff(cfaIfd0('Hasselblad')), 'image/x-hasselblad-3fr', '3fr'],
+    ['DCR', tiff(cfaIfd0('Kodak', 65000)), 'image/x-kodak-dcr', 'dcr'],
+    ['KDC', tiff(cfaIfd0('EASTMAN KODAK COMPANY')), 'image/x-kodak-kdc', 'kdc'],
+    ['ERF', tiff(cfaIfd0('SEIKO EPSON CORP.')), 'image/x-epson-erf', 'erf'],
+    ['MEF', tiff(cfaIfd0('Mamiya-OP Co.,Ltd.')), 'image/x-mamiya-mef', 'mef'],
+    [
+      'NRW: a Nikon raw whose IFD0 is a JPEG thumbnail',
+      tiff([
+        { tag: COMPRESSION, type: 3, values: [6] },
+        { tag: MAKE, type: 2, values: 'NIKON' },
+        { tag: SUB_IFDS, type: 4, values: [4000] },
+      ]),
+      'image/x-nikon-nrw',
+      'nrw',
+    ],
+    [
+      'a TIFF an editor wrote from a Pentax photo (RGB, no SubIFDs)',
+      tiff([
+        { tag: COMPRESSION, type: 3, values: [5] },
+        { tag: PHOTOMETRIC, type: 3, values: [2] },
+        { tag: MAKE, type: 2, values: 'PENTAX' },
+      ]),
+      'image/tiff',
+      'tif',
+    ],
+    ['a CFA TIFF from an unknown maker stays TIFF', tiff(cfaIfd0('Acme Cameras')), 'image/tiff', 'tif'],
+    ['MRW look-alike with another letter', magic('\0MRX\0\0\x01\x18'), null],
     [
       'old QuickTime starting with moov',
       Buffer.concat([Buffer.from([0, 0, 0, 0x6c]), Buffer.from('moov'), Buffer.alloc(100)]),

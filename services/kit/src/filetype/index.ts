@@ -16,13 +16,18 @@
  *   ExifTool names it): every 192 bytes from byte 4 (a 4-byte timestamp before each packet).
  * - Old QuickTime files without `ftyp`: a first box `moov`, `mdat`, `wide`, `free`, `skip` or `pnot`.
  * - Matroska/WebM: the EBML magic, then the DocType element of the EBML header (`webm` or `matroska`).
- * - Raw formats with their own magic: ORF `IIRO`/`IIRS`/`MMOR`, RW2 `IIU\0`, CR2 a TIFF with `CR` at byte 8.
+ * - Raw formats with their own magic: ORF `IIRO`/`IIRS`/`MMOR`; RW2 `IIU\0` (RWL when IFD0's Make is
+ *   Leica); CR2 a TIFF with `CR` at byte 8; IIQ a TIFF with Phase One's `IIII`/`MMMM` at byte 8; RAF
+ *   `FUJIFILMCCD-RAW `; MRW `\0MRM`; CRW `II`/`MM` + offset + `HEAPCCDR`; X3F `FOVb`.
  * - Other TIFF-based raws share the plain TIFF signature, so IFD0 is read from the head:
- *   DNGVersion (0xC612) present → DNG; Make `NIKON…` → NEF and Make `SONY` → ARW, but only when
- *   IFD0 also looks like a raw's (a SubIFDs tag, Sony's SR2Private 0xC634, or a reduced-resolution
- *   NewSubfileType): a TIFF an
- *   editor wrote from a camera photo keeps Make but has neither. A tag whose value lies beyond
- *   the head cannot be read, and the file is then reported as plain TIFF.
+ *   DNGVersion (0xC612) present → DNG; otherwise the Make names the raw format (NIKON NEF, or NRW
+ *   when IFD0 holds a JPEG thumbnail as ExifTool decides; SONY ARW; PENTAX/RICOH PEF; SAMSUNG SRW;
+ *   Hasselblad 3FR; Kodak DCR, EASTMAN KODAK KDC; SEIKO EPSON ERF; Mamiya MEF; Phase One IIQ), but
+ *   only when IFD0 also looks like a raw's (a SubIFDs tag, Sony's SR2Private 0xC634, a
+ *   reduced-resolution NewSubfileType, CFA/linear-raw PhotometricInterpretation, or a raw-only
+ *   Compression): a TIFF an editor wrote from a camera photo keeps Make but has none of these. A tag
+ *   whose value lies beyond the head cannot be read, and the file is then reported as plain TIFF.
+ * - MIME types are ExifTool's `MIMEType` for each format (so a raw's type agrees with what ExifTool reports).
  */
 export type MediaItemType = 'photo' | 'video';
 
@@ -59,6 +64,21 @@ const NEF = photo('image/x-nikon-nef', 'nef');
 const ARW = photo('image/x-sony-arw', 'arw');
 const ORF = photo('image/x-olympus-orf', 'orf');
 const RW2 = photo('image/x-panasonic-rw2', 'rw2');
+const RWL = photo('image/x-leica-rwl', 'rwl');
+const RAF = photo('image/x-fujifilm-raf', 'raf');
+const MRW = photo('image/x-minolta-mrw', 'mrw');
+const CRW = photo('image/x-canon-crw', 'crw');
+const X3F = photo('image/x-sigma-x3f', 'x3f');
+const PEF = photo('image/x-pentax-pef', 'pef');
+const NRW = photo('image/x-nikon-nrw', 'nrw');
+const SRW = photo('image/x-samsung-srw', 'srw');
+const THREE_FR = photo('image/x-hasselblad-3fr', '3fr');
+const DCR = photo('image/x-kodak-dcr', 'dcr');
+const KDC = photo('image/x-kodak-kdc', 'kdc');
+const ERF = photo('image/x-epson-erf', 'erf');
+const MEF = photo('image/x-mamiya-mef', 'mef');
+// ExifTool's MIME type for Phase One IIQ is the generic one.
+const IIQ = photo('image/x-raw', 'iiq');
 const MP4 = video('video/mp4', 'mp4');
 const M4V = video('video/x-m4v', 'm4v');
 const MOV = video('video/quicktime', 'mov');
@@ -92,6 +112,20 @@ export const SUPPORTED_MIME_TYPES: readonly string[] = [
   ARW,
   ORF,
   RW2,
+  RWL,
+  RAF,
+  MRW,
+  CRW,
+  X3F,
+  PEF,
+  NRW,
+  SRW,
+  THREE_FR,
+  DCR,
+  KDC,
+  ERF,
+  MEF,
+  IIQ,
   MP4,
   M4V,
   MOV,
@@ -118,6 +152,10 @@ export function detectFileType(head: Uint8Array): DetectedFileType | null {
   if (startsWith(head, [0x00, 0x00, 0x00, 0x0c, 0x4a, 0x58, 0x4c, 0x20, 0x0d, 0x0a, 0x87, 0x0a])) return JXL;
   if (startsWith(head, [0xff, 0x0a])) return JXL;
   if (ascii(head, 4, 4) === 'ftyp') return detectIsoBmff(head);
+  if (ascii(head, 0, 16) === 'FUJIFILMCCD-RAW ') return RAF;
+  if (ascii(head, 0, 4) === '\0MRM') return MRW;
+  if (ascii(head, 0, 4) === 'FOVb') return X3F;
+  if ((ascii(head, 0, 2) === 'II' || ascii(head, 0, 2) === 'MM') && ascii(head, 6, 8) === 'HEAPCCDR') return CRW;
   if (startsWith(head, [0x1a, 0x45, 0xdf, 0xa3])) return detectEbml(head);
   const tiffLike = detectTiffFamily(head);
   if (tiffLike) return tiffLike;
@@ -259,34 +297,72 @@ function readVint(buf: Uint8Array, pos: number, keepMarker = false): { value: nu
 // TIFF and the TIFF-based raws
 
 const TAG_NEW_SUBFILE_TYPE = 0x00fe;
+const TAG_COMPRESSION = 0x0103;
+const TAG_PHOTOMETRIC = 0x0106;
 const TAG_MAKE = 0x010f;
 const TAG_SUB_IFDS = 0x014a;
 const TAG_DNG_VERSION = 0xc612;
 /** Sony's SR2Private pointer; the same number is DNGPrivateData, but DNGs are recognised before it is looked at. */
 const TAG_SONY_SR2_PRIVATE = 0xc634;
+/** Color filter array and linear raw: sensor data, never what an editor writes for a picture. */
+const RAW_PHOTOMETRIC = new Set([32803, 34892]);
+/**
+ * Compression schemes only raws use (ExifTool's Compression table): Sony ARW 32767, Samsung SRW 32769-32773,
+ * Panasonic 34316, Nikon NEF 34713, Kodak 65000, Pentax PEF 65535, among others.
+ */
+const RAW_COMPRESSIONS = new Set([262, 32767, 32769, 32770, 32771, 32772, 32773, 34316, 34713, 34892, 65000, 65535]);
+/** IFD0 Make (upper case, prefix) → the raw format it writes in a TIFF container; the first match wins. */
+const RAW_BY_MAKE: Array<[string, DetectedFileType]> = [
+  ['NIKON', NEF],
+  ['SONY', ARW],
+  ['PENTAX', PEF],
+  ['RICOH', PEF],
+  ['SAMSUNG', SRW],
+  ['HASSELBLAD', THREE_FR],
+  ['EASTMAN KODAK', KDC],
+  ['KODAK', DCR],
+  ['SEIKO EPSON', ERF],
+  ['MAMIYA', MEF],
+  ['PHASE ONE', IIQ],
+];
+/** Compression 6 (old-style JPEG) in IFD0: ExifTool's sign of an NRW (a JPEG thumbnail where a NEF has its raw). */
+const COMPRESSION_OJPEG = 6;
 
 function detectTiffFamily(head: Uint8Array): DetectedFileType | null {
   const magic = ascii(head, 0, 4);
   if (magic === 'IIRO' || magic === 'IIRS' || magic === 'MMOR') return ORF;
-  if (startsWith(head, [0x49, 0x49, 0x55, 0x00])) return RW2;
+  if (startsWith(head, [0x49, 0x49, 0x55, 0x00])) {
+    // Leica's RWL is Panasonic's RW2 container; ExifTool tells them apart by Make.
+    const make = readIfd0(head, true)?.make ?? '';
+    return make.toUpperCase().startsWith('LEICA') ? RWL : RW2;
+  }
   const little = startsWith(head, [0x49, 0x49, 0x2a, 0x00]);
   const big = startsWith(head, [0x4d, 0x4d, 0x00, 0x2a]);
   if (!little && !big) return null;
   if (ascii(head, 8, 2) === 'CR' && head[10] === 2) return CR2;
+  if (ascii(head, 8, 4) === 'IIII' || ascii(head, 8, 4) === 'MMMM') return IIQ;
   const ifd = readIfd0(head, little);
   if (!ifd) return TIFF;
   if (ifd.tags.has(TAG_DNG_VERSION)) return DNG;
   const make = (ifd.make ?? '').toUpperCase();
-  const looksRaw = ifd.tags.has(TAG_SUB_IFDS) || ifd.tags.has(TAG_SONY_SR2_PRIVATE) || ifd.newSubfileType === 1;
-  if (looksRaw && make.startsWith('NIKON')) return NEF;
-  if (looksRaw && make.startsWith('SONY')) return ARW;
-  return TIFF;
+  const looksRaw =
+    ifd.tags.has(TAG_SUB_IFDS) ||
+    ifd.tags.has(TAG_SONY_SR2_PRIVATE) ||
+    ifd.newSubfileType === 1 ||
+    (ifd.photometric !== null && RAW_PHOTOMETRIC.has(ifd.photometric)) ||
+    (ifd.compression !== null && RAW_COMPRESSIONS.has(ifd.compression));
+  if (!looksRaw) return TIFF;
+  const raw = RAW_BY_MAKE.find(([prefix]) => make.startsWith(prefix))?.[1] ?? TIFF;
+  if (raw === NEF && ifd.compression === COMPRESSION_OJPEG) return NRW;
+  return raw;
 }
 
 interface Ifd0 {
   tags: Set<number>;
   make: string | null;
   newSubfileType: number | null;
+  compression: number | null;
+  photometric: number | null;
 }
 
 function readIfd0(head: Uint8Array, little: boolean): Ifd0 | null {
@@ -298,6 +374,8 @@ function readIfd0(head: Uint8Array, little: boolean): Ifd0 | null {
   const tags = new Set<number>();
   let make: string | null = null;
   let newSubfileType: number | null = null;
+  let compression: number | null = null;
+  let photometric: number | null = null;
   for (let i = 0; i < count; i++) {
     const entry = offset + 2 + i * 12;
     if (entry + 12 > head.length) break;
@@ -310,9 +388,13 @@ function readIfd0(head: Uint8Array, little: boolean): Ifd0 | null {
       if (at + n <= head.length) make = ascii(head, at, n).replace(/\0.*$/s, '').trim();
     } else if (tag === TAG_NEW_SUBFILE_TYPE) {
       newSubfileType = type === 3 ? u16(entry + 8) : u32(entry + 8);
+    } else if (tag === TAG_COMPRESSION) {
+      compression = type === 3 ? u16(entry + 8) : u32(entry + 8);
+    } else if (tag === TAG_PHOTOMETRIC) {
+      photometric = type === 3 ? u16(entry + 8) : u32(entry + 8);
     }
   }
-  return { tags, make, newSubfileType };
+  return { tags, make, newSubfileType, compression, photometric };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -43,9 +43,7 @@ export async function ffprobe(filePath: string, name: string, timeoutSeconds: nu
   try {
     stdout = await runTool('ffprobe', args, { timeoutSeconds, maxOutputBytes: 16 * 1024 ** 2 });
   } catch (err) {
-    // Only ffprobe saying no is the file's fault; a missing binary, a kill or a timeout is not.
-    const kind = err instanceof ToolFailure && err.reason === 'exit' ? 'corrupt' : 'tool';
-    throw new MediaError(kind, `${name}: ffprobe cannot read it: ${errorMessage(err)}`, { cause: err });
+    throw new MediaError(failureKind(err), `${name}: ffprobe cannot read it: ${errorMessage(err)}`, { cause: err });
   }
   const data = JSON.parse(stdout.toString('utf8')) as Partial<ProbeData>;
   return { streams: Array.isArray(data.streams) ? data.streams : [], format: data.format ?? {} };
@@ -86,8 +84,23 @@ export async function runFfmpeg(run: FfmpegRun): Promise<Buffer> {
       maxOutputBytes: run.maxOutputBytes ?? 0,
     });
   } catch (err) {
-    throw new MediaError('tool', `${run.what}: ffmpeg failed: ${errorMessage(err)}`, { cause: err });
+    throw new MediaError(failureKind(err), `${run.what}: ffmpeg failed: ${errorMessage(err)}`, { cause: err });
   }
+}
+
+/** What ffmpeg/ffprobe print when the machine, not the file, is at fault: worth a retry. */
+const ENVIRONMENT_ERRORS =
+  /No space left on device|Cannot allocate memory|Out of memory|Resource temporarily unavailable|Too many open files|Permission denied|Input\/output error|Disk quota exceeded/i;
+
+/**
+ * Deterministic or transient. A tool that ran and exited non-zero refused the file itself (a broken header, no
+ * decodable stream): the same bytes fail the same way on every retry, so the item fails at once with ffmpeg's
+ * reason ('corrupt') — unless its message names the machine (disk full, out of memory…). A missing binary, a
+ * kill, a timeout or too much output is 'tool': a retry (or another worker) may do better.
+ */
+export function failureKind(err: unknown): 'corrupt' | 'tool' {
+  if (!(err instanceof ToolFailure) || err.reason !== 'exit') return 'tool';
+  return ENVIRONMENT_ERRORS.test(err.message) ? 'tool' : 'corrupt';
 }
 
 type FailureReason = 'spawn' | 'exit' | 'signal' | 'timeout' | 'output';
@@ -159,7 +172,12 @@ function runTool(
   });
 }
 
-/** The reason is at the end of ffmpeg's stderr. */
+/** The reason is at the end of ffmpeg's stderr; the context pointers ("[mov,mp4 @ 0x55…]") dropped: a reason users read, stable across runs. */
 function lastLines(text: string, n = 3): string {
-  return text.trim().split('\n').slice(-n).join(' | ');
+  return text
+    .trim()
+    .split('\n')
+    .slice(-n)
+    .join(' | ')
+    .replace(/ @ 0x[0-9a-f]+\]/gi, ']');
 }

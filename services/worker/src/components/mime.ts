@@ -10,6 +10,20 @@ export const RAW_MIME_TYPES: ReadonlySet<string> = new Set([
   'image/x-sony-arw',
   'image/x-olympus-orf',
   'image/x-panasonic-rw2',
+  'image/x-leica-rwl',
+  'image/x-fujifilm-raf',
+  'image/x-minolta-mrw',
+  'image/x-canon-crw',
+  'image/x-sigma-x3f',
+  'image/x-pentax-pef',
+  'image/x-nikon-nrw',
+  'image/x-samsung-srw',
+  'image/x-hasselblad-3fr',
+  'image/x-kodak-dcr',
+  'image/x-kodak-kdc',
+  'image/x-epson-erf',
+  'image/x-mamiya-mef',
+  'image/x-raw',
 ]);
 
 /** HEIF-family stills; HEVC-coded ones need libheif (wasm), AV1-coded (AVIF) ones sharp reads itself (previews/heif.ts). */

@@ -29,8 +29,10 @@ import {
   HEIC_FIXTURE_PAIRING_ID,
   ffmpeg,
   itWithFixtures,
+  rafLike,
   testClipArgs,
 } from '@trove/kit/testing/media';
+import { detectFileType } from '@trove/kit/filetype';
 import { closeExifTool, closeOcr, DEFAULT_LIMITS } from '../components';
 import { decodeHeifPrimary } from '../components/previews/heif';
 import { avchdStream } from '../components/metadata/exiftool-cli.fake';
@@ -406,6 +408,59 @@ describe('processItem', () => {
       expect(await readdir(work.path)).toEqual([]);
     },
   );
+
+  it('a Fujifilm RAF (sniffed by its magic, typed as ExifTool types it): READY with the camera, date and size ExifTool reads, pictured from its embedded JPEG', async () => {
+    const jpeg = await (
+      await cornerImage(300, 200)
+    )
+      .withExif({ IFD0: { Make: 'FUJIFILM', Model: 'X-T30' }, IFD2: { DateTimeOriginal: '2021:06:12 09:08:07' } })
+      .withMetadata({ orientation: 6 })
+      .jpeg()
+      .toBuffer();
+    const raf = rafLike(jpeg);
+    const type = detectFileType(raf.subarray(0, 4100));
+    expect(type).toEqual({ mimeType: 'image/x-fujifilm-raf', mediaItemType: 'photo', extension: 'raf' });
+    const item = await stored(raf, type!.mimeType, 'photo', 'DSCF0001.RAF');
+    expect(await processItem(deps(), item)).toBe('processed');
+    const { payload } = published[0];
+    expect(payload.mimeType).toBe('image/x-fujifilm-raf');
+    expect(payload.metadata).toMatchObject({
+      cameraMake: 'FUJIFILM',
+      cameraModel: 'X-T30',
+      width: 200,
+      height: 300,
+      creationTime: '2021-06-12T09:08:07Z',
+    });
+    expect(await sharp(await bytesOf(payload.variants.preview!)).metadata()).toMatchObject({ width: 200, height: 300 });
+  });
+
+  it("a movie ffprobe reads but ffmpeg can never decode (a track without its sample table) is FAILED at once with ffmpeg's reason, not retried", async () => {
+    const file = join(work.path, 'whole.mov');
+    await ffmpeg([
+      ...testClipArgs({ seconds: 1, audio: false }),
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      file,
+    ]);
+    const mov = await readFile(file);
+    await rm(file);
+    // The track's sample sizes box renamed to `free`: the header parses, no frame can be found.
+    const stsz = mov.indexOf('stsz');
+    expect(stsz).toBeGreaterThan(0);
+    mov.write('free', stsz, 'latin1');
+    const item = await stored(mov, 'video/quicktime', 'video', 'stripped.mov');
+    expect(await processItem(deps(), item)).toBe('failed');
+    expect(published).toHaveLength(1);
+    expect(published[0].subject).toBe('dlq.work.v1.media.process');
+    expect(published[0].headers?.[DLQ_REASON_HEADER]).toMatch(
+      /^frame of stripped\.mov: ffmpeg failed: \[mov,mp4,m4a,3gp,3g2,mj2\] stream 0, missing mandatory atoms, broken header/,
+    );
+    expect(await readdir(work.path)).toEqual([]);
+  });
 
   it("a failure that is not the file's (the blob store refusing the preview) is thrown, for the queue to retry", async () => {
     const png = await sharp({ create: { width: 30, height: 20, channels: 3, background: 'teal' } })

@@ -22,7 +22,7 @@ export {
 export type { Exif, SyntheticPattern } from './images';
 export { clip, ffmpeg, ffprobeJson, H264_ARGS, testClipArgs, videoTestDir } from './video';
 export type { ClipShape, VideoTestDir } from './video';
-export { cr3Like, dngLike, nefLike, orfLike, rawWithPreview, RAW_EXIF, RAW_GPS, TiffBuilder } from './raw';
+export { cr3Like, dngLike, nefLike, orfLike, rafLike, rawWithPreview, RAW_EXIF, RAW_GPS, TiffBuilder } from './raw';
 export type { TiffEntries } from './raw';
 export {
   describeWithFixtures,

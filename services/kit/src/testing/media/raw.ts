@@ -1,7 +1,7 @@
 /**
  * Raw-like camera files written byte by byte (no tool here can make a real camera raw): TIFF-based
- * DNG/NEF/ORF look-alikes and a CR3 (ISO-BMFF) look-alike, each carrying EXIF, GPS and an embedded
- * JPEG preview, which is all the worker reads of a raw.
+ * DNG/NEF/ORF look-alikes, a CR3 (ISO-BMFF) look-alike and a RAF look-alike, each carrying EXIF, GPS and an
+ * embedded JPEG preview, which is all the worker reads of a raw.
  */
 import { cornerImage } from './images';
 
@@ -294,4 +294,19 @@ export function cr3Like(preview: Buffer, orientation: number): Buffer {
 export async function rawWithPreview(): Promise<Buffer> {
   const preview = await (await cornerImage(600, 400)).jpeg().toBuffer();
   return cr3Like(preview, 1);
+}
+
+/**
+ * A Fujifilm RAF look-alike as ExifTool reads one (Image::ExifTool::FujiFilm ProcessRAF): the 16-byte magic
+ * `FUJIFILMCCD-RAW `, format version, camera id and model, then at byte 84 the offset and length (big-endian) of
+ * the embedded JPEG, which carries the EXIF (a real RAF's camera metadata lives there too), and no CFA data.
+ */
+export function rafLike(jpegWithExif: Buffer, model = 'X-T30'): Buffer {
+  const header = Buffer.alloc(160);
+  header.write('FUJIFILMCCD-RAW 0201FF383501', 0, 'latin1');
+  header.write(model.slice(0, 32), 28, 'latin1');
+  header.write('0100', 60, 'latin1');
+  header.writeUInt32BE(header.length, 84);
+  header.writeUInt32BE(jpegWithExif.length, 88);
+  return Buffer.concat([header, jpegWithExif]);
 }

@@ -335,6 +335,24 @@ describe('patterns from real cameras', () => {
     expect(await expectAgreement(cut, 'image/jpeg')).toMatchObject({ width: 800, height: 600, cameraModel: 'E-M5' });
   });
 
+  it("AVI: the date in its INFO list (ICRD, ExifTool's RIFF:DateCreated) is the date taken, never the upload time", async () => {
+    const avi = dir.file('MVI_0001.AVI');
+    await ffmpeg([
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=duration=0.5:size=64x48:rate=10',
+      '-c:v',
+      'mpeg4',
+      '-metadata',
+      'date=2019-05-01',
+      avi,
+    ]);
+    expect((await exiftoolJson(avi))['RIFF:DateCreated']).toBe('2019:05:01');
+    const meta = await extractMetadata(avi, 'video/x-msvideo');
+    expect([meta.creationTime, meta.creationTimeSource]).toEqual(['2019-05-01T00:00:00Z', 'video']);
+  });
+
   it('no date in the file: the date in its name (phone, Pixel, screenshot, WhatsApp patterns), else none', async () => {
     const names: Array<[string, string | null]> = [
       ['IMG_20220403_125611.jpg', '2022-04-03T12:56:11Z'],

@@ -16,7 +16,7 @@ export function metadataFromTags(t: ExifTags, fileName: string | null): MediaMet
     meta.creationTimeSource =
       created.tag === 'FileName'
         ? 'file'
-        : /^(Keys|UserData|QuickTime|Track\d+|H264):/.test(created.tag)
+        : /^(Keys|UserData|QuickTime|Track\d+|H264|RIFF):/.test(created.tag)
           ? 'video'
           : 'exif';
   }

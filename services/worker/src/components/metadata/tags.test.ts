@@ -72,6 +72,15 @@ describe('creation time precedence', () => {
       })?.iso,
     ).toBe('2004-02-20T08:07:49+01:00');
   });
+  it("an AVI's IDIT (RIFF:DateTimeOriginal) before CreateDate; its INFO date (RIFF:DateCreated) before the file name", () => {
+    expect(created({ 'RIFF:DateTimeOriginal': '2009:07:14 18:22:05', 'RIFF:DateCreated': '2009:07:15' })?.tag).toBe(
+      'RIFF:DateTimeOriginal',
+    );
+    expect(created({ 'RIFF:DateCreated': '2009:07:15' }, 'IMG_20220403_125611.avi')).toEqual({
+      iso: '2009-07-15T00:00:00Z',
+      tag: 'RIFF:DateCreated',
+    });
+  });
   it('the zone from the position when the file states none, daylight saving included', () => {
     const paris = {
       'ExifIFD:DateTimeOriginal': '2019:06:24 18:15:12',
@@ -94,6 +103,12 @@ describe('file-name dates', () => {
     ['PXL_20220403_125611123.jpg', '2022-04-03T12:56:11'],
     ['Screenshot_2022-04-03-12-56-11.png', '2022-04-03T12:56:11'],
     ['IMG-20220403-WA0001.jpg', '2022-04-03T00:00:00'],
+    ['Screen Shot 2022-04-03 at 1.56.11 PM.png', '2022-04-03T13:56:11'],
+    ['Screen Shot 2022-04-03 at 11.56.11 PM.png', '2022-04-03T23:56:11'],
+    ['Screenshot 2023-04-03 at 9.05.01\u202fAM.png', '2023-04-03T09:05:01'],
+    ['Screen Shot 2022-04-03 at 12.05.01 AM.png', '2022-04-03T00:05:01'],
+    ['Screenshot 2022-04-03 at 13.56.11.png', '2022-04-03T13:56:11'],
+    ['WhatsApp Image 2022-04-03 at 9.56.11 PM.jpeg', '2022-04-03T21:56:11'],
     ['20220403_125611.mp4', '2022-04-03T12:56:11'],
     ['VID_20220403_125611.mp4', '2022-04-03T12:56:11'],
   ])('%s → %s', (name, local) => expect(fileNameDate(name)?.local).toBe(local));

@@ -6,14 +6,16 @@
  * Creation time, first usable one wins (all-zero and unparseable dates are skipped):
  *   1. ExifIFD:DateTimeOriginal (+ SubSecTimeOriginal, + OffsetTimeOriginal) — the shutter, in the camera's clock
  *   2. other DateTimeOriginal the camera writes outside EXIF: CanonRaw (CRW), H264 (AVCHD), then the
- *      QuickTime Keys:CreationDate (Apple, with its zone), UserData:DateTimeOriginal
+ *      QuickTime Keys:CreationDate (Apple, with its zone), UserData:DateTimeOriginal, RIFF:DateTimeOriginal
+ *      (an AVI's IDIT chunk, as compact cameras write it)
  *   3. XMP-exif:DateTimeOriginal, XMP-photoshop:DateCreated, IPTC DateCreated + TimeCreated
  *   4. a maker note's DateTimeOriginal (FLIR, Reconyx, …)
  *   5. ExifIFD:CreateDate (+ SubSecTimeDigitized, + OffsetTimeDigitized)
  *   6. QuickTime:CreateDate / TrackCreateDate / MediaCreateDate — the container's, UTC by the QuickTime spec
- *   7. XMP-xmp:CreateDate, IFD0:ModifyDate (+ OffsetTime), GPS date and time (UTC), an IPTC day without a time
+ *   7. XMP-xmp:CreateDate, IFD0:ModifyDate (+ OffsetTime), GPS date and time (UTC), RIFF:DateCreated (an AVI's
+ *      INFO ICRD, often a day without a time), an IPTC day without a time
  *   8. a date in the file name (IMG_20220403_125611, PXL_20220403_125611123, Screenshot_2022-04-03-12-56-11,
- *      WhatsApp IMG-20220403-WA0001, 20220403_125611)
+ *      WhatsApp IMG-20220403-WA0001, 20220403_125611, macOS "Screen Shot 2022-04-03 at 1.56.11 PM")
  *   9. otherwise null: the upload time stands in (contract.ts)
  * A date without a zone gets the zone of the photo's position when it has one (offline lookup of the time zone
  * at that place and time); otherwise it is written with "Z" (a local time in an unknown zone, kept as is).
@@ -121,6 +123,7 @@ const DATE_SOURCES: Array<(t: ExifTags) => FoundDate | null> = [
   (t) => parseDate(t['H264:DateTimeOriginal'], 'H264:DateTimeOriginal'),
   (t) => parseDate(t['Keys:CreationDate'], 'Keys:CreationDate'),
   (t) => parseDate(t['UserData:DateTimeOriginal'], 'UserData:DateTimeOriginal'),
+  (t) => parseDate(t['RIFF:DateTimeOriginal'], 'RIFF:DateTimeOriginal'),
   (t) => parseDate(t['XMP-exif:DateTimeOriginal'], 'XMP-exif:DateTimeOriginal'),
   (t) => parseDate(t['XMP-photoshop:DateCreated'], 'XMP-photoshop:DateCreated'),
   (t) => iptcDate(t),
@@ -139,6 +142,7 @@ const DATE_SOURCES: Array<(t: ExifTags) => FoundDate | null> = [
     parseDate(t['Composite:GPSDateTime'] ?? t['XMP-exif:GPSDateTime'], 'GPSDateTime', undefined, undefined, {
       utc: true,
     }),
+  (t) => parseDate(t['RIFF:DateCreated'], 'RIFF:DateCreated'),
   (t) => iptcDate(t, true),
 ];
 
@@ -173,9 +177,25 @@ function makerNoteDate(t: ExifTags): FoundDate | null {
   return null;
 }
 
+/**
+ * macOS screenshots and WhatsApp Desktop: "Screen Shot 2022-04-03 at 1.56.11 PM", "… at 9.05.01\u202fAM" (a narrow
+ * no-break space since macOS 13), or a 24-hour "at 13.56.11": the hour may have one digit and a 12-hour clock.
+ */
+const AT_TIME_NAME =
+  /((?:19|20)\d{2})-(\d{2})-(\d{2}) at (\d{1,2})[.:](\d{2})[.:](\d{2})(?:[\s\u202f\u00a0]*([AP])\.?M\.?(?![a-z]))?/i;
+
 /** A date in a phone's or app's file name; local time, no zone. */
 export function fileNameDate(fileName: string): FoundDate | null {
   const base = fileName.replace(/^.*[\\/]/, '');
+  const at = AT_TIME_NAME.exec(base);
+  if (at) {
+    const [, y, mo, d, hour, mi, s, half] = at;
+    let h = Number(hour);
+    if (half && (h < 1 || h > 12)) return null;
+    if (half) h = (h % 12) + (half.toUpperCase() === 'P' ? 12 : 0);
+    if (validParts(+y, +mo, +d, h, +mi, +s) && +y >= 1990)
+      return { local: `${y}-${mo}-${d}T${String(h).padStart(2, '0')}:${mi}:${s}`, offset: null, tag: 'FileName' };
+  }
   const m =
     /(?:^|[^\d])((?:19|20)\d{2})[-_.]?(\d{2})[-_.]?(\d{2})(?:[-_ T.]?(?:at[ _])?(\d{2})[-_.:h]?(\d{2})[-_.:m]?(\d{2}))?(?!\d{1,2}(?:\D|$))/i.exec(
       base,

@@ -191,10 +191,11 @@ describe('inputs that point elsewhere', () => {
       });
       // ffmpeg reads its input the same way (poster frames, transcodes).
       const meta = { ...emptyMetadata(), durationSeconds: 2, videoCodec: 'h264', container: 'matroska' };
-      await expect(makeVideoPreviews(file, meta)).rejects.toMatchObject({ name: 'MediaError', kind: 'tool' });
+      // ffmpeg refusing the input is as final as ffprobe refusing it: failed at once, not retried.
+      await expect(makeVideoPreviews(file, meta)).rejects.toMatchObject({ name: 'MediaError', kind: 'corrupt' });
       await expect(transcodeIfNeeded(file, meta, videos.dir.file('out.mp4'))).rejects.toMatchObject({
         name: 'MediaError',
-        kind: 'tool',
+        kind: 'corrupt',
       });
     }
     expect(requests).toEqual([]);

@@ -28,8 +28,14 @@ export async function makeVideoPreviews(
 ): Promise<Previews> {
   const name = basename(filePath);
   const frameAt = (seconds: number) => grabFrame(filePath, seconds, name, limits.frameTimeoutSeconds);
-  // Seeking can land past the last frame of a clip whose duration the container overstates.
-  const frame = (await frameAt(posterTime(meta.durationSeconds))) ?? (await frameAt(0));
+  // Seeking can land past the last frame of a clip whose duration the container overstates, or into a
+  // damaged stretch ffmpeg refuses: the first frame is then tried before the file is given up on.
+  const at = posterTime(meta.durationSeconds);
+  const first = await frameAt(at).catch((err: unknown) => {
+    if (at > 0 && err instanceof MediaError && err.kind === 'corrupt') return null;
+    throw err;
+  });
+  const frame = first ?? (await frameAt(0));
   if (!frame) throw new MediaError('corrupt', `${name}: no frame could be decoded`);
   return previewsFromImageBuffer(frame, name);
 }
