@@ -321,8 +321,12 @@ describe('albums and sharing (e2e)', () => {
       const [a, b, c] = photos;
       const album = await createAlbum(alice, { name: 'Holiday', description: 'for the family', shared: true });
       await items(alice, album.id, 'post', [a!.id, b!.id, c!.id]);
-      // A hidden item stays in the owner's album but not in the shared view.
+      // A hidden item stays in the owner's album but not in the shared view. The shared count follows the media
+      // service's events (the items listed are checked against media at once): wait for the hide to reach it.
       expect(await status(alice.api.POST('/v1/hidden', { body: { mediaItems: [c!.id] } }))).toBe(204);
+      await waitFor(async () => ((await sharedAlbum(album.id)).body as SharedAlbum).mediaItemsCount === 2, {
+        what: 'the hide to reach the shared count',
+      });
 
       const shared = await sharedAlbum(album.id);
       expect(shared.status).toBe(200);
