@@ -3,7 +3,8 @@
  * defaults, for external stores and for the optional parts, every object validated against the Kubernetes API
  * schemas and the workload policy, and the values schema refusing bad values.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   CHART,
@@ -357,6 +358,21 @@ describe('TLS on the ingress', () => {
 });
 
 describe('optional parts', () => {
+  it("defaultQuotaBytes: auth's TROVE_DEFAULT_QUOTA_BYTES as whole bytes (also from a values file), unset for null; refuses what is not a size", () => {
+    expect(env(render(), 'auth')).not.toHaveProperty('TROVE_DEFAULT_QUOTA_BYTES');
+    expect(env(render({ set: { defaultQuotaBytes: 0 } }), 'auth').TROVE_DEFAULT_QUOTA_BYTES).toBe('0');
+    // A values file's 50 GiB is a float to Helm: rendered whole, not as 5.36870912e+10.
+    const file = join(mkdtempSync(join(tmpdir(), 'trove-chart-')), 'quota.yaml');
+    writeFileSync(file, 'defaultQuotaBytes: 53687091200\n');
+    const objects = render({ values: [file] });
+    expect(problems(objects)).toEqual([]);
+    expect(env(objects, 'auth').TROVE_DEFAULT_QUOTA_BYTES).toBe('53687091200');
+    // Only auth reads it.
+    expect(env(objects, 'gateway')).not.toHaveProperty('TROVE_DEFAULT_QUOTA_BYTES');
+    expect(() => render({ set: { defaultQuotaBytes: -1 } })).toThrow(/defaultQuotaBytes/);
+    expect(() => render({ set: { defaultQuotaBytes: '50GiB' } })).toThrow(/defaultQuotaBytes/);
+  });
+
   it('KEDA: a ScaledObject on the work queue pending messages replaces the HPA', () => {
     const objects = render({ set: { 'keda.enabled': true } });
     expect(problems(objects)).toEqual([]);

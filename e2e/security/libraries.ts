@@ -209,9 +209,11 @@ async function jobFinished(user: TestUser, id: string): Promise<void> {
   );
 }
 
-/** Signed URLs differ by their expiry bucket, not by what they point at: left out of comparisons. */
+/** Signed URLs differ by their expiry bucket and session, not by what they point at: left out of comparisons. */
 function withoutSignatures(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value ?? null).replace(/\?exp=\d+&sig=[A-Za-z0-9_-]+/g, ''));
+  return JSON.parse(
+    JSON.stringify(value ?? null).replace(/\?exp=\d+(&sid=[0-9a-f-]+&uid=[0-9a-f-]+)?&sig=[A-Za-z0-9_-]+/g, ''),
+  );
 }
 
 /**

@@ -270,9 +270,12 @@ describeWithFixtures('security (e2e)', () => {
   });
 
   describe('signed content URLs', () => {
-    /** A content URL signed here with the stack's key, the way the gateway signs: one with a future expiry opens the content, so an expired one is refused for its expiry alone. */
-    const signed = (path: string, exp: number) =>
-      `${path}?exp=${exp}&sig=${createHmac('sha256', urlSigningSecret).update(`${path}\n${exp}`).digest('base64url')}`;
+    /**
+     * A content URL signed here with the stack's key for a session (`sid=…&uid=…`), the way the gateway signs:
+     * one with a future expiry opens the content, so an expired one is refused for its expiry alone.
+     */
+    const signed = (path: string, exp: number, claim: string) =>
+      `${path}?exp=${exp}&${claim}&sig=${createHmac('sha256', urlSigningSecret).update(`${path}\n${exp}\n${claim}`).digest('base64url')}`;
     const withoutOrigin = (url: string) => url.replace(stack.gatewayUrl, '');
 
     it('a tampered, expired, re-targeted or incomplete signature answers 401 {"message"}; a signature opens only content calls', async () => {
@@ -283,35 +286,51 @@ describeWithFixtures('security (e2e)', () => {
       const { pathname, searchParams } = new URL(item.thumbnailUrl);
       const exp = Number(searchParams.get('exp'));
       const sig = searchParams.get('sig')!;
+      const sid = searchParams.get('sid')!;
+      const claim = `sid=${sid}&uid=${searchParams.get('uid')}`;
+      expect(searchParams.get('uid')).toBe(owner.user.id);
       // A signature opens the item's bytes for hours: no log may keep one.
       secrets.add('a content-URL signature', sig);
       const now = Math.floor(Date.now() / 1000);
 
       // The URLs as handed out, and one signed here for later: both open the content without a token.
       expect((await call('get', thumbnail)).status).toBe(200);
-      expect((await call('get', signed(pathname, now + 600))).status).toBe(200);
+      expect((await call('get', signed(pathname, now + 600, claim))).status).toBe(200);
 
       const flipped = sig.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'));
       const refused: Array<[string, string]> = [
-        ['a changed signature', `${pathname}?exp=${exp}&sig=${flipped}`],
-        ['a later expiry with the old signature', `${pathname}?exp=${exp + 3600}&sig=${sig}`],
-        ['an expired signature', signed(pathname, now - 5)],
+        ['a changed signature', `${pathname}?exp=${exp}&${claim}&sig=${flipped}`],
+        ['a later expiry with the old signature', `${pathname}?exp=${exp + 3600}&${claim}&sig=${sig}`],
+        ['an expired signature', signed(pathname, now - 5, claim)],
         [
           'the thumbnail’s signature on the original',
-          `${pathname.replace(/thumbnail$/, 'original')}?exp=${exp}&sig=${sig}`,
+          `${pathname.replace(/thumbnail$/, 'original')}?exp=${exp}&${claim}&sig=${sig}`,
         ],
         [
           'one item’s signature on another user’s item',
-          `${pathname.replace(item.id, otherItem.id)}?exp=${exp}&sig=${sig}`,
+          `${pathname.replace(item.id, otherItem.id)}?exp=${exp}&${claim}&sig=${sig}`,
         ],
-        ['a signature without its expiry', `${pathname}?sig=${sig}`],
-        ['an expiry without its signature', `${pathname}?exp=${exp}`],
+        ['a signature without its expiry', `${pathname}?${claim}&sig=${sig}`],
+        ['an expiry without its signature', `${pathname}?exp=${exp}&${claim}`],
+        ['a signature without its session', `${pathname}?exp=${exp}&sig=${sig}`],
+        [
+          'a signature with another session',
+          `${pathname}?exp=${exp}&sid=${randomUUID()}&uid=${owner.user.id}&sig=${sig}`,
+        ],
+        ['a signature with another user', `${pathname}?exp=${exp}&sid=${sid}&uid=${other.user.id}&sig=${sig}`],
+        ['a session signature as a shared album’s', `${pathname}?exp=${exp}&share=${sid}&sig=${sig}`],
+        [
+          'a URL as signed before sessions were bound (path and expiry only)',
+          `${pathname}?exp=${now + 600}&sig=${createHmac('sha256', urlSigningSecret)
+            .update(`${pathname}\n${now + 600}`)
+            .digest('base64url')}`,
+        ],
         [
           'a signature signed with another key',
-          `${pathname}?exp=${exp}&sig=${createHmac('sha256', strangersKey()).update(`${pathname}\n${exp}`).digest('base64url')}`,
+          `${pathname}?exp=${exp}&${claim}&sig=${createHmac('sha256', strangersKey()).update(`${pathname}\n${exp}\n${claim}`).digest('base64url')}`,
         ],
-        ['a signed URL of a call that is not a content call', signed(`/v1/mediaItems/${item.id}`, now + 600)],
-        ['a signed URL of an album', signed(`/v1/albums/${owner.ids.albums}`, now + 600)],
+        ['a signed URL of a call that is not a content call', signed(`/v1/mediaItems/${item.id}`, now + 600, claim)],
+        ['a signed URL of an album', signed(`/v1/albums/${owner.ids.albums}`, now + 600, claim)],
       ];
       for (const [what, url] of refused) expectUnauthorized(what, await call('get', url));
       // A bad token next to a good signature is still a bad token.

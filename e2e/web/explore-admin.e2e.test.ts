@@ -6,7 +6,7 @@
  */
 import { waitFor } from '@trove/kit/testing';
 import { heicFixture, itWithFixtures } from '@trove/kit/testing/media';
-import { ok, uploadReady } from '../support/api';
+import { adminApi, ok, uploadReady } from '../support/api';
 import type { Api } from '../support/api';
 import { eventually, nav, shots, startWebApp, tiles } from './fixtures';
 import type { WebApp } from './fixtures';
@@ -129,9 +129,18 @@ describe('Web II in a browser (e2e)', () => {
     await page.getByLabel('Name', { exact: true }).fill('Dana Admin-Made');
     await page.getByLabel('Username', { exact: true }).fill(username);
     await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByLabel('Storage quota (GiB)').fill('2.5');
     await page.getByRole('button', { name: 'Create user' }).click();
     await page.getByRole('status').filter({ hasText: 'User created.' }).waitFor();
     await page.getByRole('cell', { name: username, exact: true }).waitFor();
+    // The quota reaches the account in bytes, and the list shows it in GiB.
+    const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: username, exact: true }) });
+    await row.getByRole('cell', { name: '2.5 GiB', exact: true }).waitFor();
+    const quotaOf = async () =>
+      (await ok(adminApi(web.stack).GET('/v1/users', { params: { query: { limit: 100 } } }), 200)).find(
+        (u) => u.username === username,
+      )?.quotaBytes;
+    expect(await quotaOf()).toBe(2.5 * 1024 ** 3);
     await shots(page, 'admin-users');
 
     // The new user logs in through the login page.
@@ -143,11 +152,15 @@ describe('Web II in a browser (e2e)', () => {
     await other.waitForURL(`${web.origin}/`);
     await other.getByRole('heading', { name: 'No photos yet' }).waitFor();
 
-    // Edit the name, then delete with confirmation.
+    // Edit the name and lift the quota (the form shows the current one; empty is unlimited), then delete with confirmation.
     await page.getByRole('link', { name: `Edit ${username}` }).click();
     await page.getByLabel('Name', { exact: true }).fill('Dana Renamed');
+    expect(await page.getByLabel('Storage quota (GiB)').inputValue()).toBe('2.5');
+    await page.getByLabel('Storage quota (GiB)').fill('');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('cell', { name: 'Dana Renamed' }).waitFor();
+    await row.getByRole('cell', { name: 'Unlimited', exact: true }).waitFor();
+    expect(await quotaOf()).toBeNull();
     await page.getByRole('link', { name: `Delete ${username}` }).click();
     const confirm = page.getByRole('alertdialog', { name: `Delete ${username}?` });
     await confirm.waitFor();

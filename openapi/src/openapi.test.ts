@@ -412,7 +412,7 @@ describe('openapi.yaml', () => {
           .filter((x) => x.in === 'query')
           .map((x) => x.name)
           .sort(),
-      ).toEqual(['exp', 'share', 'sig']);
+      ).toEqual(['exp', 'share', 'sid', 'sig', 'uid']);
       expect(
         params
           .filter((x) => x.in === 'header')

@@ -449,10 +449,47 @@ describe('/admin/users', () => {
       expect(res.status).toBe(302);
     }
     expect(sent).toEqual([
+      // No quota given: the server's default applies (the field is left out).
       ['POST', { name: 'Bob', username: 'bob', password: 'long-enough-password' }],
-      ['PUT', { name: 'Bob B', username: 'bobb' }],
+      // The edit form always sends the quota it shows: empty is unlimited.
+      ['PUT', { name: 'Bob B', username: 'bobb', quotaBytes: null }],
       ['DELETE', null],
     ]);
+  });
+
+  it('sets the storage quota in GiB (decimals too; empty: unlimited) and refuses what is not a size', async () => {
+    const id = uuid();
+    const sent: unknown[] = [];
+    const record = (status: number) => (r: { body: Buffer }) => {
+      sent.push(JSON.parse(r.body.toString()));
+      return { status, body: status === 201 ? { id, name: 'Bob', username: 'bob' } : undefined };
+    };
+    gw.on('POST /v1/users', record(201));
+    gw.on(`PUT /v1/users/${id}`, record(204));
+    const send = (fields: Record<string, string>) =>
+      settle(admin.action(args(adminRequest('http://web/admin/users', form(fields)))));
+    const base = { name: 'Bob', username: 'bob' };
+    for (const fields of [
+      { intent: 'create', ...base, password: 'long-enough-password', quotaGib: '50' },
+      { intent: 'update', id, ...base, password: '', quotaGib: '0.5' },
+      { intent: 'update', id, ...base, password: '', quotaGib: '1,25' },
+      { intent: 'update', id, ...base, password: '', quotaGib: '0' },
+      { intent: 'update', id, ...base, password: '', quotaGib: '  ' },
+    ])
+      expect((await send(fields)).status).toBe(302);
+    expect(sent).toEqual([
+      { ...base, password: 'long-enough-password', quotaBytes: 50 * 1024 ** 3 },
+      { ...base, quotaBytes: 512 * 1024 ** 2 },
+      { ...base, quotaBytes: 1.25 * 1024 ** 3 },
+      { ...base, quotaBytes: 0 },
+      { ...base, quotaBytes: null },
+    ]);
+    for (const quotaGib of ['-1', 'ten', '1e3', '99999999999']) {
+      const res = await send({ intent: 'update', id, ...base, password: '', quotaGib });
+      expect(res.status).toBe(400);
+      expect((await res.json()).error).toMatch(/^Give the storage quota in GiB \(0 to \d+\), or leave it empty/);
+    }
+    expect(sent).toHaveLength(5);
   });
 
   it('says what is wrong with a new user, and never sends the password back to the page', async () => {

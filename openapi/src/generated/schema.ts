@@ -2628,6 +2628,16 @@ export interface components {
          *     locations (`404` otherwise). Answers carry `Cache-Control: private, no-cache`.
          */
         SignedUrlShare: string;
+        /**
+         * @description Present in the content URLs of the owner's own answers (every call but `/v1/sharing/…`),
+         *     with `uid`: the session whose call answered the URL, covered by the signature. Such a URL
+         *     opens only while that session does: after its logout, a password change (which ends every
+         *     session) or the user's deletion it answers `401`, whatever its expiry. A signed URL with
+         *     neither `share` nor `sid` (as made before URLs were bound to sessions) answers `401`.
+         */
+        SignedUrlSession: string;
+        /** @description With `sid`, the user the URL was made for, covered by the signature (see `sid`). */
+        SignedUrlUser: string;
         /** @description Single byte range, e.g. `bytes=0-1048575` or `bytes=1048576-`. */
         RangeHeader: string;
         /** @description An `ETag` from an earlier answer; when it still matches the answer is `304`. */
@@ -3167,6 +3177,16 @@ export interface operations {
                  *     locations (`404` otherwise). Answers carry `Cache-Control: private, no-cache`.
                  */
                 share?: components["parameters"]["SignedUrlShare"];
+                /**
+                 * @description Present in the content URLs of the owner's own answers (every call but `/v1/sharing/…`),
+                 *     with `uid`: the session whose call answered the URL, covered by the signature. Such a URL
+                 *     opens only while that session does: after its logout, a password change (which ends every
+                 *     session) or the user's deletion it answers `401`, whatever its expiry. A signed URL with
+                 *     neither `share` nor `sid` (as made before URLs were bound to sessions) answers `401`.
+                 */
+                sid?: components["parameters"]["SignedUrlSession"];
+                /** @description With `sid`, the user the URL was made for, covered by the signature (see `sid`). */
+                uid?: components["parameters"]["SignedUrlUser"];
             };
             header?: {
                 /** @description Single byte range, e.g. `bytes=0-1048575` or `bytes=1048576-`. */
@@ -3208,6 +3228,16 @@ export interface operations {
                  *     locations (`404` otherwise). Answers carry `Cache-Control: private, no-cache`.
                  */
                 share?: components["parameters"]["SignedUrlShare"];
+                /**
+                 * @description Present in the content URLs of the owner's own answers (every call but `/v1/sharing/…`),
+                 *     with `uid`: the session whose call answered the URL, covered by the signature. Such a URL
+                 *     opens only while that session does: after its logout, a password change (which ends every
+                 *     session) or the user's deletion it answers `401`, whatever its expiry. A signed URL with
+                 *     neither `share` nor `sid` (as made before URLs were bound to sessions) answers `401`.
+                 */
+                sid?: components["parameters"]["SignedUrlSession"];
+                /** @description With `sid`, the user the URL was made for, covered by the signature (see `sid`). */
+                uid?: components["parameters"]["SignedUrlUser"];
             };
             header?: {
                 /** @description Single byte range, e.g. `bytes=0-1048575` or `bytes=1048576-`. */
@@ -3249,6 +3279,16 @@ export interface operations {
                  *     locations (`404` otherwise). Answers carry `Cache-Control: private, no-cache`.
                  */
                 share?: components["parameters"]["SignedUrlShare"];
+                /**
+                 * @description Present in the content URLs of the owner's own answers (every call but `/v1/sharing/…`),
+                 *     with `uid`: the session whose call answered the URL, covered by the signature. Such a URL
+                 *     opens only while that session does: after its logout, a password change (which ends every
+                 *     session) or the user's deletion it answers `401`, whatever its expiry. A signed URL with
+                 *     neither `share` nor `sid` (as made before URLs were bound to sessions) answers `401`.
+                 */
+                sid?: components["parameters"]["SignedUrlSession"];
+                /** @description With `sid`, the user the URL was made for, covered by the signature (see `sid`). */
+                uid?: components["parameters"]["SignedUrlUser"];
             };
             header?: {
                 /** @description Single byte range, e.g. `bytes=0-1048575` or `bytes=1048576-`. */
@@ -3858,6 +3898,16 @@ export interface operations {
                 exp?: components["parameters"]["SignedUrlExp"];
                 /** @description Signed-URL signature; required together with `exp` when no bearer token is sent. */
                 sig?: components["parameters"]["SignedUrlSig"];
+                /**
+                 * @description Present in the content URLs of the owner's own answers (every call but `/v1/sharing/…`),
+                 *     with `uid`: the session whose call answered the URL, covered by the signature. Such a URL
+                 *     opens only while that session does: after its logout, a password change (which ends every
+                 *     session) or the user's deletion it answers `401`, whatever its expiry. A signed URL with
+                 *     neither `share` nor `sid` (as made before URLs were bound to sessions) answers `401`.
+                 */
+                sid?: components["parameters"]["SignedUrlSession"];
+                /** @description With `sid`, the user the URL was made for, covered by the signature (see `sid`). */
+                uid?: components["parameters"]["SignedUrlUser"];
             };
             header?: {
                 /** @description Single byte range, e.g. `bytes=0-1048575` or `bytes=1048576-`. */

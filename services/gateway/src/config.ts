@@ -36,7 +36,13 @@ export const gatewaySpec = {
     string | undefined
   >,
   /** A signed content URL stays valid at least this long (and at most twice as long). */
-  contentUrlTtlSeconds: int('TROVE_CONTENT_URL_TTL_SECONDS', { default: 14400, min: 1, max: 7 * 24 * 3600 }),
+  // At most half the time revocations are kept (ACCESS_TOKEN.maxTtlSeconds): an owner's URL, valid up to twice this,
+  // must not outlive the revocation of its session.
+  contentUrlTtlSeconds: int('TROVE_CONTENT_URL_TTL_SECONDS', {
+    default: 14400,
+    min: 1,
+    max: ACCESS_TOKEN.maxTtlSeconds / 2,
+  }),
   /** Origin the content URLs in answers start with (e.g. https://photos.example.org behind a proxy); default: the request's own. */
   publicUrl: optionalUrl('TROVE_PUBLIC_URL', ['http', 'https']),
   /** Proxies whose X-Forwarded-For/-Proto/-Host are believed; none unless listed. */

@@ -86,7 +86,17 @@ const person: PersonV1 = {
 
 describe('presenting service answers as the API shows them', () => {
   const signer = new ContentUrlSigner({ secret: 'x'.repeat(40), ttlSeconds: 60 });
-  const present = presenter({ protocol: 'http', get: () => 'photos.lan:5001' }, new ContentUrls(signer));
+  const SID = '5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d8e';
+  const UID = '7a6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d8e';
+  // The request of a user call: the owner's URLs are signed for its session.
+  const present = presenter(
+    {
+      protocol: 'http',
+      get: () => 'photos.lan:5001',
+      res: { locals: { auth: { kind: 'user', userId: UID, sessionId: SID } } },
+    },
+    new ContentUrls(signer),
+  );
 
   it('a media item: exactly the fields of MediaItem in openapi.yaml, in its order, with signed absolute content URLs', () => {
     const shown = present.mediaItem(item);
@@ -110,8 +120,17 @@ describe('presenting service answers as the API shows them', () => {
       expect(url.origin).toBe('http://photos.lan:5001');
       expect(url.pathname).toBe(`/v1/mediaItems/${item.id}/${variant}`);
       expect(
-        signer.verify(url.pathname, url.searchParams.get('exp') ?? undefined, url.searchParams.get('sig') ?? undefined),
+        signer.verify(
+          url.pathname,
+          url.searchParams.get('exp') ?? undefined,
+          url.searchParams.get('sig') ?? undefined,
+          {
+            sid: SID,
+            uid: UID,
+          },
+        ),
       ).toBe(true);
+      expect(url.searchParams.get('sid')).toBe(SID);
     }
   });
 
@@ -123,7 +142,10 @@ describe('presenting service answers as the API shows them', () => {
     const url = new URL(shown.motionUrl!);
     expect(url.pathname).toBe(`/v1/mediaItems/${motionId}/preview`);
     expect(
-      signer.verify(url.pathname, url.searchParams.get('exp') ?? undefined, url.searchParams.get('sig') ?? undefined),
+      signer.verify(url.pathname, url.searchParams.get('exp') ?? undefined, url.searchParams.get('sig') ?? undefined, {
+        sid: SID,
+        uid: UID,
+      }),
     ).toBe(true);
   });
 
@@ -185,10 +207,11 @@ describe('presenting service answers as the API shows them', () => {
       expect(url.pathname).toBe(`/v1/mediaItems/${id}/${variant}`);
       expect(url.searchParams.get('share')).toBe(album.id);
       const [exp, sig] = [url.searchParams.get('exp') ?? undefined, url.searchParams.get('sig') ?? undefined];
-      expect(signer.verify(url.pathname, exp, sig, album.id)).toBe(true);
-      // Without its claim (or with another album's) the signature opens nothing.
-      expect(signer.verify(url.pathname, exp, sig)).toBe(false);
-      expect(signer.verify(url.pathname, exp, sig, thing.id)).toBe(false);
+      expect(signer.verify(url.pathname, exp, sig, { share: album.id })).toBe(true);
+      // With another claim (another album's, a session's) the signature opens nothing.
+      expect(signer.verify(url.pathname, exp, sig, { sid: SID, uid: UID })).toBe(false);
+      expect(signer.verify(url.pathname, exp, sig, { share: thing.id })).toBe(false);
+      expect(url.searchParams.get('sid')).toBeNull();
     }
     // Locations shared: the original too, signed for the album.
     const withOriginal = present.sharedMediaItem(item, album.id, true);
@@ -246,7 +269,10 @@ describe('presenting service answers as the API shows them', () => {
     const url = new URL(shown.coverMediaItemFace!.thumbnail);
     expect(url.pathname).toBe(`/v1/explore/faces/${person.coverFace!.id}/thumbnail`);
     expect(
-      signer.verify(url.pathname, url.searchParams.get('exp') ?? undefined, url.searchParams.get('sig') ?? undefined),
+      signer.verify(url.pathname, url.searchParams.get('exp') ?? undefined, url.searchParams.get('sig') ?? undefined, {
+        sid: SID,
+        uid: UID,
+      }),
     ).toBe(true);
     const gone = present.people([person], new Map())[0]!;
     expect(gone).toMatchObject({ coverMediaItemId: null, coverMediaItemFaceId: null, coverMediaItemFace: null });

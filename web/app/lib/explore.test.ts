@@ -2,7 +2,7 @@ import { explorePath, faceCrop, faceStyle, placeLabel } from './explore';
 import { componentsParam, jobControls, progressLabel } from './jobs';
 import { parseView, viewQuery } from './media-views';
 import { startsWithWords, suggest } from './suggestions';
-import { newUser, userChange } from './user-form';
+import { newUser, parseQuotaGib, quotaGib, userChange } from './user-form';
 import { tileAt, tileUrl } from '../components/PlaceMap';
 
 describe('explore entries', () => {
@@ -105,11 +105,30 @@ describe('the users form', () => {
       error: expect.stringMatching(/name/),
     });
     expect(userChange(fields({ name: 'Al', username: 'alice', password: '' }))).toEqual({
-      change: { name: 'Al', username: 'alice' },
+      change: { name: 'Al', username: 'alice', quotaBytes: null },
+    });
+    expect(userChange(fields({ name: 'Al', username: 'alice', password: '', quotaGib: '2' }))).toEqual({
+      change: { name: 'Al', username: 'alice', quotaBytes: 2 * 1024 ** 3 },
     });
     expect(userChange(fields({ name: 'Al', username: 'alice', password: 'short' }))).toEqual({
       error: expect.stringMatching(/password/),
     });
+  });
+});
+
+describe('storage quotas in GiB', () => {
+  it('reads what the administrator types and shows what the API holds, both ways', () => {
+    expect(parseQuotaGib('')).toEqual({ quotaBytes: null });
+    expect(parseQuotaGib(' 50 ')).toEqual({ quotaBytes: 50 * 1024 ** 3 });
+    expect(parseQuotaGib('0.1')).toEqual({ quotaBytes: Math.round(0.1 * 1024 ** 3) });
+    for (const bad of ['-1', 'x', '1e3', '0x10', '1.2.3', String(2 ** 23 + 1)])
+      expect(parseQuotaGib(bad)).toEqual({ error: expect.stringMatching(/^Give the storage quota in GiB/) });
+    expect(quotaGib(null)).toBe('');
+    expect(quotaGib(0)).toBe('0');
+    expect(quotaGib(5 * 1024 ** 3)).toBe('5');
+    expect(quotaGib(1.5 * 1024 ** 3 + 1)).toBe('1.5');
+    for (const text of ['50', '0.25', '1234.5'])
+      expect(quotaGib((parseQuotaGib(text) as { quotaBytes: number }).quotaBytes)).toBe(text);
   });
 });
 

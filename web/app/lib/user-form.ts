@@ -8,6 +8,29 @@ export const NAME_MAX = 100;
 /** The administrator's user name when TROVE_ADMIN_USERNAME is unset (the gateway's default): the setup form's default. */
 export const DEFAULT_ADMIN_USERNAME = 'admin';
 
+/** Quotas are entered in GiB (2^30 bytes), as the users page shows them. */
+export const GIB = 1024 ** 3;
+/** The largest quota the API holds exactly (2^53 − 1 bytes), in whole GiB. */
+export const QUOTA_MAX_GIB = Math.floor(Number.MAX_SAFE_INTEGER / GIB);
+
+/**
+ * The quota field (GiB, decimals allowed, as typed: "50", "0.5", "1,5"): empty → null (unlimited),
+ * else whole bytes; or what is wrong with it.
+ */
+export function parseQuotaGib(text: string): { quotaBytes: number | null } | { error: string } {
+  const t = text.trim().replace(',', '.');
+  if (t === '') return { quotaBytes: null };
+  if (!/^\d+(\.\d+)?$/.test(t) || Number(t) > QUOTA_MAX_GIB)
+    return { error: `Give the storage quota in GiB (0 to ${QUOTA_MAX_GIB}), or leave it empty for unlimited.` };
+  return { quotaBytes: Math.round(Number(t) * GIB) };
+}
+
+/** A quota as the page shows it and the form is filled with: GiB with at most two decimals ("" for unlimited). */
+export function quotaGib(quotaBytes: number | null | undefined): string {
+  if (quotaBytes === null || quotaBytes === undefined) return '';
+  return String(Math.round((quotaBytes / GIB) * 100) / 100);
+}
+
 function field(form: FormData, name: string): string {
   const v = form.get(name);
   return typeof v === 'string' ? v : '';
@@ -22,14 +45,31 @@ function problem(name: string, username: string, password: string, passwordRequi
   return null;
 }
 
+/** A new user; an empty quota leaves it to the server's default (TROVE_DEFAULT_QUOTA_BYTES, unlimited when unset). */
 export function newUser(form: FormData): { user: UserRequest } | { error: string } {
   const [name, username, password] = [field(form, 'name'), field(form, 'username').trim(), field(form, 'password')];
   const error = problem(name, username, password, true);
-  return error ? { error } : { user: { name: name.trim(), username, password } };
+  if (error) return { error };
+  const quota = parseQuotaGib(field(form, 'quotaGib'));
+  if ('error' in quota) return quota;
+  return {
+    user: {
+      name: name.trim(),
+      username,
+      password,
+      ...(quota.quotaBytes === null ? {} : { quotaBytes: quota.quotaBytes }),
+    },
+  };
 }
 
+/** A user's changes; the quota is always sent (the form shows the current one): empty → unlimited. */
 export function userChange(form: FormData): { change: UserUpdateRequest } | { error: string } {
   const [name, username, password] = [field(form, 'name'), field(form, 'username').trim(), field(form, 'password')];
   const error = problem(name, username, password, false);
-  return error ? { error } : { change: { name: name.trim(), username, ...(password ? { password } : {}) } };
+  if (error) return { error };
+  const quota = parseQuotaGib(field(form, 'quotaGib'));
+  if ('error' in quota) return quota;
+  return {
+    change: { name: name.trim(), username, ...(password ? { password } : {}), quotaBytes: quota.quotaBytes },
+  };
 }

@@ -10,7 +10,7 @@ import { Button, buttonClass } from '~/components/ui/Button';
 import { FormError } from '~/components/ui/FormError';
 import { adminApi, adminFailure } from '~/lib/admin.server';
 import { isUuid } from '~/lib/ids';
-import { NAME_MAX, PASSWORD_MAX, PASSWORD_MIN, newUser, userChange } from '~/lib/user-form';
+import { NAME_MAX, PASSWORD_MAX, PASSWORD_MIN, QUOTA_MAX_GIB, newUser, quotaGib, userChange } from '~/lib/user-form';
 import '~/styles/shell.css';
 import '~/styles/admin.css';
 
@@ -110,6 +110,26 @@ function UserForm({ user, error }: { user: User | null; error: string | null }) 
           autoComplete="new-password"
         />
       </label>
+      <label>
+        Storage quota (GiB)
+        <input
+          name="quotaGib"
+          type="number"
+          min={0}
+          max={QUOTA_MAX_GIB}
+          step="any"
+          inputMode="decimal"
+          defaultValue={quotaGib(user?.quotaBytes)}
+          placeholder={user ? 'Unlimited' : 'Server default'}
+          aria-describedby="quota-hint"
+          autoComplete="off"
+        />
+      </label>
+      <p id="quota-hint" className="muted">
+        {user
+          ? 'Empty: unlimited. A lower quota only stops new uploads; nothing stored is removed.'
+          : 'Empty: the server’s default quota (unlimited unless TROVE_DEFAULT_QUOTA_BYTES is set).'}
+      </p>
       <FormError>{error}</FormError>
       <div className="form-actions">
         <Link to="/admin/users" className={buttonClass()}>
@@ -186,6 +206,7 @@ export default function AdminUsers() {
             <tr>
               <th scope="col">Name</th>
               <th scope="col">Username</th>
+              <th scope="col">Quota</th>
               <th scope="col" className="hide-small">
                 Created
               </th>
@@ -199,6 +220,9 @@ export default function AdminUsers() {
               <tr key={u.id}>
                 <td>{u.name}</td>
                 <td>{u.username}</td>
+                <td>
+                  {u.quotaBytes === null || u.quotaBytes === undefined ? 'Unlimited' : `${quotaGib(u.quotaBytes)} GiB`}
+                </td>
                 <td className="hide-small">{u.createdAt.slice(0, 10)}</td>
                 <td className="user-actions">
                   <Link to={`/admin/users?edit=${u.id}`} aria-label={`Edit ${u.username}`}>

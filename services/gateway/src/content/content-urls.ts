@@ -2,19 +2,31 @@ import type { Request } from 'express';
 import { loadOrCreateSecret } from '@trove/kit';
 import type { Logger } from '@trove/kit';
 import { ContentUrlSigner, MIN_SECRET_LENGTH } from './url-signer';
-import type { ContentVariant } from './url-signer';
+import type { ContentVariant, UrlScope } from './url-signer';
+import type { Principal } from '../security/authenticate';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID.test(v);
 
-/** What a verified signed URL opens: its path, and with `share` only as a visitor of that shared album sees it. */
-export interface SignedClaim {
-  share?: string;
-}
+/** What a verified signed URL opens: its path, for whom it was signed (a shared album's visitors, or one session of the owner). */
+export type SignedClaim = UrlScope;
 
-/** What a request says about where the client sent it (an express Request is one). */
+/** What a request says about where the client sent it, and who sent it (an express Request is one). */
 export interface RequestOrigin {
   protocol: string;
   get(header: 'host'): string | undefined;
+  /** Its response, whose `locals.auth` names the authenticated user and session. */
+  res?: { locals: Record<string, unknown> };
+}
+
+/**
+ * The owner's URLs are signed for the session (and user) of the request's bearer token. A request
+ * without one (not a user call: never the case for answers holding owner URLs) gets URLs signed for
+ * no session, which the gateway refuses: failing closed rather than handing out URLs nothing can revoke.
+ */
+function ownScope(req: RequestOrigin): UrlScope {
+  const p = req.res?.locals.auth as Principal | undefined;
+  return p?.kind === 'user' ? { sid: p.sessionId, uid: p.userId } : { sid: 'none', uid: 'none' };
 }
 
 /**
@@ -31,25 +43,31 @@ export class ContentUrls {
   /** The content URL maker for answers to `req`; with `share`, URLs scoped to that shared album (checked when served). */
   forRequest(req: RequestOrigin): (mediaItemId: string, variant: ContentVariant, share?: string) => string {
     const base = this.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
-    return (mediaItemId, variant, share) => `${base}${this.signer.sign(mediaItemId, variant, share)}`;
+    const own = ownScope(req);
+    return (mediaItemId, variant, share) =>
+      `${base}${this.signer.sign(mediaItemId, variant, share === undefined ? own : { share })}`;
   }
 
-  /** The face thumbnail URL maker for answers to `req`. */
+  /** The face thumbnail URL maker for answers to `req` (the owner's, bound to their session). */
   facesForRequest(req: RequestOrigin): (faceId: string) => string {
     const base = this.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
-    return (faceId) => `${base}${this.signer.signPath(ContentUrlSigner.facePath(faceId))}`;
+    const own = ownScope(req);
+    return (faceId) => `${base}${this.signer.signPath(ContentUrlSigner.facePath(faceId), own)}`;
   }
 
   /**
-   * Whether the `exp` and `sig` query parameters sign the request's path (and its `share` claim,
-   * when there is one), for `authenticate`: false, or what the URL was signed for.
+   * Whether the `exp` and `sig` query parameters sign the request's path and its one claim (`share`,
+   * or `sid` with `uid`), for `authenticate`: false, or what the URL was signed for. A URL with no
+   * claim (made before owner URLs were bound to sessions) or with both is refused.
    */
   verify(req: Pick<Request, 'path' | 'query'>): false | SignedClaim {
-    const { exp, sig, share } = req.query;
+    const { exp, sig, share, sid, uid } = req.query;
     if (typeof exp !== 'string' || typeof sig !== 'string') return false;
-    if (share !== undefined && (typeof share !== 'string' || !UUID.test(share))) return false;
-    if (!this.signer.verify(req.path, exp, sig, share)) return false;
-    return share === undefined ? {} : { share };
+    let claim: SignedClaim;
+    if (share !== undefined && sid === undefined && uid === undefined && isUuid(share)) claim = { share };
+    else if (share === undefined && isUuid(sid) && isUuid(uid)) claim = { sid, uid };
+    else return false;
+    return this.signer.verify(req.path, exp, sig, claim) && claim;
   }
 }
 

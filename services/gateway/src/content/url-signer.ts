@@ -38,36 +38,54 @@ export class ContentUrlSigner {
   }
 
   /**
-   * The signed URL of an item's content call. With `share` (a shared album's id) the URL carries
-   * that id, covered by the signature: the gateway then checks at every serve that the album still
-   * shows the item, so such a URL stops opening the moment it no longer does.
+   * The signed URL of an item's content call, bound to whom it was made for (`scope`, covered by the
+   * signature): a shared album (`share`: the gateway checks at every serve that the album still shows
+   * the item) or the owner's session (`sid` and `uid`: it stops opening the moment that session or
+   * that user is revoked). Either way the URL ends with its reason to exist, not only with its expiry.
    */
-  sign(mediaItemId: string, variant: ContentVariant, share?: string): string {
-    return this.signPath(ContentUrlSigner.path(mediaItemId, variant), share);
+  sign(mediaItemId: string, variant: ContentVariant, scope: UrlScope): string {
+    return this.signPath(ContentUrlSigner.path(mediaItemId, variant), scope);
   }
 
-  /** `<path>?exp=<unix seconds>[&share=<album id>]&sig=<hmac>`, valid for at least ttlSeconds and at most twice that. */
-  signPath(path: string, share?: string): string {
+  /**
+   * `<path>?exp=<unix seconds>&share=<album id>&sig=<hmac>` or `…&sid=<session id>&uid=<user id>&sig=…`,
+   * valid for at least ttlSeconds and at most twice that.
+   */
+  signPath(path: string, scope: UrlScope): string {
     const ttl = this.opts.ttlSeconds;
     const nowS = Math.floor(this.now() / 1000);
     const exp = (Math.floor(nowS / ttl) + 2) * ttl;
-    const shareParam = share === undefined ? '' : `&share=${encodeURIComponent(share)}`;
-    return `${path}?exp=${exp}${shareParam}&sig=${this.mac(path, exp, share)}`;
+    return `${path}?exp=${exp}&${scopeQuery(scope)}&sig=${this.mac(path, exp, scope)}`;
   }
 
-  /** True when `sig` is this server's signature of `path`, `exp` (not passed) and `share` (the same one, or none for none). */
-  verify(path: string, exp: string | undefined, sig: string | undefined, share?: string): boolean {
+  /** True when `sig` is this server's signature of `path`, `exp` (not passed) and exactly this scope. */
+  verify(path: string, exp: string | undefined, sig: string | undefined, scope: UrlScope): boolean {
     if (!exp || !sig || !/^\d{1,12}$/.test(exp)) return false;
     const expS = Number(exp);
     if (expS * 1000 <= this.now()) return false;
-    const expected = Buffer.from(this.mac(path, expS, share));
+    const expected = Buffer.from(this.mac(path, expS, scope));
     const given = Buffer.from(sig);
     return expected.length === given.length && timingSafeEqual(expected, given);
   }
 
-  /** A path holds no newline, so a signature with a share claim never equals one without. */
-  private mac(path: string, exp: number, share?: string): string {
-    const claim = share === undefined ? '' : `\nshare=${share}`;
-    return createHmac('sha256', this.opts.secret).update(`${path}\n${exp}${claim}`).digest('base64url');
+  /**
+   * A path holds no newline and the claims have distinct names, so a share URL's signature never
+   * opens as a session URL, or the other way round. (URLs signed before sessions were bound had no
+   * claim line at all: their signature matches neither, so they are refused.)
+   */
+  private mac(path: string, exp: number, scope: UrlScope): string {
+    return createHmac('sha256', this.opts.secret)
+      .update(`${path}\n${exp}\n${scopeQuery(scope)}`)
+      .digest('base64url');
   }
+}
+
+/** Whom a signed URL was made for: a visitor of one shared album, or one session (`sid`) of the owner (`uid`). */
+export type UrlScope = { share: string } | { sid: string; uid: string };
+
+/** The claim as query parameters (the verifier takes only UUIDs, so nothing here needs escaping). */
+function scopeQuery(scope: UrlScope): string {
+  return 'share' in scope
+    ? `share=${encodeURIComponent(scope.share)}`
+    : `sid=${encodeURIComponent(scope.sid)}&uid=${encodeURIComponent(scope.uid)}`;
 }

@@ -1,4 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
+import { REVOCATIONS } from '@trove/proto-events';
 import { AppError, currentContext, runWithContext, unauthorized } from '@trove/kit';
 import type { ClientAddresses } from '../http/client-address';
 import type { OperationMatcher } from '../openapi/operation-matcher';
@@ -10,13 +11,17 @@ import type { RateLimiter } from './rate-limiter';
 
 /**
  * Who the request is from, once authenticated (in `res.locals.auth`). `signed`: no user, but a
- * valid signed URL for exactly this path (content calls only); with `share`, a URL of that shared
- * album's answers, which the content route checks against the album again.
+ * valid signed URL for exactly this path (content calls only): with `share`, a URL of that shared
+ * album's answers, which the content route checks against the album again; with `sid` and `uid`,
+ * one of the owner's URLs, made for that session of that user, neither revoked (checked here).
  */
-export type Principal = ({ kind: 'user' } & AccessClaims) | { kind: 'admin' } | { kind: 'signed'; share?: string };
+export type Principal =
+  | ({ kind: 'user' } & AccessClaims)
+  | { kind: 'admin' }
+  | ({ kind: 'signed' } & ({ share: string } | { sid: string; uid: string }));
 
-/** Checks a signed content URL (`exp` + `sig`, and `share` when present) against the request's path: false, or its claim. */
-export type SignedUrlCheck = (req: Request) => false | { share?: string };
+/** Checks a signed content URL (`exp` + `sig` + its `share`, or `sid` and `uid`, claim) against the request's path: false, or its claim. */
+export type SignedUrlCheck = (req: Request) => false | { share: string } | { sid: string; uid: string };
 
 export interface AuthenticateDeps {
   operations: OperationMatcher;
@@ -61,7 +66,15 @@ export function authenticate(deps: AuthenticateDeps): RequestHandler {
     const token = parseBearer(header);
     const signed = !token && operation.security === 'bearerOrSigned' ? deps.signedUrls?.(req) : false;
     if (signed) {
-      setPrincipal(res, signed.share === undefined ? { kind: 'signed' } : { kind: 'signed', share: signed.share });
+      if ('sid' in signed) {
+        // An owner's URL opens only while the session it was made for does (logout, a password
+        // change) and its user exists: the same map lookups as a token, no call to auth.
+        const { revocations } = deps.tokens;
+        if (!revocations.current()) return next(revocationsUnavailable());
+        if (revocations.has(REVOCATIONS.sessionKey(signed.sid)) || revocations.has(REVOCATIONS.userKey(signed.uid)))
+          return deny(res, CHALLENGE.bearer);
+      }
+      setPrincipal(res, { kind: 'signed', ...signed });
       return next();
     }
     const claims = token ? deps.tokens.verify(token) : undefined;
@@ -101,8 +114,8 @@ export function requireUser(res: Response): AccessClaims {
 
 /**
  * For content calls: the user of a bearer token (answers are scoped to them), or `undefined` when
- * a signed URL for this exact path was verified. Throws 401 otherwise, and for a shared album's URL
- * (which only `contentAccess` takes, with its checks).
+ * an owner's signed URL for this exact path was verified. Throws 401 otherwise, and for a shared
+ * album's URL (which only `contentAccess` takes, with its checks).
  */
 export function requireUserOrSignature(res: Response): AccessClaims | undefined {
   const access = contentAccess(res);
@@ -110,14 +123,17 @@ export function requireUserOrSignature(res: Response): AccessClaims | undefined 
   return access.kind === 'user' ? access.claims : undefined;
 }
 
-/** Who may read an item's content: a user (scoped to them), a plain signed URL, or a visitor of one shared album. Throws 401 otherwise. */
+/**
+ * Who may read an item's content: a user (scoped to them), an owner's signed URL (its session
+ * checked already), or a visitor of one shared album. Throws 401 otherwise.
+ */
 export type ContentAccess =
   { kind: 'user'; claims: AccessClaims } | { kind: 'signed' } | { kind: 'shared'; albumId: string };
 
 export function contentAccess(res: Response): ContentAccess {
   const p = res.locals.auth as Principal | undefined;
   if (p?.kind === 'user') return { kind: 'user', claims: { userId: p.userId, sessionId: p.sessionId } };
-  if (p?.kind === 'signed') return p.share === undefined ? { kind: 'signed' } : { kind: 'shared', albumId: p.share };
+  if (p?.kind === 'signed') return 'share' in p ? { kind: 'shared', albumId: p.share } : { kind: 'signed' };
   throw unauthorized();
 }
 

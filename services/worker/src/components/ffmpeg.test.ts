@@ -3,6 +3,9 @@ import type { TempDir } from '@trove/kit/testing';
 import { ffmpeg, testClipArgs } from '@trove/kit/testing/media';
 import { failureKind, runFfmpeg, ToolFailure } from './ffmpeg';
 
+/** Bounds as a worker with the default memory gives them (limits.ts): large enough for these small files. */
+const BOUNDS = { maxPixels: 25_000_000, threads: 1 };
+
 /** Which ffmpeg failures fail the item for good and which are thrown back for a retry. */
 describe('ffmpeg failures: deterministic (the file) or transient (the machine)', () => {
   let dir: TempDir;
@@ -17,7 +20,14 @@ describe('ffmpeg failures: deterministic (the file) or transient (the machine)',
   it('ffmpeg refusing the input is the file: corrupt', async () => {
     const junk = await dir.write('junk.mov', Buffer.concat([Buffer.from('\0\0\0\x08wide'), Buffer.alloc(4096, 7)]));
     await expect(
-      runFfmpeg({ input: junk, outputOptions: ['-f', 'null'], output: '-', timeoutSeconds: 20, what: 'junk' }),
+      runFfmpeg({
+        input: junk,
+        outputOptions: ['-f', 'null'],
+        output: '-',
+        timeoutSeconds: 20,
+        what: 'junk',
+        ...BOUNDS,
+      }),
     ).rejects.toMatchObject({
       name: 'MediaError',
       kind: 'corrupt',
@@ -34,6 +44,7 @@ describe('ffmpeg failures: deterministic (the file) or transient (the machine)',
         output: '/dev/full',
         timeoutSeconds: 20,
         what: 'copy',
+        ...BOUNDS,
       }),
     ).rejects.toMatchObject({
       name: 'MediaError',

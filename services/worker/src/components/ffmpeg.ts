@@ -61,7 +61,17 @@ export interface FfmpegRun {
   what: string;
   /** For `pipe:1`: the most bytes it may write. */
   maxOutputBytes?: number;
+  /** The decoder's `-max_pixels`: a frame larger than this is refused before it is allocated (decodeLimits). */
+  maxPixels: number;
+  /** Threads of the decoder, the filters and the encoder (ProcessingLimits.ffmpegThreads). */
+  threads: number;
 }
+
+/**
+ * What ffmpeg says when a frame is over `-max_pixels` (av_image_check_size2 in every decoder that
+ * sets its dimensions): the file declared a size its own header had hidden from the probe.
+ */
+const OVER_MAX_PIXELS = /exceeds specified max pixel count/;
 
 /** Runs ffmpeg; resolves with what it wrote to stdout (empty unless the output is `pipe:1`). */
 export async function runFfmpeg(run: FfmpegRun): Promise<Buffer> {
@@ -72,10 +82,19 @@ export async function runFfmpeg(run: FfmpegRun): Promise<Buffer> {
     'error',
     '-y',
     ...INPUT_GUARD,
+    // Decoder options: the memory bound, and its threads (each holds frames of its own).
+    '-threads',
+    String(run.threads),
+    '-max_pixels',
+    String(Math.max(1, Math.floor(run.maxPixels))),
     ...(run.inputOptions ?? []),
     '-i',
     run.input,
     ...run.outputOptions,
+    '-threads',
+    String(run.threads),
+    '-filter_threads',
+    String(run.threads),
     run.output,
   ];
   try {
@@ -84,6 +103,12 @@ export async function runFfmpeg(run: FfmpegRun): Promise<Buffer> {
       maxOutputBytes: run.maxOutputBytes ?? 0,
     });
   } catch (err) {
+    if (err instanceof ToolFailure && err.reason === 'exit' && OVER_MAX_PIXELS.test(err.message))
+      throw new MediaError(
+        'too-large',
+        `${run.what}: a frame is more than the ${(run.maxPixels / 1e6).toFixed(0)} megapixels ffmpeg may decode here (the worker's memory per item): ${err.message}`,
+        { cause: err },
+      );
     throw new MediaError(failureKind(err), `${run.what}: ffmpeg failed: ${errorMessage(err)}`, { cause: err });
   }
 }
@@ -167,7 +192,11 @@ function runTool(
     });
     child.once('close', (code, signal) => {
       if (failure || signal) return finish(failure ?? new ToolFailure('signal', `killed by ${signal}`));
-      finish(code === 0 ? null : new ToolFailure('exit', lastLines(stderr) || `exit code ${code}`));
+      // A frame over -max_pixels is the reason, however many lines of consequences follow it.
+      const overMaxPixels = stderr.split('\n').find((line) => OVER_MAX_PIXELS.test(line));
+      finish(
+        code === 0 ? null : new ToolFailure('exit', overMaxPixels?.trim() || lastLines(stderr) || `exit code ${code}`),
+      );
     });
   });
 }

@@ -1,7 +1,7 @@
 /** Media processing components of the worker: pure functions over files, no bus, no stores. */
 export { MediaError } from './errors';
 export type { MediaErrorKind } from './errors';
-export { assertImageSize, DEFAULT_LIMITS, itemMemoryBytes, transcodeBudgetSeconds } from './limits';
+export { assertImageSize, DEFAULT_LIMITS, ffmpegThreads, itemMemoryBytes, transcodeBudgetSeconds } from './limits';
 export type { ProcessingLimits } from './limits';
 export {
   closeExifTool,

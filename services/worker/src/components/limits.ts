@@ -2,6 +2,7 @@
  * How much one item may cost a worker. Uploads may be up to 10 GiB and come from anyone with an
  * account, so every read is bounded in memory and every child process in time.
  */
+import { availableParallelism } from 'node:os';
 import { MediaError } from './errors';
 
 export interface ProcessingLimits {
@@ -25,6 +26,8 @@ export interface ProcessingLimits {
    * once; itemMemoryBytes). Decoders are refused pictures that would take more (decodeLimits).
    */
   itemMemoryBytes: number;
+  /** Threads of one ffmpeg run (decoder, filters, encoder): the machine's cores over the items at once (ffmpegThreads). */
+  ffmpegThreads: number;
 }
 
 /** What the worker process itself holds (code, models, OCR, gazetteer) before any item, in MiB. */
@@ -39,7 +42,16 @@ export const DEFAULT_LIMITS: ProcessingLimits = {
   transcodeMinSeconds: 120,
   transcodeSecondsPer1080pSecond: 4,
   itemMemoryBytes: itemMemoryBytes(2048, 2),
+  ffmpegThreads: ffmpegThreads(2),
 };
+
+/**
+ * Threads for one ffmpeg run while `concurrency` items run at once: the cores shared between them,
+ * at least 1 and at most 4 (every decoding thread holds frames of its own: memory, not only CPU).
+ */
+export function ffmpegThreads(concurrency: number, cores = availableParallelism()): number {
+  return Math.max(1, Math.min(4, Math.floor(cores / Math.max(1, concurrency))));
+}
 
 /** One item's share of a process memory budget (`memoryMib`, e.g. the pod's limit) running `concurrency` items. */
 export function itemMemoryBytes(memoryMib: number, concurrency: number): number {
@@ -53,6 +65,15 @@ export function itemMemoryBytes(memoryMib: number, concurrency: number): number 
  */
 const LIBVIPS_BYTES_PER_PIXEL = 4;
 const LIBHEIF_BYTES_PER_PIXEL = 16;
+/**
+ * ffmpeg decoding a video holds its reference frames, 1.5 bytes a pixel each in 8-bit 4:2:0 (twice
+ * that at 10 bits): up to 16 at 1080p, but the codec levels cap the decoded-picture buffer by area, so
+ * 4K holds at most 6 and 8K (H.264/HEVC level 6.x) 5–6; plus a frame per decoding thread (one or two
+ * here), and for a poster an RGB copy and the PNG encoder's. 22 B/px covers that for 8-bit and 10-bit
+ * at those counts; a transcode's encoder works on the scaled (≤1080p) picture. With the default share
+ * (768 MiB) that is 37 megapixels: phones' 8K video (33 MP) decodes, a 50 MP frame does not.
+ */
+const FFMPEG_BYTES_PER_PIXEL = 22;
 
 export interface DecodeLimits {
   /** libvips' limitInputPixels (checked from the header, before decoding). */
@@ -61,6 +82,8 @@ export interface DecodeLimits {
   libheifPixels: number;
   /** Largest file read whole into memory (HEVC HEIF, raws); libheif copies it into its heap too. */
   wholeFileBytes: number;
+  /** Pixels of a frame ffmpeg may decode (videos, BMP, JPEG XL): checked from the declared size, and its `-max_pixels`. */
+  ffmpegPixels: number;
 }
 
 /** The decoders' bounds from one item's memory share; libvips never beyond its own default, 16383². */
@@ -70,6 +93,8 @@ export function decodeLimits(limits: ProcessingLimits): DecodeLimits {
     libvipsPixels: Math.min(0x3fff * 0x3fff, Math.floor(budget / LIBVIPS_BYTES_PER_PIXEL)),
     libheifPixels: Math.floor(budget / LIBHEIF_BYTES_PER_PIXEL),
     wholeFileBytes: Math.min(limits.maxImageBytes, Math.floor(budget / 4)),
+    // ffmpeg's max_pixels is an int: at most INT_MAX.
+    ffmpegPixels: Math.min(0x7fffffff, Math.floor(budget / FFMPEG_BYTES_PER_PIXEL)),
   };
 }
 

@@ -6,6 +6,7 @@ import {
   DEFAULT_FACES_MIN_SCORE,
   DEFAULT_FACES_MIN_SIZE,
   DEFAULT_LIMITS,
+  ffmpegThreads,
   itemMemoryBytes,
   DEFAULT_MAX_DISTANCE_KM,
   DEFAULT_OCR_TIMEOUT_SECONDS,
@@ -109,7 +110,10 @@ export const workerSpec = {
   ...blobStoreSpec,
 };
 
-type LimitsConfig = Omit<ProcessingLimits, 'itemMemoryBytes'> & { memoryMib: number; concurrency: number };
+type LimitsConfig = Omit<ProcessingLimits, 'itemMemoryBytes' | 'ffmpegThreads'> & {
+  memoryMib: number;
+  concurrency: number;
+};
 
 /** The components' limits from the worker's configuration: one item's memory share is the budget over the items run at once. */
 export function limitsOf(config: LimitsConfig): ProcessingLimits {
@@ -129,5 +133,6 @@ export function limitsOf(config: LimitsConfig): ProcessingLimits {
     transcodeMinSeconds,
     transcodeSecondsPer1080pSecond,
     itemMemoryBytes: itemMemoryBytes(config.memoryMib, config.concurrency),
+    ffmpegThreads: ffmpegThreads(config.concurrency),
   };
 }

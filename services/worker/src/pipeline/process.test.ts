@@ -35,6 +35,7 @@ import {
 import { detectFileType } from '@trove/kit/filetype';
 import { closeExifTool, closeOcr, DEFAULT_LIMITS } from '../components';
 import { decodeHeifPrimary } from '../components/previews/heif';
+import { grabFrame } from '../components/previews/frame';
 import { avchdStream } from '../components/metadata/exiftool-cli.fake';
 import { processItem } from './process';
 
@@ -637,6 +638,56 @@ describe('processItem', () => {
           "huge.avif: 20000x20000 is more than the 50 megapixels a picture may have here (the worker's memory per item)",
       });
     });
+
+    it("a BMP whose header declares 30000x30000 is refused from that size before ffmpeg decodes it (the item's share)", async () => {
+      const file = join(work.path, 'small.bmp');
+      await ffmpeg(['-f', 'lavfi', '-i', 'testsrc=size=64x48', '-frames:v', '1', file]);
+      const bmp = await readFile(file);
+      await rm(file);
+      bmp.writeInt32LE(30000, 18); // BITMAPINFOHEADER: width, then height
+      bmp.writeInt32LE(30000, 22);
+      const started = Date.now();
+      expect(await processItem(deps(), await stored(bmp, 'image/bmp', 'photo', 'huge.bmp'))).toBe('failed');
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(reasonOf()).toBe(
+        "huge.bmp: 30000x30000 is more than the 37 megapixels a picture may have here (the worker's memory per item)",
+      );
+    });
+
+    it("a video of 10240x5760 (beyond the frames ffmpeg may decode in one item's share) is refused from its probed size, quickly", async () => {
+      const file = join(work.path, 'wide.mp4');
+      await ffmpeg([
+        ...['-f', 'lavfi', '-i', 'color=c=black:size=10240x5760:rate=1', '-frames:v', '1'],
+        ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', file],
+      ]);
+      const item = await stored(await readFile(file), 'video/mp4', 'video', 'wide.mp4');
+      await rm(file);
+      const started = Date.now();
+      expect(await processItem(deps(), item)).toBe('failed');
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(reasonOf()).toBe(
+        "wide.mp4: 10240x5760 is more than the 37 megapixels a picture may have here (the worker's memory per item)",
+      );
+    }, 60_000);
+
+    it('ffmpeg itself refuses a frame beyond -max_pixels (a size the probe did not see), as too large', async () => {
+      const file = join(work.path, 'clip.mp4');
+      await ffmpeg([...testClipArgs({ seconds: 1 }), file]);
+      try {
+        await expect(
+          grabFrame(file, 0, 'clip.mp4', { timeoutSeconds: 30, maxPixels: 320 * 240 - 1, threads: 1 }),
+        ).rejects.toMatchObject({
+          kind: 'too-large',
+          message: expect.stringMatching(/exceeds specified max pixel count/),
+        });
+        // At the limit it decodes.
+        expect(
+          (await grabFrame(file, 0, 'clip.mp4', { timeoutSeconds: 30, maxPixels: 320 * 240, threads: 1 }))!.length,
+        ).toBeGreaterThan(0);
+      } finally {
+        await rm(file);
+      }
+    }, 30_000);
 
     it('a video whose transcode outlasts its budget (from its duration and size) has ffmpeg killed and is FAILED, not retried', async () => {
       const file = join(work.path, 'slow.mkv');

@@ -94,6 +94,7 @@ export async function processItem(deps: ProcessDeps, item: ProcessMediaItemV1): 
         ? await makeVideoPreviews(original, meta, limits)
         : await makeImagePreviews(original, item.mimeType, limits, {
             rawPreview: deps.rawPreview ?? exifToolRawPreview,
+            declared: { width: meta.width, height: meta.height },
           })
       : null;
     // A file that decoded with a defect (a JPEG cut off before its end): READY, and said in the log.

@@ -29,10 +29,10 @@ import { FileBytes } from '../formats/file-bytes';
 import { assertImageComplete } from '../formats/integrity';
 import { findEmbeddedJpegs, rawOrientation } from '../formats/raw';
 import { TiffReader } from '../formats/tiff';
-import { assertImageSize, assertWholeRead, decodeLimits, DEFAULT_LIMITS } from '../limits';
+import { assertImageSize, assertPixels, assertWholeRead, decodeLimits, DEFAULT_LIMITS } from '../limits';
 import type { DecodeLimits, ProcessingLimits } from '../limits';
 import { isHeifMime, isRawMime } from '../mime';
-import { grabFrame } from './frame';
+import { frameBounds, grabFrame } from './frame';
 import { decodeHeifPrimary } from './heif';
 import { openImage, sharp } from './sharp';
 import { rgbaToThumbHash } from './thumbhash';
@@ -75,6 +75,11 @@ export type RawPreviewSource = (filePath: string) => Promise<RawPreview | null>;
 export interface ImagePreviewOptions {
   /** Where a raw's largest embedded preview comes from first (default: only our own reader). */
   rawPreview?: RawPreviewSource;
+  /**
+   * The size the metadata read from the file's header (BMP's own, JPEG XL's codestream through
+   * ExifTool): a still decoded by ffmpeg is refused beyond its pixel bound before decoding.
+   */
+  declared?: { width: number | null; height: number | null };
 }
 
 /** Stills the prebuilt libvips cannot read, decoded by ffmpeg instead. */
@@ -107,8 +112,11 @@ export async function makeImagePreviews(
     );
   });
   if (bitmap) return { ...(await renderPreviews(bitmap)), warnings };
-  // The prebuilt libvips has no BMP or JPEG XL loader; ffmpeg decodes them (Debian's ffmpeg has libjxl).
-  const png = await grabFrame(filePath, 0, name, limits.frameTimeoutSeconds);
+  // The prebuilt libvips has no BMP or JPEG XL loader; ffmpeg decodes them (Debian's ffmpeg has libjxl),
+  // within the pixels of the item's share: refused from the declared size first, by -max_pixels if it lied.
+  const { width, height } = options.declared ?? { width: null, height: null };
+  if (width && height) assertPixels(width, height, bounds.ffmpegPixels, name);
+  const png = await grabFrame(filePath, 0, name, frameBounds(limits));
   if (!png)
     throw new MediaError('corrupt', `${name}: cannot decode the ${mimeType === 'image/jxl' ? 'JPEG XL' : 'BMP'}`);
   return previewsFromImageBuffer(png, name);

@@ -5,10 +5,10 @@
 import { basename } from 'node:path';
 import { MediaError } from '../errors';
 import { runFfmpeg, ToolFailure } from '../ffmpeg';
-import { DEFAULT_LIMITS, transcodeBudgetSeconds } from '../limits';
+import { assertPixels, decodeLimits, DEFAULT_LIMITS, transcodeBudgetSeconds } from '../limits';
 import type { ProcessingLimits } from '../limits';
 import type { MediaMetadata } from '../metadata/types';
-import { grabFrame } from './frame';
+import { frameBounds, grabFrame } from './frame';
 import type { Previews } from './image';
 import { previewsFromImageBuffer } from './image';
 
@@ -27,7 +27,10 @@ export async function makeVideoPreviews(
   limits: ProcessingLimits = DEFAULT_LIMITS,
 ): Promise<Previews> {
   const name = basename(filePath);
-  const frameAt = (seconds: number) => grabFrame(filePath, seconds, name, limits.frameTimeoutSeconds);
+  // Refused from the size the probe read, before ffmpeg allocates a frame; -max_pixels holds if it lied.
+  assertDeclaredPixels(meta, limits, name);
+  const bounds = frameBounds(limits);
+  const frameAt = (seconds: number) => grabFrame(filePath, seconds, name, bounds);
   // Seeking can land past the last frame of a clip whose duration the container overstates, or into a
   // damaged stretch ffmpeg refuses: the first frame is then tried before the file is given up on.
   const at = posterTime(meta.durationSeconds);
@@ -95,8 +98,12 @@ export async function transcodeIfNeeded(
       : ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-vf', scaleFilter()];
   const audio = meta.audioCodec === 'aac' ? ['-c:a', 'copy'] : ['-c:a', 'aac', '-b:a', '128k'];
   const budget = transcodeBudgetSeconds(meta.durationSeconds, meta.width, meta.height, limits);
+  // A remux (`-c:v copy`) decodes nothing; a re-encode decodes every frame.
+  if (video[1] !== 'copy') assertDeclaredPixels(meta, limits, name);
   try {
     await runFfmpeg({
+      maxPixels: decodeLimits(limits).ffmpegPixels,
+      threads: limits.ffmpegThreads,
       input: filePath,
       outputOptions: [
         '-map',
@@ -130,6 +137,11 @@ export async function transcodeIfNeeded(
     throw err;
   }
   return outPath;
+}
+
+/** A video whose declared frame is beyond what ffmpeg may decode within the item's memory share: FAILED 'too-large'. */
+function assertDeclaredPixels(meta: MediaMetadata, limits: ProcessingLimits, name: string): void {
+  if (meta.width && meta.height) assertPixels(meta.width, meta.height, decodeLimits(limits).ffmpegPixels, name);
 }
 
 function hasPosition(meta: MediaMetadata): boolean {
