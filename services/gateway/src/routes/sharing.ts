@@ -36,26 +36,25 @@ const NO_STORE = { 'Cache-Control': 'no-store' };
  * their own (SharingAdmission).
  */
 export function sharingRoutes(routes: OperationRouter, deps: SharingRouteDeps): void {
-  const admitted = <T>(req: RequestFrom, lookup: () => Promise<T>) =>
-    deps.sharingAdmission.lookup(deps.clientAddresses.keyOf(req), lookup);
-
-  routes.handle('getSharedAlbum', async (req, res) => {
-    res.set(NO_STORE);
-    const album = await admitted(req, async () => {
-      const found = await deps.bus.request(getSharedAlbumRpc, { id: req.params.id });
+  /** The visitor's lookup, admitted per address; a link whose owner may not share answers as one that does not exist. */
+  const sharedLookup = <T extends { userId: string }>(req: RequestFrom, lookup: () => Promise<T>) =>
+    deps.sharingAdmission.lookup(deps.clientAddresses.keyOf(req), async () => {
+      const found = await lookup();
       if (!(await ownerShares(deps.features, found.userId))) throw linkNotFound();
       return found;
     });
+
+  routes.handle('getSharedAlbum', async (req, res) => {
+    res.set(NO_STORE);
+    const album = await sharedLookup(req, () => deps.bus.request(getSharedAlbumRpc, { id: req.params.id }));
     res.json(presenter(req, deps.contentUrls).sharedAlbum(album));
   });
 
   routes.handle('listSharedAlbumMediaItems', async (req, res) => {
     res.set(NO_STORE);
-    const shared = await admitted(req, async () => {
-      const found = await deps.bus.request(listSharedAlbumMediaItemsRpc, { id: req.params.id, ...req.query });
-      if (!(await ownerShares(deps.features, found.userId))) throw linkNotFound();
-      return found;
-    });
+    const shared = await sharedLookup(req, () =>
+      deps.bus.request(listSharedAlbumMediaItemsRpc, { id: req.params.id, ...req.query }),
+    );
     const present = presenter(req, deps.contentUrls);
     res.json(shared.items.map((item) => present.sharedMediaItem(item, req.params.id, shared.shareLocation)));
   });
