@@ -868,6 +868,10 @@ export interface MediaItemProcessedV1 {
     };
     score: number;
     /**
+     * How usable the face is for recognition (its size and sharpness), 0..1. Explore lets only faces at or above its minimum quality found a person; absent from results of older workers.
+     */
+    quality?: number;
+    /**
      * The face's unit-length embedding as base64 of little-endian float32 values (1024 of them for FaceRes): cosine distance = 1 - dot product.
      */
     embedding: string;
