@@ -51,6 +51,7 @@ describe('storeFaces', () => {
   const face = (i: number): Face => ({
     box: { x: i / 10, y: 0.5, width: 0.05, height: 0.07 },
     score: 0.9 - i / 100,
+    quality: 0.8 - i / 10,
     embedding: new Float32Array(1024).fill(1 / 32),
     thumbnail: Buffer.from(`thumbnail ${i}`),
   });
@@ -60,14 +61,18 @@ describe('storeFaces', () => {
     return found.sort();
   };
 
-  it("stores each thumbnail under its face's key; the faces carry the key and the encoded embedding", async () => {
+  it("stores each thumbnail under its face's key; the faces carry the key, the quality and the encoded embedding", async () => {
     const faces = [face(0), face(1)];
     const stored = await storeFaces(blobs, item, faces);
     expect(stored.map((f) => f.thumbnailKey)).toEqual(
       [0, 1].map((i) => faceThumbnailKey(item.userId, item.mediaItemId, i)),
     );
     for (const [i, f] of stored.entries()) {
-      expect({ box: f.box, score: f.score }).toEqual({ box: faces[i].box, score: faces[i].score });
+      expect({ box: f.box, score: f.score, quality: f.quality }).toEqual({
+        box: faces[i].box,
+        score: faces[i].score,
+        quality: faces[i].quality,
+      });
       expect(decodeEmbedding(f.embedding)).toEqual(faces[i].embedding);
       const { body, info } = await blobs.get(f.thumbnailKey);
       expect(info.contentType).toBe('image/webp');

@@ -46,10 +46,10 @@ export async function storeFaces(
   faces: readonly Face[],
 ): Promise<ProcessedFace[]> {
   const stored: ProcessedFace[] = [];
-  for (const [index, { box, score, embedding, thumbnail }] of faces.entries()) {
+  for (const [index, { box, score, quality, embedding, thumbnail }] of faces.entries()) {
     const thumbnailKey = faceThumbnailKey(item.userId, item.mediaItemId, index);
     await blobs.put(thumbnailKey, Readable.from(thumbnail), { contentType: 'image/webp' });
-    stored.push({ box, score, embedding: encodeEmbedding(embedding), thumbnailKey });
+    stored.push({ box, score, quality, embedding: encodeEmbedding(embedding), thumbnailKey });
   }
   const current = new Set(stored.map((f) => f.thumbnailKey));
   const stale: string[] = [];

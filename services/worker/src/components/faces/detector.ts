@@ -14,13 +14,19 @@
 import type { GraphModel } from '@tensorflow/tfjs-converter';
 import type { Bitmap } from '../bitmap';
 import { sharedModel, tf } from '../vision';
-import type { Rect, Square } from './geometry';
+import type { Landmarks, Point, Rect, Square } from './geometry';
 import { longSide, overlap, squareAround, suppressOverlaps, tiles } from './geometry';
 import { squareRgb } from './pixels';
 
 export interface Detection extends Rect {
   /** 0..1 */
   score: number;
+  /**
+   * Where the eyes, nose tip and mouth centre are, in picture pixels (BlazeFace's first four
+   * keypoints; its two ear points are too unsteady to align on). `rightEye` is the person's right
+   * eye, on the left of the picture for a face looking at the camera.
+   */
+  landmarks: Landmarks;
 }
 
 export interface DetectorOptions {
@@ -115,12 +121,20 @@ async function detectIn(model: GraphModel, picture: Bitmap, square: Square, minS
     const [dx, dy, w, h] = regressors.subarray(i * REGRESSOR, i * REGRESSOR + 4);
     const cx = ANCHORS[2 * i] + dx;
     const cy = ANCHORS[2 * i + 1] + dy;
+    const keypoint = (k: number): Point => {
+      const at = i * REGRESSOR + 4 + 2 * k;
+      return {
+        x: square.left + (ANCHORS[2 * i] + regressors[at]) * toPicture,
+        y: square.top + (ANCHORS[2 * i + 1] + regressors[at + 1]) * toPicture,
+      };
+    };
     detections.push({
       x1: square.left + (cx - w / 2) * toPicture,
       y1: square.top + (cy - h / 2) * toPicture,
       x2: square.left + (cx + w / 2) * toPicture,
       y2: square.top + (cy + h / 2) * toPicture,
       score,
+      landmarks: { rightEye: keypoint(0), leftEye: keypoint(1), nose: keypoint(2), mouth: keypoint(3) },
     });
   }
   return detections;

@@ -1,42 +1,56 @@
 /**
- * What a face looks like, as a vector: FaceRes (models/faceres, see its README), 1024 values
- * scaled to unit length, so that the cosine distance of two faces is 1 − their dot product.
+ * What a face looks like, as a vector: each face is first aligned — its landmarks mapped by a
+ * similarity transform onto the model's canonical crop — then described by the embedding model
+ * and scaled to unit length, so that the cosine distance of two faces is 1 − their dot product.
  */
 import type { GraphModel } from '@tensorflow/tfjs-converter';
 import type { Bitmap } from '../bitmap';
 import { sharedModel, tf } from '../vision';
-import type { Rect } from './geometry';
-import { squareAround } from './geometry';
-import { squareRgb } from './pixels';
+import type { Landmarks, Point } from './geometry';
+import { fitSimilarity, landmarkPoints } from './geometry';
+import { alignedRgb } from './pixels';
 
-const INPUT = 'input_1';
-const INPUT_SIZE = 224;
-const DESCRIPTOR = 'global_pooling/Mean';
-export const EMBEDDING_LENGTH = 1024;
-/** The crop around a face, as a multiple of its long side (what the model was used with upstream). */
-const CROP_SCALE = 1.4;
-/** Faces per execution: bounds the backend's memory (8 inputs are 4.8 MB, their activations ~130 MB of wasm heap). */
+/** How an embedding model is fed. */
+export interface EmbedderSpec {
+  input: string;
+  output: string;
+  /** Side of the square input, pixels. */
+  size: number;
+  /** Values per embedding. */
+  length: number;
+  /** Where the landmarks go in the input (see geometry's `landmarkPoints` for the order). */
+  template: readonly Point[];
+  /** Input value of an RGB byte v: v × scale + offset. */
+  scale: number;
+  offset: number;
+}
+
+/** A face described: its embedding, and the aligned crop it was computed from (RGB, size × size × 3). */
+export interface Described {
+  embedding: Float32Array;
+  crop: Buffer;
+}
+
+/** Faces per execution: bounds the backend's memory. */
 const BATCH = 8;
 
-export const faceres = sharedModel('faceres', {
-  prepare: (model) =>
-    tf.tidy(() => void model.execute({ [INPUT]: tf.zeros([1, INPUT_SIZE, INPUT_SIZE, 3]) }, DESCRIPTOR)),
-});
-
-/** One unit-length embedding per face, in the order given. */
-export async function embedFaces(model: GraphModel, picture: Bitmap, faces: readonly Rect[]): Promise<Float32Array[]> {
-  const embeddings: Float32Array[] = [];
+/** One unit-length embedding per face, in the order given, with the aligned crop it was made from. */
+export async function describeFaces(
+  model: GraphModel,
+  spec: EmbedderSpec,
+  picture: Bitmap,
+  faces: readonly { landmarks: Landmarks }[],
+): Promise<Described[]> {
+  const { size, length, input: inputName, output: outputName, scale, offset, template } = spec;
+  const described: Described[] = [];
   for (let start = 0; start < faces.length; start += BATCH) {
     const batch = faces.slice(start, start + BATCH);
-    const input = new Float32Array(batch.length * INPUT_SIZE * INPUT_SIZE * 3);
-    for (const [i, face] of batch.entries())
-      input.set(await squareRgb(picture, squareAround(face, CROP_SCALE), INPUT_SIZE), i * INPUT_SIZE * INPUT_SIZE * 3);
+    const crops = batch.map((f) => alignedRgb(picture, fitSimilarity(template, landmarkPoints(f.landmarks)), size));
+    const input = new Float32Array(batch.length * size * size * 3);
+    for (const [i, crop] of crops.entries())
+      for (let k = 0; k < crop.length; k++) input[i * crop.length + k] = crop[k] * scale + offset;
     const output = tf.tidy(
-      () =>
-        model.execute(
-          { [INPUT]: tf.tensor4d(input, [batch.length, INPUT_SIZE, INPUT_SIZE, 3]) },
-          DESCRIPTOR,
-        ) as tf.Tensor,
+      () => model.execute({ [inputName]: tf.tensor4d(input, [batch.length, size, size, 3]) }, outputName) as tf.Tensor,
     );
     let values: Float32Array;
     try {
@@ -44,14 +58,25 @@ export async function embedFaces(model: GraphModel, picture: Bitmap, faces: read
     } finally {
       output.dispose();
     }
-    for (let i = 0; i < batch.length; i++)
-      embeddings.push(unitLength(values.slice(i * EMBEDDING_LENGTH, (i + 1) * EMBEDDING_LENGTH)));
+    for (const [i, crop] of crops.entries())
+      described.push({ embedding: unitLength(values.slice(i * length, (i + 1) * length)), crop });
   }
-  return embeddings;
+  return described;
+}
+
+/** A shared loader of the model `models/<name>` that runs it once on zeros when loaded (kernels set up at load). */
+export function embedderModel(name: string, spec: EmbedderSpec, jsonPath?: string) {
+  return sharedModel(name, {
+    ...(jsonPath ? { jsonPath } : {}),
+    prepare: (model) =>
+      tf.tidy(() => void model.execute({ [spec.input]: tf.zeros([1, spec.size, spec.size, 3]) }, spec.output)),
+  });
 }
 
 function unitLength(v: Float32Array): Float32Array {
-  const norm = Math.hypot(...v);
+  let norm = 0;
+  for (const x of v) norm += x * x;
+  norm = Math.sqrt(norm);
   if (norm > 0) for (let i = 0; i < v.length; i++) v[i] /= norm;
   return v;
 }

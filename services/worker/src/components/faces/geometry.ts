@@ -80,3 +80,91 @@ export function tiles(width: number, height: number, n: number): Square[] {
   };
   return starts(height).flatMap((top) => starts(width).map((left) => ({ left, top, side })));
 }
+
+/** A point in pixels. */
+export interface Point {
+  x: number;
+  y: number;
+}
+
+/** The face points the alignment uses. */
+export interface Landmarks {
+  rightEye: Point;
+  leftEye: Point;
+  nose: Point;
+  mouth: Point;
+}
+
+/**
+ * A similarity transform (scale, rotation, translation, no shear or mirroring):
+ * x' = a·x − b·y + tx, y' = b·x + a·y + ty.
+ */
+export interface Similarity {
+  a: number;
+  b: number;
+  tx: number;
+  ty: number;
+}
+
+export const applySimilarity = ({ a, b, tx, ty }: Similarity, { x, y }: Point): Point => ({
+  x: a * x - b * y + tx,
+  y: b * x + a * y + ty,
+});
+
+/** The scale factor of a similarity: how many units of its output one unit of its input becomes. */
+export const similarityScale = ({ a, b }: Similarity): number => Math.hypot(a, b);
+
+/**
+ * The similarity that maps `from` onto `to` best in the least-squares sense (the closed form of
+ * Umeyama's method without reflection): what aligns detected landmarks with a model's template.
+ * Needs two distinct points at least.
+ */
+export function fitSimilarity(from: readonly Point[], to: readonly Point[]): Similarity {
+  if (from.length !== to.length || from.length < 2) throw new Error('fitSimilarity needs two pairs of points or more');
+  const mean = (ps: readonly Point[]) => ({
+    x: ps.reduce((s, p) => s + p.x, 0) / ps.length,
+    y: ps.reduce((s, p) => s + p.y, 0) / ps.length,
+  });
+  const mf = mean(from);
+  const mt = mean(to);
+  let dot = 0;
+  let cross = 0;
+  let norm = 0;
+  for (const [i, f] of from.entries()) {
+    const px = f.x - mf.x;
+    const py = f.y - mf.y;
+    const qx = to[i].x - mt.x;
+    const qy = to[i].y - mt.y;
+    dot += px * qx + py * qy;
+    cross += px * qy - py * qx;
+    norm += px * px + py * py;
+  }
+  if (norm === 0) throw new Error('fitSimilarity needs distinct points');
+  const a = dot / norm;
+  const b = cross / norm;
+  return { a, b, tx: mt.x - (a * mf.x - b * mf.y), ty: mt.y - (b * mf.x + a * mf.y) };
+}
+
+/** The landmarks in the order of a template's points. */
+export const landmarkPoints = (l: Landmarks): Point[] => [l.rightEye, l.leftEye, l.nose, l.mouth];
+
+/**
+ * ArcFace's canonical 112×112 crop (InsightFace's five-point template, the one MS1M-trained models
+ * are aligned with), with its two mouth corners averaged into the mouth centre BlazeFace gives:
+ * right eye, left eye, nose tip, mouth centre (as `landmarkPoints` orders them).
+ */
+export const ARCFACE_TEMPLATE: readonly Point[] = [
+  { x: 38.2946, y: 51.6963 },
+  { x: 73.5318, y: 51.5014 },
+  { x: 56.0252, y: 71.7366 },
+  { x: 56.1396, y: 92.2848 },
+];
+
+/** A template for a `size`×`size` crop: ARCFACE_TEMPLATE scaled, then shrunk around the centre by `zoom` (< 1: more margin). */
+export function scaledTemplate(size: number, zoom = 1): Point[] {
+  const k = size / 112;
+  return ARCFACE_TEMPLATE.map(({ x, y }) => ({
+    x: size / 2 + (x * k - size / 2) * zoom,
+    y: size / 2 + (y * k - size / 2) * zoom,
+  }));
+}

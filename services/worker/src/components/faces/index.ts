@@ -7,10 +7,29 @@ import type { Logger } from '@trove/kit';
 import type { Bitmap } from '../bitmap';
 import { blazeface, findFaceBoxes } from './detector';
 import type { Detection } from './detector';
-import { embedFaces, faceres } from './embedder';
-import { faceThumbnail } from './pixels';
+import type { EmbedderSpec } from './embedder';
+import { describeFaces, embedderModel } from './embedder';
+import { scaledTemplate } from './geometry';
+import { faceThumbnail, laplacianVariance } from './pixels';
+import { faceQuality } from './quality';
 
-export { EMBEDDING_LENGTH } from './embedder';
+export const EMBEDDING_LENGTH = 1024;
+/**
+ * FaceRes (models/faceres, see its README) on aligned faces: the landmarks mapped onto ArcFace's
+ * template scaled to 224 px with a 10 % wider margin (zoom 0.9), which measured best of zooms 0.65, 0.8 and 0.9
+ * on the labelled faces (pairwise recall 0.90 → 0.95 at precision 1 against the old box crop).
+ * Input RGB 0..255.
+ */
+const EMBEDDER: EmbedderSpec = {
+  input: 'input_1',
+  output: 'global_pooling/Mean',
+  size: 224,
+  length: EMBEDDING_LENGTH,
+  template: scaledTemplate(224, 0.9),
+  scale: 1,
+  offset: 0,
+};
+const embedder = embedderModel('faceres', EMBEDDER);
 
 export interface Face {
   /** Relative to the upright picture: fractions 0..1 of its width and height. */
@@ -19,6 +38,8 @@ export interface Face {
   score: number;
   /** Unit length: the cosine distance of two faces is 1 − their dot product. */
   embedding: Float32Array;
+  /** How usable the face is for recognition, 0..1, from its size and sharpness (see quality.ts); ≥ 0.5 is clearly usable. */
+  quality: number;
   /** Square WebP, FACE_THUMBNAIL_SIZE px, the face with a margin around it. */
   thumbnail: Buffer;
 }
@@ -49,17 +70,18 @@ const THUMBNAIL = { scale: 1.8, size: FACE_THUMBNAIL_SIZE, quality: 80 };
  * on the first call (a ModelLoadError if one cannot be).
  */
 export async function detectFaces(picture: Bitmap, { minScore, minSize, log }: FacesOptions): Promise<Face[]> {
-  const [detector, embedder] = await Promise.all([blazeface(log), faceres(log)]);
+  const [detector, model] = await Promise.all([blazeface(log), embedder(log)]);
   const found = (await findFaceBoxes(detector, picture, { minScore, minSize }))
     .sort((a, b) => b.score - a.score || a.x1 - b.x1)
     .slice(0, MAX_FACES);
-  const embeddings = await embedFaces(embedder, picture, found);
+  const described = await describeFaces(model, EMBEDDER, picture, found);
   const faces: Face[] = [];
   for (const [i, face] of found.entries()) {
     faces.push({
       box: relativeBox(face, picture),
       score: round(face.score, 3),
-      embedding: embeddings[i],
+      quality: faceQuality(face.landmarks, laplacianVariance(described[i].crop, EMBEDDER.size)),
+      embedding: described[i].embedding,
       thumbnail: await faceThumbnail(picture, face, THUMBNAIL),
     });
   }
