@@ -149,6 +149,46 @@ describeWithFixtures('the same faces in other copies of the group photo', () => 
   }, 120_000);
 });
 
+describeWithFixtures('quality and alignment on the group photo', () => {
+  it('each face has a quality 0..1, and the larger faces are clearly usable (≥ 0.5)', () => {
+    for (const { quality } of groupFaces) {
+      expect(quality).toBeGreaterThanOrEqual(0);
+      expect(quality).toBeLessThanOrEqual(1);
+    }
+    const bySize = [...groupFaces].sort((a, b) => b.box.width - a.box.width);
+    expect(bySize[0].quality).toBeGreaterThanOrEqual(0.5);
+    // The smallest face (24 px) scores below the largest.
+    expect(bySize.at(-1)!.quality).toBeLessThan(bySize[0].quality);
+  });
+
+  it('the same face scaled, turned 8° and brightened is nearer to itself than to any other face', async () => {
+    const source = [...groupFaces].sort((a, b) => b.box.width - a.box.width)[0];
+    const side = Math.round(3 * source.box.width * group.width);
+    const left = Math.max(0, Math.round(centre(source).x * group.width - side / 2));
+    const top = Math.max(0, Math.round(centre(source).y * group.height - side / 2));
+    const cut = await sharp(groupJpeg)
+      .extract({ left, top, width: Math.min(side, group.width - left), height: Math.min(side, group.height - top) })
+      .toBuffer();
+    const changed = await sharp(
+      await sharp(cut)
+        .resize({ width: Math.round(side * 1.5) })
+        .toBuffer(),
+    )
+      .rotate(8, { background: '#808080' })
+      .modulate({ brightness: 1.2 })
+      .jpeg({ quality: 90 })
+      .toBuffer();
+    const [face] = (await detectFaces(await decoded('changed.jpg', changed), options)).sort(
+      (a, b) => b.box.width - a.box.width,
+    );
+    expect(face).toBeDefined();
+    const toSource = cosineDistance(face.embedding, source.embedding);
+    const toOthers = groupFaces.filter((f) => f !== source).map((f) => cosineDistance(face.embedding, f.embedding));
+    expect(toSource).toBeLessThan(0.3);
+    expect(toSource).toBeLessThan(Math.min(...toOthers));
+  }, 60_000);
+});
+
 describe('pictures without faces', () => {
   describeWithFixtures('real phone photos', () => {
     it.each([

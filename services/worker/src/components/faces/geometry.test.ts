@@ -1,4 +1,16 @@
-import { longSide, overlap, squareAround, suppressOverlaps, tiles } from './geometry';
+import {
+  applySimilarity,
+  ARCFACE_TEMPLATE,
+  fitSimilarity,
+  landmarkPoints,
+  longSide,
+  overlap,
+  scaledTemplate,
+  similarityScale,
+  squareAround,
+  suppressOverlaps,
+  tiles,
+} from './geometry';
 
 const box = (x1: number, y1: number, x2: number, y2: number, score = 1) => ({ x1, y1, x2, y2, score });
 
@@ -39,5 +51,83 @@ describe('face geometry', () => {
     }
     // A narrow picture: 3 squares down its long side, each centred across (reaching past the short side).
     expect(tiles(600, 2000, 3)).toEqual([0, 600, 1200].map((top) => ({ left: -100, top, side: 800 })));
+  });
+});
+
+describe('face alignment geometry', () => {
+  const turn = (deg: number) => ({
+    a: 2 * Math.cos((deg * Math.PI) / 180),
+    b: 2 * Math.sin((deg * Math.PI) / 180),
+    tx: 30,
+    ty: -7,
+  });
+
+  it('fitSimilarity recovers a known scale, rotation and shift exactly', () => {
+    const known = turn(12);
+    const from = [...ARCFACE_TEMPLATE];
+    const to = from.map((p) => applySimilarity(known, p));
+    const fitted = fitSimilarity(from, to);
+    for (const k of ['a', 'b', 'tx', 'ty'] as const) expect(fitted[k]).toBeCloseTo(known[k], 9);
+    expect(similarityScale(fitted)).toBeCloseTo(2, 9);
+  });
+
+  it('fitSimilarity is the least-squares fit: noisy points give the transform in between, never a mirror', () => {
+    const from = [
+      { x: 0, y: 0 },
+      { x: 10, y: 0 },
+      { x: 5, y: 8 },
+    ];
+    // The same triangle, shifted by (100, 50), one point off by a pixel.
+    const to = [
+      { x: 100, y: 50 },
+      { x: 110, y: 50 },
+      { x: 105, y: 59 },
+    ];
+    const fitted = fitSimilarity(from, to);
+    expect(Math.abs(fitted.b)).toBeLessThan(0.05);
+    expect(fitted.a).toBeGreaterThan(1);
+    expect(fitted.a).toBeLessThan(1.1);
+    // Mirrored points cannot be fitted by a similarity: the best one is a poor fit, not a reflection.
+    const mirrored = from.map(({ x, y }) => ({ x: -x, y }));
+    const m = fitSimilarity(from, mirrored);
+    expect(applySimilarity(m, { x: 10, y: 0 }).x).not.toBeCloseTo(-10, 0);
+  });
+
+  it('fitSimilarity refuses too few or coincident points', () => {
+    expect(() => fitSimilarity([{ x: 1, y: 1 }], [{ x: 2, y: 2 }])).toThrow();
+    expect(() =>
+      fitSimilarity(
+        [
+          { x: 1, y: 1 },
+          { x: 1, y: 1 },
+        ],
+        [
+          { x: 2, y: 2 },
+          { x: 3, y: 3 },
+        ],
+      ),
+    ).toThrow();
+  });
+
+  it('a tilted face found in a picture maps onto the template: eyes level, at the template points', () => {
+    // The template, as a face 3× larger, turned 20° and moved: what a detector would report.
+    const inPicture = turn(20);
+    const [rightEye, leftEye, nose, mouth] = ARCFACE_TEMPLATE.map((p) => applySimilarity(inPicture, p));
+    const toCrop = fitSimilarity(landmarkPoints({ rightEye, leftEye, nose, mouth }), ARCFACE_TEMPLATE);
+    const eyes = [rightEye, leftEye].map((p) => applySimilarity(toCrop, p));
+    expect(eyes[0].x).toBeCloseTo(ARCFACE_TEMPLATE[0].x, 6);
+    expect(eyes[1].y).toBeCloseTo(ARCFACE_TEMPLATE[1].y, 6);
+    expect(Math.abs(eyes[0].y - eyes[1].y)).toBeLessThan(0.2);
+  });
+
+  it('scaledTemplate: the ArcFace points at another size, and with more margin when zoom < 1', () => {
+    expect(scaledTemplate(112)).toEqual(ARCFACE_TEMPLATE);
+    const [eye224] = scaledTemplate(224);
+    expect(eye224.x).toBeCloseTo(2 * ARCFACE_TEMPLATE[0].x, 9);
+    const wide = scaledTemplate(224, 0.5);
+    const eyeGap = (t: { x: number }[]) => t[1].x - t[0].x;
+    expect(eyeGap(wide)).toBeCloseTo(eyeGap(scaledTemplate(224)) / 2, 9);
+    // Zooming keeps the crop's centre where it is.
+    expect((wide[0].x + wide[1].x) / 2).toBeCloseTo(112 + ((eye224.x + scaledTemplate(224)[1].x) / 2 - 112) / 2, 9);
   });
 });
