@@ -122,7 +122,11 @@ describe('face grouping on synthetic embeddings', () => {
       ...[0, 1].map((i) => ({ id: `twice-${i}`, embedding: faceOf(twice, random) })),
       { id: 'once-0', embedding: randomPerson(random) },
     ];
-    const { personOf, created } = regroup(withOld(faces, () => null), { ...DEFAULT_GROUPING, minFaces: 3 }, newId);
+    const { personOf, created } = regroup(
+      withOld(faces, () => null),
+      { ...DEFAULT_GROUPING, minFaces: 3 },
+      newId,
+    );
     expect(created).toHaveLength(1);
     expect(new Set(groupOf(personOf, 'often')).size).toBe(1);
     expect(groupOf(personOf, 'often')[0]).toBe(created[0]);
@@ -139,7 +143,11 @@ describe('face grouping on synthetic embeddings', () => {
       { id: 'blurry-0', embedding: faceOf(blurry, random), quality: 0.3 },
       { id: 'blurry-1', embedding: faceOf(blurry, random), quality: 0.49 },
     ];
-    const { personOf } = regroup(withOld(faces, () => null), DEFAULT_GROUPING, newId);
+    const { personOf } = regroup(
+      withOld(faces, () => null),
+      DEFAULT_GROUPING,
+      newId,
+    );
     expect(new Set(groupOf(personOf, 'good')).size).toBe(1);
     expect(groupOf(personOf, 'good')[0]).not.toBeNull();
     expect(groupOf(personOf, 'blurry')).toEqual([null, null]);

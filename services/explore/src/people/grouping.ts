@@ -32,7 +32,8 @@ export interface GroupedFace {
 /** A new face for `FaceGrouping.add`. */
 export type NewFace = Omit<GroupedFace, 'personId' | 'pinned'>;
 
-const usable = (f: { quality?: number }, rules: GroupingRules) => f.quality === undefined || f.quality >= rules.minQuality;
+const usable = (f: { quality?: number }, rules: GroupingRules) =>
+  f.quality === undefined || f.quality >= rules.minQuality;
 const rejects = (f: GroupedFace, personId: string) => f.rejected?.includes(personId) ?? false;
 
 /**
@@ -213,10 +214,7 @@ export function regroup(
   const ordered = [...groups.entries()].sort((x, y) => y[1].members.length - x[1].members.length || x[0] - y[0]);
   for (const [root, g] of ordered) {
     const byVotes = [...g.votes.entries()].sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0]));
-    const person =
-      claim(g) ??
-      byVotes.find(([p]) => !kept.has(p) && !taken.has(p))?.[0] ??
-      newPersonId();
+    const person = claim(g) ?? byVotes.find(([p]) => !kept.has(p) && !taken.has(p))?.[0] ?? newPersonId();
     if (!oldPeople.has(person)) created.push(person);
     taken.add(person);
     personOfGroup.set(root, person);
