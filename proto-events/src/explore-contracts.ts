@@ -3,6 +3,7 @@ import type {
   ContentLocationV1,
   EmptyV1,
   ExploreIdRequestV1,
+  FaceListV1,
   ListExploreMediaItemsRequestV1,
   ListExploreRequestV1,
   ListPeopleRequestV1,
@@ -11,6 +12,7 @@ import type {
   MediaItemIdsV1,
   MergePeopleRequestV1,
   PeopleRegroupedV1,
+  PersonFaceRequestV1,
   PersonListV1,
   PersonV1,
   PlaceListV1,
@@ -23,6 +25,7 @@ import type {
 } from './generated/types';
 import emptyV1 from './schemas/empty.v1.json';
 import locateFaceRequestV1 from './schemas/explore-face-locate-request.v1.json';
+import faceListV1 from './schemas/explore-face-list.v1.json';
 import faceV1 from './schemas/explore-face.v1.json';
 import exploreIdRequestV1 from './schemas/explore-id-request.v1.json';
 import listExploreMediaItemsRequestV1 from './schemas/explore-items-request.v1.json';
@@ -34,6 +37,7 @@ import mergePeopleRequestV1 from './schemas/explore-people-merge-request.v1.json
 import regroupPeopleRequestV1 from './schemas/explore-people-regroup-request.v1.json';
 import peopleRegroupedV1 from './schemas/explore-people-regrouped.v1.json';
 import personListV1 from './schemas/explore-person-list.v1.json';
+import personFaceRequestV1 from './schemas/explore-person-face-request.v1.json';
 import updatePersonRequestV1 from './schemas/explore-person-update-request.v1.json';
 import personV1 from './schemas/explore-person.v1.json';
 import placeListV1 from './schemas/explore-place-list.v1.json';
@@ -216,6 +220,36 @@ export const mergePeopleRpc = defineRpc<MergePeopleRequestV1, EmptyV1>({
   response: emptyV1,
 });
 
+export const listPersonFacesRpc = defineRpc<ListExploreMediaItemsRequestV1, FaceListV1>({
+  subject: 'trove.v1.explore.people.faces',
+  service: 'explore',
+  callers: ['gateway'],
+  summary:
+    "One page of a person's faces, newest photo first (every face, also in hidden or trashed items); not found unless it is the caller's person.",
+  request: listExploreMediaItemsRequestV1,
+  response: faceListV1,
+});
+
+export const assignFaceRpc = defineRpc<PersonFaceRequestV1, EmptyV1>({
+  subject: 'trove.v1.explore.people.assignFace',
+  service: 'explore',
+  callers: ['gateway'],
+  summary:
+    "Gives one of the caller's faces to one of the caller's people for good (grouping never moves it again); not found unless both are the caller's.",
+  request: personFaceRequestV1,
+  response: emptyV1,
+});
+
+export const removePersonFaceRpc = defineRpc<PersonFaceRequestV1, EmptyV1>({
+  subject: 'trove.v1.explore.people.removeFace',
+  service: 'explore',
+  callers: ['gateway'],
+  summary:
+    "Not this person: the face leaves the person and grouping never gives it to them again; not found unless the person is the caller's and has the face.",
+  request: personFaceRequestV1,
+  response: emptyV1,
+});
+
 export const regroupPeopleRpc = defineRpc<RegroupPeopleRequestV1, PeopleRegroupedV1>({
   subject: 'trove.v1.explore.people.regroup',
   service: 'explore',
@@ -252,6 +286,9 @@ export const exploreContracts = [
   listMediaItemPeopleRpc,
   updatePersonRpc,
   mergePeopleRpc,
+  listPersonFacesRpc,
+  assignFaceRpc,
+  removePersonFaceRpc,
   regroupPeopleRpc,
   locateFaceRpc,
 ];

@@ -7,6 +7,7 @@ import type {
   JobListV1,
   JobV1,
   ListJobsRequestV1,
+  PeopleRegroupRequestedV1,
   SearchRebuildRequestedV1,
   UpdateJobRequestV1,
 } from './generated/types';
@@ -18,6 +19,7 @@ import jobListRequestV1 from './schemas/job-list-request.v1.json';
 import jobListV1 from './schemas/job-list.v1.json';
 import updateJobRequestV1 from './schemas/job-update-request.v1.json';
 import jobV1 from './schemas/job.v1.json';
+import peopleRegroupV1 from './schemas/people-regroup.v1.json';
 import searchRebuildV1 from './schemas/search-rebuild.v1.json';
 import { registerSchemas } from './validate';
 
@@ -92,6 +94,16 @@ export const searchRebuildRequestedEvent = defineEvent<SearchRebuildRequestedV1>
   payload: searchRebuildV1,
 });
 
+/** A job with the `faces` component, once every item is done, asks explore to group the user's faces again. */
+export const peopleRegroupRequestedEvent = defineEvent<PeopleRegroupRequestedV1>({
+  subject: 'events.v1.people.regroup.requested',
+  publishers: ['jobs'],
+  consumers: ['explore'],
+  summary:
+    "A job ran the faces component over the user's library: explore groups all their faces into people again, merging split people and keeping names and the user's corrections.",
+  payload: peopleRegroupV1,
+});
+
 export const jobsContracts = [
   createJobRpc,
   listJobsRpc,
@@ -99,4 +111,5 @@ export const jobsContracts = [
   updateJobRpc,
   jobItemDoneEvent,
   searchRebuildRequestedEvent,
+  peopleRegroupRequestedEvent,
 ];

@@ -766,6 +766,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/explore/people/{id}/faces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Resource id (uuid). */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the faces of a person
+         * @description Returns the person's faces, each with its own signed thumbnail, newest photo first; faces in
+         *     hidden and trashed items are listed too (the user corrects faces here, see
+         *     `removePersonFace` and `assignPersonFace`). Paginated.
+         */
+        get: operations["listPersonFaces"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/explore/people/{id}/faces/{faceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Resource id (uuid). */
+                id: components["parameters"]["IdPath"];
+                /** @description The id of one of the caller's faces. */
+                faceId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Give a face to a person
+         * @description Moves one of the caller's faces to this person, whoever had it before (or nobody). The user's
+         *     choice holds: later grouping, also the regrouping after a `faces` job, never moves the face
+         *     again, and the person stops being one the face is "not". Answers `204`; `404 person not
+         *     found` or `404 face not found` when either is not the caller's.
+         */
+        put: operations["assignPersonFace"];
+        post?: never;
+        /**
+         * Not this person
+         * @description Takes a face from this person: it then belongs to nobody until grouping finds it a person,
+         *     which is never this one again (new photos, processing again and regrouping respect it).
+         *     Answers `204`; `404 person not found` when the person is not the caller's, `404 face not
+         *     found` when the person does not have the face.
+         */
+        delete: operations["removePersonFace"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/explore/faces/{id}/thumbnail": {
         parameters: {
             query?: never;
@@ -2407,6 +2467,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The person or the face does not exist or belongs to another user. */
+        PersonOrFaceNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The face does not exist or belongs to another user (or the signed URL is for another face). */
         FaceNotFound: {
             headers: {
@@ -3887,6 +3956,98 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["PersonNotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPersonFaces: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                page?: components["parameters"]["Page"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                /** @description Resource id (uuid). */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of faces. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Face"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
+            404: components["responses"]["PersonNotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    assignPersonFace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Resource id (uuid). */
+                id: components["parameters"]["IdPath"];
+                /** @description The id of one of the caller's faces. */
+                faceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Assigned. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
+            404: components["responses"]["PersonOrFaceNotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removePersonFace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Resource id (uuid). */
+                id: components["parameters"]["IdPath"];
+                /** @description The id of one of the caller's faces. */
+                faceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
+            404: components["responses"]["PersonOrFaceNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -54,6 +54,14 @@ export interface TokenPairV1 {
  */
 export interface EmptyV1 {}
 
+// explore-face-list.v1.json
+/**
+ * Faces.
+ */
+export interface FaceListV1 {
+  faces: FaceV1[];
+}
+
 // explore-face-locate-request.v1.json
 /**
  * Where the square thumbnail of a face is. Without userId the gateway has verified a signed URL for this face.
@@ -169,6 +177,19 @@ export interface RegroupPeopleRequestV1 {
 export interface PeopleRegroupedV1 {
   faces: number;
   people: number;
+}
+
+// explore-person-face-request.v1.json
+/**
+ * One of the user's faces and one of the user's people: the face is given to the person (assign) or taken from them for good (remove: not this person).
+ */
+export interface PersonFaceRequestV1 {
+  userId: string;
+  /**
+   * The person.
+   */
+  id: string;
+  faceId: string;
 }
 
 // explore-person-list.v1.json
@@ -987,6 +1008,16 @@ export interface YearsAgoRequestV1 {
   monthDate: string;
   page: number;
   limit: number;
+}
+
+// people-regroup.v1.json
+/**
+ * A job that ran the faces component over the user's library asked for their faces to be grouped into people again.
+ */
+export interface PeopleRegroupRequestedV1 {
+  userId: string;
+  jobId: string;
+  requestedAt: string;
 }
 
 // search-rebuild.v1.json

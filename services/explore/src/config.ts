@@ -10,6 +10,8 @@ export const exploreSpec = {
     min: 0,
     max: 2,
   }),
-  /** Alike faces it takes to start a person (1: a single photo already yields people). */
+  /** Alike faces (the face itself included) a face needs to found a person (1: a single photo already yields people). */
   peopleMinFaces: int('TROVE_PEOPLE_MIN_FACES', { default: DEFAULT_GROUPING.minFaces, min: 1, max: 100 }),
+  /** Faces the worker rated below this quality (0..1: small, blurry) never found a person; they may join one. */
+  peopleMinQuality: decimal('TROVE_PEOPLE_MIN_QUALITY', { default: DEFAULT_GROUPING.minQuality, min: 0, max: 1 }),
 };

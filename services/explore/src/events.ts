@@ -4,6 +4,7 @@ import {
   mediaRestoredEvent,
   mediaTrashedEvent,
   mediaUpdatedEvent,
+  peopleRegroupRequestedEvent,
   searchRebuildRequestedEvent,
   userDeletedEvent,
 } from '@trove/proto-events';
@@ -29,7 +30,7 @@ const consumersOf = <P extends string>(prefix: P) =>
  * the other back), and search alone follows a job's rebuild.
  */
 export const CONSUMERS = {
-  explore: consumersOf('explore'),
+  explore: { ...consumersOf('explore'), regroup: 'explore-people-regroup-requested' },
   search: { ...consumersOf('search'), rebuild: 'search-rebuild-requested' },
 } as const;
 
@@ -83,8 +84,8 @@ function follow(bus: Bus, f: Follower, log: Logger): Array<Promise<ConsumerHandl
 
 /**
  * Every consumer of the explore service. People come after places and things in each event (they
- * read the places-things record of the item); search follows the same events on its own, plus a
- * job's rebuild of a user's index.
+ * read the places-things record of the item); people also follow a faces job's regrouping request;
+ * search follows the same events on its own, plus a job's rebuild of a user's index.
  */
 export function consumeEvents(
   bus: Bus,
@@ -128,6 +129,10 @@ export function consumeEvents(
       },
       log,
     ),
+    // A faces job is done: the user's faces are grouped again (one user at a time; it may take a while).
+    bus.consume(peopleRegroupRequestedEvent, { durable: CONSUMERS.explore.regroup, concurrency: 1 }, async (r) => {
+      log.info({ jobId: r.jobId, ...(await people.regroup(r.userId)) }, "a job's people regrouping done");
+    }),
     bus.consume(searchRebuildRequestedEvent, { durable: CONSUMERS.search.rebuild, concurrency: 1 }, async (r) => {
       log.info({ jobId: r.jobId, items: await search.rebuild(r.userId) }, "a job's search rebuild done");
     }),

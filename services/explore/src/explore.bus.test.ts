@@ -293,11 +293,9 @@ describe('explore over NATS: RPCs and media/user events', () => {
       code: 'NOT_FOUND',
       message: 'person not found',
     });
-    expect(await rig.client.request(contracts.regroupPeopleRpc, { userId: alice })).toEqual({ faces: 3, people: 2 });
-    expect((await listed()).map((p) => [p.name, p.mediaItemsCount])).toEqual([
-      ['Ann', 2],
-      ['', 1],
-    ]);
+    // The user's merge holds through regrouping: a named person is regrouped as one.
+    expect(await rig.client.request(contracts.regroupPeopleRpc, { userId: alice })).toEqual({ faces: 3, people: 1 });
+    expect((await listed()).map((p) => [p.name, p.mediaItemsCount])).toEqual([['Ann', 2]]);
 
     await expect(rig.client.request(contracts.getPersonRpc, { userId: dave, id: b!.id })).rejects.toMatchObject({
       code: 'NOT_FOUND',
@@ -354,5 +352,61 @@ describe('explore over NATS: RPCs and media/user events', () => {
     await waitFor(async () => (await personOf().catch((err: { code?: string }) => err.code)) === 'NOT_FOUND', {
       what: "carol's people to be removed",
     });
+  });
+
+  it("lists a person's faces, assigns and removes a face, regroups on a faces job's request; another user's ids answer not found", async () => {
+    const erin = randomUUID();
+    const first = await photo(erin, 4, [ann, ben]);
+    const second = await photo(erin, 5, [ann]);
+    const peopleIn = async (mediaItemId: string) =>
+      (await rig.client.request(contracts.listMediaItemPeopleRpc, { userId: erin, mediaItemId })).people;
+    const annP = (await peopleIn(second))[0]!;
+    const benP = (await peopleIn(first)).find((p) => p.id !== annP.id)!;
+    const facesOf = async (id: string, userId = erin) =>
+      (await rig.client.request(contracts.listPersonFacesRpc, { userId, id, page: 1, limit: 15 })).faces;
+    const annFaces = await facesOf(annP.id);
+    expect(annFaces.map((f) => f.mediaItemId)).toEqual([second, first]);
+    const moved = annFaces[1]!;
+
+    expect(await rig.client.request(contracts.assignFaceRpc, { userId: erin, id: benP.id, faceId: moved.id })).toEqual(
+      {},
+    );
+    expect((await facesOf(benP.id)).map((f) => f.id)).toContain(moved.id);
+    expect(
+      await rig.client.request(contracts.removePersonFaceRpc, { userId: erin, id: benP.id, faceId: moved.id }),
+    ).toEqual({});
+    expect((await facesOf(benP.id)).map((f) => f.id)).not.toContain(moved.id);
+    await rig.client.request(contracts.updatePersonRpc, { userId: erin, id: annP.id, name: 'Ann' });
+
+    // A faces job is done: explore regroups; the unassigned face goes back to Ann (never Ben), Ann keeps her name.
+    await rig.client.publish(
+      contracts.peopleRegroupRequestedEvent,
+      { userId: erin, jobId: randomUUID(), requestedAt: new Date().toISOString() },
+      { msgId: `regroup-${erin}` },
+    );
+    await waitFor(async () => (await facesOf(annP.id)).some((f) => f.id === moved.id), {
+      what: 'the regrouping to give the face back to Ann',
+    });
+    expect(await rig.client.request(contracts.getPersonRpc, { userId: erin, id: annP.id })).toMatchObject({
+      name: 'Ann',
+      mediaItemsCount: 2,
+    });
+
+    for (const call of [
+      () => facesOf(annP.id, dave),
+      () => rig.client.request(contracts.assignFaceRpc, { userId: dave, id: annP.id, faceId: moved.id }),
+      () => rig.client.request(contracts.removePersonFaceRpc, { userId: dave, id: annP.id, faceId: moved.id }),
+    ])
+      await expect(call()).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'person not found' });
+    // Dave's own person with Erin's face: the face is not his.
+    const davesPerson = (
+      await rig.client.request(contracts.listMediaItemPeopleRpc, {
+        userId: dave,
+        mediaItemId: await photo(dave, 6, [ben]),
+      })
+    ).people[0]!;
+    await expect(
+      rig.client.request(contracts.assignFaceRpc, { userId: dave, id: davesPerson.id, faceId: moved.id }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'face not found' });
   });
 });

@@ -48,6 +48,11 @@ export function handlers({ placesThings, people, search }: ExploreServices): Any
     })),
     rpcHandler(contracts.updatePersonRpc, ({ userId, id, ...changes }) => done(people.update(userId, id, changes))),
     rpcHandler(contracts.mergePeopleRpc, ({ userId, id, people: others }) => done(people.merge(userId, id, others))),
+    rpcHandler(contracts.listPersonFacesRpc, async (r) => ({
+      faces: await people.faces(r.userId, r.id, r.page, r.limit),
+    })),
+    rpcHandler(contracts.assignFaceRpc, ({ userId, id, faceId }) => done(people.assignFace(userId, id, faceId))),
+    rpcHandler(contracts.removePersonFaceRpc, ({ userId, id, faceId }) => done(people.removeFace(userId, id, faceId))),
     rpcHandler(contracts.regroupPeopleRpc, ({ userId }) => people.regroup(userId)),
     rpcHandler(contracts.locateFaceRpc, ({ userId, id }) => people.locateFace(userId, id)),
     // ---- search

@@ -13,7 +13,11 @@ void runService({
   version: packageVersion(__dirname),
   configSpec: exploreSpec,
   async start({ config, log, bus, docStore, serveWiring }) {
-    const grouping = { maxDistance: config.peopleMatchDistance, minFaces: config.peopleMinFaces };
+    const grouping = {
+      maxDistance: config.peopleMatchDistance,
+      minFaces: config.peopleMinFaces,
+      minQuality: config.peopleMinQuality,
+    };
     await serveWiring(await wire({ bus, store: await docStore(), log, grouping }));
   },
 });

@@ -10,6 +10,7 @@ type SharedMediaItem = components['schemas']['SharedMediaItem'];
 type Place = components['schemas']['Place'];
 type Thing = components['schemas']['Thing'];
 type Person = components['schemas']['Person'];
+type Face = components['schemas']['Face'];
 
 /** Media items by id, as the media service answered them (what it no longer has is missing). */
 export type MediaItemsById = ReadonlyMap<string, MediaItemV1>;
@@ -104,5 +105,6 @@ export function presenter(req: RequestOrigin, urls: ContentUrls) {
     things: (things: ThingV1[], items: MediaItemsById): Thing[] => things.map((t) => thing(t, items)),
     person,
     people: (people: PersonV1[], items: MediaItemsById): Person[] => people.map((p) => person(p, items)),
+    faces: (faces: FaceV1[]): Face[] => faces.map(faceOf),
   };
 }

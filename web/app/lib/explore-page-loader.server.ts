@@ -3,6 +3,7 @@ import { json } from '@remix-run/node';
 import type { Params } from '@remix-run/react';
 import type { ExploreKind, Person, Place, Thing } from '~/api/types';
 import { apiFailure, requireSession } from './auth.server';
+import type { AuthedSession } from './auth.server';
 import type { WebContext } from './context.server';
 import { getPerson, getPlace, getThing } from './explore.server';
 import { isUuid } from './ids';
@@ -21,7 +22,8 @@ export async function loadExplorePage<K extends ExploreKind, E extends object = 
   context: WebContext,
   params: Params,
   kind: K,
-  extra?: E,
+  /** More for the page: fields, or what to read with the session for them. */
+  extra?: E | ((session: AuthedSession, id: string) => Promise<E>),
 ) {
   const id = params.id;
   if (!isUuid(id)) throw json({ message: 'Not found' }, { status: 404 });
@@ -29,5 +31,11 @@ export async function loadExplorePage<K extends ExploreKind, E extends object = 
   const entry = (await GET[kind](context.config.apiUrl, session.api, id).catch((err: unknown) => {
     throw apiFailure(err);
   })) as Entries[K];
-  return loadMediaPage(request, context, { kind, id }, { entry, ...(extra as E) });
+  const more =
+    typeof extra === 'function'
+      ? await extra(session, id).catch((err: unknown) => {
+          throw apiFailure(err);
+        })
+      : extra;
+  return loadMediaPage(request, context, { kind, id }, { entry, ...(more as E) });
 }

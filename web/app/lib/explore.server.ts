@@ -5,7 +5,7 @@
 import { ok } from '~/api/client.server';
 import type { ApiClient } from '~/api/client.server';
 import { PAGE_LIMIT } from '~/api/types';
-import type { Person, Place, Thing } from '~/api/types';
+import type { Face, Person, Place, Thing } from '~/api/types';
 import { localizeItem, localizeUrl } from './content-url.server';
 import type { ItemEntries } from './explore';
 
@@ -72,6 +72,27 @@ export async function updatePerson(
 /** Moves every face of `others` to the person `id` and removes them (cannot be undone). */
 export async function mergePeople(api: ApiClient, id: string, others: string[]): Promise<void> {
   await ok(api.POST('/v1/explore/people/{id}/merge', { params: { path: { id } }, body: { people: others } }));
+}
+
+/** The person's faces (newest photo first), each with its local thumbnail: what the user corrects. */
+export async function listPersonFaces(apiUrl: string, api: ApiClient, id: string, limit = 100): Promise<Face[]> {
+  const faces = await ok(
+    api.GET('/v1/explore/people/{id}/faces', { params: { path: { id }, query: { page: 1, limit } } }),
+  );
+  return faces.map((f) => {
+    const thumbnail = localizeUrl(f.thumbnail, apiUrl);
+    return { ...f, thumbnail, thumbnailUrl: thumbnail };
+  });
+}
+
+/** Gives a face to a person for good (grouping never moves it again). */
+export async function assignPersonFace(api: ApiClient, id: string, faceId: string): Promise<void> {
+  await ok(api.PUT('/v1/explore/people/{id}/faces/{faceId}', { params: { path: { id, faceId } } }));
+}
+
+/** Not this person: the face leaves them and is never grouped into them again. */
+export async function removePersonFace(api: ApiClient, id: string, faceId: string): Promise<void> {
+  await ok(api.DELETE('/v1/explore/people/{id}/faces/{faceId}', { params: { path: { id, faceId } } }));
 }
 
 /** An item's entries; a list the API cannot give (e.g. people not served yet) is empty rather than failing the others. */

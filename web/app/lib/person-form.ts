@@ -43,3 +43,20 @@ export function mergeRequest(form: FormData): { into: string; others: string[] }
     ? { into, others }
     : null;
 }
+
+/** A face correction a person page's form asks for: "not this person", or the face moved to another person. */
+export type FaceCorrection = { kind: 'remove'; faceId: string } | { kind: 'move'; faceId: string; personId: string };
+
+/**
+ * Reads intent=not-person (face) or intent=move-face (face, to): null when it is neither, or an id
+ * is not one, or the face would "move" to the person it is on (`current`).
+ */
+export function faceCorrection(form: FormData, current: string): FaceCorrection | null {
+  const intent = form.get('intent');
+  const faceId = form.get('face');
+  if (!isUuid(faceId)) return null;
+  if (intent === 'not-person') return { kind: 'remove', faceId };
+  const to = form.get('to');
+  if (intent === 'move-face' && isUuid(to) && to !== current) return { kind: 'move', faceId, personId: to };
+  return null;
+}

@@ -10,10 +10,10 @@ import { Switch } from '~/components/ui/Switch';
 import { useToast } from '~/components/ui/Toasts';
 import { apiFailure, requireSession } from '~/lib/auth.server';
 import { loadExplorePage } from '~/lib/explore-page-loader.server';
-import { updatePerson } from '~/lib/explore.server';
+import { assignPersonFace, listPeople, listPersonFaces, removePersonFace, updatePerson } from '~/lib/explore.server';
 import { faceStyle } from '~/lib/explore';
 import { isUuid } from '~/lib/ids';
-import { personName } from '~/lib/person-form';
+import { faceCorrection, personLabel, personName } from '~/lib/person-form';
 import '~/styles/explore.css';
 
 export { RouteErrorBoundary as ErrorBoundary } from '~/components/ErrorPage';
@@ -21,7 +21,18 @@ export { keepOnViewerChange as shouldRevalidate } from '~/lib/revalidate';
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.entry.name || 'Person'} · Trove` }];
 
 export function loader({ request, context, params }: LoaderFunctionArgs) {
-  return loadExplorePage(request, context, params, 'person');
+  const apiUrl = context.config.apiUrl;
+  // Their faces (to correct), and the other people a face may move to.
+  return loadExplorePage(request, context, params, 'person', async (session, id) => {
+    const [faces, people] = await Promise.all([
+      listPersonFaces(apiUrl, session.api, id),
+      listPeople(apiUrl, session.api, { limit: 100 }),
+    ]);
+    return {
+      faces,
+      others: people.filter((p) => p.id !== id).map((p) => ({ id: p.id, label: personLabel(p) })),
+    };
+  });
 }
 
 /** The change a form asks for: intent=name (name), intent=hide (hidden=true|false), intent=cover (cover: a photo's id, empty for the newest). */
@@ -48,7 +59,20 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (!isUuid(id)) throw json({ message: 'Not found' }, { status: 404 });
   // The session first: nobody without one gets their body read.
   const session = await requireSession(request, context);
-  const change = personChange(await request.formData());
+  const form = await request.formData();
+  const intent = form.get('intent');
+  if (intent === 'not-person' || intent === 'move-face') {
+    const correction = faceCorrection(form, id);
+    if (!correction) return json({ error: 'Choose a face and another person.' }, { status: 400 });
+    try {
+      if (correction.kind === 'remove') await removePersonFace(session.api, id, correction.faceId);
+      else await assignPersonFace(session.api, correction.personId, correction.faceId);
+      return json({ error: null }, { headers: await session.headers() });
+    } catch (err) {
+      throw apiFailure(err);
+    }
+  }
+  const change = personChange(form);
   if (typeof change === 'string') return json({ error: change }, { status: 400 });
   try {
     await updatePerson(session.api, id, change);
@@ -59,7 +83,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 }
 
 export default function PersonPage() {
-  const { entry: person, items, focus } = useLoaderData<typeof loader>();
+  const { entry: person, items, focus, faces, others } = useLoaderData<typeof loader>();
   const naming = useFetcher<typeof action>({ key: `person-name-${person.id}` });
   const hiding = useFetcher<typeof action>({ key: `person-hide-${person.id}` });
   const notify = useToast();
@@ -129,6 +153,68 @@ export default function PersonPage() {
         </hiding.Form>
       </div>
       <FormError>{error}</FormError>
+      <PersonFaces personId={person.id} faces={faces} others={others} />
     </ExploreEntryPage>
+  );
+}
+
+/**
+ * The person's faces, to correct grouping: "Not this person" takes a face away (it is never grouped
+ * into them again); "Move to" gives it to another person for good.
+ */
+function PersonFaces({
+  personId,
+  faces,
+  others,
+}: {
+  personId: string;
+  faces: Array<{ id: string; thumbnail: string; boundingBox: { x: number; y: number; width: number; height: number } }>;
+  others: Array<{ id: string; label: string }>;
+}) {
+  const fixing = useFetcher<typeof action>({ key: `person-faces-${personId}` });
+  if (faces.length === 0) return null;
+  const busy = fixing.state !== 'idle';
+  return (
+    <details className="person-faces">
+      <summary>Faces ({faces.length})</summary>
+      <ul>
+        {faces.map((face) => (
+          <li key={face.id}>
+            <span
+              className="person-face"
+              style={faceStyle(face.thumbnail, face.boundingBox)}
+              role="img"
+              aria-label="Face"
+            />
+            <fixing.Form method="post">
+              <input type="hidden" name="face" value={face.id} />
+              <Button type="submit" size="small" name="intent" value="not-person" disabled={busy}>
+                Not this person
+              </Button>
+            </fixing.Form>
+            {others.length > 0 ? (
+              <fixing.Form method="post" className="person-face-move">
+                <input type="hidden" name="intent" value="move-face" />
+                <input type="hidden" name="face" value={face.id} />
+                <select name="to" aria-label="Move to" defaultValue="" required>
+                  <option value="" disabled>
+                    Move to…
+                  </option>
+                  {others.map((o) => (
+                    <option key={o.id} value={o.id}>
+                      {o.label}
+                    </option>
+                  ))}
+                </select>
+                <Button type="submit" size="small" disabled={busy}>
+                  Move
+                </Button>
+              </fixing.Form>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      <FormError>{fixing.data?.error ?? null}</FormError>
+    </details>
   );
 }

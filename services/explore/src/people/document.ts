@@ -1,4 +1,4 @@
-import type { PersonV1 } from '@trove/proto-events';
+import type { FaceV1, PersonV1 } from '@trove/proto-events';
 
 /** A face's rectangle in the upright picture, fractions 0..1. */
 export interface FaceBox {
@@ -22,6 +22,17 @@ export interface FaceDoc {
   thumbnailKey: string;
   /** Null while the face waits for enough alike faces to start a person. */
   personId: string | null;
+  /** How usable for recognition (0..1), as the worker rated it; absent from older results: usable. */
+  quality?: number;
+  /** The user gave the face its person: grouping never moves it (absent: false). */
+  pinned?: boolean;
+  /** People the user said it is not ("not this person"): grouping never gives it to them. */
+  rejected?: string[];
+}
+
+/** A face as the contract answers it. */
+export function toFaceV1(doc: FaceDoc): FaceV1 {
+  return { id: doc._id, mediaItemId: doc.mediaItemId, box: doc.box, score: doc.score };
 }
 
 /** The face a person shows as its picture. */

@@ -1,27 +1,48 @@
 import { cosineDistance } from './embedding';
 
-/** How faces group into people (TROVE_PEOPLE_MATCH_DISTANCE, TROVE_PEOPLE_MIN_FACES). */
+/** How faces group into people (TROVE_PEOPLE_MATCH_DISTANCE, TROVE_PEOPLE_MIN_FACES, TROVE_PEOPLE_MIN_QUALITY). */
 export interface GroupingRules {
   /** Two faces are alike when their cosine distance is at most this. */
   maxDistance: number;
-  /** Unassigned alike faces (the new one included) it takes to start a person. */
+  /** Alike faces (the face itself included) a face needs to found a person: the core-point rule. */
   minFaces: number;
+  /** Faces of a lower quality (0..1; absent: usable) never found a person; they may join one. */
+  minQuality: number;
 }
 
-export const DEFAULT_GROUPING: GroupingRules = { maxDistance: 0.3, minFaces: 1 };
+/**
+ * Defaults, to be re-measured with each embedding model (the worker's choice): 0.30 was measured
+ * with FaceRes on the seed photos.
+ */
+export const DEFAULT_GROUPING: GroupingRules = { maxDistance: 0.3, minFaces: 1, minQuality: 0.5 };
 
-/** A face as grouping sees it: an id, its embedding and its person (null: none yet). */
+/** A face as grouping sees it: an id, its embedding and its person (null: none yet), with the user's corrections. */
 export interface GroupedFace {
   id: string;
   embedding: Float32Array;
   personId: string | null;
+  /** 0..1; absent: usable. */
+  quality?: number;
+  /** The user chose its person: grouping never moves it. */
+  pinned?: boolean;
+  /** People the user said it is not: grouping never gives it to them. */
+  rejected?: readonly string[];
 }
 
+/** A new face for `FaceGrouping.add`. */
+export type NewFace = Omit<GroupedFace, 'personId' | 'pinned'>;
+
+const usable = (f: { quality?: number }, rules: GroupingRules) =>
+  f.quality === undefined || f.quality >= rules.minQuality;
+const rejects = (f: GroupedFace, personId: string) => f.rejected?.includes(personId) ?? false;
+
 /**
- * The faces of one user in memory, grouped as they arrive:
- * - a new face joins the person of its nearest assigned face when that one is alike;
- * - otherwise, once at least `minFaces` unassigned faces are alike (the new one included), they
- *   start a new person together; else the new face waits unassigned.
+ * The faces of one user in memory, grouped as they arrive (incremental assignment):
+ * - a new face joins the person of its nearest assigned face when that one is alike (people it
+ *   was told it is not are skipped);
+ * - otherwise, when it may found a person (quality at least the minimum) and at least `minFaces`
+ *   faces alike to it wait unassigned (itself included), they start a new person together; else
+ *   it waits unassigned.
  * The person of a face already assigned never changes here (merging and regrouping do that).
  * Every face is compared with every other: fine for a family library; the repository and the
  * service keep it behind `add`, so an index can replace it.
@@ -42,7 +63,7 @@ export class FaceGrouping {
   }
 
   /** Adds a face (its person is decided here) and answers its person, null while it waits. */
-  add(face: { id: string; embedding: Float32Array }): string | null {
+  add(face: NewFace): string | null {
     const added: GroupedFace = { ...face, personId: null };
     let nearest: GroupedFace | undefined;
     let nearestDistance = Infinity;
@@ -51,10 +72,10 @@ export class FaceGrouping {
       const d = cosineDistance(face.embedding, other.embedding);
       if (d > this.rules.maxDistance) continue;
       if (other.personId === null) alikeUnassigned.push(other);
-      else if (d < nearestDistance) [nearest, nearestDistance] = [other, d];
+      else if (d < nearestDistance && !rejects(added, other.personId)) [nearest, nearestDistance] = [other, d];
     }
     if (nearest) added.personId = nearest.personId;
-    else if (alikeUnassigned.length + 1 >= this.rules.minFaces) {
+    else if (usable(face, this.rules) && alikeUnassigned.length + 1 >= this.rules.minFaces) {
       const personId = this.newPersonId();
       this.newPeople.push(personId);
       added.personId = personId;
@@ -62,6 +83,11 @@ export class FaceGrouping {
     }
     this.faces.push(added);
     return added.personId;
+  }
+
+  /** Adds a face whose person is already decided (a face the user placed, carried over from an earlier result). */
+  place(face: GroupedFace): void {
+    this.faces.push({ ...face });
   }
 
   /** The person of every face now. */
@@ -82,39 +108,142 @@ export class FaceGrouping {
   }
 }
 
+/** A group being built by `regroup`: its faces and what they say about the people they may become. */
+interface Group {
+  members: number[];
+  /** Old people of its faces, with how many faces each. */
+  votes: Map<string, number>;
+  /** People any of its faces is not. */
+  rejected: Set<string>;
+}
+
+export interface RegroupResult {
+  /** Every face's person after regrouping (null: unassigned). */
+  personOf: Map<string, string | null>;
+  /** Old people some group kept. */
+  reused: string[];
+  /** New people (their ids from `newPersonId`). */
+  created: string[];
+  /** Old people left without a face: neither named nor pinned to (the service removes them). */
+  dropped: string[];
+}
+
 /**
- * Groups faces from scratch (in the order given), then lets each new group keep the id of the old
- * person holding most of its faces (largest groups choose first), so names and choices survive a
- * regrouping. Answers each face's person and which old people are left without a group.
+ * Groups all of a user's faces from scratch, as DBSCAN does, with the user's corrections as constraints:
+ * 1. a face is a core face when its quality may found a person and at least `minFaces` faces
+ *    (itself included) are alike to it;
+ * 2. alike core faces are joined into groups, nearest pairs first (people split by the
+ *    incremental assignment merge here), except where the two groups would stand for two
+ *    different named (`kept`) people, or for a person a face of the other group is not;
+ * 3. every other face joins the group of its nearest alike core face, else keeps its old person
+ *    when that one is kept (named or hidden), else waits unassigned;
+ * 4. each group becomes a person: the kept old person with most of its faces (several groups may
+ *    share one: a name is never lost), else the old person with most of its faces not taken by
+ *    a larger group, else a new person;
+ * 5. a face the user placed (pinned) keeps its person and stays out of the groups; a face never
+ *    gets a person it is not (it waits unassigned).
+ * Faces are taken in the order given (a stable one keeps the result stable).
  */
 export function regroup(
   faces: GroupedFace[],
   rules: GroupingRules,
   newPersonId: () => string,
-): { personOf: Map<string, string | null>; reused: string[]; created: string[]; dropped: string[] } {
-  let temp = 0;
-  const grouping = new FaceGrouping([], rules, () => `group-${temp++}`);
-  for (const f of faces) grouping.add(f);
-  const members = new Map<string, GroupedFace[]>();
-  for (const f of grouping.all()) if (f.personId) members.set(f.personId, [...(members.get(f.personId) ?? []), f]);
-  const oldPersonOf = new Map(faces.map((f) => [f.id, f.personId]));
-  const groups = [...members.entries()].sort((a, b) => b[1].length - a[1].length);
-  const taken = new Set<string>();
-  const idOfGroup = new Map<string, string>();
-  const created: string[] = [];
-  for (const [group, groupFaces] of groups) {
-    const votes = new Map<string, number>();
-    for (const f of groupFaces) {
-      const old = oldPersonOf.get(f.id);
-      if (old && !taken.has(old)) votes.set(old, (votes.get(old) ?? 0) + 1);
+  kept: ReadonlySet<string> = new Set(),
+): RegroupResult {
+  const n = faces.length;
+  // Alike pairs, once: the only O(n²) step.
+  const neighbours: number[][] = faces.map(() => []);
+  const edges: Array<[number, number, number]> = [];
+  for (let i = 0; i < n; i++)
+    for (let j = i + 1; j < n; j++) {
+      const d = cosineDistance(faces[i]!.embedding, faces[j]!.embedding);
+      if (d > rules.maxDistance) continue;
+      neighbours[i]!.push(j);
+      neighbours[j]!.push(i);
+      edges.push([d, i, j]);
     }
-    const [best] = [...votes.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-    const id = best ? best[0] : newPersonId();
-    if (best) taken.add(id);
-    else created.push(id);
-    idOfGroup.set(group, id);
+  // Pinned faces stay out of the groups: the user placed that one face, not its look-alikes.
+  const core = faces.map((f, i) => !f.pinned && usable(f, rules) && neighbours[i]!.length + 1 >= rules.minFaces);
+
+  // Groups of core faces: union-find, nearest pairs first, refusing unions the constraints forbid.
+  const parent = faces.map((_, i) => i);
+  const find = (i: number): number => {
+    while (parent[i] !== i) i = parent[i] = parent[parent[i]!]!;
+    return i;
+  };
+  const groups = new Map<number, Group>();
+  faces.forEach((f, i) => {
+    if (!core[i]) return;
+    groups.set(i, {
+      members: [i],
+      votes: new Map(f.personId ? [[f.personId, 1]] : []),
+      rejected: new Set(f.rejected ?? []),
+    });
+  });
+  /** The person a group stands for as far as the constraints go: its kept old person with most faces. */
+  const claim = (g: Group): string | undefined => {
+    let best: [string, number] | undefined;
+    for (const [p, c] of g.votes) if (kept.has(p) && (!best || c > best[1])) best = [p, c];
+    return best?.[0];
+  };
+  const compatible = (a: Group, b: Group) => {
+    const [ca, cb] = [claim(a), claim(b)];
+    if (ca && cb && ca !== cb) return false;
+    return !(ca && b.rejected.has(ca)) && !(cb && a.rejected.has(cb));
+  };
+  edges.sort((x, y) => x[0] - y[0] || x[1] - y[1] || x[2] - y[2]);
+  for (const [, i, j] of edges) {
+    if (!core[i] || !core[j]) continue;
+    let [a, b] = [find(i), find(j)];
+    if (a === b) continue;
+    let [ga, gb] = [groups.get(a)!, groups.get(b)!];
+    if (!compatible(ga, gb)) continue;
+    if (ga.members.length < gb.members.length) [a, b, ga, gb] = [b, a, gb, ga];
+    parent[b] = a;
+    ga.members.push(...gb.members);
+    for (const [p, c] of gb.votes) ga.votes.set(p, (ga.votes.get(p) ?? 0) + c);
+    for (const p of gb.rejected) ga.rejected.add(p);
+    groups.delete(b);
   }
-  const personOf = new Map(grouping.all().map((f) => [f.id, f.personId ? idOfGroup.get(f.personId)! : null]));
+
+  // Each group's person: largest groups choose first.
   const oldPeople = new Set(faces.flatMap((f) => (f.personId ? [f.personId] : [])));
-  return { personOf, reused: [...taken], created, dropped: [...oldPeople].filter((p) => !taken.has(p)) };
+  const personOfGroup = new Map<number, string>();
+  const taken = new Set<string>();
+  const created: string[] = [];
+  const ordered = [...groups.entries()].sort((x, y) => y[1].members.length - x[1].members.length || x[0] - y[0]);
+  for (const [root, g] of ordered) {
+    const byVotes = [...g.votes.entries()].sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0]));
+    const person = claim(g) ?? byVotes.find(([p]) => !kept.has(p) && !taken.has(p))?.[0] ?? newPersonId();
+    if (!oldPeople.has(person)) created.push(person);
+    taken.add(person);
+    personOfGroup.set(root, person);
+  }
+
+  const personOf = new Map<string, string | null>();
+  faces.forEach((f, i) => {
+    let person: string | null;
+    if (f.pinned && f.personId) person = f.personId;
+    else if (core[i]) person = personOfGroup.get(find(i)) ?? null;
+    else {
+      // A border face: the group of its nearest alike core face it may belong to.
+      let best: [string, number] | undefined;
+      for (const j of neighbours[i]!) {
+        if (!core[j]) continue;
+        const p = personOfGroup.get(find(j));
+        const d = cosineDistance(f.embedding, faces[j]!.embedding);
+        if (p && !rejects(f, p) && (!best || d < best[1])) best = [p, d];
+      }
+      person = best?.[0] ?? (f.personId && kept.has(f.personId) ? f.personId : null);
+    }
+    personOf.set(f.id, person && !rejects(f, person) ? person : null);
+  });
+
+  const final = new Set([...personOf.values()].filter((p): p is string => p !== null));
+  return {
+    personOf,
+    reused: [...oldPeople].filter((p) => final.has(p)),
+    created: created.filter((p) => final.has(p)),
+    dropped: [...oldPeople].filter((p) => !final.has(p) && !kept.has(p)),
+  };
 }

@@ -75,6 +75,31 @@ export class PeopleRepository {
     return personIds(old);
   }
 
+  /** One of the user's faces. */
+  async faceOfUser(userId: string, id: string): Promise<FaceDoc | null> {
+    return this.faces.findOne({ _id: id, userId });
+  }
+
+  /** A slice of the person's faces, newest item first (every item: the user corrects faces, not photos). */
+  async facesOfPerson(userId: string, personId: string, skip: number, limit: number): Promise<FaceDoc[]> {
+    const faces = await this.faces.find({ userId, personId });
+    if (faces.length === 0) return [];
+    const items = await this.items.find({ userId, _id: { $in: [...new Set(faces.map((f) => f.mediaItemId))] } });
+    const taken = new Map(items.map((i) => [i._id, i.creationTime.getTime()]));
+    const when = (f: FaceDoc) => taken.get(f.mediaItemId) ?? -Infinity;
+    faces.sort((a, b) => when(b) - when(a) || a.mediaItemId.localeCompare(b.mediaItemId) || a.index - b.index);
+    return faces.slice(skip, skip + limit);
+  }
+
+  /** The user's correction of one face: its person, whether they chose it, the people it is not. */
+  async correctFace(
+    userId: string,
+    faceId: string,
+    change: { personId: string | null; pinned: boolean; rejected: string[] },
+  ): Promise<void> {
+    await this.faces.updateOne({ _id: faceId, userId }, { $set: change });
+  }
+
   async setPersonOfFace(userId: string, faceId: string, personId: string | null): Promise<void> {
     await this.faces.updateOne({ _id: faceId, userId }, { $set: { personId } });
   }
@@ -129,6 +154,11 @@ export class PeopleRepository {
   async peopleByIds(userId: string, ids: string[]): Promise<PersonDoc[]> {
     if (ids.length === 0) return [];
     return this.people.find({ userId, _id: { $in: ids } }, { sort: { nameKey: 1, _id: 1 } });
+  }
+
+  /** The user's people grouping must keep: named or hidden ones (the user's choices live on them). */
+  async keptPeopleIds(userId: string): Promise<string[]> {
+    return (await this.people.find({ userId })).filter((p) => p.name !== '' || p.hidden).map((p) => p._id);
   }
 
   async allPeopleIds(userId: string): Promise<string[]> {

@@ -3,6 +3,7 @@ import { encodeEmbedding } from '@trove/proto-events';
 import type { MediaItemProcessedV1 } from '@trove/proto-events';
 import { processedResult } from '../places-things/processed.fake';
 import { newTestServices } from '../test-services.fake';
+import { PeopleRepository } from './repository';
 import { faceOf, randomPerson, seeded } from './synthetic.fake';
 
 describe('people (grouping, naming, hiding, merging, covers, visibility) on the embedded store and a fake media service', () => {
@@ -184,5 +185,132 @@ describe('people (grouping, naming, hiding, merging, covers, visibility) on the 
     await t.people.userDeleted(bob);
     expect(await t.people.list(bob, 1, 100)).toEqual([]);
     expect(await t.people.list(alice, 1, 100)).toHaveLength(2);
+  });
+
+  // ---- the user's corrections and regrouping after a faces job -----------------------------------
+
+  /** The ids of a person's faces, as the person page lists them. */
+  const faceIds = async (personId: string) => (await t.people.faces(alice, personId, 1, 100)).map((f) => f.id);
+
+  it("lists a person's faces; assigning a face moves it for good; not-this-person leaves it unassigned and never back", async () => {
+    const both = await photo(1, [ann, ben]);
+    const annOnly = await photo(2, [ann]);
+    const a = (await t.people.ofItem(alice, annOnly))[0]!;
+    const b = (await t.people.ofItem(alice, both)).find((p) => p.id !== a.id)!;
+    const [annInBoth] = (await t.people.faces(alice, a.id, 1, 100)).filter((f) => f.mediaItemId === both);
+    expect(await t.people.faces(alice, a.id, 1, 100)).toEqual([
+      { id: expect.any(String), mediaItemId: annOnly, box: expect.any(Object), score: expect.any(Number) },
+      annInBoth,
+    ]);
+    expect(await t.people.faces(alice, a.id, 2, 1)).toEqual([annInBoth]);
+
+    // The user says Ann's face in the first photo is Ben's: it moves, and processing the photo again keeps it there.
+    await t.people.assignFace(alice, b.id, annInBoth!.id);
+    expect((await faceIds(b.id)).sort()).toHaveLength(2);
+    expect(await faceIds(a.id)).not.toContain(annInBoth!.id);
+    expect(await t.people.get(alice, b.id)).toMatchObject({ mediaItemsCount: 1 });
+    await process(result(alice, both, 1, [ann, ben]));
+    expect(await faceIds(b.id)).toContain(annInBoth!.id);
+    await t.people.regroup(alice);
+    expect(await faceIds(b.id)).toContain(annInBoth!.id);
+
+    // Not Ben after all: the face waits unassigned; neither processing again nor regrouping gives it back to Ben.
+    await t.people.removeFace(alice, b.id, annInBoth!.id);
+    expect(await faceIds(b.id)).not.toContain(annInBoth!.id);
+    await process(result(alice, both, 1, [ann, ben]));
+    await t.people.regroup(alice);
+    expect(await faceIds(b.id)).not.toContain(annInBoth!.id);
+    // Regrouping gives it to the person its look-alikes are (Ann), whom the user never refused.
+    expect(await faceIds(a.id)).toContain(annInBoth!.id);
+
+    // Another user's person or face, or a face the person does not have: not found.
+    const bobs = await photo(3, [ann], bob);
+    const bobsPerson = (await t.people.ofItem(bob, bobs))[0]!;
+    const [bobsFace] = await t.people.faces(bob, bobsPerson.id, 1, 10);
+    for (const call of [
+      () => t.people.faces(bob, a.id, 1, 10),
+      () => t.people.assignFace(bob, a.id, bobsFace!.id),
+      () => t.people.removeFace(bob, a.id, annInBoth!.id),
+    ])
+      await expect(call()).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'person not found' });
+    await expect(t.people.assignFace(alice, a.id, bobsFace!.id)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'face not found',
+    });
+    await expect(t.people.removeFace(alice, b.id, annInBoth!.id)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'face not found',
+    });
+    expect(await t.people.faces(bob, bobsPerson.id, 1, 10)).toEqual([bobsFace]);
+  });
+
+  it('a faces job after a new embedding model: each photo keeps its people, then regrouping merges what split and keeps every name', async () => {
+    // The library as the old model (1024 values) grouped it: Ann named, in three photos.
+    const ids = [await photo(1, [ann, ben]), await photo(2, [ann]), await photo(3, [ann, cid])];
+    const annId = (await personIn(ids[1]!)).id;
+    await t.people.update(alice, annId, { name: 'Ann' });
+    // The new model (512 values) re-processes every photo, as a faces job does; its faces look nothing like the old ones.
+    const next = seeded(99);
+    const [ann2, ben2, cid2] = [randomPerson(next, 512), randomPerson(next, 512), randomPerson(next, 512)];
+    const again = (day: number, id: string, who: Float32Array[]) =>
+      process({
+        ...result(alice, id, day, []),
+        faces: who.map((person, i) => ({
+          box: { x: i / 10, y: 0.1, width: 0.1, height: 0.1 },
+          score: 0.9,
+          quality: 0.9,
+          embedding: encodeEmbedding(faceOf(person, next)),
+          thumbnailKey: `media/${alice}/${id}/faces/${i}.webp`,
+        })),
+      });
+    await again(1, ids[0]!, [ann2, ben2]);
+    await again(2, ids[1]!, [ann2]);
+    await again(3, ids[2]!, [ann2, cid2]);
+    expect(await t.people.get(alice, annId)).toMatchObject({ name: 'Ann', mediaItemsCount: 3 });
+    // Split as an earlier grouping could have: Ann's newest face in an unnamed person of its own.
+    const [newest] = await t.people.faces(alice, annId, 1, 1);
+    const repo = await PeopleRepository.open(t.store);
+    const split = await repo.createPerson(alice);
+    await repo.setPersonOfFace(alice, newest!.id, split);
+    await repo.refreshSummary(alice, split);
+    await repo.refreshSummary(alice, annId);
+    expect(await t.people.get(alice, annId)).toMatchObject({ mediaItemsCount: 2 });
+    expect(await t.people.regroup(alice)).toEqual({ faces: 5, people: 3 });
+    expect(await t.people.get(alice, annId)).toMatchObject({ name: 'Ann', mediaItemsCount: 3 });
+    expect(await faceIds(annId)).toContain(newest!.id);
+    await expect(t.people.get(alice, split)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(await counts()).toEqual([
+      ['Ann', 3],
+      ['', 1],
+      ['', 1],
+    ]);
+  });
+
+  it('a face the user moved stays through regrouping; a face below the minimum quality founds nobody', async () => {
+    const first = await photo(1, [ann]);
+    const second = await photo(2, [ann]);
+    const a = await personIn(first);
+    expect((await personIn(second)).id).toBe(a.id);
+    const other = await personIn(await photo(3, [ben]));
+    await t.people.assignFace(alice, other.id, (await t.people.faces(alice, a.id, 1, 1))[0]!.id);
+    await t.people.regroup(alice);
+    expect((await t.people.faces(alice, other.id, 1, 10)).map((f) => f.mediaItemId)).toContain(second);
+    expect(await t.people.itemIds(alice, a.id, 1, 10)).toEqual([first]);
+    // A blurry face of someone new founds nobody; it waits unassigned.
+    const id = randomUUID();
+    t.media.add(alice, id);
+    await process({
+      ...result(alice, id, 4, []),
+      faces: [
+        {
+          box: { x: 0.1, y: 0.1, width: 0.02, height: 0.02 },
+          score: 0.6,
+          quality: 0.1,
+          embedding: encodeEmbedding(faceOf(randomPerson(random), random)),
+          thumbnailKey: `media/${alice}/${id}/faces/0.webp`,
+        },
+      ],
+    });
+    expect(await t.people.ofItem(alice, id)).toEqual([]);
   });
 });

@@ -1,12 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { decodeEmbedding } from '@trove/proto-events';
-import type { ContentLocationV1, MediaItemProcessedV1, PersonV1 } from '@trove/proto-events';
+import type { ContentLocationV1, FaceV1, MediaItemProcessedV1, PersonV1 } from '@trove/proto-events';
 import { badRequest, notFound } from '@trove/kit';
 import type { MediaStates } from '../ports/media';
 import { FaceGrouping, regroup } from './grouping';
 import type { GroupedFace, GroupingRules } from './grouping';
-import { toPersonV1 } from './document';
-import type { FaceDoc, PersonDoc } from './document';
+import { toFaceV1, toPersonV1 } from './document';
+import type { FaceBox, FaceDoc, PersonDoc } from './document';
+import { cosineDistance } from './embedding';
 import type { PeopleRepository } from './repository';
 
 export const personNotFound = () => notFound('person not found');
@@ -23,7 +24,19 @@ const groupedFace = (f: FaceDoc): GroupedFace => ({
   id: f._id,
   embedding: decodeEmbedding(f.embedding),
   personId: f.personId,
+  ...(f.quality !== undefined ? { quality: f.quality } : {}),
+  ...(f.pinned ? { pinned: true } : {}),
+  ...(f.rejected?.length ? { rejected: f.rejected } : {}),
 });
+
+/** How much two boxes overlap: intersection over union, 0..1. */
+function overlap(a: FaceBox, b: FaceBox): number {
+  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+  const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+  if (w <= 0 || h <= 0) return 0;
+  const inter = w * h;
+  return inter / (a.width * a.height + b.width * b.height - inter);
+}
 
 /** What the user may change of a person (fields left out stay). */
 export interface PersonUpdate {
@@ -80,6 +93,12 @@ export class PeopleService {
   /** One of the user's people, also hidden or with no visible item. */
   async get(userId: string, id: string): Promise<PersonV1> {
     return toPersonV1(await this.existing(userId, id));
+  }
+
+  /** A page of the person's faces, newest photo first (hidden and trashed photos too: the user corrects faces). */
+  async faces(userId: string, id: string, page: number, limit: number): Promise<FaceV1[]> {
+    await this.existing(userId, id);
+    return (await this.repo.facesOfPerson(userId, id, (page - 1) * limit, limit)).map(toFaceV1);
   }
 
   /** Ids of a page of the person's visible items, newest first. */
@@ -150,14 +169,58 @@ export class PeopleService {
   }
 
   /**
-   * Groups all of the user's faces again from scratch, in a stable order; each new group keeps the
-   * id (name, hidden, cover choice) of the old person holding most of its faces, old people left
-   * without a group are removed. For the jobs service (`trove.v1.explore.people.regroup`).
+   * The user gives a face to a person: it moves there for good (grouping never moves it again, and
+   * the person is no longer one it is not). Either not the user's: not found.
+   */
+  async assignFace(userId: string, personId: string, faceId: string): Promise<void> {
+    const moved = await this.oneAtATime(userId, async () => {
+      await this.existing(userId, personId);
+      const face = await this.repo.faceOfUser(userId, faceId);
+      if (!face) throw faceNotFound();
+      await this.repo.correctFace(userId, faceId, {
+        personId,
+        pinned: true,
+        rejected: (face.rejected ?? []).filter((p) => p !== personId),
+      });
+      await this.refresh(userId, [face.personId, personId]);
+      return face;
+    });
+    await this.namesChanged(userId, [moved.mediaItemId]);
+  }
+
+  /**
+   * "Not this person": the face leaves the person and waits unassigned; grouping never gives it to
+   * them again. Not found unless the person is the user's and has the face.
+   */
+  async removeFace(userId: string, personId: string, faceId: string): Promise<void> {
+    const removed = await this.oneAtATime(userId, async () => {
+      await this.existing(userId, personId);
+      const face = await this.repo.faceOfUser(userId, faceId);
+      if (!face || face.personId !== personId) throw faceNotFound();
+      await this.repo.correctFace(userId, faceId, {
+        personId: null,
+        pinned: false,
+        rejected: [...new Set([...(face.rejected ?? []), personId])],
+      });
+      await this.refresh(userId, [personId]);
+      return face;
+    });
+    await this.namesChanged(userId, [removed.mediaItemId]);
+  }
+
+  /**
+   * Groups all of the user's faces again from scratch (`regroup` of grouping.ts: the core-point
+   * rule, split people merged), in a stable order. Each group keeps the id (name, hidden, cover
+   * choice) of the old person it mostly holds; named and hidden people are never removed nor merged
+   * with one another; the user's pins and rejections hold. Old people left without a face are
+   * removed. After a `faces` job (`events.v1.people.regroup.requested`) and on request
+   * (`trove.v1.explore.people.regroup`).
    */
   async regroup(userId: string): Promise<{ faces: number; people: number }> {
     const counts = await this.oneAtATime(userId, async () => {
       const faces = await this.repo.facesOfUser(userId);
-      const { personOf, created, dropped } = regroup(faces.map(groupedFace), this.rules, randomUUID);
+      const kept = new Set(await this.repo.keptPeopleIds(userId));
+      const { personOf, created, dropped } = regroup(faces.map(groupedFace), this.rules, randomUUID, kept);
       for (const id of created) await this.repo.createPerson(userId, id);
       for (const f of faces)
         if (personOf.get(f._id) !== f.personId)
@@ -187,9 +250,10 @@ export class PeopleService {
         this.rules,
         randomUUID,
       );
+      const before = known.filter((f) => f.mediaItemId === mediaItemId);
       const docs: FaceDoc[] = faces.map((face, index) => {
         const embedding = decodeEmbedding(face.embedding);
-        return {
+        const doc: FaceDoc = {
           _id: faceId(mediaItemId, index),
           userId,
           mediaItemId,
@@ -198,8 +262,28 @@ export class PeopleService {
           score: face.score,
           embedding: face.embedding,
           thumbnailKey: face.thumbnailKey,
-          personId: grouping.add({ id: `new-${index}`, embedding }),
+          personId: null,
+          ...(face.quality !== undefined ? { quality: face.quality } : {}),
         };
+        // The same face as before (same place, and alike or from another model): the user's corrections stay with it.
+        const earlier = this.sameFace(before, face.box, embedding);
+        if (earlier?.rejected?.length) doc.rejected = earlier.rejected;
+        const id = `new-${index}`;
+        const carried =
+          earlier?.personId && (earlier.pinned || decodeEmbedding(earlier.embedding).length !== embedding.length);
+        if (carried) {
+          // Pinned by the user, or a face of the earlier model (nothing to compare it with yet): it keeps its person.
+          doc.personId = earlier.personId;
+          if (earlier.pinned) doc.pinned = true;
+          grouping.place({ id, embedding, personId: doc.personId, pinned: doc.pinned ?? false });
+        } else
+          doc.personId = grouping.add({
+            id,
+            embedding,
+            ...(doc.quality !== undefined ? { quality: doc.quality } : {}),
+            ...(doc.rejected ? { rejected: doc.rejected } : {}),
+          });
+        return doc;
       });
       for (const id of grouping.newPeople) await this.repo.createPerson(userId, id);
       // Waiting faces a new person took (never the item's own: those are replaced below).
@@ -239,6 +323,23 @@ export class PeopleService {
   }
 
   // ---- helpers ----------------------------------------------------------------------------------
+
+  /**
+   * The item's earlier face a new one replaces: the one its box overlaps most (at least half),
+   * when their embeddings are alike or cannot be compared (another model made the earlier one).
+   */
+  private sameFace(before: FaceDoc[], box: FaceBox, embedding: Float32Array): FaceDoc | undefined {
+    let best: [FaceDoc, number] | undefined;
+    for (const f of before) {
+      const o = overlap(f.box, box);
+      if (o >= 0.5 && (!best || o > best[1])) best = [f, o];
+    }
+    if (!best) return undefined;
+    const earlier = decodeEmbedding(best[0].embedding);
+    return earlier.length !== embedding.length || cosineDistance(earlier, embedding) <= this.rules.maxDistance
+      ? best[0]
+      : undefined;
+  }
 
   private async existing(userId: string, id: string): Promise<PersonDoc> {
     const person = await this.repo.person(userId, id);

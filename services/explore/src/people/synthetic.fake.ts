@@ -22,13 +22,13 @@ function unit(values: Float32Array): Float32Array {
 export const DIMENSIONS = 1024;
 
 /** A random unit direction: one person. */
-export function randomPerson(random: () => number): Float32Array {
-  return unit(Float32Array.from({ length: DIMENSIONS }, () => gaussian(random)));
+export function randomPerson(random: () => number, dimensions = DIMENSIONS): Float32Array {
+  return unit(Float32Array.from({ length: dimensions }, () => gaussian(random)));
 }
 
 /** One face of `person`: noise of about `noise` length added, length 1 again. */
 export function faceOf(person: Float32Array, random: () => number, noise = 0.35): Float32Array {
-  const scale = noise / Math.sqrt(DIMENSIONS);
+  const scale = noise / Math.sqrt(person.length);
   return unit(person.map((v) => v + gaussian(random) * scale));
 }
 

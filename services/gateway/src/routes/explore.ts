@@ -1,4 +1,5 @@
 import {
+  assignFaceRpc,
   getMediaItemsRpc,
   getPersonRpc,
   getPlaceRpc,
@@ -7,6 +8,7 @@ import {
   listMediaItemPlacesRpc,
   listMediaItemThingsRpc,
   listPeopleRpc,
+  listPersonFacesRpc,
   listPersonMediaItemsRpc,
   listPlaceMediaItemsRpc,
   listPlacesRpc,
@@ -14,6 +16,7 @@ import {
   listThingsRpc,
   locateFaceRpc,
   mergePeopleRpc,
+  removePersonFaceRpc,
   updatePersonRpc,
 } from '@trove/proto-events';
 import type { MediaItemIdsV1, MediaItemV1 } from '@trove/proto-events';
@@ -197,6 +200,27 @@ export function exploreRoutes(routes: OperationRouter, deps: ExploreRouteDeps): 
     'mergePeople',
     userCommand((req, userId) =>
       deps.bus.request(mergePeopleRpc, { userId, id: req.params.id, people: req.body.people }),
+    ),
+  );
+
+  // The user's corrections: a person's faces, each with its own thumbnail; a face given to a person, or taken from one.
+  routes.handle(
+    'listPersonFaces',
+    userAnswer(async (req, userId) => {
+      const { faces } = await deps.bus.request(listPersonFacesRpc, { userId, id: req.params.id, ...req.query });
+      return present(req).faces(faces);
+    }),
+  );
+  routes.handle(
+    'assignPersonFace',
+    userCommand((req, userId) =>
+      deps.bus.request(assignFaceRpc, { userId, id: req.params.id, faceId: req.params.faceId }),
+    ),
+  );
+  routes.handle(
+    'removePersonFace',
+    userCommand((req, userId) =>
+      deps.bus.request(removePersonFaceRpc, { userId, id: req.params.id, faceId: req.params.faceId }),
     ),
   );
 

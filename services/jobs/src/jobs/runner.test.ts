@@ -233,6 +233,19 @@ describe('jobs and their runner (SQLite, fake media and queue)', () => {
       expect(queue.work).toEqual([]);
     });
 
+    it('a `faces` job asks explore to regroup people once, after every item is done; other jobs do not', async () => {
+      media.add(alice, 7);
+      queue.doneItems = (jobId) => [...reported].filter((r) => r.startsWith(`${jobId}:`)).length;
+      const job = await jobs.create({ userId: alice, components: 'people', allowed: ALL });
+      await runner({ maxInFlight: 2 }).tick();
+      await until('the job to complete', async () => (await statusOf(job.id)) === 'COMPLETED');
+      expect(queue.regroups).toEqual([{ jobId: job.id, doneItems: 7 }]);
+      const places = await jobs.create({ userId: alice, components: 'places,things', allowed: ALL });
+      await runner().tick();
+      await until('the places job to complete', async () => (await statusOf(places.id)) === 'COMPLETED');
+      expect(queue.regroups.map((r) => r.jobId)).toEqual([job.id]);
+    });
+
     it("user deletion stops a running job and removes the user's jobs", async () => {
       media.add(alice, 6);
       const job = await jobs.create({ userId: alice, components: 'places', allowed: ALL });

@@ -141,6 +141,9 @@ export class JobRunner {
       more = items.length === batch;
     }
     if (!(await this.roomFor(job, lease, 1))) return; // every item done
+    // New faces are all filed: explore groups the user's faces again (merging split people). Asked
+    // before completing, so a runner dying in between asks again (the same msgId) rather than never.
+    if (job.work.includes('faces')) await queue.requestPeopleRegroup(job);
     const completed = await repo.transition(job._id, ['RUNNING'], 'COMPLETED', {
       leaseOwner: this.owner,
       set: { total: await repo.walked(job._id) },

@@ -5,6 +5,10 @@ import type { JobQueue } from './queue';
 export class RecordingQueue implements JobQueue {
   readonly work: Array<{ jobId: string; mediaItemId: string; components: string[] }> = [];
   readonly rebuilds: string[] = [];
+  /** Jobs that asked for people to be regrouped, with how many of their items were done then. */
+  readonly regroups: Array<{ jobId: string; doneItems: number }> = [];
+  /** How many items of a job are done now (set by the test's fake worker). */
+  doneItems: (jobId: string) => number = () => 0;
   /** Every publish, duplicates included. */
   publishes = 0;
   /** Throws on the publish after this many (a runner dying mid-step); undefined: never. */
@@ -19,5 +23,10 @@ export class RecordingQueue implements JobQueue {
 
   async requestSearchRebuild(job: JobDoc): Promise<void> {
     if (!this.rebuilds.includes(job._id)) this.rebuilds.push(job._id);
+  }
+
+  async requestPeopleRegroup(job: JobDoc): Promise<void> {
+    if (!this.regroups.some((r) => r.jobId === job._id))
+      this.regroups.push({ jobId: job._id, doneItems: this.doneItems(job._id) });
   }
 }

@@ -1,4 +1,4 @@
-import { processMediaItemWork, searchRebuildRequestedEvent } from '@trove/proto-events';
+import { peopleRegroupRequestedEvent, processMediaItemWork, searchRebuildRequestedEvent } from '@trove/proto-events';
 import type { EventPublisher } from '@trove/kit';
 import type { JobDoc, WalkedItem } from '../jobs/document';
 
@@ -8,6 +8,8 @@ export interface JobQueue {
   publishWork(job: JobDoc, item: WalkedItem): Promise<void>;
   /** The `search` component's seam: events.v1.search.rebuild.requested, once per job. */
   requestSearchRebuild(job: JobDoc): Promise<void>;
+  /** The `faces` component's last step: events.v1.people.regroup.requested, once per job. */
+  requestPeopleRegroup(job: JobDoc): Promise<void>;
 }
 
 export function jobQueueOverBus(bus: EventPublisher): JobQueue {
@@ -30,6 +32,13 @@ export function jobQueueOverBus(bus: EventPublisher): JobQueue {
         searchRebuildRequestedEvent,
         { userId: job.userId, jobId: job._id, requestedAt: new Date().toISOString() },
         { msgId: `search-rebuild-${job._id}` },
+      );
+    },
+    async requestPeopleRegroup(job) {
+      await bus.publish(
+        peopleRegroupRequestedEvent,
+        { userId: job.userId, jobId: job._id, requestedAt: new Date().toISOString() },
+        { msgId: `people-regroup-${job._id}` },
       );
     },
   };
