@@ -19,7 +19,7 @@ const swc = (tsx) => [
 ];
 
 const common = {
-  testEnvironment: 'node',
+  testEnvironment: '<rootDir>/jest.node-environment.js',
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   // ESM-only packages (the worker's places component) are compiled to CommonJS like our sources: the
   // worker loads them with import(), which jest turns into require(), and jest on Node 20 cannot require() ESM.

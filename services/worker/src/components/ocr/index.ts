@@ -1,13 +1,19 @@
 /**
- * OCR: the words written in a photo (a sign, a card, a label), read by tesseract.js (LSTM,
- * English) on the greyscale picture. Only words of confident lines are kept: tesseract reads
- * texture as isolated letters with high confidence, so a line also needs a few letters or digits.
- * Measured on a 1600x1000 card: "HAPPY BIRTHDAY GRANDMA" read in about 220 ms once the engine is
- * loaded (0.5–0.9 s, once per process); photos without text give nothing, in 0.3–1.8 s.
+ * OCR: the words written in a photo (a sign, a card, a label, a page), case kept, in reading order.
  *
- * One engine per process; recognitions take turns (tesseract.js would queue them anyway), and
- * each has a time limit from the moment it starts. An engine that overruns it is terminated (it
- * cannot be interrupted otherwise) and the next photo gets a new one.
+ * 1. PP-OCRv4's detector (paddle.ts) finds text lines at any angle. None: the photo has no text, and that is all it
+ *    costs (one detector pass, ~150–250 ms of CPU; most photos end here).
+ * 2. A few lines (signs, cards, labels, an angled book): each is turned level and read by PP-OCRv4's recogniser, read
+ *    again upside down when poorly read (text turned 90° or 180° in the picture); only confident lines count.
+ * 3. A page of text (many lines): tesseract.js (LSTM, English) reads the whole picture. PP-OCRv4's recogniser (a
+ *    Chinese + Latin model, the only one shipped on npm) runs small Latin words together on dense pages; tesseract
+ *    keeps their spaces.
+ * Measured on 16 public text images (documents, signs, menus, a book photo): word recall 0.86 → 0.95+, and photos
+ * without text 845 → ~200 ms.
+ *
+ * One engine of each per process; recognitions take turns, and each has a time limit from the moment it starts. A
+ * tesseract engine that overruns it is terminated (it cannot be interrupted otherwise) and the next photo gets a new
+ * one; a PP-OCR photo stops between lines.
  */
 import type { Line, Worker } from 'tesseract.js';
 import type { Logger } from '@trove/kit';
@@ -15,6 +21,8 @@ import type { Bitmap } from '../bitmap';
 import { errorMessage } from '../errors';
 import { sharp } from '../previews/sharp';
 import { createEngine } from './engine';
+import { detectLines, loadModels, readLine } from './paddle';
+import type { Models, ReadLine } from './paddle';
 
 export interface OcrOptions {
   /** Longest a recognition may run. */
@@ -24,6 +32,16 @@ export interface OcrOptions {
 }
 
 export const DEFAULT_OCR_TIMEOUT_SECONDS = 30;
+/**
+ * A page of text, read by tesseract: many lines, nearly all level (a scan or a screenshot). Menu boards or a book
+ * photographed at an angle have many lines too, but tilted ones: PP-OCR reads those, tesseract does not.
+ */
+const PAGE_LINES = 30;
+const PAGE_MAX_TILTED = 0.15;
+const TILT_RADIANS = 0.03;
+/** PP-OCR's line confidence (0–1) below which a line is dropped, and below which it is also read upside down. */
+const MIN_SCENE_CONFIDENCE = 0.8;
+const FLIP_BELOW = 0.85;
 /** Tesseract's line confidence (0–100) below which a line is dropped. */
 const MIN_LINE_CONFIDENCE = 75;
 /** Letters and digits a line needs: 1–2 character "lines" are almost always texture. */
@@ -53,6 +71,7 @@ export class OcrTimeoutError extends Error {
 }
 
 let engine: Promise<Worker> | null = null;
+let models: Promise<Models> | null = null;
 let turn: Promise<unknown> = Promise.resolve();
 
 function sharedEngine(log?: Logger): Promise<Worker> {
@@ -70,8 +89,27 @@ function sharedEngine(log?: Logger): Promise<Worker> {
   return engine;
 }
 
-/** Ends this process's engine (the worker's shutdown; tests). */
+function sharedModels(log?: Logger): Promise<Models> {
+  models ??= (async () => {
+    const started = Date.now();
+    try {
+      const loaded = await loadModels();
+      log?.info({ ms: Date.now() - started }, 'text detection models loaded');
+      return loaded;
+    } catch (err) {
+      models = null;
+      throw new OcrEngineError(err);
+    }
+  })();
+  return models;
+}
+
+/** Ends this process's engines (the worker's shutdown; tests). */
 export async function closeOcr(): Promise<void> {
+  const loaded = models;
+  models = null;
+  const sessions = await loaded?.catch(() => null);
+  await Promise.all([sessions?.det.release(), sessions?.rec.release()]);
   const current = engine;
   engine = null;
   if (current) await (await current.catch(() => null))?.terminate();
@@ -84,7 +122,45 @@ export function readWords(picture: Bitmap, options: OcrOptions): Promise<string[
   return mine;
 }
 
-async function recognise(picture: Bitmap, { timeoutMs, log }: OcrOptions): Promise<string[]> {
+async function recognise(picture: Bitmap, options: OcrOptions): Promise<string[]> {
+  const deadline = Date.now() + options.timeoutMs;
+  const overdue = () => {
+    if (Date.now() > deadline) throw new OcrTimeoutError(options.timeoutMs);
+  };
+  const paddle = await sharedModels(options.log);
+  const lines = await detectLines(paddle, picture);
+  if (lines.length === 0) return [];
+  overdue();
+  const tilted = lines.filter((line) => Math.abs(Math.sin(line.angle)) > TILT_RADIANS).length;
+  if (lines.length >= PAGE_LINES && tilted <= PAGE_MAX_TILTED * lines.length)
+    return readPage(picture, { ...options, timeoutMs: Math.max(1, deadline - Date.now()) });
+  const read: ReadLine[] = [];
+  for (const box of lines) {
+    let line = await readLine(paddle, picture, box);
+    if (line.confidence < FLIP_BELOW) {
+      const flipped = await readLine(paddle, picture, box, true);
+      if (flipped.confidence > line.confidence) line = flipped;
+    }
+    if (line.confidence >= MIN_SCENE_CONFIDENCE) read.push(line);
+    overdue();
+  }
+  return sceneWords(read);
+}
+
+/** Lines top to bottom (a line's centre above another's top edge comes first), then left to right. */
+function sceneWords(lines: ReadLine[]): string[] {
+  const sorted = [...lines].sort((a, b) =>
+    Math.abs(a.box.cy - b.box.cy) < Math.min(a.box.thick, b.box.thick) / 2 ? a.box.cx - b.box.cx : a.box.cy - b.box.cy,
+  );
+  return keepWords(
+    sorted
+      .filter((line) => alnumCount(line.text) >= MIN_LINE_CHARS)
+      // NFKC: the recogniser's dictionary has full-width Latin letters; and it may drop the space after a comma.
+      .flatMap((line) => line.text.normalize('NFKC').split(/\s+|(?<=\p{L})[,.;:“”"()](?=\p{L})/u)),
+  );
+}
+
+async function readPage(picture: Bitmap, { timeoutMs, log }: OcrOptions): Promise<string[]> {
   const png = await sharp(picture.data, {
     raw: { width: picture.width, height: picture.height, channels: picture.channels as 1 | 2 | 3 | 4 },
   })
@@ -115,9 +191,16 @@ async function recognise(picture: Bitmap, { timeoutMs, log }: OcrOptions): Promi
 const alnumCount = (text: string) => (text.match(/[\p{L}\p{N}]/gu) ?? []).length;
 
 function confidentWords(lines: Line[]): string[] {
-  return lines
-    .filter((line) => line.confidence >= MIN_LINE_CONFIDENCE && alnumCount(line.text) >= MIN_LINE_CHARS)
-    .flatMap((line) => line.words.map((w) => w.text.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')))
+  return keepWords(
+    lines
+      .filter((line) => line.confidence >= MIN_LINE_CONFIDENCE && alnumCount(line.text) >= MIN_LINE_CHARS)
+      .flatMap((line) => line.words.map((w) => w.text)),
+  );
+}
+
+function keepWords(words: string[]): string[] {
+  return words
+    .map((word) => word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
     .filter((word) => word.length >= MIN_WORD_LENGTH)
     .map((word) => word.slice(0, MAX_WORD_LENGTH))
     .slice(0, MAX_WORDS);

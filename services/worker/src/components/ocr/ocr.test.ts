@@ -9,6 +9,7 @@ import sharp from 'sharp';
 import { noiseJpeg, textCardJpeg } from '@trove/kit/testing/media';
 import type { Bitmap } from '../bitmap';
 import { TRAINEDDATA_DIR } from './engine';
+import { MODELS_DIR } from '../vision/model-files';
 import { closeOcr, OcrTimeoutError, readWords } from '.';
 
 async function bitmapOf(jpeg: Buffer): Promise<Bitmap> {
@@ -34,6 +35,25 @@ describe('OCR', () => {
     ).toEqual([]);
   }, 60_000);
 
+  it('reads a card turned 90° and 180° in the picture', async () => {
+    const card = await textCardJpeg(['OPEN ALL DAY', 'BAKERY']);
+    for (const angle of [90, 180]) {
+      const { data, info } = await sharp(card).rotate(angle).raw().toBuffer({ resolveWithObject: true });
+      const words = await readWords({ data, width: info.width, height: info.height, channels: info.channels }, options);
+      expect([angle, words]).toEqual([angle, expect.arrayContaining(['BAKERY', 'OPEN'])]);
+    }
+  }, 60_000);
+
+  it('a photo without text ends after text detection: no recognition, a fraction of a second of CPU', async () => {
+    const photo = await bitmapOf(await noiseJpeg(2048, 1536));
+    await readWords(photo, options); // models loaded
+    const before = process.cpuUsage();
+    expect(await readWords(photo, options)).toEqual([]);
+    const { user, system } = process.cpuUsage(before);
+    // ~200 ms here; tesseract on the same picture took 0.3–1.8 s. Generous for a busy machine.
+    expect((user + system) / 1000).toBeLessThan(1500);
+  }, 60_000);
+
   it('a photo over the time limit fails; the next one gets a new engine', async () => {
     const card = await bitmapOf(await textCardJpeg(['OPEN ALL DAY', 'BAKERY']));
     await expect(readWords(card, { timeoutMs: 1 })).rejects.toBeInstanceOf(OcrTimeoutError);
@@ -51,6 +71,7 @@ describe('OCR', () => {
 
   it('takes its language data from node_modules and leaves the working directory alone', () => {
     expect(existsSync(join(TRAINEDDATA_DIR, 'eng.traineddata.gz'))).toBe(true);
+    expect(existsSync(join(MODELS_DIR, 'ppocr-v4', 'ch_PP-OCRv4_det_infer.onnx'))).toBe(true);
     expect(readdirSync(process.cwd())).toEqual(cwdBefore);
   });
 });

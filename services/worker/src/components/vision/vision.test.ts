@@ -31,7 +31,7 @@ describe('model files', () => {
 
   it('each committed model is exactly the files its manifest lists, with their sha256', async () => {
     const names = await modelNames();
-    expect(names).toEqual(expect.arrayContaining(['centernet', 'blazeface-back', 'faceres']));
+    expect(names).toEqual(expect.arrayContaining(['centernet', 'blazeface-back', 'faceres', 'ppocr-v4']));
     for (const name of names) {
       const { model, files } = await manifest(name);
       expect(model).toBe(name);
