@@ -3,8 +3,6 @@ import sharp from 'sharp';
 import { extractMetadata } from '../metadata';
 import type { MediaMetadata } from '../metadata/types';
 import { emptyMetadata } from '../metadata/types';
-import { tempDir } from '@trove/kit/testing';
-import type { TempDir } from '@trove/kit/testing';
 import {
   FIXTURES,
   H264_ARGS,
@@ -14,12 +12,9 @@ import {
   testClipArgs,
 } from '@trove/kit/testing/media';
 import { detectCategory } from './index';
+import { appleMovArgs, tempDirPerFile } from '../../test-support.fake';
 
-let dir: TempDir;
-beforeAll(async () => {
-  dir = await tempDir();
-});
-afterAll(() => dir.remove());
+const dir = tempDirPerFile();
 
 const xmpPacket = (body: string) =>
   `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" ${body}/></rdf:RDF></x:xmpmeta>`;
@@ -120,12 +115,7 @@ describe('detectCategory on real and generated files', () => {
       normal,
       '-c',
       'copy',
-      '-f',
-      'mov',
-      '-movflags',
-      'use_metadata_tags',
-      '-metadata',
-      `com.apple.quicktime.content.identifier=${HEIC_FIXTURE_PAIRING_ID}`,
+      ...appleMovArgs({ 'content.identifier': HEIC_FIXTURE_PAIRING_ID }),
       live,
     ]);
     const liveMeta = await extractMetadata(live, 'video/quicktime');

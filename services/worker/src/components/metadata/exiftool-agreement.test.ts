@@ -8,21 +8,14 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
-import { tempDir } from '@trove/kit/testing';
-import type { TempDir } from '@trove/kit/testing';
-import { ffmpeg, noiseImage } from '@trove/kit/testing/media';
+import { ffmpeg, H264_ARGS, noiseImage } from '@trove/kit/testing/media';
 import { avchdStream, exiftoolCli, exiftoolJson } from './exiftool-cli.fake';
 import { closeExifTool, extractMetadata } from './index';
 import type { MediaMetadata } from './types';
+import { tempDirPerFile } from '../../test-support.fake';
 
-let dir: TempDir;
-beforeAll(async () => {
-  dir = await tempDir('trove-exiftool-agreement-');
-});
-afterAll(async () => {
-  await closeExifTool();
-  await dir.remove();
-});
+const dir = tempDirPerFile('trove-exiftool-agreement-');
+afterAll(() => closeExifTool());
 
 /** `exiftool ARGS -o out in`: a copy of `input` with the tags written. */
 async function tagged(input: string, out: string, args: string[]): Promise<string> {
@@ -159,21 +152,7 @@ describe('formats', () => {
       fps: '25',
     });
     const plain = dir.file('plain.ts');
-    await ffmpeg([
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=size=160x90:rate=30:duration=1',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-pix_fmt',
-      'yuv420p',
-      '-f',
-      'mpegts',
-      plain,
-    ]);
+    await ffmpeg(['-f', 'lavfi', '-i', 'testsrc=size=160x90:rate=30:duration=1', ...H264_ARGS, '-f', 'mpegts', plain]);
     expect(await extractMetadata(plain, 'video/mp2t', undefined, 'VID_20220403_125611.ts')).toMatchObject({
       creationTime: '2022-04-03T12:56:11Z',
       creationTimeSource: 'file',

@@ -2,8 +2,6 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { MediaError } from '../errors';
-import { tempDir } from '@trove/kit/testing';
-import type { TempDir } from '@trove/kit/testing';
 import {
   cornerImage,
   cr3Like,
@@ -19,15 +17,10 @@ import {
   orfLike,
 } from '@trove/kit/testing/media';
 import { closeExifTool, extractMetadata } from './index';
+import { tempDirPerFile } from '../../test-support.fake';
 
-let dir: TempDir;
-beforeAll(async () => {
-  dir = await tempDir();
-});
-afterAll(async () => {
-  await closeExifTool();
-  await dir.remove();
-});
+const dir = tempDirPerFile();
+afterAll(() => closeExifTool());
 
 const xmpPacket = (body: string) =>
   `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">${body}</rdf:RDF></x:xmpmeta>`;

@@ -1,8 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { tempDir } from '@trove/kit/testing';
-import type { TempDir } from '@trove/kit/testing';
 import {
   colourAt,
   cornerImage,
@@ -20,12 +18,9 @@ import { extractMetadata } from '../metadata';
 import type { Previews, RawPreviewSource } from './image';
 import { decodeHeifPrimary } from './heif';
 import { applyOrientation, makeImagePreviews } from './image';
+import { tempDirPerFile } from '../../test-support.fake';
 
-let dir: TempDir;
-beforeAll(async () => {
-  dir = await tempDir();
-});
-afterAll(() => dir.remove());
+const dir = tempDirPerFile();
 
 /** Decodes both outputs and checks they are what the Previews object says. */
 async function expectConsistent(p: Previews): Promise<void> {

@@ -5,6 +5,7 @@ import { extractMetadata } from '../metadata';
 import type { MediaMetadata } from '../metadata/types';
 import { emptyMetadata } from '../metadata/types';
 import { ffmpeg, ffprobeJson, H264_ARGS, testClipArgs, videoTestDir } from '@trove/kit/testing/media';
+import { VP9_ARGS, WEBM_ARGS } from '../../test-support.fake';
 import { isWebPlayable, makeVideoPreviews, posterTime, transcodeIfNeeded } from './video';
 
 const videos = videoTestDir();
@@ -126,20 +127,7 @@ describe('transcodeIfNeeded', () => {
 
   it('encodes VP9/Opus WebM to a fast-start H.264/AAC MP4', async () => {
     const webm = videos.dir.file('clip.webm');
-    await ffmpeg([
-      ...testClipArgs({ size: '160x120' }),
-      '-c:v',
-      'libvpx-vp9',
-      '-deadline',
-      'realtime',
-      '-cpu-used',
-      '8',
-      '-b:v',
-      '100k',
-      '-c:a',
-      'libopus',
-      webm,
-    ]);
+    await ffmpeg([...testClipArgs({ size: '160x120' }), ...WEBM_ARGS, webm]);
     const out = videos.dir.file('from-webm.mp4');
     expect(await transcodeIfNeeded(webm, await extractMetadata(webm, 'video/webm'), out)).toBe(out);
     const probe = await ffprobeJson(out);
@@ -182,16 +170,7 @@ describe('transcodeIfNeeded', () => {
     expect((await ffprobeJson(out)).streams[0]).toMatchObject({ codec_name: 'h264', width: 1080, height: 1920 });
 
     const odd = videos.dir.file('odd.webm');
-    await ffmpeg([
-      ...testClipArgs({ seconds: 0.2, size: '321x241', rate: 5, audio: false }),
-      '-c:v',
-      'libvpx-vp9',
-      '-deadline',
-      'realtime',
-      '-cpu-used',
-      '8',
-      odd,
-    ]);
+    await ffmpeg([...testClipArgs({ seconds: 0.2, size: '321x241', rate: 5, audio: false }), ...VP9_ARGS, odd]);
     const oddOut = videos.dir.file('odd.mp4');
     await transcodeIfNeeded(odd, await extractMetadata(odd, 'video/webm'), oddOut);
     expect((await ffprobeJson(oddOut)).streams[0]).toMatchObject({ width: 320, height: 240 });
