@@ -151,6 +151,21 @@ async function withHangingTool(
   }
 }
 
+/**
+ * `item` processed in a process of its own (fixtures/process-in-child.ts, built), after `warmUp`: its outcome, and
+ * the child's resident memory before it and at its peak.
+ */
+async function processInChild(
+  warmUp: ProcessMediaItemV1,
+  item: ProcessMediaItemV1,
+): Promise<{ outcome: string; baseline: number; peak: number }> {
+  const fixture = join(__dirname, '..', '..', 'dist', 'pipeline', 'fixtures', 'process-in-child.js');
+  if (!existsSync(fixture)) throw new Error(`${fixture} is missing: build first (npx tsc -b tsconfig.build.json)`);
+  const args = ['--expose-gc', fixture, dir.path, work.path, JSON.stringify(warmUp), JSON.stringify(item)];
+  const { stdout } = await execFileAsync(process.execPath, args);
+  return JSON.parse(stdout.trim().split('\n').pop()!) as { outcome: string; baseline: number; peak: number };
+}
+
 const bytesOf = async (key: string) => {
   const { body } = await blobs.get(key);
   const chunks: Buffer[] = [];
@@ -522,8 +537,6 @@ describe('processItem', () => {
   });
 
   it('a 300 MB JPEG (a photo with a long tail) is processed in a child process whose memory grows by far less than its size', async () => {
-    const fixture = join(__dirname, '..', '..', 'dist', 'pipeline', 'fixtures', 'process-in-child.js');
-    if (!existsSync(fixture)) throw new Error(`${fixture} is missing: build first (npx tsc -b tsconfig.build.json)`);
     const photo = await (await cornerImage(1200, 800)).jpeg().toBuffer();
     const size = 300 * 1024 ** 2;
     const zeros = Buffer.alloc(1024 ** 2);
@@ -538,19 +551,7 @@ describe('processItem', () => {
     await blobs.put(big.originalKey, tail, { contentType: 'image/jpeg' });
     expect((await blobs.head(big.originalKey))?.size).toBe(size);
     const warmUp = await stored(photo, 'image/jpeg', 'photo', 'warm-up.jpg');
-    const { stdout } = await execFileAsync(process.execPath, [
-      '--expose-gc',
-      fixture,
-      dir.path,
-      work.path,
-      JSON.stringify(warmUp),
-      JSON.stringify(big),
-    ]);
-    const { outcome, baseline, peak } = JSON.parse(stdout.trim().split('\n').pop()!) as {
-      outcome: string;
-      baseline: number;
-      peak: number;
-    };
+    const { outcome, baseline, peak } = await processInChild(warmUp, big);
     console.log(
       `300 MB JPEG: child RSS ${(baseline / 1024 ** 2).toFixed(0)} MiB → peak ${(peak / 1024 ** 2).toFixed(0)} MiB`,
     );
@@ -564,8 +565,6 @@ describe('processItem', () => {
     const reasonOf = () => published.at(-1)?.headers?.[DLQ_REASON_HEADER];
 
     it("a 0.7 MB PNG of 16000x16000 (within libvips' own limit, beyond one item's memory share) is refused from its header, with bounded memory", async () => {
-      const fixture = join(__dirname, '..', '..', 'dist', 'pipeline', 'fixtures', 'process-in-child.js');
-      if (!existsSync(fixture)) throw new Error(`${fixture} is missing: build first (npx tsc -b tsconfig.build.json)`);
       const png = await sharp({ create: { width: 16000, height: 16000, channels: 3, background: 'black' } })
         .png({ compressionLevel: 9 })
         .toBuffer();
@@ -578,19 +577,7 @@ describe('processItem', () => {
         'warm-up.png',
       );
       const started = Date.now();
-      const { stdout } = await execFileAsync(process.execPath, [
-        '--expose-gc',
-        fixture,
-        dir.path,
-        work.path,
-        JSON.stringify(warmUp),
-        JSON.stringify(bomb),
-      ]);
-      const { outcome, baseline, peak } = JSON.parse(stdout.trim().split('\n').pop()!) as {
-        outcome: string;
-        baseline: number;
-        peak: number;
-      };
+      const { outcome, baseline, peak } = await processInChild(warmUp, bomb);
       expect(outcome).toBe('failed');
       expect(Date.now() - started).toBeLessThan(30_000);
       // Decoded it would be 768 MB (RGB) or 1 GiB (RGBA); refused, the child grows by little.

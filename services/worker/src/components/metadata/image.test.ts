@@ -256,16 +256,24 @@ describe('raw-like files written by the test', () => {
     creationTimeSource: 'exif',
   };
 
-  it('DNG: EXIF and GPS through exifr, size from the raw IFD (DefaultCropSize) turned by orientation 6', async () => {
-    const meta = await extractMetadata(await dir.write('a.dng', dngLike(preview, 6)), 'image/x-adobe-dng');
-    expect(meta).toMatchObject({
-      ...rawFacts,
-      cameraMake: 'Trove Cameras',
-      cameraModel: 'RawMaker 1',
-      orientation: 6,
-      width: 400,
-      height: 600,
-    });
+  it.each([
+    {
+      title: 'DNG: EXIF and GPS through exifr, size from the raw IFD (DefaultCropSize) turned by orientation 6',
+      name: 'a.dng',
+      raw: (jpeg: Buffer) => dngLike(jpeg, 6),
+      mimeType: 'image/x-adobe-dng',
+      fields: { cameraMake: 'Trove Cameras', cameraModel: 'RawMaker 1', orientation: 6, width: 400, height: 600 },
+    },
+    {
+      title: 'CR3: EXIF, GPS and size from the CMT boxes',
+      name: 'a.cr3',
+      raw: (jpeg: Buffer) => cr3Like(jpeg, 8),
+      mimeType: 'image/x-canon-cr3',
+      fields: { cameraMake: 'Canon', cameraModel: 'Canon EOS R5', orientation: 8, width: 5464, height: 8192 },
+    },
+  ])('$title', async ({ name, raw, mimeType, fields }) => {
+    const meta = await extractMetadata(await dir.write(name, raw(preview)), mimeType);
+    expect(meta).toMatchObject({ ...rawFacts, ...fields });
     expect(meta.latitude).toBeCloseTo(48.8582, 4);
     expect(meta.longitude).toBeCloseTo(2.2945, 4);
   });
@@ -281,19 +289,6 @@ describe('raw-like files written by the test', () => {
       cameraMake: 'OLYMPUS CORPORATION',
       cameraModel: 'E-M1',
     });
-  });
-
-  it('CR3: EXIF, GPS and size from the CMT boxes', async () => {
-    const meta = await extractMetadata(await dir.write('a.cr3', cr3Like(preview, 8)), 'image/x-canon-cr3');
-    expect(meta).toMatchObject({
-      ...rawFacts,
-      cameraMake: 'Canon',
-      cameraModel: 'Canon EOS R5',
-      orientation: 8,
-      width: 5464,
-      height: 8192,
-    });
-    expect(meta.latitude).toBeCloseTo(48.8582, 4);
   });
 });
 

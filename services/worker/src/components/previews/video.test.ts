@@ -5,7 +5,7 @@ import { extractMetadata } from '../metadata';
 import type { MediaMetadata } from '../metadata/types';
 import { emptyMetadata } from '../metadata/types';
 import { ffmpeg, ffprobeJson, H264_ARGS, testClipArgs, videoTestDir } from '@trove/kit/testing/media';
-import { VP9_ARGS, WEBM_ARGS } from '../../test-support.fake';
+import { metadataArgs, VP9_ARGS, WEBM_ARGS } from '../../test-support.fake';
 import { isWebPlayable, makeVideoPreviews, posterTime, transcodeIfNeeded } from './video';
 
 const videos = videoTestDir();
@@ -82,6 +82,9 @@ describe('transcodeIfNeeded', () => {
     await expect(readFile(out)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  /** ISO 6709, as phones write a video's position. */
+  const AMSTERDAM = '+52.3702+004.8952/';
+
   it('never carries the metadata of the original: a playable MP4 with a GPS position is copied without it, a transcode too', async () => {
     const located = videos.dir.file('located.mp4');
     await ffmpeg([
@@ -89,10 +92,7 @@ describe('transcodeIfNeeded', () => {
       videos.mp4,
       '-c',
       'copy',
-      '-metadata',
-      'location=+52.3702+004.8952/',
-      '-metadata',
-      'title=Amsterdam',
+      ...metadataArgs({ location: AMSTERDAM, title: 'Amsterdam' }),
       located,
     ]);
     const meta = await extractMetadata(located, 'video/mp4');
@@ -113,8 +113,7 @@ describe('transcodeIfNeeded', () => {
       'mpeg4',
       '-c:a',
       'pcm_s16le',
-      '-metadata',
-      'location=+52.3702+004.8952/',
+      ...metadataArgs({ location: AMSTERDAM }),
       mov,
     ]);
     const movMeta = await extractMetadata(mov, 'video/quicktime');
