@@ -4,6 +4,7 @@
  */
 import { tempDir } from '@trove/kit/testing';
 import type { TempDir } from '@trove/kit/testing';
+import { ffmpeg } from '@trove/kit/testing/media';
 
 /**
  * A temporary directory made before the tests of the file this is called in and removed after them (jest's
@@ -28,6 +29,19 @@ export function tempDirPerFile(prefix?: string): TempDir {
     remove: () => made().remove(),
   };
 }
+
+/** ffmpeg's arguments for one 64x48 frame of its test pattern, in the format the output's extension names. */
+export const TEST_FRAME_ARGS: readonly string[] = ['-f', 'lavfi', '-i', 'testsrc=size=64x48', '-frames:v', '1'];
+
+/** One 64x48 frame of ffmpeg's test pattern written to `file` (a BMP for `.bmp`); resolves with `file`. */
+export async function testFrame(file: string): Promise<string> {
+  await ffmpeg([...TEST_FRAME_ARGS, file]);
+  return file;
+}
+
+/** The first `fraction` of `bytes`: a file cut off in transfer. */
+export const cutOff = (bytes: Buffer, fraction: number): Buffer =>
+  bytes.subarray(0, Math.floor(bytes.length * fraction));
 
 /** VP9 video as fast as libvpx makes it. */
 export const VP9_ARGS: readonly string[] = ['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8'];

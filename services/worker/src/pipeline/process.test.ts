@@ -38,7 +38,7 @@ import { closeExifTool, closeOcr, DEFAULT_LIMITS } from '../components';
 import { decodeHeifPrimary } from '../components/previews/heif';
 import { grabFrame } from '../components/previews/frame';
 import { avchdStream } from '../components/metadata/exiftool-cli.fake';
-import { appleMovArgs } from '../test-support.fake';
+import { appleMovArgs, cutOff, TEST_FRAME_ARGS } from '../test-support.fake';
 import { processItem } from './process';
 import { recordingLog, silentLog } from './work-item.fake';
 
@@ -395,7 +395,7 @@ describe('processItem', () => {
     'a JPEG cut off before its end marker (as cameras leave them) is processed: decoded as far as it goes, a warning logged with the item id',
     async () => {
       const whole = await readFile(join(FIXTURES, 'jobs.jpeg'));
-      const item = await stored(whole.subarray(0, whole.length / 3), 'image/jpeg', 'photo', 'holiday.jpg');
+      const item = await stored(cutOff(whole, 1 / 3), 'image/jpeg', 'photo', 'holiday.jpg');
       const lines: string[] = [];
       const recording = recordingLog(lines);
       expect(await processItem({ ...deps(), log: recording }, item)).toBe('processed');
@@ -615,7 +615,7 @@ describe('processItem', () => {
     });
 
     it("a BMP whose header declares 30000x30000 is refused from that size before ffmpeg decodes it (the item's share)", async () => {
-      const bmp = await encoded('small.bmp', ['-f', 'lavfi', '-i', 'testsrc=size=64x48', '-frames:v', '1']);
+      const bmp = await encoded('small.bmp', [...TEST_FRAME_ARGS]);
       bmp.writeInt32LE(30000, 18); // BITMAPINFOHEADER: width, then height
       bmp.writeInt32LE(30000, 22);
       const started = Date.now();

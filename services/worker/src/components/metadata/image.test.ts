@@ -7,7 +7,6 @@ import {
   cr3Like,
   describeWithFixtures,
   dngLike,
-  ffmpeg,
   FIXTURES,
   HEIC_FIXTURE_FACTS,
   itWithFixtures,
@@ -17,7 +16,7 @@ import {
   orfLike,
 } from '@trove/kit/testing/media';
 import { closeExifTool, extractMetadata } from './index';
-import { tempDirPerFile } from '../../test-support.fake';
+import { cutOff, tempDirPerFile, testFrame } from '../../test-support.fake';
 
 const dir = tempDirPerFile();
 afterAll(() => closeExifTool());
@@ -230,9 +229,7 @@ describe('generated images', () => {
   });
 
   it('BMP (which the prebuilt libvips cannot read): size from its header', async () => {
-    const bmp = dir.file('a.bmp');
-    await ffmpeg(['-f', 'lavfi', '-i', 'testsrc=size=64x48', '-frames:v', '1', bmp]);
-    expect(await extractMetadata(bmp, 'image/bmp')).toMatchObject({
+    expect(await extractMetadata(await testFrame(dir.file('a.bmp')), 'image/bmp')).toMatchObject({
       width: 64,
       height: 48,
       cameraMake: null,
@@ -297,10 +294,7 @@ describe('broken files', () => {
     'reads a JPEG cut off in its picture data as viewers do, and rejects one cut off in its headers naming the file',
     async () => {
       const whole = await readFile(join(FIXTURES, 'jobs.jpeg'));
-      const cut = await extractMetadata(
-        await dir.write('cut.jpg', whole.subarray(0, Math.floor(whole.length / 2))),
-        'image/jpeg',
-      );
+      const cut = await extractMetadata(await dir.write('cut.jpg', cutOff(whole, 1 / 2)), 'image/jpeg');
       expect(cut).toMatchObject({ cameraMake: 'Apple', cameraModel: 'iPhone 15 Pro', width: 1330, height: 2364 });
       const err = await extractMetadata(await dir.write('headers.jpg', whole.subarray(0, 64)), 'image/jpeg').catch(
         (e: unknown) => e,

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { ffmpeg, H264_ARGS, testClipArgs, videoTestDir } from '@trove/kit/testing/media';
 import { MediaError } from '../errors';
 import { makeVideoPreviews, transcodeIfNeeded } from '../previews/video';
-import { appleMovArgs, metadataArgs, WEBM_ARGS } from '../../test-support.fake';
+import { appleMovArgs, cutOff, metadataArgs, WEBM_ARGS } from '../../test-support.fake';
 import { closeExifTool, emptyMetadata, extractMetadata } from './index';
 
 const videos = videoTestDir();
@@ -109,7 +109,7 @@ describe('extractMetadata for videos', () => {
 
   it('rejects a truncated MP4 and a file that is no video', async () => {
     const whole = await readFile(videos.mp4);
-    const cut = await videos.dir.write('cut.mp4', whole.subarray(0, Math.floor(whole.length * 0.6)));
+    const cut = await videos.dir.write('cut.mp4', cutOff(whole, 0.6));
     await expect(extractMetadata(cut, 'video/mp4')).rejects.toMatchObject({
       name: 'MediaError',
       kind: 'corrupt',

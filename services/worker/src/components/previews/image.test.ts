@@ -7,7 +7,6 @@ import {
   cr3Like,
   describeWithFixtures,
   dngLike,
-  ffmpeg,
   FIXTURES,
   itWithFixtures,
   nefLike,
@@ -18,7 +17,7 @@ import { extractMetadata } from '../metadata';
 import type { Previews, RawPreviewSource } from './image';
 import { decodeHeifPrimary } from './heif';
 import { applyOrientation, makeImagePreviews } from './image';
-import { tempDirPerFile } from '../../test-support.fake';
+import { cutOff, tempDirPerFile, testFrame } from '../../test-support.fake';
 
 const dir = tempDirPerFile();
 
@@ -108,9 +107,7 @@ describe('generated images', () => {
   });
 
   it('BMP goes through ffmpeg, since the prebuilt libvips has no BMP loader', async () => {
-    const bmp = dir.file('a.bmp');
-    await ffmpeg(['-f', 'lavfi', '-i', 'testsrc=size=64x48', '-frames:v', '1', bmp]);
-    const p = await makeImagePreviews(bmp, 'image/bmp');
+    const p = await makeImagePreviews(await testFrame(dir.file('a.bmp')), 'image/bmp');
     await expectConsistent(p);
     expect([p.width, p.height]).toEqual([64, 48]);
   });
@@ -322,10 +319,7 @@ describe('broken files', () => {
     'a JPEG cut off before its end marker decodes as far as it goes, with a warning; cut off in its headers it is corrupt',
     async () => {
       const whole = await readFile(join(FIXTURES, 'jobs.jpeg'));
-      const cut = await makeImagePreviews(
-        await dir.write('cut.jpg', whole.subarray(0, Math.floor(whole.length * 0.7))),
-        'image/jpeg',
-      );
+      const cut = await makeImagePreviews(await dir.write('cut.jpg', cutOff(whole, 0.7)), 'image/jpeg');
       await expectConsistent(cut);
       expect([cut.width, cut.height]).toEqual([1152, 2048]);
       expect(cut.warnings).toEqual([expect.stringMatching(/^cut\.jpg: JPEG ends without its end-of-image marker/)]);
