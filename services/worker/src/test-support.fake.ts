@@ -1,6 +1,7 @@
 /**
- * For the worker's tests only: a temporary directory per test file, and the ffmpeg arguments the tests use to
- * make videos as cameras and phones tag them (the clips themselves come from `@trove/kit/testing/media`).
+ * For the worker's tests only: a temporary directory per test file, a test frame, a file cut off in transfer, and
+ * the ffmpeg arguments the tests use to make videos as cameras and phones tag them (the clips themselves come
+ * from `@trove/kit/testing/media`). The pipeline's own (work items, loggers) are in pipeline/work-item.fake.ts.
  */
 import { tempDir } from '@trove/kit/testing';
 import type { TempDir } from '@trove/kit/testing';
