@@ -5,16 +5,19 @@
  */
 export type MediaErrorKind = 'corrupt' | 'unsupported' | 'too-large' | 'tool';
 
-export class MediaError extends Error {
+/** An error that says which of a few kinds of failure it is, for the caller to decide on; named as its class. */
+export class KindedError<Kind extends string> extends Error {
   constructor(
-    readonly kind: MediaErrorKind,
+    readonly kind: Kind,
     message: string,
     options?: { cause?: unknown },
   ) {
     super(message, options);
-    this.name = 'MediaError';
+    this.name = new.target.name;
   }
 }
+
+export class MediaError extends KindedError<MediaErrorKind> {}
 
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

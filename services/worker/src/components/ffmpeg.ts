@@ -6,7 +6,7 @@
  * concat list posing as a video can make ffmpeg open neither a URL nor another file.
  */
 import { spawn } from 'node:child_process';
-import { MediaError, errorMessage } from './errors';
+import { KindedError, MediaError, errorMessage } from './errors';
 
 /**
  * Demuxers of the sniffed types ffmpeg is given: MP4/MOV/3GP (mov), MKV/WebM (matroska), AVI, MPEG-TS/M2TS
@@ -103,7 +103,7 @@ export async function runFfmpeg(run: FfmpegRun): Promise<Buffer> {
       maxOutputBytes: run.maxOutputBytes ?? 0,
     });
   } catch (err) {
-    if (err instanceof ToolFailure && err.reason === 'exit' && OVER_MAX_PIXELS.test(err.message))
+    if (err instanceof ToolFailure && err.kind === 'exit' && OVER_MAX_PIXELS.test(err.message))
       throw new MediaError(
         'too-large',
         `${run.what}: a frame is more than the ${(run.maxPixels / 1e6).toFixed(0)} megapixels ffmpeg may decode here (the worker's memory per item): ${err.message}`,
@@ -124,22 +124,14 @@ const ENVIRONMENT_ERRORS =
  * kill, a timeout or too much output is 'tool': a retry (or another worker) may do better.
  */
 export function failureKind(err: unknown): 'corrupt' | 'tool' {
-  if (!(err instanceof ToolFailure) || err.reason !== 'exit') return 'tool';
+  if (!(err instanceof ToolFailure) || err.kind !== 'exit') return 'tool';
   return ENVIRONMENT_ERRORS.test(err.message) ? 'tool' : 'corrupt';
 }
 
 type FailureReason = 'spawn' | 'exit' | 'signal' | 'timeout' | 'output';
 
-export class ToolFailure extends Error {
-  constructor(
-    readonly reason: FailureReason,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'ToolFailure';
-  }
-}
+/** How a run of ffmpeg or ffprobe failed (its `kind`). */
+export class ToolFailure extends KindedError<FailureReason> {}
 
 /**
  * One run of `tool` with its stdout collected (at most `maxOutputBytes`) and the tail of its stderr

@@ -32,14 +32,7 @@ export type { CategoryContext, MediaCategory } from './category';
 export type { Bitmap } from './bitmap';
 export { DEFAULT_THINGS_MIN_SCORE, detectThings } from './things';
 export type { Thing, ThingsOptions } from './things';
-export {
-  DEFAULT_FACES_MIN_SCORE,
-  DEFAULT_FACES_MIN_SIZE,
-  detectFaces,
-  EMBEDDING_LENGTH,
-  FACE_THUMBNAIL_SIZE,
-  MAX_FACES,
-} from './faces';
+export { DEFAULT_FACES_MIN_SCORE, DEFAULT_FACES_MIN_SIZE, detectFaces } from './faces';
 export type { Face, FacesOptions } from './faces';
 export { ModelLoadError } from './vision';
 export { DEFAULT_MAX_DISTANCE_KM, findPlace, placeAt } from './places';

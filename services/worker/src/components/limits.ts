@@ -58,22 +58,25 @@ export function itemMemoryBytes(memoryMib: number, concurrency: number): number 
   return Math.max(64, Math.floor((memoryMib - PROCESS_BASE_MIB) / concurrency)) * 1024 ** 2;
 }
 
-/**
- * Worst resident bytes per pixel of the decoders that hold a whole picture: libvips decoding a
- * frame (8-bit RGBA; JPEGs are shrunk while decoding and cost less), and libheif-wasm, which keeps
- * the YUV planes and an RGBA copy in its heap and hands out two more RGBA copies (13.5 B/px, with margin).
- */
-const LIBVIPS_BYTES_PER_PIXEL = 4;
-const LIBHEIF_BYTES_PER_PIXEL = 16;
-/**
- * ffmpeg decoding a video holds its reference frames, 1.5 bytes a pixel each in 8-bit 4:2:0 (twice
- * that at 10 bits): up to 16 at 1080p, but the codec levels cap the decoded-picture buffer by area, so
- * 4K holds at most 6 and 8K (H.264/HEVC level 6.x) 5–6; plus a frame per decoding thread (one or two
- * here), and for a poster an RGB copy and the PNG encoder's. 22 B/px covers that for 8-bit and 10-bit
- * at those counts; a transcode's encoder works on the scaled (≤1080p) picture. With the default share
- * (768 MiB) that is 37 megapixels: phones' 8K video (33 MP) decodes, a 50 MP frame does not.
- */
-const FFMPEG_BYTES_PER_PIXEL = 22;
+/** Worst resident bytes per pixel of each decoder that holds a whole picture. */
+const BYTES_PER_PIXEL = {
+  /** libvips decoding a frame: 8-bit RGBA (JPEGs are shrunk while decoding and cost less). */
+  libvips: 4,
+  /**
+   * libheif-wasm keeps the YUV planes and an RGBA copy in its heap and hands out two more RGBA copies
+   * (13.5 B/px, with margin).
+   */
+  libheif: 16,
+  /**
+   * ffmpeg decoding a video holds its reference frames, 1.5 bytes a pixel each in 8-bit 4:2:0 (twice
+   * that at 10 bits): up to 16 at 1080p, but the codec levels cap the decoded-picture buffer by area, so
+   * 4K holds at most 6 and 8K (H.264/HEVC level 6.x) 5–6; plus a frame per decoding thread (one or two
+   * here), and for a poster an RGB copy and the PNG encoder's. 22 B/px covers that for 8-bit and 10-bit
+   * at those counts; a transcode's encoder works on the scaled (≤1080p) picture. With the default share
+   * (768 MiB) that is 37 megapixels: phones' 8K video (33 MP) decodes, a 50 MP frame does not.
+   */
+  ffmpeg: 22,
+} as const;
 
 export interface DecodeLimits {
   /** libvips' limitInputPixels (checked from the header, before decoding). */
@@ -90,11 +93,11 @@ export interface DecodeLimits {
 export function decodeLimits(limits: ProcessingLimits): DecodeLimits {
   const budget = limits.itemMemoryBytes;
   return {
-    libvipsPixels: Math.min(0x3fff * 0x3fff, Math.floor(budget / LIBVIPS_BYTES_PER_PIXEL)),
-    libheifPixels: Math.floor(budget / LIBHEIF_BYTES_PER_PIXEL),
+    libvipsPixels: Math.min(0x3fff * 0x3fff, Math.floor(budget / BYTES_PER_PIXEL.libvips)),
+    libheifPixels: Math.floor(budget / BYTES_PER_PIXEL.libheif),
     wholeFileBytes: Math.min(limits.maxImageBytes, Math.floor(budget / 4)),
     // ffmpeg's max_pixels is an int: at most INT_MAX.
-    ffmpegPixels: Math.min(0x7fffffff, Math.floor(budget / FFMPEG_BYTES_PER_PIXEL)),
+    ffmpegPixels: Math.min(0x7fffffff, Math.floor(budget / BYTES_PER_PIXEL.ffmpeg)),
   };
 }
 

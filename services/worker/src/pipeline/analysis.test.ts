@@ -3,25 +3,17 @@
  * on costs the item that analysis only; a model that cannot be loaded is a tool error the queue
  * retries. Each run is timed in the component histogram with its outcome.
  */
-import { randomUUID } from 'node:crypto';
-import { componentDuration, createLogger } from '@trove/kit';
+import { componentDuration } from '@trove/kit';
 import type { Logger } from '@trove/kit';
-import type { ProcessMediaItemV1 } from '@trove/proto-events';
 import { MediaError } from '../components';
 import type { Bitmap } from '../components';
 import { sharedModel } from '../components/vision';
 import { findFaces } from './faces';
 import { findThings } from './things';
+import { photoItem, silentLog } from './work-item.fake';
 
-const log = createLogger({ service: 'worker-test', level: 'silent' });
-const item: ProcessMediaItemV1 = {
-  userId: randomUUID(),
-  mediaItemId: randomUUID(),
-  originalKey: 'k',
-  mimeType: 'image/jpeg',
-  mediaItemType: 'photo',
-  filename: 'a.jpg',
-};
+const log = silentLog;
+const item = photoItem();
 
 /** A detector standing in for the component's own (which each step takes as `detect`). */
 type Detector = (picture: Bitmap, options: { log?: Logger }) => Promise<never[]>;

@@ -6,10 +6,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable, Writable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { jobItemDoneEvent, mediaBlobKey, mediaProcessedEvent } from '@trove/proto-events';
 import type { MediaItemProcessedV1, MessageContract, ProcessMediaItemV1 } from '@trove/proto-events';
-import { createLogger, openBlobStore } from '@trove/kit';
+import { openBlobStore } from '@trove/kit';
 import type { BlobStore } from '@trove/kit';
 import { tempDir } from '@trove/kit/testing';
 import type { TempDir } from '@trove/kit/testing';
@@ -17,15 +17,13 @@ import { FIXTURES, itWithFixtures } from '@trove/kit/testing/media';
 import { selectComponents } from './components';
 import { reportJobItem } from './job-item';
 import { processItem } from './process';
+import { recordingLog } from './work-item.fake';
 
 let dir: TempDir;
 let blobs: BlobStore;
 let published: Array<{ subject: string; payload: unknown; msgId: string }>;
-let lines: string[];
-const log = createLogger({
-  service: 'worker-test',
-  destination: new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) }),
-});
+const lines: string[] = [];
+const log = recordingLog(lines);
 
 beforeAll(async () => {
   dir = await tempDir('trove-worker-components-');
@@ -34,7 +32,7 @@ beforeAll(async () => {
 afterAll(() => dir.remove());
 beforeEach(() => {
   published = [];
-  lines = [];
+  lines.length = 0;
 });
 
 const events = {

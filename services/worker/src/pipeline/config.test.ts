@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from '@trove/kit';
 import { DEFAULT_FACES_MIN_SCORE, DEFAULT_FACES_MIN_SIZE, DEFAULT_THINGS_MIN_SCORE } from '../components';
-import { workerSpec } from './config';
+import { ffmpegThreads, itemMemoryBytes } from '../components/limits';
+import { limitsOf, workerSpec } from './config';
 
 const thingsMinScore = (value?: string) =>
   loadConfig(
@@ -43,5 +44,25 @@ describe('TROVE_FACES_MIN_SCORE and TROVE_FACES_MIN_SIZE', () => {
     );
     expect(() => faces({ TROVE_FACES_MIN_SIZE: '4' })).toThrow(/TROVE_FACES_MIN_SIZE/);
     expect(() => faces({ TROVE_FACES_MIN_SIZE: 'big' })).toThrow(ConfigError);
+  });
+});
+
+describe('limitsOf', () => {
+  it('keeps the configured limits as they are, shares the memory over the items at once, and drops the rest', () => {
+    const configured = {
+      maxImageBytes: 1,
+      probeTimeoutSeconds: 2,
+      frameTimeoutSeconds: 3,
+      transcodeTimeoutSeconds: 4,
+      transcodeMinSeconds: 5,
+      transcodeSecondsPer1080pSecond: 6,
+    };
+    const config = { ...configured, memoryMib: 2560, concurrency: 2, thingsMinScore: 0.5 };
+    expect(limitsOf(config)).toEqual({
+      ...configured,
+      itemMemoryBytes: itemMemoryBytes(2560, 2),
+      ffmpegThreads: ffmpegThreads(2),
+    });
+    expect(itemMemoryBytes(2560, 2)).toBe(1024 * 1024 ** 2);
   });
 });

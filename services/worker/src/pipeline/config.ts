@@ -110,28 +110,27 @@ export const workerSpec = {
   ...blobStoreSpec,
 };
 
-type LimitsConfig = Omit<ProcessingLimits, 'itemMemoryBytes' | 'ffmpegThreads'> & {
+/** The limits the configuration sets as they are; the others follow from its memory and concurrency. */
+const CONFIGURED_LIMITS = [
+  'maxImageBytes',
+  'probeTimeoutSeconds',
+  'frameTimeoutSeconds',
+  'transcodeTimeoutSeconds',
+  'transcodeMinSeconds',
+  'transcodeSecondsPer1080pSecond',
+] as const;
+
+type ConfiguredLimits = Pick<ProcessingLimits, (typeof CONFIGURED_LIMITS)[number]>;
+type LimitsConfig = ConfiguredLimits & {
   memoryMib: number;
   concurrency: number;
 };
 
 /** The components' limits from the worker's configuration: one item's memory share is the budget over the items run at once. */
 export function limitsOf(config: LimitsConfig): ProcessingLimits {
-  const {
-    maxImageBytes,
-    probeTimeoutSeconds,
-    frameTimeoutSeconds,
-    transcodeTimeoutSeconds,
-    transcodeMinSeconds,
-    transcodeSecondsPer1080pSecond,
-  } = config;
+  const configured = Object.fromEntries(CONFIGURED_LIMITS.map((key) => [key, config[key]])) as ConfiguredLimits;
   return {
-    maxImageBytes,
-    probeTimeoutSeconds,
-    frameTimeoutSeconds,
-    transcodeTimeoutSeconds,
-    transcodeMinSeconds,
-    transcodeSecondsPer1080pSecond,
+    ...configured,
     itemMemoryBytes: itemMemoryBytes(config.memoryMib, config.concurrency),
     ffmpegThreads: ffmpegThreads(config.concurrency),
   };

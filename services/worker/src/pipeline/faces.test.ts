@@ -4,24 +4,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { createLogger, openBlobStore } from '@trove/kit';
+import { openBlobStore } from '@trove/kit';
 import type { BlobStore } from '@trove/kit';
 import { tempDir } from '@trove/kit/testing';
 import type { TempDir } from '@trove/kit/testing';
 import { decodeEmbedding, faceThumbnailKey, faceThumbnailsPrefix } from '@trove/proto-events';
-import type { ProcessMediaItemV1 } from '@trove/proto-events';
 import type { Face } from '../components';
 import { findFaces, storeFaces } from './faces';
+import { photoItem, silentLog } from './work-item.fake';
 
-const log = createLogger({ service: 'worker-test', level: 'silent' });
-const item: ProcessMediaItemV1 = {
-  userId: randomUUID(),
-  mediaItemId: randomUUID(),
-  originalKey: 'k',
-  mimeType: 'image/jpeg',
-  mediaItemType: 'photo',
-  filename: 'a.jpg',
-};
+const log = silentLog;
+const item = photoItem();
 
 describe('findFaces', () => {
   it('passes the configured minimums to the detector', async () => {

@@ -2,21 +2,12 @@
  * The OCR step's failure policy: a photo the reader fails on goes on without words (absent, not
  * empty); an engine that cannot be loaded is a tool error the queue retries.
  */
-import { randomUUID } from 'node:crypto';
-import { createLogger } from '@trove/kit';
-import type { ProcessMediaItemV1 } from '@trove/proto-events';
 import { MediaError, OcrEngineError, OcrTimeoutError } from '../components';
 import { findWords } from './ocr';
+import { photoItem, silentLog } from './work-item.fake';
 
-const log = createLogger({ service: 'worker-test', level: 'silent' });
-const item: ProcessMediaItemV1 = {
-  userId: randomUUID(),
-  mediaItemId: randomUUID(),
-  originalKey: 'k',
-  mimeType: 'image/jpeg',
-  mediaItemType: 'photo',
-  filename: 'a.jpg',
-};
+const log = silentLog;
+const item = photoItem();
 const grey = { data: Buffer.alloc(12, 128), width: 2, height: 2, channels: 3 };
 
 describe('findWords', () => {

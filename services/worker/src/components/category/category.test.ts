@@ -1,28 +1,34 @@
 import { join } from 'node:path';
-import sharp from 'sharp';
 import { extractMetadata } from '../metadata';
 import type { MediaMetadata } from '../metadata/types';
 import { emptyMetadata } from '../metadata/types';
-import { tempDir } from '@trove/kit/testing';
-import type { TempDir } from '@trove/kit/testing';
 import {
   FIXTURES,
   H264_ARGS,
   itWithFixtures,
+  jpegWithExif,
+  plainImage,
   HEIC_FIXTURE_PAIRING_ID,
   ffmpeg,
   testClipArgs,
 } from '@trove/kit/testing/media';
 import { detectCategory } from './index';
+import { appleMovArgs, tempDirPerFile } from '../../test-support.fake';
 
-let dir: TempDir;
-beforeAll(async () => {
-  dir = await tempDir();
-});
-afterAll(() => dir.remove());
+const dir = tempDirPerFile();
 
 const xmpPacket = (body: string) =>
   `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" ${body}/></rdf:RDF></x:xmpmeta>`;
+
+/** The XMP namespaces the categories are read from. */
+const XMP_NAMESPACES = {
+  exif: 'http://ns.adobe.com/exif/1.0/',
+  GPano: 'http://ns.google.com/photos/1.0/panorama/',
+  GCamera: 'http://ns.google.com/photos/1.0/camera/',
+};
+/** One XMP property as attributes of a description: its namespace declared, then `prefix:name="value"`. */
+const xmpProperty = (prefix: keyof typeof XMP_NAMESPACES, name: string, value: string) =>
+  `xmlns:${prefix}="${XMP_NAMESPACES[prefix]}" ${prefix}:${name}="${value}"`;
 
 /** Writes `data` as `filename`, reads its metadata and categorises it under that name. */
 async function categoryOf(filename: string, mimeType: string, data: Buffer): Promise<string> {
@@ -30,11 +36,10 @@ async function categoryOf(filename: string, mimeType: string, data: Buffer): Pro
   return detectCategory(await extractMetadata(file, mimeType), { filename, mimeType });
 }
 
-const plainPng = (width: number, height: number) =>
-  sharp({ create: { width, height, channels: 3, background: 'white' } }).png();
+const plainPng = (width: number, height: number) => plainImage(width, height, 'white').png();
 /** A plain JPEG of that size, with an XMP packet of `xmp` (its description's attributes) when given. */
 const plainJpeg = (width: number, height: number, background: string, xmp?: string) => {
-  const jpeg = sharp({ create: { width, height, channels: 3, background } }).jpeg();
+  const jpeg = plainImage(width, height, background).jpeg();
   return (xmp ? jpeg.withXmp(xmpPacket(xmp)) : jpeg).toBuffer();
 };
 
@@ -61,14 +66,11 @@ describe('detectCategory on real and generated files', () => {
       'screenshot',
     );
     const iosScreenshot = await plainPng(1170, 2532)
-      .withXmp(xmpPacket('xmlns:exif="http://ns.adobe.com/exif/1.0/" exif:UserComment="Screenshot"'))
+      .withXmp(xmpPacket(xmpProperty('exif', 'UserComment', 'Screenshot')))
       .toBuffer();
     expect(await categoryOf('IMG_1234.PNG', 'image/png', iosScreenshot)).toBe('screenshot');
     expect(await categoryOf('IMG_1235.PNG', 'image/png', await plainPng(1170, 2532).toBuffer())).toBe('default');
-    const cameraPhoto = await sharp({ create: { width: 400, height: 300, channels: 3, background: 'green' } })
-      .jpeg()
-      .withExif({ IFD0: { Make: 'Canon', Model: 'EOS R5' } })
-      .toBuffer();
+    const cameraPhoto = await jpegWithExif(plainImage(400, 300, 'green'), { IFD0: { Make: 'Canon', Model: 'EOS R5' } });
     expect(await categoryOf('screenshot.jpg', 'image/jpeg', cameraPhoto)).toBe('default');
   });
 
@@ -79,12 +81,7 @@ describe('detectCategory on real and generated files', () => {
   });
 
   it('panoramas: by projection type, or by an aspect ratio of 2.5:1 or more', async () => {
-    const sphere = await plainJpeg(
-      800,
-      400,
-      'blue',
-      'xmlns:GPano="http://ns.google.com/photos/1.0/panorama/" GPano:ProjectionType="equirectangular"',
-    );
+    const sphere = await plainJpeg(800, 400, 'blue', xmpProperty('GPano', 'ProjectionType', 'equirectangular'));
     expect(await categoryOf('PANO_0001.jpg', 'image/jpeg', sphere)).toBe('panorama');
     const wide = await plainJpeg(1000, 400, 'blue');
     expect(await categoryOf('IMG_2000.jpg', 'image/jpeg', wide)).toBe('panorama');
@@ -93,12 +90,7 @@ describe('detectCategory on real and generated files', () => {
   });
 
   it('motion photos: Google XMP', async () => {
-    const motion = await plainJpeg(
-      400,
-      300,
-      'red',
-      'xmlns:GCamera="http://ns.google.com/photos/1.0/camera/" GCamera:MotionPhoto="1"',
-    );
+    const motion = await plainJpeg(400, 300, 'red', xmpProperty('GCamera', 'MotionPhoto', '1'));
     expect(await categoryOf('PXL_20240105_101112.MP.jpg', 'image/jpeg', motion)).toBe('motion');
   });
 
@@ -120,12 +112,7 @@ describe('detectCategory on real and generated files', () => {
       normal,
       '-c',
       'copy',
-      '-f',
-      'mov',
-      '-movflags',
-      'use_metadata_tags',
-      '-metadata',
-      `com.apple.quicktime.content.identifier=${HEIC_FIXTURE_PAIRING_ID}`,
+      ...appleMovArgs({ 'content.identifier': HEIC_FIXTURE_PAIRING_ID }),
       live,
     ]);
     const liveMeta = await extractMetadata(live, 'video/quicktime');

@@ -5,8 +5,6 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { TempDir } from '@trove/kit/testing';
-import { tempDir } from '@trove/kit/testing';
 import { describeWithFixtures, FIXTURES, fixturesPresent, SYNTHETIC_PATTERNS } from '@trove/kit/testing/media';
 import type { Bitmap } from '../bitmap';
 import { makeImagePreviews } from '../previews';
@@ -14,9 +12,10 @@ import { sharp } from '../previews/sharp';
 import { tf } from '../vision';
 import type { Face } from '.';
 import { DEFAULT_FACES_MIN_SCORE, DEFAULT_FACES_MIN_SIZE, detectFaces, EMBEDDING_LENGTH, FACE_THUMBNAIL_SIZE } from '.';
+import { tempDirPerFile } from '../../test-support.fake';
 
 const options = { minScore: DEFAULT_FACES_MIN_SCORE, minSize: DEFAULT_FACES_MIN_SIZE };
-let dir: TempDir;
+const dir = tempDirPerFile('trove-faces-');
 let groupJpeg: Buffer;
 let group: Bitmap;
 let groupFaces: Face[];
@@ -30,13 +29,11 @@ const cosineDistance = (a: Float32Array, b: Float32Array) => 1 - a.reduce((sum, 
 const centre = ({ box }: Face) => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
 
 beforeAll(async () => {
-  dir = await tempDir('trove-faces-');
   if (!fixturesPresent()) return;
   groupJpeg = await readFile(join(FIXTURES, 'faces.jpg'));
   group = await decoded('faces.jpg', groupJpeg);
   groupFaces = await detectFaces(group, options);
 }, 120_000);
-afterAll(() => dir.remove());
 
 describeWithFixtures('detectFaces on the group photo', () => {
   it('finds its faces, best first, boxes inside the picture, unit-length 1024-d embeddings', () => {

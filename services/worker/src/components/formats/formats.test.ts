@@ -1,25 +1,31 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import sharp from 'sharp';
-import { tempDir } from '@trove/kit/testing';
-import type { TempDir } from '@trove/kit/testing';
-import { cornerImage, cr3Like, dngLike, ffmpeg, nefLike, orfLike, testClipArgs } from '@trove/kit/testing/media';
+import {
+  cornerImage,
+  cr3Like,
+  dngLike,
+  ffmpeg,
+  H264_ARGS,
+  nefLike,
+  orfLike,
+  testClipArgs,
+} from '@trove/kit/testing/media';
 import { FileBytes } from './file-bytes';
 import { assertImageComplete } from './integrity';
 import { isobmffFileIsComplete, readBoxes } from './isobmff';
 import { isDisplayableJpeg, readJpeg } from './jpeg';
 import { cr3MetadataTiffs, findEmbeddedJpegs, rawOrientation } from './raw';
 import { Tag, TiffReader } from './tiff';
+import { tempDirPerFile } from '../../test-support.fake';
 
-let dir: TempDir;
+const dir = tempDirPerFile();
 let jpeg: Buffer;
 let progressive: Buffer;
 
 beforeAll(async () => {
-  dir = await tempDir();
   jpeg = await (await cornerImage(240, 160)).jpeg().toBuffer();
   progressive = await (await cornerImage(240, 160)).jpeg({ progressive: true }).toBuffer();
 });
-afterAll(() => dir.remove());
 
 describe('readJpeg', () => {
   it('finds the end of a complete baseline and progressive JPEG', () => {
@@ -54,18 +60,7 @@ describe('readJpeg', () => {
 describe('ISO-BMFF boxes', () => {
   it('walks the top level of an MP4 and notices when it is cut', async () => {
     const mp4 = dir.file('clip.mp4');
-    await ffmpeg([
-      ...testClipArgs({ seconds: 1, size: '64x48' }),
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-pix_fmt',
-      'yuv420p',
-      '-c:a',
-      'aac',
-      mp4,
-    ]);
+    await ffmpeg([...testClipArgs({ seconds: 1, size: '64x48' }), ...H264_ARGS, '-c:a', 'aac', mp4]);
     expect(await isobmffFileIsComplete(mp4)).toBe(true);
     const bytes = await readFile(mp4);
     expect(readBoxes(bytes).map((b) => b.type)).toEqual(expect.arrayContaining(['ftyp', 'moov', 'mdat']));

@@ -8,21 +8,14 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
-import { tempDir } from '@trove/kit/testing';
-import type { TempDir } from '@trove/kit/testing';
-import { ffmpeg, noiseImage } from '@trove/kit/testing/media';
+import { ffmpeg, H264_ARGS, noiseImage } from '@trove/kit/testing/media';
 import { avchdStream, exiftoolCli, exiftoolJson } from './exiftool-cli.fake';
 import { closeExifTool, extractMetadata } from './index';
 import type { MediaMetadata } from './types';
+import { cutOff, tempDirPerFile } from '../../test-support.fake';
 
-let dir: TempDir;
-beforeAll(async () => {
-  dir = await tempDir('trove-exiftool-agreement-');
-});
-afterAll(async () => {
-  await closeExifTool();
-  await dir.remove();
-});
+const dir = tempDirPerFile('trove-exiftool-agreement-');
+afterAll(() => closeExifTool());
 
 /** `exiftool ARGS -o out in`: a copy of `input` with the tags written. */
 async function tagged(input: string, out: string, args: string[]): Promise<string> {
@@ -30,6 +23,22 @@ async function tagged(input: string, out: string, args: string[]): Promise<strin
   await exiftoolCli(['-q', '-m', ...args, '-o', dest, input]);
   return dest;
 }
+
+/** ExifTool's arguments that write these tags: `-TAG=VALUE` each. */
+const tagArgs = (tags: Record<string, string | number>) =>
+  Object.entries(tags).map(([tag, value]) => `-${tag}=${value}`);
+
+/** A camera's make and model and when it took the picture (EXIF, local time without an offset). */
+const camera = (Make: string, Model: string, DateTimeOriginal: string) => tagArgs({ Make, Model, DateTimeOriginal });
+
+/** A position in the GPS IFD, from signed degrees. */
+const gps = (latitude: number, longitude: number) =>
+  tagArgs({
+    GPSLatitude: Math.abs(latitude),
+    GPSLatitudeRef: latitude < 0 ? 'S' : 'N',
+    GPSLongitude: Math.abs(longitude),
+    GPSLongitudeRef: longitude < 0 ? 'W' : 'E',
+  });
 
 const image = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: { r: 180, g: 90, b: 40 } } });
@@ -102,13 +111,8 @@ describe('formats', () => {
       creationTime: null,
     });
     const jxl = await tagged(bare, 'exif.jxl', [
-      '-Make=NIKON CORPORATION',
-      '-Model=NIKON D1X',
-      '-DateTimeOriginal=2004:06:21 23:37:53',
-      '-FNumber=5',
-      '-ExposureTime=0.008',
-      '-FocalLength=42',
-      '-Orientation#=6',
+      ...camera('NIKON CORPORATION', 'NIKON D1X', '2004:06:21 23:37:53'),
+      ...tagArgs({ FNumber: 5, ExposureTime: 0.008, FocalLength: 42, 'Orientation#': 6 }),
     ]);
     const meta = await expectAgreement(jxl, 'image/jxl');
     expect(meta).toMatchObject({
@@ -159,21 +163,7 @@ describe('formats', () => {
       fps: '25',
     });
     const plain = dir.file('plain.ts');
-    await ffmpeg([
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=size=160x90:rate=30:duration=1',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-pix_fmt',
-      'yuv420p',
-      '-f',
-      'mpegts',
-      plain,
-    ]);
+    await ffmpeg(['-f', 'lavfi', '-i', 'testsrc=size=160x90:rate=30:duration=1', ...H264_ARGS, '-f', 'mpegts', plain]);
     expect(await extractMetadata(plain, 'video/mp2t', undefined, 'VID_20220403_125611.ts')).toMatchObject({
       creationTime: '2022-04-03T12:56:11Z',
       creationTimeSource: 'file',
@@ -196,19 +186,10 @@ describe('patterns from real cameras', () => {
 
   it('Nikon COOLPIX: a GPS IFD without GPSVersionID and an odd GPSImgDirection keeps camera, GPS and date', async () => {
     const withGps = await tagged(jpeg, 'coolpix-gps.jpg', [
-      '-Make=NIKON',
-      '-Model=COOLPIX P900',
-      '-DateTimeOriginal=2019:08:01 10:11:12',
-      '-FNumber=3.3',
-      '-ExposureTime=0.002',
-      '-ISO=100',
-      '-FocalLength=4.3',
-      '-GPSLatitude=35.6586',
-      '-GPSLatitudeRef=N',
-      '-GPSLongitude=139.7454',
-      '-GPSLongitudeRef=E',
-      '-GPSImgDirection=359.99',
-      '-GPSImgDirectionRef=M',
+      ...camera('NIKON', 'COOLPIX P900', '2019:08:01 10:11:12'),
+      ...tagArgs({ FNumber: 3.3, ExposureTime: 0.002, ISO: 100, FocalLength: 4.3 }),
+      ...gps(35.6586, 139.7454),
+      ...tagArgs({ GPSImgDirection: 359.99, GPSImgDirectionRef: 'M' }),
     ]);
     const file = await tagged(withGps, 'coolpix.jpg', ['-GPS:GPSVersionID=']);
     const t = await exiftoolJson(file);
@@ -226,15 +207,9 @@ describe('patterns from real cameras', () => {
       .toFile(avif);
     for (const orientation of [5, 7]) {
       const file = await tagged(avif, `canon-${orientation}.avif`, [
-        '-Make=Canon',
-        '-Model=Canon EOS R6',
-        '-DateTimeOriginal=2022:03:04 05:06:07',
-        '-OffsetTimeOriginal=+01:00',
-        '-FNumber=4',
-        '-ExposureTime=0.01',
-        '-ISO=800',
-        '-FocalLength=35',
-        `-Orientation#=${orientation}`,
+        ...camera('Canon', 'Canon EOS R6', '2022:03:04 05:06:07'),
+        ...tagArgs({ OffsetTimeOriginal: '+01:00', FNumber: 4, ExposureTime: 0.01, ISO: 800, FocalLength: 35 }),
+        ...tagArgs({ 'Orientation#': orientation }),
       ]);
       const meta = await expectAgreement(file, 'image/avif');
       // HEIF-family: irot/imir turn the picture, EXIF orientation is not applied again (none here: stored size).
@@ -250,25 +225,17 @@ describe('patterns from real cameras', () => {
 
   it('PNG: EXIF in an eXIf chunk (ExifTool\'s way) and in ImageMagick\'s "Raw profile type exif" text chunk', async () => {
     const exifPng = await tagged(png, 'exif.png', [
-      '-Make=PENTAX',
-      '-Model=PENTAX K-1',
-      '-DateTimeOriginal=2020:02:02 20:20:20',
+      ...camera('PENTAX', 'PENTAX K-1', '2020:02:02 20:20:20'),
       '-FNumber=8',
-      '-GPSLatitude=12.5',
-      '-GPSLatitudeRef=S',
-      '-GPSLongitude=100',
-      '-GPSLongitudeRef=E',
+      ...gps(-12.5, 100),
     ]);
     expect((await readFile(exifPng)).includes(Buffer.from('eXIf'))).toBe(true);
     await expectAgreement(exifPng, 'image/png');
 
     // ImageMagick keeps a JPEG's EXIF in a PNG as hex text: "\nexif\n   LEN\n<hex of Exif\0\0 + TIFF>".
     const source = await tagged(jpeg, 'for-profile.jpg', [
-      '-Make=Canon',
-      '-Model=Canon PowerShot G7 X',
-      '-DateTimeOriginal=2018:05:06 07:08:09',
-      '-ExposureTime=0.004',
-      '-ISO=125',
+      ...camera('Canon', 'Canon PowerShot G7 X', '2018:05:06 07:08:09'),
+      ...tagArgs({ ExposureTime: 0.004, ISO: 125 }),
     ]);
     const exif = Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), await readTiff(source)]);
     const hex = exif.toString('hex').replace(/(.{72})/g, '$1\n');
@@ -322,16 +289,11 @@ describe('patterns from real cameras', () => {
     const big = dir.file('big.jpg');
     await noiseImage(800, 600).jpeg({ quality: 90 }).toFile(big);
     const file = await tagged(big, 'camera.jpg', [
-      '-Make=OLYMPUS IMAGING CORP.',
-      '-Model=E-M5',
-      '-DateTimeOriginal=2015:05:05 15:05:05',
-      '-FNumber=2.8',
-      '-ExposureTime=0.0125',
-      '-ISO=200',
-      '-FocalLength=17',
+      ...camera('OLYMPUS IMAGING CORP.', 'E-M5', '2015:05:05 15:05:05'),
+      ...tagArgs({ FNumber: 2.8, ExposureTime: 0.0125, ISO: 200, FocalLength: 17 }),
     ]);
     const whole = await readFile(file);
-    const cut = await dir.write('cut.jpg', whole.subarray(0, Math.floor(whole.length * 0.7)));
+    const cut = await dir.write('cut.jpg', cutOff(whole, 0.7));
     expect(await expectAgreement(cut, 'image/jpeg')).toMatchObject({ width: 800, height: 600, cameraModel: 'E-M5' });
   });
 

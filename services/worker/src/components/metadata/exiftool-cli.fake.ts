@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { ffmpeg } from '@trove/kit/testing/media';
+import { ffmpeg, H264_ARGS } from '@trove/kit/testing/media';
 
 const execFileAsync = promisify(execFile);
 const SCRIPT = join(dirname(require.resolve('exiftool-vendored.pl/package.json')), 'bin', 'exiftool');
@@ -69,12 +69,7 @@ async function writeStream(
     'lavfi',
     '-i',
     `testsrc=size=320x180:rate=25:duration=${opts.seconds ?? 1}`,
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
+    ...H264_ARGS,
     '-bsf:v',
     'h264_mp4toannexb',
     '-f',

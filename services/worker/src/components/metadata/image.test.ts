@@ -2,14 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { MediaError } from '../errors';
-import { tempDir } from '@trove/kit/testing';
-import type { TempDir } from '@trove/kit/testing';
 import {
   cornerImage,
   cr3Like,
   describeWithFixtures,
   dngLike,
-  ffmpeg,
   FIXTURES,
   HEIC_FIXTURE_FACTS,
   itWithFixtures,
@@ -19,15 +16,10 @@ import {
   orfLike,
 } from '@trove/kit/testing/media';
 import { closeExifTool, extractMetadata } from './index';
+import { cutOff, tempDirPerFile, testFrame } from '../../test-support.fake';
 
-let dir: TempDir;
-beforeAll(async () => {
-  dir = await tempDir();
-});
-afterAll(async () => {
-  await closeExifTool();
-  await dir.remove();
-});
+const dir = tempDirPerFile();
+afterAll(() => closeExifTool());
 
 const xmpPacket = (body: string) =>
   `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">${body}</rdf:RDF></x:xmpmeta>`;
@@ -237,9 +229,7 @@ describe('generated images', () => {
   });
 
   it('BMP (which the prebuilt libvips cannot read): size from its header', async () => {
-    const bmp = dir.file('a.bmp');
-    await ffmpeg(['-f', 'lavfi', '-i', 'testsrc=size=64x48', '-frames:v', '1', bmp]);
-    expect(await extractMetadata(bmp, 'image/bmp')).toMatchObject({
+    expect(await extractMetadata(await testFrame(dir.file('a.bmp')), 'image/bmp')).toMatchObject({
       width: 64,
       height: 48,
       cameraMake: null,
@@ -263,16 +253,24 @@ describe('raw-like files written by the test', () => {
     creationTimeSource: 'exif',
   };
 
-  it('DNG: EXIF and GPS through exifr, size from the raw IFD (DefaultCropSize) turned by orientation 6', async () => {
-    const meta = await extractMetadata(await dir.write('a.dng', dngLike(preview, 6)), 'image/x-adobe-dng');
-    expect(meta).toMatchObject({
-      ...rawFacts,
-      cameraMake: 'Trove Cameras',
-      cameraModel: 'RawMaker 1',
-      orientation: 6,
-      width: 400,
-      height: 600,
-    });
+  it.each([
+    {
+      title: 'DNG: EXIF and GPS through exifr, size from the raw IFD (DefaultCropSize) turned by orientation 6',
+      name: 'a.dng',
+      raw: (jpeg: Buffer) => dngLike(jpeg, 6),
+      mimeType: 'image/x-adobe-dng',
+      fields: { cameraMake: 'Trove Cameras', cameraModel: 'RawMaker 1', orientation: 6, width: 400, height: 600 },
+    },
+    {
+      title: 'CR3: EXIF, GPS and size from the CMT boxes',
+      name: 'a.cr3',
+      raw: (jpeg: Buffer) => cr3Like(jpeg, 8),
+      mimeType: 'image/x-canon-cr3',
+      fields: { cameraMake: 'Canon', cameraModel: 'Canon EOS R5', orientation: 8, width: 5464, height: 8192 },
+    },
+  ])('$title', async ({ name, raw, mimeType, fields }) => {
+    const meta = await extractMetadata(await dir.write(name, raw(preview)), mimeType);
+    expect(meta).toMatchObject({ ...rawFacts, ...fields });
     expect(meta.latitude).toBeCloseTo(48.8582, 4);
     expect(meta.longitude).toBeCloseTo(2.2945, 4);
   });
@@ -289,19 +287,6 @@ describe('raw-like files written by the test', () => {
       cameraModel: 'E-M1',
     });
   });
-
-  it('CR3: EXIF, GPS and size from the CMT boxes', async () => {
-    const meta = await extractMetadata(await dir.write('a.cr3', cr3Like(preview, 8)), 'image/x-canon-cr3');
-    expect(meta).toMatchObject({
-      ...rawFacts,
-      cameraMake: 'Canon',
-      cameraModel: 'Canon EOS R5',
-      orientation: 8,
-      width: 5464,
-      height: 8192,
-    });
-    expect(meta.latitude).toBeCloseTo(48.8582, 4);
-  });
 });
 
 describe('broken files', () => {
@@ -309,10 +294,7 @@ describe('broken files', () => {
     'reads a JPEG cut off in its picture data as viewers do, and rejects one cut off in its headers naming the file',
     async () => {
       const whole = await readFile(join(FIXTURES, 'jobs.jpeg'));
-      const cut = await extractMetadata(
-        await dir.write('cut.jpg', whole.subarray(0, Math.floor(whole.length / 2))),
-        'image/jpeg',
-      );
+      const cut = await extractMetadata(await dir.write('cut.jpg', cutOff(whole, 1 / 2)), 'image/jpeg');
       expect(cut).toMatchObject({ cameraMake: 'Apple', cameraModel: 'iPhone 15 Pro', width: 1330, height: 2364 });
       const err = await extractMetadata(await dir.write('headers.jpg', whole.subarray(0, 64)), 'image/jpeg').catch(
         (e: unknown) => e,

@@ -3,29 +3,22 @@
  * the tags (tags.ts maps them), libvips the header for the displayed size, the motion-photo trailer is
  * searched for chunk by chunk. Nothing reads the whole file into memory.
  */
-import { basename } from 'node:path';
 import sharp from 'sharp';
 import { MediaError, errorMessage } from '../errors';
 import { bmpSize } from '../formats/bmp';
 import { FileBytes } from '../formats/file-bytes';
 import { assertImageComplete } from '../formats/integrity';
 import { readTopLevelBoxes } from '../formats/isobmff';
-import { assertImageSize, DEFAULT_LIMITS } from '../limits';
-import type { ProcessingLimits } from '../limits';
+import { assertImageSize } from '../limits';
 import { isHeifMime, isRawMime } from '../mime';
 import type { ExifTags } from './exiftool';
 import { readTags } from './exiftool';
 import { metadataFromTags } from './from-tags';
-import type { MediaMetadata } from './types';
+import type { MediaMetadata, MetadataSource } from './types';
 import { num } from './tags';
 
-export async function extractImageMetadata(
-  filePath: string,
-  mimeType: string,
-  limits: ProcessingLimits = DEFAULT_LIMITS,
-  fileName: string | null = null,
-): Promise<MediaMetadata> {
-  const name = basename(filePath);
+export async function extractImageMetadata(source: MetadataSource): Promise<MediaMetadata> {
+  const { filePath, mimeType, limits, fileName, name } = source;
   return FileBytes.with(filePath, async (file) => {
     assertImageSize(file.size, limits, name);
     await assertImageComplete(file, mimeType, name);

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { MediaError, errorMessage } from '../errors';
 import { DEFAULT_LIMITS } from '../limits';
 import type { ProcessingLimits } from '../limits';
@@ -30,10 +31,9 @@ export async function extractMetadata(
   limits: ProcessingLimits = DEFAULT_LIMITS,
   fileName: string | null = null,
 ): Promise<MediaMetadata> {
+  const read = isVideoMime(mimeType) ? extractVideoMetadata : extractImageMetadata;
   try {
-    return isVideoMime(mimeType)
-      ? await extractVideoMetadata(filePath, mimeType, limits, fileName)
-      : await extractImageMetadata(filePath, mimeType, limits, fileName);
+    return await read({ filePath, mimeType, limits, fileName, name: basename(filePath) });
   } catch (err) {
     if (err instanceof MediaError) throw err;
     // An I/O error (missing file, EACCES) may pass on retry; anything else is a reader tripping on the content.

@@ -3,12 +3,11 @@
  * gives them with -G1 -n; and the real ExifTool (pool, time limit) on files the test makes.
  */
 import { writeFile } from 'node:fs/promises';
-import sharp from 'sharp';
 import { tempDir } from '@trove/kit/testing';
 import type { TempDir } from '@trove/kit/testing';
 import { MediaError } from '../errors';
 import { existsSync } from 'node:fs';
-import { cornerImage, dngLike } from '@trove/kit/testing/media';
+import { cornerImage, dngLike, jpegWithExif, plainImage } from '@trove/kit/testing/media';
 import {
   closeExifTool,
   configureExifTool,
@@ -189,13 +188,10 @@ describe('the real ExifTool', () => {
   });
 
   it('reads EXIF the test wrote, and never writes to the original', async () => {
-    const jpeg = await sharp({ create: { width: 40, height: 30, channels: 3, background: 'red' } })
-      .jpeg()
-      .withExif({
-        IFD0: { Make: 'Trove', Model: 'Test Cam' },
-        IFD2: { DateTimeOriginal: '2021:07:10 20:39:25', OffsetTimeOriginal: '+01:00' },
-      })
-      .toBuffer();
+    const jpeg = await jpegWithExif(plainImage(40, 30, 'red'), {
+      IFD0: { Make: 'Trove', Model: 'Test Cam' },
+      IFD2: { DateTimeOriginal: '2021:07:10 20:39:25', OffsetTimeOriginal: '+01:00' },
+    });
     const file = dir.file('exif.jpg');
     await writeFile(file, jpeg);
     const meta = metadataFromTags(await readTags(file), 'exif.jpg');
@@ -225,12 +221,7 @@ describe('the real ExifTool', () => {
     // Far below ExifTool's own time for any file: the read cannot finish in time.
     configureExifTool({ timeoutSeconds: 0.001 });
     const file = dir.file('slow.jpg');
-    await writeFile(
-      file,
-      await sharp({ create: { width: 4000, height: 3000, channels: 3, background: 'blue' } })
-        .jpeg()
-        .toBuffer(),
-    );
+    await writeFile(file, await plainImage(4000, 3000, 'blue').jpeg().toBuffer());
     const err = await readTags(file).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MediaError);
     expect((err as MediaError).message).toMatch(/took longer than/);

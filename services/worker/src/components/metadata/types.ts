@@ -1,5 +1,6 @@
 import { emptyMediaMetadata } from '@trove/proto-events';
 import type { MediaMetadataV1 } from '@trove/proto-events';
+import type { ProcessingLimits } from '../limits';
 
 /** Where `creationTime` came from, from most to least trustworthy. */
 export type CreationTimeSource = 'exif' | 'video' | 'file';
@@ -39,6 +40,18 @@ export interface MediaMetadata extends Omit<MediaMetadataV1, 'creationTime'> {
   container: string | null;
   /** Videos: pixel format of the video stream (yuv420p…); browsers only play 8-bit 4:2:0 H.264. */
   pixelFormat: string | null;
+}
+
+/** The file a reader (image.ts, video.ts) is given, as extractMetadata has it. */
+export interface MetadataSource {
+  filePath: string;
+  /** Its sniffed type. */
+  mimeType: string;
+  limits: ProcessingLimits;
+  /** The uploaded name, which may hold the date when the file has none. */
+  fileName: string | null;
+  /** The file's own name (not its directory), for messages. */
+  name: string;
 }
 
 /** A MediaMetadata with nothing known, to build on. */

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { ffmpeg, H264_ARGS, testClipArgs, videoTestDir } from '@trove/kit/testing/media';
 import { MediaError } from '../errors';
 import { makeVideoPreviews, transcodeIfNeeded } from '../previews/video';
+import { appleMovArgs, cutOff, metadataArgs, WEBM_ARGS } from '../../test-support.fake';
 import { closeExifTool, emptyMetadata, extractMetadata } from './index';
 
 const videos = videoTestDir();
@@ -36,16 +37,8 @@ describe('extractMetadata for videos', () => {
     const mov = videos.dir.file('rotated.mov');
     // Rotation metadata is only written when the stream is copied.
     await ffmpeg([
-      '-i',
-      videos.mp4,
-      '-c',
-      'copy',
-      '-metadata:s:v:0',
-      'rotate=90',
-      '-metadata',
-      'creation_time=2023-05-06T07:08:09Z',
-      '-f',
-      'mov',
+      ...['-i', videos.mp4, '-c', 'copy', '-metadata:s:v:0', 'rotate=90', '-f', 'mov'],
+      ...metadataArgs({ creation_time: '2023-05-06T07:08:09Z' }),
       mov,
     ]);
     expect(await extractMetadata(mov, 'video/quicktime')).toMatchObject({
@@ -61,28 +54,16 @@ describe('extractMetadata for videos', () => {
   it('the video of a Live Photo: Apple keys for local time, place, camera and pairing id', async () => {
     const mov = videos.dir.file('IMG_0001.MOV');
     await ffmpeg([
-      '-i',
-      videos.mp4,
-      '-c',
-      'copy',
-      '-f',
-      'mov',
-      '-movflags',
-      'use_metadata_tags',
-      '-metadata',
-      'creation_time=2023-05-06T07:08:09Z',
-      '-metadata',
-      'com.apple.quicktime.creationdate=2023-05-06T09:08:09+0200',
-      '-metadata',
-      'com.apple.quicktime.content.identifier=599FEB0A-F64C-4A67-ABBE-2AE1A96A20EA',
-      '-metadata',
-      'com.apple.quicktime.location.ISO6709=+48.8582+002.2945+035.000/',
-      '-metadata',
-      'com.apple.quicktime.make=Apple',
-      '-metadata',
-      'com.apple.quicktime.model=iPhone 12 mini',
-      '-metadata',
-      'com.apple.quicktime.software=14.6',
+      ...['-i', videos.mp4, '-c', 'copy'],
+      ...metadataArgs({ creation_time: '2023-05-06T07:08:09Z' }),
+      ...appleMovArgs({
+        creationdate: '2023-05-06T09:08:09+0200',
+        'content.identifier': '599FEB0A-F64C-4A67-ABBE-2AE1A96A20EA',
+        'location.ISO6709': '+48.8582+002.2945+035.000/',
+        make: 'Apple',
+        model: 'iPhone 12 mini',
+        software: '14.6',
+      }),
       mov,
     ]);
     expect(await extractMetadata(mov, 'video/quicktime')).toMatchObject({
@@ -99,20 +80,7 @@ describe('extractMetadata for videos', () => {
 
   it('WebM: VP9 and Opus in a webm container', async () => {
     const webm = videos.dir.file('clip.webm');
-    await ffmpeg([
-      ...testClipArgs({ size: '160x120' }),
-      '-c:v',
-      'libvpx-vp9',
-      '-deadline',
-      'realtime',
-      '-cpu-used',
-      '8',
-      '-b:v',
-      '100k',
-      '-c:a',
-      'libopus',
-      webm,
-    ]);
+    await ffmpeg([...testClipArgs({ size: '160x120' }), ...WEBM_ARGS, webm]);
     const meta = await extractMetadata(webm, 'video/webm');
     expect(meta).toMatchObject({
       container: 'webm',
@@ -141,7 +109,7 @@ describe('extractMetadata for videos', () => {
 
   it('rejects a truncated MP4 and a file that is no video', async () => {
     const whole = await readFile(videos.mp4);
-    const cut = await videos.dir.write('cut.mp4', whole.subarray(0, Math.floor(whole.length * 0.6)));
+    const cut = await videos.dir.write('cut.mp4', cutOff(whole, 0.6));
     await expect(extractMetadata(cut, 'video/mp4')).rejects.toMatchObject({
       name: 'MediaError',
       kind: 'corrupt',

@@ -3,29 +3,21 @@
  * rate, codecs, duration) from ffprobe, whose container tags stand in where ExifTool has nothing. Phones put what a library wants in container tags: Apple in
  * `com.apple.quicktime.*` keys, Android in `com.android.*` keys and an ISO 6709 `location`.
  */
-import { basename } from 'node:path';
 import { MediaError } from '../errors';
 import { ffprobe } from '../ffmpeg';
 import type { ProbeData, ProbeStream } from '../ffmpeg';
 import { isobmffFileIsComplete } from '../formats/isobmff';
-import { DEFAULT_LIMITS } from '../limits';
-import type { ProcessingLimits } from '../limits';
 import { ISOBMFF_MIME_TYPES } from '../mime';
 import { readTags } from './exiftool';
 import { metadataFromTags } from './from-tags';
-import type { MediaMetadata } from './types';
+import type { MediaMetadata, MetadataSource } from './types';
 import { emptyMetadata } from './types';
 import { decimalString, fraction, isoDateTime, nonEmptyString, parseIso6709, toNumber } from './values';
 
 type Tags = Record<string, unknown>;
 
-export async function extractVideoMetadata(
-  filePath: string,
-  mimeType: string,
-  limits: ProcessingLimits = DEFAULT_LIMITS,
-  fileName: string | null = null,
-): Promise<MediaMetadata> {
-  const name = basename(filePath);
+export async function extractVideoMetadata(source: MetadataSource): Promise<MediaMetadata> {
+  const { filePath, mimeType, limits, fileName, name } = source;
   // ffprobe happily reports a cut-off MP4 whose index (moov) came first; its box sizes do not lie.
   if (ISOBMFF_MIME_TYPES.has(mimeType) && !(await isobmffFileIsComplete(filePath))) {
     throw new MediaError('corrupt', `${name}: file is truncated or malformed (its boxes do not fill the file)`);

@@ -1,15 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { tempDir } from '@trove/kit/testing';
-import type { TempDir } from '@trove/kit/testing';
 import {
   colourAt,
   cornerImage,
   cr3Like,
   describeWithFixtures,
   dngLike,
-  ffmpeg,
   FIXTURES,
   itWithFixtures,
   nefLike,
@@ -20,12 +17,9 @@ import { extractMetadata } from '../metadata';
 import type { Previews, RawPreviewSource } from './image';
 import { decodeHeifPrimary } from './heif';
 import { applyOrientation, makeImagePreviews } from './image';
+import { cutOff, tempDirPerFile, testFrame } from '../../test-support.fake';
 
-let dir: TempDir;
-beforeAll(async () => {
-  dir = await tempDir();
-});
-afterAll(() => dir.remove());
+const dir = tempDirPerFile();
 
 /** Decodes both outputs and checks they are what the Previews object says. */
 async function expectConsistent(p: Previews): Promise<void> {
@@ -41,16 +35,16 @@ async function expectConsistent(p: Previews): Promise<void> {
   expect(Buffer.from(p.placeholder, 'base64').length).toBeGreaterThanOrEqual(5);
 }
 
-/** Where the red (originally top-left) corner ended up. */
-async function redCorner(image: Buffer): Promise<string> {
+/** Where the corner of colour `colour` of an encoded image is: TL, TR, BL or BR (the red one was the top left). */
+async function cornerOf(image: Buffer, colour: 'red' | 'green'): Promise<string> {
   const { width = 0, height = 0 } = await sharp(image).metadata();
   const corners: Array<[string, number, number]> = [
-    ['top-left', 2, 2],
-    ['top-right', width - 3, 2],
-    ['bottom-left', 2, height - 3],
-    ['bottom-right', width - 3, height - 3],
+    ['TL', 2, 2],
+    ['TR', width - 3, 2],
+    ['BL', 2, height - 3],
+    ['BR', width - 3, height - 3],
   ];
-  for (const [name, x, y] of corners) if ((await colourAt(image, x, y)) === 'red') return name;
+  for (const [name, x, y] of corners) if ((await colourAt(image, x, y)) === colour) return name;
   return 'none';
 }
 
@@ -76,7 +70,7 @@ describe('generated images', () => {
     const p = await makeImagePreviews(await dir.write('o6.jpg', jpeg), 'image/jpeg');
     await expectConsistent(p);
     expect([p.width, p.height]).toEqual([400, 600]);
-    expect(await redCorner(p.preview)).toBe('top-right'); // rotated 90° clockwise
+    expect(await cornerOf(p.preview, 'red')).toBe('TR'); // rotated 90° clockwise
   });
 
   it('applyOrientation does what decoders do with each EXIF orientation', async () => {
@@ -85,7 +79,7 @@ describe('generated images', () => {
       const tagged = await sharp(plain).jpeg({ quality: 95 }).withMetadata({ orientation: o }).toBuffer();
       const byDecoder = await sharp(tagged, { autoOrient: true }).png().toBuffer();
       const ours = await applyOrientation(sharp(plain), o).png().toBuffer();
-      expect([o, await redCorner(ours)]).toEqual([o, await redCorner(byDecoder)]);
+      expect([o, await cornerOf(ours, 'red')]).toEqual([o, await cornerOf(byDecoder, 'red')]);
       expect((await sharp(ours).metadata()).width).toBe((await sharp(byDecoder).metadata()).width);
     }
   });
@@ -113,9 +107,7 @@ describe('generated images', () => {
   });
 
   it('BMP goes through ffmpeg, since the prebuilt libvips has no BMP loader', async () => {
-    const bmp = dir.file('a.bmp');
-    await ffmpeg(['-f', 'lavfi', '-i', 'testsrc=size=64x48', '-frames:v', '1', bmp]);
-    const p = await makeImagePreviews(bmp, 'image/bmp');
+    const p = await makeImagePreviews(await testFrame(dir.file('a.bmp')), 'image/bmp');
     await expectConsistent(p);
     expect([p.width, p.height]).toEqual([64, 48]);
   });
@@ -127,19 +119,6 @@ describe('generated images', () => {
     expect([p.width, p.height]).toEqual([200, 100]);
   });
 });
-
-/** Where the corner of colour `colour` of an encoded image is. */
-async function cornerOf(image: Buffer, colour: 'red' | 'green'): Promise<string> {
-  const { width = 0, height = 0 } = await sharp(image).metadata();
-  const corners: Array<[string, number, number]> = [
-    ['TL', 2, 2],
-    ['TR', width - 3, 2],
-    ['BL', 2, height - 3],
-    ['BR', width - 3, height - 3],
-  ];
-  for (const [name, x, y] of corners) if ((await colourAt(image, x, y)) === colour) return name;
-  return 'none';
-}
 
 /**
  * Where the stored picture's red (top-left) and green (top-right) corners are displayed under each
@@ -250,20 +229,20 @@ describe('raw-like files', () => {
     const p = await makeImagePreviews(await dir.write('a.dng', dngLike(preview, 6)), 'image/x-adobe-dng');
     await expectConsistent(p);
     expect([p.width, p.height]).toEqual([200, 300]);
-    expect(await redCorner(p.preview)).toBe('top-right');
+    expect(await cornerOf(p.preview, 'red')).toBe('TR');
   });
 
   it('CR3: the PRVW JPEG, turned by CMT1 orientation 8', async () => {
     const p = await makeImagePreviews(await dir.write('a.cr3', cr3Like(preview, 8)), 'image/x-canon-cr3');
     await expectConsistent(p);
     expect([p.width, p.height]).toEqual([200, 300]);
-    expect(await redCorner(p.preview)).toBe('bottom-left');
+    expect(await cornerOf(p.preview, 'red')).toBe('BL');
   });
 
   it('NEF: the JPEGInterchangeFormat preview', async () => {
     const p = await makeImagePreviews(await dir.write('a.nef', nefLike(preview)), 'image/x-nikon-nef');
     expect([p.width, p.height]).toEqual([300, 200]);
-    expect(await redCorner(p.preview)).toBe('top-left');
+    expect(await cornerOf(p.preview, 'red')).toBe('TL');
   });
 
   it('a raw without a JPEG preview falls back to an ordinary RGB IFD0, and without that is unsupported', async () => {
@@ -340,10 +319,7 @@ describe('broken files', () => {
     'a JPEG cut off before its end marker decodes as far as it goes, with a warning; cut off in its headers it is corrupt',
     async () => {
       const whole = await readFile(join(FIXTURES, 'jobs.jpeg'));
-      const cut = await makeImagePreviews(
-        await dir.write('cut.jpg', whole.subarray(0, Math.floor(whole.length * 0.7))),
-        'image/jpeg',
-      );
+      const cut = await makeImagePreviews(await dir.write('cut.jpg', cutOff(whole, 0.7)), 'image/jpeg');
       await expectConsistent(cut);
       expect([cut.width, cut.height]).toEqual([1152, 2048]);
       expect(cut.warnings).toEqual([expect.stringMatching(/^cut\.jpg: JPEG ends without its end-of-image marker/)]);

@@ -5,6 +5,7 @@ import { extractMetadata } from '../metadata';
 import type { MediaMetadata } from '../metadata/types';
 import { emptyMetadata } from '../metadata/types';
 import { ffmpeg, ffprobeJson, H264_ARGS, testClipArgs, videoTestDir } from '@trove/kit/testing/media';
+import { metadataArgs, VP9_ARGS, WEBM_ARGS } from '../../test-support.fake';
 import { isWebPlayable, makeVideoPreviews, posterTime, transcodeIfNeeded } from './video';
 
 const videos = videoTestDir();
@@ -81,6 +82,9 @@ describe('transcodeIfNeeded', () => {
     await expect(readFile(out)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  /** ISO 6709, as phones write a video's position. */
+  const AMSTERDAM = '+52.3702+004.8952/';
+
   it('never carries the metadata of the original: a playable MP4 with a GPS position is copied without it, a transcode too', async () => {
     const located = videos.dir.file('located.mp4');
     await ffmpeg([
@@ -88,10 +92,7 @@ describe('transcodeIfNeeded', () => {
       videos.mp4,
       '-c',
       'copy',
-      '-metadata',
-      'location=+52.3702+004.8952/',
-      '-metadata',
-      'title=Amsterdam',
+      ...metadataArgs({ location: AMSTERDAM, title: 'Amsterdam' }),
       located,
     ]);
     const meta = await extractMetadata(located, 'video/mp4');
@@ -112,8 +113,7 @@ describe('transcodeIfNeeded', () => {
       'mpeg4',
       '-c:a',
       'pcm_s16le',
-      '-metadata',
-      'location=+52.3702+004.8952/',
+      ...metadataArgs({ location: AMSTERDAM }),
       mov,
     ]);
     const movMeta = await extractMetadata(mov, 'video/quicktime');
@@ -126,20 +126,7 @@ describe('transcodeIfNeeded', () => {
 
   it('encodes VP9/Opus WebM to a fast-start H.264/AAC MP4', async () => {
     const webm = videos.dir.file('clip.webm');
-    await ffmpeg([
-      ...testClipArgs({ size: '160x120' }),
-      '-c:v',
-      'libvpx-vp9',
-      '-deadline',
-      'realtime',
-      '-cpu-used',
-      '8',
-      '-b:v',
-      '100k',
-      '-c:a',
-      'libopus',
-      webm,
-    ]);
+    await ffmpeg([...testClipArgs({ size: '160x120' }), ...WEBM_ARGS, webm]);
     const out = videos.dir.file('from-webm.mp4');
     expect(await transcodeIfNeeded(webm, await extractMetadata(webm, 'video/webm'), out)).toBe(out);
     const probe = await ffprobeJson(out);
@@ -182,16 +169,7 @@ describe('transcodeIfNeeded', () => {
     expect((await ffprobeJson(out)).streams[0]).toMatchObject({ codec_name: 'h264', width: 1080, height: 1920 });
 
     const odd = videos.dir.file('odd.webm');
-    await ffmpeg([
-      ...testClipArgs({ seconds: 0.2, size: '321x241', rate: 5, audio: false }),
-      '-c:v',
-      'libvpx-vp9',
-      '-deadline',
-      'realtime',
-      '-cpu-used',
-      '8',
-      odd,
-    ]);
+    await ffmpeg([...testClipArgs({ seconds: 0.2, size: '321x241', rate: 5, audio: false }), ...VP9_ARGS, odd]);
     const oddOut = videos.dir.file('odd.mp4');
     await transcodeIfNeeded(odd, await extractMetadata(odd, 'video/webm'), oddOut);
     expect((await ffprobeJson(oddOut)).streams[0]).toMatchObject({ width: 320, height: 240 });

@@ -126,7 +126,7 @@ export async function transcodeIfNeeded(
     });
   } catch (err) {
     // Over its budget the file is what costs too much, whatever a retry would do: it fails for good.
-    if (err instanceof MediaError && err.cause instanceof ToolFailure && err.cause.reason === 'timeout') {
+    if (err instanceof MediaError && err.cause instanceof ToolFailure && err.cause.kind === 'timeout') {
       const declared = `${meta.durationSeconds ?? '?'} s at ${meta.width ?? '?'}x${meta.height ?? '?'}`;
       throw new MediaError(
         'too-large',

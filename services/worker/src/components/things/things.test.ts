@@ -6,11 +6,10 @@ import { join } from 'node:path';
 import { makeImagePreviews, makeVideoPreviews } from '../previews';
 import { extractMetadata } from '../metadata';
 import type { Bitmap } from '../bitmap';
-import type { TempDir } from '@trove/kit/testing';
-import { tempDir } from '@trove/kit/testing';
 import {
   FIXTURES,
   ffmpeg,
+  H264_ARGS,
   fixturesPresent,
   itWithFixtures,
   SYNTHETIC_PATTERNS,
@@ -20,16 +19,15 @@ import type { sharp } from '../previews/sharp';
 import { tf } from '../vision';
 import { DEFAULT_THINGS_MIN_SCORE, detectThings } from '.';
 import { COCO_LABELS, titleCase } from './labels';
+import { tempDirPerFile } from '../../test-support.fake';
 
 const options = { minScore: DEFAULT_THINGS_MIN_SCORE };
-let dir: TempDir;
+const dir = tempDirPerFile('trove-things-');
 let pizza: Bitmap;
 
 beforeAll(async () => {
-  dir = await tempDir('trove-things-');
   if (fixturesPresent()) pizza = (await makeImagePreviews(join(FIXTURES, 'IMG_0543.HEIC'), 'image/heic')).bitmap;
 });
-afterAll(() => dir.remove());
 
 /** A 1600x1200 picture made by sharp, through the previews as an uploaded JPEG would go. */
 async function pattern(name: string, image: sharp.Sharp): Promise<Bitmap> {
@@ -74,16 +72,7 @@ describe('detectThings', () => {
 
   it("a video's poster frame (the previews' bitmap) is looked at like a photo", async () => {
     const clip = dir.file('clip.mp4');
-    await ffmpeg([
-      ...testClipArgs({ seconds: 2, audio: false }),
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-pix_fmt',
-      'yuv420p',
-      clip,
-    ]);
+    await ffmpeg([...testClipArgs({ seconds: 2, audio: false }), ...H264_ARGS, clip]);
     const poster = (await makeVideoPreviews(clip, await extractMetadata(clip, 'video/mp4'))).bitmap;
     expect([poster.width, poster.height]).toEqual([320, 240]);
     expect(await detectThings(poster, options)).toEqual([]);
