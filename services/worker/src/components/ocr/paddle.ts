@@ -31,7 +31,12 @@ export interface Models {
 
 export async function loadModels(): Promise<Models> {
   // One thread each: the worker runs photos in parallel instead, and the machine is shared.
-  const options: ort.InferenceSession.SessionOptions = { intraOpNumThreads: 1, interOpNumThreads: 1 };
+  // No memory arena: its blocks, sized by the largest input seen, would stay with the worker for good.
+  const options: ort.InferenceSession.SessionOptions = {
+    intraOpNumThreads: 1,
+    interOpNumThreads: 1,
+    enableCpuMemArena: false,
+  };
   const det = await ort.InferenceSession.create(join(DIR, 'ch_PP-OCRv4_det_infer.onnx'), options);
   const rec = await ort.InferenceSession.create(join(DIR, 'ch_PP-OCRv4_rec_infer.onnx'), options);
   const keys = readFileSync(join(DIR, 'ppocr_keys_v1.txt'), 'utf8')
