@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help install install-test build typecheck lint test test-unit test-e2e up clean docs bench chaos eval-metadata audit
+.PHONY: help install install-test build typecheck lint test test-unit test-e2e up clean docs bench chaos eval-metadata eval-vision audit
 
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -55,6 +55,9 @@ bench: build ## Upload vs a minimal server and ingest vs a single-process baseli
 
 eval-metadata: build ## Metadata the worker reads vs ExifTool's truth on the real files of ../shared/eval/metadata (not part of make test); ends "ratio metadata_field_agreement V"
 	@node scripts/eval-metadata.mjs $(EVAL_ARGS)
+
+eval-vision: build ## Faces/people, things, words and places vs the labels of ../shared/eval/vision, with CPU ms per photo (not part of make test); "ratio NAME V" lines
+	@node scripts/eval/vision.mjs $(EVAL_VISION_ARGS)
 
 chaos: build ## 120 uploads while every service, a worker and nats-server are killed in turn; ends "N uploaded, N ready, N lost, N duplicated"
 	@node scripts/chaos.mjs

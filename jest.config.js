@@ -30,10 +30,12 @@ const common = {
       { jsc: { target: 'es2022' }, module: { type: 'commonjs' } },
     ],
     '^.+\\.ts$': swc(false),
+    // The scripts' ES modules (scripts/eval) that their tests import.
+    '^.+/scripts/.+\\.mjs$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
     // The web app's React components (web/): TSX with the automatic JSX runtime.
     '^.+\\.tsx$': swc(true),
   },
-  moduleFileExtensions: ['ts', 'tsx', 'js', 'json'],
+  moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'json'],
   // The web app: its components import their stylesheets (Vite bundles them; jest gets an empty module, also for `~/…css`),
   // and `~/…` is `web/app/…` (web/tsconfig.json paths).
   moduleNameMapper: { '\\.css$': '<rootDir>/web/app/styles/empty-module.cjs', '^~/(.*)$': '<rootDir>/web/app/$1' },

@@ -109,11 +109,12 @@ describeWithFixtures('places and things (e2e)', () => {
       mediaItemsCount: 1,
     });
     const things = await thingsOf(alice, heic);
-    expect(things.map((t) => t.name)).toEqual(['Pizza']);
-    const pizza = things[0]!;
+    // The pizza and the table it is on.
+    expect(things.map((t) => t.name).sort()).toEqual(['Dining Table', 'Pizza']);
+    const pizza = things.find((t) => t.name === 'Pizza')!;
     expect(pizza).toMatchObject({ coverMediaItemId: heic.id, mediaItemsCount: 1, coverMediaItem: { id: heic.id } });
     expect(await ok(alice.GET('/v1/explore/things/{id}', byId(pizza.id)), 200)).toEqual(pizza);
-    expect(await thingList(alice)).toEqual([pizza]);
+    expect(await thingList(alice)).toEqual(expect.arrayContaining([pizza]));
     expect((await ok(alice.GET('/v1/explore/things/{id}/mediaItems', byId(pizza.id)), 200)).map((i) => i.id)).toEqual([
       heic.id,
     ]);

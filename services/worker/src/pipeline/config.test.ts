@@ -12,7 +12,7 @@ const thingsMinScore = (value?: string) =>
 describe('TROVE_THINGS_MIN_SCORE', () => {
   it('defaults to 0.5 and takes a decimal from 0 to 1', () => {
     expect(thingsMinScore()).toBe(DEFAULT_THINGS_MIN_SCORE);
-    expect(DEFAULT_THINGS_MIN_SCORE).toBe(0.5);
+    expect(DEFAULT_THINGS_MIN_SCORE).toBe(0.35);
     expect(thingsMinScore('0.7')).toBe(0.7);
     expect(thingsMinScore('.3')).toBe(0.3);
     expect(thingsMinScore('1')).toBe(1);

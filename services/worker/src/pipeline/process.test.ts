@@ -153,17 +153,22 @@ async function withHangingTool(
 
 /**
  * `item` processed in a process of its own (fixtures/process-in-child.ts, built), after `warmUp`: its outcome, and
- * the child's resident memory before it and at its peak.
+ * the child's resident memory before it, at its peak, and at the peak of the warm-up item's second run.
  */
-async function processInChild(
-  warmUp: ProcessMediaItemV1,
-  item: ProcessMediaItemV1,
-): Promise<{ outcome: string; baseline: number; peak: number }> {
+async function processInChild(warmUp: ProcessMediaItemV1, item: ProcessMediaItemV1): Promise<ChildMemory> {
   const fixture = join(__dirname, '..', '..', 'dist', 'pipeline', 'fixtures', 'process-in-child.js');
   if (!existsSync(fixture)) throw new Error(`${fixture} is missing: build first (npx tsc -b tsconfig.build.json)`);
   const args = ['--expose-gc', fixture, dir.path, work.path, JSON.stringify(warmUp), JSON.stringify(item)];
   const { stdout } = await execFileAsync(process.execPath, args);
-  return JSON.parse(stdout.trim().split('\n').pop()!) as { outcome: string; baseline: number; peak: number };
+  return JSON.parse(stdout.trim().split('\n').pop()!) as ChildMemory;
+}
+
+interface ChildMemory {
+  outcome: string;
+  baseline: number;
+  peak: number;
+  /** The peak while the warm-up item was processed a second time: an ordinary item's working memory. */
+  warmUpPeak: number;
 }
 
 const bytesOf = async (key: string) => {
@@ -205,8 +210,8 @@ describe('processItem', () => {
         things: [{ label: 'Donut', score: expect.any(Number) }],
         // A meal tray: no one in it.
         faces: [],
-        // The napkin's print is sideways and small: no confident line.
-        words: [],
+        // The napkin's sideways print, "vistara / Fly the new feeling": its larger words are read.
+        words: expect.arrayContaining(['Fly']),
         // Its GPS position, 11.0221 N 76.7419 E, is west of Coimbatore.
         place: {
           name: 'Coimbatore',
@@ -237,12 +242,14 @@ describe('processItem', () => {
         'IMG_0543.HEIC',
       );
       expect(await processItem(deps(), item)).toBe('processed');
-      expect(published[0].payload.things).toEqual([{ label: 'Pizza', score: expect.closeTo(0.62, 1) }]);
+      // The pizza, and the table it is on (a large thing, reported from a lower score).
+      expect(published[0].payload.things?.map((t) => t.label)).toEqual(['Pizza', 'Dining Table']);
+      expect(published[0].payload.things?.[0].score).toBeCloseTo(0.6, 1);
       expect(published[0].payload.metadata.contentIdentifier).toBe(HEIC_FIXTURE_PAIRING_ID);
       expect(published[0].payload.category).toBe('default');
-      // A higher threshold from the configuration drops it.
+      // A higher threshold from the configuration drops the table (a large thing needs 0.43 of it: 0.30).
       expect(await processItem({ ...deps(), thingsMinScore: 0.7 }, item)).toBe('processed');
-      expect(published[1].payload.things).toEqual([]);
+      expect(published[1].payload.things?.map((t) => t.label)).toEqual(['Pizza']);
     },
   );
 
@@ -551,13 +558,13 @@ describe('processItem', () => {
     await blobs.put(big.originalKey, tail, { contentType: 'image/jpeg' });
     expect((await blobs.head(big.originalKey))?.size).toBe(size);
     const warmUp = await stored(photo, 'image/jpeg', 'photo', 'warm-up.jpg');
-    const { outcome, baseline, peak } = await processInChild(warmUp, big);
-    console.log(
-      `300 MB JPEG: child RSS ${(baseline / 1024 ** 2).toFixed(0)} MiB → peak ${(peak / 1024 ** 2).toFixed(0)} MiB`,
-    );
+    const { outcome, baseline, peak, warmUpPeak } = await processInChild(warmUp, big);
+    const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(0)} MiB`;
+    console.log(`300 MB JPEG: child RSS ${mib(baseline)} → peak ${mib(peak)}; same picture alone: ${mib(warmUpPeak)}`);
     expect(outcome).toBe('processed');
-    // Streams churn buffers until the collector runs: tens of megabytes, whatever the file's size.
-    expect(peak - baseline).toBeLessThan(size / 3);
+    // The same picture alone costs the analysis' working memory; the long tail adds only what
+    // streams churn until the collector runs: tens of megabytes, whatever the file's size.
+    expect(peak - warmUpPeak).toBeLessThan(size / 3);
     await blobs.delete(big.originalKey);
   }, 120_000);
 

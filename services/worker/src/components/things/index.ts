@@ -8,33 +8,48 @@
  * The picture is letterboxed, as the model's upstream inference code does; the thresholds below
  * were measured that way (stretching it moves a pizza from 0.62 to 0.52 and makes a checkerboard a
  * 0.43 "traffic light").
+ *
+ * The model is run on the picture and on its mirror image, and a detection's score is the mean of
+ * its two (a box of the same class at the same place, IoU ≥ 0.5; one the mirror does not confirm
+ * counts 0 there): the model's low-score mistakes rarely survive the flip, its true objects do.
+ * A thing covering a tenth of the picture or more is reported from a lower score: big boxes are
+ * what the model is least often wrong about, and what people look for. Measured on the labelled
+ * photos of `make eval-vision` (41 photos): precision 1.00 / recall 0.64 at 0.5 on one pass;
+ * 0.92 / 0.90 with both rules.
  */
 import type { GraphModel } from '@tensorflow/tfjs-converter';
 import type { Logger } from '@trove/kit';
 import type { Bitmap } from '../bitmap';
 import { letterbox, sharedModel, tf } from '../vision';
-import { COCO_LABELS, titleCase } from './labels';
+import { COCO_LABELS, thingLabel } from './labels';
 
 export interface Thing {
-  /** Title Case English COCO name: "Pizza", "Dining Table". */
+  /** Singular Title Case English COCO name: "Pizza", "Dining Table", "Ski", "TV". */
   label: string;
   /** The best score of that label in the picture, 0..1, three decimals. */
   score: number;
 }
 
 export interface ThingsOptions {
-  /** Lowest score reported. */
+  /** Lowest score reported (a large thing's is LARGE_THING_SCORE_RATIO of it). */
   minScore: number;
   /** Told when the model is loaded (once per process). */
   log?: Logger;
 }
 
 /**
- * 0.5: every synthetic pattern scores at most 0.40 and the seed photo's pizza 0.62; the meal tray
- * of jobs.jpeg gets its best guess (a dessert cup as "Donut", 0.545) — a client of the original API
- * expects that photo to have things once a job ran, and a near miss is more useful than nothing.
+ * 0.35 (of the mean of the two passes): every synthetic pattern stays below it, and on the labelled
+ * evaluation photos it is where precision stays above 0.9 (0.3 lets three more wrong labels in).
  */
-export const DEFAULT_THINGS_MIN_SCORE = 0.5;
+export const DEFAULT_THINGS_MIN_SCORE = 0.35;
+/** A thing whose box covers at least this share of the picture … */
+export const LARGE_THING_SHARE = 0.1;
+/** … is reported from this share of minScore (0.15 by default). */
+export const LARGE_THING_SCORE_RATIO = 0.43;
+/** Two boxes of a class at least this alike (intersection over union) are the same thing. */
+const SAME_BOX_IOU = 0.5;
+/** Rows below this score in both passes are not looked at (they cannot reach any threshold). */
+const FLOOR = 0.02;
 
 const INPUT = 'tower_0/images';
 const DETECTIONS = 'tower_0/detections';
@@ -48,38 +63,99 @@ const centernet = sharedModel('centernet', {
     tf.tidy(() => void model.execute({ [INPUT]: tf.zeros([1, INPUT_SIZE, INPUT_SIZE, 3]) }, DETECTIONS)),
 });
 
+/** A detection in input pixels. */
+export interface Box {
+  cls: number;
+  score: number;
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+}
+
 /**
  * The things in an upright picture: each label once, with its best score, best first. The model
  * is loaded on the first call (a ModelLoadError if it cannot be).
  */
 export async function detectThings(image: Bitmap, options: ThingsOptions): Promise<Thing[]> {
   const model = await centernet(options.log);
-  const rows = await detections(model, image);
+  const { rgb, scale } = await letterbox(image, INPUT_SIZE);
+  const [straight, mirrored] = await detections(model, rgb);
+  const pictureArea = image.width * scale * (image.height * scale);
+  return bestPerLabel(fuseMirrored(straight, mirrored, INPUT_SIZE), pictureArea, options.minScore);
+}
+
+/** Each class once, with its best score among the boxes that pass their threshold, best first. */
+export function bestPerLabel(boxes: Box[], pictureArea: number, minScore: number): Thing[] {
   const best = new Map<number, number>();
-  for (let i = 0; i + ROW <= rows.length; i += ROW) {
-    const score = rows[i + 4];
-    const cls = Math.round(rows[i + 5]);
-    if (!(score >= options.minScore) || !(cls >= 0 && cls < COCO_LABELS.length)) continue;
-    if (score > (best.get(cls) ?? -1)) best.set(cls, score);
+  for (const b of boxes) {
+    const share = (Math.max(0, b.x2 - b.x1) * Math.max(0, b.y2 - b.y1)) / pictureArea;
+    const threshold = share >= LARGE_THING_SHARE ? minScore * LARGE_THING_SCORE_RATIO : minScore;
+    if (!(b.score >= threshold) || !(b.cls >= 0 && b.cls < COCO_LABELS.length)) continue;
+    if (b.score > (best.get(b.cls) ?? -1)) best.set(b.cls, b.score);
   }
   return [...best]
     .sort(([, a], [, b]) => b - a)
-    .map(([cls, score]) => ({ label: titleCase(COCO_LABELS[cls]), score: Math.round(score * 1000) / 1000 }));
+    .map(([cls, score]) => ({ label: thingLabel(COCO_LABELS[cls]), score: Math.round(score * 1000) / 1000 }));
 }
 
-/** The model's detection rows, flat. Every tensor made here is disposed before it returns. */
-async function detections(model: GraphModel, image: Bitmap): Promise<Float32Array> {
-  const { rgb } = await letterbox(image, INPUT_SIZE);
-  const output = tf.tidy(
-    () =>
-      model.execute(
-        { [INPUT]: tf.tensor4d(Float32Array.from(rgb), [1, INPUT_SIZE, INPUT_SIZE, 3]) },
-        DETECTIONS,
-      ) as tf.Tensor,
-  );
-  try {
-    return (await output.data()) as Float32Array;
-  } finally {
-    output.dispose();
+/**
+ * The detections of the picture and of its mirror image (`mirrored`, in the mirror's coordinates)
+ * as one list: each box with the mean of its score and its mirror twin's (0 without one), in the
+ * picture's coordinates. Twins are paired greedily, best scores first.
+ */
+export function fuseMirrored(straight: Box[], mirrored: Box[], size: number): Box[] {
+  const back = mirrored.map((b) => ({ ...b, x1: size - b.x2, x2: size - b.x1 }));
+  const taken = new Set<number>();
+  const fused: Box[] = [];
+  for (const b of [...straight].sort((p, q) => q.score - p.score)) {
+    let twin = -1;
+    for (const [j, m] of back.entries())
+      if (!taken.has(j) && m.cls === b.cls && iou(b, m) >= SAME_BOX_IOU && (twin < 0 || m.score > back[twin].score))
+        twin = j;
+    if (twin >= 0) taken.add(twin);
+    fused.push({ ...b, score: (b.score + (twin >= 0 ? back[twin].score : 0)) / 2 });
   }
+  for (const [j, m] of back.entries()) if (!taken.has(j)) fused.push({ ...m, score: m.score / 2 });
+  return fused;
+}
+
+function iou(a: Box, b: Box): number {
+  const w = Math.min(a.x2, b.x2) - Math.max(a.x1, b.x1);
+  const h = Math.min(a.y2, b.y2) - Math.max(a.y1, b.y1);
+  if (w <= 0 || h <= 0) return 0;
+  const inter = w * h;
+  return inter / ((a.x2 - a.x1) * (a.y2 - a.y1) + (b.x2 - b.x1) * (b.y2 - b.y1) - inter);
+}
+
+/** The model's boxes on the letterboxed picture and on its mirror. Every tensor made here is disposed. */
+async function detections(model: GraphModel, rgb: Buffer): Promise<[Box[], Box[]]> {
+  const outputs = tf.tidy(() => {
+    const input = tf.tensor4d(Float32Array.from(rgb), [1, INPUT_SIZE, INPUT_SIZE, 3]);
+    return [input, tf.reverse(input, 2)].map((x) => model.execute({ [INPUT]: x }, DETECTIONS) as tf.Tensor);
+  });
+  try {
+    return (await Promise.all(outputs.map((o) => o.data()))).map((rows) => boxes(rows as Float32Array)) as [
+      Box[],
+      Box[],
+    ];
+  } finally {
+    for (const o of outputs) o.dispose();
+  }
+}
+
+function boxes(rows: Float32Array): Box[] {
+  const out: Box[] = [];
+  for (let i = 0; i + ROW <= rows.length; i += ROW) {
+    if (!(rows[i + 4] >= FLOOR)) continue;
+    out.push({
+      x1: rows[i],
+      y1: rows[i + 1],
+      x2: rows[i + 2],
+      y2: rows[i + 3],
+      score: rows[i + 4],
+      cls: Math.round(rows[i + 5]),
+    });
+  }
+  return out;
 }

@@ -84,3 +84,9 @@ export const COCO_LABELS = [
 
 /** "dining table" → "Dining Table". */
 export const titleCase = (label: string) => label.replace(/\b\w/g, (c) => c.toUpperCase());
+
+/** COCO names that are not a singular noun in Title Case as written: what users see instead. */
+const SHOWN_AS: Readonly<Record<string, string>> = { skis: 'Ski', tv: 'TV', 'hair drier': 'Hair Dryer' };
+
+/** The label users see for a COCO class: singular, Title Case ("skis" → "Ski", "tv" → "TV"). */
+export const thingLabel = (name: string) => SHOWN_AS[name] ?? titleCase(name);
