@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { clockOf, openCollections } from '@trove/kit';
-import type { Collections, DocStore, RepositoryOptions } from '@trove/kit';
+import { clockOf, DocRepository, openCollections } from '@trove/kit';
+import type { DocStore, RepositoryOptions } from '@trove/kit';
 import { ITEMS } from '../places-things/document';
 import type { ItemDoc } from '../places-things/document';
 import { FACES, PEOPLE } from './document';
@@ -19,12 +19,7 @@ const COLLECTIONS = { faces: FACES, people: PEOPLE, items: ITEMS };
  * module's record of each item: when it was taken, whether lists may show it). Every query
  * carries the user id but `faceById`, which serves signed thumbnail URLs.
  */
-export class PeopleRepository {
-  private constructor(
-    private readonly c: Collections<typeof COLLECTIONS>,
-    private readonly now: () => Date,
-  ) {}
-
+export class PeopleRepository extends DocRepository<typeof COLLECTIONS> {
   static async open(store: DocStore, opts: RepositoryOptions = {}): Promise<PeopleRepository> {
     return new PeopleRepository(await openCollections(store, COLLECTIONS), clockOf(opts));
   }

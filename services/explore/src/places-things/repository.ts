@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { clockOf, DuplicateKeyError, openCollections, unavailable } from '@trove/kit';
-import type { Collection, Collections, DocStore, Filter, RepositoryOptions } from '@trove/kit';
+import { clockOf, DocRepository, DuplicateKeyError, openCollections, unavailable } from '@trove/kit';
+import type { Collection, DocStore, Filter, RepositoryOptions } from '@trove/kit';
 import { DELETED_USERS, groupsOf, ITEMS, PLACES, THINGS } from './document';
 import type { GroupDoc, GroupDocs, GroupIds, GroupKind, ItemDoc, PlaceFields } from './document';
 
@@ -28,12 +28,7 @@ const COLLECTIONS = { items: ITEMS, places: PLACES, things: THINGS, deletedUsers
  * Explore's documents: `explore_items` (one per media item, with its place and things),
  * `explore_places`, `explore_things` and `explore_deleted_users`. Every query carries the user id.
  */
-export class PlacesThingsRepository {
-  private constructor(
-    private readonly c: Collections<typeof COLLECTIONS>,
-    private readonly now: () => Date,
-  ) {}
-
+export class PlacesThingsRepository extends DocRepository<typeof COLLECTIONS> {
   static async open(store: DocStore, opts: RepositoryOptions = {}): Promise<PlacesThingsRepository> {
     return new PlacesThingsRepository(await openCollections(store, COLLECTIONS), clockOf(opts));
   }

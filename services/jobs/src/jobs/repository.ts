@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { clockOf, DuplicateKeyError, openCollections } from '@trove/kit';
-import type { Collections, DocStore, RepositoryOptions, Filter } from '@trove/kit';
+import { clockOf, DocRepository, DuplicateKeyError, openCollections } from '@trove/kit';
+import type { DocStore, RepositoryOptions, Filter } from '@trove/kit';
 import { JOB_ITEMS, JOBS } from './document';
 import type { JobDoc, JobItemDoc, WalkedItem } from './document';
 import type { JobStatus } from './transitions';
@@ -17,12 +17,7 @@ const itemId = (jobId: string, mediaItemId: string) => `${jobId}:${mediaItemId}`
 const COLLECTIONS = { jobs: JOBS, items: JOB_ITEMS };
 
 /** Jobs and their items in the jobs service's document store: the only code speaking its dialect. */
-export class JobsRepository {
-  private constructor(
-    private readonly c: Collections<typeof COLLECTIONS>,
-    private readonly now: () => Date,
-  ) {}
-
+export class JobsRepository extends DocRepository<typeof COLLECTIONS> {
   static async open(store: DocStore, opts: RepositoryOptions = {}): Promise<JobsRepository> {
     return new JobsRepository(await openCollections(store, COLLECTIONS), clockOf(opts));
   }

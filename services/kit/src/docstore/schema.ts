@@ -47,3 +47,14 @@ export interface RepositoryOptions {
 
 /** The repository's clock: the options' `now`, else the system's. */
 export const clockOf = (opts: RepositoryOptions): (() => Date) => opts.now ?? (() => new Date());
+
+/**
+ * A repository: its collections, opened from its schemas, and its clock. The subclass adds the queries and
+ * a static `open(store, opts)` that builds it with `openCollections` and `clockOf`.
+ */
+export abstract class DocRepository<S extends Record<string, CollectionSchema<BaseDoc>>> {
+  protected constructor(
+    protected readonly c: Collections<S>,
+    protected readonly now: () => Date,
+  ) {}
+}

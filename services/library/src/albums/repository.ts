@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { clockOf, DuplicateKeyError, openCollections } from '@trove/kit';
-import type { Collections, DocStore, RepositoryOptions, Filter, SortSpec } from '@trove/kit';
+import { clockOf, DocRepository, DuplicateKeyError, openCollections } from '@trove/kit';
+import type { DocStore, RepositoryOptions, Filter, SortSpec } from '@trove/kit';
 import { ALBUMS, MEMBERSHIPS, PURGED } from './document';
 import type { AlbumDoc, MembershipDoc } from './document';
 
@@ -42,12 +42,7 @@ const COLLECTIONS = { albums: ALBUMS, memberships: MEMBERSHIPS, purged: PURGED }
  * owner's user id; memberships carry it too, so the media events (which name the user) and user
  * deletion touch only that user's documents.
  */
-export class AlbumsRepository {
-  private constructor(
-    private readonly c: Collections<typeof COLLECTIONS>,
-    private readonly now: () => Date,
-  ) {}
-
+export class AlbumsRepository extends DocRepository<typeof COLLECTIONS> {
   static async open(store: DocStore, opts: RepositoryOptions = {}): Promise<AlbumsRepository> {
     return new AlbumsRepository(await openCollections(store, COLLECTIONS), clockOf(opts));
   }
