@@ -20,6 +20,16 @@ async function bus(name = 'test'): Promise<Bus> {
   return b;
 }
 
+/** The echo contract answered by a service of its own, `service`, on `trove.v1.test.<service>`. */
+const echoOf = (service: string) => ({ ...echo, subject: `trove.v1.test.${service}`, service });
+
+/** Serves `contract` with `handle`, which never answers normally (it throws or hangs), on a connection of its own. */
+async function serveUnanswering(contract: typeof echo, handle: (request: { text: string }) => Promise<never>) {
+  const svc = await bus(contract.service);
+  await svc.serve({ name: contract.service, version: '1.0.0', handlers: [rpcHandler(contract, handle)] });
+  return contract;
+}
+
 beforeAll(async () => {
   nats = await startNatsServer();
 });
@@ -63,17 +73,9 @@ describe('RPC over the NATS service API', () => {
   });
 
   it('carries application errors with their code and details', async () => {
-    const svc = await bus('failing');
-    const contract = { ...echo, subject: 'trove.v1.test.fails', service: 'fails' };
-    await svc.serve({
-      name: 'fails',
-      version: '1.0.0',
-      handlers: [
-        rpcHandler(contract, async ({ text }) => {
-          if (text === 'boom') throw new Error('secret internal detail');
-          throw new AppError('CONFLICT', 'already exists', { id: 'abc' });
-        }),
-      ],
+    const contract = await serveUnanswering(echoOf('fails'), async ({ text }) => {
+      if (text === 'boom') throw new Error('secret internal detail');
+      throw new AppError('CONFLICT', 'already exists', { id: 'abc' });
     });
     const client = await bus('client-err');
     await expect(client.request(contract, { text: 'x' })).rejects.toMatchObject({
@@ -87,7 +89,7 @@ describe('RPC over the NATS service API', () => {
 
   it('fails fast with UNAVAILABLE when the service is down', async () => {
     const client = await bus('client-down');
-    const contract = { ...echo, subject: 'trove.v1.test.nobody', service: 'nobody' };
+    const contract = echoOf('nobody');
     const started = Date.now();
     await expect(client.request(contract, { text: 'x' }, { timeoutMs: 2000 })).rejects.toMatchObject({
       code: 'UNAVAILABLE',
@@ -97,13 +99,7 @@ describe('RPC over the NATS service API', () => {
   });
 
   it('gives up within its timeout when the service does not answer', async () => {
-    const svc = await bus('slow');
-    const contract = { ...echo, subject: 'trove.v1.test.slow', service: 'slow' };
-    await svc.serve({
-      name: 'slow',
-      version: '1.0.0',
-      handlers: [rpcHandler(contract, () => new Promise(() => undefined))],
-    });
+    const contract = await serveUnanswering(echoOf('slow'), () => new Promise(() => undefined));
     const client = await bus('client-slow');
     const started = Date.now();
     await expect(client.request(contract, { text: 'x' }, { timeoutMs: 500 })).rejects.toMatchObject({
