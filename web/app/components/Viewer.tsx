@@ -136,17 +136,11 @@ export function Viewer({ item, prev, next, position, onNavigate, onClose, action
                 icon={item.favourite ? 'heart' : 'heartOutline'}
                 label="Favourite"
                 aria-pressed={item.favourite}
-                aria-keyshortcuts="F"
-                title={item.favourite ? 'Remove from favourites (F)' : 'Add to favourites (F)'}
+                title={item.favourite ? 'Remove from favourites' : 'Add to favourites'}
+                shortcut="F"
                 onClick={() => actions.favourite(item, !item.favourite)}
               />
-              <IconButton
-                icon="album"
-                label="Add to album"
-                aria-keyshortcuts="A"
-                title="Add to album (A)"
-                onClick={() => actions.addToAlbum(item)}
-              />
+              <IconButton icon="album" label="Add to album" shortcut="A" onClick={() => actions.addToAlbum(item)} />
               <IconButton
                 icon="hidden"
                 label="Hidden"
@@ -162,13 +156,7 @@ export function Viewer({ item, prev, next, position, onNavigate, onClose, action
                   onClick={() => actions.restore?.(item)}
                 />
               ) : (
-                <IconButton
-                  icon="trash"
-                  label="Move to trash"
-                  aria-keyshortcuts="Delete"
-                  title="Move to trash (Delete)"
-                  onClick={() => actions.trash(item)}
-                />
+                <IconButton icon="trash" label="Move to trash" shortcut="Delete" onClick={() => actions.trash(item)} />
               )}
             </>
           ) : null}
@@ -184,14 +172,7 @@ export function Viewer({ item, prev, next, position, onNavigate, onClose, action
               <Icon name="download" />
             </a>
           ) : null}
-          <IconButton
-            icon="info"
-            label="Info"
-            aria-pressed={info}
-            aria-keyshortcuts="I"
-            title="Info (I)"
-            onClick={() => setInfo((v) => !v)}
-          />
+          <IconButton icon="info" label="Info" aria-pressed={info} shortcut="I" onClick={() => setInfo((v) => !v)} />
         </div>
       </div>
 
@@ -222,31 +203,42 @@ export function Viewer({ item, prev, next, position, onNavigate, onClose, action
             />
           )}
         </div>
-        <button
-          type="button"
-          className="viewer-nav prev"
-          onClick={() => prev && onNavigate(prev.id)}
-          disabled={!prev}
-          aria-label="Previous"
-          aria-keyshortcuts="ArrowLeft"
-          title="Previous (←)"
-        >
-          <Icon name="left" size={32} />
-        </button>
-        <button
-          type="button"
-          className="viewer-nav next"
-          onClick={() => next && onNavigate(next.id)}
-          disabled={!next}
-          aria-label="Next"
-          aria-keyshortcuts="ArrowRight"
-          title="Next (→)"
-        >
-          <Icon name="right" size={32} />
-        </button>
+        <NavButton side="prev" to={prev} onNavigate={onNavigate} />
+        <NavButton side="next" to={next} onNavigate={onNavigate} />
       </div>
 
       {info ? <InfoPanel item={item} onDescribe={actions ? (d) => actions.describe(item, d) : undefined} /> : null}
     </Dialog>
+  );
+}
+
+/** The two arrows beside the picture: each goes to its neighbour, disabled at the ends (the keys do the same). */
+const NAV = {
+  prev: { label: 'Previous', key: 'ArrowLeft', arrow: '←', icon: 'left' },
+  next: { label: 'Next', key: 'ArrowRight', arrow: '→', icon: 'right' },
+} as const;
+
+function NavButton({
+  side,
+  to,
+  onNavigate,
+}: {
+  side: keyof typeof NAV;
+  to: MediaItem | null;
+  onNavigate(id: string): void;
+}) {
+  const { label, key, arrow, icon } = NAV[side];
+  return (
+    <button
+      type="button"
+      className={`viewer-nav ${side}`}
+      onClick={() => to && onNavigate(to.id)}
+      disabled={!to}
+      aria-label={label}
+      aria-keyshortcuts={key}
+      title={`${label} (${arrow})`}
+    >
+      <Icon name={icon} size={32} />
+    </button>
   );
 }

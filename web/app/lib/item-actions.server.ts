@@ -70,19 +70,11 @@ export async function applyItemAction(api: ApiClient, action: ItemAction): Promi
         }),
       );
     case 'addToAlbum':
-      return ok(
-        api.POST('/v1/albums/{id}/mediaItems', {
-          params: { path: { id: action.albumId } },
-          body: { mediaItems: action.ids },
-        }),
-      );
-    case 'removeFromAlbum':
-      return ok(
-        api.DELETE('/v1/albums/{id}/mediaItems', {
-          params: { path: { id: action.albumId } },
-          body: { mediaItems: action.ids },
-        }),
-      );
+    case 'removeFromAlbum': {
+      const path = '/v1/albums/{id}/mediaItems';
+      const init = { params: { path: { id: action.albumId } }, body: { mediaItems: action.ids } };
+      return ok(action.intent === 'addToAlbum' ? api.POST(path, init) : api.DELETE(path, init));
+    }
     case 'setCover':
       return ok(
         api.PUT('/v1/albums/{id}', { params: { path: { id: action.albumId } }, body: { coverMediaItemId: action.id } }),

@@ -45,31 +45,31 @@ function problem(name: string, username: string, password: string, passwordRequi
   return null;
 }
 
-/** A new user; an empty quota leaves it to the server's default (TROVE_DEFAULT_QUOTA_BYTES, unlimited when unset). */
-export function newUser(form: FormData): { user: UserRequest } | { error: string } {
+/** The form's fields, trimmed and checked (a blank password allowed unless `passwordRequired`), or the first problem. */
+function fields(
+  form: FormData,
+  passwordRequired: boolean,
+): { name: string; username: string; password: string; quotaBytes: number | null } | { error: string } {
   const [name, username, password] = [field(form, 'name'), field(form, 'username').trim(), field(form, 'password')];
-  const error = problem(name, username, password, true);
+  const error = problem(name, username, password, passwordRequired);
   if (error) return { error };
   const quota = parseQuotaGib(field(form, 'quotaGib'));
   if ('error' in quota) return quota;
-  return {
-    user: {
-      name: name.trim(),
-      username,
-      password,
-      ...(quota.quotaBytes === null ? {} : { quotaBytes: quota.quotaBytes }),
-    },
-  };
+  return { name: name.trim(), username, password, quotaBytes: quota.quotaBytes };
+}
+
+/** A new user; an empty quota leaves it to the server's default (TROVE_DEFAULT_QUOTA_BYTES, unlimited when unset). */
+export function newUser(form: FormData): { user: UserRequest } | { error: string } {
+  const f = fields(form, true);
+  if ('error' in f) return f;
+  const { quotaBytes, ...user } = f;
+  return { user: { ...user, ...(quotaBytes === null ? {} : { quotaBytes }) } };
 }
 
 /** A user's changes; the quota is always sent (the form shows the current one): empty → unlimited. */
 export function userChange(form: FormData): { change: UserUpdateRequest } | { error: string } {
-  const [name, username, password] = [field(form, 'name'), field(form, 'username').trim(), field(form, 'password')];
-  const error = problem(name, username, password, false);
-  if (error) return { error };
-  const quota = parseQuotaGib(field(form, 'quotaGib'));
-  if ('error' in quota) return quota;
-  return {
-    change: { name: name.trim(), username, ...(password ? { password } : {}), quotaBytes: quota.quotaBytes },
-  };
+  const f = fields(form, false);
+  if ('error' in f) return f;
+  const { password, ...change } = f;
+  return { change: { ...change, ...(password ? { password } : {}) } };
 }

@@ -30,32 +30,27 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
 }
 
-function Row({
-  id,
-  title,
-  to,
-  empty,
-  children,
-  count,
-}: {
-  id: string;
-  title: string;
-  to: string;
-  empty: string;
-  count: number;
-  children: ReactNode;
-}) {
+/** Each row: its heading (linking to the whole list at /explore/<kind>) and what it says while empty. */
+const ROWS = {
+  people: { title: 'People', empty: 'Faces show up here once your photos are processed.' },
+  places: { title: 'Places', empty: 'Photos with a location show up here by city.' },
+  things: { title: 'Things', empty: 'Things recognised in your photos show up here.' },
+} as const;
+
+function Row<T>({ kind, items, card }: { kind: keyof typeof ROWS; items: T[]; card: (item: T) => ReactNode }) {
+  const { title, empty } = ROWS[kind];
+  const id = `row-${kind}`;
   return (
     <section className="explore-row" aria-labelledby={id}>
       <div className="explore-row-head">
         <h2 id={id}>{title}</h2>
-        {count > 0 ? (
-          <Link to={to} aria-label={`See all ${title.toLowerCase()}`}>
+        {items.length > 0 ? (
+          <Link to={`/explore/${kind}`} aria-label={`See all ${title.toLowerCase()}`}>
             See all
           </Link>
         ) : null}
       </div>
-      {count > 0 ? <ul className="explore-list row">{children}</ul> : <p className="muted">{empty}</p>}
+      {items.length > 0 ? <ul className="explore-list row">{items.map(card)}</ul> : <p className="muted">{empty}</p>}
     </section>
   );
 }
@@ -67,41 +62,9 @@ export default function Explore() {
       <div className="page-head">
         <h1>Explore</h1>
       </div>
-      {people ? (
-        <Row
-          id="row-people"
-          title="People"
-          to="/explore/people"
-          count={people.length}
-          empty="Faces show up here once your photos are processed."
-        >
-          {people.map((p) => (
-            <PersonCard key={p.id} person={p} />
-          ))}
-        </Row>
-      ) : null}
-      <Row
-        id="row-places"
-        title="Places"
-        to="/explore/places"
-        count={places.length}
-        empty="Photos with a location show up here by city."
-      >
-        {places.map((p) => (
-          <PlaceCard key={p.id} place={p} />
-        ))}
-      </Row>
-      <Row
-        id="row-things"
-        title="Things"
-        to="/explore/things"
-        count={things.length}
-        empty="Things recognised in your photos show up here."
-      >
-        {things.map((t) => (
-          <ThingCard key={t.id} thing={t} />
-        ))}
-      </Row>
+      {people ? <Row kind="people" items={people} card={(p) => <PersonCard key={p.id} person={p} />} /> : null}
+      <Row kind="places" items={places} card={(p) => <PlaceCard key={p.id} place={p} />} />
+      <Row kind="things" items={things} card={(t) => <ThingCard key={t.id} thing={t} />} />
     </>
   );
 }

@@ -4,8 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParam
 import { ok } from '~/api/client.server';
 import type { User } from '~/api/types';
 import { RouteErrorBoundary } from '~/components/ErrorPage';
-import { ThemeToggle } from '~/components/ThemeToggle';
-import { TopBar } from '~/components/TopBar';
+import { StandalonePage } from '~/components/StandalonePage';
 import { Button, buttonClass } from '~/components/ui/Button';
 import { FormError } from '~/components/ui/FormError';
 import { adminApi, adminFailure } from '~/lib/admin.server';
@@ -179,66 +178,61 @@ export default function AdminUsers() {
   const error = actionData?.error ?? null;
   const done = DONE[params.get('done') ?? ''];
   return (
-    <div className="admin-page">
-      <TopBar>
-        <ThemeToggle />
-      </TopBar>
-      <main id="main" className="content admin-content">
-        <div className="page-head row">
-          <div>
-            <p className="crumb">Administration</p>
-            <h1>Users</h1>
-          </div>
-          <Link to="/admin/users?new" className={buttonClass({ variant: 'primary' })}>
-            New user
-          </Link>
+    <StandalonePage kind="admin">
+      <div className="page-head row">
+        <div>
+          <p className="crumb">Administration</p>
+          <h1>Users</h1>
         </div>
-        {done ? (
-          <p role="status" className="admin-done">
-            {done}
-          </p>
-        ) : null}
-        {creating ? <UserForm key="new" user={null} error={error} /> : null}
-        {editing ? <UserForm key={editing.id} user={editing} error={error} /> : null}
-        {deleting ? <DeleteConfirm user={deleting} error={error} /> : null}
-        <table className="user-table" data-testid="users">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Username</th>
-              <th scope="col">Quota</th>
-              <th scope="col" className="hide-small">
-                Created
-              </th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
+        <Link to="/admin/users?new" className={buttonClass({ variant: 'primary' })}>
+          New user
+        </Link>
+      </div>
+      {done ? (
+        <p role="status" className="admin-done">
+          {done}
+        </p>
+      ) : null}
+      {creating ? <UserForm key="new" user={null} error={error} /> : null}
+      {editing ? <UserForm key={editing.id} user={editing} error={error} /> : null}
+      {deleting ? <DeleteConfirm user={deleting} error={error} /> : null}
+      <table className="user-table" data-testid="users">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Username</th>
+            <th scope="col">Quota</th>
+            <th scope="col" className="hide-small">
+              Created
+            </th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {users.map((u) => (
+            <tr key={u.id}>
+              <td>{u.name}</td>
+              <td>{u.username}</td>
+              <td>
+                {u.quotaBytes === null || u.quotaBytes === undefined ? 'Unlimited' : `${quotaGib(u.quotaBytes)} GiB`}
+              </td>
+              <td className="hide-small">{u.createdAt.slice(0, 10)}</td>
+              <td className="user-actions">
+                <Link to={`/admin/users?edit=${u.id}`} aria-label={`Edit ${u.username}`}>
+                  Edit
+                </Link>
+                <Link to={`/admin/users?delete=${u.id}`} aria-label={`Delete ${u.username}`}>
+                  Delete
+                </Link>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {users.map((u) => (
-              <tr key={u.id}>
-                <td>{u.name}</td>
-                <td>{u.username}</td>
-                <td>
-                  {u.quotaBytes === null || u.quotaBytes === undefined ? 'Unlimited' : `${quotaGib(u.quotaBytes)} GiB`}
-                </td>
-                <td className="hide-small">{u.createdAt.slice(0, 10)}</td>
-                <td className="user-actions">
-                  <Link to={`/admin/users?edit=${u.id}`} aria-label={`Edit ${u.username}`}>
-                    Edit
-                  </Link>
-                  <Link to={`/admin/users?delete=${u.id}`} aria-label={`Delete ${u.username}`}>
-                    Delete
-                  </Link>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {users.length === 0 ? <p className="muted">No users yet. Create the first one.</p> : null}
-      </main>
-    </div>
+          ))}
+        </tbody>
+      </table>
+      {users.length === 0 ? <p className="muted">No users yet. Create the first one.</p> : null}
+    </StandalonePage>
   );
 }
 

@@ -3,8 +3,7 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { isRouteErrorResponse, useLoaderData, useRouteError } from '@remix-run/react';
 import { ErrorPage } from '~/components/ErrorPage';
 import { MediaBrowser } from '~/components/MediaBrowser';
-import { ThemeToggle } from '~/components/ThemeToggle';
-import { TopBar } from '~/components/TopBar';
+import { StandalonePage } from '~/components/StandalonePage';
 import { EmptyState } from '~/components/ui/EmptyState';
 import { albumIdFrom, getSharedAlbum } from '~/lib/albums.server';
 import { apiFailure } from '~/lib/auth.server';
@@ -39,31 +38,26 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
 export default function SharedAlbum() {
   const { album, items } = useLoaderData<typeof loader>();
   return (
-    <div className="shared-page">
-      <TopBar>
-        <ThemeToggle />
-      </TopBar>
-      <main id="main" className="content shared-content">
-        <div className="page-head">
-          <p className="crumb">Shared album</p>
-          <h1>{album.name}</h1>
-          {album.description ? <p className="album-description">{album.description}</p> : null}
-          <p className="muted" data-testid="album-count">
-            {plural(album.mediaItemsCount, 'item')}
-          </p>
-        </div>
-        <MediaBrowser
-          view={{ kind: 'shared', albumId: album.id }}
-          initial={items}
-          label={`Photos and videos in ${album.name}`}
-          empty={
-            <EmptyState title="Nothing to see yet">
-              <p>This album has no photos or videos.</p>
-            </EmptyState>
-          }
-        />
-      </main>
-    </div>
+    <StandalonePage kind="shared">
+      <div className="page-head">
+        <p className="crumb">Shared album</p>
+        <h1>{album.name}</h1>
+        {album.description ? <p className="album-description">{album.description}</p> : null}
+        <p className="muted" data-testid="album-count">
+          {plural(album.mediaItemsCount, 'item')}
+        </p>
+      </div>
+      <MediaBrowser
+        view={{ kind: 'shared', albumId: album.id }}
+        initial={items}
+        label={`Photos and videos in ${album.name}`}
+        empty={
+          <EmptyState title="Nothing to see yet">
+            <p>This album has no photos or videos.</p>
+          </EmptyState>
+        }
+      />
+    </StandalonePage>
   );
 }
 

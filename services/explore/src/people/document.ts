@@ -1,4 +1,5 @@
 import type { FaceV1, PersonV1 } from '@trove/proto-events';
+import { defineCollection } from '@trove/kit';
 
 /** A face's rectangle in the upright picture, fractions 0..1. */
 export interface FaceBox {
@@ -78,3 +79,11 @@ export function toPersonV1(doc: PersonDoc): PersonV1 {
     updatedAt: doc.updatedAt.toISOString(),
   };
 }
+
+export const FACES = defineCollection<FaceDoc>('explore_faces', [
+  { fields: { userId: 1, mediaItemId: 1 } },
+  { fields: { userId: 1, personId: 1 } },
+]);
+export const PEOPLE = defineCollection<PersonDoc>('explore_people', [
+  { fields: { userId: 1, hidden: 1, mediaItemsCount: -1, nameKey: 1 } },
+]);

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Collection, DocStore } from '@trove/kit';
+import { clockOf, DocRepository, openCollections } from '@trove/kit';
+import type { DocStore, RepositoryOptions } from '@trove/kit';
+import { ITEMS } from '../places-things/document';
 import type { ItemDoc } from '../places-things/document';
+import { FACES, PEOPLE } from './document';
 import type { CoverFace, FaceDoc, PersonDoc } from './document';
 
 export type PersonChanges = Partial<Pick<PersonDoc, 'name' | 'hidden' | 'chosenCoverMediaItemId'>>;
@@ -9,82 +12,67 @@ const NEWEST_FIRST = { creationTime: -1, _id: -1 } as const;
 /** Lists: most visible items first, then by name; `_id` last so pages never overlap. */
 const LIST_ORDER = { mediaItemsCount: -1, nameKey: 1, _id: 1 } as const;
 
+const COLLECTIONS = { faces: FACES, people: PEOPLE, items: ITEMS };
+
 /**
  * People's documents: `explore_faces` and `explore_people`; it reads `explore_items` (the explore
  * module's record of each item: when it was taken, whether lists may show it). Every query
  * carries the user id but `faceById`, which serves signed thumbnail URLs.
  */
-export class PeopleRepository {
-  private constructor(
-    private readonly faces: Collection<FaceDoc>,
-    private readonly people: Collection<PersonDoc>,
-    private readonly items: Collection<ItemDoc>,
-    private readonly now: () => Date,
-  ) {}
-
-  static async open(store: DocStore, opts: { now?: () => Date } = {}): Promise<PeopleRepository> {
-    const faces = store.collection<FaceDoc>('explore_faces');
-    await faces.ensureIndex({ fields: { userId: 1, mediaItemId: 1 } });
-    await faces.ensureIndex({ fields: { userId: 1, personId: 1 } });
-    const people = store.collection<PersonDoc>('explore_people');
-    await people.ensureIndex({ fields: { userId: 1, hidden: 1, mediaItemsCount: -1, nameKey: 1 } });
-    return new PeopleRepository(
-      faces,
-      people,
-      store.collection<ItemDoc>('explore_items'),
-      opts.now ?? (() => new Date()),
-    );
+export class PeopleRepository extends DocRepository<typeof COLLECTIONS> {
+  static async open(store: DocStore, opts: RepositoryOptions = {}): Promise<PeopleRepository> {
+    return new PeopleRepository(await openCollections(store, COLLECTIONS), clockOf(opts));
   }
 
   // ---- items (explore's record) -----------------------------------------------------------------
 
   /** Whether explore has filed the item (it is the user's, processed and not purged). */
   async itemKnown(userId: string, mediaItemId: string): Promise<boolean> {
-    return (await this.items.count({ _id: mediaItemId, userId })) > 0;
+    return (await this.c.items.count({ _id: mediaItemId, userId })) > 0;
   }
 
   // ---- faces ------------------------------------------------------------------------------------
 
   /** Every face of the user, oldest id first (a stable order for regrouping). */
   async facesOfUser(userId: string): Promise<FaceDoc[]> {
-    return this.faces.find({ userId }, { sort: { _id: 1 } });
+    return this.c.faces.find({ userId }, { sort: { _id: 1 } });
   }
 
   async facesOfItem(userId: string, mediaItemId: string): Promise<FaceDoc[]> {
-    return this.faces.find({ userId, mediaItemId }, { sort: { index: 1 } });
+    return this.c.faces.find({ userId, mediaItemId }, { sort: { index: 1 } });
   }
 
   async faceById(id: string): Promise<FaceDoc | null> {
-    return this.faces.findOne({ _id: id });
+    return this.c.faces.findOne({ _id: id });
   }
 
   /** The item's faces become `faces` (ids decide what is replaced); answers the people its old faces had. */
   async replaceItemFaces(userId: string, mediaItemId: string, faces: FaceDoc[]): Promise<string[]> {
     const old = await this.facesOfItem(userId, mediaItemId);
     const keep = new Set(faces.map((f) => f._id));
-    await this.faces.deleteMany({ userId, mediaItemId, _id: { $nin: [...keep] } });
+    await this.c.faces.deleteMany({ userId, mediaItemId, _id: { $nin: [...keep] } });
     for (const { _id, ...fields } of faces)
-      await this.faces.updateOne({ _id, userId }, { $set: fields }, { upsert: true });
+      await this.c.faces.updateOne({ _id, userId }, { $set: fields }, { upsert: true });
     return personIds(old);
   }
 
   /** Removes the item's faces; answers the people they had. */
   async deleteItemFaces(userId: string, mediaItemId: string): Promise<string[]> {
     const old = await this.facesOfItem(userId, mediaItemId);
-    await this.faces.deleteMany({ userId, mediaItemId });
+    await this.c.faces.deleteMany({ userId, mediaItemId });
     return personIds(old);
   }
 
   /** One of the user's faces. */
   async faceOfUser(userId: string, id: string): Promise<FaceDoc | null> {
-    return this.faces.findOne({ _id: id, userId });
+    return this.c.faces.findOne({ _id: id, userId });
   }
 
   /** A slice of the person's faces, newest item first (every item: the user corrects faces, not photos). */
   async facesOfPerson(userId: string, personId: string, skip: number, limit: number): Promise<FaceDoc[]> {
-    const faces = await this.faces.find({ userId, personId });
+    const faces = await this.c.faces.find({ userId, personId });
     if (faces.length === 0) return [];
-    const items = await this.items.find({ userId, _id: { $in: [...new Set(faces.map((f) => f.mediaItemId))] } });
+    const items = await this.c.items.find({ userId, _id: { $in: [...new Set(faces.map((f) => f.mediaItemId))] } });
     const taken = new Map(items.map((i) => [i._id, i.creationTime.getTime()]));
     const when = (f: FaceDoc) => taken.get(f.mediaItemId) ?? -Infinity;
     faces.sort((a, b) => when(b) - when(a) || a.mediaItemId.localeCompare(b.mediaItemId) || a.index - b.index);
@@ -97,34 +85,34 @@ export class PeopleRepository {
     faceId: string,
     change: { personId: string | null; pinned: boolean; rejected: string[] },
   ): Promise<void> {
-    await this.faces.updateOne({ _id: faceId, userId }, { $set: change });
+    await this.c.faces.updateOne({ _id: faceId, userId }, { $set: change });
   }
 
   async setPersonOfFace(userId: string, faceId: string, personId: string | null): Promise<void> {
-    await this.faces.updateOne({ _id: faceId, userId }, { $set: { personId } });
+    await this.c.faces.updateOne({ _id: faceId, userId }, { $set: { personId } });
   }
 
   /** Moves every face of `from` people to `to`. */
   async moveFaces(userId: string, from: string[], to: string): Promise<void> {
-    await this.faces.updateMany({ userId, personId: { $in: from } }, { $set: { personId: to } });
+    await this.c.faces.updateMany({ userId, personId: { $in: from } }, { $set: { personId: to } });
   }
 
   /** The items holding a face of any of the people, each once. */
   async itemIdsOfPeople(userId: string, personIds: string[]): Promise<string[]> {
-    const faces = await this.faces.find({ userId, personId: { $in: personIds } });
+    const faces = await this.c.faces.find({ userId, personId: { $in: personIds } });
     return [...new Set(faces.map((f) => f.mediaItemId))];
   }
 
   /** Whether the item has a face of the person. */
   async personInItem(userId: string, personId: string, mediaItemId: string): Promise<boolean> {
-    return (await this.faces.count({ userId, personId, mediaItemId })) > 0;
+    return (await this.c.faces.count({ userId, personId, mediaItemId })) > 0;
   }
 
   // ---- people -----------------------------------------------------------------------------------
 
   async createPerson(userId: string, id: string = randomUUID()): Promise<string> {
     const now = this.now();
-    await this.people.insertOne({
+    await this.c.people.insertOne({
       _id: id,
       userId,
       name: '',
@@ -142,37 +130,37 @@ export class PeopleRepository {
   }
 
   async person(userId: string, id: string): Promise<PersonDoc | null> {
-    return this.people.findOne({ _id: id, userId });
+    return this.c.people.findOne({ _id: id, userId });
   }
 
   /** A page of the user's hidden or shown people that have a visible item. */
   async listPeople(userId: string, hidden: boolean, skip: number, limit: number): Promise<PersonDoc[]> {
-    return this.people.find({ userId, hidden, mediaItemsCount: { $gt: 0 } }, { sort: LIST_ORDER, skip, limit });
+    return this.c.people.find({ userId, hidden, mediaItemsCount: { $gt: 0 } }, { sort: LIST_ORDER, skip, limit });
   }
 
   /** The user's people among `ids`, by name. */
   async peopleByIds(userId: string, ids: string[]): Promise<PersonDoc[]> {
     if (ids.length === 0) return [];
-    return this.people.find({ userId, _id: { $in: ids } }, { sort: { nameKey: 1, _id: 1 } });
+    return this.c.people.find({ userId, _id: { $in: ids } }, { sort: { nameKey: 1, _id: 1 } });
   }
 
   /** The user's people grouping must keep: named or hidden ones (the user's choices live on them). */
   async keptPeopleIds(userId: string): Promise<string[]> {
-    return (await this.people.find({ userId })).filter((p) => p.name !== '' || p.hidden).map((p) => p._id);
+    return (await this.c.people.find({ userId })).filter((p) => p.name !== '' || p.hidden).map((p) => p._id);
   }
 
   async allPeopleIds(userId: string): Promise<string[]> {
-    return (await this.people.find({ userId })).map((p) => p._id);
+    return (await this.c.people.find({ userId })).map((p) => p._id);
   }
 
   async updatePerson(userId: string, id: string, changes: PersonChanges): Promise<boolean> {
     const set: Record<string, unknown> = { ...changes, updatedAt: this.now() };
     if (changes.name !== undefined) set.nameKey = changes.name.toLowerCase();
-    return (await this.people.updateOne({ _id: id, userId }, { $set: set })).matched > 0;
+    return (await this.c.people.updateOne({ _id: id, userId }, { $set: set })).matched > 0;
   }
 
   async deletePeople(userId: string, ids: string[]): Promise<void> {
-    if (ids.length > 0) await this.people.deleteMany({ userId, _id: { $in: ids } });
+    if (ids.length > 0) await this.c.people.deleteMany({ userId, _id: { $in: ids } });
   }
 
   /** Ids of a slice of the person's visible items, newest first. */
@@ -181,9 +169,9 @@ export class PeopleRepository {
   }
 
   private async visibleItemsOf(userId: string, personId: string, skip = 0, limit = 0): Promise<ItemDoc[]> {
-    const itemIds = [...new Set((await this.faces.find({ userId, personId })).map((f) => f.mediaItemId))];
+    const itemIds = [...new Set((await this.c.faces.find({ userId, personId })).map((f) => f.mediaItemId))];
     if (itemIds.length === 0) return [];
-    return this.items.find({ userId, _id: { $in: itemIds }, visible: true }, { sort: NEWEST_FIRST, skip, limit });
+    return this.c.items.find({ userId, _id: { $in: itemIds }, visible: true }, { sort: NEWEST_FIRST, skip, limit });
   }
 
   /**
@@ -192,17 +180,17 @@ export class PeopleRepository {
    * only if no other refresh claimed one since (that later one read later). Nothing when the person is gone.
    */
   async refreshSummary(userId: string, personId: string): Promise<void> {
-    const claimed = await this.people.findOneAndUpdate({ _id: personId, userId }, { $inc: { revision: 1 } });
+    const claimed = await this.c.people.findOneAndUpdate({ _id: personId, userId }, { $inc: { revision: 1 } });
     if (!claimed) return;
     const visible = await this.visibleItemsOf(userId, personId);
     const cover = visible.find((i) => i._id === claimed.chosenCoverMediaItemId) ?? visible[0];
     const [face] = cover
-      ? await this.faces.find({ userId, personId, mediaItemId: cover._id }, { sort: { score: -1 }, limit: 1 })
+      ? await this.c.faces.find({ userId, personId, mediaItemId: cover._id }, { sort: { score: -1 }, limit: 1 })
       : [];
     const coverFace: CoverFace | null = face
       ? { id: face._id, mediaItemId: face.mediaItemId, box: face.box, score: face.score }
       : null;
-    await this.people.updateOne(
+    await this.c.people.updateOne(
       { _id: personId, userId, revision: claimed.revision },
       {
         $set: {
@@ -219,8 +207,8 @@ export class PeopleRepository {
 
   /** Every face and person of the user. */
   async deleteUserData(userId: string): Promise<void> {
-    await this.faces.deleteMany({ userId });
-    await this.people.deleteMany({ userId });
+    await this.c.faces.deleteMany({ userId });
+    await this.c.people.deleteMany({ userId });
   }
 }
 

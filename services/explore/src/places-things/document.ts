@@ -1,4 +1,6 @@
 import type { MediaPlaceV1, PlaceV1, ThingV1 } from '@trove/proto-events';
+import { defineCollection } from '@trove/kit';
+import type { IndexSpec } from '@trove/kit';
 
 export type GroupKind = 'place' | 'thing';
 
@@ -112,3 +114,18 @@ export function toThingV1(doc: ThingDoc): ThingV1 {
     mediaItemsCount: doc.mediaItemsCount,
   };
 }
+
+/** Explore's record of each item (lists by place or thing, newest first, visible only). */
+export const ITEMS = defineCollection<ItemDoc>('explore_items', [
+  { fields: { userId: 1, placeId: 1, visible: 1, creationTime: -1 } },
+  { fields: { userId: 1, thingIds: 1, visible: 1, creationTime: -1 } },
+]);
+/** Places and things: one per user and key; listed most items first, then by name. */
+const GROUP_INDEXES: IndexSpec[] = [
+  { fields: { userId: 1, key: 1 }, unique: true },
+  { fields: { userId: 1, mediaItemsCount: -1, nameKey: 1 } },
+];
+export const PLACES = defineCollection<PlaceDoc>('explore_places', GROUP_INDEXES);
+export const THINGS = defineCollection<ThingDoc>('explore_things', GROUP_INDEXES);
+/** Users deleted: events about them that arrive late are ignored. */
+export const DELETED_USERS = defineCollection<{ _id: string; deletedAt: Date }>('explore_deleted_users', []);

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { DuplicateKeyError, unavailable } from '@trove/kit';
-import type { Collection, DocStore, Filter } from '@trove/kit';
-import { groupsOf } from './document';
-import type { GroupDoc, GroupDocs, GroupIds, GroupKind, ItemDoc, PlaceDoc, PlaceFields, ThingDoc } from './document';
+import { clockOf, DocRepository, DuplicateKeyError, openCollections, unavailable } from '@trove/kit';
+import type { Collection, DocStore, Filter, RepositoryOptions } from '@trove/kit';
+import { DELETED_USERS, groupsOf, ITEMS, PLACES, THINGS } from './document';
+import type { GroupDoc, GroupDocs, GroupIds, GroupKind, ItemDoc, PlaceFields } from './document';
 
 /** Where an item is filed; a kind left undefined keeps what the item had. */
 export interface Filing {
@@ -22,42 +22,26 @@ const LIST_ORDER = { mediaItemsCount: -1, nameKey: 1, _id: 1 } as const;
 
 const union = (...lists: string[][]): string[] => [...new Set(lists.flat())];
 
+const COLLECTIONS = { items: ITEMS, places: PLACES, things: THINGS, deletedUsers: DELETED_USERS };
+
 /**
  * Explore's documents: `explore_items` (one per media item, with its place and things),
  * `explore_places`, `explore_things` and `explore_deleted_users`. Every query carries the user id.
  */
-export class PlacesThingsRepository {
-  private constructor(
-    private readonly items: Collection<ItemDoc>,
-    private readonly places: Collection<PlaceDoc>,
-    private readonly things: Collection<ThingDoc>,
-    private readonly deletedUsers: Collection<{ _id: string; deletedAt: Date }>,
-    private readonly now: () => Date,
-  ) {}
-
-  static async open(store: DocStore, opts: { now?: () => Date } = {}): Promise<PlacesThingsRepository> {
-    const items = store.collection<ItemDoc>('explore_items');
-    await items.ensureIndex({ fields: { userId: 1, placeId: 1, visible: 1, creationTime: -1 } });
-    await items.ensureIndex({ fields: { userId: 1, thingIds: 1, visible: 1, creationTime: -1 } });
-    const places = store.collection<PlaceDoc>('explore_places');
-    const things = store.collection<ThingDoc>('explore_things');
-    for (const groups of [places, things] as Collection<GroupDoc>[]) {
-      await groups.ensureIndex({ fields: { userId: 1, key: 1 }, unique: true });
-      await groups.ensureIndex({ fields: { userId: 1, mediaItemsCount: -1, nameKey: 1 } });
-    }
-    const deletedUsers = store.collection<{ _id: string; deletedAt: Date }>('explore_deleted_users');
-    return new PlacesThingsRepository(items, places, things, deletedUsers, opts.now ?? (() => new Date()));
+export class PlacesThingsRepository extends DocRepository<typeof COLLECTIONS> {
+  static async open(store: DocStore, opts: RepositoryOptions = {}): Promise<PlacesThingsRepository> {
+    return new PlacesThingsRepository(await openCollections(store, COLLECTIONS), clockOf(opts));
   }
 
   private groups<K extends GroupKind>(kind: K): Collection<GroupDocs[K]> {
     // The one cast: which collection holds which document type is decided right here.
-    return (kind === 'place' ? this.places : this.things) as unknown as Collection<GroupDocs[K]>;
+    return (kind === 'place' ? this.c.places : this.c.things) as unknown as Collection<GroupDocs[K]>;
   }
 
   // ---- items ----------------------------------------------------------------------------------
 
   async item(userId: string, id: string): Promise<ItemDoc | null> {
-    return this.items.findOne({ _id: id, userId });
+    return this.c.items.findOne({ _id: id, userId });
   }
 
   /**
@@ -72,7 +56,7 @@ export class PlacesThingsRepository {
     filing: Filing,
   ): Promise<{ filing: number; refresh: GroupIds }> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      const before = await this.items.findOne({ _id: id, userId });
+      const before = await this.c.items.findOne({ _id: id, userId });
       if (!before) {
         const doc: ItemDoc = {
           _id: id,
@@ -89,7 +73,7 @@ export class PlacesThingsRepository {
           leftThingIds: [],
         };
         try {
-          await this.items.insertOne(doc);
+          await this.c.items.insertOne(doc);
           return { filing: 1, refresh: groupsOf(doc) };
         } catch (err) {
           if (!(err instanceof DuplicateKeyError)) throw err;
@@ -106,7 +90,7 @@ export class PlacesThingsRepository {
         before.leftThingIds,
         before.thingIds.filter((t) => !thingIds.includes(t)),
       );
-      const res = await this.items.updateOne(
+      const res = await this.c.items.updateOne(
         { _id: id, userId, filing: before.filing },
         { $set: { creationTime, placeId, thingIds, leftPlaceIds, leftThingIds }, $inc: { filing: 1 } },
       );
@@ -122,7 +106,7 @@ export class PlacesThingsRepository {
 
   /** The groups left by filing `filing` are refreshed: forget them (unless the item was filed again since). */
   async settleFiling(userId: string, id: string, filing: number): Promise<void> {
-    await this.items.updateOne({ _id: id, userId, filing }, { $set: { leftPlaceIds: [], leftThingIds: [] } });
+    await this.c.items.updateOne({ _id: id, userId, filing }, { $set: { leftPlaceIds: [], leftThingIds: [] } });
   }
 
   /**
@@ -136,7 +120,7 @@ export class PlacesThingsRepository {
     version: Date,
   ): Promise<ItemDoc | null> {
     const notNewer: Filter = { $or: [{ stateVersion: null }, { stateVersion: { $lte: version } }] };
-    return this.items.findOneAndUpdate(
+    return this.c.items.findOneAndUpdate(
       { _id: id, userId, ...notNewer },
       {
         $set: {
@@ -151,11 +135,11 @@ export class PlacesThingsRepository {
 
   /** A purged item stops being visible for good (no late read can bring it back); answers it, or null when unknown. */
   async retireItem(userId: string, id: string): Promise<ItemDoc | null> {
-    return this.items.findOneAndUpdate({ _id: id, userId }, { $set: { visible: false, stateVersion: FOREVER } });
+    return this.c.items.findOneAndUpdate({ _id: id, userId }, { $set: { visible: false, stateVersion: FOREVER } });
   }
 
   async deleteItem(userId: string, id: string): Promise<void> {
-    await this.items.deleteOne({ _id: id, userId });
+    await this.c.items.deleteOne({ _id: id, userId });
   }
 
   // ---- places and things ----------------------------------------------------------------------
@@ -227,7 +211,7 @@ export class PlacesThingsRepository {
     skip: number,
     limit: number,
   ): Promise<string[]> {
-    const items = await this.items.find(
+    const items = await this.c.items.find(
       { userId, [MEMBERSHIP[kind]]: groupId, visible: true },
       { sort: NEWEST_FIRST, skip, limit },
     );
@@ -246,8 +230,8 @@ export class PlacesThingsRepository {
     if (!claimed) return;
     const members: Filter = { userId, [MEMBERSHIP[kind]]: groupId, visible: true };
     const [count, [newest]] = await Promise.all([
-      this.items.count(members),
-      this.items.find(members, { sort: NEWEST_FIRST, limit: 1 }),
+      this.c.items.count(members),
+      this.c.items.find(members, { sort: NEWEST_FIRST, limit: 1 }),
     ]);
     await groups.updateOne(
       { _id: groupId, userId, revision: claimed.revision },
@@ -259,17 +243,17 @@ export class PlacesThingsRepository {
 
   /** Remembers the deletion first, so an event racing with it can tell and clean up after itself. */
   async markUserDeleted(userId: string): Promise<void> {
-    await this.deletedUsers.updateOne({ _id: userId }, { $set: { deletedAt: this.now() } }, { upsert: true });
+    await this.c.deletedUsers.updateOne({ _id: userId }, { $set: { deletedAt: this.now() } }, { upsert: true });
   }
 
   async isUserDeleted(userId: string): Promise<boolean> {
-    return (await this.deletedUsers.count({ _id: userId })) > 0;
+    return (await this.c.deletedUsers.count({ _id: userId })) > 0;
   }
 
   /** Every item, place and thing of the user. */
   async deleteUserData(userId: string): Promise<void> {
-    await this.items.deleteMany({ userId });
-    await this.places.deleteMany({ userId });
-    await this.things.deleteMany({ userId });
+    await this.c.items.deleteMany({ userId });
+    await this.c.places.deleteMany({ userId });
+    await this.c.things.deleteMany({ userId });
   }
 }

@@ -19,7 +19,20 @@ import {
   removePersonFaceRpc,
   updatePersonRpc,
 } from '@trove/proto-events';
-import type { MediaItemIdsV1, MediaItemV1 } from '@trove/proto-events';
+import type {
+  ExploreIdRequestV1,
+  ListExploreMediaItemsRequestV1,
+  ListExploreRequestV1,
+  MediaItemExploreRequestV1,
+  MediaItemIdsV1,
+  MediaItemV1,
+  PersonV1,
+  PlaceV1,
+  RpcContract,
+  ThingV1,
+} from '@trove/proto-events';
+import type { components } from '@trove/openapi';
+import type { Request } from 'express';
 import type { BlobStore, Bus, Logger } from '@trove/kit';
 import type { ContentUrls, RequestOrigin } from '../content/content-urls';
 import { serveBlob } from '../content/serve-blob';
@@ -43,6 +56,11 @@ const CACHE_FACE = 'private, max-age=3600';
 
 /** Places, things and people: groups of media items, one of which is the cover. */
 type Covered = { coverMediaItemId: string | null };
+/** How the presenter shows groups of one kind, with their cover items. */
+type Show<G, Shown> = (p: ReturnType<typeof presenter>, groups: G[], covers: MediaItemsById) => Shown[];
+type MediaItem = components['schemas']['MediaItem'];
+/** A page of a list (the validator fills the defaults). */
+type Paged = { page: number; limit: number };
 
 /**
  * Places, things and people, for the token's user (the explore service scopes every call to it:
@@ -74,122 +92,54 @@ export function exploreRoutes(routes: OperationRouter, deps: ExploreRouteDeps): 
     req: RequestOrigin,
     userId: string,
     groups: G[],
-    show: (p: ReturnType<typeof present>, groups: G[], covers: MediaItemsById) => Shown[],
+    show: Show<G, Shown>,
   ) => show(present(req), groups, await covers(userId, groups));
-  /** A page of a group's items, presented. */
-  const items = async (req: RequestOrigin, userId: string, page: MediaItemIdsV1) =>
-    present(req).mediaItems(await mediaItems(userId, page.mediaItemIds));
 
-  routes.handle(
-    'listPlaces',
-    userAnswer(async (req, userId) =>
-      shown(req, userId, (await deps.bus.request(listPlacesRpc, { userId, ...req.query })).places, (p, g, c) =>
-        p.places(g, c),
-      ),
-    ),
-  );
-  routes.handle(
-    'getPlace',
-    userAnswer(
-      async (req, userId) =>
-        (
-          await shown(req, userId, [await deps.bus.request(getPlaceRpc, { userId, id: req.params.id })], (p, g, c) =>
-            p.places(g, c),
-          )
-        )[0],
-    ),
-  );
-  routes.handle(
-    'listMediaItemPlaces',
-    userAnswer(async (req, userId) =>
-      shown(
-        req,
-        userId,
-        (await deps.bus.request(listMediaItemPlacesRpc, { userId, mediaItemId: req.params.id })).places,
-        (p, g, c) => p.places(g, c),
-      ),
-    ),
-  );
-  routes.handle(
-    'listPlaceMediaItems',
-    userAnswer(async (req, userId) =>
-      items(req, userId, await deps.bus.request(listPlaceMediaItemsRpc, { userId, id: req.params.id, ...req.query })),
-    ),
-  );
+  /**
+   * The four calls every kind has, on that kind's RPCs: its lists answer the groups under `field` (places,
+   * things or people), which `show` presents.
+   */
+  const calls = <F extends string, G extends Covered, Shown>(field: F, show: Show<G, Shown>) => {
+    type L = Record<F, G[]>;
+    const groups = (list: L) => list[field];
+    return {
+      list: (rpc: RpcContract<ListExploreRequestV1, L>) =>
+        userAnswer(async (req: Request<unknown, Shown[], unknown, Paged>, userId) =>
+          shown(req, userId, groups(await deps.bus.request(rpc, { userId, ...req.query })), show),
+        ),
+      one: (rpc: RpcContract<ExploreIdRequestV1, G>) =>
+        userAnswer(async (req: Request<{ id: string }, Shown>, userId) => {
+          const [group] = await shown(req, userId, [await deps.bus.request(rpc, { userId, id: req.params.id })], show);
+          return group!;
+        }),
+      ofItem: (rpc: RpcContract<MediaItemExploreRequestV1, L>) =>
+        userAnswer(async (req: Request<{ id: string }, Shown[]>, userId) =>
+          shown(req, userId, groups(await deps.bus.request(rpc, { userId, mediaItemId: req.params.id })), show),
+        ),
+      items: (rpc: RpcContract<ListExploreMediaItemsRequestV1, MediaItemIdsV1>) =>
+        userAnswer(async (req: Request<{ id: string }, MediaItem[], unknown, Paged>, userId) => {
+          const page = await deps.bus.request(rpc, { userId, id: req.params.id, ...req.query });
+          return present(req).mediaItems(await mediaItems(userId, page.mediaItemIds));
+        }),
+    };
+  };
+  const places = calls('places', (p, g: PlaceV1[], c) => p.places(g, c));
+  const things = calls('things', (p, g: ThingV1[], c) => p.things(g, c));
+  const people = calls('people', (p, g: PersonV1[], c) => p.people(g, c));
 
-  routes.handle(
-    'listThings',
-    userAnswer(async (req, userId) =>
-      shown(req, userId, (await deps.bus.request(listThingsRpc, { userId, ...req.query })).things, (p, g, c) =>
-        p.things(g, c),
-      ),
-    ),
-  );
-  routes.handle(
-    'getThing',
-    userAnswer(
-      async (req, userId) =>
-        (
-          await shown(req, userId, [await deps.bus.request(getThingRpc, { userId, id: req.params.id })], (p, g, c) =>
-            p.things(g, c),
-          )
-        )[0],
-    ),
-  );
-  routes.handle(
-    'listMediaItemThings',
-    userAnswer(async (req, userId) =>
-      shown(
-        req,
-        userId,
-        (await deps.bus.request(listMediaItemThingsRpc, { userId, mediaItemId: req.params.id })).things,
-        (p, g, c) => p.things(g, c),
-      ),
-    ),
-  );
-  routes.handle(
-    'listThingMediaItems',
-    userAnswer(async (req, userId) =>
-      items(req, userId, await deps.bus.request(listThingMediaItemsRpc, { userId, id: req.params.id, ...req.query })),
-    ),
-  );
-
-  routes.handle(
-    'listPeople',
-    userAnswer(async (req, userId) =>
-      shown(req, userId, (await deps.bus.request(listPeopleRpc, { userId, ...req.query })).people, (p, g, c) =>
-        p.people(g, c),
-      ),
-    ),
-  );
-  routes.handle(
-    'getPerson',
-    userAnswer(
-      async (req, userId) =>
-        (
-          await shown(req, userId, [await deps.bus.request(getPersonRpc, { userId, id: req.params.id })], (p, g, c) =>
-            p.people(g, c),
-          )
-        )[0],
-    ),
-  );
-  routes.handle(
-    'listMediaItemPeople',
-    userAnswer(async (req, userId) =>
-      shown(
-        req,
-        userId,
-        (await deps.bus.request(listMediaItemPeopleRpc, { userId, mediaItemId: req.params.id })).people,
-        (p, g, c) => p.people(g, c),
-      ),
-    ),
-  );
-  routes.handle(
-    'listPersonMediaItems',
-    userAnswer(async (req, userId) =>
-      items(req, userId, await deps.bus.request(listPersonMediaItemsRpc, { userId, id: req.params.id, ...req.query })),
-    ),
-  );
+  routes
+    .handle('listPlaces', places.list(listPlacesRpc))
+    .handle('getPlace', places.one(getPlaceRpc))
+    .handle('listMediaItemPlaces', places.ofItem(listMediaItemPlacesRpc))
+    .handle('listPlaceMediaItems', places.items(listPlaceMediaItemsRpc))
+    .handle('listThings', things.list(listThingsRpc))
+    .handle('getThing', things.one(getThingRpc))
+    .handle('listMediaItemThings', things.ofItem(listMediaItemThingsRpc))
+    .handle('listThingMediaItems', things.items(listThingMediaItemsRpc))
+    .handle('listPeople', people.list(listPeopleRpc))
+    .handle('getPerson', people.one(getPersonRpc))
+    .handle('listMediaItemPeople', people.ofItem(listMediaItemPeopleRpc))
+    .handle('listPersonMediaItems', people.items(listPersonMediaItemsRpc));
   routes.handle(
     'updatePerson',
     userCommand((req, userId) =>

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { DuplicateKeyError, openCollection } from '@trove/kit';
-import type { Collection, DocStore, Filter } from '@trove/kit';
+import { clockOf, DocRepository, DuplicateKeyError, openCollections } from '@trove/kit';
+import type { DocStore, RepositoryOptions, Filter } from '@trove/kit';
 import { JOB_ITEMS, JOBS } from './document';
 import type { JobDoc, JobItemDoc, WalkedItem } from './document';
 import type { JobStatus } from './transitions';
@@ -14,18 +14,12 @@ export interface NewJob {
 
 const itemId = (jobId: string, mediaItemId: string) => `${jobId}:${mediaItemId}`;
 
-/** Jobs and their items in the jobs service's document store: the only code speaking its dialect. */
-export class JobsRepository {
-  private constructor(
-    private readonly jobs: Collection<JobDoc>,
-    private readonly items: Collection<JobItemDoc>,
-    private readonly now: () => Date,
-  ) {}
+const COLLECTIONS = { jobs: JOBS, items: JOB_ITEMS };
 
-  static async open(store: DocStore, opts: { now?: () => Date } = {}): Promise<JobsRepository> {
-    const jobs = await openCollection(store, JOBS);
-    const items = await openCollection(store, JOB_ITEMS);
-    return new JobsRepository(jobs, items, opts.now ?? (() => new Date()));
+/** Jobs and their items in the jobs service's document store: the only code speaking its dialect. */
+export class JobsRepository extends DocRepository<typeof COLLECTIONS> {
+  static async open(store: DocStore, opts: RepositoryOptions = {}): Promise<JobsRepository> {
+    return new JobsRepository(await openCollections(store, COLLECTIONS), clockOf(opts));
   }
 
   // ---- jobs -----------------------------------------------------------------------------------
@@ -47,7 +41,7 @@ export class JobsRepository {
       updatedAt: now,
     };
     try {
-      return await this.jobs.insertOne(doc);
+      return await this.c.jobs.insertOne(doc);
     } catch (err) {
       if (err instanceof DuplicateKeyError) return null;
       throw err;
@@ -55,16 +49,16 @@ export class JobsRepository {
   }
 
   async get(userId: string, id: string): Promise<JobDoc | null> {
-    return this.jobs.findOne({ _id: id, userId });
+    return this.c.jobs.findOne({ _id: id, userId });
   }
 
   async byId(id: string): Promise<JobDoc | null> {
-    return this.jobs.findOne({ _id: id });
+    return this.c.jobs.findOne({ _id: id });
   }
 
   /** Newest first (ties by id, so pages never overlap). */
   async list(userId: string, page: number, limit: number): Promise<JobDoc[]> {
-    return this.jobs.find({ userId }, { sort: { createdAt: -1, _id: -1 }, skip: (page - 1) * limit, limit });
+    return this.c.jobs.find({ userId }, { sort: { createdAt: -1, _id: -1 }, skip: (page - 1) * limit, limit });
   }
 
   /**
@@ -82,7 +76,7 @@ export class JobsRepository {
     if (opts.userId) filter.userId = opts.userId;
     if (opts.leaseOwner) filter.leaseOwner = opts.leaseOwner;
     const final = to === 'COMPLETED' || to === 'STOPPED';
-    return this.jobs.findOneAndUpdate(filter, {
+    return this.c.jobs.findOneAndUpdate(filter, {
       $set: {
         ...opts.set,
         status: to,
@@ -95,7 +89,7 @@ export class JobsRepository {
 
   /** Jobs a runner may take: SCHEDULED or RUNNING, with no lease or an expired one. */
   async claimable(limit: number): Promise<JobDoc[]> {
-    return this.jobs.find(
+    return this.c.jobs.find(
       { status: { $in: ['SCHEDULED', 'RUNNING'] }, $or: [{ leaseOwner: null }, { leaseUntil: { $lt: this.now() } }] },
       { sort: { createdAt: 1 }, limit },
     );
@@ -104,7 +98,7 @@ export class JobsRepository {
   /** Takes (or renews) the lease of a SCHEDULED or RUNNING job for `owner`; null when another holds it or the job moved on. */
   async lease(id: string, owner: string, forMs: number): Promise<JobDoc | null> {
     const now = this.now();
-    return this.jobs.findOneAndUpdate(
+    return this.c.jobs.findOneAndUpdate(
       {
         _id: id,
         status: { $in: ['SCHEDULED', 'RUNNING'] },
@@ -115,12 +109,12 @@ export class JobsRepository {
   }
 
   async release(id: string, owner: string): Promise<void> {
-    await this.jobs.updateOne({ _id: id, leaseOwner: owner }, { $set: { leaseOwner: null, leaseUntil: null } });
+    await this.c.jobs.updateOne({ _id: id, leaseOwner: owner }, { $set: { leaseOwner: null, leaseUntil: null } });
   }
 
   /** Moves the cursor past an item, only while the job is RUNNING under `owner`'s lease: a paused job's cursor stays still. */
   async advance(id: string, owner: string, cursor: { id: string; createdAt: Date }): Promise<boolean> {
-    const res = await this.jobs.updateOne(
+    const res = await this.c.jobs.updateOne(
       { _id: id, status: 'RUNNING', leaseOwner: owner },
       { $set: { cursor, updatedAt: this.now() } },
     );
@@ -143,34 +137,37 @@ export class JobsRepository {
       work,
     };
     try {
-      await this.items.insertOne(doc);
+      await this.c.items.insertOne(doc);
       return { state: 'queued', fresh: true };
     } catch (err) {
       if (!(err instanceof DuplicateKeyError)) throw err;
-      const existing = await this.items.findOne({ _id: doc._id });
+      const existing = await this.c.items.findOne({ _id: doc._id });
       return { state: existing?.state ?? 'queued', fresh: false };
     }
   }
 
   async forgetItem(jobId: string, mediaItemId: string): Promise<void> {
-    await this.items.deleteOne({ _id: itemId(jobId, mediaItemId), state: 'queued' });
+    await this.c.items.deleteOne({ _id: itemId(jobId, mediaItemId), state: 'queued' });
   }
 
   async markPublished(jobId: string, mediaItemId: string): Promise<void> {
-    await this.items.updateOne({ _id: itemId(jobId, mediaItemId), state: 'queued' }, { $set: { state: 'published' } });
+    await this.c.items.updateOne(
+      { _id: itemId(jobId, mediaItemId), state: 'queued' },
+      { $set: { state: 'published' } },
+    );
   }
 
   /** Items recorded but perhaps never published (the runner stopped in between). */
   async queuedItems(jobId: string): Promise<WalkedItem[]> {
-    return (await this.items.find({ jobId, state: 'queued' })).map((i) => i.work);
+    return (await this.c.items.find({ jobId, state: 'queued' })).map((i) => i.work);
   }
 
   async inFlight(jobId: string): Promise<number> {
-    return this.items.count({ jobId, state: { $ne: 'done' } });
+    return this.c.items.count({ jobId, state: { $ne: 'done' } });
   }
 
   async walked(jobId: string): Promise<number> {
-    return this.items.count({ jobId });
+    return this.c.items.count({ jobId });
   }
 
   /**
@@ -179,10 +176,10 @@ export class JobsRepository {
    * job has no such item (a deleted job's late report).
    */
   async itemDone(jobId: string, mediaItemId: string): Promise<boolean> {
-    const res = await this.items.updateOne({ _id: itemId(jobId, mediaItemId) }, { $set: { state: 'done' } });
+    const res = await this.c.items.updateOne({ _id: itemId(jobId, mediaItemId) }, { $set: { state: 'done' } });
     if (res.matched === 0) return false;
-    const done = await this.items.count({ jobId, state: 'done' });
-    await this.jobs.updateOne({ _id: jobId, done: { $lt: done } }, { $set: { done, updatedAt: this.now() } });
+    const done = await this.c.items.count({ jobId, state: 'done' });
+    await this.c.jobs.updateOne({ _id: jobId, done: { $lt: done } }, { $set: { done, updatedAt: this.now() } });
     return true;
   }
 
@@ -190,11 +187,11 @@ export class JobsRepository {
 
   /** Stops the user's active job (its runner sees that and stops queueing), then removes every job and item of the user. */
   async deleteUser(userId: string): Promise<void> {
-    await this.jobs.updateMany(
+    await this.c.jobs.updateMany(
       { userId, status: { $in: ['SCHEDULED', 'RUNNING', 'PAUSED'] } },
       { $set: { status: 'STOPPED', updatedAt: this.now() }, $unset: { activeUserId: true } },
     );
-    await this.items.deleteMany({ userId });
-    await this.jobs.deleteMany({ userId });
+    await this.c.items.deleteMany({ userId });
+    await this.c.jobs.deleteMany({ userId });
   }
 }

@@ -20,6 +20,30 @@ async function bus(name = 'test'): Promise<Bus> {
   return b;
 }
 
+/** The echo contract answered by a service of its own, `service`, on `trove.v1.test.<service>`. */
+const echoOf = (service: string) => ({ ...echo, subject: `trove.v1.test.${service}`, service });
+
+/** Serves `contract` with `handle`, which never answers normally (it throws or hangs), on a connection of its own. */
+async function serveUnanswering(contract: typeof echo, handle: (request: { text: string }) => Promise<never>) {
+  const svc = await bus(contract.service);
+  await svc.serve({ name: contract.service, version: '1.0.0', handlers: [rpcHandler(contract, handle)] });
+  return contract;
+}
+
+/** The dead letters of `contract` as they arrive on `b`: the payload's `n` and the dead-letter headers. */
+function watchDeadLetters(b: Bus, contract: { subject: string }) {
+  const dead: Array<{ n: unknown; reason: string | undefined; deliveries: string | undefined }> = [];
+  const sub = b.nc.subscribe(deadLetterSubject(contract.subject), {
+    callback: (_e, msg) =>
+      dead.push({
+        n: (JSON.parse(new TextDecoder().decode(msg.data)) as { n: unknown }).n,
+        reason: msg.headers?.get(DLQ_REASON_HEADER),
+        deliveries: msg.headers?.get(DLQ_DELIVERIES_HEADER),
+      }),
+  });
+  return { dead, sub };
+}
+
 beforeAll(async () => {
   nats = await startNatsServer();
 });
@@ -63,17 +87,9 @@ describe('RPC over the NATS service API', () => {
   });
 
   it('carries application errors with their code and details', async () => {
-    const svc = await bus('failing');
-    const contract = { ...echo, subject: 'trove.v1.test.fails', service: 'fails' };
-    await svc.serve({
-      name: 'fails',
-      version: '1.0.0',
-      handlers: [
-        rpcHandler(contract, async ({ text }) => {
-          if (text === 'boom') throw new Error('secret internal detail');
-          throw new AppError('CONFLICT', 'already exists', { id: 'abc' });
-        }),
-      ],
+    const contract = await serveUnanswering(echoOf('fails'), async ({ text }) => {
+      if (text === 'boom') throw new Error('secret internal detail');
+      throw new AppError('CONFLICT', 'already exists', { id: 'abc' });
     });
     const client = await bus('client-err');
     await expect(client.request(contract, { text: 'x' })).rejects.toMatchObject({
@@ -87,7 +103,7 @@ describe('RPC over the NATS service API', () => {
 
   it('fails fast with UNAVAILABLE when the service is down', async () => {
     const client = await bus('client-down');
-    const contract = { ...echo, subject: 'trove.v1.test.nobody', service: 'nobody' };
+    const contract = echoOf('nobody');
     const started = Date.now();
     await expect(client.request(contract, { text: 'x' }, { timeoutMs: 2000 })).rejects.toMatchObject({
       code: 'UNAVAILABLE',
@@ -97,13 +113,7 @@ describe('RPC over the NATS service API', () => {
   });
 
   it('gives up within its timeout when the service does not answer', async () => {
-    const svc = await bus('slow');
-    const contract = { ...echo, subject: 'trove.v1.test.slow', service: 'slow' };
-    await svc.serve({
-      name: 'slow',
-      version: '1.0.0',
-      handlers: [rpcHandler(contract, () => new Promise(() => undefined))],
-    });
+    const contract = await serveUnanswering(echoOf('slow'), () => new Promise(() => undefined));
     const client = await bus('client-slow');
     const started = Date.now();
     await expect(client.request(contract, { text: 'x' }, { timeoutMs: 500 })).rejects.toMatchObject({
@@ -159,15 +169,7 @@ describe('JetStream work queues', () => {
   it('naks a failing item with backoff until its max deliveries, then dead-letters it', async () => {
     const work = testWork('poison');
     const b = await bus('dlq');
-    const dead: Array<{ n: number; reason: string | undefined; deliveries: string | undefined }> = [];
-    const sub = b.nc.subscribe(deadLetterSubject(work.subject), {
-      callback: (_err, msg) =>
-        dead.push({
-          n: JSON.parse(new TextDecoder().decode(msg.data)).n,
-          reason: msg.headers?.get(DLQ_REASON_HEADER),
-          deliveries: msg.headers?.get(DLQ_DELIVERIES_HEADER),
-        }),
-    });
+    const { dead, sub } = watchDeadLetters(b, work);
     const attempts: number[] = [];
     const handle = await b.consume(
       work,
@@ -188,10 +190,7 @@ describe('JetStream work queues', () => {
   it('dead-letters a message that fails its schema at once', async () => {
     const work = testWork('invalid');
     const b = await bus('invalid');
-    const dead: string[] = [];
-    const sub = b.nc.subscribe(deadLetterSubject(work.subject), {
-      callback: (_e, msg) => dead.push(msg.headers?.get(DLQ_REASON_HEADER) ?? ''),
-    });
+    const { dead, sub } = watchDeadLetters(b, work);
     let called = 0;
     const handle = await b.consume(work, { durable: 'invalid' }, async () => {
       called++;
@@ -202,7 +201,7 @@ describe('JetStream work queues', () => {
     await handle.stop();
     sub.unsubscribe();
     expect(called).toBe(0);
-    expect(dead[0]).toMatch(/invalid payload: \/n must be integer/);
+    expect(dead[0]?.reason).toMatch(/invalid payload: \/n must be integer/);
   });
 
   it('loses no message when a consumer process is killed mid-stream and another takes over', async () => {
@@ -244,10 +243,7 @@ describe('JetStream work queues', () => {
   it('retries a message that must be applied beyond its max deliveries, and never dead-letters it', async () => {
     const work = testWork('forever');
     const b = await bus('forever');
-    const dead: string[] = [];
-    const sub = b.nc.subscribe(deadLetterSubject(work.subject), {
-      callback: (_e, msg) => dead.push(msg.headers?.get(DLQ_REASON_HEADER) ?? ''),
-    });
+    const { dead, sub } = watchDeadLetters(b, work);
     const attempts: number[] = [];
     // The store is "down" for the first seven deliveries, more than maxDeliver allows.
     const handle = await b.consume(
@@ -274,11 +270,7 @@ describe('JetStream work queues', () => {
     const name = 'crashing';
     const work = testWork(name);
     const b = await bus('crashing');
-    const dead: Array<{ n: number; reason: string | undefined }> = [];
-    const sub = b.nc.subscribe(deadLetterSubject(work.subject), {
-      callback: (_e, msg) =>
-        dead.push({ n: JSON.parse(new TextDecoder().decode(msg.data)).n, reason: msg.headers?.get(DLQ_REASON_HEADER) }),
-    });
+    const { dead, sub } = watchDeadLetters(b, work);
     // Item 0 kills its process; item 1 (in flight with it, and failing one attempt of its own) has maxDeliver 2.
     for (let n = 0; n < 4; n++) await b.publish(work, { n }, { msgId: `crashing-${n}` });
     const entry = join(__dirname, '..', '..', 'dist', 'bus', 'fixtures', 'crashing-consumer.js');
@@ -304,7 +296,7 @@ describe('JetStream work queues', () => {
       sub.unsubscribe();
     }
     expect([...done()].sort()).toEqual([1, 2, 3]);
-    expect(dead).toEqual([
+    expect(dead.map(({ n, reason }) => ({ n, reason }))).toEqual([
       { n: 0, reason: 'quarantined: the process handling it died 2 times while it was in flight' },
     ]);
     const starts = [...output().matchAll(/start (\d+) (\d+) (\d+) (\d+)/g)].map((m) => ({
@@ -329,10 +321,7 @@ describe('JetStream work queues', () => {
     const name = 'shared-event';
     const event = testEvent(name);
     const b = await bus('advisory');
-    const dead: number[] = [];
-    const sub = b.nc.subscribe(deadLetterSubject(event.subject), {
-      callback: (_e, msg) => dead.push(JSON.parse(new TextDecoder().decode(msg.data)).n),
-    });
+    const { dead, sub } = watchDeadLetters(b, event);
     const entry = join(__dirname, '..', '..', 'dist', 'bus', 'fixtures', 'consumer-process.js');
     const dying = startProcess('consumer-dies', entry, {}, [nats.url, name, 'dies', '60000', 'event', '1', '4000']);
     await dying.waitForOutput(/consuming/);
@@ -353,7 +342,7 @@ describe('JetStream work queues', () => {
     await waitFor(() => dead.length === 1, { timeoutMs: 20_000, what: 'dead letter from the advisory' });
     await replica.stop();
     sub.unsubscribe();
-    expect(dead).toEqual([5]);
+    expect(dead.map((d) => d.n)).toEqual([5]);
 
     // Another service's consumer of the same event, arriving afterwards, still gets it.
     const others: number[] = [];

@@ -4,6 +4,7 @@ import { access, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { compileFilter } from './match';
 import { Mutex } from './mutex';
+import { OpenPaths } from './owners';
 import {
   DuplicateKeyError,
   UnsupportedQueryError,
@@ -56,7 +57,7 @@ export interface NedbDocStoreOptions {
 
 const DEFAULT_COMPACTION_MS = 10 * 60 * 1000;
 const INDEX_CATALOG = '_indexes.db';
-const openDirs = new Set<string>();
+const openDirs = new OpenPaths();
 
 type Nedb = Datastore<Record<string, unknown>>;
 
@@ -470,23 +471,17 @@ class NedbDocStore implements DocStore {
       await Promise.all([...this.collections.values()].map((collection) => collection.close()));
       await this.catalog.compactDatafileAsync();
     } finally {
-      openDirs.delete(this.dir);
+      openDirs.release(this.dir);
     }
   }
 }
 
 export async function openNedbDocStore(options: NedbDocStoreOptions): Promise<DocStore> {
   const dir = resolve(options.dir);
-  // Two owners of one datafile would each append blindly and undo each other's compactions.
-  if (openDirs.has(dir)) throw new Error(`a docstore is already open on ${dir} in this process`);
-  openDirs.add(dir);
-  try {
+  return openDirs.claim(dir, async () => {
     await mkdir(dir, { recursive: true });
     const catalog = openDatastore(join(dir, INDEX_CATALOG));
     await catalog.autoloadPromise;
     return new NedbDocStore(dir, catalog, options.compactionIntervalMs ?? DEFAULT_COMPACTION_MS);
-  } catch (err) {
-    openDirs.delete(dir);
-    throw err;
-  }
+  });
 }

@@ -24,3 +24,37 @@ export async function openCollection<T extends BaseDoc>(
   for (const index of schema.indexes) await collection.ensureIndex(index);
   return collection;
 }
+
+/** A repository's collections by the names it gives them, from their schemas. */
+export type Collections<S extends Record<string, CollectionSchema<BaseDoc>>> = {
+  readonly [K in keyof S]: S[K] extends CollectionSchema<infer T> ? Collection<T> : never;
+};
+
+/** Every collection of `schemas` opened as `openCollection` does, under the same names. */
+export async function openCollections<S extends Record<string, CollectionSchema<BaseDoc>>>(
+  store: DocStore,
+  schemas: S,
+): Promise<Collections<S>> {
+  const opened: Record<string, Collection<BaseDoc>> = {};
+  for (const [key, schema] of Object.entries(schemas)) opened[key] = await openCollection(store, schema);
+  return opened as Collections<S>;
+}
+
+/** What a repository is opened with: a clock for tests (the system's otherwise). */
+export interface RepositoryOptions {
+  now?: () => Date;
+}
+
+/** The repository's clock: the options' `now`, else the system's. */
+export const clockOf = (opts: RepositoryOptions): (() => Date) => opts.now ?? (() => new Date());
+
+/**
+ * A repository: its collections, opened from its schemas, and its clock. The subclass adds the queries and
+ * a static `open(store, opts)` that builds it with `openCollections` and `clockOf`.
+ */
+export abstract class DocRepository<S extends Record<string, CollectionSchema<BaseDoc>>> {
+  protected constructor(
+    protected readonly c: Collections<S>,
+    protected readonly now: () => Date,
+  ) {}
+}

@@ -121,14 +121,19 @@ function assertLiteral(value: unknown, where: string, depth = 0): void {
   storedValue(value, where, depth);
 }
 
-function assertRangeOperand(value: unknown, where: string): void {
-  const ok =
+/** A single value a range or `$pull` compares with: null, a string, number, boolean or Date. */
+function isScalar(value: unknown): value is null | string | number | boolean | Date {
+  return (
     value === null ||
     typeof value === 'string' ||
     typeof value === 'number' ||
     typeof value === 'boolean' ||
-    value instanceof Date;
-  if (!ok) fail(`${where}: needs a string, number, boolean, null or Date, got ${kindOf(value)}`);
+    value instanceof Date
+  );
+}
+
+function assertRangeOperand(value: unknown, where: string): void {
+  if (!isScalar(value)) fail(`${where}: needs a string, number, boolean, null or Date, got ${kindOf(value)}`);
   if (value instanceof Date && Number.isNaN(value.getTime())) fail(`${where}: invalid Date`);
 }
 
@@ -197,13 +202,7 @@ function updateOperand(op: string, path: string, value: unknown): unknown {
       return storedValue(value, where, 1);
     default: {
       // $pull: a single value; conditions and sub-document patterns are outside the subset.
-      const ok =
-        value === null ||
-        typeof value === 'string' ||
-        typeof value === 'boolean' ||
-        typeof value === 'number' ||
-        value instanceof Date;
-      if (!ok) fail(`${where}: needs ${PULL_VALUE}`);
+      if (!isScalar(value)) fail(`${where}: needs ${PULL_VALUE}`);
       return storedValue(value, where, 1);
     }
   }

@@ -64,17 +64,16 @@ function tsPackets(stride: number, syncAt: number, count: number): Buffer {
   return buf;
 }
 
-const MAKE = 0x010f;
-const SUB_IFDS = 0x014a;
-const NEW_SUBFILE_TYPE = 0x00fe;
-const COMPRESSION = 0x0103;
-const PHOTOMETRIC = 0x0106;
+/** The IFD0 entries the raws are told apart by (TIFF types: 2 ASCII, 3 SHORT, 4 LONG). */
+const make = (name: string): Entry => ({ tag: 0x010f, type: 2, values: name });
+/** SubIFDs: where the full-size image of most raws is (the offset is not followed). */
+const subIfds = (): Entry => ({ tag: 0x014a, type: 4, values: [4000] });
+/** NewSubfileType: 0 the full image, 1 a reduced one. */
+const newSubfileType = (type: number): Entry => ({ tag: 0x00fe, type: 4, values: [type] });
+const compression = (scheme: number): Entry => ({ tag: 0x0103, type: 3, values: [scheme] });
+const photometric = (interpretation: number): Entry => ({ tag: 0x0106, type: 3, values: [interpretation] });
 /** A raw's IFD0 as PEF, SRW, 3FR… write it: the sensor data itself, CFA-coded, under the camera's Make. */
-const cfaIfd0 = (make: string, compression = 1): Entry[] => [
-  { tag: COMPRESSION, type: 3, values: [compression] },
-  { tag: PHOTOMETRIC, type: 3, values: [32803] },
-  { tag: MAKE, type: 2, values: make },
-];
+const cfaIfd0 = (name: string, scheme = 1): Entry[] => [compression(scheme), photometric(32803), make(name)];
 /** A head that starts with `ascii` (latin1) and is padded to a realistic length. */
 const magic = (ascii: string) => Buffer.concat([Buffer.from(ascii, 'latin1'), Buffer.alloc(200)]);
 
@@ -122,64 +121,25 @@ describe('detectFileType on hand-built heads', () => {
     ['unknown ftyp brands', ftyp('abcd', 'efgh'), null],
     [
       'DNG',
-      tiff([
-        { tag: NEW_SUBFILE_TYPE, type: 4, values: [1] },
-        { tag: MAKE, type: 2, values: 'Canon' },
-        { tag: 0xc612, type: 4, values: [0x0104] },
-      ]),
+      tiff([newSubfileType(1), make('Canon'), { tag: 0xc612, type: 4, values: [0x0104] }]),
       'image/x-adobe-dng',
       'dng',
     ],
-    [
-      'CR2',
-      tiff([{ tag: MAKE, type: 2, values: 'Canon' }], { header: [0x43, 0x52, 0x02, 0x00] }),
-      'image/x-canon-cr2',
-      'cr2',
-    ],
-    [
-      'NEF',
-      tiff([
-        { tag: NEW_SUBFILE_TYPE, type: 4, values: [1] },
-        { tag: MAKE, type: 2, values: 'NIKON CORPORATION' },
-        { tag: SUB_IFDS, type: 4, values: [4000] },
-      ]),
-      'image/x-nikon-nef',
-      'nef',
-    ],
-    [
-      'ARW',
-      tiff([
-        { tag: MAKE, type: 2, values: 'SONY' },
-        { tag: SUB_IFDS, type: 4, values: [4000] },
-      ]),
-      'image/x-sony-arw',
-      'arw',
-    ],
+    ['CR2', tiff([make('Canon')], { header: [0x43, 0x52, 0x02, 0x00] }), 'image/x-canon-cr2', 'cr2'],
+    ['NEF', tiff([newSubfileType(1), make('NIKON CORPORATION'), subIfds()]), 'image/x-nikon-nef', 'nef'],
+    ['ARW', tiff([make('SONY'), subIfds()]), 'image/x-sony-arw', 'arw'],
     [
       'a TIFF an editor wrote from a Nikon photo',
-      tiff([
-        { tag: NEW_SUBFILE_TYPE, type: 4, values: [0] },
-        { tag: MAKE, type: 2, values: 'NIKON CORPORATION' },
-      ]),
+      tiff([newSubfileType(0), make('NIKON CORPORATION')]),
       'image/tiff',
       'tif',
     ],
-    [
-      'ORF (IIRO)',
-      tiff([{ tag: MAKE, type: 2, values: 'OLYMPUS' }], { magic: [0x49, 0x49, 0x52, 0x4f] }),
-      'image/x-olympus-orf',
-      'orf',
-    ],
+    ['ORF (IIRO)', tiff([make('OLYMPUS')], { magic: [0x49, 0x49, 0x52, 0x4f] }), 'image/x-olympus-orf', 'orf'],
     ['ORF (MMOR)', Buffer.from('MMOR\0\0\0\x08aaaaaaaaaaaa', 'latin1'), 'image/x-olympus-orf', 'orf'],
-    [
-      'RW2',
-      tiff([{ tag: MAKE, type: 2, values: 'Panasonic' }], { magic: [0x49, 0x49, 0x55, 0x00] }),
-      'image/x-panasonic-rw2',
-      'rw2',
-    ],
+    ['RW2', tiff([make('Panasonic')], { magic: [0x49, 0x49, 0x55, 0x00] }), 'image/x-panasonic-rw2', 'rw2'],
     [
       'RWL: the RW2 container with a Leica Make',
-      tiff([{ tag: MAKE, type: 2, values: 'LEICA' }], { magic: [0x49, 0x49, 0x55, 0x00] }),
+      tiff([make('LEICA')], { magic: [0x49, 0x49, 0x55, 0x00] }),
       'image/x-leica-rwl',
       'rwl',
     ],
@@ -204,21 +164,13 @@ describe('detectFileType on hand-built heads', () => {
     ['MEF', tiff(cfaIfd0('Mamiya-OP Co.,Ltd.')), 'image/x-mamiya-mef', 'mef'],
     [
       'NRW: a Nikon raw whose IFD0 is a JPEG thumbnail',
-      tiff([
-        { tag: COMPRESSION, type: 3, values: [6] },
-        { tag: MAKE, type: 2, values: 'NIKON' },
-        { tag: SUB_IFDS, type: 4, values: [4000] },
-      ]),
+      tiff([compression(6), make('NIKON'), subIfds()]),
       'image/x-nikon-nrw',
       'nrw',
     ],
     [
       'a TIFF an editor wrote from a Pentax photo (RGB, no SubIFDs)',
-      tiff([
-        { tag: COMPRESSION, type: 3, values: [5] },
-        { tag: PHOTOMETRIC, type: 3, values: [2] },
-        { tag: MAKE, type: 2, values: 'PENTAX' },
-      ]),
+      tiff([compression(5), photometric(2), make('PENTAX')]),
       'image/tiff',
       'tif',
     ],

@@ -1,35 +1,24 @@
 import { SpanKind, context, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { Bus, rpcHandler } from '../bus';
+import type { Bus } from '../bus';
+import { startEchoService } from '../bus/fixtures/echo-service';
 import { echo } from '../bus/fixtures/test-contracts';
 import { createLogger } from '../log';
-import { startNatsServer } from '../testing/nats-server';
-import type { NatsServerHandle } from '../testing/nats-server';
 import { startTelemetry, stopTelemetry } from './index';
 
 describe('telemetry', () => {
   const exporter = new InMemorySpanExporter();
-  let nats: NatsServerHandle;
-  let server: Bus;
+  let echoing: Awaited<ReturnType<typeof startEchoService>>;
   let client: Bus;
 
   beforeAll(async () => {
     startTelemetry({ service: 'test', spanProcessors: [new SimpleSpanProcessor(exporter)] });
-    nats = await startNatsServer();
-    const log = createLogger({ service: 'test', level: 'silent' });
-    server = await Bus.connect({ url: nats.url, name: 'srv', log });
-    client = await Bus.connect({ url: nats.url, name: 'cli', log });
-    await server.serve({
-      name: 'echo',
-      version: '1.0.0',
-      handlers: [rpcHandler(echo, async ({ text }) => ({ text, replica: 'a' }))],
-    });
+    echoing = await startEchoService(createLogger({ service: 'test', level: 'silent' }));
+    client = echoing.client;
   });
 
   afterAll(async () => {
-    await client.close();
-    await server.close();
-    await nats.stop();
+    await echoing.close();
     await stopTelemetry();
   });
 

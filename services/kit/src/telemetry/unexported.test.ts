@@ -1,24 +1,21 @@
 import { PassThrough } from 'node:stream';
 import { trace } from '@opentelemetry/api';
-import { Bus, rpcHandler } from '../bus';
+import type { Bus } from '../bus';
+import { startEchoService } from '../bus/fixtures/echo-service';
 import { echo } from '../bus/fixtures/test-contracts';
 import { createLogger, runWithContext } from '../log';
-import { startNatsServer } from '../testing/nats-server';
-import type { NatsServerHandle } from '../testing/nats-server';
 import { startTelemetry, stopTelemetry } from './index';
 
 // Without an OTLP endpoint nothing takes the spans, so OpenTelemetry does not start (no patched
 // http, no span); log lines still tie together across services by the request id, which crosses
 // NATS on its own (a jest test file is a process of its own here).
 describe('telemetry with nothing exported', () => {
-  let nats: NatsServerHandle;
-  let server: Bus;
+  let echoing: Awaited<ReturnType<typeof startEchoService>>;
   let client: Bus;
   const lines: Array<Record<string, unknown>> = [];
 
   beforeAll(async () => {
     startTelemetry({ service: 'test' });
-    nats = await startNatsServer();
     const out = new PassThrough();
     out.on('data', (d: Buffer) =>
       d
@@ -28,24 +25,12 @@ describe('telemetry with nothing exported', () => {
         .forEach((l) => lines.push(JSON.parse(l) as Record<string, unknown>)),
     );
     const log = createLogger({ service: 'test', destination: out });
-    server = await Bus.connect({ url: nats.url, name: 'srv', log });
-    client = await Bus.connect({ url: nats.url, name: 'cli', log });
-    await server.serve({
-      name: 'echo',
-      version: '1.0.0',
-      handlers: [
-        rpcHandler(echo, async ({ text }) => {
-          log.info({ text }, 'echoing');
-          return { text, replica: 'a' };
-        }),
-      ],
-    });
+    echoing = await startEchoService(log, (text) => log.info({ text }, 'echoing'));
+    client = echoing.client;
   });
 
   afterAll(async () => {
-    await client.close();
-    await server.close();
-    await nats.stop();
+    await echoing.close();
     await stopTelemetry();
   });
 

@@ -1,6 +1,7 @@
 import { getMediaItemsRpc } from '@trove/proto-events';
 import type { MediaItemV1 } from '@trove/proto-events';
 import { Bus, rpcHandler } from '../bus';
+import type { AnyRpcHandler } from '../bus';
 import type { DocStore } from '../docstore';
 import type { Wiring } from '../service/wiring';
 import { createLogger } from '../log';
@@ -20,6 +21,8 @@ export interface BusRigOptions {
   log?: Logger;
   /** The answers of the stand-in media service. */
   mediaItems: MediaItemsOf;
+  /** More of the stand-in media service's RPCs, for a service that calls others than `getMany` (jobs: `walk`). */
+  mediaHandlers?: AnyRpcHandler[];
 }
 
 /**
@@ -66,6 +69,7 @@ export async function startBusRig(opts: BusRigOptions): Promise<BusRig> {
       version: '0.0.0',
       handlers: [
         rpcHandler(getMediaItemsRpc, async ({ userId, ids }) => ({ items: await opts.mediaItems(userId, ids) })),
+        ...(opts.mediaHandlers ?? []),
       ],
     });
   };

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { DuplicateKeyError, openCollection } from '@trove/kit';
-import type { Collection, DocStore, Filter, SortSpec } from '@trove/kit';
+import { clockOf, DocRepository, DuplicateKeyError, openCollections } from '@trove/kit';
+import type { DocStore, RepositoryOptions, Filter, SortSpec } from '@trove/kit';
 import { ALBUMS, MEMBERSHIPS, PURGED } from './document';
-import type { AlbumDoc, MembershipDoc, PurgedDoc } from './document';
+import type { AlbumDoc, MembershipDoc } from './document';
 
 export type AlbumSort = 'name' | 'createdAt' | 'updatedAt' | '-name' | '-createdAt' | '-updatedAt';
 
@@ -35,24 +35,16 @@ const SORTS: Record<AlbumSort, SortSpec> = {
 
 const membershipId = (albumId: string, mediaItemId: string) => `${albumId}:${mediaItemId}`;
 
+const COLLECTIONS = { albums: ALBUMS, memberships: MEMBERSHIPS, purged: PURGED };
+
 /**
  * Albums and their memberships in the library's document store. Every album query carries the
  * owner's user id; memberships carry it too, so the media events (which name the user) and user
  * deletion touch only that user's documents.
  */
-export class AlbumsRepository {
-  private constructor(
-    private readonly albums: Collection<AlbumDoc>,
-    private readonly memberships: Collection<MembershipDoc>,
-    private readonly purged: Collection<PurgedDoc>,
-    private readonly now: () => Date,
-  ) {}
-
-  static async open(store: DocStore, opts: { now?: () => Date } = {}): Promise<AlbumsRepository> {
-    const albums = await openCollection(store, ALBUMS);
-    const memberships = await openCollection(store, MEMBERSHIPS);
-    const purged = await openCollection(store, PURGED);
-    return new AlbumsRepository(albums, memberships, purged, opts.now ?? (() => new Date()));
+export class AlbumsRepository extends DocRepository<typeof COLLECTIONS> {
+  static async open(store: DocStore, opts: RepositoryOptions = {}): Promise<AlbumsRepository> {
+    return new AlbumsRepository(await openCollections(store, COLLECTIONS), clockOf(opts));
   }
 
   // ---- albums ---------------------------------------------------------------------------------
@@ -77,10 +69,10 @@ export class AlbumsRepository {
       createdAt: now,
       updatedAt: now,
     };
-    await this.albums.insertOne(album);
+    await this.c.albums.insertOne(album);
     if (!cover) return album;
     const { mediaItemId, trashed, hidden, stateAt } = cover;
-    await this.memberships.insertOne({
+    await this.c.memberships.insertOne({
       _id: membershipId(album._id, mediaItemId),
       albumId: album._id,
       userId,
@@ -92,22 +84,22 @@ export class AlbumsRepository {
       hidden,
       hiddenVersion: null,
     });
-    if ((await this.purged.count({ userId, mediaItemId })) > 0) {
+    if ((await this.c.purged.count({ userId, mediaItemId })) > 0) {
       // Purged while we created: the album stays, without it.
-      await this.memberships.deleteMany({ albumId: album._id });
-      await this.albums.updateOne({ _id: album._id }, { $set: { coverMediaItemId: null } });
+      await this.c.memberships.deleteMany({ albumId: album._id });
+      await this.c.albums.updateOne({ _id: album._id }, { $set: { coverMediaItemId: null } });
       album.coverMediaItemId = null;
     }
     return album;
   }
 
   async get(userId: string, id: string): Promise<AlbumDoc | null> {
-    return this.albums.findOne({ _id: id, userId });
+    return this.c.albums.findOne({ _id: id, userId });
   }
 
   /** Any user's album: for the public sharing calls, which check `shared` themselves. */
   async getById(id: string): Promise<AlbumDoc | null> {
-    return this.albums.findOne({ _id: id });
+    return this.c.albums.findOne({ _id: id });
   }
 
   async list(
@@ -116,31 +108,31 @@ export class AlbumsRepository {
   ): Promise<AlbumDoc[]> {
     const filter: Filter = { userId, hidden: q.hidden };
     if (q.shared !== undefined) filter.shared = q.shared;
-    return this.albums.find(filter, { sort: SORTS[q.sort], skip: (q.page - 1) * q.limit, limit: q.limit });
+    return this.c.albums.find(filter, { sort: SORTS[q.sort], skip: (q.page - 1) * q.limit, limit: q.limit });
   }
 
   async findByIds(userId: string, ids: string[]): Promise<AlbumDoc[]> {
     if (ids.length === 0) return [];
-    return this.albums.find({ userId, _id: { $in: ids } }, { sort: SORTS.name });
+    return this.c.albums.find({ userId, _id: { $in: ids } }, { sort: SORTS.name });
   }
 
   /** The updated album, or null when the user has no such album. */
   async update(userId: string, id: string, changes: AlbumChanges): Promise<AlbumDoc | null> {
     const set: Record<string, unknown> = { ...changes, updatedAt: this.now() };
     if (changes.name !== undefined) set.nameKey = changes.name.toLowerCase();
-    return this.albums.findOneAndUpdate({ _id: id, userId }, { $set: set });
+    return this.c.albums.findOneAndUpdate({ _id: id, userId }, { $set: set });
   }
 
   /** False when the user has no such album. Its memberships go with it; media items are not touched. */
   async delete(userId: string, id: string): Promise<boolean> {
-    const removed = await this.albums.deleteOne({ _id: id, userId });
-    await this.memberships.deleteMany({ albumId: id, userId });
+    const removed = await this.c.albums.deleteOne({ _id: id, userId });
+    await this.c.memberships.deleteMany({ albumId: id, userId });
     return removed > 0;
   }
 
   /** Bumps `updatedAt` after a change of the album's contents. */
   async touch(userId: string, id: string): Promise<void> {
-    await this.albums.updateOne({ _id: id, userId }, { $set: { updatedAt: this.now() } });
+    await this.c.albums.updateOne({ _id: id, userId }, { $set: { updatedAt: this.now() } });
   }
 
   // ---- memberships ----------------------------------------------------------------------------
@@ -148,7 +140,7 @@ export class AlbumsRepository {
   /** Memberships of these items in the album (whatever their trash state). */
   async membershipsOf(albumId: string, mediaItemIds: string[]): Promise<MembershipDoc[]> {
     if (mediaItemIds.length === 0) return [];
-    return this.memberships.find({ albumId, mediaItemId: { $in: mediaItemIds } });
+    return this.c.memberships.find({ albumId, mediaItemId: { $in: mediaItemIds } });
   }
 
   /**
@@ -174,7 +166,7 @@ export class AlbumsRepository {
     if (fresh.length === 0) return [];
     const now = this.now();
     // Reserving the sequence numbers and bumping updatedAt is one atomic step.
-    const album = await this.albums.findOneAndUpdate(
+    const album = await this.c.albums.findOneAndUpdate(
       { _id: albumId, userId },
       { $inc: { nextSeq: fresh.length }, $set: { updatedAt: now } },
     );
@@ -195,7 +187,7 @@ export class AlbumsRepository {
         hiddenVersion: null,
       };
       try {
-        await this.memberships.insertOne(doc);
+        await this.c.memberships.insertOne(doc);
         added.push(item.mediaItemId);
       } catch (err) {
         // A concurrent add of the same item got there first: it keeps its place.
@@ -204,19 +196,19 @@ export class AlbumsRepository {
     }
     if (added.length === 0) return [];
     // Races: the album was deleted, or an item purged, while we added. Undo those memberships.
-    if (!(await this.albums.findOne({ _id: albumId, userId }))) {
-      await this.memberships.deleteMany({ albumId, userId });
+    if (!(await this.c.albums.findOne({ _id: albumId, userId }))) {
+      await this.c.memberships.deleteMany({ albumId, userId });
       return [];
     }
-    const gone = (await this.purged.find({ userId, mediaItemId: { $in: added } })).map((p) => p.mediaItemId);
-    if (gone.length > 0) await this.memberships.deleteMany({ albumId, mediaItemId: { $in: gone } });
+    const gone = (await this.c.purged.find({ userId, mediaItemId: { $in: added } })).map((p) => p.mediaItemId);
+    if (gone.length > 0) await this.c.memberships.deleteMany({ albumId, mediaItemId: { $in: gone } });
     return added.filter((id) => !gone.includes(id));
   }
 
   /** Removes items from the album; a removed chosen cover is cleared. Returns how many were in it. */
   async removeMembers(userId: string, albumId: string, mediaItemIds: string[]): Promise<number> {
-    const removed = await this.memberships.deleteMany({ albumId, userId, mediaItemId: { $in: mediaItemIds } });
-    await this.albums.updateOne(
+    const removed = await this.c.memberships.deleteMany({ albumId, userId, mediaItemId: { $in: mediaItemIds } });
+    await this.c.albums.updateOne(
       { _id: albumId, userId, coverMediaItemId: { $in: mediaItemIds } },
       { $set: { coverMediaItemId: null } },
     );
@@ -225,37 +217,37 @@ export class AlbumsRepository {
 
   /** Items shown in the album: not trashed. */
   async countVisible(albumId: string): Promise<number> {
-    return this.memberships.count({ albumId, trashed: false });
+    return this.c.memberships.count({ albumId, trashed: false });
   }
 
   /** A slice of the album's non-trashed memberships in the order added. */
   async visibleMembers(albumId: string, skip: number, limit: number): Promise<MembershipDoc[]> {
-    return this.memberships.find({ albumId, trashed: false }, { sort: { seq: 1 }, skip, limit });
+    return this.c.memberships.find({ albumId, trashed: false }, { sort: { seq: 1 }, skip, limit });
   }
 
   /** Items a visitor of the shared album sees: neither trashed nor hidden (an index count). */
   async countShared(albumId: string): Promise<number> {
-    return this.memberships.count({ albumId, trashed: false, hidden: false });
+    return this.c.memberships.count({ albumId, trashed: false, hidden: false });
   }
 
   /** A slice of what a visitor sees, in the order added (memberships not yet backfilled are left out: fail closed). */
   async sharedMembers(albumId: string, skip: number, limit: number): Promise<MembershipDoc[]> {
-    return this.memberships.find({ albumId, trashed: false, hidden: false }, { sort: { seq: 1 }, skip, limit });
+    return this.c.memberships.find({ albumId, trashed: false, hidden: false }, { sort: { seq: 1 }, skip, limit });
   }
 
   /** Whether a visitor of the album sees the item: in it, neither trashed nor hidden. */
   async isSharedMember(albumId: string, mediaItemId: string): Promise<boolean> {
-    return (await this.memberships.count({ albumId, mediaItemId, trashed: false, hidden: false })) > 0;
+    return (await this.c.memberships.count({ albumId, mediaItemId, trashed: false, hidden: false })) > 0;
   }
 
   /** Whether the item is in the album and not trashed. */
   async isVisibleMember(albumId: string, mediaItemId: string): Promise<boolean> {
-    return (await this.memberships.count({ albumId, mediaItemId, trashed: false })) > 0;
+    return (await this.c.memberships.count({ albumId, mediaItemId, trashed: false })) > 0;
   }
 
   /** Ids of the user's albums holding the item. */
   async albumIdsHolding(userId: string, mediaItemId: string): Promise<string[]> {
-    return (await this.memberships.find({ userId, mediaItemId })).map((m) => m.albumId);
+    return (await this.c.memberships.find({ userId, mediaItemId })).map((m) => m.albumId);
   }
 
   // ---- media events (each idempotent, safe to replay) ------------------------------------------
@@ -282,7 +274,7 @@ export class AlbumsRepository {
     fields: Partial<MembershipDoc>,
   ): Promise<number> {
     const older: Filter = { $or: [{ [versionField]: null }, { [versionField]: { $lt: version } }] };
-    const res = await this.memberships.updateMany(
+    const res = await this.c.memberships.updateMany(
       { userId, mediaItemId, ...older },
       { $set: { ...fields, [versionField]: version } },
     );
@@ -291,12 +283,12 @@ export class AlbumsRepository {
 
   /** Memberships from before the mirrored hidden flag: a batch of them, for the backfill. */
   async withoutHidden(limit: number): Promise<MembershipDoc[]> {
-    return this.memberships.find({ hidden: { $exists: false } }, { limit });
+    return this.c.memberships.find({ hidden: { $exists: false } }, { limit });
   }
 
   /** Sets the hidden flag of memberships that have none yet (the backfill; an event's newer answer is kept). */
   async backfillHidden(userId: string, mediaItemId: string, hidden: boolean): Promise<void> {
-    await this.memberships.updateMany(
+    await this.c.memberships.updateMany(
       { userId, mediaItemId, hidden: { $exists: false } },
       { $set: { hidden, hiddenVersion: null } },
     );
@@ -304,19 +296,19 @@ export class AlbumsRepository {
 
   /** The item is gone for good: out of every album, and no longer anyone's chosen cover. */
   async purgeItem(userId: string, mediaItemId: string, at: Date): Promise<void> {
-    await this.purged.updateOne(
+    await this.c.purged.updateOne(
       { _id: mediaItemId },
       { $set: { userId, mediaItemId, purgedAt: at } },
       { upsert: true },
     );
-    await this.memberships.deleteMany({ userId, mediaItemId });
-    await this.albums.updateMany({ userId, coverMediaItemId: mediaItemId }, { $set: { coverMediaItemId: null } });
+    await this.c.memberships.deleteMany({ userId, mediaItemId });
+    await this.c.albums.updateMany({ userId, coverMediaItemId: mediaItemId }, { $set: { coverMediaItemId: null } });
   }
 
   /** Everything of a deleted user. */
   async deleteUser(userId: string): Promise<void> {
-    await this.albums.deleteMany({ userId });
-    await this.memberships.deleteMany({ userId });
-    await this.purged.deleteMany({ userId });
+    await this.c.albums.deleteMany({ userId });
+    await this.c.memberships.deleteMany({ userId });
+    await this.c.purged.deleteMany({ userId });
   }
 }

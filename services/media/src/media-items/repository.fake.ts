@@ -2,7 +2,7 @@ import { DuplicateKeyError } from '@trove/kit';
 import type { ListMediaItemsRequestV1 } from '@trove/proto-events';
 import { shownCategory } from './document';
 import type { MediaDoc, MediaType, ProcessedFields } from './document';
-import type { ItemChanges, MediaItems, View } from './repository';
+import type { ItemChanges, MediaItems, StillFlags, View } from './repository';
 
 type Order = Array<[keyof MediaDoc, 1 | -1]>;
 const ORDER: Record<'default' | 'trash', Order> = {
@@ -155,12 +155,7 @@ export class FakeMediaItems implements MediaItems {
     return doc ? this.copy(Object.assign(doc, { motionMediaItemId: videoId, updatedAt: at })) : null;
   }
 
-  async followStill(
-    userId: string,
-    videoId: string,
-    still: Pick<MediaDoc, '_id' | 'favourite' | 'hidden' | 'deleted' | 'deletedAt'>,
-    at: Date,
-  ): Promise<void> {
+  async followStill(userId: string, videoId: string, still: StillFlags, at: Date): Promise<void> {
     const { favourite, hidden, deleted, deletedAt } = still;
     for (const doc of this.mine(userId, [videoId]))
       if (doc.stillMediaItemId === still._id)

@@ -4,6 +4,8 @@ import type { ListMediaItemsRequestV1 } from '@trove/proto-events';
 import { MEDIA_ITEMS, fromStored } from './document';
 import type { MediaCategory, MediaDoc, MediaStatus, MediaType, ProcessedFields, StoredMediaDoc } from './document';
 
+/** What a live photo's motion part takes from its still: the still's id and flags. */
+export type StillFlags = Pick<MediaDoc, '_id' | 'favourite' | 'hidden' | 'deleted' | 'deletedAt'>;
 export type View = ListMediaItemsRequestV1['view'];
 
 /** The changes a user makes to one item. */
@@ -188,12 +190,7 @@ export class MediaItemsRepository {
   }
 
   /** Gives the motion part of `stillId` the still's flags (trash included, so that they are purged together). */
-  async followStill(
-    userId: string,
-    videoId: string,
-    still: Pick<MediaDoc, '_id' | 'favourite' | 'hidden' | 'deleted' | 'deletedAt'>,
-    at: Date,
-  ): Promise<void> {
+  async followStill(userId: string, videoId: string, still: StillFlags, at: Date): Promise<void> {
     const { favourite, hidden, deleted, deletedAt } = still;
     await this.items.updateOne(
       { _id: videoId, userId, stillMediaItemId: still._id },

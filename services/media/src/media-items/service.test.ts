@@ -77,10 +77,15 @@ afterEach(async () => {
   await dir.remove();
 });
 
-async function upload(
-  userId: string,
-  opts: { type?: 'photo' | 'video'; sha256?: string; size?: number; quotaBytes?: number | null; id?: string } = {},
-): Promise<string> {
+type UploadOptions = {
+  type?: 'photo' | 'video';
+  sha256?: string;
+  size?: number;
+  quotaBytes?: number | null;
+  id?: string;
+};
+
+async function upload(userId: string, opts: UploadOptions = {}): Promise<string> {
   const id = opts.id ?? randomUUID();
   const key = mediaBlobKey(userId, id, 'original');
   await blobs.put(key, Readable.from(Buffer.from(`original ${id}`)));
@@ -97,6 +102,13 @@ async function upload(
     ...quota,
   });
   return id;
+}
+
+/** One upload per options given, one after the other (so they were created in that order): their ids. */
+async function uploads<T extends UploadOptions[]>(userId: string, ...each: T): Promise<{ [K in keyof T]: string }> {
+  const ids: string[] = [];
+  for (const opts of each) ids.push(await upload(userId, opts));
+  return ids as { [K in keyof T]: string };
 }
 
 const usageOf = async (userId: string) => (await media.usageOf(userId)).usageBytes;
@@ -427,11 +439,7 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
 
     it('replicas purging at once take each item off once', async () => {
       const user = randomUUID();
-      const ids: [string, ...string[]] = [
-        await upload(user, { size: 10 }),
-        await upload(user, { size: 20 }),
-        await upload(user, { size: 30 }),
-      ];
+      const ids: [string, ...string[]] = await uploads(user, { size: 10 }, { size: 20 }, { size: 30 });
       await upload(user, { size: 5 });
       await media.setFlag({ userId: user, ids, flag: 'deleted', value: true });
       clock = new Date(clock.getTime() + 31 * 24 * 3600 * 1000);
@@ -443,12 +451,7 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
   describe('views', () => {
     it('library, favourites, hidden and trash, newest creation first, with type/category/status filters and paging', async () => {
       const user = randomUUID();
-      const [a, b, c, d] = [
-        await upload(user),
-        await upload(user),
-        await upload(user, { type: 'video' }),
-        await upload(user),
-      ];
+      const [a, b, c, d] = await uploads(user, {}, {}, { type: 'video' }, {});
       await media.applyProcessed(result(user, a, '2020-01-01T10:00:00Z'));
       await media.applyProcessed(result(user, b, '2022-01-01T10:00:00+01:00', { category: 'screenshot' }));
       await media.applyProcessed(result(user, c, '2021-01-01T10:00:00Z', { mimeType: 'video/mp4' }));
@@ -477,13 +480,7 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
 
     it('years ago: the camera-local day in earlier years, newest first, not hidden or trashed', async () => {
       const user = randomUUID();
-      const [a, b, c, d, e] = [
-        await upload(user),
-        await upload(user),
-        await upload(user),
-        await upload(user),
-        await upload(user),
-      ];
+      const [a, b, c, d, e] = await uploads(user, {}, {}, {}, {}, {});
       await media.applyProcessed(result(user, a, '2019-06-24T23:30:00+05:30')); // 18:00 UTC: still 24 June locally
       await media.applyProcessed(result(user, b, '2021-06-24T00:10:00-07:00')); // 25 June in UTC, 24 June locally
       await media.applyProcessed(result(user, c, '2025-06-24T08:00:00Z')); // this year: not "years ago"
@@ -749,11 +746,7 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
   describe('content locations', () => {
     it('photos: original and webp derivatives once made; videos: the playable file as preview', async () => {
       const user = randomUUID();
-      const [photo, playable, transcoded] = [
-        await upload(user),
-        await upload(user, { type: 'video' }),
-        await upload(user, { type: 'video' }),
-      ];
+      const [photo, playable, transcoded] = await uploads(user, {}, { type: 'video' }, { type: 'video' });
       await expectAppError(media.locate({ userId: user, id: photo, variant: 'preview' }), 'NOT_FOUND');
       expect(await media.locate({ userId: user, id: photo, variant: 'original' })).toMatchObject({
         key: mediaBlobKey(user, photo, 'original'),
@@ -800,12 +793,7 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
   describe('purge', () => {
     it('purges trash older than the retention: every blob, the document, one media.purged; younger trash and restored items stay', async () => {
       const user = randomUUID();
-      const [old, young, restored, kept] = [
-        await upload(user),
-        await upload(user),
-        await upload(user),
-        await upload(user),
-      ];
+      const [old, young, restored, kept] = await uploads(user, {}, {}, {}, {});
       await media.applyProcessed(result(user, old, '2020-01-01T00:00:00Z'));
       for (const v of ['preview', 'thumbnail'] as const)
         await blobs.put(mediaBlobKey(user, old, v), Readable.from(Buffer.from(v)));
@@ -955,12 +943,7 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
 
     it('pairs only a still and a video of one user with the same id; a second video with that id stays on its own', async () => {
       const user = randomUUID();
-      const [still, video, otherVideo, otherStill] = [
-        await upload(user),
-        await upload(user, { type: 'video' }),
-        await upload(user, { type: 'video' }),
-        await upload(user),
-      ];
+      const [still, video, otherVideo, otherStill] = await uploads(user, {}, { type: 'video' }, { type: 'video' }, {});
       const stranger = randomUUID();
       const theirVideo = await upload(stranger, { type: 'video' });
       await media.applyProcessed(livePart(stranger, theirVideo, 'video'));

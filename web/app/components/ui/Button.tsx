@@ -27,6 +27,8 @@ type IconButtonProps = Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'children' 
   icon: IconName;
   /** What the button does: its accessible name (the icon says nothing to screen readers). */
   label: string;
+  /** Its keyboard shortcut (aria-keyshortcuts), which the tooltip then names: "<title, else label> (<shortcut>)". */
+  shortcut?: string;
   iconSize?: number;
   iconClassName?: string;
   size?: 'small';
@@ -36,6 +38,7 @@ type IconButtonProps = Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'children' 
 export function IconButton({
   icon,
   label,
+  shortcut,
   iconSize,
   iconClassName,
   size,
@@ -44,8 +47,9 @@ export function IconButton({
   ...rest
 }: IconButtonProps) {
   const look = ['icon-button', size, className].filter(Boolean).join(' ');
+  const keys = shortcut ? { 'aria-keyshortcuts': shortcut, title: `${rest.title ?? label} (${shortcut})` } : {};
   return (
-    <button type={type} className={look} aria-label={label} {...rest}>
+    <button type={type} className={look} aria-label={label} {...rest} {...keys}>
       <Icon name={icon} size={iconSize} className={iconClassName} />
     </button>
   );

@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { OpenPaths } from '../owners';
 import type { BaseDoc, Collection, DocStore } from '../port';
 import { assertCollectionName, type StoredDoc } from '../validate';
 import { SqliteCollection } from './collection';
@@ -17,7 +18,7 @@ export interface SqliteDocStoreOptions {
   file: string;
 }
 
-const openFiles = new Set<string>();
+const openFiles = new OpenPaths();
 
 export class SqliteDocStore implements DocStore {
   readonly kind = 'sqlite' as const;
@@ -89,20 +90,15 @@ export class SqliteDocStore implements DocStore {
       this.db.pragma('wal_checkpoint(TRUNCATE)');
       this.db.close();
     } finally {
-      openFiles.delete(this.file);
+      openFiles.release(this.file);
     }
   }
 }
 
 export async function openSqliteDocStore(options: SqliteDocStoreOptions): Promise<SqliteDocStore> {
   const file = resolve(options.file);
-  if (openFiles.has(file)) throw new Error(`a docstore is already open on ${file} in this process`);
-  openFiles.add(file);
-  try {
+  return openFiles.claim(file, async () => {
     await mkdir(dirname(file), { recursive: true });
     return new SqliteDocStore(file, openConnection(file));
-  } catch (err) {
-    openFiles.delete(file);
-    throw err;
-  }
+  });
 }
