@@ -172,11 +172,15 @@ export interface RegroupPeopleRequestV1 {
 
 // explore-people-regrouped.v1.json
 /**
- * What a regrouping left: the user's faces and people.
+ * What a regrouping left: the user's faces and people, and how many faces changed person.
  */
 export interface PeopleRegroupedV1 {
   faces: number;
   people: number;
+  /**
+   * Faces whose person changed.
+   */
+  moved?: number;
 }
 
 // explore-person-face-request.v1.json

@@ -1,6 +1,7 @@
 import '@trove/kit/telemetry/register';
 import { packageVersion, runService } from '@trove/kit';
 import { exploreSpec } from './config';
+import { DEFAULT_SETTLE } from './people/settle';
 import { wire } from './wire';
 
 /**
@@ -18,6 +19,11 @@ void runService({
       minFaces: config.peopleMinFaces,
       minQuality: config.peopleMinQuality,
     };
-    await serveWiring(await wire({ bus, store: await docStore(), log, grouping }));
+    const settle = {
+      ...DEFAULT_SETTLE,
+      delayMs: config.peopleRegroupDelaySeconds * 1000,
+      maxFaces: config.peopleRegroupMaxFaces,
+    };
+    await serveWiring(await wire({ bus, store: await docStore(), log, grouping, settle }));
   },
 });

@@ -38,6 +38,10 @@ export class PeopleRepository extends DocRepository<typeof COLLECTIONS> {
     return this.c.faces.find({ userId }, { sort: { _id: 1 } });
   }
 
+  async faceCount(userId: string): Promise<number> {
+    return this.c.faces.count({ userId });
+  }
+
   async facesOfItem(userId: string, mediaItemId: string): Promise<FaceDoc[]> {
     return this.c.faces.find({ userId, mediaItemId }, { sort: { index: 1 } });
   }

@@ -176,7 +176,7 @@ describe('people (grouping, naming, hiding, merging, covers, visibility) on the 
     const a = await personIn(await photo(1, [ann, ben]));
     await t.people.update(alice, a.id, { name: 'Ann' });
     await photo(2, [ann], bob);
-    expect(await t.people.regroup(alice)).toEqual({ faces: 2, people: 2 });
+    expect(await t.people.regroup(alice)).toEqual({ faces: 2, people: 2, moved: 0 });
     expect(await counts()).toEqual([
       ['', 1],
       ['Ann', 1],
@@ -275,7 +275,7 @@ describe('people (grouping, naming, hiding, merging, covers, visibility) on the 
     await repo.refreshSummary(alice, split);
     await repo.refreshSummary(alice, annId);
     expect(await t.people.get(alice, annId)).toMatchObject({ mediaItemsCount: 2 });
-    expect(await t.people.regroup(alice)).toEqual({ faces: 5, people: 3 });
+    expect(await t.people.regroup(alice)).toEqual({ faces: 5, people: 3, moved: 1 });
     expect(await t.people.get(alice, annId)).toMatchObject({ name: 'Ann', mediaItemsCount: 3 });
     expect(await faceIds(annId)).toContain(newest!.id);
     await expect(t.people.get(alice, split)).rejects.toMatchObject({ code: 'NOT_FOUND' });

@@ -63,6 +63,7 @@ export type NamesChangedListener = (userId: string, mediaItemIds: string[]) => P
 export class PeopleService {
   private readonly userLocks = new Map<string, Promise<unknown>>();
   private namesChanged: NamesChangedListener = async () => {};
+  private facesAdded: (userId: string) => void = () => {};
 
   constructor(
     private readonly repo: PeopleRepository,
@@ -73,6 +74,11 @@ export class PeopleService {
   /** Who hears of items whose people's names may have changed (one listener: search). */
   onNamesChanged(listener: NamesChangedListener): void {
     this.namesChanged = listener;
+  }
+
+  /** Who hears that a user has new faces (one listener: the regroup once they settle). */
+  onFacesAdded(listener: (userId: string) => void): void {
+    this.facesAdded = listener;
   }
 
   // ---- reading ----------------------------------------------------------------------------------
@@ -216,22 +222,30 @@ export class PeopleService {
    * removed. After a `faces` job (`events.v1.people.regroup.requested`) and on request
    * (`trove.v1.explore.people.regroup`).
    */
-  async regroup(userId: string): Promise<{ faces: number; people: number }> {
-    const counts = await this.oneAtATime(userId, async () => {
+  async regroup(userId: string): Promise<{ faces: number; people: number; moved: number }> {
+    const { counts, movedItems } = await this.oneAtATime(userId, async () => {
       const faces = await this.repo.facesOfUser(userId);
       const kept = new Set(await this.repo.keptPeopleIds(userId));
       const { personOf, created, dropped } = regroup(faces.map(groupedFace), this.rules, randomUUID, kept);
       for (const id of created) await this.repo.createPerson(userId, id);
-      for (const f of faces)
-        if (personOf.get(f._id) !== f.personId)
-          await this.repo.setPersonOfFace(userId, f._id, personOf.get(f._id) ?? null);
+      const moved = faces.filter((f) => personOf.get(f._id) !== f.personId);
+      for (const f of moved) await this.repo.setPersonOfFace(userId, f._id, personOf.get(f._id) ?? null);
       await this.repo.deletePeople(userId, dropped);
       const people = await this.repo.allPeopleIds(userId);
       await Promise.all(people.map((p) => this.repo.refreshSummary(userId, p)));
-      return { faces: faces.length, people: people.length };
+      return {
+        counts: { faces: faces.length, people: people.length, moved: moved.length },
+        movedItems: [...new Set(moved.map((f) => f.mediaItemId))],
+      };
     });
-    await this.namesChanged(userId, [...new Set((await this.repo.facesOfUser(userId)).map((f) => f.mediaItemId))]);
+    // Only items a face of which changed person may show other names.
+    if (movedItems.length > 0) await this.namesChanged(userId, movedItems);
     return counts;
+  }
+
+  /** How many faces the user has (whether a regroup after new faces is affordable). */
+  async faceCount(userId: string): Promise<number> {
+    return this.repo.faceCount(userId);
   }
 
   // ---- what happens elsewhere: results, media changes, user deletion ----------------------------
@@ -302,6 +316,7 @@ export class PeopleService {
     });
     // A face may have joined a named person: the item's names for search.
     await this.namesChanged(userId, [mediaItemId]);
+    if (faces.length > 0) this.facesAdded(userId);
   }
 
   /** The item was updated, trashed or restored (explore has its new state): its people are recounted. */
