@@ -10,8 +10,8 @@ import type { Detection } from './detector';
 import type { EmbedderSpec } from './embedder';
 import { describeFaces, embedderModel } from './embedder';
 import { scaledTemplate } from './geometry';
-import { faceThumbnail, laplacianVariance } from './pixels';
-import { faceQuality } from './quality';
+import { faceThumbnail, laplacianVariance, shrinkRgb } from './pixels';
+import { faceQuality, nativeSide } from './quality';
 
 export const EMBEDDING_LENGTH = 1024;
 /**
@@ -80,12 +80,24 @@ export async function detectFaces(picture: Bitmap, { minScore, minSize, log }: F
     faces.push({
       box: relativeBox(face, picture),
       score: round(face.score, 3),
-      quality: faceQuality(face.landmarks, laplacianVariance(described[i].crop, EMBEDDER.size)),
+      quality: faceQuality(face.landmarks, nativeSharpness(described[i].crop, face.landmarks)),
       embedding: described[i].embedding,
       thumbnail: await faceThumbnail(picture, face, THUMBNAIL),
     });
   }
   return faces;
+}
+
+/** The eye distance in the embedder's aligned crop (its template's eye centres). */
+const CROP_EYES = Math.hypot(
+  EMBEDDER.template[1]!.x - EMBEDDER.template[0]!.x,
+  EMBEDDER.template[1]!.y - EMBEDDER.template[0]!.y,
+);
+
+/** The Laplacian variance of a face's aligned crop at the face's own resolution (see quality.ts). */
+function nativeSharpness(crop: Uint8Array, landmarks: Detection['landmarks']): number {
+  const side = nativeSide(landmarks, EMBEDDER.size, CROP_EYES);
+  return laplacianVariance(shrinkRgb(crop, EMBEDDER.size, side), side);
 }
 
 /** The box clipped to the picture, as fractions of its size. */

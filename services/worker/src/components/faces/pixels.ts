@@ -135,3 +135,25 @@ export function laplacianVariance(rgb: Uint8Array, size: number): number {
   }
   return count === 0 ? 0 : squares / count - (sum / count) ** 2;
 }
+
+/**
+ * An RGB crop (size × size × 3 bytes) shrunk to `to` × `to` by averaging the source pixels each
+ * output pixel covers: what undoes an enlargement's blur before its sharpness is measured.
+ */
+export function shrinkRgb(rgb: Uint8Array, size: number, to: number): Uint8Array {
+  if (to >= size) return rgb;
+  const out = new Uint8Array(to * to * 3);
+  const step = size / to;
+  for (let y = 0; y < to; y++) {
+    const [y0, y1] = [Math.floor(y * step), Math.max(Math.floor(y * step) + 1, Math.floor((y + 1) * step))];
+    for (let x = 0; x < to; x++) {
+      const [x0, x1] = [Math.floor(x * step), Math.max(Math.floor(x * step) + 1, Math.floor((x + 1) * step))];
+      const sum = [0, 0, 0];
+      for (let sy = y0; sy < y1; sy++)
+        for (let sx = x0; sx < x1; sx++) for (let c = 0; c < 3; c++) sum[c] += rgb[3 * (sy * size + sx) + c];
+      const n = (y1 - y0) * (x1 - x0);
+      for (let c = 0; c < 3; c++) out[3 * (y * to + x) + c] = Math.round(sum[c] / n);
+    }
+  }
+  return out;
+}

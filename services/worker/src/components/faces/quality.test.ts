@@ -1,5 +1,6 @@
-import { alignedRgb, laplacianVariance } from './pixels';
-import { faceQuality, sharpnessScore, sizeScore } from './quality';
+import sharp from 'sharp';
+import { alignedRgb, laplacianVariance, shrinkRgb } from './pixels';
+import { faceQuality, nativeSide, sharpnessScore, sizeScore } from './quality';
 
 const face = (eyes: number) => ({
   rightEye: { x: 100, y: 100 },
@@ -33,6 +34,30 @@ function checkerboard(size: number, cell: number, blur = 0): Buffer {
 }
 
 describe('face quality', () => {
+  it("sharpness at the face's own resolution: a sharp small crop enlarged to 224 px measures sharp again once shrunk back", async () => {
+    const small = checkerboard(56, 3);
+    const enlarged = new Uint8Array(
+      await sharp(small, { raw: { width: 56, height: 56, channels: 3 } })
+        .resize(224, 224, { kernel: 'cubic' })
+        .raw()
+        .toBuffer(),
+    );
+    // Enlarged, its edges spread over 4× the pixels: its Laplacian falls by an order of magnitude; at
+    // its own 56 px it measures nearly as it did.
+    const side = nativeSide(face(14), 224, 56);
+    expect(side).toBe(56);
+    const original = laplacianVariance(small, 56);
+    const measured = laplacianVariance(shrinkRgb(enlarged, 224, side), side);
+    expect(laplacianVariance(enlarged, 224)).toBeLessThan(original / 10);
+    expect(measured).toBeGreaterThan(original / 3);
+    // A blurred small face stays blurred at its own size.
+    const blurred = checkerboard(56, 3, 3);
+    expect(sharpnessScore(laplacianVariance(blurred, 56))).toBeLessThan(0.5);
+    // Never larger than the crop, never below 8 px.
+    expect(nativeSide(face(400), 224, 56)).toBe(224);
+    expect(nativeSide(face(0.5), 224, 56)).toBe(8);
+  });
+
   it('size: nothing at 4 px between the eyes, half at 12 px, full from 20 px', () => {
     expect(sizeScore(face(4))).toBe(0);
     expect(sizeScore(face(12))).toBeCloseTo(0.5, 9);
