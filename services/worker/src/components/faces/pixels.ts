@@ -39,6 +39,15 @@ export async function squareRgb(picture: Bitmap, square: Square, size: number): 
     .toBuffer();
 }
 
+/** The picture resized to width×height (libvips, native), with its channels as they are. */
+export async function resizedBitmap(picture: Bitmap, width: number, height: number): Promise<Bitmap> {
+  const { data, info } = await open(picture)
+    .resize(width, height, { fit: 'fill' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, channels: info.channels };
+}
+
 export interface ThumbnailOptions {
   /** Side of the square cut, as a multiple of the face's long side: the margin around the face. */
   scale: number;
