@@ -56,8 +56,9 @@ const TILINGS = [1, 3];
 const MOSAIC = 2;
 const CELL = INPUT_SIZE / MOSAIC;
 const VERIFY_SCALE = 2;
-/** A candidate scoring from this to `minScore` in the mosaic is verified again alone. */
+/** A candidate scoring from RECHECK_SCORE to SURE_SCORE in the mosaic is verified again alone. */
 const RECHECK_SCORE = 0.5;
+const SURE_SCORE = 0.7;
 /** Overlap (IoU) from which two detections are the same face. */
 const SAME_FACE_IOU = 0.3;
 
@@ -92,11 +93,12 @@ export async function findFaceBoxes(
   // The mosaic's smaller context costs a face some score (0.01–0.06; a face at the edge of a group
   // 0.84 → 0.62): candidates it leaves unsure are looked at again alone, as before. Things that are
   // not faces score under RECHECK_SCORE there (at most 0.48 on the noise of the bench photos).
-  const recheckScore = Math.min(RECHECK_SCORE, minScore);
-  const mosaic = await verifyCandidates(model, picture, candidates, recheckScore, MOSAIC);
-  const unsure = candidates.filter((_, i) => mosaic[i] !== undefined && mosaic[i].score < minScore);
+  // The band is fixed (not minScore's): a face gets the same box and score whatever minScore is.
+  const mosaic = await verifyCandidates(model, picture, candidates, Math.min(RECHECK_SCORE, minScore), MOSAIC);
+  const unsure = candidates.filter((_, i) => mosaic[i] !== undefined && mosaic[i].score < SURE_SCORE);
   const alone = await verifyCandidates(model, picture, unsure, minScore, 1);
-  const verified = [...mosaic, ...alone].filter((d): d is Detection => d !== undefined && d.score >= minScore);
+  const sure = mosaic.filter((d) => d !== undefined && d.score >= SURE_SCORE);
+  const verified = [...sure, ...alone].filter((d): d is Detection => d !== undefined && d.score >= minScore);
   return suppressOverlaps(
     verified.filter((d) => longSide(d) >= minSize),
     SAME_FACE_IOU,
@@ -104,7 +106,7 @@ export async function findFaceBoxes(
 }
 
 /** Stage 1: the candidates of the whole picture and of its tiles, merged. */
-async function findCandidates(model: GraphModel, picture: Bitmap, minScore: number): Promise<Detection[]> {
+export async function findCandidates(model: GraphModel, picture: Bitmap, minScore: number): Promise<Detection[]> {
   const candidates: Detection[] = [];
   for (const n of TILINGS) {
     const squares = tiles(picture.width, picture.height, n).filter((tile) => n === 1 || tile.side >= INPUT_SIZE);
