@@ -4,7 +4,7 @@
 import type { Bitmap } from '../bitmap';
 import { sharp } from '../previews/sharp';
 import type { Rect, Similarity, Square } from './geometry';
-import { applySimilarity, longSide, similarityScale } from './geometry';
+import { longSide, similarityScale } from './geometry';
 
 const BLACK = { r: 0, g: 0, b: 0 };
 
@@ -37,6 +37,15 @@ export async function squareRgb(picture: Bitmap, square: Square, size: number): 
     .toColourspace('srgb')
     .raw()
     .toBuffer();
+}
+
+/** The picture resized to width×height (libvips, native), with its channels as they are. */
+export async function resizedBitmap(picture: Bitmap, width: number, height: number): Promise<Bitmap> {
+  const { data, info } = await open(picture)
+    .resize(width, height, { fit: 'fill' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, channels: info.channels };
 }
 
 export interface ThumbnailOptions {
@@ -83,19 +92,34 @@ export function alignedRgb(picture: Bitmap, toPicture: Similarity, size: number)
   const { data, width, height, channels } = picture;
   const out = Buffer.alloc(size * size * 3);
   const n = Math.max(1, Math.ceil(similarityScale(toPicture) - 0.01));
-  const sample = [0, 0, 0];
+  const { a, b, tx, ty } = toPicture;
+  // Inlined (no closures or points per sample): ~12 ms a 224 px face otherwise, the same values.
+  let r = 0;
+  let g = 0;
+  let bl = 0;
   const add = (x: number, y: number, weight: number) => {
     if (x < 0 || y < 0 || x >= width || y >= height || weight === 0) return;
     const at = (y * width + x) * channels;
-    const alpha = channels === 4 ? data[at + 3] / 255 : 1;
-    for (let c = 0; c < 3; c++) sample[c] += weight * alpha * data[at + (channels === 1 ? 0 : c)];
+    const w = channels === 4 ? (weight * data[at + 3]) / 255 : weight;
+    if (channels === 1) {
+      r += w * data[at];
+      g += w * data[at];
+      bl += w * data[at];
+    } else {
+      r += w * data[at];
+      g += w * data[at + 1];
+      bl += w * data[at + 2];
+    }
   };
   for (let v = 0; v < size; v++) {
     for (let u = 0; u < size; u++) {
-      sample.fill(0);
+      r = g = bl = 0;
       for (let j = 0; j < n; j++) {
+        const sv = v + (j + 0.5) / n - 0.5;
         for (let i = 0; i < n; i++) {
-          const { x, y } = applySimilarity(toPicture, { x: u + (i + 0.5) / n - 0.5, y: v + (j + 0.5) / n - 0.5 });
+          const su = u + (i + 0.5) / n - 0.5;
+          const x = a * su - b * sv + tx;
+          const y = b * su + a * sv + ty;
           const x0 = Math.floor(x);
           const y0 = Math.floor(y);
           const fx = x - x0;
@@ -107,7 +131,10 @@ export function alignedRgb(picture: Bitmap, toPicture: Similarity, size: number)
         }
       }
       const at = (v * size + u) * 3;
-      for (let c = 0; c < 3; c++) out[at + c] = Math.round(sample[c] / (n * n));
+      const nn = n * n;
+      out[at] = Math.round(r / nn);
+      out[at + 1] = Math.round(g / nn);
+      out[at + 2] = Math.round(bl / nn);
     }
   }
   return out;
