@@ -233,6 +233,44 @@ describeWithFixtures('search, people and jobs in a browser (e2e)', () => {
     PROCESSING_MS,
   );
 
+  it(
+    'faces: "Move to" gives a face to another person for good; "Not this person" takes it away from that person',
+    async () => {
+      const { leftOnly, all } = await peopleOfHalves(owner.api);
+      // Two people of one face each that the test before left alone (unnamed, not hidden).
+      const single = all.filter((p) => p.mediaItemsCount === 1 && p.name === '' && !p.hidden);
+      const [from, to] = [single.find((p) => leftOnly.some((q) => q.id === p.id))!, single.at(-1)!];
+      expect(from.id).not.toBe(to.id);
+      const facesOf = (id: string) =>
+        ok(owner.api.GET('/v1/explore/people/{id}/faces', { params: { path: { id }, query: { limit: 100 } } }), 200);
+      const [face] = await facesOf(from.id);
+      const page = await web.sessionOf(owner);
+
+      await page.goto(`${web.origin}/explore/people/${from.id}`);
+      const faces = page.locator('details.person-faces');
+      await faces.locator('summary').click();
+      await faces.getByLabel('Move to').selectOption(to.id);
+      await faces.getByRole('button', { name: 'Move', exact: true }).click();
+      await waitFor(async () => (await facesOf(to.id)).some((f) => f.id === face!.id), {
+        timeoutMs: 30_000,
+        what: 'the face to move',
+      });
+      expect((await facesOf(from.id)).some((f) => f.id === face!.id)).toBe(false);
+
+      await page.goto(`${web.origin}/explore/people/${to.id}`);
+      await page.locator('details.person-faces summary').filter({ hasText: 'Faces (2)' }).click();
+      await shots(page, 'person-faces');
+      const moved = page.locator('details.person-faces li').filter({ has: page.locator(`input[value="${face!.id}"]`) });
+      await moved.getByRole('button', { name: 'Not this person' }).click();
+      await waitFor(async () => !(await facesOf(to.id)).some((f) => f.id === face!.id), {
+        timeoutMs: 30_000,
+        what: 'the face to leave the person',
+      });
+      await page.locator('details.person-faces summary').filter({ hasText: 'Faces (1)' }).waitFor();
+    },
+    PROCESSING_MS,
+  );
+
   it('a job started from /jobs (components ticked) shows its progress bar and reaches completed', async () => {
     const { page } = await web.session({ upload: ['jpeg', 'png'] });
     await page.goto(`${web.origin}/jobs`);
