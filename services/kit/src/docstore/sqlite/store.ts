@@ -3,7 +3,8 @@ import { access, mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { OpenPaths } from '../owners';
 import type { BaseDoc, Collection, DocStore } from '../port';
-import { assertCollectionName, type StoredDoc } from '../validate';
+import { AdapterCollections } from '../adapter';
+import type { StoredDoc } from '../validate';
 import { SqliteCollection } from './collection';
 import { openConnection, type Db } from './connection';
 
@@ -22,7 +23,7 @@ const openFiles = new OpenPaths();
 
 export class SqliteDocStore implements DocStore {
   readonly kind = 'sqlite' as const;
-  private readonly collections = new Map<string, SqliteCollection>();
+  private readonly collections = new AdapterCollections((name) => new SqliteCollection(this.db, name, this.assertOpen));
   private closed = false;
 
   constructor(
@@ -34,20 +35,9 @@ export class SqliteDocStore implements DocStore {
     if (this.closed) throw new Error(`docstore at ${this.file} is closed`);
   };
 
-  private open(name: string): SqliteCollection {
-    this.assertOpen();
-    assertCollectionName(name);
-    let collection = this.collections.get(name);
-    if (!collection) {
-      collection = new SqliteCollection(this.db, name, this.assertOpen);
-      this.collections.set(name, collection);
-    }
-    return collection;
-  }
-
   collection<T extends BaseDoc>(name: string): Collection<T> {
-    // Documents carry no runtime type: as with MongoDB's collection<T>(), T is the caller's word on their shape.
-    return this.open(name) as unknown as Collection<T>;
+    this.assertOpen();
+    return this.collections.port<T>(name);
   }
 
   /** Whether any collection was ever written here (an import goes only into a store that has none). */
@@ -67,7 +57,7 @@ export class SqliteDocStore implements DocStore {
   ): Promise<void> {
     this.db.exec('BEGIN');
     try {
-      await load((name, docs) => this.open(name).importDocuments(docs));
+      await load((name, docs) => this.collections.adapter(name).importDocuments(docs));
       this.db.exec('COMMIT');
     } catch (err) {
       this.db.exec('ROLLBACK');
