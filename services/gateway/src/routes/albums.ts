@@ -14,7 +14,7 @@ import type { ContentUrls, RequestOrigin } from '../content/content-urls';
 import type { OperationRouter } from '../openapi/operation-router';
 import { requestedChanges, schemaFields } from '../openapi/schema-fields';
 import { presenter } from '../present';
-import { userAnswer, userCommand } from './user-calls';
+import { itemCommand, userAnswer } from './user-calls';
 
 export interface AlbumRouteDeps {
   bus: Bus;
@@ -57,17 +57,11 @@ export function albumRoutes(routes: OperationRouter, deps: AlbumRouteDeps): void
   );
   routes.handle(
     'updateAlbum',
-    userCommand((req, userId) =>
-      deps.bus.request(updateAlbumRpc, {
-        userId,
-        id: req.params.id,
-        ...requestedChanges('AlbumUpdateRequest', req.body),
-      }),
-    ),
+    itemCommand(deps.bus, updateAlbumRpc, (req) => requestedChanges('AlbumUpdateRequest', req.body)),
   );
   routes.handle(
     'deleteAlbum',
-    userCommand((req, userId) => deps.bus.request(deleteAlbumRpc, { userId, id: req.params.id })),
+    itemCommand(deps.bus, deleteAlbumRpc, () => ({})),
   );
   routes.handle(
     'listAlbumMediaItems',
@@ -79,15 +73,11 @@ export function albumRoutes(routes: OperationRouter, deps: AlbumRouteDeps): void
   );
   routes.handle(
     'addAlbumMediaItems',
-    userCommand((req, userId) =>
-      deps.bus.request(addAlbumMediaItemsRpc, { userId, id: req.params.id, mediaItemIds: req.body.mediaItems }),
-    ),
+    itemCommand(deps.bus, addAlbumMediaItemsRpc, (req) => ({ mediaItemIds: req.body.mediaItems })),
   );
   routes.handle(
     'removeAlbumMediaItems',
-    userCommand((req, userId) =>
-      deps.bus.request(removeAlbumMediaItemsRpc, { userId, id: req.params.id, mediaItemIds: req.body.mediaItems }),
-    ),
+    itemCommand(deps.bus, removeAlbumMediaItemsRpc, (req) => ({ mediaItemIds: req.body.mediaItems })),
   );
   routes.handle(
     'listMediaItemAlbums',

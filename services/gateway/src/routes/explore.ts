@@ -41,7 +41,7 @@ import { schemaFields } from '../openapi/schema-fields';
 import { presenter } from '../present';
 import type { MediaItemsById } from '../present';
 import { requireUserOrSignature } from '../security/authenticate';
-import { userAnswer, userCommand } from './user-calls';
+import { itemCommand, userAnswer } from './user-calls';
 
 export interface ExploreRouteDeps {
   bus: Bus;
@@ -142,15 +142,11 @@ export function exploreRoutes(routes: OperationRouter, deps: ExploreRouteDeps): 
     .handle('listPersonMediaItems', people.items(listPersonMediaItemsRpc));
   routes.handle(
     'updatePerson',
-    userCommand((req, userId) =>
-      deps.bus.request(updatePersonRpc, { userId, id: req.params.id, ...schemaFields('PeopleRequest', req.body) }),
-    ),
+    itemCommand(deps.bus, updatePersonRpc, (req) => schemaFields('PeopleRequest', req.body)),
   );
   routes.handle(
     'mergePeople',
-    userCommand((req, userId) =>
-      deps.bus.request(mergePeopleRpc, { userId, id: req.params.id, people: req.body.people }),
-    ),
+    itemCommand(deps.bus, mergePeopleRpc, (req) => ({ people: req.body.people })),
   );
 
   // The user's corrections: a person's faces, each with its own thumbnail; a face given to a person, or taken from one.
@@ -163,15 +159,11 @@ export function exploreRoutes(routes: OperationRouter, deps: ExploreRouteDeps): 
   );
   routes.handle(
     'assignPersonFace',
-    userCommand((req, userId) =>
-      deps.bus.request(assignFaceRpc, { userId, id: req.params.id, faceId: req.params.faceId }),
-    ),
+    itemCommand(deps.bus, assignFaceRpc, (req) => ({ faceId: req.params.faceId })),
   );
   routes.handle(
     'removePersonFace',
-    userCommand((req, userId) =>
-      deps.bus.request(removePersonFaceRpc, { userId, id: req.params.id, faceId: req.params.faceId }),
-    ),
+    itemCommand(deps.bus, removePersonFaceRpc, (req) => ({ faceId: req.params.faceId })),
   );
 
   routes.handle('getFaceThumbnail', async (req, res) => {

@@ -18,7 +18,7 @@ import type { OperationHandler } from '../openapi/operation-router';
 import { requestedChanges } from '../openapi/schema-fields';
 import { presenter } from '../present';
 import { contentAccess } from '../security/authenticate';
-import { userAnswer, userCommand } from './user-calls';
+import { itemCommand, userAnswer, userCommand } from './user-calls';
 
 export interface MediaRouteDeps {
   bus: Bus;
@@ -86,13 +86,7 @@ export function mediaRoutes(routes: OperationRouter, deps: MediaRouteDeps): void
   );
   routes.handle(
     'updateMediaItem',
-    userCommand((req, userId) =>
-      deps.bus.request(updateMediaItemRpc, {
-        userId,
-        id: req.params.id,
-        ...requestedChanges('MediaItemRequest', req.body),
-      }),
-    ),
+    itemCommand(deps.bus, updateMediaItemRpc, (req) => requestedChanges('MediaItemRequest', req.body)),
   );
   routes.handle(
     'deleteMediaItem',

@@ -1,3 +1,5 @@
+import type { Bus } from '@trove/kit';
+import type { RpcContract } from '@trove/proto-events';
 import type { Request } from 'express';
 import type { Handler } from '../openapi/operation-router';
 import { requireUser } from '../security/authenticate';
@@ -30,4 +32,21 @@ export function userCommand<Params, Answer, Body, Query>(
     await call(req, userId);
     res.status(204).end();
   };
+}
+
+/**
+ * The operation changes one of the user's things, named by the path's `{id}`: `contract` is called with the user's
+ * id, that id and what `fields` takes from the request (`updateAlbum`, `mergePeople`, …); it answers 204.
+ */
+export function itemCommand<Params extends { id: string }, Answer, Body, Query, Fields extends object>(
+  bus: Pick<Bus, 'request'>,
+  contract: RpcContract<ItemRequest & Fields, unknown>,
+  fields: (req: Request<Params, Answer, Body, Query>) => Fields,
+): Handler<Params, Answer, Body, Query> {
+  return userCommand((req, userId) => bus.request(contract, { userId, id: req.params.id, ...fields(req) }));
+}
+
+interface ItemRequest {
+  userId: string;
+  id: string;
 }
