@@ -14,7 +14,7 @@ import type { ContentUrls, RequestOrigin } from '../content/content-urls';
 import type { OperationRouter } from '../openapi/operation-router';
 import { requestedChanges, schemaFields } from '../openapi/schema-fields';
 import { presenter } from '../present';
-import { itemCommand, userAnswer } from './user-calls';
+import { itemCalls, userAnswer } from './user-calls';
 
 export interface AlbumRouteDeps {
   bus: Bus;
@@ -28,6 +28,7 @@ export interface AlbumRouteDeps {
  */
 export function albumRoutes(routes: OperationRouter, deps: AlbumRouteDeps): void {
   const present = (req: RequestOrigin) => presenter(req, deps.contentUrls);
+  const item = itemCalls(deps);
 
   // `+name` is `name`: a leading `+` (sent as %2B) says ascending explicitly.
   const ascending = (sort: unknown) => (typeof sort === 'string' ? sort.replace(/^\+/, '') : sort);
@@ -49,36 +50,32 @@ export function albumRoutes(routes: OperationRouter, deps: AlbumRouteDeps): void
       201,
     ),
   );
-  routes.handle(
-    'getAlbum',
-    userAnswer(async (req, userId) =>
-      present(req).album(await deps.bus.request(getAlbumRpc, { userId, id: req.params.id })),
-    ),
-  );
-  routes.handle(
-    'updateAlbum',
-    itemCommand(deps.bus, updateAlbumRpc, (req) => requestedChanges('AlbumUpdateRequest', req.body)),
-  );
-  routes.handle(
-    'deleteAlbum',
-    itemCommand(deps.bus, deleteAlbumRpc, () => ({})),
-  );
-  routes.handle(
-    'listAlbumMediaItems',
-    userAnswer(async (req, userId) =>
-      present(req).mediaItems(
-        (await deps.bus.request(listAlbumMediaItemsRpc, { userId, id: req.params.id, ...req.query })).items,
+  routes
+    .handle(
+      'getAlbum',
+      item.answer(getAlbumRpc, (req, album) => present(req).album(album)),
+    )
+    .handle(
+      'updateAlbum',
+      item.command(updateAlbumRpc, (req) => requestedChanges('AlbumUpdateRequest', req.body)),
+    )
+    .handle('deleteAlbum', item.command(deleteAlbumRpc))
+    .handle(
+      'listAlbumMediaItems',
+      item.answer(
+        listAlbumMediaItemsRpc,
+        (req, { items }) => present(req).mediaItems(items),
+        (req) => req.query,
       ),
-    ),
-  );
-  routes.handle(
-    'addAlbumMediaItems',
-    itemCommand(deps.bus, addAlbumMediaItemsRpc, (req) => ({ mediaItemIds: req.body.mediaItems })),
-  );
-  routes.handle(
-    'removeAlbumMediaItems',
-    itemCommand(deps.bus, removeAlbumMediaItemsRpc, (req) => ({ mediaItemIds: req.body.mediaItems })),
-  );
+    )
+    .handle(
+      'addAlbumMediaItems',
+      item.command(addAlbumMediaItemsRpc, (req) => ({ mediaItemIds: req.body.mediaItems })),
+    )
+    .handle(
+      'removeAlbumMediaItems',
+      item.command(removeAlbumMediaItemsRpc, (req) => ({ mediaItemIds: req.body.mediaItems })),
+    );
   routes.handle(
     'listMediaItemAlbums',
     userAnswer(async (req, userId) =>

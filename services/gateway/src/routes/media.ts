@@ -18,7 +18,7 @@ import type { OperationHandler } from '../openapi/operation-router';
 import { requestedChanges } from '../openapi/schema-fields';
 import { presenter } from '../present';
 import { contentAccess } from '../security/authenticate';
-import { itemCommand, userAnswer, userCommand } from './user-calls';
+import { itemCalls, userAnswer, userCommand } from './user-calls';
 
 export interface MediaRouteDeps {
   bus: Bus;
@@ -42,6 +42,7 @@ const CACHE_SHARED = 'private, no-cache';
  */
 export function mediaRoutes(routes: OperationRouter, deps: MediaRouteDeps): void {
   const present = (req: RequestOrigin) => presenter(req, deps.contentUrls);
+  const item = itemCalls(deps);
 
   /** A list of the user's items in one view (the library's query also filters by type, category and status; the others take none of those). */
   const listView = (view: ListMediaItemsRequestV1['view']): OperationHandler<'listMediaItems'> =>
@@ -78,16 +79,15 @@ export function mediaRoutes(routes: OperationRouter, deps: MediaRouteDeps): void
     };
 
   routes.handle('listMediaItems', listView('library'));
-  routes.handle(
-    'getMediaItem',
-    userAnswer(async (req, userId) =>
-      present(req).mediaItem(await deps.bus.request(getMediaItemRpc, { userId, id: req.params.id })),
-    ),
-  );
-  routes.handle(
-    'updateMediaItem',
-    itemCommand(deps.bus, updateMediaItemRpc, (req) => requestedChanges('MediaItemRequest', req.body)),
-  );
+  routes
+    .handle(
+      'getMediaItem',
+      item.answer(getMediaItemRpc, (req, item) => present(req).mediaItem(item)),
+    )
+    .handle(
+      'updateMediaItem',
+      item.command(updateMediaItemRpc, (req) => requestedChanges('MediaItemRequest', req.body)),
+    );
   routes.handle(
     'deleteMediaItem',
     userCommand((req, userId) =>

@@ -35,15 +35,27 @@ export function userCommand<Params, Answer, Body, Query>(
 }
 
 /**
- * The operation changes one of the user's things, named by the path's `{id}`: `contract` is called with the user's
- * id, that id and what `fields` takes from the request (`updateAlbum`, `mergePeople`, …); it answers 204.
+ * Handlers of operations on one of the user's things, named by the path's `{id}`: the RPC `contract` is called with
+ * the user's id, that id and what `fields` (if given) takes from the request. `answer` makes the RPC's result the
+ * operation's answer (`getAlbum`, `listAlbumMediaItems`, …); `command` answers 204 (`updateAlbum`, `mergePeople`, …).
  */
-export function itemCommand<Params extends { id: string }, Answer, Body, Query, Fields extends object>(
-  bus: Pick<Bus, 'request'>,
-  contract: RpcContract<ItemRequest & Fields, unknown>,
-  fields: (req: Request<Params, Answer, Body, Query>) => Fields,
-): Handler<Params, Answer, Body, Query> {
-  return userCommand((req, userId) => bus.request(contract, { userId, id: req.params.id, ...fields(req) }));
+export function itemCalls(deps: { bus: Pick<Bus, 'request'> }) {
+  // `deps` is read when a request comes, not at registration (the route table is built without them).
+  return {
+    answer: <Params extends { id: string }, Answer, Body, Query, Fields extends object, Result>(
+      contract: RpcContract<ItemRequest & Fields, Result>,
+      present: (req: Request<Params, Answer, Body, Query>, result: Result) => NoInfer<Answer>,
+      fields?: (req: Request<Params, Answer, Body, Query>) => Fields,
+    ): Handler<Params, Answer, Body, Query> =>
+      userAnswer(async (req, userId) =>
+        present(req, await deps.bus.request(contract, { userId, id: req.params.id, ...fields?.(req) })),
+      ),
+    command: <Params extends { id: string }, Answer, Body, Query, Fields extends object>(
+      contract: RpcContract<ItemRequest & Fields, unknown>,
+      fields?: (req: Request<Params, Answer, Body, Query>) => Fields,
+    ): Handler<Params, Answer, Body, Query> =>
+      userCommand((req, userId) => deps.bus.request(contract, { userId, id: req.params.id, ...fields?.(req) })),
+  };
 }
 
 interface ItemRequest {
