@@ -2,6 +2,7 @@ import {
   UnsupportedQueryError,
   type BaseDoc,
   type Collection,
+  type DocStore,
   type Filter,
   type FindOneAndUpdateOptions,
   type FindOptions,
@@ -14,8 +15,7 @@ import {
   assertCollectionName,
   assertFilter,
   assertFindOptions,
-  assertIndexSpec,
-  indexName,
+  checkedIndexSpec,
   normalizeUpdate,
   toStoredDocument,
   writeOptions,
@@ -124,10 +124,31 @@ class CheckedCollection implements Collection<StoredDoc> {
   }
 
   async ensureIndex(spec: IndexSpec): Promise<void> {
-    assertIndexSpec(spec);
-    const full = { fields: { ...spec.fields }, unique: spec.unique === true, sparse: spec.sparse === true };
-    return this.adapter.ensureIndex(indexName(spec), full);
+    const checked = checkedIndexSpec(spec);
+    return this.adapter.ensureIndex(checked.name, checked.spec);
   }
+}
+
+/**
+ * The stores' common part: `collection(name)` answers the checked port over the adapter's collection `open` makes
+ * (once per name).
+ */
+export abstract class AdapterStore<C extends AdapterCollection> implements DocStore {
+  abstract readonly kind: DocStore['kind'];
+  protected readonly collections = new AdapterCollections<C>((name) => this.open(name));
+
+  protected abstract open(name: string): C;
+
+  /** Throws when the store can no longer be used (after close). */
+  protected assertUsable(): void {}
+
+  collection<T extends BaseDoc>(name: string): Collection<T> {
+    this.assertUsable();
+    return this.collections.port<T>(name);
+  }
+
+  abstract ping(): Promise<void>;
+  abstract close(): Promise<void>;
 }
 
 /** A store's collections by name (checked names), each created on first use with its checked port. */

@@ -1,9 +1,7 @@
 import mongoose, { type Connection, type mongo } from 'mongoose';
-import { AdapterCollections, type AdapterCollection, type FullIndexSpec, type UpdateInput } from './adapter';
+import { AdapterStore, type AdapterCollection, type FullIndexSpec, type UpdateInput } from './adapter';
 import {
   DuplicateKeyError,
-  type BaseDoc,
-  type Collection,
   type DocStore,
   type Filter,
   type FindOptions,
@@ -159,19 +157,18 @@ class MongoCollection implements AdapterCollection {
   }
 }
 
-class MongoDocStore implements DocStore {
+class MongoDocStore extends AdapterStore<MongoCollection> {
   readonly kind = 'mongodb' as const;
-  private readonly collections = new AdapterCollections(
-    (name) => new MongoCollection(name, this.db.collection<NativeDoc>(name)),
-  );
 
   constructor(
     private readonly connection: Connection,
     private readonly db: mongo.Db,
-  ) {}
+  ) {
+    super();
+  }
 
-  collection<T extends BaseDoc>(name: string): Collection<T> {
-    return this.collections.port<T>(name);
+  protected open(name: string): MongoCollection {
+    return new MongoCollection(name, this.db.collection<NativeDoc>(name));
   }
 
   async ping(): Promise<void> {

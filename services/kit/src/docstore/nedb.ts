@@ -5,11 +5,9 @@ import { join, resolve } from 'node:path';
 import { compileFilter } from './match';
 import { Mutex } from './mutex';
 import { OpenPaths } from './owners';
-import { AdapterCollections, type AdapterCollection, Change, type FullIndexSpec, type UpdateInput } from './adapter';
+import { AdapterStore, type AdapterCollection, Change, type FullIndexSpec, type UpdateInput } from './adapter';
 import {
   DuplicateKeyError,
-  type BaseDoc,
-  type Collection,
   type DocStore,
   type Filter,
   type FindOptions,
@@ -356,11 +354,8 @@ class NedbCollection implements AdapterCollection {
   }
 }
 
-class NedbDocStore implements DocStore {
+class NedbDocStore extends AdapterStore<NedbCollection> {
   readonly kind = 'nedb' as const;
-  private readonly collections = new AdapterCollections(
-    (name) => new NedbCollection(name, join(this.dir, `${name}.db`), this.catalog, this.assertOpen),
-  );
   private readonly timer: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -369,6 +364,7 @@ class NedbDocStore implements DocStore {
     private readonly catalog: Nedb,
     compactionIntervalMs: number,
   ) {
+    super();
     if (compactionIntervalMs > 0) {
       // NeDB's own autocompaction timer would keep the process alive; this one is unref'd.
       this.timer = setInterval(() => this.compactAll(), compactionIntervalMs);
@@ -385,9 +381,12 @@ class NedbDocStore implements DocStore {
     for (const collection of this.collections.adapters()) collection.compact().catch(() => undefined);
   }
 
-  collection<T extends BaseDoc>(name: string): Collection<T> {
+  protected override assertUsable(): void {
     this.assertOpen();
-    return this.collections.port<T>(name);
+  }
+
+  protected open(name: string): NedbCollection {
+    return new NedbCollection(name, join(this.dir, `${name}.db`), this.catalog, this.assertOpen);
   }
 
   async ping(): Promise<void> {

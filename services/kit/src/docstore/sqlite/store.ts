@@ -2,8 +2,7 @@ import { constants } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { OpenPaths } from '../owners';
-import type { BaseDoc, Collection, DocStore } from '../port';
-import { AdapterCollections } from '../adapter';
+import { AdapterStore } from '../adapter';
 import type { StoredDoc } from '../validate';
 import { SqliteCollection } from './collection';
 import { openConnection, type Db } from './connection';
@@ -21,23 +20,27 @@ export interface SqliteDocStoreOptions {
 
 const openFiles = new OpenPaths();
 
-export class SqliteDocStore implements DocStore {
+export class SqliteDocStore extends AdapterStore<SqliteCollection> {
   readonly kind = 'sqlite' as const;
-  private readonly collections = new AdapterCollections((name) => new SqliteCollection(this.db, name, this.assertOpen));
   private closed = false;
 
   constructor(
     private readonly file: string,
     private readonly db: Db,
-  ) {}
+  ) {
+    super();
+  }
 
   private readonly assertOpen = (): void => {
     if (this.closed) throw new Error(`docstore at ${this.file} is closed`);
   };
 
-  collection<T extends BaseDoc>(name: string): Collection<T> {
+  protected override assertUsable(): void {
     this.assertOpen();
-    return this.collections.port<T>(name);
+  }
+
+  protected open(name: string): SqliteCollection {
+    return new SqliteCollection(this.db, name, this.assertOpen);
   }
 
   /** Whether any collection was ever written here (an import goes only into a store that has none). */
