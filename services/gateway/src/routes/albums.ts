@@ -12,7 +12,7 @@ import {
 import type { Bus } from '@trove/kit';
 import type { ContentUrls, RequestOrigin } from '../content/content-urls';
 import type { OperationRouter } from '../openapi/operation-router';
-import { requestedChanges, schemaFields } from '../openapi/schema-fields';
+import { schemaFields } from '../openapi/schema-fields';
 import { presenter } from '../present';
 import { itemCalls, userAnswer } from './user-calls';
 
@@ -55,10 +55,7 @@ export function albumRoutes(routes: OperationRouter, deps: AlbumRouteDeps): void
       'getAlbum',
       item.answer(getAlbumRpc, (req, album) => present(req).album(album)),
     )
-    .handle(
-      'updateAlbum',
-      item.command(updateAlbumRpc, (req) => requestedChanges('AlbumUpdateRequest', req.body)),
-    )
+    .handle('updateAlbum', item.update(updateAlbumRpc, 'AlbumUpdateRequest'))
     .handle('deleteAlbum', item.command(deleteAlbumRpc))
     .handle(
       'listAlbumMediaItems',

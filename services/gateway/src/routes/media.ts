@@ -15,7 +15,6 @@ import type { FeatureSource } from '../features/recent-features';
 import type { ContentVariant } from '../content/url-signer';
 import type { OperationRouter } from '../openapi/operation-router';
 import type { OperationHandler } from '../openapi/operation-router';
-import { requestedChanges } from '../openapi/schema-fields';
 import { presenter } from '../present';
 import { contentAccess } from '../security/authenticate';
 import { itemCalls, userAnswer, userCommand } from './user-calls';
@@ -84,10 +83,7 @@ export function mediaRoutes(routes: OperationRouter, deps: MediaRouteDeps): void
       'getMediaItem',
       item.answer(getMediaItemRpc, (req, item) => present(req).mediaItem(item)),
     )
-    .handle(
-      'updateMediaItem',
-      item.command(updateMediaItemRpc, (req) => requestedChanges('MediaItemRequest', req.body)),
-    );
+    .handle('updateMediaItem', item.update(updateMediaItemRpc, 'MediaItemRequest'));
   routes.handle(
     'deleteMediaItem',
     userCommand((req, userId) =>
