@@ -29,6 +29,8 @@ export interface AlbumRouteDeps {
 export function albumRoutes(routes: OperationRouter, deps: AlbumRouteDeps): void {
   const present = (req: RequestOrigin) => presenter(req, deps.contentUrls);
   const item = itemCalls(deps);
+  // The items an album gains or loses: the body's `mediaItems`.
+  const itemsInBody = (req: { body: { mediaItems: string[] } }) => ({ mediaItemIds: req.body.mediaItems });
 
   // `+name` is `name`: a leading `+` (sent as %2B) says ascending explicitly.
   const ascending = (sort: unknown) => (typeof sort === 'string' ? sort.replace(/^\+/, '') : sort);
@@ -65,14 +67,8 @@ export function albumRoutes(routes: OperationRouter, deps: AlbumRouteDeps): void
         (req) => req.query,
       ),
     )
-    .handle(
-      'addAlbumMediaItems',
-      item.command(addAlbumMediaItemsRpc, (req) => ({ mediaItemIds: req.body.mediaItems })),
-    )
-    .handle(
-      'removeAlbumMediaItems',
-      item.command(removeAlbumMediaItemsRpc, (req) => ({ mediaItemIds: req.body.mediaItems })),
-    );
+    .handle('addAlbumMediaItems', item.command(addAlbumMediaItemsRpc, itemsInBody))
+    .handle('removeAlbumMediaItems', item.command(removeAlbumMediaItemsRpc, itemsInBody));
   routes.handle(
     'listMediaItemAlbums',
     userAnswer(async (req, userId) =>

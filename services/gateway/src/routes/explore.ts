@@ -152,6 +152,7 @@ export function exploreRoutes(routes: OperationRouter, deps: ExploreRouteDeps): 
     );
 
   // The user's corrections: a person's faces, each with its own thumbnail; a face given to a person, or taken from one.
+  const faceInPath = (req: { params: { faceId: string } }) => ({ faceId: req.params.faceId });
   routes
     .handle(
       'listPersonFaces',
@@ -161,14 +162,8 @@ export function exploreRoutes(routes: OperationRouter, deps: ExploreRouteDeps): 
         (req) => req.query,
       ),
     )
-    .handle(
-      'assignPersonFace',
-      item.command(assignFaceRpc, (req) => ({ faceId: req.params.faceId })),
-    )
-    .handle(
-      'removePersonFace',
-      item.command(removePersonFaceRpc, (req) => ({ faceId: req.params.faceId })),
-    );
+    .handle('assignPersonFace', item.command(assignFaceRpc, faceInPath))
+    .handle('removePersonFace', item.command(removePersonFaceRpc, faceInPath));
 
   routes.handle('getFaceThumbnail', async (req, res) => {
     // A bearer token scopes the lookup to its user; a verified signed URL names the face itself.
