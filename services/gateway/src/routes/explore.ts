@@ -152,7 +152,7 @@ export function exploreRoutes(routes: OperationRouter, deps: ExploreRouteDeps): 
     );
 
   // The user's corrections: a person's faces, each with its own thumbnail; a face given to a person, or taken from one.
-  const faceInPath = (req: { params: { faceId: string } }) => ({ faceId: req.params.faceId });
+  const faceInPath = (req: { params: { id: string; faceId: string } }) => ({ faceId: req.params.faceId });
   routes
     .handle(
       'listPersonFaces',
