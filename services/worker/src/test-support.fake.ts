@@ -1,35 +1,9 @@
 /**
- * For the worker's tests only: a temporary directory per test file, a test frame, a file cut off in transfer, and
+ * For the worker's tests only: a test frame, a file cut off in transfer, and
  * the ffmpeg arguments the tests use to make videos as cameras and phones tag them (the clips themselves come
  * from `@trove/kit/testing/media`). The pipeline's own (work items, loggers) are in pipeline/work-item.fake.ts.
  */
-import { tempDir } from '@trove/kit/testing';
-import type { TempDir } from '@trove/kit/testing';
 import { ffmpeg } from '@trove/kit/testing/media';
-
-/**
- * A temporary directory made before the tests of the file this is called in and removed after them (jest's
- * `beforeAll`/`afterAll`, registered here). Use it inside hooks and tests.
- */
-export function tempDirPerFile(prefix?: string): TempDir {
-  let dir: TempDir | undefined;
-  beforeAll(async () => {
-    dir = await tempDir(prefix);
-  });
-  afterAll(() => dir?.remove());
-  const made = (): TempDir => {
-    if (!dir) throw new Error('the temporary directory is made before the tests: use it inside a test or a hook');
-    return dir;
-  };
-  return {
-    get path() {
-      return made().path;
-    },
-    file: (name) => made().file(name),
-    write: (name, data) => made().write(name, data),
-    remove: () => made().remove(),
-  };
-}
 
 /** ffmpeg's arguments for one 64x48 frame of its test pattern, in the format the output's extension names. */
 export const TEST_FRAME_ARGS: readonly string[] = ['-f', 'lavfi', '-i', 'testsrc=size=64x48', '-frames:v', '1'];

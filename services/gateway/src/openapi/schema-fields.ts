@@ -2,7 +2,10 @@ import { badRequest } from '@trove/kit';
 import { schemaProperties } from '@trove/openapi';
 import type { components } from '@trove/openapi';
 
-type Schemas = components['schemas'];
+export type Schemas = components['schemas'];
+
+/** The update requests: every field optional, at least one of them present. */
+export type UpdateRequestName = 'MediaItemRequest' | 'AlbumUpdateRequest' | 'UserUpdateRequest';
 
 /**
  * `value` with only the properties schema `name` of openapi.yaml declares, in the document's
@@ -17,10 +20,7 @@ export function schemaFields<N extends keyof Schemas>(name: N, value: Schemas[N]
 }
 
 /** The fields of an update request ("at least one") the contract knows; 400 when it names none of them. */
-export function requestedChanges<N extends 'MediaItemRequest' | 'AlbumUpdateRequest' | 'UserUpdateRequest'>(
-  name: N,
-  body: Schemas[N],
-): Schemas[N] {
+export function requestedChanges<N extends UpdateRequestName>(name: N, body: Schemas[N]): Schemas[N] {
   const changes = schemaFields(name, body);
   if (Object.keys(changes).length === 0)
     throw badRequest(`request/body must contain at least one of ${schemaProperties(name).join(', ')}`);

@@ -12,9 +12,9 @@ import {
 import type { Bus } from '@trove/kit';
 import type { ContentUrls, RequestOrigin } from '../content/content-urls';
 import type { OperationRouter } from '../openapi/operation-router';
-import { requestedChanges, schemaFields } from '../openapi/schema-fields';
+import { schemaFields } from '../openapi/schema-fields';
 import { presenter } from '../present';
-import { userAnswer, userCommand } from './user-calls';
+import { itemCalls, userAnswer } from './user-calls';
 
 export interface AlbumRouteDeps {
   bus: Bus;
@@ -28,6 +28,9 @@ export interface AlbumRouteDeps {
  */
 export function albumRoutes(routes: OperationRouter, deps: AlbumRouteDeps): void {
   const present = (req: RequestOrigin) => presenter(req, deps.contentUrls);
+  const item = itemCalls(deps);
+  // The items an album gains or loses: the body's `mediaItems`.
+  const itemsInBody = (req: { body: { mediaItems: string[] } }) => ({ mediaItemIds: req.body.mediaItems });
 
   // `+name` is `name`: a leading `+` (sent as %2B) says ascending explicitly.
   const ascending = (sort: unknown) => (typeof sort === 'string' ? sort.replace(/^\+/, '') : sort);
@@ -49,46 +52,23 @@ export function albumRoutes(routes: OperationRouter, deps: AlbumRouteDeps): void
       201,
     ),
   );
-  routes.handle(
-    'getAlbum',
-    userAnswer(async (req, userId) =>
-      present(req).album(await deps.bus.request(getAlbumRpc, { userId, id: req.params.id })),
-    ),
-  );
-  routes.handle(
-    'updateAlbum',
-    userCommand((req, userId) =>
-      deps.bus.request(updateAlbumRpc, {
-        userId,
-        id: req.params.id,
-        ...requestedChanges('AlbumUpdateRequest', req.body),
-      }),
-    ),
-  );
-  routes.handle(
-    'deleteAlbum',
-    userCommand((req, userId) => deps.bus.request(deleteAlbumRpc, { userId, id: req.params.id })),
-  );
-  routes.handle(
-    'listAlbumMediaItems',
-    userAnswer(async (req, userId) =>
-      present(req).mediaItems(
-        (await deps.bus.request(listAlbumMediaItemsRpc, { userId, id: req.params.id, ...req.query })).items,
+  routes
+    .handle(
+      'getAlbum',
+      item.answer(getAlbumRpc, (req, album) => present(req).album(album)),
+    )
+    .handle('updateAlbum', item.update(updateAlbumRpc, 'AlbumUpdateRequest'))
+    .handle('deleteAlbum', item.command(deleteAlbumRpc))
+    .handle(
+      'listAlbumMediaItems',
+      item.answer(
+        listAlbumMediaItemsRpc,
+        (req, { items }) => present(req).mediaItems(items),
+        (req) => req.query,
       ),
-    ),
-  );
-  routes.handle(
-    'addAlbumMediaItems',
-    userCommand((req, userId) =>
-      deps.bus.request(addAlbumMediaItemsRpc, { userId, id: req.params.id, mediaItemIds: req.body.mediaItems }),
-    ),
-  );
-  routes.handle(
-    'removeAlbumMediaItems',
-    userCommand((req, userId) =>
-      deps.bus.request(removeAlbumMediaItemsRpc, { userId, id: req.params.id, mediaItemIds: req.body.mediaItems }),
-    ),
-  );
+    )
+    .handle('addAlbumMediaItems', item.command(addAlbumMediaItemsRpc, itemsInBody))
+    .handle('removeAlbumMediaItems', item.command(removeAlbumMediaItemsRpc, itemsInBody));
   routes.handle(
     'listMediaItemAlbums',
     userAnswer(async (req, userId) =>

@@ -41,7 +41,7 @@ import { schemaFields } from '../openapi/schema-fields';
 import { presenter } from '../present';
 import type { MediaItemsById } from '../present';
 import { requireUserOrSignature } from '../security/authenticate';
-import { userAnswer, userCommand } from './user-calls';
+import { itemCalls, userAnswer } from './user-calls';
 
 export interface ExploreRouteDeps {
   bus: Bus;
@@ -73,6 +73,7 @@ type Paged = { page: number; limit: number };
  */
 export function exploreRoutes(routes: OperationRouter, deps: ExploreRouteDeps): void {
   const present = (req: RequestOrigin) => presenter(req, deps.contentUrls);
+  const item = itemCalls(deps);
 
   /** The user's items among `ids`, in their order (the media service leaves out what it no longer has). */
   const mediaItems = async (userId: string, ids: string[]): Promise<MediaItemV1[]> =>
@@ -140,39 +141,29 @@ export function exploreRoutes(routes: OperationRouter, deps: ExploreRouteDeps): 
     .handle('getPerson', people.one(getPersonRpc))
     .handle('listMediaItemPeople', people.ofItem(listMediaItemPeopleRpc))
     .handle('listPersonMediaItems', people.items(listPersonMediaItemsRpc));
-  routes.handle(
-    'updatePerson',
-    userCommand((req, userId) =>
-      deps.bus.request(updatePersonRpc, { userId, id: req.params.id, ...schemaFields('PeopleRequest', req.body) }),
-    ),
-  );
-  routes.handle(
-    'mergePeople',
-    userCommand((req, userId) =>
-      deps.bus.request(mergePeopleRpc, { userId, id: req.params.id, people: req.body.people }),
-    ),
-  );
+  routes
+    .handle(
+      'updatePerson',
+      item.command(updatePersonRpc, (req) => schemaFields('PeopleRequest', req.body)),
+    )
+    .handle(
+      'mergePeople',
+      item.command(mergePeopleRpc, (req) => ({ people: req.body.people })),
+    );
 
   // The user's corrections: a person's faces, each with its own thumbnail; a face given to a person, or taken from one.
-  routes.handle(
-    'listPersonFaces',
-    userAnswer(async (req, userId) => {
-      const { faces } = await deps.bus.request(listPersonFacesRpc, { userId, id: req.params.id, ...req.query });
-      return present(req).faces(faces);
-    }),
-  );
-  routes.handle(
-    'assignPersonFace',
-    userCommand((req, userId) =>
-      deps.bus.request(assignFaceRpc, { userId, id: req.params.id, faceId: req.params.faceId }),
-    ),
-  );
-  routes.handle(
-    'removePersonFace',
-    userCommand((req, userId) =>
-      deps.bus.request(removePersonFaceRpc, { userId, id: req.params.id, faceId: req.params.faceId }),
-    ),
-  );
+  const faceInPath = (req: { params: { id: string; faceId: string } }) => ({ faceId: req.params.faceId });
+  routes
+    .handle(
+      'listPersonFaces',
+      item.answer(
+        listPersonFacesRpc,
+        (req, { faces }) => present(req).faces(faces),
+        (req) => req.query,
+      ),
+    )
+    .handle('assignPersonFace', item.command(assignFaceRpc, faceInPath))
+    .handle('removePersonFace', item.command(removePersonFaceRpc, faceInPath));
 
   routes.handle('getFaceThumbnail', async (req, res) => {
     // A bearer token scopes the lookup to its user; a verified signed URL names the face itself.

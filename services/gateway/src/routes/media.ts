@@ -15,10 +15,9 @@ import type { FeatureSource } from '../features/recent-features';
 import type { ContentVariant } from '../content/url-signer';
 import type { OperationRouter } from '../openapi/operation-router';
 import type { OperationHandler } from '../openapi/operation-router';
-import { requestedChanges } from '../openapi/schema-fields';
 import { presenter } from '../present';
 import { contentAccess } from '../security/authenticate';
-import { userAnswer, userCommand } from './user-calls';
+import { itemCalls, userAnswer, userCommand } from './user-calls';
 
 export interface MediaRouteDeps {
   bus: Bus;
@@ -42,6 +41,7 @@ const CACHE_SHARED = 'private, no-cache';
  */
 export function mediaRoutes(routes: OperationRouter, deps: MediaRouteDeps): void {
   const present = (req: RequestOrigin) => presenter(req, deps.contentUrls);
+  const item = itemCalls(deps);
 
   /** A list of the user's items in one view (the library's query also filters by type, category and status; the others take none of those). */
   const listView = (view: ListMediaItemsRequestV1['view']): OperationHandler<'listMediaItems'> =>
@@ -78,22 +78,12 @@ export function mediaRoutes(routes: OperationRouter, deps: MediaRouteDeps): void
     };
 
   routes.handle('listMediaItems', listView('library'));
-  routes.handle(
-    'getMediaItem',
-    userAnswer(async (req, userId) =>
-      present(req).mediaItem(await deps.bus.request(getMediaItemRpc, { userId, id: req.params.id })),
-    ),
-  );
-  routes.handle(
-    'updateMediaItem',
-    userCommand((req, userId) =>
-      deps.bus.request(updateMediaItemRpc, {
-        userId,
-        id: req.params.id,
-        ...requestedChanges('MediaItemRequest', req.body),
-      }),
-    ),
-  );
+  routes
+    .handle(
+      'getMediaItem',
+      item.answer(getMediaItemRpc, (req, item) => present(req).mediaItem(item)),
+    )
+    .handle('updateMediaItem', item.update(updateMediaItemRpc, 'MediaItemRequest'));
   routes.handle(
     'deleteMediaItem',
     userCommand((req, userId) =>

@@ -24,7 +24,6 @@ import { GatheredFileWriter } from './gathered-file';
 import { PutMeter } from './meter';
 import {
   BlobNotFoundError,
-  RangeNotSatisfiableError,
   type BlobInfo,
   type BlobStore,
   type ByteRange,
@@ -34,7 +33,7 @@ import {
   type PutResult,
   type StoreUsage,
 } from './port';
-import { assertValidKey, assertValidPrefix, assertValidRange, META_SUFFIX, TEMP_DIR } from './validate';
+import { assertValidKey, assertValidPrefix, assertValidRange, META_SUFFIX, servedRange, TEMP_DIR } from './validate';
 
 /**
  * Filesystem adapter (the embedded default).
@@ -190,11 +189,7 @@ export class FsBlobStore implements BlobStore {
     const { handle, stats } = opened;
     try {
       const info = await this.infoOf(key, stats, true);
-      let served: { start: number; end: number } | undefined;
-      if (range) {
-        if (range.start >= info.size) throw new RangeNotSatisfiableError(key, info.size);
-        served = { start: range.start, end: Math.min(range.end ?? info.size - 1, info.size - 1) };
-      }
+      const served = range && servedRange(key, range, info.size);
       const body = handle.createReadStream(served ? { start: served.start, end: served.end } : {});
       return { body, info, range: served };
     } catch (err) {

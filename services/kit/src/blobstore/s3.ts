@@ -24,7 +24,7 @@ import {
   type PutResult,
   type StoreUsage,
 } from './port';
-import { assertValidKey, assertValidPrefix, assertValidRange } from './validate';
+import { assertValidKey, assertValidPrefix, assertValidRange, servedRange } from './validate';
 
 export interface S3Options {
   /** e.g. `http://minio:9000`; omit for AWS itself. */
@@ -179,19 +179,22 @@ export class S3BlobStore implements BlobStore {
     const size = contentRange ? Number(contentRange[3]) : (out.ContentLength ?? 0);
     const info = this.info(key, size, out);
     if (!range) return { body, info };
-    // S3 answers 416 for a range starting at or past the end (an empty object included); some
-    // look-alikes (s3rver) answer 206 "bytes 0-0/0" instead. Normalise to the contract.
-    if (range.start >= size) {
+    let served: { start: number; end: number };
+    try {
+      // S3 answers 416 for a range starting at or past the end (an empty object included); some
+      // look-alikes (s3rver) answer 206 "bytes 0-0/0" instead. Normalise to the contract.
+      served = servedRange(key, range, size);
+    } catch (err) {
       body.destroy();
-      throw new RangeNotSatisfiableError(key, size);
+      throw err;
     }
     if (contentRange) return { body, info, range: { start: Number(contentRange[1]), end: Number(contentRange[2]) } };
     // No Content-Range: the server ignored the range and answered 200 with the whole object.
-    if (range.start !== 0 || (range.end !== undefined && range.end < size - 1)) {
+    if (served.start !== 0 || served.end !== size - 1) {
       body.destroy();
       throw new Error(`S3 endpoint ignored the Range header for ${key}`);
     }
-    return { body, info, range: { start: 0, end: size - 1 } };
+    return { body, info, range: served };
   }
 
   async head(key: string): Promise<BlobInfo | null> {

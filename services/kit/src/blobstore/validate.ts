@@ -1,4 +1,4 @@
-import { InvalidBlobKeyError, type ByteRange } from './port';
+import { InvalidBlobKeyError, RangeNotSatisfiableError, type ByteRange } from './port';
 
 /** S3's own limit; keeping it everywhere keeps keys portable between adapters. */
 const MAX_KEY_BYTES = 1024;
@@ -62,4 +62,13 @@ export function assertValidRange(range: ByteRange): void {
   if (!Number.isSafeInteger(start) || start < 0) throw new RangeError(`invalid range start: ${start}`);
   if (end !== undefined && (!Number.isSafeInteger(end) || end < start))
     throw new RangeError(`invalid range end: ${end}`);
+}
+
+/**
+ * The bytes a store serves for `range` of the object `key` of `size` bytes: from its start to its end or the
+ * object's last byte. A range starting at or past the end (any range of an empty object) is not satisfiable.
+ */
+export function servedRange(key: string, range: ByteRange, size: number): { start: number; end: number } {
+  if (range.start >= size) throw new RangeNotSatisfiableError(key, size);
+  return { start: range.start, end: Math.min(range.end ?? size - 1, size - 1) };
 }

@@ -7,6 +7,7 @@ import type { NatsServerHandle } from '../testing/nats-server';
 import { startProcess } from '../testing/process';
 import { waitFor } from '../testing/wait';
 import { echo, testEvent, testWork } from './fixtures/test-contracts';
+import type { ConsumeOptions } from './consume';
 import { Bus, DLQ_DELIVERIES_HEADER, DLQ_REASON_HEADER, rpcHandler } from './index';
 
 const log = createLogger({ service: 'bus-test', level: 'silent' });
@@ -42,6 +43,31 @@ function watchDeadLetters(b: Bus, contract: { subject: string }) {
       }),
   });
   return { dead, sub };
+}
+
+/**
+ * A consumer of the work stream `name` (durable `name`, on a connection of its own) that records each delivery's
+ * number and fails it with the reason `failure` gives (none: it succeeds); the stream's dead letters are watched.
+ */
+async function failingConsumer(
+  name: string,
+  options: Omit<ConsumeOptions, 'durable'>,
+  failure: (delivery: number) => string | undefined,
+) {
+  const work = testWork(name);
+  const b = await bus(name);
+  const { dead, sub } = watchDeadLetters(b, work);
+  const attempts: number[] = [];
+  const handle = await b.consume(work, { durable: name, ...options }, async (_p, meta) => {
+    attempts.push(meta.delivery);
+    const reason = failure(meta.delivery);
+    if (reason) throw new Error(reason);
+  });
+  const stop = async () => {
+    await handle.stop();
+    sub.unsubscribe();
+  };
+  return { b, work, dead, attempts, stop };
 }
 
 beforeAll(async () => {
@@ -167,22 +193,14 @@ describe('JetStream work queues', () => {
   });
 
   it('naks a failing item with backoff until its max deliveries, then dead-letters it', async () => {
-    const work = testWork('poison');
-    const b = await bus('dlq');
-    const { dead, sub } = watchDeadLetters(b, work);
-    const attempts: number[] = [];
-    const handle = await b.consume(
-      work,
-      { durable: 'poison', maxDeliver: 3, backoffMs: [50, 100] },
-      async (_p, meta) => {
-        attempts.push(meta.delivery);
-        throw new Error('cannot process this');
-      },
+    const { b, work, dead, attempts, stop } = await failingConsumer(
+      'poison',
+      { maxDeliver: 3, backoffMs: [50, 100] },
+      () => 'cannot process this',
     );
     await b.publish(work, { n: 42 }, { msgId: 'poison-42' });
     await waitFor(() => dead.length === 1, { what: 'dead letter' });
-    await handle.stop();
-    sub.unsubscribe();
+    await stop();
     expect(attempts).toEqual([1, 2, 3]);
     expect(dead).toEqual([{ n: 42, reason: 'cannot process this', deliveries: '3' }]);
   });
@@ -241,18 +259,11 @@ describe('JetStream work queues', () => {
   });
 
   it('retries a message that must be applied beyond its max deliveries, and never dead-letters it', async () => {
-    const work = testWork('forever');
-    const b = await bus('forever');
-    const { dead, sub } = watchDeadLetters(b, work);
-    const attempts: number[] = [];
     // The store is "down" for the first seven deliveries, more than maxDeliver allows.
-    const handle = await b.consume(
-      work,
-      { durable: 'forever', maxDeliver: 2, retryForever: true, backoffMs: [20] },
-      async (_p, meta) => {
-        attempts.push(meta.delivery);
-        if (meta.delivery <= 7) throw new Error('store unavailable');
-      },
+    const { b, work, dead, attempts, stop } = await failingConsumer(
+      'forever',
+      { maxDeliver: 2, retryForever: true, backoffMs: [20] },
+      (delivery) => (delivery <= 7 ? 'store unavailable' : undefined),
     );
     await b.publish(work, { n: 7 }, { msgId: 'forever-7' });
     await waitFor(() => attempts.length === 8, { what: 'eighth delivery' });
@@ -260,8 +271,7 @@ describe('JetStream work queues', () => {
     await waitFor(async () => (await jsm.consumers.info(work.stream, 'forever')).num_ack_pending === 0, {
       what: 'acked',
     });
-    await handle.stop();
-    sub.unsubscribe();
+    await stop();
     expect(attempts).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(dead).toEqual([]);
   });

@@ -1,34 +1,19 @@
 import mongoose, { type Connection, type mongo } from 'mongoose';
+import { AdapterStore, type AdapterCollection, type FullIndexSpec, type UpdateInput } from './adapter';
 import {
   DuplicateKeyError,
-  UnsupportedQueryError,
-  type BaseDoc,
-  type Collection,
   type DocStore,
   type Filter,
-  type FindOneAndUpdateOptions,
   type FindOptions,
-  type IndexSpec,
   type Update,
   type UpdateResult,
 } from './port';
-import { upsertSeed } from './update';
-import {
-  assertCollectionName,
-  assertFilter,
-  assertFindOptions,
-  assertIndexSpec,
-  indexName,
-  normalizeUpdate,
-  toStoredDocument,
-  writeOptions,
-  type StoredDoc,
-} from './validate';
+import type { StoredDoc } from './validate';
 
 /**
  * MongoDB adapter: mongoose manages the connection, the work goes through the native driver collections behind
  * it (no schemas or models: the port is schemaless). Documents keep their string `_id`. Filters and updates pass
- * the shared validator and are then handed to MongoDB unchanged, since the subset *is* MongoDB's dialect.
+ * the shared checks (adapter.ts) and are then handed to MongoDB unchanged, since the subset *is* MongoDB's dialect.
  */
 
 export interface MongoDocStoreOptions {
@@ -74,7 +59,7 @@ function insertedBeforeFailure(err: unknown): number {
   return typeof count === 'number' ? count : 0;
 }
 
-class MongoCollection implements Collection<StoredDoc> {
+class MongoCollection implements AdapterCollection {
   constructor(
     readonly name: string,
     private readonly native: NativeCollection,
@@ -88,89 +73,65 @@ class MongoCollection implements Collection<StoredDoc> {
     }
   }
 
-  /**
-   * Validates an update; for an upsert whose filter fixes no `_id`, adds one so MongoDB does not invent an
-   * ObjectId. The seed is computed either way so a filter that cannot seed a document fails as on NeDB.
-   */
-  private prepareUpdate(filter: Filter, update: Update, upsert: boolean): NativeUpdate {
-    const normalized = normalizeUpdate(update) as NativeUpdate;
-    if (!upsert) return normalized;
-    const { seed, idFromFilter } = upsertSeed(filter);
-    return idFromFilter ? normalized : { ...normalized, $setOnInsert: { _id: seed._id } };
+  /** For an upsert whose filter fixes no `_id`, adds the seed's so MongoDB does not invent an ObjectId. */
+  private prepareUpdate({ update, upsert }: UpdateInput): NativeUpdate {
+    const native = update as NativeUpdate;
+    return upsert && !upsert.idFromFilter ? { ...native, $setOnInsert: { _id: upsert.seed._id } } : native;
   }
 
   async insertOne(doc: StoredDoc): Promise<StoredDoc> {
-    const stored = toStoredDocument(doc);
-    await this.run(() => this.native.insertOne({ ...stored }));
-    return stored;
+    await this.run(() => this.native.insertOne({ ...doc }));
+    return doc;
   }
 
   async insertMany(docs: StoredDoc[]): Promise<StoredDoc[]> {
-    if (!Array.isArray(docs)) throw new UnsupportedQueryError('insertMany needs an array of documents');
-    const stored = docs.map(toStoredDocument);
-    if (stored.length === 0) return [];
+    if (docs.length === 0) return [];
     try {
       await this.native.insertMany(
-        stored.map((doc) => ({ ...doc })),
+        docs.map((doc) => ({ ...doc })),
         { ordered: true },
       );
     } catch (err) {
       if (isDuplicateKey(err)) {
         // An ordered insert stops at the first duplicate but keeps the documents before it. Take those out
         // again so the batch is all-or-nothing, as the port promises (a concurrent reader may glimpse them).
-        const inserted = stored.slice(0, insertedBeforeFailure(err)).map((doc) => doc._id);
+        const inserted = docs.slice(0, insertedBeforeFailure(err)).map((doc) => doc._id);
         if (inserted.length > 0) await this.native.deleteMany({ _id: { $in: inserted } });
       }
       throw mapError(this.name, err);
     }
-    return stored;
+    return docs;
   }
 
-  async findOne(filter: Filter, options?: Pick<FindOptions, 'sort'>): Promise<StoredDoc | null> {
-    assertFilter(filter);
-    assertFindOptions(options);
-    const doc = await this.run(() => this.native.findOne(filter as NativeFilter, { sort: options?.sort }));
-    return doc as StoredDoc | null;
-  }
-
-  async find(filter: Filter, options?: FindOptions): Promise<StoredDoc[]> {
-    assertFilter(filter);
-    assertFindOptions(options);
-    const { sort, skip, limit } = options ?? {};
+  async find(filter: Filter, { sort, skip, limit }: FindOptions): Promise<StoredDoc[]> {
     const docs = await this.run(() => this.native.find(filter as NativeFilter, { sort, skip, limit }).toArray());
     return docs as StoredDoc[];
   }
 
   async count(filter: Filter): Promise<number> {
-    assertFilter(filter);
     return this.run(() => this.native.countDocuments(filter as NativeFilter));
   }
 
-  async updateOne(filter: Filter, update: Update, options?: { upsert?: boolean }): Promise<UpdateResult> {
-    assertFilter(filter);
-    const { upsert } = writeOptions(options);
-    const prepared = this.prepareUpdate(filter, update, upsert);
-    const result = await this.run(() => this.native.updateOne(filter as NativeFilter, prepared, { upsert }));
+  async updateOne(filter: Filter, input: UpdateInput): Promise<UpdateResult> {
+    const upsert = input.upsert !== undefined;
+    const result = await this.run(() =>
+      this.native.updateOne(filter as NativeFilter, this.prepareUpdate(input), { upsert }),
+    );
     const outcome: UpdateResult = { matched: result.matchedCount, modified: result.modifiedCount };
     if (result.upsertedId !== null && result.upsertedId !== undefined) outcome.upsertedId = String(result.upsertedId);
     return outcome;
   }
 
   async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
-    assertFilter(filter);
-    const prepared = this.prepareUpdate(filter, update, false);
-    const result = await this.run(() => this.native.updateMany(filter as NativeFilter, prepared));
+    const result = await this.run(() => this.native.updateMany(filter as NativeFilter, update as NativeUpdate));
     return { matched: result.matchedCount, modified: result.modifiedCount };
   }
 
-  async findOneAndUpdate(filter: Filter, update: Update, options?: FindOneAndUpdateOptions): Promise<StoredDoc | null> {
-    assertFilter(filter);
-    const { upsert, returnDocument } = writeOptions(options);
-    const prepared = this.prepareUpdate(filter, update, upsert);
+  async findOneAndUpdate(filter: Filter, input: UpdateInput): Promise<StoredDoc | null> {
     const doc = await this.run(() =>
-      this.native.findOneAndUpdate(filter as NativeFilter, prepared, {
-        upsert,
-        returnDocument,
+      this.native.findOneAndUpdate(filter as NativeFilter, this.prepareUpdate(input), {
+        upsert: input.upsert !== undefined,
+        returnDocument: input.returnDocument,
         includeResultMetadata: false,
       }),
     );
@@ -178,20 +139,17 @@ class MongoCollection implements Collection<StoredDoc> {
   }
 
   async deleteOne(filter: Filter): Promise<number> {
-    assertFilter(filter);
     const result = await this.run(() => this.native.deleteOne(filter as NativeFilter));
     return result.deletedCount;
   }
 
   async deleteMany(filter: Filter): Promise<number> {
-    assertFilter(filter);
     const result = await this.run(() => this.native.deleteMany(filter as NativeFilter));
     return result.deletedCount;
   }
 
-  async ensureIndex(spec: IndexSpec): Promise<void> {
-    assertIndexSpec(spec);
-    const options: mongo.CreateIndexesOptions = { name: indexName(spec) };
+  async ensureIndex(name: string, spec: FullIndexSpec): Promise<void> {
+    const options: mongo.CreateIndexesOptions = { name };
     // Only set flags that are on: MongoDB compares index options literally when the index already exists.
     if (spec.unique) options.unique = true;
     if (spec.sparse) options.sparse = true;
@@ -199,24 +157,18 @@ class MongoCollection implements Collection<StoredDoc> {
   }
 }
 
-class MongoDocStore implements DocStore {
+class MongoDocStore extends AdapterStore<MongoCollection> {
   readonly kind = 'mongodb' as const;
-  private readonly collections = new Map<string, MongoCollection>();
 
   constructor(
     private readonly connection: Connection,
     private readonly db: mongo.Db,
-  ) {}
+  ) {
+    super();
+  }
 
-  collection<T extends BaseDoc>(name: string): Collection<T> {
-    assertCollectionName(name);
-    let collection = this.collections.get(name);
-    if (!collection) {
-      collection = new MongoCollection(name, this.db.collection<NativeDoc>(name));
-      this.collections.set(name, collection);
-    }
-    // Documents carry no runtime type: T is the caller's word on their shape, as with the driver's collection<T>().
-    return collection as unknown as Collection<T>;
+  protected open(name: string): MongoCollection {
+    return new MongoCollection(name, this.db.collection<NativeDoc>(name));
   }
 
   async ping(): Promise<void> {

@@ -5,14 +5,11 @@ import { join, resolve } from 'node:path';
 import { compileFilter } from './match';
 import { Mutex } from './mutex';
 import { OpenPaths } from './owners';
+import { AdapterStore, type AdapterCollection, Change, type FullIndexSpec, type UpdateInput } from './adapter';
 import {
   DuplicateKeyError,
-  UnsupportedQueryError,
-  type BaseDoc,
-  type Collection,
   type DocStore,
   type Filter,
-  type FindOneAndUpdateOptions,
   type FindOptions,
   type IndexSpec,
   type Update,
@@ -20,19 +17,7 @@ import {
 } from './port';
 import { sortedPage } from './sort';
 import { UniqueIndexes, type DocChange } from './unique';
-import { applyUpdate, upsertSeed } from './update';
-import {
-  assertCollectionName,
-  assertFilter,
-  assertFindOptions,
-  assertIndexSpec,
-  indexName,
-  isOperatorObject,
-  normalizeUpdate,
-  toStoredDocument,
-  writeOptions,
-  type StoredDoc,
-} from './validate';
+import { isOperatorObject, type StoredDoc } from './validate';
 import { cloneValue, hasOwn } from './values';
 
 /**
@@ -149,7 +134,7 @@ function nedbQuery(filter: Filter): Record<string, unknown> {
   };
 }
 
-class NedbCollection implements Collection<StoredDoc> {
+class NedbCollection implements AdapterCollection {
   private readonly ds: Nedb;
   private readonly mutex = new Mutex();
   private readonly unique: UniqueIndexes;
@@ -233,10 +218,11 @@ class NedbCollection implements Collection<StoredDoc> {
     );
   }
 
-  private async replace(before: StoredDoc, updated: StoredDoc): Promise<StoredDoc> {
-    const after = toStoredDocument(updated);
-    await this.nedbWrite([{ before, after }], () => this.ds.updateAsync({ _id: before._id }, after, {}));
-    return after;
+  /** Writes a change of one document: the upsert's insert or the replacement of `before`. */
+  private async write({ before, after }: Change): Promise<void> {
+    const stored = after as StoredDoc;
+    if (!before) await this.insertStored([stored]);
+    else await this.nedbWrite([{ before, after: stored }], () => this.ds.updateAsync({ _id: before._id }, stored, {}));
   }
 
   private async first(filter: Filter): Promise<StoredDoc | undefined> {
@@ -245,31 +231,19 @@ class NedbCollection implements Collection<StoredDoc> {
   }
 
   async insertOne(doc: StoredDoc): Promise<StoredDoc> {
-    const stored = toStoredDocument(doc);
-    await this.exclusive(() => this.insertStored([stored]));
-    return cloneValue(stored);
+    await this.exclusive(() => this.insertStored([doc]));
+    return cloneValue(doc);
   }
 
   async insertMany(docs: StoredDoc[]): Promise<StoredDoc[]> {
-    if (!Array.isArray(docs)) throw new UnsupportedQueryError('insertMany needs an array of documents');
-    const stored = docs.map(toStoredDocument);
-    if (stored.length === 0) return [];
+    if (docs.length === 0) return [];
     // NeDB inserts an array all-or-nothing, and the unique check covers the whole batch first.
-    await this.exclusive(() => this.insertStored(stored));
-    return stored.map(cloneValue);
+    await this.exclusive(() => this.insertStored(docs));
+    return docs.map(cloneValue);
   }
 
-  async findOne(filter: Filter, options?: Pick<FindOptions, 'sort'>): Promise<StoredDoc | null> {
-    assertFindOptions(options);
-    const [doc] = await this.find(filter, { sort: options?.sort, limit: 1 });
-    return doc ?? null;
-  }
-
-  async find(filter: Filter, options?: FindOptions): Promise<StoredDoc[]> {
-    assertFilter(filter);
-    assertFindOptions(options);
+  async find(filter: Filter, { sort, skip = 0, limit = 0 }: FindOptions): Promise<StoredDoc[]> {
     await this.readable();
-    const { sort, skip = 0, limit = 0 } = options ?? {};
     const matches = await matchingDocs(this.ds, filter);
     const page =
       sort && Object.keys(sort).length > 0
@@ -279,74 +253,44 @@ class NedbCollection implements Collection<StoredDoc> {
   }
 
   async count(filter: Filter): Promise<number> {
-    assertFilter(filter);
     await this.readable();
     return (await matchingDocs(this.ds, filter)).length;
   }
 
-  /** Inserts the upsert document of `seed` + `update`. */
-  private async upsertInsert(seed: StoredDoc, update: Update): Promise<StoredDoc> {
-    const created = toStoredDocument(applyUpdate(seed, update).doc);
-    await this.insertStored([created]);
-    return created;
-  }
-
-  async updateOne(filter: Filter, update: Update, options?: { upsert?: boolean }): Promise<UpdateResult> {
-    assertFilter(filter);
-    const normalized = normalizeUpdate(update);
-    const { upsert } = writeOptions(options);
-    // Computed up front so a filter that cannot seed a document fails the same way whether or not it matches.
-    const seed = upsert ? upsertSeed(filter).seed : undefined;
+  /** Updates (or upserts) the first match, atomically. */
+  private async updateFirst(filter: Filter, input: UpdateInput): Promise<Change> {
     return this.exclusive(async () => {
-      const current = await this.first(filter);
-      if (!current) {
-        if (!seed) return { matched: 0, modified: 0 };
-        const created = await this.upsertInsert(seed, normalized);
-        return { matched: 0, modified: 0, upsertedId: created._id };
-      }
-      const { doc, modified } = applyUpdate(current, normalized);
-      if (modified) await this.replace(current, doc);
-      return { matched: 1, modified: modified ? 1 : 0 };
+      const change = Change.of(await this.first(filter), input);
+      if (change.write) await this.write(change);
+      return change;
     });
   }
 
+  async updateOne(filter: Filter, input: UpdateInput): Promise<UpdateResult> {
+    return (await this.updateFirst(filter, input)).result;
+  }
+
   async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
-    assertFilter(filter);
-    const normalized = normalizeUpdate(update);
     return this.exclusive(async () => {
       const matches = await findDocs(this.ds, nedbQuery(filter));
       let modified = 0;
       // One document at a time, like MongoDB: a failure part-way leaves the earlier ones updated.
       for (const current of matches) {
-        const outcome = applyUpdate(current, normalized);
-        if (!outcome.modified) continue;
-        await this.replace(current, outcome.doc);
+        const change = Change.of(current, { update });
+        if (!change.write) continue;
+        await this.write(change);
         modified += 1;
       }
       return { matched: matches.length, modified };
     });
   }
 
-  async findOneAndUpdate(filter: Filter, update: Update, options?: FindOneAndUpdateOptions): Promise<StoredDoc | null> {
-    assertFilter(filter);
-    const normalized = normalizeUpdate(update);
-    const { upsert, returnDocument } = writeOptions(options);
-    const seed = upsert ? upsertSeed(filter).seed : undefined;
-    return this.exclusive(async () => {
-      const current = await this.first(filter);
-      if (!current) {
-        if (!seed) return null;
-        const created = await this.upsertInsert(seed, normalized);
-        return returnDocument === 'after' ? cloneValue(created) : null;
-      }
-      const { doc, modified } = applyUpdate(current, normalized);
-      const after = modified ? await this.replace(current, doc) : current;
-      return cloneValue(returnDocument === 'after' ? after : current);
-    });
+  async findOneAndUpdate(filter: Filter, input: UpdateInput): Promise<StoredDoc | null> {
+    const doc = (await this.updateFirst(filter, input)).returned(input.returnDocument);
+    return doc && cloneValue(doc);
   }
 
   async deleteOne(filter: Filter): Promise<number> {
-    assertFilter(filter);
     return this.exclusive(async () => {
       const current = await this.first(filter);
       if (!current) return 0;
@@ -356,7 +300,6 @@ class NedbCollection implements Collection<StoredDoc> {
   }
 
   async deleteMany(filter: Filter): Promise<number> {
-    assertFilter(filter);
     return this.exclusive(async () => {
       const matches = await findDocs(this.ds, nedbQuery(filter));
       if (matches.length === 0) return 0;
@@ -369,14 +312,7 @@ class NedbCollection implements Collection<StoredDoc> {
     });
   }
 
-  async ensureIndex(spec: IndexSpec): Promise<void> {
-    assertIndexSpec(spec);
-    const name = indexName(spec);
-    const wanted: IndexSpec = {
-      fields: { ...spec.fields },
-      unique: spec.unique === true,
-      sparse: spec.sparse === true,
-    };
+  async ensureIndex(name: string, wanted: FullIndexSpec): Promise<void> {
     await this.exclusive(async () => {
       const existing = this.specs.get(name);
       if (existing) {
@@ -390,8 +326,8 @@ class NedbCollection implements Collection<StoredDoc> {
         collection: this.name,
         name,
         fields: Object.entries(wanted.fields),
-        unique: wanted.unique === true,
-        sparse: wanted.sparse === true,
+        unique: wanted.unique,
+        sparse: wanted.sparse,
       };
       try {
         await this.catalog.insertAsync(entry as unknown as Record<string, unknown>);
@@ -418,9 +354,8 @@ class NedbCollection implements Collection<StoredDoc> {
   }
 }
 
-class NedbDocStore implements DocStore {
+class NedbDocStore extends AdapterStore<NedbCollection> {
   readonly kind = 'nedb' as const;
-  private readonly collections = new Map<string, NedbCollection>();
   private readonly timer: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -429,6 +364,7 @@ class NedbDocStore implements DocStore {
     private readonly catalog: Nedb,
     compactionIntervalMs: number,
   ) {
+    super();
     if (compactionIntervalMs > 0) {
       // NeDB's own autocompaction timer would keep the process alive; this one is unref'd.
       this.timer = setInterval(() => this.compactAll(), compactionIntervalMs);
@@ -442,19 +378,15 @@ class NedbDocStore implements DocStore {
 
   private compactAll(): void {
     // Best effort: compaction only reclaims space, and a real I/O problem will surface on the next write.
-    for (const collection of this.collections.values()) collection.compact().catch(() => undefined);
+    for (const collection of this.collections.adapters()) collection.compact().catch(() => undefined);
   }
 
-  collection<T extends BaseDoc>(name: string): Collection<T> {
+  protected override assertUsable(): void {
     this.assertOpen();
-    assertCollectionName(name);
-    let collection = this.collections.get(name);
-    if (!collection) {
-      collection = new NedbCollection(name, join(this.dir, `${name}.db`), this.catalog, this.assertOpen);
-      this.collections.set(name, collection);
-    }
-    // Documents carry no runtime type: as with MongoDB's collection<T>(), T is the caller's word on their shape.
-    return collection as unknown as Collection<T>;
+  }
+
+  protected open(name: string): NedbCollection {
+    return new NedbCollection(name, join(this.dir, `${name}.db`), this.catalog, this.assertOpen);
   }
 
   async ping(): Promise<void> {
@@ -468,7 +400,7 @@ class NedbDocStore implements DocStore {
     this.closed = true;
     clearInterval(this.timer);
     try {
-      await Promise.all([...this.collections.values()].map((collection) => collection.close()));
+      await Promise.all(this.collections.adapters().map((collection) => collection.close()));
       await this.catalog.compactDatafileAsync();
     } finally {
       openDirs.release(this.dir);

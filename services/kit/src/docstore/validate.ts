@@ -299,6 +299,13 @@ export function assertIndexSpec(spec: unknown): asserts spec is IndexSpec {
   }
 }
 
+/** A checked index spec with its flags spelled out, and its name. */
+export function checkedIndexSpec(spec: unknown): { name: string; spec: Required<IndexSpec> } {
+  assertIndexSpec(spec);
+  const full = { fields: { ...spec.fields }, unique: spec.unique === true, sparse: spec.sparse === true };
+  return { name: indexName(spec), spec: full };
+}
+
 /** MongoDB's default index name (`a_1_b_-1`), used by both adapters to recognise an index. */
 export function indexName(spec: IndexSpec): string {
   return Object.entries(spec.fields)

@@ -1,5 +1,5 @@
 export { freePort } from './ports';
-export { tempDir } from './temp';
+export { tempDir, tempDirPerFile } from './temp';
 export type { TempDir } from './temp';
 export { docStorePerTest, openTempDocStore } from './docstore';
 export type { TempDocStore } from './docstore';

@@ -1,27 +1,15 @@
 import { compileFilter } from '../match';
+import { type AdapterCollection, Change, type FullIndexSpec, type UpdateInput } from '../adapter';
 import {
   DuplicateKeyError,
-  UnsupportedQueryError,
-  type Collection,
   type Filter,
-  type FindOneAndUpdateOptions,
   type FindOptions,
   type IndexSpec,
   type Update,
   type UpdateResult,
 } from '../port';
 import { sortedPage } from '../sort';
-import { applyUpdate, upsertSeed } from '../update';
-import {
-  assertFilter,
-  assertFindOptions,
-  assertIndexSpec,
-  indexName,
-  normalizeUpdate,
-  toStoredDocument,
-  writeOptions,
-  type StoredDoc,
-} from '../validate';
+import { toStoredDocument, type StoredDoc } from '../validate';
 import { decodeDoc, encodeDoc } from './codec';
 import { docTable, inTransaction, isConstraintError, type Db, type Statement } from './connection';
 import { KeyIndex } from './key-index';
@@ -34,7 +22,7 @@ type Row = [id: string, doc: string];
  * that follows it cannot interleave with another call: findOneAndUpdate, upserts and unique checks are atomic
  * without a lock. Each document write and its index keys commit in one transaction.
  */
-export class SqliteCollection implements Collection<StoredDoc> {
+export class SqliteCollection implements AdapterCollection {
   private readonly table: string;
   private readonly indexes = new Map<string, KeyIndex>();
   private readonly insertDoc;
@@ -211,35 +199,23 @@ export class SqliteCollection implements Collection<StoredDoc> {
   }
 
   async insertOne(doc: StoredDoc): Promise<StoredDoc> {
-    const stored = toStoredDocument(doc);
     this.assertOpen();
-    this.transaction(() => this.store(undefined, stored));
-    return stored;
+    this.transaction(() => this.store(undefined, doc));
+    return doc;
   }
 
   async insertMany(docs: StoredDoc[]): Promise<StoredDoc[]> {
-    if (!Array.isArray(docs)) throw new UnsupportedQueryError('insertMany needs an array of documents');
-    const stored = docs.map(toStoredDocument);
     this.assertOpen();
-    if (stored.length === 0) return [];
+    if (docs.length === 0) return [];
     this.transaction(() => {
-      for (const doc of stored) this.store(undefined, doc);
+      for (const doc of docs) this.store(undefined, doc);
     });
-    // The validated copies: fresh objects the store never reads again.
-    return stored;
+    // The checked copies: fresh objects the store never reads again.
+    return docs;
   }
 
-  async findOne(filter: Filter, options?: Pick<FindOptions, 'sort'>): Promise<StoredDoc | null> {
-    assertFindOptions(options);
-    const [doc] = await this.find(filter, { sort: options?.sort, limit: 1 });
-    return doc ?? null;
-  }
-
-  async find(filter: Filter, options?: FindOptions): Promise<StoredDoc[]> {
-    assertFilter(filter);
-    assertFindOptions(options);
+  async find(filter: Filter, { sort, skip = 0, limit = 0 }: FindOptions): Promise<StoredDoc[]> {
     this.assertOpen();
-    const { sort, skip = 0, limit = 0 } = options ?? {};
     const chosen = this.plan(filter, sort);
     const hasSort = sort !== undefined && Object.keys(sort).length > 0;
     if (chosen.kind === 'index' && chosen.exact && limit > 0 && (chosen.ordered || !hasSort))
@@ -251,7 +227,6 @@ export class SqliteCollection implements Collection<StoredDoc> {
   }
 
   async count(filter: Filter): Promise<number> {
-    assertFilter(filter);
     this.assertOpen();
     const chosen = this.plan(filter, undefined);
     if (chosen.kind === 'index' && chosen.exact) {
@@ -267,69 +242,37 @@ export class SqliteCollection implements Collection<StoredDoc> {
 
   // ---- writes ---------------------------------------------------------------------------------------------------
 
-  private replace(before: StoredDoc, updated: StoredDoc): StoredDoc {
-    const after = toStoredDocument(updated);
-    this.transaction(() => this.store(before, after));
-    return after;
-  }
-
-  private upsertInsert(seed: StoredDoc, update: Update): StoredDoc {
-    const created = toStoredDocument(applyUpdate(seed, update).doc);
-    this.transaction(() => this.store(undefined, created));
-    return created;
-  }
-
-  async updateOne(filter: Filter, update: Update, options?: { upsert?: boolean }): Promise<UpdateResult> {
-    assertFilter(filter);
-    const normalized = normalizeUpdate(update);
-    const { upsert } = writeOptions(options);
-    const seed = upsert ? upsertSeed(filter).seed : undefined;
+  /** Updates (or upserts) the first match: read and write in one synchronous step, hence atomic. */
+  private updateFirst(filter: Filter, input: UpdateInput): Change {
     this.assertOpen();
-    const current = this.first(filter);
-    if (!current) {
-      if (!seed) return { matched: 0, modified: 0 };
-      return { matched: 0, modified: 0, upsertedId: this.upsertInsert(seed, normalized)._id };
-    }
-    const { doc, modified } = applyUpdate(current, normalized);
-    if (modified) this.replace(current, doc);
-    return { matched: 1, modified: modified ? 1 : 0 };
+    const change = Change.of(this.first(filter), input);
+    if (change.write) this.transaction(() => this.store(change.before, change.after));
+    return change;
+  }
+
+  async updateOne(filter: Filter, input: UpdateInput): Promise<UpdateResult> {
+    return this.updateFirst(filter, input).result;
   }
 
   async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
-    assertFilter(filter);
-    const normalized = normalizeUpdate(update);
     this.assertOpen();
     const { docs } = this.matching(filter, undefined, 0);
     let modified = 0;
     // One document at a time, like MongoDB: a failure part-way leaves the earlier ones updated.
     for (const current of docs) {
-      const outcome = applyUpdate(current, normalized);
-      if (!outcome.modified) continue;
-      this.replace(current, outcome.doc);
+      const change = Change.of(current, { update });
+      if (!change.write) continue;
+      this.transaction(() => this.store(change.before, change.after));
       modified += 1;
     }
     return { matched: docs.length, modified };
   }
 
-  async findOneAndUpdate(filter: Filter, update: Update, options?: FindOneAndUpdateOptions): Promise<StoredDoc | null> {
-    assertFilter(filter);
-    const normalized = normalizeUpdate(update);
-    const { upsert, returnDocument } = writeOptions(options);
-    const seed = upsert ? upsertSeed(filter).seed : undefined;
-    this.assertOpen();
-    const current = this.first(filter);
-    if (!current) {
-      if (!seed) return null;
-      const created = this.upsertInsert(seed, normalized);
-      return returnDocument === 'after' ? created : null;
-    }
-    const { doc, modified } = applyUpdate(current, normalized);
-    const after = modified ? this.replace(current, doc) : current;
-    return returnDocument === 'after' ? after : current;
+  async findOneAndUpdate(filter: Filter, input: UpdateInput): Promise<StoredDoc | null> {
+    return this.updateFirst(filter, input).returned(input.returnDocument);
   }
 
   async deleteOne(filter: Filter): Promise<number> {
-    assertFilter(filter);
     this.assertOpen();
     const current = this.first(filter);
     if (!current) return 0;
@@ -338,7 +281,6 @@ export class SqliteCollection implements Collection<StoredDoc> {
   }
 
   async deleteMany(filter: Filter): Promise<number> {
-    assertFilter(filter);
     this.assertOpen();
     const { docs } = this.matching(filter, undefined, 0);
     this.transaction(() => {
@@ -347,15 +289,8 @@ export class SqliteCollection implements Collection<StoredDoc> {
     return docs.length;
   }
 
-  async ensureIndex(spec: IndexSpec): Promise<void> {
-    assertIndexSpec(spec);
+  async ensureIndex(name: string, wanted: FullIndexSpec): Promise<void> {
     this.assertOpen();
-    const name = indexName(spec);
-    const wanted: IndexSpec = {
-      fields: { ...spec.fields },
-      unique: spec.unique === true,
-      sparse: spec.sparse === true,
-    };
     const existing = this.indexes.get(name);
     if (existing) {
       if (existing.spec.unique === wanted.unique && existing.spec.sparse === wanted.sparse) return;

@@ -2,8 +2,8 @@ import { constants } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { OpenPaths } from '../owners';
-import type { BaseDoc, Collection, DocStore } from '../port';
-import { assertCollectionName, type StoredDoc } from '../validate';
+import { AdapterStore } from '../adapter';
+import type { StoredDoc } from '../validate';
 import { SqliteCollection } from './collection';
 import { openConnection, type Db } from './connection';
 
@@ -20,34 +20,27 @@ export interface SqliteDocStoreOptions {
 
 const openFiles = new OpenPaths();
 
-export class SqliteDocStore implements DocStore {
+export class SqliteDocStore extends AdapterStore<SqliteCollection> {
   readonly kind = 'sqlite' as const;
-  private readonly collections = new Map<string, SqliteCollection>();
   private closed = false;
 
   constructor(
     private readonly file: string,
     private readonly db: Db,
-  ) {}
+  ) {
+    super();
+  }
 
   private readonly assertOpen = (): void => {
     if (this.closed) throw new Error(`docstore at ${this.file} is closed`);
   };
 
-  private open(name: string): SqliteCollection {
+  protected override assertUsable(): void {
     this.assertOpen();
-    assertCollectionName(name);
-    let collection = this.collections.get(name);
-    if (!collection) {
-      collection = new SqliteCollection(this.db, name, this.assertOpen);
-      this.collections.set(name, collection);
-    }
-    return collection;
   }
 
-  collection<T extends BaseDoc>(name: string): Collection<T> {
-    // Documents carry no runtime type: as with MongoDB's collection<T>(), T is the caller's word on their shape.
-    return this.open(name) as unknown as Collection<T>;
+  protected open(name: string): SqliteCollection {
+    return new SqliteCollection(this.db, name, this.assertOpen);
   }
 
   /** Whether any collection was ever written here (an import goes only into a store that has none). */
@@ -67,7 +60,7 @@ export class SqliteDocStore implements DocStore {
   ): Promise<void> {
     this.db.exec('BEGIN');
     try {
-      await load((name, docs) => this.open(name).importDocuments(docs));
+      await load((name, docs) => this.collections.adapter(name).importDocuments(docs));
       this.db.exec('COMMIT');
     } catch (err) {
       this.db.exec('ROLLBACK');

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { tempDir } from '../temp';
+import { tempDir, tempDirPerFile } from '../temp';
 import type { TempDir } from '../temp';
 
 const execFileAsync = promisify(execFile);
@@ -59,22 +59,13 @@ export interface VideoTestDir {
  * after (jest's `beforeAll`/`afterAll`, registered here). Read its fields inside hooks and tests.
  */
 export function videoTestDir(): VideoTestDir {
-  let dir: TempDir | undefined;
-  beforeAll(async () => {
-    dir = await tempDir('trove-video-');
-    await ffmpeg([...testClipArgs(), ...H264_ARGS, '-c:a', 'aac', dir.file('clip.mp4')]);
-  });
-  afterAll(() => dir?.remove());
-  const made = (): TempDir => {
-    if (!dir) throw new Error('the video test directory is made before the tests: read it inside a test or a hook');
-    return dir;
-  };
+  const dir = tempDirPerFile('trove-video-', (made) =>
+    ffmpeg([...testClipArgs(), ...H264_ARGS, '-c:a', 'aac', made.file('clip.mp4')]),
+  );
   return {
-    get dir() {
-      return made();
-    },
+    dir,
     get mp4() {
-      return made().file('clip.mp4');
+      return dir.file('clip.mp4');
     },
   };
 }

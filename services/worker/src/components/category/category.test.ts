@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { tempDirPerFile } from '@trove/kit/testing';
 import { extractMetadata } from '../metadata';
 import type { MediaMetadata } from '../metadata/types';
 import { emptyMetadata } from '../metadata/types';
@@ -13,7 +14,7 @@ import {
   testClipArgs,
 } from '@trove/kit/testing/media';
 import { detectCategory } from './index';
-import { appleMovArgs, tempDirPerFile } from '../../test-support.fake';
+import { appleMovArgs } from '../../test-support.fake';
 
 const dir = tempDirPerFile();
 

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describeWithFixtures, FIXTURES, fixturesPresent, SYNTHETIC_PATTERNS } from '@trove/kit/testing/media';
+import { tempDirPerFile } from '@trove/kit/testing';
 import type { Bitmap } from '../bitmap';
 import { makeImagePreviews } from '../previews';
 import { sharp } from '../previews/sharp';
@@ -14,7 +15,6 @@ import { blazeface, findCandidates, findFaceBoxes, verifyCandidates } from './de
 import { overlap, suppressOverlaps } from './geometry';
 import type { Face } from '.';
 import { DEFAULT_FACES_MIN_SCORE, DEFAULT_FACES_MIN_SIZE, detectFaces, EMBEDDING_LENGTH, FACE_THUMBNAIL_SIZE } from '.';
-import { tempDirPerFile } from '../../test-support.fake';
 
 const options = { minScore: DEFAULT_FACES_MIN_SCORE, minSize: DEFAULT_FACES_MIN_SIZE };
 const dir = tempDirPerFile('trove-faces-');

@@ -10,13 +10,13 @@ import {
   orfLike,
   testClipArgs,
 } from '@trove/kit/testing/media';
+import { tempDirPerFile } from '@trove/kit/testing';
 import { FileBytes } from './file-bytes';
 import { assertImageComplete } from './integrity';
 import { isobmffFileIsComplete, readBoxes } from './isobmff';
 import { isDisplayableJpeg, readJpeg } from './jpeg';
 import { cr3MetadataTiffs, findEmbeddedJpegs, rawOrientation } from './raw';
 import { Tag, TiffReader } from './tiff';
-import { tempDirPerFile } from '../../test-support.fake';
 
 const dir = tempDirPerFile();
 let jpeg: Buffer;

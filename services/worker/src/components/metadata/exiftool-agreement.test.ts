@@ -9,10 +9,11 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { ffmpeg, H264_ARGS, noiseImage } from '@trove/kit/testing/media';
+import { tempDirPerFile } from '@trove/kit/testing';
 import { avchdStream, exiftoolCli, exiftoolJson } from './exiftool-cli.fake';
 import { closeExifTool, extractMetadata } from './index';
 import type { MediaMetadata } from './types';
-import { cutOff, tempDirPerFile } from '../../test-support.fake';
+import { cutOff } from '../../test-support.fake';
 
 const dir = tempDirPerFile('trove-exiftool-agreement-');
 afterAll(() => closeExifTool());

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
+import { tempDirPerFile } from '@trove/kit/testing';
 import { MediaError } from '../errors';
 import {
   cornerImage,
@@ -16,7 +17,7 @@ import {
   orfLike,
 } from '@trove/kit/testing/media';
 import { closeExifTool, extractMetadata } from './index';
-import { cutOff, tempDirPerFile, testFrame } from '../../test-support.fake';
+import { cutOff, testFrame } from '../../test-support.fake';
 
 const dir = tempDirPerFile();
 afterAll(() => closeExifTool());

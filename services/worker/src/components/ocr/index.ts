@@ -70,49 +70,52 @@ export class OcrTimeoutError extends Error {
   }
 }
 
-let engine: Promise<Worker> | null = null;
-let models: Promise<Models> | null = null;
+/** One of the process's engines: loaded on first use and kept; a failed load is not kept (the next photo tries again). */
+class Shared<T> {
+  private loaded: Promise<T> | null = null;
+
+  constructor(
+    private readonly what: string,
+    private readonly load: () => Promise<T>,
+  ) {}
+
+  get(log?: Logger): Promise<T> {
+    this.loaded ??= (async () => {
+      const started = Date.now();
+      try {
+        const value = await this.load();
+        log?.info({ ms: Date.now() - started }, `${this.what} loaded`);
+        return value;
+      } catch (err) {
+        this.loaded = null;
+        throw new OcrEngineError(err);
+      }
+    })();
+    return this.loaded;
+  }
+
+  /** Forgets it: the next use loads it again. */
+  forget(): void {
+    this.loaded = null;
+  }
+
+  /** Forgets it; resolves with what was loaded, if anything was. */
+  async drop(): Promise<T | null> {
+    const loaded = this.loaded;
+    this.forget();
+    return (await loaded?.catch(() => null)) ?? null;
+  }
+}
+
+const engine = new Shared<Worker>('OCR engine', createEngine);
+const models = new Shared<Models>('text detection models', loadModels);
 let turn: Promise<unknown> = Promise.resolve();
-
-function sharedEngine(log?: Logger): Promise<Worker> {
-  engine ??= (async () => {
-    const started = Date.now();
-    try {
-      const worker = await createEngine();
-      log?.info({ ms: Date.now() - started }, 'OCR engine loaded');
-      return worker;
-    } catch (err) {
-      engine = null; // not kept: the next photo tries again
-      throw new OcrEngineError(err);
-    }
-  })();
-  return engine;
-}
-
-function sharedModels(log?: Logger): Promise<Models> {
-  models ??= (async () => {
-    const started = Date.now();
-    try {
-      const loaded = await loadModels();
-      log?.info({ ms: Date.now() - started }, 'text detection models loaded');
-      return loaded;
-    } catch (err) {
-      models = null;
-      throw new OcrEngineError(err);
-    }
-  })();
-  return models;
-}
 
 /** Ends this process's engines (the worker's shutdown; tests). */
 export async function closeOcr(): Promise<void> {
-  const loaded = models;
-  models = null;
-  const sessions = await loaded?.catch(() => null);
+  const sessions = await models.drop();
   await Promise.all([sessions?.det.release(), sessions?.rec.release()]);
-  const current = engine;
-  engine = null;
-  if (current) await (await current.catch(() => null))?.terminate();
+  await (await engine.drop())?.terminate();
 }
 
 /** The words of the confident lines of an upright picture, in reading order, case kept. */
@@ -127,7 +130,7 @@ async function recognise(picture: Bitmap, options: OcrOptions): Promise<string[]
   const overdue = () => {
     if (Date.now() > deadline) throw new OcrTimeoutError(options.timeoutMs);
   };
-  const paddle = await sharedModels(options.log);
+  const paddle = await models.get(options.log);
   const lines = await detectLines(paddle, picture);
   if (lines.length === 0) return [];
   overdue();
@@ -168,7 +171,7 @@ async function readPage(picture: Bitmap, { timeoutMs, log }: OcrOptions): Promis
     .greyscale()
     .png({ compressionLevel: 1 })
     .toBuffer();
-  const worker = await sharedEngine(log);
+  const worker = await engine.get(log);
   let timer: NodeJS.Timeout | undefined;
   const overrun = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new OcrTimeoutError(timeoutMs)), timeoutMs);
@@ -179,7 +182,7 @@ async function readPage(picture: Bitmap, { timeoutMs, log }: OcrOptions): Promis
     return confidentWords(lines);
   } catch (err) {
     if (err instanceof OcrTimeoutError) {
-      engine = null;
+      engine.forget();
       await worker.terminate().catch(() => undefined);
     }
     throw err;

@@ -11,13 +11,14 @@ import {
   itWithFixtures,
   nefLike,
 } from '@trove/kit/testing/media';
+import { tempDirPerFile } from '@trove/kit/testing';
 import { MediaError } from '../errors';
 import { DEFAULT_LIMITS } from '../limits';
 import { extractMetadata } from '../metadata';
 import type { Previews, RawPreviewSource } from './image';
 import { decodeHeifPrimary } from './heif';
 import { applyOrientation, makeImagePreviews } from './image';
-import { cutOff, tempDirPerFile, testFrame } from '../../test-support.fake';
+import { cutOff, testFrame } from '../../test-support.fake';
 
 const dir = tempDirPerFile();
 

@@ -3,6 +3,7 @@
  * decodes: the seed phone photo, synthetic patterns (nothing in them to find), a video's poster.
  */
 import { join } from 'node:path';
+import { tempDirPerFile } from '@trove/kit/testing';
 import { makeImagePreviews, makeVideoPreviews } from '../previews';
 import { extractMetadata } from '../metadata';
 import type { Bitmap } from '../bitmap';
@@ -20,7 +21,6 @@ import { tf } from '../vision';
 import { bestPerLabel, DEFAULT_THINGS_MIN_SCORE, detectThings, fuseMirrored, LARGE_THING_SHARE } from '.';
 import type { Box } from '.';
 import { COCO_LABELS, thingLabel, titleCase } from './labels';
-import { tempDirPerFile } from '../../test-support.fake';
 
 const options = { minScore: DEFAULT_THINGS_MIN_SCORE };
 const dir = tempDirPerFile('trove-things-');
