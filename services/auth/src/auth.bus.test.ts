@@ -5,18 +5,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import {
-  createUserRpc,
-  deleteUserRpc,
-  getUserRpc,
-  listUsersRpc,
-  loginRpc,
-  logoutRpc,
-  refreshRpc,
-  setupStatusRpc,
-  updateUserRpc,
-  userDeletedEvent,
-} from '@trove/proto-events';
+import * as contracts from '@trove/proto-events';
 import type { UserDeletedV1 } from '@trove/proto-events';
 import { commonSpec, loadConfig } from '@trove/kit';
 import { startBusRig, tempDir, waitFor } from '@trove/kit/testing';
@@ -47,7 +36,7 @@ describe('auth over NATS: setup, users, sessions and deletion', () => {
     );
     await prepareDummyHash();
     await rig.serveWiring(await wire({ bus: rig.bus, store: rig.store, log: rig.log, config }));
-    await rig.client.consume(userDeletedEvent, { durable: 'test-user-deleted' }, async (e) => {
+    await rig.client.consume(contracts.userDeletedEvent, { durable: 'test-user-deleted' }, async (e) => {
       deleted.push(e);
     });
   });
@@ -57,52 +46,56 @@ describe('auth over NATS: setup, users, sessions and deletion', () => {
   });
 
   const login = (username: string, password = PASSWORD, clientAddress = '192.0.2.1') =>
-    rig.client.request(loginRpc, { username, password, clientAddress });
+    rig.client.request(contracts.loginRpc, { username, password, clientAddress });
   /** The access token's claims, checked with the configured secret (as the gateway does). */
   const claims = (token: string) => jwt.verify(token, secret) as jwt.JwtPayload & { sid: string };
 
   it('creates the first user, answers setup status and manages users', async () => {
-    expect(await rig.client.request(setupStatusRpc, {})).toEqual({ needsSetup: true });
-    const admin = await rig.client.request(createUserRpc, { name: 'Admin', username: 'admin', password: PASSWORD });
+    expect(await rig.client.request(contracts.setupStatusRpc, {})).toEqual({ needsSetup: true });
+    const admin = await rig.client.request(contracts.createUserRpc, {
+      name: 'Admin',
+      username: 'admin',
+      password: PASSWORD,
+    });
     expect(admin).toMatchObject({ name: 'Admin', username: 'admin', quotaBytes: null });
-    expect(await rig.client.request(setupStatusRpc, {})).toEqual({ needsSetup: false });
+    expect(await rig.client.request(contracts.setupStatusRpc, {})).toEqual({ needsSetup: false });
 
     await expect(
-      rig.client.request(createUserRpc, { name: 'Short', username: 'short', password: 'abc' }),
+      rig.client.request(contracts.createUserRpc, { name: 'Short', username: 'short', password: 'abc' }),
     ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-    const renamed = await rig.client.request(updateUserRpc, { id: admin.id, name: 'Administrator' });
+    const renamed = await rig.client.request(contracts.updateUserRpc, { id: admin.id, name: 'Administrator' });
     expect(renamed.name).toBe('Administrator');
-    expect(await rig.client.request(getUserRpc, { id: admin.id })).toEqual(renamed);
-    expect((await rig.client.request(listUsersRpc, { page: 1, limit: 10 })).users.map((u) => u.username)).toEqual([
-      'admin',
-    ]);
-    await expect(rig.client.request(getUserRpc, { id: randomUUID() })).rejects.toMatchObject({
+    expect(await rig.client.request(contracts.getUserRpc, { id: admin.id })).toEqual(renamed);
+    expect(
+      (await rig.client.request(contracts.listUsersRpc, { page: 1, limit: 10 })).users.map((u) => u.username),
+    ).toEqual(['admin']);
+    await expect(rig.client.request(contracts.getUserRpc, { id: randomUUID() })).rejects.toMatchObject({
       code: 'NOT_FOUND',
       message: 'user not found',
     });
   });
 
   it('logs in, refreshes (rotating the refresh token) and logs out', async () => {
-    await rig.client.request(createUserRpc, { name: 'Alice', username: 'alice', password: PASSWORD });
+    await rig.client.request(contracts.createUserRpc, { name: 'Alice', username: 'alice', password: PASSWORD });
     const pair = await login('alice');
     const { sub, sid } = claims(pair.accessToken);
-    expect((await rig.client.request(getUserRpc, { id: sub! })).username).toBe('alice');
+    expect((await rig.client.request(contracts.getUserRpc, { id: sub! })).username).toBe('alice');
 
-    const next = await rig.client.request(refreshRpc, { refreshToken: pair.refreshToken });
+    const next = await rig.client.request(contracts.refreshRpc, { refreshToken: pair.refreshToken });
     expect(claims(next.accessToken)).toMatchObject({ sub, sid });
     expect(next.refreshToken).not.toBe(pair.refreshToken);
-    await expect(rig.client.request(refreshRpc, { refreshToken: pair.refreshToken })).rejects.toMatchObject({
+    await expect(rig.client.request(contracts.refreshRpc, { refreshToken: pair.refreshToken })).rejects.toMatchObject({
       code: 'UNAUTHORIZED',
     });
 
-    await rig.client.request(logoutRpc, { userId: sub!, sessionId: sid });
-    await expect(rig.client.request(refreshRpc, { refreshToken: next.refreshToken })).rejects.toMatchObject({
+    await rig.client.request(contracts.logoutRpc, { userId: sub!, sessionId: sid });
+    await expect(rig.client.request(contracts.refreshRpc, { refreshToken: next.refreshToken })).rejects.toMatchObject({
       code: 'UNAUTHORIZED',
     });
   });
 
   it('refuses wrong passwords, then every attempt from that address past the configured limit', async () => {
-    await rig.client.request(createUserRpc, { name: 'Bob', username: 'bob', password: PASSWORD });
+    await rig.client.request(contracts.createUserRpc, { name: 'Bob', username: 'bob', password: PASSWORD });
     for (let i = 0; i < 3; i++)
       await expect(login('bob', 'wrong password', '192.0.2.9')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
     await expect(login('bob', PASSWORD, '192.0.2.9')).rejects.toMatchObject({ code: 'TOO_MANY_REQUESTS' });
@@ -110,16 +103,24 @@ describe('auth over NATS: setup, users, sessions and deletion', () => {
   });
 
   it('deletes a user: its sessions end, it cannot log in, and the other services are told', async () => {
-    const carol = await rig.client.request(createUserRpc, { name: 'Carol', username: 'carol', password: PASSWORD });
+    const carol = await rig.client.request(contracts.createUserRpc, {
+      name: 'Carol',
+      username: 'carol',
+      password: PASSWORD,
+    });
     const pair = await login('carol');
-    await rig.client.request(deleteUserRpc, { id: carol.id });
+    await rig.client.request(contracts.deleteUserRpc, { id: carol.id });
 
     await waitFor(async () => deleted.some((e) => e.userId === carol.id), { what: 'user.deleted published' });
-    await expect(rig.client.request(getUserRpc, { id: carol.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(rig.client.request(refreshRpc, { refreshToken: pair.refreshToken })).rejects.toMatchObject({
+    await expect(rig.client.request(contracts.getUserRpc, { id: carol.id })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    await expect(rig.client.request(contracts.refreshRpc, { refreshToken: pair.refreshToken })).rejects.toMatchObject({
       code: 'UNAUTHORIZED',
     });
     await expect(login('carol')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
-    await expect(rig.client.request(deleteUserRpc, { id: carol.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(rig.client.request(contracts.deleteUserRpc, { id: carol.id })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
   });
 });

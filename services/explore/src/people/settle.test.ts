@@ -6,6 +6,7 @@ import { processedResult } from '../places-things/processed.fake';
 import { newTestServices } from '../test-services.fake';
 import { DEFAULT_GROUPING } from './grouping';
 import { RegroupWhenSettled } from './settle';
+import type { SettleRules } from './settle';
 
 const log = createLogger({ service: 'explore-test', level: 'silent' });
 
@@ -74,9 +75,18 @@ describe('RegroupWhenSettled', () => {
     };
   };
 
+  const started: RegroupWhenSettled[] = [];
+  afterEach(() => started.splice(0).forEach((r) => r.stop()));
+  /** A RegroupWhenSettled over a stand-in with `faces` faces (at most 10 regrouped; 10 ms of quiet unless said). */
+  const settling = (faces: number, rules: Partial<SettleRules>) => {
+    const p = people(faces);
+    const regroups = new RegroupWhenSettled(p, { delayMs: 10, maxWaitMs: 1_000, maxFaces: 10, ...rules }, log);
+    started.push(regroups);
+    return { p, regroups };
+  };
+
   it('new faces in a row make one regroup per user once they stop; later faces another', async () => {
-    const p = people(3);
-    const regroups = new RegroupWhenSettled(p, { delayMs: 30, maxWaitMs: 60_000, maxFaces: 10 }, log);
+    const { p, regroups } = settling(3, { delayMs: 30, maxWaitMs: 60_000 });
     for (let i = 0; i < 5; i++) regroups.touch('ann');
     regroups.touch('ben');
     expect(regroups.waiting).toBe(2);
@@ -85,28 +95,24 @@ describe('RegroupWhenSettled', () => {
     expect(regroups.waiting).toBe(0);
     regroups.touch('ann');
     await waitFor(() => p.regrouped.length === 3, { what: 'the next regroup' });
-    regroups.stop();
   });
 
   it('faces that keep coming still regroup within the longest wait', async () => {
-    const p = people(3);
-    const regroups = new RegroupWhenSettled(p, { delayMs: 60_000, maxWaitMs: 30, maxFaces: 10 }, log);
+    const { p, regroups } = settling(3, { delayMs: 60_000, maxWaitMs: 30 });
     regroups.touch('ann');
     regroups.touch('ann');
     await waitFor(() => p.regrouped.length === 1, { what: 'the capped wait' });
-    regroups.stop();
   });
 
   it('a library above the face limit is left to faces jobs; delay 0 and stop() schedule nothing', async () => {
-    const p = people(11);
-    const regroups = new RegroupWhenSettled(p, { delayMs: 10, maxWaitMs: 1_000, maxFaces: 10 }, log);
+    const { p, regroups } = settling(11, {});
     regroups.touch('ann');
     await waitFor(() => p.counted.length === 1 && regroups.waiting === 0, { what: 'the face count' });
     expect(p.regrouped).toEqual([]);
     regroups.stop();
     regroups.touch('ann');
     expect(regroups.waiting).toBe(0);
-    const off = new RegroupWhenSettled(p, { delayMs: 0, maxWaitMs: 1_000, maxFaces: 10 }, log);
+    const { regroups: off } = settling(3, { delayMs: 0 });
     off.touch('ann');
     expect(off.waiting).toBe(0);
   });
