@@ -60,11 +60,18 @@ export function bearerCalls(): OpenApiOperation[] {
   return listOperations().filter((o) => o.security === 'bearer' || o.security === 'bearerOrSigned');
 }
 
-/** The kind of resource a path names (`albums` for `/v1/albums/{id}/mediaItems`), if any. */
+/**
+ * The kind of resource a path names (`albums` for `/v1/albums/{id}/mediaItems`), if any: the last
+ * one where it names several, the resource acted on (`faces` for
+ * `/v1/explore/people/{id}/faces/{faceId}`, a face of that person).
+ */
 export function kindOfPath(path: string): string | undefined {
-  const kinds = [...path.matchAll(RESOURCE_PARAM)].map((m) => m[1]!);
-  if (kinds.length > 1) throw new Error(`${path} names more than one resource; the security matrix handles one`);
-  return kinds[0];
+  return [...path.matchAll(RESOURCE_PARAM)].map((m) => m[1]!).at(-1);
+}
+
+/** The kind each resource parameter of a path names: `{ id: 'people', faceId: 'faces' }`. */
+function kindsOfParameters(path: string): Map<string, string> {
+  return new Map([...path.matchAll(RESOURCE_PARAM)].map((m) => [m[2]!, m[1]!]));
 }
 
 /** Path parameters of bearer calls that name no resource (`monthDate`): each must be reviewed, since the matrix does not attack through them. */
@@ -103,16 +110,21 @@ function sample(schema: Schema | undefined, name: string): unknown {
 }
 
 /**
- * The URL path (and required query) of a call: `ids` for the parameters naming resources
- * (`{id}`), the contract's example for the others (`{monthDate}` → `0624`, `?q=beach`).
+ * The URL path (and required query) of a call: `id` for the parameter naming the resource acted on
+ * (`{id}`), `idOf(kind)` (else `id`) for those naming the resources around it (the person of
+ * `/people/{id}/faces/{faceId}`), the contract's example for the others (`{monthDate}` → `0624`,
+ * `?q=beach`).
  */
-export function urlFor(op: OpenApiOperation, id?: string): string {
+export function urlFor(op: OpenApiOperation, id?: string, idOf?: (kind: string) => string | undefined): string {
   let url = op.path;
   const query = new URLSearchParams();
+  const kinds = kindsOfParameters(op.path);
+  const actedOn = kindOfPath(op.path);
   for (const p of parametersOf(op)) {
+    const kind = kinds.get(p.name);
     const value =
       p.in === 'path' && /^(id|[A-Za-z]+Id)$/.test(p.name) && id !== undefined
-        ? id
+        ? ((kind !== actedOn && kind ? idOf?.(kind) : undefined) ?? id)
         : String(p.example ?? sample(p.schema, p.name));
     if (p.in === 'path') url = url.replace(`{${p.name}}`, encodeURIComponent(value));
     else if (p.in === 'query' && p.required) query.set(p.name, value);

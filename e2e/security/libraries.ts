@@ -229,12 +229,13 @@ export async function viewOf(stack: Stack, library: Library): Promise<Record<str
     const kind = kindOfPath(op.path);
     const id = kind ? library.ids[kind] : undefined;
     if (kind && !id) continue; // a kind not served yet: nothing of the user's there
-    const res = await callAs(stack, library.user, 'get', urlFor(op, id));
+    const url = urlFor(op, id, (k) => library.ids[k]);
+    const res = await callAs(stack, library.user, 'get', url);
     const body =
       res.body !== undefined
         ? withoutSignatures(res.body)
         : `sha256:${createHash('sha256').update(res.bytes).digest('hex')}`;
-    view[`${op.operationId} ${urlFor(op, id)}`] = { status: res.status, body };
+    view[`${op.operationId} ${url}`] = { status: res.status, body };
   }
   return view;
 }

@@ -169,7 +169,7 @@ describeWithFixtures('security (e2e)', () => {
             stack,
             other.user,
             op.method,
-            urlFor(op, ownersId),
+            urlFor(op, ownersId, (k) => owner.ids[k]),
             validBody(op, (k) => owner.ids[k] ?? missing),
           );
           const probe = await callAs(
@@ -183,7 +183,7 @@ describeWithFixtures('security (e2e)', () => {
             stack,
             other.user,
             op.method,
-            urlFor(op, other.ids[kind] ?? missing),
+            urlFor(op, other.ids[kind] ?? missing, (k) => other.ids[k]),
             validBody(op, (k) => other.ids[k] ?? missing),
           );
           const verdict = judge({
@@ -230,7 +230,7 @@ describeWithFixtures('security (e2e)', () => {
         const name = `${op.operationId} ${op.method.toUpperCase()} ${op.path} with ${idFieldsOfBody(op).join(', ')}`;
         // The path (if it names a resource) is the caller's own: only the body reaches for the owner's.
         const pathKind = resources.find((r) => r.operationId === op.operationId)?.kind;
-        const url = urlFor(op, pathKind ? other.ids[pathKind] : undefined);
+        const url = urlFor(op, pathKind ? other.ids[pathKind] : undefined, (k) => other.ids[k]);
         const missing = randomUUID();
         const attack = await callAs(
           stack,
@@ -474,7 +474,11 @@ describeWithFixtures('security (e2e)', () => {
       };
       for (const op of listOperations().filter(takesJson)) {
         const kind = resources.find((r) => r.operationId === op.operationId)?.kind;
-        const url = urlFor(op, kind ? owner.ids[kind] : op.security === 'basic' ? owner.user.id : undefined);
+        const url = urlFor(
+          op,
+          kind ? owner.ids[kind] : op.security === 'basic' ? owner.user.id : undefined,
+          (k) => owner.ids[k],
+        );
         const headers = credentialsFor(op.security, owner.user);
         const name = `${op.operationId} ${op.method.toUpperCase()} ${op.path}`;
         const oversized = {
