@@ -327,15 +327,81 @@ describe('/settings', () => {
     });
     gw.on('GET /disk', { status: 503, body: { message: 'unavailable' } });
     gw.on('GET /version', { status: 200, body: { version: '24.06.24', gitSha: 'abc123' } });
+    const key = { id: uuid(), name: 'laptop', createdAt: '2024-06-01T10:00:00Z', lastUsedAt: null };
+    gw.on('GET /v1/apiKeys', { status: 200, body: [key] });
     const res = await settle(settings.loader(args(await requestWith(ctx, 'http://web/settings', session()))));
     expect(await res.json()).toMatchObject({
       features: { favourites: true, hidden: false },
       storage: { usageBytes: 250, quotaBytes: 1000 },
       disk: null,
       version: { version: '24.06.24', gitSha: 'abc123' },
+      apiKeys: [key],
     });
     expect(gw.requests.find((r) => r.path === '/v1/account')?.headers.authorization).toMatch(/^Bearer /);
+    expect(gw.requests.find((r) => r.path === '/v1/apiKeys')?.headers.authorization).toMatch(/^Bearer /);
     expect(gw.requests.find((r) => r.path === '/version')?.headers.authorization).toBeUndefined();
+  });
+
+  const post = async (fields: Record<string, string>) =>
+    settle(settings.action(args(await requestWith(ctx, 'http://web/settings', session(), form(fields)))));
+
+  it('makes an API key with the trimmed name and answers its secret once, never to be cached', async () => {
+    const id = uuid();
+    gw.on('POST /v1/apiKeys', (r) => ({
+      status: 201,
+      body: {
+        id,
+        name: JSON.parse(r.body.toString()).name,
+        key: 'trove_secret',
+        createdAt: '2024-06-01T10:00:00Z',
+        lastUsedAt: null,
+      },
+    }));
+    const res = await post({ intent: 'create-key', name: '  laptop ' });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('Cache-Control')).toBe('no-store');
+    expect(await res.json()).toEqual({
+      intent: 'create-key',
+      error: null,
+      created: { id, name: 'laptop', key: 'trove_secret' },
+      revoked: null,
+    });
+    expect(JSON.parse(gw.requests[0].body.toString())).toEqual({ name: 'laptop' });
+    expect(gw.requests[0].headers.authorization).toMatch(/^Bearer /);
+  });
+
+  it('refuses a blank or too long name without calling the API, and shows the API’s refusal (too many keys)', async () => {
+    for (const name of ['   ', 'x'.repeat(101)]) {
+      const res = await post({ intent: 'create-key', name });
+      expect(res.status).toBe(400);
+      expect((await res.json()).error).toMatch(/Give the key a name of 1 to 100 characters/);
+    }
+    expect(gw.requests).toHaveLength(0);
+    gw.on('POST /v1/apiKeys', { status: 409, body: { message: 'too many API keys: revoke one first' } });
+    const full = await post({ intent: 'create-key', name: 'one more' });
+    expect(full.status).toBe(400);
+    expect(await full.json()).toMatchObject({ intent: 'create-key', error: 'too many API keys: revoke one first' });
+  });
+
+  it('revokes a key by id (one already gone counts as revoked), and refuses an id that is not one', async () => {
+    const [gone, live] = [uuid(), uuid()];
+    gw.on(`DELETE /v1/apiKeys/${live}`, { status: 204 });
+    gw.on(`DELETE /v1/apiKeys/${gone}`, { status: 404, body: { message: 'API key not found' } });
+    for (const id of [live, gone]) {
+      const res = await post({ intent: 'revoke-key', id });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ intent: 'revoke-key', error: null, revoked: id });
+    }
+    expect(calls()).toEqual([`DELETE /v1/apiKeys/${live}`, `DELETE /v1/apiKeys/${gone}`]);
+    const bad = await post({ intent: 'revoke-key', id: '../users' });
+    expect(bad.status).toBe(400);
+    expect(calls()).toHaveLength(2);
+  });
+
+  it('answers an unknown intent 400, and a server failure through the error page', async () => {
+    expect((await post({ intent: 'nope' })).status).toBe(400);
+    gw.on('POST /v1/apiKeys', { status: 503, body: { message: 'auth is unavailable' } });
+    expect((await post({ intent: 'create-key', name: 'laptop' })).status).toBe(503);
   });
 });
 

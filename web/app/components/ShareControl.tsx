@@ -1,5 +1,6 @@
 import { useFetcher } from '@remix-run/react';
-import { useId, useRef, useState } from 'react';
+import { useId, useRef } from 'react';
+import { useCopy } from '~/hooks/useCopy';
 import { Button } from './ui/Button';
 import { Icon } from './ui/Icon';
 import { Switch } from './ui/Switch';
@@ -20,20 +21,9 @@ export function ShareControl({ shared, shareLocation, url }: { shared: boolean; 
   const locationFetcher = useFetcher();
   const on = pendingOr(fetcher, 'shared', shared);
   const locationOn = pendingOr(locationFetcher, 'shareLocation', shareLocation);
-  const [copied, setCopied] = useState(false);
   const linkRef = useRef<HTMLInputElement>(null);
+  const { copied, copy } = useCopy(linkRef, url);
   const linkId = useId();
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(url);
-    } catch {
-      // No clipboard permission (or http on another host): select the text for Ctrl+C.
-      linkRef.current?.select();
-      document.execCommand?.('copy');
-    }
-    setCopied(true);
-    setTimeout(() => setCopied(false), 2500);
-  };
   return (
     <div className="share">
       <fetcher.Form method="post" className="share-toggle">

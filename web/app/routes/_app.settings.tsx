@@ -1,10 +1,15 @@
 import { json } from '@remix-run/node';
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { useFetcher, useLoaderData } from '@remix-run/react';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { useActionData, useFetcher, useLoaderData, useNavigation } from '@remix-run/react';
 import { useEffect, useState } from 'react';
+import { ApiKeys } from '~/components/ApiKeys';
+import type { ApiKeysResult } from '~/components/ApiKeys';
 import { useTheme } from '~/components/ThemeToggle';
 import { Button } from '~/components/ui/Button';
+import { API_KEY_NAME_PROBLEM, apiKeyName } from '~/lib/api-keys';
+import { apiKeyRefusal, createApiKey, listApiKeys, revokeApiKey } from '~/lib/api-keys.server';
 import { apiFailure, requireSession } from '~/lib/auth.server';
+import { isUuid } from '~/lib/ids';
 import { StorageUse } from '~/components/StorageUse';
 import { formatGigabytes } from '~/lib/format';
 import { serverInfo } from '~/lib/server-info.server';
@@ -18,9 +23,45 @@ export const meta: MetaFunction = () => [{ title: 'Settings · Trove' }];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const session = await requireSession(request, context);
   try {
-    const info = await serverInfo(context.config.apiUrl, session.api);
-    return json({ ...info, username: session.username }, { headers: await session.headers() });
+    const [info, apiKeys] = await Promise.all([
+      serverInfo(context.config.apiUrl, session.api),
+      listApiKeys(session.api),
+    ]);
+    return json({ ...info, apiKeys, username: session.username }, { headers: await session.headers() });
   } catch (err) {
+    throw apiFailure(err);
+  }
+}
+
+/** Making an API key (its secret is in this answer only: never cached) and revoking one. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  // The session first: nobody without one gets their body read.
+  const session = await requireSession(request, context);
+  const form = await request.formData();
+  const intent = form.get('intent');
+  const answer = async (result: Omit<ApiKeysResult, 'created' | 'revoked'> & Partial<ApiKeysResult>, status = 200) =>
+    json<ApiKeysResult>(
+      { created: null, revoked: null, ...result },
+      { status, headers: await session.headers({ 'Cache-Control': 'no-store' }) },
+    );
+  try {
+    if (intent === 'create-key') {
+      const name = apiKeyName(form.get('name'));
+      if (!name) return await answer({ intent, error: API_KEY_NAME_PROBLEM }, 400);
+      const { id, key } = await createApiKey(session.api, name);
+      return await answer({ intent, error: null, created: { id, name, key } }, 201);
+    }
+    if (intent === 'revoke-key') {
+      const id = form.get('id');
+      if (!isUuid(id)) return await answer({ intent, error: 'No such key.' }, 400);
+      await revokeApiKey(session.api, id);
+      return await answer({ intent, error: null, revoked: id });
+    }
+    return json({ message: 'Unknown action.' }, { status: 400 });
+  } catch (err) {
+    const refusal = apiKeyRefusal(err);
+    if (refusal !== null && (intent === 'create-key' || intent === 'revoke-key'))
+      return await answer({ intent, error: refusal }, 400);
     throw apiFailure(err);
   }
 }
@@ -71,7 +112,9 @@ function ThemeChoice() {
 }
 
 export default function Settings() {
-  const { features, storage, disk, version, username } = useLoaderData<typeof loader>();
+  const { features, storage, disk, version, username, apiKeys } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const busy = useNavigation().state === 'submitting';
   return (
     <>
       <div className="page-head">
@@ -82,6 +125,10 @@ export default function Settings() {
         <section aria-labelledby="s-appearance">
           <h2 id="s-appearance">Appearance</h2>
           <ThemeChoice />
+        </section>
+        <section aria-labelledby="s-api-keys">
+          <h2 id="s-api-keys">API keys</h2>
+          <ApiKeys keys={apiKeys} result={actionData && 'intent' in actionData ? actionData : null} busy={busy} />
         </section>
         <section aria-labelledby="s-features">
           <h2 id="s-features">Features</h2>
