@@ -7,6 +7,7 @@ import { Button } from './ui/Button';
 import { FormError } from './ui/FormError';
 import { Icon } from './ui/Icon';
 import { Modal } from './ui/Modal';
+import { TableHead } from './ui/TableHead';
 import './ApiKeys.css';
 
 /** What the settings action answered about keys: the new key (its secret, this once), a revoked id, or a refusal. */
@@ -108,16 +109,7 @@ export function ApiKeys({ keys, result, busy }: { keys: ApiKey[]; result: ApiKey
       </Form>
       {keys.length ? (
         <table className="api-key-table" data-testid="api-keys">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Name', 'Created', 'Last used']} />
           <tbody>
             {keys.map((k) => (
               <tr key={k.id}>

@@ -7,6 +7,7 @@ import { RouteErrorBoundary } from '~/components/ErrorPage';
 import { StandalonePage } from '~/components/StandalonePage';
 import { Button, buttonClass } from '~/components/ui/Button';
 import { FormError } from '~/components/ui/FormError';
+import { TableHead } from '~/components/ui/TableHead';
 import { adminApi, adminFailure } from '~/lib/admin.server';
 import { isUuid } from '~/lib/ids';
 import { NAME_MAX, PASSWORD_MAX, PASSWORD_MIN, QUOTA_MAX_GIB, newUser, quotaGib, userChange } from '~/lib/user-form';
@@ -197,19 +198,7 @@ export default function AdminUsers() {
       {editing ? <UserForm key={editing.id} user={editing} error={error} /> : null}
       {deleting ? <DeleteConfirm user={deleting} error={error} /> : null}
       <table className="user-table" data-testid="users">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Username</th>
-            <th scope="col">Quota</th>
-            <th scope="col" className="hide-small">
-              Created
-            </th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={['Name', 'Username', 'Quota', { label: 'Created', className: 'hide-small' }]} />
         <tbody>
           {users.map((u) => (
             <tr key={u.id}>
