@@ -13,7 +13,7 @@ import type { components } from './generated/schema';
 /** Absolute path of `openapi.yaml` (works from `src` under ts and from the compiled `dist`). */
 export const openapiPath: string = path.resolve(__dirname, '..', 'openapi.yaml');
 
-/** How an operation is authenticated. */
+/** How an operation is authenticated: `bearer` is a user's bearer token or API key (`X-Api-Key`). */
 export type OperationSecurity = 'none' | 'bearer' | 'basic' | 'bearerOrSigned';
 
 export interface OpenApiOperation {
@@ -74,9 +74,11 @@ export function classifySecurity(requirements: SecurityRequirement[] | undefined
   const alternatives = requirements.map((r) => Object.keys(r).sort().join('+'));
   if (alternatives.some((a) => a === '')) return 'none'; // `{}` makes authentication optional
   const set = new Set(alternatives);
-  if (set.size === 1 && set.has('bearerAuth')) return 'bearer';
-  if (set.size === 1 && set.has('basicAuth')) return 'basic';
-  if (set.size === 2 && set.has('bearerAuth') && set.has('signedUrl')) return 'bearerOrSigned';
+  const is = (...names: string[]): boolean => set.size === names.length && names.every((n) => set.has(n));
+  // a user's call takes a bearer token or an API key, always both: a call for one but not the other is a mistake
+  if (is('bearerAuth', 'apiKey')) return 'bearer';
+  if (is('basicAuth')) return 'basic';
+  if (is('bearerAuth', 'apiKey', 'signedUrl')) return 'bearerOrSigned';
   throw new Error(`unsupported security requirement: ${JSON.stringify(requirements)}`);
 }
 

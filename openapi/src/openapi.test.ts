@@ -52,6 +52,8 @@ const SCHEMAS = [
   'MediaItem',
   'MediaItemRequest',
   'MediaItemsRequest',
+  'MediaItemsExistRequest',
+  'MediaItemsExist',
   'MediaItemCreated',
   'ConflictError',
   'Album',
@@ -66,6 +68,9 @@ const SCHEMAS = [
   'User',
   'UserRequest',
   'UserUpdateRequest',
+  'ApiKey',
+  'ApiKeyCreated',
+  'ApiKeyRequest',
   'Job',
   'JobCreateRequest',
   'JobUpdateRequest',
@@ -327,8 +332,9 @@ describe('openapi.yaml', () => {
       bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
       basicAuth: { type: 'http', scheme: 'basic' },
       signedUrl: { type: 'apiKey', in: 'query', name: 'sig' },
+      apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
     });
-    expect(doc.security).toEqual([{ bearerAuth: [] }]);
+    expect(doc.security).toEqual([{ bearerAuth: [] }, { apiKey: [] }]);
 
     for (const name of SCHEMAS) expect({ name, defined: !!schemas[name] }).toEqual({ name, defined: true });
     expect(schemas.Error).toMatchObject({ type: 'object', required: ['message'] });
@@ -406,7 +412,7 @@ describe('openapi.yaml', () => {
   it('describes the content calls (range, caching, signed URLs)', () => {
     for (const kind of ['original', 'preview', 'thumbnail']) {
       const { op, params } = byKey.get(`GET /v1/mediaItems/{id}/${kind}`)!;
-      expect(op.security).toEqual([{ bearerAuth: [] }, { signedUrl: [] }]);
+      expect(op.security).toEqual([{ bearerAuth: [] }, { apiKey: [] }, { signedUrl: [] }]);
       expect(
         params
           .filter((x) => x.in === 'query')
@@ -575,9 +581,13 @@ describe('index', () => {
     expect(classifySecurity(undefined)).toBe('none');
     expect(classifySecurity([])).toBe('none');
     expect(classifySecurity([{}])).toBe('none');
-    expect(classifySecurity([{ bearerAuth: [] }])).toBe('bearer');
+    expect(classifySecurity([{ bearerAuth: [] }, { apiKey: [] }])).toBe('bearer');
     expect(classifySecurity([{ basicAuth: [] }])).toBe('basic');
-    expect(classifySecurity([{ signedUrl: [] }, { bearerAuth: [] }])).toBe('bearerOrSigned');
+    expect(classifySecurity([{ signedUrl: [] }, { apiKey: [] }, { bearerAuth: [] }])).toBe('bearerOrSigned');
+    // a user's call without the API key (or the key without the token) is a contract mistake
+    expect(() => classifySecurity([{ bearerAuth: [] }])).toThrow(/unsupported/);
+    expect(() => classifySecurity([{ apiKey: [] }])).toThrow(/unsupported/);
+    expect(() => classifySecurity([{ bearerAuth: [] }, { signedUrl: [] }])).toThrow(/unsupported/);
     expect(() => classifySecurity([{ oauth: [] }])).toThrow(/unsupported/);
   });
 });

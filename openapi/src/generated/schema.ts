@@ -215,6 +215,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/mediaItems/exist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Which of these files the caller already has
+         * @description Takes up to 1,000 SHA-256 digests of files (64 lowercase hex characters each) and answers
+         *     those the caller's library already holds, with the id of the item holding each: a client
+         *     hashes its files and uploads only the others. Items in the trash count as existing (a
+         *     re-run never uploads a file twice; restore them from `/v1/trash`). Only the caller's own
+         *     items are looked at; duplicated digests in the request are answered once.
+         */
+        post: operations["mediaItemsExist"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/mediaItems/{id}": {
         parameters: {
             query?: never;
@@ -232,8 +256,10 @@ export interface paths {
         get: operations["getMediaItem"];
         /**
          * Update a media item
-         * @description Updates the given fields of a media item (`description`, `favourite`, `hidden`); fields
-         *     left out keep their value. At least one field is required. Answers `204` with no body.
+         * @description Updates the given fields of a media item (`description`, `favourite`, `hidden`,
+         *     `creationTime`, `latitude` with `longitude`); fields left out keep their value. At least
+         *     one field is required. A date or place set here wins over the file's own, and stays when
+         *     the item is processed again; `null` goes back to the file's. Answers `204` with no body.
          */
         put: operations["updateMediaItem"];
         post?: never;
@@ -1140,6 +1166,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/apiKeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's API keys
+         * @description The caller's API keys, newest first, without the keys themselves (they are shown once,
+         *     when made, and stored only as a hash). `lastUsedAt` is when a key last authenticated a
+         *     call (updated at most once a minute), `null` if never.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Make an API key
+         * @description Makes an API key for the caller, to send as `X-Api-Key: <key>` in place of a bearer token.
+         *     The answer is the only time `key` is shown: store it. At most 100 keys per user (`409`
+         *     beyond).
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/apiKeys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Resource id (uuid). */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description Revokes one of the caller's API keys: from the answer on, every gateway refuses it with
+         *     `401`. Answers `204`; `404` for a key that is not the caller's.
+         */
+        delete: operations["deleteApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/users": {
         parameters: {
             query?: never;
@@ -1603,6 +1681,48 @@ export interface components {
             favourite?: boolean;
             /** @example false */
             hidden?: boolean;
+            /**
+             * Format: date-time
+             * @description When the photo or video was taken, with its UTC offset (`Z` or `+02:00`); it wins over
+             *     the file's own date, also when the item is processed again. `null` goes back to the
+             *     file's date (the upload time when the file has none).
+             * @example 2019-07-14T16:30:00+02:00
+             */
+            creationTime?: string | null;
+            /**
+             * Format: double
+             * @description Where it was taken, with `longitude`: both or neither. They win over the file's position,
+             *     also when the item is processed again. Both `null` go back to the file's position.
+             * @example 52.3731
+             */
+            latitude?: number | null;
+            /**
+             * Format: double
+             * @description See `latitude`.
+             * @example 4.8922
+             */
+            longitude?: number | null;
+        };
+        MediaItemsExistRequest: {
+            /**
+             * @description SHA-256 digests of whole files, lowercase hex.
+             * @example [
+             *       "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+             *     ]
+             */
+            sha256: string[];
+        };
+        MediaItemsExist: {
+            /** @description The asked digests the caller's library holds, each with the item holding it. */
+            existing: {
+                /** @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 */
+                sha256: string;
+                /**
+                 * Format: uuid
+                 * @example 3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c
+                 */
+                id: string;
+            }[];
         };
         MediaItemsRequest: {
             /**
@@ -2156,6 +2276,42 @@ export interface components {
              * @example 2024-06-01T10:00:00Z
              */
             updatedAt: string;
+        };
+        /** @description An API key without its secret. */
+        ApiKey: {
+            /**
+             * Format: uuid
+             * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+             */
+            id: string;
+            /** @example laptop */
+            name: string;
+            /**
+             * Format: date-time
+             * @example 2024-06-01T10:00:00Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the key last authenticated a call (to the minute); `null` if never.
+             * @example 2024-06-02T08:30:00Z
+             */
+            lastUsedAt: string | null;
+        };
+        /** @description A new API key with its secret, shown only in this answer. */
+        ApiKeyCreated: components["schemas"]["ApiKey"] & {
+            /**
+             * @description The secret to send as `X-Api-Key`; never shown again.
+             * @example trove_3q2-7wEvAaXk1mD0cH9fJ4lN6pR8tV0xZ2bC5eG7iK9
+             */
+            key: string;
+        };
+        ApiKeyRequest: {
+            /**
+             * @description A name to tell the key apart by, e.g. the machine it is for.
+             * @example laptop
+             */
+            name: string;
         };
         UserRequest: {
             /** @example Alice Jansen */
@@ -3033,6 +3189,34 @@ export interface operations {
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             507: components["responses"]["InsufficientStorage"];
+        };
+    };
+    mediaItemsExist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MediaItemsExistRequest"];
+            };
+        };
+        responses: {
+            /** @description The digests the caller already has, in no particular order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MediaItemsExist"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getMediaItem: {
@@ -4534,6 +4718,84 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's API keys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The new key, with its secret shown this once. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Resource id (uuid). */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
