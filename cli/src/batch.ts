@@ -7,7 +7,11 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
 }
 
 /** Runs `fn` over the items, at most `concurrency` at a time; answers the results in the items' order. */
-export async function pool<T, R>(items: readonly T[], concurrency: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function pool<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const lane = async (): Promise<void> => {

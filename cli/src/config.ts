@@ -21,7 +21,8 @@ export interface Environment {
 const processEnvironment = (): Environment => ({ env: process.env, home: homedir() });
 
 export function configPath({ env, home }: Environment = processEnvironment()): string {
-  const base = env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : path.join(home, '.config');
+  const base =
+    env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : path.join(home, '.config');
   return path.join(base, 'trove', 'config.json');
 }
 

@@ -76,7 +76,11 @@ export interface RetryOptions {
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The wait before try `attempt + 1`: Retry-After when the server gave one, else exponential with full jitter. */
-export function backoffMs(err: unknown, attempt: number, { baseMs = 500, maxMs = 60_000, random = Math.random }: RetryOptions = {}): number {
+export function backoffMs(
+  err: unknown,
+  attempt: number,
+  { baseMs = 500, maxMs = 60_000, random = Math.random }: RetryOptions = {},
+): number {
   if (err instanceof HttpError && err.retryAfterMs !== undefined) return Math.min(err.retryAfterMs, maxMs);
   const ceiling = Math.min(maxMs, baseMs * 2 ** (attempt - 1));
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);

@@ -70,7 +70,9 @@ export async function walk(paths: readonly string[]): Promise<WalkResult> {
   for (const given of paths) {
     const absolute = path.resolve(given);
     const info = await stat(absolute).catch((err: NodeJS.ErrnoException) => {
-      throw new Error(err.code === 'ENOENT' ? `no such file or folder: ${given}` : `cannot read ${given}: ${err.message}`);
+      throw new Error(
+        err.code === 'ENOENT' ? `no such file or folder: ${given}` : `cannot read ${given}: ${err.message}`,
+      );
     });
     if (info.isDirectory()) await visit(absolute);
     else if (info.isFile()) await addFile(absolute, info.size);

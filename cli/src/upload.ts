@@ -1,0 +1,213 @@
+/**
+ * `trove upload`: walk, hash, ask the server which it has, send the rest, file them in albums.
+ *
+ * A re-run finishes an interrupted one without sending anything twice: what the server holds is asked by content
+ * (SHA-256), and an item only exists once its upload was whole (the gateway keeps nothing of a cut-off body), so a
+ * file killed mid-way is simply sent again. Album filing is repeated for every file, the already-uploaded included,
+ * so a run killed between the upload and the album call leaves nothing out of its album either.
+ *
+ * Work goes in batches of ≤ 1,000 files (the `exist` call's limit): while one batch uploads, the next is hashed.
+ */
+import path from 'node:path';
+import { chunk, pool } from './batch';
+import type { FoundFile } from './walk';
+import { walk } from './walk';
+import { sha256File } from './hash';
+import type { Reporter, Summary } from './report';
+import { HttpError } from './retry';
+
+/** What the upload needs of the server (TroveApi, or a fake). */
+export interface Library {
+  existing(sha256: string[]): Promise<Map<string, string>>;
+  upload(file: string, onBytes: (n: number) => void): Promise<{ id: string; duplicate: boolean }>;
+  albums(): Promise<Array<{ id: string; name: string }>>;
+  createAlbum(name: string): Promise<{ id: string; name: string }>;
+  addToAlbum(albumId: string, mediaItems: string[]): Promise<void>;
+}
+
+export interface UploadOptions {
+  /** Every file into this album (made when the caller has none of that name). */
+  album?: string;
+  /** Each file into an album named after the folder holding it. */
+  albumPerFolder?: boolean;
+  concurrency: number;
+  /** Walk, hash and ask, but send nothing. */
+  dryRun?: boolean;
+  /** Files per exist call (≤ 1,000). */
+  batchSize?: number;
+}
+
+export const EXIST_BATCH = 1000;
+
+type Hashed = { file: FoundFile; sha256: string } | { file: FoundFile; error: Error };
+
+/** The album a file goes to, or none. */
+function albumOf(file: FoundFile, options: UploadOptions): string | undefined {
+  if (options.album) return options.album;
+  if (options.albumPerFolder) return path.basename(file.folder) || file.folder;
+  return undefined;
+}
+
+/** Finds albums by name (the caller's first of that name), making the missing ones; one lookup of the list per run. */
+class Albums {
+  private byName?: Map<string, string>;
+  constructor(private readonly library: Library) {}
+  async id(name: string): Promise<string> {
+    if (!this.byName) {
+      this.byName = new Map();
+      for (const a of await this.library.albums()) if (!this.byName.has(a.name)) this.byName.set(a.name, a.id);
+    }
+    let id = this.byName.get(name);
+    if (!id) {
+      id = (await this.library.createAlbum(name)).id;
+      this.byName.set(name, id);
+    }
+    return id;
+  }
+}
+
+const reason = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+export interface UploadSummary extends Summary {
+  /** With --dry-run: the files that would be sent. */
+  new?: number;
+  /** Albums that could not be made or added to (their files are in the library: a re-run files them). */
+  albumErrors?: number;
+}
+
+export async function upload(
+  paths: string[],
+  library: Library,
+  report: Reporter,
+  options: UploadOptions,
+): Promise<UploadSummary> {
+  const summary: UploadSummary = { uploaded: 0, skipped: 0, failed: 0 };
+  const found = await walk(paths);
+  const totalBytes = found.files.reduce((n, f) => n + f.size, 0);
+  report.found(found.files.length, totalBytes, found.hidden, found.unsupported);
+
+  const albums = new Albums(library);
+  const concurrency = Math.max(1, options.concurrency);
+  const hash = (files: FoundFile[]): Promise<Hashed[]> =>
+    pool(files, concurrency, async (file) => {
+      try {
+        return { file, sha256: await sha256File(file.path) };
+      } catch (err) {
+        return { file, error: err as Error };
+      }
+    });
+
+  const batches = chunk(found.files, Math.min(options.batchSize ?? EXIST_BATCH, EXIST_BATCH));
+  let hashing = batches.length ? hash(batches[0]) : undefined;
+  for (let b = 0; b < batches.length; b++) {
+    const hashed = await hashing!;
+    hashing = b + 1 < batches.length ? hash(batches[b + 1]) : undefined;
+
+    const ready: Array<{ file: FoundFile; sha256: string }> = [];
+    for (const h of hashed) {
+      if ('error' in h) {
+        summary.failed++;
+        report.done(h.file.path, 'failed', h.file.size, `cannot read: ${h.error.message}`);
+      } else ready.push(h);
+    }
+    let have: Map<string, string>;
+    try {
+      have = ready.length ? await library.existing([...new Set(ready.map((r) => r.sha256))]) : new Map();
+    } catch (err) {
+      for (const r of ready) report.done(r.file.path, 'failed', r.file.size, reason(err));
+      summary.failed += ready.length;
+      continue;
+    }
+
+    // Item id of each file done (uploaded or already there), for the albums.
+    const filed: Array<{ file: FoundFile; id: string }> = [];
+    // The same content twice in a batch: sent once, the copies wait for it.
+    const sending = new Map<string, Promise<string | undefined>>();
+    await pool(ready, concurrency, async ({ file, sha256 }) => {
+      const existingId = have.get(sha256);
+      if (existingId) {
+        summary.skipped++;
+        report.done(file.path, 'skipped', file.size);
+        filed.push({ file, id: existingId });
+        return;
+      }
+      const earlier = sending.get(sha256);
+      if (earlier) {
+        const id = await earlier;
+        if (id) {
+          summary.skipped++;
+          report.done(file.path, 'skipped', file.size);
+          filed.push({ file, id });
+          return;
+        }
+      }
+      if (options.dryRun) {
+        report.done(file.path, 'new', file.size);
+        summary.new = (summary.new ?? 0) + 1;
+        return;
+      }
+      const attempt = library
+        .upload(file.path, (n) => report.sent(n))
+        .then(
+          (r) => ({ ok: true as const, ...r }),
+          (err: unknown) => ({ ok: false as const, err }),
+        );
+      sending.set(
+        sha256,
+        attempt.then((r) => (r.ok ? r.id : undefined)),
+      );
+      const result = await attempt;
+      if (result.ok) {
+        filed.push({ file, id: result.id });
+        if (result.duplicate) {
+          summary.skipped++;
+          report.done(file.path, 'skipped', file.size);
+        } else {
+          summary.uploaded++;
+          report.done(file.path, 'uploaded', file.size);
+        }
+      } else if (
+        result.err instanceof HttpError &&
+        result.err.status === 400 &&
+        /unsupported file type/.test(result.err.message)
+      ) {
+        // The name said photo or video, the content did not (a TypeScript `.ts`, a renamed document): not a failure.
+        report.done(file.path, 'unsupported', file.size, reason(result.err));
+      } else {
+        summary.failed++;
+        report.done(file.path, 'failed', file.size, reason(result.err));
+      }
+    });
+
+    if (!options.dryRun) await fileInAlbums(filed, albums, library, report, options, summary);
+  }
+  return summary;
+}
+
+async function fileInAlbums(
+  filed: Array<{ file: FoundFile; id: string }>,
+  albums: Albums,
+  library: Library,
+  report: Reporter,
+  options: UploadOptions,
+  summary: UploadSummary,
+): Promise<void> {
+  const byAlbum = new Map<string, Array<{ file: FoundFile; id: string }>>();
+  for (const f of filed) {
+    const name = albumOf(f.file, options);
+    if (name === undefined) continue;
+    byAlbum.set(name, [...(byAlbum.get(name) ?? []), f]);
+  }
+  for (const [name, entries] of byAlbum) {
+    // Album order follows the walk's (names sorted), not the order uploads happened to finish in.
+    entries.sort((a, b) => (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0));
+    try {
+      const id = await albums.id(name);
+      for (const ids of chunk([...new Set(entries.map((e) => e.id))], EXIST_BATCH)) await library.addToAlbum(id, ids);
+    } catch (err) {
+      // The items are in the library; only their album is missing. A re-run files them (they count as skipped then).
+      report.note(`album ${name}: ${reason(err)}`);
+      summary.albumErrors = (summary.albumErrors ?? 0) + 1;
+    }
+  }
+}
