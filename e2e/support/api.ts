@@ -34,10 +34,11 @@ const freshClientAddress: Middleware = {
   },
 };
 
-export type Credentials = { bearer: string } | { basic: { username: string; password: string } };
+export type Credentials = { bearer: string } | { basic: { username: string; password: string } } | { apiKey: string };
 
-/** The Authorization header of `credentials`. */
-export function authorization(credentials: Credentials): { Authorization: string } {
+/** The Authorization header of `credentials` (X-Api-Key for an API key). */
+export function authorization(credentials: Credentials): { Authorization: string } | { 'X-Api-Key': string } {
+  if ('apiKey' in credentials) return { 'X-Api-Key': credentials.apiKey };
   if ('bearer' in credentials) return { Authorization: `Bearer ${credentials.bearer}` };
   const { username, password } = credentials.basic;
   return { Authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` };

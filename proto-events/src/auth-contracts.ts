@@ -1,5 +1,11 @@
 import { defineEvent, defineRpc } from './contract';
 import type {
+  ApiKeyCreateRequestV1,
+  ApiKeyListV1,
+  ApiKeyOwnerV1,
+  ApiKeyResolveRequestV1,
+  ApiKeyUserRequestV1,
+  ApiKeyV1,
   AuthSetupStatusV1,
   CreateUserRequestV1,
   EmptyV1,
@@ -14,6 +20,12 @@ import type {
   UserListV1,
   UserV1,
 } from './generated/types';
+import apiKeyCreateRequestV1 from './schemas/auth-api-key-create-request.v1.json';
+import apiKeyListV1 from './schemas/auth-api-key-list.v1.json';
+import apiKeyOwnerV1 from './schemas/auth-api-key-owner.v1.json';
+import apiKeyResolveRequestV1 from './schemas/auth-api-key-resolve-request.v1.json';
+import apiKeyUserRequestV1 from './schemas/auth-api-key-user-request.v1.json';
+import apiKeyV1 from './schemas/auth-api-key.v1.json';
 import loginRequestV1 from './schemas/auth-login-request.v1.json';
 import logoutRequestV1 from './schemas/auth-logout-request.v1.json';
 import refreshRequestV1 from './schemas/auth-refresh-request.v1.json';
@@ -30,8 +42,8 @@ import userFeaturesV1 from './schemas/user-features.v1.json';
 import userV1 from './schemas/user.v1.json';
 import { registerSchemas } from './validate';
 
-// Schemas other schemas point at with `$ref`: a user's features.
-registerSchemas([userFeaturesV1]);
+// Schemas other schemas point at with `$ref`: a user's features, an API key.
+registerSchemas([userFeaturesV1, apiKeyV1]);
 
 export const loginRpc = defineRpc<LoginRequestV1, TokenPairV1>({
   subject: 'trove.v1.auth.login',
@@ -119,6 +131,44 @@ export const setupStatusRpc = defineRpc<EmptyV1, AuthSetupStatusV1>({
   response: setupStatusV1,
 });
 
+export const createApiKeyRpc = defineRpc<ApiKeyCreateRequestV1, ApiKeyV1>({
+  subject: 'trove.v1.auth.apiKeys.create',
+  service: 'auth',
+  callers: ['gateway'],
+  summary: 'Makes an API key for a user: the answer holds the secret (`key`) this once; only its SHA-256 is stored.',
+  request: apiKeyCreateRequestV1,
+  response: apiKeyV1,
+});
+
+export const listApiKeysRpc = defineRpc<ApiKeyUserRequestV1, ApiKeyListV1>({
+  subject: 'trove.v1.auth.apiKeys.list',
+  service: 'auth',
+  callers: ['gateway'],
+  summary: "A user's API keys, newest first, without their secrets.",
+  request: apiKeyUserRequestV1,
+  response: apiKeyListV1,
+});
+
+export const deleteApiKeyRpc = defineRpc<ApiKeyUserRequestV1, EmptyV1>({
+  subject: 'trove.v1.auth.apiKeys.delete',
+  service: 'auth',
+  callers: ['gateway'],
+  summary:
+    "Revokes one of a user's API keys (NOT_FOUND for another's): `session.<keyId>` goes into the revocation bucket first, so every gateway refuses it at once.",
+  request: apiKeyUserRequestV1,
+  response: emptyV1,
+});
+
+export const resolveApiKeyRpc = defineRpc<ApiKeyResolveRequestV1, ApiKeyOwnerV1>({
+  subject: 'trove.v1.auth.apiKeys.resolve',
+  service: 'auth',
+  callers: ['gateway'],
+  summary:
+    "Whose API key has this SHA-256 (UNAUTHORIZED when none): the gateway's X-Api-Key check; notes when the key was last used.",
+  request: apiKeyResolveRequestV1,
+  response: apiKeyOwnerV1,
+});
+
 export const userDeletedEvent = defineEvent<UserDeletedV1>({
   subject: 'events.v1.user.deleted',
   publishers: ['auth'],
@@ -137,5 +187,9 @@ export const authContracts = [
   updateUserRpc,
   deleteUserRpc,
   setupStatusRpc,
+  createApiKeyRpc,
+  listApiKeysRpc,
+  deleteApiKeyRpc,
+  resolveApiKeyRpc,
   userDeletedEvent,
 ];

@@ -1,6 +1,8 @@
 import { STREAMS, deadLetterSubject, defineEvent, defineRpc, defineWork } from './contract';
 import type { MessageContract } from './contract';
 import type {
+  MediaExistRequestV1,
+  MediaExistV1,
   ContentLocationV1,
   CreateMediaItemRequestV1,
   EmptyV1,
@@ -41,6 +43,8 @@ import updateMediaItemRequestV1 from './schemas/media-update-request.v1.json';
 import yearsAgoRequestV1 from './schemas/media-years-ago-request.v1.json';
 import walkMediaItemsRequestV1 from './schemas/media-walk-request.v1.json';
 import mediaItemWalkV1 from './schemas/media-walk.v1.json';
+import mediaExistRequestV1 from './schemas/media-exist-request.v1.json';
+import mediaExistV1 from './schemas/media-exist.v1.json';
 import mediaUsageRequestV1 from './schemas/media-usage-request.v1.json';
 import mediaUsageV1 from './schemas/media-usage.v1.json';
 import { mediaMetadataSchema } from './media-metadata';
@@ -188,6 +192,16 @@ export const walkMediaItemsRpc = defineRpc<WalkMediaItemsRequestV1, MediaItemWal
   response: mediaItemWalkV1,
 });
 
+export const mediaExistRpc = defineRpc<MediaExistRequestV1, MediaExistV1>({
+  subject: 'trove.v1.media.exist',
+  service: 'media',
+  callers: ['gateway'],
+  summary:
+    "Which of these SHA-256 digests the user already has (trashed items count), with the items' ids: an uploader skips them.",
+  request: mediaExistRequestV1,
+  response: mediaExistV1,
+});
+
 export const mediaUsageRpc = defineRpc<MediaUsageRequestV1, MediaUsageV1>({
   subject: 'trove.v1.media.usage',
   service: 'media',
@@ -255,6 +269,7 @@ export const mediaContracts = [
   listMediaItemsRpc,
   updateMediaItemRpc,
   setMediaFlagRpc,
+  mediaExistRpc,
   mediaUsageRpc,
   yearsAgoRpc,
   getMediaItemsRpc,

@@ -1,5 +1,9 @@
 import {
+  createApiKeyRpc,
   createUserRpc,
+  deleteApiKeyRpc,
+  listApiKeysRpc,
+  resolveApiKeyRpc,
   deleteUserRpc,
   getUserRpc,
   listUsersRpc,
@@ -11,14 +15,15 @@ import {
 } from '@trove/proto-events';
 import { rpcCommand, rpcHandler } from '@trove/kit';
 import type { AnyRpcHandler } from '@trove/kit';
+import type { ApiKeysService } from './api-keys/service';
 import type { SessionsService } from './sessions/service';
 import type { UsersService } from './users/service';
 
 /**
  * The auth service's RPCs, one line each: login, refresh, logout and the setup status (no user yet?) for anyone;
- * user administration for the administrator (the gateway checks).
+ * user administration for the administrator (the gateway checks); a user's API keys, and whose key a hash is.
  */
-export function authHandlers(sessions: SessionsService, users: UsersService): AnyRpcHandler[] {
+export function authHandlers(sessions: SessionsService, users: UsersService, apiKeys: ApiKeysService): AnyRpcHandler[] {
   return [
     rpcHandler(loginRpc, (req) => sessions.login(req)),
     rpcHandler(refreshRpc, ({ refreshToken }) => sessions.refresh(refreshToken)),
@@ -29,5 +34,9 @@ export function authHandlers(sessions: SessionsService, users: UsersService): An
     rpcHandler(updateUserRpc, (req) => users.update(req)),
     rpcCommand(deleteUserRpc, ({ id }) => users.delete(id)),
     rpcHandler(setupStatusRpc, async () => ({ needsSetup: await users.needsSetup() })),
+    rpcHandler(createApiKeyRpc, ({ userId, name }) => apiKeys.create(userId, name)),
+    rpcHandler(listApiKeysRpc, async ({ userId }) => ({ apiKeys: await apiKeys.list(userId) })),
+    rpcCommand(deleteApiKeyRpc, ({ userId, id }) => apiKeys.delete(userId, id ?? '')),
+    rpcHandler(resolveApiKeyRpc, ({ keyHash }) => apiKeys.resolve(keyHash)),
   ];
 }

@@ -1,5 +1,7 @@
 import type { CommonConfig, ConfigOf, WireDeps, Wiring } from '@trove/kit';
 import type { authSpec } from './config';
+import { ApiKeysRepository } from './api-keys/repository';
+import { ApiKeysService } from './api-keys/service';
 import { authHandlers } from './handlers';
 import { LoginLimits } from './login/limits';
 import { LoginRateLimiter } from './login/rate-limit';
@@ -19,6 +21,7 @@ export interface AuthDeps extends WireDeps {
 export interface Auth extends Wiring {
   sessions: SessionsService;
   users: UsersService;
+  apiKeys: ApiKeysService;
   /** What housekeeping purges. */
   sessionsRepository: SessionsRepository;
   limits: LoginLimits;
@@ -44,14 +47,22 @@ export async function wire({ bus, store, log, config }: AuthDeps): Promise<Auth>
   );
   const repositories = { users: usersRepository, sessions: sessionsRepository, revocations, log };
   const sessions = new SessionsService({ ...repositories, tokens, limits });
-  const users = new UsersService({ ...repositories, events: bus, defaultQuotaBytes: config.defaultQuotaBytes ?? null });
+  const apiKeysRepository = await ApiKeysRepository.open(store);
+  const users = new UsersService({
+    ...repositories,
+    apiKeys: apiKeysRepository,
+    events: bus,
+    defaultQuotaBytes: config.defaultQuotaBytes ?? null,
+  });
+  const apiKeys = new ApiKeysService({ keys: apiKeysRepository, users: usersRepository, revocations, log });
   return {
     sessions,
     users,
+    apiKeys,
     sessionsRepository,
     limits,
-    description: 'users, passwords and sessions',
-    handlers: authHandlers(sessions, users),
+    description: 'users, passwords, sessions and API keys',
+    handlers: authHandlers(sessions, users, apiKeys),
     consume: async () => [],
   };
 }

@@ -20,6 +20,7 @@ import { RecentFeatures, RecentLookups } from './features/recent-features';
 import { gatewayRoutes } from './routes/route-table';
 import type { AccessTokenVerifier } from './security/access-tokens';
 import type { AdminCredentials } from './security/admin-credentials';
+import type { ApiKeyResolver } from './security/api-keys';
 import { authenticate } from './security/authenticate';
 import { RateLimiter } from './security/rate-limiter';
 import { SharingAdmission } from './security/sharing-admission';
@@ -37,6 +38,8 @@ export interface AppDeps {
   jsonBodyLimit: string;
   admin: AdminCredentials;
   tokens: AccessTokenVerifier;
+  /** Resolves `X-Api-Key` through the auth service (absent: API keys are refused). */
+  apiKeys?: ApiKeyResolver;
   /** Each user's effective features (their own, minus what is off for everybody). */
   features: UserFeatures;
   validateResponses: boolean;
@@ -59,6 +62,8 @@ export interface AppLimits {
   diskUsageCacheMs: number;
   /** Failed administrator logins per minute and client address. */
   adminAuthFailuresPerMinute: number;
+  /** Failed API keys (`X-Api-Key`) per minute and client address. */
+  apiKeyFailuresPerMinute: number;
   /** Anonymous shared-album calls per minute and client address that find an album. */
   sharingCallsPerMinute: number;
   /** Anonymous shared-album calls per minute and client address answered 404 (counted apart). */
@@ -103,6 +108,8 @@ export function createApp(deps: AppDeps): express.Express {
       tokens: deps.tokens,
       signedUrls: (req) => deps.contentUrls.verify(req),
       adminFailures,
+      apiKeys: deps.apiKeys,
+      apiKeyFailures: new RateLimiter({ limit: limits.apiKeyFailuresPerMinute }),
       clientAddresses: deps.clientAddresses,
     }),
   );

@@ -61,6 +61,8 @@ export const gatewaySpec = {
   diskUsageCacheSeconds: int('TROVE_DISK_USAGE_CACHE_SECONDS', { default: 60, min: 0, max: 86400 }),
   /** Failed administrator logins (basic auth) per minute and client address before 429. */
   adminAuthFailureLimit: int('TROVE_ADMIN_AUTH_FAILURE_LIMIT', { default: 10, min: 1 }),
+  /** Failed API keys (`X-Api-Key`) per minute and client address before 429. */
+  apiKeyFailureLimit: int('TROVE_API_KEY_FAILURE_LIMIT', { default: 10, min: 1 }),
   /** Anonymous shared-album calls per minute and client address before 429. */
   sharingRateLimit: int('TROVE_SHARING_RATE_LIMIT', { default: 120, min: 1 }),
   /** Anonymous shared-album calls answered 404 per minute and client address before 429 (a bucket apart). */

@@ -10,6 +10,7 @@ import { loadClientAddresses } from './http/client-address';
 import { listen } from './http/server';
 import { AccessTokenVerifier, loadJwtSecret } from './security/access-tokens';
 import { loadAdminCredentials } from './security/admin-credentials';
+import { ApiKeyResolver, apiKeyLookupOverBus } from './security/api-keys';
 import { RevocationList } from './security/revocations';
 
 void runService({
@@ -38,6 +39,7 @@ void runService({
       jsonBodyLimit: config.jsonBodyLimit,
       admin,
       tokens: new AccessTokenVerifier(jwtSecret, revocations),
+      apiKeys: new ApiKeyResolver(apiKeyLookupOverBus(bus), revocations),
       features: new UserFeatures(
         bus,
         configOrExit('gateway', () => globallyOff(config)),
@@ -52,6 +54,7 @@ void runService({
         uploadIdleTimeoutMs: config.uploadIdleTimeoutSeconds * 1000,
         diskUsageCacheMs: config.diskUsageCacheSeconds * 1000,
         adminAuthFailuresPerMinute: config.adminAuthFailureLimit,
+        apiKeyFailuresPerMinute: config.apiKeyFailureLimit,
         sharingCallsPerMinute: config.sharingRateLimit,
         sharingMissesPerMinute: config.sharingMissRateLimit,
       },

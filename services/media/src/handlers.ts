@@ -1,5 +1,6 @@
 import {
   createMediaItemRpc,
+  mediaExistRpc,
   mediaUsageRpc,
   getMediaItemRpc,
   getMediaItemsRpc,
@@ -27,5 +28,6 @@ export function mediaHandlers(media: MediaItemsService): AnyRpcHandler[] {
     rpcHandler(locateContentRpc, (req) => media.locate(req)),
     rpcHandler(walkMediaItemsRpc, (req) => media.walk(req)),
     rpcHandler(mediaUsageRpc, (req) => media.usageOf(req.userId)),
+    rpcHandler(mediaExistRpc, (req) => media.existing(req.userId, req.sha256)),
   ];
 }

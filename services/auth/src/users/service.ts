@@ -2,6 +2,7 @@ import { completeFeatures, USER_FEATURES, userDeletedEvent } from '@trove/proto-
 import type { CreateUserRequestV1, FeatureSet, UpdateUserRequestV1, UserV1 } from '@trove/proto-events';
 import { badRequest, notFound } from '@trove/kit';
 import type { EventPublisher, Logger } from '@trove/kit';
+import type { ApiKeysRepository } from '../api-keys/repository';
 import type { Revocations } from '../ports/revocations';
 import type { SessionsRepository } from '../sessions/repository';
 import { hashPassword } from './passwords';
@@ -14,6 +15,8 @@ export interface UsersDeps {
   users: UsersRepository;
   sessions: SessionsRepository;
   revocations: Revocations;
+  /** The users' API keys: a deletion removes them (the user's revocation has stopped them already). */
+  apiKeys?: ApiKeysRepository;
   /** Where events.v1.user.deleted goes (the bus; a recorder in unit tests). */
   events: EventPublisher;
   log: Logger;
@@ -116,7 +119,8 @@ export class UsersService {
    * Deletes a user in steps that are each safe to repeat, so a deletion interrupted half-way (crash,
    * NATS hiccup) is finished by a retry or at the next start (`resumeDeletions`):
    * 1. mark the user as deleting (from now on it is "not found" and cannot log in);
-   * 2. revoke its access tokens at once (revocation bucket) and delete its sessions (refresh tokens);
+   * 2. revoke its access tokens and API keys at once (revocation bucket) and delete its sessions (refresh tokens)
+   *    and API keys;
    * 3. publish events.v1.user.deleted (de-duplicated by id) so the other services remove its data;
    * 4. remove the account.
    */
@@ -140,6 +144,7 @@ export class UsersService {
     const deletedAt = (user.deletingAt ?? new Date()).toISOString();
     await revocations.revokeUser(user._id);
     await sessions.deleteOfUser(user._id);
+    await this.deps.apiKeys?.deleteAllOfUser(user._id);
     await events.publish(userDeletedEvent, { userId: user._id, deletedAt }, { msgId: `user-deleted-${user._id}` });
     await users.remove(user._id);
     log.info({ deletedUserId: user._id }, 'user deleted');

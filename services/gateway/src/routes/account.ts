@@ -1,8 +1,9 @@
-import { getUserRpc, mediaUsageRpc } from '@trove/proto-events';
+import { createApiKeyRpc, deleteApiKeyRpc, getUserRpc, listApiKeysRpc, mediaUsageRpc } from '@trove/proto-events';
 import type { Bus } from '@trove/kit';
 import type { OperationRouter } from '../openapi/operation-router';
 import { schemaFields } from '../openapi/schema-fields';
 import { requireUser } from '../security/authenticate';
+import { userAnswer, userCommand } from './user-calls';
 
 export interface AccountRouteDeps {
   bus: Bus;
@@ -22,4 +23,23 @@ export function accountRoutes(routes: OperationRouter, deps: AccountRouteDeps): 
     ]);
     res.json(schemaFields('Account', { ...user, usageBytes: usage.usageBytes }));
   });
+
+  // API keys: the auth service keeps them; the secret is in the create answer only.
+  routes.handle(
+    'createApiKey',
+    userAnswer(async (req, userId) => {
+      const created = await deps.bus.request(createApiKeyRpc, { userId, name: req.body.name });
+      return { ...schemaFields('ApiKey', created), key: created.key ?? '' };
+    }, 201),
+  );
+  routes.handle(
+    'listApiKeys',
+    userAnswer(async (_req, userId) =>
+      (await deps.bus.request(listApiKeysRpc, { userId })).apiKeys.map((k) => schemaFields('ApiKey', k)),
+    ),
+  );
+  routes.handle(
+    'deleteApiKey',
+    userCommand((req, userId) => deps.bus.request(deleteApiKeyRpc, { userId, id: req.params.id })),
+  );
 }

@@ -2,6 +2,7 @@ import {
   getMediaItemRpc,
   listMediaItemsRpc,
   locateContentRpc,
+  mediaExistRpc,
   setMediaFlagRpc,
   updateMediaItemRpc,
   yearsAgoRpc,
@@ -93,6 +94,10 @@ export function mediaRoutes(routes: OperationRouter, deps: MediaRouteDeps): void
         ...requestedChanges('MediaItemRequest', req.body),
       }),
     ),
+  );
+  routes.handle(
+    'mediaItemsExist',
+    userAnswer((req, userId) => deps.bus.request(mediaExistRpc, { userId, sha256: req.body.sha256 })),
   );
   routes.handle(
     'deleteMediaItem',

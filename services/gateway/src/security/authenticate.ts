@@ -1,9 +1,10 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { REVOCATIONS } from '@trove/proto-events';
 import { AppError, currentContext, runWithContext, unauthorized } from '@trove/kit';
 import type { ClientAddresses } from '../http/client-address';
 import type { OperationMatcher } from '../openapi/operation-matcher';
 import type { AccessClaims, AccessTokenVerifier } from './access-tokens';
+import type { ApiKeyResolver } from './api-keys';
 import type { AdminCredentials } from './admin-credentials';
 import { parseBasicAuth, parseBearer } from './authorization-header';
 import { tooManyRequests } from './rate-limiter';
@@ -30,6 +31,10 @@ export interface AuthenticateDeps {
   signedUrls?: SignedUrlCheck;
   /** Failed administrator logins per client address: over the limit every attempt answers 429. */
   adminFailures: RateLimiter;
+  /** Resolves `X-Api-Key` (absent: keys are refused). */
+  apiKeys?: ApiKeyResolver;
+  /** Failed API keys per client address: over the limit every key answers 429 (like failed logins). */
+  apiKeyFailures?: RateLimiter;
   clientAddresses: ClientAddresses;
 }
 
@@ -64,6 +69,9 @@ export function authenticate(deps: AuthenticateDeps): RequestHandler {
     }
 
     const token = parseBearer(header);
+    const apiKey = header ? undefined : req.get('x-api-key');
+    // An API key acts as its user wherever a bearer token may (never on the administrator's calls above).
+    if (apiKey !== undefined) return authenticateKey(deps, apiKey, req, res, next);
     const signed = !token && operation.security === 'bearerOrSigned' ? deps.signedUrls?.(req) : false;
     if (signed) {
       if ('sid' in signed) {
@@ -85,6 +93,26 @@ export function authenticate(deps: AuthenticateDeps): RequestHandler {
     // Every log line of the request names the user.
     runWithContext({ ...currentContext(), userId: claims.userId }, next);
   };
+}
+
+/**
+ * `X-Api-Key`: the key's user, as a principal like a token's with the key's id as its session (the
+ * content URLs answers carry are made for it and die with it). Failures count per client address.
+ */
+function authenticateKey(deps: AuthenticateDeps, key: string, req: Request, res: Response, next: NextFunction): void {
+  const client = deps.clientAddresses.keyOf(req);
+  const limit = deps.apiKeyFailures?.check(client);
+  if (limit && !limit.allowed) return next(tooManyRequests('too many failed attempts', limit.retryAfterSeconds));
+  if (!deps.tokens.revocations.current()) return next(revocationsUnavailable());
+  if (!deps.apiKeys) return deny(res, CHALLENGE.bearer);
+  deps.apiKeys.resolve(key).then((owner) => {
+    if (!owner) {
+      deps.apiKeyFailures?.take(client);
+      return deny(res, CHALLENGE.bearer);
+    }
+    setPrincipal(res, { kind: 'user', userId: owner.userId, sessionId: owner.keyId });
+    runWithContext({ ...currentContext(), userId: owner.userId }, next);
+  }, next);
 }
 
 /** 503 with Retry-After: the gateway cannot tell a revoked token from a valid one right now. */

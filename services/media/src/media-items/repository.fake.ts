@@ -70,6 +70,11 @@ export class FakeMediaItems implements MediaItems {
     return this.copies(this.mine(userId, ids));
   }
 
+  async withContents(userId: string, sha256: string[]): Promise<Array<{ id: string; sha256: string }>> {
+    const wanted = new Set(sha256);
+    return this.where((d) => d.userId === userId && wanted.has(d.sha256)).map((d) => ({ id: d._id, sha256: d.sha256 }));
+  }
+
   async sizeOfUser(userId: string): Promise<number> {
     return this.where((d) => d.userId === userId).reduce((sum, d) => sum + d.size, 0);
   }

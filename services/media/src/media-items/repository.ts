@@ -101,6 +101,13 @@ export class MediaItemsRepository {
     return this.many({ userId, _id: { $in: ids } });
   }
 
+  /** The user's items (trashed ones too) with one of these contents: id and digest only. */
+  async withContents(userId: string, sha256: string[]): Promise<Array<{ id: string; sha256: string }>> {
+    // The unique (userId, sha256) index answers it; at most one item per digest.
+    const found = await this.items.find({ userId, sha256: { $in: sha256 } });
+    return found.map((d) => ({ id: d._id, sha256: d.sha256 }));
+  }
+
   /** How many of `ids` are the user's. */
   async countOwned(userId: string, ids: string[]): Promise<number> {
     return this.items.count({ userId, _id: { $in: ids } });

@@ -112,6 +112,16 @@ export class MediaItemsService {
   }
 
   /** The user's bytes of originals, trash included. */
+  /**
+   * Which of these contents the user already has, trashed items included: an uploader skips them, and
+   * an upload of one would be refused as a duplicate anyway (restore it from the trash instead).
+   */
+  async existing(userId: string, sha256: string[]): Promise<{ existing: Array<{ sha256: string; id: string }> }> {
+    const unique = [...new Set(sha256)];
+    if (unique.length === 0) return { existing: [] };
+    return { existing: await this.items.withContents(userId, unique) };
+  }
+
   async usageOf(userId: string): Promise<{ usageBytes: number }> {
     return { usageBytes: await this.deps.usage.of(userId) };
   }
