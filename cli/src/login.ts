@@ -14,7 +14,7 @@ export interface Terminal {
   output: Writable;
 }
 
-/** Asks the user for a name and a password: the password not echoed on a terminal; from a pipe, two lines. */
+/** Asks the user for a name and a password: the password not echoed on a terminal; from a pipe, its first two lines. */
 export async function askCredentials({ input, output }: Terminal): Promise<{ username: string; password: string }> {
   const terminal = Boolean(input.isTTY);
   let muted = false;
@@ -27,7 +27,8 @@ export async function askCredentials({ input, output }: Terminal): Promise<{ use
   };
   const lines = rl[Symbol.asyncIterator]();
   const ask = async (question: string): Promise<string> => {
-    output.write(question);
+    // From a pipe (a script), the answers are the first two lines: no one reads the questions.
+    if (terminal) output.write(question);
     const next = await lines.next();
     if (next.done) throw new Error('no answer on standard input');
     return String(next.value);
