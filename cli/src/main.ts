@@ -1,6 +1,6 @@
 /**
  * `trove`: the command line of a Trove library. Exit status: 0 when everything went, 1 when some file failed (run it
- * again: it picks up where it stopped), 2 when it could not start (usage, configuration, server unreachable).
+ * again: it picks up where it stopped), 2 when it could not start (usage, configuration, a login that failed).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -32,9 +32,17 @@ async function run(action: () => Promise<number>): Promise<void> {
   try {
     process.exitCode = await action();
   } catch (err) {
-    process.stderr.write(`trove: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`trove: ${describe(err)}\n`);
     process.exitCode = 2;
   }
+}
+
+/** An error as one line: fetch's bare `fetch failed` says what the network said. */
+function describe(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = (err as { cause?: unknown }).cause;
+  if (err.message === 'fetch failed' && cause instanceof Error) return `cannot reach the server: ${cause.message}`;
+  return err.message;
 }
 
 export function program(): Command {
