@@ -8,6 +8,7 @@ import {
   yearsAgoRpc,
 } from '@trove/proto-events';
 import type { ListMediaItemsRequestV1, SetMediaFlagRequestV1 } from '@trove/proto-events';
+import { badRequest } from '@trove/kit';
 import type { BlobStore, Bus, Logger } from '@trove/kit';
 import type { ContentUrls, RequestOrigin } from '../content/content-urls';
 import { serveBlob } from '../content/serve-blob';
@@ -87,13 +88,13 @@ export function mediaRoutes(routes: OperationRouter, deps: MediaRouteDeps): void
   );
   routes.handle(
     'updateMediaItem',
-    userCommand((req, userId) =>
-      deps.bus.request(updateMediaItemRpc, {
-        userId,
-        id: req.params.id,
-        ...requestedChanges('MediaItemRequest', req.body),
-      }),
-    ),
+    userCommand((req, userId) => {
+      const { creationTime, latitude, longitude, ...changes } = requestedChanges('MediaItemRequest', req.body);
+      // Declared in the contract (issue 31), not stored by the media service yet: refused plainly, never half-applied.
+      if (creationTime !== undefined || latitude !== undefined || longitude !== undefined)
+        throw badRequest('creationTime, latitude and longitude cannot be changed yet');
+      return deps.bus.request(updateMediaItemRpc, { userId, id: req.params.id, ...changes });
+    }),
   );
   routes.handle(
     'mediaItemsExist',
