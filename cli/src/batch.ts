@@ -23,3 +23,22 @@ export async function pool<T, R>(
   await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, lane));
   return results;
 }
+
+/** A gate letting at most `concurrency` of the functions given to it run at once, in the order they were given. */
+export function limiter(concurrency: number): <R>(fn: () => Promise<R>) => Promise<R> {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  const release = () => {
+    running--;
+    waiting.shift()?.();
+  };
+  return async <R>(fn: () => Promise<R>): Promise<R> => {
+    if (running >= concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await fn();
+    } finally {
+      release();
+    }
+  };
+}

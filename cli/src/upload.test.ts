@@ -81,9 +81,19 @@ describe('upload', () => {
     expect(first).toEqual({ uploaded: 7, skipped: 0, failed: 0 });
     expect(library.existCalls).toEqual([3, 3, 1]);
 
+    // By default a small first batch (sending starts early), then up to 1,000 a call.
+    for (let i = 7; i < 30; i++) await put(`c/${i}.jpg`, `photo ${i}`);
+    library.existCalls.length = 0;
+    expect(await upload([root], library, new Recorder(), { concurrency: 2 })).toEqual({
+      uploaded: 23,
+      skipped: 7,
+      failed: 0,
+    });
+    expect(library.existCalls).toEqual([8, 22]);
+
     const again = await upload([root], library, new Recorder(), { concurrency: 3 });
-    expect(again).toEqual({ uploaded: 0, skipped: 7, failed: 0 });
-    expect(library.uploads).toBe(7);
+    expect(again).toEqual({ uploaded: 0, skipped: 30, failed: 0 });
+    expect(library.uploads).toBe(30);
   });
 
   it('sends the same content once when two files hold it', async () => {

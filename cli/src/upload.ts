@@ -6,10 +6,11 @@
  * file killed mid-way is simply sent again. Album filing is repeated for every file, the already-uploaded included,
  * so a run killed between the upload and the album call leaves nothing out of its album either.
  *
- * Work goes in batches of ≤ 1,000 files (the `exist` call's limit): while one batch uploads, the next is hashed.
+ * Work goes in batches of ≤ 1,000 files (the `exist` call's limit), the first one small so that sending starts at
+ * once: while a batch uploads, the next is hashed and asked about, and its uploads join the same `--concurrency` lanes.
  */
 import path from 'node:path';
-import { chunk, pool } from './batch';
+import { chunk, limiter, pool } from './batch';
 import type { FoundFile } from './walk';
 import { walk } from './walk';
 import { sha256File } from './hash';
@@ -38,6 +39,8 @@ export interface UploadOptions {
 }
 
 export const EXIST_BATCH = 1000;
+
+const batchSize = (options: UploadOptions): number => Math.min(options.batchSize ?? EXIST_BATCH, EXIST_BATCH);
 
 type Hashed = { file: FoundFile; sha256: string } | { file: FoundFile; error: Error };
 
@@ -87,6 +90,8 @@ export async function upload(
   report.found(found.files.length, totalBytes, found.hidden, found.unsupported);
 
   const albums = new Albums(library);
+  // Content being sent in this run: digest → the item id it got (undefined when it failed).
+  const sending = new Map<string, Promise<string | undefined>>();
   const concurrency = Math.max(1, options.concurrency);
   const hash = (files: FoundFile[]): Promise<Hashed[]> =>
     pool(files, concurrency, async (file) => {
@@ -97,10 +102,18 @@ export async function upload(
       }
     });
 
-  const batches = chunk(found.files, Math.min(options.batchSize ?? EXIST_BATCH, EXIST_BATCH));
+  // A small first batch, so that sending starts after a few files are hashed, not a thousand.
+  const first = Math.min(batchSize(options), Math.max(8, concurrency * 2));
+  const batches = [found.files.slice(0, first), ...chunk(found.files.slice(first), batchSize(options))].filter(
+    (b) => b.length,
+  );
+  const send = limiter(concurrency);
+  // Each batch's uploads, then its album filing; at most two batches in flight, so hashing runs only a batch ahead.
+  const inFlight: Array<Promise<void>> = [];
   let hashing = batches.length ? hash(batches[0]) : undefined;
   for (let b = 0; b < batches.length; b++) {
     const hashed = await hashing!;
+    if (inFlight.length >= 2) await inFlight[inFlight.length - 2];
     hashing = b + 1 < batches.length ? hash(batches[b + 1]) : undefined;
 
     const ready: Array<{ file: FoundFile; sha256: string }> = [];
@@ -121,66 +134,71 @@ export async function upload(
 
     // Item id of each file done (uploaded or already there), for the albums.
     const filed: Array<{ file: FoundFile; id: string }> = [];
-    // The same content twice in a batch: sent once, the copies wait for it.
-    const sending = new Map<string, Promise<string | undefined>>();
-    await pool(ready, concurrency, async ({ file, sha256 }) => {
+    const tasks = ready.map(({ file, sha256 }) => {
       const existingId = have.get(sha256);
       if (existingId) {
         summary.skipped++;
         report.done(file.path, 'skipped', file.size);
         filed.push({ file, id: existingId });
-        return;
+        return Promise.resolve();
       }
+      // The same content twice: sent once, the copies wait for it.
       const earlier = sending.get(sha256);
       if (earlier) {
-        const id = await earlier;
-        if (id) {
-          summary.skipped++;
-          report.done(file.path, 'skipped', file.size);
-          filed.push({ file, id });
-          return;
-        }
+        return earlier.then((id) => {
+          if (id) {
+            summary.skipped++;
+            report.done(file.path, 'skipped', file.size);
+            filed.push({ file, id });
+          } else {
+            summary.failed++;
+            report.done(file.path, 'failed', file.size, 'its copy with the same content failed');
+          }
+        });
       }
       if (options.dryRun) {
         report.done(file.path, 'new', file.size);
         summary.new = (summary.new ?? 0) + 1;
-        return;
+        return Promise.resolve();
       }
-      const attempt = library
-        .upload(file.path, (n) => report.sent(n))
-        .then(
-          (r) => ({ ok: true as const, ...r }),
-          (err: unknown) => ({ ok: false as const, err }),
-        );
+      const attempt = send(() => library.upload(file.path, (n) => report.sent(n))).then(
+        (r) => ({ ok: true as const, ...r }),
+        (err: unknown) => ({ ok: false as const, err }),
+      );
       sending.set(
         sha256,
         attempt.then((r) => (r.ok ? r.id : undefined)),
       );
-      const result = await attempt;
-      if (result.ok) {
-        filed.push({ file, id: result.id });
-        if (result.duplicate) {
-          summary.skipped++;
-          report.done(file.path, 'skipped', file.size);
+      return attempt.then((result) => {
+        if (result.ok) {
+          filed.push({ file, id: result.id });
+          if (result.duplicate) {
+            summary.skipped++;
+            report.done(file.path, 'skipped', file.size);
+          } else {
+            summary.uploaded++;
+            report.done(file.path, 'uploaded', file.size);
+          }
+        } else if (
+          result.err instanceof HttpError &&
+          result.err.status === 400 &&
+          /unsupported file type/.test(result.err.message)
+        ) {
+          // The name said photo or video, the content did not (a TypeScript `.ts`, a renamed document): not a failure.
+          report.done(file.path, 'unsupported', file.size, reason(result.err));
         } else {
-          summary.uploaded++;
-          report.done(file.path, 'uploaded', file.size);
+          summary.failed++;
+          report.done(file.path, 'failed', file.size, reason(result.err));
         }
-      } else if (
-        result.err instanceof HttpError &&
-        result.err.status === 400 &&
-        /unsupported file type/.test(result.err.message)
-      ) {
-        // The name said photo or video, the content did not (a TypeScript `.ts`, a renamed document): not a failure.
-        report.done(file.path, 'unsupported', file.size, reason(result.err));
-      } else {
-        summary.failed++;
-        report.done(file.path, 'failed', file.size, reason(result.err));
-      }
+      });
     });
-
-    if (!options.dryRun) await fileInAlbums(filed, albums, library, report, options, summary);
+    inFlight.push(
+      Promise.all(tasks).then(() =>
+        options.dryRun ? undefined : fileInAlbums(filed, albums, library, report, options, summary),
+      ),
+    );
   }
+  await Promise.all(inFlight);
   return summary;
 }
 
