@@ -2,14 +2,16 @@
  * TroveApi against a real HTTP server on loopback, which parses the multipart bodies with busboy as the gateway does.
  */
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import busboy from 'busboy';
-import { TroveApi } from './api';
+import { fileSource, TroveApi } from './api';
 import { HttpError } from './retry';
+
+const source = async (file: string) => fileSource(file, (await stat(file)).size);
 
 type Handler = (
   req: http.IncomingMessage,
@@ -73,7 +75,7 @@ describe('TroveApi', () => {
     handle = (_req, res) => json(res, 201, { id: '3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c' });
     const api = new TroveApi(url, { apiKey: 'trove_k' });
     let counted = 0;
-    const result = await api.upload(file, (n) => (counted += n));
+    const result = await api.upload(await source(file), (n) => (counted += n));
     api.close();
 
     expect(result).toEqual({ id: '3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c', duplicate: false });
@@ -93,7 +95,10 @@ describe('TroveApi', () => {
     handle = (_req, res) =>
       json(res, 409, { message: 'mediaitem already exists', id: '5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d' });
     const api = new TroveApi(url, { apiKey: 'k' });
-    await expect(api.upload(file)).resolves.toEqual({ id: '5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d', duplicate: true });
+    await expect(api.upload(await source(file))).resolves.toEqual({
+      id: '5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d',
+      duplicate: true,
+    });
     api.close();
   });
 
@@ -109,7 +114,7 @@ describe('TroveApi', () => {
     const waits: number[] = [];
     const api = new TroveApi(url, { apiKey: 'k' }, { sleep: async (ms) => void waits.push(ms), baseMs: 10 });
     let counted = 0;
-    await expect(api.upload(file, (n) => (counted += n))).resolves.toMatchObject({ duplicate: false });
+    await expect(api.upload(await source(file), (n) => (counted += n))).resolves.toMatchObject({ duplicate: false });
     api.close();
     expect(requests).toHaveLength(3);
     expect(waits[1]).toBe(1000);
@@ -121,7 +126,7 @@ describe('TroveApi', () => {
     await writeFile(file, 'export {}');
     handle = (_req, res) => json(res, 400, { message: 'unsupported file type' });
     const api = new TroveApi(url, { apiKey: 'k' }, { sleep: async () => {} });
-    const err = await api.upload(file).catch((e: unknown) => e);
+    const err = await api.upload(await source(file)).catch((e: unknown) => e);
     api.close();
     expect(err).toBeInstanceOf(HttpError);
     expect((err as HttpError).status).toBe(400);
@@ -142,7 +147,7 @@ describe('TroveApi', () => {
       { apiKey: 'k' },
       { attempts: 3, sleep: async () => void tries++ },
     );
-    await expect(api.upload(file)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await expect(api.upload(await source(file))).rejects.toMatchObject({ code: 'ECONNREFUSED' });
     await expect(api.existing(['a'.repeat(64)])).rejects.toThrow('fetch failed');
     api.close();
     expect(tries).toBe(4);

@@ -5,7 +5,7 @@
  * progress bar, never read whole. Every call is retried while its failure is transient (see retry.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
@@ -45,6 +45,20 @@ async function ok<D>(call: () => Promise<Outcome<D>>, what: string, retry: Retry
     return data as D;
   }, retry);
 }
+
+/** What to send: a name, its exact size and its bytes, as often as asked (a file, or an entry of a zip). */
+export interface UploadSource {
+  name: string;
+  size: number;
+  open(): Promise<Readable>;
+}
+
+/** A file on disk as an upload source; `size` as the walk found it. */
+export const fileSource = (file: string, size: number): UploadSource => ({
+  name: path.basename(file),
+  size,
+  open: async () => createReadStream(file, { highWaterMark: 1 << 20 }),
+});
 
 export interface UploadResult {
   id: string;
@@ -122,11 +136,11 @@ export class TroveApi {
    * piece sent, and of a negative count when a try failed and its bytes will be sent again. 409 (the same content is
    * already there) is a result, not an error.
    */
-  async upload(file: string, onBytes: (n: number) => void = () => {}): Promise<UploadResult> {
+  async upload(source: UploadSource, onBytes: (n: number) => void = () => {}): Promise<UploadResult> {
     return withRetry(async () => {
       let sent = 0;
       try {
-        return await this.uploadOnce(file, (n) => {
+        return await this.uploadOnce(source, (n) => {
           sent += n;
           onBytes(n);
         });
@@ -137,18 +151,16 @@ export class TroveApi {
     }, this.retry);
   }
 
-  private async uploadOnce(file: string, onBytes: (n: number) => void): Promise<UploadResult> {
+  private async uploadOnce(file: UploadSource, onBytes: (n: number) => void): Promise<UploadResult> {
     const boundary = `----trove${randomBytes(12).toString('hex')}`;
     // As browsers write a file name: quotes and line breaks percent-encoded, the rest UTF-8 (the gateway reads UTF-8).
-    const name = path.basename(file).replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+    const name = file.name.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
     const head = Buffer.from(
       `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
     );
     const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-    // One open file for both its size and its bytes: the Content-Length matches what is sent.
-    const handle = await open(file);
-    const { size } = await handle.stat();
-    const source = handle.createReadStream({ highWaterMark: 1 << 20 });
+    const size = file.size;
+    const source = await file.open();
     async function* body(): AsyncGenerator<Buffer> {
       yield head;
       for await (const piece of source) {
@@ -182,7 +194,6 @@ export class TroveApi {
       response = await answered;
     } finally {
       source.destroy();
-      await handle.close().catch(() => {});
     }
     const chunks: Buffer[] = [];
     for await (const piece of response) chunks.push(piece as Buffer);

@@ -111,7 +111,7 @@ export function program(): Command {
             });
             if (summary.new !== undefined) reporter.note(`dry run: ${summary.new} would be uploaded`);
             reporter.finish(summary);
-            return summary.failed || summary.albumErrors ? 1 : 0;
+            return summary.failed || summary.laterErrors ? 1 : 0;
           } finally {
             api.close();
           }

@@ -3,9 +3,10 @@
  * the same content twice, albums, failures. The real server is the e2e suite's (e2e/cli).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { UploadSource } from './api';
 import { HttpError } from './retry';
 import type { Outcome, Reporter } from './report';
 import { upload } from './upload';
@@ -23,10 +24,10 @@ class MemoryLibrary implements Library {
     this.existCalls.push(sha256.length);
     return new Map(sha256.filter((s) => this.items.has(s)).map((s) => [s, this.items.get(s)!]));
   }
-  async upload(file: string, onBytes: (n: number) => void) {
-    if (this.failing.has(path.basename(file))) throw new HttpError(500, 'internal error');
-    if (file.endsWith('.ts')) throw new HttpError(400, '400 unsupported file type');
-    const data = await readFile(file);
+  async upload(source: UploadSource, onBytes: (n: number) => void) {
+    if (this.failing.has(source.name)) throw new HttpError(500, 'internal error');
+    if (source.name.endsWith('.ts')) throw new HttpError(400, '400 unsupported file type');
+    const data = Buffer.concat(await (await source.open()).toArray());
     const sha = createHash('sha256').update(data).digest('hex');
     onBytes(data.length);
     this.uploads++;

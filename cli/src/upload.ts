@@ -3,27 +3,39 @@
  *
  * A re-run finishes an interrupted one without sending anything twice: what the server holds is asked by content
  * (SHA-256), and an item only exists once its upload was whole (the gateway keeps nothing of a cut-off body), so a
- * file killed mid-way is simply sent again. Album filing is repeated for every file, the already-uploaded included,
- * so a run killed between the upload and the album call leaves nothing out of its album either.
+ * file killed mid-way is simply sent again. Album filing (and `trove import takeout`'s metadata) is repeated for every
+ * file, the already-uploaded included, so a run killed between the upload and the album call leaves nothing out.
  *
  * Work goes in batches of ≤ 1,000 files (the `exist` call's limit), the first one small so that sending starts at
  * once: while a batch uploads, the next is hashed and asked about, and its uploads join the same `--concurrency` lanes.
  */
 import path from 'node:path';
+import { fileSource } from './api';
+import type { UploadSource } from './api';
 import { chunk, limiter, pool } from './batch';
-import type { FoundFile } from './walk';
 import { walk } from './walk';
-import { sha256File } from './hash';
+import { sha256Of } from './hash';
 import type { Reporter, Summary } from './report';
 import { HttpError } from './retry';
 
 /** What the upload needs of the server (TroveApi, or a fake). */
 export interface Library {
   existing(sha256: string[]): Promise<Map<string, string>>;
-  upload(file: string, onBytes: (n: number) => void): Promise<{ id: string; duplicate: boolean }>;
+  upload(source: UploadSource, onBytes: (n: number) => void): Promise<{ id: string; duplicate: boolean }>;
   albums(): Promise<Array<{ id: string; name: string }>>;
   createAlbum(name: string): Promise<{ id: string; name: string }>;
   addToAlbum(albumId: string, mediaItems: string[]): Promise<void>;
+}
+
+/** One file to bring in. */
+export interface Item {
+  /** How the reports name it (its path). */
+  key: string;
+  source: UploadSource;
+  /** The albums it goes in. */
+  albums: string[];
+  /** Done with the item's id once it is in the library (sent now or before): a Takeout sidecar's metadata. */
+  after?: (id: string) => Promise<void>;
 }
 
 export interface UploadOptions {
@@ -42,14 +54,7 @@ export const EXIST_BATCH = 1000;
 
 const batchSize = (options: UploadOptions): number => Math.min(options.batchSize ?? EXIST_BATCH, EXIST_BATCH);
 
-type Hashed = { file: FoundFile; sha256: string } | { file: FoundFile; error: Error };
-
-/** The album a file goes to, or none. */
-function albumOf(file: FoundFile, options: UploadOptions): string | undefined {
-  if (options.album) return options.album;
-  if (options.albumPerFolder) return path.basename(file.folder) || file.folder;
-  return undefined;
-}
+type Hashed = { item: Item; sha256: string } | { item: Item; error: Error };
 
 /** Finds albums by name (the caller's first of that name), making the missing ones; one lookup of the list per run. */
 class Albums {
@@ -74,8 +79,8 @@ const reason = (err: unknown): string => (err instanceof Error ? err.message : S
 export interface UploadSummary extends Summary {
   /** With --dry-run: the files that would be sent. */
   new?: number;
-  /** Albums that could not be made or added to (their files are in the library: a re-run files them). */
-  albumErrors?: number;
+  /** Albums or metadata that could not be set (their files are in the library: a re-run sets them). */
+  laterErrors?: number;
 }
 
 export async function upload(
@@ -84,29 +89,41 @@ export async function upload(
   report: Reporter,
   options: UploadOptions,
 ): Promise<UploadSummary> {
-  const summary: UploadSummary = { uploaded: 0, skipped: 0, failed: 0 };
   const found = await walk(paths);
   const totalBytes = found.files.reduce((n, f) => n + f.size, 0);
   report.found(found.files.length, totalBytes, found.hidden, found.unsupported);
+  const items = found.files.map((file): Item => ({
+    key: file.path,
+    source: fileSource(file.path, file.size),
+    albums: options.album ? [options.album] : options.albumPerFolder ? [path.basename(file.folder) || file.folder] : [],
+  }));
+  return sendAll(items, library, report, options);
+}
 
+/** Hashes, asks, sends and files `items` (see above); answers the counts. */
+export async function sendAll(
+  items: Item[],
+  library: Library,
+  report: Reporter,
+  options: UploadOptions,
+): Promise<UploadSummary> {
+  const summary: UploadSummary = { uploaded: 0, skipped: 0, failed: 0 };
   const albums = new Albums(library);
   // Content being sent in this run: digest → the item id it got (undefined when it failed).
   const sending = new Map<string, Promise<string | undefined>>();
   const concurrency = Math.max(1, options.concurrency);
-  const hash = (files: FoundFile[]): Promise<Hashed[]> =>
-    pool(files, concurrency, async (file) => {
+  const hash = (batch: Item[]): Promise<Hashed[]> =>
+    pool(batch, concurrency, async (item) => {
       try {
-        return { file, sha256: await sha256File(file.path) };
+        return { item, sha256: await sha256Of(await item.source.open()) };
       } catch (err) {
-        return { file, error: err as Error };
+        return { item, error: err as Error };
       }
     });
 
   // A small first batch, so that sending starts after a few files are hashed, not a thousand.
   const first = Math.min(batchSize(options), Math.max(8, concurrency * 2));
-  const batches = [found.files.slice(0, first), ...chunk(found.files.slice(first), batchSize(options))].filter(
-    (b) => b.length,
-  );
+  const batches = [items.slice(0, first), ...chunk(items.slice(first), batchSize(options))].filter((b) => b.length);
   const send = limiter(concurrency);
   // Each batch's uploads, then its album filing; at most two batches in flight, so hashing runs only a batch ahead.
   const inFlight: Array<Promise<void>> = [];
@@ -116,30 +133,30 @@ export async function upload(
     if (inFlight.length >= 2) await inFlight[inFlight.length - 2];
     hashing = b + 1 < batches.length ? hash(batches[b + 1]) : undefined;
 
-    const ready: Array<{ file: FoundFile; sha256: string }> = [];
+    const ready: Array<{ item: Item; sha256: string }> = [];
     for (const h of hashed) {
       if ('error' in h) {
         summary.failed++;
-        report.done(h.file.path, 'failed', h.file.size, `cannot read: ${h.error.message}`);
+        report.done(h.item.key, 'failed', h.item.source.size, `cannot read: ${h.error.message}`);
       } else ready.push(h);
     }
     let have: Map<string, string>;
     try {
       have = ready.length ? await library.existing([...new Set(ready.map((r) => r.sha256))]) : new Map();
     } catch (err) {
-      for (const r of ready) report.done(r.file.path, 'failed', r.file.size, reason(err));
+      for (const r of ready) report.done(r.item.key, 'failed', r.item.source.size, reason(err));
       summary.failed += ready.length;
       continue;
     }
 
     // Item id of each file done (uploaded or already there), for the albums.
-    const filed: Array<{ file: FoundFile; id: string }> = [];
-    const tasks = ready.map(({ file, sha256 }) => {
+    const filed: Array<{ item: Item; id: string }> = [];
+    const tasks = ready.map(({ item, sha256 }) => {
       const existingId = have.get(sha256);
       if (existingId) {
         summary.skipped++;
-        report.done(file.path, 'skipped', file.size);
-        filed.push({ file, id: existingId });
+        report.done(item.key, 'skipped', item.source.size);
+        filed.push({ item, id: existingId });
         return Promise.resolve();
       }
       // The same content twice: sent once, the copies wait for it.
@@ -148,20 +165,20 @@ export async function upload(
         return earlier.then((id) => {
           if (id) {
             summary.skipped++;
-            report.done(file.path, 'skipped', file.size);
-            filed.push({ file, id });
+            report.done(item.key, 'skipped', item.source.size);
+            filed.push({ item, id });
           } else {
             summary.failed++;
-            report.done(file.path, 'failed', file.size, 'its copy with the same content failed');
+            report.done(item.key, 'failed', item.source.size, 'its copy with the same content failed');
           }
         });
       }
       if (options.dryRun) {
-        report.done(file.path, 'new', file.size);
+        report.done(item.key, 'new', item.source.size);
         summary.new = (summary.new ?? 0) + 1;
         return Promise.resolve();
       }
-      const attempt = send(() => library.upload(file.path, (n) => report.sent(n))).then(
+      const attempt = send(() => library.upload(item.source, (n) => report.sent(n))).then(
         (r) => ({ ok: true as const, ...r }),
         (err: unknown) => ({ ok: false as const, err }),
       );
@@ -171,13 +188,13 @@ export async function upload(
       );
       return attempt.then((result) => {
         if (result.ok) {
-          filed.push({ file, id: result.id });
+          filed.push({ item, id: result.id });
           if (result.duplicate) {
             summary.skipped++;
-            report.done(file.path, 'skipped', file.size);
+            report.done(item.key, 'skipped', item.source.size);
           } else {
             summary.uploaded++;
-            report.done(file.path, 'uploaded', file.size);
+            report.done(item.key, 'uploaded', item.source.size);
           }
         } else if (
           result.err instanceof HttpError &&
@@ -185,16 +202,16 @@ export async function upload(
           /unsupported file type/.test(result.err.message)
         ) {
           // The name said photo or video, the content did not (a TypeScript `.ts`, a renamed document): not a failure.
-          report.done(file.path, 'unsupported', file.size, reason(result.err));
+          report.done(item.key, 'unsupported', item.source.size, reason(result.err));
         } else {
           summary.failed++;
-          report.done(file.path, 'failed', file.size, reason(result.err));
+          report.done(item.key, 'failed', item.source.size, reason(result.err));
         }
       });
     });
     inFlight.push(
       Promise.all(tasks).then(() =>
-        options.dryRun ? undefined : fileInAlbums(filed, albums, library, report, options, summary),
+        options.dryRun ? undefined : fileInAlbums(filed, albums, library, report, summary),
       ),
     );
   }
@@ -203,29 +220,33 @@ export async function upload(
 }
 
 async function fileInAlbums(
-  filed: Array<{ file: FoundFile; id: string }>,
+  filed: Array<{ item: Item; id: string }>,
   albums: Albums,
   library: Library,
   report: Reporter,
-  options: UploadOptions,
   summary: UploadSummary,
 ): Promise<void> {
-  const byAlbum = new Map<string, Array<{ file: FoundFile; id: string }>>();
-  for (const f of filed) {
-    const name = albumOf(f.file, options);
-    if (name === undefined) continue;
-    byAlbum.set(name, [...(byAlbum.get(name) ?? []), f]);
+  for (const { item, id } of filed) {
+    if (!item.after) continue;
+    try {
+      await item.after(id);
+    } catch (err) {
+      report.note(`${item.key}: ${reason(err)}`);
+      summary.laterErrors = (summary.laterErrors ?? 0) + 1;
+    }
   }
+  const byAlbum = new Map<string, Array<{ item: Item; id: string }>>();
+  for (const f of filed) for (const name of f.item.albums) byAlbum.set(name, [...(byAlbum.get(name) ?? []), f]);
   for (const [name, entries] of byAlbum) {
     // Album order follows the walk's (names sorted), not the order uploads happened to finish in.
-    entries.sort((a, b) => (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0));
+    entries.sort((a, b) => (a.item.key < b.item.key ? -1 : a.item.key > b.item.key ? 1 : 0));
     try {
       const id = await albums.id(name);
       for (const ids of chunk([...new Set(entries.map((e) => e.id))], EXIST_BATCH)) await library.addToAlbum(id, ids);
     } catch (err) {
       // The items are in the library; only their album is missing. A re-run files them (they count as skipped then).
       report.note(`album ${name}: ${reason(err)}`);
-      summary.albumErrors = (summary.albumErrors ?? 0) + 1;
+      summary.laterErrors = (summary.laterErrors ?? 0) + 1;
     }
   }
 }
