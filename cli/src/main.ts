@@ -10,7 +10,9 @@ import { loadConfig } from './config';
 import { askCredentials, login } from './login';
 import { BarReporter, JsonReporter, PlainReporter } from './report';
 import type { Reporter } from './report';
+import { importTakeout } from './takeout/import';
 import { upload } from './upload';
+import type { UploadOptions, UploadSummary } from './upload';
 
 const version = (): string => {
   try {
@@ -43,6 +45,42 @@ function describe(err: unknown): string {
   const cause = (err as { cause?: unknown }).cause;
   if (err.message === 'fetch failed' && cause instanceof Error) return `cannot reach the server: ${cause.message}`;
   return err.message;
+}
+
+interface SendOptions {
+  concurrency: number;
+  dryRun?: boolean;
+  json?: boolean;
+}
+
+/** An upload's frame: the configuration, the reporter, the client and the summary line; exit 1 when something failed. */
+async function sending(
+  opts: SendOptions,
+  work: (api: TroveApi, reporter: Reporter, options: UploadOptions) => Promise<UploadSummary>,
+): Promise<number> {
+  const config = await loadConfig();
+  const reporter: Reporter = opts.json
+    ? new JsonReporter()
+    : process.stderr.isTTY
+      ? new BarReporter()
+      : new PlainReporter();
+  const api = new TroveApi(
+    config.server,
+    { apiKey: config.apiKey },
+    {
+      onRetry: (err, attempt, waitMs) =>
+        reporter.note(`retrying in ${(waitMs / 1000).toFixed(1)} s (try ${attempt + 1}): ${describe(err)}`),
+    },
+    opts.concurrency,
+  );
+  try {
+    const summary = await work(api, reporter, { concurrency: opts.concurrency, dryRun: opts.dryRun });
+    if (summary.new !== undefined) reporter.note(`dry run: ${summary.new} would be uploaded`);
+    reporter.finish(summary);
+    return summary.failed || summary.laterErrors ? 1 : 0;
+  } finally {
+    api.close();
+  }
 }
 
 export function program(): Command {
@@ -79,43 +117,26 @@ export function program(): Command {
     .option('--concurrency <n>', 'files uploaded at a time', positiveInt, 4)
     .option('--dry-run', 'walk, hash and ask the server, but send nothing')
     .option('--json', 'one JSON object per line instead of text')
-    .action(
-      (
-        paths: string[],
-        opts: { album?: string; albumPerFolder?: boolean; concurrency: number; dryRun?: boolean; json?: boolean },
-      ) =>
-        run(async () => {
-          const config = await loadConfig();
-          const reporter: Reporter = opts.json
-            ? new JsonReporter()
-            : process.stderr.isTTY
-              ? new BarReporter()
-              : new PlainReporter();
-          const api = new TroveApi(
-            config.server,
-            { apiKey: config.apiKey },
-            {
-              onRetry: (err, attempt, waitMs) =>
-                reporter.note(
-                  `retrying in ${(waitMs / 1000).toFixed(1)} s (try ${attempt + 1}): ${err instanceof Error ? err.message : String(err)}`,
-                ),
-            },
-            opts.concurrency,
-          );
-          try {
-            const summary = await upload(paths, api, reporter, {
-              album: opts.album,
-              albumPerFolder: opts.albumPerFolder,
-              concurrency: opts.concurrency,
-              dryRun: opts.dryRun,
-            });
-            if (summary.new !== undefined) reporter.note(`dry run: ${summary.new} would be uploaded`);
-            reporter.finish(summary);
-            return summary.failed || summary.laterErrors ? 1 : 0;
-          } finally {
-            api.close();
-          }
-        }),
+    .action((paths: string[], opts: SendOptions & { album?: string; albumPerFolder?: boolean }) =>
+      run(() =>
+        sending(opts, (api, reporter, options) =>
+          upload(paths, api, reporter, { ...options, album: opts.album, albumPerFolder: opts.albumPerFolder }),
+        ),
+      ),
+    );
+
+  const imports = cli.command('import').description('Bring in an export of another photo service.');
+  imports
+    .command('takeout')
+    .description(
+      'Import a Google Photos Takeout (its .zip parts, or the extracted folder): each file with its sidecar\'s description, favourite and archived (→ hidden); trashed photos left out; album folders become albums, "Photos from YYYY" folders do not. Ends with "N uploaded, N skipped, N failed"; run again to finish.',
+    )
+    .argument('<path...>', 'the Takeout .zip files (all parts) or extracted folders')
+    .option('--concurrency <n>', 'files uploaded at a time', positiveInt, 4)
+    .option('--dry-run', 'read, hash and ask the server, but send nothing')
+    .option('--json', 'one JSON object per line instead of text')
+    .action((paths: string[], opts: SendOptions) =>
+      run(() => sending(opts, (api, reporter, options) => importTakeout(paths, api, reporter, options))),
     );
 
   return cli;

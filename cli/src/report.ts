@@ -7,6 +7,11 @@ import { MultiBar, Presets } from 'cli-progress';
 import type { SingleBar } from 'cli-progress';
 
 /** `new`: not in the library, and not sent (`--dry-run`). */
+const foundLine = (files: number, bytes: number, leftOut: Record<string, number>): string =>
+  `${files} files (${formatBytes(bytes)}); left out: ${Object.entries(leftOut)
+    .map(([why, n]) => `${n} ${why}`)
+    .join(', ')}`;
+
 export type Outcome = 'uploaded' | 'skipped' | 'failed' | 'unsupported' | 'new';
 
 export interface Summary {
@@ -16,8 +21,8 @@ export interface Summary {
 }
 
 export interface Reporter {
-  /** What the walk found: files to look at and what it left out. */
-  found(files: number, bytes: number, hidden: number, unsupported: number): void;
+  /** What the walk found: files to look at, and how many it left out, by why (`hidden: 3`). */
+  found(files: number, bytes: number, leftOut: Record<string, number>): void;
   /** A file's bytes went out (negative: a failed try's bytes, to be sent again). */
   sent(bytes: number): void;
   /** A file is done; `size` counts towards the bytes done when it was not sent (skipped, failed). */
@@ -46,8 +51,8 @@ export class PlainReporter implements Reporter {
     private readonly out: Write = (l) => process.stdout.write(l + '\n'),
     private readonly err: Write = (l) => process.stderr.write(l + '\n'),
   ) {}
-  found(files: number, bytes: number, hidden: number, unsupported: number): void {
-    this.out(`${files} files (${formatBytes(bytes)}); left out: ${hidden} hidden, ${unsupported} not photos or videos`);
+  found(files: number, bytes: number, leftOut: Record<string, number>): void {
+    this.out(foundLine(files, bytes, leftOut));
   }
   sent(): void {}
   done(file: string, outcome: Outcome, _size: number, detail?: string): void {
@@ -66,8 +71,8 @@ export class PlainReporter implements Reporter {
 
 export class JsonReporter implements Reporter {
   constructor(private readonly out: Write = (l) => process.stdout.write(l + '\n')) {}
-  found(files: number, bytes: number, hidden: number, unsupported: number): void {
-    this.out(JSON.stringify({ event: 'found', files, bytes, hidden, unsupported }));
+  found(files: number, bytes: number, leftOut: Record<string, number>): void {
+    this.out(JSON.stringify({ event: 'found', files, bytes, leftOut }));
   }
   sent(): void {}
   done(file: string, outcome: Outcome, _size: number, detail?: string): void {
@@ -115,10 +120,8 @@ export class BarReporter implements Reporter {
     };
   }
 
-  found(files: number, bytes: number, hidden: number, unsupported: number): void {
-    this.multi.log(
-      `${files} files (${formatBytes(bytes)}); left out: ${hidden} hidden, ${unsupported} not photos or videos\n`,
-    );
+  found(files: number, bytes: number, leftOut: Record<string, number>): void {
+    this.multi.log(foundLine(files, bytes, leftOut) + '\n');
     this.files = files;
     this.bytes = bytes;
     this.started = Date.now();

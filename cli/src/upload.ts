@@ -91,7 +91,7 @@ export async function upload(
 ): Promise<UploadSummary> {
   const found = await walk(paths);
   const totalBytes = found.files.reduce((n, f) => n + f.size, 0);
-  report.found(found.files.length, totalBytes, found.hidden, found.unsupported);
+  report.found(found.files.length, totalBytes, { hidden: found.hidden, 'not photos or videos': found.unsupported });
   const items = found.files.map((file): Item => ({
     key: file.path,
     source: fileSource(file.path, file.size),
