@@ -61,7 +61,7 @@ const UPLOAD_PARALLEL = Number(args['upload-parallel'] ?? 4);
 const UPLOAD_ROUNDS = Number(args['upload-rounds'] ?? 20);
 const BIG_UPLOAD_MIB = Number(args['big-upload-mib'] ?? 2048);
 // `trove upload` against this client: rounds of the same files (a process start and a hashing pass each).
-const TROVE_ROUNDS = Number(args['trove-rounds'] ?? 5);
+const CLI_ROUNDS = Number(args['trove-rounds'] ?? 5);
 const ONLY = args.only;
 const EXPLORE = !('no-explore' in args);
 
@@ -233,7 +233,7 @@ async function uploadBench(stack, files, dir, bytes, diskSeconds) {
     );
   }
   log('upload: trove upload vs the bench client…');
-  const trove = await troveVsClient(stack, files, dir, UPLOAD_PARALLEL, TROVE_ROUNDS);
+  const trove = await troveVsClient(stack, files, dir, UPLOAD_PARALLEL, CLI_ROUNDS);
   console.log(
     `  trove upload (walk, sha256, exist, upload; its own process) vs this client, per round: ${trove.ratios.map((v) => v.toFixed(2)).join(', ')}`,
   );
