@@ -107,7 +107,14 @@ export class BarReporter implements Reporter {
   private value = 0;
   private started = Date.now();
 
-  constructor(private readonly out: Write = (l) => process.stdout.write(l + '\n')) {}
+  constructor(private readonly out: Write = (l) => process.stdout.write(l + '\n')) {
+    // Ctrl-C: the bar stopped and the cursor shown again before the process ends (a re-run finishes the job).
+    process.once('SIGINT', () => {
+      this.multi.stop();
+      process.stderr.write('interrupted: run the same command again to finish\n');
+      process.exit(130);
+    });
+  }
 
   private payload() {
     const seconds = Math.max(0.001, (Date.now() - this.started) / 1000);
