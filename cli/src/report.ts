@@ -96,6 +96,7 @@ export class BarReporter implements Reporter {
       clearOnComplete: false,
       etaBuffer: 50,
       fps: 5,
+      barsize: 20,
     },
     Presets.shades_classic,
   );
@@ -110,6 +111,7 @@ export class BarReporter implements Reporter {
   constructor(private readonly out: Write = (l) => process.stdout.write(l + '\n')) {
     // Ctrl-C: the bar stopped and the cursor shown again before the process ends (a re-run finishes the job).
     process.once('SIGINT', () => {
+      this.multi.update();
       this.multi.stop();
       process.stderr.write('interrupted: run the same command again to finish\n');
       process.exit(130);
@@ -150,6 +152,8 @@ export class BarReporter implements Reporter {
   }
   finish(summary: Summary): void {
     this.bar?.update(this.value, this.payload());
+    // The bar writes what was logged only when it redraws: once more, so that the last lines are not lost.
+    this.multi.update();
     this.multi.stop();
     this.out(summaryLine(summary));
   }
