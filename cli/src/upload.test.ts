@@ -166,4 +166,12 @@ describe('upload', () => {
     });
     expect(library.uploads).toBe(0);
   });
+
+  it('stops at once when the server refuses the key', async () => {
+    await put('a.jpg', 'a');
+    const library = new MemoryLibrary();
+    library.existing = async () => Promise.reject(new HttpError(401, 'exist: 401 Unauthorized'));
+    await expect(upload([root], library, new Recorder(), { concurrency: 1 })).rejects.toThrow('run trove login again');
+    expect(library.uploads).toBe(0);
+  });
 });

@@ -144,6 +144,10 @@ export async function sendAll(
     try {
       have = ready.length ? await library.existing([...new Set(ready.map((r) => r.sha256))]) : new Map();
     } catch (err) {
+      // A key the server refuses fails every file alike: stop and say what to do.
+      if (err instanceof HttpError && err.status === 401) {
+        throw new Error('the server refused the API key (revoked, or of another server): run trove login again');
+      }
       for (const r of ready) report.done(r.item.key, 'failed', r.item.source.size, reason(err));
       summary.failed += ready.length;
       continue;
