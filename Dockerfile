@@ -27,6 +27,7 @@ COPY services/library/package.json services/library/
 COPY services/explore/package.json services/explore/
 COPY services/jobs/package.json services/jobs/
 COPY services/worker/package.json services/worker/
+COPY cli/package.json cli/
 COPY web/package.json web/
 COPY docs/package.json docs/
 COPY e2e/package.json e2e/
@@ -55,9 +56,10 @@ COPY --from=build /src/services/explore/package.json services/explore/
 COPY --from=build /src/services/jobs/package.json services/jobs/
 COPY --from=build /src/services/worker/package.json services/worker/
 COPY --from=build /src/web/package.json web/
-# The workspace list without the docs site and the end-to-end suites, so that their dependencies stay out.
+# The workspace list without the docs site, the end-to-end suites and the `trove` command line, so that their
+# dependencies stay out.
 RUN node -e "const fs = require('fs'); const p = JSON.parse(fs.readFileSync('package.json', 'utf8')); \
-      p.workspaces = p.workspaces.filter((w) => w !== 'docs' && w !== 'e2e'); delete p.devDependencies; \
+      p.workspaces = p.workspaces.filter((w) => w !== 'docs' && w !== 'e2e' && w !== 'cli'); delete p.devDependencies; \
       fs.writeFileSync('package.json', JSON.stringify(p, null, 2))"
 RUN --mount=type=cache,target=/root/.npm npm install --omit=dev --no-audit --no-fund
 

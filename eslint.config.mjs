@@ -14,6 +14,7 @@ export default tseslint.config(
       'artifacts/**',
       'proto-events/src/generated/**',
       'openapi/src/generated/**',
+      'cli/src/generated/**',
       'docs/build/**',
       'docs/.docusaurus/**',
       'web/build/**',

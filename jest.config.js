@@ -55,6 +55,7 @@ module.exports = {
         '<rootDir>/proto-events',
         '<rootDir>/openapi',
         '<rootDir>/services',
+        '<rootDir>/cli',
         '<rootDir>/scripts',
         '<rootDir>/web',
         '<rootDir>/charts',

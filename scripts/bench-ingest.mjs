@@ -18,7 +18,7 @@
 //          --upload-parallel N (default 4), --upload-rounds N (default 20),
 //          --ingest-photos N (default 20: the first N photos, for the ingest runs),
 //          --explore-photos N (default 10: the first N, for the runs with explore),
-//          --big-upload-mib N (default 2048; 0 skips it), --only upload|ingest,
+//          --big-upload-mib N (default 2048; 0 skips it), --trove-rounds N (default 5), --only upload|ingest,
 //          --no-explore (the ingest part without its explore runs: ingest_vs_baseline and the worker's RSS only).
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { mkdir, mkdtemp, open, readdir, rm } from 'node:fs/promises';
@@ -29,6 +29,7 @@ import { baseline, closeBaseline, ingest, newUser, startWorkers } from './bench/
 import { MB, makePhotos, median, seconds } from './bench/photos.mjs';
 import { childPid, withCpu } from './bench/cpu.mjs';
 import { startReferenceServer } from './bench/reference-server.mjs';
+import { troveVsClient } from './bench/trove.mjs';
 import {
   bigUpload,
   gatewayUploadPhases,
@@ -59,6 +60,8 @@ const UPLOAD_PARALLEL = Number(args['upload-parallel'] ?? 4);
 // that of ten, and the spread is printed.
 const UPLOAD_ROUNDS = Number(args['upload-rounds'] ?? 20);
 const BIG_UPLOAD_MIB = Number(args['big-upload-mib'] ?? 2048);
+// `trove upload` against this client: rounds of the same files (a process start and a hashing pass each).
+const CLI_ROUNDS = Number(args['trove-rounds'] ?? 5);
 const ONLY = args.only;
 const EXPLORE = !('no-explore' in args);
 
@@ -229,9 +232,15 @@ async function uploadBench(stack, files, dir, bytes, diskSeconds) {
       `  one ${BIG_UPLOAD_MIB} MiB upload: ${((BIG_UPLOAD_MIB * 1024 * 1024) / MB / big.seconds).toFixed(1)} MB/s, gateway resident memory +${big.growthMiB.toFixed(1)} MiB`,
     );
   }
+  log('upload: trove upload vs the bench client…');
+  const trove = await troveVsClient(stack, files, dir, UPLOAD_PARALLEL, CLI_ROUNDS);
+  console.log(
+    `  trove upload (walk, sha256, exist, upload; its own process) vs this client, per round: ${trove.ratios.map((v) => v.toFixed(2)).join(', ')}`,
+  );
   ratio('upload_vs_minimal_server', median(vsReference));
   ratio('upload_vs_disk_write', median(rounds.map((r) => diskSeconds / r.gateway)));
   if (big) ratio('upload_gateway_rss_growth_mib', big.growthMiB, 1);
+  ratio('trove_upload_vs_bench_client', trove.ratio);
 }
 
 async function ingestBench(stack, allFiles) {

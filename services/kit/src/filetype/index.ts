@@ -93,8 +93,8 @@ const JXL = photo('image/jxl', 'jxl');
 const MPEG_TS = video('video/mp2t', 'ts');
 const M2TS = video('video/m2ts', 'm2ts');
 
-/** Every MIME type this module can return, e.g. for an upload form's `accept` list. */
-export const SUPPORTED_MIME_TYPES: readonly string[] = [
+/** Every type this module can return (the `trove` command's list of file extensions is made from it). */
+export const SUPPORTED_FILE_TYPES: readonly DetectedFileType[] = [
   JPEG,
   PNG,
   GIF,
@@ -136,7 +136,10 @@ export const SUPPORTED_MIME_TYPES: readonly string[] = [
   AVI,
   MPEG_TS,
   M2TS,
-].map((t) => t.mimeType);
+];
+
+/** Every MIME type this module can return, e.g. for an upload form's `accept` list. */
+export const SUPPORTED_MIME_TYPES: readonly string[] = SUPPORTED_FILE_TYPES.map((t) => t.mimeType);
 
 export function detectFileType(head: Uint8Array): DetectedFileType | null {
   if (head.length < 12) return null;

@@ -1,0 +1,152 @@
+/**
+ * `trove`: the command line of a Trove library. Exit status: 0 when everything went, 1 when some file failed (run it
+ * again: it picks up where it stopped), 2 when it could not start (usage, configuration, a login that failed).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { TroveApi } from './api';
+import { loadConfig } from './config';
+import { askCredentials, login } from './login';
+import { BarReporter, JsonReporter, PlainReporter } from './report';
+import type { Reporter } from './report';
+import { importTakeout } from './takeout/import';
+import { upload } from './upload';
+import type { UploadOptions, UploadSummary } from './upload';
+
+const version = (): string => {
+  try {
+    return (JSON.parse(readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string })
+      .version;
+  } catch {
+    return '0.0.0';
+  }
+};
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new InvalidArgumentError('a whole number from 1 to 64');
+  return n;
+}
+
+/** Exits with the status above; a failure to start says why on stderr, without a stack. */
+async function run(action: () => Promise<number>): Promise<void> {
+  try {
+    process.exitCode = await action();
+  } catch (err) {
+    process.stderr.write(`trove: ${describe(err)}\n`);
+    process.exitCode = 2;
+  }
+}
+
+/** An error as one line: fetch's bare `fetch failed` says what the network said. */
+function describe(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = (err as { cause?: unknown }).cause;
+  if (err.message === 'fetch failed' && cause instanceof Error) return `cannot reach the server: ${cause.message}`;
+  return err.message;
+}
+
+interface SendOptions {
+  concurrency: number;
+  dryRun?: boolean;
+  json?: boolean;
+}
+
+/** An upload's frame: the configuration, the reporter, the client and the summary line; exit 1 when something failed. */
+async function sending(
+  opts: SendOptions,
+  work: (api: TroveApi, reporter: Reporter, options: UploadOptions) => Promise<UploadSummary>,
+): Promise<number> {
+  const config = await loadConfig();
+  const reporter: Reporter = opts.json
+    ? new JsonReporter()
+    : process.stderr.isTTY
+      ? new BarReporter()
+      : new PlainReporter();
+  const api = new TroveApi(
+    config.server,
+    { apiKey: config.apiKey },
+    {
+      onRetry: (err, attempt, waitMs) =>
+        reporter.note(`retrying in ${(waitMs / 1000).toFixed(1)} s (try ${attempt + 1}): ${describe(err)}`),
+    },
+    opts.concurrency,
+  );
+  try {
+    const summary = await work(api, reporter, { concurrency: opts.concurrency, dryRun: opts.dryRun });
+    if (summary.new !== undefined) reporter.note(`dry run: ${summary.new} would be uploaded`);
+    reporter.finish(summary);
+    return summary.failed || summary.laterErrors ? 1 : 0;
+  } finally {
+    api.close();
+  }
+}
+
+export function program(): Command {
+  const cli = new Command('trove')
+    .description('Bring photos and videos into a Trove library from the command line.')
+    .version(version())
+    .showHelpAfterError();
+
+  cli
+    .command('login')
+    .description(
+      'Ask for your username and password once, make an API key named after this machine and keep it in ~/.config/trove/config.json (TROVE_SERVER and TROVE_API_KEY override it).',
+    )
+    .requiredOption('--server <url>', 'the Trove server, e.g. https://photos.example.org')
+    .action((opts: { server: string }) =>
+      run(async () => {
+        const credentials = await askCredentials({ input: process.stdin, output: process.stderr });
+        const { file, keyName } = await login(opts.server, credentials);
+        process.stdout.write(`logged in: API key "${keyName}" kept in ${file}\n`);
+        return 0;
+      }),
+    );
+
+  cli
+    .command('upload')
+    .description(
+      'Upload photos and videos (files, or folders walked through), skipping hidden files and other types and what the library already has. Ends with "N uploaded, N skipped, N failed"; run again after an interruption to finish.',
+    )
+    .argument('<path...>', 'files or folders')
+    .addOption(
+      new Option('--album <name>', 'add every file to this album (made if missing)').conflicts('albumPerFolder'),
+    )
+    .option('--album-per-folder', 'add each file to an album named after the folder holding it')
+    .option('--concurrency <n>', 'files uploaded at a time', positiveInt, 4)
+    .option('--dry-run', 'walk, hash and ask the server, but send nothing')
+    .option('--json', 'one JSON object per line instead of text')
+    .action((paths: string[], opts: SendOptions & { album?: string; albumPerFolder?: boolean }) =>
+      run(() =>
+        sending(opts, (api, reporter, options) =>
+          upload(paths, api, reporter, { ...options, album: opts.album, albumPerFolder: opts.albumPerFolder }),
+        ),
+      ),
+    );
+
+  const imports = cli.command('import').description('Bring in an export of another photo service.');
+  imports
+    .command('takeout')
+    .description(
+      'Import a Google Photos Takeout (its .zip parts, or the extracted folder): each file with its sidecar\'s description, favourite and archived (→ hidden); trashed photos left out; album folders become albums, "Photos from YYYY" folders do not. Ends with "N uploaded, N skipped, N failed"; run again to finish.',
+    )
+    .argument('<path...>', 'the Takeout .zip files (all parts) or extracted folders')
+    .option('--concurrency <n>', 'files uploaded at a time', positiveInt, 4)
+    .option('--dry-run', 'read, hash and ask the server, but send nothing')
+    .option('--json', 'one JSON object per line instead of text')
+    .action((paths: string[], opts: SendOptions) =>
+      run(() => sending(opts, (api, reporter, options) => importTakeout(paths, api, reporter, options))),
+    );
+
+  return cli;
+}
+
+export function main(argv: string[]): void {
+  program()
+    .parseAsync(argv)
+    .catch((err: unknown) => {
+      process.stderr.write(`trove: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = 2;
+    });
+}

@@ -1,0 +1,66 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { planTakeout, updateOf } from './import';
+import { openTakeout } from './source';
+
+describe('a Takeout folder, planned', () => {
+  let root: string;
+  const put = async (rel: string, data: string | object) => {
+    await mkdir(path.dirname(path.join(root, rel)), { recursive: true });
+    await writeFile(path.join(root, rel), typeof data === 'string' ? data : JSON.stringify(data));
+  };
+  beforeEach(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'trove-takeout-'));
+  });
+  afterEach(() => rm(root, { recursive: true, force: true }));
+
+  it('gives each photo its folder’s album and its sidecar’s metadata, and leaves out the trashed', async () => {
+    const gp = 'Takeout/Google Photos';
+    await put(`${gp}/Photos from 2020/A.jpg`, 'a');
+    await put(`${gp}/Photos from 2020/A.jpg.json`, { description: 'Alps', favorited: true });
+    await put(`${gp}/Photos from 2020/B.mp4`, 'b');
+    await put(`${gp}/Photos from 2020/B.mp4.supplemental-metadata.json`, { trashed: true });
+    await put(`${gp}/Photos from 2020/C-edited.jpg`, 'c2');
+    await put(`${gp}/Photos from 2020/C.jpg`, 'c');
+    await put(`${gp}/Photos from 2020/C.jpg.json`, { archived: true });
+    await put(`${gp}/Skiing/metadata.json`, { title: 'Skiing 2020' });
+    await put(`${gp}/Skiing/A.jpg`, 'a');
+    await put(`${gp}/Skiing/.DS_Store`, 'x');
+    await put('Takeout/archive_browser.html', '<html/>');
+
+    const applied: Array<[string, unknown]> = [];
+    const takeout = await openTakeout([root]);
+    const plan = await planTakeout(takeout.entries, async (id, update) => void applied.push([id, update]));
+    await takeout.close();
+
+    expect(plan.trashed).toBe(1);
+    expect(plan.other).toBe(1);
+    expect(plan.items.map((i) => [i.key, i.albums, Boolean(i.after)])).toEqual([
+      [`${gp}/Photos from 2020/A.jpg`, [], true],
+      [`${gp}/Photos from 2020/C-edited.jpg`, [], true],
+      [`${gp}/Photos from 2020/C.jpg`, [], true],
+      [`${gp}/Skiing/A.jpg`, ['Skiing 2020'], false],
+    ]);
+    await plan.items[0].after!('id-a');
+    await plan.items[1].after!('id-c2');
+    expect(applied).toEqual([
+      ['id-a', { description: 'Alps', favourite: true }],
+      ['id-c2', { hidden: true }],
+    ]);
+  });
+
+  it('sends only what a sidecar sets', () => {
+    expect(updateOf({ favourite: false, archived: false, trashed: false })).toBeNull();
+    expect(updateOf({ favourite: false, archived: true, trashed: false, description: 'x' })).toEqual({
+      description: 'x',
+      hidden: true,
+    });
+  });
+
+  it('refuses what is not a zip or a folder', async () => {
+    await put('export.tgz', 'x');
+    await expect(openTakeout([path.join(root, 'export.tgz')])).rejects.toThrow('extract it');
+    await expect(openTakeout([path.join(root, 'none.zip')])).rejects.toThrow('no such file or folder');
+  });
+});

@@ -1,0 +1,51 @@
+// `trove upload` (the built CLI, cli/bin/trove.js, as its own process) against the bench's own upload client on the
+// same files, same concurrency, same gateway: the CLI also walks, hashes and asks `exist` first, and starts a process.
+import { execFile } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { root } from '../bench-common.mjs';
+import { newUser } from './ingest.mjs';
+import { median, seconds } from './photos.mjs';
+import { uploadAll } from './upload.mjs';
+
+const run = promisify(execFile);
+
+/** The median over `rounds` of (bench client's seconds / trove's seconds), each round a new user for each side. */
+export async function troveVsClient(stack, files, dir, parallel, rounds) {
+  const folder = join(dir, 'trove-upload');
+  await mkdir(folder);
+  for (const f of files) await writeFile(join(folder, f.name), f.data);
+  const ratios = [];
+  for (let r = 0; r < rounds; r++) {
+    const client = await newUser(stack, `trove-client-${r}`);
+    const cli = await newUser(stack, `trove-cli-${r}`);
+    const made = await fetch(`${stack.gatewayUrl}/v1/apiKeys`, {
+      method: 'POST',
+      headers: { ...cli.headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'bench' }),
+    });
+    if (made.status !== 201) throw new Error(`making an API key: ${made.status} ${await made.text()}`);
+    const { key } = await made.json();
+    const sides = {
+      client: () => uploadAll(`${stack.gatewayUrl}/v1/mediaItems`, client.headers, files, parallel),
+      trove: async () => {
+        const started = performance.now();
+        const { stdout } = await run(
+          process.execPath,
+          [join(root, 'cli/bin/trove.js'), 'upload', folder, '--concurrency', String(parallel)],
+          { env: { ...process.env, TROVE_SERVER: stack.gatewayUrl, TROVE_API_KEY: key }, maxBuffer: 64 * 1024 * 1024 },
+        );
+        const took = seconds(started);
+        const last = stdout.trim().split('\n').at(-1);
+        if (last !== `${files.length} uploaded, 0 skipped, 0 failed`) throw new Error(`trove upload ended: ${last}`);
+        return took;
+      },
+    };
+    const order = r % 2 ? ['trove', 'client'] : ['client', 'trove'];
+    const took = {};
+    for (const side of order) took[side] = await sides[side]();
+    ratios.push(took.client / took.trove);
+  }
+  return { ratio: median(ratios), ratios };
+}
