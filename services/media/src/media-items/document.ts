@@ -153,9 +153,7 @@ export function newMediaDoc(req: CreateMediaItemRequestV1, now: Date): MediaDoc 
 }
 
 /** The item's metadata as answered: the file's, with the user's creation time and position over it. */
-export function shownMetadata(
-  doc: Pick<MediaDoc, 'metadata' | 'userCreationTime' | 'userLocation'>,
-): MediaMetadataV1 {
+export function shownMetadata(doc: Pick<MediaDoc, 'metadata' | 'userCreationTime' | 'userLocation'>): MediaMetadataV1 {
   const { userCreationTime, userLocation } = doc;
   if (!userCreationTime && !userLocation) return doc.metadata;
   return {
@@ -166,7 +164,10 @@ export function shownMetadata(
 }
 
 /** The creation parts of the item's winning creation time: the user's, else the file's (`fileCreationTime`). */
-export function shownCreationParts(userCreationTime: string | null | undefined, fileCreationTime: string): CreationParts {
+export function shownCreationParts(
+  userCreationTime: string | null | undefined,
+  fileCreationTime: string,
+): CreationParts {
   return (userCreationTime && creationParts(userCreationTime)) || creationParts(fileCreationTime)!;
 }
 

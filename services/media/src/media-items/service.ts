@@ -27,7 +27,14 @@ import type {
 } from '@trove/proto-events';
 import { badRequest, conflict, insufficientStorage, notFound, unavailable } from '@trove/kit';
 import type { BlobStore, EventPublisher, Logger } from '@trove/kit';
-import { alreadyApplied, appliedFields, creationParts, newMediaDoc, shownCreationParts, toMediaItemV1 } from './document';
+import {
+  alreadyApplied,
+  appliedFields,
+  creationParts,
+  newMediaDoc,
+  shownCreationParts,
+  toMediaItemV1,
+} from './document';
 import type { MediaDoc, UserLocation } from './document';
 import { LivePhotos } from './live-photos';
 import type { ItemChanges, MediaItems } from './repository';
@@ -503,7 +510,9 @@ async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<v
  * The position an update asks for: undefined when it names none, null to go back to the file's.
  * Latitude and longitude come together (both numbers or both null), else 400.
  */
-function userLocationOf(req: Pick<UpdateMediaItemRequestV1, 'latitude' | 'longitude'>): UserLocation | null | undefined {
+function userLocationOf(
+  req: Pick<UpdateMediaItemRequestV1, 'latitude' | 'longitude'>,
+): UserLocation | null | undefined {
   const { latitude, longitude } = req;
   if (latitude === undefined && longitude === undefined) return undefined;
   if (latitude === null && longitude === null) return null;
