@@ -1683,16 +1683,18 @@ export interface components {
             hidden?: boolean;
             /**
              * Format: date-time
-             * @description When the photo or video was taken, with its UTC offset (`Z` or `+02:00`); it wins over
-             *     the file's own date, also when the item is processed again. `null` goes back to the
-             *     file's date (the upload time when the file has none).
+             * @description When the photo or video was taken, with its UTC offset (`Z` or `+02:00`; an upper-case
+             *     `T` between date and time); it wins over the file's own date, also when the item is
+             *     processed again, and orders the lists and "years ago". `null` goes back to the file's
+             *     date (the upload time when the file has none).
              * @example 2019-07-14T16:30:00+02:00
              */
             creationTime?: string | null;
             /**
              * Format: double
-             * @description Where it was taken, with `longitude`: both or neither. They win over the file's position,
-             *     also when the item is processed again. Both `null` go back to the file's position.
+             * @description Where it was taken, with `longitude`: both or neither (one alone answers 400). They win
+             *     over the file's position, also when the item is processed again, and the item's place
+             *     (`/v1/places`) is named from them shortly after. Both `null` go back to the file's position.
              * @example 52.3731
              */
             latitude?: number | null;

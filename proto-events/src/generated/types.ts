@@ -922,6 +922,13 @@ export interface ProcessMediaItemV1 {
    */
   components?: string[];
   /**
+   * The position the user gave the item (it wins over the file's GPS): the places component names its place from it. Absent: the file's position.
+   */
+  position?: {
+    latitude: number;
+    longitude: number;
+  };
+  /**
    * The job that queued this work: the worker reports the item done on events.v1.job.item.done (whatever its outcome), never dead-letters it for a bad file, and the result carries the id.
    */
   jobId?: string;
@@ -1023,7 +1030,7 @@ export interface SetMediaFlagRequestV1 {
 
 // media-update-request.v1.json
 /**
- * Changes the description and flags of one of the caller's items.
+ * Changes the description, flags, creation time and position of one of the caller's items. The user's creation time and position win over the file's; null goes back to the file's. latitude and longitude come together or not at all.
  */
 export interface UpdateMediaItemRequestV1 {
   userId: string;
@@ -1031,6 +1038,18 @@ export interface UpdateMediaItemRequestV1 {
   description?: string | null;
   favourite?: boolean;
   hidden?: boolean;
+  /**
+   * When it was taken, with its UTC offset ("Z" or "+02:00"); null: the file's own date again.
+   */
+  creationTime?: string | null;
+  /**
+   * Degrees, south negative; with longitude (both null: the file's position again).
+   */
+  latitude?: number | null;
+  /**
+   * Degrees, west negative; with latitude.
+   */
+  longitude?: number | null;
 }
 
 // media-usage-request.v1.json
@@ -1079,6 +1098,13 @@ export interface MediaItemWalkV1 {
     mimeType: string;
     mediaItemType: "photo" | "video";
     filename: string;
+    /**
+     * The position the user gave the item (it wins over the file's GPS): the places component names its place from it. Absent: the file's position.
+     */
+    position?: {
+      latitude: number;
+      longitude: number;
+    };
   }[];
 }
 

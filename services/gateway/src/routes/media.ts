@@ -89,10 +89,14 @@ export function mediaRoutes(routes: OperationRouter, deps: MediaRouteDeps): void
     .handle(
       'updateMediaItem',
       item.command(updateMediaItemRpc, (req) => {
-        const { creationTime, latitude, longitude, ...changes } = requestedChanges('MediaItemRequest', req.body);
-        // Declared in the contract (issue 31), not stored by the media service yet: refused plainly, never half-applied.
-        if (creationTime !== undefined || latitude !== undefined || longitude !== undefined)
-          throw badRequest('creationTime, latitude and longitude cannot be changed yet');
+        const changes = requestedChanges('MediaItemRequest', req.body);
+        // The validator checked each field against the contract; the pair rule spans two fields.
+        const { latitude, longitude } = changes;
+        const paired =
+          (latitude === undefined && longitude === undefined) ||
+          (latitude === null && longitude === null) ||
+          (typeof latitude === 'number' && typeof longitude === 'number');
+        if (!paired) throw badRequest('latitude and longitude go together: both numbers, or both null');
         return changes;
       }),
     )

@@ -23,6 +23,8 @@ export function jobQueueOverBus(bus: EventPublisher): JobQueue {
         mediaItemType: item.mediaItemType,
         filename: item.filename,
         components: job.work,
+        // The user's position, when they gave one: a places job names the place from it.
+        ...(item.position ? { position: item.position } : {}),
         jobId: job._id,
       };
       await bus.publish(processMediaItemWork, work, { msgId: `job-${job._id}-${item.id}` });

@@ -15,9 +15,15 @@ export interface VariantKeys {
   playback: string | null;
 }
 
+/** A position the user gave an item. */
+export interface UserLocation {
+  latitude: number;
+  longitude: number;
+}
+
 /** When an item was taken, in the forms its queries need (see `creationParts`). */
 export interface CreationParts {
-  /** The same instant as `metadata.creationTime`, as a Date: list views sort on it. */
+  /** The same instant as the item's creation time (the user's, else the file's), as a Date: list views sort on it. */
   creationAt: Date;
   /** MMDD and year of the camera's local day: "years ago" filters on them. */
   creationMonthDay: string;
@@ -26,9 +32,10 @@ export interface CreationParts {
 
 /**
  * One media item as stored in `media_items`. `metadata` is the worker's MediaMetadataV1 as it came
- * (before processing: nothing known, the upload time as creation time); the creation parts are
- * derived from its `creationTime`, which keeps the time as the camera wrote it (local time with its
- * offset, when known).
+ * (before processing: nothing known, the upload time as creation time). The user's creation time
+ * and position sit beside it (`userCreationTime`, `userLocation`) and win in every answer
+ * (`shownMetadata`); processing again re-sets `metadata` only. The creation parts are derived from
+ * the creation time that wins, kept as written (the camera's local time with its offset, when known).
  */
 export interface MediaDoc extends BaseDoc, CreationParts {
   userId: string;
@@ -61,6 +68,10 @@ export interface MediaDoc extends BaseDoc, CreationParts {
   requeues?: number;
   /** The worker components its upload asked for (the owner's features); a requeue asks for the same. Absent: all. */
   components?: string[];
+  /** When the user says it was taken (ISO 8601 with offset): wins over `metadata.creationTime`. Absent or null: the file's. */
+  userCreationTime?: string | null;
+  /** Where the user says it was taken: wins over the file's position. Absent or null: the file's. */
+  userLocation?: UserLocation | null;
 }
 
 /**
@@ -141,6 +152,25 @@ export function newMediaDoc(req: CreateMediaItemRequestV1, now: Date): MediaDoc 
   };
 }
 
+/** The item's metadata as answered: the file's, with the user's creation time and position over it. */
+export function shownMetadata(doc: Pick<MediaDoc, 'metadata' | 'userCreationTime' | 'userLocation'>): MediaMetadataV1 {
+  const { userCreationTime, userLocation } = doc;
+  if (!userCreationTime && !userLocation) return doc.metadata;
+  return {
+    ...doc.metadata,
+    ...(userCreationTime ? { creationTime: userCreationTime } : {}),
+    ...(userLocation ? { latitude: userLocation.latitude, longitude: userLocation.longitude } : {}),
+  };
+}
+
+/** The creation parts of the item's winning creation time: the user's, else the file's (`fileCreationTime`). */
+export function shownCreationParts(
+  userCreationTime: string | null | undefined,
+  fileCreationTime: string,
+): CreationParts {
+  return (userCreationTime && creationParts(userCreationTime)) || creationParts(fileCreationTime)!;
+}
+
 export function toMediaItemV1(doc: MediaDoc): MediaItemV1 {
   return {
     id: doc._id,
@@ -162,7 +192,7 @@ export function toMediaItemV1(doc: MediaDoc): MediaItemV1 {
     mediaItemType: doc.mediaItemType,
     mediaItemCategory: shownCategory(doc),
     motionMediaItemId: doc.motionMediaItemId ?? null,
-    metadata: doc.metadata,
+    metadata: shownMetadata(doc),
     variants: {
       preview: !!doc.variants.preview,
       thumbnail: !!doc.variants.thumbnail,
@@ -189,14 +219,19 @@ export type ProcessedFields = Pick<
 > &
   CreationParts;
 
-/** The fields a worker's result sets, exactly as stored: applying the same result twice changes nothing. */
 /**
  * The fields a result sets, by the components it carries (all when it names none): `metadata` the
  * metadata, creation time, type and category; `previews` the variants and placeholder. A result
- * of neither (a job's places or things) sets nothing here: explore files it.
+ * of neither (a job's places or things) sets nothing here: explore files it. The creation parts
+ * follow the user's creation time when the item has one. Applying the same result twice changes nothing.
  */
-export function appliedFields(result: MediaItemProcessedV1, fallbackCreation: Date): Partial<ProcessedFields> {
-  const all = processedFields(result, fallbackCreation);
+export function appliedFields(
+  result: MediaItemProcessedV1,
+  doc: Pick<MediaDoc, 'createdAt' | 'userCreationTime'>,
+): Partial<ProcessedFields> {
+  const all = processedFields(result, doc.createdAt);
+  // The user's creation time keeps ordering the item: the file's date goes into `metadata` only.
+  if (doc.userCreationTime) Object.assign(all, shownCreationParts(doc.userCreationTime, all.metadata.creationTime));
   if (!result.components) return all;
   const { status, failureReason, mimeType, mediaItemCategory, placeholder, variants, metadata, ...creation } = all;
   const withMetadata = result.components.includes('metadata');

@@ -110,7 +110,7 @@ export class FakeMediaItems implements MediaItems {
 
   async update(userId: string, id: string, changes: ItemChanges, at: Date): Promise<MediaDoc | null> {
     const [doc] = this.mine(userId, [id]);
-    return doc ? this.copy(Object.assign(doc, changes, { updatedAt: at })) : null;
+    return doc ? this.copy(Object.assign(doc, detach(changes), { updatedAt: at })) : null;
   }
 
   async setFlag(userId: string, ids: string[], flag: 'favourite' | 'hidden', value: boolean, at: Date): Promise<void> {

@@ -2,17 +2,28 @@ import { DuplicateKeyError, openCollection } from '@trove/kit';
 import type { Collection, DocStore, Filter, SortSpec } from '@trove/kit';
 import type { ListMediaItemsRequestV1 } from '@trove/proto-events';
 import { MEDIA_ITEMS, fromStored } from './document';
-import type { MediaCategory, MediaDoc, MediaStatus, MediaType, ProcessedFields, StoredMediaDoc } from './document';
+import type {
+  CreationParts,
+  MediaCategory,
+  MediaDoc,
+  MediaStatus,
+  MediaType,
+  ProcessedFields,
+  StoredMediaDoc,
+  UserLocation,
+} from './document';
 
 /** What a live photo's motion part takes from its still: the still's id and flags. */
 export type StillFlags = Pick<MediaDoc, '_id' | 'favourite' | 'hidden' | 'deleted' | 'deletedAt'>;
 export type View = ListMediaItemsRequestV1['view'];
 
-/** The changes a user makes to one item. */
-export interface ItemChanges {
+/** The changes a user makes to one item (a new creation time comes with the creation parts it gives). */
+export interface ItemChanges extends Partial<CreationParts> {
   description?: string | null;
   favourite?: boolean;
   hidden?: boolean;
+  userCreationTime?: string | null;
+  userLocation?: UserLocation | null;
 }
 
 /** What the media service asks of its store: the repository's public methods (a fake implements the same). */

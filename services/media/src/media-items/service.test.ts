@@ -558,6 +558,90 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       );
       await expectAppError(media.get(randomUUID(), a), 'NOT_FOUND', 'mediaitem not found');
     });
+
+    it("the user's creation time and position win over the file's, order the lists, survive processing again; null restores the file's", async () => {
+      const user = randomUUID();
+      const [a, b] = await uploads(user, {}, {});
+      await media.applyProcessed(result(user, a, '2020-01-01T10:00:00+01:00'));
+      await media.applyProcessed(result(user, b, '2021-01-01T10:00:00+01:00'));
+      const library = async () =>
+        (await media.list({ userId: user, view: 'library', page: 1, limit: 10 })).items.map((i) => i.id);
+      const yearsAgo = async (monthDate: string) =>
+        (await media.yearsAgo({ userId: user, monthDate, page: 1, limit: 10 })).items.map((i) => i.id);
+      expect(await library()).toEqual([b, a]);
+
+      await media.update({
+        userId: user,
+        id: a,
+        creationTime: '2022-03-04T23:30:00-05:00',
+        latitude: -33.86,
+        longitude: 151.21,
+      });
+      const edited = { creationTime: '2022-03-04T23:30:00-05:00', latitude: -33.86, longitude: 151.21 };
+      expect((await media.get(user, a)).metadata).toMatchObject({ ...edited, cameraModel: 'One', width: 400 });
+      expect(await library()).toEqual([a, b]);
+      // The camera-local day the user wrote (4 March), not the UTC one (5 March).
+      expect(await yearsAgo('0304')).toEqual([a]);
+      expect(await yearsAgo('0305')).toEqual([]);
+
+      // The file processed again (a metadata job, then a full result): the file's values change, the user's still win.
+      clock = new Date(clock.getTime() + 1000);
+      await media.applyProcessed(result(user, a, '2020-02-02T10:00:00Z', { components: ['metadata'] }));
+      await media.applyProcessed(result(user, a, '2020-02-02T10:00:00Z'));
+      expect((await media.get(user, a)).metadata).toMatchObject(edited);
+      expect(await library()).toEqual([a, b]);
+      expect(await yearsAgo('0304')).toEqual([a]);
+
+      // Position back to the file's; then the date too (the file's as last processed).
+      await media.update({ userId: user, id: a, latitude: null, longitude: null });
+      expect((await media.get(user, a)).metadata).toMatchObject({
+        creationTime: edited.creationTime,
+        latitude: 52.37,
+        longitude: 4.89,
+      });
+      await media.update({ userId: user, id: a, creationTime: null });
+      expect((await media.get(user, a)).metadata).toMatchObject({
+        creationTime: '2020-02-02T10:00:00Z',
+        latitude: 52.37,
+      });
+      expect(await library()).toEqual([b, a]);
+      expect(await yearsAgo('0304')).toEqual([]);
+      expect(await yearsAgo('0202')).toEqual([a]);
+    });
+
+    it("a new position queues the item's places work with it (and a job's walk carries it); bad or foreign updates change nothing", async () => {
+      const user = randomUUID();
+      const a = await upload(user);
+      await media.applyProcessed(result(user, a, '2020-01-01T10:00:00Z'));
+      published = [];
+      await media.update({ userId: user, id: a, latitude: 48.8584, longitude: 2.2945 });
+      const work = published.filter((p) => p.subject === processMediaItemWork.subject);
+      expect(work).toHaveLength(1);
+      expect(work[0].payload).toMatchObject({
+        mediaItemId: a,
+        components: ['places'],
+        position: { latitude: 48.8584, longitude: 2.2945 },
+      });
+      const walked = await media.walk({ userId: user, until: clock.toISOString(), limit: 10 });
+      expect(walked.items[0].position).toEqual({ latitude: 48.8584, longitude: 2.2945 });
+      // A date alone queues no places work.
+      published = [];
+      await media.update({ userId: user, id: a, creationTime: '2001-01-01T00:00:00Z' });
+      expect(published.map((p) => p.subject)).toEqual(['events.v1.media.updated']);
+
+      const before = await media.get(user, a);
+      const message = 'latitude and longitude go together: both numbers, or both null';
+      await expectAppError(media.update({ userId: user, id: a, latitude: 1 }), 'BAD_REQUEST', message);
+      await expectAppError(media.update({ userId: user, id: a, latitude: 1, longitude: null }), 'BAD_REQUEST', message);
+      await expectAppError(media.update({ userId: user, id: a, creationTime: 'yesterday' }), 'BAD_REQUEST');
+      for (const id of [a, randomUUID()])
+        await expectAppError(
+          media.update({ userId: randomUUID(), id, creationTime: '2001-01-01T00:00:00Z', latitude: 1, longitude: 2 }),
+          'NOT_FOUND',
+          'mediaitem not found',
+        );
+      expect(await media.get(user, a)).toEqual(before);
+    });
   });
 
   describe('job walks and component subsets', () => {

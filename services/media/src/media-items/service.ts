@@ -27,8 +27,15 @@ import type {
 } from '@trove/proto-events';
 import { badRequest, conflict, insufficientStorage, notFound, unavailable } from '@trove/kit';
 import type { BlobStore, EventPublisher, Logger } from '@trove/kit';
-import { alreadyApplied, appliedFields, newMediaDoc, toMediaItemV1 } from './document';
-import type { MediaDoc } from './document';
+import {
+  alreadyApplied,
+  appliedFields,
+  creationParts,
+  newMediaDoc,
+  shownCreationParts,
+  toMediaItemV1,
+} from './document';
+import type { MediaDoc, UserLocation } from './document';
 import { LivePhotos } from './live-photos';
 import type { ItemChanges, MediaItems } from './repository';
 import type { UsageService } from '../usage/service';
@@ -126,18 +133,29 @@ export class MediaItemsService {
     return { usageBytes: await this.deps.usage.of(userId) };
   }
 
+  /** Queues the item's processing; the user's position goes with it (the places component names the place from it). */
   private queueProcessing(
     item: Pick<MediaDoc, 'userId' | 'originalKey' | 'mimeType' | 'mediaItemType' | 'filename' | 'components'> & {
       id?: string;
       _id?: string;
+      userLocation?: UserLocation | null;
     },
     msgId: string,
   ): Promise<void> {
     const mediaItemId = item.id ?? item._id!;
-    const { userId, originalKey, mimeType, mediaItemType, filename, components } = item;
+    const { userId, originalKey, mimeType, mediaItemType, filename, components, userLocation } = item;
     return this.deps.events.publish(
       processMediaItemWork,
-      { userId, mediaItemId, originalKey, mimeType, mediaItemType, filename, ...(components ? { components } : {}) },
+      {
+        userId,
+        mediaItemId,
+        originalKey,
+        mimeType,
+        mediaItemType,
+        filename,
+        ...(components ? { components } : {}),
+        ...(userLocation ? { position: { ...userLocation } } : {}),
+      },
       { msgId },
     );
   }
@@ -201,6 +219,8 @@ export class MediaItemsService {
         mimeType: d.mimeType,
         mediaItemType: d.mediaItemType,
         filename: d.filename,
+        // A job's places work names the place from the user's position when there is one.
+        ...(d.userLocation ? { position: { ...d.userLocation } } : {}),
       })),
     };
   }
@@ -272,15 +292,33 @@ export class MediaItemsService {
 
   // ---- changes --------------------------------------------------------------------------------
 
+  /**
+   * Changes the description, flags, creation time and position of one of the user's items. The
+   * user's creation time and position are kept beside the file's (null: the file's again), reorder
+   * the item in the lists at once, and a new position queues the item's `places` work so that its
+   * place follows (when the owner's processing includes places).
+   */
   async update(req: UpdateMediaItemRequestV1): Promise<void> {
     const changes: ItemChanges = {};
     if (req.description !== undefined) changes.description = req.description === '' ? null : req.description;
     if (req.favourite !== undefined) changes.favourite = req.favourite;
     if (req.hidden !== undefined) changes.hidden = req.hidden;
+    const location = userLocationOf(req);
+    if (location !== undefined) changes.userLocation = location;
+    if (req.creationTime !== undefined) {
+      if (req.creationTime !== null && !creationParts(req.creationTime))
+        throw badRequest('creationTime must be an ISO 8601 date-time with its UTC offset');
+      // The creation parts (list order, "years ago") of the time that wins now: the user's, else the file's.
+      const current = await this.mine(req.userId, req.id);
+      changes.userCreationTime = req.creationTime;
+      Object.assign(changes, shownCreationParts(req.creationTime, current.metadata.creationTime));
+    }
     const doc = await this.items.update(req.userId, req.id, changes, this.now());
     if (!doc) throw notFound(NOT_FOUND_MESSAGE);
     await this.live.stillChanged(doc, changes);
     await this.changed(mediaUpdatedEvent, doc, doc.updatedAt);
+    if (location !== undefined && (!doc.components || doc.components.includes('places')))
+      await this.queueProcessing({ ...doc, components: ['places'] }, `places-${doc._id}-${doc.updatedAt.getTime()}`);
   }
 
   /**
@@ -336,7 +374,7 @@ export class MediaItemsService {
       );
       return;
     }
-    const fields = appliedFields(result, doc.createdAt);
+    const fields = appliedFields(result, doc);
     // Applied before: its Live Photo pairing may not have finished then.
     if (alreadyApplied(doc, fields)) return this.live.pair(doc);
     const updatedAt = this.now();
@@ -466,4 +504,19 @@ export function isCalendarDay(monthDate: string): boolean {
 
 async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<void>): Promise<void> {
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(fn));
+}
+
+/**
+ * The position an update asks for: undefined when it names none, null to go back to the file's.
+ * Latitude and longitude come together (both numbers or both null), else 400.
+ */
+function userLocationOf(
+  req: Pick<UpdateMediaItemRequestV1, 'latitude' | 'longitude'>,
+): UserLocation | null | undefined {
+  const { latitude, longitude } = req;
+  if (latitude === undefined && longitude === undefined) return undefined;
+  if (latitude === null && longitude === null) return null;
+  if (typeof latitude !== 'number' || typeof longitude !== 'number')
+    throw badRequest('latitude and longitude go together: both numbers, or both null');
+  return { latitude, longitude };
 }

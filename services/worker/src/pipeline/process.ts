@@ -88,7 +88,8 @@ export async function processItem(deps: ProcessDeps, item: ProcessMediaItemV1): 
     // Only the components the item asks for (see components.ts); the metadata is the ground of all of them.
     const run = selectComponents(item, deps.log);
     const meta = await extractMetadata(original, item.mimeType, limits, item.filename);
-    const place = run.runs('places') ? await placeOf(deps, item.mediaItemId, meta) : undefined;
+    // The position the user gave the item wins over the file's (the media service sends it along).
+    const place = run.runs('places') ? await placeOf(deps, item.mediaItemId, item.position ?? meta) : undefined;
     const previews = run.needsPicture
       ? isVideo
         ? await makeVideoPreviews(original, meta, limits)
