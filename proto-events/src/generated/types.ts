@@ -929,6 +929,10 @@ export interface ProcessMediaItemV1 {
     longitude: number;
   };
   /**
+   * What sets this work apart from the item's earlier processing outside a job (a user's edit: `places-<time>`): the result's de-duplication id carries it, so the bus does not take it for the upload's result.
+   */
+  round?: string;
+  /**
    * The job that queued this work: the worker reports the item done on events.v1.job.item.done (whatever its outcome), never dead-letters it for a bad file, and the result carries the id.
    */
   jobId?: string;

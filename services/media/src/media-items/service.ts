@@ -139,11 +139,13 @@ export class MediaItemsService {
       id?: string;
       _id?: string;
       userLocation?: UserLocation | null;
+      /** Work outside a job that follows a user's edit (see the contract's `round`). */
+      round?: string;
     },
     msgId: string,
   ): Promise<void> {
     const mediaItemId = item.id ?? item._id!;
-    const { userId, originalKey, mimeType, mediaItemType, filename, components, userLocation } = item;
+    const { userId, originalKey, mimeType, mediaItemType, filename, components, userLocation, round } = item;
     return this.deps.events.publish(
       processMediaItemWork,
       {
@@ -155,6 +157,7 @@ export class MediaItemsService {
         filename,
         ...(components ? { components } : {}),
         ...(userLocation ? { position: { ...userLocation } } : {}),
+        ...(round ? { round } : {}),
       },
       { msgId },
     );
@@ -317,8 +320,10 @@ export class MediaItemsService {
     if (!doc) throw notFound(NOT_FOUND_MESSAGE);
     await this.live.stillChanged(doc, changes);
     await this.changed(mediaUpdatedEvent, doc, doc.updatedAt);
-    if (location !== undefined && (!doc.components || doc.components.includes('places')))
-      await this.queueProcessing({ ...doc, components: ['places'] }, `places-${doc._id}-${doc.updatedAt.getTime()}`);
+    if (location !== undefined && (!doc.components || doc.components.includes('places'))) {
+      const round = `places-${doc.updatedAt.getTime()}`;
+      await this.queueProcessing({ ...doc, components: ['places'], round }, `${round}-${doc._id}`);
+    }
   }
 
   /**

@@ -154,7 +154,8 @@ export async function processItem(deps: ProcessDeps, item: ProcessMediaItemV1): 
       ...(item.jobId ? { jobId: item.jobId } : {}),
     };
     await deps.events.publish(mediaProcessedEvent, result, {
-      msgId: item.jobId ? `processed-${item.mediaItemId}-${item.jobId}` : `processed-${item.mediaItemId}`,
+      // Once per item, job and round: a later job's or edit's result is not a duplicate of the upload's.
+      msgId: `processed-${[item.mediaItemId, item.jobId ?? item.round].filter(Boolean).join('-')}`,
     });
     return 'processed';
   } catch (err) {
