@@ -7,8 +7,9 @@
  *   again on a re-run); `trashed` photos are not imported;
  * - an album folder (titled by its `metadata.json`) becomes an album of its files; "Photos from YYYY" does not;
  * - `-edited` copies are uploaded beside their originals (with the original's sidecar).
- * Not yet: the sidecar's date and position (`photoTakenTime`, `geoData`), which need the server to keep a date and
- * place set by the user; the file's own are used.
+ * Not yet: the sidecar's date and position (`photoTakenTime`, `geoData`). The server keeps a date and place set by
+ * the user now (`PUT /v1/mediaItems/{id}`), but they must only fill in what the file lacks, which means waiting for
+ * the item's processing first; until then the file's own are used.
  */
 import { posix } from 'node:path';
 import type { TroveApi, UploadSource } from '../api';
