@@ -5,71 +5,19 @@
  * - `trove login` reads the user's name and password from standard input and keeps an API key in a 0600 file;
  * - a folder tree of camera files (JPEGs with EXIF, PNGs, a DNG, MP4 and MOV clips) in nested folders with junk beside
  *   them: all uploaded; run again: 0 uploaded, all skipped; `--album-per-folder` makes the folders' albums;
- * - an upload SIGKILLed in the middle, then run again: exactly one item per file, none lost, none twice;
- * - `trove import takeout` of a two-part Takeout zip: sidecars (also cut-short and `(1)` names) give descriptions,
- *   favourites, archived → hidden, trashed → left out; an album folder makes its album, "Photos from 2019" none.
+ * - an upload SIGKILLed in the middle, then run again: exactly one item per file, none lost, none twice.
+ * (`trove import takeout`: takeout.e2e.test.ts.)
  *
  * No worker runs: what is counted here is what the upload created, not its processing (2 shared cores).
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startStack, waitFor } from '@trove/kit/testing';
 import type { Stack } from '@trove/kit/testing';
 import { dngLike, ffmpeg, H264_ARGS, jpegAt, noisePng, testClipArgs } from '@trove/kit/testing/media';
-import { ZipFile } from 'yazl';
 import { newUser, ok } from '../support/api';
-import type { Api, MediaItem, TestUser } from '../support/api';
-
-const TROVE = path.resolve(__dirname, '../../cli/bin/trove.js');
-
-interface Run {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `trove` with `args`; `env` on top of a clean environment (no stray TROVE_ variables of the test's). */
-function trove(
-  args: string[],
-  env: Record<string, string>,
-  input?: string,
-): { done: Promise<Run>; child: ReturnType<typeof spawn>; stdout: () => string } {
-  const child = spawn(process.execPath, [TROVE, ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: env.HOME ?? tmpdir(), ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  child.stdin!.end(input ?? '');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-  const done = once(child, 'close').then(([code, signal]) => {
-    clearTimeout(timer);
-    return { code: code as number | null, signal: signal as NodeJS.Signals | null, stdout, stderr };
-  });
-  return { done, child, stdout: () => stdout };
-}
-
-const lastLine = (text: string): string => text.trim().split('\n').at(-1) ?? '';
-
-async function allItems(api: Api): Promise<MediaItem[]> {
-  const items: MediaItem[] = [];
-  for (let page = 1; ; page++) {
-    const batch = await ok(api.GET('/v1/mediaItems', { params: { query: { page, limit: 100 } } }), 200);
-    items.push(...batch);
-    if (batch.length < 100) return items;
-  }
-}
-
-async function albumCounts(api: Api): Promise<Record<string, number>> {
-  const albums = await ok(api.GET('/v1/albums', { params: { query: { limit: 100 } } }), 200);
-  return Object.fromEntries(albums.map((a) => [a.name, a.mediaItemsCount]));
-}
+import { albumCounts, allItems, apiKeyOf, lastLine, trove } from './cli';
 
 describe('trove (e2e)', () => {
   let stack: Stack;
@@ -85,9 +33,6 @@ describe('trove (e2e)', () => {
     await stack?.stop();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
-
-  const apiKeyOf = async (user: TestUser): Promise<string> =>
-    (await ok(user.api.POST('/v1/apiKeys', { body: { name: 'e2e' } }), 201)).key;
 
   it('logs in from standard input and keeps an API key in a file only its owner reads', async () => {
     const user = await newUser(stack);
@@ -223,76 +168,5 @@ describe('trove (e2e)', () => {
     expect(items).toHaveLength(FILES);
     expect(new Set(items.map((i) => i.filename)).size).toBe(FILES);
     expect(await albumCounts(user.api)).toEqual({ Sixty: FILES });
-  }, 180_000);
-
-  it('imports a Takeout zip in two parts with what its sidecars say, once', async () => {
-    const user = await newUser(stack);
-    const env = { TROVE_SERVER: stack.gatewayUrl, TROVE_API_KEY: await apiKeyOf(user) };
-    const year = 'Takeout/Google Photos/Photos from 2019';
-    const album = 'Takeout/Google Photos/Rome trip';
-    const long = 'a_very_long_file_name_that_google_cut_in_the_middle_of_it.jpg';
-    const json = (o: unknown) => Buffer.from(JSON.stringify(o));
-    const taken = { photoTakenTime: { timestamp: '1562000000' } };
-    const beach = await jpegAt(43.7, 7.25);
-    const parts: Array<Record<string, Buffer>> = [
-      {
-        [`${year}/IMG_1.jpg`]: beach,
-        [`${year}/IMG_1.jpg.json`]: json({ title: 'IMG_1.jpg', description: 'Beach', favorited: true, ...taken }),
-        [`${year}/Screenshot.png`]: await noisePng(),
-        [`${year}/Screenshot.png.supplemental-metadata.json`]: json({ title: 'Screenshot.png', archived: true }),
-        [`${year}/IMG_2.jpg`]: await jpegAt(1, 1),
-        [`${year}/IMG_2.jpg.json`]: json({ title: 'IMG_2.jpg', trashed: true }),
-        [`${year}/IMG_3(1).jpg`]: await jpegAt(2, 2),
-        [`${year}/IMG_3.jpg(1).json`]: json({ title: 'IMG_3.jpg', description: 'the copy' }),
-        [`${year}/${long}`]: await jpegAt(3, 3),
-        [`${year}/a_very_long_file_name_that_google_cut_in_the_m.json`]: json({ description: 'long' }),
-      },
-      {
-        [`${album}/metadata.json`]: json({ title: 'Rome, spring 2019' }),
-        [`${album}/IMG_1.jpg`]: beach,
-        [`${album}/IMG_1.jpg.json`]: json({ title: 'IMG_1.jpg', description: 'Beach', favorited: true }),
-        [`${album}/IMG_4.jpg`]: await jpegAt(41.9, 12.5),
-        'Takeout/archive_browser.html': Buffer.from('<html></html>'),
-      },
-    ];
-    const zips = await Promise.all(
-      parts.map(async (files, i) => {
-        const zip = new ZipFile();
-        for (const [name, data] of Object.entries(files)) zip.addBuffer(data, name);
-        zip.end();
-        const chunks: Buffer[] = [];
-        for await (const piece of zip.outputStream) chunks.push(piece as Buffer);
-        const file = path.join(dir, `takeout-2024-00${i + 1}.zip`);
-        await writeFile(file, Buffer.concat(chunks));
-        return file;
-      }),
-    );
-
-    const first = await trove(['import', 'takeout', ...zips], env).done;
-    expect({ code: first.code, last: lastLine(first.stdout), stderr: first.stderr }).toEqual({
-      code: 0,
-      // IMG_1.jpg is in the album folder too: the same content, sent once.
-      last: '5 uploaded, 1 skipped, 0 failed',
-      stderr: '',
-    });
-    expect(first.stdout).toContain('left out: 1 in the trash, 1 not photos or videos');
-    const visible = await allItems(user.api);
-    const hidden = await ok(user.api.GET('/v1/hidden', { params: { query: { limit: 100 } } }), 200);
-    const byName = Object.fromEntries([...visible, ...hidden].map((i) => [i.filename, i]));
-    expect(Object.keys(byName).sort()).toEqual(['IMG_1.jpg', 'IMG_3(1).jpg', 'IMG_4.jpg', 'Screenshot.png', long]);
-    expect(byName['IMG_1.jpg']).toMatchObject({ description: 'Beach', favourite: true, hidden: false });
-    expect(byName['Screenshot.png']).toMatchObject({ hidden: true, favourite: false });
-    expect(byName['IMG_3(1).jpg']).toMatchObject({ description: 'the copy' });
-    expect(byName[long]).toMatchObject({ description: 'long' });
-    expect(byName['IMG_4.jpg']).toMatchObject({ description: null, favourite: false, hidden: false });
-    expect(await albumCounts(user.api)).toEqual({ 'Rome, spring 2019': 2 });
-
-    const again = await trove(['import', 'takeout', ...zips], env).done;
-    expect({ code: again.code, last: lastLine(again.stdout) }).toEqual({
-      code: 0,
-      last: '0 uploaded, 6 skipped, 0 failed',
-    });
-    expect((await allItems(user.api)).length + (await ok(user.api.GET('/v1/hidden'), 200)).length).toBe(5);
-    expect(await albumCounts(user.api)).toEqual({ 'Rome, spring 2019': 2 });
   }, 180_000);
 });

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { planTakeout, updateOf } from './import';
+import { fillIn, planTakeout, updateOf } from './import';
 import { openTakeout } from './source';
 
 describe('a Takeout folder, planned', () => {
@@ -48,6 +48,31 @@ describe('a Takeout folder, planned', () => {
       ['id-a', { description: 'Alps', favourite: true }],
       ['id-c2', { hidden: true }],
     ]);
+  });
+
+  it('fills in the date and position a processed file lacks, and nothing it has', () => {
+    const sidecar = {
+      takenAt: '2019-07-01T16:53:20.000Z',
+      latitude: 43.7,
+      longitude: 7.25,
+      favourite: false,
+      archived: false,
+      trashed: false,
+    };
+    // No date of its own: the server dated it by the stored upload (between its upload and its processing).
+    const undated = {
+      creationTime: '2026-11-27T10:00:05Z',
+      createdAt: '2026-11-27T10:00:00Z',
+      updatedAt: '2026-11-27T10:00:09Z',
+      latitude: null,
+    };
+    expect(fillIn(sidecar, undated)).toEqual({ creationTime: sidecar.takenAt, latitude: 43.7, longitude: 7.25 });
+    // A camera date and position of its own: kept.
+    expect(fillIn(sidecar, { ...undated, creationTime: '2024-06-01T12:00:00+02:00', latitude: 48.85 })).toBeNull();
+    // Run again after the fill-in: the date is the sidecar's now, the position set; nothing more to send.
+    expect(fillIn(sidecar, { ...undated, creationTime: sidecar.takenAt, latitude: 43.7 })).toBeNull();
+    // A sidecar without them fills nothing in.
+    expect(fillIn({ favourite: true, archived: false, trashed: false }, undated)).toBeNull();
   });
 
   it('sends only what a sidecar sets', () => {

@@ -7,9 +7,8 @@
  *   again on a re-run); `trashed` photos are not imported;
  * - an album folder (titled by its `metadata.json`) becomes an album of its files; "Photos from YYYY" does not;
  * - `-edited` copies are uploaded beside their originals (with the original's sidecar).
- * Not yet: the sidecar's date and position (`photoTakenTime`, `geoData`). The server keeps a date and place set by
- * the user now (`PUT /v1/mediaItems/{id}`), but they must only fill in what the file lacks, which means waiting for
- * the item's processing first; until then the file's own are used.
+ * - its sidecar's date (`photoTakenTime`) and position (`geoData`, else `geoDataExif`) fill in what the file lacks,
+ *   once the server has read the file (see `fillIn`).
  */
 import { posix } from 'node:path';
 import type { TroveApi, UploadSource } from '../api';
@@ -42,6 +41,50 @@ export function updateOf(sidecar: Sidecar): { description?: string; favourite?: 
   return Object.keys(body).length ? body : null;
 }
 
+/** What `fillIn` reads of a processed item. */
+export interface ProcessedItem {
+  creationTime: string;
+  createdAt: string;
+  updatedAt: string;
+  latitude: number | null;
+}
+
+/**
+ * What the sidecar fills in that the processed item lacks: its position when the file had none, and its date
+ * when the file had none. The server then dates an item by the file's modification time, which is that of the
+ * stored upload: between the upload (`createdAt`) and its processing (`updatedAt`, before any change of ours).
+ */
+export function fillIn(
+  sidecar: Sidecar,
+  item: ProcessedItem,
+): { creationTime?: string; latitude?: number; longitude?: number } | null {
+  const body: { creationTime?: string; latitude?: number; longitude?: number } = {};
+  if (sidecar.latitude !== undefined && sidecar.longitude !== undefined && item.latitude === null)
+    Object.assign(body, { latitude: sidecar.latitude, longitude: sidecar.longitude });
+  const dated = Date.parse(item.creationTime);
+  const undated =
+    dated >= Date.parse(item.createdAt) - UPLOAD_CLOCK_SLACK_MS &&
+    dated <= Date.parse(item.updatedAt) + UPLOAD_CLOCK_SLACK_MS;
+  if (sidecar.takenAt && undated) body.creationTime = sidecar.takenAt;
+  return Object.keys(body).length ? body : null;
+}
+
+/** Clocks of the CLI's server and its worker may differ a little. */
+const UPLOAD_CLOCK_SLACK_MS = 60_000;
+/** How long an item's processing is waited for before its sidecar's date and position are left out. */
+const PROCESSING_WAIT_MS = 10 * 60_000;
+
+/** The item once the server has read its file (READY or FAILED); undefined when that takes too long. */
+async function processed(api: TroveApi, id: string): Promise<(ProcessedItem & { status?: string }) | undefined> {
+  const deadline = Date.now() + PROCESSING_WAIT_MS;
+  for (;;) {
+    const { data } = await api.client.GET('/v1/mediaItems/{id}', { params: { path: { id } } });
+    if (data && data.status !== 'PROCESSING' && data.status !== 'UNSPECIFIED') return data;
+    if (Date.now() > deadline) return undefined;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
 export interface TakeoutPlan {
   items: Item[];
   trashed: number;
@@ -52,7 +95,7 @@ export interface TakeoutPlan {
 /** What to bring in from the entries: items with their albums and metadata, and the counts left out. */
 export async function planTakeout(
   entries: TakeoutEntry[],
-  apply: (id: string, update: NonNullable<ReturnType<typeof updateOf>>) => Promise<void>,
+  apply: (id: string, update: NonNullable<ReturnType<typeof updateOf>>, sidecar: Sidecar) => Promise<void>,
 ): Promise<TakeoutPlan> {
   const byFolder = new Map<string, TakeoutEntry[]>();
   for (const e of entries) {
@@ -77,12 +120,13 @@ export async function planTakeout(
         continue;
       }
       const update = sidecar ? updateOf(sidecar) : null;
+      const fills = sidecar && (sidecar.takenAt !== undefined || sidecar.latitude !== undefined);
       const source: UploadSource = { name, size: entry.size, open: entry.open };
       plan.items.push({
         key: entry.path,
         source,
         albums: album ? [album] : [],
-        ...(update ? { after: (id: string) => apply(id, update) } : {}),
+        ...(sidecar && (update || fills) ? { after: (id: string) => apply(id, update ?? {}, sidecar) } : {}),
       });
     }
   }
@@ -97,11 +141,20 @@ export async function importTakeout(
 ): Promise<UploadSummary> {
   const takeout = await openTakeout(inputs);
   try {
-    const plan = await planTakeout(takeout.entries, async (id, body) => {
+    const put = async (id: string, body: Record<string, unknown>) => {
       const { response, error } = await api.client.PUT('/v1/mediaItems/{id}', { params: { path: { id } }, body });
       if (!response.ok) {
         throw new Error(`metadata: ${response.status} ${(error as { message?: string } | undefined)?.message ?? ''}`);
       }
+    };
+    const plan = await planTakeout(takeout.entries, async (id, update, sidecar) => {
+      if (Object.keys(update).length) await put(id, update);
+      if (sidecar.takenAt === undefined && sidecar.latitude === undefined) return;
+      // The date and position fill in what the file lacks: known once the server has read it.
+      const item = await processed(api, id);
+      if (!item) throw new Error('still processing: its Takeout date and position were not applied (run again)');
+      const fill = fillIn(sidecar, item);
+      if (fill) await put(id, fill);
     });
     const bytes = plan.items.reduce((n, i) => n + i.source.size, 0);
     report.found(plan.items.length, bytes, { 'in the trash': plan.trashed, 'not photos or videos': plan.other });
