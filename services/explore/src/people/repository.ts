@@ -194,16 +194,17 @@ export class PeopleRepository extends DocRepository<typeof COLLECTIONS> {
     const coverFace: CoverFace | null = face
       ? { id: face._id, mediaItemId: face.mediaItemId, box: face.box, score: face.score }
       : null;
+    const summary = { mediaItemsCount: visible.length, coverMediaItemId: coverFace?.mediaItemId ?? null, coverFace };
+    const before = {
+      mediaItemsCount: claimed.mediaItemsCount,
+      coverMediaItemId: claimed.coverMediaItemId,
+      coverFace: claimed.coverFace,
+    };
+    // The same summary again (a regroup that moved nothing of theirs) leaves the person as it was, updatedAt too.
+    const unchanged = JSON.stringify(summary) === JSON.stringify(before);
     await this.c.people.updateOne(
       { _id: personId, userId, revision: claimed.revision },
-      {
-        $set: {
-          mediaItemsCount: visible.length,
-          coverMediaItemId: coverFace?.mediaItemId ?? null,
-          coverFace,
-          updatedAt: this.now(),
-        },
-      },
+      { $set: unchanged ? summary : { ...summary, updatedAt: this.now() } },
     );
   }
 

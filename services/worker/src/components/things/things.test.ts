@@ -13,6 +13,7 @@ import {
   H264_ARGS,
   fixturesPresent,
   itWithFixtures,
+  jpegAt,
   SYNTHETIC_PATTERNS,
   testClipArgs,
 } from '@trove/kit/testing/media';
@@ -50,7 +51,7 @@ describe('detectThings', () => {
   });
 
   itWithFixtures('below the threshold other labels appear, each once, best first, in Title Case', async () => {
-    const things = await detectThings(pizza, { minScore: 0.2 });
+    const things = await detectThings(pizza, { minScore: 0.15 });
     const labels = things.map((t) => t.label);
     expect(labels.slice(0, 2)).toEqual(['Pizza', 'Dining Table']);
     expect(labels.length).toBeGreaterThan(2);
@@ -99,6 +100,13 @@ describe('detectThings', () => {
       expect(await detectThings(await pattern(name, SYNTHETIC_PATTERNS[name]()), options)).toEqual([]);
     },
   );
+
+  it('the camera-like noise photos the tests upload have no things (the model sees a large "umbrella" in them at up to 0.18)', async () => {
+    for (let i = 0; i < 8; i++) {
+      const file = await dir.write(`noise-${i}.jpg`, await jpegAt(10 + i, 20));
+      expect(await detectThings((await makeImagePreviews(file, 'image/jpeg')).bitmap, options)).toEqual([]);
+    }
+  });
 
   it("a video's poster frame (the previews' bitmap) is looked at like a photo", async () => {
     const clip = dir.file('clip.mp4');
@@ -152,7 +160,7 @@ describe('fuseMirrored and bestPerLabel', () => {
     const side = Math.ceil(Math.sqrt(LARGE_THING_SHARE * area)) + 1;
     const things = bestPerLabel(
       [
-        box(30, 0.2, 0, side, 0, side), // skis, large: passes at 0.35 × 0.43
+        box(30, 0.22, 0, side, 0, side), // skis, large: passes at 0.35 × 0.6
         box(62, 0.2, 0, 5, 0, 5), // tv, small: does not
         box(0, 0.5, 0, 5, 0, 5),
         box(0, 0.9, 0, 5, 0, 5),
@@ -162,7 +170,7 @@ describe('fuseMirrored and bestPerLabel', () => {
     );
     expect(things).toEqual([
       { label: 'Person', score: 0.9 },
-      { label: 'Ski', score: 0.2 },
+      { label: 'Ski', score: 0.22 },
     ]);
     expect(bestPerLabel([box(62, 0.4, 0, 5, 0, 5)], area, 0.35)).toEqual([{ label: 'TV', score: 0.4 }]);
   });
