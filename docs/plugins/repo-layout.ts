@@ -16,6 +16,7 @@ export const FOLDERS: Record<string, string> = {
     'the chart: every process, NATS/MongoDB/MinIO, generated secrets, worker scaling, network policies, ingress, metrics; `values.schema.json` refuses bad values',
   'charts/tests':
     '`helm lint --strict`, renders validated against the Kubernetes schemas and the workload policy, the delivery files',
+  cli: 'workspace `@trove/cli`: the `trove` command (login with an API key, upload folders, import a Google Takeout), typed by the contract; `npm pack`-able',
   docs: 'this documentation site (Docusaurus 3.4.0 + redocusaurus)',
   'docs/docs': 'the pages: user guide and dev guide (Markdown/MDX)',
   'docs/plugins': 'build-time plugin reading the repository (API operations, NATS catalogue, this tree)',
