@@ -94,6 +94,17 @@ async function outcome(url: string, opts: ConnectionOptions): Promise<string> {
   }
 }
 
+it('every NATS secret the chart makes starts with a letter (nats.conf parses a $VARIABLE\'s value: "12e5…" is a number)', () => {
+  // Rendered many times: each render draws new random secrets.
+  for (let i = 0; i < 5; i++) {
+    const data = at(named(render({}), 'Secret', 'trove-secrets'), 'data') as Record<string, string>;
+    const nats = Object.entries(data).filter(([key]) => key.startsWith('nats-'));
+    expect(nats.length).toBeGreaterThan(5);
+    for (const [key, value] of nats)
+      expect({ key, first: Buffer.from(value, 'base64').toString()[0] }).toEqual({ key, first: 'n' });
+  }
+});
+
 describe.each([
   ['password', {}],
   ['token', { 'nats.auth.mode': 'token' }],
