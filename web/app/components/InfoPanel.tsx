@@ -11,6 +11,8 @@ import {
   formatCoordinates,
   formatDateTime,
 } from '~/lib/format';
+import { DateRow, PlaceRow } from './DatePlaceEditor';
+import type { SaveChange } from './DatePlaceEditor';
 import { Button } from './ui/Button';
 import './InfoPanel.css';
 
@@ -18,13 +20,15 @@ export interface InfoPanelProps {
   item: MediaItem;
   /** Absent: read-only (shared albums). */
   onDescribe?(description: string | null): Promise<void>;
+  /** Changes when and where it was taken; absent: read-only. */
+  onEdit?: SaveChange;
 }
 
 /** The viewer's details: date, camera, exposure, dimensions, file, size, location, description. */
-export function InfoPanel({ item, onDescribe }: InfoPanelProps) {
+export function InfoPanel({ item, onDescribe, onEdit }: InfoPanelProps) {
   const titleId = useId();
   const rows: [string, string | null][] = [
-    ['Taken', formatDateTime(item.creationTime)],
+    ['Taken', onEdit ? null : formatDateTime(item.creationTime)],
     ['Camera', cameraSummary(item)],
     ['Exposure', exposureSummary(item)],
     ['Dimensions', dimensionsSummary(item)],
@@ -36,6 +40,17 @@ export function InfoPanel({ item, onDescribe }: InfoPanelProps) {
     ['Uploaded', item.createdAt ? formatDateTime(item.createdAt) : null],
   ];
   const location = formatCoordinates(item.latitude, item.longitude);
+  const place = location ? (
+    <a
+      href={`https://www.openstreetmap.org/?mlat=${item.latitude}&mlon=${item.longitude}#map=15/${item.latitude}/${item.longitude}`}
+      target="_blank"
+      rel="noreferrer noopener"
+    >
+      {location}
+    </a>
+  ) : (
+    'Unknown'
+  );
   return (
     <aside className="info-panel" aria-labelledby={titleId}>
       <h2 id={titleId}>Info</h2>
@@ -45,6 +60,7 @@ export function InfoPanel({ item, onDescribe }: InfoPanelProps) {
         <p className="description">{item.description}</p>
       ) : null}
       <dl>
+        {onEdit ? <DateRow key={item.id} item={item} onSave={onEdit} /> : null}
         {rows
           .filter((r): r is [string, string] => !!r[1])
           .map(([k, v]) => (
@@ -53,23 +69,17 @@ export function InfoPanel({ item, onDescribe }: InfoPanelProps) {
               <dd>{v}</dd>
             </div>
           ))}
-        <div className="info-row">
-          <dt>Location</dt>
-          <dd>
-            {location ? (
-              <a
-                href={`https://www.openstreetmap.org/?mlat=${item.latitude}&mlon=${item.longitude}#map=15/${item.latitude}/${item.longitude}`}
-                target="_blank"
-                rel="noreferrer noopener"
-              >
-                {location}
-              </a>
-            ) : (
-              'Unknown'
-            )}
-          </dd>
-        </div>
-        {onDescribe && item.status === 'READY' ? <EntryRows itemId={item.id} /> : null}
+        {onEdit ? (
+          <PlaceRow key={item.id} item={item} value={place} onSave={onEdit} />
+        ) : (
+          <div className="info-row">
+            <dt>Location</dt>
+            <dd>{place}</dd>
+          </div>
+        )}
+        {onDescribe && item.status === 'READY' ? (
+          <EntryRows key={`${item.id}@${item.latitude},${item.longitude}`} itemId={item.id} />
+        ) : null}
         {item.status !== 'READY' ? (
           <div className="info-row">
             <dt>Status</dt>

@@ -217,6 +217,17 @@ export function MediaBrowser({
           await postJson('/api/items', { intent: 'describe', id: item.id, description });
           localUpdate([item.id], { description });
         },
+        edit: async (item, change) => {
+          // The item as the API now has it (a reset date or place is the file's again); the list keeps
+          // its order until it is loaded again.
+          const { item: fresh } = await postJson<{ item: MediaItem }>('/api/items', {
+            intent: 'edit',
+            id: item.id,
+            ...change,
+          });
+          localUpdate([item.id], fresh);
+          notify('Saved');
+        },
         addToAlbum: (item) => setPicker([item.id]),
       };
 

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { KeyboardEvent, ReactNode } from 'react';
 import type { MediaItem } from '~/api/types';
+import type { DatePlaceChange } from '~/lib/date-place';
 import { altText, formatDateTime } from '~/lib/format';
 import { isTypingTarget } from '~/lib/keyboard';
 import { placeholderDataUrl } from '~/lib/thumbhash';
@@ -17,6 +18,8 @@ export interface ViewerActions {
   trash(item: MediaItem): void;
   restore?(item: MediaItem): void;
   describe(item: MediaItem, description: string | null): Promise<void>;
+  /** When and where it was taken; rejects with the message to show. */
+  edit(item: MediaItem, change: DatePlaceChange): Promise<void>;
   addToAlbum(item: MediaItem): void;
 }
 
@@ -207,7 +210,13 @@ export function Viewer({ item, prev, next, position, onNavigate, onClose, action
         <NavButton side="next" to={next} onNavigate={onNavigate} />
       </div>
 
-      {info ? <InfoPanel item={item} onDescribe={actions ? (d) => actions.describe(item, d) : undefined} /> : null}
+      {info ? (
+        <InfoPanel
+          item={item}
+          onDescribe={actions ? (d) => actions.describe(item, d) : undefined}
+          onEdit={actions ? (change) => actions.edit(item, change) : undefined}
+        />
+      ) : null}
     </Dialog>
   );
 }

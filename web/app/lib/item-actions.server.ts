@@ -1,12 +1,15 @@
 /** The actions on media items the browser asks for (favourite, hide, trash, describe, albums…): checked, then done through the API. */
 import { ok } from '~/api/client.server';
 import type { ApiClient } from '~/api/client.server';
+import { checkChange } from './date-place';
+import type { DatePlaceChange } from './date-place';
 import { isUuid } from './ids';
 
 /** What the item actions can do, as the browser sends it. */
 export type ItemAction =
   | { intent: 'favourite' | 'unfavourite' | 'hide' | 'unhide' | 'trash' | 'restore'; ids: string[] }
   | { intent: 'describe'; id: string; description: string | null }
+  | { intent: 'edit'; id: string; change: DatePlaceChange }
   | { intent: 'addToAlbum' | 'removeFromAlbum'; albumId: string; ids: string[] }
   | { intent: 'setCover'; albumId: string; id: string };
 
@@ -49,6 +52,12 @@ export function parseItemAction(body: unknown): ItemAction {
       throw new InvalidActionError('description must be at most 2000 characters');
     return { intent, id: b.id, description: typeof d === 'string' && d.trim() === '' ? null : d };
   }
+  if (intent === 'edit') {
+    if (!isUuid(b.id)) throw new InvalidActionError('id must be a media item id');
+    const change = checkChange(b);
+    if (typeof change === 'string') throw new InvalidActionError(change);
+    return { intent, id: b.id, change };
+  }
   if (intent === 'addToAlbum' || intent === 'removeFromAlbum') {
     if (!isUuid(b.albumId)) throw new InvalidActionError('albumId must be an album id');
     return { intent, albumId: b.albumId, ids: ids(b.ids) };
@@ -63,10 +72,11 @@ export function parseItemAction(body: unknown): ItemAction {
 export async function applyItemAction(api: ApiClient, action: ItemAction): Promise<void> {
   switch (action.intent) {
     case 'describe':
+    case 'edit':
       return ok(
         api.PUT('/v1/mediaItems/{id}', {
           params: { path: { id: action.id } },
-          body: { description: action.description },
+          body: action.intent === 'edit' ? action.change : { description: action.description },
         }),
       );
     case 'addToAlbum':

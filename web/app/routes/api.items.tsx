@@ -2,14 +2,15 @@
  * JSON for the grid and the viewer (the browser's only way to the API, through the session):
  *   GET  ?view=…&page=N        a page of a list (the `shared` view needs no session)
  *   GET  ?ids=a,b,…            fresh copies of some items (the grid polls items still processing)
- *   POST {intent, …}           an action on items (favourite, hide, trash, restore, describe, albums)
+ *   POST {intent, …}           an action on items (favourite, hide, trash, restore, describe, albums);
+ *                              `edit` (date and place) answers the item as it is now
  */
 import { json } from '@remix-run/node';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { apiFailure, requireSession } from '~/lib/auth.server';
 import { isUuid } from '~/lib/ids';
 import { InvalidActionError, applyItemAction, parseItemAction } from '~/lib/item-actions.server';
-import { getItems, listView } from '~/lib/media-items.server';
+import { getItem, getItems, listView } from '~/lib/media-items.server';
 import { parseView } from '~/lib/media-views';
 import { visitorApi } from '~/lib/visitor.server';
 
@@ -56,7 +57,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   try {
     const itemAction = parseItemAction(body);
     await applyItemAction(session.api, itemAction);
-    return json({ ok: true }, { headers: await session.headers() });
+    // The API's own reading of the new date and place (a null went back to the file's): the panel shows that.
+    const item =
+      itemAction.intent === 'edit' ? await getItem(context.config.apiUrl, session.api, itemAction.id) : undefined;
+    return json({ ok: true, item }, { headers: await session.headers() });
   } catch (err) {
     if (err instanceof InvalidActionError) return json({ message: err.message }, { status: 400 });
     throw apiFailure(err);
