@@ -60,7 +60,7 @@ export function InfoPanel({ item, onDescribe, onEdit }: InfoPanelProps) {
         <p className="description">{item.description}</p>
       ) : null}
       <dl>
-        {onEdit ? <DateRow key={item.id} item={item} onSave={onEdit} /> : null}
+        {onEdit ? <DateRow key={`${item.id}-date`} item={item} onSave={onEdit} /> : null}
         {rows
           .filter((r): r is [string, string] => !!r[1])
           .map(([k, v]) => (
@@ -70,7 +70,7 @@ export function InfoPanel({ item, onDescribe, onEdit }: InfoPanelProps) {
             </div>
           ))}
         {onEdit ? (
-          <PlaceRow key={item.id} item={item} value={place} onSave={onEdit} />
+          <PlaceRow key={`${item.id}-place`} item={item} value={place} onSave={onEdit} />
         ) : (
           <div className="info-row">
             <dt>Location</dt>

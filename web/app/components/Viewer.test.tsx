@@ -1,7 +1,9 @@
 /** @jest-environment jsdom */
-import { fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { makeItem } from '../../test/fixtures';
 import type { MediaItem } from '~/api/types';
+import { fromLocalInput } from '~/lib/date-place';
+import type { DatePlaceChange } from '~/lib/date-place';
 import { Viewer } from './Viewer';
 import type { ViewerActions } from './Viewer';
 
@@ -27,6 +29,7 @@ function actions(): jest.Mocked<ViewerActions> {
     restore: jest.fn(),
     describe: jest.fn((_item: MediaItem, _d: string | null) => Promise.resolve()),
     addToAlbum: jest.fn(),
+    edit: jest.fn((_item: MediaItem, _c: DatePlaceChange) => Promise.resolve()),
   };
 }
 
@@ -161,6 +164,65 @@ describe('Viewer', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(a.describe).toHaveBeenCalledWith(item, 'At the harbour');
     await screen.findByText('Saved');
+  });
+
+  it('edits the date taken in local time: Enter saves with the offset, Esc cancels and leaves the viewer open', async () => {
+    const a = actions();
+    const onClose = jest.fn();
+    render(<Viewer item={item} prev={null} next={null} onNavigate={jest.fn()} onClose={onClose} actions={a} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Info' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Edit date taken' }));
+    const input = screen.getByLabelText('Date taken') as HTMLInputElement;
+    // The same instant, in the browser's time zone.
+    expect(new Date(fromLocalInput(input.value)!).toISOString()).toBe(item.creationTime);
+    expect(document.activeElement).toBe(input);
+
+    fireEvent.keyDown(input, { key: 'Escape' });
+    expect(screen.queryByLabelText('Date taken')).toBeNull();
+    expect(onClose).not.toHaveBeenCalled();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Edit date taken' }));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Edit date taken' }));
+    fireEvent.change(screen.getByLabelText('Date taken'), { target: { value: '2019-07-14T16:30' } });
+    await act(async () => {
+      fireEvent.keyDown(screen.getByLabelText('Date taken'), { key: 'Enter' });
+    });
+    expect(a.edit).toHaveBeenCalledTimes(1);
+    const sent = a.edit.mock.calls[0][1].creationTime!;
+    expect(sent).toMatch(/^2019-07-14T16:30:00[+-]\d{2}:\d{2}$/);
+    expect(new Date(sent).getTime()).toBe(new Date(2019, 6, 14, 16, 30).getTime());
+    expect(screen.queryByLabelText('Date taken')).toBeNull();
+  });
+
+  it('edits the location: checks the numbers, fills both from a pasted "lat, lon", shows what the API refused', async () => {
+    const a = actions();
+    render(<Viewer item={item} prev={null} next={null} onNavigate={jest.fn()} onClose={jest.fn()} actions={a} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Info' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Edit location' }));
+    const form = screen.getByRole('form', { name: 'Edit location' });
+    const lat = within(form).getByLabelText('Latitude') as HTMLInputElement;
+    const lon = within(form).getByLabelText('Longitude') as HTMLInputElement;
+    expect([lat.value, lon.value]).toEqual(['52.37', '4.89']);
+
+    fireEvent.change(lat, { target: { value: '91' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    expect(within(form).getByRole('alert').textContent).toBe('The latitude must be a number from −90 to 90.');
+    expect(a.edit).not.toHaveBeenCalled();
+
+    fireEvent.paste(lat, { clipboardData: { getData: () => '48.8584, 2.2945' } });
+    expect([lat.value, lon.value]).toEqual(['48.8584', '2.2945']);
+    a.edit.mockRejectedValueOnce(new Error('the API said no'));
+    await act(async () => {
+      fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    });
+    expect(a.edit).toHaveBeenLastCalledWith(item, { latitude: 48.8584, longitude: 2.2945 });
+    expect(within(form).getByRole('alert').textContent).toBe('the API said no');
+
+    await act(async () => {
+      fireEvent.click(within(form).getByRole('button', { name: 'Clear' }));
+    });
+    expect(a.edit).toHaveBeenLastCalledWith(item, { latitude: null, longitude: null });
+    expect(screen.queryByRole('form', { name: 'Edit location' })).toBeNull();
   });
 
   it('does not take keys typed into the description', () => {

@@ -17,7 +17,8 @@ export function toLocalInput(iso: string): string {
   return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
 }
 
-const LOCAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
+/** Seconds optional; a fraction of one (some browsers add `.000`) is dropped. */
+const LOCAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?$/;
 
 /** A datetime-local value as RFC 3339 with the browser's offset at that moment (`…T16:30:00+02:00`); null when it is not one. */
 export function fromLocalInput(value: string): string | null {

@@ -51,6 +51,13 @@ describe('what the browser may ask for', () => {
       /1 to 1000/,
     );
     expect(() => parseItemAction({ intent: 'addToAlbum', albumId: 'x', ids: [ID] })).toThrow(/albumId/);
+    expect(parseItemAction({ intent: 'edit', id: ID, latitude: 1, longitude: 2, favourite: true })).toEqual({
+      intent: 'edit',
+      id: ID,
+      change: { latitude: 1, longitude: 2 },
+    });
+    expect(() => parseItemAction({ intent: 'edit', id: ID })).toThrow(/nothing to change/);
+    expect(() => parseItemAction({ intent: 'edit', id: 'x', creationTime: null })).toThrow(/id/);
     expect(() => parseItemAction(null)).toThrow(/JSON object/);
   });
 });
