@@ -74,6 +74,8 @@ export interface WebApp {
     viewport?: typeof DESKTOP;
     phone?: boolean;
     loggedIn?: boolean;
+    /** The browser's time zone (an IANA name), else the machine's. */
+    timezoneId?: string;
   }): Promise<Session>;
   /** A fresh browser context of an existing user, logged in through the login page; closed after the test. */
   sessionOf(user: TestUser, viewport?: typeof DESKTOP): Promise<Page>;
@@ -167,12 +169,12 @@ function webApp(stack: Stack, origin: string, browser: Browser, files: Files): W
     browser,
     files,
     logIn,
-    async session({ upload = [], viewport = DESKTOP, phone = false, loggedIn = true } = {}) {
+    async session({ upload = [], viewport = DESKTOP, phone = false, loggedIn = true, timezoneId } = {}) {
       const user = await newUser(stack);
       const uploaded = await Promise.all(
         upload.map(async (kind) => [kind, await uploadReady(user.api, files[kind].buffer, files[kind].name)] as const),
       );
-      const context = await newContext(viewport, phone);
+      const context = await newContext(viewport, phone, timezoneId ? { timezoneId } : {});
       const page = await context.newPage();
       if (loggedIn) await logIn(page, user);
       return { user, context, page, items: Object.fromEntries(uploaded) };

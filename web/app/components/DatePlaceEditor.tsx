@@ -87,6 +87,9 @@ function EditableRow({ label, value, what, read, onOpen, onSave, reset, children
             aria-describedby={error ? errorId : undefined}
             noValidate
             onKeyDown={onKeyDown}
+            // What was wrong goes once the fields change.
+            onChange={() => setError('')}
+            onPaste={() => setError('')}
             onSubmit={(e: FormEvent) => {
               e.preventDefault();
               save(read());

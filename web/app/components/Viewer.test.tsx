@@ -211,6 +211,7 @@ describe('Viewer', () => {
 
     fireEvent.paste(lat, { clipboardData: { getData: () => '48.8584, 2.2945' } });
     expect([lat.value, lon.value]).toEqual(['48.8584', '2.2945']);
+    expect(within(form).queryByRole('alert')).toBeNull();
     a.edit.mockRejectedValueOnce(new Error('the API said no'));
     await act(async () => {
       fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
