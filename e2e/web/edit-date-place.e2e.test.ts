@@ -6,27 +6,13 @@
  * and the library, loaded again, is in the order of the new date.
  */
 import { getItem } from '../support/api';
-import { eventually, shot, startWebApp, tiles } from './fixtures';
-import type { WebApp } from './fixtures';
+import { eventually, shot, tiles, webAppForSuite } from './fixtures';
 
-let web: WebApp;
-
-beforeAll(async () => {
-  web = await startWebApp();
-}, 180_000);
-
-afterAll(async () => {
-  await web?.stop();
-}, 60_000);
-
-afterEach(async () => {
-  // Uncaught exceptions and React errors (e.g. hydration mismatches) in any page of the test: there must be none.
-  if (web) expect(await web.closeContexts()).toEqual([]);
-});
+const web = webAppForSuite();
 
 describe('editing the date and place of a photo (browser)', () => {
   it('saves a new date and place from the info panel; the API and the panel show them, the library reorders', async () => {
-    const { page, user, items } = await web.session({ upload: ['jpeg', 'png'], timezoneId: 'Europe/Amsterdam' });
+    const { page, user, items } = await web().session({ upload: ['jpeg', 'png'], timezoneId: 'Europe/Amsterdam' });
     const { jpeg, png } = items as Required<typeof items>;
     // The PNG has no date of its own (its upload time: now), the JPEG was taken four years ago.
     const order = () => tiles(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-id')));

@@ -127,6 +127,27 @@ export async function startWebApp({ services = [] }: { services?: string[] } = {
   }
 }
 
+/**
+ * The suite's web app: started before its tests (with `services` added), stopped after them; after each
+ * test its contexts are closed and the test fails on any uncaught exception or React error they saw.
+ */
+export function webAppForSuite(opts: { services?: string[] } = {}): () => WebApp {
+  let web: WebApp | undefined;
+  beforeAll(async () => {
+    web = await startWebApp(opts);
+  }, 180_000);
+  afterAll(async () => {
+    await web?.stop();
+  }, 60_000);
+  afterEach(async () => {
+    if (web) expect(await web.closeContexts()).toEqual([]);
+  });
+  return () => {
+    if (!web) throw new Error('the web app did not start');
+    return web;
+  };
+}
+
 function webApp(stack: Stack, origin: string, browser: Browser, files: Files): WebApp {
   const open: BrowserContext[] = [];
   let errors: string[] = [];

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { Fragment, useEffect, useId, useRef, useState } from 'react';
 import type { ClipboardEvent, FormEvent, KeyboardEvent, ReactNode } from 'react';
 import type { MediaItem } from '~/api/types';
 import { fromLocalInput, parsePlace, splitLatLon, toLocalInput } from '~/lib/date-place';
@@ -196,27 +196,26 @@ export function PlaceRow({ item, value, onSave }: { item: MediaItem; value: Reac
       }}
     >
       <div className="edit-place">
-        <label htmlFor={`${id}-lat`}>Latitude</label>
-        <input
-          id={`${id}-lat`}
-          type="text"
-          inputMode="decimal"
-          placeholder="52.3731"
-          autoFocus
-          value={lat}
-          onPaste={onPaste}
-          onChange={(e) => setLat(e.target.value)}
-        />
-        <label htmlFor={`${id}-lon`}>Longitude</label>
-        <input
-          id={`${id}-lon`}
-          type="text"
-          inputMode="decimal"
-          placeholder="4.8922"
-          value={lon}
-          onPaste={onPaste}
-          onChange={(e) => setLon(e.target.value)}
-        />
+        {(
+          [
+            ['Latitude', lat, setLat, '52.3731'],
+            ['Longitude', lon, setLon, '4.8922'],
+          ] as const
+        ).map(([label, value, set, example], i) => (
+          <Fragment key={label}>
+            <label htmlFor={`${id}-${i}`}>{label}</label>
+            <input
+              id={`${id}-${i}`}
+              type="text"
+              inputMode="decimal"
+              placeholder={example}
+              autoFocus={i === 0}
+              value={value}
+              onPaste={onPaste}
+              onChange={(e) => set(e.target.value)}
+            />
+          </Fragment>
+        ))}
       </div>
     </EditableRow>
   );
