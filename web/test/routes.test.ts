@@ -238,6 +238,36 @@ describe('/api/items', () => {
     ]);
   });
 
+  it('edits the date and place, answering the item as the API now has it, and passes the API’s message on', async () => {
+    const item = makeItem({ creationTime: '2019-07-14T16:30:00+02:00', latitude: 48.8584, longitude: 2.2945 });
+    const post = async (body: unknown) =>
+      settle(
+        items.action(
+          args(
+            await requestWith(ctx, 'http://web/api/items', session(), { method: 'POST', body: JSON.stringify(body) }),
+          ),
+        ),
+      );
+    gw.on(`PUT /v1/mediaItems/${item.id}`, { status: 204 });
+    gw.on(`GET /v1/mediaItems/${item.id}`, { status: 200, body: item });
+    const change = { creationTime: '2019-07-14T16:30:00+02:00', latitude: 48.8584, longitude: 2.2945 };
+    const res = await post({ intent: 'edit', id: item.id, ...change, description: 'not this way' });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { item: { id: string; creationTime: string; latitude: number } };
+    expect(body.item).toMatchObject({ id: item.id, creationTime: change.creationTime, latitude: 48.8584 });
+    expect(gw.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      `PUT /v1/mediaItems/${item.id}`,
+      `GET /v1/mediaItems/${item.id}`,
+    ]);
+    expect(JSON.parse(gw.requests[0].body.toString())).toEqual(change);
+
+    const other = uuid();
+    gw.on(`PUT /v1/mediaItems/${other}`, { status: 400, body: { message: 'latitude must be at most 90' } });
+    const refused = await post({ intent: 'edit', id: other, latitude: 95, longitude: 0 });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ message: 'latitude must be at most 90' });
+  });
+
   it('refuses invalid actions without calling the API, and passes the API’s 404 on', async () => {
     for (const body of [
       { intent: 'explode', ids: [uuid()] },
