@@ -6,3 +6,5 @@ export { ModelLoadError, sharedModel } from './models';
 export type { SharedModelOptions } from './models';
 export { tf, visionRuntime } from './runtime';
 export type { VisionRuntime } from './runtime';
+export { onnxModelPath, ort, SESSION_OPTIONS, sharedSession } from './onnx';
+export type { SharedSessionOptions } from './onnx';
