@@ -208,8 +208,9 @@ async function run(model: Model, input: Float32Array): Promise<Float32Array[]> {
 
 /** The detections scoring at least `minScore` in an INPUT_SIZE² RGB input, in input pixels. */
 async function detect(model: Model, rgb: Buffer, minScore: number): Promise<Detection[]> {
-  // RGB scaled to -1..1.
-  const input = Float32Array.from(rgb, (v) => v / 127.5 - 1);
+  // RGB scaled to -1..1; a plain loop: Float32Array.from with a map function cost ~20 ms an input.
+  const input = new Float32Array(rgb.length);
+  for (let i = 0; i < rgb.length; i++) input[i] = rgb[i]! / 127.5 - 1;
   const [scores16, scores32, regressors16, regressors32] = await run(model, input);
   const scores = concat(scores16, scores32);
   const regressors = concat(regressors16, regressors32);
