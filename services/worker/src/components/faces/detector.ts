@@ -11,15 +11,15 @@
  * On the reference photos this keeps every real face (0.76–0.95) and drops every hand, gun, cape
  * and tile-edge fragment the first stage finds.
  *
- * The model costs ~50 ms of CPU a run (wasm), so runs are few: the tiles are cut from one
+ * The model (converted to ONNX at vendor time, on onnxruntime) costs ~8 ms of CPU a run (~50 ms on tfjs' wasm
+ * backend), so runs are few: the tiles are cut from one
  * downscaled copy of the picture, and the verification squares of four candidates share one run,
  * as the 128 px cells of a 2×2 mosaic (each square twice the candidate's side, the face 64 px in
  * it, as in the one-candidate-a-run 4× square of 256 px it replaces: the same faces and boxes on
  * the group photo, see faces.test.ts).
  */
-import type { GraphModel } from '@tensorflow/tfjs-converter';
 import type { Bitmap } from '../bitmap';
-import { sharedModel, tf } from '../vision';
+import { ort, sharedSession } from '../vision';
 import type { Landmarks, Point, Rect, Square } from './geometry';
 import { longSide, overlap, squareAround, suppressOverlaps, tiles } from './geometry';
 import { resizedBitmap, squareRgb } from './pixels';
@@ -62,9 +62,11 @@ const SURE_SCORE = 0.7;
 /** Overlap (IoU) from which two detections are the same face. */
 const SAME_FACE_IOU = 0.3;
 
-export const blazeface = sharedModel('blazeface-back', {
-  // The first execution sets the kernels up: paid at load, not by the first photo.
-  prepare: (model) => tf.tidy(() => void model.execute({ [INPUT]: tf.zeros([1, INPUT_SIZE, INPUT_SIZE, 3]) }, OUTPUTS)),
+type Model = ort.InferenceSession;
+
+export const blazeface = sharedSession('blazeface-back', {
+  // The first run sets the kernels up: paid at load, not by the first photo.
+  prepare: (session) => run(session, new Float32Array(INPUT_SIZE * INPUT_SIZE * 3)),
 });
 
 /** Centres of the 896 anchors, x then y, in input pixels: 16×16 cells × 2 at stride 16, then 8×8 cells × 6 at stride 32. */
@@ -83,7 +85,7 @@ const ANCHORS = Float32Array.from(
 );
 
 export async function findFaceBoxes(
-  model: GraphModel,
+  model: Model,
   picture: Bitmap,
   { minScore, minSize }: DetectorOptions,
 ): Promise<Detection[]> {
@@ -106,7 +108,7 @@ export async function findFaceBoxes(
 }
 
 /** Stage 1: the candidates of the whole picture and of its tiles, merged. */
-export async function findCandidates(model: GraphModel, picture: Bitmap, minScore: number): Promise<Detection[]> {
+export async function findCandidates(model: Model, picture: Bitmap, minScore: number): Promise<Detection[]> {
   const candidates: Detection[] = [];
   for (const n of TILINGS) {
     const squares = tiles(picture.width, picture.height, n).filter((tile) => n === 1 || tile.side >= INPUT_SIZE);
@@ -128,7 +130,7 @@ export async function findCandidates(model: GraphModel, picture: Bitmap, minScor
  * side): the best detection there scoring `minScore` and overlapping it, or undefined, per candidate.
  */
 export async function verifyCandidates(
-  model: GraphModel,
+  model: Model,
   picture: Bitmap,
   candidates: readonly Detection[],
   minScore: number,
@@ -198,24 +200,20 @@ function toPicture(d: Detection, square: Square, left: number, top: number, side
   };
 }
 
+/** The 4 outputs of a run on an INPUT_SIZE² input (RGB, -1..1). */
+async function run(model: Model, input: Float32Array): Promise<Float32Array[]> {
+  const outputs = await model.run({ [INPUT]: new ort.Tensor('float32', input, [1, INPUT_SIZE, INPUT_SIZE, 3]) });
+  return OUTPUTS.map((name) => outputs[name]!.data as Float32Array);
+}
+
 /** The detections scoring at least `minScore` in an INPUT_SIZE² RGB input, in input pixels. */
-async function detect(model: GraphModel, rgb: Buffer, minScore: number): Promise<Detection[]> {
-  // RGB scaled to -1..1.
-  const input = Float32Array.from(rgb, (v) => v / 127.5 - 1);
-  const outputs = tf.tidy(
-    () => model.execute({ [INPUT]: tf.tensor4d(input, [1, INPUT_SIZE, INPUT_SIZE, 3]) }, OUTPUTS) as tf.Tensor[],
-  );
-  let scores: Float32Array;
-  let regressors: Float32Array;
-  try {
-    const [scores16, scores32, regressors16, regressors32] = (await Promise.all(
-      outputs.map((t) => t.data()),
-    )) as Float32Array[];
-    scores = concat(scores16, scores32);
-    regressors = concat(regressors16, regressors32);
-  } finally {
-    tf.dispose(outputs);
-  }
+async function detect(model: Model, rgb: Buffer, minScore: number): Promise<Detection[]> {
+  // RGB scaled to -1..1; a plain loop: Float32Array.from with a map function cost ~20 ms an input.
+  const input = new Float32Array(rgb.length);
+  for (let i = 0; i < rgb.length; i++) input[i] = rgb[i]! / 127.5 - 1;
+  const [scores16, scores32, regressors16, regressors32] = await run(model, input);
+  const scores = concat(scores16, scores32);
+  const regressors = concat(regressors16, regressors32);
   const detections: Detection[] = [];
   for (let i = 0; i < scores.length; i++) {
     const score = 1 / (1 + Math.exp(-scores[i]));

@@ -3,9 +3,8 @@
  * similarity transform onto the model's canonical crop — then described by the embedding model
  * and scaled to unit length, so that the cosine distance of two faces is 1 − their dot product.
  */
-import type { GraphModel } from '@tensorflow/tfjs-converter';
 import type { Bitmap } from '../bitmap';
-import { sharedModel, tf } from '../vision';
+import { ort, sharedSession } from '../vision';
 import type { Landmarks, Point } from './geometry';
 import { fitSimilarity, landmarkPoints } from './geometry';
 import { alignedRgb } from './pixels';
@@ -36,7 +35,7 @@ const BATCH = 8;
 
 /** One unit-length embedding per face, in the order given, with the aligned crop it was made from. */
 export async function describeFaces(
-  model: GraphModel,
+  model: ort.InferenceSession,
   spec: EmbedderSpec,
   picture: Bitmap,
   faces: readonly { landmarks: Landmarks }[],
@@ -49,27 +48,30 @@ export async function describeFaces(
     const input = new Float32Array(batch.length * size * size * 3);
     for (const [i, crop] of crops.entries())
       for (let k = 0; k < crop.length; k++) input[i * crop.length + k] = crop[k] * scale + offset;
-    const output = tf.tidy(
-      () => model.execute({ [inputName]: tf.tensor4d(input, [batch.length, size, size, 3]) }, outputName) as tf.Tensor,
-    );
-    let values: Float32Array;
-    try {
-      values = (await output.data()) as Float32Array;
-    } finally {
-      output.dispose();
-    }
+    const outputs = await model.run({ [inputName]: new ort.Tensor('float32', input, [batch.length, size, size, 3]) });
+    const values = outputs[outputName]!.data as Float32Array;
     for (const [i, crop] of crops.entries())
       described.push({ embedding: unitLength(values.slice(i * length, (i + 1) * length)), crop });
   }
   return described;
 }
 
-/** A shared loader of the model `models/<name>` that runs it once on zeros when loaded (kernels set up at load). */
-export function embedderModel(name: string, spec: EmbedderSpec, jsonPath?: string) {
-  return sharedModel(name, {
-    ...(jsonPath ? { jsonPath } : {}),
-    prepare: (model) =>
-      tf.tidy(() => void model.execute({ [spec.input]: tf.zeros([1, spec.size, spec.size, 3]) }, spec.output)),
+/**
+ * A shared loader of the model `models/<name>/<name>.onnx` (or `path`) that runs it once on zeros when loaded
+ * (kernels set up at load).
+ */
+export function embedderModel(name: string, spec: EmbedderSpec, path?: string) {
+  return sharedSession(name, {
+    ...(path ? { path } : {}),
+    prepare: (session) =>
+      session.run({
+        [spec.input]: new ort.Tensor('float32', new Float32Array(spec.size * spec.size * 3), [
+          1,
+          spec.size,
+          spec.size,
+          3,
+        ]),
+      }),
   });
 }
 

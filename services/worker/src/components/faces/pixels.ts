@@ -175,11 +175,22 @@ export function shrinkRgb(rgb: Uint8Array, size: number, to: number): Uint8Array
     const [y0, y1] = [Math.floor(y * step), Math.max(Math.floor(y * step) + 1, Math.floor((y + 1) * step))];
     for (let x = 0; x < to; x++) {
       const [x0, x1] = [Math.floor(x * step), Math.max(Math.floor(x * step) + 1, Math.floor((x + 1) * step))];
-      const sum = [0, 0, 0];
+      // Sums in locals, not an array a pixel: the same values, a few ms less a face.
+      let r = 0;
+      let g = 0;
+      let b = 0;
       for (let sy = y0; sy < y1; sy++)
-        for (let sx = x0; sx < x1; sx++) for (let c = 0; c < 3; c++) sum[c] += rgb[3 * (sy * size + sx) + c];
+        for (let sx = x0; sx < x1; sx++) {
+          const at = 3 * (sy * size + sx);
+          r += rgb[at];
+          g += rgb[at + 1];
+          b += rgb[at + 2];
+        }
       const n = (y1 - y0) * (x1 - x0);
-      for (let c = 0; c < 3; c++) out[3 * (y * to + x) + c] = Math.round(sum[c] / n);
+      const at = 3 * (y * to + x);
+      out[at] = Math.round(r / n);
+      out[at + 1] = Math.round(g / n);
+      out[at + 2] = Math.round(b / n);
     }
   }
   return out;

@@ -1,4 +1,7 @@
-/** The TensorFlow.js runtime and model loading shared by the vision components (things; faces and OCR to come). */
+/**
+ * The model runtimes and loading shared by the vision components: TensorFlow.js (things) and onnxruntime (faces, from
+ * ONNX files converted at vendor time).
+ */
 export { letterbox } from './letterbox';
 export type { Letterboxed } from './letterbox';
 export { fileModelHandler, MODELS_DIR, modelJsonPath, packageRoot } from './model-files';
@@ -6,3 +9,5 @@ export { ModelLoadError, sharedModel } from './models';
 export type { SharedModelOptions } from './models';
 export { tf, visionRuntime } from './runtime';
 export type { VisionRuntime } from './runtime';
+export { onnxModelPath, ort, SESSION_OPTIONS, sharedSession } from './onnx';
+export type { SharedSessionOptions } from './onnx';

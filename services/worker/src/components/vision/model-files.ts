@@ -1,9 +1,9 @@
 /**
  * Where the worker's model files are: `models/<name>/` at the root of the worker package, found
  * from the code's own location, so the same path works from src/ (tests) and dist/ (the service).
- * Each folder holds the files of one tfjs graph model (`<name>.json` and its weight shards) and a
- * manifest.json giving their source and sha256 (checked by the tests, re-fetched by
- * scripts/vendor-models.sh).
+ * Each folder holds the files of one model — a tfjs graph (`<name>.json` and its weight shards), an ONNX file, or
+ * both when the .onnx was converted from the graph (scripts/tfjs-to-onnx.mjs) — and a manifest.json giving their
+ * source and sha256 (checked by the tests, re-fetched by scripts/vendor-models.sh).
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';

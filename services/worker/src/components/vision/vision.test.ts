@@ -8,12 +8,23 @@ import { copyFile, readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TempDir } from '@trove/kit/testing';
 import { tempDir } from '@trove/kit/testing';
-import { letterbox, MODELS_DIR, ModelLoadError, packageRoot, sharedModel, tf, visionRuntime } from '.';
+import {
+  letterbox,
+  MODELS_DIR,
+  ModelLoadError,
+  onnxModelPath,
+  packageRoot,
+  sharedModel,
+  sharedSession,
+  tf,
+  visionRuntime,
+} from '.';
 
 interface Manifest {
   model: string;
   source: { package: string; version: string; integrity: string };
-  files: Record<string, { from: string; bytes: number; sha256: string }>;
+  /** Each copied from the package (`from`), or converted from such a file by a script of the worker's (`convertedBy`). */
+  files: Record<string, { from?: string; convertedBy?: string; convertedFrom?: string; bytes: number; sha256: string }>;
 }
 
 const manifest = async (name: string) =>
@@ -51,8 +62,14 @@ describe('model files', () => {
       const readme = await readFile(join(MODELS_DIR, name, 'README.md'), 'utf8');
       expect(readme).toContain(`${source.package}@${source.version}`);
       expect(readme).toContain(source.integrity);
-      for (const { from, sha256 } of Object.values(files)) {
-        expect(readme).toContain(from.replace(/^package\//, ''));
+      for (const [file, { from, convertedBy, convertedFrom, sha256 }] of Object.entries(files)) {
+        if (from) expect(readme).toContain(from.replace(/^package\//, ''));
+        else {
+          // A converted file: from a file copied from the package, by a script that is there.
+          expect([file, files[convertedFrom!]?.from]).toEqual([file, expect.any(String)]);
+          expect(readme).toContain(convertedBy);
+          await readFile(join(packageRoot(__dirname), convertedBy!));
+        }
         expect(readme).toContain(sha256);
       }
     }
@@ -105,6 +122,29 @@ describe('sharedModel', () => {
     await copyFile(join(MODELS_DIR, 'centernet', 'centernet.json'), jsonPath);
     await dir.write('centernet.bin', Buffer.alloc(1000));
     await expect(sharedModel('short', { jsonPath })()).rejects.toBeInstanceOf(ModelLoadError);
+  });
+});
+
+describe('sharedSession', () => {
+  let dir: TempDir;
+  beforeAll(async () => {
+    dir = await tempDir('trove-onnx-session-');
+  });
+  afterAll(() => dir.remove());
+
+  it('an ONNX model that cannot be loaded is a ModelLoadError; the failure is not kept, the next call loads it', async () => {
+    const path = dir.file('blazeface-back.onnx');
+    const load = sharedSession('blazeface-back', { path });
+    const missing = (await load().catch((e: unknown) => e)) as ModelLoadError;
+    expect(missing).toBeInstanceOf(ModelLoadError);
+    expect(missing.message).toMatch(/^the blazeface-back model cannot be loaded: /);
+    await dir.write('blazeface-back.onnx', Buffer.alloc(1000, 7));
+    await expect(load()).rejects.toBeInstanceOf(ModelLoadError);
+
+    await copyFile(onnxModelPath('blazeface-back'), path);
+    const session = await load();
+    expect(session.inputNames).toEqual(['input']);
+    expect(await load()).toBe(session);
   });
 });
 
