@@ -11,7 +11,8 @@
  *    reading from the beginning again: slow, but rare and right.
  */
 import { createReadStream } from 'node:fs';
-import { PassThrough, Readable } from 'node:stream';
+import { PassThrough } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { extract as tarExtract } from 'tar-stream';
 import type { Extract } from 'tar-stream';
