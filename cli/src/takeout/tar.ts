@@ -182,6 +182,7 @@ export class TarReader {
           if (next.done) {
             this.wanted.shift();
             want.reject(new Error(`${this.file}: ${want.path} is no longer in the archive (did it change?)`));
+            this.entries!.stop();
             this.entries = undefined;
             continue;
           }
