@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import type { Readable } from 'node:stream';
 
 /** The SHA-256 (hex) of what the stream holds, read piece by piece: a video of several gigabytes never sits in memory. */
-export async function sha256Of(stream: Readable): Promise<string> {
+export async function sha256Of(stream: AsyncIterable<unknown>): Promise<string> {
   const hash = createHash('sha256');
   for await (const piece of stream) hash.update(piece as Buffer);
   return hash.digest('hex');

@@ -129,9 +129,9 @@ export function program(): Command {
   imports
     .command('takeout')
     .description(
-      'Import a Google Photos Takeout (its .zip parts, or the extracted folder): each file with its sidecar\'s description, favourite and archived (→ hidden); trashed photos left out; album folders become albums, "Photos from YYYY" folders do not. Ends with "N uploaded, N skipped, N failed"; run again to finish.',
+      'Import a Google Photos Takeout (all its .zip or .tgz parts, read in place, or the extracted folder; a .tgz is read through twice, never extracted): each file with its sidecar\'s description, favourite and archived (→ hidden); trashed photos left out; album folders become albums, "Photos from YYYY" folders do not. Ends with "N uploaded, N skipped, N failed"; run again to finish.',
     )
-    .argument('<path...>', 'the Takeout .zip files (all parts) or extracted folders')
+    .argument('<path...>', 'the Takeout .zip / .tgz / .tar.gz files (all parts, mixed if need be) or extracted folders')
     .option('--concurrency <n>', 'files uploaded at a time', positiveInt, 4)
     .option('--dry-run', 'read, hash and ask the server, but send nothing')
     .option('--json', 'one JSON object per line instead of text')

@@ -9,7 +9,8 @@ import path from 'node:path';
 import type { UploadSource } from './api';
 import { HttpError } from './retry';
 import type { Outcome, Reporter } from './report';
-import { upload } from './upload';
+import { Readable } from 'node:stream';
+import { sendAll, upload } from './upload';
 import type { Library } from './upload';
 
 class MemoryLibrary implements Library {
@@ -95,6 +96,34 @@ describe('upload', () => {
     const again = await upload([root], library, new Recorder(), { concurrency: 3 });
     expect(again).toEqual({ uploaded: 0, skipped: 30, failed: 0 });
     expect(library.uploads).toBe(30);
+  });
+
+  it('takes a digest known already without reading the file, and opens what it sends in the order given', async () => {
+    const opened: string[] = [];
+    const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+    const item = (name: string, content: string) => ({
+      key: name,
+      albums: [],
+      sha256: sha(content),
+      source: {
+        name,
+        size: content.length,
+        open: async () => {
+          opened.push(name);
+          return Readable.from([Buffer.from(content)]);
+        },
+      },
+    });
+    const library = new MemoryLibrary();
+    library.items.set(sha('had'), 'id-had');
+    const items = [item('1.jpg', 'one'), item('2.jpg', 'had'), item('3.jpg', 'three'), item('4.jpg', 'four')];
+    expect(await sendAll(items, library, new Recorder(), { concurrency: 3 })).toEqual({
+      uploaded: 3,
+      skipped: 1,
+      failed: 0,
+    });
+    // Read once each, to be sent (never to be hashed), in the items' order.
+    expect(opened).toEqual(['1.jpg', '3.jpg', '4.jpg']);
   });
 
   it('sends the same content once when two files hold it', async () => {

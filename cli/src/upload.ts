@@ -34,6 +34,8 @@ export interface Item {
   source: UploadSource;
   /** The albums it goes in. */
   albums: string[];
+  /** Its SHA-256 when known already (a Takeout `.tgz` entry, hashed as the archive was listed): not read again. */
+  sha256?: string;
   /** Done with the item's id once it is in the library (sent now or before): a Takeout sidecar's metadata. */
   after?: (id: string) => Promise<void>;
 }
@@ -115,7 +117,7 @@ export async function sendAll(
   const hash = (batch: Item[]): Promise<Hashed[]> =>
     pool(batch, concurrency, async (item) => {
       try {
-        return { item, sha256: await sha256Of(await item.source.open()) };
+        return { item, sha256: item.sha256 ?? (await sha256Of(await item.source.open())) };
       } catch (err) {
         return { item, error: err as Error };
       }

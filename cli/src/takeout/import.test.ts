@@ -83,9 +83,9 @@ describe('a Takeout folder, planned', () => {
     });
   });
 
-  it('refuses what is not a zip or a folder', async () => {
-    await put('export.tgz', 'x');
-    await expect(openTakeout([path.join(root, 'export.tgz')])).rejects.toThrow('extract it');
+  it('refuses what is not a zip, a tgz or a folder', async () => {
+    await put('export.7z', 'x');
+    await expect(openTakeout([path.join(root, 'export.7z')])).rejects.toThrow('not a Takeout .zip, .tgz or folder');
     await expect(openTakeout([path.join(root, 'none.zip')])).rejects.toThrow('no such file or folder');
   });
 });

@@ -18,13 +18,13 @@ import { sendAll } from '../upload';
 import type { Item, UploadOptions, UploadSummary, Library } from '../upload';
 import { albumOfFolder, matchSidecars, parseSidecar } from './sidecars';
 import type { Sidecar } from './sidecars';
-import { openTakeout } from './source';
+import { inArchiveOrder, openTakeout } from './source';
 import type { TakeoutEntry } from './source';
 
 async function readJson(entry: TakeoutEntry): Promise<unknown> {
   const chunks: Buffer[] = [];
-  for await (const piece of await entry.open()) chunks.push(piece as Buffer);
   try {
+    for await (const piece of await entry.open()) chunks.push(piece as Buffer);
     return JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch {
     return undefined;
@@ -103,6 +103,7 @@ export async function planTakeout(
     byFolder.set(folder, [...(byFolder.get(folder) ?? []), e]);
   }
   const plan: TakeoutPlan = { items: [], trashed: 0, other: 0 };
+  const planned: Array<{ item: Item; entry: TakeoutEntry }> = [];
   for (const [folder, files] of [...byFolder].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const names = files.map((f) => posix.basename(f.path));
     const byName = new Map(files.map((f) => [posix.basename(f.path), f]));
@@ -122,14 +123,17 @@ export async function planTakeout(
       const update = sidecar ? updateOf(sidecar) : null;
       const fills = sidecar && (sidecar.takenAt !== undefined || sidecar.latitude !== undefined);
       const source: UploadSource = { name, size: entry.size, open: entry.open };
-      plan.items.push({
+      const item: Item = {
         key: entry.path,
         source,
         albums: album ? [album] : [],
+        ...(entry.sha256 ? { sha256: entry.sha256 } : {}),
         ...(sidecar && (update || fills) ? { after: (id: string) => apply(id, update ?? {}, sidecar) } : {}),
-      });
+      };
+      planned.push({ item, entry });
     }
   }
+  plan.items = inArchiveOrder(planned, (p) => p.entry).map((p) => p.item);
   return plan;
 }
 
@@ -139,6 +143,9 @@ export async function importTakeout(
   report: Reporter,
   options: UploadOptions,
 ): Promise<UploadSummary> {
+  if (inputs.some((i) => /\.(tgz|tar\.gz)$/i.test(i))) {
+    report.note('reading the .tgz parts through once (listing and hashing their files) before sending');
+  }
   const takeout = await openTakeout(inputs);
   try {
     const put = async (id: string, body: Record<string, unknown>) => {

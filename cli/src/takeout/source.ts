@@ -1,18 +1,26 @@
 /**
- * The files of a Google Takeout export, wherever they are: extracted folders, or the `.zip` parts themselves (read in
- * place with yauzl, never extracted to disk; a sidecar may sit in another part than its photo, so all parts make one
- * tree). Paths are POSIX, relative to the folder or zip given.
+ * The files of a Google Takeout export, wherever they are: extracted folders, the `.zip` parts themselves (read in
+ * place with yauzl, never extracted to disk) or its `.tgz` parts (read as streams, see tar.ts). A sidecar may sit in
+ * another part than its photo, so all parts make one tree. Paths are POSIX, relative to the folder or archive given.
  */
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import yauzl from 'yauzl';
+import { JSON_CAP, TarReader, listTar } from './tar';
 
 export interface TakeoutEntry {
   /** `Takeout/Google Photos/Rome/IMG_1.jpg`. */
   path: string;
   size: number;
   open(): Promise<Readable>;
+  /** Known already: a `.tgz` part's photos and videos are hashed as the part is listed. */
+  sha256?: string;
+  /**
+   * A `.tgz` part's entry (part: its place among the inputs; index: its place in the archive). Those can only be read
+   * in archive order, so they are opened in that order (see `inArchiveOrder`).
+   */
+  sequence?: { part: number; index: number };
 }
 
 export interface TakeoutFiles {
@@ -73,9 +81,45 @@ async function zipEntries(zip: yauzl.ZipFile): Promise<TakeoutEntry[]> {
   return out;
 }
 
+async function tgzEntries(file: string, part: number, reader: TarReader): Promise<TakeoutEntry[]> {
+  const { files } = await listTar(file);
+  return files.map(({ index, path: at, size, json, sha256 }): TakeoutEntry => {
+    if (json) return { path: at, size, open: async () => Readable.from([json]) };
+    // JSON too large to be a sidecar (kept out of memory): it reads as none.
+    if (at.toLowerCase().endsWith('.json')) {
+      return { path: at, size, open: () => Promise.reject(new Error(`${at}: larger than ${JSON_CAP} bytes`)) };
+    }
+    return {
+      path: at,
+      size,
+      open: () => reader.open(index, at, size),
+      sequence: { part, index },
+      ...(sha256 ? { sha256 } : {}),
+    };
+  });
+}
+
+/**
+ * Sorts items so that the `.tgz` entries come last, each part's in archive order (the others keep their order): the
+ * upload opens files in the order it is given them, and a tar part is read front to back.
+ */
+export function inArchiveOrder<T>(items: readonly T[], entryOf: (item: T) => TakeoutEntry): T[] {
+  return [...items].sort((a, b) => {
+    const x = entryOf(a).sequence;
+    const y = entryOf(b).sequence;
+    if (!x || !y) return (x ? 1 : 0) - (y ? 1 : 0);
+    return x.part - y.part || x.index - y.index;
+  });
+}
+
 export async function openTakeout(inputs: readonly string[]): Promise<TakeoutFiles> {
   const zips: yauzl.ZipFile[] = [];
+  const tars: TarReader[] = [];
   const entries: TakeoutEntry[] = [];
+  const closeAll = () => {
+    for (const z of zips) z.close();
+    for (const t of tars) t.close();
+  };
   try {
     for (const input of inputs) {
       const info = await stat(input).catch(() => null);
@@ -86,17 +130,14 @@ export async function openTakeout(inputs: readonly string[]): Promise<TakeoutFil
         zips.push(zip);
         entries.push(...(await zipEntries(zip)));
       } else if (/\.(tgz|tar\.gz)$/i.test(input)) {
-        throw new Error(`${input}: .tgz exports are not read yet; extract it (tar xzf) and give the folder`);
-      } else throw new Error(`${input}: not a Takeout .zip or folder`);
+        const reader = new TarReader(input);
+        tars.push(reader);
+        entries.push(...(await tgzEntries(input, tars.length, reader)));
+      } else throw new Error(`${input}: not a Takeout .zip, .tgz or folder`);
     }
   } catch (err) {
-    for (const z of zips) z.close();
+    closeAll();
     throw err;
   }
-  return {
-    entries,
-    close: async () => {
-      for (const z of zips) z.close();
-    },
-  };
+  return { entries, close: async () => closeAll() };
 }
