@@ -3,35 +3,21 @@
  * page is shown once (with a copy button), works as `X-Api-Key` against the gateway, is listed with
  * when it was last used, and once revoked through the confirmation the same call is refused.
  */
-import { eventually, nav, shots, startWebApp } from './fixtures';
-import type { WebApp } from './fixtures';
+import { eventually, nav, shots, webAppForSuite } from './fixtures';
 
-let web: WebApp;
-
-beforeAll(async () => {
-  web = await startWebApp();
-}, 180_000);
-
-afterAll(async () => {
-  await web?.stop();
-}, 60_000);
-
-afterEach(async () => {
-  // Uncaught exceptions and React errors (e.g. hydration mismatches) in any page of the test: there must be none.
-  if (web) expect(await web.closeContexts()).toEqual([]);
-});
+const web = webAppForSuite();
 
 /** The status of GET /v1/mediaItems with `key` as X-Api-Key, straight at the gateway. */
 async function listWith(key: string): Promise<number> {
-  const res = await fetch(`${web.stack.gatewayUrl}/v1/mediaItems`, { headers: { 'X-Api-Key': key } });
+  const res = await fetch(`${web().stack.gatewayUrl}/v1/mediaItems`, { headers: { 'X-Api-Key': key } });
   await res.body?.cancel();
   return res.status;
 }
 
 describe('API keys in the settings (browser)', () => {
   it('makes a key shown once, which works as X-Api-Key until it is revoked on the page', async () => {
-    const { page, context } = await web.session();
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: web.origin });
+    const { page, context } = await web().session();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: web().origin });
     await nav(page, 'Settings', '/settings');
     const keys = page.getByRole('region', { name: 'API keys' });
     await keys.getByText('No API keys yet.').waitFor();

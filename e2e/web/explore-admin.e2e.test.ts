@@ -8,23 +8,9 @@ import { waitFor } from '@trove/kit/testing';
 import { heicFixture, itWithFixtures } from '@trove/kit/testing/media';
 import { adminApi, ok, uploadReady } from '../support/api';
 import type { Api } from '../support/api';
-import { eventually, nav, shots, startWebApp, tiles } from './fixtures';
-import type { WebApp } from './fixtures';
+import { eventually, nav, shots, webAppForSuite, tiles } from './fixtures';
 
-let web: WebApp;
-
-beforeAll(async () => {
-  web = await startWebApp({ services: ['explore'] });
-}, 180_000);
-
-afterAll(async () => {
-  await web?.stop();
-}, 60_000);
-
-afterEach(async () => {
-  // Uncaught exceptions and React errors (e.g. hydration mismatches) in any page of the test: there must be none.
-  if (web) expect(await web.closeContexts()).toEqual([]);
-});
+const web = webAppForSuite({ services: ['explore'] });
 
 /** Waits until explore has filed the user's photos under at least one place and one thing (it follows the worker on its own). */
 async function filed(api: Api): Promise<void> {
@@ -44,7 +30,7 @@ describe('Web II in a browser (e2e)', () => {
   itWithFixtures(
     'explore rows show the HEIC’s place and thing; their pages hold it; the viewer links to them',
     async () => {
-      const { page, user } = await web.session();
+      const { page, user } = await web().session();
       const heic = await uploadReady(user.api, await heicFixture(), 'IMG_0543.HEIC', 120_000);
       await filed(user.api);
 
@@ -94,7 +80,7 @@ describe('Web II in a browser (e2e)', () => {
   );
 
   it('settings show the features, disk use in GB and the version; the theme is chosen there', async () => {
-    const { page } = await web.session();
+    const { page } = await web().session();
     await nav(page, 'Settings', '/settings');
     await expect(page.getByTestId('features').textContent()).resolves.toMatch(/Favourites\s*On/);
     await expect(page.getByTestId('disk').textContent()).resolves.toMatch(/Used[\d.,]+ GB/);
@@ -115,13 +101,13 @@ describe('Web II in a browser (e2e)', () => {
 
   it('/admin/users asks for the admin credentials, creates a user who then logs in, edits and deletes with confirmation', async () => {
     // Without credentials the answer is the basic-auth challenge (which makes a browser show its dialog).
-    const challenge = await fetch(`${web.origin}/admin/users`);
+    const challenge = await fetch(`${web().origin}/admin/users`);
     expect(challenge.status).toBe(401);
     expect(challenge.headers.get('www-authenticate')).toMatch(/^Basic /);
     await challenge.body?.cancel();
 
-    const page = await web.administrator();
-    await page.goto(`${web.origin}/admin/users`);
+    const page = await web().administrator();
+    await page.goto(`${web().origin}/admin/users`);
     await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
     await page.getByRole('link', { name: 'New user' }).click();
     const username = `web2-${Date.now().toString(36)}`;
@@ -137,19 +123,19 @@ describe('Web II in a browser (e2e)', () => {
     const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: username, exact: true }) });
     await row.getByRole('cell', { name: '2.5 GiB', exact: true }).waitFor();
     const quotaOf = async () =>
-      (await ok(adminApi(web.stack).GET('/v1/users', { params: { query: { limit: 100 } } }), 200)).find(
+      (await ok(adminApi(web().stack).GET('/v1/users', { params: { query: { limit: 100 } } }), 200)).find(
         (u) => u.username === username,
       )?.quotaBytes;
     expect(await quotaOf()).toBe(2.5 * 1024 ** 3);
     await shots(page, 'admin-users');
 
     // The new user logs in through the login page.
-    const other = await web.visitor();
-    await other.goto(`${web.origin}/login`);
+    const other = await web().visitor();
+    await other.goto(`${web().origin}/login`);
     await other.getByLabel('Username', { exact: true }).fill(username);
     await other.getByLabel('Password').fill(password);
     await other.getByRole('button', { name: 'Log in' }).click();
-    await other.waitForURL(`${web.origin}/`);
+    await other.waitForURL(`${web().origin}/`);
     await other.getByRole('heading', { name: 'No photos yet' }).waitFor();
 
     // Edit the name and lift the quota (the form shows the current one; empty is unlimited), then delete with confirmation.

@@ -7,48 +7,37 @@
  * the API, logged in through the login page in a fresh browser context (see ./fixtures).
  */
 import { ok } from '../support/api';
-import { DESKTOP, PHONE, eventually, nav, sharedAlbum, shot, startWebApp, tiles } from './fixtures';
-import type { WebApp } from './fixtures';
+import { DESKTOP, PHONE, eventually, nav, sharedAlbum, shot, webAppForSuite, tiles } from './fixtures';
 
-let web: WebApp;
+const web = webAppForSuite();
 /** All three files, processed: the library most tests start from. */
 const ALL = ['jpeg', 'png', 'mp4'] as const;
 
-beforeAll(async () => {
-  web = await startWebApp();
-}, 180_000);
-
-afterAll(async () => {
-  await web?.stop();
-}, 60_000);
-
-afterEach(async () => {
-  // Uncaught exceptions and React errors (e.g. hydration mismatches) in any page of the test: there must be none.
-  if (web) expect(await web.closeContexts()).toEqual([]);
-});
-
 /** Runs `body` with the gateway stopped, and starts it again whatever happens. */
 async function withGatewayDown(body: () => Promise<void>): Promise<void> {
-  await web.stack.processes.gateway.stop();
+  await web().stack.processes.gateway.stop();
   try {
     await body();
   } finally {
-    if (web.stack.processes.gateway.child.exitCode !== null || web.stack.processes.gateway.child.signalCode !== null)
-      await web.stack.startService('gateway');
+    if (
+      web().stack.processes.gateway.child.exitCode !== null ||
+      web().stack.processes.gateway.child.signalCode !== null
+    )
+      await web().stack.startService('gateway');
   }
 }
 
 describe('the web app in a browser (e2e)', () => {
   it('refuses wrong credentials with a clear message, then logs in', async () => {
-    const { page, context, user } = await web.session({ loggedIn: false });
-    await page.goto(`${web.origin}/`);
-    await page.waitForURL(`${web.origin}/login`);
+    const { page, context, user } = await web().session({ loggedIn: false });
+    await page.goto(`${web().origin}/`);
+    await page.waitForURL(`${web().origin}/login`);
     await shot(page, 'login-desktop');
     await page.getByLabel('Username').fill(user.username);
     await page.getByLabel('Password').fill('not-the-password');
     await page.getByRole('button', { name: 'Log in' }).click();
     await expect(page.getByRole('alert').textContent()).resolves.toContain('Wrong username or password.');
-    await web.logIn(page, user);
+    await web().logIn(page, user);
     await page.getByRole('heading', { name: 'No photos yet' }).waitFor();
     // The session cookie is httpOnly: the page's scripts cannot read any token.
     expect(await page.evaluate(() => document.cookie)).not.toContain('trove_session');
@@ -58,7 +47,7 @@ describe('the web app in a browser (e2e)', () => {
   });
 
   it('uploads a JPEG, a PNG and an MP4 with a progress bar per file and overall', async () => {
-    const { page, context } = await web.session();
+    const { page, context } = await web().session();
     // A slow link, so the bars are seen moving.
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.emulateNetworkConditions', {
@@ -67,7 +56,7 @@ describe('the web app in a browser (e2e)', () => {
       downloadThroughput: -1,
       uploadThroughput: 600 * 1024,
     });
-    await page.getByTestId('upload-input').setInputFiles(ALL.map((kind) => web.files[kind]));
+    await page.getByTestId('upload-input').setInputFiles(ALL.map((kind) => web().files[kind]));
     const panel = page.getByRole('region', { name: 'Uploads' });
     await panel.waitFor();
     await expect(panel.getByRole('progressbar', { name: 'All uploads' }).count()).resolves.toBe(1);
@@ -110,9 +99,9 @@ describe('the web app in a browser (e2e)', () => {
   });
 
   it('shows the new items in the grid and turns them ready without a reload', async () => {
-    const { page } = await web.session();
+    const { page } = await web().session();
     await page.evaluate(() => ((window as unknown as { noReload: boolean }).noReload = true));
-    await page.getByTestId('upload-input').setInputFiles(ALL.map((kind) => web.files[kind]));
+    await page.getByTestId('upload-input').setInputFiles(ALL.map((kind) => web().files[kind]));
     await eventually(() => tiles(page).count(), 3, 10_000);
     await eventually(() => page.locator('.grid .tile[data-status=READY]').count(), 3, 60_000);
     await expect(page.getByText('Processing…').count()).resolves.toBe(0);
@@ -123,12 +112,12 @@ describe('the web app in a browser (e2e)', () => {
   });
 
   it('shows the photo taken on this day four years ago in the "On this day" strip', async () => {
-    const { page, user, items: uploaded } = await web.session({ upload: [...ALL], loggedIn: false });
+    const { page, user, items: uploaded } = await web().session({ upload: [...ALL], loggedIn: false });
     // The strip's data first (an answer without the photo fails here, saying what came instead), then the strip.
     const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/years-ago' && r.status() === 200, {
       timeout: 60_000,
     });
-    await web.logIn(page, user);
+    await web().logIn(page, user);
     const { items } = (await (await answered).json()) as { items: Array<{ filename: string }> };
     // With the photo's date beside it: a failure tells whether the date or the query was wrong.
     const fourYearsAgo = `${new Date().getUTCFullYear() - 4}${new Date().toISOString().slice(4, 10)}`;
@@ -151,7 +140,7 @@ describe('the web app in a browser (e2e)', () => {
   });
 
   it('moves between photos with the arrow keys and opens one with Enter', async () => {
-    const { page } = await web.session({ upload: [...ALL] });
+    const { page } = await web().session({ upload: [...ALL] });
     await eventually(() => tiles(page).count(), 3);
     const focused = () =>
       page.evaluate(() => document.activeElement?.closest('.tile')?.getAttribute('data-id') ?? null);
@@ -171,7 +160,7 @@ describe('the web app in a browser (e2e)', () => {
   });
 
   it('takes files dropped anywhere on the page, and reports a duplicate as already in the library, with a link to it', async () => {
-    const { page } = await web.session({ upload: [...ALL] });
+    const { page } = await web().session({ upload: [...ALL] });
     await eventually(() => tiles(page).count(), 3);
     // A real drag from the desktop cannot be scripted; the same DOM events with the file can.
     await page.evaluate(
@@ -182,7 +171,7 @@ describe('the web app in a browser (e2e)', () => {
         (window as unknown as { dt: DataTransfer }).dt = dt;
         document.body.dispatchEvent(new DragEvent('dragenter', { dataTransfer: dt, bubbles: true, cancelable: true }));
       },
-      { b64: web.files.jpeg.buffer.toString('base64'), name: web.files.jpeg.name },
+      { b64: web().files.jpeg.buffer.toString('base64'), name: web().files.jpeg.name },
     );
     await page.getByText('Drop photos and videos to upload them').waitFor();
     await page.evaluate(() =>
@@ -207,7 +196,7 @@ describe('the web app in a browser (e2e)', () => {
   });
 
   it('opens the viewer, steps with the arrow keys, plays and seeks the video, closes with Esc', async () => {
-    const { page } = await web.session({ upload: [...ALL] });
+    const { page } = await web().session({ upload: [...ALL] });
     await tiles(page).first().locator('.tile-link').click();
     const viewer = page.locator('dialog.viewer');
     await viewer.waitFor();
@@ -258,7 +247,7 @@ describe('the web app in a browser (e2e)', () => {
   });
 
   it('favourites a photo in the viewer and finds it under Favourites', async () => {
-    const { page } = await web.session({ upload: [...ALL] });
+    const { page } = await web().session({ upload: [...ALL] });
     await page
       .locator('.grid .tile', { has: page.locator('img[alt*="beach.jpg"]') })
       .locator('.tile-link')
@@ -274,7 +263,7 @@ describe('the web app in a browser (e2e)', () => {
   });
 
   it('moves an item to the trash, finds it there with the retention explained, and restores it', async () => {
-    const { page } = await web.session({ upload: [...ALL] });
+    const { page } = await web().session({ upload: [...ALL] });
     await eventually(() => tiles(page).count(), 3);
     const png = page.locator('.grid .tile', { has: page.locator('img[alt*="diagram.png"]') });
     await png.hover();
@@ -300,7 +289,7 @@ describe('the web app in a browser (e2e)', () => {
   });
 
   it('creates an album from two selected items (shift-click), shares it, and shows it to a visitor without a session', async () => {
-    const { page } = await web.session({ upload: [...ALL] });
+    const { page } = await web().session({ upload: [...ALL] });
     await eventually(() => tiles(page).count(), 3);
     const first = tiles(page).nth(0);
     await first.hover();
@@ -323,7 +312,7 @@ describe('the web app in a browser (e2e)', () => {
     await page.getByRole('switch', { name: 'Share by link' }).click();
     await eventually(() => page.getByRole('switch', { name: 'Share by link' }).getAttribute('aria-checked'), 'true');
     const link = await page.getByLabel('Public link').inputValue();
-    expect(link).toMatch(new RegExp(`^${web.origin}/share/[0-9a-f-]{36}$`));
+    expect(link).toMatch(new RegExp(`^${web().origin}/share/[0-9a-f-]{36}$`));
     await shot(page, 'album-desktop');
 
     await nav(page, 'Albums', '/albums');
@@ -331,7 +320,7 @@ describe('the web app in a browser (e2e)', () => {
     await expect(page.locator('.album-card').textContent()).resolves.toContain('2 items');
     await shot(page, 'albums-desktop');
 
-    const v = await web.visitor(DESKTOP);
+    const v = await web().visitor(DESKTOP);
     await v.goto(link);
     await v.getByRole('heading', { name: 'Summer by the sea' }).waitFor();
     await expect(v.getByTestId('album-count').textContent()).resolves.toBe('2 items');
@@ -352,11 +341,11 @@ describe('the web app in a browser (e2e)', () => {
       page: p,
       user,
       items,
-    } = await web.session({ upload: [...ALL], viewport: PHONE, phone: true, loggedIn: false });
+    } = await web().session({ upload: [...ALL], viewport: PHONE, phone: true, loggedIn: false });
     await sharedAlbum(user, 'Summer by the sea', [items.jpeg!, items.png!]);
-    await p.goto(`${web.origin}/login`);
+    await p.goto(`${web().origin}/login`);
     await shot(p, 'login-phone');
-    await web.logIn(p, user);
+    await web().logIn(p, user);
     await eventually(() => p.locator('.grid img.thumb.loaded').count(), 3, 15_000);
     await shot(p, 'photos-phone');
     await p.locator('.grid .tile-link').first().click();
@@ -370,19 +359,19 @@ describe('the web app in a browser (e2e)', () => {
     await shot(p, 'album-phone');
     await nav(p, 'Trash', '/trash');
     await shot(p, 'trash-phone');
-    await p.goto(`${web.origin}/no/such/page`);
+    await p.goto(`${web().origin}/no/such/page`);
     await p.getByRole('heading', { name: 'Page not found' }).waitFor();
     await shot(p, 'not-found-phone');
   });
 
   it('shows an error page that offers to retry while the API is down, and recovers', async () => {
-    const { page, user, items } = await web.session({ upload: [...ALL] });
+    const { page, user, items } = await web().session({ upload: [...ALL] });
     await ok(user.api.POST('/v1/favourites', { body: { mediaItems: [items.jpeg!.id] } }), 204);
     await withGatewayDown(async () => {
-      await page.goto(`${web.origin}/favourites`);
+      await page.goto(`${web().origin}/favourites`);
       await page.getByRole('heading', { name: 'Trove is unreachable' }).waitFor();
       await shot(page, 'error-desktop');
-      await web.stack.startService('gateway');
+      await web().stack.startService('gateway');
     });
     await page.getByRole('button', { name: 'Try again' }).click();
     await page.getByRole('heading', { name: 'Favourites' }).waitFor();
@@ -390,19 +379,19 @@ describe('the web app in a browser (e2e)', () => {
   });
 
   it('logs out: the session ends and the app sends the browser to the login page', async () => {
-    const { page, context } = await web.session();
+    const { page, context } = await web().session();
     await page.getByRole('button', { name: /^Log out/ }).click();
-    await page.waitForURL(`${web.origin}/login`);
+    await page.waitForURL(`${web().origin}/login`);
     await page.getByRole('heading', { name: 'Log in' }).waitFor();
     expect((await context.cookies()).find((c) => c.name === 'trove_session')).toBeUndefined();
-    await page.goto(`${web.origin}/favourites`);
-    await page.waitForURL(`${web.origin}/login?redirectTo=%2Ffavourites`);
+    await page.goto(`${web().origin}/favourites`);
+    await page.waitForURL(`${web().origin}/login?redirectTo=%2Ffavourites`);
     await page.getByRole('heading', { name: 'Log in' }).waitFor();
   });
 
   it('says so on the login page when the server cannot be reached', async () => {
-    const { page, user } = await web.session({ loggedIn: false });
-    await page.goto(`${web.origin}/login`);
+    const { page, user } = await web().session({ loggedIn: false });
+    await page.goto(`${web().origin}/login`);
     await withGatewayDown(async () => {
       await page.getByLabel('Username').fill(user.username);
       await page.getByLabel('Password').fill(user.password);
@@ -415,7 +404,7 @@ describe('the web app in a browser (e2e)', () => {
   });
 
   it('has no uncaught error or React error on any screen, as its owner or as a visitor', async () => {
-    const { page, user, items } = await web.session({ upload: [...ALL] });
+    const { page, user, items } = await web().session({ upload: [...ALL] });
     const album = await sharedAlbum(user, 'Every screen', [items.jpeg!, items.mp4!]);
     await eventually(() => page.locator('.grid img.thumb.loaded').count(), 3, 15_000);
     for (const [name, path] of [
@@ -429,14 +418,14 @@ describe('the web app in a browser (e2e)', () => {
     await tiles(page).first().locator('.tile-link').click();
     await page.locator('dialog.viewer').waitFor();
     await page.keyboard.press('Escape');
-    await page.goto(`${web.origin}/albums/${album}`);
+    await page.goto(`${web().origin}/albums/${album}`);
     await page.getByRole('heading', { name: 'Every screen' }).waitFor();
-    const v = await web.visitor();
-    await v.goto(`${web.origin}/share/${album}`);
+    const v = await web().visitor();
+    await v.goto(`${web().origin}/share/${album}`);
     await v.getByRole('heading', { name: 'Every screen' }).waitFor();
-    await v.goto(`${web.origin}/no/such/page`);
+    await v.goto(`${web().origin}/no/such/page`);
     await v.getByRole('heading', { name: 'Page not found' }).waitFor();
     // The errors are checked after each test (afterEach); this test visits every screen once more.
-    expect(await web.closeContexts()).toEqual([]);
+    expect(await web().closeContexts()).toEqual([]);
   });
 });
