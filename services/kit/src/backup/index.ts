@@ -191,10 +191,12 @@ export function describeStore(file: string): { collections: Record<string, numbe
     const collections: Record<string, number> = {};
     for (const t of tables)
       collections[t.slice(2)] = Number(
-        db
-          .prepare(`SELECT count(*) FROM "${t.replace(/"/g, '""')}"`)
-          .raw()
-          .get()[0],
+        (
+          db
+            .prepare(`SELECT count(*) FROM "${t.replace(/"/g, '""')}"`)
+            .raw()
+            .get() as unknown[]
+        )[0],
       );
     return { collections, version: schemaVersion(db) };
   } finally {
