@@ -92,7 +92,10 @@ it('a backup taken while the stack runs restores to the same library', async () 
   const originals = new Map<string, Buffer>();
   for (const i of [a, b, c]) originals.set(i.id, (await content(user.api, i.id, 'original')).bytes);
 
-  // A backup while an upload is in flight: whatever the copy caught of it must come back whole or not at all.
+  // With the worker stopped, an upload stays PROCESSING: the backup surely catches one half-processed item, whose
+  // queued work (in JetStream, which is not backed up) is lost. Another upload runs during the backup itself.
+  await stack.processes.worker.stop();
+  const pending = await ok(upload(user.api, await noiseJpeg(640, 480), 'pending.jpg'), 201);
   const backups = join(work.path, 'backups');
   const env = { TROVE_DATA_DIR: stack.dataDir, TROVE_BACKUP_DIR: backups, TROVE_BACKUP_KEEP: '3' };
   const inFlight = upload(user.api, await noiseJpeg(1600, 1200), 'in-flight.jpg');
@@ -129,10 +132,10 @@ it('a backup taken while the stack runs restores to the same library', async () 
   expect(after.items.filter((i) => known.has(i.id)).map(facts)).toEqual(before.items.map(facts));
   expect(after.albums).toEqual(before.albums);
   for (const [id, bytes] of originals) expect((await content(api, id, 'original')).bytes.equals(bytes)).toBe(true);
-  // The in-flight upload: absent, or there and processed to READY with its original readable.
+  // The half-processed item is there and processed again; the in-flight upload is absent, or there and READY too.
+  expect(after.items.map((i) => i.id)).toContain(pending.id);
   for (const extra of after.items.filter((i) => !known.has(i.id))) {
-    const item = await settled(api, extra.id, 60_000);
-    expect({ status: item.status, failureReason: item.failureReason }).toEqual({ status: 'READY' });
+    expect(await settled(api, extra.id, 60_000)).toMatchObject({ status: 'READY' });
     expect((await content(api, extra.id, 'original')).status).toBe(200);
   }
   await waitFor(async () => (await library(api)).items.every((i) => i.status === 'READY') || undefined, {
