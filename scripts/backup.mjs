@@ -25,6 +25,11 @@ if (env.TROVE_MONGODB_URL || env.TROVE_S3_BUCKET) {
       "bucket's own versioning or replication (see the docs' Backup and restore page)\n",
   );
 }
+if (env.TROVE_EMBEDDED_STORE === 'nedb') {
+  process.stderr.write(
+    'make backup copies SQLite stores only: with TROVE_EMBEDDED_STORE=nedb, stop the services and copy data/docstore\n',
+  );
+}
 const troveVersion = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 try {
   const started = Date.now();

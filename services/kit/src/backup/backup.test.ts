@@ -79,6 +79,8 @@ it('keeps the newest TROVE_BACKUP_KEEP backups in TROVE_BACKUP_DIR', async () =>
   for (let s = 0; s < 4; s++) await backup({ dataDir: data, backupDir: into, keep: 2, troveVersion: '1', now: at(s) });
   expect(await listBackups(into)).toEqual([backupName(at(2)), backupName(at(3))]);
   await expect(backup({ dataDir: data, keep: 0, troveVersion: '1' })).rejects.toThrow(/at least 1/);
+  await expect(backup({ dataDir: dir.file('nothing'), troveVersion: '1' })).rejects.toThrow(/nothing to back up/);
+  expect(await readdir(join(dir.file('nothing'), 'backups'))).toEqual([]);
 });
 
 it('restores into an empty directory a library that opens with the same documents', async () => {

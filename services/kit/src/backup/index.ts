@@ -108,6 +108,8 @@ export async function backup(options: BackupOptions): Promise<BackupResult> {
   await mkdir(partial, { recursive: true });
   try {
     const stores = await copyStores(dataDir, partial);
+    // A wrong TROVE_DATA_DIR would otherwise give an empty backup that looks like a good one.
+    if (!stores.length) throw new Error(`${dataDir} has no document stores (docstore/*.sqlite): nothing to back up`);
     const secrets = await copySecrets(dataDir, partial);
     const blobs = await copyBlobs(
       join(dataDir, BLOBS),
