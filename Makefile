@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help install install-test build typecheck lint test test-unit test-e2e up clean docs bench chaos eval-metadata eval-vision audit
+.PHONY: help install install-test build typecheck lint test test-unit test-e2e up backup restore clean docs bench chaos eval-metadata eval-vision audit
 
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -43,6 +43,14 @@ test-e2e: install-test build ## Only the end-to-end suites: e2e/, make up itself
 
 up: build docs ## Start nats-server, every service and the docs site, embedded stores under ./data (Ctrl-C stops all)
 	@node scripts/up.mjs
+
+backup: install ## Copy the stores, secrets and blobs of ./data (TROVE_DATA_DIR), also while up, into data/backups/trove-<time> (TROVE_BACKUP_DIR, TROVE_BACKUP_KEEP)
+	@npx tsc -b services/kit
+	@node scripts/backup.mjs
+
+restore: install ## Verify the backup BACKUP=<path> and copy it into an empty ./data (TROVE_DATA_DIR); refuses a non-empty one
+	@npx tsc -b services/kit
+	@node scripts/restore.mjs "$(BACKUP)"
 
 docs: install ## Build the documentation site into docs/build (a broken link fails the build)
 	@echo "==> docs"

@@ -12,6 +12,7 @@ const sidebars: SidebarsConfig = {
         'user-guide/installation',
         'user-guide/configuration',
         'user-guide/deployment',
+        'user-guide/backup-and-restore',
         'user-guide/bring-your-library',
         {
           type: 'category',

@@ -1,4 +1,5 @@
 import Database from 'libsql';
+import { ConfigError } from '../../config';
 
 /**
  * The SQLite file of one store (libsql's engine, better-sqlite3's synchronous API). Schema:
@@ -40,10 +41,44 @@ export function openConnection(file: string, options: ConnectionOptions = {}): D
     db.exec(
       `CREATE TABLE IF NOT EXISTS _unordered (ix INTEGER NOT NULL, id TEXT NOT NULL, PRIMARY KEY (ix, id)) WITHOUT ROWID`,
     );
+    migrate(db, file);
     return db;
   } catch (err) {
     db.close();
     throw err;
+  }
+}
+
+/**
+ * The store format this code reads and writes, kept in SQLite's `user_version` (0: the files written before versions
+ * were recorded, the same layout as 1). A store from a newer Trove is refused (a downgrade could misread it); an
+ * older one is brought up by MIGRATIONS, one step per version, each in the transaction that records its version.
+ */
+export const SCHEMA_VERSION = 1;
+
+/** `MIGRATIONS[v]` takes a store from version v to v + 1. */
+const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
+  // 0 → 1: nothing to change; version 1 only starts recording the version.
+  () => undefined,
+];
+
+export function schemaVersion(db: Db): number {
+  // Raw rows: libsql's `pluck()` and `pragma(…, { simple })` answer row objects, not the value.
+  const row = db.prepare('PRAGMA user_version').raw().get() as unknown[];
+  return Number(row[0]);
+}
+
+function migrate(db: Db, file: string): void {
+  const found = schemaVersion(db);
+  if (found > SCHEMA_VERSION)
+    throw new ConfigError([
+      `the document store ${file} has schema version ${found}, newer than the ${SCHEMA_VERSION} this Trove reads: it was written by a newer release; run that release (or restore a backup taken before the upgrade)`,
+    ]);
+  for (let v = found; v < SCHEMA_VERSION; v++) {
+    inTransaction(db, () => {
+      MIGRATIONS[v](db);
+      db.pragma(`user_version = ${v + 1}`);
+    });
   }
 }
 
