@@ -50,10 +50,10 @@ export const LARGE_THING_SHARE = 0.08;
 /** … is reported from this share of minScore (0.15 by default; 0.21 cost recall 0.05 for no precision). */
 export const LARGE_THING_SCORE_RATIO = 0.43;
 /**
- * Classes the model is known to see where there is nothing: a large "umbrella" at 0.14–0.18 in pictures of
- * noise. They get no large-thing discount.
+ * A box filling at least this share of the picture gets no large-thing discount: in pictures of noise the
+ * model puts a whole-picture box of several classes ("umbrella", "pizza", "cat", "bear") at 0.10–0.18.
  */
-export const NOISE_PRONE_CLASSES: readonly (typeof COCO_LABELS)[number][] = ['umbrella'];
+export const WHOLE_PICTURE_SHARE = 0.9;
 /** Boxes of different classes at least this alike are one object under two labels: the better one is kept. */
 export const SAME_OBJECT_IOU = 0.7;
 /** Two boxes of a class at least this alike (intersection over union) are the same thing. */
@@ -103,14 +103,12 @@ export function oneLabelPerObject(boxes: Box[]): Box[] {
   return kept;
 }
 
-const NOISE_PRONE = new Set(NOISE_PRONE_CLASSES.map((name) => COCO_LABELS.indexOf(name)));
-
 /** Each class once, with its best score among the boxes that pass their threshold, best first. */
 export function bestPerLabel(boxes: Box[], pictureArea: number, minScore: number): Thing[] {
   const best = new Map<number, number>();
   for (const b of boxes) {
     const share = (Math.max(0, b.x2 - b.x1) * Math.max(0, b.y2 - b.y1)) / pictureArea;
-    const large = share >= LARGE_THING_SHARE && !NOISE_PRONE.has(b.cls);
+    const large = share >= LARGE_THING_SHARE && share < WHOLE_PICTURE_SHARE;
     const threshold = large ? minScore * LARGE_THING_SCORE_RATIO : minScore;
     if (!(b.score >= threshold) || !(b.cls >= 0 && b.cls < COCO_LABELS.length)) continue;
     if (b.score > (best.get(b.cls) ?? -1)) best.set(b.cls, b.score);
