@@ -19,7 +19,14 @@ import {
 } from '@trove/kit/testing/media';
 import { sharp } from '../previews/sharp';
 import { tf } from '../vision';
-import { bestPerLabel, DEFAULT_THINGS_MIN_SCORE, detectThings, fuseMirrored, LARGE_THING_SHARE } from '.';
+import {
+  bestPerLabel,
+  DEFAULT_THINGS_MIN_SCORE,
+  detectThings,
+  fuseMirrored,
+  LARGE_THING_SHARE,
+  oneLabelPerObject,
+} from '.';
 import type { Box } from '.';
 import { COCO_LABELS, thingLabel, titleCase } from './labels';
 
@@ -41,20 +48,19 @@ async function pattern(name: string, image: sharp.Sharp): Promise<Bitmap> {
 }
 
 describe('detectThings', () => {
-  itWithFixtures('the seed photo (HEIC, RGBA bitmap from the previews) is a pizza on a dining table', async () => {
+  itWithFixtures('the seed photo (HEIC, RGBA bitmap from the previews) is a pizza', async () => {
     expect(pizza.channels).toBe(4);
     const things = await detectThings(pizza, options);
-    // The table fills the picture: a large thing, reported from a lower score than the pizza needs.
-    expect(things.map((t) => t.label)).toEqual(['Pizza', 'Dining Table']);
+    // The model's "dining table" (0.27) has the pizza's box: one object under two labels, the better kept.
+    expect(things.map((t) => t.label)).toEqual(['Pizza']);
     expect(things[0].score).toBeGreaterThan(DEFAULT_THINGS_MIN_SCORE);
-    expect(things[1].score).toBeLessThan(DEFAULT_THINGS_MIN_SCORE);
   });
 
   itWithFixtures('below the threshold other labels appear, each once, best first, in Title Case', async () => {
     const things = await detectThings(pizza, { minScore: 0.15 });
     const labels = things.map((t) => t.label);
-    expect(labels.slice(0, 2)).toEqual(['Pizza', 'Dining Table']);
-    expect(labels.length).toBeGreaterThan(2);
+    expect(labels[0]).toBe('Pizza');
+    expect(labels.length).toBeGreaterThan(1);
     expect(new Set(labels).size).toBe(labels.length);
     for (let i = 1; i < things.length; i++) expect(things[i - 1].score).toBeGreaterThanOrEqual(things[i].score);
   });
@@ -65,8 +71,10 @@ describe('detectThings', () => {
       .flop()
       .raw()
       .toBuffer();
-    const straight = await detectThings(pizza, { minScore: 0.2 });
-    const mirrored = await detectThings({ data: mirror, width, height, channels }, { minScore: 0.2 });
+    const straight = await detectThings(pizza, { minScore: 0.3 });
+    // 0.3, not lower: a large leftover box near the large-thing threshold (0.13 here) may pass on one side only.
+    const mirrored = await detectThings({ data: mirror, width, height, channels }, { minScore: 0.3 });
+    expect(straight[0].label).toBe('Pizza');
     expect(mirrored.map((t) => t.label)).toEqual(straight.map((t) => t.label));
     for (const [i, t] of mirrored.entries()) expect(t.score).toBeCloseTo(straight[i].score, 2);
   });
@@ -121,8 +129,7 @@ describe('detectThings', () => {
     async () => {
       await detectThings(pizza, options);
       const before = tf.memory().numTensors;
-      for (let i = 0; i < 20; i++)
-        expect((await detectThings(pizza, options)).map((t) => t.label)).toEqual(['Pizza', 'Dining Table']);
+      for (let i = 0; i < 20; i++) expect((await detectThings(pizza, options)).map((t) => t.label)).toEqual(['Pizza']);
       expect(tf.memory().numTensors).toBe(before);
     },
     120_000,
@@ -160,7 +167,8 @@ describe('fuseMirrored and bestPerLabel', () => {
     const side = Math.ceil(Math.sqrt(LARGE_THING_SHARE * area)) + 1;
     const things = bestPerLabel(
       [
-        box(30, 0.22, 0, side, 0, side), // skis, large: passes at 0.35 × 0.6
+        box(30, 0.22, 0, side, 0, side), // skis, large: passes at 0.35 × 0.43
+        box(25, 0.3, 0, 100, 0, 95), // umbrella filling the picture, as in noise: needs 0.35
         box(62, 0.2, 0, 5, 0, 5), // tv, small: does not
         box(0, 0.5, 0, 5, 0, 5),
         box(0, 0.9, 0, 5, 0, 5),
@@ -173,6 +181,18 @@ describe('fuseMirrored and bestPerLabel', () => {
       { label: 'Ski', score: 0.22 },
     ]);
     expect(bestPerLabel([box(62, 0.4, 0, 5, 0, 5)], area, 0.35)).toEqual([{ label: 'TV', score: 0.4 }]);
+  });
+
+  it('of two labels on the same place only the better is kept; another place, or the same label, stays', () => {
+    const cup = box(41, 0.55, 10, 50, 10, 50);
+    const vase = box(75, 0.4, 11, 51, 10, 50); // IoU 0.95 with the cup
+    const person = box(0, 0.7, 0, 100, 0, 100); // holds the cup: IoU 0.16
+    const secondCup = box(41, 0.3, 12, 52, 10, 50);
+    expect(oneLabelPerObject([vase, cup, person, secondCup]).map((b) => [b.cls, b.score])).toEqual([
+      [0, 0.7],
+      [41, 0.55],
+      [41, 0.3],
+    ]);
   });
 });
 
