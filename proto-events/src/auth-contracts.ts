@@ -111,7 +111,7 @@ export const lookupUsersRpc = defineRpc<LookupUsersRequestV1, UserProfileListV1>
   service: 'auth',
   callers: ['gateway'],
   summary:
-    "Users by id or user name (case-insensitive), as other users may know them: id, name and user name; unknown ones left out.",
+    'Users by id or user name (case-insensitive), as other users may know them: id, name and user name; unknown ones left out.',
   request: lookupUsersRequestV1,
   response: userProfileListV1,
 });

@@ -167,7 +167,7 @@ export const removeAlbumMemberRpc = defineRpc<RemoveAlbumMemberRequestV1, EmptyV
   service: 'library',
   callers: ['gateway'],
   summary:
-    "Ends a membership at once (the owner removes anyone, a member only themself: else forbidden); not found when the caller cannot see the album or the user is no member.",
+    'Ends a membership at once (the owner removes anyone, a member only themself: else forbidden); not found when the caller cannot see the album or the user is no member.',
   request: removeAlbumMemberRequestV1,
   response: emptyV1,
 });

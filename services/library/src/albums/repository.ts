@@ -274,7 +274,12 @@ export class AlbumsRepository extends DocRepository<typeof COLLECTIONS> {
   // ---- members: other users an album is shared with ---------------------------------------------
 
   /** Shares the album with `userId` in `role`; sharing again changes the role (and keeps when they were added). */
-  async putMember(ownerId: string, albumId: string, userId: string, role: AlbumMemberDoc['role']): Promise<AlbumMemberDoc> {
+  async putMember(
+    ownerId: string,
+    albumId: string,
+    userId: string,
+    role: AlbumMemberDoc['role'],
+  ): Promise<AlbumMemberDoc> {
     const _id = `${albumId}:${userId}`;
     const existing = await this.c.members.findOneAndUpdate({ _id }, { $set: { role } });
     if (existing) return existing;

@@ -260,7 +260,12 @@ export class AlbumsService {
   // ---- members: the owner shares the album with other users ----------------------------------
 
   /** Shares the album with `memberId` (a user the gateway resolved); again: the role changes. */
-  async addMember(userId: string, id: string, memberId: string, role: 'viewer' | 'contributor'): Promise<AlbumMemberV1> {
+  async addMember(
+    userId: string,
+    id: string,
+    memberId: string,
+    role: 'viewer' | 'contributor',
+  ): Promise<AlbumMemberV1> {
     await this.ownerAccess(userId, id);
     if (memberId === userId) throw badRequest('the owner cannot be a member of their own album');
     return toMemberV1(await this.repo.putMember(userId, id, memberId, role));
