@@ -117,6 +117,8 @@ describe('albums and sharing (e2e)', () => {
         mediaItemsCount: 0,
         createdAt: expect.any(String),
         updatedAt: created.createdAt,
+        role: 'owner',
+        owner: { id: alice.id, name: 'Test User' },
       });
       expect(await getAlbum(alice, created.id)).toEqual(created);
 

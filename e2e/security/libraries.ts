@@ -11,7 +11,7 @@ import { listOperations } from '@trove/openapi';
 import { waitFor } from '@trove/kit/testing';
 import type { Stack } from '@trove/kit/testing';
 import { FIXTURES, heicFixture, jpegWithExif, noiseImage } from '@trove/kit/testing/media';
-import { newUser, ok, uniqueName, uploadReady } from '../support/api';
+import { adminApi, newUser, ok, uniqueName, uploadReady } from '../support/api';
 import type { TestUser } from '../support/api';
 import type { SecretLedger } from '../support/secrets';
 import { send } from '../support/raw';
@@ -98,6 +98,18 @@ async function resourceOf(
   kind: string,
   known: Record<string, string | undefined>,
 ): Promise<string | undefined> {
+  if (kind === 'members') {
+    // A member of the user's album: the housemate the contract's example names.
+    const albumId = (known.albums ??= await resourceOf(stack, user, 'albums', known));
+    const res = await callAs(stack, user, 'post', `/v1/albums/${albumId}/members`, {
+      username: HOUSEMATE,
+      role: 'viewer',
+    });
+    if (isNotImplemented(res)) return undefined;
+    if (res.status !== 201)
+      throw new Error(`addAlbumMember: expected 201, got ${res.status} ${JSON.stringify(res.body)}`);
+    return (res.body as { userId: string }).userId;
+  }
   const from = ID_FROM[kind];
   if (from) {
     const ownerId = (known[from.kind] ??= await resourceOf(stack, user, from.kind, known));
@@ -184,6 +196,7 @@ function photoWithPosition(): Promise<Buffer> {
  * resource of each of `kinds` (places, jobs, …) where the service serving it exists.
  */
 export async function libraryOf(stack: Stack, secrets: SecretLedger, kinds: string[] = []): Promise<Library> {
+  await housemate(stack, secrets);
   const user = await securityUser(stack, secrets);
   const filename = `${uniqueName('photo')}.jpg`;
   const item = await uploadReady(user.api, await photoWithPosition(), filename);
@@ -196,6 +209,19 @@ export async function libraryOf(stack: Stack, secrets: SecretLedger, kinds: stri
   if (ids.jobs) await jobFinished(user, ids.jobs);
   const knownIds = Object.values(ids).filter((id): id is string => !!id);
   return { user, ids, knownIds, markers: [...knownIds, filename, album.name, user.username] };
+}
+
+/** The user name `AlbumMemberRequest`'s example names: an album's member in every library (and the matrix's valid body). */
+const HOUSEMATE = 'bob';
+
+/** Makes the housemate once per stack (a second attempt meets 409: already there). */
+async function housemate(stack: Stack, secrets: SecretLedger): Promise<void> {
+  const password = `Pw-${randomBytes(12).toString('base64url')}`;
+  const { response } = await adminApi(stack).POST('/v1/users', {
+    body: { name: 'Bob Housemate', username: HOUSEMATE, password },
+  });
+  if (response.status === 201) secrets.password(HOUSEMATE, password);
+  else if (response.status !== 409) throw new Error(`the housemate: POST /v1/users answered ${response.status}`);
 }
 
 /** A job changes by itself until it is final: the owner's views compare what the attacks change, so wait for that. */

@@ -11,6 +11,8 @@ import type {
   EmptyV1,
   ListUsersRequestV1,
   LoginRequestV1,
+  LookupUsersRequestV1,
+  UserProfileListV1,
   LogoutRequestV1,
   RefreshRequestV1,
   TokenPairV1,
@@ -26,6 +28,8 @@ import apiKeyOwnerV1 from './schemas/auth-api-key-owner.v1.json';
 import apiKeyResolveRequestV1 from './schemas/auth-api-key-resolve-request.v1.json';
 import apiKeyUserRequestV1 from './schemas/auth-api-key-user-request.v1.json';
 import apiKeyV1 from './schemas/auth-api-key.v1.json';
+import lookupUsersRequestV1 from './schemas/auth-user-lookup-request.v1.json';
+import userProfileListV1 from './schemas/auth-user-profile-list.v1.json';
 import loginRequestV1 from './schemas/auth-login-request.v1.json';
 import logoutRequestV1 from './schemas/auth-logout-request.v1.json';
 import refreshRequestV1 from './schemas/auth-refresh-request.v1.json';
@@ -100,6 +104,16 @@ export const getUserRpc = defineRpc<UserIdRequestV1, UserV1>({
   summary: 'One user account.',
   request: userIdRequestV1,
   response: userV1,
+});
+
+export const lookupUsersRpc = defineRpc<LookupUsersRequestV1, UserProfileListV1>({
+  subject: 'trove.v1.auth.users.lookup',
+  service: 'auth',
+  callers: ['gateway'],
+  summary:
+    'Users by id or user name (case-insensitive), as other users may know them: id, name and user name; unknown ones left out.',
+  request: lookupUsersRequestV1,
+  response: userProfileListV1,
 });
 
 export const updateUserRpc = defineRpc<UpdateUserRequestV1, UserV1>({
@@ -184,6 +198,7 @@ export const authContracts = [
   createUserRpc,
   listUsersRpc,
   getUserRpc,
+  lookupUsersRpc,
   updateUserRpc,
   deleteUserRpc,
   setupStatusRpc,

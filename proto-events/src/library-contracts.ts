@@ -1,6 +1,11 @@
 import { defineRpc } from './contract';
 import type {
+  AddAlbumMemberRequestV1,
   AlbumIdRequestV1,
+  AlbumMemberListV1,
+  AlbumMemberV1,
+  CheckMemberContentRequestV1,
+  RemoveAlbumMemberRequestV1,
   AlbumListV1,
   AlbumMediaItemsRequestV1,
   AlbumV1,
@@ -20,6 +25,11 @@ import type {
 import emptyV1 from './schemas/empty.v1.json';
 import createAlbumRequestV1 from './schemas/library-album-create-request.v1.json';
 import albumIdRequestV1 from './schemas/library-album-id-request.v1.json';
+import addAlbumMemberRequestV1 from './schemas/library-album-member-add-request.v1.json';
+import albumMemberListV1 from './schemas/library-album-member-list.v1.json';
+import removeAlbumMemberRequestV1 from './schemas/library-album-member-remove-request.v1.json';
+import albumMemberV1 from './schemas/library-album-member.v1.json';
+import checkMemberContentRequestV1 from './schemas/library-member-content-request.v1.json';
 import listAlbumMediaItemsRequestV1 from './schemas/library-album-items-list-request.v1.json';
 import albumMediaItemsRequestV1 from './schemas/library-album-items-request.v1.json';
 import listAlbumsRequestV1 from './schemas/library-album-list-request.v1.json';
@@ -38,7 +48,7 @@ import { mediaMetadataSchema } from './media-metadata';
 import { registerSchemas } from './validate';
 
 // Schemas other schemas point at with `$ref` (an album embeds its cover media item, which embeds its metadata).
-registerSchemas([mediaMetadataSchema, mediaItemV1, albumV1]);
+registerSchemas([mediaMetadataSchema, mediaItemV1, albumV1, albumMemberV1]);
 
 /**
  * The library service: albums, their membership and shared albums. It owns only albums and
@@ -132,6 +142,46 @@ export const listMediaItemAlbumsRpc = defineRpc<MediaItemAlbumsRequestV1, AlbumL
   response: albumListV1,
 });
 
+// ---- library: members (other users an album is shared with) ---------------------------------
+export const addAlbumMemberRpc = defineRpc<AddAlbumMemberRequestV1, AlbumMemberV1>({
+  subject: 'trove.v1.library.albums.members.add',
+  service: 'library',
+  callers: ['gateway'],
+  summary:
+    "The album's owner shares it with another user as viewer or contributor (adding again changes the role); a member asking is forbidden, a stranger gets not found, the owner naming themself a bad request.",
+  request: addAlbumMemberRequestV1,
+  response: albumMemberV1,
+});
+
+export const listAlbumMembersRpc = defineRpc<AlbumIdRequestV1, AlbumMemberListV1>({
+  subject: 'trove.v1.library.albums.members.list',
+  service: 'library',
+  callers: ['gateway'],
+  summary: "An album's members in the order added, for its owner and its members; not found for anyone else.",
+  request: albumIdRequestV1,
+  response: albumMemberListV1,
+});
+
+export const removeAlbumMemberRpc = defineRpc<RemoveAlbumMemberRequestV1, EmptyV1>({
+  subject: 'trove.v1.library.albums.members.remove',
+  service: 'library',
+  callers: ['gateway'],
+  summary:
+    'Ends a membership at once (the owner removes anyone, a member only themself: else forbidden); not found when the caller cannot see the album or the user is no member.',
+  request: removeAlbumMemberRequestV1,
+  response: emptyV1,
+});
+
+export const checkMemberContentRpc = defineRpc<CheckMemberContentRequestV1, SharedContentV1>({
+  subject: 'trove.v1.library.albums.checkContent',
+  service: 'library',
+  callers: ['gateway'],
+  summary:
+    "Whether a member's (or owner's) album-scoped content URL still opens: the user may see the album and it shows them the item (answers the album's owner); not found otherwise.",
+  request: checkMemberContentRequestV1,
+  response: sharedContentV1,
+});
+
 // ---- library: sharing (no user: the album id is the link) -------------------------------------
 export const getSharedAlbumRpc = defineRpc<SharedAlbumRequestV1, AlbumV1>({
   subject: 'trove.v1.library.sharing.get',
@@ -176,4 +226,8 @@ export const libraryContracts = [
   getSharedAlbumRpc,
   listSharedAlbumMediaItemsRpc,
   checkSharedContentRpc,
+  addAlbumMemberRpc,
+  listAlbumMembersRpc,
+  removeAlbumMemberRpc,
+  checkMemberContentRpc,
 ];

@@ -54,6 +54,8 @@ export function makeAlbum(over: Partial<Album> = {}): Album {
   return {
     id: over.id ?? uuid(),
     userId: '11111111-1111-4111-8111-111111111111',
+    role: 'owner',
+    owner: { id: '11111111-1111-4111-8111-111111111111', name: 'Test User' },
     name: 'Summer',
     description: null,
     shared: false,

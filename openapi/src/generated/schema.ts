@@ -886,7 +886,8 @@ export interface paths {
         };
         /**
          * List albums
-         * @description Returns a page of the caller's albums. `sort` orders by name (case-insensitive, the
+         * @description Returns a page of the caller's albums and of the albums other users shared with them
+         *     (`role` says which: `owner`, `contributor` or `viewer`; `owner` names whose it is). `sort` orders by name (case-insensitive, the
          *     default), creation or last-update time; a leading `-` means descending (`-name`,
          *     `-createdAt`, `-updatedAt`), a leading `+` ascending like none (`+name`, sent as `%2Bname`:
          *     in a query string a raw `+` is a space). An album's `updatedAt` changes when its fields change and when
@@ -922,7 +923,7 @@ export interface paths {
         };
         /**
          * Get an album
-         * @description Returns one of the caller's albums.
+         * @description Returns one of the caller's albums, or one shared with them (`role` says which); `404` for anyone else.
          */
         get: operations["getAlbum"];
         /**
@@ -933,13 +934,16 @@ export interface paths {
          *     `404 {"message":"mediaitem not found"}`); `null` goes back to the first item added.
          *     Setting `shared:true` makes the album readable by anyone who knows its id through
          *     `/v1/sharing/{id}`; `shared:false` revokes that at once. Answers `204`; `404` when the
-         *     album is not the caller's.
+         *     album is neither the caller's nor shared with them; `403` for a member (only the owner
+         *     changes an album).
          */
         put: operations["updateAlbum"];
         post?: never;
         /**
          * Delete an album
-         * @description Deletes the album permanently. Its media items are never deleted — they only stop being in the album. Answers `204`.
+         * @description Deletes the album permanently (owner only; a member gets `403`). Its media items are never
+         *     deleted — they only stop being in the album (members' items stay in their libraries).
+         *     Answers `204`.
          */
         delete: operations["deleteAlbum"];
         options?: never;
@@ -961,7 +965,10 @@ export interface paths {
          * List the media items of an album
          * @description Returns the album's media items in the order they were added, oldest addition first
          *     (an item added again keeps its first place). Trashed items are left out (they come back,
-         *     in their place, when restored); hidden items are included. Paginated.
+         *     in their place, when restored); hidden items are included when they are the caller's own
+         *     (a member never sees the owner's hidden items, nor the owner another member's). Works for the
+         *     album's members too; an item that is not the caller's has content URLs carrying `album`
+         *     (see that parameter). Paginated.
          */
         get: operations["listAlbumMediaItems"];
         put?: never;
@@ -969,18 +976,82 @@ export interface paths {
          * Add media items to an album
          * @description Appends the listed media items to the album, in the given order. Items already in the
          *     album keep their position (idempotent: adding twice keeps one entry). `404` — and nothing
-         *     changes — when the album or any media item is not the caller's. The first item added
-         *     (not in the trash) is the album's cover unless another was chosen. Answers `204`.
+         *     changes — when the album is neither the caller's nor shared with them, or any media item
+         *     is not the caller's. A contributor adds their own items (they stay theirs: their library,
+         *     their trash); a viewer gets `403`. The first item added (not in the trash) is the album's
+         *     cover unless another was chosen. Answers `204`.
          */
         post: operations["addAlbumMediaItems"];
         /**
          * Remove media items from an album
          * @description Removes the listed media items from the album (the items themselves are not deleted).
          *     Items not in the album are ignored (idempotent). `404` — and nothing changes — when the
-         *     album or any media item is not the caller's. Removing the cover moves it to the first
+         *     album is neither the caller's nor shared with them, or a media item is neither in the album
+         *     nor the caller's. The owner removes any item; a contributor only their own (another's:
+         *     `403`); a viewer none (`403`). Removing the cover moves it to the first
          *     remaining item. Answers `204`.
          */
         delete: operations["removeAlbumMediaItems"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/albums/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Resource id (uuid). */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the members of an album
+         * @description The users the album is shared with, in the order they were added, with their role. For the
+         *     owner and the album's members; `404` for anyone else.
+         */
+        get: operations["listAlbumMembers"];
+        put?: never;
+        /**
+         * Share an album with another user
+         * @description The owner shares the album with another user of the server, named by their user name
+         *     (case-insensitive), as `viewer` (sees the album and its items) or `contributor` (also adds
+         *     their own items and removes those). Adding a member again changes their role (answers `201`
+         *     with the new role). `404 {"message":"user not found"}` for an unknown user name, `400` for
+         *     the owner's own name, `403` for a member, `404` for anyone else.
+         */
+        post: operations["addAlbumMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/albums/{id}/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Resource id (uuid). */
+                id: components["parameters"]["IdPath"];
+                /** @description The member's user id. */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member of an album
+         * @description Ends the membership at once: the album, its items and their content URLs stop opening for
+         *     that user. The owner removes anyone; a member may remove themself (leave the album), and
+         *     gets `403` for anyone else. `404` when the user is no member. The items a contributor added
+         *     stay in the album. Answers `204`.
+         */
+        delete: operations["removeAlbumMember"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1757,6 +1828,23 @@ export interface components {
              * @example 0b7e4c1d-2f3a-4b5c-8d9e-a0b1c2d3e4f5
              */
             userId: string;
+            /**
+             * @description The caller's role: `owner` for their own albums, else the role the owner gave them
+             *     (`contributor` adds and removes their own items, `viewer` only looks).
+             * @example owner
+             * @enum {string}
+             */
+            role: "owner" | "contributor" | "viewer";
+            /** @description Whose album it is (the owner's name as it is now). */
+            owner: {
+                /**
+                 * Format: uuid
+                 * @example 0b7e4c1d-2f3a-4b5c-8d9e-a0b1c2d3e4f5
+                 */
+                id: string;
+                /** @example Alice */
+                name: string;
+            };
             /** @example Summer 2024 */
             name: string;
             /** @example Two weeks on the coast */
@@ -1954,6 +2042,33 @@ export interface components {
             shareLocation?: boolean;
             /** @default false */
             hidden?: boolean;
+        };
+        /** @description A user an album is shared with. */
+        AlbumMember: {
+            /**
+             * Format: uuid
+             * @example 7a6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d8e
+             */
+            userId: string;
+            /** @example Bob */
+            name: string;
+            /** @example bob */
+            username: string;
+            /**
+             * @example viewer
+             * @enum {string}
+             */
+            role: "viewer" | "contributor";
+        };
+        /** @description Whom to share the album with, and in which role. */
+        AlbumMemberRequest: {
+            /** @example bob */
+            username: string;
+            /**
+             * @example contributor
+             * @enum {string}
+             */
+            role: "viewer" | "contributor";
         };
         /** @description Fields to change; at least one. */
         AlbumUpdateRequest: {
@@ -2676,6 +2791,19 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The caller is a member of the album and the call is its owner's (renaming, deleting, the
+         *     link, the cover, the members), or a viewer adding or removing items, or a contributor removing
+         *     another user's item; or the `albums` area is switched off for the caller.
+         */
+        AlbumForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The area is switched off for the caller (the user's features, or for everybody by the server's setting). */
         FeatureDisabled: {
             headers: {
@@ -2865,6 +2993,15 @@ export interface components {
         SignedUrlSession: string;
         /** @description With `sid`, the user the URL was made for, covered by the signature (see `sid`). */
         SignedUrlUser: string;
+        /**
+         * @description With `sid` and `uid`: present in the content URLs of an album's answers when the item is not
+         *     the caller's own (an album shared with them, or another member's item in the caller's
+         *     album): the album's id, covered by the signature. Besides the session check of `sid`, such a
+         *     URL is checked again whenever it is fetched: it opens only while the user is the album's
+         *     owner or member and the album shows them the item (`404` otherwise), so removing a member
+         *     ends their URLs at once.
+         */
+        SignedUrlAlbum: string;
         /** @description Single byte range, e.g. `bytes=0-1048575` or `bytes=1048576-`. */
         RangeHeader: string;
         /** @description An `ETag` from an earlier answer; when it still matches the answer is `304`. */
@@ -3442,6 +3579,15 @@ export interface operations {
                 sid?: components["parameters"]["SignedUrlSession"];
                 /** @description With `sid`, the user the URL was made for, covered by the signature (see `sid`). */
                 uid?: components["parameters"]["SignedUrlUser"];
+                /**
+                 * @description With `sid` and `uid`: present in the content URLs of an album's answers when the item is not
+                 *     the caller's own (an album shared with them, or another member's item in the caller's
+                 *     album): the album's id, covered by the signature. Besides the session check of `sid`, such a
+                 *     URL is checked again whenever it is fetched: it opens only while the user is the album's
+                 *     owner or member and the album shows them the item (`404` otherwise), so removing a member
+                 *     ends their URLs at once.
+                 */
+                album?: components["parameters"]["SignedUrlAlbum"];
             };
             header?: {
                 /** @description Single byte range, e.g. `bytes=0-1048575` or `bytes=1048576-`. */
@@ -3493,6 +3639,15 @@ export interface operations {
                 sid?: components["parameters"]["SignedUrlSession"];
                 /** @description With `sid`, the user the URL was made for, covered by the signature (see `sid`). */
                 uid?: components["parameters"]["SignedUrlUser"];
+                /**
+                 * @description With `sid` and `uid`: present in the content URLs of an album's answers when the item is not
+                 *     the caller's own (an album shared with them, or another member's item in the caller's
+                 *     album): the album's id, covered by the signature. Besides the session check of `sid`, such a
+                 *     URL is checked again whenever it is fetched: it opens only while the user is the album's
+                 *     owner or member and the album shows them the item (`404` otherwise), so removing a member
+                 *     ends their URLs at once.
+                 */
+                album?: components["parameters"]["SignedUrlAlbum"];
             };
             header?: {
                 /** @description Single byte range, e.g. `bytes=0-1048575` or `bytes=1048576-`. */
@@ -3544,6 +3699,15 @@ export interface operations {
                 sid?: components["parameters"]["SignedUrlSession"];
                 /** @description With `sid`, the user the URL was made for, covered by the signature (see `sid`). */
                 uid?: components["parameters"]["SignedUrlUser"];
+                /**
+                 * @description With `sid` and `uid`: present in the content URLs of an album's answers when the item is not
+                 *     the caller's own (an album shared with them, or another member's item in the caller's
+                 *     album): the album's id, covered by the signature. Besides the session check of `sid`, such a
+                 *     URL is checked again whenever it is fetched: it opens only while the user is the album's
+                 *     owner or member and the album shows them the item (`404` otherwise), so removing a member
+                 *     ends their URLs at once.
+                 */
+                album?: components["parameters"]["SignedUrlAlbum"];
             };
             header?: {
                 /** @description Single byte range, e.g. `bytes=0-1048575` or `bytes=1048576-`. */
@@ -4401,7 +4565,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["FeatureDisabled"];
+            403: components["responses"]["AlbumForbidden"];
             404: components["responses"]["AlbumNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4428,7 +4592,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["FeatureDisabled"];
+            403: components["responses"]["AlbumForbidden"];
             404: components["responses"]["AlbumNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4489,7 +4653,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["FeatureDisabled"];
+            403: components["responses"]["AlbumForbidden"];
             404: components["responses"]["AlbumNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4516,7 +4680,98 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AlbumForbidden"];
+            404: components["responses"]["AlbumNotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAlbumMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Resource id (uuid). */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The album's members. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlbumMember"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             403: components["responses"]["FeatureDisabled"];
+            404: components["responses"]["AlbumNotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    addAlbumMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Resource id (uuid). */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlbumMemberRequest"];
+            };
+        };
+        responses: {
+            /** @description The member, with their role. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlbumMember"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AlbumForbidden"];
+            404: components["responses"]["AlbumNotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeAlbumMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Resource id (uuid). */
+                id: components["parameters"]["IdPath"];
+                /** @description The member's user id. */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AlbumForbidden"];
             404: components["responses"]["AlbumNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -103,6 +103,33 @@ export interface TokenPairV1 {
   expiresIn: number;
 }
 
+// auth-user-lookup-request.v1.json
+/**
+ * Users named by id or by user name (case-insensitive); those that do not exist are left out of the answer.
+ */
+export interface LookupUsersRequestV1 {
+  /**
+   * @maxItems 500
+   */
+  ids?: string[];
+  /**
+   * @maxItems 500
+   */
+  usernames?: string[];
+}
+
+// auth-user-profile-list.v1.json
+/**
+ * What other users may know of a user: id, name and user name (nothing else of the account).
+ */
+export interface UserProfileListV1 {
+  users: {
+    id: string;
+    name: string;
+    username: string;
+  }[];
+}
+
 // empty.v1.json
 /**
  * No data: the call succeeded.
@@ -503,6 +530,45 @@ export interface AlbumListV1 {
   albums: AlbumV1[];
 }
 
+// library-album-member-add-request.v1.json
+/**
+ * The owner (userId) shares album id with another user (memberId, resolved from a user name by the gateway) in a role; adding again changes the role.
+ */
+export interface AddAlbumMemberRequestV1 {
+  userId: string;
+  id: string;
+  memberId: string;
+  role: "viewer" | "contributor";
+}
+
+// library-album-member-list.v1.json
+/**
+ * The members of an album, in the order they were added.
+ */
+export interface AlbumMemberListV1 {
+  members: AlbumMemberV1[];
+}
+
+// library-album-member-remove-request.v1.json
+/**
+ * The caller (userId: the owner, or the member themself) ends memberId's membership of album id.
+ */
+export interface RemoveAlbumMemberRequestV1 {
+  userId: string;
+  id: string;
+  memberId: string;
+}
+
+// library-album-member.v1.json
+/**
+ * A user an album is shared with, and their role.
+ */
+export interface AlbumMemberV1 {
+  userId: string;
+  role: "viewer" | "contributor";
+  addedAt: string;
+}
+
 // library-album-update-request.v1.json
 /**
  * Changes the given fields of one of the user's albums; null clears description or the chosen cover. A coverMediaItemId must be an item in the album that is not trashed.
@@ -523,7 +589,7 @@ export interface UpdateAlbumRequestV1 {
 
 // library-album.v1.json
 /**
- * An album as the library service answers it. coverMediaItemId is the effective cover (the chosen one while it is in the album and not trashed, else the first item added that is not trashed; in a shared view also not hidden), coverMediaItem that item as the media service answers it (the gateway adds signed content URLs), mediaItemsCount the items shown (not trashed; in a shared view also not hidden).
+ * An album as the library service answers it. coverMediaItemId is the effective cover (the chosen one while it is in the album and not trashed, else the first item added that is not trashed; in a shared view also not hidden), coverMediaItem that item as the media service answers it (the gateway adds signed content URLs), mediaItemsCount the items shown (not trashed; in a shared view also not hidden). role is the caller's role (owner or the member's role); userId is the owner's id.
  */
 export interface AlbumV1 {
   id: string;
@@ -541,6 +607,10 @@ export interface AlbumV1 {
   mediaItemsCount: number;
   createdAt: string;
   updatedAt: string;
+  /**
+   * The caller's role in the album: its owner, or a member it was shared with (absent in a shared link's view).
+   */
+  role?: "owner" | "contributor" | "viewer";
 }
 
 // library-media-item-albums-request.v1.json
@@ -549,6 +619,16 @@ export interface AlbumV1 {
  */
 export interface MediaItemAlbumsRequestV1 {
   userId: string;
+  mediaItemId: string;
+}
+
+// library-member-content-request.v1.json
+/**
+ * May user userId (the owner or a member of album albumId) see this item's content in the album now? mediaItemId is the album's item (for a Live Photo's motion part, its still).
+ */
+export interface CheckMemberContentRequestV1 {
+  userId: string;
+  albumId: string;
   mediaItemId: string;
 }
 

@@ -8,6 +8,7 @@ import {
   getUserRpc,
   listUsersRpc,
   loginRpc,
+  lookupUsersRpc,
   logoutRpc,
   refreshRpc,
   setupStatusRpc,
@@ -31,6 +32,9 @@ export function authHandlers(sessions: SessionsService, users: UsersService, api
     rpcHandler(createUserRpc, (req) => users.create(req)),
     rpcHandler(listUsersRpc, async ({ page, limit }) => ({ users: await users.list(page, limit) })),
     rpcHandler(getUserRpc, ({ id }) => users.get(id)),
+    rpcHandler(lookupUsersRpc, async ({ ids, usernames }) => ({
+      users: await users.lookup(ids ?? [], usernames ?? []),
+    })),
     rpcHandler(updateUserRpc, (req) => users.update(req)),
     rpcCommand(deleteUserRpc, ({ id }) => users.delete(id)),
     rpcHandler(setupStatusRpc, async () => ({ needsSetup: await users.needsSetup() })),

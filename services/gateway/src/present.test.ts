@@ -153,8 +153,27 @@ describe('presenting service answers as the API shows them', () => {
     const shown = present.album(album);
     expect(Object.keys(shown)).toEqual(schemaProperties('Album'));
     expect(shown).toMatchObject({ name: 'Paris', shared: true, mediaItemsCount: 1, coverMediaItemId: item.id });
-    expect(shown.coverMediaItem).toEqual(present.mediaItem(item));
+    // The cover is another user's item (the album's owner is not the caller here): its URLs carry the album.
+    expect(shown.coverMediaItem).toEqual(present.albumItems([item], album.id)[0]);
     expect(present.albums([{ ...album, coverMediaItemId: null, coverMediaItem: null }])[0].coverMediaItem).toBeNull();
+    expect(shown.owner).toEqual({ id: album.userId, name: '' });
+    expect(present.albums([album], new Map([[album.userId, 'Alice']]))[0]).toMatchObject({
+      role: 'owner',
+      owner: { id: album.userId, name: 'Alice' },
+    });
+  });
+
+  it("an album's items: the caller's own with session URLs, another user's scoped to the album (signed with it)", () => {
+    const [others, own] = present.albumItems([item, { ...item, userId: UID }], album.id);
+    const othersUrl = new URL(others!.thumbnailUrl);
+    expect(othersUrl.searchParams.get('album')).toBe(album.id);
+    const check = (u: URL, scope: { sid: string; uid: string; album?: string }) =>
+      signer.verify(u.pathname, u.searchParams.get('exp') ?? undefined, u.searchParams.get('sig') ?? undefined, scope);
+    expect(check(othersUrl, { sid: SID, uid: UID, album: album.id })).toBe(true);
+    expect(check(othersUrl, { sid: SID, uid: UID })).toBe(false);
+    const ownUrl = new URL(own!.thumbnailUrl);
+    expect(ownUrl.searchParams.get('album')).toBeNull();
+    expect(check(ownUrl, { sid: SID, uid: UID })).toBe(true);
   });
 
   it("a shared album's visitor shape: nothing of the owner, URLs signed for the album, no original while locations are hidden", () => {

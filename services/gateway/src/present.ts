@@ -1,6 +1,7 @@
 import type { AlbumV1, FaceV1, MediaItemV1, PersonV1, PlaceV1, ThingV1 } from '@trove/proto-events';
 import type { components } from '@trove/openapi';
-import type { ContentUrls, RequestOrigin } from './content/content-urls';
+import { ContentUrls } from './content/content-urls';
+import type { RequestOrigin } from './content/content-urls';
 import { schemaFields } from './openapi/schema-fields';
 
 type MediaItem = components['schemas']['MediaItem'];
@@ -12,6 +13,9 @@ type Thing = components['schemas']['Thing'];
 type Person = components['schemas']['Person'];
 type Face = components['schemas']['Face'];
 
+/** Users' names by id (the auth service's answer), for the `owner` of albums. */
+export type NamesById = ReadonlyMap<string, string>;
+
 /** Media items by id, as the media service answered them (what it no longer has is missing). */
 export type MediaItemsById = ReadonlyMap<string, MediaItemV1>;
 
@@ -22,8 +26,15 @@ export type MediaItemsById = ReadonlyMap<string, MediaItemV1>;
  * thing's cover item presented the same way; a person's cover face with its own signed thumbnail URL.
  */
 export function presenter(req: RequestOrigin, urls: ContentUrls) {
-  const url = urls.forRequest(req);
-  const mediaItem = (item: MediaItemV1): MediaItem => {
+  const signed = urls.forRequest(req);
+  const caller = ContentUrls.callerOf(req);
+  /**
+   * An item of the caller's, or (with `albumId`) an item of an album the caller reaches: another
+   * user's item there gets URLs scoped to the album, checked against it whenever fetched.
+   */
+  const itemIn = (item: MediaItemV1, albumId?: string): MediaItem => {
+    const scope = albumId !== undefined && item.userId !== caller ? albumId : undefined;
+    const url = (id: string, variant: 'original' | 'preview' | 'thumbnail') => signed(id, variant, undefined, scope);
     // A Live Photo's still plays its motion part: that video's web-playable preview.
     const motion = {
       motionMediaItemId: item.motionMediaItemId ?? null,
@@ -38,8 +49,16 @@ export function presenter(req: RequestOrigin, urls: ContentUrls) {
       thumbnailUrl: url(item.id, 'thumbnail'),
     });
   };
-  const album = (a: AlbumV1): Album =>
-    schemaFields('Album', { ...a, coverMediaItem: a.coverMediaItem ? mediaItem(a.coverMediaItem) : null });
+  const mediaItem = (item: MediaItemV1): MediaItem => itemIn(item);
+  const url = signed;
+  /** An album as the caller sees it, with its owner's name (from `names`; empty when unknown). */
+  const album = (a: AlbumV1, names: NamesById = new Map()): Album =>
+    schemaFields('Album', {
+      ...a,
+      role: a.role ?? 'owner',
+      owner: { id: a.userId, name: names.get(a.userId) ?? '' },
+      coverMediaItem: a.coverMediaItem ? itemIn(a.coverMediaItem, a.id) : null,
+    });
   /**
    * An item as a visitor of shared album `albumId` sees it: the SharedMediaItem fields only, its
    * URLs signed for that album (checked when fetched), and no original unless the owner shares
@@ -98,7 +117,9 @@ export function presenter(req: RequestOrigin, urls: ContentUrls) {
     album,
     sharedAlbum,
     sharedMediaItem,
-    albums: (albums: AlbumV1[]): Album[] => albums.map(album),
+    albums: (albums: AlbumV1[], names?: NamesById): Album[] => albums.map((a) => album(a, names)),
+    /** An album's items: others' items with URLs scoped to the album. */
+    albumItems: (items: MediaItemV1[], albumId: string): MediaItem[] => items.map((i) => itemIn(i, albumId)),
     place,
     places: (places: PlaceV1[], items: MediaItemsById): Place[] => places.map((p) => place(p, items)),
     thing,

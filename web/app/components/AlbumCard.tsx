@@ -23,6 +23,11 @@ export function AlbumCard({ album }: { album: Album }) {
         </span>
         <span className="album-name">{album.name}</span>
         <span className="album-count muted">{plural(album.mediaItemsCount, 'item')}</span>
+        {album.role !== 'owner' ? (
+          <span className="album-owner muted" data-testid="album-owner">
+            {album.owner.name} · <span className={`role-badge role-${album.role}`}>{album.role}</span>
+          </span>
+        ) : null}
       </Link>
     </li>
   );

@@ -82,6 +82,35 @@ export function updateAlbum(api: ApiClient, id: string, body: AlbumUpdateRequest
   return ok(api.PUT('/v1/albums/{id}', { params: { path: { id } }, body }));
 }
 
+export type AlbumMember = { userId: string; name: string; username: string; role: 'viewer' | 'contributor' };
+
+/** The users the album is shared with (for its owner and its members). */
+export function listMembers(api: ApiClient, id: string): Promise<AlbumMember[]> {
+  return ok(api.GET('/v1/albums/{id}/members', { params: { path: { id } } }));
+}
+
+/** Shares the album with a user by user name; an unknown name answers a message for the form instead of failing. */
+export async function addMember(
+  api: ApiClient,
+  id: string,
+  username: string,
+  role: 'viewer' | 'contributor',
+): Promise<string | null> {
+  const { error, response } = await api.POST('/v1/albums/{id}/members', {
+    params: { path: { id } },
+    body: { username, role },
+  });
+  if (response.status === 404 && error?.message === 'user not found') return `No user is called “${username}”.`;
+  if (response.status === 400) return 'That is you: add another user.';
+  if (!response.ok) throw response;
+  return null;
+}
+
+/** Removes a member (the owner), or leaves the album (a member naming themself). */
+export function removeMember(api: ApiClient, id: string, userId: string): Promise<void> {
+  return ok(api.DELETE('/v1/albums/{id}/members/{userId}', { params: { path: { id, userId } } }));
+}
+
 export function deleteAlbum(api: ApiClient, id: string): Promise<void> {
   return ok(api.DELETE('/v1/albums/{id}', { params: { path: { id } } }));
 }

@@ -4,12 +4,24 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator
 import { useEffect, useState } from 'react';
 import { AlbumDetailsDialog } from '~/components/AlbumDetailsDialog';
 import { MediaBrowser } from '~/components/MediaBrowser';
+import { MembersPanel } from '~/components/MembersPanel';
 import { ShareControl } from '~/components/ShareControl';
 import { Button, buttonClass } from '~/components/ui/Button';
 import { EmptyState } from '~/components/ui/EmptyState';
 import { Icon } from '~/components/ui/Icon';
 import { Modal } from '~/components/ui/Modal';
-import { albumDescription, albumIdFrom, albumName, deleteAlbum, requireAlbum, updateAlbum } from '~/lib/albums.server';
+import {
+  addMember,
+  albumDescription,
+  albumIdFrom,
+  albumName,
+  deleteAlbum,
+  listMembers,
+  removeMember,
+  requireAlbum,
+  updateAlbum,
+} from '~/lib/albums.server';
+import { ok } from '~/api/client.server';
 import { apiFailure, requireSession } from '~/lib/auth.server';
 import { plural } from '~/lib/format';
 import { loadMediaPage } from '~/lib/media-page-loader.server';
@@ -22,7 +34,9 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const album = await requireAlbum(request, context, params);
   const shareUrl = `${new URL(request.url).origin}/share/${album.id}`;
-  return loadMediaPage(request, context, { kind: 'album', albumId: album.id }, { album, shareUrl });
+  const session = await requireSession(request, context);
+  const members = album.role === 'owner' ? await listMembers(session.api, album.id).catch(() => []) : [];
+  return loadMediaPage(request, context, { kind: 'album', albumId: album.id }, { album, shareUrl, members });
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
@@ -45,6 +59,23 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       case 'share-location':
         await updateAlbum(session.api, id, { shareLocation: form.get('shareLocation') === 'true' });
         break;
+      case 'add-member': {
+        const username = String(form.get('username') ?? '').trim();
+        const role = form.get('role') === 'contributor' ? 'contributor' : 'viewer';
+        if (!username) return json({ error: 'Give a user name.' }, { status: 400 });
+        const error = await addMember(session.api, id, username, role);
+        if (error) return json({ error }, { status: 400, headers: await session.headers() });
+        break;
+      }
+      case 'remove-member':
+        await removeMember(session.api, id, String(form.get('userId') ?? ''));
+        break;
+      case 'leave': {
+        // The account's own id: a member removes themself.
+        const me = await ok(session.api.GET('/v1/account'));
+        await removeMember(session.api, id, me.id);
+        return redirect('/albums', { headers: await session.headers() });
+      }
       case 'delete':
         await deleteAlbum(session.api, id);
         return redirect('/albums', { headers: await session.headers() });
@@ -58,7 +89,13 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 }
 
 export default function AlbumPage() {
-  const { album, items, focus, shareUrl } = useLoaderData<typeof loader>();
+  const { album, items, focus, shareUrl, members } = useLoaderData<typeof loader>();
+  const owner = album.role === 'owner';
+  const bulk: Parameters<typeof MediaBrowser>[0]['bulk'] = owner
+    ? ['removeFromAlbum', 'setCover', 'favourite', 'addToAlbum', 'trash']
+    : album.role === 'contributor'
+      ? ['removeFromAlbum']
+      : [];
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const revalidator = useRevalidator();
@@ -80,23 +117,40 @@ export default function AlbumPage() {
         <p className="muted" data-testid="album-count">
           {plural(album.mediaItemsCount, 'item')}
         </p>
+        {owner ? null : (
+          <p className="muted" data-testid="album-owner">
+            Shared with you by {album.owner.name} ·{' '}
+            <span className={`role-badge role-${album.role}`}>{album.role}</span>
+          </p>
+        )}
         <div className="album-tools">
-          <Link to={`/albums/${album.id}/add`} className={buttonClass({ variant: 'primary' })}>
-            <Icon name="plus" size={20} /> Add photos
-          </Link>
-          <Button onClick={() => setEditing(true)}>
-            <Icon name="edit" size={20} /> Edit
-          </Button>
-          <Button variant="danger" onClick={() => setDeleting(true)}>
-            <Icon name="trash" size={20} /> Delete album
-          </Button>
+          {album.role !== 'viewer' ? (
+            <Link to={`/albums/${album.id}/add`} className={buttonClass({ variant: 'primary' })}>
+              <Icon name="plus" size={20} /> Add photos
+            </Link>
+          ) : null}
+          {owner ? (
+            <>
+              <Button onClick={() => setEditing(true)}>
+                <Icon name="edit" size={20} /> Edit
+              </Button>
+              <Button variant="danger" onClick={() => setDeleting(true)}>
+                <Icon name="trash" size={20} /> Delete album
+              </Button>
+            </>
+          ) : (
+            <LeaveAlbum />
+          )}
         </div>
-        <ShareControl
-          key={`${album.shared}-${album.shareLocation}`}
-          shared={album.shared}
-          shareLocation={album.shareLocation}
-          url={shareUrl}
-        />
+        {owner ? (
+          <ShareControl
+            key={`${album.shared}-${album.shareLocation}`}
+            shared={album.shared}
+            shareLocation={album.shareLocation}
+            url={shareUrl}
+          />
+        ) : null}
+        {owner ? <MembersPanel members={members} error={editing ? null : actionData?.error} /> : null}
       </div>
 
       <MediaBrowser
@@ -105,7 +159,7 @@ export default function AlbumPage() {
         initial={items}
         focus={focus}
         label={`Photos and videos in ${album.name}`}
-        bulk={['removeFromAlbum', 'setCover', 'favourite', 'addToAlbum', 'trash']}
+        bulk={bulk}
         onAlbumChanged={() => revalidator.revalidate()}
         empty={
           <EmptyState icon="album" title="This album is empty">
@@ -142,5 +196,15 @@ export default function AlbumPage() {
         </Modal>
       ) : null}
     </>
+  );
+}
+
+/** A member leaves the album: their own membership ends (the session's user, which the gateway knows). */
+function LeaveAlbum() {
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value="leave" />
+      <Button type="submit">Leave album</Button>
+    </Form>
   );
 }

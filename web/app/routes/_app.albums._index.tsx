@@ -58,6 +58,8 @@ export default function Albums() {
   const navigation = useNavigation();
   const submit = useSubmit();
   const sortId = useId();
+  const own = albums.filter((a) => a.role === 'owner');
+  const shared = albums.filter((a) => a.role !== 'owner');
   useEffect(() => {
     if (actionData?.error) setCreating(true);
   }, [actionData]);
@@ -91,17 +93,27 @@ export default function Albums() {
           </Button>
         </div>
       </div>
-      {albums.length === 0 ? (
+      {own.length === 0 ? (
         <EmptyState icon="album" title="No albums yet">
           <p>Create one here, or select photos and choose “Add to album”.</p>
         </EmptyState>
       ) : (
         <ul className="album-grid" aria-label="Albums">
-          {albums.map((a) => (
+          {own.map((a) => (
             <AlbumCard key={a.id} album={a} />
           ))}
         </ul>
       )}
+      {shared.length > 0 ? (
+        <section aria-labelledby="shared-with-you">
+          <h2 id="shared-with-you">Shared with you</h2>
+          <ul className="album-grid" aria-label="Shared with you">
+            {shared.map((a) => (
+              <AlbumCard key={a.id} album={a} />
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {creating ? (
         <AlbumDetailsDialog
           title="New album"

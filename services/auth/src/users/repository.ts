@@ -59,6 +59,16 @@ export class UsersRepository {
     return this.users.findOne({ usernameKey: username.toLowerCase(), deletingAt: { $exists: false } });
   }
 
+  /** Accounts (not being deleted) with one of these ids or user names (case-insensitive). */
+  async findMany(ids: string[], usernames: string[]): Promise<UserDoc[]> {
+    if (ids.length === 0 && usernames.length === 0) return [];
+    const keys = usernames.map((u) => u.toLowerCase());
+    return this.users.find({
+      $or: [{ _id: { $in: ids } }, { usernameKey: { $in: keys } }],
+      deletingAt: { $exists: false },
+    });
+  }
+
   /** Whether at least one account exists (one not being deleted). */
   async any(): Promise<boolean> {
     return (await this.users.find({ deletingAt: { $exists: false } }, { limit: 1 })).length > 0;

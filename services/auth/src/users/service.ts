@@ -88,6 +88,12 @@ export class UsersService {
     return toUserV1(user);
   }
 
+  /** What other users may know of these users (id, name, user name): for sharing an album by user name. */
+  async lookup(ids: string[], usernames: string[]): Promise<Array<{ id: string; name: string; username: string }>> {
+    const found = await this.deps.users.findMany(ids, usernames);
+    return found.map((u) => ({ id: u._id, name: u.name, username: u.username }));
+  }
+
   /** Changes what is given (features: the keys given; left-out keys keep their values); a new password ends every session of the user. */
   async update({ id, name, username, password, features, quotaBytes }: UpdateUserRequestV1): Promise<UserV1> {
     const { users, sessions, revocations } = this.deps;

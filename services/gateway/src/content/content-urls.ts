@@ -24,7 +24,7 @@ export interface RequestOrigin {
  * without one (not a user call: never the case for answers holding owner URLs) gets URLs signed for
  * no session, which the gateway refuses: failing closed rather than handing out URLs nothing can revoke.
  */
-function ownScope(req: RequestOrigin): UrlScope {
+function ownScope(req: RequestOrigin): { sid: string; uid: string } {
   const p = req.res?.locals.auth as Principal | undefined;
   return p?.kind === 'user' ? { sid: p.sessionId, uid: p.userId } : { sid: 'none', uid: 'none' };
 }
@@ -40,12 +40,24 @@ export class ContentUrls {
     private readonly publicUrl?: string,
   ) {}
 
-  /** The content URL maker for answers to `req`; with `share`, URLs scoped to that shared album (checked when served). */
-  forRequest(req: RequestOrigin): (mediaItemId: string, variant: ContentVariant, share?: string) => string {
+  /**
+   * The content URL maker for answers to `req`; with `share`, URLs scoped to that shared album (checked
+   * when served); with `album`, the caller's URLs for another user's item in that album (checked too).
+   */
+  forRequest(
+    req: RequestOrigin,
+  ): (mediaItemId: string, variant: ContentVariant, share?: string, album?: string) => string {
     const base = this.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
     const own = ownScope(req);
-    return (mediaItemId, variant, share) =>
-      `${base}${this.signer.sign(mediaItemId, variant, share === undefined ? own : { share })}`;
+    return (mediaItemId, variant, share, album) => {
+      const scope: UrlScope = share !== undefined ? { share } : album !== undefined ? { ...own, album } : own;
+      return `${base}${this.signer.sign(mediaItemId, variant, scope)}`;
+    };
+  }
+
+  /** The user whose session the request's own URLs are signed for ('none' without one). */
+  static callerOf(req: RequestOrigin): string {
+    return ownScope(req).uid;
   }
 
   /** The face thumbnail URL maker for answers to `req` (the owner's, bound to their session). */
@@ -61,11 +73,13 @@ export class ContentUrls {
    * claim (made before owner URLs were bound to sessions) or with both is refused.
    */
   verify(req: Pick<Request, 'path' | 'query'>): false | SignedClaim {
-    const { exp, sig, share, sid, uid } = req.query;
+    const { exp, sig, share, sid, uid, album } = req.query;
     if (typeof exp !== 'string' || typeof sig !== 'string') return false;
     let claim: SignedClaim;
-    if (share !== undefined && sid === undefined && uid === undefined && isUuid(share)) claim = { share };
-    else if (share === undefined && isUuid(sid) && isUuid(uid)) claim = { sid, uid };
+    if (share !== undefined && sid === undefined && uid === undefined && album === undefined && isUuid(share))
+      claim = { share };
+    else if (share === undefined && isUuid(sid) && isUuid(uid) && album === undefined) claim = { sid, uid };
+    else if (share === undefined && isUuid(sid) && isUuid(uid) && isUuid(album)) claim = { sid, uid, album };
     else return false;
     return this.signer.verify(req.path, exp, sig, claim) && claim;
   }

@@ -1,4 +1,4 @@
-import { checkSharedContentRpc } from '@trove/proto-events';
+import { checkMemberContentRpc, checkSharedContentRpc } from '@trove/proto-events';
 import type { ContentLocationV1 } from '@trove/proto-events';
 import { AppError, notFound } from '@trove/kit';
 import type { Bus } from '@trove/kit';
@@ -44,4 +44,33 @@ export async function checkSharedContent(
   if (!(await ownerShares(deps.features, shared.userId))) throw gone();
   if (!shared.shareLocation && (variant === 'original' || (location.original !== false && location.located !== false)))
     throw gone();
+}
+
+/**
+ * The serve-time check of a user's album-scoped content URL (`album=<id>` beside `sid` and `uid`:
+ * another user's item in an album the user owns or is a member of), so that removing the member,
+ * or the item leaving the album, ends the URL at once. Throws 404 `mediaitem not found` unless,
+ * right now, the item is not trashed (nor hidden, unless it is the user's own), and the library
+ * says the user reaches the album and it shows them the item, whose owner is the item's owner.
+ */
+export async function checkMemberContent(
+  deps: { bus: Bus },
+  albumId: string,
+  userId: string,
+  location: ContentLocationV1,
+  mediaItemId: string,
+): Promise<void> {
+  if (location.deleted !== false || (location.hidden !== false && location.userId !== userId)) throw gone();
+  let member;
+  try {
+    member = await deps.bus.request(checkMemberContentRpc, {
+      userId,
+      albumId,
+      mediaItemId: location.stillMediaItemId ?? mediaItemId,
+    });
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'NOT_FOUND') throw gone();
+    throw err;
+  }
+  if (member.userId !== location.userId) throw gone();
 }

@@ -80,12 +80,16 @@ export class ContentUrlSigner {
   }
 }
 
-/** Whom a signed URL was made for: a visitor of one shared album, or one session (`sid`) of the owner (`uid`). */
-export type UrlScope = { share: string } | { sid: string; uid: string };
+/**
+ * Whom a signed URL was made for: a visitor of one shared album, or one session (`sid`) of a user
+ * (`uid`); with `album`, that user's view of an album they own or are a member of, for an item
+ * that is not theirs (checked against the album at every serve).
+ */
+export type UrlScope = { share: string } | { sid: string; uid: string; album?: string };
 
 /** The claim as query parameters (the verifier takes only UUIDs, so nothing here needs escaping). */
 function scopeQuery(scope: UrlScope): string {
-  return 'share' in scope
-    ? `share=${encodeURIComponent(scope.share)}`
-    : `sid=${encodeURIComponent(scope.sid)}&uid=${encodeURIComponent(scope.uid)}`;
+  if ('share' in scope) return `share=${encodeURIComponent(scope.share)}`;
+  const session = `sid=${encodeURIComponent(scope.sid)}&uid=${encodeURIComponent(scope.uid)}`;
+  return scope.album === undefined ? session : `${session}&album=${encodeURIComponent(scope.album)}`;
 }

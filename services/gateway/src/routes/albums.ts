@@ -1,5 +1,9 @@
 import {
   addAlbumMediaItemsRpc,
+  addAlbumMemberRpc,
+  listAlbumMembersRpc,
+  lookupUsersRpc,
+  removeAlbumMemberRpc,
   createAlbumRpc,
   deleteAlbumRpc,
   getAlbumRpc,
@@ -9,12 +13,14 @@ import {
   removeAlbumMediaItemsRpc,
   updateAlbumRpc,
 } from '@trove/proto-events';
+import { AppError, badRequest, notFound } from '@trove/kit';
 import type { Bus } from '@trove/kit';
+import type { AlbumV1 } from '@trove/proto-events';
 import type { ContentUrls, RequestOrigin } from '../content/content-urls';
 import type { OperationRouter } from '../openapi/operation-router';
 import { schemaFields } from '../openapi/schema-fields';
 import { presenter } from '../present';
-import { itemCalls, userAnswer } from './user-calls';
+import { itemCalls, userAnswer, userCommand } from './user-calls';
 
 export interface AlbumRouteDeps {
   bus: Bus;
@@ -29,6 +35,19 @@ export interface AlbumRouteDeps {
 export function albumRoutes(routes: OperationRouter, deps: AlbumRouteDeps): void {
   const present = (req: RequestOrigin) => presenter(req, deps.contentUrls);
   const item = itemCalls(deps);
+  /** Users' profiles by id, from the auth service (the library knows only ids). */
+  const profiles = async (ids: string[]) => {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return new Map<string, { name: string; username: string }>();
+    const { users } = await deps.bus.request(lookupUsersRpc, { ids: unique });
+    return new Map(users.map((u) => [u.id, u]));
+  };
+  /** Albums with their owner's name. */
+  const withOwners = async (req: RequestOrigin, albums: AlbumV1[]) => {
+    const found = await profiles(albums.map((a) => a.userId));
+    const names = new Map([...found].map(([id, u]) => [id, u.name]));
+    return present(req).albums(albums, names);
+  };
   // The items an album gains or loses: the body's `mediaItems`.
   const itemsInBody = (req: { body: { mediaItems: string[] } }) => ({ mediaItemIds: req.body.mediaItems });
 
@@ -37,7 +56,8 @@ export function albumRoutes(routes: OperationRouter, deps: AlbumRouteDeps): void
   routes.handle(
     'listAlbums',
     userAnswer(async (req, userId) =>
-      present(req).albums(
+      withOwners(
+        req,
         (await deps.bus.request(listAlbumsRpc, { userId, ...req.query, sort: ascending(req.query.sort) })).albums,
       ),
     ),
@@ -46,16 +66,21 @@ export function albumRoutes(routes: OperationRouter, deps: AlbumRouteDeps): void
     'createAlbum',
     userAnswer(
       async (req, userId) =>
-        present(req).album(
-          await deps.bus.request(createAlbumRpc, { userId, ...schemaFields('AlbumRequest', req.body) }),
-        ),
+        (
+          await withOwners(req, [
+            await deps.bus.request(createAlbumRpc, { userId, ...schemaFields('AlbumRequest', req.body) }),
+          ])
+        )[0]!,
       201,
     ),
   );
   routes
     .handle(
       'getAlbum',
-      item.answer(getAlbumRpc, (req, album) => present(req).album(album)),
+      userAnswer(
+        async (req, userId) =>
+          (await withOwners(req, [await deps.bus.request(getAlbumRpc, { userId, id: req.params.id })]))[0]!,
+      ),
     )
     .handle('updateAlbum', item.update(updateAlbumRpc, 'AlbumUpdateRequest'))
     .handle('deleteAlbum', item.command(deleteAlbumRpc))
@@ -63,7 +88,7 @@ export function albumRoutes(routes: OperationRouter, deps: AlbumRouteDeps): void
       'listAlbumMediaItems',
       item.answer(
         listAlbumMediaItemsRpc,
-        (req, { items }) => present(req).mediaItems(items),
+        (req, { items }) => present(req).albumItems(items, req.params.id),
         (req) => req.query,
       ),
     )
@@ -72,9 +97,43 @@ export function albumRoutes(routes: OperationRouter, deps: AlbumRouteDeps): void
   routes.handle(
     'listMediaItemAlbums',
     userAnswer(async (req, userId) =>
-      present(req).albums(
-        (await deps.bus.request(listMediaItemAlbumsRpc, { userId, mediaItemId: req.params.id })).albums,
-      ),
+      withOwners(req, (await deps.bus.request(listMediaItemAlbumsRpc, { userId, mediaItemId: req.params.id })).albums),
+    ),
+  );
+
+  // ---- members: the owner shares the album with other users of the server ----
+  routes.handle(
+    'listAlbumMembers',
+    userAnswer(async (req, userId) => {
+      const { members } = await deps.bus.request(listAlbumMembersRpc, { userId, id: req.params.id });
+      const users = await profiles(members.map((m) => m.userId));
+      // A member whose account is being deleted is left out (the library drops them on its event).
+      return members.flatMap((m) => {
+        const u = users.get(m.userId);
+        return u ? [{ userId: m.userId, name: u.name, username: u.username, role: m.role }] : [];
+      });
+    }),
+  );
+  routes.handle(
+    'addAlbumMember',
+    userAnswer(async (req, userId) => {
+      const id = req.params.id;
+      // Who asks is checked before the name is looked up: a stranger learns nothing of user names.
+      const album = await deps.bus.request(getAlbumRpc, { userId, id });
+      if (album.role !== undefined && album.role !== 'owner')
+        throw new AppError('FORBIDDEN', 'only the album owner may do this');
+      const { users } = await deps.bus.request(lookupUsersRpc, { usernames: [req.body.username] });
+      const user = users.find((u) => u.username.toLowerCase() === req.body.username.toLowerCase());
+      if (!user) throw notFound('user not found');
+      if (user.id === userId) throw badRequest('you own this album: add another user');
+      const member = await deps.bus.request(addAlbumMemberRpc, { userId, id, memberId: user.id, role: req.body.role });
+      return { userId: user.id, name: user.name, username: user.username, role: member.role };
+    }, 201),
+  );
+  routes.handle(
+    'removeAlbumMember',
+    userCommand((req, userId) =>
+      deps.bus.request(removeAlbumMemberRpc, { userId, id: req.params.id, memberId: req.params.userId }),
     ),
   );
 }

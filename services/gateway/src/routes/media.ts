@@ -12,7 +12,7 @@ import { badRequest } from '@trove/kit';
 import type { BlobStore, Bus, Logger } from '@trove/kit';
 import type { ContentUrls, RequestOrigin } from '../content/content-urls';
 import { serveBlob } from '../content/serve-blob';
-import { checkSharedContent } from '../content/shared-content';
+import { checkMemberContent, checkSharedContent } from '../content/shared-content';
 import type { FeatureSource } from '../features/recent-features';
 import type { ContentVariant } from '../content/url-signer';
 import type { OperationRouter } from '../openapi/operation-router';
@@ -70,6 +70,7 @@ export function mediaRoutes(routes: OperationRouter, deps: MediaRouteDeps): void
         variant,
       });
       if (access.kind === 'shared') await checkSharedContent(deps, access.albumId, variant, location, id);
+      if (access.kind === 'member') await checkMemberContent(deps, access.albumId, access.userId, location, id);
       const shared = access.kind === 'shared';
       await serveBlob(req, res, deps.blobs, deps.log, {
         key: location.key,

@@ -19,10 +19,10 @@ import type { RateLimiter } from './rate-limiter';
 export type Principal =
   | ({ kind: 'user' } & AccessClaims)
   | { kind: 'admin' }
-  | ({ kind: 'signed' } & ({ share: string } | { sid: string; uid: string }));
+  | ({ kind: 'signed' } & ({ share: string } | { sid: string; uid: string; album?: string }));
 
 /** Checks a signed content URL (`exp` + `sig` + its `share`, or `sid` and `uid`, claim) against the request's path: false, or its claim. */
-export type SignedUrlCheck = (req: Request) => false | { share: string } | { sid: string; uid: string };
+export type SignedUrlCheck = (req: Request) => false | { share: string } | { sid: string; uid: string; album?: string };
 
 export interface AuthenticateDeps {
   operations: OperationMatcher;
@@ -147,7 +147,7 @@ export function requireUser(res: Response): AccessClaims {
  */
 export function requireUserOrSignature(res: Response): AccessClaims | undefined {
   const access = contentAccess(res);
-  if (access.kind === 'shared') throw unauthorized();
+  if (access.kind === 'shared' || access.kind === 'member') throw unauthorized();
   return access.kind === 'user' ? access.claims : undefined;
 }
 
@@ -156,12 +156,19 @@ export function requireUserOrSignature(res: Response): AccessClaims | undefined 
  * checked already), or a visitor of one shared album. Throws 401 otherwise.
  */
 export type ContentAccess =
-  { kind: 'user'; claims: AccessClaims } | { kind: 'signed' } | { kind: 'shared'; albumId: string };
+  | { kind: 'user'; claims: AccessClaims }
+  | { kind: 'signed' }
+  | { kind: 'shared'; albumId: string }
+  /** A user's URL for another user's item in an album they own or are a member of: checked against the album. */
+  | { kind: 'member'; albumId: string; userId: string };
 
 export function contentAccess(res: Response): ContentAccess {
   const p = res.locals.auth as Principal | undefined;
   if (p?.kind === 'user') return { kind: 'user', claims: { userId: p.userId, sessionId: p.sessionId } };
-  if (p?.kind === 'signed') return 'share' in p ? { kind: 'shared', albumId: p.share } : { kind: 'signed' };
+  if (p?.kind === 'signed') {
+    if ('share' in p) return { kind: 'shared', albumId: p.share };
+    return p.album !== undefined ? { kind: 'member', albumId: p.album, userId: p.uid } : { kind: 'signed' };
+  }
   throw unauthorized();
 }
 

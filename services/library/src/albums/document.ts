@@ -43,6 +43,17 @@ export interface MembershipDoc {
   hiddenVersion?: Date | null;
 }
 
+/** Another user an album is shared with (`userId`), and what they may do in it. */
+export interface AlbumMemberDoc {
+  /** `<albumId>:<userId>`: one membership per user and album. */
+  _id: string;
+  albumId: string;
+  ownerId: string;
+  userId: string;
+  role: 'viewer' | 'contributor';
+  addedAt: Date;
+}
+
 /** A purged media item: an add racing with its purge must not leave a membership behind. */
 export interface PurgedDoc {
   _id: string;
@@ -66,11 +77,23 @@ export const MEMBERSHIPS = defineCollection<MembershipDoc>('album_items', [
   { fields: { userId: 1, mediaItemId: 1 } },
 ]);
 
+export const MEMBERS = defineCollection<AlbumMemberDoc>('album_members', [
+  { fields: { albumId: 1, addedAt: 1 } },
+  { fields: { userId: 1 } },
+  { fields: { ownerId: 1 } },
+]);
+
 export const PURGED = defineCollection<PurgedDoc>('purged_media', [{ fields: { userId: 1, mediaItemId: 1 } }]);
 
 /** The album as the contract shows it, with its count and effective cover (composed by the service). */
-export function toAlbumV1(doc: AlbumDoc, count: number, cover: MediaItemV1 | null): AlbumV1 {
+export function toAlbumV1(
+  doc: AlbumDoc,
+  count: number,
+  cover: MediaItemV1 | null,
+  role?: 'owner' | 'viewer' | 'contributor',
+): AlbumV1 {
   return {
+    ...(role ? { role } : {}),
     id: doc._id,
     userId: doc.userId,
     name: doc.name,

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { clockOf, DocRepository, DuplicateKeyError, openCollections } from '@trove/kit';
 import type { DocStore, RepositoryOptions, Filter, SortSpec } from '@trove/kit';
-import { ALBUMS, MEMBERSHIPS, PURGED } from './document';
-import type { AlbumDoc, MembershipDoc } from './document';
+import { ALBUMS, MEMBERS, MEMBERSHIPS, PURGED } from './document';
+import type { AlbumDoc, AlbumMemberDoc, MembershipDoc } from './document';
 
 export type AlbumSort = 'name' | 'createdAt' | 'updatedAt' | '-name' | '-createdAt' | '-updatedAt';
 
@@ -35,7 +35,7 @@ const SORTS: Record<AlbumSort, SortSpec> = {
 
 const membershipId = (albumId: string, mediaItemId: string) => `${albumId}:${mediaItemId}`;
 
-const COLLECTIONS = { albums: ALBUMS, memberships: MEMBERSHIPS, purged: PURGED };
+const COLLECTIONS = { albums: ALBUMS, memberships: MEMBERSHIPS, members: MEMBERS, purged: PURGED };
 
 /**
  * Albums and their memberships in the library's document store. Every album query carries the
@@ -104,9 +104,13 @@ export class AlbumsRepository extends DocRepository<typeof COLLECTIONS> {
 
   async list(
     userId: string,
-    q: { sort: AlbumSort; page: number; limit: number; shared?: boolean; hidden: boolean },
+    q: { sort: AlbumSort; page: number; limit: number; shared?: boolean; hidden: boolean; sharedWith?: string[] },
   ): Promise<AlbumDoc[]> {
-    const filter: Filter = { userId, hidden: q.hidden };
+    // Albums shared with the user come with their own (the owner's hidden flag is theirs: not a filter).
+    const withShared = !q.hidden && q.sharedWith && q.sharedWith.length > 0;
+    const filter: Filter = withShared
+      ? { $or: [{ userId, hidden: false }, { _id: { $in: q.sharedWith } }] }
+      : { userId, hidden: q.hidden };
     if (q.shared !== undefined) filter.shared = q.shared;
     return this.c.albums.find(filter, { sort: SORTS[q.sort], skip: (q.page - 1) * q.limit, limit: q.limit });
   }
@@ -114,6 +118,12 @@ export class AlbumsRepository extends DocRepository<typeof COLLECTIONS> {
   async findByIds(userId: string, ids: string[]): Promise<AlbumDoc[]> {
     if (ids.length === 0) return [];
     return this.c.albums.find({ userId, _id: { $in: ids } }, { sort: SORTS.name });
+  }
+
+  /** Any users' albums among `ids`, ordered by name (the caller checks who may see each). */
+  async findAnyByIds(ids: string[]): Promise<AlbumDoc[]> {
+    if (ids.length === 0) return [];
+    return this.c.albums.find({ _id: { $in: ids } }, { sort: SORTS.name });
   }
 
   /** The updated album, or null when the user has no such album. */
@@ -126,8 +136,11 @@ export class AlbumsRepository extends DocRepository<typeof COLLECTIONS> {
   /** False when the user has no such album. Its memberships go with it; media items are not touched. */
   async delete(userId: string, id: string): Promise<boolean> {
     const removed = await this.c.albums.deleteOne({ _id: id, userId });
-    await this.c.memberships.deleteMany({ albumId: id, userId });
-    return removed > 0;
+    if (removed === 0) return false;
+    // Contributors' items leave it too (they stay in their libraries), and its members lose it.
+    await this.c.memberships.deleteMany({ albumId: id });
+    await this.c.members.deleteMany({ albumId: id });
+    return true;
   }
 
   /** Bumps `updatedAt` after a change of the album's contents. */
@@ -154,6 +167,17 @@ export class AlbumsRepository extends DocRepository<typeof COLLECTIONS> {
     items: Array<{ mediaItemId: string; trashed: boolean; hidden: boolean }>,
     stateAt: Date,
   ): Promise<string[]> {
+    return this.addItemsOf(userId, userId, albumId, items, stateAt);
+  }
+
+  /** `addMembers` of a contributor: the album is `ownerId`'s, the items (and their memberships) `userId`'s. */
+  async addItemsOf(
+    ownerId: string,
+    userId: string,
+    albumId: string,
+    items: Array<{ mediaItemId: string; trashed: boolean; hidden: boolean }>,
+    stateAt: Date,
+  ): Promise<string[]> {
     const present = new Set(
       (
         await this.membershipsOf(
@@ -167,7 +191,7 @@ export class AlbumsRepository extends DocRepository<typeof COLLECTIONS> {
     const now = this.now();
     // Reserving the sequence numbers and bumping updatedAt is one atomic step.
     const album = await this.c.albums.findOneAndUpdate(
-      { _id: albumId, userId },
+      { _id: albumId, userId: ownerId },
       { $inc: { nextSeq: fresh.length }, $set: { updatedAt: now } },
     );
     if (!album) return [];
@@ -196,7 +220,7 @@ export class AlbumsRepository extends DocRepository<typeof COLLECTIONS> {
     }
     if (added.length === 0) return [];
     // Races: the album was deleted, or an item purged, while we added. Undo those memberships.
-    if (!(await this.c.albums.findOne({ _id: albumId, userId }))) {
+    if (!(await this.c.albums.findOne({ _id: albumId, userId: ownerId }))) {
       await this.c.memberships.deleteMany({ albumId, userId });
       return [];
     }
@@ -213,6 +237,79 @@ export class AlbumsRepository extends DocRepository<typeof COLLECTIONS> {
       { $set: { coverMediaItemId: null } },
     );
     return removed;
+  }
+
+  /**
+   * Removes items from the album whoever added them (the service checked the caller may); a removed
+   * chosen cover is cleared. Returns how many were in it.
+   */
+  async removeAnyMembers(albumId: string, mediaItemIds: string[]): Promise<number> {
+    const removed = await this.c.memberships.deleteMany({ albumId, mediaItemId: { $in: mediaItemIds } });
+    await this.c.albums.updateOne(
+      { _id: albumId, coverMediaItemId: { $in: mediaItemIds } },
+      { $set: { coverMediaItemId: null } },
+    );
+    return removed;
+  }
+
+  /** What `viewerId` sees of an album: items not trashed, hidden ones only when they are the viewer's own. */
+  private viewable(albumId: string, viewerId: string): Filter {
+    return { albumId, trashed: false, $or: [{ hidden: false }, { userId: viewerId }] };
+  }
+
+  async countViewable(albumId: string, viewerId: string): Promise<number> {
+    return this.c.memberships.count(this.viewable(albumId, viewerId));
+  }
+
+  /** A slice of what `viewerId` sees of the album, in the order added. */
+  async viewableMembers(albumId: string, viewerId: string, skip: number, limit: number): Promise<MembershipDoc[]> {
+    return this.c.memberships.find(this.viewable(albumId, viewerId), { sort: { seq: 1 }, skip, limit });
+  }
+
+  /** The membership of the item when `viewerId` sees it in the album, else null. */
+  async viewableMember(albumId: string, viewerId: string, mediaItemId: string): Promise<MembershipDoc | null> {
+    return this.c.memberships.findOne({ ...this.viewable(albumId, viewerId), mediaItemId });
+  }
+
+  // ---- members: other users an album is shared with ---------------------------------------------
+
+  /** Shares the album with `userId` in `role`; sharing again changes the role (and keeps when they were added). */
+  async putMember(
+    ownerId: string,
+    albumId: string,
+    userId: string,
+    role: AlbumMemberDoc['role'],
+  ): Promise<AlbumMemberDoc> {
+    const _id = `${albumId}:${userId}`;
+    const existing = await this.c.members.findOneAndUpdate({ _id }, { $set: { role } });
+    if (existing) return existing;
+    const doc: AlbumMemberDoc = { _id, albumId, ownerId, userId, role, addedAt: this.now() };
+    try {
+      await this.c.members.insertOne(doc);
+      return doc;
+    } catch (err) {
+      // Added at the same moment by another call: the role asked last wins.
+      if (!(err instanceof DuplicateKeyError)) throw err;
+      return (await this.c.members.findOneAndUpdate({ _id }, { $set: { role } }))!;
+    }
+  }
+
+  async member(albumId: string, userId: string): Promise<AlbumMemberDoc | null> {
+    return this.c.members.findOne({ _id: `${albumId}:${userId}` });
+  }
+
+  async members(albumId: string): Promise<AlbumMemberDoc[]> {
+    return this.c.members.find({ albumId }, { sort: { addedAt: 1, _id: 1 } });
+  }
+
+  /** Ends a membership at once; false when there was none. */
+  async removeMember(albumId: string, userId: string): Promise<boolean> {
+    return (await this.c.members.deleteOne({ _id: `${albumId}:${userId}` })) > 0;
+  }
+
+  /** The user's memberships of other users' albums. */
+  async sharedWith(userId: string): Promise<AlbumMemberDoc[]> {
+    return this.c.members.find({ userId });
   }
 
   /** Items shown in the album: not trashed. */
@@ -307,6 +404,10 @@ export class AlbumsRepository extends DocRepository<typeof COLLECTIONS> {
 
   /** Everything of a deleted user. */
   async deleteUser(userId: string): Promise<void> {
+    // Their albums go with what others contributed to them, and their memberships of others' albums.
+    const owned = (await this.c.albums.find({ userId })).map((a) => a._id);
+    if (owned.length > 0) await this.c.memberships.deleteMany({ albumId: { $in: owned } });
+    await this.c.members.deleteMany({ $or: [{ userId }, { ownerId: userId }] });
     await this.c.albums.deleteMany({ userId });
     await this.c.memberships.deleteMany({ userId });
     await this.c.purged.deleteMany({ userId });

@@ -46,6 +46,7 @@ describe('albums (cover, counts, sharing) on the embedded store and a fake media
     expect(album).toEqual({
       id: expect.any(String),
       userId: alice,
+      role: 'owner',
       name: 'Summer 2024',
       description: 'coast',
       shared: false,

@@ -1,4 +1,5 @@
 import type {
+  AlbumMemberV1,
   AlbumV1,
   CreateAlbumRequestV1,
   ListAlbumMediaItemsRequestV1,
@@ -8,15 +9,28 @@ import type {
   SharedContentV1,
   UpdateAlbumRequestV1,
 } from '@trove/proto-events';
-import { notFound } from '@trove/kit';
+import { AppError, badRequest, notFound } from '@trove/kit';
 import type { MediaDirectory } from '../ports/media';
 import { toAlbumV1 } from './document';
-import type { AlbumDoc } from './document';
+import type { AlbumDoc, AlbumMemberDoc, MembershipDoc } from './document';
 import type { AlbumChanges, AlbumsRepository } from './repository';
 
 export const albumNotFound = () => notFound('album not found');
 export const mediaItemNotFound = () => notFound('mediaitem not found');
 export const sharedLinkNotFound = () => notFound('shared link not found');
+export const memberNotFound = () => notFound('member not found');
+const forbidden = (message: string) => new AppError('FORBIDDEN', message);
+
+export type AlbumRole = 'owner' | 'contributor' | 'viewer';
+/** An album as one user may reach it: theirs (owner) or shared with them (their member role). */
+interface Access {
+  album: AlbumDoc;
+  role: AlbumRole;
+}
+
+function toMemberV1(m: AlbumMemberDoc): AlbumMemberV1 {
+  return { userId: m.userId, role: m.role, addedAt: m.addedAt.toISOString() };
+}
 
 /**
  * How many of an album's first items are asked for when composing its cover: the first one may
@@ -44,7 +58,12 @@ function withoutLocation(item: MediaItemV1): MediaItemV1 {
  * - the shared view of an album (no user) also leaves out hidden items, from its items, its count
  *   and its cover, and the items' GPS position unless the owner turned `shareLocation` on;
  * - every id of a media item must be one of the caller's (asked from the media service), else
- *   `mediaitem not found` and nothing changes.
+ *   `mediaitem not found` and nothing changes;
+ * - members: the owner shares an album with other users as `viewer` or `contributor`. A member
+ *   reads the album and its items; a contributor adds their own items and removes those (the owner
+ *   removes any); renaming, deleting, the link, the cover and the members are the owner's (a
+ *   member gets 403; anyone else 404, as if the album did not exist). Each user sees, of an album,
+ *   the items not trashed, and of those hidden only their own; an item stays its adder's.
  */
 export class AlbumsService {
   constructor(
@@ -74,26 +93,50 @@ export class AlbumsService {
     return (await this.present(req.userId, [album]))[0]!;
   }
 
+  /** The caller's albums and those shared with them, each with the caller's role. */
   async list(req: ListAlbumsRequestV1): Promise<AlbumV1[]> {
+    const memberships = await this.repo.sharedWith(req.userId);
     const albums = await this.repo.list(req.userId, {
       sort: req.sort,
       page: req.page,
       limit: req.limit,
       shared: req.shared,
       hidden: req.hidden,
+      sharedWith: memberships.map((m) => m.albumId),
     });
-    return this.present(req.userId, albums);
+    const roles = new Map(memberships.map((m) => [m.albumId, m.role]));
+    return this.present(
+      req.userId,
+      albums,
+      albums.map((a) => (a.userId === req.userId ? 'owner' : (roles.get(a._id) ?? 'viewer'))),
+    );
   }
 
   async get(userId: string, id: string): Promise<AlbumV1> {
-    const album = await this.repo.get(userId, id);
+    const { album, role } = await this.access(userId, id);
+    return (await this.present(userId, [album], [role]))[0]!;
+  }
+
+  /** The album as `userId` may reach it; `album not found` for anyone neither its owner nor a member. */
+  private async access(userId: string, id: string): Promise<Access> {
+    const album = await this.repo.getById(id);
     if (!album) throw albumNotFound();
-    return (await this.present(userId, [album]))[0]!;
+    if (album.userId === userId) return { album, role: 'owner' };
+    const member = await this.repo.member(id, userId);
+    if (!member) throw albumNotFound();
+    return { album, role: member.role };
+  }
+
+  /** Like `access`, for the owner's calls: a member is forbidden. */
+  private async ownerAccess(userId: string, id: string): Promise<AlbumDoc> {
+    const { album, role } = await this.access(userId, id);
+    if (role !== 'owner') throw forbidden('only the album owner may do this');
+    return album;
   }
 
   async update(req: UpdateAlbumRequestV1): Promise<void> {
     const { userId, id } = req;
-    if (!(await this.repo.get(userId, id))) throw albumNotFound();
+    await this.ownerAccess(userId, id);
     const changes: AlbumChanges = {};
     if (req.name !== undefined) changes.name = req.name;
     if (req.description !== undefined) changes.description = req.description;
@@ -112,28 +155,42 @@ export class AlbumsService {
   }
 
   async delete(userId: string, id: string): Promise<void> {
+    await this.ownerAccess(userId, id);
     if (!(await this.repo.delete(userId, id))) throw albumNotFound();
   }
 
-  /** A page of the album's items in the order added; trashed ones left out, hidden ones kept. */
+  /** A page of the album's items in the order added, as the caller sees them (trashed left out; hidden only their own). */
   async listItems({ userId, id, page, limit }: ListAlbumMediaItemsRequestV1): Promise<MediaItemV1[]> {
-    if (!(await this.repo.get(userId, id))) throw albumNotFound();
-    const members = await this.repo.visibleMembers(id, (page - 1) * limit, limit);
-    const items = await this.media.getMany(
-      userId,
-      members.map((m) => m.mediaItemId),
-    );
-    // The membership may not know yet of a trash the media service already did.
-    return items.filter((i) => !i.deleted);
+    await this.access(userId, id);
+    const members = await this.repo.viewableMembers(id, userId, (page - 1) * limit, limit);
+    return this.itemsOf(userId, members);
   }
 
+  /**
+   * The items of these memberships as `viewerId` sees them, in their order: asked from the media
+   * service per owner (an item stays its adder's), checked again against its own flags (the
+   * memberships learn of a trash or a hide through events).
+   */
+  private async itemsOf(viewerId: string, members: MembershipDoc[]): Promise<MediaItemV1[]> {
+    const byOwner = new Map<string, string[]>();
+    for (const m of members) byOwner.set(m.userId, [...(byOwner.get(m.userId) ?? []), m.mediaItemId]);
+    const found = new Map<string, MediaItemV1>();
+    for (const [owner, ids] of byOwner) for (const i of await this.media.getMany(owner, ids)) found.set(i.id, i);
+    return members
+      .map((m) => found.get(m.mediaItemId))
+      .filter((i): i is MediaItemV1 => i !== undefined && !i.deleted && (!i.hidden || i.userId === viewerId));
+  }
+
+  /** The owner or a contributor adds their own items; a viewer is forbidden. */
   async addItems(userId: string, id: string, mediaItemIds: string[]): Promise<void> {
     const ids = unique(mediaItemIds);
-    if (!(await this.repo.get(userId, id))) throw albumNotFound();
+    const { album, role } = await this.access(userId, id);
+    if (role === 'viewer') throw forbidden('a viewer cannot add items to this album');
     const stateAt = this.now();
     const items = await this.media.getMany(userId, ids);
     if (items.length !== ids.length) throw mediaItemNotFound();
-    await this.repo.addMembers(
+    await this.repo.addItemsOf(
+      album.userId,
       userId,
       id,
       items.map((i) => ({ mediaItemId: i.id, trashed: i.deleted, hidden: i.hidden })),
@@ -141,46 +198,103 @@ export class AlbumsService {
     );
   }
 
+  /**
+   * The owner removes any item of the album, a contributor only their own (another's: forbidden), a
+   * viewer none. An id neither in the album nor the caller's item is not found; nothing changes then.
+   */
   async removeItems(userId: string, id: string, mediaItemIds: string[]): Promise<void> {
     const ids = unique(mediaItemIds);
-    if (!(await this.repo.get(userId, id))) throw albumNotFound();
-    const items = await this.media.getMany(userId, ids);
-    if (items.length !== ids.length) throw mediaItemNotFound();
-    if ((await this.repo.removeMembers(userId, id, ids)) > 0) await this.repo.touch(userId, id);
+    const { album, role } = await this.access(userId, id);
+    if (role === 'viewer') throw forbidden('a viewer cannot remove items from this album');
+    const others = (await this.repo.membershipsOf(id, ids)).filter((m) => m.userId !== userId);
+    if (others.length > 0 && role !== 'owner') throw forbidden("only the album owner may remove another user's items");
+    const otherIds = new Set(others.map((m) => m.mediaItemId));
+    const own = ids.filter((i) => !otherIds.has(i));
+    if ((await this.media.getMany(userId, own)).length !== own.length) throw mediaItemNotFound();
+    if ((await this.repo.removeAnyMembers(id, ids)) > 0) await this.repo.touch(album.userId, id);
   }
 
-  /** The caller's albums holding the item, ordered by name. */
+  /** The albums the caller may see holding one of the caller's items, ordered by name. */
   async albumsOfItem(userId: string, mediaItemId: string): Promise<AlbumV1[]> {
     const [item] = await this.media.getMany(userId, [mediaItemId]);
     if (!item) throw mediaItemNotFound();
-    const albums = await this.repo.findByIds(userId, unique(await this.repo.albumIdsHolding(userId, mediaItemId)));
-    return this.present(userId, albums);
+    const albums = await this.repo.findAnyByIds(unique(await this.repo.albumIdsHolding(userId, mediaItemId)));
+    const reachable: Access[] = [];
+    for (const album of albums) {
+      if (album.userId === userId) reachable.push({ album, role: 'owner' });
+      else {
+        const member = await this.repo.member(album._id, userId);
+        if (member) reachable.push({ album, role: member.role });
+      }
+    }
+    return this.present(
+      userId,
+      reachable.map((r) => r.album),
+      reachable.map((r) => r.role),
+    );
   }
 
-  /** Albums of one user with their counts and covers: one media call for the whole page. */
-  private async present(userId: string, albums: AlbumDoc[]): Promise<AlbumV1[]> {
+  /** Albums as `userId` sees them, with their counts, covers and the user's `roles`: one media call per items' owner. */
+  private async present(userId: string, albums: AlbumDoc[], roles?: AlbumRole[]): Promise<AlbumV1[]> {
     const prepared = await Promise.all(
       albums.map(async (album) => {
-        const [count, first, chosenVisible] = await Promise.all([
-          this.repo.countVisible(album._id),
-          this.repo.visibleMembers(album._id, 0, COVER_CANDIDATES),
+        const [count, first, chosen] = await Promise.all([
+          this.repo.countViewable(album._id, userId),
+          this.repo.viewableMembers(album._id, userId, 0, COVER_CANDIDATES),
           album.coverMediaItemId
-            ? this.repo.isVisibleMember(album._id, album.coverMediaItemId)
-            : Promise.resolve(false),
+            ? this.repo.viewableMember(album._id, userId, album.coverMediaItemId)
+            : Promise.resolve(null),
         ]);
-        const candidates = unique([
-          ...(chosenVisible && album.coverMediaItemId ? [album.coverMediaItemId] : []),
-          ...first.map((m) => m.mediaItemId),
-        ]);
+        const candidates = [...(chosen ? [chosen] : []), ...first];
         return { album, count, candidates };
       }),
     );
-    const wanted = unique(prepared.flatMap((p) => p.candidates));
-    const items = new Map((wanted.length ? await this.media.getMany(userId, wanted) : []).map((i) => [i.id, i]));
-    return prepared.map(({ album, count, candidates }) => {
-      const cover = candidates.map((id) => items.get(id)).find((i) => i !== undefined && !i.deleted) ?? null;
-      return toAlbumV1(album, count, cover);
+    const wanted = [...new Map(prepared.flatMap((p) => p.candidates).map((m) => [m.mediaItemId, m])).values()];
+    const items = new Map((await this.itemsOf(userId, wanted)).map((i) => [i.id, i]));
+    return prepared.map(({ album, count, candidates }, n) => {
+      const cover = candidates.map((m) => items.get(m.mediaItemId)).find((i) => i !== undefined) ?? null;
+      return toAlbumV1(album, count, cover, roles?.[n] ?? 'owner');
     });
+  }
+
+  // ---- members: the owner shares the album with other users ----------------------------------
+
+  /** Shares the album with `memberId` (a user the gateway resolved); again: the role changes. */
+  async addMember(
+    userId: string,
+    id: string,
+    memberId: string,
+    role: 'viewer' | 'contributor',
+  ): Promise<AlbumMemberV1> {
+    await this.ownerAccess(userId, id);
+    if (memberId === userId) throw badRequest('the owner cannot be a member of their own album');
+    return toMemberV1(await this.repo.putMember(userId, id, memberId, role));
+  }
+
+  async listMembers(userId: string, id: string): Promise<AlbumMemberV1[]> {
+    await this.access(userId, id);
+    return (await this.repo.members(id)).map(toMemberV1);
+  }
+
+  /** The owner removes anyone, a member themself; access ends at once (content URLs are checked at every serve). */
+  async removeMember(userId: string, id: string, memberId: string): Promise<void> {
+    const { role } = await this.access(userId, id);
+    if (role !== 'owner' && memberId !== userId) throw forbidden('only the album owner may remove other members');
+    if (!(await this.repo.removeMember(id, memberId))) throw memberNotFound();
+  }
+
+  /**
+   * Whether an album-scoped content URL of `userId` still opens for `mediaItemId` (a Live Photo's
+   * still for its motion part): they may reach the album and it shows them the item. Answers the
+   * item's owner (the gateway checks it against the media service's own answer).
+   */
+  async memberContent(userId: string, albumId: string, mediaItemId: string): Promise<SharedContentV1> {
+    const { album } = await this.access(userId, albumId).catch(() => {
+      throw mediaItemNotFound();
+    });
+    const membership = await this.repo.viewableMember(albumId, userId, mediaItemId);
+    if (!membership) throw mediaItemNotFound();
+    return { userId: membership.userId, shareLocation: album.shareLocation === true };
   }
 
   // ---- what happens elsewhere: media items trashed, restored, purged; users deleted ------------
