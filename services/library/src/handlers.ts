@@ -1,6 +1,7 @@
 import {
   addAlbumMediaItemsRpc,
   checkSharedContentRpc,
+  unlockSharedAlbumRpc,
   createAlbumRpc,
   deleteAlbumRpc,
   getAlbumRpc,
@@ -31,5 +32,6 @@ export function libraryHandlers(albums: AlbumsService): AnyRpcHandler[] {
     rpcHandler(getSharedAlbumRpc, ({ id }) => albums.sharedAlbum(id)),
     rpcHandler(listSharedAlbumMediaItemsRpc, ({ id, page, limit }) => albums.sharedItems(id, page, limit)),
     rpcHandler(checkSharedContentRpc, ({ albumId, mediaItemId }) => albums.sharedContent(albumId, mediaItemId)),
+    rpcHandler(unlockSharedAlbumRpc, ({ id, password }) => albums.unlockShared(id, password)),
   ];
 }

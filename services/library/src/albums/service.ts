@@ -8,15 +8,39 @@ import type {
   SharedContentV1,
   UpdateAlbumRequestV1,
 } from '@trove/proto-events';
-import { notFound } from '@trove/kit';
+import { randomUUID } from 'node:crypto';
+import { AppError, badRequest, notFound } from '@trove/kit';
 import type { MediaDirectory } from '../ports/media';
 import { toAlbumV1 } from './document';
+import { hashSharePassword, verifySharePassword } from './share-password';
 import type { AlbumDoc } from './document';
 import type { AlbumChanges, AlbumsRepository } from './repository';
 
 export const albumNotFound = () => notFound('album not found');
 export const mediaItemNotFound = () => notFound('mediaitem not found');
 export const sharedLinkNotFound = () => notFound('shared link not found');
+export const wrongSharePassword = () => new AppError('UNAUTHORIZED', 'wrong password');
+
+/** The link settings of a create or update request as stored: the password hashed, with a fresh key. */
+async function linkSettings(req: {
+  shareExpiresAt?: string | null;
+  shareAllowDownload?: boolean;
+  sharePassword?: string | null;
+}): Promise<Pick<AlbumChanges, 'shareExpiresAt' | 'shareAllowDownload' | 'sharePasswordHash' | 'shareKey'>> {
+  const settings: Pick<AlbumChanges, 'shareExpiresAt' | 'shareAllowDownload' | 'sharePasswordHash' | 'shareKey'> = {};
+  if (req.shareExpiresAt !== undefined)
+    settings.shareExpiresAt = req.shareExpiresAt === null ? null : new Date(req.shareExpiresAt);
+  if (req.shareAllowDownload !== undefined) settings.shareAllowDownload = req.shareAllowDownload;
+  if (req.sharePassword === null) {
+    settings.sharePasswordHash = null;
+    settings.shareKey = null;
+  } else if (req.sharePassword !== undefined) {
+    // A new key with every new password (even the same one again): older tokens and URLs stop.
+    settings.sharePasswordHash = await hashSharePassword(req.sharePassword);
+    settings.shareKey = randomUUID();
+  }
+  return settings;
+}
 
 /**
  * How many of an album's first items are asked for when composing its cover: the first one may
@@ -33,6 +57,16 @@ function unique(ids: string[]): string[] {
 /** The item as a visitor sees it when the owner has not shared locations: no GPS position. */
 function withoutLocation(item: MediaItemV1): MediaItemV1 {
   return { ...item, metadata: { ...item.metadata, latitude: null, longitude: null } };
+}
+
+/** What the gateway needs to let a visitor in: the owner, and the link's settings. */
+function linkAccess(album: AlbumDoc): SharedContentV1 {
+  return {
+    userId: album.userId,
+    shareLocation: album.shareLocation === true,
+    shareAllowDownload: album.shareAllowDownload !== false,
+    shareKey: album.sharePasswordHash ? (album.shareKey ?? null) : null,
+  };
 }
 
 /**
@@ -61,6 +95,9 @@ export class AlbumsService {
       description: req.description ?? null,
       shared: req.shared ?? false,
       shareLocation: req.shareLocation ?? false,
+      shareAllowDownload: true,
+      shareExpiresAt: null,
+      ...(await linkSettings(req)),
       hidden: req.hidden ?? false,
     };
     let cover: { mediaItemId: string; trashed: boolean; hidden: boolean; stateAt: Date } | undefined;
@@ -94,7 +131,7 @@ export class AlbumsService {
   async update(req: UpdateAlbumRequestV1): Promise<void> {
     const { userId, id } = req;
     if (!(await this.repo.get(userId, id))) throw albumNotFound();
-    const changes: AlbumChanges = {};
+    const changes: AlbumChanges = await linkSettings(req);
     if (req.name !== undefined) changes.name = req.name;
     if (req.description !== undefined) changes.description = req.description;
     if (req.shared !== undefined) changes.shared = req.shared;
@@ -237,6 +274,8 @@ export class AlbumsService {
   private async sharedAlbumDoc(id: string): Promise<AlbumDoc> {
     const album = await this.repo.getById(id);
     if (!album || !album.shared) throw sharedLinkNotFound();
+    // Past its expiry a link is as if it were not shared (its content URLs ask here too).
+    if (album.shareExpiresAt && album.shareExpiresAt.getTime() <= this.now().getTime()) throw sharedLinkNotFound();
     return album;
   }
 
@@ -267,7 +306,7 @@ export class AlbumsService {
       album,
       members.map((m) => m.mediaItemId),
     );
-    return { userId: album.userId, shareLocation: album.shareLocation === true, items };
+    return { ...linkAccess(album), items };
   }
 
   /**
@@ -279,7 +318,19 @@ export class AlbumsService {
   async sharedContent(albumId: string, mediaItemId: string): Promise<SharedContentV1> {
     const album = await this.sharedAlbumDoc(albumId);
     if (!(await this.repo.isSharedMember(album._id, mediaItemId))) throw sharedLinkNotFound();
-    return { userId: album.userId, shareLocation: album.shareLocation === true };
+    return linkAccess(album);
+  }
+
+  /**
+   * A visitor's password for the link: answers the key the gateway binds its unlock token to.
+   * Wrong → 401 `wrong password` (the gateway counts failures per visitor); a link without a
+   * password → 400; a link that does not answer → 404.
+   */
+  async unlockShared(id: string, password: string): Promise<{ shareKey: string }> {
+    const album = await this.sharedAlbumDoc(id);
+    if (!album.sharePasswordHash || !album.shareKey) throw badRequest('this link has no password');
+    if (!(await verifySharePassword(password, album.sharePasswordHash))) throw wrongSharePassword();
+    return { shareKey: album.shareKey };
   }
 
   /**
