@@ -659,6 +659,10 @@ export interface UnlockSharedAlbumRequestV1 {
  * The password was right: the key the gateway binds its unlock token to.
  */
 export interface SharedAlbumUnlockV1 {
+  /**
+   * The album's owner (whose features decide whether the link answers).
+   */
+  userId: string;
   shareKey: string;
 }
 

@@ -4,6 +4,7 @@ import type { Logger } from '@trove/kit';
 import { ContentUrlSigner, MIN_SECRET_LENGTH } from './url-signer';
 import type { ContentVariant, UrlScope } from './url-signer';
 import type { Principal } from '../security/authenticate';
+import type { ShareTokens } from '../security/share-tokens';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID.test(v);
@@ -34,18 +35,25 @@ function ownScope(req: RequestOrigin): UrlScope {
  * absolute, under the gateway's public origin.
  */
 export class ContentUrls {
+  /** What unlocks a password-protected link (`X-Share-Token`), signed with the same secret. */
+  readonly shareTokens: ShareTokens;
+
   constructor(
     private readonly signer: ContentUrlSigner,
     /** Origin of the URLs (TROVE_PUBLIC_URL, no trailing slash); default: the request's own. */
     private readonly publicUrl?: string,
-  ) {}
+  ) {
+    this.shareTokens = signer.shareTokens();
+  }
 
   /** The content URL maker for answers to `req`; with `share`, URLs scoped to that shared album (checked when served). */
-  forRequest(req: RequestOrigin): (mediaItemId: string, variant: ContentVariant, share?: string) => string {
+  forRequest(
+    req: RequestOrigin,
+  ): (mediaItemId: string, variant: ContentVariant, share?: string, key?: string | null) => string {
     const base = this.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
     const own = ownScope(req);
-    return (mediaItemId, variant, share) =>
-      `${base}${this.signer.sign(mediaItemId, variant, share === undefined ? own : { share })}`;
+    return (mediaItemId, variant, share, key) =>
+      `${base}${this.signer.sign(mediaItemId, variant, share === undefined ? own : { share, ...(key ? { key } : {}) })}`;
   }
 
   /** The face thumbnail URL maker for answers to `req` (the owner's, bound to their session). */
@@ -61,10 +69,13 @@ export class ContentUrls {
    * claim (made before owner URLs were bound to sessions) or with both is refused.
    */
   verify(req: Pick<Request, 'path' | 'query'>): false | SignedClaim {
-    const { exp, sig, share, sid, uid } = req.query;
+    const { exp, sig, share, sk, sid, uid } = req.query;
     if (typeof exp !== 'string' || typeof sig !== 'string') return false;
     let claim: SignedClaim;
-    if (share !== undefined && sid === undefined && uid === undefined && isUuid(share)) claim = { share };
+    if (share !== undefined && sid === undefined && uid === undefined && isUuid(share)) {
+      if (sk !== undefined && !isUuid(sk)) return false;
+      claim = sk === undefined ? { share } : { share, key: sk };
+    } else if (sk !== undefined) return false;
     else if (share === undefined && isUuid(sid) && isUuid(uid)) claim = { sid, uid };
     else return false;
     return this.signer.verify(req.path, exp, sig, claim) && claim;

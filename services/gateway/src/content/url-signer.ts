@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { ShareTokens } from '../security/share-tokens';
 
 /** Shortest signing secret accepted (TROVE_URL_SIGNING_SECRET or its generated file). */
 export const MIN_SECRET_LENGTH = 32;
@@ -25,6 +26,11 @@ export class ContentUrlSigner {
     if (opts.secret.length < MIN_SECRET_LENGTH)
       throw new Error(`content URL signing secret must be at least ${MIN_SECRET_LENGTH} characters`);
     this.now = opts.now ?? (() => Date.now());
+  }
+
+  /** Unlock tokens of password-protected links, signed with this secret under their own prefix. */
+  shareTokens(): ShareTokens {
+    return new ShareTokens(this.opts.secret, undefined, this.now);
   }
 
   /** Path of an item's content call: `/v1/mediaItems/<id>/<variant>`. */
@@ -81,11 +87,12 @@ export class ContentUrlSigner {
 }
 
 /** Whom a signed URL was made for: a visitor of one shared album, or one session (`sid`) of the owner (`uid`). */
-export type UrlScope = { share: string } | { sid: string; uid: string };
+export type UrlScope = { share: string; key?: string } | { sid: string; uid: string };
 
 /** The claim as query parameters (the verifier takes only UUIDs, so nothing here needs escaping). */
 function scopeQuery(scope: UrlScope): string {
-  return 'share' in scope
-    ? `share=${encodeURIComponent(scope.share)}`
-    : `sid=${encodeURIComponent(scope.sid)}&uid=${encodeURIComponent(scope.uid)}`;
+  // `sk`: the key of the link's password, for a visitor who unlocked it (absent on links without one).
+  if ('share' in scope)
+    return `share=${encodeURIComponent(scope.share)}${scope.key ? `&sk=${encodeURIComponent(scope.key)}` : ''}`;
+  return `sid=${encodeURIComponent(scope.sid)}&uid=${encodeURIComponent(scope.uid)}`;
 }

@@ -19,10 +19,10 @@ import type { RateLimiter } from './rate-limiter';
 export type Principal =
   | ({ kind: 'user' } & AccessClaims)
   | { kind: 'admin' }
-  | ({ kind: 'signed' } & ({ share: string } | { sid: string; uid: string }));
+  | ({ kind: 'signed' } & ({ share: string; key?: string } | { sid: string; uid: string }));
 
 /** Checks a signed content URL (`exp` + `sig` + its `share`, or `sid` and `uid`, claim) against the request's path: false, or its claim. */
-export type SignedUrlCheck = (req: Request) => false | { share: string } | { sid: string; uid: string };
+export type SignedUrlCheck = (req: Request) => false | { share: string; key?: string } | { sid: string; uid: string };
 
 export interface AuthenticateDeps {
   operations: OperationMatcher;
@@ -156,12 +156,13 @@ export function requireUserOrSignature(res: Response): AccessClaims | undefined 
  * checked already), or a visitor of one shared album. Throws 401 otherwise.
  */
 export type ContentAccess =
-  { kind: 'user'; claims: AccessClaims } | { kind: 'signed' } | { kind: 'shared'; albumId: string };
+  { kind: 'user'; claims: AccessClaims } | { kind: 'signed' } | { kind: 'shared'; albumId: string; key: string | null };
 
 export function contentAccess(res: Response): ContentAccess {
   const p = res.locals.auth as Principal | undefined;
   if (p?.kind === 'user') return { kind: 'user', claims: { userId: p.userId, sessionId: p.sessionId } };
-  if (p?.kind === 'signed') return 'share' in p ? { kind: 'shared', albumId: p.share } : { kind: 'signed' };
+  if (p?.kind === 'signed')
+    return 'share' in p ? { kind: 'shared', albumId: p.share, key: p.key ?? null } : { kind: 'signed' };
   throw unauthorized();
 }
 

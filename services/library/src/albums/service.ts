@@ -326,11 +326,11 @@ export class AlbumsService {
    * Wrong → 401 `wrong password` (the gateway counts failures per visitor); a link without a
    * password → 400; a link that does not answer → 404.
    */
-  async unlockShared(id: string, password: string): Promise<{ shareKey: string }> {
+  async unlockShared(id: string, password: string): Promise<{ userId: string; shareKey: string }> {
     const album = await this.sharedAlbumDoc(id);
     if (!album.sharePasswordHash || !album.shareKey) throw badRequest('this link has no password');
     if (!(await verifySharePassword(password, album.sharePasswordHash))) throw wrongSharePassword();
-    return { shareKey: album.shareKey };
+    return { userId: album.userId, shareKey: album.shareKey };
   }
 
   /**
