@@ -947,6 +947,37 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/albums/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Resource id (uuid). */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download an album as a ZIP of its originals
+         * @description The originals of the album's items (not in the trash; hidden ones included, as in
+         *     `GET /v1/albums/{id}/mediaItems`), in the album's order, each under its file name; a name
+         *     met again gets ` (2)`, ` (3)`… before its extension (`IMG_1.jpg`, `IMG_1 (2).jpg`), compared
+         *     without case. A Live Photo's motion part follows its still under its own file name.
+         *     The ZIP is streamed as it is made: it starts at once, each original is read in turn from
+         *     the store (never the whole album in memory or on disk), stored as it is (no compression),
+         *     in ZIP64 where sizes need it. A client that disconnects stops the work. Should an original
+         *     fail to read midway, the stream is cut (the client sees an incomplete archive), since the
+         *     status was already sent.
+         */
+        get: operations["downloadAlbum"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/albums/{id}/mediaItems": {
         parameters: {
             query?: never;
@@ -1042,6 +1073,42 @@ export interface paths {
          *     one page, whatever the album's size. Rate-limited like `GET /v1/sharing/{id}`.
          */
         get: operations["listSharedAlbumMediaItems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sharing/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Sharing id — the id of a shared album. */
+                id: components["parameters"]["SharingIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a shared album as a ZIP of its originals
+         * @description What a visitor of the link sees (neither trashed nor hidden items, in the album's order) as
+         *     a ZIP of their originals, Live Photos' motion parts included. Visitors are not told the
+         *     owner's file names: entries are numbered in the album's order with the original's extension
+         *     (`0001.jpg`, `0002.mov`; a motion part `0001-motion.mov`). Only while the link allows
+         *     downloads (`SharedAlbum.allowDownload`: the owner allows them and shares locations, since
+         *     originals keep their GPS position): `403 {"message":"downloads are off for this link"}`
+         *     otherwise. Answers like `GET /v1/sharing/{id}` otherwise: `404` for a link that does not
+         *     answer (or has expired), `401 password required` without a valid `X-Share-Token`;
+         *     rate-limited the same way.
+         *     The ZIP is streamed as it is made: it starts at once, each original is read in turn from
+         *     the store (never the whole album in memory or on disk), stored as it is (no compression),
+         *     in ZIP64 where sizes need it. A client that disconnects stops the work. Should an original
+         *     fail to read midway, the stream is cut (the client sees an incomplete archive), since the
+         *     status was already sent.
+         */
+        get: operations["downloadSharedAlbum"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2756,6 +2823,20 @@ export interface components {
                 /**
                  * @example {
                  *       "message": "face not found"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The link does not allow downloads (see `SharedAlbum.allowDownload`). */
+        DownloadsOff: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "downloads are off for this link"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -4609,6 +4690,37 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    downloadAlbum: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Resource id (uuid). */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ZIP, streamed (chunked, no `Content-Length`). */
+            200: {
+                headers: {
+                    /** @description `attachment` with the album's name as `filename` (ASCII) and `filename*` (UTF-8, RFC 6266/8187). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
+            404: components["responses"]["AlbumNotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listAlbumMediaItems: {
         parameters: {
             query?: {
@@ -4768,6 +4880,45 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["SharePasswordRequired"];
+            404: components["responses"]["SharedLinkNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    downloadSharedAlbum: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The token `POST /v1/sharing/{id}/unlock` answered, for a link with a password. Bound to the
+                 *     album and its current password (changing or clearing the password ends it) and valid for
+                 *     12 hours. Ignored on links without a password.
+                 */
+                "X-Share-Token"?: components["parameters"]["ShareTokenHeader"];
+            };
+            path: {
+                /** @description Sharing id — the id of a shared album. */
+                id: components["parameters"]["SharingIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ZIP, streamed (chunked, no `Content-Length`). */
+            200: {
+                headers: {
+                    /** @description `attachment` with the album's name as `filename` (ASCII) and `filename*` (UTF-8, RFC 6266/8187). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["SharePasswordRequired"];
+            403: components["responses"]["DownloadsOff"];
             404: components["responses"]["SharedLinkNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

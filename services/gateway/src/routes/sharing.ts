@@ -1,12 +1,14 @@
 import { getSharedAlbumRpc, listSharedAlbumMediaItemsRpc, unlockSharedAlbumRpc } from '@trove/proto-events';
 import { AppError, notFound } from '@trove/kit';
-import type { Bus } from '@trove/kit';
+import type { BlobStore, Bus, Logger } from '@trove/kit';
+import { visitorOriginals } from '../content/album-originals';
+import { streamZip } from '../content/album-zip';
 import type { ContentUrls } from '../content/content-urls';
 import { ownerShares } from '../content/shared-content';
 import type { FeatureSource } from '../features/recent-features';
 import type { ClientAddresses, RequestFrom } from '../http/client-address';
 import type { OperationRouter } from '../openapi/operation-router';
-import { presenter } from '../present';
+import { downloadsAllowed, presenter } from '../present';
 import { tooManyRequests } from '../security/rate-limiter';
 import type { RateLimiter } from '../security/rate-limiter';
 import type { SharingAdmission } from '../security/sharing-admission';
@@ -19,6 +21,9 @@ export interface SharingRouteDeps {
   clientAddresses: ClientAddresses;
   /** Users' effective features: a link answers only while its owner has `sharing`. */
   features: FeatureSource;
+  /** The originals a ZIP streams. */
+  blobs: BlobStore;
+  log: Logger;
   /** Wrong passwords per client address and album (UNLOCK_FAILURES_PER_MINUTE, as the contract says). */
   unlockFailures: RateLimiter;
 }
@@ -29,6 +34,7 @@ export const UNLOCK_FAILURES_PER_MINUTE = 5;
 /** What a link whose owner may not share answers: the same as one that does not exist. */
 const linkNotFound = () => notFound('shared link not found');
 const passwordRequired = () => new AppError('UNAUTHORIZED', 'password required');
+const downloadsOff = () => new AppError('FORBIDDEN', 'downloads are off for this link');
 
 /** Unsharing must stop the link at once: no cache along the way may keep a shared answer (nor its 404). */
 const NO_STORE = { 'Cache-Control': 'no-store' };
@@ -78,6 +84,14 @@ export function sharingRoutes(routes: OperationRouter, deps: SharingRouteDeps): 
     );
     const present = presenter(req, deps.contentUrls);
     res.json(shared.items.map((item) => present.sharedMediaItem(item, req.params.id, shared)));
+  });
+
+  // Checked like the album's view (404, 401), then the download switch (403), before anything is sent.
+  routes.handle('downloadSharedAlbum', async (req, res) => {
+    res.set(NO_STORE);
+    const album = await sharedLookup(req, () => deps.bus.request(getSharedAlbumRpc, { id: req.params.id }));
+    if (!downloadsAllowed(album)) throw downloadsOff();
+    await streamZip(res, deps, `${album.name}.zip`, visitorOriginals(deps.bus, album.userId, album.id));
   });
 
   routes.handle('unlockSharedAlbum', async (req, res) => {
