@@ -7,7 +7,36 @@
  * - a password: 401 `password required` until unlocked; a wrong password 401; the token works as
  *   `X-Share-Token` and the content URLs it gets open as plain <img src>; a new password ends the
  *   token and those URLs; wrong passwords per visitor and album are limited (429 with Retry-After).
+ * And part 4: the album as a ZIP, unpacked with yauzl — every original byte for byte, stored, under
+ * unique names (the owner's file names; numbered for visitors), 403 for visitors with downloads off.
  */
+
+/** Every entry of a ZIP: its name, compression method and bytes. */
+function unzip(zip: Buffer): Promise<{ name: string; method: number; bytes: Buffer }[]> {
+  return new Promise((resolve, reject) =>
+    fromBuffer(zip, { lazyEntries: true }, (err: Error | null, file: ZipFile) => {
+      if (err) return reject(err);
+      const out: { name: string; method: number; bytes: Buffer }[] = [];
+      file.on('error', reject);
+      file.on('end', () => resolve(out));
+      file.on('entry', (entry: Entry) =>
+        file.openReadStream(entry, (e, stream) => {
+          if (e) return reject(e);
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('error', reject);
+          stream.on('end', () => {
+            out.push({ name: entry.fileName, method: entry.compressionMethod, bytes: Buffer.concat(chunks) });
+            file.readEntry();
+          });
+        }),
+      );
+      file.readEntry();
+    }),
+  );
+}
+import { fromBuffer } from 'yauzl';
+import type { Entry, ZipFile } from 'yauzl';
 import type { components } from '@trove/openapi';
 import { startStack, waitFor } from '@trove/kit/testing';
 import type { Stack } from '@trove/kit/testing';
@@ -24,6 +53,7 @@ describe('shared links: expiry, downloads, password (security e2e)', () => {
   let owner: TestUser;
   let visitor: Api;
   let items: MediaItem[];
+  let originals: Buffer[];
   let albumId: string;
 
   const token = (t?: string) => (t ? { 'X-Share-Token': t } : {});
@@ -58,10 +88,11 @@ describe('shared links: expiry, downloads, password (security e2e)', () => {
     });
     owner = await newUser(stack);
     visitor = createApi(stack.gatewayUrl);
-    items = [
-      await uploadReady(owner.api, await jpegAt(48.85, 2.35), 'IMG_1.jpg'),
-      await uploadReady(owner.api, await jpegAt(45.76, 4.83), 'IMG_2.jpg'),
-    ];
+    // Two files named alike (different bytes): the ZIP must keep both.
+    originals = [await jpegAt(48.85, 2.35), await jpegAt(45.76, 4.83), await jpegAt(43.3, 5.37)];
+    items = [];
+    for (const [i, name] of ['IMG_1.jpg', 'IMG_2.jpg', 'IMG_1.jpg'].entries())
+      items.push(await uploadReady(owner.api, originals[i]!, name));
     const album = await ok(
       owner.api.POST('/v1/albums', { body: { name: 'Grandparents', shared: true, shareLocation: true } }),
       201,
@@ -186,5 +217,61 @@ describe('shared links: expiry, downloads, password (security e2e)', () => {
     // Another visitor is not held back.
     expect((await unlock('grandma-2030')).status).toBe(200);
     await setAlbum({ sharePassword: null });
+  });
+
+  /** The raw answer of a download, read whole (the test's albums are small). */
+  async function download(path: string, headers: Record<string, string> = {}) {
+    const res = await fetch(`${stack.gatewayUrl}${path}`, { headers });
+    return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
+  }
+
+  it("the owner's ZIP: every original byte for byte, stored, under unique file names; the album's name as its file name", async () => {
+    await setAlbum({ name: 'Été à Lyon' });
+    const res = await download(`/v1/albums/${albumId}/download`, { Authorization: `Bearer ${owner.token}` });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/zip');
+    expect(res.headers.get('content-disposition')).toContain(`filename*=UTF-8''%C3%89t%C3%A9%20%C3%A0%20Lyon.zip`);
+    const entries = await unzip(res.body);
+    expect(entries.map((e) => e.name)).toEqual(['IMG_1.jpg', 'IMG_2.jpg', 'IMG_1 (2).jpg']);
+    for (const [i, entry] of entries.entries()) {
+      expect(entry.method).toBe(0);
+      expect(entry.bytes.equals(originals[i]!)).toBe(true);
+    }
+    // Another user's, or nobody's: 404 and 401, nothing streamed.
+    const stranger = await newUser(stack);
+    expect(
+      (await download(`/v1/albums/${albumId}/download`, { Authorization: `Bearer ${stranger.token}` })).status,
+    ).toBe(404);
+    expect((await download(`/v1/albums/${albumId}/download`)).status).toBe(401);
+  });
+
+  it("a visitor's ZIP: numbered names, hidden items left out, only while downloads are allowed and with the link's token", async () => {
+    const path = `/v1/sharing/${albumId}/download`;
+    await ok(owner.api.POST('/v1/hidden', { body: { mediaItems: [items[1]!.id] } }), 204);
+    const res = await download(path);
+    expect(res.status).toBe(200);
+    const entries = await unzip(res.body);
+    expect(entries.map((e) => e.name)).toEqual(['0001.jpg', '0002.jpg']);
+    expect(entries[0]!.bytes.equals(originals[0]!)).toBe(true);
+    expect(entries[1]!.bytes.equals(originals[2]!)).toBe(true);
+    await ok(owner.api.DELETE('/v1/hidden', { body: { mediaItems: [items[1]!.id] } }), 204);
+
+    await setAlbum({ shareAllowDownload: false });
+    const off = await download(path);
+    expect({ status: off.status, body: JSON.parse(off.body.toString()) }).toEqual({
+      status: 403,
+      body: { message: 'downloads are off for this link' },
+    });
+    await setAlbum({ shareAllowDownload: true, shareLocation: false });
+    expect((await download(path)).status).toBe(403);
+    await setAlbum({ shareLocation: true, sharePassword: 'grandma-2030' });
+    expect((await download(path)).status).toBe(401);
+    const { token: t } = (await unlock('grandma-2030')).body as { token: string };
+    const unlocked = await download(path, { 'X-Share-Token': t });
+    expect(unlocked.status).toBe(200);
+    expect((await unzip(unlocked.body)).length).toBe(3);
+    await setAlbum({ sharePassword: null, shareExpiresAt: new Date(Date.now() - 1000).toISOString() });
+    expect((await download(path)).status).toBe(404);
+    await setAlbum({ shareExpiresAt: null });
   });
 });

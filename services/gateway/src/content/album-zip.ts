@@ -23,7 +23,11 @@ export class UniqueNames {
   private readonly taken = new Set<string>();
 
   take(wanted: string): string {
-    const base = (wanted.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim();
+    const last = wanted.split(/[\\/]/).pop() ?? '';
+    const base = [...last]
+      .filter((c) => c.charCodeAt(0) > 0x1f && c.charCodeAt(0) !== 0x7f)
+      .join('')
+      .trim();
     const safe = base === '' || base === '.' || base === '..' ? 'file' : base;
     const ext = extname(safe);
     const stem = ext ? safe.slice(0, -ext.length) : safe;
