@@ -39,6 +39,19 @@ export class UniqueNames {
 }
 
 /**
+ * `attachment` naming the file twice (RFC 6266): `filename*` in UTF-8 (RFC 8187) for every client
+ * of this century, and `filename` with anything outside printable ASCII replaced, for the rest.
+ */
+export function attachment(filename: string): string {
+  const fallback = [...filename].map((c) => (/^[\x20-\x7e]$/.test(c) && c !== '"' && c !== '\\' ? c : '_')).join('');
+  const encoded = encodeURIComponent(filename).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
+/**
  * Streams a ZIP of the originals `pages` yields to `res` (yazl: stored, no compression; ZIP64 where
  * sizes need it). Each original is opened only when the archive reaches it and piped with the
  * response's backpressure; at most MAX_QUEUED entries wait ahead, so neither the album nor its bytes
@@ -72,7 +85,7 @@ export async function streamZip(
   });
 
   res.status(200);
-  res.attachment(filename);
+  res.set('Content-Disposition', attachment(filename));
   res.set({ 'Content-Type': 'application/zip', 'Cache-Control': 'no-store' });
   res.flushHeaders();
   zip.outputStream.pipe(res);
