@@ -39,6 +39,8 @@ const JSON_BODY_LIMIT_BYTES = 16 * 1024;
  * The calls that are public by design; any other call must demand credentials. A new public call is reviewed here first.
  * getSetupStatus: only `{needsSetup}` (whether any account exists), for the first-run page; creating the account
  * still takes the administrator's credentials.
+ * unlockSharedAlbum, downloadSharedAlbum: a shared link's password and ZIP, answering only what the link
+ * itself answers (404 unless shared and not expired, 401 without the link's token when it has a password).
  */
 const PUBLIC_BY_DESIGN = [
   'getVersion',
@@ -48,6 +50,8 @@ const PUBLIC_BY_DESIGN = [
   'getSetupStatus',
   'getSharedAlbum',
   'listSharedAlbumMediaItems',
+  'unlockSharedAlbum',
+  'downloadSharedAlbum',
   'login',
   'refresh',
   'logout',
@@ -348,7 +352,7 @@ describeWithFixtures('security (e2e)', () => {
       const albumId = owner.ids.albums!;
       const outside = await ok(upload(owner.user.api, await noisePng(), 'not-in-the-album.png'), 201);
       for (const id of [albumId, owner.ids.mediaItems!, outside.id]) {
-        for (const path of [`/v1/sharing/${id}`, `/v1/sharing/${id}/mediaItems`]) {
+        for (const path of [`/v1/sharing/${id}`, `/v1/sharing/${id}/mediaItems`, `/v1/sharing/${id}/download`]) {
           for (const as of [undefined, other, owner.user]) {
             const res = await call('get', path, { as });
             expect({

@@ -20,6 +20,8 @@ import type {
   SharedAlbumItemsV1,
   SharedAlbumRequestV1,
   SharedContentV1,
+  SharedAlbumUnlockV1,
+  UnlockSharedAlbumRequestV1,
   UpdateAlbumRequestV1,
 } from './generated/types';
 import emptyV1 from './schemas/empty.v1.json';
@@ -42,6 +44,8 @@ import checkSharedContentRequestV1 from './schemas/library-shared-content-reques
 import sharedContentV1 from './schemas/library-shared-content.v1.json';
 import listSharedAlbumMediaItemsRequestV1 from './schemas/library-shared-items-request.v1.json';
 import sharedAlbumItemsV1 from './schemas/library-shared-items.v1.json';
+import unlockSharedAlbumRequestV1 from './schemas/library-shared-unlock-request.v1.json';
+import sharedAlbumUnlockV1 from './schemas/library-shared-unlock.v1.json';
 import mediaItemListV1 from './schemas/media-item-list.v1.json';
 import mediaItemV1 from './schemas/media-item.v1.json';
 import { mediaMetadataSchema } from './media-metadata';
@@ -213,6 +217,16 @@ export const checkSharedContentRpc = defineRpc<CheckSharedContentRequestV1, Shar
   response: sharedContentV1,
 });
 
+export const unlockSharedAlbumRpc = defineRpc<UnlockSharedAlbumRequestV1, SharedAlbumUnlockV1>({
+  subject: 'trove.v1.library.sharing.unlock',
+  service: 'library',
+  callers: ['gateway'],
+  summary:
+    "Checks a visitor's password for a shared link against its slow hash: answers the key an unlock token is bound to; unauthorized when wrong, not found unless the link answers.",
+  request: unlockSharedAlbumRequestV1,
+  response: sharedAlbumUnlockV1,
+});
+
 export const libraryContracts = [
   createAlbumRpc,
   listAlbumsRpc,
@@ -230,4 +244,5 @@ export const libraryContracts = [
   listAlbumMembersRpc,
   removeAlbumMemberRpc,
   checkMemberContentRpc,
+  unlockSharedAlbumRpc,
 ];

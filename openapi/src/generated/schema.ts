@@ -951,6 +951,37 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/albums/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Resource id (uuid). */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download an album as a ZIP of its originals
+         * @description The originals of the album's items (not in the trash; hidden ones included, as in
+         *     `GET /v1/albums/{id}/mediaItems`), in the album's order, each under its file name; a name
+         *     met again gets ` (2)`, ` (3)`… before its extension (`IMG_1.jpg`, `IMG_1 (2).jpg`), compared
+         *     without case. A Live Photo's motion part follows its still under its own file name.
+         *     The ZIP is streamed as it is made: it starts at once, each original is read in turn from
+         *     the store (never the whole album in memory or on disk), stored as it is (no compression),
+         *     in ZIP64 where sizes need it. A client that disconnects stops the work. Should an original
+         *     fail to read midway, the stream is cut (the client sees an incomplete archive), since the
+         *     status was already sent.
+         */
+        get: operations["downloadAlbum"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/albums/{id}/mediaItems": {
         parameters: {
             query?: never;
@@ -1079,7 +1110,10 @@ export interface paths {
          *     or the owner losing the `sharing` feature ends access at once (not when the URL expires).
          *     Answers `404` as well while the owner's `sharing` feature is off. Answers are sent with
          *     `Cache-Control: no-store`. The sharing calls are rate-limited per client address (by
-         *     default 120 a minute): `429` with a `Retry-After` header.
+         *     default 120 a minute): `429` with a `Retry-After` header. A link past its `shareExpiresAt`
+         *     answers `404` like an unshared one. A link with a password answers `401
+         *     {"message":"password required"}` unless the request carries a valid `X-Share-Token` (see
+         *     `POST /v1/sharing/{id}/unlock`); the content URLs it then answers carry what opens them (`sk`).
          */
         get: operations["getSharedAlbum"];
         put?: never;
@@ -1112,6 +1146,71 @@ export interface paths {
         get: operations["listSharedAlbumMediaItems"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sharing/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Sharing id — the id of a shared album. */
+                id: components["parameters"]["SharingIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a shared album as a ZIP of its originals
+         * @description What a visitor of the link sees (neither trashed nor hidden items, in the album's order) as
+         *     a ZIP of their originals, Live Photos' motion parts included. Visitors are not told the
+         *     owner's file names: entries are numbered in the album's order with the original's extension
+         *     (`0001.jpg`, `0002.mov`; a motion part `0001-motion.mov`). Only while the link allows
+         *     downloads (`SharedAlbum.allowDownload`: the owner allows them and shares locations, since
+         *     originals keep their GPS position): `403 {"message":"downloads are off for this link"}`
+         *     otherwise. Answers like `GET /v1/sharing/{id}` otherwise: `404` for a link that does not
+         *     answer (or has expired), `401 password required` without a valid `X-Share-Token`;
+         *     rate-limited the same way.
+         *     The ZIP is streamed as it is made: it starts at once, each original is read in turn from
+         *     the store (never the whole album in memory or on disk), stored as it is (no compression),
+         *     in ZIP64 where sizes need it. A client that disconnects stops the work. Should an original
+         *     fail to read midway, the stream is cut (the client sees an incomplete archive), since the
+         *     status was already sent.
+         */
+        get: operations["downloadSharedAlbum"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sharing/{id}/unlock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Sharing id — the id of a shared album. */
+                id: components["parameters"]["SharingIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unlock a shared link with its password
+         * @description Checks the visitor's password for a link that has one and answers a token to send as
+         *     `X-Share-Token` with the other sharing calls: signed by the server, bound to this album and
+         *     its current password (the owner setting or clearing the password ends it at once), valid for
+         *     12 hours. A wrong password answers `401 {"message":"wrong password"}`; wrong passwords are
+         *     counted per client address and album (by default 5 a minute), beyond which the call answers
+         *     `429` with `Retry-After` (right or wrong) until the count drains. `400` when the link has no
+         *     password; `404` like `GET /v1/sharing/{id}`.
+         */
+        post: operations["unlockSharedAlbum"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1865,6 +1964,24 @@ export interface components {
              */
             shareLocation: boolean;
             /**
+             * Format: date-time
+             * @description When the shared link stops answering (`404`, its content URLs too); `null` — never.
+             * @example null
+             */
+            shareExpiresAt: string | null;
+            /**
+             * @description Whether visitors of the shared link may download: original URLs (`sourceUrl`) and the
+             *     album's ZIP. While `false` visitors get neither (previews and thumbnails are still
+             *     served); a signed original URL of the album stops opening.
+             * @example true
+             */
+            shareAllowDownload: boolean;
+            /**
+             * @description The shared link has a password (the password itself is never answered).
+             * @example false
+             */
+            sharePasswordSet: boolean;
+            /**
              * @description Left out of `GET /v1/albums` unless `hidden=true`.
              * @example false
              */
@@ -1926,6 +2043,32 @@ export interface components {
              * @example 42
              */
             mediaItemsCount: number;
+            /**
+             * Format: date-time
+             * @description When the link stops answering; `null` — never.
+             * @example null
+             */
+            expiresAt: string | null;
+            /**
+             * @description Whether this visitor may download: originals (`sourceUrl`) and the album's ZIP
+             *     (`GET /v1/sharing/{id}/download`). False while the owner turned downloads off, and while the
+             *     album hides locations (originals keep whatever the camera wrote into them).
+             * @example true
+             */
+            allowDownload: boolean;
+        };
+        /** @description A visitor's password for a shared link. */
+        ShareUnlockRequest: {
+            /** @example grandma-2030 */
+            password: string;
+        };
+        /** @description What unlocks a password-protected link for 12 hours. */
+        ShareUnlock: {
+            /**
+             * @description Send as `X-Share-Token` with the sharing calls of this album.
+             * @example 1751328000.Zk3h0pQy1v9mXb7cR2sT4uW6yA8cE0gI2kM4oQ6sU8w
+             */
+            token: string;
         };
         /**
          * @description A media item as a visitor of a shared album sees it: what the pictures need and the
@@ -1950,8 +2093,9 @@ export interface components {
             placeholder: string | null;
             /**
              * @description Signed URL of the original, only when the owner shares locations
-             *     (`Album.shareLocation`): an original keeps whatever the camera wrote into it. `null`
-             *     otherwise; the preview is then the largest picture a visitor gets.
+             *     (`Album.shareLocation`: an original keeps whatever the camera wrote into it) and allows
+             *     downloads (`Album.shareAllowDownload`). `null` otherwise; the preview is then the largest
+             *     picture a visitor gets.
              * @example null
              */
             sourceUrl: string | null;
@@ -2040,6 +2184,24 @@ export interface components {
              * @default false
              */
             shareLocation?: boolean;
+            /**
+             * Format: date-time
+             * @description When the shared link stops answering (RFC 3339); `null` — never.
+             * @example 2030-07-01T00:00:00Z
+             */
+            shareExpiresAt?: string | null;
+            /**
+             * @description Visitors of the shared link may download originals and the ZIP (see `Album.shareAllowDownload`).
+             * @default true
+             */
+            shareAllowDownload?: boolean;
+            /**
+             * @description A password for the shared link (kept as a slow hash, never answered; `Album.sharePasswordSet`
+             *     tells whether there is one). Setting one — even the same again — ends every unlock token and
+             *     visitor URL made before; `null` clears it.
+             * @example grandma-2030
+             */
+            sharePassword?: string | null;
             /** @default false */
             hidden?: boolean;
         };
@@ -2092,6 +2254,24 @@ export interface components {
              * @example false
              */
             shareLocation?: boolean;
+            /**
+             * Format: date-time
+             * @description When the shared link stops answering (RFC 3339); `null` — never.
+             * @example 2030-07-01T00:00:00Z
+             */
+            shareExpiresAt?: string | null;
+            /**
+             * @description Visitors of the shared link may download originals and the ZIP (see `Album.shareAllowDownload`).
+             * @example true
+             */
+            shareAllowDownload?: boolean;
+            /**
+             * @description A password for the shared link (kept as a slow hash, never answered; `Album.sharePasswordSet`
+             *     tells whether there is one). Setting one — even the same again — ends every unlock token and
+             *     visitor URL made before; `null` clears it.
+             * @example grandma-2030
+             */
+            sharePassword?: string | null;
             /** @example false */
             hidden?: boolean;
         };
@@ -2763,6 +2943,48 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The link does not allow downloads (see `SharedAlbum.allowDownload`). */
+        DownloadsOff: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "downloads are off for this link"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The link has a password and no valid `X-Share-Token` was sent (missing, expired, or made for a password that has since changed). */
+        SharePasswordRequired: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "password required"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The password is not the link's. */
+        WrongSharePassword: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "wrong password"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description No album with this id, or the album is not shared. */
         SharedLinkNotFound: {
             headers: {
@@ -2983,6 +3205,19 @@ export interface components {
          *     locations (`404` otherwise). Answers carry `Cache-Control: private, no-cache`.
          */
         SignedUrlShare: string;
+        /**
+         * @description Present next to `share` in the content URLs given to a visitor who unlocked a
+         *     password-protected link (`POST /v1/sharing/{id}/unlock`), covered by the signature: the
+         *     password's current key, so an `<img src>` opens without a header, and stops opening when the
+         *     owner changes or clears the password.
+         */
+        SignedUrlShareKey: string;
+        /**
+         * @description The token `POST /v1/sharing/{id}/unlock` answered, for a link with a password. Bound to the
+         *     album and its current password (changing or clearing the password ends it) and valid for
+         *     12 hours. Ignored on links without a password.
+         */
+        ShareTokenHeader: string;
         /**
          * @description Present in the content URLs of the owner's own answers (every call but `/v1/sharing/…`),
          *     with `uid`: the session whose call answered the URL, covered by the signature. Such a URL
@@ -3570,6 +3805,13 @@ export interface operations {
                  */
                 share?: components["parameters"]["SignedUrlShare"];
                 /**
+                 * @description Present next to `share` in the content URLs given to a visitor who unlocked a
+                 *     password-protected link (`POST /v1/sharing/{id}/unlock`), covered by the signature: the
+                 *     password's current key, so an `<img src>` opens without a header, and stops opening when the
+                 *     owner changes or clears the password.
+                 */
+                sk?: components["parameters"]["SignedUrlShareKey"];
+                /**
                  * @description Present in the content URLs of the owner's own answers (every call but `/v1/sharing/…`),
                  *     with `uid`: the session whose call answered the URL, covered by the signature. Such a URL
                  *     opens only while that session does: after its logout, a password change (which ends every
@@ -3630,6 +3872,13 @@ export interface operations {
                  */
                 share?: components["parameters"]["SignedUrlShare"];
                 /**
+                 * @description Present next to `share` in the content URLs given to a visitor who unlocked a
+                 *     password-protected link (`POST /v1/sharing/{id}/unlock`), covered by the signature: the
+                 *     password's current key, so an `<img src>` opens without a header, and stops opening when the
+                 *     owner changes or clears the password.
+                 */
+                sk?: components["parameters"]["SignedUrlShareKey"];
+                /**
                  * @description Present in the content URLs of the owner's own answers (every call but `/v1/sharing/…`),
                  *     with `uid`: the session whose call answered the URL, covered by the signature. Such a URL
                  *     opens only while that session does: after its logout, a password change (which ends every
@@ -3689,6 +3938,13 @@ export interface operations {
                  *     locations (`404` otherwise). Answers carry `Cache-Control: private, no-cache`.
                  */
                 share?: components["parameters"]["SignedUrlShare"];
+                /**
+                 * @description Present next to `share` in the content URLs given to a visitor who unlocked a
+                 *     password-protected link (`POST /v1/sharing/{id}/unlock`), covered by the signature: the
+                 *     password's current key, so an `<img src>` opens without a header, and stops opening when the
+                 *     owner changes or clears the password.
+                 */
+                sk?: components["parameters"]["SignedUrlShareKey"];
                 /**
                  * @description Present in the content URLs of the owner's own answers (every call but `/v1/sharing/…`),
                  *     with `uid`: the session whose call answered the URL, covered by the signature. Such a URL
@@ -4598,6 +4854,37 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    downloadAlbum: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Resource id (uuid). */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ZIP, streamed (chunked, no `Content-Length`). */
+            200: {
+                headers: {
+                    /** @description `attachment` with the album's name as `filename` (ASCII) and `filename*` (UTF-8, RFC 6266/8187). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
+            404: components["responses"]["AlbumNotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listAlbumMediaItems: {
         parameters: {
             query?: {
@@ -4780,7 +5067,14 @@ export interface operations {
     getSharedAlbum: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The token `POST /v1/sharing/{id}/unlock` answered, for a link with a password. Bound to the
+                 *     album and its current password (changing or clearing the password ends it) and valid for
+                 *     12 hours. Ignored on links without a password.
+                 */
+                "X-Share-Token"?: components["parameters"]["ShareTokenHeader"];
+            };
             path: {
                 /** @description Sharing id — the id of a shared album. */
                 id: components["parameters"]["SharingIdPath"];
@@ -4799,6 +5093,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["SharePasswordRequired"];
             404: components["responses"]["SharedLinkNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -4813,7 +5108,14 @@ export interface operations {
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The token `POST /v1/sharing/{id}/unlock` answered, for a link with a password. Bound to the
+                 *     album and its current password (changing or clearing the password ends it) and valid for
+                 *     12 hours. Ignored on links without a password.
+                 */
+                "X-Share-Token"?: components["parameters"]["ShareTokenHeader"];
+            };
             path: {
                 /** @description Sharing id — the id of a shared album. */
                 id: components["parameters"]["SharingIdPath"];
@@ -4832,6 +5134,79 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["SharePasswordRequired"];
+            404: components["responses"]["SharedLinkNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    downloadSharedAlbum: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The token `POST /v1/sharing/{id}/unlock` answered, for a link with a password. Bound to the
+                 *     album and its current password (changing or clearing the password ends it) and valid for
+                 *     12 hours. Ignored on links without a password.
+                 */
+                "X-Share-Token"?: components["parameters"]["ShareTokenHeader"];
+            };
+            path: {
+                /** @description Sharing id — the id of a shared album. */
+                id: components["parameters"]["SharingIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ZIP, streamed (chunked, no `Content-Length`). */
+            200: {
+                headers: {
+                    /** @description `attachment` with the album's name as `filename` (ASCII) and `filename*` (UTF-8, RFC 6266/8187). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["SharePasswordRequired"];
+            403: components["responses"]["DownloadsOff"];
+            404: components["responses"]["SharedLinkNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unlockSharedAlbum: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Sharing id — the id of a shared album. */
+                id: components["parameters"]["SharingIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareUnlockRequest"];
+            };
+        };
+        responses: {
+            /** @description The password is right. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareUnlock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["WrongSharePassword"];
             404: components["responses"]["SharedLinkNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

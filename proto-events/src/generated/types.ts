@@ -473,6 +473,18 @@ export interface CreateAlbumRequestV1 {
    */
   shareLocation?: boolean;
   hidden?: boolean;
+  /**
+   * When the shared link stops answering (404 from then on); null: never.
+   */
+  shareExpiresAt?: string | null;
+  /**
+   * Whether visitors of the shared link get original URLs and the ZIP; on unless the owner turns it off.
+   */
+  shareAllowDownload?: boolean;
+  /**
+   * The shared link's password in clear (stored as a slow hash, never answered); null clears it.
+   */
+  sharePassword?: string | null;
 }
 
 // library-album-id-request.v1.json
@@ -585,6 +597,18 @@ export interface UpdateAlbumRequestV1 {
    */
   shareLocation?: boolean;
   hidden?: boolean;
+  /**
+   * When the shared link stops answering (404 from then on); null: never.
+   */
+  shareExpiresAt?: string | null;
+  /**
+   * Whether visitors of the shared link get original URLs and the ZIP; on unless the owner turns it off.
+   */
+  shareAllowDownload?: boolean;
+  /**
+   * The shared link's password in clear (stored as a slow hash, never answered); null clears it.
+   */
+  sharePassword?: string | null;
 }
 
 // library-album.v1.json
@@ -611,6 +635,13 @@ export interface AlbumV1 {
    * The caller's role in the album: its owner, or a member it was shared with (absent in a shared link's view).
    */
   role?: "owner" | "contributor" | "viewer";
+  shareExpiresAt: string | null;
+  shareAllowDownload: boolean;
+  sharePasswordSet: boolean;
+  /**
+   * For the gateway only (never shown): changes with every new password, so unlock tokens and content URLs made under an older one stop opening; null while the link has no password.
+   */
+  shareKey: string | null;
 }
 
 // library-media-item-albums-request.v1.json
@@ -659,6 +690,11 @@ export interface SharedContentV1 {
    */
   userId: string;
   shareLocation: boolean;
+  shareAllowDownload: boolean;
+  /**
+   * null while the link has no password; else what an unlock token and the content URLs must be bound to.
+   */
+  shareKey: string | null;
 }
 
 // library-shared-items-request.v1.json
@@ -682,6 +718,32 @@ export interface SharedAlbumItemsV1 {
   userId: string;
   shareLocation: boolean;
   items: MediaItemV1[];
+  shareAllowDownload: boolean;
+  /**
+   * null while the link has no password; else what an unlock token and the content URLs must be bound to.
+   */
+  shareKey: string | null;
+}
+
+// library-shared-unlock-request.v1.json
+/**
+ * A visitor's password for a shared link.
+ */
+export interface UnlockSharedAlbumRequestV1 {
+  id: string;
+  password: string;
+}
+
+// library-shared-unlock.v1.json
+/**
+ * The password was right: the key the gateway binds its unlock token to.
+ */
+export interface SharedAlbumUnlockV1 {
+  /**
+   * The album's owner (whose features decide whether the link answers).
+   */
+  userId: string;
+  shareKey: string;
 }
 
 // media-changed.v1.json

@@ -23,6 +23,7 @@ import type { AdminCredentials } from './security/admin-credentials';
 import type { ApiKeyResolver } from './security/api-keys';
 import { authenticate } from './security/authenticate';
 import { RateLimiter } from './security/rate-limiter';
+import { UNLOCK_FAILURES_PER_MINUTE } from './routes/sharing';
 import { SharingAdmission } from './security/sharing-admission';
 import { DiskUsage } from './storage/disk-usage';
 import { UserQuotas } from './storage/user-quotas';
@@ -122,6 +123,7 @@ export function createApp(deps: AppDeps): express.Express {
     disk: new DiskUsage(() => deps.blobs.usage(), limits.diskUsageCacheMs),
     revocations: deps.tokens.revocations,
     revocationsReady: () => deps.tokens.revocations.ready,
+    unlockFailures: new RateLimiter({ limit: UNLOCK_FAILURES_PER_MINUTE }),
     sharingAdmission: new SharingAdmission({
       foundPerWindow: limits.sharingCallsPerMinute,
       missedPerWindow: limits.sharingMissesPerMinute,

@@ -35,6 +35,10 @@ const album: AlbumV1 = {
   description: 'June',
   shared: true,
   shareLocation: false,
+  shareExpiresAt: null,
+  shareAllowDownload: true,
+  sharePasswordSet: false,
+  shareKey: null,
   hidden: false,
   coverMediaItemId: item.id,
   coverMediaItem: item,
@@ -176,6 +180,29 @@ describe('presenting service answers as the API shows them', () => {
     expect(check(ownUrl, { sid: SID, uid: UID })).toBe(true);
   });
 
+  it("a password-protected link's URLs carry its key (signed); downloads off: no original even with locations shared", () => {
+    const key = '7e6d5c4b-3a29-4817-8f6e-5d4c3b2a1908';
+    const link = { shareLocation: true, shareAllowDownload: true, shareKey: key };
+    const shown = present.sharedMediaItem(item, album.id, link);
+    const url = new URL(shown.sourceUrl!);
+    expect(url.searchParams.get('sk')).toBe(key);
+    const [exp, sig] = [url.searchParams.get('exp') ?? undefined, url.searchParams.get('sig') ?? undefined];
+    expect(signer.verify(url.pathname, exp, sig, { share: album.id, key })).toBe(true);
+    // Neither without the key nor with another one (a new password).
+    expect(signer.verify(url.pathname, exp, sig, { share: album.id })).toBe(false);
+    expect(signer.verify(url.pathname, exp, sig, { share: album.id, key: thing.id })).toBe(false);
+    expect(present.sharedMediaItem(item, album.id, { ...link, shareAllowDownload: false }).sourceUrl).toBeNull();
+    const visitorAlbum = present.sharedAlbum({
+      ...album,
+      shareLocation: true,
+      shareExpiresAt: '2030-01-01T00:00:00.000Z',
+    });
+    expect(visitorAlbum).toMatchObject({ expiresAt: '2030-01-01T00:00:00.000Z', allowDownload: true });
+    expect(visitorAlbum).not.toHaveProperty('shareKey');
+    expect(present.sharedAlbum({ ...album, shareLocation: true, shareAllowDownload: false }).allowDownload).toBe(false);
+    expect(present.album({ ...album, shareKey: key, sharePasswordSet: true })).not.toHaveProperty('shareKey');
+  });
+
   it("a shared album's visitor shape: nothing of the owner, URLs signed for the album, no original while locations are hidden", () => {
     const motionId = '9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
     const hidden = {
@@ -233,7 +260,11 @@ describe('presenting service answers as the API shows them', () => {
       expect(url.searchParams.get('sid')).toBeNull();
     }
     // Locations shared: the original too, signed for the album.
-    const withOriginal = present.sharedMediaItem(item, album.id, true);
+    const withOriginal = present.sharedMediaItem(item, album.id, {
+      shareLocation: true,
+      shareAllowDownload: true,
+      shareKey: null,
+    });
     expect(new URL(withOriginal.sourceUrl!).searchParams.get('share')).toBe(album.id);
     expect(withOriginal).toMatchObject({ latitude: 48.85, longitude: 2.35 });
     expect(present.sharedAlbum({ ...album, coverMediaItemId: null, coverMediaItem: null }).coverMediaItem).toBeNull();

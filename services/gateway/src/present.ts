@@ -2,6 +2,7 @@ import type { AlbumV1, FaceV1, MediaItemV1, PersonV1, PlaceV1, ThingV1 } from '@
 import type { components } from '@trove/openapi';
 import { ContentUrls } from './content/content-urls';
 import type { RequestOrigin } from './content/content-urls';
+import type { ContentVariant } from './content/url-signer';
 import { schemaFields } from './openapi/schema-fields';
 
 type MediaItem = components['schemas']['MediaItem'];
@@ -19,6 +20,18 @@ export type NamesById = ReadonlyMap<string, string>;
 /** Media items by id, as the media service answered them (what it no longer has is missing). */
 export type MediaItemsById = ReadonlyMap<string, MediaItemV1>;
 
+/** What a shared album's visitors get depends on: the library's answer about the link. */
+export interface LinkAccess {
+  shareLocation: boolean;
+  shareAllowDownload: boolean;
+  shareKey: string | null;
+}
+
+/** Originals (and so the ZIP) only while the owner allows downloads and shares locations (an original keeps its GPS position). */
+export function downloadsAllowed(link: Pick<LinkAccess, 'shareLocation' | 'shareAllowDownload'>): boolean {
+  return link.shareLocation && link.shareAllowDownload;
+}
+
 /**
  * Service answers as the API shows them (the MediaItem, Album, Place, Thing and Person of openapi.yaml,
  * fields in its order): a media item's metadata flattened into it, internal fields (sha256, blob
@@ -34,7 +47,8 @@ export function presenter(req: RequestOrigin, urls: ContentUrls) {
    */
   const itemIn = (item: MediaItemV1, albumId?: string): MediaItem => {
     const scope = albumId !== undefined && item.userId !== caller ? albumId : undefined;
-    const url = (id: string, variant: 'original' | 'preview' | 'thumbnail') => signed(id, variant, undefined, scope);
+    const url = (id: string, variant: 'original' | 'preview' | 'thumbnail') =>
+      signed(id, variant, undefined, undefined, scope);
     // A Live Photo's still plays its motion part: that video's web-playable preview.
     const motion = {
       motionMediaItemId: item.motionMediaItemId ?? null,
@@ -61,24 +75,29 @@ export function presenter(req: RequestOrigin, urls: ContentUrls) {
     });
   /**
    * An item as a visitor of shared album `albumId` sees it: the SharedMediaItem fields only, its
-   * URLs signed for that album (checked when fetched), and no original unless the owner shares
-   * locations (an original keeps what the camera wrote into it). The library already left out
-   * the GPS position then.
+   * URLs signed for that album (checked when fetched; with the key of the link's password when it
+   * has one, so an <img> opens without a header), and no original unless the owner shares
+   * locations (an original keeps what the camera wrote into it) and allows downloads. The library
+   * already left out the GPS position when locations are not shared.
    */
-  const sharedMediaItem = (item: MediaItemV1, albumId: string, shareLocation: boolean): SharedMediaItem =>
-    schemaFields('SharedMediaItem', {
+  const sharedMediaItem = (item: MediaItemV1, albumId: string, link: LinkAccess): SharedMediaItem => {
+    const shareUrl = (id: string, variant: ContentVariant) => url(id, variant, albumId, link.shareKey);
+    return schemaFields('SharedMediaItem', {
       ...item,
       ...item.metadata,
-      sourceUrl: shareLocation ? url(item.id, 'original', albumId) : null,
-      previewUrl: url(item.id, 'preview', albumId),
-      thumbnailUrl: url(item.id, 'thumbnail', albumId),
-      motionUrl: item.motionMediaItemId ? url(item.motionMediaItemId, 'preview', albumId) : null,
+      sourceUrl: downloadsAllowed(link) ? shareUrl(item.id, 'original') : null,
+      previewUrl: shareUrl(item.id, 'preview'),
+      thumbnailUrl: shareUrl(item.id, 'thumbnail'),
+      motionUrl: item.motionMediaItemId ? shareUrl(item.motionMediaItemId, 'preview') : null,
     });
-  /** A shared album as its visitors see it: nothing of the owner. */
+  };
+  /** A shared album as its visitors see it: nothing of the owner, the link's expiry and whether they may download. */
   const sharedAlbum = (a: AlbumV1): SharedAlbum =>
     schemaFields('SharedAlbum', {
       ...a,
-      coverMediaItem: a.coverMediaItem ? sharedMediaItem(a.coverMediaItem, a.id, a.shareLocation) : null,
+      expiresAt: a.shareExpiresAt,
+      allowDownload: downloadsAllowed(a),
+      coverMediaItem: a.coverMediaItem ? sharedMediaItem(a.coverMediaItem, a.id, a) : null,
     });
   /** Explore answers cover ids: the cover is the item among `items`, or none (id null) when the media service no longer has it. */
   const withCover = <G extends { coverMediaItemId: string | null }>(group: G, items: MediaItemsById) => {

@@ -5,6 +5,7 @@ import {
   listAlbumMembersRpc,
   removeAlbumMemberRpc,
   checkSharedContentRpc,
+  unlockSharedAlbumRpc,
   createAlbumRpc,
   deleteAlbumRpc,
   getAlbumRpc,
@@ -39,5 +40,6 @@ export function libraryHandlers(albums: AlbumsService): AnyRpcHandler[] {
     rpcHandler(getSharedAlbumRpc, ({ id }) => albums.sharedAlbum(id)),
     rpcHandler(listSharedAlbumMediaItemsRpc, ({ id, page, limit }) => albums.sharedItems(id, page, limit)),
     rpcHandler(checkSharedContentRpc, ({ albumId, mediaItemId }) => albums.sharedContent(albumId, mediaItemId)),
+    rpcHandler(unlockSharedAlbumRpc, ({ id, password }) => albums.unlockShared(id, password)),
   ];
 }

@@ -4,6 +4,7 @@ import type { Logger } from '@trove/kit';
 import { ContentUrlSigner, MIN_SECRET_LENGTH } from './url-signer';
 import type { ContentVariant, UrlScope } from './url-signer';
 import type { Principal } from '../security/authenticate';
+import type { ShareTokens } from '../security/share-tokens';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID.test(v);
@@ -34,23 +35,30 @@ function ownScope(req: RequestOrigin): { sid: string; uid: string } {
  * absolute, under the gateway's public origin.
  */
 export class ContentUrls {
+  /** What unlocks a password-protected link (`X-Share-Token`), signed with the same secret. */
+  readonly shareTokens: ShareTokens;
+
   constructor(
     private readonly signer: ContentUrlSigner,
     /** Origin of the URLs (TROVE_PUBLIC_URL, no trailing slash); default: the request's own. */
     private readonly publicUrl?: string,
-  ) {}
+  ) {
+    this.shareTokens = signer.shareTokens();
+  }
 
   /**
-   * The content URL maker for answers to `req`; with `share`, URLs scoped to that shared album (checked
-   * when served); with `album`, the caller's URLs for another user's item in that album (checked too).
+   * The content URL maker for answers to `req`; with `share`, URLs scoped to that shared album (with `key`, the
+   * link's password key; checked when served); with `album`, the caller's URLs for another user's item in that album
+   * (checked too).
    */
   forRequest(
     req: RequestOrigin,
-  ): (mediaItemId: string, variant: ContentVariant, share?: string, album?: string) => string {
+  ): (mediaItemId: string, variant: ContentVariant, share?: string, key?: string | null, album?: string) => string {
     const base = this.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
     const own = ownScope(req);
-    return (mediaItemId, variant, share, album) => {
-      const scope: UrlScope = share !== undefined ? { share } : album !== undefined ? { ...own, album } : own;
+    return (mediaItemId, variant, share, key, album) => {
+      const scope: UrlScope =
+        share !== undefined ? { share, ...(key ? { key } : {}) } : album !== undefined ? { ...own, album } : own;
       return `${base}${this.signer.sign(mediaItemId, variant, scope)}`;
     };
   }
@@ -73,11 +81,13 @@ export class ContentUrls {
    * claim (made before owner URLs were bound to sessions) or with both is refused.
    */
   verify(req: Pick<Request, 'path' | 'query'>): false | SignedClaim {
-    const { exp, sig, share, sid, uid, album } = req.query;
+    const { exp, sig, share, sk, sid, uid, album } = req.query;
     if (typeof exp !== 'string' || typeof sig !== 'string') return false;
     let claim: SignedClaim;
-    if (share !== undefined && sid === undefined && uid === undefined && album === undefined && isUuid(share))
-      claim = { share };
+    if (share !== undefined && sid === undefined && uid === undefined && album === undefined && isUuid(share)) {
+      if (sk !== undefined && !isUuid(sk)) return false;
+      claim = sk === undefined ? { share } : { share, key: sk };
+    } else if (sk !== undefined) return false;
     else if (share === undefined && isUuid(sid) && isUuid(uid) && album === undefined) claim = { sid, uid };
     else if (share === undefined && isUuid(sid) && isUuid(uid) && isUuid(album)) claim = { sid, uid, album };
     else return false;

@@ -21,12 +21,15 @@ export async function ownerShares(features: FeatureSource, ownerId: string): Pro
  * - the album is shared and holds the item (for a Live Photo's motion part: its still), neither
  *   trashed nor hidden (the library, one indexed lookup), and belongs to the item's owner;
  * - the owner has the `sharing` feature;
+ * - the link has no password, or the URL carries the key of its current one (`sk`: made for a
+ *   visitor who unlocked it; a new password ends it);
+ * - no original while the owner turned downloads off;
  * - while the album hides locations, the bytes are not the original's: no original at all, and no
  *   video served as it was uploaded when it has a GPS position (derived files carry no metadata).
  */
 export async function checkSharedContent(
   deps: { bus: Bus; features: FeatureSource },
-  albumId: string,
+  { albumId, key }: { albumId: string; key: string | null },
   variant: ContentVariant,
   location: ContentLocationV1,
   mediaItemId: string,
@@ -42,6 +45,9 @@ export async function checkSharedContent(
   }
   if (shared.userId !== location.userId) throw gone();
   if (!(await ownerShares(deps.features, shared.userId))) throw gone();
+  // A link with a password: only URLs made for a visitor who unlocked it under the current one.
+  if (shared.shareKey !== null && shared.shareKey !== key) throw gone();
+  if (variant === 'original' && !shared.shareAllowDownload) throw gone();
   if (!shared.shareLocation && (variant === 'original' || (location.original !== false && location.located !== false)))
     throw gone();
 }

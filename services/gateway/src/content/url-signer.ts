@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { ShareTokens } from '../security/share-tokens';
 
 /** Shortest signing secret accepted (TROVE_URL_SIGNING_SECRET or its generated file). */
 export const MIN_SECRET_LENGTH = 32;
@@ -25,6 +26,11 @@ export class ContentUrlSigner {
     if (opts.secret.length < MIN_SECRET_LENGTH)
       throw new Error(`content URL signing secret must be at least ${MIN_SECRET_LENGTH} characters`);
     this.now = opts.now ?? (() => Date.now());
+  }
+
+  /** Unlock tokens of password-protected links, signed with this secret under their own prefix. */
+  shareTokens(): ShareTokens {
+    return new ShareTokens(this.opts.secret, undefined, this.now);
   }
 
   /** Path of an item's content call: `/v1/mediaItems/<id>/<variant>`. */
@@ -81,15 +87,17 @@ export class ContentUrlSigner {
 }
 
 /**
- * Whom a signed URL was made for: a visitor of one shared album, or one session (`sid`) of a user
- * (`uid`); with `album`, that user's view of an album they own or are a member of, for an item
- * that is not theirs (checked against the album at every serve).
+ * Whom a signed URL was made for: a visitor of one shared album (`key`: the link's password key, once unlocked), or
+ * one session (`sid`) of a user (`uid`); with `album`, that user's view of an album they own or are a member of, for
+ * an item that is not theirs (checked against the album at every serve).
  */
-export type UrlScope = { share: string } | { sid: string; uid: string; album?: string };
+export type UrlScope = { share: string; key?: string } | { sid: string; uid: string; album?: string };
 
 /** The claim as query parameters (the verifier takes only UUIDs, so nothing here needs escaping). */
 function scopeQuery(scope: UrlScope): string {
-  if ('share' in scope) return `share=${encodeURIComponent(scope.share)}`;
+  // `sk`: the key of the link's password, for a visitor who unlocked it (absent on links without one).
+  if ('share' in scope)
+    return `share=${encodeURIComponent(scope.share)}${scope.key ? `&sk=${encodeURIComponent(scope.key)}` : ''}`;
   const session = `sid=${encodeURIComponent(scope.sid)}&uid=${encodeURIComponent(scope.uid)}`;
   return scope.album === undefined ? session : `${session}&album=${encodeURIComponent(scope.album)}`;
 }

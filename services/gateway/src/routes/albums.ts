@@ -14,17 +14,23 @@ import {
   updateAlbumRpc,
 } from '@trove/proto-events';
 import { AppError, badRequest, notFound } from '@trove/kit';
-import type { Bus } from '@trove/kit';
+import type { BlobStore, Bus, Logger } from '@trove/kit';
 import type { AlbumV1 } from '@trove/proto-events';
+import { ownerOriginals } from '../content/album-originals';
+import { streamZip } from '../content/album-zip';
 import type { ContentUrls, RequestOrigin } from '../content/content-urls';
 import type { OperationRouter } from '../openapi/operation-router';
 import { schemaFields } from '../openapi/schema-fields';
 import { presenter } from '../present';
+import { requireUser } from '../security/authenticate';
 import { itemCalls, userAnswer, userCommand } from './user-calls';
 
 export interface AlbumRouteDeps {
   bus: Bus;
   contentUrls: ContentUrls;
+  /** The originals a ZIP streams. */
+  blobs: BlobStore;
+  log: Logger;
 }
 
 /**
@@ -94,6 +100,12 @@ export function albumRoutes(routes: OperationRouter, deps: AlbumRouteDeps): void
     )
     .handle('addAlbumMediaItems', item.command(addAlbumMediaItemsRpc, itemsInBody))
     .handle('removeAlbumMediaItems', item.command(removeAlbumMediaItemsRpc, itemsInBody));
+  // The album's originals as a ZIP, streamed (content/album-zip.ts); 404 before anything is sent.
+  routes.handle('downloadAlbum', async (req, res) => {
+    const { userId } = requireUser(res);
+    const album = await deps.bus.request(getAlbumRpc, { userId, id: req.params.id });
+    await streamZip(res, deps, `${album.name}.zip`, ownerOriginals(deps.bus, userId, album.id));
+  });
   routes.handle(
     'listMediaItemAlbums',
     userAnswer(async (req, userId) =>

@@ -69,7 +69,7 @@ export function mediaRoutes(routes: OperationRouter, deps: MediaRouteDeps): void
         id,
         variant,
       });
-      if (access.kind === 'shared') await checkSharedContent(deps, access.albumId, variant, location, id);
+      if (access.kind === 'shared') await checkSharedContent(deps, access, variant, location, id);
       if (access.kind === 'member') await checkMemberContent(deps, access.albumId, access.userId, location, id);
       const shared = access.kind === 'shared';
       await serveBlob(req, res, deps.blobs, deps.log, {

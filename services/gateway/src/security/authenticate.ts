@@ -19,10 +19,12 @@ import type { RateLimiter } from './rate-limiter';
 export type Principal =
   | ({ kind: 'user' } & AccessClaims)
   | { kind: 'admin' }
-  | ({ kind: 'signed' } & ({ share: string } | { sid: string; uid: string; album?: string }));
+  | ({ kind: 'signed' } & ({ share: string; key?: string } | { sid: string; uid: string; album?: string }));
 
 /** Checks a signed content URL (`exp` + `sig` + its `share`, or `sid` and `uid`, claim) against the request's path: false, or its claim. */
-export type SignedUrlCheck = (req: Request) => false | { share: string } | { sid: string; uid: string; album?: string };
+export type SignedUrlCheck = (
+  req: Request,
+) => false | { share: string; key?: string } | { sid: string; uid: string; album?: string };
 
 export interface AuthenticateDeps {
   operations: OperationMatcher;
@@ -158,7 +160,7 @@ export function requireUserOrSignature(res: Response): AccessClaims | undefined 
 export type ContentAccess =
   | { kind: 'user'; claims: AccessClaims }
   | { kind: 'signed' }
-  | { kind: 'shared'; albumId: string }
+  | { kind: 'shared'; albumId: string; key: string | null }
   /** A user's URL for another user's item in an album they own or are a member of: checked against the album. */
   | { kind: 'member'; albumId: string; userId: string };
 
@@ -166,7 +168,7 @@ export function contentAccess(res: Response): ContentAccess {
   const p = res.locals.auth as Principal | undefined;
   if (p?.kind === 'user') return { kind: 'user', claims: { userId: p.userId, sessionId: p.sessionId } };
   if (p?.kind === 'signed') {
-    if ('share' in p) return { kind: 'shared', albumId: p.share };
+    if ('share' in p) return { kind: 'shared', albumId: p.share, key: p.key ?? null };
     return p.album !== undefined ? { kind: 'member', albumId: p.album, userId: p.uid } : { kind: 'signed' };
   }
   throw unauthorized();

@@ -12,6 +12,14 @@ export interface AlbumDoc {
   shared: boolean;
   /** Visitors of the shared link see GPS positions (absent on albums from before the field: off). */
   shareLocation?: boolean;
+  /** When the shared link stops answering (absent or null: never). */
+  shareExpiresAt?: Date | null;
+  /** Visitors get originals and the ZIP (absent on albums from before the field: on). */
+  shareAllowDownload?: boolean;
+  /** The link's password as a slow hash (share-password.ts); absent or null: no password. */
+  sharePasswordHash?: string | null;
+  /** A fresh UUID with every new password: unlock tokens and visitors' URLs are bound to it. */
+  shareKey?: string | null;
   hidden: boolean;
   coverMediaItemId: string | null;
   /** Next membership sequence number: memberships keep the order they were added in. */
@@ -100,6 +108,10 @@ export function toAlbumV1(
     description: doc.description,
     shared: doc.shared,
     shareLocation: doc.shareLocation === true,
+    shareExpiresAt: doc.shareExpiresAt ? doc.shareExpiresAt.toISOString() : null,
+    shareAllowDownload: doc.shareAllowDownload !== false,
+    sharePasswordSet: Boolean(doc.sharePasswordHash),
+    shareKey: doc.sharePasswordHash ? (doc.shareKey ?? null) : null,
     hidden: doc.hidden,
     coverMediaItemId: cover?.id ?? null,
     coverMediaItem: cover,

@@ -11,6 +11,10 @@ export interface AlbumFields {
   description: string | null;
   shared: boolean;
   shareLocation: boolean;
+  shareExpiresAt?: Date | null;
+  shareAllowDownload?: boolean;
+  sharePasswordHash?: string | null;
+  shareKey?: string | null;
   hidden: boolean;
 }
 
@@ -19,6 +23,10 @@ export interface AlbumChanges {
   description?: string | null;
   shared?: boolean;
   shareLocation?: boolean;
+  shareExpiresAt?: Date | null;
+  shareAllowDownload?: boolean;
+  sharePasswordHash?: string | null;
+  shareKey?: string | null;
   hidden?: boolean;
   coverMediaItemId?: string | null;
 }

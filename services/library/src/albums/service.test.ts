@@ -51,6 +51,10 @@ describe('albums (cover, counts, sharing) on the embedded store and a fake media
       description: 'coast',
       shared: false,
       shareLocation: false,
+      shareExpiresAt: null,
+      shareAllowDownload: true,
+      sharePasswordSet: false,
+      shareKey: null,
       hidden: false,
       coverMediaItemId: null,
       coverMediaItem: null,
@@ -259,6 +263,69 @@ describe('albums (cover, counts, sharing) on the embedded store and a fake media
       await albums.itemChanged(alice, id);
     };
 
+    describe('link settings (expiry, download switch, password)', () => {
+      const clock = { now: new Date('2030-01-01T00:00:00Z') };
+      beforeEach(() => {
+        albums = new AlbumsService(repo, media, () => clock.now);
+        clock.now = new Date('2030-01-01T00:00:00Z');
+      });
+
+      it('answers until its expiry, then 404 everywhere (album, items, content), and again once cleared', async () => {
+        const x = media.add(alice);
+        const album = await create('e', { shared: true, shareExpiresAt: '2030-01-01T00:01:00Z' });
+        await albums.addItems(alice, album.id, [x.id]);
+        expect((await albums.get(alice, album.id)).shareExpiresAt).toBe('2030-01-01T00:01:00.000Z');
+        expect((await albums.sharedAlbum(album.id)).id).toBe(album.id);
+        clock.now = new Date('2030-01-01T00:01:00Z');
+        await expect(albums.sharedAlbum(album.id)).rejects.toMatchObject(sharedNf);
+        await expect(albums.sharedItems(album.id, 1, 10)).rejects.toMatchObject(sharedNf);
+        await expect(albums.sharedContent(album.id, x.id)).rejects.toMatchObject(sharedNf);
+        // The owner still sees the album; clearing the expiry opens the link again.
+        expect((await albums.get(alice, album.id)).id).toBe(album.id);
+        await albums.update({ userId: alice, id: album.id, shareExpiresAt: null });
+        expect((await albums.sharedContent(album.id, x.id)).userId).toBe(alice);
+      });
+
+      it('answers the download switch to the gateway (on by default)', async () => {
+        const x = media.add(alice);
+        const album = await create('d', { shared: true });
+        await albums.addItems(alice, album.id, [x.id]);
+        expect((await albums.sharedContent(album.id, x.id)).shareAllowDownload).toBe(true);
+        await albums.update({ userId: alice, id: album.id, shareAllowDownload: false });
+        expect((await albums.get(alice, album.id)).shareAllowDownload).toBe(false);
+        expect((await albums.sharedItems(album.id, 1, 10)).shareAllowDownload).toBe(false);
+        expect((await albums.sharedContent(album.id, x.id)).shareAllowDownload).toBe(false);
+      });
+
+      it('keeps only a slow hash of the password, unlocks with it, and a new password changes the key', async () => {
+        const album = await create('p', { shared: true, sharePassword: 'grandma-2030' });
+        const stored = await repo.getById(album.id);
+        expect(stored?.sharePasswordHash).toMatch(/^scrypt\$32768\$8\$3\$/);
+        expect(JSON.stringify(stored)).not.toContain('grandma-2030');
+        expect(album.sharePasswordSet).toBe(true);
+        const { shareKey } = await albums.unlockShared(album.id, 'grandma-2030');
+        expect((await albums.sharedItems(album.id, 1, 10)).shareKey).toBe(shareKey);
+        await expect(albums.unlockShared(album.id, 'grandma-2031')).rejects.toMatchObject({
+          code: 'UNAUTHORIZED',
+          message: 'wrong password',
+        });
+        // The same password set again still makes a new key: tokens made before stop.
+        await albums.update({ userId: alice, id: album.id, sharePassword: 'grandma-2030' });
+        const again = await albums.unlockShared(album.id, 'grandma-2030');
+        expect(again.shareKey).not.toBe(shareKey);
+        // Cleared: no key, nothing to unlock.
+        await albums.update({ userId: alice, id: album.id, sharePassword: null });
+        expect((await albums.get(alice, album.id)).sharePasswordSet).toBe(false);
+        expect((await albums.sharedItems(album.id, 1, 10)).shareKey).toBeNull();
+        await expect(albums.unlockShared(album.id, 'grandma-2030')).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+      });
+
+      it('does not unlock a link that does not answer', async () => {
+        const album = await create('u', { shared: false, sharePassword: 'pw' });
+        await expect(albums.unlockShared(album.id, 'pw')).rejects.toMatchObject(sharedNf);
+      });
+    });
+
     it('answers only while the album is shared, and not once deleted', async () => {
       const album = await create('s', { shared: true });
       expect((await albums.sharedAlbum(album.id)).id).toBe(album.id);
@@ -266,7 +333,13 @@ describe('albums (cover, counts, sharing) on the embedded store and a fake media
       await expect(albums.sharedAlbum(album.id)).rejects.toMatchObject(sharedNf);
       await expect(albums.sharedItems(album.id, 1, 10)).rejects.toMatchObject(sharedNf);
       await albums.update({ userId: alice, id: album.id, shared: true });
-      expect(await albums.sharedItems(album.id, 1, 10)).toEqual({ userId: alice, shareLocation: false, items: [] });
+      expect(await albums.sharedItems(album.id, 1, 10)).toEqual({
+        userId: alice,
+        shareLocation: false,
+        shareAllowDownload: true,
+        shareKey: null,
+        items: [],
+      });
       await albums.delete(alice, album.id);
       await expect(albums.sharedAlbum(album.id)).rejects.toMatchObject(sharedNf);
       await expect(albums.sharedAlbum(randomUUID())).rejects.toMatchObject(sharedNf);
@@ -339,7 +412,12 @@ describe('albums (cover, counts, sharing) on the embedded store and a fake media
       const album = await create('s', { shared: true });
       const [x, y, outside] = [media.add(alice), media.add(alice), media.add(alice)];
       await albums.addItems(alice, album.id, [x.id, y.id]);
-      expect(await albums.sharedContent(album.id, x.id)).toEqual({ userId: alice, shareLocation: false });
+      expect(await albums.sharedContent(album.id, x.id)).toEqual({
+        userId: alice,
+        shareLocation: false,
+        shareAllowDownload: true,
+        shareKey: null,
+      });
       await expect(albums.sharedContent(album.id, outside.id)).rejects.toMatchObject(sharedNf);
       await setHidden(x.id, true);
       await expect(albums.sharedContent(album.id, x.id)).rejects.toMatchObject(sharedNf);
@@ -347,7 +425,7 @@ describe('albums (cover, counts, sharing) on the embedded store and a fake media
       await expect(albums.sharedContent(album.id, y.id)).rejects.toMatchObject(sharedNf);
       await restore(y.id);
       await albums.update({ userId: alice, id: album.id, shareLocation: true });
-      expect(await albums.sharedContent(album.id, y.id)).toEqual({ userId: alice, shareLocation: true });
+      expect(await albums.sharedContent(album.id, y.id)).toMatchObject({ userId: alice, shareLocation: true });
       await albums.removeItems(alice, album.id, [y.id]);
       await expect(albums.sharedContent(album.id, y.id)).rejects.toMatchObject(sharedNf);
       await albums.addItems(alice, album.id, [y.id]);

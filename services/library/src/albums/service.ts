@@ -9,9 +9,11 @@ import type {
   SharedContentV1,
   UpdateAlbumRequestV1,
 } from '@trove/proto-events';
+import { randomUUID } from 'node:crypto';
 import { AppError, badRequest, notFound } from '@trove/kit';
 import type { MediaDirectory } from '../ports/media';
 import { toAlbumV1 } from './document';
+import { hashSharePassword, verifySharePassword } from './share-password';
 import type { AlbumDoc, AlbumMemberDoc, MembershipDoc } from './document';
 import type { AlbumChanges, AlbumsRepository } from './repository';
 
@@ -32,6 +34,29 @@ function toMemberV1(m: AlbumMemberDoc): AlbumMemberV1 {
   return { userId: m.userId, role: m.role, addedAt: m.addedAt.toISOString() };
 }
 
+export const wrongSharePassword = () => new AppError('UNAUTHORIZED', 'wrong password');
+
+/** The link settings of a create or update request as stored: the password hashed, with a fresh key. */
+async function linkSettings(req: {
+  shareExpiresAt?: string | null;
+  shareAllowDownload?: boolean;
+  sharePassword?: string | null;
+}): Promise<Pick<AlbumChanges, 'shareExpiresAt' | 'shareAllowDownload' | 'sharePasswordHash' | 'shareKey'>> {
+  const settings: Pick<AlbumChanges, 'shareExpiresAt' | 'shareAllowDownload' | 'sharePasswordHash' | 'shareKey'> = {};
+  if (req.shareExpiresAt !== undefined)
+    settings.shareExpiresAt = req.shareExpiresAt === null ? null : new Date(req.shareExpiresAt);
+  if (req.shareAllowDownload !== undefined) settings.shareAllowDownload = req.shareAllowDownload;
+  if (req.sharePassword === null) {
+    settings.sharePasswordHash = null;
+    settings.shareKey = null;
+  } else if (req.sharePassword !== undefined) {
+    // A new key with every new password (even the same one again): older tokens and URLs stop.
+    settings.sharePasswordHash = await hashSharePassword(req.sharePassword);
+    settings.shareKey = randomUUID();
+  }
+  return settings;
+}
+
 /**
  * How many of an album's first items are asked for when composing its cover: the first one may
  * already be in the trash (or purged) while the media event is still on its way.
@@ -47,6 +72,16 @@ function unique(ids: string[]): string[] {
 /** The item as a visitor sees it when the owner has not shared locations: no GPS position. */
 function withoutLocation(item: MediaItemV1): MediaItemV1 {
   return { ...item, metadata: { ...item.metadata, latitude: null, longitude: null } };
+}
+
+/** What the gateway needs to let a visitor in: the owner, and the link's settings. */
+function linkAccess(album: AlbumDoc): SharedContentV1 {
+  return {
+    userId: album.userId,
+    shareLocation: album.shareLocation === true,
+    shareAllowDownload: album.shareAllowDownload !== false,
+    shareKey: album.sharePasswordHash ? (album.shareKey ?? null) : null,
+  };
 }
 
 /**
@@ -80,6 +115,9 @@ export class AlbumsService {
       description: req.description ?? null,
       shared: req.shared ?? false,
       shareLocation: req.shareLocation ?? false,
+      shareAllowDownload: true,
+      shareExpiresAt: null,
+      ...(await linkSettings(req)),
       hidden: req.hidden ?? false,
     };
     let cover: { mediaItemId: string; trashed: boolean; hidden: boolean; stateAt: Date } | undefined;
@@ -137,7 +175,7 @@ export class AlbumsService {
   async update(req: UpdateAlbumRequestV1): Promise<void> {
     const { userId, id } = req;
     await this.ownerAccess(userId, id);
-    const changes: AlbumChanges = {};
+    const changes: AlbumChanges = await linkSettings(req);
     if (req.name !== undefined) changes.name = req.name;
     if (req.description !== undefined) changes.description = req.description;
     if (req.shared !== undefined) changes.shared = req.shared;
@@ -294,7 +332,13 @@ export class AlbumsService {
     });
     const membership = await this.repo.viewableMember(albumId, userId, mediaItemId);
     if (!membership) throw mediaItemNotFound();
-    return { userId: membership.userId, shareLocation: album.shareLocation === true };
+    // A member is no link visitor: the link's download switch and password do not apply to them.
+    return {
+      userId: membership.userId,
+      shareLocation: album.shareLocation === true,
+      shareAllowDownload: true,
+      shareKey: null,
+    };
   }
 
   // ---- what happens elsewhere: media items trashed, restored, purged; users deleted ------------
@@ -351,6 +395,8 @@ export class AlbumsService {
   private async sharedAlbumDoc(id: string): Promise<AlbumDoc> {
     const album = await this.repo.getById(id);
     if (!album || !album.shared) throw sharedLinkNotFound();
+    // Past its expiry a link is as if it were not shared (its content URLs ask here too).
+    if (album.shareExpiresAt && album.shareExpiresAt.getTime() <= this.now().getTime()) throw sharedLinkNotFound();
     return album;
   }
 
@@ -381,7 +427,7 @@ export class AlbumsService {
       album,
       members.map((m) => m.mediaItemId),
     );
-    return { userId: album.userId, shareLocation: album.shareLocation === true, items };
+    return { ...linkAccess(album), items };
   }
 
   /**
@@ -393,7 +439,19 @@ export class AlbumsService {
   async sharedContent(albumId: string, mediaItemId: string): Promise<SharedContentV1> {
     const album = await this.sharedAlbumDoc(albumId);
     if (!(await this.repo.isSharedMember(album._id, mediaItemId))) throw sharedLinkNotFound();
-    return { userId: album.userId, shareLocation: album.shareLocation === true };
+    return linkAccess(album);
+  }
+
+  /**
+   * A visitor's password for the link: answers the key the gateway binds its unlock token to.
+   * Wrong → 401 `wrong password` (the gateway counts failures per visitor); a link without a
+   * password → 400; a link that does not answer → 404.
+   */
+  async unlockShared(id: string, password: string): Promise<{ userId: string; shareKey: string }> {
+    const album = await this.sharedAlbumDoc(id);
+    if (!album.sharePasswordHash || !album.shareKey) throw badRequest('this link has no password');
+    if (!(await verifySharePassword(password, album.sharePasswordHash))) throw wrongSharePassword();
+    return { userId: album.userId, shareKey: album.shareKey };
   }
 
   /**
