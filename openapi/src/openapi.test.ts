@@ -418,7 +418,7 @@ describe('openapi.yaml', () => {
           .filter((x) => x.in === 'query')
           .map((x) => x.name)
           .sort(),
-      ).toEqual(['exp', 'share', 'sid', 'sig', 'uid']);
+      ).toEqual(['album', 'exp', 'share', 'sid', 'sig', 'sk', 'uid']);
       expect(
         params
           .filter((x) => x.in === 'header')

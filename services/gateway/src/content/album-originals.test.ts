@@ -5,8 +5,10 @@ import { ownerOriginals, visitorOriginals } from './album-originals';
 
 const owner = randomUUID();
 const album = randomUUID();
-const still = { id: randomUUID(), motionMediaItemId: randomUUID(), filename: 'IMG_7.HEIC' };
-const plain = { id: randomUUID(), motionMediaItemId: null, filename: 'IMG_8.jpg' };
+const contributor = randomUUID();
+const still = { id: randomUUID(), userId: owner, motionMediaItemId: randomUUID(), filename: 'IMG_7.HEIC' };
+/** Added to the album by a member who contributes: it stays theirs. */
+const plain = { id: randomUUID(), userId: contributor, motionMediaItemId: null, filename: 'IMG_8.jpg' };
 const files: Record<string, string> = {
   [still.id]: 'IMG_7.HEIC',
   [still.motionMediaItemId]: 'IMG_7.MOV',
@@ -49,8 +51,13 @@ describe("an album ZIP's entries", () => {
       ['IMG_8.jpg', `k/${plain.id}`],
     ]);
     expect(entries[0]!.mtime?.toISOString()).toBe('2024-06-24T18:15:12.000Z');
-    // Every call scoped to the owner; one page (fewer than a full page answered).
-    expect(calls.every((c) => c.endsWith(owner))).toBe(true);
+    // The list asked as the caller, each location as the item's own user; one page (fewer than a full page answered).
+    expect(calls).toEqual([
+      `${listAlbumMediaItemsRpc.subject} ${owner}`,
+      `${locateContentRpc.subject} ${owner}`,
+      `${locateContentRpc.subject} ${owner}`,
+      `${locateContentRpc.subject} ${contributor}`,
+    ]);
   });
 
   it("a visitor's: numbered with the original's extension, the motion part included", async () => {

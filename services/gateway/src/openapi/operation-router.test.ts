@@ -66,12 +66,13 @@ describe('operation router', () => {
   it('routes by the method and path openapi.yaml declares for the operation', async () => {
     const other = '5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d';
     expect(await call('GET', `/v1/albums/${other}`)).toEqual({ status: 200, body: { id: [other, 'string'] } });
-    // Body defaults are filled in too (AlbumRequest's shareLocation and hidden).
+    // Body defaults are filled in too (AlbumRequest's shareLocation, shareAllowDownload and hidden).
     expect(await call('POST', '/v1/albums', { name: 'Trip', shared: true })).toEqual({
       status: 201,
       body: {
         name: ['Trip', 'string'],
         shared: [true, 'boolean'],
+        shareAllowDownload: [true, 'boolean'],
         shareLocation: [false, 'boolean'],
         hidden: [false, 'boolean'],
       },

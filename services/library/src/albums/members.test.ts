@@ -114,7 +114,12 @@ describe('albums shared with members (viewer, contributor) on the embedded store
     expect(await ids(contributor)).toEqual([shown.id, contributorsHidden.id]);
     expect((await albums.get(viewer, albumId)).mediaItemsCount).toBe(1);
     // Content: the same rule, answering the item's owner.
-    expect(await albums.memberContent(viewer, albumId, shown.id)).toEqual({ userId: owner, shareLocation: false });
+    expect(await albums.memberContent(viewer, albumId, shown.id)).toEqual({
+      userId: owner,
+      shareLocation: false,
+      shareAllowDownload: true,
+      shareKey: null,
+    });
     expect(await outcome(albums.memberContent(viewer, albumId, hidden.id))).toBe('NOT_FOUND');
     expect(await outcome(albums.memberContent(viewer, albumId, trashed.id))).toBe('NOT_FOUND');
     expect(await albums.memberContent(owner, albumId, contributorsHidden.id).catch(() => 'gone')).toBe('gone');
