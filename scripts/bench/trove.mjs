@@ -17,6 +17,7 @@ export async function troveVsClient(stack, files, dir, parallel, rounds) {
   await mkdir(folder);
   for (const f of files) await writeFile(join(folder, f.name), f.data);
   const ratios = [];
+  const times = { client: [], trove: [] };
   for (let r = 0; r < rounds; r++) {
     const client = await newUser(stack, `trove-client-${r}`);
     const cli = await newUser(stack, `trove-cli-${r}`);
@@ -46,6 +47,8 @@ export async function troveVsClient(stack, files, dir, parallel, rounds) {
     const took = {};
     for (const side of order) took[side] = await sides[side]();
     ratios.push(took.client / took.trove);
+    times.client.push(took.client);
+    times.trove.push(took.trove);
   }
-  return { ratio: median(ratios), ratios };
+  return { ratio: median(ratios), ratios, ...times };
 }
