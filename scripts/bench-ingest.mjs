@@ -18,7 +18,7 @@
 //          --upload-parallel N (default 4), --upload-rounds N (default 20),
 //          --ingest-photos N (default 20: the first N photos, for the ingest runs),
 //          --explore-photos N (default 10: the first N, for the runs with explore),
-//          --big-upload-mib N (default 2048; 0 skips it), --trove-rounds N (default 5),
+//          --big-upload-mib N (default 2048; 0 skips it), --trove-rounds N (default 5), --trove-files N (default 160),
 //          --only upload|ingest|trove (trove: `trove upload` vs the bench client alone, on a stack of its own),
 //          --no-explore (the ingest part without its explore runs: ingest_vs_baseline and the worker's RSS only).
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -63,6 +63,8 @@ const UPLOAD_ROUNDS = Number(args['upload-rounds'] ?? 20);
 const BIG_UPLOAD_MIB = Number(args['big-upload-mib'] ?? 2048);
 // `trove upload` against this client: rounds of the same files (a process start and a hashing pass each).
 const CLI_ROUNDS = Number(args['trove-rounds'] ?? 5);
+// …on this many files (the photos, then distinct copies of them: see bench/trove.mjs).
+const CLI_FILES = Number(args['trove-files'] ?? 160);
 const ONLY = args.only;
 const EXPLORE = !('no-explore' in args);
 
@@ -243,9 +245,9 @@ async function uploadBench(stack, files, dir, bytes, diskSeconds) {
 /** `trove upload` against this process's client (bench/trove.mjs); alone with `--only trove`. */
 async function troveBench(stack, files, dir) {
   log(`upload: trove upload vs the bench client, ${CLI_ROUNDS} rounds…`);
-  const trove = await troveVsClient(stack, files, dir, UPLOAD_PARALLEL, CLI_ROUNDS);
+  const trove = await troveVsClient(stack, files, dir, UPLOAD_PARALLEL, CLI_ROUNDS, CLI_FILES);
   console.log(
-    `  trove upload (walk, sha256, exist, upload; its own process) vs this client, ${files.length} files, per round: ${trove.ratios.map((v) => v.toFixed(2)).join(', ')}`,
+    `  trove upload (walk, sha256, exist, upload; its own process) vs this client, ${CLI_FILES} files, per round: ${trove.ratios.map((v) => v.toFixed(2)).join(', ')}`,
   );
   console.log(
     `  seconds per round, client: ${trove.client.map((v) => v.toFixed(2)).join(', ')}; trove: ${trove.trove.map((v) => v.toFixed(2)).join(', ')}`,
