@@ -97,6 +97,42 @@ describe('upload', () => {
     expect(library.uploads).toBe(30);
   });
 
+  it('uploads while later batches are hashed and asked about, never more at once than --concurrency, each file once', async () => {
+    for (let i = 0; i < 40; i++) await put(`p/${String(i).padStart(2, '0')}.jpg`, `photo ${i}`);
+    const library = new MemoryLibrary();
+    const events: string[] = [];
+    let running = 0;
+    let most = 0;
+    const sent: string[] = [];
+    const { existing, upload: send } = library;
+    library.existing = async (sha256) => {
+      events.push('exist');
+      return existing.call(library, sha256);
+    };
+    library.upload = async (source, onBytes) => {
+      events.push('upload');
+      most = Math.max(most, ++running);
+      await new Promise((r) => setTimeout(r, 2));
+      try {
+        sent.push(source.name);
+        return await send.call(library, source, onBytes);
+      } finally {
+        running--;
+      }
+    };
+    expect(await upload([root], library, new Recorder(), { concurrency: 3 })).toEqual({
+      uploaded: 40,
+      skipped: 0,
+      failed: 0,
+    });
+    // Batches of 8, 16, then the rest: the first uploads go before the later batches are asked about.
+    expect(library.existCalls).toEqual([8, 16, 16]);
+    expect(events.indexOf('upload')).toBeLessThan(events.lastIndexOf('exist'));
+    expect(most).toBeLessThanOrEqual(3);
+    expect(new Set(sent).size).toBe(40);
+    expect(sent).toHaveLength(40);
+  });
+
   it('sends the same content once when two files hold it', async () => {
     await put('x/one.jpg', 'same');
     await put('y/two.jpg', 'same');
