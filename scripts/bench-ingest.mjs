@@ -18,7 +18,8 @@
 //          --upload-parallel N (default 4), --upload-rounds N (default 20),
 //          --ingest-photos N (default 20: the first N photos, for the ingest runs),
 //          --explore-photos N (default 10: the first N, for the runs with explore),
-//          --big-upload-mib N (default 2048; 0 skips it), --trove-rounds N (default 5), --only upload|ingest,
+//          --big-upload-mib N (default 2048; 0 skips it), --trove-rounds N (default 5), --trove-files N (default 160),
+//          --only upload|ingest|trove (trove: `trove upload` vs the bench client alone, on a stack of its own),
 //          --no-explore (the ingest part without its explore runs: ingest_vs_baseline and the worker's RSS only).
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { mkdir, mkdtemp, open, readdir, rm } from 'node:fs/promises';
@@ -62,6 +63,8 @@ const UPLOAD_ROUNDS = Number(args['upload-rounds'] ?? 20);
 const BIG_UPLOAD_MIB = Number(args['big-upload-mib'] ?? 2048);
 // `trove upload` against this client: rounds of the same files (a process start and a hashing pass each).
 const CLI_ROUNDS = Number(args['trove-rounds'] ?? 5);
+// …on this many files (the photos, then distinct copies of them: see bench/trove.mjs).
+const CLI_FILES = Number(args['trove-files'] ?? 160);
 const ONLY = args.only;
 const EXPLORE = !('no-explore' in args);
 
@@ -232,15 +235,24 @@ async function uploadBench(stack, files, dir, bytes, diskSeconds) {
       `  one ${BIG_UPLOAD_MIB} MiB upload: ${((BIG_UPLOAD_MIB * 1024 * 1024) / MB / big.seconds).toFixed(1)} MB/s, gateway resident memory +${big.growthMiB.toFixed(1)} MiB`,
     );
   }
-  log('upload: trove upload vs the bench client…');
-  const trove = await troveVsClient(stack, files, dir, UPLOAD_PARALLEL, CLI_ROUNDS);
-  console.log(
-    `  trove upload (walk, sha256, exist, upload; its own process) vs this client, per round: ${trove.ratios.map((v) => v.toFixed(2)).join(', ')}`,
-  );
+  const trove = await troveBench(stack, files, dir);
   ratio('upload_vs_minimal_server', median(vsReference));
   ratio('upload_vs_disk_write', median(rounds.map((r) => diskSeconds / r.gateway)));
   if (big) ratio('upload_gateway_rss_growth_mib', big.growthMiB, 1);
   ratio('trove_upload_vs_bench_client', trove.ratio);
+}
+
+/** `trove upload` against this process's client (bench/trove.mjs); alone with `--only trove`. */
+async function troveBench(stack, files, dir) {
+  log(`upload: trove upload vs the bench client, ${CLI_ROUNDS} rounds…`);
+  const trove = await troveVsClient(stack, files, dir, UPLOAD_PARALLEL, CLI_ROUNDS, CLI_FILES);
+  console.log(
+    `  trove upload (walk, sha256, exist, upload; its own process) vs this client, ${CLI_FILES} files, per round: ${trove.ratios.map((v) => v.toFixed(2)).join(', ')}`,
+  );
+  console.log(
+    `  seconds per round, client: ${trove.client.map((v) => v.toFixed(2)).join(', ')}; trove: ${trove.trove.map((v) => v.toFixed(2)).join(', ')}`,
+  );
+  return trove;
 }
 
 async function ingestBench(stack, allFiles) {
@@ -349,7 +361,7 @@ try {
     `machine: ${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB RAM, Node ${process.version}`,
   );
   log('disk write…');
-  const diskSeconds = await diskWrite(files, dir);
+  const diskSeconds = ONLY === 'trove' ? 0 : await diskWrite(files, dir);
 
   // A stack of its own for each part: the upload part's items must not wait in the ingest part's queue.
   const withStack = async (fn) => {
@@ -371,8 +383,14 @@ try {
       await stack.stop();
     }
   };
-  if (ONLY !== 'ingest') await withStack((stack) => uploadBench(stack, files, dir, bytes, diskSeconds));
-  if (ONLY !== 'upload') await withStack((stack) => ingestBench(stack, files.slice(0, INGEST_PHOTOS)));
+  if (ONLY === 'trove') {
+    await withStack(async (stack) =>
+      ratio('trove_upload_vs_bench_client', (await troveBench(stack, files, dir)).ratio),
+    );
+  } else {
+    if (ONLY !== 'ingest') await withStack((stack) => uploadBench(stack, files, dir, bytes, diskSeconds));
+    if (ONLY !== 'upload') await withStack((stack) => ingestBench(stack, files.slice(0, INGEST_PHOTOS)));
+  }
   log(`done in ${seconds(started).toFixed(0)} s`);
 } finally {
   await rm(dir, { recursive: true, force: true });

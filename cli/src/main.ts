@@ -7,10 +7,10 @@ import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { TroveApi } from './api';
 import { loadConfig } from './config';
-import { askCredentials, login } from './login';
 import { BarReporter, JsonReporter, PlainReporter } from './report';
 import type { Reporter } from './report';
-import { importTakeout } from './takeout/import';
+import type * as Login from './login';
+import type * as Takeout from './takeout/import';
 import { upload } from './upload';
 import type { UploadOptions, UploadSummary } from './upload';
 
@@ -83,6 +83,8 @@ async function sending(
   }
 }
 
+// Lazily: the login and Takeout modules (zip reading, sidecars, readline) are loaded by their commands only, so that
+// `trove upload`'s start (a share of a small upload's time) does not pay for them.
 export function program(): Command {
   const cli = new Command('trove')
     .description('Bring photos and videos into a Trove library from the command line.')
@@ -97,6 +99,8 @@ export function program(): Command {
     .requiredOption('--server <url>', 'the Trove server, e.g. https://photos.example.org')
     .action((opts: { server: string }) =>
       run(async () => {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports -- see lazily below
+        const { askCredentials, login } = require('./login') as typeof Login;
         const credentials = await askCredentials({ input: process.stdin, output: process.stderr });
         const { file, keyName } = await login(opts.server, credentials);
         process.stdout.write(`logged in: API key "${keyName}" kept in ${file}\n`);
@@ -136,7 +140,13 @@ export function program(): Command {
     .option('--dry-run', 'read, hash and ask the server, but send nothing')
     .option('--json', 'one JSON object per line instead of text')
     .action((paths: string[], opts: SendOptions) =>
-      run(() => sending(opts, (api, reporter, options) => importTakeout(paths, api, reporter, options))),
+      run(() =>
+        sending(opts, (api, reporter, options) => {
+          // eslint-disable-next-line @typescript-eslint/no-require-imports -- see lazily below
+          const { importTakeout } = require('./takeout/import') as typeof Takeout;
+          return importTakeout(paths, api, reporter, options);
+        }),
+      ),
     );
 
   return cli;

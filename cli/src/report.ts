@@ -3,8 +3,8 @@
  * it), one plain line per file otherwise (a log, a pipe), or one JSON object per line with `--json`. The last line is
  * the summary in every case: `N uploaded, N skipped, N failed` (with `--json`, the same three numbers as an object).
  */
-import { MultiBar, Presets } from 'cli-progress';
-import type { SingleBar } from 'cli-progress';
+import type { MultiBar, SingleBar } from 'cli-progress';
+import type * as CliProgress from 'cli-progress';
 
 /** `new`: not in the library, and not sent (`--dry-run`). */
 const foundLine = (files: number, bytes: number, leftOut: Record<string, number>): string =>
@@ -88,7 +88,10 @@ export class JsonReporter implements Reporter {
 
 /** The progress bar: its value is bytes done (sent, or passed over), so the rate and ETA are in bytes. */
 export class BarReporter implements Reporter {
-  private readonly multi = new MultiBar(
+  // cli-progress is loaded only on a terminal: a piped or logged run does not pay for it at start.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use
+  private readonly progress = require('cli-progress') as typeof CliProgress;
+  private readonly multi: MultiBar = new this.progress.MultiBar(
     {
       format:
         ' {bar} {percentage}% | {files}/{totalFiles} files | {doneBytes}/{totalBytes} | {rate}/s | ETA {eta_formatted}',
@@ -98,7 +101,7 @@ export class BarReporter implements Reporter {
       fps: 5,
       barsize: 20,
     },
-    Presets.shades_classic,
+    this.progress.Presets.shades_classic,
   );
   private bar?: SingleBar;
   private files = 0;

@@ -83,7 +83,7 @@ describe('upload', () => {
     expect(first).toEqual({ uploaded: 7, skipped: 0, failed: 0 });
     expect(library.existCalls).toEqual([3, 3, 1]);
 
-    // By default a small first batch (sending starts early), then up to 1,000 a call.
+    // By default a small first batch (sending starts early), then each twice the one before, up to 1,000 a call.
     for (let i = 7; i < 30; i++) await put(`c/${i}.jpg`, `photo ${i}`);
     library.existCalls.length = 0;
     expect(await upload([root], library, new Recorder(), { concurrency: 2 })).toEqual({
@@ -91,7 +91,7 @@ describe('upload', () => {
       skipped: 7,
       failed: 0,
     });
-    expect(library.existCalls).toEqual([8, 22]);
+    expect(library.existCalls).toEqual([8, 16, 6]);
 
     const again = await upload([root], library, new Recorder(), { concurrency: 3 });
     expect(again).toEqual({ uploaded: 0, skipped: 30, failed: 0 });
@@ -124,6 +124,42 @@ describe('upload', () => {
     });
     // Read once each, to be sent (never to be hashed), in the items' order.
     expect(opened).toEqual(['1.jpg', '3.jpg', '4.jpg']);
+  });
+
+  it('uploads while later batches are hashed and asked about, never more at once than --concurrency, each file once', async () => {
+    for (let i = 0; i < 40; i++) await put(`p/${String(i).padStart(2, '0')}.jpg`, `photo ${i}`);
+    const library = new MemoryLibrary();
+    const events: string[] = [];
+    let running = 0;
+    let most = 0;
+    const sent: string[] = [];
+    const { existing, upload: send } = library;
+    library.existing = async (sha256) => {
+      events.push('exist');
+      return existing.call(library, sha256);
+    };
+    library.upload = async (source, onBytes) => {
+      events.push('upload');
+      most = Math.max(most, ++running);
+      await new Promise((r) => setTimeout(r, 2));
+      try {
+        sent.push(source.name);
+        return await send.call(library, source, onBytes);
+      } finally {
+        running--;
+      }
+    };
+    expect(await upload([root], library, new Recorder(), { concurrency: 3 })).toEqual({
+      uploaded: 40,
+      skipped: 0,
+      failed: 0,
+    });
+    // Batches of 8, 16, then the rest: the first uploads go before the later batches are asked about.
+    expect(library.existCalls).toEqual([8, 16, 16]);
+    expect(events.indexOf('upload')).toBeLessThan(events.lastIndexOf('exist'));
+    expect(most).toBeLessThanOrEqual(3);
+    expect(new Set(sent).size).toBe(40);
+    expect(sent).toHaveLength(40);
   });
 
   it('sends the same content once when two files hold it', async () => {

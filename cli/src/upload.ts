@@ -7,7 +7,7 @@
  * file, the already-uploaded included, so a run killed between the upload and the album call leaves nothing out.
  *
  * Work goes in batches of ≤ 1,000 files (the `exist` call's limit), the first one small so that sending starts at
- * once: while a batch uploads, the next is hashed and asked about, and its uploads join the same `--concurrency` lanes.
+ * once, each next one twice as large: while a batch uploads, the next is hashed and asked about, and its uploads join the same `--concurrency` lanes.
  */
 import path from 'node:path';
 import { fileSource } from './api';
@@ -123,9 +123,15 @@ export async function sendAll(
       }
     });
 
-  // A small first batch, so that sending starts after a few files are hashed, not a thousand.
-  const first = Math.min(batchSize(options), Math.max(8, concurrency * 2));
-  const batches = [items.slice(0, first), ...chunk(items.slice(first), batchSize(options))].filter((b) => b.length);
+  // A small first batch, so that sending starts after a few files are hashed, not a thousand; then each batch twice
+  // the one before (up to the exist call's limit), so that the next batch is hashed and asked about while this one
+  // uploads. One jump from 8 to 1,000 left the upload lanes idle while 1,000 files were hashed.
+  const batches: Item[][] = [];
+  for (let at = 0, size = Math.min(batchSize(options), Math.max(8, concurrency * 2)); at < items.length;) {
+    batches.push(items.slice(at, at + size));
+    at += size;
+    size = Math.min(batchSize(options), size * 2);
+  }
   const send = limiter(concurrency);
   // Each batch's uploads, then its album filing; at most two batches in flight, so hashing runs only a batch ahead.
   const inFlight: Array<Promise<void>> = [];
