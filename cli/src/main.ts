@@ -110,7 +110,10 @@ export function program(): Command {
   const cli = new Command('trove')
     .description('Bring photos and videos into a Trove library from the command line.')
     .version(version())
-    .showHelpAfterError();
+    .showHelpAfterError()
+    // `trove import DIR` has options of its own and subcommands (`import takeout`) with the same names: an option
+    // belongs to the command it follows.
+    .enablePositionalOptions();
 
   cli
     .command('login')

@@ -33,6 +33,22 @@ import {
 } from './layout';
 import type { AlbumEntry, ExportManifest, OnDisk, Sidecar } from './layout';
 
+/** What the export needs of the server (LibraryApi, or a fake). */
+export type ExportSource = Pick<
+  LibraryApi,
+  | 'account'
+  | 'visibleItems'
+  | 'hiddenItems'
+  | 'trashCount'
+  | 'item'
+  | 'albums'
+  | 'albumItems'
+  | 'people'
+  | 'personItems'
+  | 'itemPeople'
+  | 'original'
+>;
+
 export interface ExportOptions {
   concurrency: number;
   server: string;
@@ -102,7 +118,12 @@ export function place(
   );
   const all = sorted.flatMap((s) => {
     const m = s.motionMediaItemId ? motions.get(s.motionMediaItemId) : undefined;
-    return m ? [{ item: s, still: undefined }, { item: m, still: s }] : [{ item: s, still: undefined }];
+    return m
+      ? [
+          { item: s, still: undefined },
+          { item: m, still: s },
+        ]
+      : [{ item: s, still: undefined }];
   });
   const folderOf = new Map<string, string>();
   for (const { item, still } of all) folderOf.set(item.id, monthFolder((still ?? item).creationTime));
@@ -113,7 +134,8 @@ export function place(
     if (onDisk && path.posix.dirname(onDisk.rel) === folderOf.get(item.id)) placed.set(item.id, onDisk.rel);
   }
   for (const { item } of all) {
-    if (!placed.has(item.id)) placed.set(item.id, names.claim(folderOf.get(item.id)!, safeName(item.filename, item.id)));
+    if (!placed.has(item.id))
+      placed.set(item.id, names.claim(folderOf.get(item.id)!, safeName(item.filename, item.id)));
   }
   for (const { item, still } of all) {
     const partner = still ?? (item.motionMediaItemId ? motions.get(item.motionMediaItemId) : undefined);
@@ -129,7 +151,7 @@ export function place(
 }
 
 /** Downloads the original to a hidden temporary beside `file`, checks its size, renames it; answers its SHA-256. */
-async function download(library: LibraryApi, item: MediaItem, file: string, report: Reporter): Promise<string> {
+async function download(library: ExportSource, item: MediaItem, file: string, report: Reporter): Promise<string> {
   await mkdir(path.dirname(file), { recursive: true });
   const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.part`);
   const hash = createHash('sha256');
@@ -167,7 +189,7 @@ async function move(dir: string, from: string, to: string): Promise<void> {
 
 export async function exportLibrary(
   dir: string,
-  library: LibraryApi,
+  library: ExportSource,
   report: Reporter,
   options: ExportOptions,
 ): Promise<ExportSummary> {
@@ -225,7 +247,11 @@ export async function exportLibrary(
     const file = path.join(dir, ...rel.split('/'));
     const wanted = (sha256: string) =>
       sidecarText(
-        sidecarOf(item, sha256, { albums: albumsOf.get(item.id) ?? [], people: peopleOf.get(item.id) ?? [], livePhoto }),
+        sidecarOf(item, sha256, {
+          albums: albumsOf.get(item.id) ?? [],
+          people: peopleOf.get(item.id) ?? [],
+          livePhoto,
+        }),
       );
     try {
       let wrote = false;
@@ -275,4 +301,3 @@ export async function exportLibrary(
   if (trashed) report.note(`${trashed} items in the trash were not exported (restore them first to export them)`);
   return summary;
 }
-

@@ -82,7 +82,7 @@ export function changesFor(
 export async function importExport(
   dir: string,
   api: Library,
-  library: LibraryApi,
+  library: Pick<LibraryApi, 'item' | 'updateItem' | 'albums' | 'createAlbum' | 'updateAlbum'>,
   report: Reporter,
   options: UploadOptions,
 ): Promise<UploadSummary> {
@@ -95,20 +95,18 @@ export async function importExport(
     {},
   );
   const idOf = new Map<string, string>();
-  const items = found.map(
-    ({ rel, sidecar, size }): Item => ({
-      key: rel,
-      source: { ...fileSource(path.join(dir, ...rel.split('/')), size), name: sidecar.filename },
-      albums: [],
-      after: async (id) => {
-        idOf.set(rel, id);
-        // A Live Photo's motion part carries no flags of its own: its still does.
-        if (sidecar.livePhoto && 'still' in sidecar.livePhoto) return;
-        const body = changesFor(sidecar, await library.item(id));
-        if (Object.keys(body).length) await library.updateItem(id, body);
-      },
-    }),
-  );
+  const items = found.map(({ rel, sidecar, size }): Item => ({
+    key: rel,
+    source: { ...fileSource(path.join(dir, ...rel.split('/')), size), name: sidecar.filename },
+    albums: [],
+    after: async (id) => {
+      idOf.set(rel, id);
+      // A Live Photo's motion part carries no flags of its own: its still does.
+      if (sidecar.livePhoto && 'still' in sidecar.livePhoto) return;
+      const body = changesFor(sidecar, await library.item(id));
+      if (Object.keys(body).length) await library.updateItem(id, body);
+    },
+  }));
   const summary = await sendAll(items, api, report, options);
   if (options.dryRun) return summary;
 

@@ -160,7 +160,9 @@ export class LibraryApi {
       all((page) =>
         ok(
           () =>
-            this.c.GET('/v1/explore/people/{id}/mediaItems', { params: { path: { id }, query: { page, limit: PAGE } } }),
+            this.c.GET('/v1/explore/people/{id}/mediaItems', {
+              params: { path: { id }, query: { page, limit: PAGE } },
+            }),
           'list person items',
           this.retry,
         ),
