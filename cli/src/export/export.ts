@@ -16,6 +16,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { pool } from '../batch';
 import type { ExportSummary, Reporter } from '../report';
+import { HttpError } from '../retry';
 import type { LibraryApi, MediaItem } from './library';
 import {
   ALBUMS_FILE,
@@ -195,7 +196,12 @@ export async function exportLibrary(
 ): Promise<ExportSummary> {
   const summary: ExportSummary = { exported: 0, unchanged: 0, failed: 0 };
   await mkdir(dir, { recursive: true });
-  const account = await library.account();
+  const account = await library.account().catch((err: unknown) => {
+    if (err instanceof HttpError && err.status === 401) {
+      throw new Error('the server refused the API key (revoked, or of another server): run trove login again');
+    }
+    throw err;
+  });
 
   // The library: visible and hidden items (trash left out by both lists), then the motion parts of Live Photos.
   const [visible, hidden, trashed, albums, people] = await Promise.all([
