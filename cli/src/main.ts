@@ -108,7 +108,7 @@ async function sending(
 
 export function program(): Command {
   const cli = new Command('trove')
-    .description('Bring photos and videos into a Trove library from the command line.')
+    .description('Bring photos and videos into a Trove library from the command line, and take them out again.')
     .version(version())
     .showHelpAfterError()
     // `trove import DIR` has options of its own and subcommands (`import takeout`) with the same names: an option
