@@ -14,6 +14,7 @@ const sidebars: SidebarsConfig = {
         'user-guide/deployment',
         'user-guide/backup-and-restore',
         'user-guide/bring-your-library',
+        'user-guide/export-your-library',
         {
           type: 'category',
           label: 'Features',

@@ -8,7 +8,10 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { TroveApi } from './api';
 import { loadConfig } from './config';
 import { BarReporter, JsonReporter, PlainReporter } from './report';
-import type { Reporter } from './report';
+import type { ExportSummary, Reporter } from './report';
+import type * as Export from './export/export';
+import type * as ExportImport from './export/import';
+import type * as ExportLibrary from './export/library';
 import type * as Login from './login';
 import type * as Takeout from './takeout/import';
 import { upload } from './upload';
@@ -53,17 +56,39 @@ interface SendOptions {
   json?: boolean;
 }
 
+const reporterFor = (json?: boolean): Reporter =>
+  json ? new JsonReporter() : process.stderr.isTTY ? new BarReporter() : new PlainReporter();
+
+/** An export's frame, as an upload's below; exit 1 when an item failed. */
+async function exporting(
+  opts: SendOptions,
+  work: (library: ExportLibrary.LibraryApi, reporter: Reporter, server: string) => Promise<ExportSummary>,
+): Promise<number> {
+  const config = await loadConfig();
+  const reporter = reporterFor(opts.json);
+  const retry = {
+    onRetry: (err: unknown, attempt: number, waitMs: number) =>
+      reporter.note(`retrying in ${(waitMs / 1000).toFixed(1)} s (try ${attempt + 1}): ${describe(err)}`),
+  };
+  const api = new TroveApi(config.server, { apiKey: config.apiKey }, retry, opts.concurrency);
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- see lazily below
+    const { LibraryApi } = require('./export/library') as typeof ExportLibrary;
+    const summary = await work(new LibraryApi(api, retry), reporter, config.server);
+    reporter.finish(summary);
+    return summary.failed ? 1 : 0;
+  } finally {
+    api.close();
+  }
+}
+
 /** An upload's frame: the configuration, the reporter, the client and the summary line; exit 1 when something failed. */
 async function sending(
   opts: SendOptions,
   work: (api: TroveApi, reporter: Reporter, options: UploadOptions) => Promise<UploadSummary>,
 ): Promise<number> {
   const config = await loadConfig();
-  const reporter: Reporter = opts.json
-    ? new JsonReporter()
-    : process.stderr.isTTY
-      ? new BarReporter()
-      : new PlainReporter();
+  const reporter = reporterFor(opts.json);
   const api = new TroveApi(
     config.server,
     { apiKey: config.apiKey },
@@ -83,13 +108,16 @@ async function sending(
   }
 }
 
-// Lazily: the login and Takeout modules (zip reading, sidecars, readline) are loaded by their commands only, so that
+// Lazily: the login, Takeout and export modules (zip reading, sidecars, readline) are loaded by their commands only, so that
 // `trove upload`'s start (a share of a small upload's time) does not pay for them.
 export function program(): Command {
   const cli = new Command('trove')
-    .description('Bring photos and videos into a Trove library from the command line.')
+    .description('Bring photos and videos into a Trove library from the command line, and take them out again.')
     .version(version())
-    .showHelpAfterError();
+    .showHelpAfterError()
+    // `trove import DIR` has options of its own and subcommands (`import takeout`) with the same names: an option
+    // belongs to the command it follows.
+    .enablePositionalOptions();
 
   cli
     .command('login')
@@ -129,7 +157,47 @@ export function program(): Command {
       ),
     );
 
-  const imports = cli.command('import').description('Bring in an export of another photo service.');
+  cli
+    .command('export')
+    .description(
+      'Export your library into DIR: each original in DIR/YYYY/MM/ (the month it was taken) with a sidecar FILE.trove.json beside it (date, position, description, favourite, hidden, albums, people), DIR/albums.json (albums: name, description, items, cover) and DIR/trove-export.json. Items in the trash are not exported; a Live Photo\'s motion part lies beside its still. Run again to bring DIR up to date: only what changed is fetched. Ends with "N exported, N unchanged, N failed".',
+    )
+    .argument('<dir>', 'the folder to export into (made if missing)')
+    .option('--concurrency <n>', 'files downloaded at a time', positiveInt, 4)
+    .option('--json', 'one JSON object per line instead of text')
+    .action((dir: string, opts: SendOptions) =>
+      run(() =>
+        exporting(opts, (library, reporter, server) => {
+          // eslint-disable-next-line @typescript-eslint/no-require-imports -- see lazily below
+          const { exportLibrary } = require('./export/export') as typeof Export;
+          return exportLibrary(path.resolve(dir), library, reporter, { concurrency: opts.concurrency, server });
+        }),
+      ),
+    );
+
+  const imports = cli
+    .command('import')
+    .description(
+      'Bring a trove export (a folder made by trove export, with its trove-export.json) into your library: uploads its originals (what the library has already is skipped), then sets each one\'s favourite, hidden, description, date and position from its sidecar and fills the albums of albums.json (made when missing). People\'s names are not set (the API names people, not faces in a given photo). Ends with "N uploaded, N skipped, N failed"; run again to finish. `trove import takeout` brings in a Google Takeout.',
+    )
+    .argument('[dir]', 'the folder trove export wrote')
+    .option('--concurrency <n>', 'files uploaded at a time', positiveInt, 4)
+    .option('--dry-run', 'read, hash and ask the server, but send nothing')
+    .option('--json', 'one JSON object per line instead of text')
+    .action((dir: string | undefined, opts: SendOptions) =>
+      run(async () => {
+        if (!dir) {
+          imports.help({ error: true });
+        }
+        return sending(opts, (api, reporter, options) => {
+          // eslint-disable-next-line @typescript-eslint/no-require-imports -- see lazily below
+          const { importExport } = require('./export/import') as typeof ExportImport;
+          // eslint-disable-next-line @typescript-eslint/no-require-imports -- see lazily below
+          const { LibraryApi } = require('./export/library') as typeof ExportLibrary;
+          return importExport(path.resolve(dir!), api, new LibraryApi(api), reporter, options);
+        });
+      }),
+    );
   imports
     .command('takeout')
     .description(

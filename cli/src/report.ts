@@ -12,11 +12,18 @@ const foundLine = (files: number, bytes: number, leftOut: Record<string, number>
     .map(([why, n]) => `${n} ${why}`)
     .join(', ')}`;
 
-export type Outcome = 'uploaded' | 'skipped' | 'failed' | 'unsupported' | 'new';
+export type Outcome = 'uploaded' | 'skipped' | 'failed' | 'unsupported' | 'new' | 'exported' | 'unchanged';
 
 export interface Summary {
   uploaded: number;
   skipped: number;
+  failed: number;
+}
+
+/** `trove export`'s counts: `exported` (its original or sidecar written), `unchanged` (nothing to write). */
+export interface ExportSummary {
+  exported: number;
+  unchanged: number;
   failed: number;
 }
 
@@ -28,11 +35,13 @@ export interface Reporter {
   /** A file is done; `size` counts towards the bytes done when it was not sent (skipped, failed). */
   done(file: string, outcome: Outcome, size: number, detail?: string): void;
   note(message: string): void;
-  finish(summary: Summary): void;
+  finish(summary: Summary | ExportSummary): void;
 }
 
-export const summaryLine = ({ uploaded, skipped, failed }: Summary): string =>
-  `${uploaded} uploaded, ${skipped} skipped, ${failed} failed`;
+export const summaryLine = (s: Summary | ExportSummary): string =>
+  'exported' in s
+    ? `${s.exported} exported, ${s.unchanged} unchanged, ${s.failed} failed`
+    : `${s.uploaded} uploaded, ${s.skipped} skipped, ${s.failed} failed`;
 
 const UNITS = ['B', 'kB', 'MB', 'GB', 'TB'];
 export function formatBytes(n: number): string {
@@ -64,7 +73,7 @@ export class PlainReporter implements Reporter {
   note(message: string): void {
     this.err(message);
   }
-  finish(summary: Summary): void {
+  finish(summary: Summary | ExportSummary): void {
     this.out(summaryLine(summary));
   }
 }
@@ -81,7 +90,7 @@ export class JsonReporter implements Reporter {
   note(message: string): void {
     this.out(JSON.stringify({ event: 'note', message }));
   }
-  finish(summary: Summary): void {
+  finish(summary: Summary | ExportSummary): void {
     this.out(JSON.stringify({ event: 'summary', ...summary }));
   }
 }
@@ -145,7 +154,8 @@ export class BarReporter implements Reporter {
   }
   done(file: string, outcome: Outcome, size: number, detail?: string): void {
     this.done_++;
-    if (outcome !== 'uploaded') this.value += size;
+    // Sent bytes were counted as they went (an upload's or a download's).
+    if (outcome !== 'uploaded' && outcome !== 'exported') this.value += size;
     if (outcome === 'failed') this.multi.log(`failed ${file}: ${detail ?? ''}\n`);
     if (outcome === 'unsupported') this.multi.log(`not a photo or video ${file}: ${detail ?? ''}\n`);
     this.bar?.update(this.value, this.payload());
@@ -153,7 +163,7 @@ export class BarReporter implements Reporter {
   note(message: string): void {
     this.multi.log(message + '\n');
   }
-  finish(summary: Summary): void {
+  finish(summary: Summary | ExportSummary): void {
     this.bar?.update(this.value, this.payload());
     // The bar writes what was logged only when it redraws: once more, so that the last lines are not lost.
     this.multi.update();
