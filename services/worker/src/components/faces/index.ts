@@ -20,7 +20,7 @@ export const EMBEDDING_LENGTH = 1024;
  * on the labelled faces (pairwise recall 0.90 → 0.95 at precision 1 against the old box crop).
  * Input RGB 0..255.
  */
-const EMBEDDER: EmbedderSpec = {
+export const EMBEDDER: EmbedderSpec = {
   input: 'input_1',
   output: 'global_pooling/Mean',
   size: 224,

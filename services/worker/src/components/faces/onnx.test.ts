@@ -18,9 +18,7 @@ import { MODELS_DIR, packageRoot, sharedModel, tf } from '../vision';
 import { blazeface, findFaceBoxes } from './detector';
 import type { Detection } from './detector';
 import { describeFaces, embedderModel } from './embedder';
-import type { EmbedderSpec } from './embedder';
-import { scaledTemplate } from './geometry';
-import { DEFAULT_FACES_MIN_SCORE, DEFAULT_FACES_MIN_SIZE, EMBEDDING_LENGTH } from '.';
+import { DEFAULT_FACES_MIN_SCORE, DEFAULT_FACES_MIN_SIZE, EMBEDDER } from '.';
 
 const WORKER = packageRoot(__dirname);
 const dir = tempDirPerFile('trove-onnx-');
@@ -109,15 +107,7 @@ describeWithFixtures('the ONNX models against the tfjs models they were converte
   }, 120_000);
 
   it('FaceRes: the embeddings of the aligned faces agree, cosine ≥ 0.999', async () => {
-    const spec: EmbedderSpec = {
-      input: 'input_1',
-      output: 'global_pooling/Mean',
-      size: 224,
-      length: EMBEDDING_LENGTH,
-      template: scaledTemplate(224, 0.9),
-      scale: 1,
-      offset: 0,
-    };
+    const spec = EMBEDDER;
     const onnx = await describeFaces(await embedderModel('faceres', spec)(), spec, group, faces);
     const tfjs = await describeFaces(tfjsSession(await sharedModel('faceres')(), [spec.output]), spec, group, faces);
     expect(onnx).toHaveLength(faces.length);
