@@ -12,6 +12,7 @@ import {
   ConfigMap,
   Namespace,
   LimitRange,
+  PersistentVolumeClaim,
   Secret,
   Service,
   type IContainer,
@@ -19,7 +20,7 @@ import {
 } from 'kubernetes-models/v1';
 import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
-import { Job } from 'kubernetes-models/batch/v1';
+import { CronJob, Job } from 'kubernetes-models/batch/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 
@@ -108,11 +109,13 @@ const MODELS: Record<string, Model> = {
   'v1/ConfigMap': ConfigMap,
   'v1/Namespace': Namespace,
   'v1/LimitRange': LimitRange,
+  'v1/PersistentVolumeClaim': PersistentVolumeClaim,
   'v1/Secret': Secret,
   'v1/Service': Service,
   'apps/v1/Deployment': Deployment,
   'apps/v1/StatefulSet': StatefulSet,
   'batch/v1/Job': Job,
+  'batch/v1/CronJob': CronJob,
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
   'networking.k8s.io/v1/Ingress': Ingress,
@@ -151,10 +154,10 @@ export function schemaErrors(o: K8sObject): string[] {
   }
 }
 
-export const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'Job'];
+export const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'Job', 'CronJob'];
 
 export function podSpec(o: K8sObject): IPodSpec {
-  return at(o, 'spec.template.spec') as IPodSpec;
+  return at(o, o.kind === 'CronJob' ? 'spec.jobTemplate.spec.template.spec' : 'spec.template.spec') as IPodSpec;
 }
 
 /** The policy every workload meets: probes, requests and limits, a restricted security context, a writable /tmp only. */
@@ -167,9 +170,10 @@ export function policyErrors(o: K8sObject): string[] {
   const containers: IContainer[] = [...(pod.initContainers ?? []), ...pod.containers];
   for (const c of containers) {
     const name = `${where} container ${c.name}`;
-    // A Job runs to completion: no probes.
-    if (o.kind !== 'Job' && !c.readinessProbe) errors.push(`${name}: no readinessProbe`);
-    if (o.kind !== 'Job' && !c.livenessProbe) errors.push(`${name}: no livenessProbe`);
+    // A Job (or a CronJob's) runs to completion: no probes.
+    const runsToCompletion = o.kind === 'Job' || o.kind === 'CronJob';
+    if (!runsToCompletion && !c.readinessProbe) errors.push(`${name}: no readinessProbe`);
+    if (!runsToCompletion && !c.livenessProbe) errors.push(`${name}: no livenessProbe`);
     for (const kind of ['requests', 'limits'] as const) {
       for (const resource of ['cpu', 'memory']) {
         if (c.resources?.[kind]?.[resource] === undefined) errors.push(`${name}: no resources.${kind}.${resource}`);

@@ -14,7 +14,7 @@ import { require, root } from '../bench-common.mjs';
 
 const { COCO_LABELS, titleCase } = require(join(root, 'services/worker/dist/components/things/labels.js'));
 const { faceThumbnailKey, mediaBlobKey } = require(join(root, 'proto-events/dist/index.js'));
-const { EMBEDDING_LENGTH } = require(join(root, 'services/worker/dist/components/faces/embedder.js'));
+const { EMBEDDING_LENGTH } = require(join(root, 'services/worker/dist/components/faces/index.js'));
 
 export const CAMERAS = [
   ['Apple', 'iPhone 12 mini'],
