@@ -8,8 +8,11 @@
 // CPU time (all threads of the process) is the figure to compare: wall time on a shared machine
 // can be several times higher.
 //
-// Options: --runs N per photo (default 10), --photos a.jpg,b.heic (default: the worker's fixtures).
-import { readFile } from 'node:fs/promises';
+// Options: --runs N per photo (default 10), --photos a.jpg,b.heic (default: the worker's fixtures), or --bench N:
+// the first N photos `make bench` makes (12 MP; as scripts/faces-bench.mjs measures faces), one run each, and the
+// mean CPU time per photo, as things_ms_per_photo counts it.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -24,10 +27,16 @@ const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
 };
-const RUNS = Number(arg('runs', 10));
+const BENCH = Number(arg('bench', 0));
+const RUNS = BENCH ? 1 : Number(arg('runs', 10));
 // The shared test fixtures: ../shared/fixtures/photos beside the checkout, or TROVE_FIXTURES_DIR.
 const FIXTURES = process.env.TROVE_FIXTURES_DIR ?? join(worker, '..', '..', '..', 'shared', 'fixtures', 'photos');
-const PHOTOS = arg('photos', ['IMG_0543.HEIC', 'jobs.jpeg'].map((f) => join(FIXTURES, f)).join(',')).split(',');
+let PHOTOS = arg('photos', ['IMG_0543.HEIC', 'jobs.jpeg'].map((f) => join(FIXTURES, f)).join(',')).split(',');
+const benchDir = BENCH ? await mkdtemp(join(tmpdir(), 'trove-things-bench-')) : null;
+if (benchDir) {
+  const { makePhotos } = await import('../../../scripts/bench/photos.mjs');
+  PHOTOS = (await makePhotos(benchDir, BENCH)).map((f) => f.path);
+}
 
 const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 function memory() {
@@ -54,6 +63,7 @@ console.log(
   `model load (${(await visionRuntime()).backend} backend): ${ms(load.cpuMs)} cpu ${ms(load.wallMs)} wall; ${memory()}`,
 );
 
+let total = 0;
 for (const path of PHOTOS) {
   const type = detectFileType((await readFile(path)).subarray(0, 4100));
   if (type?.mediaItemType !== 'photo') throw new Error(`${path}: not a photo the worker reads`);
@@ -68,7 +78,10 @@ for (const path of PHOTOS) {
     wall += run.wallMs;
     things = run.value;
   }
+  total += cpu / RUNS;
   console.log(
     `${path.split('/').pop()} (${bitmap.width}x${bitmap.height}, previews ${ms(decode.cpuMs)} cpu): things ${ms(cpu / RUNS)} cpu ${ms(wall / RUNS)} wall per photo; ${JSON.stringify(things)}; ${memory()}`,
   );
 }
+console.log(`things per photo: ${ms(total / PHOTOS.length)} cpu (mean of ${PHOTOS.length} photos)`);
+if (benchDir) await rm(benchDir, { recursive: true, force: true });
