@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // Things benchmark (build first: npx tsc -b tsconfig.build.json). Not a test: it prints figures and
 // asserts nothing. In one process, as a worker would:
-//   1. model load: runtime set-up + CenterNet load + warm-up, CPU and wall time, RSS after;
+//   1. model load: CenterNet session + warm-up, CPU and wall time, RSS after;
 //   2. per photo: the previews component decodes each photo once (as the pipeline does), then
 //      detectThings runs on its bitmap --runs times; CPU and wall time per run, the things found;
-//   3. memory: RSS, tfjs tensors and the wasm heap after every photo, so growth would show.
+//   3. memory: RSS after every photo, so growth would show.
 // CPU time (all threads of the process) is the figure to compare: wall time on a shared machine
 // can be several times higher.
 //
@@ -20,7 +20,6 @@ import { createRequire } from 'node:module';
 const worker = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(join(worker, 'package.json'));
 const { detectThings, makeImagePreviews, DEFAULT_THINGS_MIN_SCORE } = require(join(worker, 'dist/components/index.js'));
-const { tf, visionRuntime } = require(join(worker, 'dist/components/vision/index.js'));
 const { detectFileType } = require('@trove/kit/filetype');
 
 const arg = (name, fallback) => {
@@ -40,8 +39,7 @@ if (benchDir) {
 
 const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 function memory() {
-  const wasm = tf.engine().backendInstance?.wasm?.HEAPU8?.length ?? 0;
-  return `rss ${mib(process.memoryUsage().rss)}, tensors ${tf.memory().numTensors}, wasm heap ${mib(wasm)}`;
+  return `rss ${mib(process.memoryUsage().rss)}`;
 }
 async function measure(fn) {
   const cpu = process.cpuUsage();
@@ -59,9 +57,7 @@ console.log(`start: ${mib(process.memoryUsage().rss)} rss`);
 const load = await measure(() =>
   detectThings({ data: Buffer.alloc(3), width: 1, height: 1, channels: 3 }, { minScore: 1 }),
 );
-console.log(
-  `model load (${(await visionRuntime()).backend} backend): ${ms(load.cpuMs)} cpu ${ms(load.wallMs)} wall; ${memory()}`,
-);
+console.log(`model load (onnxruntime): ${ms(load.cpuMs)} cpu ${ms(load.wallMs)} wall; ${memory()}`);
 
 let total = 0;
 for (const path of PHOTOS) {
