@@ -26,7 +26,7 @@ const ATTR = { FLOAT: 1, INT: 2, STRING: 3, INTS: 7 };
 const NCHW_AXIS = [0, 2, 3, 1];
 
 /** The weights of the model, by name: { dtype, shape, values }. */
-function readWeights(jsonPath, manifest) {
+export function readWeights(jsonPath, manifest) {
   const dir = dirname(jsonPath);
   const weights = new Map();
   for (const group of manifest) {
@@ -203,11 +203,11 @@ export function convert(jsonPath, outputs) {
       const max6 = tensor(`${name}/max`, FLOAT, [], [max]);
       emit('Clip', [renamed.get(from) ?? from, min0, max6], name, name);
       out(layout.get(from));
-    } else if (op === 'Conv2D' || op === '_FusedConv2D' || op === 'DepthwiseConv2dNative') {
+    } else if (['Conv2D', '_FusedConv2D', 'DepthwiseConv2dNative', 'FusedDepthwiseConv2dNative'].includes(op)) {
       needNchw(node, ins[0]);
       const { shape, values } = constOf(ins[1]);
       const [kh, kw, ci, co] = shape;
-      const depthwise = op === 'DepthwiseConv2dNative';
+      const depthwise = op.endsWith('DepthwiseConv2dNative');
       const outChannels = depthwise ? ci * co : co;
       const w = new Float32Array(values.length);
       for (let y = 0; y < kh; y++)
@@ -219,7 +219,7 @@ export function convert(jsonPath, outputs) {
             }
       const wName = tensor(`${ins[1]}/oihw`, FLOAT, [outChannels, depthwise ? 1 : ci, kh, kw], w);
       const convIn = [x, wName];
-      const fused = op === '_FusedConv2D' ? strs(node, 'fused_ops') : [];
+      const fused = op.includes('Fused') ? strs(node, 'fused_ops') : [];
       if (fused.length && fused[0] !== 'BiasAdd') throw new Error(`${name}: fused ${fused}`);
       if (fused.length) convIn.push(tensor(ins[2], FLOAT, [outChannels], constOf(ins[2]).values));
       const attrs = { ...spatial(node, true), ...(depthwise ? { group: ci } : {}) };
@@ -244,6 +244,43 @@ export function convert(jsonPath, outputs) {
     } else if (['Relu', 'Sigmoid', 'Identity', 'Tanh'].includes(op)) {
       emit(op, [x], name, name);
       out(layout.get(ins[0]));
+    } else if (op === 'Relu6') {
+      const min0 = tensor(`${name}/min`, FLOAT, [], [0]);
+      const max6 = tensor(`${name}/max`, FLOAT, [], [6]);
+      emit('Clip', [x, min0, max6], name, name);
+      out(layout.get(ins[0]));
+    } else if (op === 'ResizeBilinear') {
+      // TensorFlow's default sampling (align_corners and half_pixel_centers false) is ONNX's 'asymmetric' one.
+      needNchw(node, ins[0]);
+      if (attrValue(node, 'align_corners')?.b || attrValue(node, 'half_pixel_centers')?.b)
+        throw new Error(`${name}: ResizeBilinear with align_corners or half_pixel_centers`);
+      const size = constOf(ins[1]).values;
+      // The output size [n, c, h, w] from the input's n and c (whatever the batch) and the graph's h and w.
+      const shape = emit('Shape', [x], `${name}/shape`, `${name}/shape`);
+      const starts = tensor(`${name}/nc/starts`, INT64, [1], [0]);
+      const ends = tensor(`${name}/nc/ends`, INT64, [1], [2]);
+      const nc = emit('Slice', [shape, starts, ends], `${name}/nc`, `${name}/nc`);
+      const hw = tensor(`${ins[1]}/int64`, INT64, [2], size);
+      const sizes = emit('Concat', [nc, hw], `${name}/sizes`, `${name}/sizes`, { axis: 0 });
+      emit('Resize', [x, '', '', sizes], name, name, {
+        coordinate_transformation_mode: 'asymmetric',
+        mode: 'linear',
+      });
+      out('nchw');
+    } else if (op === 'ConcatV2') {
+      const parts = ins.slice(0, -1);
+      const axis = constOf(ins[ins.length - 1]).values[0];
+      const nchw = parts.every((i) => layout.get(i) === 'nchw');
+      if (!nchw && parts.some((i) => layout.get(i) !== 'plain'))
+        throw new Error(`${name}: operands of different layouts`);
+      emit(
+        'Concat',
+        parts.map((i) => renamed.get(i) ?? i),
+        name,
+        name,
+        { axis: nchw ? NCHW_AXIS[(axis + 4) % 4] : axis },
+      );
+      out(nchw ? 'nchw' : 'plain');
     } else if (op === 'Softmax') {
       if (layout.get(ins[0]) !== 'plain') throw new Error(`${name}: Softmax of an NHWC tensor`);
       emit('Softmax', [x], name, name, { axis: -1 });
@@ -292,8 +329,16 @@ export function convert(jsonPath, outputs) {
       out('plain');
     } else throw new Error(`${name}: the TensorFlow op ${op} is not supported`);
   }
-  for (const output of outputs)
-    if (layout.get(output) !== 'plain') throw new Error(`output ${output} is a 4-D tensor: not supported`);
+  // A 4-D output leaves as TensorFlow gave it, NHWC: its NCHW tensor is renamed and transposed back.
+  for (const output of outputs) {
+    if (layout.get(output) !== 'nchw') continue;
+    const inner = `${output}/nchw`;
+    for (const n of nodes) {
+      n.input = n.input.map((i) => (i === output ? inner : i));
+      n.output = n.output.map((o) => (o === output ? inner : o));
+    }
+    emit('Transpose', [inner], output, `${output}/nhwc`, { perm: [0, 2, 3, 1] });
+  }
 
   const message = Model.fromObject({
     irVersion: 8,

@@ -1,10 +1,11 @@
 /**
  * Things: the objects in a photo (or a video's poster frame), as English COCO class names.
  *
- * Model: MB3-CenterNet (models/centernet, see its README), COCO-80.
- *   input  `tower_0/images`     [1, 512, 512, 3] float32, RGB 0..255, not normalised
- *   output `tower_0/detections` [1, 100, 6]: x1, y1, x2, y2 (input pixels), score 0..1, class 0..79;
- *          the top-100 decoding is inside the graph.
+ * Model: MB3-CenterNet (models/centernet, see its README), COCO-80, converted to ONNX at vendor time and run on
+ * onnxruntime (about a third of the tfjs wasm backend's CPU time).
+ *   input   `tower_0/images`    [1, 512, 512, 3] float32, RGB 0..255, not normalised
+ *   outputs `tower_0/keypoints` [1, 128, 128, 80] class heatmap 0..1, `tower_0/wh` [1, 128, 128, 4] box extents;
+ *           decoded into the tfjs graph's top-100 boxes by ./decode.ts.
  * The picture is letterboxed, as the model's upstream inference code does; the thresholds below
  * were measured that way (stretching it moves a pizza from 0.62 to 0.52 and makes a checkerboard a
  * 0.43 "traffic light").
@@ -17,11 +18,14 @@
  * photos of `make eval-vision` (41 photos): precision 1.00 / recall 0.64 at 0.5 on one pass;
  * 0.93 / 0.85 with both rules (a lower large-thing share, 0.43, gave 0.89 / 0.92 but let noise through).
  */
-import type { GraphModel } from '@tensorflow/tfjs-converter';
 import type { Logger } from '@trove/kit';
 import type { Bitmap } from '../bitmap';
-import { letterbox, sharedModel, tf } from '../vision';
+import { letterbox, ort, sharedSession } from '../vision';
+import { CLASSES, decodeCenterNet, GRID } from './decode';
+import type { Box } from './decode';
 import { COCO_LABELS, thingLabel } from './labels';
+
+export type { Box } from './decode';
 
 export interface Thing {
   /** Singular Title Case English COCO name: "Pizza", "Dining Table", "Ski", "TV". */
@@ -59,29 +63,17 @@ export const SAME_OBJECT_IOU = 0.7;
 /** Two boxes of a class at least this alike (intersection over union) are the same thing. */
 const SAME_BOX_IOU = 0.5;
 /** Rows below this score in both passes are not looked at (they cannot reach any threshold). */
-const FLOOR = 0.02;
+export const FLOOR = 0.02;
 
 const INPUT = 'tower_0/images';
-const DETECTIONS = 'tower_0/detections';
+const HEATMAP = 'tower_0/keypoints';
+const WH = 'tower_0/wh';
 const INPUT_SIZE = 512;
-/** Values per detection row: x1, y1, x2, y2, score, class. */
-const ROW = 6;
 
-const centernet = sharedModel('centernet', {
-  // The first execution sets the kernels up (about 250 ms): paid at load, not by the first photo.
-  prepare: (model) =>
-    tf.tidy(() => void model.execute({ [INPUT]: tf.zeros([1, INPUT_SIZE, INPUT_SIZE, 3]) }, DETECTIONS)),
+export const centernet = sharedSession('centernet', {
+  // The first run sets the kernels up: paid at load, not by the first photo.
+  prepare: (session) => run(session, new Float32Array(INPUT_SIZE * INPUT_SIZE * 3)),
 });
-
-/** A detection in input pixels. */
-export interface Box {
-  cls: number;
-  score: number;
-  x1: number;
-  y1: number;
-  x2: number;
-  y2: number;
-}
 
 /**
  * The things in an upright picture: each label once, with its best score, best first. The model
@@ -147,34 +139,31 @@ function iou(a: Box, b: Box): number {
   return inter / ((a.x2 - a.x1) * (a.y2 - a.y1) + (b.x2 - b.x1) * (b.y2 - b.y1) - inter);
 }
 
-/** The model's boxes on the letterboxed picture and on its mirror. Every tensor made here is disposed. */
-async function detections(model: GraphModel, rgb: Buffer): Promise<[Box[], Box[]]> {
-  const outputs = tf.tidy(() => {
-    const input = tf.tensor4d(Float32Array.from(rgb), [1, INPUT_SIZE, INPUT_SIZE, 3]);
-    return [input, tf.reverse(input, 2)].map((x) => model.execute({ [INPUT]: x }, DETECTIONS) as tf.Tensor);
-  });
-  try {
-    return (await Promise.all(outputs.map((o) => o.data()))).map((rows) => boxes(rows as Float32Array)) as [
-      Box[],
-      Box[],
-    ];
-  } finally {
-    for (const o of outputs) o.dispose();
-  }
+/** The model's boxes on the letterboxed picture and on its mirror (flipped left to right). */
+async function detections(model: ort.InferenceSession, rgb: Buffer): Promise<[Box[], Box[]]> {
+  // Plain loops: Float32Array.from with a map function is several times slower.
+  const input = new Float32Array(rgb.length);
+  const mirror = new Float32Array(rgb.length);
+  for (let y = 0; y < INPUT_SIZE; y++)
+    for (let x = 0; x < INPUT_SIZE; x++) {
+      const from = (y * INPUT_SIZE + x) * 3;
+      const to = (y * INPUT_SIZE + INPUT_SIZE - 1 - x) * 3;
+      for (let c = 0; c < 3; c++) input[from + c] = mirror[to + c] = rgb[from + c]!;
+    }
+  return [await run(model, input), await run(model, mirror)];
 }
 
-function boxes(rows: Float32Array): Box[] {
-  const out: Box[] = [];
-  for (let i = 0; i + ROW <= rows.length; i += ROW) {
-    if (!(rows[i + 4] >= FLOOR)) continue;
-    out.push({
-      x1: rows[i],
-      y1: rows[i + 1],
-      x2: rows[i + 2],
-      y2: rows[i + 3],
-      score: rows[i + 4],
-      cls: Math.round(rows[i + 5]),
-    });
+/** One pass of the model on a [512, 512, 3] picture, decoded. */
+export async function run(model: ort.InferenceSession, input: Float32Array): Promise<Box[]> {
+  const outputs = await model.run({ [INPUT]: new ort.Tensor('float32', input, [1, INPUT_SIZE, INPUT_SIZE, 3]) });
+  const heatmap = outputs[HEATMAP]!;
+  const wh = outputs[WH]!;
+  try {
+    if (heatmap.dims.join() !== `1,${GRID},${GRID},${CLASSES}` || wh.dims.join() !== `1,${GRID},${GRID},4`)
+      throw new Error(`centernet: outputs of shape [${heatmap.dims}] and [${wh.dims}]`);
+    return decodeCenterNet(heatmap.data as Float32Array, wh.data as Float32Array, FLOOR);
+  } finally {
+    heatmap.dispose();
+    wh.dispose();
   }
-  return out;
 }

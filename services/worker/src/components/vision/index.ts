@@ -1,6 +1,7 @@
 /**
- * The model runtimes and loading shared by the vision components: TensorFlow.js (things) and onnxruntime (faces, from
- * ONNX files converted at vendor time).
+ * The model runtimes and loading shared by the vision components: onnxruntime (things and faces, from ONNX files
+ * converted at vendor time from tfjs graphs) and TensorFlow.js, which now only the conversion tests use, to run the
+ * vendored tfjs graphs as their reference.
  */
 export { letterbox } from './letterbox';
 export type { Letterboxed } from './letterbox';

@@ -1,6 +1,6 @@
 /**
  * ONNX models on onnxruntime-node's CPU build, each session created at most once per worker process, on first use,
- * and shared by every item the process handles (the faces' models, converted from their tfjs graphs at vendor time:
+ * and shared by every item the process handles (the things' and faces' models, converted from their tfjs graphs at vendor time:
  * scripts/tfjs-to-onnx.mjs). Several times faster than the tfjs wasm backend on the same network.
  */
 import { join } from 'node:path';
