@@ -31,3 +31,12 @@ export async function withCpu(pids, fn) {
   const cpu = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuSeconds(pid) - before[name]]));
   return { result, cpu };
 }
+
+/** Runs `fn` in this process: its result, wall milliseconds and this process's CPU milliseconds (all threads). */
+export async function measure(fn) {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const value = await fn();
+  const used = process.cpuUsage(cpu);
+  return { value, wallMs: performance.now() - started, cpuMs: (used.user + used.system) / 1000 };
+}

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { makePhotos } from '../../../scripts/bench/photos.mjs';
+import { measure } from '../../../scripts/bench/cpu.mjs';
 
 const worker = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(join(worker, 'package.json'));
@@ -21,14 +22,6 @@ const { detectFaces, makeImagePreviews, DEFAULT_FACES_MIN_SCORE, DEFAULT_FACES_M
 const i = process.argv.indexOf('--photos');
 const COUNT = i > 0 ? Number(process.argv[i + 1]) : 4;
 const options = { minScore: DEFAULT_FACES_MIN_SCORE, minSize: DEFAULT_FACES_MIN_SIZE };
-
-async function measure(fn) {
-  const cpu = process.cpuUsage();
-  const started = performance.now();
-  const value = await fn();
-  const used = process.cpuUsage(cpu);
-  return { value, wallMs: performance.now() - started, cpuMs: (used.user + used.system) / 1000 };
-}
 
 const dir = await mkdtemp(join(tmpdir(), 'trove-faces-bench-'));
 try {

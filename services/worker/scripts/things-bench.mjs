@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { measure } from '../../../scripts/bench/cpu.mjs';
 
 const worker = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(join(worker, 'package.json'));
@@ -40,13 +41,6 @@ if (benchDir) {
 const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 function memory() {
   return `rss ${mib(process.memoryUsage().rss)}`;
-}
-async function measure(fn) {
-  const cpu = process.cpuUsage();
-  const started = performance.now();
-  const value = await fn();
-  const used = process.cpuUsage(cpu);
-  return { value, wallMs: performance.now() - started, cpuMs: (used.user + used.system) / 1000 };
 }
 const ms = (n) => `${n.toFixed(0).padStart(5)} ms`;
 

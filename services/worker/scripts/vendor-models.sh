@@ -21,6 +21,18 @@ field() { node -e 'const m = require(process.argv[1]); console.log(process.argv[
 files() { node -e 'const m = require(process.argv[1]); for (const [name, f] of Object.entries(m.files)) if (f.from) console.log(name, f.from, f.sha256)' "$1"; }
 converted() { node -e 'const m = require(process.argv[1]); for (const [name, f] of Object.entries(m.files)) if (f.convertedBy) console.log(name, f.convertedBy, f.convertedFrom, f.outputs.join(","), f.sha256)' "$1"; }
 scripts_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# A checked file: its sha256 against the manifest's, then compared with (CHECK_ONLY) or copied over the committed one.
+place() { # place <made file> <model> <file> <expected sha256> <what made it>
+  local actual
+  actual="$(sha256sum "$1" | cut -d' ' -f1)"
+  if [ "$actual" != "$4" ]; then echo "$2/$3: sha256 $actual, manifest says $4 ($5)" >&2; exit 1; fi
+  if [ -n "${CHECK_ONLY:-}" ]; then
+    if cmp -s "$1" "$models_dir/$2/$3"; then echo "    $3: identical ($4)"; else echo "$2/$3 differs from $5" >&2; exit 1; fi
+  else
+    cp "$1" "$models_dir/$2/$3"
+    echo "    $3 <- $5 ($4)"
+  fi
+}
 
 if [ $# -gt 0 ]; then names=("$@"); else names=(); for m in "$models_dir"/*/manifest.json; do names+=("$(basename "$(dirname "$m")")"); done; fi
 
@@ -39,33 +51,13 @@ for name in "${names[@]}"; do
   fi
   while read -r file from sha256; do
     tar -xzf "$work/$name/$tarball" -C "$work/$name" "$from"
-    actual="$(sha256sum "$work/$name/$from" | cut -d' ' -f1)"
-    if [ "$actual" != "$sha256" ]; then
-      echo "$name/$file: sha256 $actual, manifest says $sha256" >&2
-      exit 1
-    fi
-    if [ -n "${CHECK_ONLY:-}" ]; then
-      if cmp -s "$work/$name/$from" "$models_dir/$name/$file"; then echo "    $file: identical ($sha256)"; else echo "$name/$file differs from $spec $from" >&2; exit 1; fi
-    else
-      cp "$work/$name/$from" "$models_dir/$name/$file"
-      echo "    $file <- $spec $from ($sha256)"
-    fi
+    place "$work/$name/$from" "$name" "$file" "$sha256" "$spec $from"
   done < <(files "$manifest")
   while read -r file script from outputs sha256; do
     [ "$script" = "scripts/tfjs-to-onnx.mjs" ] || { echo "$name/$file: unknown converter $script" >&2; exit 1; }
     # From the package's files just extracted and checked (its weight shards lie beside its model.json).
     src="$(node -e 'console.log(require(process.argv[1]).files[process.argv[2]].from)' "$manifest" "$from")"
     node "$scripts_dir/tfjs-to-onnx.mjs" "$work/$name/$src" "$work/$name/$file" --outputs "$outputs"
-    actual="$(sha256sum "$work/$name/$file" | cut -d' ' -f1)"
-    if [ "$actual" != "$sha256" ]; then
-      echo "$name/$file: converted sha256 $actual, manifest says $sha256" >&2
-      exit 1
-    fi
-    if [ -n "${CHECK_ONLY:-}" ]; then
-      if cmp -s "$work/$name/$file" "$models_dir/$name/$file"; then echo "    $file: identical ($sha256)"; else echo "$name/$file differs from its conversion" >&2; exit 1; fi
-    else
-      cp "$work/$name/$file" "$models_dir/$name/$file"
-      echo "    $file <- $script $from ($sha256)"
-    fi
+    place "$work/$name/$file" "$name" "$file" "$sha256" "$script $from"
   done < <(converted "$manifest")
 done

@@ -3,33 +3,22 @@
  * conversion reproduces the committed files byte for byte, and the converted models give what the tfjs models give —
  * FaceRes the same embeddings of the aligned faces of the group photo, BlazeFace the same faces, boxes and landmarks.
  */
-import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { GraphModel } from '@tensorflow/tfjs-converter';
 import { describeWithFixtures, FIXTURES } from '@trove/kit/testing/media';
 import { tempDirPerFile } from '@trove/kit/testing';
 import type { Bitmap } from '../bitmap';
 import { makeImagePreviews } from '../previews';
+import { expectConversionReproduced } from '../vision/conversion.fake';
 import type { ort } from '../vision';
-import { MODELS_DIR, packageRoot, sharedModel, tf } from '../vision';
+import { sharedModel, tf } from '../vision';
 import { blazeface, findFaceBoxes } from './detector';
 import type { Detection } from './detector';
 import { describeFaces, embedderModel } from './embedder';
 import { DEFAULT_FACES_MIN_SCORE, DEFAULT_FACES_MIN_SIZE, EMBEDDER } from '.';
 
-const WORKER = packageRoot(__dirname);
 const dir = tempDirPerFile('trove-onnx-');
-
-interface Converted {
-  convertedBy: string;
-  convertedFrom: string;
-  outputs: string[];
-  bytes: number;
-  sha256: string;
-}
 
 /**
  * A tfjs graph model behind the part of onnxruntime's session interface the faces component calls (`run` with
@@ -53,26 +42,7 @@ function tfjsSession(model: GraphModel, outputs: string[]): ort.InferenceSession
 
 describe.each(['faceres', 'blazeface-back'])('the %s conversion', (name) => {
   it('reproduces the committed .onnx byte for byte (the converter is deterministic)', async () => {
-    const manifest = JSON.parse(await readFile(join(MODELS_DIR, name, 'manifest.json'), 'utf8')) as {
-      files: Record<string, Converted>;
-    };
-    const converted = manifest.files[`${name}.onnx`]!;
-    expect(converted.convertedBy).toBe('scripts/tfjs-to-onnx.mjs');
-    const out = dir.file(`${name}.onnx`);
-    await promisify(execFile)(
-      process.execPath,
-      [
-        join(WORKER, converted.convertedBy),
-        join(MODELS_DIR, name, converted.convertedFrom),
-        out,
-        '--outputs',
-        converted.outputs.join(','),
-      ],
-      { timeout: 60_000 },
-    );
-    const bytes = await readFile(out);
-    expect(createHash('sha256').update(bytes).digest('hex')).toBe(converted.sha256);
-    expect(bytes.equals(await readFile(join(MODELS_DIR, name, `${name}.onnx`)))).toBe(true);
+    await expectConversionReproduced(name, `${name}.onnx`, dir.file(`${name}.onnx`));
   }, 90_000);
 });
 

@@ -4,16 +4,14 @@
  * the tests make) the converted model's heads give the tfjs model's values, their decoding (./decode.ts) the tfjs graph's own
  * `tower_0/detections` rows, and the component the things the tfjs model gave — on the picture and on its mirror.
  */
-import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { tempDirPerFile } from '@trove/kit/testing';
 import { describeWithFixtures, FIXTURES, jpegAt } from '@trove/kit/testing/media';
 import type { Bitmap } from '../bitmap';
 import { makeImagePreviews } from '../previews';
-import { letterbox, MODELS_DIR, ort, packageRoot, sharedModel, tf } from '../vision';
+import { expectConversionReproduced } from '../vision/conversion.fake';
+import { letterbox, ort, sharedModel, tf } from '../vision';
 import { CLASSES, decodeCenterNet, GRID } from './decode';
 import type { Box } from './decode';
 import {
@@ -26,31 +24,11 @@ import {
   oneLabelPerObject,
 } from '.';
 
-const WORKER = packageRoot(__dirname);
 const dir = tempDirPerFile('trove-things-onnx-');
 const SIZE = 512;
 
 it('the conversion reproduces the committed centernet.onnx byte for byte (the converter is deterministic)', async () => {
-  const manifest = JSON.parse(await readFile(join(MODELS_DIR, 'centernet', 'manifest.json'), 'utf8')) as {
-    files: Record<string, { convertedBy: string; convertedFrom: string; outputs: string[]; sha256: string }>;
-  };
-  const converted = manifest.files['centernet.onnx']!;
-  expect(converted.convertedBy).toBe('scripts/tfjs-to-onnx.mjs');
-  const out = dir.file('centernet.onnx');
-  await promisify(execFile)(
-    process.execPath,
-    [
-      join(WORKER, converted.convertedBy),
-      join(MODELS_DIR, 'centernet', converted.convertedFrom),
-      out,
-      '--outputs',
-      converted.outputs.join(','),
-    ],
-    { timeout: 60_000 },
-  );
-  const bytes = await readFile(out);
-  expect(createHash('sha256').update(bytes).digest('hex')).toBe(converted.sha256);
-  expect(bytes.equals(await readFile(join(MODELS_DIR, 'centernet', 'centernet.onnx')))).toBe(true);
+  await expectConversionReproduced('centernet', 'centernet.onnx', dir.file('centernet.onnx'));
 }, 90_000);
 
 /** The tfjs graph's heads and its own decoding (rows of x1, y1, x2, y2, score, class) of a [1, 512, 512, 3] input. */
