@@ -1,6 +1,6 @@
 import { DuplicateKeyError, openCollection } from '@trove/kit';
 import type { Collection, DocStore, Filter, SortSpec } from '@trove/kit';
-import type { ListMediaItemsRequestV1 } from '@trove/proto-events';
+import type { ListMediaItemsRequestV1, TimelineBucketsRequestV1 } from '@trove/proto-events';
 import { MEDIA_ITEMS, fromStored } from './document';
 import type {
   CreationParts,
@@ -51,6 +51,15 @@ function categoryFilter(category: MediaCategory): Filter {
     motionMediaItemId: null,
     mediaItemCategory: category === 'default' ? { $in: ['default', 'live'] } : category,
   };
+}
+
+/** A list's filter: its view and the optional type, category and status. */
+function listFilter(q: Pick<ListMediaItemsRequestV1, 'userId' | 'view' | 'type' | 'category' | 'status'>): Filter {
+  const filter = viewFilter(q.userId, q.view);
+  if (q.type) filter.mediaItemType = q.type;
+  if (q.category) Object.assign(filter, categoryFilter(q.category));
+  if (q.status) filter.status = q.status;
+  return filter;
 }
 
 /** Not claimed by a purge sweeper. */
@@ -125,11 +134,35 @@ export class MediaItemsRepository {
   }
 
   async list(q: ListMediaItemsRequestV1): Promise<MediaDoc[]> {
-    const filter = viewFilter(q.userId, q.view);
-    if (q.type) filter.mediaItemType = q.type;
-    if (q.category) Object.assign(filter, categoryFilter(q.category));
-    if (q.status) filter.status = q.status;
+    const filter = listFilter(q);
+    // A timeline jump: the same order, starting at an instant (the view's index serves the range).
+    if (q.takenBefore) filter.creationAt = { $lte: new Date(q.takenBefore) };
     return this.many(filter, { sort: viewSort(q.view), ...page(q.page, q.limit) });
+  }
+
+  /**
+   * The view counted per month of `creationAt` (UTC), newest month first, empty months left out.
+   * Store-agnostic (the store has no group-by) and bounded at any size: per month that has items,
+   * one indexed lookup of the newest item before the month just counted (so gaps of years cost
+   * nothing) and one indexed range count — (userId, stillMediaItemId, deleted, hidden, creationAt)
+   * holds every condition of the library and favourites views, so both are index range scans.
+   */
+  async monthCounts(q: TimelineBucketsRequestV1): Promise<Array<{ month: string; count: number }>> {
+    const filter = listFilter(q);
+    const buckets: Array<{ month: string; count: number }> = [];
+    let before: Date | undefined;
+    for (;;) {
+      const newest = await this.items.findOne(before ? { ...filter, creationAt: { $lt: before } } : filter, {
+        sort: { creationAt: -1, _id: -1 },
+      });
+      if (!newest) return buckets;
+      const at = newest.creationAt;
+      const start = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
+      const end = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
+      const count = await this.items.count({ ...filter, creationAt: { $gte: start, $lt: end } });
+      buckets.push({ month: start.toISOString().slice(0, 7), count });
+      before = start;
+    }
   }
 
   /** Library items taken on `monthDay` (MMDD, the camera's local day) of a year before `beforeYear`, newest first. */
