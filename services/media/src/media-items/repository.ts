@@ -1,7 +1,7 @@
 import { DuplicateKeyError, openCollection } from '@trove/kit';
 import type { Collection, DocStore, Filter, SortSpec } from '@trove/kit';
 import type { ListMediaItemsRequestV1, TimelineBucketsRequestV1 } from '@trove/proto-events';
-import { MEDIA_ITEMS, fromStored } from './document';
+import { MEDIA_ITEMS, creationMonthOf, fromStored } from './document';
 import type {
   CreationParts,
   MediaCategory,
@@ -91,7 +91,27 @@ export class MediaItemsRepository {
   /** Opens the collection and declares its indexes (idempotent). */
   static async open(store: DocStore): Promise<MediaItemsRepository> {
     const items = await openCollection(store, MEDIA_ITEMS);
-    return new MediaItemsRepository(items);
+    const repository = new MediaItemsRepository(items);
+    await repository.backfillCreationMonth();
+    return repository;
+  }
+
+  /**
+   * Gives `creationMonth` to items stored before the timeline had it, a batch at a time. Found through
+   * the (creationMonth) index by null (missing), so once done a start-up reads no document for it.
+   */
+  private async backfillCreationMonth(): Promise<void> {
+    const BATCH = 500;
+    for (;;) {
+      const batch = await this.items.find({ creationMonth: null }, { limit: BATCH });
+      let changed = 0;
+      for (const doc of batch) {
+        const set = { creationMonth: creationMonthOf(doc.creationAt) };
+        changed += (await this.items.updateOne({ _id: doc._id, creationMonth: null }, { $set: set })).modified;
+      }
+      // Nothing left, or nothing this pass could change (never loop on it).
+      if (batch.length < BATCH || changed === 0) return;
+    }
   }
 
   /** Stores a new item; when the user already has this content, nothing is stored and the other item's id is answered. */
@@ -142,10 +162,13 @@ export class MediaItemsRepository {
 
   /**
    * The view counted per month of `creationAt` (UTC), newest month first, empty months left out.
-   * Store-agnostic (the store has no group-by) and bounded at any size: per month that has items,
-   * one indexed lookup of the newest item before the month just counted (so gaps of years cost
-   * nothing) and one indexed range count — (userId, stillMediaItemId, deleted, hidden, creationAt)
-   * holds every condition of the library and favourites views, so both are index range scans.
+   * Store-agnostic (the store has no group-by) and bounded in memory at any size: per month that has
+   * items, one lookup of the newest item before the month just counted through the list's index
+   * (userId, stillMediaItemId, deleted, hidden, creationAt; it stops at the first key), so gaps of
+   * years cost nothing, and one count by equality on `creationMonth` through (…, creationMonth),
+   * which the embedded store answers from the key rows alone (every condition a point) — O(items)
+   * key rows in all, no document read. A type/category/status filter makes the count read the
+   * month's candidates (still that month's only).
    */
   async monthCounts(q: TimelineBucketsRequestV1): Promise<Array<{ month: string; count: number }>> {
     const filter = listFilter(q);
@@ -158,9 +181,9 @@ export class MediaItemsRepository {
       if (!newest) return buckets;
       const at = newest.creationAt;
       const start = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
-      const end = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
-      const count = await this.items.count({ ...filter, creationAt: { $gte: start, $lt: end } });
-      buckets.push({ month: start.toISOString().slice(0, 7), count });
+      const month = creationMonthOf(at);
+      const count = await this.items.count({ ...filter, creationMonth: month });
+      buckets.push({ month, count });
       before = start;
     }
   }
