@@ -62,6 +62,12 @@ function listFilter(q: Pick<ListMediaItemsRequestV1, 'userId' | 'view' | 'type' 
   return filter;
 }
 
+/** The month before `YYYY-MM`. */
+function previousMonth(month: string): string {
+  const [y, m] = month.split('-').map(Number);
+  return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`;
+}
+
 /** Not claimed by a purge sweeper. */
 const notPurging: Filter = { purgingAt: { $exists: false } };
 
@@ -162,30 +168,34 @@ export class MediaItemsRepository {
 
   /**
    * The view counted per month of `creationAt` (UTC), newest month first, empty months left out.
-   * Store-agnostic (the store has no group-by) and bounded in memory at any size: per month that has
-   * items, one lookup of the newest item before the month just counted through the list's index
-   * (userId, stillMediaItemId, deleted, hidden, creationAt; it stops at the first key), so gaps of
-   * years cost nothing, and one count by equality on `creationMonth` through (…, creationMonth),
-   * which the embedded store answers from the key rows alone (every condition a point) — O(items)
-   * key rows in all, no document read. A type/category/status filter makes the count read the
-   * month's candidates (still that month's only).
+   * Store-agnostic (the store has no group-by) and bounded in memory at any size: month after month
+   * back from the newest item, one count by equality on `creationMonth` through (…, creationMonth),
+   * and after an empty month one lookup of the newest item before it through the list's index
+   * (userId, stillMediaItemId, deleted, hidden, creationAt), so a gap of years costs one query. The
+   * embedded store answers a library or trash-free count from the key rows alone (every condition a
+   * point): O(items) key rows in all, no document read, about one query per month. A type, category,
+   * status or favourite filter makes a count read that month's candidates (that month's only).
    */
   async monthCounts(q: TimelineBucketsRequestV1): Promise<Array<{ month: string; count: number }>> {
     const filter = listFilter(q);
     const buckets: Array<{ month: string; count: number }> = [];
-    let before: Date | undefined;
-    for (;;) {
-      const newest = await this.items.findOne(before ? { ...filter, creationAt: { $lt: before } } : filter, {
-        sort: { creationAt: -1, _id: -1 },
-      });
-      if (!newest) return buckets;
-      const at = newest.creationAt;
-      const start = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
-      const month = creationMonthOf(at);
+    const newest = await this.items.findOne(filter, { sort: { creationAt: -1, _id: -1 } });
+    let month = newest ? creationMonthOf(newest.creationAt) : null;
+    while (month) {
       const count = await this.items.count({ ...filter, creationMonth: month });
-      buckets.push({ month, count });
-      before = start;
+      if (count > 0) {
+        buckets.push({ month, count });
+        month = previousMonth(month);
+        continue;
+      }
+      // An empty month: skip the gap to the newest item before it (years of nothing cost one lookup).
+      const older = await this.items.findOne(
+        { ...filter, creationAt: { $lt: new Date(`${month}-01T00:00:00Z`) } },
+        { sort: { creationAt: -1, _id: -1 } },
+      );
+      month = older ? creationMonthOf(older.creationAt) : null;
     }
+    return buckets;
   }
 
   /** Library items taken on `monthDay` (MMDD, the camera's local day) of a year before `beforeYear`, newest first. */
