@@ -172,7 +172,7 @@ export class MediaItemsRepository {
    * back from the newest item, one count by equality on `creationMonth` through (…, creationMonth),
    * and after an empty month one lookup of the newest item before it through the list's index
    * (userId, stillMediaItemId, deleted, hidden, creationAt), so a gap of years costs one query. The
-   * embedded store answers a library or trash-free count from the key rows alone (every condition a
+   * embedded store answers the library's count from the key rows alone (every condition a
    * point): O(items) key rows in all, no document read, about one query per month. A type, category,
    * status or favourite filter makes a count read that month's candidates (that month's only).
    */
