@@ -22,6 +22,8 @@ import type {
   MediaItemWalkV1,
   MediaUsageRequestV1,
   MediaUsageV1,
+  TimelineBucketsRequestV1,
+  TimelineBucketsV1,
   WalkMediaItemsRequestV1,
 } from './generated/types';
 import emptyV1 from './schemas/empty.v1.json';
@@ -47,6 +49,8 @@ import mediaExistRequestV1 from './schemas/media-exist-request.v1.json';
 import mediaExistV1 from './schemas/media-exist.v1.json';
 import mediaUsageRequestV1 from './schemas/media-usage-request.v1.json';
 import mediaUsageV1 from './schemas/media-usage.v1.json';
+import timelineBucketsRequestV1 from './schemas/media-timeline-request.v1.json';
+import timelineBucketsV1 from './schemas/media-timeline.v1.json';
 import { mediaMetadataSchema } from './media-metadata';
 import { registerSchemas } from './validate';
 
@@ -211,6 +215,15 @@ export const mediaUsageRpc = defineRpc<MediaUsageRequestV1, MediaUsageV1>({
   response: mediaUsageV1,
 });
 
+export const timelineBucketsRpc = defineRpc<TimelineBucketsRequestV1, TimelineBucketsV1>({
+  subject: 'trove.v1.media.timeline',
+  service: 'media',
+  callers: ['gateway'],
+  summary: "The caller's library counted per month of creation time (UTC), newest first: the timeline scrubber.",
+  request: timelineBucketsRequestV1,
+  response: timelineBucketsV1,
+});
+
 // ---- media: work and events ------------------------------------------------------------------
 export const processMediaItemWork = defineWork<ProcessMediaItemV1>({
   subject: 'work.v1.media.process',
@@ -271,6 +284,7 @@ export const mediaContracts = [
   setMediaFlagRpc,
   mediaExistRpc,
   mediaUsageRpc,
+  timelineBucketsRpc,
   yearsAgoRpc,
   getMediaItemsRpc,
   locateContentRpc,

@@ -453,6 +453,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/timeline/buckets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count the library per month
+         * @description The caller's library counted per month of `creationTime` (the time the library sorts by:
+         *     the user's date when set, else the file's; months in UTC), newest month first; months
+         *     without items are left out. Hidden and trashed items and the motion parts of Live Photos
+         *     are not counted, as in `GET /v1/mediaItems`, whose filters it takes. The web app's
+         *     timeline scrubber draws it and jumps with `takenBefore`.
+         */
+        get: operations["getTimelineBuckets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/favourites": {
         parameters: {
             query?: never;
@@ -1678,6 +1702,17 @@ export interface components {
          * @enum {string}
          */
         MediaItemStatus: "UNSPECIFIED" | "PROCESSING" | "READY" | "FAILED";
+        /** @description Per-month counts of the caller's library, newest month first. */
+        TimelineBuckets: {
+            buckets: {
+                /**
+                 * @description The month (UTC) as YYYY-MM.
+                 * @example 2024-06
+                 */
+                month: string;
+                count: number;
+            }[];
+        };
         /**
          * @description A photo or video. Every property is always present; values not (yet) known are `null`.
          *     The content URLs are signed, expiring, absolute gateway URLs
@@ -3479,6 +3514,11 @@ export interface operations {
                 category?: components["schemas"]["MediaItemCategory"];
                 /** @description Only items in this processing status. */
                 status?: components["schemas"]["MediaItemStatus"];
+                /**
+                 * @description Only items whose `creationTime` is at or before this instant, in the same order (a
+                 *     timeline jump: the page starts at that date; `page` and `limit` count from there).
+                 */
+                takenBefore?: string;
             };
             header?: never;
             path?: never;
@@ -3986,6 +4026,39 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["MediaItemNotFound"];
             416: components["responses"]["RangeNotSatisfiable"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTimelineBuckets: {
+        parameters: {
+            query?: {
+                /** @description Only favourites. */
+                favourites?: boolean;
+                /** @description Only photos or only videos. */
+                type?: components["schemas"]["MediaItemType"];
+                /** @description Only items of this category. */
+                category?: components["schemas"]["MediaItemCategory"];
+                /** @description Only items in this processing status. */
+                status?: components["schemas"]["MediaItemStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The months that have items, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimelineBuckets"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -924,6 +924,10 @@ export interface ListMediaItemsRequestV1 {
   type?: "photo" | "video";
   category?: "default" | "screenshot" | "panorama" | "slow" | "motion" | "live";
   status?: "UNSPECIFIED" | "PROCESSING" | "READY" | "FAILED";
+  /**
+   * Only items whose creation time is at or before this instant (the library's order unchanged): a timeline jump.
+   */
+  takenBefore?: string;
 }
 
 // media-locate-request.v1.json
@@ -1172,6 +1176,29 @@ export interface SetMediaFlagRequestV1 {
   ids: [string, ...string[]];
   flag: "favourite" | "hidden" | "deleted";
   value: boolean;
+}
+
+// media-timeline-request.v1.json
+/**
+ * The caller's library (not hidden, not trashed, Live Photo motion parts left out) counted per month of creation time (UTC), with the list's optional filters.
+ */
+export interface TimelineBucketsRequestV1 {
+  userId: string;
+  view: "library" | "favourites";
+  type?: "photo" | "video";
+  category?: "default" | "screenshot" | "panorama" | "slow" | "motion" | "live";
+  status?: "UNSPECIFIED" | "PROCESSING" | "READY" | "FAILED";
+}
+
+// media-timeline.v1.json
+/**
+ * Per-month counts of the caller's items, newest month first; months without items are left out.
+ */
+export interface TimelineBucketsV1 {
+  buckets: {
+    month: string;
+    count: number;
+  }[];
 }
 
 // media-update-request.v1.json

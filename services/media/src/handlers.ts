@@ -7,6 +7,7 @@ import {
   listMediaItemsRpc,
   locateContentRpc,
   setMediaFlagRpc,
+  timelineBucketsRpc,
   updateMediaItemRpc,
   walkMediaItemsRpc,
   yearsAgoRpc,
@@ -27,6 +28,7 @@ export function mediaHandlers(media: MediaItemsService): AnyRpcHandler[] {
     rpcHandler(getMediaItemsRpc, (req) => media.getMany(req.userId, req.ids)),
     rpcHandler(locateContentRpc, (req) => media.locate(req)),
     rpcHandler(walkMediaItemsRpc, (req) => media.walk(req)),
+    rpcHandler(timelineBucketsRpc, (req) => media.timeline(req)),
     rpcHandler(mediaUsageRpc, (req) => media.usageOf(req.userId)),
     rpcHandler(mediaExistRpc, (req) => media.existing(req.userId, req.sha256)),
   ];

@@ -38,7 +38,8 @@ export type AlbumSort = NonNullable<NonNullable<paths['/v1/albums']['get']['para
 
 /** The lists of media items the app shows; each maps to one list call of the API. */
 export type MediaView =
-  | { kind: 'library' }
+  /** `at`: a timeline month (YYYY-MM); the list starts with its newest item. */
+  | { kind: 'library'; at?: string }
   | { kind: 'favourites' }
   | { kind: 'hidden' }
   | { kind: 'trash' }

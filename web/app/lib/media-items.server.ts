@@ -7,6 +7,8 @@ import type { ApiClient } from '~/api/client.server';
 import { PAGE_LIMIT } from '~/api/types';
 import type { MediaItem, MediaView } from '~/api/types';
 import { localizeItem, localizeItems, localizeSharedItem } from './content-url.server';
+import { monthEnd } from './timeline';
+import type { TimelineBucket } from './timeline';
 
 /** The API's list behind each view of the user's own library. */
 const OWN_LISTS = {
@@ -48,10 +50,18 @@ export async function listView(
     items = await ok(api.GET(EXPLORE_LISTS[view.kind], { params: { path: { id: view.id }, query } }));
   } else if (view.kind === 'search') {
     items = await ok(api.GET('/v1/search', { params: { query: { ...query, q: view.q } } }));
+  } else if (view.kind === 'library' && view.at) {
+    const takenBefore = monthEnd(view.at);
+    items = await ok(api.GET('/v1/mediaItems', { params: { query: { ...query, takenBefore } } }));
   } else {
     items = await ok(api.GET(OWN_LISTS[view.kind], { params: { query } }));
   }
   return localizeItems(items, apiUrl);
+}
+
+/** The library's months and their counts, newest first (the timeline scrubber). */
+export async function timelineBuckets(api: ApiClient): Promise<TimelineBucket[]> {
+  return (await ok(api.GET('/v1/timeline/buckets'))).buckets;
 }
 
 export async function getItem(apiUrl: string, api: ApiClient, id: string): Promise<MediaItem> {

@@ -1,5 +1,6 @@
 /** The loader of the pages that show a list of media items: the session, the first page, and a deep-linked item. */
 import { json } from '@remix-run/node';
+import type { ApiClient } from '~/api/client.server';
 import type { MediaItem, MediaView } from '~/api/types';
 import { apiFailure, requireSession } from './auth.server';
 import type { WebContext } from './context.server';
@@ -16,7 +17,8 @@ export async function loadMediaPage<E extends object = object>(
   request: Request,
   context: WebContext,
   view: MediaView,
-  extra?: E,
+  /** More of the page's data: as it is, or read through the session's API client. */
+  extra?: E | ((api: ApiClient) => Promise<E>),
 ) {
   const session = await requireSession(request, context);
   try {
@@ -27,7 +29,8 @@ export async function loadMediaPage<E extends object = object>(
       focus = await getItem(context.config.apiUrl, session.api, itemId).catch(() => null);
     }
     const data: MediaPageData = { items, focus };
-    return json({ ...data, ...(extra as E) }, { headers: await session.headers() });
+    const more = typeof extra === 'function' ? await extra(session.api) : extra;
+    return json({ ...data, ...(more as E) }, { headers: await session.headers() });
   } catch (err) {
     throw apiFailure(err);
   }

@@ -1,6 +1,7 @@
 /** The lists of media items as the browser asks the JSON routes for them: `?view=…&album=…|id=…|q=…`. */
 import type { MediaView } from '~/api/types';
 import { isUuid } from './ids';
+import { parseMonth } from './timeline';
 
 /** The longest search text the API takes. */
 export const MAX_QUERY_LENGTH = 200;
@@ -16,7 +17,10 @@ export function searchText(q: unknown): string | null {
 export function parseView(params: URLSearchParams): MediaView | null {
   const kind = params.get('view') ?? 'library';
   switch (kind) {
-    case 'library':
+    case 'library': {
+      const at = parseMonth(params.get('at'));
+      return at ? { kind, at } : { kind };
+    }
     case 'favourites':
     case 'hidden':
     case 'trash':
@@ -52,6 +56,8 @@ export function viewQuery(view: MediaView): string {
       return `view=${view.kind}&id=${view.id}`;
     case 'search':
       return `view=search&q=${encodeURIComponent(view.q)}`;
+    case 'library':
+      return view.at ? `view=library&at=${view.at}` : 'view=library';
     default:
       return `view=${view.kind}`;
   }

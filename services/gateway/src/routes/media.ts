@@ -4,6 +4,7 @@ import {
   locateContentRpc,
   mediaExistRpc,
   setMediaFlagRpc,
+  timelineBucketsRpc,
   updateMediaItemRpc,
   yearsAgoRpc,
 } from '@trove/proto-events';
@@ -82,6 +83,13 @@ export function mediaRoutes(routes: OperationRouter, deps: MediaRouteDeps): void
     };
 
   routes.handle('listMediaItems', listView('library'));
+  routes.handle(
+    'getTimelineBuckets',
+    userAnswer((req, userId) => {
+      const { favourites, ...filters } = req.query;
+      return deps.bus.request(timelineBucketsRpc, { userId, view: favourites ? 'favourites' : 'library', ...filters });
+    }),
+  );
   routes
     .handle(
       'getMediaItem',

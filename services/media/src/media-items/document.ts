@@ -28,6 +28,8 @@ export interface CreationParts {
   /** MMDD and year of the camera's local day: "years ago" filters on them. */
   creationMonthDay: string;
   creationYear: number;
+  /** `YYYY-MM` of `creationAt` in UTC: the timeline counts a month by equality on it, from an index alone. */
+  creationMonth: string;
 }
 
 /**
@@ -93,6 +95,10 @@ export const MEDIA_ITEMS = defineCollection<StoredMediaDoc>('media_items', [
   // items before the page.
   { fields: { userId: 1, stillMediaItemId: 1, deleted: 1, hidden: 1, creationAt: -1 } },
   { fields: { userId: 1, creationMonthDay: 1 } },
+  // The timeline: a month's items of a view counted from the key rows alone (equality on every field).
+  { fields: { userId: 1, stillMediaItemId: 1, deleted: 1, hidden: 1, creationMonth: 1 } },
+  // Items stored before `creationMonth` existed, found by null at start-up (none once they have it).
+  { fields: { creationMonth: 1 } },
   // A job's walk over a user's items.
   { fields: { userId: 1, createdAt: 1 } },
   // The purge sweeper: expired trash of every user.
@@ -120,7 +126,17 @@ export function creationParts(iso: string): CreationParts | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})T/.exec(iso);
   const at = new Date(iso);
   if (!m || Number.isNaN(at.getTime())) return null;
-  return { creationAt: at, creationMonthDay: `${m[2]}${m[3]}`, creationYear: Number(m[1]) };
+  return {
+    creationAt: at,
+    creationMonthDay: `${m[2]}${m[3]}`,
+    creationYear: Number(m[1]),
+    creationMonth: creationMonthOf(at),
+  };
+}
+
+/** The UTC month (`YYYY-MM`) of an instant, as the timeline counts it. */
+export function creationMonthOf(at: Date): string {
+  return at.toISOString().slice(0, 7);
 }
 
 /** A just-uploaded original: PROCESSING, nothing known yet, taken (as far as we know) when it was uploaded. */

@@ -1,5 +1,5 @@
 import { DuplicateKeyError } from '@trove/kit';
-import type { ListMediaItemsRequestV1 } from '@trove/proto-events';
+import type { ListMediaItemsRequestV1, TimelineBucketsRequestV1 } from '@trove/proto-events';
 import { shownCategory } from './document';
 import type { MediaDoc, MediaType, ProcessedFields } from './document';
 import type { ItemChanges, MediaItems, StillFlags, View } from './repository';
@@ -84,15 +84,28 @@ export class FakeMediaItems implements MediaItems {
   }
 
   async list(q: ListMediaItemsRequestV1): Promise<MediaDoc[]> {
-    const found = this.where(
-      (d) =>
-        d.userId === q.userId &&
-        inView[q.view](d) &&
-        (!q.type || d.mediaItemType === q.type) &&
-        (!q.category || shownCategory(d) === q.category) &&
-        (!q.status || d.status === q.status),
-    );
+    const before = q.takenBefore ? new Date(q.takenBefore).getTime() : Infinity;
+    const found = this.where((d) => this.listed(q, d) && d.creationAt.getTime() <= before);
     return this.page(found, ORDER[q.view === 'trash' ? 'trash' : 'default'], q.page, q.limit);
+  }
+
+  async monthCounts(q: TimelineBucketsRequestV1): Promise<Array<{ month: string; count: number }>> {
+    const counts = new Map<string, number>();
+    for (const d of this.where((d) => this.listed(q, d))) {
+      const month = d.creationAt.toISOString().slice(0, 7);
+      counts.set(month, (counts.get(month) ?? 0) + 1);
+    }
+    return [...counts].sort(([a], [b]) => (a < b ? 1 : -1)).map(([month, count]) => ({ month, count }));
+  }
+
+  private listed(q: Omit<ListMediaItemsRequestV1, 'page' | 'limit'>, d: MediaDoc): boolean {
+    return (
+      d.userId === q.userId &&
+      inView[q.view](d) &&
+      (!q.type || d.mediaItemType === q.type) &&
+      (!q.category || shownCategory(d) === q.category) &&
+      (!q.status || d.status === q.status)
+    );
   }
 
   async takenOn(

@@ -84,3 +84,19 @@ it('counts the items of every user by status (the metrics gauge)', async () => {
   await repo.setFailed(alice, a1.id, 'corrupt', new Date());
   expect(await repo.countByStatus()).toEqual({ UNSPECIFIED: 0, PROCESSING: 2, READY: 0, FAILED: 1 });
 });
+
+it('gives items stored before the timeline their creation month when opened, and counts them per month', async () => {
+  const user = randomUUID();
+  const raw = db.store.collection<Record<string, unknown> & { _id: string }>(MEDIA_ITEMS.name);
+  for (const [i, at] of ['2020-12-31T23:30:00Z', '2021-01-01T00:30:00Z', '2021-01-20T10:00:00Z'].entries()) {
+    const { creationMonth: _, ...old } = newMediaDoc(request(user, String(i).repeat(64)), new Date(at));
+    await raw.insertOne(old);
+  }
+  expect(await raw.count({ userId: user, creationMonth: null })).toBe(3);
+  const reopened = await MediaItemsRepository.open(db.store);
+  expect(await raw.count({ userId: user, creationMonth: null })).toBe(0);
+  expect(await reopened.monthCounts({ userId: user, view: 'library' })).toEqual([
+    { month: '2021-01', count: 2 },
+    { month: '2020-12', count: 1 },
+  ]);
+});

@@ -1,7 +1,7 @@
 import { DuplicateKeyError, openCollection } from '@trove/kit';
 import type { Collection, DocStore, Filter, SortSpec } from '@trove/kit';
-import type { ListMediaItemsRequestV1 } from '@trove/proto-events';
-import { MEDIA_ITEMS, fromStored } from './document';
+import type { ListMediaItemsRequestV1, TimelineBucketsRequestV1 } from '@trove/proto-events';
+import { MEDIA_ITEMS, creationMonthOf, fromStored } from './document';
 import type {
   CreationParts,
   MediaCategory,
@@ -53,6 +53,21 @@ function categoryFilter(category: MediaCategory): Filter {
   };
 }
 
+/** A list's filter: its view and the optional type, category and status. */
+function listFilter(q: Pick<ListMediaItemsRequestV1, 'userId' | 'view' | 'type' | 'category' | 'status'>): Filter {
+  const filter = viewFilter(q.userId, q.view);
+  if (q.type) filter.mediaItemType = q.type;
+  if (q.category) Object.assign(filter, categoryFilter(q.category));
+  if (q.status) filter.status = q.status;
+  return filter;
+}
+
+/** The month before `YYYY-MM`. */
+function previousMonth(month: string): string {
+  const [y, m] = month.split('-').map(Number);
+  return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`;
+}
+
 /** Not claimed by a purge sweeper. */
 const notPurging: Filter = { purgingAt: { $exists: false } };
 
@@ -82,7 +97,27 @@ export class MediaItemsRepository {
   /** Opens the collection and declares its indexes (idempotent). */
   static async open(store: DocStore): Promise<MediaItemsRepository> {
     const items = await openCollection(store, MEDIA_ITEMS);
-    return new MediaItemsRepository(items);
+    const repository = new MediaItemsRepository(items);
+    await repository.backfillCreationMonth();
+    return repository;
+  }
+
+  /**
+   * Gives `creationMonth` to items stored before the timeline had it, a batch at a time. Found through
+   * the (creationMonth) index by null (missing), so once done a start-up reads no document for it.
+   */
+  private async backfillCreationMonth(): Promise<void> {
+    const BATCH = 500;
+    for (;;) {
+      const batch = await this.items.find({ creationMonth: null }, { limit: BATCH });
+      let changed = 0;
+      for (const doc of batch) {
+        const set = { creationMonth: creationMonthOf(doc.creationAt) };
+        changed += (await this.items.updateOne({ _id: doc._id, creationMonth: null }, { $set: set })).modified;
+      }
+      // Nothing left, or nothing this pass could change (never loop on it).
+      if (batch.length < BATCH || changed === 0) return;
+    }
   }
 
   /** Stores a new item; when the user already has this content, nothing is stored and the other item's id is answered. */
@@ -125,11 +160,42 @@ export class MediaItemsRepository {
   }
 
   async list(q: ListMediaItemsRequestV1): Promise<MediaDoc[]> {
-    const filter = viewFilter(q.userId, q.view);
-    if (q.type) filter.mediaItemType = q.type;
-    if (q.category) Object.assign(filter, categoryFilter(q.category));
-    if (q.status) filter.status = q.status;
+    const filter = listFilter(q);
+    // A timeline jump: the same order, starting at an instant (the view's index serves the range).
+    if (q.takenBefore) filter.creationAt = { $lte: new Date(q.takenBefore) };
     return this.many(filter, { sort: viewSort(q.view), ...page(q.page, q.limit) });
+  }
+
+  /**
+   * The view counted per month of `creationAt` (UTC), newest month first, empty months left out.
+   * Store-agnostic (the store has no group-by) and bounded in memory at any size: month after month
+   * back from the newest item, one count by equality on `creationMonth` through (…, creationMonth),
+   * and after an empty month one lookup of the newest item before it through the list's index
+   * (userId, stillMediaItemId, deleted, hidden, creationAt), so a gap of years costs one query. The
+   * embedded store answers the library's count from the key rows alone (every condition a
+   * point): O(items) key rows in all, no document read, about one query per month. A type, category,
+   * status or favourite filter makes a count read that month's candidates (that month's only).
+   */
+  async monthCounts(q: TimelineBucketsRequestV1): Promise<Array<{ month: string; count: number }>> {
+    const filter = listFilter(q);
+    const buckets: Array<{ month: string; count: number }> = [];
+    const newest = await this.items.findOne(filter, { sort: { creationAt: -1, _id: -1 } });
+    let month = newest ? creationMonthOf(newest.creationAt) : null;
+    while (month) {
+      const count = await this.items.count({ ...filter, creationMonth: month });
+      if (count > 0) {
+        buckets.push({ month, count });
+        month = previousMonth(month);
+        continue;
+      }
+      // An empty month: skip the gap to the newest item before it (years of nothing cost one lookup).
+      const older = await this.items.findOne(
+        { ...filter, creationAt: { $lt: new Date(`${month}-01T00:00:00Z`) } },
+        { sort: { creationAt: -1, _id: -1 } },
+      );
+      month = older ? creationMonthOf(older.creationAt) : null;
+    }
+    return buckets;
   }
 
   /** Library items taken on `monthDay` (MMDD, the camera's local day) of a year before `beforeYear`, newest first. */

@@ -506,6 +506,82 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
     });
   });
 
+  describe('timeline', () => {
+    /** An item of `user` taken at `iso` (the file's date, then the user's when `userSet`). */
+    async function takenAt(
+      user: string,
+      iso: string,
+      opts: UploadOptions & { userSet?: boolean } = {},
+    ): Promise<string> {
+      const id = await upload(user, opts);
+      if (opts.userSet) await media.update({ userId: user, id, creationTime: iso });
+      else await media.applyProcessed(result(user, id, iso));
+      return id;
+    }
+
+    it('counts the library per month (UTC) newest first, across years; user-set dates count, hidden, trashed and others’ items do not', async () => {
+      const [user, other] = [randomUUID(), randomUUID()];
+      await takenAt(user, '2024-01-02T10:00:00Z');
+      await takenAt(user, '2024-01-31T23:59:59Z');
+      await takenAt(user, '2023-12-31T23:00:00Z');
+      // The camera's local day is 1 January, the instant (the list's order) still 2023-12.
+      await takenAt(user, '2024-01-01T00:30:00+01:00');
+      const moved = await takenAt(user, '2019-06-15T12:00:00Z');
+      await media.update({ userId: user, id: moved, creationTime: '2010-03-01T08:00:00Z' });
+      await takenAt(user, '2015-07-04T12:00:00Z', { userSet: true });
+      const hidden = await takenAt(user, '2024-01-10T10:00:00Z');
+      const trashed = await takenAt(user, '2022-05-05T10:00:00Z');
+      await media.setFlag({ userId: user, ids: [hidden], flag: 'hidden', value: true });
+      await media.setFlag({ userId: user, ids: [trashed], flag: 'deleted', value: true });
+      await takenAt(other, '2024-01-15T10:00:00Z');
+      await takenAt(other, '2001-01-01T00:00:00Z');
+
+      expect(await media.timeline({ userId: user, view: 'library' })).toEqual({
+        buckets: [
+          { month: '2024-01', count: 2 },
+          { month: '2023-12', count: 2 },
+          { month: '2015-07', count: 1 },
+          { month: '2010-03', count: 1 },
+        ],
+      });
+      expect(await media.timeline({ userId: randomUUID(), view: 'library' })).toEqual({ buckets: [] });
+    });
+
+    it('takes the list’s filters: favourites and type', async () => {
+      const user = randomUUID();
+      const fav = await takenAt(user, '2021-02-03T10:00:00Z');
+      await takenAt(user, '2021-02-04T10:00:00Z', { type: 'video' });
+      await takenAt(user, '2020-08-04T10:00:00Z');
+      await media.setFlag({ userId: user, ids: [fav], flag: 'favourite', value: true });
+      expect((await media.timeline({ userId: user, view: 'favourites' })).buckets).toEqual([
+        { month: '2021-02', count: 1 },
+      ]);
+      expect((await media.timeline({ userId: user, view: 'library', type: 'video' })).buckets).toEqual([
+        { month: '2021-02', count: 1 },
+      ]);
+      expect((await media.timeline({ userId: user, view: 'library', type: 'photo' })).buckets).toEqual([
+        { month: '2021-02', count: 1 },
+        { month: '2020-08', count: 1 },
+      ]);
+    });
+
+    it('a list taken before an instant starts there, in the same order, paged from there', async () => {
+      const user = randomUUID();
+      const [a, b, c, d] = [
+        await takenAt(user, '2024-03-01T10:00:00Z'),
+        await takenAt(user, '2024-02-29T23:59:59.999Z'),
+        await takenAt(user, '2024-02-10T10:00:00Z'),
+        await takenAt(user, '2023-11-10T10:00:00Z'),
+      ];
+      const ids = async (takenBefore: string, page = 1, limit = 10) =>
+        (await media.list({ userId: user, view: 'library', page, limit, takenBefore })).items.map((i) => i.id);
+      expect(await ids('2024-02-29T23:59:59.999Z')).toEqual([b, c, d]);
+      expect(await ids('2024-02-29T23:59:59.999Z', 2, 1)).toEqual([c]);
+      expect(await ids('2030-01-01T00:00:00Z')).toEqual([a, b, c, d]);
+      expect(await ids('2000-01-01T00:00:00Z')).toEqual([]);
+    });
+  });
+
   describe('flags and updates', () => {
     it('all or nothing: one id that is not the caller’s fails the call and changes nothing', async () => {
       const user = randomUUID();

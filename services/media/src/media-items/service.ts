@@ -23,6 +23,8 @@ import type {
   WalkMediaItemsRequestV1,
   SetMediaFlagRequestV1,
   UpdateMediaItemRequestV1,
+  TimelineBucketsRequestV1,
+  TimelineBucketsV1,
   YearsAgoRequestV1,
 } from '@trove/proto-events';
 import { badRequest, conflict, insufficientStorage, notFound, unavailable } from '@trove/kit';
@@ -234,6 +236,11 @@ export class MediaItemsService {
 
   async list(req: ListMediaItemsRequestV1): Promise<{ items: MediaItemV1[] }> {
     return { items: (await this.items.list(req)).map(toMediaItemV1) };
+  }
+
+  /** The timeline scrubber's per-month counts of the caller's library (or favourites), newest month first. */
+  async timeline(req: TimelineBucketsRequestV1): Promise<TimelineBucketsV1> {
+    return { buckets: await this.items.monthCounts(req) };
   }
 
   /** Items taken on monthDate (MMDD, the camera's local day) in a year before the current one. */

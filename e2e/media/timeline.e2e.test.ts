@@ -1,0 +1,88 @@
+/**
+ * The timeline end to end (real nats-server, compiled services, the gateway validating every answer
+ * against openapi.yaml): the library counted per month by the date it sorts by (the user's when set),
+ * hidden, trashed and other users' items left out; and the library list starting at an instant.
+ */
+import { startStack } from '@trove/kit/testing';
+import type { Stack } from '@trove/kit/testing';
+import { describeWithFixtures, jpegAt } from '@trove/kit/testing/media';
+import { answer, createApi, newUser, offContract, ok, status, uploadReady } from '../support/api';
+import type { Api, MediaItem } from '../support/api';
+
+describeWithFixtures('timeline buckets and takenBefore (e2e)', () => {
+  let stack: Stack;
+  let alice: Api;
+  let bob: Api;
+  /** Alice's photos by the date she gives them. */
+  const taken: Record<string, MediaItem> = {};
+  const DATES = {
+    newYear: '2024-01-01T10:00:00+01:00',
+    lateDec: '2023-12-31T18:00:00Z',
+    midDec: '2023-12-15T12:00:00Z',
+    old: '2009-05-20T08:00:00Z',
+    hidden: '2023-12-20T12:00:00Z',
+    trashed: '2024-01-05T12:00:00Z',
+  } as const;
+
+  const setDate = async (api: Api, id: string, creationTime: string) =>
+    expect(
+      await answer(api.PUT('/v1/mediaItems/{id}', { params: { path: { id } }, body: offContract({ creationTime }) })),
+    ).toMatchObject({ status: 204 });
+  const buckets = async (api: Api, query: Record<string, unknown> = {}) =>
+    (await ok(api.GET('/v1/timeline/buckets', { params: { query } }), 200)).buckets;
+  const before = async (takenBefore: string, page = 1, limit = 50) =>
+    (await ok(alice.GET('/v1/mediaItems', { params: { query: { takenBefore, page, limit } } }), 200)).map((i) => i.id);
+
+  beforeAll(async () => {
+    stack = await startStack({ services: ['auth', 'media', 'worker', 'gateway'] });
+    alice = (await newUser(stack)).api;
+    bob = (await newUser(stack)).api;
+    let n = 0;
+    for (const [name, date] of Object.entries(DATES)) {
+      taken[name] = await uploadReady(alice, await jpegAt(10 + n, 20 + n++), `${name}.jpg`, 120_000);
+      await setDate(alice, taken[name].id, date);
+    }
+    const bobs = await uploadReady(bob, await jpegAt(1, 2), 'bob.jpg', 120_000);
+    await setDate(bob, bobs.id, '2023-12-01T12:00:00Z');
+    await ok(alice.POST('/v1/hidden', { body: { mediaItems: [taken.hidden.id] } }), 204);
+    await ok(alice.POST('/v1/trash', { body: { mediaItems: [taken.trashed.id] } }), 204);
+    await ok(alice.POST('/v1/favourites', { body: { mediaItems: [taken.old.id] } }), 204);
+  }, 300_000);
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('counts the library per month (UTC) by the user-set date, newest first; hidden, trashed and others’ items left out', async () => {
+    expect(await buckets(alice)).toEqual([
+      { month: '2024-01', count: 1 },
+      // 1 January 10:00 +01:00 is still 2024; 31 December 18:00Z is December.
+      { month: '2023-12', count: 2 },
+      { month: '2009-05', count: 1 },
+    ]);
+    expect(await buckets(alice, { favourites: true })).toEqual([{ month: '2009-05', count: 1 }]);
+    expect(await buckets(alice, { type: 'video' })).toEqual([]);
+    expect(await buckets(bob)).toEqual([{ month: '2023-12', count: 1 }]);
+  });
+
+  it('lists the library from an instant on, in the same order, with page and limit counted from there', async () => {
+    expect(await before('2023-12-31T23:59:59.999Z')).toEqual([taken.lateDec.id, taken.midDec.id, taken.old.id]);
+    expect(await before('2023-12-31T23:59:59.999Z', 2, 1)).toEqual([taken.midDec.id]);
+    expect(await before('2023-12-31T18:00:00Z')).toEqual([taken.lateDec.id, taken.midDec.id, taken.old.id]);
+    expect(await before('2000-01-01T00:00:00Z')).toEqual([]);
+    expect(await before('2030-01-01T00:00:00+02:00')).toEqual([
+      taken.newYear.id,
+      taken.lateDec.id,
+      taken.midDec.id,
+      taken.old.id,
+    ]);
+  });
+
+  it('refuses a bad instant or filter with a message, and a caller without a token', async () => {
+    const bad = await answer(alice.GET('/v1/mediaItems', { params: { query: { takenBefore: offContract('June') } } }));
+    expect(bad).toMatchObject({ status: 400, body: { message: expect.stringMatching(/takenBefore/) } });
+    expect(
+      await answer(alice.GET('/v1/timeline/buckets', { params: { query: { type: offContract('sketch') } } })),
+    ).toMatchObject({ status: 400, body: { message: expect.any(String) } });
+    expect(await status(createApi(stack.gatewayUrl).GET('/v1/timeline/buckets'))).toBe(401);
+  });
+});

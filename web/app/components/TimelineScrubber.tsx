@@ -1,0 +1,131 @@
+/**
+ * The library's years and months down the side, each month as tall as its share of the items
+ * (GET /v1/timeline/buckets). Hovering shows the month; a click, a drag or the keyboard (a
+ * vertical slider: arrows a month, Page Up/Down a year, Home/End) jumps there.
+ */
+import { useMemo, useRef, useState } from 'react';
+import type { KeyboardEvent, PointerEvent } from 'react';
+import { monthLabel } from '~/lib/timeline';
+import type { TimelineBucket } from '~/lib/timeline';
+import './TimelineScrubber.css';
+
+interface Props {
+  /** Newest month first. */
+  buckets: TimelineBucket[];
+  /** The month the list starts at (null: the newest). */
+  at: string | null;
+  onJump: (month: string) => void;
+}
+
+/** Where each month starts and ends down the bar, as fractions of its height. */
+function layout(buckets: TimelineBucket[]): Array<{ from: number; to: number }> {
+  const total = buckets.reduce((sum, b) => sum + b.count, 0) || 1;
+  let seen = 0;
+  return buckets.map((b) => {
+    const from = seen / total;
+    seen += b.count;
+    return { from, to: seen / total };
+  });
+}
+
+export function TimelineScrubber({ buckets, at, onJump }: Props) {
+  const bar = useRef<HTMLDivElement>(null);
+  const spans = useMemo(() => layout(buckets), [buckets]);
+  const current = Math.max(
+    0,
+    buckets.findIndex((b) => b.month === at),
+  );
+  /** The month under the pointer (hover or drag), shown as a label beside it. */
+  const [hover, setHover] = useState<number | null>(null);
+  const [dragging, setDragging] = useState(false);
+
+  if (buckets.length === 0) return null;
+
+  const indexAt = (clientY: number): number => {
+    const rect = bar.current?.getBoundingClientRect();
+    if (!rect || rect.height === 0) return current;
+    const f = Math.min(Math.max((clientY - rect.top) / rect.height, 0), 0.999999);
+    const i = spans.findIndex((s) => f < s.to);
+    return i < 0 ? spans.length - 1 : i;
+  };
+  const jumpTo = (i: number) => {
+    const index = Math.min(Math.max(i, 0), buckets.length - 1);
+    if (buckets[index].month !== at) onJump(buckets[index].month);
+  };
+
+  const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
+    e.currentTarget.setPointerCapture(e.pointerId);
+    setDragging(true);
+    setHover(indexAt(e.clientY));
+  };
+  const onPointerUp = (e: PointerEvent<HTMLDivElement>) => {
+    if (!dragging) return;
+    setDragging(false);
+    jumpTo(indexAt(e.clientY));
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const step: Record<string, number> = {
+      ArrowDown: 1,
+      ArrowRight: 1,
+      ArrowUp: -1,
+      ArrowLeft: -1,
+      PageDown: 12,
+      PageUp: -12,
+    };
+    if (e.key in step) jumpTo(current + step[e.key]);
+    else if (e.key === 'Home') jumpTo(0);
+    else if (e.key === 'End') jumpTo(buckets.length - 1);
+    else return;
+    e.preventDefault();
+  };
+
+  const shown = hover ?? current;
+  const years = buckets
+    .map((b, i) => ({ year: b.month.slice(0, 4), i }))
+    .filter(({ year, i }) => i === 0 || buckets[i - 1].month.slice(0, 4) !== year);
+
+  return (
+    <div className="timeline">
+      <div
+        ref={bar}
+        className={`timeline-bar${dragging ? ' is-dragging' : ''}`}
+        role="slider"
+        tabIndex={0}
+        aria-label="Timeline"
+        aria-orientation="vertical"
+        aria-valuemin={0}
+        aria-valuemax={buckets.length - 1}
+        aria-valuenow={current}
+        aria-valuetext={monthLabel(buckets[current].month)}
+        onPointerDown={onPointerDown}
+        onPointerMove={(e) => setHover(indexAt(e.clientY))}
+        onPointerUp={onPointerUp}
+        onPointerCancel={() => setDragging(false)}
+        onPointerLeave={() => (dragging ? undefined : setHover(null))}
+        onKeyDown={onKeyDown}
+      >
+        {years.map(({ year, i }) => (
+          <span key={year} className="timeline-year" style={{ top: `${spans[i].from * 100}%` }} aria-hidden="true">
+            {year}
+          </span>
+        ))}
+        {buckets.map((b, i) => (
+          <span
+            key={b.month}
+            className={`timeline-month${i === current ? ' is-current' : ''}`}
+            data-month={b.month}
+            style={{ top: `${spans[i].from * 100}%`, height: `${(spans[i].to - spans[i].from) * 100}%` }}
+          />
+        ))}
+        <span
+          className="timeline-label"
+          style={{ top: `${spans[shown].from * 100}%` }}
+          aria-hidden="true"
+          hidden={hover === null}
+        >
+          {monthLabel(buckets[shown].month)}
+        </span>
+      </div>
+    </div>
+  );
+}
