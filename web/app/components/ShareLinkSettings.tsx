@@ -23,13 +23,11 @@ export function ShareLinkSettings({ expiresAt, passwordSet }: { expiresAt: strin
   const expiryId = useId();
   const passwordId = useId();
   const passwordForm = useRef<HTMLFormElement>(null);
-  // The browser's zone, known only once hydrated (the server reads the input as UTC until then).
-  const [offset, setOffset] = useState(0);
+  // The input's value is local time, filled once hydrated (the server reads it as UTC without scripts).
   const [local, setLocal] = useState('');
-  useEffect(() => {
-    setOffset(new Date().getTimezoneOffset());
-    setLocal(expiresAt ? localInputValue(expiresAt) : '');
-  }, [expiresAt]);
+  useEffect(() => setLocal(expiresAt ? localInputValue(expiresAt) : ''), [expiresAt]);
+  // The zone's offset on the chosen day, not today's: summer time may differ.
+  const offset = local && !Number.isNaN(new Date(local).getTime()) ? new Date(local).getTimezoneOffset() : 0;
   useEffect(() => {
     if (password.state === 'idle' && password.data && !password.data.error) passwordForm.current?.reset();
   }, [password.state, password.data]);

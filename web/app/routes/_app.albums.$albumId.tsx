@@ -170,7 +170,6 @@ export default function AlbumPage() {
         </div>
         {owner ? (
           <ShareControl
-            key={`${album.shared}-${album.shareLocation}-${album.shareAllowDownload}`}
             shared={album.shared}
             shareLocation={album.shareLocation}
             allowDownload={album.shareAllowDownload}
