@@ -81,6 +81,13 @@ describe('shared link settings and album downloads (browser)', () => {
       (t) => /stops working/.test(t ?? ''),
     );
     expect((await albumOf(user, albumId)).shareExpiresAt).toBe(`${year}-07-01T08:30:00.000Z`);
+    // Loaded again, the page shows it in the browser's zone (the server renders UTC; the browser, its own time).
+    await page.reload();
+    await eventually(
+      () => page.getByTestId('share-expiry-state').textContent(),
+      `The link stops working on Thu, 1 Jul ${year}, 10:30.`,
+    );
+    await expect(page.getByLabel('Link expires').inputValue()).resolves.toBe(`${year}-07-01T10:30`);
 
     // A password: the page says one is set, never what it is.
     await page.getByLabel('Link password').fill('grandma-2030');

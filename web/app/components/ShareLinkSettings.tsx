@@ -1,6 +1,6 @@
 import { useFetcher } from '@remix-run/react';
 import { useEffect, useId, useRef, useState } from 'react';
-import { formatDateTime } from '~/lib/format';
+import { LocalTime } from './LocalTime';
 import { Button } from './ui/Button';
 import { FormError } from './ui/FormError';
 
@@ -51,8 +51,14 @@ export function ShareLinkSettings({ expiresAt, passwordSet }: { expiresAt: strin
         <Button type="submit" size="small" name="never" value="true" disabled={expiry.state !== 'idle' || !expiresAt}>
           Never
         </Button>
-        <span className="muted share-hint" data-testid="share-expiry-state" suppressHydrationWarning>
-          {expiresAt ? `The link stops working on ${formatDateTime(expiresAt)}.` : 'The link never expires.'}
+        <span className="muted share-hint" data-testid="share-expiry-state">
+          {expiresAt ? (
+            <>
+              The link stops working on <LocalTime iso={expiresAt} />.
+            </>
+          ) : (
+            'The link never expires.'
+          )}
         </span>
         <FormError className="share-hint">{expiry.data?.error}</FormError>
       </expiry.Form>

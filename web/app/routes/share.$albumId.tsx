@@ -9,6 +9,7 @@ import {
   useRouteError,
 } from '@remix-run/react';
 import { ErrorPage } from '~/components/ErrorPage';
+import { LocalTime } from '~/components/LocalTime';
 import { MediaBrowser } from '~/components/MediaBrowser';
 import { StandalonePage } from '~/components/StandalonePage';
 import { Button, buttonClass } from '~/components/ui/Button';
@@ -18,7 +19,7 @@ import { Icon } from '~/components/ui/Icon';
 import { ApiError } from '~/api/client.server';
 import { albumIdFrom, getSharedAlbum } from '~/lib/albums.server';
 import { apiFailure } from '~/lib/auth.server';
-import { formatDateTime, plural } from '~/lib/format';
+import { plural } from '~/lib/format';
 import { listView } from '~/lib/media-items.server';
 import { clearShareTokenCookie, readShareToken, shareTokenCookie } from '~/lib/share-token.server';
 import { visitorApi } from '~/lib/visitor.server';
@@ -94,8 +95,8 @@ export default function SharedAlbum() {
           {plural(album.mediaItemsCount, 'item')}
         </p>
         {album.expiresAt ? (
-          <p className="muted" data-testid="share-expiry" suppressHydrationWarning>
-            This link expires on {formatDateTime(album.expiresAt)}.
+          <p className="muted" data-testid="share-expiry">
+            This link expires on <LocalTime iso={album.expiresAt} />.
           </p>
         ) : null}
         {album.allowDownload && album.mediaItemsCount > 0 ? (
