@@ -7,6 +7,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { PAGE_LIMIT } from '~/api/types';
 import type { MediaItem } from '~/api/types';
 import { getJson } from '~/lib/fetch-json.client';
+import { pageUrl } from '~/lib/media-views';
 import {
   applyFirstPage,
   applyPage,
@@ -71,7 +72,7 @@ export function useMediaList(opts: {
     setLoading(true);
     const before = stateRef.current.items.length;
     const page = Math.max(nextPage(before, PAGE_LIMIT), skipTo.current);
-    getJson<{ items: MediaItem[] }>(`/api/items?${viewQuery}&page=${page}`)
+    getJson<{ items: MediaItem[] }>(pageUrl(viewQuery, page))
       .then(({ items }) => {
         setError(null);
         setState((s) => {

@@ -127,3 +127,20 @@ export function albumDescription(v: FormDataEntryValue | null | undefined): stri
   const d = v.trim();
   return d ? d.slice(0, 2000) : null;
 }
+
+/**
+ * A link's expiry from the album page's form: `never` → null; else `expiresAt` (a `datetime-local`
+ * value, in the browser's zone `tzOffset` minutes behind UTC, as getTimezoneOffset says) → an
+ * instant in the future, or a message for the form.
+ */
+export function shareExpiryFrom(form: FormData, now = Date.now()): { value: string | null } | { error: string } {
+  if (form.get('never') === 'true') return { value: null };
+  const local = String(form.get('expiresAt') ?? '');
+  const offset = Number(form.get('tzOffset') ?? 0);
+  const at = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(local) ? Date.parse(`${local}Z`) : NaN;
+  if (Number.isNaN(at) || !Number.isFinite(offset) || Math.abs(offset) > 24 * 60)
+    return { error: 'Pick a date and time, or “Never”.' };
+  const when = at + offset * 60_000;
+  if (when <= now) return { error: 'Pick a time in the future.' };
+  return { value: new Date(when).toISOString() };
+}

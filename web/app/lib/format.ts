@@ -35,10 +35,12 @@ export function dayLabel(key: string, now: Date = new Date()): string {
   return new Intl.DateTimeFormat('en-GB', opts).format(date);
 }
 
-export function formatDateTime(iso: string): string {
+/** `timeZone`: an IANA name (the server renders in UTC what the browser then shows in its own zone). */
+export function formatDateTime(iso: string, timeZone?: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '';
   return new Intl.DateTimeFormat('en-GB', {
+    timeZone,
     weekday: 'short',
     day: 'numeric',
     month: 'short',

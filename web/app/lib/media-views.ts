@@ -62,3 +62,9 @@ export function viewQuery(view: MediaView): string {
       return `view=${view.kind}`;
   }
 }
+
+/** Where the grid gets page `page` of a view: a shared album's own route (its unlock cookie is scoped there), else /api/items. */
+export function pageUrl(query: string, page: number): string {
+  const view = parseView(new URLSearchParams(query));
+  return view?.kind === 'shared' ? `/share/${view.albumId}/items?page=${page}` : `/api/items?${query}&page=${page}`;
+}

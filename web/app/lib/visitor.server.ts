@@ -8,10 +8,12 @@ import type { ApiClient } from '~/api/client.server';
 import type { WebContext } from './context.server';
 import { clientHeaders } from './tokens.server';
 
-export function visitorApi(context: WebContext): ApiClient {
-  return createApiClient(
-    context.config.apiUrl,
-    undefined,
-    clientHeaders({ address: context.clientAddress, proxySecret: context.config.proxySecret }),
-  );
+/** The visitor's headers: their address, and the unlock token of a password-protected link. */
+export function visitorHeaders(context: WebContext, shareToken?: string): Record<string, string> {
+  const headers = clientHeaders({ address: context.clientAddress, proxySecret: context.config.proxySecret });
+  return shareToken ? { ...headers, 'X-Share-Token': shareToken } : headers;
+}
+
+export function visitorApi(context: WebContext, shareToken?: string): ApiClient {
+  return createApiClient(context.config.apiUrl, undefined, visitorHeaders(context, shareToken));
 }

@@ -19,6 +19,7 @@ import {
   listMembers,
   removeMember,
   requireAlbum,
+  shareExpiryFrom,
   updateAlbum,
 } from '~/lib/albums.server';
 import { ok } from '~/api/client.server';
@@ -59,6 +60,26 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       case 'share-location':
         await updateAlbum(session.api, id, { shareLocation: form.get('shareLocation') === 'true' });
         break;
+      case 'share-download':
+        await updateAlbum(session.api, id, { shareAllowDownload: form.get('shareAllowDownload') === 'true' });
+        break;
+      case 'share-expiry': {
+        const expiry = shareExpiryFrom(form);
+        if ('error' in expiry) return json({ error: expiry.error }, { status: 400, headers: await session.headers() });
+        await updateAlbum(session.api, id, { shareExpiresAt: expiry.value });
+        break;
+      }
+      case 'share-password': {
+        // Removing clears it (null); the password itself is never answered back.
+        const password = form.get('remove') === 'true' ? null : String(form.get('password') ?? '');
+        if (password !== null && (password.length < 1 || password.length > 200))
+          return json(
+            { error: 'Give a password (up to 200 characters).' },
+            { status: 400, headers: await session.headers() },
+          );
+        await updateAlbum(session.api, id, { sharePassword: password });
+        break;
+      }
       case 'add-member': {
         const username = String(form.get('username') ?? '').trim();
         const role = form.get('role') === 'contributor' ? 'contributor' : 'viewer';
@@ -129,6 +150,11 @@ export default function AlbumPage() {
               <Icon name="plus" size={20} /> Add photos
             </Link>
           ) : null}
+          {album.mediaItemsCount > 0 ? (
+            <a href={`/api/albums/${album.id}/download`} className={buttonClass()} download>
+              <Icon name="download" size={20} /> Download album
+            </a>
+          ) : null}
           {owner ? (
             <>
               <Button onClick={() => setEditing(true)}>
@@ -144,9 +170,11 @@ export default function AlbumPage() {
         </div>
         {owner ? (
           <ShareControl
-            key={`${album.shared}-${album.shareLocation}`}
             shared={album.shared}
             shareLocation={album.shareLocation}
+            allowDownload={album.shareAllowDownload}
+            expiresAt={album.shareExpiresAt}
+            passwordSet={album.sharePasswordSet}
             url={shareUrl}
           />
         ) : null}
