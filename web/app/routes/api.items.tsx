@@ -1,6 +1,6 @@
 /**
  * JSON for the grid and the viewer (the browser's only way to the API, through the session):
- *   GET  ?view=…&page=N        a page of a list (the `shared` view needs no session)
+ *   GET  ?view=…&page=N        a page of a list (a shared album's visitors page through /share/<id>/items)
  *   GET  ?ids=a,b,…            fresh copies of some items (the grid polls items still processing)
  *   POST {intent, …}           an action on items (favourite, hide, trash, restore, describe, albums);
  *                              `edit` (date and place) answers the item as it is now
@@ -12,7 +12,6 @@ import { isUuid } from '~/lib/ids';
 import { InvalidActionError, applyItemAction, parseItemAction } from '~/lib/item-actions.server';
 import { getItem, getItems, listView } from '~/lib/media-items.server';
 import { parseView } from '~/lib/media-views';
-import { visitorApi } from '~/lib/visitor.server';
 
 /** The most ids one refresh asks for. */
 export const MAX_REFRESH_IDS = 50;
@@ -30,10 +29,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     const view = parseView(url.searchParams);
     const page = Number(url.searchParams.get('page') ?? '1');
     if (!view || !Number.isInteger(page) || page < 1) return json({ message: 'bad view or page' }, { status: 400 });
-    if (view.kind === 'shared') {
-      const items = await listView(context.config.apiUrl, visitorApi(context), view, page);
-      return json({ items }, { headers: { 'Cache-Control': 'no-store' } });
-    }
     const session = await requireSession(request, context, 'api');
     const items = await listView(context.config.apiUrl, session.api, view, page);
     return json({ items }, { headers: await session.headers({ 'Cache-Control': 'no-store' }) });
