@@ -164,7 +164,7 @@ describe('M2: one visitor cannot close shared albums for everybody (security e2e
       expect(page.status).toBe(200);
       expect(page.text).toContain('Harbour walk');
       // And the grid's own calls for the next page work too.
-      const items = await send(visitor, `/api/items?view=shared&album=${albumId}&page=1`);
+      const items = await send(visitor, `/share/${albumId}/items?page=1`);
       expect({ status: items.status, body: JSON.parse(items.text) as unknown }).toEqual({
         status: 200,
         body: { items: [] },
