@@ -5,26 +5,13 @@
  * album), and leaves it.
  */
 import { ok } from '../support/api';
-import { DESKTOP, PHONE, eventually, nav, shot, startWebApp, tiles } from './fixtures';
-import type { WebApp } from './fixtures';
+import { DESKTOP, PHONE, eventually, nav, shot, webAppForSuite, tiles } from './fixtures';
 
-let web: WebApp;
-
-beforeAll(async () => {
-  web = await startWebApp();
-}, 180_000);
-
-afterAll(async () => {
-  await web?.stop();
-}, 60_000);
-
-afterEach(async () => {
-  if (web) expect(await web.closeContexts()).toEqual([]);
-});
+const web = webAppForSuite();
 
 describe('albums shared with members (browser)', () => {
   it('the owner adds a member on the album page; the member sees it under Shared with you, opens it and leaves it', async () => {
-    const owner = await web.session({ upload: ['jpeg'] });
+    const owner = await web().session({ upload: ['jpeg'] });
     const album = await ok(owner.user.api.POST('/v1/albums', { body: { name: 'Family holiday' } }), 201);
     await ok(
       owner.user.api.POST('/v1/albums/{id}/mediaItems', {
@@ -33,9 +20,9 @@ describe('albums shared with members (browser)', () => {
       }),
       204,
     );
-    const member = await web.session({ viewport: PHONE, phone: true });
+    const member = await web().session({ viewport: PHONE, phone: true });
 
-    await owner.page.goto(`${web.origin}/albums/${album.id}`);
+    await owner.page.goto(`${web().origin}/albums/${album.id}`);
     const panel = owner.page.getByRole('region', { name: 'Members' });
     await panel.getByLabel('User name').fill('nobody-here');
     await panel.getByRole('button', { name: 'Add member' }).click();
