@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help install install-test build typecheck lint test test-unit test-e2e up backup restore clean docs bench chaos eval-metadata eval-vision audit
+.PHONY: help install install-test build typecheck lint test test-unit test-e2e up backup restore clean docs bench bench-scale chaos eval-metadata eval-vision audit
 
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -60,6 +60,9 @@ bench: build ## Upload vs a minimal server and ingest vs a single-process baseli
 	@node scripts/bench-ingest.mjs $(BENCH_ARGS)
 	@node scripts/bench-search.mjs $(BENCH_SEARCH_ARGS)
 	@node scripts/bench-library.mjs $(BENCH_LIBRARY_ARGS)
+
+bench-scale: build ## 1,000,000 items vs 100,000 (and 10,000 in the browser): lists vs the store and an ideal SQLite index, search, RSS, cold start, the web timeline (under an hour; not part of make bench); ratio lines
+	@node scripts/bench-scale.mjs $(BENCH_SCALE_ARGS)
 
 eval-metadata: build ## Metadata the worker reads vs ExifTool's truth on the real files of ../shared/eval/metadata (not part of make test); ends "ratio metadata_field_agreement V"
 	@node scripts/eval-metadata.mjs $(EVAL_ARGS)

@@ -25,7 +25,7 @@ import { libraryPlan } from './bench/seed-plan.mjs';
 
 const { openDocStore } = require(join(root, 'services/kit/dist/index.js'));
 const { startStack } = require(join(root, 'services/kit/dist/testing/index.js'));
-const { MediaRepository } = require(join(root, 'services/media/dist/items/repository.js'));
+const { MediaItemsRepository } = require(join(root, 'services/media/dist/media-items/repository.js'));
 
 const ITEMS = Number(args.items ?? 100_000);
 const ROUNDS = Number(args.rounds ?? 20);
@@ -118,7 +118,7 @@ try {
   );
   const named = queries(userId);
   const store = await openDocStore({ service: 'media', dataDir: stack.dataDir });
-  const repo = await MediaRepository.open(store);
+  const repo = await MediaItemsRepository.open(store);
   const storeMs = await timeAll(named, (q) => q.store(repo));
   await store.close();
 

@@ -6,8 +6,10 @@ import { require, root } from '../bench-common.mjs';
 import { processedResult } from './seed-plan.mjs';
 import { sha256 } from './seed-blobs.mjs';
 
-const { COLLECTION, MediaRepository } = require(join(root, 'services/media/dist/items/repository.js'));
-const { newMediaDoc, processedFields } = require(join(root, 'services/media/dist/items/document.js'));
+const { MediaItemsRepository } = require(join(root, 'services/media/dist/media-items/repository.js'));
+const { MEDIA_ITEMS, newMediaDoc, processedFields } = require(
+  join(root, 'services/media/dist/media-items/document.js'),
+);
 const { mediaBlobKey } = require(join(root, 'proto-events/dist/index.js'));
 
 const BATCH = 5000;
@@ -38,8 +40,8 @@ function mediaDoc(plan, item, original) {
 
 /** Writes the plan's media documents into the media service's store (`bytes`: seed-blobs' `blobBytes()`). */
 export async function seedMedia({ store, plan, bytes }) {
-  await MediaRepository.open(store);
-  const collection = store.collection(COLLECTION);
+  await MediaItemsRepository.open(store);
+  const collection = store.collection(MEDIA_ITEMS.name);
   for (let from = 0; from < plan.items.length; from += BATCH) {
     await collection.insertMany(
       plan.items.slice(from, from + BATCH).map((item) => mediaDoc(plan, item, bytes.original(item))),

@@ -1,0 +1,147 @@
+#!/usr/bin/env node
+// Scale benchmark (`make bench-scale`; build first; not part of `make bench`). Not a test: it prints
+// figures, it asserts nothing about them (it does check that each seeded library answers the
+// plan's items). Three libraries of one user, each on a stack of its own, seeded straight into the
+// stores by the bench seeder (scripts/bench/seed-*.mjs: every item's media and explore documents;
+// blobs for a sample, see blobSample in scripts/bench/scale-library.mjs):
+//   1. --browser-small N items (default 10 000): the web timeline in Debian's chromium;
+//   2. --small N items (default 100 000) and 3. --items N (default 1 000 000), each:
+//      - the four list queries (first page, a deep page by cursor from the middle of the library,
+//        the videos, a years-ago day) on the store (the media repository, in this process) and on
+//        the same rows in a SQLite file of their own with the ideal index of each query
+//        (scripts/bench/scale-reference.mjs), side by side, round after round;
+//      - cold start (auth, media, explore, library and the gateway on that data until all are
+//        ready), a check through the API that the seeded library is real;
+//      - the same lists through the API; a search mix through the API (the user's first query timed
+//        on its own); the resident memory of the media and explore processes;
+//   and at --items: the web timeline in chromium (first paint, a month jump through the scrubber,
+//   the JS heap after scrolling ten years: scripts/bench/timeline-browser.mjs).
+// Prints a table per size, each phase's seconds, the whole run's, and `ratio NAME VALUE` lines.
+//
+// Options: --items N (default 1000000), --small N (default 100000), --browser-small N (default
+// 10000), --rounds N timed passes over the lists (default 20), --search-rounds N (default 3).
+import { cpus, loadavg, totalmem } from 'node:os';
+import { args, log, percentile, secondsSince, sizeLabel } from './bench-common.mjs';
+import { measureLibrary } from './bench/scale-library.mjs';
+
+const ITEMS = Number(args.items ?? 1_000_000);
+const SMALL = Number(args.small ?? 100_000);
+const BROWSER_SMALL = Number(args['browser-small'] ?? 10_000);
+const ROUNDS = Number(args.rounds ?? 20);
+const SEARCH_ROUNDS = Number(args['search-rounds'] ?? 3);
+const now = new Date();
+/** The month the timeline jumps to: June six years ago (every size's plan has items in it). */
+const JUMP_MONTH = `${now.getUTCFullYear() - 6}-06`;
+
+const started = performance.now();
+const phases = [];
+const phase = (name, seconds) => phases.push([name, seconds]);
+const big = sizeLabel(ITEMS);
+const small = sizeLabel(SMALL);
+const browserSmall = sizeLabel(BROWSER_SMALL);
+const common = { rounds: ROUNDS, searchRounds: SEARCH_ROUNDS, jumpMonth: JUMP_MONTH, phase };
+
+log(`scale bench: ${BROWSER_SMALL} items (browser), ${SMALL} and ${ITEMS} items; the jump month ${JUMP_MONTH}`);
+const atBrowserSmall = await measureLibrary({
+  ...common,
+  items: BROWSER_SMALL,
+  label: browserSmall,
+  parts: { timeline: true },
+});
+const atSmall = await measureLibrary({ ...common, items: SMALL, label: small, parts: { lists: true } });
+const atBig = await measureLibrary({ ...common, items: ITEMS, label: big, parts: { lists: true, timeline: true } });
+const totalS = secondsSince(started);
+
+const sorted = (list) => [...list].sort((a, b) => a - b);
+const p = (list, q) => percentile(sorted(list), q);
+const all = (byName) => Object.values(byName).flat();
+const ms = (v) => `${v.toFixed(1)} ms`;
+
+const cpu = cpus();
+console.log(
+  `\nTrove scale benchmark — one user's library at ${SMALL} and ${ITEMS} items (and ${BROWSER_SMALL} for the browser), each on a stack of its own; ${ROUNDS} timed rounds of the lists, ${SEARCH_ROUNDS} of ${Object.keys(atBig.searchMs).length} searches`,
+);
+console.log(
+  `machine: ${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB RAM, Node ${process.version}; load average at the end ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
+for (const at of [atSmall, atBig]) {
+  console.log(
+    `\n${at.items} items (blobs for ${at.blobItems}; deep page ${at.deepPage}, the store ${at.storeCursor ? 'by cursor' : 'by page number'}, the API ${at.apiCursor ? 'by cursor' : 'by page number'}):\n`,
+  );
+  console.log('| query | store p50 | store p99 | SQLite p50 | SQLite p99 | API p50 | API p99 |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const name of Object.keys(at.storeMs)) {
+    const [s, r, a] = [at.storeMs[name], at.referenceMs[name], at.apiMs[name]];
+    console.log(
+      `| ${name} | ${ms(p(s, 50))} | ${ms(p(s, 99))} | ${ms(p(r, 50))} | ${ms(p(r, 99))} | ${ms(p(a, 50))} | ${ms(p(a, 99))} |`,
+    );
+  }
+  const [s, r, a] = [all(at.storeMs), all(at.referenceMs), all(at.apiMs)];
+  console.log(
+    `| **all** | ${ms(p(s, 50))} | ${ms(p(s, 99))} | ${ms(p(r, 50))} | ${ms(p(r, 99))} | ${ms(p(a, 50))} | ${ms(p(a, 99))} |`,
+  );
+  const searches = all(at.searchMs);
+  console.log(
+    `\nsearch through the API: p50 ${ms(p(searches, 50))}, p99 ${ms(p(searches, 99))} (the user's first query: ${ms(at.searchFirstMs)}); media RSS ${at.mediaRss.toFixed(0)} MiB, explore RSS ${at.exploreRss.toFixed(0)} MiB; cold start ${at.coldStartS.toFixed(1)} s`,
+  );
+  console.log(`the reference (${at.referenceRows} rows) reads: ${at.referencePlans.join(' | ')}`);
+  console.log(`checked through the API: ${at.checks.join('; ')}`);
+}
+const timelines = [atBrowserSmall, atBig].filter((at) => at.timeline);
+if (timelines.length > 0) {
+  console.log('\n| timeline (chromium) | first paint | month jump | JS heap |');
+  console.log('|---|---|---|---|');
+  for (const at of timelines) {
+    const t = at.timeline;
+    console.log(`| ${at.items} items | ${ms(t.firstPaintMs)} | ${ms(t.monthJumpMs)} | ${t.heapMiB.toFixed(1)} MiB |`);
+  }
+  for (const at of timelines)
+    if (at.timeline.details) console.log(`${at.items} items: ${JSON.stringify(at.timeline.details)}`);
+}
+console.log('\n| phase | seconds |');
+console.log('|---|---|');
+for (const [name, seconds] of phases) console.log(`| ${name} | ${seconds.toFixed(1)} |`);
+console.log(`| **the whole run** | ${totalS.toFixed(1)} |\n`);
+
+const line = (name, value) => console.log(`ratio ${name} ${value}`);
+const apiP99 = (at) => p(all(at.apiMs), 99);
+const storeP99 = (at) => p(all(at.storeMs), 99);
+const referenceP99 = (at) => p(all(at.referenceMs), 99);
+line(`list_p99_vs_store_p99_at_${big}`, (apiP99(atBig) / storeP99(atBig)).toFixed(2));
+line(`store_p99_vs_sqlite_p99_at_${big}`, (storeP99(atBig) / referenceP99(atBig)).toFixed(2));
+line(`list_p99_growth_${small}_to_${big}`, (apiP99(atBig) / apiP99(atSmall)).toFixed(2));
+line(`search_p99_ms_at_${big}`, p(all(atBig.searchMs), 99).toFixed(1));
+line(`media_rss_mib_at_${big}`, atBig.mediaRss.toFixed(0));
+line(`explore_rss_mib_at_${big}`, atBig.exploreRss.toFixed(0));
+line(`cold_start_s_at_${big}`, atBig.coldStartS.toFixed(1));
+if (atBig.timeline && atBrowserSmall.timeline) {
+  const [t0, t1] = [atBrowserSmall.timeline, atBig.timeline];
+  line(`timeline_first_paint_growth_${browserSmall}_to_${big}`, (t1.firstPaintMs / t0.firstPaintMs).toFixed(2));
+  line(`timeline_month_jump_growth_${browserSmall}_to_${big}`, (t1.monthJumpMs / t0.monthJumpMs).toFixed(2));
+  line(`timeline_js_heap_mib_at_${big}`, t1.heapMiB.toFixed(1));
+} else {
+  log('the timeline was not measured (scripts/bench/timeline-browser.mjs missing): no timeline_* ratio lines');
+}
+// For information: the figures behind the ratios, and the same at the small size.
+for (const at of [atBig, atSmall]) {
+  const size = sizeLabel(at.items);
+  line(`list_api_p99_ms_at_${size}`, apiP99(at).toFixed(1));
+  line(`list_store_p99_ms_at_${size}`, storeP99(at).toFixed(1));
+  line(`list_sqlite_p99_ms_at_${size}`, referenceP99(at).toFixed(1));
+  line(`search_first_query_ms_at_${size}`, at.searchFirstMs.toFixed(0));
+  line(`scale_seed_s_at_${size}`, at.seeding.seconds.toFixed(1));
+}
+line(`list_p99_vs_store_p99_at_${small}`, (apiP99(atSmall) / storeP99(atSmall)).toFixed(2));
+line(`store_p99_vs_sqlite_p99_at_${small}`, (storeP99(atSmall) / referenceP99(atSmall)).toFixed(2));
+line(`search_p99_ms_at_${small}`, p(all(atSmall.searchMs), 99).toFixed(1));
+line(`media_rss_mib_at_${small}`, atSmall.mediaRss.toFixed(0));
+line(`explore_rss_mib_at_${small}`, atSmall.exploreRss.toFixed(0));
+line(`cold_start_s_at_${small}`, atSmall.coldStartS.toFixed(1));
+for (const at of timelines) {
+  const size = sizeLabel(at.items);
+  line(`timeline_first_paint_ms_at_${size}`, at.timeline.firstPaintMs.toFixed(0));
+  line(`timeline_month_jump_ms_at_${size}`, at.timeline.monthJumpMs.toFixed(0));
+}
+line('scale_bench_total_s', totalS.toFixed(0));

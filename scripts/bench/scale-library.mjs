@@ -1,0 +1,328 @@
+// One library size of `make bench-scale` on a stack of its own: seeded straight into the stores by
+// the bench seeder, then (each part optional) the list queries on the store and on the SQLite
+// reference side by side, cold start, the seeded library checked through the API, the same lists
+// and a search mix through the API, the services' resident memory, and the web timeline in chromium.
+import { randomBytes } from 'node:crypto';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { log, require, root, secondsSince } from '../bench-common.mjs';
+import { buildReference } from './scale-reference.mjs';
+import { checkSeededLibrary } from './seed-check.mjs';
+import { seedLibrary } from './seed-library.mjs';
+import { libraryPlan, newestFirst, visible } from './seed-plan.mjs';
+
+const { openDocStore } = require(join(root, 'services/kit/dist/index.js'));
+const { freePort, startStack } = require(join(root, 'services/kit/dist/testing/index.js'));
+const { MediaItemsRepository } = require(join(root, 'services/media/dist/media-items/repository.js'));
+
+/** What `make up` starts that reads the seeded data or answers the API (the worker and jobs read none of it). */
+const SERVICES = ['auth', 'media', 'explore', 'library', 'gateway'];
+const LIMIT = 100;
+const YEARS_AGO_DAY = '0415';
+const PASSWORD = 'Bench-Marking-Photos-42';
+const USERNAME = 'library';
+/** Blobs for: the newest items (first paint), the jump month and the months beside it, 1 in SCROLL_SAMPLE of ten years. */
+const NEWEST_WITH_BLOBS = 1000;
+const SCROLL_SAMPLE = 50;
+
+/** The search mix: a few queries of each kind of scripts/bench-search.mjs. */
+const SEARCHES = [
+  ...['img_04321', 'grandma birthday', 'welcome lisboa'], // rare words (a file number, signs)
+  ...['mumbai', 'paris', 'münchen', 'new york', 'reykjavik'], // places
+  ...['mumb', 'barc', 'grand'], // word beginnings
+  ...['dog', 'pizza', 'dining table'], // things
+  ...['anna', 'lucas', 'anna tom'], // people
+  ...['2022', 'april 2022', '3 april 2022', 'december'], // dates
+  ...['iphone 15', 'pixel', 'canon eos'], // cameras
+  ...['pizza paris', 'dog mumbai 2021', 'cake london'], // two or three kinds
+  ...['person', 'apple', 'iphone'], // broad: a third of the library or more
+  ...['zanzibar', 'qqqq'], // nothing
+];
+
+const monthOf = (item) => item.creationTime.slice(0, 7);
+function monthBeside(month, step) {
+  const [y, m] = month.split('-').map(Number);
+  const at = new Date(Date.UTC(y, m - 1 + step, 1));
+  return at.toISOString().slice(0, 7);
+}
+
+/**
+ * The items whose blobs are stored (1 M items' blobs, 3 fsynced files each, would take an hour): the
+ * NEWEST_WITH_BLOBS newest shown (the first paint), every item of the jump month and of the months on
+ * either side (the jump), 1 in SCROLL_SAMPLE of the last ten years (the ten-year scroll: the others
+ * show a broken thumbnail, which costs the page no less memory), and the item seed-check reads.
+ */
+export function blobSample(plan, shown, jumpMonth) {
+  const keep = new Set(shown.slice(0, NEWEST_WITH_BLOBS).map((i) => i.id));
+  const months = new Set([monthBeside(jumpMonth, -1), jumpMonth, monthBeside(jumpMonth, 1)]);
+  const tenYearsAgo = new Date(plan.now.getTime() - 10 * 365.25 * 86_400_000).toISOString();
+  plan.items.forEach((item, i) => {
+    if (months.has(monthOf(item)) || (i % SCROLL_SAMPLE === 0 && item.creationTime >= tenYearsAgo)) keep.add(item.id);
+  });
+  keep.add(plan.items.find((i) => visible(i) && !i.video).id);
+  return plan.items.filter((i) => keep.has(i.id));
+}
+
+/**
+ * The four list queries, each as the store, the reference and the API are asked it. The deep page
+ * is the page after one in the middle of the library, by cursor: the API follows the X-Next-Cursor of
+ * the page taken before the middle (`takenBefore`), the store and the reference start after that
+ * page's last item. `shown`: the library's items newest first (what the list shows).
+ */
+function listQueries(plan, shown) {
+  const { userId } = plan;
+  const year = new Date().getUTCFullYear();
+  const deepPage = Math.max(2, Math.floor(shown.length / LIMIT / 2));
+  const before = shown[(deepPage - 2) * LIMIT]; // the page before: starts with this item
+  const anchor = shown[(deepPage - 1) * LIMIT - 1]; // … and ends with this one
+  const after = { creationTime: anchor.creationTime, id: anchor.id };
+  const base = { userId, view: 'library', page: 1, limit: LIMIT };
+  return {
+    deepPage,
+    before,
+    expectedDeep: shown.slice((deepPage - 1) * LIMIT, deepPage * LIMIT).map((i) => i.id),
+    queries: {
+      'first page': { kind: 'first', q: base, path: `/v1/mediaItems?limit=${LIMIT}` },
+      [`deep page (${deepPage}, by cursor)`]: { kind: 'after', q: { ...base, after }, path: null },
+      'filtered (videos)': {
+        kind: 'type',
+        q: { ...base, type: 'video' },
+        path: `/v1/mediaItems?limit=${LIMIT}&type=video`,
+      },
+      [`years ago (${YEARS_AGO_DAY})`]: {
+        kind: 'yearsAgo',
+        q: { userId, monthDay: YEARS_AGO_DAY, beforeYear: year, limit: LIMIT },
+        path: `/v1/yearsAgo/${YEARS_AGO_DAY}/mediaItems?limit=${LIMIT}`,
+      },
+    },
+  };
+}
+
+/**
+ * The store's answer to a list query (the media repository, as the media service asks it). The deep
+ * page by page number when `byCursor` is false (a build whose store has no `after` yet).
+ */
+function storeQuery(repo, { kind, q }, { byCursor, deepPage }) {
+  if (kind === 'yearsAgo') return repo.takenOn(q.userId, q.monthDay, q.beforeYear, 1, q.limit);
+  if (kind === 'after' && !byCursor) {
+    const { after: _after, ...rest } = q;
+    return repo.list({ ...rest, page: deepPage });
+  }
+  return repo.list(q);
+}
+
+async function rssMiB(pid) {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) / 1024;
+}
+
+/** Runs each entry of `named` once to warm up, then `rounds` times; milliseconds by name, for each side. */
+async function timeRounds(names, rounds, sides) {
+  const ms = Object.fromEntries(
+    Object.keys(sides).map((side) => [side, Object.fromEntries(names.map((n) => [n, []]))]),
+  );
+  for (let round = 0; round <= rounds; round++) {
+    for (const name of names) {
+      for (const [side, run] of Object.entries(sides)) {
+        const t = performance.now();
+        await run(name);
+        if (round > 0) ms[side][name].push(performance.now() - t);
+      }
+    }
+  }
+  return ms;
+}
+
+/** The timeline measurement module (scripts/bench/timeline-browser.mjs), or null while it is missing. */
+async function timelineModule() {
+  try {
+    return await import('./timeline-browser.mjs');
+  } catch (err) {
+    if (err?.code === 'ERR_MODULE_NOT_FOUND' && String(err.message).includes('timeline-browser')) return null;
+    throw err;
+  }
+}
+
+/**
+ * Seeds `items` items on a stack of their own and measures what `parts` asks: `lists` (store,
+ * reference and API lists, cold start, API check, search, RSS) and `timeline` (chromium). `phase(name,
+ * seconds)` is told each step's time. Answers the figures.
+ */
+export async function measureLibrary({ items, label, rounds, searchRounds, jumpMonth, parts, phase }) {
+  let lastSeconds = 0;
+  const step = async (name, task) => {
+    const started = performance.now();
+    const result = await task();
+    const seconds = secondsSince(started);
+    lastSeconds = seconds;
+    phase(`${label}: ${name}`, seconds);
+    log(`${label}: ${name} in ${seconds.toFixed(1)} s`);
+    return result;
+  };
+  const stack = await step('stack started', () =>
+    startStack({
+      services: SERVICES,
+      // The web server logs every browser session in from one address.
+      env: { TROVE_VALIDATE_RESPONSES: 'false', TROVE_LOGIN_RATE_LIMIT: '1000' },
+      readyTimeoutMs: 600_000,
+    }),
+  );
+  const figures = { items, label };
+  try {
+    const base = stack.gatewayUrl;
+    const admin = `Basic ${Buffer.from(`${stack.adminUsername}:${stack.adminPassword}`).toString('base64')}`;
+    const created = await fetch(`${base}/v1/users`, {
+      method: 'POST',
+      headers: { Authorization: admin, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Bench', username: USERNAME, password: PASSWORD }),
+    });
+    if (created.status !== 201) throw new Error(`creating the user: ${created.status} ${await created.text()}`);
+    const userId = (await created.json()).id;
+    const login = await fetch(`${base}/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: USERNAME, password: PASSWORD }),
+    });
+    if (login.status !== 200) throw new Error(`login: ${login.status} ${await login.text()}`);
+    const auth = { Authorization: `Bearer ${(await login.json()).accessToken}` };
+    const get = async (path) => {
+      const res = await fetch(`${base}${path}`, { headers: auth });
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+      return { body: await res.json(), headers: res.headers };
+    };
+    const api = async (path) => (await get(path)).body;
+
+    // The stores are each one process's: stop every service, seed, query media's store here, close it.
+    await Promise.all(SERVICES.map((name) => stack.processes[name].stop()));
+    const plan = await step('plan', () => libraryPlan({ count: items, userId }));
+    const shown = plan.items.filter(visible).sort(newestFirst);
+    const blobItems = blobSample(plan, shown, jumpMonth);
+    log(`${label}: seeding ${items} items (blobs for ${blobItems.length} of them)…`);
+    const seeding = await step('seed', () => seedLibrary(stack.dataDir, plan, { blobItems }));
+    for (const part of ['blobs', 'media', 'explore'])
+      phase(`${label}:   seed ${part} (side by side)`, seeding[`${part}S`]);
+    figures.seeding = seeding;
+    figures.blobItems = blobItems.length;
+
+    if (parts.lists) {
+      const lists = listQueries(plan, shown);
+      figures.deepPage = lists.deepPage;
+      const names = Object.keys(lists.queries);
+      const store = await openDocStore({ service: 'media', dataDir: stack.dataDir });
+      const reference = await step('SQLite reference built', () =>
+        buildReference({ dataDir: stack.dataDir, file: join(stack.dataDir, 'bench-reference.sqlite') }),
+      );
+      try {
+        const repo = await MediaItemsRepository.open(store);
+        const deep = names[1];
+        // Whether this build's store pages by cursor (ListMediaItemsRequestV1.after); else by page number.
+        const paged = (await repo.list(lists.queries[deep].q)).map((d) => d._id);
+        const how = { byCursor: isDeepStrictEqual(paged, lists.expectedDeep), deepPage: lists.deepPage };
+        if (!how.byCursor) log(`${label}: the store does not page by cursor (\`after\`) yet: its deep page by number`);
+        // The same rows on every side: the store's pages are the reference's, the deep one the plan's.
+        for (const name of names) {
+          const { kind, q } = lists.queries[name];
+          const fromStore = (await storeQuery(repo, lists.queries[name], how)).map((d) => d._id);
+          const fromReference = reference.query(kind, q).map((d) => d._id);
+          if (!isDeepStrictEqual(fromStore, fromReference) || fromStore.length === 0)
+            throw new Error(
+              `${name}: the store's page (${fromStore.length}) is not the reference's (${fromReference.length})`,
+            );
+          if (kind === 'after' && !isDeepStrictEqual(fromStore, lists.expectedDeep))
+            throw new Error(`${name}: not the plan's items`);
+        }
+        const examples = Object.fromEntries(names.map((n) => [lists.queries[n].kind, lists.queries[n].q]));
+        figures.referencePlans = reference.plans(examples);
+        figures.referenceRows = reference.rows;
+        const ms = await step('store and reference queries', () =>
+          timeRounds(names, rounds, {
+            store: (name) => storeQuery(repo, lists.queries[name], how),
+            reference: async (name) => reference.query(lists.queries[name].kind, lists.queries[name].q),
+          }),
+        );
+        figures.storeMs = ms.store;
+        figures.referenceMs = ms.reference;
+        figures.storeCursor = how.byCursor;
+      } finally {
+        await store.close();
+        reference.close();
+        await rm(join(stack.dataDir, 'bench-reference.sqlite'), { force: true });
+      }
+
+      await step('cold start', () => Promise.all(SERVICES.map((n) => stack.startService(n))));
+      figures.coldStartS = lastSeconds;
+      figures.checks = await step('checked through the API', () =>
+        checkSeededLibrary({ api, plan, seeded: seeding.seeded, bytes: seeding.bytes }),
+      );
+
+      // The deep page through the API: the cursor of the page taken before the middle of the library.
+      const taken = await get(
+        `/v1/mediaItems?limit=${LIMIT}&takenBefore=${encodeURIComponent(lists.before.creationTime)}`,
+      );
+      const cursor = taken.headers.get('x-next-cursor');
+      const deepName = names[1];
+      lists.queries[deepName].path = cursor
+        ? `/v1/mediaItems?limit=${LIMIT}&cursor=${encodeURIComponent(cursor)}`
+        : `/v1/mediaItems?limit=${LIMIT}&page=${lists.deepPage}`;
+      figures.apiCursor = Boolean(cursor);
+      if (!cursor) log(`${label}: no X-Next-Cursor from the API yet: its deep page by number (page=${lists.deepPage})`);
+      const apiDeep = (await api(lists.queries[deepName].path)).map((i) => i.id);
+      if (!isDeepStrictEqual(apiDeep, lists.expectedDeep))
+        throw new Error(`${deepName} through the API (${lists.queries[deepName].path}): not the plan's items`);
+      figures.apiMs = (
+        await step('API list queries', () =>
+          timeRounds(names, rounds, { api: (name) => api(lists.queries[name].path) }),
+        )
+      ).api;
+
+      // Search: the user's first query on its own (it may load what the later ones reuse), then the mix.
+      const probe = shown[shown.length - 1];
+      const search = (q) => api(`/v1/search?q=${encodeURIComponent(q)}&limit=15`);
+      const firstStarted = performance.now();
+      const found = await search(probe.filename);
+      figures.searchFirstMs = performance.now() - firstStarted;
+      if (found[0]?.id !== probe.id) throw new Error(`search: ${probe.filename} is not found first`);
+      figures.searchMs = (
+        await step('API searches', () => timeRounds(SEARCHES, searchRounds, { api: (q) => search(q) }))
+      ).api;
+      figures.mediaRss = await rssMiB(stack.processes.media.child.pid);
+      figures.exploreRss = await rssMiB(stack.processes.explore.child.pid);
+    } else {
+      await step('start', () => Promise.all(SERVICES.map((n) => stack.startService(n))));
+    }
+
+    if (parts.timeline) {
+      const timeline = await timelineModule();
+      if (!timeline) {
+        log(`${label}: scripts/bench/timeline-browser.mjs is missing: the timeline is not measured`);
+      } else {
+        const port = await freePort();
+        await step('web app started', () =>
+          stack.startExtra('web', join(root, 'web/server.mjs'), {
+            TROVE_API_URL: stack.gatewayUrl,
+            TROVE_WEB_PORT: String(port),
+            TROVE_WEB_HOST: '127.0.0.1',
+            TROVE_SESSION_SECRET: randomBytes(32).toString('base64url'),
+          }),
+        );
+        figures.timeline = await step('timeline in chromium', () =>
+          timeline.measureTimeline({
+            webUrl: `http://127.0.0.1:${port}`,
+            username: USERNAME,
+            password: PASSWORD,
+            month: jumpMonth,
+            years: 10,
+          }),
+        );
+      }
+    }
+    return figures;
+  } catch (err) {
+    for (const name of ['gateway', 'media', 'explore'])
+      log(`${name}'s last output:`, stack.processes[name]?.output().split('\n').slice(-6).join('\n').slice(0, 3000));
+    throw err;
+  } finally {
+    await step('stack stopped (data removed)', () => stack.stop());
+  }
+}
