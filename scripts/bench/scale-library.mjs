@@ -84,7 +84,7 @@ function listQueries(plan, shown) {
     expectedDeep: shown.slice((deepPage - 1) * LIMIT, deepPage * LIMIT).map((i) => i.id),
     queries: {
       'first page': { kind: 'first', q: base, path: `/v1/mediaItems?limit=${LIMIT}` },
-      [`deep page (${deepPage}, by cursor)`]: { kind: 'after', q: { ...base, after }, path: null },
+      [`deep page (${deepPage})`]: { kind: 'after', q: { ...base, after }, path: null },
       'filtered (videos)': {
         kind: 'type',
         q: { ...base, type: 'video' },

@@ -1,11 +1,13 @@
 // The bench seeder: a plan's library written straight into the stores of a data directory, as the
 // services keep it under `make up` (the embedded stores): the blobs, the media documents and
-// explore's documents, side by side (the blobs wait on the disk, the documents on the CPU).
+// explore's documents, side by side (the blobs wait on the disk; the media documents are written
+// by a process of their own, on another core than explore's).
 import { join } from 'node:path';
 import { require, root, secondsSince } from '../bench-common.mjs';
 import { blobBytes, seedBlobs, tinyPictures } from './seed-blobs.mjs';
 import { seedExplore } from './seed-explore.mjs';
-import { seedMedia } from './seed-media.mjs';
+import { seedMediaInChild } from './seed-media.mjs';
+import { forSeeding } from './seed-pragmas.mjs';
 
 const { openDocStore } = require(join(root, 'services/kit/dist/index.js'));
 
@@ -14,17 +16,6 @@ async function timed(task) {
   const started = performance.now();
   const result = await task();
   return { result, seconds: secondsSince(started) };
-}
-
-/**
- * The seeding connection of an embedded SQLite store (the services open their own): no fsync at each
- * commit (a crash while seeding loses a bench run, nothing else) and a page cache of 256 MiB, so that
- * the key tables' B-trees of a million documents stay in memory while their random keys go in.
- */
-function forSeeding(store) {
-  if (store.kind !== 'sqlite' || !store.db) return;
-  store.db.pragma('synchronous = OFF');
-  store.db.pragma('cache_size = -262144');
 }
 
 /**
@@ -37,14 +28,12 @@ export async function seedLibrary(dataDir, plan, { blobItems = plan.items } = {}
   const started = performance.now();
   const pictures = await tinyPictures();
   const bytes = blobBytes(pictures);
-  const mediaStore = await openDocStore({ service: 'media', dataDir });
   const exploreStore = await openDocStore({ service: 'explore', dataDir });
-  forSeeding(mediaStore);
   forSeeding(exploreStore);
   try {
     const [blobs, media, explore] = await Promise.all([
       timed(() => seedBlobs({ dataDir, userId: plan.userId, items: blobItems, pictures })),
-      timed(() => seedMedia({ store: mediaStore, plan, bytes })),
+      timed(() => seedMediaInChild({ dataDir, plan, pictures })),
       timed(() => seedExplore({ store: exploreStore, plan })),
     ]);
     const faces = await seedBlobs({ dataDir, userId: plan.userId, pictures, faceKeys: explore.result.coverFaceKeys });
@@ -55,10 +44,11 @@ export async function seedLibrary(dataDir, plan, { blobItems = plan.items } = {}
       seconds: secondsSince(started),
       blobsS: blobs.seconds,
       mediaS: media.seconds,
+      mediaCpuS: media.result.cpuS,
       exploreS: explore.seconds,
       stored,
     };
   } finally {
-    await Promise.all([mediaStore.close(), exploreStore.close()]);
+    await exploreStore.close();
   }
 }

@@ -8,8 +8,8 @@
 // - 30 % of the photos with 1–3 faces among 200 people (a family shows up far more than
 //   acquaintances); the 60 most photographed people have a name. Every face of a person lies
 //   near that person's own point in the embedding space, as the worker's faces of one person do.
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
 import { require, root } from '../bench-common.mjs';
 
 const { COCO_LABELS, titleCase } = require(join(root, 'services/worker/dist/components/things/labels.js'));
@@ -132,7 +132,17 @@ function generator(seed) {
 }
 
 /**
- * One user's library of `count` items, taken before `now`. Each item: `id`, `video`, `filename`,
+ * The id of the plan's `i`-th item: a UUID (version 4 in form) made of a digest of the user, the
+ * seed and `i`, so that the same plan (count, user, now, seed) has the same ids and a seeding process
+ * can make the plan again instead of receiving it.
+ */
+function itemId(userId, seed, i) {
+  const h = createHash('sha256').update(`${userId}/${seed}/${i}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/**
+ * One user's library of `count` items, taken before `now`; the same arguments give the same library. Each item: `id`, `video`, `filename`,
  * `mimeType`, `creationTime` (ISO), `camera`, `favourite`, `hidden`, `trashed`, `description`,
  * `place` (index into PLACES, or null), `things` (indexes into THINGS), `faces` ({ person, box,
  * score, look }), `words`. People: `{ name, looks }` (looks: base64 embeddings, as the worker sends them).
@@ -165,7 +175,7 @@ export function libraryPlan({ count, userId, now = new Date(), seed = 7 }) {
     const things = new Set(faces.length > 0 ? [0] : []); // index 0: Person
     for (let n = 1 + Math.floor(random() * 3); things.size < n;) things.add(skewed(THINGS.length));
     items.push({
-      id: randomUUID(),
+      id: itemId(userId, seed, i),
       video,
       filename: `${video ? 'VID_' : pick(['IMG_', 'DSC0', 'PXL_'])}${String(i).padStart(5, '0')}.${video ? 'mp4' : pick(['HEIC', 'JPG', 'jpeg'])}`,
       mimeType: video ? 'video/mp4' : 'image/jpeg',
@@ -188,7 +198,7 @@ export function libraryPlan({ count, userId, now = new Date(), seed = 7 }) {
         : '',
     looks: looksOf(random),
   }));
-  return { userId, now, items, people };
+  return { userId, now, seed, items, people };
 }
 
 /** LOOKS unit vectors near one random point (distance ~0.1 between looks of one person, ~1 between people). */
