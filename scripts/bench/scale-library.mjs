@@ -22,9 +22,11 @@ const LIMIT = 100;
 const YEARS_AGO_DAY = '0415';
 const PASSWORD = 'Bench-Marking-Photos-42';
 const USERNAME = 'library';
-/** Blobs for: the newest items (first paint), the jump month and the months beside it, 1 in SCROLL_SAMPLE of ten years. */
-const NEWEST_WITH_BLOBS = 1000;
-const SCROLL_SAMPLE = 50;
+/** Blobs for (at any size): the first paint, around the jump, and spread over the ten-year scroll. */
+const FIRST_PAINT_ITEMS = 1000;
+const JUMP_ITEMS = 1000;
+const ABOVE_JUMP_ITEMS = 200;
+const SCROLL_ITEMS = 5000;
 
 /** The search mix: a few queries of each kind of scripts/bench-search.mjs. */
 const SEARCHES = [
@@ -40,7 +42,6 @@ const SEARCHES = [
   ...['zanzibar', 'qqqq'], // nothing
 ];
 
-const monthOf = (item) => item.creationTime.slice(0, 7);
 function monthBeside(month, step) {
   const [y, m] = month.split('-').map(Number);
   const at = new Date(Date.UTC(y, m - 1 + step, 1));
@@ -48,18 +49,24 @@ function monthBeside(month, step) {
 }
 
 /**
- * The items whose blobs are stored (1 M items' blobs, 3 fsynced files each, would take an hour): the
- * NEWEST_WITH_BLOBS newest shown (the first paint), every item of the jump month and of the months on
- * either side (the jump), 1 in SCROLL_SAMPLE of the last ten years (the ten-year scroll: the others
- * show a broken thumbnail, which costs the page no less memory), and the item seed-check reads.
+ * The items whose blobs are stored (a million items' blobs, 3 fsynced files each, would take an
+ * hour), about 7 000 whatever the size: the FIRST_PAINT_ITEMS newest shown (the first paint); the
+ * JUMP_ITEMS newest from the jump month on and the ABOVE_JUMP_ITEMS just newer (what a jump there
+ * shows); SCROLL_ITEMS spread evenly over the last ten years (the ten-year scroll: the others show
+ * a broken thumbnail, which costs the page no less memory); the item seed-check reads.
+ * `shown`: the library's items newest first.
  */
 export function blobSample(plan, shown, jumpMonth) {
-  const keep = new Set(shown.slice(0, NEWEST_WITH_BLOBS).map((i) => i.id));
-  const months = new Set([monthBeside(jumpMonth, -1), jumpMonth, monthBeside(jumpMonth, 1)]);
+  const keep = new Set();
+  const add = (items) => items.forEach((i) => keep.add(i.id));
+  add(shown.slice(0, FIRST_PAINT_ITEMS));
+  const nextMonth = `${monthBeside(jumpMonth, 1)}-01T00:00:00.000Z`;
+  const jump = shown.findIndex((i) => i.creationTime < nextMonth);
+  if (jump >= 0) add(shown.slice(Math.max(0, jump - ABOVE_JUMP_ITEMS), jump + JUMP_ITEMS));
   const tenYearsAgo = new Date(plan.now.getTime() - 10 * 365.25 * 86_400_000).toISOString();
-  plan.items.forEach((item, i) => {
-    if (months.has(monthOf(item)) || (i % SCROLL_SAMPLE === 0 && item.creationTime >= tenYearsAgo)) keep.add(item.id);
-  });
+  const recent = shown.filter((i) => i.creationTime >= tenYearsAgo);
+  const every = Math.max(1, Math.floor(recent.length / SCROLL_ITEMS));
+  for (let i = 0; i < recent.length; i += every) keep.add(recent[i].id);
   keep.add(plan.items.find((i) => visible(i) && !i.video).id);
   return plan.items.filter((i) => keep.has(i.id));
 }
