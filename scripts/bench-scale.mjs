@@ -98,7 +98,7 @@ for (const at of [atSmall, atBig]) {
   );
   const searches = all(at.searchMs);
   console.log(
-    `\nsearch through the API: p50 ${ms(p(searches, 50))}, p99 ${ms(p(searches, 99))} (the user's first query: ${ms(at.searchFirstMs)}); media RSS ${at.mediaRss.toFixed(0)} MiB, explore RSS ${at.exploreRss.toFixed(0)} MiB; cold start ${at.coldStartS.toFixed(1)} s`,
+    `\nsearch through the API: p50 ${ms(p(searches, 50))}, p99 ${ms(p(searches, 99))} (the user's first query: ${ms(at.searchFirstMs)}${at.searchFirstTries ? `, answered at try ${at.searchFirstTries}` : ''}); media RSS ${at.mediaRss.toFixed(0)} MiB, explore RSS ${at.exploreRss.toFixed(0)} MiB; cold start ${at.coldStartS.toFixed(1)} s`,
   );
   console.log(`the reference (${at.referenceRows} rows) reads: ${at.referencePlans.join(' | ')}`);
   console.log(`checked through the API: ${at.checks.join('; ')}`);
