@@ -868,6 +868,13 @@ export interface MediaItemIdRequestV1 {
  */
 export interface MediaItemListV1 {
   items: MediaItemV1[];
+  /**
+   * A list view's keyset position after this page (its last item), when a next page may exist: pass it as the next request's `after`.
+   */
+  nextAfter?: {
+    creationTime: string;
+    id: string;
+  };
 }
 
 // media-item.v1.json
@@ -928,6 +935,13 @@ export interface ListMediaItemsRequestV1 {
    * Only items whose creation time is at or before this instant (the library's order unchanged): a timeline jump.
    */
   takenBefore?: string;
+  /**
+   * Keyset pagination: only items after this one in the view's order (creationTime, then id, both descending) — the last item of the previous page. Not for the trash (ordered by deletion).
+   */
+  after?: {
+    creationTime: string;
+    id: string;
+  };
 }
 
 // media-locate-request.v1.json
