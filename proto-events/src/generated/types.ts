@@ -682,13 +682,17 @@ export interface CheckSharedContentRequestV1 {
 
 // library-shared-content.v1.json
 /**
- * The album is shared and holds the item, not trashed and not hidden: who owns it, and whether its visitors see locations.
+ * The album is shared and holds the item, not trashed and not hidden: who owns the album and the item, and whether its visitors see locations.
  */
 export interface SharedContentV1 {
   /**
    * The album's owner.
    */
   userId: string;
+  /**
+   * The item's owner: the album's, or the member (a contributor) who added it.
+   */
+  itemUserId: string;
   shareLocation: boolean;
   shareAllowDownload: boolean;
   /**
