@@ -7,7 +7,7 @@
 import { noisePng } from '@trove/kit/testing/media';
 import { startStack, waitFor } from '@trove/kit/testing';
 import type { Stack } from '@trove/kit/testing';
-import { answer, newUser, ok, status, uploadReady } from '../support/api';
+import { answer, createApi, newUser, ok, status, uploadReady } from '../support/api';
 import type { Album, MediaItem, TestUser } from '../support/api';
 
 describe('albums shared with members (e2e)', () => {
@@ -144,6 +144,21 @@ describe('albums shared with members (e2e)', () => {
     // A member cannot make the owner's item a favourite of theirs, nor change the owner's.
     expect(await status(viewer.api.POST('/v1/favourites', { body: { mediaItems: [shown.id] } }))).toBe(404);
     expect((await ok(owner.api.GET('/v1/mediaItems/{id}', byId(shown.id)), 200)).favourite).toBe(false);
+  });
+
+  it("shows a link's visitors the items a contributor added, with content URLs that open", async () => {
+    expect(await status(owner.api.PUT('/v1/albums/{id}', { ...byId(albumId), body: { shared: true } }))).toBe(204);
+    const visitor = createApi(stack.gatewayUrl);
+    const seen = await ok(visitor.GET('/v1/sharing/{id}/mediaItems', byId(albumId)), 200);
+    expect(seen.map((i) => i.id)).toEqual([shown.id, contributed.id]);
+    expect((await ok(visitor.GET('/v1/sharing/{id}', byId(albumId)), 200)).mediaItemsCount).toBe(2);
+    const theirs = seen.find((i) => i.id === contributed.id)!;
+    expect(await fetchStatus(theirs.thumbnailUrl)).toBe(200);
+    expect(await fetchStatus(theirs.previewUrl)).toBe(200);
+    // The owner's switches hold for every item: locations are not shared, so no original.
+    expect(theirs.sourceUrl).toBeNull();
+    expect(await status(owner.api.PUT('/v1/albums/{id}', { ...byId(albumId), body: { shared: false } }))).toBe(204);
+    expect(await fetchStatus(theirs.thumbnailUrl)).toBe(404);
   });
 
   it("serves a member the album's content URLs until they are removed", async () => {

@@ -1,7 +1,8 @@
 /**
  * The timeline end to end (real nats-server, compiled services, the gateway validating every answer
  * against openapi.yaml): the library counted per month by the date it sorts by (the user's when set),
- * hidden, trashed and other users' items left out; and the library list starting at an instant.
+ * hidden, trashed and other users' items left out; the library list starting at an instant; keyset
+ * pages (cursor, X-Next-Cursor, Link).
  */
 import { startStack } from '@trove/kit/testing';
 import type { Stack } from '@trove/kit/testing';
@@ -9,7 +10,7 @@ import { describeWithFixtures, jpegAt } from '@trove/kit/testing/media';
 import { answer, createApi, newUser, offContract, ok, status, uploadReady } from '../support/api';
 import type { Api, MediaItem } from '../support/api';
 
-describeWithFixtures('timeline buckets and takenBefore (e2e)', () => {
+describeWithFixtures('timeline buckets, takenBefore and cursors (e2e)', () => {
   let stack: Stack;
   let alice: Api;
   let bob: Api;
@@ -75,6 +76,52 @@ describeWithFixtures('timeline buckets and takenBefore (e2e)', () => {
       taken.midDec.id,
       taken.old.id,
     ]);
+  });
+
+  it('pages by cursor: X-Next-Cursor and Link name the next page, the filters hold, and the walk ends', async () => {
+    const all = (await ok(alice.GET('/v1/mediaItems', { params: { query: { limit: 100 } } }), 200)).map((i) => i.id);
+    expect(all).toHaveLength(4);
+    const walked: string[] = [];
+    let cursor: string | undefined;
+    for (let pages = 0; pages < 10; pages++) {
+      const { data, response } = await alice.GET('/v1/mediaItems', { params: { query: { limit: 1, cursor } } });
+      expect(response.status).toBe(200);
+      walked.push(...(data ?? []).map((i) => i.id));
+      const next = response.headers.get('X-Next-Cursor');
+      if (!next) break;
+      expect(response.headers.get('Link')).toBe(`</v1/mediaItems?limit=1&cursor=${next}>; rel="next"`);
+      cursor = next;
+    }
+    // Four full pages of one: the fourth still names a next page, which is empty and names none.
+    expect(walked).toEqual(all);
+    // A cursor with a jump older than it lists from the jump; favourites take the cursor too.
+    const first = await alice.GET('/v1/mediaItems', { params: { query: { limit: 1 } } });
+    const afterFirst = first.response.headers.get('X-Next-Cursor') ?? '';
+    expect(
+      (
+        await ok(
+          alice.GET('/v1/mediaItems', {
+            params: { query: { cursor: afterFirst, takenBefore: '2023-12-20T00:00:00Z' } },
+          }),
+          200,
+        )
+      ).map((i) => i.id),
+    ).toEqual([taken.midDec.id, taken.old.id]);
+    expect(
+      (await ok(alice.GET('/v1/favourites', { params: { query: { cursor: afterFirst } } }), 200)).map((i) => i.id),
+    ).toEqual([taken.old.id]);
+    // Bob's walk from Alice's cursor shows Bob's items only.
+    expect(
+      (await ok(bob.GET('/v1/mediaItems', { params: { query: { cursor: afterFirst } } }), 200)).map((i) => i.id),
+    ).not.toEqual(expect.arrayContaining([taken.old.id]));
+    // A made-up cursor, or a cursor with a page number, is refused with a message.
+    expect(await answer(alice.GET('/v1/mediaItems', { params: { query: { cursor: 'not-a-cursor' } } }))).toMatchObject({
+      status: 400,
+      body: { message: expect.stringMatching(/cursor/) },
+    });
+    expect(
+      await answer(alice.GET('/v1/mediaItems', { params: { query: { cursor: afterFirst, page: 2 } } })),
+    ).toMatchObject({ status: 400, body: { message: expect.stringMatching(/cursor and page/) } });
   });
 
   it('refuses a bad instant or filter with a message, and a caller without a token', async () => {

@@ -44,6 +44,34 @@ async function all<T>(page: (n: number) => Promise<T[]>): Promise<T[]> {
   }
 }
 
+/**
+ * Every page of a list that pages by cursor (the library, hidden): each page names the next in
+ * `X-Next-Cursor`, so page 10 000 of a million-item library costs what the first one does.
+ */
+async function allByCursor<T>(
+  page: (cursor: string | undefined) => Promise<Outcome<T[]>>,
+  what: string,
+  retry: RetryOptions,
+): Promise<T[]> {
+  const out: T[] = [];
+  let cursor: string | undefined;
+  for (;;) {
+    let next: string | null = null;
+    const batch = await ok(
+      async () => {
+        const outcome = await page(cursor);
+        next = outcome.response.headers.get('X-Next-Cursor');
+        return outcome;
+      },
+      what,
+      retry,
+    );
+    out.push(...batch);
+    if (!next) return out;
+    cursor = next;
+  }
+}
+
 /** A feature switched off for the user (403) or not served (404): the list is empty, not an error. */
 async function unlessOff<T>(list: () => Promise<T[]>): Promise<T[]> {
   try {
@@ -70,15 +98,19 @@ export class LibraryApi {
 
   /** The library as lists show it (not hidden, not trashed, no motion parts). */
   visibleItems(): Promise<MediaItem[]> {
-    return all((page) =>
-      ok(() => this.c.GET('/v1/mediaItems', { params: { query: { page, limit: PAGE } } }), 'list items', this.retry),
+    return allByCursor(
+      (cursor) => this.c.GET('/v1/mediaItems', { params: { query: { cursor, limit: PAGE } } }),
+      'list items',
+      this.retry,
     );
   }
 
   hiddenItems(): Promise<MediaItem[]> {
     return unlessOff(() =>
-      all((page) =>
-        ok(() => this.c.GET('/v1/hidden', { params: { query: { page, limit: PAGE } } }), 'list hidden', this.retry),
+      allByCursor(
+        (cursor) => this.c.GET('/v1/hidden', { params: { query: { cursor, limit: PAGE } } }),
+        'list hidden',
+        this.retry,
       ),
     );
   }

@@ -3220,6 +3220,13 @@ export interface components {
     parameters: {
         /** @description 1-based page number. */
         Page: number;
+        /**
+         * @description Keyset pagination: the page after the one whose response carried this value in its
+         *     `X-Next-Cursor` header (opaque; pass it back as it is). A deep page by cursor costs what
+         *     the first page costs, where `page=N` counts the items before it. With a cursor, `page` must
+         *     be absent or 1; `limit` and the filters (the same ones as the page before) still apply.
+         */
+        Cursor: string;
         /** @description 1-based page number (bounded on the public sharing calls). */
         SharingPage: number;
         /** @description Page size. */
@@ -3298,6 +3305,13 @@ export interface components {
         ContentType: string;
         /** @description The range served, e.g. `bytes 0-1048575/4194304`; on `416`, `bytes *\/4194304`. */
         ContentRange: string;
+        /**
+         * @description Present when a next page may exist: the `cursor` of the page after this one (absent on the
+         *     last page). Pages by page number carry it too, so a client can go on by cursor from any page.
+         */
+        NextCursor: string;
+        /** @description The same next page as a link (RFC 8288), relative to this request: `</v1/mediaItems?limit=100&cursor=…>; rel="next"`. */
+        NextLink: string;
         /** @description Seconds to wait before retrying. */
         RetryAfter: number;
     };
@@ -3508,6 +3522,13 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Keyset pagination: the page after the one whose response carried this value in its
+                 *     `X-Next-Cursor` header (opaque; pass it back as it is). A deep page by cursor costs what
+                 *     the first page costs, where `page=N` counts the items before it. With a cursor, `page` must
+                 *     be absent or 1; `limit` and the filters (the same ones as the page before) still apply.
+                 */
+                cursor?: components["parameters"]["Cursor"];
                 /** @description Only photos or only videos. */
                 type?: components["schemas"]["MediaItemType"];
                 /** @description Only items of this category. */
@@ -3529,6 +3550,8 @@ export interface operations {
             /** @description A page of media items, newest first. */
             200: {
                 headers: {
+                    "X-Next-Cursor": components["headers"]["NextCursor"];
+                    Link: components["headers"]["NextLink"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4070,6 +4093,13 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Keyset pagination: the page after the one whose response carried this value in its
+                 *     `X-Next-Cursor` header (opaque; pass it back as it is). A deep page by cursor costs what
+                 *     the first page costs, where `page=N` counts the items before it. With a cursor, `page` must
+                 *     be absent or 1; `limit` and the filters (the same ones as the page before) still apply.
+                 */
+                cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
             path?: never;
@@ -4080,6 +4110,8 @@ export interface operations {
             /** @description A page of favourite media items. */
             200: {
                 headers: {
+                    "X-Next-Cursor": components["headers"]["NextCursor"];
+                    Link: components["headers"]["NextLink"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4148,6 +4180,13 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Keyset pagination: the page after the one whose response carried this value in its
+                 *     `X-Next-Cursor` header (opaque; pass it back as it is). A deep page by cursor costs what
+                 *     the first page costs, where `page=N` counts the items before it. With a cursor, `page` must
+                 *     be absent or 1; `limit` and the filters (the same ones as the page before) still apply.
+                 */
+                cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
             path?: never;
@@ -4158,6 +4197,8 @@ export interface operations {
             /** @description A page of hidden media items. */
             200: {
                 headers: {
+                    "X-Next-Cursor": components["headers"]["NextCursor"];
+                    Link: components["headers"]["NextLink"];
                     [name: string]: unknown;
                 };
                 content: {

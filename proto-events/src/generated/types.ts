@@ -682,13 +682,17 @@ export interface CheckSharedContentRequestV1 {
 
 // library-shared-content.v1.json
 /**
- * The album is shared and holds the item, not trashed and not hidden: who owns it, and whether its visitors see locations.
+ * The album is shared and holds the item, not trashed and not hidden: who owns the album and the item, and whether its visitors see locations.
  */
 export interface SharedContentV1 {
   /**
    * The album's owner.
    */
   userId: string;
+  /**
+   * The item's owner: the album's, or the member (a contributor) who added it.
+   */
+  itemUserId: string;
   shareLocation: boolean;
   shareAllowDownload: boolean;
   /**
@@ -868,6 +872,13 @@ export interface MediaItemIdRequestV1 {
  */
 export interface MediaItemListV1 {
   items: MediaItemV1[];
+  /**
+   * A list view's keyset position after this page (its last item), when a next page may exist: pass it as the next request's `after`.
+   */
+  nextAfter?: {
+    creationTime: string;
+    id: string;
+  };
 }
 
 // media-item.v1.json
@@ -928,6 +939,13 @@ export interface ListMediaItemsRequestV1 {
    * Only items whose creation time is at or before this instant (the library's order unchanged): a timeline jump.
    */
   takenBefore?: string;
+  /**
+   * Keyset pagination: only items after this one in the view's order (creationTime, then id, both descending) — the last item of the previous page. Not for the trash (ordered by deletion).
+   */
+  after?: {
+    creationTime: string;
+    id: string;
+  };
 }
 
 // media-locate-request.v1.json

@@ -98,7 +98,15 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(
     cors({
       origin: corsOrigin(deps.corsOrigins),
-      exposedHeaders: ['X-Request-Id', 'Content-Range', 'Accept-Ranges', 'ETag', 'Retry-After'],
+      exposedHeaders: [
+        'X-Request-Id',
+        'Content-Range',
+        'Accept-Ranges',
+        'ETag',
+        'Retry-After',
+        'X-Next-Cursor',
+        'Link',
+      ],
     }),
   );
   const adminFailures = new RateLimiter({ limit: limits.adminAuthFailuresPerMinute });

@@ -15,8 +15,11 @@ const files: Record<string, string> = {
   [plain.id]: 'IMG_8.jpg',
 };
 
+/** Whose each file is (the media service's answer); a test may make one lie. */
+const ownerOf = (id: string) => (id === plain.id ? contributor : owner);
+
 /** The library's one page and the media service's locations, as the bus answers them. */
-function fakeBus(calls: string[]): Bus {
+function fakeBus(calls: string[], locatedOwner = ownerOf): Bus {
   const item = (i: typeof still | typeof plain) => ({
     ...i,
     createdAt: '2024-06-24T19:02:41.000Z',
@@ -29,7 +32,13 @@ function fakeBus(calls: string[]): Bus {
       if (contract.subject === listSharedAlbumMediaItemsRpc.subject)
         return { userId: owner, items: [item(still), item(plain)] };
       if (contract.subject === locateContentRpc.subject)
-        return { key: `k/${payload.id}`, filename: files[payload.id], userId: owner, hidden: false, deleted: false };
+        return {
+          key: `k/${payload.id}`,
+          filename: files[payload.id],
+          userId: locatedOwner(payload.id),
+          hidden: false,
+          deleted: false,
+        };
       throw new Error(`unexpected ${contract.subject}`);
     },
   } as unknown as Bus;
@@ -60,13 +69,22 @@ describe("an album ZIP's entries", () => {
     ]);
   });
 
-  it("a visitor's: numbered with the original's extension, the motion part included", async () => {
-    const entries = await all(visitorOriginals(fakeBus([]), owner, album));
+  it("a visitor's: numbered with the original's extension, the motion part included, a contributor's item too", async () => {
+    const entries = await all(visitorOriginals(fakeBus([]), album));
     expect(entries.map((e) => e.name)).toEqual(['0001.heic', '0001-motion.mov', '0002.jpg']);
+    expect(entries[2]!.key).toBe(`k/${plain.id}`);
   });
 
-  it("a visitor's stops at an item that is not the owner's", async () => {
-    await expect(all(visitorOriginals(fakeBus([]), randomUUID(), album))).rejects.toMatchObject({
+  it("a visitor's stops at a file that is not the listed item's own", async () => {
+    const stranger = randomUUID();
+    await expect(
+      all(
+        visitorOriginals(
+          fakeBus([], () => stranger),
+          album,
+        ),
+      ),
+    ).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
   });

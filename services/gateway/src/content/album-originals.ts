@@ -38,9 +38,10 @@ export async function* ownerOriginals(bus: Bus, userId: string, albumId: string)
  * A visitor's ZIP: what the link shows (neither trashed nor hidden: each page asked of the library
  * again, so a link unshared or expired midway stops the archive), numbered in the album's order
  * with the original's extension — visitors are not told the owner's file names. Each location is
- * checked to be the owner's, neither hidden nor trashed, as a visitor's content URL would be.
+ * checked to be the listed item's own (the owner's or a contributor's), neither hidden nor trashed,
+ * as a visitor's content URL would be.
  */
-export async function* visitorOriginals(bus: Bus, ownerId: string, albumId: string): AsyncGenerator<ZipEntrySource[]> {
+export async function* visitorOriginals(bus: Bus, albumId: string): AsyncGenerator<ZipEntrySource[]> {
   let n = 0;
   for (let page = 1; page <= MAX_SHARED_PAGES; page++) {
     const { items } = await bus.request(listSharedAlbumMediaItemsRpc, { id: albumId, page, limit: PAGE });
@@ -53,7 +54,7 @@ export async function* visitorOriginals(bus: Bus, ownerId: string, albumId: stri
       ];
       for (const { id, suffix } of parts) {
         const location = await bus.request(locateContentRpc, { id, variant: 'original' });
-        if (location.userId !== ownerId || location.hidden !== false || location.deleted !== false)
+        if (location.userId !== item.userId || location.hidden !== false || location.deleted !== false)
           throw notFound('mediaitem not found');
         const ext = extname(location.filename).toLowerCase();
         entries.push({ key: location.key, name: `${number}${suffix}${ext}`, mtime: takenAt(item) });

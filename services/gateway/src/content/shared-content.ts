@@ -19,7 +19,8 @@ export async function ownerShares(features: FeatureSource, ownerId: string): Pro
  * expires. Throws 404 `mediaitem not found` unless, right now:
  * - the item is neither hidden nor trashed (the media service's own flags, in `location`);
  * - the album is shared and holds the item (for a Live Photo's motion part: its still), neither
- *   trashed nor hidden (the library, one indexed lookup), and belongs to the item's owner;
+ *   trashed nor hidden (the library, one indexed lookup), and the item is the one its membership
+ *   names (the owner's, or a contributor's who added it);
  * - the owner has the `sharing` feature;
  * - the link has no password, or the URL carries the key of its current one (`sk`: made for a
  *   visitor who unlocked it; a new password ends it);
@@ -43,7 +44,8 @@ export async function checkSharedContent(
     if (err instanceof AppError && err.code === 'NOT_FOUND') throw gone();
     throw err;
   }
-  if (shared.userId !== location.userId) throw gone();
+  if (shared.itemUserId !== location.userId) throw gone();
+  // The album's owner shares it (a contributor's items are shown under the owner's link and switches).
   if (!(await ownerShares(deps.features, shared.userId))) throw gone();
   // A link with a password: only URLs made for a visitor who unlocked it under the current one.
   if (shared.shareKey !== null && shared.shareKey !== key) throw gone();
@@ -78,5 +80,5 @@ export async function checkMemberContent(
     if (err instanceof AppError && err.code === 'NOT_FOUND') throw gone();
     throw err;
   }
-  if (member.userId !== location.userId) throw gone();
+  if (member.itemUserId !== location.userId) throw gone();
 }

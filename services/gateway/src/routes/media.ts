@@ -20,7 +20,8 @@ import type { OperationRouter } from '../openapi/operation-router';
 import type { OperationHandler } from '../openapi/operation-router';
 import { presenter } from '../present';
 import { requestedChanges } from '../openapi/schema-fields';
-import { contentAccess } from '../security/authenticate';
+import { contentAccess, requireUser } from '../security/authenticate';
+import { decodeCursor, encodeCursor, nextLink } from './list-cursor';
 import { itemCalls, userAnswer, userCommand } from './user-calls';
 
 export interface MediaRouteDeps {
@@ -47,11 +48,28 @@ export function mediaRoutes(routes: OperationRouter, deps: MediaRouteDeps): void
   const present = (req: RequestOrigin) => presenter(req, deps.contentUrls);
   const item = itemCalls(deps);
 
-  /** A list of the user's items in one view (the library's query also filters by type, category and status; the others take none of those). */
-  const listView = (view: ListMediaItemsRequestV1['view']): OperationHandler<'listMediaItems'> =>
-    userAnswer(async (req, userId) =>
-      present(req).mediaItems((await deps.bus.request(listMediaItemsRpc, { userId, view, ...req.query })).items),
-    );
+  /**
+   * A list of the user's items in one view (the library's query also filters by type, category and
+   * status; the others take none of those). A page by number or after a `cursor`; a full page says
+   * where the next one starts (X-Next-Cursor and Link headers) — the trash, ordered by deletion, has
+   * no cursor in the contract.
+   */
+  const listView =
+    (view: ListMediaItemsRequestV1['view']): OperationHandler<'listMediaItems'> =>
+    async (req, res) => {
+      const { userId } = requireUser(res);
+      const { cursor, ...query } = req.query;
+      if (cursor !== undefined && query.page !== undefined && query.page !== 1)
+        throw badRequest('cursor and page do not go together: a cursor already says where the page starts');
+      const after = cursor === undefined ? undefined : decodeCursor(cursor);
+      const list = await deps.bus.request(listMediaItemsRpc, { userId, view, ...query, ...(after ? { after } : {}) });
+      if (list.nextAfter && view !== 'trash') {
+        const next = encodeCursor(list.nextAfter);
+        res.setHeader('X-Next-Cursor', next);
+        res.setHeader('Link', nextLink(req.originalUrl, next));
+      }
+      res.status(200).json(present(req).mediaItems(list.items));
+    };
   /** Sets (or clears) a flag on the user's items. */
   const setFlag = (flag: SetMediaFlagRequestV1['flag'], value: boolean): OperationHandler<'addFavourites'> =>
     userCommand((req, userId) => deps.bus.request(setMediaFlagRpc, { userId, ids: req.body.mediaItems, flag, value }));

@@ -91,7 +91,7 @@ export function sharingRoutes(routes: OperationRouter, deps: SharingRouteDeps): 
     res.set(NO_STORE);
     const album = await sharedLookup(req, () => deps.bus.request(getSharedAlbumRpc, { id: req.params.id }));
     if (!downloadsAllowed(album)) throw downloadsOff();
-    await streamZip(res, deps, `${album.name}.zip`, visitorOriginals(deps.bus, album.userId, album.id));
+    await streamZip(res, deps, `${album.name}.zip`, visitorOriginals(deps.bus, album.id));
   });
 
   routes.handle('unlockSharedAlbum', async (req, res) => {

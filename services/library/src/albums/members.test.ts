@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { MediaItemV1 } from '@trove/proto-events';
 import { AppError } from '@trove/kit';
 import { docStorePerTest } from '@trove/kit/testing';
 import { FakeMedia } from '../ports/media.fake';
@@ -119,6 +120,7 @@ describe('albums shared with members (viewer, contributor) on the embedded store
     // Content: the same rule, answering the item's owner.
     expect(await albums.memberContent(viewer, albumId, shown.id)).toEqual({
       userId: owner,
+      itemUserId: owner,
       shareLocation: false,
       shareAllowDownload: true,
       shareKey: null,
@@ -127,6 +129,30 @@ describe('albums shared with members (viewer, contributor) on the embedded store
     expect(await outcome(albums.memberContent(viewer, albumId, trashed.id))).toBe('NOT_FOUND');
     expect(await albums.memberContent(owner, albumId, contributorsHidden.id).catch(() => 'gone')).toBe('gone');
     expect(await outcome(albums.memberContent(stranger, albumId, shown.id))).toBe('NOT_FOUND');
+  });
+
+  it('shows a link’s visitors the items contributors added, under the owner’s switches; their hidden ones never', async () => {
+    const located = (item: MediaItemV1, latitude: number, longitude: number) =>
+      media.set(item.id, { metadata: { ...item.metadata, latitude, longitude } });
+    const owners = media.add(owner);
+    const theirs = media.add(contributor);
+    located(owners, 48.85, 2.35);
+    located(theirs, 45.76, 4.83);
+    const theirsHidden = media.add(contributor, { hidden: true });
+    await albums.addItems(owner, albumId, [owners.id]);
+    await albums.addItems(contributor, albumId, [theirs.id, theirsHidden.id]);
+    await albums.update({ userId: owner, id: albumId, shared: true });
+    const shared = await albums.sharedItems(albumId, 1, 10);
+    expect(shared.items.map((i) => [i.id, i.userId])).toEqual([
+      [owners.id, owner],
+      [theirs.id, contributor],
+    ]);
+    // Locations follow the owner's switch, for everyone's items.
+    expect(shared.items.map((i) => i.metadata.latitude)).toEqual([null, null]);
+    expect((await albums.sharedAlbum(albumId)).mediaItemsCount).toBe(2);
+    // Content: the album's owner (whose link and switches these are) and the item's own owner.
+    expect(await albums.sharedContent(albumId, theirs.id)).toMatchObject({ userId: owner, itemUserId: contributor });
+    expect(await outcome(albums.sharedContent(albumId, theirsHidden.id))).toBe('NOT_FOUND');
   });
 
   it('ends access at once when a member is removed or removes themself', async () => {

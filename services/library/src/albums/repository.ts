@@ -340,9 +340,9 @@ export class AlbumsRepository extends DocRepository<typeof COLLECTIONS> {
     return this.c.memberships.find({ albumId, trashed: false, hidden: false }, { sort: { seq: 1 }, skip, limit });
   }
 
-  /** Whether a visitor of the album sees the item: in it, neither trashed nor hidden. */
-  async isSharedMember(albumId: string, mediaItemId: string): Promise<boolean> {
-    return (await this.c.memberships.count({ albumId, mediaItemId, trashed: false, hidden: false })) > 0;
+  /** The item's membership when a visitor of the album sees it (in it, neither trashed nor hidden), else null. */
+  async sharedMembership(albumId: string, mediaItemId: string): Promise<MembershipDoc | null> {
+    return this.c.memberships.findOne({ albumId, mediaItemId, trashed: false, hidden: false });
   }
 
   /** Whether the item is in the album and not trashed. */

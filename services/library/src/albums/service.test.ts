@@ -414,6 +414,7 @@ describe('albums (cover, counts, sharing) on the embedded store and a fake media
       await albums.addItems(alice, album.id, [x.id, y.id]);
       expect(await albums.sharedContent(album.id, x.id)).toEqual({
         userId: alice,
+        itemUserId: alice,
         shareLocation: false,
         shareAllowDownload: true,
         shareKey: null,

@@ -75,7 +75,7 @@ function withoutLocation(item: MediaItemV1): MediaItemV1 {
 }
 
 /** What the gateway needs to let a visitor in: the owner, and the link's settings. */
-function linkAccess(album: AlbumDoc): SharedContentV1 {
+function linkAccess(album: AlbumDoc): Omit<SharedContentV1, 'itemUserId'> {
   return {
     userId: album.userId,
     shareLocation: album.shareLocation === true,
@@ -205,11 +205,11 @@ export class AlbumsService {
   }
 
   /**
-   * The items of these memberships as `viewerId` sees them, in their order: asked from the media
+   * The items of these memberships as `viewerId` (null: a link's visitor) sees them, in their order: asked from the media
    * service per owner (an item stays its adder's), checked again against its own flags (the
    * memberships learn of a trash or a hide through events).
    */
-  private async itemsOf(viewerId: string, members: MembershipDoc[]): Promise<MediaItemV1[]> {
+  private async itemsOf(viewerId: string | null, members: MembershipDoc[]): Promise<MediaItemV1[]> {
     const byOwner = new Map<string, string[]>();
     for (const m of members) byOwner.set(m.userId, [...(byOwner.get(m.userId) ?? []), m.mediaItemId]);
     const found = new Map<string, MediaItemV1>();
@@ -334,7 +334,8 @@ export class AlbumsService {
     if (!membership) throw mediaItemNotFound();
     // A member is no link visitor: the link's download switch and password do not apply to them.
     return {
-      userId: membership.userId,
+      userId: album.userId,
+      itemUserId: membership.userId,
       shareLocation: album.shareLocation === true,
       shareAllowDownload: true,
       shareKey: null,
@@ -406,15 +407,12 @@ export class AlbumsService {
    */
   async sharedAlbum(id: string): Promise<AlbumV1> {
     const album = await this.sharedAlbumDoc(id);
-    const [count, first, chosenVisible] = await Promise.all([
+    const [count, first, chosen] = await Promise.all([
       this.repo.countShared(album._id),
       this.repo.sharedMembers(album._id, 0, COVER_CANDIDATES),
-      album.coverMediaItemId ? this.repo.isSharedMember(album._id, album.coverMediaItemId) : Promise.resolve(false),
+      album.coverMediaItemId ? this.repo.sharedMembership(album._id, album.coverMediaItemId) : Promise.resolve(null),
     ]);
-    const candidates = unique([
-      ...(chosenVisible && album.coverMediaItemId ? [album.coverMediaItemId] : []),
-      ...first.map((m) => m.mediaItemId),
-    ]);
+    const candidates = [...(chosen ? [chosen] : []), ...first.filter((m) => m.mediaItemId !== chosen?.mediaItemId)];
     const cover = (await this.visibleItems(album, candidates))[0] ?? null;
     return toAlbumV1(album, count, cover);
   }
@@ -423,10 +421,7 @@ export class AlbumsService {
   async sharedItems(id: string, page: number, limit: number): Promise<SharedAlbumItemsV1> {
     const album = await this.sharedAlbumDoc(id);
     const members = await this.repo.sharedMembers(album._id, (page - 1) * limit, limit);
-    const items = await this.visibleItems(
-      album,
-      members.map((m) => m.mediaItemId),
-    );
+    const items = await this.visibleItems(album, members);
     return { ...linkAccess(album), items };
   }
 
@@ -438,8 +433,9 @@ export class AlbumsService {
    */
   async sharedContent(albumId: string, mediaItemId: string): Promise<SharedContentV1> {
     const album = await this.sharedAlbumDoc(albumId);
-    if (!(await this.repo.isSharedMember(album._id, mediaItemId))) throw sharedLinkNotFound();
-    return linkAccess(album);
+    const membership = await this.repo.sharedMembership(album._id, mediaItemId);
+    if (!membership) throw sharedLinkNotFound();
+    return { ...linkAccess(album), itemUserId: membership.userId };
   }
 
   /**
@@ -455,15 +451,12 @@ export class AlbumsService {
   }
 
   /**
-   * The owner's items among `ids` in that order, as a visitor sees them: the media service's own
-   * flags are checked again (the memberships learn of a hide or a trash through events), and the GPS
-   * position is left out unless the owner shares locations.
+   * The items of these memberships in that order as a visitor sees them — the owner's and those
+   * contributors added: the media service's own flags are checked again (the memberships learn of
+   * a hide or a trash through events), and the GPS position is left out unless the owner shares locations.
    */
-  private async visibleItems(album: AlbumDoc, ids: string[]): Promise<MediaItemV1[]> {
-    if (ids.length === 0) return [];
-    const found = await this.media.getMany(album.userId, ids);
-    return found
-      .filter((i) => !i.deleted && !i.hidden)
-      .map((i) => (album.shareLocation === true ? i : withoutLocation(i)));
+  private async visibleItems(album: AlbumDoc, members: MembershipDoc[]): Promise<MediaItemV1[]> {
+    const items = await this.itemsOf(null, members);
+    return items.map((i) => (album.shareLocation === true ? i : withoutLocation(i)));
   }
 }

@@ -85,7 +85,10 @@ export class FakeMediaItems implements MediaItems {
 
   async list(q: ListMediaItemsRequestV1): Promise<MediaDoc[]> {
     const before = q.takenBefore ? new Date(q.takenBefore).getTime() : Infinity;
-    const found = this.where((d) => this.listed(q, d) && d.creationAt.getTime() <= before);
+    const after = q.after && { time: new Date(q.after.creationTime).getTime(), id: q.after.id };
+    const isAfter = (d: MediaDoc) =>
+      !after || d.creationAt.getTime() < after.time || (d.creationAt.getTime() === after.time && d._id < after.id);
+    const found = this.where((d) => this.listed(q, d) && d.creationAt.getTime() <= before && isAfter(d));
     return this.page(found, ORDER[q.view === 'trash' ? 'trash' : 'default'], q.page, q.limit);
   }
 

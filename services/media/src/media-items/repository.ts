@@ -161,9 +161,39 @@ export class MediaItemsRepository {
 
   async list(q: ListMediaItemsRequestV1): Promise<MediaDoc[]> {
     const filter = listFilter(q);
+    const sort = viewSort(q.view);
+    const takenBefore = q.takenBefore ? new Date(q.takenBefore) : undefined;
+    const after = q.after && { creationAt: new Date(q.after.creationTime), id: q.after.id };
+    // A cursor at or before a timeline jump's instant is where the list goes on; one after it is already passed.
+    if (after && !(takenBefore && takenBefore < after.creationAt)) return this.listAfter(filter, sort, after, q);
     // A timeline jump: the same order, starting at an instant (the view's index serves the range).
-    if (q.takenBefore) filter.creationAt = { $lte: new Date(q.takenBefore) };
-    return this.many(filter, { sort: viewSort(q.view), ...page(q.page, q.limit) });
+    if (takenBefore) filter.creationAt = { $lte: takenBefore };
+    return this.many(filter, { sort, ...page(q.page, q.limit) });
+  }
+
+  /**
+   * Keyset pagination: the items after (creationAt, id) in the view's order, whatever the depth. Two
+   * range reads, each stopping after the page: the cursor's own instant with smaller ids (items taken
+   * at the same millisecond), then the older instants — a single condition on both fields would
+   * need an `$or`, which no store plans through an index.
+   */
+  private async listAfter(
+    filter: Filter,
+    sort: SortSpec,
+    after: { creationAt: Date; id: string },
+    q: Pick<ListMediaItemsRequestV1, 'page' | 'limit'>,
+  ): Promise<MediaDoc[]> {
+    const { skip, limit } = page(q.page, q.limit);
+    const wanted = skip + limit;
+    const ties = await this.many(
+      { ...filter, creationAt: after.creationAt, _id: { $lt: after.id } },
+      { sort, limit: wanted },
+    );
+    const older =
+      ties.length < wanted
+        ? await this.many({ ...filter, creationAt: { $lt: after.creationAt } }, { sort, limit: wanted - ties.length })
+        : [];
+    return [...ties, ...older].slice(skip, wanted);
   }
 
   /**

@@ -580,6 +580,62 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       expect(await ids('2030-01-01T00:00:00Z')).toEqual([a, b, c, d]);
       expect(await ids('2000-01-01T00:00:00Z')).toEqual([]);
     });
+    it('pages by cursor: each full page names the next, ties at one instant split by id, nothing twice or left out', async () => {
+      const user = randomUUID();
+      // Seven items, four of them taken at the same millisecond (a burst): the cursor must split them by id.
+      const burst = '2024-05-01T10:00:00.000Z';
+      const ids = [
+        await takenAt(user, '2024-06-01T10:00:00Z'),
+        await takenAt(user, burst),
+        await takenAt(user, burst),
+        await takenAt(user, burst),
+        await takenAt(user, burst),
+        await takenAt(user, '2023-01-01T10:00:00Z'),
+        await takenAt(user, '2022-01-01T10:00:00Z'),
+      ];
+      await takenAt(randomUUID(), burst); // another user's item at the same instant never shows
+      const expected = (await media.list({ userId: user, view: 'library', page: 1, limit: 100 })).items.map(
+        (i) => i.id,
+      );
+      expect(new Set(expected)).toEqual(new Set(ids));
+      for (const limit of [1, 2, 3]) {
+        const seen: string[] = [];
+        let page = await media.list({ userId: user, view: 'library', page: 1, limit });
+        seen.push(...page.items.map((i) => i.id));
+        while (page.nextAfter) {
+          page = await media.list({ userId: user, view: 'library', page: 1, limit, after: page.nextAfter });
+          seen.push(...page.items.map((i) => i.id));
+        }
+        expect(seen).toEqual(expected);
+      }
+      // A jump (takenBefore) after the cursor's instant lists from the cursor; before it, from the jump.
+      const afterFirst = { creationTime: '2024-06-01T10:00:00.000Z', id: expected[0] };
+      const jumpLater = await media.list({
+        userId: user,
+        view: 'library',
+        page: 1,
+        limit: 10,
+        takenBefore: '2030-01-01T00:00:00Z',
+        after: afterFirst,
+      });
+      expect(jumpLater.items.map((i) => i.id)).toEqual(expected.slice(1));
+      const jumpEarlier = await media.list({
+        userId: user,
+        view: 'library',
+        page: 1,
+        limit: 10,
+        takenBefore: '2023-06-01T00:00:00Z',
+        after: afterFirst,
+      });
+      expect(jumpEarlier.items.map((i) => i.id)).toEqual(expected.slice(5));
+      // A last page that is not full says nothing of a next one; the trash has no cursor.
+      expect(jumpEarlier.nextAfter).toBeUndefined();
+      await expectAppError(
+        media.list({ userId: user, view: 'trash', page: 1, limit: 10, after: afterFirst }),
+        'BAD_REQUEST',
+        'the trash is ordered by deletion time: page it by page number, not by cursor',
+      );
+    });
   });
 
   describe('flags and updates', () => {

@@ -16,6 +16,7 @@ import type {
   ListMediaItemsRequestV1,
   LocateContentRequestV1,
   MediaItemChangedV1,
+  MediaItemListV1,
   MediaItemProcessedV1,
   MediaItemV1,
   MediaItemWalkV1,
@@ -234,8 +235,20 @@ export class MediaItemsService {
     return toMediaItemV1(await this.mine(userId, id));
   }
 
-  async list(req: ListMediaItemsRequestV1): Promise<{ items: MediaItemV1[] }> {
-    return { items: (await this.items.list(req)).map(toMediaItemV1) };
+  /**
+   * A page of a view. A full page of a view in creation order also says where the next one starts
+   * (`nextAfter`: its last item), the keyset a client follows instead of page numbers to go deep.
+   */
+  async list(req: ListMediaItemsRequestV1): Promise<MediaItemListV1> {
+    if (req.after && req.view === 'trash')
+      throw badRequest('the trash is ordered by deletion time: page it by page number, not by cursor');
+    const docs = await this.items.list(req);
+    const last = docs.at(-1);
+    const full = last !== undefined && docs.length === req.limit && req.view !== 'trash';
+    return {
+      items: docs.map(toMediaItemV1),
+      ...(full ? { nextAfter: { creationTime: last.creationAt.toISOString(), id: last._id } } : {}),
+    };
   }
 
   /** The timeline scrubber's per-month counts of the caller's library (or favourites), newest month first. */
