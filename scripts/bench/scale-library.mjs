@@ -65,7 +65,7 @@ export function blobSample(plan, shown, jumpMonth) {
   if (jump >= 0) add(shown.slice(Math.max(0, jump - ABOVE_JUMP_ITEMS), jump + JUMP_ITEMS));
   const tenYearsAgo = new Date(plan.now.getTime() - 10 * 365.25 * 86_400_000).toISOString();
   const recent = shown.filter((i) => i.creationTime >= tenYearsAgo);
-  const every = Math.max(1, Math.floor(recent.length / SCROLL_ITEMS));
+  const every = Math.max(1, Math.ceil(recent.length / SCROLL_ITEMS));
   for (let i = 0; i < recent.length; i += every) keep.add(recent[i].id);
   keep.add(plan.items.find((i) => visible(i) && !i.video).id);
   return plan.items.filter((i) => keep.has(i.id));
