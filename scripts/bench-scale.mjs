@@ -82,7 +82,7 @@ console.log(
 );
 for (const at of [atSmall, atBig]) {
   console.log(
-    `\n${at.items} items (blobs for ${at.blobItems}; deep page ${at.deepPage}, the store ${at.storeCursor ? 'by cursor' : 'by page number'}, the API ${at.apiCursor ? 'by cursor' : 'by page number'}):\n`,
+    `\n${at.items} items (blobs for ${at.blobItems} of them; the media store's seeding: ${at.seeding.mediaCpuS.toFixed(0)} CPU s):\n`,
   );
   console.log('| query | store p50 | store p99 | SQLite p50 | SQLite p99 | API p50 | API p99 |');
   console.log('|---|---|---|---|---|---|---|');

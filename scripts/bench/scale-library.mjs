@@ -75,23 +75,24 @@ export function blobSample(plan, shown, jumpMonth) {
  * The four list queries, each as the store, the reference and the API are asked it. The deep page
  * is the page after one in the middle of the library, by cursor: the API follows the X-Next-Cursor of
  * the page taken before the middle (`takenBefore`), the store and the reference start after that
- * page's last item. `shown`: the library's items newest first (what the list shows).
+ * page's last item. That page starts at an item no other shares the creation time with (else
+ * `takenBefore` would start it at the tie's other item). `shown`: the library's items newest first.
  */
 function listQueries(plan, shown) {
   const { userId } = plan;
   const year = new Date().getUTCFullYear();
-  const deepPage = Math.max(2, Math.floor(shown.length / LIMIT / 2));
-  const before = shown[(deepPage - 2) * LIMIT]; // the page before: starts with this item
-  const anchor = shown[(deepPage - 1) * LIMIT - 1]; // … and ends with this one
+  let start = Math.max(0, Math.floor(shown.length / 2) - LIMIT);
+  while (start > 0 && shown[start - 1].creationTime === shown[start].creationTime) start++;
+  const anchor = shown[start + LIMIT - 1];
   const after = { creationTime: anchor.creationTime, id: anchor.id };
   const base = { userId, view: 'library', page: 1, limit: LIMIT };
+  const deepPage = Math.floor((start + LIMIT) / LIMIT) + 1;
   return {
-    deepPage,
-    before,
-    expectedDeep: shown.slice((deepPage - 1) * LIMIT, deepPage * LIMIT).map((i) => i.id),
+    before: shown[start],
+    expectedDeep: shown.slice(start + LIMIT, start + 2 * LIMIT).map((i) => i.id),
     queries: {
       'first page': { kind: 'first', q: base, path: `/v1/mediaItems?limit=${LIMIT}` },
-      [`deep page (${deepPage})`]: { kind: 'after', q: { ...base, after }, path: null },
+      [`deep page (~${deepPage}, by cursor)`]: { kind: 'after', q: { ...base, after }, path: null },
       'filtered (videos)': {
         kind: 'type',
         q: { ...base, type: 'video' },
@@ -106,16 +107,9 @@ function listQueries(plan, shown) {
   };
 }
 
-/**
- * The store's answer to a list query (the media repository, as the media service asks it). The deep
- * page by page number when `byCursor` is false (a build whose store has no `after` yet).
- */
-function storeQuery(repo, { kind, q }, { byCursor, deepPage }) {
+/** The store's answer to a list query (the media repository, as the media service asks it). */
+function storeQuery(repo, { kind, q }) {
   if (kind === 'yearsAgo') return repo.takenOn(q.userId, q.monthDay, q.beforeYear, 1, q.limit);
-  if (kind === 'after' && !byCursor) {
-    const { after: _after, ...rest } = q;
-    return repo.list({ ...rest, page: deepPage });
-  }
   return repo.list(q);
 }
 
@@ -214,7 +208,6 @@ export async function measureLibrary({ items, label, rounds, searchRounds, jumpM
 
     if (parts.lists) {
       const lists = listQueries(plan, shown);
-      figures.deepPage = lists.deepPage;
       const names = Object.keys(lists.queries);
       const store = await openDocStore({ service: 'media', dataDir: stack.dataDir });
       const reference = await step('SQLite reference built', () =>
@@ -222,15 +215,10 @@ export async function measureLibrary({ items, label, rounds, searchRounds, jumpM
       );
       try {
         const repo = await MediaItemsRepository.open(store);
-        const deep = names[1];
-        // Whether this build's store pages by cursor (ListMediaItemsRequestV1.after); else by page number.
-        const paged = (await repo.list(lists.queries[deep].q)).map((d) => d._id);
-        const how = { byCursor: isDeepStrictEqual(paged, lists.expectedDeep), deepPage: lists.deepPage };
-        if (!how.byCursor) log(`${label}: the store does not page by cursor (\`after\`) yet: its deep page by number`);
         // The same rows on every side: the store's pages are the reference's, the deep one the plan's.
         for (const name of names) {
           const { kind, q } = lists.queries[name];
-          const fromStore = (await storeQuery(repo, lists.queries[name], how)).map((d) => d._id);
+          const fromStore = (await storeQuery(repo, lists.queries[name])).map((d) => d._id);
           const fromReference = reference.query(kind, q).map((d) => d._id);
           if (!isDeepStrictEqual(fromStore, fromReference) || fromStore.length === 0)
             throw new Error(
@@ -244,13 +232,12 @@ export async function measureLibrary({ items, label, rounds, searchRounds, jumpM
         figures.referenceRows = reference.rows;
         const ms = await step('store and reference queries', () =>
           timeRounds(names, rounds, {
-            store: (name) => storeQuery(repo, lists.queries[name], how),
+            store: (name) => storeQuery(repo, lists.queries[name]),
             reference: async (name) => reference.query(lists.queries[name].kind, lists.queries[name].q),
           }),
         );
         figures.storeMs = ms.store;
         figures.referenceMs = ms.reference;
-        figures.storeCursor = how.byCursor;
       } finally {
         await store.close();
         reference.close();
@@ -268,12 +255,10 @@ export async function measureLibrary({ items, label, rounds, searchRounds, jumpM
         `/v1/mediaItems?limit=${LIMIT}&takenBefore=${encodeURIComponent(lists.before.creationTime)}`,
       );
       const cursor = taken.headers.get('x-next-cursor');
+      if (!cursor)
+        throw new Error('no X-Next-Cursor on a full page of the library: this build has no keyset pagination');
       const deepName = names[1];
-      lists.queries[deepName].path = cursor
-        ? `/v1/mediaItems?limit=${LIMIT}&cursor=${encodeURIComponent(cursor)}`
-        : `/v1/mediaItems?limit=${LIMIT}&page=${lists.deepPage}`;
-      figures.apiCursor = Boolean(cursor);
-      if (!cursor) log(`${label}: no X-Next-Cursor from the API yet: its deep page by number (page=${lists.deepPage})`);
+      lists.queries[deepName].path = `/v1/mediaItems?limit=${LIMIT}&cursor=${encodeURIComponent(cursor)}`;
       const apiDeep = (await api(lists.queries[deepName].path)).map((i) => i.id);
       if (!isDeepStrictEqual(apiDeep, lists.expectedDeep))
         throw new Error(`${deepName} through the API (${lists.queries[deepName].path}): not the plan's items`);
