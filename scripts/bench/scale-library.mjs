@@ -26,7 +26,8 @@ const USERNAME = 'library';
 const FIRST_PAINT_ITEMS = 1000;
 const JUMP_ITEMS = 1000;
 const ABOVE_JUMP_ITEMS = 200;
-const SCROLL_ITEMS = 5000;
+/** The newest of each month the ten-year scroll steps through (it waits for each month's first thumbnails). */
+const MONTH_ITEMS = 30;
 
 /** The search mix: a few queries of each kind of scripts/bench-search.mjs. */
 const SEARCHES = [
@@ -50,11 +51,12 @@ function monthBeside(month, step) {
 
 /**
  * The items whose blobs are stored (a million items' blobs, 3 fsynced files each, would take an
- * hour), about 7 000 whatever the size: the FIRST_PAINT_ITEMS newest shown (the first paint); the
+ * hour), about 6 000 whatever the size: the FIRST_PAINT_ITEMS newest shown (the first paint); the
  * JUMP_ITEMS newest from the jump month on and the ABOVE_JUMP_ITEMS just newer (what a jump there
- * shows); SCROLL_ITEMS spread evenly over the last ten years (the ten-year scroll: the others show
- * a broken thumbnail, which costs the page no less memory); the item seed-check reads.
- * `shown`: the library's items newest first.
+ * shows); the MONTH_ITEMS newest of every month of the last eleven years (the ten-year scroll steps a
+ * month at a time and waits for that month's first thumbnails; the rest of a month shows a broken
+ * thumbnail, which costs the page no less memory); the item seed-check reads. `shown`: the
+ * library's items newest first.
  */
 export function blobSample(plan, shown, jumpMonth) {
   const keep = new Set();
@@ -63,10 +65,15 @@ export function blobSample(plan, shown, jumpMonth) {
   const nextMonth = `${monthBeside(jumpMonth, 1)}-01T00:00:00.000Z`;
   const jump = shown.findIndex((i) => i.creationTime < nextMonth);
   if (jump >= 0) add(shown.slice(Math.max(0, jump - ABOVE_JUMP_ITEMS), jump + JUMP_ITEMS));
-  const tenYearsAgo = new Date(plan.now.getTime() - 10 * 365.25 * 86_400_000).toISOString();
-  const recent = shown.filter((i) => i.creationTime >= tenYearsAgo);
-  const every = Math.max(1, Math.ceil(recent.length / SCROLL_ITEMS));
-  for (let i = 0; i < recent.length; i += every) keep.add(recent[i].id);
+  const elevenYearsAgo = new Date(plan.now.getTime() - 11 * 365.25 * 86_400_000).toISOString();
+  const perMonth = new Map();
+  for (const item of shown) {
+    if (item.creationTime < elevenYearsAgo) break;
+    const month = item.creationTime.slice(0, 7);
+    const n = perMonth.get(month) ?? 0;
+    if (n < MONTH_ITEMS) keep.add(item.id);
+    perMonth.set(month, n + 1);
+  }
   keep.add(plan.items.find((i) => visible(i) && !i.video).id);
   return plan.items.filter((i) => keep.has(i.id));
 }
