@@ -187,13 +187,17 @@ export async function measureLibrary({ items, label, rounds, searchRounds, jumpM
     });
     if (created.status !== 201) throw new Error(`creating the user: ${created.status} ${await created.text()}`);
     const userId = (await created.json()).id;
-    const login = await fetch(`${base}/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ username: USERNAME, password: PASSWORD }),
-    });
-    if (login.status !== 200) throw new Error(`login: ${login.status} ${await login.text()}`);
-    const auth = { Authorization: `Bearer ${(await login.json()).accessToken}` };
+    // Logged in once the services are up again after seeding (an access token outlives no long seeding).
+    const auth = {};
+    const logIn = async () => {
+      const login = await fetch(`${base}/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ username: USERNAME, password: PASSWORD }),
+      });
+      if (login.status !== 200) throw new Error(`login: ${login.status} ${await login.text()}`);
+      auth.Authorization = `Bearer ${(await login.json()).accessToken}`;
+    };
     const get = async (path) => {
       const res = await fetch(`${base}${path}`, { headers: auth });
       if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
@@ -253,6 +257,7 @@ export async function measureLibrary({ items, label, rounds, searchRounds, jumpM
 
       await step('cold start', () => Promise.all(SERVICES.map((n) => stack.startService(n))));
       figures.coldStartS = lastSeconds;
+      await logIn();
       figures.checks = await step('checked through the API', () =>
         checkSeededLibrary({ api, plan, seeded: seeding.seeded, bytes: seeding.bytes }),
       );
