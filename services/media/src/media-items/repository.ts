@@ -2,6 +2,7 @@ import { DuplicateKeyError, openCollection } from '@trove/kit';
 import type { Collection, DocStore, Filter, SortSpec } from '@trove/kit';
 import type { ListMediaItemsRequestV1, TimelineBucketsRequestV1 } from '@trove/proto-events';
 import { MEDIA_ITEMS, creationMonthOf, fromStored } from './document';
+import { MonthCountsCache, type MonthCount } from './month-counts-cache';
 import type {
   CreationParts,
   MediaCategory,
@@ -92,12 +93,19 @@ const page = (p: number, limit: number) => ({ skip: (p - 1) * limit, limit });
  * dialect. Every method but `getAnyUser` and the purge sweeper's is scoped to one user.
  */
 export class MediaItemsRepository {
-  private constructor(private readonly items: Collection<StoredMediaDoc>) {}
+  private constructor(
+    private readonly items: Collection<StoredMediaDoc>,
+    private readonly monthCountsCache: MonthCountsCache,
+  ) {}
 
   /** Opens the collection and declares its indexes (idempotent). */
   static async open(store: DocStore): Promise<MediaItemsRepository> {
     const items = await openCollection(store, MEDIA_ITEMS);
-    const repository = new MediaItemsRepository(items);
+    // The embedded store is one process's: every write of the items goes through this repository, which forgets
+    // the user's counts. On MongoDB other replicas write too, and their writes do not reach this cache (no event
+    // reaches every replica): their answers are then kept a few seconds at most.
+    const monthCountsCache = new MonthCountsCache({ maxAgeMs: store.kind === 'mongodb' ? 5_000 : Infinity });
+    const repository = new MediaItemsRepository(items, monthCountsCache);
     await repository.backfillCreationMonth();
     return repository;
   }
@@ -122,6 +130,10 @@ export class MediaItemsRepository {
 
   /** Stores a new item; when the user already has this content, nothing is stored and the other item's id is answered. */
   async insert(doc: MediaDoc): Promise<{ duplicateOf?: string }> {
+    return this.writing(doc.userId, () => this.insertOnce(doc));
+  }
+
+  private async insertOnce(doc: MediaDoc): Promise<{ duplicateOf?: string }> {
     try {
       await this.items.insertOne(doc);
       return {};
@@ -176,9 +188,14 @@ export class MediaItemsRepository {
    * point): O(items) key rows in all, no document read, about one query per month. A type, category,
    * status or favourite filter makes a count read that month's candidates (that month's only).
    */
-  async monthCounts(q: TimelineBucketsRequestV1): Promise<Array<{ month: string; count: number }>> {
+  async monthCounts(q: TimelineBucketsRequestV1): Promise<MonthCount[]> {
+    const key = JSON.stringify([q.view, q.type ?? null, q.category ?? null, q.status ?? null]);
+    return this.monthCountsCache.get(q.userId, key, () => this.countMonths(q));
+  }
+
+  private async countMonths(q: TimelineBucketsRequestV1): Promise<MonthCount[]> {
     const filter = listFilter(q);
-    const buckets: Array<{ month: string; count: number }> = [];
+    const buckets: MonthCount[] = [];
     const newest = await this.items.findOne(filter, { sort: { creationAt: -1, _id: -1 } });
     let month = newest ? creationMonthOf(newest.creationAt) : null;
     while (month) {
@@ -208,30 +225,38 @@ export class MediaItemsRepository {
 
   /** The item after the change, or null when it is not the user's. */
   async update(userId: string, id: string, changes: ItemChanges, at: Date): Promise<MediaDoc | null> {
-    return this.read(await this.items.findOneAndUpdate({ _id: id, userId }, { $set: { ...changes, updatedAt: at } }));
+    return this.writing(userId, async () =>
+      this.read(await this.items.findOneAndUpdate({ _id: id, userId }, { $set: { ...changes, updatedAt: at } })),
+    );
   }
 
   /** Sets favourite or hidden on the user's `ids`; items that already have that value keep their updatedAt. */
   async setFlag(userId: string, ids: string[], flag: 'favourite' | 'hidden', value: boolean, at: Date): Promise<void> {
-    await this.items.updateMany(
-      { userId, _id: { $in: ids }, [flag]: { $ne: value } },
-      { $set: { [flag]: value, updatedAt: at } },
+    await this.writing(userId, () =>
+      this.items.updateMany(
+        { userId, _id: { $in: ids }, [flag]: { $ne: value } },
+        { $set: { [flag]: value, updatedAt: at } },
+      ),
     );
   }
 
   /** Moves the user's `ids` to the trash; items already there keep their deletion time. */
   async trash(userId: string, ids: string[], at: Date): Promise<void> {
-    await this.items.updateMany(
-      { userId, _id: { $in: ids }, deleted: false },
-      { $set: { deleted: true, deletedAt: at, updatedAt: at } },
+    await this.writing(userId, () =>
+      this.items.updateMany(
+        { userId, _id: { $in: ids }, deleted: false },
+        { $set: { deleted: true, deletedAt: at, updatedAt: at } },
+      ),
     );
   }
 
   /** Takes the user's `ids` out of the trash, except items a sweeper is purging. */
   async restore(userId: string, ids: string[], at: Date): Promise<void> {
-    await this.items.updateMany(
-      { userId, _id: { $in: ids }, deleted: true, purgingAt: { $exists: false } },
-      { $set: { deleted: false, deletedAt: null, updatedAt: at } },
+    await this.writing(userId, () =>
+      this.items.updateMany(
+        { userId, _id: { $in: ids }, deleted: true, purgingAt: { $exists: false } },
+        { $set: { deleted: false, deletedAt: null, updatedAt: at } },
+      ),
     );
   }
 
@@ -270,15 +295,19 @@ export class MediaItemsRepository {
     at: Date,
   ): Promise<MediaDoc | null> {
     const filter = { _id: id, userId, mediaItemType: type, [field]: { $in: [null, otherId] }, ...notPurging };
-    return this.read(await this.items.findOneAndUpdate(filter, { $set: { [field]: otherId, updatedAt: at } }));
+    return this.writing(userId, async () =>
+      this.read(await this.items.findOneAndUpdate(filter, { $set: { [field]: otherId, updatedAt: at } })),
+    );
   }
 
   /** Gives the motion part of `stillId` the still's flags (trash included, so that they are purged together). */
   async followStill(userId: string, videoId: string, still: StillFlags, at: Date): Promise<void> {
     const { favourite, hidden, deleted, deletedAt } = still;
-    await this.items.updateOne(
-      { _id: videoId, userId, stillMediaItemId: still._id },
-      { $set: { favourite, hidden, deleted, deletedAt, updatedAt: at } },
+    await this.writing(userId, () =>
+      this.items.updateOne(
+        { _id: videoId, userId, stillMediaItemId: still._id },
+        { $set: { favourite, hidden, deleted, deletedAt, updatedAt: at } },
+      ),
     );
   }
 
@@ -292,17 +321,22 @@ export class MediaItemsRepository {
     return this.setOne({ _id: stillId, userId, motionMediaItemId: videoId }, { motionMediaItemId: null }, at);
   }
 
-  /** Sets `fields` (and `updatedAt`) on the document `filter` matches; false when none does. */
-  private async setOne(filter: Filter, fields: object, at: Date): Promise<boolean> {
-    return (await this.items.updateOne(filter, { $set: { ...fields, updatedAt: at } })).matched > 0;
+  /** Sets `fields` (and `updatedAt`) on the user's document `filter` matches; false when none does. */
+  private async setOne(filter: Filter & { userId: string }, fields: object, at: Date): Promise<boolean> {
+    return this.writing(
+      filter.userId,
+      async () => (await this.items.updateOne(filter, { $set: { ...fields, updatedAt: at } })).matched > 0,
+    );
   }
 
   /** FAILED with `reason`, only while the item is PROCESSING; the item after the change, else null. */
   async setFailed(userId: string, id: string, reason: string, at: Date): Promise<MediaDoc | null> {
-    return this.read(
-      await this.items.findOneAndUpdate(
-        { _id: id, userId, status: 'PROCESSING' },
-        { $set: { status: 'FAILED', failureReason: reason, updatedAt: at } },
+    return this.writing(userId, async () =>
+      this.read(
+        await this.items.findOneAndUpdate(
+          { _id: id, userId, status: 'PROCESSING' },
+          { $set: { status: 'FAILED', failureReason: reason, updatedAt: at } },
+        ),
       ),
     );
   }
@@ -388,7 +422,20 @@ export class MediaItemsRepository {
   }
 
   async delete(userId: string, id: string): Promise<void> {
-    await this.items.deleteOne({ _id: id, userId });
+    await this.writing(userId, () => this.items.deleteOne({ _id: id, userId }));
+  }
+
+  /**
+   * Runs a write of the user's items, then forgets the user's timeline counts (after the write, failed or not: an
+   * answer computed meanwhile is not kept either, see MonthCountsCache). Every write that can move an item between
+   * months, views or filters goes through here; claims of a sweeper or the reconciler change none of those.
+   */
+  private async writing<R>(userId: string, write: () => Promise<R>): Promise<R> {
+    try {
+      return await write();
+    } finally {
+      this.monthCountsCache.forget(userId);
+    }
   }
 
   private async one(filter: Filter): Promise<MediaDoc | null> {

@@ -17,6 +17,20 @@ import { plan, type IndexChoice, type Plan } from './plan';
 
 type Row = [id: string, doc: string];
 
+/** The most rows a chunked read takes at once. */
+const MAX_CHUNK = 16_384;
+
+/** Which index a query reads, and how (see plan.ts): for tests that pin the plans of a service's queries. */
+export interface QueryPlan {
+  kind: Plan['kind'];
+  /** The index's name (as `ensureIndex` gave it), for an index plan. */
+  index?: string;
+  /** Its key rows come in the sort's order: a page stops after the page. */
+  ordered: boolean;
+  /** Its key rows are exactly the matches: a page reads the page's documents only. */
+  exact: boolean;
+}
+
 /**
  * One collection in SQLite. Every operation is synchronous inside (better-sqlite3's API), so a read and the write
  * that follows it cannot interleave with another call: findOneAndUpdate, upserts and unique checks are atomic
@@ -103,6 +117,14 @@ export class SqliteCollection implements AdapterCollection {
     return plan({ filter, sort, indexes: [...this.indexes.values()], estimate: this.estimate, alias: 'k' });
   }
 
+  /** The plan of a query, as `find` would read it (a debugging and test hook). */
+  explain(filter: Filter, sort?: FindOptions['sort']): QueryPlan {
+    this.assertOpen();
+    const chosen = this.plan(filter, sort);
+    if (chosen.kind !== 'index') return { kind: chosen.kind, ordered: false, exact: false };
+    return { kind: 'index', index: chosen.index.name, ordered: chosen.ordered, exact: chosen.exact };
+  }
+
   /** The query of the candidate rows for `filter` (possibly repeated: one per index key), in the sort's order when `ordered`. */
   private candidates(chosen: Plan): { sql: string; params: string[]; ordered: boolean } {
     switch (chosen.kind) {
@@ -124,17 +146,18 @@ export class SqliteCollection implements AdapterCollection {
   }
 
   /**
-   * The rows of a query. Read to the end when `stopAfter` is 0; else in chunks of growing size (LIMIT/OFFSET),
-   * so that a page read stops early without leaving a statement half-read (libsql's iterator cannot be closed).
+   * The rows of a query. Read to the end when `firstChunk` is 0; else in chunks (LIMIT/OFFSET), the first of
+   * `firstChunk` rows (what a page needs when every row is a match), then growing, so that a page read stops early
+   * without leaving a statement half-read (libsql's iterator cannot be closed).
    */
-  private *rows<R = Row>(sql: string, params: string[], chunked: boolean): Generator<R> {
-    if (!chunked) {
+  private *rows<R = Row>(sql: string, params: string[], firstChunk: number): Generator<R> {
+    if (firstChunk <= 0) {
       yield* this.prepared(sql).iterate(...params) as Iterable<R>;
       return;
     }
     const statement = this.prepared(`${sql} LIMIT ? OFFSET ?`);
     let offset = 0;
-    for (let size = 128; ; size = Math.min(size * 4, 16_384)) {
+    for (let size = Math.min(firstChunk, MAX_CHUNK); ; size = Math.min(Math.max(size * 4, 128), MAX_CHUNK)) {
       const chunk = statement.all(...params, size, offset) as R[];
       yield* chunk;
       if (chunk.length < size) return;
@@ -156,7 +179,7 @@ export class SqliteCollection implements AdapterCollection {
     const keyRows = this.rows<[string, number]>(
       `SELECT k.id, k.rid FROM ${chosen.index.table} k WHERE ${chosen.where}${order}`,
       chosen.params,
-      true,
+      skip + limit,
     );
     const seen = new Set<string>();
     const rids: number[] = [];
@@ -183,7 +206,7 @@ export class SqliteCollection implements AdapterCollection {
     const canStop = stopAfter > 0 && (ordered || !hasSort);
     const seen = new Set<string>();
     const docs: StoredDoc[] = [];
-    for (const [id, text] of this.rows(sql, params, canStop)) {
+    for (const [id, text] of this.rows(sql, params, canStop ? stopAfter : 0)) {
       if (seen.has(id)) continue;
       seen.add(id);
       const doc = decodeDoc(text);

@@ -97,6 +97,8 @@ export interface IndexChoice {
   singlePoints: number;
   /** The fields whose conditions the key-table conditions hold exactly. */
   exactPaths: Set<string>;
+  /** The fields whose conditions the key-table conditions apply (the candidates meet every one of them). */
+  narrowed: Set<string>;
   orderBy?: string;
 }
 
@@ -112,9 +114,11 @@ function indexConditions(
   let onlyPoints = true;
   let excludesNull = false;
   const exactPaths = new Set<string>();
+  const narrowed = new Set<string>();
   for (let i = 0; i < index.paths.length; i += 1) {
     const condition = conditions.get(index.paths[i]);
     if (!condition) break;
+    narrowed.add(index.paths[i]);
     const column = `${alias}.${keyColumn(i)}`;
     if (!condition.admitsNull) excludesNull = true;
     if (condition.points) {
@@ -136,7 +140,14 @@ function indexConditions(
   }
   if (clauses.length === 0 && index.spec.sparse) return undefined;
   if (index.spec.sparse && !excludesNull) return undefined;
-  return { index, where: clauses.length > 0 ? clauses.join(' AND ') : '1', params, singlePoints, exactPaths };
+  return {
+    index,
+    where: clauses.length > 0 ? clauses.join(' AND ') : '1',
+    params,
+    singlePoints,
+    exactPaths,
+    narrowed,
+  };
 }
 
 /**
@@ -178,6 +189,28 @@ export interface PlanInput {
 /** Counting beyond this many candidates tells nothing more about which index to use. */
 const ESTIMATE_CAP = 5000;
 
+/** An index choice as the planner weighs it. */
+interface Candidate extends IndexChoice {
+  /** Its key rows are exactly the matches (every condition of the filter held exactly, and not sparse). */
+  exact: boolean;
+}
+
+const isSubset = (a: Set<string>, b: Set<string>): boolean => [...a].every((path) => b.has(path));
+
+/**
+ * Whether `other` is at least as good as `choice` whatever the data: it applies every condition `choice` applies
+ * (so its candidates are among `choice`'s), and it gives the order whenever `choice` does. Of two alike, the
+ * exact one, then the one declared first, stays.
+ */
+function outweighs(other: Candidate, choice: Candidate, otherFirst: boolean): boolean {
+  if (!isSubset(choice.narrowed, other.narrowed)) return false;
+  if (choice.orderBy && !other.orderBy) return false;
+  const alike = other.narrowed.size === choice.narrowed.size && Boolean(other.orderBy) === Boolean(choice.orderBy);
+  if (!alike) return true;
+  if (other.exact !== choice.exact) return other.exact;
+  return otherFirst;
+}
+
 export function plan({ filter, sort, indexes, estimate, alias }: PlanInput): Plan {
   const ids = idLookup(filter);
   if (ids) return { kind: 'ids', ids };
@@ -187,24 +220,36 @@ export function plan({ filter, sort, indexes, estimate, alias }: PlanInput): Pla
     const keys = keyCondition(condition);
     if (keys) conditions.set(path, keys);
   }
-  const choices = indexes.flatMap((index) => {
+  const hasSort = Object.keys(sort ?? {}).length > 0;
+  const choices = indexes.flatMap((index): Candidate[] => {
     const choice = indexConditions(index, conditions, alias);
     if (!choice) return [];
     const orderBy = coveredOrder(choice, sort, alias);
     // An index that neither narrows nor orders is a scan with extra steps.
     if (choice.where === '1' && !orderBy) return [];
-    return [{ ...choice, orderBy: orderBy && index.ordered() ? orderBy : undefined }];
+    // Exact: every condition of the filter is one the key table holds exactly, so its rows are the matches.
+    const exact = !index.spec.sparse && Object.keys(filter).every((path) => choice.exactPaths.has(path));
+    return [{ ...choice, exact, orderBy: orderBy && index.ordered() ? orderBy : undefined }];
   });
-  if (choices.length === 0) return { kind: 'scan' };
+  // The best there can be: the key rows are the matches, in the order asked. Nothing to count.
+  const ideal = choices.find((choice) => choice.exact && (choice.orderBy || !hasSort));
+  if (ideal) return indexPlan(ideal);
+  // Only the indexes no other one outweighs are worth counting.
+  const plausible = choices.filter(
+    (choice, i) => !choices.some((other, j) => j !== i && outweighs(other, choice, j < i)),
+  );
+  if (plausible.length === 0) return { kind: 'scan' };
+  if (plausible.length === 1) return indexPlan(plausible[0]);
   // The fewest candidates wins; among indexes past the cap, one that gives the order (a page then stops early).
-  const scored = choices.map((choice) => ({
+  const scored = plausible.map((choice) => ({
     choice,
     count: choice.where === '1' ? ESTIMATE_CAP : estimate(choice, ESTIMATE_CAP),
   }));
   scored.sort((a, b) => a.count - b.count || Number(Boolean(b.choice.orderBy)) - Number(Boolean(a.choice.orderBy)));
-  const { choice } = scored[0];
-  // Exact: every condition of the filter is one the key table holds exactly, so its rows are the matches.
-  const exact = !choice.index.spec.sparse && Object.keys(filter).every((path) => choice.exactPaths.has(path));
+  return indexPlan(scored[0].choice);
+}
+
+function indexPlan(choice: Candidate): Plan {
   return {
     kind: 'index',
     index: choice.index,
@@ -212,6 +257,6 @@ export function plan({ filter, sort, indexes, estimate, alias }: PlanInput): Pla
     params: choice.params,
     orderBy: choice.orderBy,
     ordered: Boolean(choice.orderBy),
-    exact,
+    exact: choice.exact,
   };
 }
