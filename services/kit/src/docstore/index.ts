@@ -10,6 +10,8 @@ export * from './port';
 export * from './schema';
 export type { ImportSummary } from './import-nedb';
 export type { QueryPlan } from './sqlite/collection';
+/** The name `ensureIndex` gives an index (as `explainQuery` reports it). */
+export { indexName } from './validate';
 
 /** The embedded adapters: SQLite (the default), or NeDB (every document in memory; kept for a way back). */
 export type EmbeddedStore = 'sqlite' | 'nedb';

@@ -55,7 +55,9 @@ function categoryFilter(category: MediaCategory): Filter {
 }
 
 /** A list's filter: its view and the optional type, category and status. */
-function listFilter(q: Pick<ListMediaItemsRequestV1, 'userId' | 'view' | 'type' | 'category' | 'status'>): Filter {
+export function listFilter(
+  q: Pick<ListMediaItemsRequestV1, 'userId' | 'view' | 'type' | 'category' | 'status'>,
+): Filter {
   const filter = viewFilter(q.userId, q.view);
   if (q.type) filter.mediaItemType = q.type;
   if (q.category) Object.assign(filter, categoryFilter(q.category));
@@ -73,7 +75,7 @@ function previousMonth(month: string): string {
 const notPurging: Filter = { purgingAt: { $exists: false } };
 
 /** Newest first, ties broken by id so that pages never overlap; the trash by deletion time. */
-function viewSort(view: View): SortSpec {
+export function viewSort(view: View): SortSpec {
   return view === 'trash' ? { deletedAt: -1, creationAt: -1, _id: -1 } : { creationAt: -1, _id: -1 };
 }
 
@@ -84,6 +86,11 @@ function purgeable(cutoff: Date, staleBefore: Date): Filter {
     deletedAt: { $lte: cutoff },
     $or: [{ purgingAt: { $exists: false } }, { purgingAt: { $lt: staleBefore } }],
   };
+}
+
+/** Library items taken on `monthDay` (MMDD) of a year before `beforeYear`. */
+export function takenOnFilter(userId: string, monthDay: string, beforeYear: number): Filter {
+  return { ...viewFilter(userId, 'library'), creationMonthDay: monthDay, creationYear: { $lt: beforeYear } };
 }
 
 const page = (p: number, limit: number) => ({ skip: (p - 1) * limit, limit });
@@ -217,10 +224,7 @@ export class MediaItemsRepository {
 
   /** Library items taken on `monthDay` (MMDD, the camera's local day) of a year before `beforeYear`, newest first. */
   async takenOn(userId: string, monthDay: string, beforeYear: number, p: number, limit: number): Promise<MediaDoc[]> {
-    return this.many(
-      { ...viewFilter(userId, 'library'), creationMonthDay: monthDay, creationYear: { $lt: beforeYear } },
-      { sort: viewSort('library'), ...page(p, limit) },
-    );
+    return this.many(takenOnFilter(userId, monthDay, beforeYear), { sort: viewSort('library'), ...page(p, limit) });
   }
 
   /** The item after the change, or null when it is not the user's. */

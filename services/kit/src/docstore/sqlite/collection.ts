@@ -253,12 +253,10 @@ export class SqliteCollection implements AdapterCollection {
     this.assertOpen();
     const chosen = this.plan(filter, undefined);
     if (chosen.kind === 'index' && chosen.exact) {
-      // The key rows are the matches: count their documents without reading them.
-      return (
-        this.prepared(`SELECT count(DISTINCT k.id) FROM ${chosen.index.table} k WHERE ${chosen.where}`).get(
-          ...chosen.params,
-        ) as [number]
-      )[0];
+      // The key rows are the matches: count their documents without reading them (one row each without arrays).
+      const counted = chosen.index.multikey() ? 'count(DISTINCT k.id)' : 'count(*)';
+      const sql = `SELECT ${counted} FROM ${chosen.index.table} k WHERE ${chosen.where}`;
+      return (this.prepared(sql).get(...chosen.params) as [number])[0];
     }
     return this.matching(filter, undefined, 0, chosen).docs.length;
   }

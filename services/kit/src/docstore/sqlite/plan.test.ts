@@ -4,6 +4,7 @@
  * indexes and one without, asked the same random queries.
  */
 import { join } from 'node:path';
+import Database from 'libsql';
 import { tempDir, type TempDir } from '../../testing/temp';
 import type { BaseDoc, Collection, Filter, SortSpec } from '../port';
 import type { KeyIndex } from './key-index';
@@ -298,4 +299,49 @@ test('explain tells how a query reads, and a cursor-like range page answers what
       (await collection.find(range, { sort: newest, limit })).map((d) => d._id);
     expect(await ids(ranged)).toEqual(await ids(unindexed));
   }
+});
+
+describe('counting from the key rows', () => {
+  const inAny: Filter = { a: { $in: [1, 2] } };
+
+  test('counts documents, whether one of them has several key rows (an array) or none has', async () => {
+    const multi = store.collection<Doc>('multikey');
+    await multi.ensureIndex({ fields: { a: 1 } });
+    await multi.insertMany([
+      { _id: 'm1', a: 1 },
+      { _id: 'm2', a: 2 },
+      { _id: 'm3', a: 1 },
+    ]);
+    expect(store.explain('multikey', inAny)).toMatchObject({ exact: true });
+    expect(await multi.count(inAny)).toBe(3);
+    await multi.updateOne({ _id: 'm2' }, { $set: { a: [1, 2] } });
+    expect([await multi.count(inAny), await multi.count({ a: 1 })]).toEqual([3, 3]);
+    await multi.updateOne({ _id: 'm2' }, { $set: { a: 2 } });
+    expect([await multi.count(inAny), await multi.count({ a: 1 })]).toEqual([3, 2]);
+    await multi.deleteOne({ _id: 'm1' });
+    expect(await multi.count(inAny)).toBe(2);
+  });
+
+  test('a store of schema version 1 learns which documents have several key rows when it is opened', async () => {
+    const file = join(dir.path, 'version-1.sqlite');
+    const old = await openSqliteDocStore({ file });
+    const docs = old.collection<Doc>('items');
+    await docs.ensureIndex({ fields: { a: 1 } });
+    await docs.insertMany([
+      { _id: 'v1', a: [1, 2] },
+      { _id: 'v2', a: 2 },
+    ]);
+    await old.close();
+    // As version 1 left it: no `_multikey` rows.
+    const raw = new Database(file);
+    raw.exec('DELETE FROM _multikey');
+    raw.pragma('user_version = 1');
+    raw.close();
+    const upgraded = await openSqliteDocStore({ file });
+    try {
+      expect(await upgraded.collection<Doc>('items').count(inAny)).toBe(2);
+    } finally {
+      await upgraded.close();
+    }
+  });
 });
