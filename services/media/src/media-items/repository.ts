@@ -71,6 +71,15 @@ function previousMonth(month: string): string {
   return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`;
 }
 
+/** The month after `YYYY-MM`. */
+function nextMonth(month: string): string {
+  const [y, m] = month.split('-').map(Number);
+  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
+}
+
+/** The first instant of a UTC month `YYYY-MM`. */
+const monthStart = (month: string): Date => new Date(`${month}-01T00:00:00Z`);
+
 /** Not claimed by a purge sweeper. */
 const notPurging: Filter = { purgingAt: { $exists: false } };
 
@@ -188,12 +197,13 @@ export class MediaItemsRepository {
   /**
    * The view counted per month of `creationAt` (UTC), newest month first, empty months left out.
    * Store-agnostic (the store has no group-by) and bounded in memory at any size: month after month
-   * back from the newest item, one count by equality on `creationMonth` through (…, creationMonth),
-   * and after an empty month one lookup of the newest item before it through the list's index
-   * (userId, stillMediaItemId, deleted, hidden, creationAt), so a gap of years costs one query. The
-   * embedded store answers the library's count from the key rows alone (every condition a
-   * point): O(items) key rows in all, no document read, about one query per month. A type, category,
-   * status or favourite filter makes a count read that month's candidates (that month's only).
+   * back from the newest item, one count of the month's `creationAt` range through the list's own
+   * index (the view's, or its favourites', type's or status' one: the same fields then `creationAt`),
+   * and after an empty month one lookup of the newest item before it through that index, so a gap of
+   * years costs one query. The embedded store answers such a count from the key rows alone (points,
+   * then both bounds of a date range): O(items) key rows in all, no document read, about one query
+   * per month. A category filter makes a count read that month's candidates (that month's only).
+   * Answers are kept per user until a write of theirs (see `writing`).
    */
   async monthCounts(q: TimelineBucketsRequestV1): Promise<MonthCount[]> {
     const key = JSON.stringify([q.view, q.type ?? null, q.category ?? null, q.status ?? null]);
@@ -206,7 +216,10 @@ export class MediaItemsRepository {
     const newest = await this.items.findOne(filter, { sort: { creationAt: -1, _id: -1 } });
     let month = newest ? creationMonthOf(newest.creationAt) : null;
     while (month) {
-      const count = await this.items.count({ ...filter, creationMonth: month });
+      const count = await this.items.count({
+        ...filter,
+        creationAt: { $gte: monthStart(month), $lt: monthStart(nextMonth(month)) },
+      });
       if (count > 0) {
         buckets.push({ month, count });
         month = previousMonth(month);
@@ -214,7 +227,7 @@ export class MediaItemsRepository {
       }
       // An empty month: skip the gap to the newest item before it (years of nothing cost one lookup).
       const older = await this.items.findOne(
-        { ...filter, creationAt: { $lt: new Date(`${month}-01T00:00:00Z`) } },
+        { ...filter, creationAt: { $lt: monthStart(month) } },
         { sort: { creationAt: -1, _id: -1 } },
       );
       month = older ? creationMonthOf(older.creationAt) : null;

@@ -46,7 +46,8 @@ function randomDoc(i: number): Doc {
 
 function condition(): unknown {
   const v = (): unknown => pick(VALUES);
-  switch (Math.floor(random() * 6)) {
+  const bound = (): unknown => pick([null, 0, 1, 2, -1.5, 'a', 'b', true, new Date(0), new Date(86_400_000)]);
+  switch (Math.floor(random() * 7)) {
     case 0:
       return v();
     case 1:
@@ -57,6 +58,9 @@ function condition(): unknown {
       return { $eq: v() };
     case 4:
       return { $exists: random() < 0.5 };
+    case 5:
+      // Two bounds, of one type or not.
+      return { [pick(['$gt', '$gte'])]: bound(), [pick(['$lt', '$lte'])]: bound() };
     default:
       return { $ne: v() };
   }
@@ -153,6 +157,7 @@ describe('choosing an index', () => {
       directions: Object.values(fields),
       spec: { fields, unique: false, sparse: options.sparse ?? false },
       ordered: () => true,
+      multikey: () => false,
     }) as unknown as KeyIndex;
 
   /** The plan, the indexes counted, and how the plan reads. */
@@ -243,7 +248,7 @@ describe('choosing an index', () => {
     expect(planned(older, newest, lists)).toMatchObject({
       index: 'userId_1_stillMediaItemId_1_deleted_1_hidden_1_creationAt_-1',
       ordered: true,
-      exact: false,
+      exact: true,
       counted: [],
     });
     expect(planned({ ...older, mediaItemType: 'video' }, newest, lists)).toMatchObject({
@@ -288,17 +293,40 @@ test('explain tells how a query reads, and a cursor-like range page answers what
     ordered: true,
     exact: true,
   });
+  // Bounds of dates (or numbers) are exact: the key rows in range are the matches, both bounds on an index where
+  // no document has several keys.
   expect(store.explain('ranged', range, newest)).toEqual({
     kind: 'index',
     index: 'u_1_t_-1',
     ordered: true,
+    exact: true,
+  });
+  const month: Filter = { u: 'x', t: { $gte: new Date(100_000), $lt: new Date(200_000) } };
+  expect(store.explain('ranged', month)).toEqual({ kind: 'index', index: 'u_1_t_-1', ordered: false, exact: true });
+  expect(store.explain('ranged', { u: 'x', t: { $lt: 'b' } })).toMatchObject({ exact: false });
+  expect(store.explain('ranged', { u: 'x', t: { $lt: new Date(5), $ne: new Date(1) } })).toMatchObject({
     exact: false,
   });
-  for (const limit of [1, 3, 100, 500]) {
-    const ids = async (collection: Collection<Doc>): Promise<string[]> =>
-      (await collection.find(range, { sort: newest, limit })).map((d) => d._id);
-    expect(await ids(ranged)).toEqual(await ids(unindexed));
+  for (const filter of [range, month, { u: 'y', t: { $gt: new Date(7000), $lte: new Date(8000) } }]) {
+    for (const [skip, limit] of [
+      [0, 1],
+      [0, 3],
+      [2, 100],
+      [0, 500],
+    ]) {
+      const ids = async (collection: Collection<Doc>): Promise<string[]> =>
+        (await collection.find(filter, { sort: newest, skip, limit })).map((d) => d._id);
+      expect(await ids(ranged)).toEqual(await ids(unindexed));
+    }
+    expect(await ranged.count(filter)).toBe(await unindexed.count(filter));
   }
+  // A document with several keys: then one bound narrows, the other is the matcher's.
+  const arrays = { _id: 'r-array', u: 'x', t: [new Date(50_000), new Date(250_000)] };
+  await ranged.insertOne(arrays);
+  await unindexed.insertOne(arrays);
+  expect(store.explain('ranged', month)).toMatchObject({ exact: false });
+  expect(await ranged.count(month)).toBe(await unindexed.count(month));
+  expect(await ranged.count(range)).toBe(await unindexed.count(range));
 });
 
 describe('counting from the key rows', () => {

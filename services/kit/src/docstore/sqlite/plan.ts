@@ -15,11 +15,17 @@ import { encodeKey, isKeyable, typeBounds } from './keys';
 interface KeyCondition {
   /** The key is one of these (equality, `$eq`, `$in`). */
   points?: string[];
-  /** One bound of a range, with its type bracket (a range compares values of one type only). */
-  range?: { op: '>' | '>=' | '<' | '<='; key: string; low: string; high: string };
+  /**
+   * The bounds of a range, each with its type bracket (a range compares values of one type only). On an index where
+   * a document may have several keys (an array), only the first narrows: two bounds may be met by two elements.
+   */
+  ranges?: Array<{ op: '>' | '>=' | '<' | '<='; key: string; low: string; high: string }>;
   /** Whether a document without the field (keyed as null) can match: a sparse index lacks such documents. */
   admitsNull: boolean;
-  /** Whether a key match is a filter match (scalar points on a top-level field; see `exactPoints`). */
+  /**
+   * Whether a key match is a filter match on a top-level field: scalar points (see `isExactPoint`), or bounds of
+   * dates or numbers, all of the condition's operators.
+   */
   exact?: boolean;
 }
 
@@ -59,18 +65,32 @@ function pointCondition(values: unknown[]): KeyCondition | undefined {
   };
 }
 
+/** A range bound whose key order is the matcher's order on a top-level field: a valid date, or a number. */
+const isExactBound = (value: unknown): boolean =>
+  typeof value === 'number' || (value instanceof Date && !Number.isNaN(value.getTime()));
+
 function keyCondition(condition: unknown): KeyCondition | undefined {
   if (!isOperatorObject(condition)) return pointCondition([condition]);
-  if (hasOwn(condition, '$eq')) return pointCondition([condition.$eq]);
-  if (Array.isArray(condition.$in)) return pointCondition(condition.$in);
-  // One bound only: on an array field two bounds may be met by two different elements.
+  // Another operator beside the one the keys answer (`{ $eq: 1, $ne: 2 }`) is left to the matcher: not exact.
+  const only = (used: number) => (keys: KeyCondition | undefined) =>
+    keys && { ...keys, exact: Boolean(keys.exact) && Object.keys(condition).length === used };
+  if (hasOwn(condition, '$eq')) return only(1)(pointCondition([condition.$eq]));
+  if (Array.isArray(condition.$in)) return only(1)(pointCondition(condition.$in));
+  const ranges: NonNullable<KeyCondition['ranges']> = [];
+  const operands: unknown[] = [];
   for (const [op, sql] of Object.entries(RANGE_OPS)) {
     if (!hasOwn(condition, op)) continue;
     const operand = condition[op];
-    if (operand === null) return op === '$gte' || op === '$lte' ? pointCondition([null]) : undefined;
-    return { range: { op: sql, key: encodeKey(operand), ...typeBounds(operand) }, admitsNull: false };
+    if (operand === null) {
+      if (ranges.length > 0) break;
+      return op === '$gte' || op === '$lte' ? only(1)(pointCondition([null])) : undefined;
+    }
+    ranges.push({ op: sql, key: encodeKey(operand), ...typeBounds(operand) });
+    operands.push(operand);
   }
-  return undefined;
+  if (ranges.length === 0) return undefined;
+  const exact = operands.every(isExactBound) && Object.keys(condition).length === ranges.length;
+  return { ranges, admitsNull: false, exact };
 }
 
 /** `_id` conditions answered by the primary key. */
@@ -133,9 +153,14 @@ function indexConditions(
       if (condition.exact && !index.paths[i].includes('.')) exactPaths.add(index.paths[i]);
       continue;
     }
-    const { op, key, low, high } = condition.range as NonNullable<KeyCondition['range']>;
-    clauses.push(`${column} ${op} ?`, `${column} >= ?`, `${column} < ?`);
-    params.push(key, low, high);
+    const ranges = condition.ranges as NonNullable<KeyCondition['ranges']>;
+    const used = ranges.length > 1 && index.multikey() ? ranges.slice(0, 1) : ranges;
+    for (const { op, key, low, high } of used) {
+      clauses.push(`${column} ${op} ?`, `${column} >= ?`, `${column} < ?`);
+      params.push(key, low, high);
+    }
+    if (condition.exact && used.length === ranges.length && !index.paths[i].includes('.'))
+      exactPaths.add(index.paths[i]);
     break;
   }
   if (clauses.length === 0 && index.spec.sparse) return undefined;
