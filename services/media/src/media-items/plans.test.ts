@@ -80,17 +80,17 @@ it('the store is the embedded SQLite one, whose plans these are', () => {
   expect(explain({ userId })).toBeDefined();
 });
 
-it.each([
-  ['library', {}],
-  ['hidden', {}],
-] as const)('the %s view pages through its index in order, its key rows the matches', (name) => {
-  const filter = listFilter({ userId, view: name });
-  expect(explain(filter, viewSort(name))).toEqual(read(LIST, ideal));
-  // The items after a cursor: a range of dates, exact too (a page reads the page's items).
-  expect(explain({ ...filter, ...olderThanCursor }, viewSort(name))).toEqual(read(LIST, ideal));
-  // A timeline jump (`takenBefore`) is the same range.
-  expect(explain({ ...filter, creationAt: { $lte: cursorAt } }, viewSort(name))).toEqual(read(LIST, ideal));
-});
+it.each(['library', 'hidden'] as const)(
+  'the %s view pages through its index in order, its key rows the matches',
+  (name) => {
+    const filter = listFilter({ userId, view: name });
+    expect(explain(filter, viewSort(name))).toEqual(read(LIST, ideal));
+    // The items after a cursor: a range of dates, exact too (a page reads the page's items).
+    expect(explain({ ...filter, ...olderThanCursor }, viewSort(name))).toEqual(read(LIST, ideal));
+    // A timeline jump (`takenBefore`) is the same range.
+    expect(explain({ ...filter, creationAt: { $lte: cursorAt } }, viewSort(name))).toEqual(read(LIST, ideal));
+  },
+);
 
 it('a cursor’s ties (its own instant, smaller ids) are read from that instant’s key rows', () => {
   const filter = { ...listFilter({ userId, view: 'library' }), creationAt: cursorAt, _id: { $lt: randomUUID() } };
