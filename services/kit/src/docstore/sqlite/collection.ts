@@ -16,6 +16,7 @@ import { KeyIndex } from './key-index';
 import { plan, type IndexChoice, type Plan } from './plan';
 
 type Row = [id: string, doc: string];
+type KeyRow = [id: string, rid: number];
 
 /** The most rows a chunked read takes at once. */
 const MAX_CHUNK = 16_384;
@@ -176,18 +177,20 @@ export class SqliteCollection implements AdapterCollection {
     limit: number,
   ): StoredDoc[] {
     const order = chosen.orderBy ? ` ORDER BY ${chosen.orderBy}` : '';
-    const keyRows = this.rows<[string, number]>(
-      `SELECT k.id, k.rid FROM ${chosen.index.table} k WHERE ${chosen.where}${order}`,
-      chosen.params,
-      skip + limit,
-    );
-    const seen = new Set<string>();
-    const rids: number[] = [];
-    for (const [id, rid] of keyRows) {
-      if (seen.has(id)) continue;
-      seen.add(id);
-      if (seen.size > skip) rids.push(rid);
-      if (rids.length >= limit) break;
+    const sql = `SELECT k.id, k.rid FROM ${chosen.index.table} k WHERE ${chosen.where}${order}`;
+    let rids: number[] = [];
+    if (!chosen.index.multikey()) {
+      // One key row per document: SQLite skips the rows before the page itself.
+      const page = this.prepared(`${sql} LIMIT ? OFFSET ?`).all(...chosen.params, limit, skip) as KeyRow[];
+      rids = page.map(([, rid]) => rid);
+    } else {
+      const seen = new Set<string>();
+      for (const [id, rid] of this.rows<KeyRow>(sql, chosen.params, skip + limit)) {
+        if (seen.has(id)) continue;
+        seen.add(id);
+        if (seen.size > skip) rids.push(rid);
+        if (rids.length >= limit) break;
+      }
     }
     const matches = compileFilter(filter);
     return rids.map((rid) => decodeDoc((this.selectByRid.get(rid) as [string])[0])).filter((doc) => matches(doc));
