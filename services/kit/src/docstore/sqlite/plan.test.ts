@@ -8,6 +8,7 @@ import Database from 'libsql';
 import { tempDir, type TempDir } from '../../testing/temp';
 import type { BaseDoc, Collection, Filter, SortSpec } from '../port';
 import type { KeyIndex } from './key-index';
+import { encodeKey } from './keys';
 import { plan, type IndexChoice } from './plan';
 import { openSqliteDocStore, type SqliteDocStore } from './store';
 
@@ -256,6 +257,24 @@ describe('choosing an index', () => {
       ordered: true,
       counted: [],
     });
+  });
+
+  test('a range seeks by one lower and one upper bound, the tightest of its bounds and type brackets', () => {
+    // Given a loose bound beside a tight one, SQLite may seek by the loose one: every key of the type read.
+    const where = (condition: unknown) => {
+      const chosen = plan({ filter: { a: condition }, indexes: [index({ a: 1 })], alias: 'k', estimate: () => 0 });
+      return chosen.kind === 'index' ? { where: chosen.where, params: chosen.params } : chosen.kind;
+    };
+    const [d1, d2] = [new Date(1000), new Date(2000)];
+    expect(where({ $gte: d1, $lt: d2 })).toEqual({
+      where: 'k.k0 >= ? AND k.k0 < ?',
+      params: [encodeKey(d1), encodeKey(d2)],
+    });
+    expect(where({ $lt: 5 })).toEqual({ where: 'k.k0 >= ? AND k.k0 < ?', params: ['c', encodeKey(5)] });
+    expect(where({ $gt: 'b', $lte: 'd' })).toEqual({ where: 'k.k0 > ? AND k.k0 <= ?', params: ['db', 'dd'] });
+    expect(where({ $gt: 1, $gte: 1 })).toEqual({ where: 'k.k0 > ? AND k.k0 < ?', params: [encodeKey(1), 'd'] });
+    // Bounds of two types: an empty range (no key is of both).
+    expect(where({ $gt: 1, $lt: 'b' })).toEqual({ where: 'k.k0 >= ? AND k.k0 < ?', params: ['d', 'd'] });
   });
 
   test('a sparse index is never exact, and one without the condition on its first field is no candidate', () => {

@@ -93,6 +93,40 @@ function keyCondition(condition: unknown): KeyCondition | undefined {
   return { ranges, admitsNull: false, exact };
 }
 
+interface Bound {
+  key: string;
+  inclusive: boolean;
+}
+
+/** SQLite's order of TEXT (memcmp of UTF-8), which JavaScript's string comparison (UTF-16 units) is not. */
+const compareKeys = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+/**
+ * One lower and one upper bound holding every bound of `ranges` and their type brackets: given several bounds on a
+ * column, SQLite may seek by a loose one (a type bracket) and filter the rest, reading every key of the type.
+ * Bounds of two types give an empty range (no one key is of both).
+ */
+function tightestBounds(ranges: NonNullable<KeyCondition['ranges']>): { lower: Bound; upper: Bound } {
+  const lowers: Bound[] = [];
+  const uppers: Bound[] = [];
+  for (const { op, key, low, high } of ranges) {
+    lowers.push({ key: low, inclusive: true });
+    uppers.push({ key: high, inclusive: false });
+    if (op === '>' || op === '>=') lowers.push({ key, inclusive: op === '>=' });
+    else uppers.push({ key, inclusive: op === '<=' });
+  }
+  // The greatest lower bound, exclusive over inclusive at the same key; the least upper bound likewise.
+  const lower = lowers.reduce((a, b) => {
+    const c = compareKeys(a.key, b.key);
+    return c > 0 || (c === 0 && !a.inclusive) ? a : b;
+  });
+  const upper = uppers.reduce((a, b) => {
+    const c = compareKeys(a.key, b.key);
+    return c < 0 || (c === 0 && !a.inclusive) ? a : b;
+  });
+  return { lower, upper };
+}
+
 /** `_id` conditions answered by the primary key. */
 function idLookup(filter: Filter): string[] | undefined {
   if (!hasOwn(filter, '_id')) return undefined;
@@ -155,10 +189,9 @@ function indexConditions(
     }
     const ranges = condition.ranges as NonNullable<KeyCondition['ranges']>;
     const used = ranges.length > 1 && index.multikey() ? ranges.slice(0, 1) : ranges;
-    for (const { op, key, low, high } of used) {
-      clauses.push(`${column} ${op} ?`, `${column} >= ?`, `${column} < ?`);
-      params.push(key, low, high);
-    }
+    const { lower, upper } = tightestBounds(used);
+    clauses.push(`${column} ${lower.inclusive ? '>=' : '>'} ?`, `${column} ${upper.inclusive ? '<=' : '<'} ?`);
+    params.push(lower.key, upper.key);
     if (condition.exact && used.length === ranges.length && !index.paths[i].includes('.'))
       exactPaths.add(index.paths[i]);
     break;
