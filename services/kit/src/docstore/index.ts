@@ -2,12 +2,16 @@ import { join } from 'node:path';
 import { importNedbOnce, type ImportSummary } from './import-nedb';
 import { openMongoDocStore } from './mongo';
 import { openNedbDocStore } from './nedb';
-import type { DocStore } from './port';
-import { openSqliteDocStore } from './sqlite/store';
+import type { DocStore, Filter, SortSpec } from './port';
+import { openSqliteDocStore, SqliteDocStore } from './sqlite/store';
+import type { QueryPlan } from './sqlite/collection';
 
 export * from './port';
 export * from './schema';
 export type { ImportSummary } from './import-nedb';
+export type { QueryPlan } from './sqlite/collection';
+/** The name `ensureIndex` gives an index (as `explainQuery` reports it). */
+export { indexName } from './validate';
 
 /** The embedded adapters: SQLite (the default), or NeDB (every document in memory; kept for a way back). */
 export type EmbeddedStore = 'sqlite' | 'nedb';
@@ -62,4 +66,18 @@ export function mongoDbName(url: string, service: string): string {
     // mongodb+srv URLs with several hosts are not WHATWG URLs; keep the default base.
   }
   return `${base}_${service}`;
+}
+
+/**
+ * How the embedded SQLite store would read a query on `collection`: which index, whether in the sort's order and
+ * whether its key rows are exactly the matches. Undefined on the other stores. For tests that pin a service's
+ * query plans, so that a change cannot silently turn a page into a scan.
+ */
+export function explainQuery(
+  store: DocStore,
+  collection: string,
+  filter: Filter,
+  sort?: SortSpec,
+): QueryPlan | undefined {
+  return store instanceof SqliteDocStore ? store.explain(collection, filter, sort) : undefined;
 }

@@ -2,6 +2,7 @@ import { DuplicateKeyError, openCollection } from '@trove/kit';
 import type { Collection, DocStore, Filter, SortSpec } from '@trove/kit';
 import type { ListMediaItemsRequestV1, TimelineBucketsRequestV1 } from '@trove/proto-events';
 import { MEDIA_ITEMS, creationMonthOf, fromStored } from './document';
+import { MonthCountsCache, type MonthCount } from './month-counts-cache';
 import type {
   CreationParts,
   MediaCategory,
@@ -54,7 +55,9 @@ function categoryFilter(category: MediaCategory): Filter {
 }
 
 /** A list's filter: its view and the optional type, category and status. */
-function listFilter(q: Pick<ListMediaItemsRequestV1, 'userId' | 'view' | 'type' | 'category' | 'status'>): Filter {
+export function listFilter(
+  q: Pick<ListMediaItemsRequestV1, 'userId' | 'view' | 'type' | 'category' | 'status'>,
+): Filter {
   const filter = viewFilter(q.userId, q.view);
   if (q.type) filter.mediaItemType = q.type;
   if (q.category) Object.assign(filter, categoryFilter(q.category));
@@ -68,11 +71,20 @@ function previousMonth(month: string): string {
   return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`;
 }
 
+/** The month after `YYYY-MM`. */
+function nextMonth(month: string): string {
+  const [y, m] = month.split('-').map(Number);
+  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
+}
+
+/** The first instant of a UTC month `YYYY-MM`. */
+const monthStart = (month: string): Date => new Date(`${month}-01T00:00:00Z`);
+
 /** Not claimed by a purge sweeper. */
 const notPurging: Filter = { purgingAt: { $exists: false } };
 
 /** Newest first, ties broken by id so that pages never overlap; the trash by deletion time. */
-function viewSort(view: View): SortSpec {
+export function viewSort(view: View): SortSpec {
   return view === 'trash' ? { deletedAt: -1, creationAt: -1, _id: -1 } : { creationAt: -1, _id: -1 };
 }
 
@@ -85,6 +97,11 @@ function purgeable(cutoff: Date, staleBefore: Date): Filter {
   };
 }
 
+/** Library items taken on `monthDay` (MMDD) of a year before `beforeYear`. */
+export function takenOnFilter(userId: string, monthDay: string, beforeYear: number): Filter {
+  return { ...viewFilter(userId, 'library'), creationMonthDay: monthDay, creationYear: { $lt: beforeYear } };
+}
+
 const page = (p: number, limit: number) => ({ skip: (p - 1) * limit, limit });
 
 /**
@@ -92,12 +109,19 @@ const page = (p: number, limit: number) => ({ skip: (p - 1) * limit, limit });
  * dialect. Every method but `getAnyUser` and the purge sweeper's is scoped to one user.
  */
 export class MediaItemsRepository {
-  private constructor(private readonly items: Collection<StoredMediaDoc>) {}
+  private constructor(
+    private readonly items: Collection<StoredMediaDoc>,
+    private readonly monthCountsCache: MonthCountsCache,
+  ) {}
 
   /** Opens the collection and declares its indexes (idempotent). */
   static async open(store: DocStore): Promise<MediaItemsRepository> {
     const items = await openCollection(store, MEDIA_ITEMS);
-    const repository = new MediaItemsRepository(items);
+    // The embedded store is one process's: every write of the items goes through this repository, which forgets
+    // the user's counts. On MongoDB other replicas write too, and their writes do not reach this cache (no event
+    // reaches every replica): their answers are then kept a few seconds at most.
+    const monthCountsCache = new MonthCountsCache({ maxAgeMs: store.kind === 'mongodb' ? 5_000 : Infinity });
+    const repository = new MediaItemsRepository(items, monthCountsCache);
     await repository.backfillCreationMonth();
     return repository;
   }
@@ -122,6 +146,10 @@ export class MediaItemsRepository {
 
   /** Stores a new item; when the user already has this content, nothing is stored and the other item's id is answered. */
   async insert(doc: MediaDoc): Promise<{ duplicateOf?: string }> {
+    return this.writing(doc.userId, () => this.insertOnce(doc));
+  }
+
+  private async insertOnce(doc: MediaDoc): Promise<{ duplicateOf?: string }> {
     try {
       await this.items.insertOne(doc);
       return {};
@@ -199,20 +227,29 @@ export class MediaItemsRepository {
   /**
    * The view counted per month of `creationAt` (UTC), newest month first, empty months left out.
    * Store-agnostic (the store has no group-by) and bounded in memory at any size: month after month
-   * back from the newest item, one count by equality on `creationMonth` through (…, creationMonth),
-   * and after an empty month one lookup of the newest item before it through the list's index
-   * (userId, stillMediaItemId, deleted, hidden, creationAt), so a gap of years costs one query. The
-   * embedded store answers the library's count from the key rows alone (every condition a
-   * point): O(items) key rows in all, no document read, about one query per month. A type, category,
-   * status or favourite filter makes a count read that month's candidates (that month's only).
+   * back from the newest item, one count of the month's `creationAt` range through the list's own
+   * index (the view's, or its favourites', type's or status' one: the same fields then `creationAt`),
+   * and after an empty month one lookup of the newest item before it through that index, so a gap of
+   * years costs one query. The embedded store answers such a count from the key rows alone (points,
+   * then both bounds of a date range): O(items) key rows in all, no document read, about one query
+   * per month. A category filter makes a count read that month's candidates (that month's only).
+   * Answers are kept per user until a write of theirs (see `writing`).
    */
-  async monthCounts(q: TimelineBucketsRequestV1): Promise<Array<{ month: string; count: number }>> {
+  async monthCounts(q: TimelineBucketsRequestV1): Promise<MonthCount[]> {
+    const key = JSON.stringify([q.view, q.type ?? null, q.category ?? null, q.status ?? null]);
+    return this.monthCountsCache.get(q.userId, key, () => this.countMonths(q));
+  }
+
+  private async countMonths(q: TimelineBucketsRequestV1): Promise<MonthCount[]> {
     const filter = listFilter(q);
-    const buckets: Array<{ month: string; count: number }> = [];
+    const buckets: MonthCount[] = [];
     const newest = await this.items.findOne(filter, { sort: { creationAt: -1, _id: -1 } });
     let month = newest ? creationMonthOf(newest.creationAt) : null;
     while (month) {
-      const count = await this.items.count({ ...filter, creationMonth: month });
+      const count = await this.items.count({
+        ...filter,
+        creationAt: { $gte: monthStart(month), $lt: monthStart(nextMonth(month)) },
+      });
       if (count > 0) {
         buckets.push({ month, count });
         month = previousMonth(month);
@@ -220,7 +257,7 @@ export class MediaItemsRepository {
       }
       // An empty month: skip the gap to the newest item before it (years of nothing cost one lookup).
       const older = await this.items.findOne(
-        { ...filter, creationAt: { $lt: new Date(`${month}-01T00:00:00Z`) } },
+        { ...filter, creationAt: { $lt: monthStart(month) } },
         { sort: { creationAt: -1, _id: -1 } },
       );
       month = older ? creationMonthOf(older.creationAt) : null;
@@ -230,38 +267,43 @@ export class MediaItemsRepository {
 
   /** Library items taken on `monthDay` (MMDD, the camera's local day) of a year before `beforeYear`, newest first. */
   async takenOn(userId: string, monthDay: string, beforeYear: number, p: number, limit: number): Promise<MediaDoc[]> {
-    return this.many(
-      { ...viewFilter(userId, 'library'), creationMonthDay: monthDay, creationYear: { $lt: beforeYear } },
-      { sort: viewSort('library'), ...page(p, limit) },
-    );
+    return this.many(takenOnFilter(userId, monthDay, beforeYear), { sort: viewSort('library'), ...page(p, limit) });
   }
 
   /** The item after the change, or null when it is not the user's. */
   async update(userId: string, id: string, changes: ItemChanges, at: Date): Promise<MediaDoc | null> {
-    return this.read(await this.items.findOneAndUpdate({ _id: id, userId }, { $set: { ...changes, updatedAt: at } }));
+    return this.writing(userId, async () =>
+      this.read(await this.items.findOneAndUpdate({ _id: id, userId }, { $set: { ...changes, updatedAt: at } })),
+    );
   }
 
   /** Sets favourite or hidden on the user's `ids`; items that already have that value keep their updatedAt. */
   async setFlag(userId: string, ids: string[], flag: 'favourite' | 'hidden', value: boolean, at: Date): Promise<void> {
-    await this.items.updateMany(
-      { userId, _id: { $in: ids }, [flag]: { $ne: value } },
-      { $set: { [flag]: value, updatedAt: at } },
+    await this.writing(userId, () =>
+      this.items.updateMany(
+        { userId, _id: { $in: ids }, [flag]: { $ne: value } },
+        { $set: { [flag]: value, updatedAt: at } },
+      ),
     );
   }
 
   /** Moves the user's `ids` to the trash; items already there keep their deletion time. */
   async trash(userId: string, ids: string[], at: Date): Promise<void> {
-    await this.items.updateMany(
-      { userId, _id: { $in: ids }, deleted: false },
-      { $set: { deleted: true, deletedAt: at, updatedAt: at } },
+    await this.writing(userId, () =>
+      this.items.updateMany(
+        { userId, _id: { $in: ids }, deleted: false },
+        { $set: { deleted: true, deletedAt: at, updatedAt: at } },
+      ),
     );
   }
 
   /** Takes the user's `ids` out of the trash, except items a sweeper is purging. */
   async restore(userId: string, ids: string[], at: Date): Promise<void> {
-    await this.items.updateMany(
-      { userId, _id: { $in: ids }, deleted: true, purgingAt: { $exists: false } },
-      { $set: { deleted: false, deletedAt: null, updatedAt: at } },
+    await this.writing(userId, () =>
+      this.items.updateMany(
+        { userId, _id: { $in: ids }, deleted: true, purgingAt: { $exists: false } },
+        { $set: { deleted: false, deletedAt: null, updatedAt: at } },
+      ),
     );
   }
 
@@ -300,15 +342,19 @@ export class MediaItemsRepository {
     at: Date,
   ): Promise<MediaDoc | null> {
     const filter = { _id: id, userId, mediaItemType: type, [field]: { $in: [null, otherId] }, ...notPurging };
-    return this.read(await this.items.findOneAndUpdate(filter, { $set: { [field]: otherId, updatedAt: at } }));
+    return this.writing(userId, async () =>
+      this.read(await this.items.findOneAndUpdate(filter, { $set: { [field]: otherId, updatedAt: at } })),
+    );
   }
 
   /** Gives the motion part of `stillId` the still's flags (trash included, so that they are purged together). */
   async followStill(userId: string, videoId: string, still: StillFlags, at: Date): Promise<void> {
     const { favourite, hidden, deleted, deletedAt } = still;
-    await this.items.updateOne(
-      { _id: videoId, userId, stillMediaItemId: still._id },
-      { $set: { favourite, hidden, deleted, deletedAt, updatedAt: at } },
+    await this.writing(userId, () =>
+      this.items.updateOne(
+        { _id: videoId, userId, stillMediaItemId: still._id },
+        { $set: { favourite, hidden, deleted, deletedAt, updatedAt: at } },
+      ),
     );
   }
 
@@ -322,17 +368,22 @@ export class MediaItemsRepository {
     return this.setOne({ _id: stillId, userId, motionMediaItemId: videoId }, { motionMediaItemId: null }, at);
   }
 
-  /** Sets `fields` (and `updatedAt`) on the document `filter` matches; false when none does. */
-  private async setOne(filter: Filter, fields: object, at: Date): Promise<boolean> {
-    return (await this.items.updateOne(filter, { $set: { ...fields, updatedAt: at } })).matched > 0;
+  /** Sets `fields` (and `updatedAt`) on the user's document `filter` matches; false when none does. */
+  private async setOne(filter: Filter & { userId: string }, fields: object, at: Date): Promise<boolean> {
+    return this.writing(
+      filter.userId,
+      async () => (await this.items.updateOne(filter, { $set: { ...fields, updatedAt: at } })).matched > 0,
+    );
   }
 
   /** FAILED with `reason`, only while the item is PROCESSING; the item after the change, else null. */
   async setFailed(userId: string, id: string, reason: string, at: Date): Promise<MediaDoc | null> {
-    return this.read(
-      await this.items.findOneAndUpdate(
-        { _id: id, userId, status: 'PROCESSING' },
-        { $set: { status: 'FAILED', failureReason: reason, updatedAt: at } },
+    return this.writing(userId, async () =>
+      this.read(
+        await this.items.findOneAndUpdate(
+          { _id: id, userId, status: 'PROCESSING' },
+          { $set: { status: 'FAILED', failureReason: reason, updatedAt: at } },
+        ),
       ),
     );
   }
@@ -418,7 +469,20 @@ export class MediaItemsRepository {
   }
 
   async delete(userId: string, id: string): Promise<void> {
-    await this.items.deleteOne({ _id: id, userId });
+    await this.writing(userId, () => this.items.deleteOne({ _id: id, userId }));
+  }
+
+  /**
+   * Runs a write of the user's items, then forgets the user's timeline counts (after the write, failed or not: an
+   * answer computed meanwhile is not kept either, see MonthCountsCache). Every write that can move an item between
+   * months, views or filters goes through here; claims of a sweeper or the reconciler change none of those.
+   */
+  private async writing<R>(userId: string, write: () => Promise<R>): Promise<R> {
+    try {
+      return await write();
+    } finally {
+      this.monthCountsCache.forget(userId);
+    }
   }
 
   private async one(filter: Filter): Promise<MediaDoc | null> {

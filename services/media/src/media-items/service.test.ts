@@ -565,6 +565,33 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       ]);
     });
 
+    it('the counts follow each write of the user’s items, asked again after each (they are kept between writes)', async () => {
+      const user = randomUUID();
+      const months = async (view: 'library' | 'favourites' = 'library') =>
+        (await media.timeline({ userId: user, view })).buckets.map((b) => `${b.month}:${b.count}`);
+      const a = await takenAt(user, '2021-02-03T10:00:00Z');
+      expect(await months()).toEqual(['2021-02:1']);
+      const b = await upload(user);
+      const uploaded = await months();
+      expect(uploaded).toHaveLength(2);
+      await media.applyProcessed(result(user, b, '2021-02-20T10:00:00Z'));
+      expect(await months()).toEqual(['2021-02:2']);
+      expect(await months('favourites')).toEqual([]);
+      await media.setFlag({ userId: user, ids: [a], flag: 'favourite', value: true });
+      expect(await months('favourites')).toEqual(['2021-02:1']);
+      await media.setFlag({ userId: user, ids: [a], flag: 'hidden', value: true });
+      expect([await months(), await months('favourites')]).toEqual([['2021-02:1'], []]);
+      await media.update({ userId: user, id: b, creationTime: '2019-05-01T08:00:00Z' });
+      expect(await months()).toEqual(['2019-05:1']);
+      await media.setFlag({ userId: user, ids: [b], flag: 'deleted', value: true });
+      expect(await months()).toEqual([]);
+      await media.setFlag({ userId: user, ids: [b], flag: 'deleted', value: false });
+      expect(await months()).toEqual(['2019-05:1']);
+      // Another user's writes leave these counts as they are.
+      await takenAt(randomUUID(), '2019-05-02T10:00:00Z');
+      expect(await months()).toEqual(['2019-05:1']);
+    });
+
     it('a list taken before an instant starts there, in the same order, paged from there', async () => {
       const user = randomUUID();
       const [a, b, c, d] = [

@@ -6,7 +6,9 @@ import { ConfigError } from '../../config';
  * - `"d:<collection>"(id, doc)`: the documents, JSON text (see codec.ts), `id` the primary key;
  * - `_indexes(collection, name, spec)`: the declared indexes; index number `rowid` keeps its keys in
  *   `"k<rowid>"(k0 … kn-1, id)` (see keys.ts), a B-tree on the keys in the index's directions, then `id`;
- * - `_unordered(ix, id)`: the documents whose keys in index `ix` cannot be sorted by their text (keys.ts).
+ * - `_unordered(ix, id)`: the documents whose keys in index `ix` cannot be sorted by their text (keys.ts);
+ * - `_multikey(ix, id)`: the documents with more than one key row in index `ix` (an array field): while there is
+ *   none, counting the index's rows counts documents.
  */
 
 /** What the adapter uses of the engine (better-sqlite3's API). */
@@ -41,6 +43,9 @@ export function openConnection(file: string, options: ConnectionOptions = {}): D
     db.exec(
       `CREATE TABLE IF NOT EXISTS _unordered (ix INTEGER NOT NULL, id TEXT NOT NULL, PRIMARY KEY (ix, id)) WITHOUT ROWID`,
     );
+    db.exec(
+      `CREATE TABLE IF NOT EXISTS _multikey (ix INTEGER NOT NULL, id TEXT NOT NULL, PRIMARY KEY (ix, id)) WITHOUT ROWID`,
+    );
     migrate(db, file);
     return db;
   } catch (err) {
@@ -54,12 +59,24 @@ export function openConnection(file: string, options: ConnectionOptions = {}): D
  * were recorded, the same layout as 1). A store from a newer Trove is refused (a downgrade could misread it); an
  * older one is brought up by MIGRATIONS, one step per version, each in the transaction that records its version.
  */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** `MIGRATIONS[v]` takes a store from version v to v + 1. */
 const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
   // 0 → 1: nothing to change; version 1 only starts recording the version.
   () => undefined,
+  // 1 → 2: `_multikey` filled for the indexes there are (one pass over each key table, once).
+  (db) => {
+    const indexes = db.prepare(`SELECT rowid FROM _indexes`).raw().all() as Array<[number]>;
+    for (const [ix] of indexes) {
+      const table = keyTable(ix);
+      const exists = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).raw().get(`k${ix}`);
+      if (!exists) continue;
+      db.exec(
+        `INSERT OR IGNORE INTO _multikey (ix, id) SELECT ${ix}, id FROM ${table} GROUP BY id HAVING count(*) > 1`,
+      );
+    }
+  },
 ];
 
 export function schemaVersion(db: Db): number {

@@ -17,6 +17,9 @@ export class KeyIndex {
   private readonly flagUnordered;
   private readonly unflagUnordered;
   private readonly anyUnordered;
+  private readonly flagMultikey;
+  private readonly unflagMultikey;
+  private readonly anyMultikey;
 
   constructor(
     private readonly db: Db,
@@ -49,6 +52,9 @@ export class KeyIndex {
     this.flagUnordered = db.prepare(`INSERT OR IGNORE INTO _unordered (ix, id) VALUES (${ix}, ?)`);
     this.unflagUnordered = db.prepare(`DELETE FROM _unordered WHERE ix = ${ix} AND id = ?`);
     this.anyUnordered = db.prepare(`SELECT 1 FROM _unordered WHERE ix = ${ix} LIMIT 1`).raw();
+    this.flagMultikey = db.prepare(`INSERT OR IGNORE INTO _multikey (ix, id) VALUES (${ix}, ?)`);
+    this.unflagMultikey = db.prepare(`DELETE FROM _multikey WHERE ix = ${ix} AND id = ?`);
+    this.anyMultikey = db.prepare(`SELECT 1 FROM _multikey WHERE ix = ${ix} LIMIT 1`).raw();
   }
 
   rowsOf(doc: StoredDoc | undefined): string[][] {
@@ -69,6 +75,13 @@ export class KeyIndex {
       [...rows.values()].some((row) => !row.every(isOrderedKey));
     if (unordered(now)) this.flagUnordered.run(id);
     else if (unordered(old)) this.unflagUnordered.run(id);
+    if (now.size > 1) this.flagMultikey.run(id);
+    else if (old.size > 1) this.unflagMultikey.run(id);
+  }
+
+  /** Whether some document has several key rows here (else a count of rows is a count of documents). */
+  multikey(): boolean {
+    return this.anyMultikey.get() !== undefined;
   }
 
   /** Whether the text order of the keys is their BSON order for every document (see keys.ts). */
@@ -79,5 +92,6 @@ export class KeyIndex {
   drop(): void {
     this.db.exec(`DROP TABLE IF EXISTS ${this.table}`);
     this.db.prepare(`DELETE FROM _unordered WHERE ix = ?`).run(this.ix);
+    this.db.prepare(`DELETE FROM _multikey WHERE ix = ?`).run(this.ix);
   }
 }

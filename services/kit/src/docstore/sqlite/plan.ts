@@ -15,11 +15,17 @@ import { encodeKey, isKeyable, typeBounds } from './keys';
 interface KeyCondition {
   /** The key is one of these (equality, `$eq`, `$in`). */
   points?: string[];
-  /** One bound of a range, with its type bracket (a range compares values of one type only). */
-  range?: { op: '>' | '>=' | '<' | '<='; key: string; low: string; high: string };
+  /**
+   * The bounds of a range, each with its type bracket (a range compares values of one type only). On an index where
+   * a document may have several keys (an array), only the first narrows: two bounds may be met by two elements.
+   */
+  ranges?: Array<{ op: '>' | '>=' | '<' | '<='; key: string; low: string; high: string }>;
   /** Whether a document without the field (keyed as null) can match: a sparse index lacks such documents. */
   admitsNull: boolean;
-  /** Whether a key match is a filter match (scalar points on a top-level field; see `exactPoints`). */
+  /**
+   * Whether a key match is a filter match on a top-level field: scalar points (see `isExactPoint`), or bounds of
+   * dates or numbers, all of the condition's operators.
+   */
   exact?: boolean;
 }
 
@@ -59,18 +65,66 @@ function pointCondition(values: unknown[]): KeyCondition | undefined {
   };
 }
 
+/** A range bound whose key order is the matcher's order on a top-level field: a valid date, or a number. */
+const isExactBound = (value: unknown): boolean =>
+  typeof value === 'number' || (value instanceof Date && !Number.isNaN(value.getTime()));
+
 function keyCondition(condition: unknown): KeyCondition | undefined {
   if (!isOperatorObject(condition)) return pointCondition([condition]);
-  if (hasOwn(condition, '$eq')) return pointCondition([condition.$eq]);
-  if (Array.isArray(condition.$in)) return pointCondition(condition.$in);
-  // One bound only: on an array field two bounds may be met by two different elements.
+  // Another operator beside the one the keys answer (`{ $eq: 1, $ne: 2 }`) is left to the matcher: not exact.
+  const only = (used: number) => (keys: KeyCondition | undefined) =>
+    keys && { ...keys, exact: Boolean(keys.exact) && Object.keys(condition).length === used };
+  if (hasOwn(condition, '$eq')) return only(1)(pointCondition([condition.$eq]));
+  if (Array.isArray(condition.$in)) return only(1)(pointCondition(condition.$in));
+  const ranges: NonNullable<KeyCondition['ranges']> = [];
+  const operands: unknown[] = [];
   for (const [op, sql] of Object.entries(RANGE_OPS)) {
     if (!hasOwn(condition, op)) continue;
     const operand = condition[op];
-    if (operand === null) return op === '$gte' || op === '$lte' ? pointCondition([null]) : undefined;
-    return { range: { op: sql, key: encodeKey(operand), ...typeBounds(operand) }, admitsNull: false };
+    if (operand === null) {
+      if (ranges.length > 0) break;
+      return op === '$gte' || op === '$lte' ? only(1)(pointCondition([null])) : undefined;
+    }
+    ranges.push({ op: sql, key: encodeKey(operand), ...typeBounds(operand) });
+    operands.push(operand);
   }
-  return undefined;
+  if (ranges.length === 0) return undefined;
+  const exact = operands.every(isExactBound) && Object.keys(condition).length === ranges.length;
+  return { ranges, admitsNull: false, exact };
+}
+
+interface Bound {
+  key: string;
+  inclusive: boolean;
+}
+
+/** SQLite's order of TEXT (memcmp of UTF-8), which JavaScript's string comparison (UTF-16 units) is not. */
+const compareKeys = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+/**
+ * One lower and one upper bound holding every bound of `ranges` and their type brackets: given several bounds on a
+ * column, SQLite may seek by a loose one (a type bracket) and filter the rest, reading every key of the type.
+ * Bounds of two types give an empty range (no one key is of both).
+ */
+function tightestBounds(ranges: NonNullable<KeyCondition['ranges']>): { lower: Bound; upper: Bound } {
+  const lowers: Bound[] = [];
+  const uppers: Bound[] = [];
+  for (const { op, key, low, high } of ranges) {
+    lowers.push({ key: low, inclusive: true });
+    uppers.push({ key: high, inclusive: false });
+    if (op === '>' || op === '>=') lowers.push({ key, inclusive: op === '>=' });
+    else uppers.push({ key, inclusive: op === '<=' });
+  }
+  // The greatest lower bound, exclusive over inclusive at the same key; the least upper bound likewise.
+  const lower = lowers.reduce((a, b) => {
+    const c = compareKeys(a.key, b.key);
+    return c > 0 || (c === 0 && !a.inclusive) ? a : b;
+  });
+  const upper = uppers.reduce((a, b) => {
+    const c = compareKeys(a.key, b.key);
+    return c < 0 || (c === 0 && !a.inclusive) ? a : b;
+  });
+  return { lower, upper };
 }
 
 /** `_id` conditions answered by the primary key. */
@@ -97,6 +151,8 @@ export interface IndexChoice {
   singlePoints: number;
   /** The fields whose conditions the key-table conditions hold exactly. */
   exactPaths: Set<string>;
+  /** The fields whose conditions the key-table conditions apply (the candidates meet every one of them). */
+  narrowed: Set<string>;
   orderBy?: string;
 }
 
@@ -112,9 +168,11 @@ function indexConditions(
   let onlyPoints = true;
   let excludesNull = false;
   const exactPaths = new Set<string>();
+  const narrowed = new Set<string>();
   for (let i = 0; i < index.paths.length; i += 1) {
     const condition = conditions.get(index.paths[i]);
     if (!condition) break;
+    narrowed.add(index.paths[i]);
     const column = `${alias}.${keyColumn(i)}`;
     if (!condition.admitsNull) excludesNull = true;
     if (condition.points) {
@@ -129,14 +187,25 @@ function indexConditions(
       if (condition.exact && !index.paths[i].includes('.')) exactPaths.add(index.paths[i]);
       continue;
     }
-    const { op, key, low, high } = condition.range as NonNullable<KeyCondition['range']>;
-    clauses.push(`${column} ${op} ?`, `${column} >= ?`, `${column} < ?`);
-    params.push(key, low, high);
+    const ranges = condition.ranges as NonNullable<KeyCondition['ranges']>;
+    const used = ranges.length > 1 && index.multikey() ? ranges.slice(0, 1) : ranges;
+    const { lower, upper } = tightestBounds(used);
+    clauses.push(`${column} ${lower.inclusive ? '>=' : '>'} ?`, `${column} ${upper.inclusive ? '<=' : '<'} ?`);
+    params.push(lower.key, upper.key);
+    if (condition.exact && used.length === ranges.length && !index.paths[i].includes('.'))
+      exactPaths.add(index.paths[i]);
     break;
   }
   if (clauses.length === 0 && index.spec.sparse) return undefined;
   if (index.spec.sparse && !excludesNull) return undefined;
-  return { index, where: clauses.length > 0 ? clauses.join(' AND ') : '1', params, singlePoints, exactPaths };
+  return {
+    index,
+    where: clauses.length > 0 ? clauses.join(' AND ') : '1',
+    params,
+    singlePoints,
+    exactPaths,
+    narrowed,
+  };
 }
 
 /**
@@ -178,6 +247,28 @@ export interface PlanInput {
 /** Counting beyond this many candidates tells nothing more about which index to use. */
 const ESTIMATE_CAP = 5000;
 
+/** An index choice as the planner weighs it. */
+interface Candidate extends IndexChoice {
+  /** Its key rows are exactly the matches (every condition of the filter held exactly, and not sparse). */
+  exact: boolean;
+}
+
+const isSubset = (a: Set<string>, b: Set<string>): boolean => [...a].every((path) => b.has(path));
+
+/**
+ * Whether `other` is at least as good as `choice` whatever the data: it applies every condition `choice` applies
+ * (so its candidates are among `choice`'s), and it gives the order whenever `choice` does. Of two alike, the
+ * exact one, then the one declared first, stays.
+ */
+function outweighs(other: Candidate, choice: Candidate, otherFirst: boolean): boolean {
+  if (!isSubset(choice.narrowed, other.narrowed)) return false;
+  if (choice.orderBy && !other.orderBy) return false;
+  const alike = other.narrowed.size === choice.narrowed.size && Boolean(other.orderBy) === Boolean(choice.orderBy);
+  if (!alike) return true;
+  if (other.exact !== choice.exact) return other.exact;
+  return otherFirst;
+}
+
 export function plan({ filter, sort, indexes, estimate, alias }: PlanInput): Plan {
   const ids = idLookup(filter);
   if (ids) return { kind: 'ids', ids };
@@ -187,24 +278,36 @@ export function plan({ filter, sort, indexes, estimate, alias }: PlanInput): Pla
     const keys = keyCondition(condition);
     if (keys) conditions.set(path, keys);
   }
-  const choices = indexes.flatMap((index) => {
+  const hasSort = Object.keys(sort ?? {}).length > 0;
+  const choices = indexes.flatMap((index): Candidate[] => {
     const choice = indexConditions(index, conditions, alias);
     if (!choice) return [];
     const orderBy = coveredOrder(choice, sort, alias);
     // An index that neither narrows nor orders is a scan with extra steps.
     if (choice.where === '1' && !orderBy) return [];
-    return [{ ...choice, orderBy: orderBy && index.ordered() ? orderBy : undefined }];
+    // Exact: every condition of the filter is one the key table holds exactly, so its rows are the matches.
+    const exact = !index.spec.sparse && Object.keys(filter).every((path) => choice.exactPaths.has(path));
+    return [{ ...choice, exact, orderBy: orderBy && index.ordered() ? orderBy : undefined }];
   });
-  if (choices.length === 0) return { kind: 'scan' };
+  // The best there can be: the key rows are the matches, in the order asked. Nothing to count.
+  const ideal = choices.find((choice) => choice.exact && (choice.orderBy || !hasSort));
+  if (ideal) return indexPlan(ideal);
+  // Only the indexes no other one outweighs are worth counting.
+  const plausible = choices.filter(
+    (choice, i) => !choices.some((other, j) => j !== i && outweighs(other, choice, j < i)),
+  );
+  if (plausible.length === 0) return { kind: 'scan' };
+  if (plausible.length === 1) return indexPlan(plausible[0]);
   // The fewest candidates wins; among indexes past the cap, one that gives the order (a page then stops early).
-  const scored = choices.map((choice) => ({
+  const scored = plausible.map((choice) => ({
     choice,
     count: choice.where === '1' ? ESTIMATE_CAP : estimate(choice, ESTIMATE_CAP),
   }));
   scored.sort((a, b) => a.count - b.count || Number(Boolean(b.choice.orderBy)) - Number(Boolean(a.choice.orderBy)));
-  const { choice } = scored[0];
-  // Exact: every condition of the filter is one the key table holds exactly, so its rows are the matches.
-  const exact = !choice.index.spec.sparse && Object.keys(filter).every((path) => choice.exactPaths.has(path));
+  return indexPlan(scored[0].choice);
+}
+
+function indexPlan(choice: Candidate): Plan {
   return {
     kind: 'index',
     index: choice.index,
@@ -212,6 +315,6 @@ export function plan({ filter, sort, indexes, estimate, alias }: PlanInput): Pla
     params: choice.params,
     orderBy: choice.orderBy,
     ordered: Boolean(choice.orderBy),
-    exact,
+    exact: choice.exact,
   };
 }

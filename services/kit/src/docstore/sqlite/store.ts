@@ -4,7 +4,8 @@ import { dirname, resolve } from 'node:path';
 import { OpenPaths } from '../owners';
 import { AdapterStore } from '../adapter';
 import type { StoredDoc } from '../validate';
-import { SqliteCollection } from './collection';
+import type { Filter, SortSpec } from '../port';
+import { SqliteCollection, type QueryPlan } from './collection';
 import { openConnection, type Db } from './connection';
 
 /**
@@ -66,6 +67,12 @@ export class SqliteDocStore extends AdapterStore<SqliteCollection> {
       this.db.exec('ROLLBACK');
       throw err;
     }
+  }
+
+  /** How a query on `collection` would read (see SqliteCollection.explain). */
+  explain(collection: string, filter: Filter, sort?: SortSpec): QueryPlan {
+    this.assertOpen();
+    return this.collections.adapter(collection).explain(filter, sort);
   }
 
   async ping(): Promise<void> {
