@@ -60,7 +60,8 @@ const CHILD_FLAG = '--seed-media';
  * the child makes the plan again from its arguments (the same plan: see seed-plan.mjs) and writes
  * into the media store of `dataDir`, which nothing else may have open meanwhile. `pictures`:
  * `tinyPictures()` (the originals' bytes, hence their sha256, are the blobs'). Answers the seconds
- * its writing took (`seconds`) and the CPU seconds it used (`cpuS`).
+ * the child took, the plan included (`seconds`: its own clock, since this process may read its
+ * answer only after explore's synchronous writes), and the CPU seconds it used (`cpuS`).
  */
 export function seedMediaInChild({ dataDir, plan, pictures }) {
   const task = {
@@ -80,20 +81,20 @@ export function seedMediaInChild({ dataDir, plan, pictures }) {
 }
 
 async function seedInChild({ dataDir, plan: args, firstId, lastId, pictures }) {
+  const started = performance.now();
+  const cpu = process.cpuUsage();
   const plan = libraryPlan({ ...args, now: new Date(args.now) });
   if (plan.items[0]?.id !== firstId || plan.items.at(-1)?.id !== lastId)
     throw new Error('the media seeding process made another plan than the bench');
   const store = await openDocStore({ service: 'media', dataDir });
   try {
     forSeeding(store);
-    const started = performance.now();
-    const cpu = process.cpuUsage();
     await seedMedia({ store, plan, bytes: blobBytes(pictures) });
-    const { user, system } = process.cpuUsage(cpu);
-    return { seconds: secondsSince(started), cpuS: (user + system) / 1e6 };
   } finally {
     await store.close();
   }
+  const { user, system } = process.cpuUsage(cpu);
+  return { seconds: secondsSince(started), cpuS: (user + system) / 1e6 };
 }
 
 if (process.argv[2] === CHILD_FLAG) {
