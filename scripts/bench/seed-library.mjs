@@ -42,8 +42,8 @@ export async function seedLibrary(dataDir, plan, { blobItems = plan.items } = {}
       bytes,
       seeded: explore.result,
       seconds: secondsSince(started),
-      blobsS: blobs.seconds,
-      // The child's own clock: its answer waits for explore's writes, which never yield to the event loop.
+      blobsS: blobs.result.seconds,
+      // The children's own clocks: their answers wait for explore's writes, which never yield to the event loop.
       mediaS: media.result.seconds,
       mediaCpuS: media.result.cpuS,
       exploreS: explore.seconds,
