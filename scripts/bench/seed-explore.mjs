@@ -72,7 +72,7 @@ async function insertAll(collection, docs) {
 
 /** Writes the search module's document of every item of the plan into explore's store. */
 export async function seedSearch({ store, plan }) {
-  await SearchRepository.open(store, { inMemory: false });
+  await SearchRepository.open(store);
   await insertAll(
     store.collection('search_items'),
     plan.items.map((item) => searchDoc(plan, item)),

@@ -24,6 +24,15 @@ void runService({
       delayMs: config.peopleRegroupDelaySeconds * 1000,
       maxFaces: config.peopleRegroupMaxFaces,
     };
-    await serveWiring(await wire({ bus, store: await docStore(), log, grouping, settle }));
+    await serveWiring(
+      await wire({
+        bus,
+        store: await docStore(),
+        log,
+        grouping,
+        settle,
+        searchMaxItemsInMemory: config.searchMaxItemsInMemory,
+      }),
+    );
   },
 });

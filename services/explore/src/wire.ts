@@ -33,11 +33,16 @@ export async function wire({
   log,
   grouping,
   settle = DEFAULT_SETTLE,
-}: WireDeps & { grouping: GroupingRules; settle?: SettleRules }): Promise<Explore> {
+  searchMaxItemsInMemory,
+}: WireDeps & { grouping: GroupingRules; settle?: SettleRules; searchMaxItemsInMemory?: number }): Promise<Explore> {
   const media = mediaOverBus(bus);
   const placesThings = new PlacesThingsService(await PlacesThingsRepository.open(store), media);
   const people = new PeopleService(await PeopleRepository.open(store), media, grouping);
-  const search = new SearchService(await SearchRepository.open(store), media, people);
+  const search = new SearchService(
+    await SearchRepository.open(store, { maxItemsInMemory: searchMaxItemsInMemory }),
+    media,
+    people,
+  );
   // Names in items change when people are named, merged, regrouped or found in a new photo: search re-reads them.
   people.onNamesChanged((userId, mediaItemIds) => search.peopleChanged(userId, mediaItemIds));
   // People split by the incremental assignment merge once a user's new faces have settled.

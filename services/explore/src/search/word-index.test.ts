@@ -1,5 +1,5 @@
 import { matchOf } from './text';
-import { WordIndex } from './word-index';
+import { byRank, WordIndex } from './word-index';
 import type { IndexedItem, Match } from './word-index';
 
 /** What the index must answer, worked out the plain way: every item, every field, every word. */
@@ -69,6 +69,11 @@ describe('WordIndex', () => {
         );
         const unique = [...new Set(query)];
         expect([unique, index.visibleMatches(unique).sort(byId)]).toEqual([unique, expected(held, unique).sort(byId)]);
+        // The best few only, in rank order.
+        expect([unique, index.visibleMatches(unique, 3)]).toEqual([
+          unique,
+          expected(held, unique).sort(byRank).slice(0, 3),
+        ]);
       }
     }
     expect(index.size).toBe(held.size);

@@ -20,6 +20,10 @@ export interface Match {
   exact: number;
 }
 
+/** Ranking: more fields matched first, then more query words found whole, then the newest, then by id (a stable order for paging). */
+export const byRank = (a: Match, b: Match): number =>
+  b.fields - a.fields || b.exact - a.exact || b.time - a.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
 /** A query has at most this many words: one bit each in a 16-bit mask. */
 export const MAX_INDEXED_QUERY_WORDS = 16;
 
@@ -110,9 +114,12 @@ function atLeast<T extends Growable>(array: T, length: number): T {
 /**
  * One user's searchable items in memory, in a compact form: word numbers instead of words, and
  * no prefixes (a query word's prefix matches are looked up once in the vocabulary, not stored per
- * item). Items sit in numbered slots of flat arrays, their words in one shared pool, so that a
- * query is one pass over a few typed arrays: milliseconds for 100 000 items, where reading the
- * same items out of a document store costs seconds.
+ * item). Items sit in numbered slots of flat arrays, their words in one shared pool. A query goes
+ * through the slots having its rarest word only: each word's slots (its postings) are listed in one
+ * flat array, rebuilt from the pool when many slots changed since; the slots changed since the last
+ * build are gone through too. A slot gone through is checked against its words, so a stale listing
+ * costs time, never a wrong answer. Milliseconds for a million items, where reading the same items
+ * out of a document store costs minutes.
  */
 export class WordIndex {
   private readonly vocabulary = new Vocabulary();
@@ -128,6 +135,14 @@ export class WordIndex {
   private poolUsed = 0;
   /** Words in the pool that no slot points to any more (replaced or removed items): reclaimed when they are half of it. */
   private poolGarbage = 0;
+  /** Word w's slots, as of the last build: postingSlots[postingStarts[w]] up to postingSlots[postingStarts[w + 1]]. */
+  private postingStarts = new Int32Array(1);
+  private postingSlots = new Int32Array(0);
+  /** Slots put (or moved) since the last build, whose words the postings may not list; null: too many, build again. */
+  private changed: Set<number> | null = null;
+  /** Per slot, the query that last went through it (so that a slot listed twice is checked once). */
+  private seenBy = new Int32Array(1024);
+  private queries = 0;
 
   /** `fields`: how many fields every item has (the length of its `fieldWords`). */
   constructor(private readonly fields: number) {
@@ -156,6 +171,7 @@ export class WordIndex {
       this.starts = atLeast(this.starts, slot + 1);
       this.ends = atLeast(this.ends, (slot + 1) * this.fields);
     }
+    this.touched(slot);
     this.revisions[slot] = item.revision;
     this.times[slot] = item.creationTime.getTime();
     this.visible[slot] = item.visible ? 1 : 0;
@@ -183,10 +199,47 @@ export class WordIndex {
       this.visible[slot] = this.visible[last]!;
       this.starts[slot] = this.starts[last]!;
       this.ends.copyWithin(slot * this.fields, last * this.fields, (last + 1) * this.fields);
+      this.touched(slot);
     }
     this.slotOf.delete(id);
     this.ids.pop();
     this.revisions.pop();
+  }
+
+  /** The slot's words may be other than the postings list. */
+  private touched(slot: number): void {
+    if (!this.changed) return;
+    this.changed.add(slot);
+    if (this.changed.size > Math.max(1024, this.ids.length / 8)) this.changed = null;
+  }
+
+  /** Lists every word's slots anew, from the pool (a counting sort: two passes over it). */
+  private buildPostings(): void {
+    const words = this.vocabulary.size;
+    const starts = new Int32Array(words + 1);
+    const { pool, ids } = this;
+    for (let slot = 0; slot < ids.length; slot++) {
+      for (let k = this.starts[slot]!, end = this.ends[slot * this.fields + this.fields - 1]!; k < end; k++)
+        starts[pool[k]! + 1]! += 1;
+    }
+    for (let w = 0; w < words; w++) starts[w + 1]! += starts[w]!;
+    const next = starts.slice(0, words);
+    const slots = new Int32Array(starts[words]!);
+    for (let slot = 0; slot < ids.length; slot++) {
+      for (let k = this.starts[slot]!, end = this.ends[slot * this.fields + this.fields - 1]!; k < end; k++)
+        slots[next[pool[k]!]!++] = slot;
+    }
+    this.postingStarts = starts;
+    this.postingSlots = slots;
+    this.changed = new Set();
+  }
+
+  /** How many slots the postings list for these words (words added since the last build: none). */
+  private postingCount(wordIds: readonly number[]): number {
+    let n = 0;
+    for (const w of wordIds)
+      if (w + 1 < this.postingStarts.length) n += this.postingStarts[w + 1]! - this.postingStarts[w]!;
+    return n;
   }
 
   private wordCount(slot: number): number {
@@ -213,26 +266,39 @@ export class WordIndex {
 
   /**
    * The visible items having every one of `query`'s words (as a whole word, or as the beginning of
-   * one when the query word is long enough), each with its counts for ranking. Up to 16 query words.
+   * one when the query word is long enough), each with its counts for ranking: the best `count` of
+   * them in rank order (byRank), or all of them when `count` is left out. Up to 16 query words.
    */
-  visibleMatches(query: readonly string[]): Match[] {
+  visibleMatches(query: readonly string[], count = Number.POSITIVE_INFINITY): Match[] {
     if (query.length === 0 || query.length > MAX_INDEXED_QUERY_WORDS)
       throw new Error(`a query of 1 to ${MAX_INDEXED_QUERY_WORDS} words, not ${query.length}`);
+    if (!this.changed) this.buildPostings();
     // Per vocabulary word: which query words it matches (bit i: query word i), and which it equals.
     const matched = new Uint16Array(this.vocabulary.size);
     const equal = new Uint16Array(this.vocabulary.size);
+    let rarest: number[] | undefined;
     for (const [i, queryWord] of query.entries()) {
       const matching = this.vocabulary.matching(queryWord);
       if (matching.length === 0) return []; // a word no item has: nothing has them all
       for (const id of matching) matched[id]! |= 1 << i;
       const id = this.vocabulary.exactId(queryWord);
       if (id !== undefined) equal[id]! |= 1 << i;
+      if (!rarest || this.postingCount(matching) < this.postingCount(rarest)) rarest = matching;
     }
     const all = (1 << query.length) - 1;
-    const { pool, starts, ends, visible, fields } = this;
-    const found: Match[] = [];
-    for (let slot = 0; slot < this.ids.length; slot++) {
-      if (visible[slot] === 0) continue;
+    const { pool, starts, ends, visible, fields, postingStarts, postingSlots } = this;
+    const top = new Best(count);
+    this.seenBy = atLeast(this.seenBy, this.ids.length);
+    const seenBy = this.seenBy;
+    if (this.queries === 0x7fffffff) {
+      this.queries = 0;
+      seenBy.fill(0);
+    }
+    const mark = ++this.queries;
+    const check = (slot: number) => {
+      if (slot >= this.ids.length || seenBy[slot] === mark) return;
+      seenBy[slot] = mark;
+      if (visible[slot] === 0) return;
       let seen = 0;
       let whole = 0;
       let fieldsMatched = 0;
@@ -246,10 +312,51 @@ export class WordIndex {
         if (inField !== 0) fieldsMatched += 1;
         seen |= inField;
       }
-      if (seen === all)
-        found.push({ id: this.ids[slot]!, time: this.times[slot]!, fields: fieldsMatched, exact: bitCount(whole) });
+      if (seen === all) top.offer(fieldsMatched, bitCount(whole), this.times[slot]!, slot, this.ids);
+    };
+    for (const w of rarest!) {
+      if (w + 1 >= postingStarts.length) continue;
+      for (let p = postingStarts[w]!, end = postingStarts[w + 1]!; p < end; p++) check(postingSlots[p]!);
     }
-    return found;
+    for (const slot of this.changed!) check(slot);
+    return top.result();
+  }
+}
+
+/** The best matches offered, in rank order: only those that make it into the best `count` become objects. */
+class Best {
+  private readonly found: Match[] = [];
+
+  constructor(private readonly count: number) {}
+
+  offer(fields: number, exact: number, time: number, slot: number, ids: readonly string[]): void {
+    const { found, count } = this;
+    if (count <= 0) return;
+    if (count <= 1000 && found.length >= count) {
+      const worst = found[found.length - 1]!;
+      const better =
+        fields - worst.fields || exact - worst.exact || time - worst.time || (ids[slot]! < worst.id ? 1 : -1);
+      if (better <= 0) return;
+    }
+    const match: Match = { id: ids[slot]!, time, fields, exact };
+    if (count > 1000) {
+      found.push(match); // many wanted: sorted once at the end
+      return;
+    }
+    let lo = 0;
+    let hi = found.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (byRank(found[mid]!, match) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    found.splice(lo, 0, match);
+    if (found.length > count) found.pop();
+  }
+
+  result(): Match[] {
+    if (this.count > 1000) this.found.sort(byRank).splice(this.count);
+    return this.found;
   }
 }
 
