@@ -31,9 +31,12 @@ export function peopleNames(plan, item) {
   return names.sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0));
 }
 
-/** What the search module's event handling writes for the item (its `revision` aside). */
-export function searchDoc(plan, item) {
-  const result = processedResult(plan, item);
+/**
+ * What the search module's event handling writes for the item (its `revision` aside) on the embedded
+ * store, whose queries are answered in memory: no `terms` (`withTerms`: as where the store answers them).
+ * `result`: the item's processedResult, when made already.
+ */
+export function searchDoc(plan, item, { withTerms = false, result = processedResult(plan, item) } = {}) {
   const { place } = result;
   const fields = {
     filename: words(item.filename),
@@ -52,7 +55,7 @@ export function searchDoc(plan, item) {
     userId: plan.userId,
     creationTime: new Date(item.creationTime),
     fields,
-    terms: terms(FIELDS.flatMap((f) => fields[f])),
+    terms: withTerms ? terms(FIELDS.flatMap((f) => fields[f])) : [],
     visible: visible(item),
     stateVersion: plan.now,
     revision: 1,
@@ -66,17 +69,29 @@ async function groupIds(indexes, make) {
   return ids;
 }
 
-async function insertAll(collection, docs) {
-  for (let from = 0; from < docs.length; from += BATCH) await collection.insertMany(docs.slice(from, from + BATCH));
+/**
+ * Writes the documents `build(item)` makes of each item, into their collections (`build` answers
+ * { collection name: a document or a list of them }), BATCH items at a time: one transaction per
+ * collection and batch, and only a batch's documents in memory at once.
+ */
+async function insertBuilt(store, items, build) {
+  for (let from = 0; from < items.length; from += BATCH) {
+    const docs = {};
+    for (const item of items.slice(from, from + BATCH)) {
+      for (const [name, made] of Object.entries(build(item))) {
+        docs[name] ??= [];
+        if (Array.isArray(made)) docs[name].push(...made);
+        else docs[name].push(made);
+      }
+    }
+    for (const [name, list] of Object.entries(docs)) if (list.length > 0) await store.collection(name).insertMany(list);
+  }
 }
 
 /** Writes the search module's document of every item of the plan into explore's store. */
 export async function seedSearch({ store, plan }) {
   await SearchRepository.open(store);
-  await insertAll(
-    store.collection('search_items'),
-    plan.items.map((item) => searchDoc(plan, item)),
-  );
+  await insertBuilt(store, plan.items, (item) => ({ search_items: searchDoc(plan, item) }));
 }
 
 /**
@@ -107,28 +122,25 @@ export async function seedExplore({ store, plan }) {
     },
   );
 
-  await insertAll(
-    store.collection('explore_items'),
-    items.map((item) => ({
-      _id: item.id,
-      userId,
-      creationTime: new Date(item.creationTime),
-      placeId: item.place === null ? null : placeIds.get(item.place),
-      thingIds: item.things.map((t) => thingIds.get(t)),
-      hidden: item.hidden,
-      trashed: item.trashed,
-      visible: visible(item),
-      stateVersion: now,
-      filing: 1,
-      leftPlaceIds: [],
-      leftThingIds: [],
-    })),
-  );
-  await insertAll(
-    store.collection('explore_faces'),
-    items.flatMap((item) => {
-      const { faces = [] } = processedResult(plan, item);
-      return faces.map((face, index) => ({
+  await SearchRepository.open(store);
+  await insertBuilt(store, items, (item) => {
+    const result = processedResult(plan, item);
+    return {
+      explore_items: {
+        _id: item.id,
+        userId,
+        creationTime: new Date(item.creationTime),
+        placeId: item.place === null ? null : placeIds.get(item.place),
+        thingIds: item.things.map((t) => thingIds.get(t)),
+        hidden: item.hidden,
+        trashed: item.trashed,
+        visible: visible(item),
+        stateVersion: now,
+        filing: 1,
+        leftPlaceIds: [],
+        leftThingIds: [],
+      },
+      explore_faces: (result.faces ?? []).map((face, index) => ({
         _id: faceId(item.id, index),
         userId,
         mediaItemId: item.id,
@@ -138,10 +150,10 @@ export async function seedExplore({ store, plan }) {
         embedding: face.embedding,
         thumbnailKey: face.thumbnailKey,
         personId: personIds.get(item.faces[index].person),
-      }));
-    }),
-  );
-  await seedSearch({ store, plan });
+      })),
+      search_items: searchDoc(plan, item, { result }),
+    };
+  });
   log(
     `  explore: groups and documents written in ${secondsSince(started).toFixed(1)} s; summing up places, things and people…`,
   );

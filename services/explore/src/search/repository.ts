@@ -102,7 +102,7 @@ export class SearchRepository {
 
   /**
    * Applies what `change` answers for the item's current document (null: nothing to do) and
-   * recomputes its terms. Without a document, `create` starts from an empty, invisible one; else
+   * recomputes its terms (when the store answers queries; in memory, nothing asks for them). Without a document, `create` starts from an empty, invisible one; else
    * nothing happens. Answers whether it wrote.
    */
   async change(
@@ -131,7 +131,7 @@ export class SearchRepository {
         ...base,
         ...wanted,
         fields,
-        terms: terms(FIELDS.flatMap((f) => fields[f])),
+        terms: this.indexes ? [] : terms(FIELDS.flatMap((f) => fields[f])),
         revision: base.revision + 1,
       };
       if (!before) {
