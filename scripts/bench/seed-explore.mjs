@@ -31,6 +31,19 @@ export function peopleNames(plan, item) {
   return names.sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0));
 }
 
+/** What `make(key)` answers, made once per key: most of an item's texts are among a few (places, things, cameras, days). */
+const remembered = (() => {
+  const made = new Map();
+  return (make, key) => {
+    let by = made.get(make);
+    if (!by) made.set(make, (by = new Map()));
+    let value = by.get(key);
+    if (value === undefined) by.set(key, (value = make(key)));
+    return value;
+  };
+})();
+const wordsOf = (text) => remembered(words, text);
+
 /**
  * What the search module's event handling writes for the item (its `revision` aside) on the embedded
  * store, whose queries are answered in memory: no `terms` (`withTerms`: as where the store answers them).
@@ -40,15 +53,15 @@ export function searchDoc(plan, item, { withTerms = false, result = processedRes
   const { place } = result;
   const fields = {
     filename: words(item.filename),
-    description: words(item.description ?? ''),
-    camera: words(item.camera.join(' ')),
-    date: dateWords(item.creationTime),
+    description: wordsOf(item.description ?? ''),
+    camera: wordsOf(item.camera.join(' ')),
+    date: remembered(dateWords, item.creationTime.slice(0, 10)),
     place: place
-      ? words([place.name, place.town, place.city, place.state, place.country].filter(Boolean).join(' '))
+      ? wordsOf([place.name, place.town, place.city, place.state, place.country].filter(Boolean).join(' '))
       : [],
-    things: words(result.things.map((t) => t.label).join(' ')),
-    people: words(peopleNames(plan, item).join(' ')),
-    text: words(item.words.join(' ')),
+    things: wordsOf(result.things.map((t) => t.label).join(' ')),
+    people: wordsOf(peopleNames(plan, item).join(' ')),
+    text: wordsOf(item.words.join(' ')),
   };
   return {
     _id: item.id,

@@ -101,7 +101,7 @@ class Vocabulary {
   }
 }
 
-type Growable = Int32Array | Float64Array | Uint8Array;
+type Growable = Int32Array | Uint32Array | Float64Array | Uint8Array;
 
 /** `array`, or a copy twice as long (at least `length`) when it is shorter than `length`. */
 function atLeast<T extends Growable>(array: T, length: number): T {
@@ -143,6 +143,8 @@ export class WordIndex {
   /** Per slot, the query that last went through it (so that a slot listed twice is checked once). */
   private seenBy = new Int32Array(1024);
   private queries = 0;
+  /** Per vocabulary word, during a query: the query words it matches, and those it equals (see visibleMatches). */
+  private hits = new Uint32Array(1024);
 
   /** `fields`: how many fields every item has (the length of its `fieldWords`). */
   constructor(private readonly fields: number) {
@@ -273,22 +275,34 @@ export class WordIndex {
     if (query.length === 0 || query.length > MAX_INDEXED_QUERY_WORDS)
       throw new Error(`a query of 1 to ${MAX_INDEXED_QUERY_WORDS} words, not ${query.length}`);
     if (!this.changed) this.buildPostings();
-    // Per vocabulary word: which query words it matches (bit i: query word i), and which it equals.
-    const matched = new Uint16Array(this.vocabulary.size);
-    const equal = new Uint16Array(this.vocabulary.size);
+    // Per vocabulary word: which query words it matches (bit i: query word i) and, 16 bits up, which it equals.
+    this.hits = atLeast(this.hits, this.vocabulary.size);
+    const hits = this.hits;
+    const set: number[] = [];
     let rarest: number[] | undefined;
     for (const [i, queryWord] of query.entries()) {
       const matching = this.vocabulary.matching(queryWord);
-      if (matching.length === 0) return []; // a word no item has: nothing has them all
-      for (const id of matching) matched[id]! |= 1 << i;
+      for (const id of matching) hits[id]! |= 1 << i;
       const id = this.vocabulary.exactId(queryWord);
-      if (id !== undefined) equal[id]! |= 1 << i;
+      if (id !== undefined) hits[id]! |= 1 << (i + 16);
+      set.push(...matching);
       if (!rarest || this.postingCount(matching) < this.postingCount(rarest)) rarest = matching;
     }
-    const all = (1 << query.length) - 1;
-    const { pool, starts, ends, visible, fields, postingStarts, postingSlots } = this;
+    try {
+      // A word no item has: nothing has them all.
+      return rarest!.length === 0 ? [] : this.rank(query.length, rarest!, count);
+    } finally {
+      for (const id of set) hits[id] = 0;
+    }
+  }
+
+  /** The best `count` visible slots having every query word, going through those listed for `rarest` and those changed. */
+  private rank(queryWords: number, rarest: readonly number[], count: number): Match[] {
+    const all = (1 << queryWords) - 1;
+    const { pool, starts, ends, visible, fields, postingStarts, postingSlots, hits, times, ids } = this;
+    const size = ids.length;
     const top = new Best(count);
-    this.seenBy = atLeast(this.seenBy, this.ids.length);
+    this.seenBy = atLeast(this.seenBy, size);
     const seenBy = this.seenBy;
     if (this.queries === 0x7fffffff) {
       this.queries = 0;
@@ -296,25 +310,21 @@ export class WordIndex {
     }
     const mark = ++this.queries;
     const check = (slot: number) => {
-      if (slot >= this.ids.length || seenBy[slot] === mark) return;
+      if (slot >= size || seenBy[slot] === mark) return;
       seenBy[slot] = mark;
       if (visible[slot] === 0) return;
       let seen = 0;
-      let whole = 0;
       let fieldsMatched = 0;
       let k = starts[slot]!;
       for (let f = slot * fields, last = f + fields; f < last; f++) {
         let inField = 0;
-        for (const end = ends[f]!; k < end; k++) {
-          inField |= matched[pool[k]!]!;
-          whole |= equal[pool[k]!]!;
-        }
-        if (inField !== 0) fieldsMatched += 1;
+        for (const end = ends[f]!; k < end; k++) inField |= hits[pool[k]!]!;
+        if ((inField & 0xffff) !== 0) fieldsMatched += 1;
         seen |= inField;
       }
-      if (seen === all) top.offer(fieldsMatched, bitCount(whole), this.times[slot]!, slot, this.ids);
+      if ((seen & 0xffff) === all) top.offer(fieldsMatched, bitCount(seen >>> 16), times[slot]!, slot, ids);
     };
-    for (const w of rarest!) {
+    for (const w of rarest) {
       if (w + 1 >= postingStarts.length) continue;
       for (let p = postingStarts[w]!, end = postingStarts[w + 1]!; p < end; p++) check(postingSlots[p]!);
     }
