@@ -98,6 +98,7 @@ export class UserIndexes<D extends { _id: string; userId: string }> {
       after = docs[docs.length - 1]!._id;
     }
     reading.deletedWhileReading = null;
+    reading.index.trim();
   }
 
   /** Drops the least recently used users' indexes (read ones, not `keep`'s) while all hold more than the budget. */

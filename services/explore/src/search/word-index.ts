@@ -128,10 +128,11 @@ export class WordIndex {
   private revisions: number[] = [];
   private times = new Float64Array(1024);
   private visible = new Uint8Array(1024);
-  /** Slot s's words are pool[starts[s]] up to pool[ends[s × fields + fields − 1]], field f's ending at ends[s × fields + f]. */
+  /** Slot s's words are pool[starts[s]] up to pool[ends[s]]; the field of the word at pool[k] is fieldOf[k]. */
   private starts = new Int32Array(1024);
   private ends = new Int32Array(1024);
   private pool = new Int32Array(16 * 1024);
+  private fieldOf = new Uint8Array(16 * 1024);
   private poolUsed = 0;
   /** Words in the pool that no slot points to any more (replaced or removed items): reclaimed when they are half of it. */
   private poolGarbage = 0;
@@ -145,10 +146,13 @@ export class WordIndex {
   private queries = 0;
   /** Per vocabulary word, during a query: the query words it matches, and those it equals (see visibleMatches). */
   private hits = new Uint32Array(1024);
+  /** Bit w: word w has hits. A million words' bits fit a CPU cache, their hits do not: most words of an item have none. */
+  private hitBits = new Uint32Array(32);
 
   /** `fields`: how many fields every item has (the length of its `fieldWords`). */
   constructor(private readonly fields: number) {
-    if (!Number.isInteger(fields) || fields < 1) throw new Error(`items of 1 field or more, not ${fields}`);
+    if (!Number.isInteger(fields) || fields < 1 || fields > 31)
+      throw new Error(`items of 1 to 31 fields, not ${fields}`);
   }
 
   get size(): number {
@@ -171,7 +175,7 @@ export class WordIndex {
       this.times = atLeast(this.times, slot + 1);
       this.visible = atLeast(this.visible, slot + 1);
       this.starts = atLeast(this.starts, slot + 1);
-      this.ends = atLeast(this.ends, (slot + 1) * this.fields);
+      this.ends = atLeast(this.ends, slot + 1);
     }
     this.touched(slot);
     this.revisions[slot] = item.revision;
@@ -179,11 +183,15 @@ export class WordIndex {
     this.visible[slot] = item.visible ? 1 : 0;
     const count = item.fieldWords.reduce((n, words) => n + words.length, 0);
     this.pool = atLeast(this.pool, this.poolUsed + count);
+    this.fieldOf = atLeast(this.fieldOf, this.pool.length);
     this.starts[slot] = this.poolUsed;
     item.fieldWords.forEach((words, f) => {
-      for (const word of words) this.pool[this.poolUsed++] = this.vocabulary.id(word);
-      this.ends[slot * this.fields + f] = this.poolUsed;
+      for (const word of words) {
+        this.fieldOf[this.poolUsed] = f;
+        this.pool[this.poolUsed++] = this.vocabulary.id(word);
+      }
     });
+    this.ends[slot] = this.poolUsed;
   }
 
   remove(id: string): void {
@@ -200,7 +208,7 @@ export class WordIndex {
       this.times[slot] = this.times[last]!;
       this.visible[slot] = this.visible[last]!;
       this.starts[slot] = this.starts[last]!;
-      this.ends.copyWithin(slot * this.fields, last * this.fields, (last + 1) * this.fields);
+      this.ends[slot] = this.ends[last]!;
       this.touched(slot);
     }
     this.slotOf.delete(id);
@@ -221,15 +229,13 @@ export class WordIndex {
     const starts = new Int32Array(words + 1);
     const { pool, ids } = this;
     for (let slot = 0; slot < ids.length; slot++) {
-      for (let k = this.starts[slot]!, end = this.ends[slot * this.fields + this.fields - 1]!; k < end; k++)
-        starts[pool[k]! + 1]! += 1;
+      for (let k = this.starts[slot]!, end = this.ends[slot]!; k < end; k++) starts[pool[k]! + 1]! += 1;
     }
     for (let w = 0; w < words; w++) starts[w + 1]! += starts[w]!;
     const next = starts.slice(0, words);
     const slots = new Int32Array(starts[words]!);
     for (let slot = 0; slot < ids.length; slot++) {
-      for (let k = this.starts[slot]!, end = this.ends[slot * this.fields + this.fields - 1]!; k < end; k++)
-        slots[next[pool[k]!]!++] = slot;
+      for (let k = this.starts[slot]!, end = this.ends[slot]!; k < end; k++) slots[next[pool[k]!]!++] = slot;
     }
     this.postingStarts = starts;
     this.postingSlots = slots;
@@ -245,25 +251,46 @@ export class WordIndex {
   }
 
   private wordCount(slot: number): number {
-    return this.ends[slot * this.fields + this.fields - 1]! - this.starts[slot]!;
+    return this.ends[slot]! - this.starts[slot]!;
   }
 
-  /** Copies every slot's words into a new pool, leaving out those no slot points to. */
-  private compactPool(): void {
-    const pool = new Int32Array(Math.max(16 * 1024, (this.poolUsed - this.poolGarbage) * 2));
+  /** Copies every slot's words into a new pool of `room` more than they need, leaving out those no slot points to. */
+  private compactPool(room = this.poolUsed - this.poolGarbage): void {
+    const length = Math.max(16 * 1024, this.poolUsed - this.poolGarbage + room);
+    const pool = new Int32Array(length);
+    const fieldOf = new Uint8Array(length);
     let used = 0;
     for (let slot = 0; slot < this.ids.length; slot++) {
       const start = this.starts[slot]!;
-      const shift = used - start;
-      const end = this.ends[slot * this.fields + this.fields - 1]!;
+      const end = this.ends[slot]!;
       pool.set(this.pool.subarray(start, end), used);
+      fieldOf.set(this.fieldOf.subarray(start, end), used);
+      this.starts[slot] = used;
       used += end - start;
-      this.starts[slot] = start + shift;
-      for (let f = 0; f < this.fields; f++) this.ends[slot * this.fields + f]! += shift;
+      this.ends[slot] = used;
     }
     this.pool = pool;
+    this.fieldOf = fieldOf;
     this.poolUsed = used;
     this.poolGarbage = 0;
+  }
+
+  /**
+   * Gives back what the arrays hold beyond their items and a little room (they grow by doubling: a
+   * million items may leave almost as much unused): for after a user's items have been read.
+   */
+  trim(): void {
+    const room = (n: number) => n + (n >> 4) + 1024;
+    const fit = <T extends Growable>(array: T, used: number): T =>
+      array.length > room(used) ? (array.slice(0, room(used)) as T) : array;
+    const size = this.ids.length;
+    this.times = fit(this.times, size);
+    this.visible = fit(this.visible, size);
+    this.starts = fit(this.starts, size);
+    this.ends = fit(this.ends, size);
+    this.seenBy = fit(this.seenBy, size);
+    if (this.pool.length > room(this.poolUsed - this.poolGarbage))
+      this.compactPool(room(this.poolUsed - this.poolGarbage) - (this.poolUsed - this.poolGarbage));
   }
 
   /**
@@ -277,12 +304,16 @@ export class WordIndex {
     if (!this.changed) this.buildPostings();
     // Per vocabulary word: which query words it matches (bit i: query word i) and, 16 bits up, which it equals.
     this.hits = atLeast(this.hits, this.vocabulary.size);
-    const hits = this.hits;
+    this.hitBits = atLeast(this.hitBits, (this.vocabulary.size >>> 5) + 1);
+    const { hits, hitBits } = this;
     const set: number[] = [];
     let rarest: number[] | undefined;
     for (const [i, queryWord] of query.entries()) {
       const matching = this.vocabulary.matching(queryWord);
-      for (const id of matching) hits[id]! |= 1 << i;
+      for (const id of matching) {
+        hits[id]! |= 1 << i;
+        hitBits[id >>> 5]! |= 1 << (id & 31);
+      }
       const id = this.vocabulary.exactId(queryWord);
       if (id !== undefined) hits[id]! |= 1 << (i + 16);
       set.push(...matching);
@@ -292,14 +323,17 @@ export class WordIndex {
       // A word no item has: nothing has them all.
       return rarest!.length === 0 ? [] : this.rank(query.length, rarest!, count);
     } finally {
-      for (const id of set) hits[id] = 0;
+      for (const id of set) {
+        hits[id] = 0;
+        hitBits[id >>> 5] = 0;
+      }
     }
   }
 
   /** The best `count` visible slots having every query word, going through those listed for `rarest` and those changed. */
   private rank(queryWords: number, rarest: readonly number[], count: number): Match[] {
     const all = (1 << queryWords) - 1;
-    const { pool, starts, ends, visible, fields, postingStarts, postingSlots, hits, times, ids } = this;
+    const { pool, fieldOf, starts, ends, visible, postingStarts, postingSlots, hits, hitBits, times, ids } = this;
     const size = ids.length;
     const top = new Best(count);
     this.seenBy = atLeast(this.seenBy, size);
@@ -314,15 +348,15 @@ export class WordIndex {
       seenBy[slot] = mark;
       if (visible[slot] === 0) return;
       let seen = 0;
-      let fieldsMatched = 0;
-      let k = starts[slot]!;
-      for (let f = slot * fields, last = f + fields; f < last; f++) {
-        let inField = 0;
-        for (const end = ends[f]!; k < end; k++) inField |= hits[pool[k]!]!;
-        if ((inField & 0xffff) !== 0) fieldsMatched += 1;
-        seen |= inField;
+      let fieldMask = 0;
+      for (let k = starts[slot]!, end = ends[slot]!; k < end; k++) {
+        const word = pool[k]!;
+        if ((hitBits[word >>> 5]! & (1 << (word & 31))) === 0) continue;
+        const hit = hits[word]!;
+        seen |= hit;
+        if ((hit & 0xffff) !== 0) fieldMask |= 1 << fieldOf[k]!;
       }
-      if ((seen & 0xffff) === all) top.offer(fieldsMatched, bitCount(seen >>> 16), times[slot]!, slot, ids);
+      if ((seen & 0xffff) === all) top.offer(bitCount(fieldMask), bitCount(seen >>> 16), times[slot]!, slot, ids);
     };
     for (const w of rarest) {
       if (w + 1 >= postingStarts.length) continue;
