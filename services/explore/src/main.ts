@@ -31,7 +31,11 @@ void runService({
         log,
         grouping,
         settle,
-        searchMaxItemsInMemory: config.searchMaxItemsInMemory,
+        search: {
+          maxItemsInMemory: config.searchMaxItemsInMemory,
+          // A first search after a start waits for the user's items while its request may: then "try again".
+          maxWaitMs: Math.max(100, config.rpcTimeoutMs - 1000),
+        },
       }),
     );
   },

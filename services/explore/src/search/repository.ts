@@ -31,6 +31,8 @@ export interface SearchRepositoryOptions {
   inMemory?: boolean;
   /** Items held in memory, all users together (see UserIndexes); unbounded when left out. */
   maxItemsInMemory?: number;
+  /** The longest a query waits for its user's items to be read into memory (see UserIndexes); no bound when left out. */
+  maxWaitMs?: number;
 }
 
 /**
@@ -52,7 +54,7 @@ export class SearchRepository {
 
   static async open(
     store: DocStore,
-    { inMemory = store.kind !== 'mongodb', maxItemsInMemory }: SearchRepositoryOptions = {},
+    { inMemory = store.kind !== 'mongodb', maxItemsInMemory, maxWaitMs }: SearchRepositoryOptions = {},
   ): Promise<SearchRepository> {
     const items = store.collection<SearchDoc>('search_items');
     // Queries by words, when the store answers them. `terms` first: the embedded store looks
@@ -61,7 +63,9 @@ export class SearchRepository {
     if (!inMemory) await items.ensureIndex({ fields: { terms: 1, userId: 1 } });
     // A user's items in id order, a page after a given id: reading them into memory, rebuilds, deletion.
     await items.ensureIndex({ fields: { userId: 1, _id: 1 } });
-    const indexes = inMemory ? new UserIndexes(indexed, FIELDS.length, { maxItems: maxItemsInMemory }) : null;
+    const indexes = inMemory
+      ? new UserIndexes(indexed, FIELDS.length, { maxItems: maxItemsInMemory, maxWaitMs })
+      : null;
     return new SearchRepository(items, store.collection('search_deleted_users'), indexes);
   }
 

@@ -1,3 +1,4 @@
+import { AppError } from '@trove/kit';
 import { UserIndexes } from './user-indexes';
 import type { IndexedItem } from './word-index';
 
@@ -97,12 +98,12 @@ describe('UserIndexes', () => {
     await new Promise((resolve) => setImmediate(resolve));
     // The first page (a, b) is asked for and not answered yet: it holds their old words.
     store.put(indexes, doc('u1', 'a', ['new'], 2)); // in the page being answered, at an older revision
-    store.delete(indexes, doc('u1', 'b')); // in the page being answered
+    store.delete(indexes, doc('u1', 'b', [])); // in the page being answered
     store.release();
     await new Promise((resolve) => setImmediate(resolve));
     // The second page (c, d) is asked for.
     store.put(indexes, doc('u1', 'd', ['new'], 2)); // in it, changed before it is answered
-    store.delete(indexes, doc('u1', 'f')); // in a page not read yet
+    store.delete(indexes, doc('u1', 'f', [])); // in a page not read yet
     store.put(indexes, doc('u1', 'b', ['new'], 1)); // deleted, then made again
     store.put(indexes, doc('u1', '0', ['new'])); // before every page read
     await settle(store);
@@ -152,5 +153,20 @@ describe('UserIndexes', () => {
     await indexes.of('u2', store.readPage('u2'));
     expect([indexes.holds('u1'), indexes.holds('u2'), indexes.holds('u3')]).toEqual([false, true, false]);
     expect(indexes.size).toBe(6);
+  });
+
+  it('answers "unavailable" to a query that would wait past its bound, and the read goes on for the next one', async () => {
+    const store = new Store();
+    const indexes = new UserIndexes<Doc>(toItem, 1, { pageSize: 1, maxWaitMs: 20 });
+    for (const id of ['a', 'b']) store.put(indexes, doc('u1', id, ['beach']));
+    store.hold = true;
+    const late = await indexes.of('u1', store.readPage('u1')).catch((err: unknown) => err);
+    expect(late).toBeInstanceOf(AppError);
+    expect((late as AppError).code).toBe('UNAVAILABLE');
+    expect(indexes.holds('u1')).toBe(true); // still being read
+    const next = indexes.of('u1', store.readPage('u1'));
+    await settle(store);
+    expect(ids((await next).visibleMatches(['beach']))).toEqual(['a', 'b']);
+    expect(store.pagesRead).toEqual(['u1>', 'u1>a', 'u1>b']); // read once
   });
 });

@@ -1,3 +1,4 @@
+import { unavailable } from '@trove/kit';
 import { WordIndex } from './word-index';
 import type { IndexedItem } from './word-index';
 
@@ -20,6 +21,11 @@ export interface UserIndexesOptions {
   maxItems?: number;
   /** Documents read at a time while a user's index is being read. */
   pageSize?: number;
+  /**
+   * The longest a query waits for its user's read: past it, it is answered "unavailable" (try again)
+   * while the read goes on, before the caller's own timeout cuts it short without a word.
+   */
+  maxWaitMs?: number;
 }
 
 /**
@@ -36,15 +42,21 @@ export class UserIndexes<D extends { _id: string; userId: string }> {
   private readonly users = new Map<string, UserIndex>();
   private readonly maxItems: number;
   private readonly pageSize: number;
+  private readonly maxWaitMs: number;
 
   /** `fields`: how many fields each item has (see WordIndex). */
   constructor(
     private readonly toItem: (doc: D) => IndexedItem,
     private readonly fields: number,
-    { maxItems = Number.POSITIVE_INFINITY, pageSize = 2000 }: UserIndexesOptions = {},
+    {
+      maxItems = Number.POSITIVE_INFINITY,
+      pageSize = 2000,
+      maxWaitMs = Number.POSITIVE_INFINITY,
+    }: UserIndexesOptions = {},
   ) {
     this.maxItems = maxItems;
     this.pageSize = pageSize;
+    this.maxWaitMs = maxWaitMs;
   }
 
   /** Items held in memory, all users together. */
@@ -76,7 +88,7 @@ export class UserIndexes<D extends { _id: string; userId: string }> {
         });
         user = reading;
       }
-      await user.ready;
+      await this.atMostMaxWait(user.ready);
       // The user's data was deleted meanwhile (or their index dropped): what was read is gone, read again.
       if (this.users.get(userId) === user) {
         this.users.delete(userId);
@@ -84,6 +96,22 @@ export class UserIndexes<D extends { _id: string; userId: string }> {
         this.evictFor(userId);
         return user.index;
       }
+    }
+  }
+
+  private async atMostMaxWait(ready: Promise<void>): Promise<void> {
+    if (!Number.isFinite(this.maxWaitMs)) return ready;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(unavailable('search is reading this library into memory: try again in a few seconds')),
+        this.maxWaitMs,
+      );
+    });
+    try {
+      await Promise.race([ready, late]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
