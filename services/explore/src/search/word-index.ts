@@ -146,6 +146,8 @@ export class WordIndex {
   private queries = 0;
   /** Per vocabulary word, during a query: the query words it matches, and those it equals (see visibleMatches). */
   private hits = new Uint32Array(1024);
+  /** Per vocabulary word, the fields it was ever put in (bit f: field f): what a query can match at best. */
+  private wordFields = new Uint32Array(1024);
   /** Bit w: word w has hits. A million words' bits fit a CPU cache, their hits do not: most words of an item have none. */
   private hitBits = new Uint32Array(32);
 
@@ -187,8 +189,11 @@ export class WordIndex {
     this.starts[slot] = this.poolUsed;
     item.fieldWords.forEach((words, f) => {
       for (const word of words) {
+        const id = this.vocabulary.id(word);
+        this.wordFields = atLeast(this.wordFields, id + 1);
+        this.wordFields[id]! |= 1 << f;
         this.fieldOf[this.poolUsed] = f;
-        this.pool[this.poolUsed++] = this.vocabulary.id(word);
+        this.pool[this.poolUsed++] = id;
       }
     });
     this.ends[slot] = this.poolUsed;
@@ -223,18 +228,19 @@ export class WordIndex {
     if (this.changed.size > Math.max(1024, this.ids.length / 8)) this.changed = null;
   }
 
-  /** Lists every word's slots anew, from the pool (a counting sort: two passes over it). */
+  /** Lists every word's slots anew, newest taken first, from the pool (a counting sort: two passes over it). */
   private buildPostings(): void {
     const words = this.vocabulary.size;
     const starts = new Int32Array(words + 1);
-    const { pool, ids } = this;
+    const { pool, ids, times } = this;
     for (let slot = 0; slot < ids.length; slot++) {
       for (let k = this.starts[slot]!, end = this.ends[slot]!; k < end; k++) starts[pool[k]! + 1]! += 1;
     }
     for (let w = 0; w < words; w++) starts[w + 1]! += starts[w]!;
     const next = starts.slice(0, words);
     const slots = new Int32Array(starts[words]!);
-    for (let slot = 0; slot < ids.length; slot++) {
+    const newestFirst = Int32Array.from(ids.keys()).sort((a, b) => times[b]! - times[a]!);
+    for (const slot of newestFirst) {
       for (let k = this.starts[slot]!, end = this.ends[slot]!; k < end; k++) slots[next[pool[k]!]!++] = slot;
     }
     this.postingStarts = starts;
@@ -308,20 +314,28 @@ export class WordIndex {
     const { hits, hitBits } = this;
     const set: number[] = [];
     let rarest: number[] | undefined;
+    // The most an item can score: the fields any matching word was ever put in, the query words that are words.
+    let fieldsAtBest = 0;
+    let exactAtBest = 0;
     for (const [i, queryWord] of query.entries()) {
       const matching = this.vocabulary.matching(queryWord);
       for (const id of matching) {
         hits[id]! |= 1 << i;
         hitBits[id >>> 5]! |= 1 << (id & 31);
+        fieldsAtBest |= this.wordFields[id]!;
       }
       const id = this.vocabulary.exactId(queryWord);
-      if (id !== undefined) hits[id]! |= 1 << (i + 16);
+      if (id !== undefined) {
+        hits[id]! |= 1 << (i + 16);
+        exactAtBest += 1;
+      }
       set.push(...matching);
       if (!rarest || this.postingCount(matching) < this.postingCount(rarest)) rarest = matching;
     }
     try {
       // A word no item has: nothing has them all.
-      return rarest!.length === 0 ? [] : this.rank(query.length, rarest!, count);
+      if (rarest!.length === 0) return [];
+      return this.rank(query.length, rarest!, count, { fields: bitCount(fieldsAtBest), exact: exactAtBest });
     } finally {
       for (const id of set) {
         hits[id] = 0;
@@ -330,8 +344,18 @@ export class WordIndex {
     }
   }
 
-  /** The best `count` visible slots having every query word, going through those listed for `rarest` and those changed. */
-  private rank(queryWords: number, rarest: readonly number[], count: number): Match[] {
+  /**
+   * The best `count` visible slots having every query word, going through those changed since the
+   * postings were built, then those listed for `rarest`. When `rarest` is one word, its slots come
+   * newest first: once the best found all score `atBest` and the next is older than the last of
+   * them, none after it can beat them.
+   */
+  private rank(
+    queryWords: number,
+    rarest: readonly number[],
+    count: number,
+    atBest: { fields: number; exact: number },
+  ): Match[] {
     const all = (1 << queryWords) - 1;
     const { pool, fieldOf, starts, ends, visible, postingStarts, postingSlots, hits, hitBits, times, ids } = this;
     const size = ids.length;
@@ -358,11 +382,21 @@ export class WordIndex {
       }
       if ((seen & 0xffff) === all) top.offer(bitCount(fieldMask), bitCount(seen >>> 16), times[slot]!, slot, ids);
     };
+    for (const slot of this.changed!) check(slot);
+    const newestFirst = rarest.length === 1;
     for (const w of rarest) {
       if (w + 1 >= postingStarts.length) continue;
-      for (let p = postingStarts[w]!, end = postingStarts[w + 1]!; p < end; p++) check(postingSlots[p]!);
+      for (let p = postingStarts[w]!, end = postingStarts[w + 1]!; p < end; p++) {
+        const slot = postingSlots[p]!;
+        // A slot changed since the build was checked above (its time may not be the listed one).
+        if (slot >= size || seenBy[slot] === mark) continue;
+        if (newestFirst) {
+          const last = top.lastOfFull();
+          if (last && last.fields === atBest.fields && last.exact === atBest.exact && times[slot]! < last.time) break;
+        }
+        check(slot);
+      }
     }
-    for (const slot of this.changed!) check(slot);
     return top.result();
   }
 }
@@ -396,6 +430,11 @@ class Best {
     }
     found.splice(lo, 0, match);
     if (found.length > count) found.pop();
+  }
+
+  /** The last of the best, once there are `count` of them (kept in order only for a few). */
+  lastOfFull(): Match | undefined {
+    return this.count <= 1000 && this.found.length >= this.count ? this.found[this.found.length - 1] : undefined;
   }
 
   result(): Match[] {
