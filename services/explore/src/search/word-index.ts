@@ -346,9 +346,9 @@ export class WordIndex {
 
   /**
    * The best `count` visible slots having every query word, going through those changed since the
-   * postings were built, then those listed for `rarest`. When `rarest` is one word, its slots come
-   * newest first: once the best found all score `atBest` and the next is older than the last of
-   * them, none after it can beat them.
+   * postings were built, then those listed for each word of `rarest`, newest first: once the best
+   * found all score `atBest` and a word's next slot is older than the last of them, none of its
+   * slots after it can beat them.
    */
   private rank(
     queryWords: number,
@@ -383,17 +383,15 @@ export class WordIndex {
       if ((seen & 0xffff) === all) top.offer(bitCount(fieldMask), bitCount(seen >>> 16), times[slot]!, slot, ids);
     };
     for (const slot of this.changed!) check(slot);
-    const newestFirst = rarest.length === 1;
     for (const w of rarest) {
       if (w + 1 >= postingStarts.length) continue;
       for (let p = postingStarts[w]!, end = postingStarts[w + 1]!; p < end; p++) {
         const slot = postingSlots[p]!;
         // A slot changed since the build was checked above (its time may not be the listed one).
         if (slot >= size || seenBy[slot] === mark) continue;
-        if (newestFirst) {
-          const last = top.lastOfFull();
-          if (last && last.fields === atBest.fields && last.exact === atBest.exact && times[slot]! < last.time) break;
-        }
+        // The rest of this word's slots are older still: none of them can make it.
+        const last = top.lastOfFull();
+        if (last && last.fields === atBest.fields && last.exact === atBest.exact && times[slot]! < last.time) break;
         check(slot);
       }
     }
