@@ -7,7 +7,7 @@
 // every item of the user on the embedded store, minutes for 200 people at 100 000 items; a sample
 // of them is refreshed through the repository, which must find the same summaries. The documents
 // have the shapes the repositories write: they are built with explore's own functions (keys, face
-// ids, words, terms), and bench-search checks a sample against what the search module writes.
+// ids, words), and bench-search checks a sample against what the search module writes.
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { log, require, root, secondsSince } from '../bench-common.mjs';
