@@ -114,7 +114,7 @@ describe('WordIndex', () => {
         const field = () => Array.from({ length: Math.floor(random() * 3) }, () => pick(vocabulary));
         const item: IndexedItem = {
           _id: id,
-          creationTime: new Date(Math.floor(random() * 40) * 1000), // many items taken at the same time
+          creationTime: new Date(Math.floor(random() * 40) * 300), // many taken at the same time, or in the same second
           visible: random() < 0.9,
           revision: ++revision,
           fieldWords: [field(), field()],

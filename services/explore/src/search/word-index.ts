@@ -139,6 +139,8 @@ export class WordIndex {
   /** Word w's slots, as of the last build: postingSlots[postingStarts[w]] up to postingSlots[postingStarts[w + 1]]. */
   private postingStarts = new Int32Array(1);
   private postingSlots = new Int32Array(0);
+  /** How far a word's later slots may be newer than an earlier one (their order is by the second: see newestFirst). */
+  private postingSlackMs = 0;
   /** Slots put (or moved) since the last build, whose words the postings may not list; null: too many, build again. */
   private changed: Set<number> | null = null;
   /** Per slot, the query that last went through it (so that a slot listed twice is checked once). */
@@ -239,13 +241,39 @@ export class WordIndex {
     for (let w = 0; w < words; w++) starts[w + 1]! += starts[w]!;
     const next = starts.slice(0, words);
     const slots = new Int32Array(starts[words]!);
-    const newestFirst = Int32Array.from(ids.keys()).sort((a, b) => times[b]! - times[a]!);
-    for (const slot of newestFirst) {
+    for (const slot of this.newestFirst()) {
       for (let k = this.starts[slot]!, end = this.ends[slot]!; k < end; k++) slots[next[pool[k]!]!++] = slot;
     }
     this.postingStarts = starts;
     this.postingSlots = slots;
     this.changed = new Set();
+  }
+
+  /**
+   * The slots, newest taken first: by the second (`postingSlackMs`), sorted natively as numbers
+   * (seconds and slot packed in one), several times faster than a sort calling back per comparison;
+   * to the millisecond with a comparison when the seconds span too much for that.
+   */
+  private newestFirst(): Int32Array {
+    const size = this.ids.length;
+    let newest = Number.NEGATIVE_INFINITY;
+    let oldest = Number.POSITIVE_INFINITY;
+    for (let slot = 0; slot < size; slot++) {
+      const second = Math.floor((this.times[slot] || 0) / 1000);
+      if (second > newest) newest = second;
+      if (second < oldest) oldest = second;
+    }
+    const slotSpan = 2 ** (32 - Math.clz32(size));
+    if (size > 0 && (newest - oldest + 1) * slotSpan < Number.MAX_SAFE_INTEGER) {
+      const keys = new Float64Array(size);
+      for (let slot = 0; slot < size; slot++)
+        keys[slot] = (newest - Math.floor((this.times[slot] || 0) / 1000)) * slotSpan + slot;
+      keys.sort();
+      this.postingSlackMs = 1000;
+      return Int32Array.from(keys, (key) => key % slotSpan);
+    }
+    this.postingSlackMs = 0;
+    return Int32Array.from(this.ids.keys()).sort((a, b) => this.times[b]! - this.times[a]!);
   }
 
   /** How many slots the postings list for these words (words added since the last build: none). */
@@ -391,7 +419,13 @@ export class WordIndex {
         if (slot >= size || seenBy[slot] === mark) continue;
         // The rest of this word's slots are older still: none of them can make it.
         const last = top.lastOfFull();
-        if (last && last.fields === atBest.fields && last.exact === atBest.exact && times[slot]! < last.time) break;
+        if (
+          last &&
+          last.fields === atBest.fields &&
+          last.exact === atBest.exact &&
+          times[slot]! + this.postingSlackMs < last.time
+        )
+          break;
         check(slot);
       }
     }
