@@ -234,7 +234,7 @@ export class WordIndex {
   private buildPostings(): void {
     const words = this.vocabulary.size;
     const starts = new Int32Array(words + 1);
-    const { pool, ids, times } = this;
+    const { pool, ids } = this;
     for (let slot = 0; slot < ids.length; slot++) {
       for (let k = this.starts[slot]!, end = this.ends[slot]!; k < end; k++) starts[pool[k]! + 1]! += 1;
     }
