@@ -2,10 +2,10 @@
 // place, things, visibility), its faces (`explore_faces`) and its search document (`search_items`),
 // written in bulk (`insertMany`: one by one through the event handling, 100 000 items take far
 // too long); places, things and people are made and named through explore's own repositories,
-// whose indexes are made first, and places and things summed up (count, cover) through them too.
-// People are summed up here: the repository's refresh matches the person's item ids (`$in`) against
-// every item of the user on the embedded store, minutes for 200 people at 100 000 items; a sample
-// of them is refreshed through the repository, which must find the same summaries. The documents
+// whose indexes are made first. Places, things and people are summed up (count, cover) here: the
+// repositories' refreshes read every member's document on the embedded store (a minute for places
+// and things at 200 000 items, growing faster than the library); a sample of each is refreshed
+// through the repository, which must find the same summaries. The documents
 // have the shapes the repositories write: they are built with explore's own functions (keys, face
 // ids, words), and bench-search checks a sample against what the search module writes.
 import { join } from 'node:path';
@@ -84,10 +84,14 @@ async function groupIds(indexes, make) {
 
 /**
  * Writes the documents `build(item)` makes of each item, into their collections (`build` answers
- * { collection name: a document or a list of them }), BATCH items at a time: one transaction per
- * collection and batch, and only a batch's documents in memory at once.
+ * { collection name: a document or a list of them }), BATCH items at a time in id order: one
+ * transaction per collection and batch, and only a batch's documents in memory at once.
  */
-async function insertBuilt(store, items, build) {
+async function insertBuilt(store, planItems, build) {
+  // In id order: the B-trees keyed by id (every collection's, the search documents' `userId, _id`, the
+  // faces' `userId, mediaItemId`) then grow at their end, where random ids would touch a page
+  // anywhere in them at each insert (past the store's page cache, the cost of an item doubled by 300 000).
+  const items = [...planItems].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   for (let from = 0; from < items.length; from += BATCH) {
     const docs = {};
     for (const item of items.slice(from, from + BATCH)) {
@@ -171,12 +175,60 @@ export async function seedExplore({ store, plan }) {
     `  explore: groups and documents written in ${secondsSince(started).toFixed(1)} s; summing up places, things and people…`,
   );
 
-  for (const id of placeIds.values()) await explore.refreshSummary('place', userId, id);
-  for (const id of thingIds.values()) await explore.refreshSummary('thing', userId, id);
+  await sumUpGroups(store.collection('explore_places'), plan, placeIds, (item) =>
+    item.place === null ? [] : [item.place],
+  );
+  await sumUpGroups(store.collection('explore_things'), plan, thingIds, (item) => item.things);
   const coverFaceKeys = await sumUpPeople(store.collection('explore_people'), plan, personIds);
+  const checking = performance.now();
+  await checkGroupSummaries(explore, 'place', plan, placeIds);
+  await checkGroupSummaries(explore, 'thing', plan, thingIds);
   await checkPeopleSummaries(people, plan, personIds);
-  log(`  explore: done in ${secondsSince(started).toFixed(1)} s`);
+  log(
+    `  explore: done in ${secondsSince(started).toFixed(1)} s (a sample of places, things and people checked in ${secondsSince(checking).toFixed(1)} s)`,
+  );
   return { placeIds, thingIds, personIds, coverFaceKeys };
+}
+
+/**
+ * Each place's or thing's count and cover as the repository's refresh makes them: its visible items,
+ * the newest one as the cover. (Through the repository, each count reads every member's document on
+ * the embedded store: about a minute at 200 000 items, growing faster than the library.)
+ */
+async function sumUpGroups(collection, plan, groupIds, groupsOf) {
+  const { userId } = plan;
+  const members = new Map();
+  for (const item of plan.items) {
+    if (!visible(item)) continue;
+    for (const g of groupsOf(item)) {
+      const m = members.get(g) ?? { count: 0, cover: null };
+      m.count += 1;
+      if (!m.cover || newestFirst(item, m.cover) < 0) m.cover = item;
+      members.set(g, m);
+    }
+  }
+  const now = new Date();
+  for (const [g, id] of groupIds) {
+    const m = members.get(g);
+    await collection.updateOne(
+      { _id: id, userId },
+      {
+        $set: { mediaItemsCount: m?.count ?? 0, coverMediaItemId: m?.cover?.id ?? null, updatedAt: now },
+        $inc: { revision: 1 },
+      },
+    );
+  }
+}
+
+/** Refreshes a sample of places or things through the repository: their summaries must stay the seeded ones. */
+async function checkGroupSummaries(explore, kind, plan, groupIds) {
+  const summary = ({ mediaItemsCount, coverMediaItemId }) => ({ mediaItemsCount, coverMediaItemId });
+  for (const [g, id] of [...groupIds].filter(([g]) => g % 40 === 20)) {
+    const seeded = summary(await explore.group(kind, plan.userId, id));
+    await explore.refreshSummary(kind, plan.userId, id);
+    if (!isDeepStrictEqual(summary(await explore.group(kind, plan.userId, id)), seeded))
+      throw new Error(`${kind} ${g}: the seeded count and cover are not the ones the repository makes`);
+  }
 }
 
 /**
