@@ -29,7 +29,16 @@ export interface TimelineGridProps {
   onBroken?(id: string): void;
 }
 
-export function TimelineGrid({ timeline, label, selection, order, hrefFor, onOpen, focusId, onBroken }: TimelineGridProps) {
+export function TimelineGrid({
+  timeline,
+  label,
+  selection,
+  order,
+  hrefFor,
+  onOpen,
+  focusId,
+  onBroken,
+}: TimelineGridProps) {
   const ref = useRef<HTMLDivElement>(null);
   const { layout, months, setWidth, setViewport } = timeline;
   /** What is on screen, px from the grid's top. */
@@ -37,6 +46,8 @@ export function TimelineGrid({ timeline, label, selection, order, hrefFor, onOpe
   /** The month at the top of the screen and how far into it: it stays there when the layout changes. */
   const anchor = useRef<{ month: string; offset: number } | null>(null);
   const gridTop = () => (ref.current ? ref.current.getBoundingClientRect().top + window.scrollY : 0);
+  /** The fixed top bar covers the top of the window: what is on screen starts below it. */
+  const inset = () => parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--topbar-h')) || 0;
   // The viewport lives in a ref (read on scroll); a move renders again.
   const [, rerender] = useReducer((n: number) => n + 1, 0);
 
@@ -55,14 +66,14 @@ export function TimelineGrid({ timeline, label, selection, order, hrefFor, onOpe
   const read = useCallback(() => {
     const el = ref.current;
     if (!el) return;
-    const top = -el.getBoundingClientRect().top;
-    const height = window.innerHeight;
+    const top = inset() - el.getBoundingClientRect().top;
+    const height = window.innerHeight - inset();
     const moved = Math.abs(view.current.top - top) >= 1 || view.current.height !== height;
     view.current = { top, height };
     const { layout: l, months: ms } = state.current;
     const i = sectionAt(l, Math.max(0, top));
     if (i >= 0 && ms[i]) anchor.current = { month: ms[i].month, offset: top - l.tops[i] };
-    setViewport(top, top + height);
+    setViewport(top, top + height, moved);
     if (moved) rerender();
   }, [setViewport, rerender]);
 
@@ -84,7 +95,7 @@ export function TimelineGrid({ timeline, label, selection, order, hrefFor, onOpe
 
   // The timeline scrolls through the window.
   useEffect(() => {
-    timeline.scroller.current = (y: number) => window.scrollTo({ top: Math.max(0, gridTop() + y - 8) });
+    timeline.scroller.current = (y: number) => window.scrollTo({ top: Math.max(0, gridTop() + y - inset() - 8) });
     return () => {
       timeline.scroller.current = null;
     };
@@ -96,11 +107,12 @@ export function TimelineGrid({ timeline, label, selection, order, hrefFor, onOpe
     if (!a || layout.total === 0) return;
     const i = months.findIndex((m) => m.month === a.month);
     if (i < 0) return;
-    const want = layout.tops[i] + Math.min(a.offset, layout.heights[i]);
-    if (Math.abs(want - view.current.top) >= 1) window.scrollTo({ top: Math.max(0, gridTop() + want) });
+    // Months arrived above it (a link to a month, before the buckets): it starts just below the top bar.
+    const offset = i > 0 ? Math.max(a.offset, -8) : a.offset;
+    const want = layout.tops[i] + Math.min(offset, layout.heights[i]);
+    if (Math.abs(want - view.current.top) >= 1) window.scrollTo({ top: Math.max(0, gridTop() + want - inset()) });
     read();
     // Only when the layout changes.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [layout]);
 
   // Back from the viewer: bring its last item into view and give it focus.
@@ -120,7 +132,7 @@ export function TimelineGrid({ timeline, label, selection, order, hrefFor, onOpe
     const find = () =>
       item ? ref.current?.querySelector<HTMLElement>(`[data-id="${item.id}"] .tile-link`) : undefined;
     if (y < view.current.top || y + row > view.current.top + view.current.height) {
-      window.scrollTo({ top: Math.max(0, gridTop() + y - window.innerHeight / 3) });
+      window.scrollTo({ top: Math.max(0, gridTop() + y - inset() - view.current.height / 3) });
     }
     const el = find();
     if (el) el.focus({ preventScroll: true });
@@ -235,7 +247,8 @@ export function TimelineGrid({ timeline, label, selection, order, hrefFor, onOpe
       className="grid timeline-grid"
       role="region"
       aria-label={label}
-      style={{ height: layout.total }}
+      // Room below the last month, so that a jump to any month can bring it to the top.
+      style={{ height: layout.total + Math.max(0, height - 8 - (layout.heights[layout.heights.length - 1] ?? height)) }}
       data-count={timeline.items.length}
       onKeyDown={onKeyDown}
     >

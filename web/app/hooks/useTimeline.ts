@@ -44,7 +44,7 @@ export interface Timeline extends MediaList {
   current: number;
   /** The grid reports its width and what of it is on screen (px from its top). */
   setWidth(width: number): void;
-  setViewport(top: number, bottom: number): void;
+  setViewport(top: number, bottom: number, moved: boolean): void;
   /** Scrolls to month `index` (the grid registers how: `scroller`). */
   jump(index: number): void;
   scroller: { current: ((y: number) => void) | null };
@@ -203,9 +203,10 @@ export function useTimeline({ initial, poll = true }: { initial: MediaItem[]; po
   }, [fetchChunk, drop, buckets]);
 
   const setViewport = useCallback(
-    (top: number, bottom: number) => {
+    (top: number, bottom: number, moved: boolean) => {
       viewport.current = [top, bottom];
-      setCurrent(Math.max(0, sectionAt(state.current.layout, top + 1)));
+      // The month a little below the top (a jump puts a month's top just below it).
+      if (moved) setCurrent(Math.max(0, sectionAt(state.current.layout, top + 24)));
       settle();
     },
     [settle],
@@ -215,7 +216,9 @@ export function useTimeline({ initial, poll = true }: { initial: MediaItem[]; po
 
   const jump = useCallback((i: number) => {
     const top = state.current.layout.tops[i];
-    if (top !== undefined) scroller.current?.(top);
+    if (top === undefined) return;
+    setCurrent(i);
+    scroller.current?.(top);
   }, []);
 
   // --- the list interface ---------------------------------------------------------------------
@@ -334,7 +337,8 @@ export function useTimeline({ initial, poll = true }: { initial: MediaItem[]; po
   /** The viewer stepped near the end of what is held: the next chunk after it. */
   const last = items[items.length - 1];
   const lastMonth = last ? index.get(itemMonth(last)) : undefined;
-  const lastIndex = last && lastMonth !== undefined ? (slots.current.get(months[lastMonth].month)?.indexOf(last) ?? -1) : -1;
+  const lastIndex =
+    last && lastMonth !== undefined ? (slots.current.get(months[lastMonth].month)?.indexOf(last) ?? -1) : -1;
   const complete =
     months.length === 0 ||
     (buckets !== null && lastMonth === months.length - 1 && lastIndex >= months[lastMonth].count - 1);

@@ -134,9 +134,11 @@ export function monthsOfPage(items: MediaItem[]): { months: TimelineBucket[]; sl
     if (list) list.push(item);
     else slots.set(m, [item]);
   }
-  const months = [...slots.keys()].sort((a, b) => (a < b ? 1 : -1)).map((month) => ({
-    month,
-    count: slots.get(month)?.length ?? 0,
-  }));
+  const months = [...slots.keys()]
+    .sort((a, b) => (a < b ? 1 : -1))
+    .map((month) => ({
+      month,
+      count: slots.get(month)?.length ?? 0,
+    }));
   return { months, slots };
 }
