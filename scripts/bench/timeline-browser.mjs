@@ -33,6 +33,7 @@ const median = (values) => {
  * In the page: `performance.now()` once the first FIRST thumbnails on screen (of `month`'s section
  * when given, which must then be at the top of the screen) are decoded; null until then.
  */
+/* global document, window, getComputedStyle */
 function thumbnailsShown({ month, first }) {
   const inset = parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--topbar-h')) || 0;
   const onScreen = (el) => {
