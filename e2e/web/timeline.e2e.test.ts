@@ -199,7 +199,14 @@ describe('the timeline scrubber (browser)', () => {
       );
       if (end) break;
     }
-    await eventually(async () => (await monthsOnScreen()).includes('2016-01'), true);
+    // At the end: the oldest month, its thumbnails shown.
+    await eventually(
+      () =>
+        page
+          .locator('.month-section[data-month="2016-01"] .tile img')
+          .evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).naturalWidth > 0).length),
+      2,
+    );
     expect(maxTiles).toBeLessThanOrEqual(40);
     expect(maxHeld).toBeLessThan(120);
     // The newest items left the page (DOM and memory) far behind.

@@ -88,7 +88,15 @@ export function MediaBrowser({
   const [busy, setBusy] = useState(false);
 
   // Memories change as uploads finish processing (their real dates are known then): fetch again when more items are ready.
-  const readyCount = useMemo(() => list.items.filter((i) => i.status === 'READY').length, [list.items]);
+  // (The timeline loads and drops items as it scrolls: there, the library's count less the items processing.)
+  const readyCount = useMemo(
+    () =>
+      timeline
+        ? timeline.months.reduce((n, m) => n + m.count, 0) -
+          list.items.filter((i) => i.status === 'PROCESSING' || i.status === 'UNSPECIFIED').length
+        : list.items.filter((i) => i.status === 'READY').length,
+    [list.items, timeline],
+  );
   const [memories, setMemories] = useMemories(withMemories, readyCount);
 
   useUploadCreated((id) => {

@@ -50,7 +50,16 @@ export interface Timeline extends MediaList {
   scroller: { current: ((y: number) => void) | null };
 }
 
-export function useTimeline({ initial, poll = true }: { initial: MediaItem[]; poll?: boolean }): Timeline {
+export function useTimeline({
+  initial,
+  at = null,
+  poll = true,
+}: {
+  initial: MediaItem[];
+  /** The month a link (or a reload) asked for: the timeline goes there once the months are known. */
+  at?: string | null;
+  poll?: boolean;
+}): Timeline {
   const seeded = useMemo(() => monthsOfPage(initial), [initial]);
   const slots = useRef<Map<string, Slots>>(null as unknown as Map<string, Slots>);
   if (slots.current === null) slots.current = new Map(seeded.slots);
@@ -187,7 +196,7 @@ export function useTimeline({ initial, poll = true }: { initial: MediaItem[]; po
       const [from, to] = itemsInRange(l, i, ms[i].count, keepTop, keepBottom);
       const lo = Math.floor(from / CHUNK) * CHUNK;
       const hi = Math.ceil(to / CHUNK) * CHUNK;
-      if (hi <= lo) {
+      if (to <= from) {
         drop(month);
         dropped = true;
         continue;
@@ -220,6 +229,15 @@ export function useTimeline({ initial, poll = true }: { initial: MediaItem[]; po
     setCurrent(i);
     scroller.current?.(top);
   }, []);
+
+  // A link to a month: there (or to the nearest older month) once the months are known and laid out.
+  const arrived = useRef(false);
+  useEffect(() => {
+    if (arrived.current || !at || buckets === null || layout.total === 0) return;
+    arrived.current = true;
+    const i = months.findIndex((m) => m.month <= at);
+    if (i >= 0) jump(i);
+  }, [at, buckets, layout, months, jump]);
 
   // --- the list interface ---------------------------------------------------------------------
   const items = useMemo(() => {

@@ -38,10 +38,10 @@ export function shouldRevalidate(args: ShouldRevalidateFunctionArgs): boolean {
 }
 
 export default function Photos() {
-  const { items, focus } = useLoaderData<typeof loader>();
+  const { items, focus, at } = useLoaderData<typeof loader>();
   const uploads = useUploads();
   const navigate = useNavigate();
-  const timeline = useTimeline({ initial: items });
+  const timeline = useTimeline({ initial: items, at });
   const { months, jump } = timeline;
   const onJump = useCallback(
     (month: string) => {
