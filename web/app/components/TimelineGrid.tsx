@@ -8,6 +8,7 @@
 import { useCallback, useEffect, useLayoutEffect, useReducer, useRef } from 'react';
 import type { KeyboardEvent, ReactNode } from 'react';
 import type { Timeline } from '~/hooks/useTimeline';
+import { dayKey, dayLabel } from '~/lib/format';
 import { monthLabel } from '~/lib/timeline';
 import { HEADER_HEIGHT, itemsInRange, sectionAt, sectionsInRange } from '~/lib/timeline-sections';
 import type { GridSelection } from './MediaGrid';
@@ -203,6 +204,16 @@ export function TimelineGrid({
       const x = (k % cols) * row;
       const y = HEADER_HEIGHT + Math.floor(k / cols) * row;
       const item = timeline.slot(month, k);
+      // The first item of each day held carries the day's name (the layout stays count-based: no day rows).
+      const day = item ? dayKey(new Date(item.creationTime)) : null;
+      const prev = k > 0 ? timeline.slot(month, k - 1) : undefined;
+      if (item && day && (!prev || dayKey(new Date(prev.creationTime)) !== day)) {
+        cells.push(
+          <h3 key={`d-${item.id}`} className="day-chip" style={{ left: x + 6, top: y + cell - 30 }}>
+            {dayLabel(day)}
+          </h3>,
+        );
+      }
       cells.push(
         item ? (
           <Thumbnail
