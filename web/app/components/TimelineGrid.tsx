@@ -209,7 +209,11 @@ export function TimelineGrid({
       const prev = k > 0 ? timeline.slot(month, k - 1) : undefined;
       if (item && day && (!prev || dayKey(new Date(prev.creationTime)) !== day)) {
         cells.push(
-          <h3 key={`d-${item.id}`} className="day-chip" style={{ left: x + 6, top: y + cell - 30 }}>
+          <h3
+            key={`d-${item.id}`}
+            className="day-chip"
+            style={{ left: x + 6, top: y + cell - 30, maxWidth: Math.max(40, cell - 12) }}
+          >
             {dayLabel(day)}
           </h3>,
         );

@@ -227,7 +227,8 @@ export function useTimeline({
     const top = state.current.layout.tops[i];
     if (top === undefined) return;
     setCurrent(i);
-    scroller.current?.(top);
+    // The newest month: the top of the page (its heading and the memories too).
+    scroller.current?.(i === 0 ? -Infinity : top);
   }, []);
 
   // A link to a month: there (or to the nearest older month) once the months are known and laid out.
@@ -287,9 +288,11 @@ export function useTimeline({
           const f = item && byId.get(item.id);
           if (!f || f === item) return;
           changed = true;
-          if (itemMonth(f) === month) held[k] = f;
+          const processed = item.status === 'PROCESSING' || item.status === 'UNSPECIFIED';
+          // An edit keeps its place until the timeline is loaded again (the viewer stays on it), as lists do.
+          if (itemMonth(f) === month || !processed) held[k] = f;
           else {
-            // Its date changed month (processing read the file's date, or an edit): both are fetched again.
+            // Processing read the file's own date, in another month: both are fetched again.
             drop(month);
             drop(itemMonth(f));
             moved = true;
