@@ -43,7 +43,14 @@ const shownImages = (page: Page) =>
     const inset = parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--topbar-h')) || 0;
     return [...document.querySelectorAll<HTMLImageElement>('.grid .tile img')].filter((img) => {
       const r = img.getBoundingClientRect();
-      return r.bottom > inset && r.top < window.innerHeight && img.complete && img.naturalWidth > 0;
+      // Decoded, and drawn (a thumbnail fades in once the page has seen it load).
+      return (
+        r.bottom > inset &&
+        r.top < window.innerHeight &&
+        img.complete &&
+        img.naturalWidth > 0 &&
+        Number(getComputedStyle(img).opacity) > 0
+      );
     }).length;
   });
 

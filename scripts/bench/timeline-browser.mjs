@@ -55,7 +55,8 @@ function thumbnailsShown({ month, first }) {
   const wanted = cells.slice(0, first);
   for (const cell of wanted) {
     const img = cell.querySelector('img');
-    if (!img || !img.complete || img.naturalWidth === 0) return null;
+    // Decoded and drawn (not still transparent, as a thumbnail is until the page has seen it load).
+    if (!img || !img.complete || img.naturalWidth === 0 || Number(getComputedStyle(img).opacity) === 0) return null;
   }
   return performance.now();
 }

@@ -33,6 +33,12 @@ describe('the timeline sections', () => {
     expect(l.total).toBe(l.tops[1] + HEADER_HEIGHT + row - GAP + SECTION_GAP);
   });
 
+  it('lays out nothing before the width is known (the server renders no tile)', () => {
+    const l = layoutSections([{ month: '2024-06', count: 10 }], 0);
+    expect(l.total).toBe(0);
+    expect(sectionsInRange(l, 0, 900)).toEqual([0, -1]);
+  });
+
   it('keeps a million items within what a browser can lay out, with more columns', () => {
     const months = Array.from({ length: 250 }, (_, i) => ({ month: `${2000 + Math.floor(i / 12)}-01`, count: 4000 }));
     const l = layoutSections(months, 1000);

@@ -61,12 +61,13 @@ export function targetCellFor(width: number): number {
   return 180;
 }
 
+/** Nothing is laid out before the grid's width is known (on the server): no tile of a wrong size is sent. */
 export function layoutSections(months: TimelineBucket[], width: number): SectionLayout {
   let geometry = geometryFor(width, targetCellFor(width));
+  if (width <= 0) return { geometry, tops: months.map(() => 0), heights: months.map(() => 0), total: 0 };
   const sum = (g: Geometry) => months.reduce((s, m) => s + sectionHeight(m.count, g), 0);
   // More columns until the whole library fits a browser's tallest box.
-  while (width > 0 && sum(geometry) > MAX_HEIGHT && geometry.cell > 24)
-    geometry = geometryFor(width, 0, geometry.cols + 1);
+  while (sum(geometry) > MAX_HEIGHT && geometry.cell > 24) geometry = geometryFor(width, 0, geometry.cols + 1);
   const tops: number[] = [];
   const heights: number[] = [];
   let y = 0;
@@ -111,7 +112,7 @@ export function itemsInRange(
 
 /** Months overlapping `[top, bottom]`: `[first, last]` (empty when last < first). */
 export function sectionsInRange(layout: SectionLayout, top: number, bottom: number): [number, number] {
-  if (layout.tops.length === 0 || bottom < 0 || top > layout.total) return [0, -1];
+  if (layout.total === 0 || bottom < 0 || top > layout.total) return [0, -1];
   return [Math.max(0, sectionAt(layout, top)), sectionAt(layout, bottom)];
 }
 
