@@ -81,6 +81,14 @@ export function useTimeline({
   const state = useRef({ months, layout, index });
   state.current = { months, layout, index };
 
+  // The page's requests end with it (a late 401 after logging out must not send the next page to the login).
+  const life = useRef<AbortController | null>(null);
+  useEffect(() => {
+    const controller = new AbortController();
+    life.current = controller;
+    return () => controller.abort();
+  }, []);
+
   const drop = useCallback((month: string) => {
     slots.current.delete(month);
     generation.current.set(month, (generation.current.get(month) ?? 0) + 1);
@@ -89,7 +97,7 @@ export function useTimeline({
   // --- the buckets ---------------------------------------------------------------------------
   const bucketsTimer = useRef<ReturnType<typeof setTimeout>>();
   const loadBuckets = useCallback(() => {
-    getJson<{ buckets: TimelineBucket[] }>('/api/timeline')
+    getJson<{ buckets: TimelineBucket[] }>('/api/timeline', life.current?.signal)
       .then(({ buckets: fresh }) => {
         setBuckets((old) => {
           // A month whose count changed is fetched again (its items moved).
@@ -132,7 +140,10 @@ export function useTimeline({
     flying.current.add(key);
     setInFlight(flying.current.size);
     const gen = generation.current.get(month) ?? 0;
-    getJson<{ items: MediaItem[] }>(`/api/items?view=library&at=${month}&page=${chunk + 1}&limit=${CHUNK}`)
+    getJson<{ items: MediaItem[] }>(
+      `/api/items?view=library&at=${month}&page=${chunk + 1}&limit=${CHUNK}`,
+      life.current?.signal,
+    )
       .then(({ items }) => {
         setError(null);
         if ((generation.current.get(month) ?? 0) !== gen) return;
