@@ -11,8 +11,8 @@
 // The first --indexed items (default 1000) also go through the module's own handling of a worker's
 // result, on a store of their own (the media service's and the people's answers faked from the
 // plan): that times indexing, and checks that the seeder writes the documents the module writes.
-// The repository reads every user's items into memory when it opens: the first query waits for it
-// and is timed on its own, as what a start costs; the timed rounds come after a warm-up round.
+// The repository reads a user's items into memory (a page at a time) at their first query after a
+// start: that query waits for it and is timed on its own; the timed rounds come after a warm-up round.
 //
 // Options: --items N (default 100000), --indexed N (default 1000), --rounds N passes over the query mix (default 3).
 import { randomUUID } from 'node:crypto';

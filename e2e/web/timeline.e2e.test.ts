@@ -1,12 +1,16 @@
 /**
- * The timeline scrubber in a real browser against the whole of Trove: the library's months down the
- * side; hovering names the month, a click jumps to it (the first tiles are that month's, the URL
- * says `?at=`, a reload keeps it), and the keyboard moves it like a slider.
+ * The timeline scrubber and the virtual timeline of the Photos page in a real browser against the
+ * whole of Trove: the library's months down the side; hovering names the month, a click jumps to it
+ * (that month's tiles at the top of the screen, the URL says `?at=`, a reload keeps it), the keyboard
+ * moves it like a slider. With years of items: the first tiles show before the months are known,
+ * scrolling up after a jump loads the newer items without moving what is on screen, the scrubber
+ * follows the scroll, and the items far away leave the page (the DOM stays bounded).
  */
 import { jpegAt } from '@trove/kit/testing/media';
+import type { Page, Route } from 'playwright-core';
 import { answer, offContract, uploadReady } from '../support/api';
-import type { Api } from '../support/api';
-import { eventually, shot, shots, tiles, webAppForSuite } from './fixtures';
+import type { Api, MediaItem } from '../support/api';
+import { eventually, shot, shots, webAppForSuite } from './fixtures';
 
 const web = webAppForSuite();
 
@@ -21,6 +25,35 @@ const setDate = async (api: Api, id: string, creationTime: string) =>
     await answer(api.PUT('/v1/mediaItems/{id}', { params: { path: { id } }, body: offContract({ creationTime }) })),
   ).toMatchObject({ status: 204 });
 
+/** The ids of the tiles on screen (below the top bar), top to bottom. */
+const onScreen = (page: Page) =>
+  page.evaluate(() => {
+    const inset = parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--topbar-h')) || 0;
+    return [...document.querySelectorAll('.grid .tile')]
+      .filter((e) => {
+        const r = e.getBoundingClientRect();
+        return r.top >= inset - 1 && r.top < window.innerHeight;
+      })
+      .map((e) => e.getAttribute('data-id'));
+  });
+
+/** The tiles on screen whose thumbnails are decoded and painted. */
+const shownImages = (page: Page) =>
+  page.evaluate(() => {
+    const inset = parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--topbar-h')) || 0;
+    return [...document.querySelectorAll<HTMLImageElement>('.grid .tile img')].filter((img) => {
+      const r = img.getBoundingClientRect();
+      // Decoded, and drawn (a thumbnail fades in once the page has seen it load).
+      return (
+        r.bottom > inset &&
+        r.top < window.innerHeight &&
+        img.complete &&
+        img.naturalWidth > 0 &&
+        Number(getComputedStyle(img).opacity) > 0
+      );
+    }).length;
+  });
+
 describe('the timeline scrubber (browser)', () => {
   it('shows the months, names the one under the pointer, jumps to a clicked month and moves by keyboard', async () => {
     const { page, user, items } = await web().session({ upload: ['jpeg', 'png'] });
@@ -31,7 +64,7 @@ describe('the timeline scrubber (browser)', () => {
     await setDate(user.api, jpeg.id, '2019-06-20T12:00:00Z');
 
     await page.goto(`${web().origin}/`);
-    const order = () => tiles(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-id')));
+    const order = () => onScreen(page);
     await eventually(order, listing(png.id, sept.id, jpeg.id));
     const at = async () => new URL(page.url()).searchParams.get('at');
     const slider = page.getByRole('slider', { name: 'Timeline' });
@@ -39,6 +72,8 @@ describe('the timeline scrubber (browser)', () => {
     const months = () =>
       page.locator('.timeline-month').evaluateAll((els) => els.map((e) => e.getAttribute('data-month')));
     expect(await months()).toEqual(['2023-02', '2021-09', '2019-06']);
+    // Each month is a section with its heading.
+    expect(await page.getByRole('heading', { level: 2, name: 'September 2021' }).count()).toBe(1);
 
     // Hovering names the month under the pointer.
     const september = page.locator('.timeline-month[data-month="2021-09"]');
@@ -46,7 +81,7 @@ describe('the timeline scrubber (browser)', () => {
     await eventually(() => page.locator('.timeline-label:visible').textContent(), 'September 2021');
     await shot(page, 'timeline-hover');
 
-    // A click jumps there: the list starts with that month's item.
+    // A click jumps there: the screen starts with that month's item.
     await september.click({ force: true });
     await eventually(at, '2021-09');
     await eventually(order, listing(sept.id, jpeg.id));
@@ -56,6 +91,7 @@ describe('the timeline scrubber (browser)', () => {
     // A reload keeps the position.
     await page.reload();
     await eventually(order, listing(sept.id, jpeg.id));
+    await eventually(() => slider.getAttribute('aria-valuetext'), 'September 2021');
 
     // The keyboard: one month older, then back to the newest.
     await slider.focus();
@@ -68,4 +104,125 @@ describe('the timeline scrubber (browser)', () => {
     await eventually(order, listing(png.id, sept.id, jpeg.id));
     await shots(page, 'timeline');
   });
+
+  it('over years of items: paints before the months are known, loads upwards after a jump, follows the scroll and unloads far away', async () => {
+    const { page, user } = await web().session();
+    // Two items a month over ten years, 2016 to 2025.
+    const months = Array.from({ length: 120 }, (_, i) => {
+      const d = new Date(Date.UTC(2025, 11 - i, 15));
+      return d.toISOString().slice(0, 7);
+    });
+    const byMonth = new Map<string, MediaItem[]>();
+    const work = months.flatMap((month, m) => [0, 1].map((k) => ({ month, day: 10 + k * 5, n: m * 2 + k })));
+    const queue = [...work];
+    await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        for (let w = queue.shift(); w; w = queue.shift()) {
+          const item = await uploadReady(
+            user.api,
+            await jpegAt(-70 + w.n * 0.5, 20 + w.n * 0.25),
+            `p${w.n}.jpg`,
+            180_000,
+          );
+          await setDate(user.api, item.id, `${w.month}-${w.day}T12:00:00Z`);
+          byMonth.set(w.month, [...(byMonth.get(w.month) ?? []), item]);
+        }
+      }),
+    );
+    const monthOf = new Map([...byMonth].flatMap(([month, items]) => items.map((i) => [i.id, month] as const)));
+    const monthsOnScreen = async () => [...new Set((await onScreen(page)).map((id) => monthOf.get(id ?? '')))];
+
+    // The months are held back: the first tiles are painted all the same.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    let asked = false;
+    await page.route('**/api/timeline', async (route: Route) => {
+      asked = true;
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${web().origin}/`);
+    await eventually(
+      () => shownImages(page),
+      (n) => n >= 4,
+    );
+    expect(await monthsOnScreen()).toContain('2025-12');
+    expect(asked).toBe(true);
+    expect(await page.getByRole('slider', { name: 'Timeline' }).count()).toBe(0);
+    release();
+    const slider = page.getByRole('slider', { name: 'Timeline' });
+    await eventually(() => slider.count(), 1);
+    // The page is as tall as the whole library.
+    expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeGreaterThan(120 * 150);
+
+    // A jump through the scrubber to March 2018: its tiles are at the top of the screen.
+    await page.locator('.timeline-month[data-month="2018-03"]').click({ force: true });
+    await eventually(() => slider.getAttribute('aria-valuetext'), 'March 2018');
+    await eventually(async () => (await monthsOnScreen())[0], '2018-03');
+    await eventually(
+      () => shownImages(page),
+      (n) => n >= 2,
+    );
+    await shot(page, 'timeline-years-jumped');
+
+    // Scrolling up loads the newer months; what is on screen does not move as they arrive.
+    const headingTop = () =>
+      page.evaluate(() => document.getElementById('month-2018-03')?.getBoundingClientRect().top ?? null);
+    await page.mouse.move(400, 400);
+    await page.mouse.wheel(0, -700);
+    await eventually(async () => (await monthsOnScreen()).includes('2018-05'), true);
+    const before = await headingTop();
+    await eventually(
+      () => shownImages(page),
+      (n) => n >= 4,
+    );
+    expect(await headingTop()).toBe(before);
+    // The scrubber follows: the month at the top of the screen is a newer one.
+    await eventually(
+      () => slider.getAttribute('aria-valuetext'),
+      (v) => v === 'May 2018' || v === 'June 2018' || v === 'April 2018',
+    );
+    await shot(page, 'timeline-years-scrolled-up');
+
+    // Through the whole library, a screen at a time: the page never holds more than a few screens of it.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    let maxTiles = 0;
+    let maxHeld = 0;
+    for (let step = 0; step < 400; step++) {
+      const { tiles, held, end } = await page.evaluate(() => {
+        window.scrollBy(0, window.innerHeight);
+        const grid = document.querySelector('.grid');
+        return {
+          tiles: document.querySelectorAll('.grid .tile, .grid .tile-placeholder').length,
+          held: Number(grid?.getAttribute('data-count')),
+          end: window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2,
+        };
+      });
+      maxTiles = Math.max(maxTiles, tiles);
+      maxHeld = Math.max(maxHeld, held);
+      await eventually(
+        () => shownImages(page),
+        (n) => n >= 1,
+      );
+      if (end) break;
+    }
+    // At the end: the oldest month, its thumbnails shown.
+    await eventually(
+      () =>
+        page
+          .locator('.month-section[data-month="2016-01"] .tile img')
+          .evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).naturalWidth > 0).length),
+      2,
+    );
+    expect(maxTiles).toBeLessThanOrEqual(40);
+    expect(maxHeld).toBeLessThan(120);
+    // The newest items left the page (DOM and memory) far behind.
+    const newest = byMonth.get('2025-12') ?? [];
+    expect(await page.locator(`.grid .tile[data-id="${newest[0].id}"]`).count()).toBe(0);
+    await eventually(
+      async () => Number(await page.locator('.grid').getAttribute('data-count')),
+      (n) => n < 120,
+    );
+    await shot(page, 'timeline-years-end');
+  }, 600_000);
 });

@@ -11,6 +11,7 @@ import type { WebContext } from '../app/lib/context.server';
 import * as login from '../app/routes/login';
 import * as logout from '../app/routes/logout';
 import * as items from '../app/routes/api.items';
+import * as timeline from '../app/routes/api.timeline';
 import * as upload from '../app/routes/api.upload';
 import * as albumsApi from '../app/routes/api.albums';
 import * as trash from '../app/routes/_app.trash';
@@ -179,6 +180,40 @@ describe('/api/items', () => {
   it('answers 401 (not a redirect) to the browser’s fetch without a session', async () => {
     const res = await settle(items.loader(args(new Request('http://web/api/items?view=library'))));
     expect(res.status).toBe(401);
+  });
+
+  it('pages a month of the timeline in chunks (`at`, `page`, `limit`), and refuses a limit the API would not take', async () => {
+    gw.on('GET /v1/mediaItems', { status: 200, body: [] });
+    const res = await settle(
+      items.loader(
+        args(await requestWith(ctx, 'http://web/api/items?view=library&at=2019-06&page=3&limit=50', session())),
+      ),
+    );
+    expect(res.status).toBe(200);
+    const sent = new URL(gw.requests[0].path, 'http://gw');
+    expect(Object.fromEntries(sent.searchParams)).toEqual({
+      page: '3',
+      limit: '50',
+      takenBefore: '2019-06-30T23:59:59.999Z',
+    });
+    for (const bad of ['0', '101', 'x', '2.5']) {
+      const refused = await settle(
+        items.loader(args(await requestWith(ctx, `http://web/api/items?view=library&limit=${bad}`, session()))),
+      );
+      expect(refused.status).toBe(400);
+    }
+    expect(gw.requests).toHaveLength(1);
+  });
+});
+
+describe('/api/timeline', () => {
+  it('answers the library’s months from the API, and 401 without a session', async () => {
+    gw.on('GET /v1/timeline/buckets', { status: 200, body: { buckets: [{ month: '2024-06', count: 3 }] } });
+    const res = await settle(timeline.loader(args(await requestWith(ctx, 'http://web/api/timeline', session()))));
+    expect(await res.json()).toEqual({ buckets: [{ month: '2024-06', count: 3 }] });
+    expect(res.headers.get('Cache-Control')).toBe('no-store');
+    const anonymous = await settle(timeline.loader(args(new Request('http://web/api/timeline'))));
+    expect(anonymous.status).toBe(401);
   });
 
   it.each([

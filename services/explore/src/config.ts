@@ -27,4 +27,13 @@ export const exploreSpec = {
     min: 0,
     max: 1_000_000,
   }),
+  /**
+   * Search items held in memory, all users together (each user's are read at their first search); past
+   * it the least recently searched users' are dropped, and read again at their next search.
+   */
+  searchMaxItemsInMemory: int('TROVE_SEARCH_MAX_ITEMS_IN_MEMORY', {
+    default: 2_000_000,
+    min: 1000,
+    max: 100_000_000,
+  }),
 };

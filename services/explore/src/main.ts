@@ -24,6 +24,19 @@ void runService({
       delayMs: config.peopleRegroupDelaySeconds * 1000,
       maxFaces: config.peopleRegroupMaxFaces,
     };
-    await serveWiring(await wire({ bus, store: await docStore(), log, grouping, settle }));
+    await serveWiring(
+      await wire({
+        bus,
+        store: await docStore(),
+        log,
+        grouping,
+        settle,
+        search: {
+          maxItemsInMemory: config.searchMaxItemsInMemory,
+          // A first search after a start waits for the user's items while its request may: then "try again".
+          maxWaitMs: Math.max(100, config.rpcTimeoutMs - 1000),
+        },
+      }),
+    );
   },
 });

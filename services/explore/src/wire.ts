@@ -10,6 +10,7 @@ import { PlacesThingsRepository } from './places-things/repository';
 import { PlacesThingsService } from './places-things/service';
 import { mediaOverBus } from './ports/media';
 import { SearchRepository } from './search/repository';
+import type { SearchRepositoryOptions } from './search/repository';
 import { SearchService } from './search/service';
 
 /** The explore service's domains, as handlers.ts and events.ts reach them. */
@@ -33,11 +34,12 @@ export async function wire({
   log,
   grouping,
   settle = DEFAULT_SETTLE,
-}: WireDeps & { grouping: GroupingRules; settle?: SettleRules }): Promise<Explore> {
+  search: searchOptions = {},
+}: WireDeps & { grouping: GroupingRules; settle?: SettleRules; search?: SearchRepositoryOptions }): Promise<Explore> {
   const media = mediaOverBus(bus);
   const placesThings = new PlacesThingsService(await PlacesThingsRepository.open(store), media);
   const people = new PeopleService(await PeopleRepository.open(store), media, grouping);
-  const search = new SearchService(await SearchRepository.open(store), media, people);
+  const search = new SearchService(await SearchRepository.open(store, searchOptions), media, people);
   // Names in items change when people are named, merged, regrouped or found in a new photo: search re-reads them.
   people.onNamesChanged((userId, mediaItemIds) => search.peopleChanged(userId, mediaItemIds));
   // People split by the incremental assignment merge once a user's new faces have settled.

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
 import type { ReactNode } from 'react';
 import type { MediaItem, MediaView } from '~/api/types';
 import { useMediaList } from '~/hooks/useMediaList';
+import type { Timeline } from '~/hooks/useTimeline';
 import { postJson } from '~/lib/fetch-json.client';
 import { doneMessage, leavesView, patchFor } from '~/lib/item-effects';
 import type { BulkIntent } from '~/lib/item-effects';
@@ -13,6 +14,7 @@ import { AlbumPicker } from './AlbumPicker';
 import { MediaGrid } from './MediaGrid';
 import { MemoriesStrip, useMemories } from './Memories';
 import { SelectionBar } from './SelectionBar';
+import { TimelineGrid } from './TimelineGrid';
 import type { BulkAction } from './SelectionBar';
 import { IconButton, TextButton } from './ui/Button';
 import { FormError } from './ui/FormError';
@@ -22,6 +24,8 @@ import { useUploadCreated } from './Uploads';
 import { Viewer } from './Viewer';
 import type { ViewerActions } from './Viewer';
 import './MediaBrowser.css';
+
+const NONE: MediaItem[] = [];
 
 export interface MediaBrowserProps {
   view: MediaView;
@@ -40,6 +44,11 @@ export interface MediaBrowserProps {
   onAlbumChanged?(): void;
   /** Items created by uploads show up here (the library). */
   showUploads?: boolean;
+  /**
+   * The Photos page: the whole library as a virtual timeline (useTimeline) instead of a list paged
+   * from the top; it holds only the part near the screen, so a selection outlives its items' unloading.
+   */
+  timeline?: Timeline;
 }
 
 /**
@@ -56,10 +65,17 @@ export function MediaBrowser({
   bulk = [],
   onAlbumChanged,
   showUploads = false,
+  timeline,
 }: MediaBrowserProps) {
   const readOnly = view.kind === 'shared';
   const order = view.kind === 'album' || view.kind === 'shared' ? 'as-given' : 'newest';
-  const list = useMediaList({ viewQuery: viewQuery(view), initial, order, poll: !readOnly });
+  const paged = useMediaList({
+    viewQuery: viewQuery(view),
+    initial: timeline ? NONE : initial,
+    order,
+    poll: !readOnly && !timeline,
+  });
+  const list = timeline ?? paged;
   const [selection, dispatch] = useReducer(selectionReducer, emptySelection);
   const [params, setParams] = useSearchParams();
   const location = useLocation();
@@ -72,16 +88,26 @@ export function MediaBrowser({
   const [busy, setBusy] = useState(false);
 
   // Memories change as uploads finish processing (their real dates are known then): fetch again when more items are ready.
-  const readyCount = useMemo(() => list.items.filter((i) => i.status === 'READY').length, [list.items]);
+  // (The timeline loads and drops items as it scrolls: there, the library's count less the items processing.)
+  const readyCount = useMemo(
+    () =>
+      timeline
+        ? timeline.months.reduce((n, m) => n + m.count, 0) -
+          list.items.filter((i) => i.status === 'PROCESSING' || i.status === 'UNSPECIFIED').length
+        : list.items.filter((i) => i.status === 'READY').length,
+    [list.items, timeline],
+  );
   const [memories, setMemories] = useMemories(withMemories, readyCount);
 
   useUploadCreated((id) => {
     if (showUploads) list.addById([id]);
   });
 
-  // Items that left the list leave the selection.
+  // Items that left the list leave the selection (the timeline unloads items far away: they stay selected).
   const present = useMemo(() => new Set(list.items.map((i) => i.id)), [list.items]);
-  useEffect(() => dispatch({ type: 'retain', ids: present }), [present]);
+  useEffect(() => {
+    if (!timeline) dispatch({ type: 'retain', ids: present });
+  }, [present, timeline]);
 
   // --- the viewer ---------------------------------------------------------------------------
   const itemId = params.get('item');
@@ -232,9 +258,10 @@ export function MediaBrowser({
       };
 
   const selectedIds = useMemo(
-    () => list.items.filter((i) => selection.ids.has(i.id)).map((i) => i.id),
-    [list.items, selection.ids],
+    () => (timeline ? [...selection.ids] : list.items.filter((i) => selection.ids.has(i.id)).map((i) => i.id)),
+    [list.items, selection.ids, timeline],
   );
+  const idOrder = useMemo(() => list.items.map((i) => i.id), [list.items]);
   const onBulk = (action: BulkAction) => {
     if (action === 'addToAlbum') setPicker(selectedIds);
     else if (action === 'setCover') void setCover(selectedIds[0]).then(() => dispatch({ type: 'clear' }));
@@ -285,6 +312,17 @@ export function MediaBrowser({
 
       {list.items.length === 0 && list.complete ? (
         empty
+      ) : timeline ? (
+        <TimelineGrid
+          timeline={timeline}
+          label={label}
+          selection={bulk.length > 0 ? { ids: selection.ids, dispatch } : undefined}
+          order={idOrder}
+          hrefFor={hrefFor}
+          onOpen={onOpen}
+          focusId={itemId ? null : focusId}
+          onBroken={list.refreshBroken}
+        />
       ) : (
         <MediaGrid
           items={list.items}
@@ -298,7 +336,7 @@ export function MediaBrowser({
           onBroken={readOnly ? undefined : list.refreshBroken}
         />
       )}
-      {list.loading ? (
+      {list.loading && !timeline ? (
         <p className="loading-more" role="status">
           <Spinner /> Loading more…
         </p>

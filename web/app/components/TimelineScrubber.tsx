@@ -1,7 +1,8 @@
 /**
- * The library's years and months down the side, each month as tall as its share of the items
- * (GET /v1/timeline/buckets). Hovering shows the month; a click, a drag or the keyboard (a
- * vertical slider: arrows a month, Page Up/Down a year, Home/End) jumps there.
+ * The library's years and months down the side, each month as tall as its share of the timeline
+ * (its section's height, else its count: GET /v1/timeline/buckets), with the part on screen marked.
+ * Hovering shows the month; a click, a drag or the keyboard (a vertical slider: arrows a month,
+ * Page Up/Down a year, Home/End) jumps there.
  */
 import { useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent, PointerEvent } from 'react';
@@ -12,13 +13,21 @@ import './TimelineScrubber.css';
 interface Props {
   /** Newest month first. */
   buckets: TimelineBucket[];
-  /** The month the list starts at (null: the newest). */
-  at: string | null;
+  /** The index of the month on screen. */
+  current: number;
+  /** Each month's top and height in the timeline (px), when laid out. */
+  sections?: { tops: number[]; heights: number[]; total: number };
   onJump: (month: string) => void;
 }
 
 /** Where each month starts and ends down the bar, as fractions of its height. */
-function layout(buckets: TimelineBucket[]): Array<{ from: number; to: number }> {
+function layout(buckets: TimelineBucket[], sections?: Props['sections']): Array<{ from: number; to: number }> {
+  if (sections && sections.total > 0 && sections.tops.length === buckets.length) {
+    return buckets.map((_, i) => ({
+      from: sections.tops[i] / sections.total,
+      to: (sections.tops[i] + sections.heights[i]) / sections.total,
+    }));
+  }
   const total = buckets.reduce((sum, b) => sum + b.count, 0) || 1;
   let seen = 0;
   return buckets.map((b) => {
@@ -28,13 +37,10 @@ function layout(buckets: TimelineBucket[]): Array<{ from: number; to: number }> 
   });
 }
 
-export function TimelineScrubber({ buckets, at, onJump }: Props) {
+export function TimelineScrubber({ buckets, current: at, sections, onJump }: Props) {
   const bar = useRef<HTMLDivElement>(null);
-  const spans = useMemo(() => layout(buckets), [buckets]);
-  const current = Math.max(
-    0,
-    buckets.findIndex((b) => b.month === at),
-  );
+  const spans = useMemo(() => layout(buckets, sections), [buckets, sections]);
+  const current = Math.min(Math.max(0, at), Math.max(0, buckets.length - 1));
   /** The month under the pointer (hover or drag), shown as a label beside it. */
   const [hover, setHover] = useState<number | null>(null);
   const [dragging, setDragging] = useState(false);
@@ -50,7 +56,7 @@ export function TimelineScrubber({ buckets, at, onJump }: Props) {
   };
   const jumpTo = (i: number) => {
     const index = Math.min(Math.max(i, 0), buckets.length - 1);
-    if (buckets[index].month !== at) onJump(buckets[index].month);
+    onJump(buckets[index].month);
   };
 
   const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {

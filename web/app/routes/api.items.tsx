@@ -1,17 +1,21 @@
 /**
  * JSON for the grid and the viewer (the browser's only way to the API, through the session):
- *   GET  ?view=…&page=N        a page of a list (a shared album's visitors page through /share/<id>/items)
+ *   GET  ?view=…&page=N[&limit=L] a page of a list (a shared album's visitors page through /share/<id>/items)
  *   GET  ?ids=a,b,…            fresh copies of some items (the grid polls items still processing)
  *   POST {intent, …}           an action on items (favourite, hide, trash, restore, describe, albums);
  *                              `edit` (date and place) answers the item as it is now
  */
 import { json } from '@remix-run/node';
+import { PAGE_LIMIT } from '~/api/types';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { apiFailure, requireSession } from '~/lib/auth.server';
 import { isUuid } from '~/lib/ids';
 import { InvalidActionError, applyItemAction, parseItemAction } from '~/lib/item-actions.server';
 import { getItem, getItems, listView } from '~/lib/media-items.server';
 import { parseView } from '~/lib/media-views';
+
+/** The most items one page may ask for (`&limit=`; the timeline fetches a month in chunks). */
+export const MAX_LIMIT = 100;
 
 /** The most ids one refresh asks for. */
 export const MAX_REFRESH_IDS = 50;
@@ -28,9 +32,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     }
     const view = parseView(url.searchParams);
     const page = Number(url.searchParams.get('page') ?? '1');
-    if (!view || !Number.isInteger(page) || page < 1) return json({ message: 'bad view or page' }, { status: 400 });
+    const limit = Number(url.searchParams.get('limit') ?? PAGE_LIMIT);
+    if (!view || !Number.isInteger(page) || page < 1 || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+      return json({ message: 'bad view, page or limit' }, { status: 400 });
     const session = await requireSession(request, context, 'api');
-    const items = await listView(context.config.apiUrl, session.api, view, page);
+    const items = await listView(context.config.apiUrl, session.api, view, page, limit);
     return json({ items }, { headers: await session.headers({ 'Cache-Control': 'no-store' }) });
   } catch (err) {
     throw apiFailure(err);

@@ -6,8 +6,9 @@ export type FieldWords = Record<Field, string[]>;
 
 /**
  * One media item as search knows it. `_id` is the media item's id. `terms` holds every word of
- * every field and each word's beginnings (what a query word is looked up by); `fields` keeps the
- * words per field, for ranking.
+ * every field and each word's beginnings (what a query word is looked up by, where the store answers
+ * queries: MongoDB; empty where they are answered in memory); `fields` keeps the words per field,
+ * for ranking and for the index in memory.
  */
 export interface SearchDoc {
   _id: string;

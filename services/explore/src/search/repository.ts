@@ -24,16 +24,21 @@ const indexed = (doc: SearchDoc): IndexedItem => ({ ...doc, fieldWords: FIELDS.m
 export interface SearchRepositoryOptions {
   /**
    * Answer queries from each user's items held in memory (see word-index.ts and user-indexes.ts),
-   * read from the store at start and kept up to date by this repository's own writes. Only right
-   * when this process is the store's only writer: the default for the embedded store (one process
-   * owns its files), not for MongoDB (replicas of the service share it).
+   * read from the store at the user's first query and kept up to date by this repository's own
+   * writes. Only right when this process is the store's only writer: the default for the embedded
+   * store (one process owns its files), not for MongoDB (replicas of the service share it).
    */
   inMemory?: boolean;
+  /** Items held in memory, all users together (see UserIndexes); unbounded when left out. */
+  maxItemsInMemory?: number;
+  /** The longest a query waits for its user's items to be read into memory (see UserIndexes); no bound when left out. */
+  maxWaitMs?: number;
 }
 
 /**
  * Search's documents: `search_items` (one per media item) and `search_deleted_users`. Every query
- * carries the user id, but the one reading every user's items into memory at start.
+ * carries the user id. Nothing is read at start: a user's items are read (a page at a time) at their
+ * first query.
  */
 export class SearchRepository {
   /** Each user's items in memory (when `inMemory`). */
@@ -42,29 +47,43 @@ export class SearchRepository {
   private constructor(
     private readonly items: Collection<SearchDoc>,
     private readonly deletedUsers: Collection<{ _id: string; deletedAt: Date }>,
-    inMemory: boolean,
+    indexes: UserIndexes<SearchDoc> | null,
   ) {
-    this.indexes = inMemory ? new UserIndexes(indexed, FIELDS.length) : null;
-    this.indexes?.warm(() => this.items.find({}));
+    this.indexes = indexes;
   }
 
   static async open(
     store: DocStore,
-    { inMemory = store.kind !== 'mongodb' }: SearchRepositoryOptions = {},
+    { inMemory = store.kind !== 'mongodb', maxItemsInMemory, maxWaitMs }: SearchRepositoryOptions = {},
   ): Promise<SearchRepository> {
     const items = store.collection<SearchDoc>('search_items');
-    // `terms` first: the embedded store looks candidates up by an index's first field (MongoDB uses both).
-    await items.ensureIndex({ fields: { terms: 1, userId: 1 } });
-    await items.ensureIndex({ fields: { userId: 1 } });
-    return new SearchRepository(items, store.collection('search_deleted_users'), inMemory);
+    // Queries by words, when the store answers them. `terms` first: the embedded store looks
+    // candidates up by an index's first field (MongoDB uses both). In memory, nothing reads it: its
+    // key per word and word beginning (some 60 an item) would only slow every write down.
+    if (!inMemory) await items.ensureIndex({ fields: { terms: 1, userId: 1 } });
+    // A user's items in id order, a page after a given id: reading them into memory, rebuilds, deletion.
+    await items.ensureIndex({ fields: { userId: 1, _id: 1 } });
+    const indexes = inMemory
+      ? new UserIndexes(indexed, FIELDS.length, { maxItems: maxItemsInMemory, maxWaitMs })
+      : null;
+    return new SearchRepository(items, store.collection('search_deleted_users'), indexes);
   }
 
-  /** The user's visible items that have every one of `query`'s words, with what ranking counts (see word-index.ts). */
-  async visibleMatches(userId: string, query: string[]): Promise<Match[]> {
-    if (this.indexes) return (await this.indexes.of(userId, () => this.items.find({ userId }))).visibleMatches(query);
+  /** Items held in memory, all users together (0 when queries are answered by the store). */
+  get itemsInMemory(): number {
+    return this.indexes?.size ?? 0;
+  }
+
+  /** The best `count` of the user's visible items that have every one of `query`'s words, in rank order (see word-index.ts). */
+  async visibleMatches(userId: string, query: string[], count?: number): Promise<Match[]> {
+    if (this.indexes)
+      return (await this.indexes.of(userId, (after, limit) => this.page(userId, after, limit))).visibleMatches(
+        query,
+        count,
+      );
     const found = new WordIndex(FIELDS.length);
     for (const doc of await this.visibleHavingTerms(userId, query)) found.put(indexed(doc));
-    return found.visibleMatches(query);
+    return found.visibleMatches(query, count);
   }
 
   /**
@@ -87,7 +106,7 @@ export class SearchRepository {
 
   /**
    * Applies what `change` answers for the item's current document (null: nothing to do) and
-   * recomputes its terms. Without a document, `create` starts from an empty, invisible one; else
+   * recomputes its terms (when the store answers queries; in memory, nothing asks for them). Without a document, `create` starts from an empty, invisible one; else
    * nothing happens. Answers whether it wrote.
    */
   async change(
@@ -116,7 +135,7 @@ export class SearchRepository {
         ...base,
         ...wanted,
         fields,
-        terms: terms(FIELDS.flatMap((f) => fields[f])),
+        terms: this.indexes ? [] : terms(FIELDS.flatMap((f) => fields[f])),
         revision: base.revision + 1,
       };
       if (!before) {
@@ -141,8 +160,12 @@ export class SearchRepository {
 
   /** Ids of the user's indexed items, `limit` at a time after `afterId` (id order: a walk that never skips one). */
   async itemIdsAfter(userId: string, afterId: string, limit: number): Promise<string[]> {
-    const docs = await this.items.find({ userId, _id: { $gt: afterId } }, { sort: { _id: 1 }, limit });
-    return docs.map((d) => d._id);
+    return (await this.page(userId, afterId, limit)).map((d) => d._id);
+  }
+
+  /** The user's documents after `afterId` in id order, `limit` of them (the `userId, _id` index: each page costs the same). */
+  private page(userId: string, afterId: string, limit: number): Promise<SearchDoc[]> {
+    return this.items.find({ userId, _id: { $gt: afterId } }, { sort: { _id: 1 }, limit });
   }
 
   async deleteItem(userId: string, id: string): Promise<void> {

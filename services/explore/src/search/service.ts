@@ -5,7 +5,6 @@ import { NO_PEOPLE } from './people';
 import type { PeopleNames } from './people';
 import type { FieldWords } from './document';
 import type { SearchRepository } from './repository';
-import type { Match } from './word-index';
 import { dateWords, words } from './text';
 
 /** More words in a query than this are not looked at (a query is at most 200 characters anyway). */
@@ -13,32 +12,6 @@ export const MAX_QUERY_WORDS = 16;
 
 const placeWords = (place: MediaPlaceV1 | null): string[] =>
   place ? words([place.name, place.town, place.city, place.state, place.country].filter(Boolean).join(' ')) : [];
-
-/** Ranking: more fields matched first, then more query words found whole, then the newest, then by id (a stable order for paging). */
-const byRank = (a: Match, b: Match) =>
-  b.fields - a.fields || b.exact - a.exact || b.time - a.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-
-/**
- * The first `count` of `all` in `compare`'s order. A first page of a broad query wants 15 of tens
- * of thousands: keeping the best 15 while going through them once is many times cheaper than sorting all.
- */
-function firstInOrder<T>(all: T[], compare: (a: T, b: T) => number, count: number): T[] {
-  if (count > 1000 || count * 8 > all.length) return all.sort(compare).slice(0, count);
-  const best: T[] = [];
-  for (const item of all) {
-    if (best.length === count && compare(item, best[count - 1]!) >= 0) continue;
-    let lo = 0;
-    let hi = best.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (compare(best[mid]!, item) <= 0) lo = mid + 1;
-      else hi = mid;
-    }
-    best.splice(lo, 0, item);
-    if (best.length > count) best.pop();
-  }
-  return best;
-}
 
 /**
  * Search over each user's items. Rules:
@@ -64,10 +37,8 @@ export class SearchService {
   async search(userId: string, q: string, page: number, limit: number): Promise<string[]> {
     const query = words(q).slice(0, MAX_QUERY_WORDS);
     if (query.length === 0) throw badRequest('q has no word to search for');
-    const found = await this.repo.visibleMatches(userId, query);
-    return firstInOrder(found, byRank, page * limit)
-      .slice((page - 1) * limit)
-      .map((match) => match.id);
+    const best = await this.repo.visibleMatches(userId, query, page * limit);
+    return best.slice((page - 1) * limit).map((match) => match.id);
   }
 
   // ---- what happens elsewhere ----------------------------------------------------------------

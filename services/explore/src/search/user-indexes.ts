@@ -1,67 +1,78 @@
+import { unavailable } from '@trove/kit';
 import { WordIndex } from './word-index';
 import type { IndexedItem } from './word-index';
 
-/** A user's index: being read (from a read whose moment is not known) or read. */
+/** A user's index: being read (page after page, while writes go on) or read. */
 interface UserIndex {
   index: WordIndex;
   ready: Promise<void>;
-  /** Deleted while the read ran: the read may still hold them. Null once read. */
+  /** Deleted while the read ran: a page read later cannot hold them, one read earlier may. Null once read. */
   deletedWhileReading: Set<string> | null;
 }
 
-/** What was written while every user's items were being read: each item's latest (null: deleted), users whose data went. */
-interface WrittenWhileWarming<D> {
-  items: Map<string, { userId: string; doc: D | null }>;
-  droppedUsers: Set<string>;
+/** The user's items whose id comes after `afterId`, in id order, at most `limit` of them. */
+export type ReadPage<D> = (afterId: string, limit: number) => Promise<D[]>;
+
+export interface UserIndexesOptions {
+  /**
+   * Items held in all users' indexes together: past it, the least recently searched users' are dropped
+   * (their next query reads them again). The user being searched is always kept, even alone past it.
+   */
+  maxItems?: number;
+  /** Documents read at a time while a user's index is being read. */
+  pageSize?: number;
+  /**
+   * The longest a query waits for its user's read: past it, it is answered "unavailable" (try again)
+   * while the read goes on, before the caller's own timeout cuts it short without a word.
+   */
+  maxWaitMs?: number;
 }
 
 /**
- * Each user's WordIndex, for a repository that is its store's only writer: every user's read from
- * the store at start (`warm`), else a user's at their first query, then kept up to date by the
- * repository telling each write that succeeded. A read runs while writes go on and may answer
- * older documents than those told meanwhile: those told win.
+ * Each user's WordIndex, for a repository that is its store's only writer: read from the store at the
+ * user's first query, a page at a time (never all their documents at once), then kept up to date by the
+ * repository telling each write that succeeded. Nothing is read at start: a start costs the same
+ * whatever the libraries' size, and a user who never searches costs no memory. A query waits for its
+ * user's read: answering it from the store meanwhile would read as many documents as the read does.
+ * A read runs while writes go on and may answer older documents than those told meanwhile: those
+ * told win (a put keeps the later revision, a deletion told during the read keeps the item out).
  */
 export class UserIndexes<D extends { _id: string; userId: string }> {
+  /** In order of last use, the least recent first (a Map keeps insertion order: a use moves the user last). */
   private readonly users = new Map<string, UserIndex>();
-  private warming: Promise<void> = Promise.resolve();
-  private writtenWhileWarming: WrittenWhileWarming<D> | null = null;
+  private readonly maxItems: number;
+  private readonly pageSize: number;
+  private readonly maxWaitMs: number;
 
   /** `fields`: how many fields each item has (see WordIndex). */
   constructor(
     private readonly toItem: (doc: D) => IndexedItem,
     private readonly fields: number,
-  ) {}
-
-  /**
-   * Reads every user's items in the background, so that a first query after a start finds them in
-   * memory. Queries wait for it; should it fail, each user's first query reads theirs.
-   */
-  warm(readAll: () => Promise<D[]>): void {
-    const written: WrittenWhileWarming<D> = { items: new Map(), droppedUsers: new Set() };
-    this.writtenWhileWarming = written;
-    this.warming = readAll()
-      .then((docs) => {
-        const read = new Map<string, WordIndex>();
-        for (const doc of docs) {
-          if (written.items.has(doc._id) || written.droppedUsers.has(doc.userId) || this.users.has(doc.userId))
-            continue;
-          let index = read.get(doc.userId);
-          if (!index) read.set(doc.userId, (index = new WordIndex(this.fields)));
-          index.put(this.toItem(doc));
-        }
-        for (const { userId, doc } of written.items.values()) if (doc) read.get(userId)?.put(this.toItem(doc));
-        for (const [userId, index] of read)
-          this.users.set(userId, { index, ready: Promise.resolve(), deletedWhileReading: null });
-      })
-      .catch(() => undefined)
-      .finally(() => {
-        this.writtenWhileWarming = null;
-      });
+    {
+      maxItems = Number.POSITIVE_INFINITY,
+      pageSize = 2000,
+      maxWaitMs = Number.POSITIVE_INFINITY,
+    }: UserIndexesOptions = {},
+  ) {
+    this.maxItems = maxItems;
+    this.pageSize = pageSize;
+    this.maxWaitMs = maxWaitMs;
   }
 
-  /** The user's index; `read` answers the user's items when it is not in memory yet. */
-  async of(userId: string, read: () => Promise<D[]>): Promise<WordIndex> {
-    await this.warming;
+  /** Items held in memory, all users together. */
+  get size(): number {
+    let n = 0;
+    for (const user of this.users.values()) n += user.index.size;
+    return n;
+  }
+
+  /** Whether the user's index is in memory (read or being read). */
+  holds(userId: string): boolean {
+    return this.users.has(userId);
+  }
+
+  /** The user's index; `readPage` answers the user's documents when it is not in memory yet. */
+  async of(userId: string, readPage: ReadPage<D>): Promise<WordIndex> {
     for (;;) {
       let user = this.users.get(userId);
       if (!user) {
@@ -70,34 +81,71 @@ export class UserIndexes<D extends { _id: string; userId: string }> {
           deletedWhileReading: new Set(),
           ready: Promise.resolve(),
         };
-        reading.ready = read().then(
-          (docs) => {
-            // Writes since the read began are in the index already, at a later revision or as deletions.
-            for (const doc of docs) if (!reading.deletedWhileReading?.has(doc._id)) reading.index.put(this.toItem(doc));
-            reading.deletedWhileReading = null;
-          },
-          (err: unknown) => {
-            if (this.users.get(userId) === reading) this.users.delete(userId);
-            throw err;
-          },
-        );
         this.users.set(userId, reading);
+        reading.ready = this.read(userId, reading, readPage).catch((err: unknown) => {
+          if (this.users.get(userId) === reading) this.users.delete(userId);
+          throw err;
+        });
         user = reading;
       }
-      await user.ready;
-      // The user's data was deleted meanwhile: what was read is gone, read again.
-      if (this.users.get(userId) === user) return user.index;
+      await this.atMostMaxWait(user.ready);
+      // The user's data was deleted meanwhile (or their index dropped): what was read is gone, read again.
+      if (this.users.get(userId) === user) {
+        this.users.delete(userId);
+        this.users.set(userId, user);
+        this.evictFor(userId);
+        return user.index;
+      }
+    }
+  }
+
+  private async atMostMaxWait(ready: Promise<void>): Promise<void> {
+    if (!Number.isFinite(this.maxWaitMs)) return ready;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(unavailable('search is reading this library into memory: try again in a few seconds')),
+        this.maxWaitMs,
+      );
+    });
+    try {
+      await Promise.race([ready, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async read(userId: string, reading: UserIndex, readPage: ReadPage<D>): Promise<void> {
+    for (let after = ''; ;) {
+      const docs = await readPage(after, this.pageSize);
+      // Dropped meanwhile: whoever asks next reads again; this read is of no use.
+      if (this.users.get(userId) !== reading) return;
+      // Writes since the read began are in the index already, at a later revision or as deletions.
+      for (const doc of docs) if (!reading.deletedWhileReading?.has(doc._id)) reading.index.put(this.toItem(doc));
+      if (docs.length < this.pageSize) break;
+      after = docs[docs.length - 1]!._id;
+    }
+    reading.deletedWhileReading = null;
+    reading.index.trim();
+  }
+
+  /** Drops the least recently used users' indexes (read ones, not `keep`'s) while all hold more than the budget. */
+  private evictFor(keep: string): void {
+    let total = this.size;
+    for (const [userId, user] of this.users) {
+      if (total <= this.maxItems) return;
+      if (userId === keep || user.deletedWhileReading) continue;
+      total -= user.index.size;
+      this.users.delete(userId);
     }
   }
 
   /** `doc` was written (inserted or updated). */
   written(doc: D): void {
-    this.writtenWhileWarming?.items.set(doc._id, { userId: doc.userId, doc });
     this.users.get(doc.userId)?.index.put(this.toItem(doc));
   }
 
   deleted(userId: string, id: string): void {
-    this.writtenWhileWarming?.items.set(id, { userId, doc: null });
     const user = this.users.get(userId);
     user?.index.remove(id);
     user?.deletedWhileReading?.add(id);
@@ -105,7 +153,6 @@ export class UserIndexes<D extends { _id: string; userId: string }> {
 
   /** Every item of the user was deleted: the next query reads the store again. */
   userDropped(userId: string): void {
-    this.writtenWhileWarming?.droppedUsers.add(userId);
     this.users.delete(userId);
   }
 }

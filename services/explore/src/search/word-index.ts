@@ -20,6 +20,10 @@ export interface Match {
   exact: number;
 }
 
+/** Ranking: more fields matched first, then more query words found whole, then the newest, then by id (a stable order for paging). */
+export const byRank = (a: Match, b: Match): number =>
+  b.fields - a.fields || b.exact - a.exact || b.time - a.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
 /** A query has at most this many words: one bit each in a 16-bit mask. */
 export const MAX_INDEXED_QUERY_WORDS = 16;
 
@@ -97,7 +101,7 @@ class Vocabulary {
   }
 }
 
-type Growable = Int32Array | Float64Array | Uint8Array;
+type Growable = Int32Array | Uint32Array | Float64Array | Uint8Array;
 
 /** `array`, or a copy twice as long (at least `length`) when it is shorter than `length`. */
 function atLeast<T extends Growable>(array: T, length: number): T {
@@ -110,9 +114,12 @@ function atLeast<T extends Growable>(array: T, length: number): T {
 /**
  * One user's searchable items in memory, in a compact form: word numbers instead of words, and
  * no prefixes (a query word's prefix matches are looked up once in the vocabulary, not stored per
- * item). Items sit in numbered slots of flat arrays, their words in one shared pool, so that a
- * query is one pass over a few typed arrays: milliseconds for 100 000 items, where reading the
- * same items out of a document store costs seconds.
+ * item). Items sit in numbered slots of flat arrays, their words in one shared pool. A query goes
+ * through the slots having its rarest word only: each word's slots (its postings) are listed in one
+ * flat array, rebuilt from the pool when many slots changed since; the slots changed since the last
+ * build are gone through too. A slot gone through is checked against its words, so a stale listing
+ * costs time, never a wrong answer. Milliseconds for a million items, where reading the same items
+ * out of a document store costs minutes.
  */
 export class WordIndex {
   private readonly vocabulary = new Vocabulary();
@@ -121,17 +128,35 @@ export class WordIndex {
   private revisions: number[] = [];
   private times = new Float64Array(1024);
   private visible = new Uint8Array(1024);
-  /** Slot s's words are pool[starts[s]] up to pool[ends[s × fields + fields − 1]], field f's ending at ends[s × fields + f]. */
+  /** Slot s's words are pool[starts[s]] up to pool[ends[s]]; the field of the word at pool[k] is fieldOf[k]. */
   private starts = new Int32Array(1024);
   private ends = new Int32Array(1024);
   private pool = new Int32Array(16 * 1024);
+  private fieldOf = new Uint8Array(16 * 1024);
   private poolUsed = 0;
   /** Words in the pool that no slot points to any more (replaced or removed items): reclaimed when they are half of it. */
   private poolGarbage = 0;
+  /** Word w's slots, as of the last build: postingSlots[postingStarts[w]] up to postingSlots[postingStarts[w + 1]]. */
+  private postingStarts = new Int32Array(1);
+  private postingSlots = new Int32Array(0);
+  /** How far a word's later slots may be newer than an earlier one (their order is by the second: see newestFirst). */
+  private postingSlackMs = 0;
+  /** Slots put (or moved) since the last build, whose words the postings may not list; null: too many, build again. */
+  private changed: Set<number> | null = null;
+  /** Per slot, the query that last went through it (so that a slot listed twice is checked once). */
+  private seenBy = new Int32Array(1024);
+  private queries = 0;
+  /** Per vocabulary word, during a query: the query words it matches, and those it equals (see visibleMatches). */
+  private hits = new Uint32Array(1024);
+  /** Per vocabulary word, the fields it was ever put in (bit f: field f): what a query can match at best. */
+  private wordFields = new Uint32Array(1024);
+  /** Bit w: word w has hits. A million words' bits fit a CPU cache, their hits do not: most words of an item have none. */
+  private hitBits = new Uint32Array(32);
 
   /** `fields`: how many fields every item has (the length of its `fieldWords`). */
   constructor(private readonly fields: number) {
-    if (!Number.isInteger(fields) || fields < 1) throw new Error(`items of 1 field or more, not ${fields}`);
+    if (!Number.isInteger(fields) || fields < 1 || fields > 31)
+      throw new Error(`items of 1 to 31 fields, not ${fields}`);
   }
 
   get size(): number {
@@ -154,18 +179,26 @@ export class WordIndex {
       this.times = atLeast(this.times, slot + 1);
       this.visible = atLeast(this.visible, slot + 1);
       this.starts = atLeast(this.starts, slot + 1);
-      this.ends = atLeast(this.ends, (slot + 1) * this.fields);
+      this.ends = atLeast(this.ends, slot + 1);
     }
+    this.touched(slot);
     this.revisions[slot] = item.revision;
     this.times[slot] = item.creationTime.getTime();
     this.visible[slot] = item.visible ? 1 : 0;
     const count = item.fieldWords.reduce((n, words) => n + words.length, 0);
     this.pool = atLeast(this.pool, this.poolUsed + count);
+    this.fieldOf = atLeast(this.fieldOf, this.pool.length);
     this.starts[slot] = this.poolUsed;
     item.fieldWords.forEach((words, f) => {
-      for (const word of words) this.pool[this.poolUsed++] = this.vocabulary.id(word);
-      this.ends[slot * this.fields + f] = this.poolUsed;
+      for (const word of words) {
+        const id = this.vocabulary.id(word);
+        this.wordFields = atLeast(this.wordFields, id + 1);
+        this.wordFields[id]! |= 1 << f;
+        this.fieldOf[this.poolUsed] = f;
+        this.pool[this.poolUsed++] = id;
+      }
     });
+    this.ends[slot] = this.poolUsed;
   }
 
   remove(id: string): void {
@@ -182,74 +215,263 @@ export class WordIndex {
       this.times[slot] = this.times[last]!;
       this.visible[slot] = this.visible[last]!;
       this.starts[slot] = this.starts[last]!;
-      this.ends.copyWithin(slot * this.fields, last * this.fields, (last + 1) * this.fields);
+      this.ends[slot] = this.ends[last]!;
+      this.touched(slot);
     }
     this.slotOf.delete(id);
     this.ids.pop();
     this.revisions.pop();
   }
 
-  private wordCount(slot: number): number {
-    return this.ends[slot * this.fields + this.fields - 1]! - this.starts[slot]!;
+  /** The slot's words may be other than the postings list. */
+  private touched(slot: number): void {
+    if (!this.changed) return;
+    this.changed.add(slot);
+    if (this.changed.size > Math.max(1024, this.ids.length / 8)) this.changed = null;
   }
 
-  /** Copies every slot's words into a new pool, leaving out those no slot points to. */
-  private compactPool(): void {
-    const pool = new Int32Array(Math.max(16 * 1024, (this.poolUsed - this.poolGarbage) * 2));
+  /** Lists every word's slots anew, newest taken first, from the pool (a counting sort: two passes over it). */
+  private buildPostings(): void {
+    const words = this.vocabulary.size;
+    const starts = new Int32Array(words + 1);
+    const { pool, ids } = this;
+    for (let slot = 0; slot < ids.length; slot++) {
+      for (let k = this.starts[slot]!, end = this.ends[slot]!; k < end; k++) starts[pool[k]! + 1]! += 1;
+    }
+    for (let w = 0; w < words; w++) starts[w + 1]! += starts[w]!;
+    const next = starts.slice(0, words);
+    const slots = new Int32Array(starts[words]!);
+    for (const slot of this.newestFirst()) {
+      for (let k = this.starts[slot]!, end = this.ends[slot]!; k < end; k++) slots[next[pool[k]!]!++] = slot;
+    }
+    this.postingStarts = starts;
+    this.postingSlots = slots;
+    this.changed = new Set();
+  }
+
+  /**
+   * The slots, newest taken first: by the second (`postingSlackMs`), sorted natively as numbers
+   * (seconds and slot packed in one), several times faster than a sort calling back per comparison;
+   * to the millisecond with a comparison when the seconds span too much for that.
+   */
+  private newestFirst(): Int32Array {
+    const size = this.ids.length;
+    let newest = Number.NEGATIVE_INFINITY;
+    let oldest = Number.POSITIVE_INFINITY;
+    for (let slot = 0; slot < size; slot++) {
+      const second = Math.floor((this.times[slot] || 0) / 1000);
+      if (second > newest) newest = second;
+      if (second < oldest) oldest = second;
+    }
+    const slotSpan = 2 ** (32 - Math.clz32(size));
+    if (size > 0 && (newest - oldest + 1) * slotSpan < Number.MAX_SAFE_INTEGER) {
+      const keys = new Float64Array(size);
+      for (let slot = 0; slot < size; slot++)
+        keys[slot] = (newest - Math.floor((this.times[slot] || 0) / 1000)) * slotSpan + slot;
+      keys.sort();
+      this.postingSlackMs = 1000;
+      return Int32Array.from(keys, (key) => key % slotSpan);
+    }
+    this.postingSlackMs = 0;
+    return Int32Array.from(this.ids.keys()).sort((a, b) => this.times[b]! - this.times[a]!);
+  }
+
+  /** How many slots the postings list for these words (words added since the last build: none). */
+  private postingCount(wordIds: readonly number[]): number {
+    let n = 0;
+    for (const w of wordIds)
+      if (w + 1 < this.postingStarts.length) n += this.postingStarts[w + 1]! - this.postingStarts[w]!;
+    return n;
+  }
+
+  private wordCount(slot: number): number {
+    return this.ends[slot]! - this.starts[slot]!;
+  }
+
+  /** Copies every slot's words into a new pool of `room` more than they need, leaving out those no slot points to. */
+  private compactPool(room = this.poolUsed - this.poolGarbage): void {
+    const length = Math.max(16 * 1024, this.poolUsed - this.poolGarbage + room);
+    const pool = new Int32Array(length);
+    const fieldOf = new Uint8Array(length);
     let used = 0;
     for (let slot = 0; slot < this.ids.length; slot++) {
       const start = this.starts[slot]!;
-      const shift = used - start;
-      const end = this.ends[slot * this.fields + this.fields - 1]!;
+      const end = this.ends[slot]!;
       pool.set(this.pool.subarray(start, end), used);
+      fieldOf.set(this.fieldOf.subarray(start, end), used);
+      this.starts[slot] = used;
       used += end - start;
-      this.starts[slot] = start + shift;
-      for (let f = 0; f < this.fields; f++) this.ends[slot * this.fields + f]! += shift;
+      this.ends[slot] = used;
     }
     this.pool = pool;
+    this.fieldOf = fieldOf;
     this.poolUsed = used;
     this.poolGarbage = 0;
   }
 
   /**
-   * The visible items having every one of `query`'s words (as a whole word, or as the beginning of
-   * one when the query word is long enough), each with its counts for ranking. Up to 16 query words.
+   * Gives back what the arrays hold beyond their items and a little room (they grow by doubling: a
+   * million items may leave almost as much unused): for after a user's items have been read.
    */
-  visibleMatches(query: readonly string[]): Match[] {
+  trim(): void {
+    const room = (n: number) => n + (n >> 4) + 1024;
+    const fit = <T extends Growable>(array: T, used: number): T =>
+      array.length > room(used) ? (array.slice(0, room(used)) as T) : array;
+    const size = this.ids.length;
+    this.times = fit(this.times, size);
+    this.visible = fit(this.visible, size);
+    this.starts = fit(this.starts, size);
+    this.ends = fit(this.ends, size);
+    this.seenBy = fit(this.seenBy, size);
+    if (this.pool.length > room(this.poolUsed - this.poolGarbage))
+      this.compactPool(room(this.poolUsed - this.poolGarbage) - (this.poolUsed - this.poolGarbage));
+  }
+
+  /**
+   * The visible items having every one of `query`'s words (as a whole word, or as the beginning of
+   * one when the query word is long enough), each with its counts for ranking: the best `count` of
+   * them in rank order (byRank), or all of them when `count` is left out. Up to 16 query words.
+   */
+  visibleMatches(query: readonly string[], count = Number.POSITIVE_INFINITY): Match[] {
     if (query.length === 0 || query.length > MAX_INDEXED_QUERY_WORDS)
       throw new Error(`a query of 1 to ${MAX_INDEXED_QUERY_WORDS} words, not ${query.length}`);
-    // Per vocabulary word: which query words it matches (bit i: query word i), and which it equals.
-    const matched = new Uint16Array(this.vocabulary.size);
-    const equal = new Uint16Array(this.vocabulary.size);
+    if (!this.changed) this.buildPostings();
+    // Per vocabulary word: which query words it matches (bit i: query word i) and, 16 bits up, which it equals.
+    this.hits = atLeast(this.hits, this.vocabulary.size);
+    this.hitBits = atLeast(this.hitBits, (this.vocabulary.size >>> 5) + 1);
+    const { hits, hitBits } = this;
+    const set: number[] = [];
+    let rarest: number[] | undefined;
+    // The most an item can score: the fields any matching word was ever put in, the query words that are words.
+    let fieldsAtBest = 0;
+    let exactAtBest = 0;
     for (const [i, queryWord] of query.entries()) {
       const matching = this.vocabulary.matching(queryWord);
-      if (matching.length === 0) return []; // a word no item has: nothing has them all
-      for (const id of matching) matched[id]! |= 1 << i;
-      const id = this.vocabulary.exactId(queryWord);
-      if (id !== undefined) equal[id]! |= 1 << i;
-    }
-    const all = (1 << query.length) - 1;
-    const { pool, starts, ends, visible, fields } = this;
-    const found: Match[] = [];
-    for (let slot = 0; slot < this.ids.length; slot++) {
-      if (visible[slot] === 0) continue;
-      let seen = 0;
-      let whole = 0;
-      let fieldsMatched = 0;
-      let k = starts[slot]!;
-      for (let f = slot * fields, last = f + fields; f < last; f++) {
-        let inField = 0;
-        for (const end = ends[f]!; k < end; k++) {
-          inField |= matched[pool[k]!]!;
-          whole |= equal[pool[k]!]!;
-        }
-        if (inField !== 0) fieldsMatched += 1;
-        seen |= inField;
+      for (const id of matching) {
+        hits[id]! |= 1 << i;
+        hitBits[id >>> 5]! |= 1 << (id & 31);
+        fieldsAtBest |= this.wordFields[id]!;
       }
-      if (seen === all)
-        found.push({ id: this.ids[slot]!, time: this.times[slot]!, fields: fieldsMatched, exact: bitCount(whole) });
+      const id = this.vocabulary.exactId(queryWord);
+      if (id !== undefined) {
+        hits[id]! |= 1 << (i + 16);
+        exactAtBest += 1;
+      }
+      set.push(...matching);
+      if (!rarest || this.postingCount(matching) < this.postingCount(rarest)) rarest = matching;
     }
-    return found;
+    try {
+      // A word no item has: nothing has them all.
+      if (rarest!.length === 0) return [];
+      return this.rank(query.length, rarest!, count, { fields: bitCount(fieldsAtBest), exact: exactAtBest });
+    } finally {
+      for (const id of set) {
+        hits[id] = 0;
+        hitBits[id >>> 5] = 0;
+      }
+    }
+  }
+
+  /**
+   * The best `count` visible slots having every query word, going through those changed since the
+   * postings were built, then those listed for each word of `rarest`, newest first: once the best
+   * found all score `atBest` and a word's next slot is older than the last of them, none of its
+   * slots after it can beat them.
+   */
+  private rank(
+    queryWords: number,
+    rarest: readonly number[],
+    count: number,
+    atBest: { fields: number; exact: number },
+  ): Match[] {
+    const all = (1 << queryWords) - 1;
+    const { pool, fieldOf, starts, ends, visible, postingStarts, postingSlots, hits, hitBits, times, ids } = this;
+    const size = ids.length;
+    const top = new Best(count);
+    this.seenBy = atLeast(this.seenBy, size);
+    const seenBy = this.seenBy;
+    if (this.queries === 0x7fffffff) {
+      this.queries = 0;
+      seenBy.fill(0);
+    }
+    const mark = ++this.queries;
+    const check = (slot: number) => {
+      if (slot >= size || seenBy[slot] === mark) return;
+      seenBy[slot] = mark;
+      if (visible[slot] === 0) return;
+      let seen = 0;
+      let fieldMask = 0;
+      for (let k = starts[slot]!, end = ends[slot]!; k < end; k++) {
+        const word = pool[k]!;
+        if ((hitBits[word >>> 5]! & (1 << (word & 31))) === 0) continue;
+        const hit = hits[word]!;
+        seen |= hit;
+        if ((hit & 0xffff) !== 0) fieldMask |= 1 << fieldOf[k]!;
+      }
+      if ((seen & 0xffff) === all) top.offer(bitCount(fieldMask), bitCount(seen >>> 16), times[slot]!, slot, ids);
+    };
+    for (const slot of this.changed!) check(slot);
+    for (const w of rarest) {
+      if (w + 1 >= postingStarts.length) continue;
+      for (let p = postingStarts[w]!, end = postingStarts[w + 1]!; p < end; p++) {
+        const slot = postingSlots[p]!;
+        // A slot changed since the build was checked above (its time may not be the listed one).
+        if (slot >= size || seenBy[slot] === mark) continue;
+        // The rest of this word's slots are older still: none of them can make it.
+        const last = top.lastOfFull();
+        if (
+          last &&
+          last.fields === atBest.fields &&
+          last.exact === atBest.exact &&
+          times[slot]! + this.postingSlackMs < last.time
+        )
+          break;
+        check(slot);
+      }
+    }
+    return top.result();
+  }
+}
+
+/** The best matches offered, in rank order: only those that make it into the best `count` become objects. */
+class Best {
+  private readonly found: Match[] = [];
+
+  constructor(private readonly count: number) {}
+
+  offer(fields: number, exact: number, time: number, slot: number, ids: readonly string[]): void {
+    const { found, count } = this;
+    if (count <= 0) return;
+    if (count <= 1000 && found.length >= count) {
+      const worst = found[found.length - 1]!;
+      const better =
+        fields - worst.fields || exact - worst.exact || time - worst.time || (ids[slot]! < worst.id ? 1 : -1);
+      if (better <= 0) return;
+    }
+    const match: Match = { id: ids[slot]!, time, fields, exact };
+    if (count > 1000) {
+      found.push(match); // many wanted: sorted once at the end
+      return;
+    }
+    let lo = 0;
+    let hi = found.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (byRank(found[mid]!, match) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    found.splice(lo, 0, match);
+    if (found.length > count) found.pop();
+  }
+
+  /** The last of the best, once there are `count` of them (kept in order only for a few). */
+  lastOfFull(): Match | undefined {
+    return this.count <= 1000 && this.found.length >= this.count ? this.found[this.found.length - 1] : undefined;
+  }
+
+  result(): Match[] {
+    if (this.count > 1000) this.found.sort(byRank).splice(this.count);
+    return this.found;
   }
 }
 
