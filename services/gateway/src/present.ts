@@ -3,7 +3,7 @@ import type { components } from '@trove/openapi';
 import { ContentUrls } from './content/content-urls';
 import type { RequestOrigin } from './content/content-urls';
 import type { ContentVariant } from './content/url-signer';
-import { schemaFields } from './openapi/schema-fields';
+import { schemaFields, schemaFieldsOf } from './openapi/schema-fields';
 
 type MediaItem = components['schemas']['MediaItem'];
 type Album = components['schemas']['Album'];
@@ -54,14 +54,13 @@ export function presenter(req: RequestOrigin, urls: ContentUrls) {
       motionMediaItemId: item.motionMediaItemId ?? null,
       motionUrl: item.motionMediaItemId ? url(item.motionMediaItemId, 'preview') : null,
     };
-    return schemaFields('MediaItem', {
-      ...item,
-      ...item.metadata,
-      ...motion,
+    const urls = {
       sourceUrl: url(item.id, 'original'),
       previewUrl: url(item.id, 'preview'),
       thumbnailUrl: url(item.id, 'thumbnail'),
-    });
+    };
+    // As `{ ...item, ...item.metadata, ...motion, ...urls }` picked to the schema, without the spread.
+    return schemaFieldsOf('MediaItem', item, item.metadata, motion, urls) as MediaItem;
   };
   const mediaItem = (item: MediaItemV1): MediaItem => itemIn(item);
   const url = signed;
@@ -82,14 +81,13 @@ export function presenter(req: RequestOrigin, urls: ContentUrls) {
    */
   const sharedMediaItem = (item: MediaItemV1, albumId: string, link: LinkAccess): SharedMediaItem => {
     const shareUrl = (id: string, variant: ContentVariant) => url(id, variant, albumId, link.shareKey);
-    return schemaFields('SharedMediaItem', {
-      ...item,
-      ...item.metadata,
+    const urls = {
       sourceUrl: downloadsAllowed(link) ? shareUrl(item.id, 'original') : null,
       previewUrl: shareUrl(item.id, 'preview'),
       thumbnailUrl: shareUrl(item.id, 'thumbnail'),
       motionUrl: item.motionMediaItemId ? shareUrl(item.motionMediaItemId, 'preview') : null,
-    });
+    };
+    return schemaFieldsOf('SharedMediaItem', item, item.metadata, urls) as SharedMediaItem;
   };
   /** A shared album as its visitors see it: nothing of the owner, the link's expiry and whether they may download. */
   const sharedAlbum = (a: AlbumV1): SharedAlbum =>
