@@ -22,7 +22,9 @@ export const log = (...a) => console.error('[bench]', ...a);
 export const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 /** How a ratio's name says the library's size: 100000 → `100k`. */
-export const sizeLabel = (n) => (n % 1000 === 0 ? `${n / 1000}k` : String(n));
+/** 1m, 100k, 10k, else the number: the sizes in the `ratio` names (`…_at_1m`, `…_100k_to_1m`). */
+export const sizeLabel = (n) =>
+  n % 1_000_000 === 0 ? `${n / 1_000_000}m` : n % 1000 === 0 ? `${n / 1000}k` : String(n);
 
 /** Seconds since `started` (a `performance.now()`). */
 export const secondsSince = (started) => (performance.now() - started) / 1000;
