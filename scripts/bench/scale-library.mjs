@@ -198,8 +198,19 @@ export async function measureLibrary({ items, label, rounds, searchRounds, jumpM
       if (login.status !== 200) throw new Error(`login: ${login.status} ${await login.text()}`);
       auth.Authorization = `Bearer ${(await login.json()).accessToken}`;
     };
+    // A kept-alive connection the server closed as idle (its 5 s keep-alive timeout, passed while this
+    // process collected its million-item heap) fails the request sent on it: a GET is asked again once.
+    const fetchOnce = async (url, init) => {
+      try {
+        return await fetch(url, init);
+      } catch (err) {
+        if (err?.cause?.code !== 'UND_ERR_SOCKET') throw err;
+        log(`${label}: ${url}: the connection was closed (${err.cause.message}); asked again`);
+        return fetch(url, init);
+      }
+    };
     const get = async (path) => {
-      const res = await fetch(`${base}${path}`, { headers: auth });
+      const res = await fetchOnce(`${base}${path}`, { headers: auth });
       if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
       return { body: await res.json(), headers: res.headers };
     };
@@ -288,7 +299,7 @@ export async function measureLibrary({ items, label, rounds, searchRounds, jumpM
       const firstStarted = performance.now();
       let found;
       for (let tries = 1; !found; tries++) {
-        const res = await fetch(`${base}${searchPath(probe.filename)}`, { headers: auth });
+        const res = await fetchOnce(`${base}${searchPath(probe.filename)}`, { headers: auth });
         if (res.status === 200) found = await res.json();
         else if (res.status !== 503 || secondsSince(firstStarted) > 300)
           throw new Error(`the first search: ${res.status} ${await res.text()} (try ${tries})`);
