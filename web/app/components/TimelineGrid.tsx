@@ -3,20 +3,35 @@
  * the library, of which only the sections near the screen are in the DOM; a cell whose item is not
  * held yet is a placeholder. It tells the timeline what is on screen, keeps the month under the
  * user's eyes in place when the layout changes (the buckets arrive, the width changes), and moves
- * the focus between tiles with the arrow keys (X selects).
+ * the focus between tiles with the arrow keys (X selects). A timeline taller than a browser can lay
+ * out scrolls scaled (timeline-scroll.ts): positions below are the timeline's, and the sections on
+ * screen are drawn shifted to where the page's scroll position shows them.
  */
 import { useCallback, useEffect, useLayoutEffect, useReducer, useRef } from 'react';
 import type { KeyboardEvent, ReactNode } from 'react';
 import type { Timeline } from '~/hooks/useTimeline';
 import { dayKey, dayLabel } from '~/lib/format';
 import { monthLabel } from '~/lib/timeline';
+import { toPage, toTimeline, scrollMap } from '~/lib/timeline-scroll';
 import { HEADER_HEIGHT, itemsInRange, sectionAt, sectionsInRange } from '~/lib/timeline-sections';
+import type { SectionLayout } from '~/lib/timeline-sections';
 import type { GridSelection } from './MediaGrid';
 import { Thumbnail } from './Thumbnail';
 import './MediaGrid.css';
 import './TimelineGrid.css';
 
 const useIsoLayoutEffect = typeof window === 'undefined' ? useEffect : useLayoutEffect;
+
+/** The fixed top bar covers the top of the window: what is on screen starts below it. */
+const inset = () => parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--topbar-h')) || 0;
+/** An element's top in the page. */
+const pageTopOf = (el: HTMLElement | null) => (el ? el.getBoundingClientRect().top + window.scrollY : 0);
+
+/** How the page scrolls through a layout (with room below the last month, so a jump can bring any month to the top). */
+function scrollMapOf(layout: SectionLayout, screen: number) {
+  const room = Math.max(0, screen - 8 - (layout.heights[layout.heights.length - 1] ?? screen));
+  return scrollMap(layout.total + room, screen);
+}
 
 export interface TimelineGridProps {
   timeline: Timeline;
@@ -42,13 +57,13 @@ export function TimelineGrid({
 }: TimelineGridProps) {
   const ref = useRef<HTMLDivElement>(null);
   const { layout, months, setWidth, setViewport } = timeline;
-  /** What is on screen, px from the grid's top. */
-  const view = useRef({ top: 0, height: 900 });
+  /** What is on screen, px from the timeline's top; `shift`: the timeline's top minus the page's (0 unless scaled). */
+  const view = useRef({ top: 0, height: 900, shift: 0 });
+  /** The sections, drawn `drawnShift` px up; between renders a scroll moves them by a transform. */
+  const content = useRef<HTMLDivElement>(null);
+  const drawnShift = useRef(0);
   /** The month at the top of the screen and how far into it: it stays there when the layout changes. */
   const anchor = useRef<{ month: string; offset: number } | null>(null);
-  const gridTop = () => (ref.current ? ref.current.getBoundingClientRect().top + window.scrollY : 0);
-  /** The fixed top bar covers the top of the window: what is on screen starts below it. */
-  const inset = () => parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--topbar-h')) || 0;
   // The viewport lives in a ref (read on scroll); a move renders again.
   const [, rerender] = useReducer((n: number) => n + 1, 0);
 
@@ -64,23 +79,37 @@ export function TimelineGrid({
 
   const state = useRef({ layout, months });
   state.current = { layout, months };
-  const read = useCallback(() => {
+  /** What is on screen now: the page's position below the grid's top and the timeline's. */
+  const position = useCallback(() => {
     const el = ref.current;
-    if (!el) return;
-    const top = inset() - el.getBoundingClientRect().top;
-    const height = window.innerHeight - inset();
+    const screen = window.innerHeight - inset();
+    const onPage = el ? inset() - el.getBoundingClientRect().top : 0;
+    return { onPage, top: toTimeline(scrollMapOf(state.current.layout, screen), onPage), height: screen };
+  }, []);
+  /** Between renders (on each scroll), the drawn sections follow the scaled position. */
+  const follow = useCallback(() => {
+    const c = content.current;
+    if (!c) return;
+    const { onPage, top } = position();
+    const by = drawnShift.current - (top - onPage);
+    c.style.transform = Math.abs(by) >= 0.5 ? `translateY(${by}px)` : '';
+  }, [position]);
+  const read = useCallback(() => {
+    if (!ref.current) return;
+    const { onPage, top, height } = position();
     const moved = Math.abs(view.current.top - top) >= 1 || view.current.height !== height;
-    view.current = { top, height };
+    view.current = { top, height, shift: top - onPage };
     const { layout: l, months: ms } = state.current;
     const i = sectionAt(l, Math.max(0, top));
     if (i >= 0 && ms[i]) anchor.current = { month: ms[i].month, offset: top - l.tops[i] };
     setViewport(top, top + height, moved);
     if (moved) rerender();
-  }, [setViewport, rerender]);
+  }, [setViewport, rerender, position]);
 
   useEffect(() => {
     let frame = 0;
     const update = () => {
+      follow();
       cancelAnimationFrame(frame);
       frame = requestAnimationFrame(read);
     };
@@ -92,15 +121,24 @@ export function TimelineGrid({
       window.removeEventListener('scroll', update);
       window.removeEventListener('resize', update);
     };
-  }, [read]);
+  }, [read, follow]);
+  // Each render draws at the shift it read: no transform left over.
+  useIsoLayoutEffect(() => follow());
+
+  /** Scrolls the window so that the timeline's `y` is at the top of the screen. */
+  const scrollToTimeline = useCallback((y: number) => {
+    const screen = window.innerHeight - inset();
+    const onPage = toPage(scrollMapOf(state.current.layout, screen), y);
+    window.scrollTo({ top: Math.max(0, pageTopOf(ref.current) + onPage - inset()) });
+  }, []);
 
   // The timeline scrolls through the window.
   useEffect(() => {
-    timeline.scroller.current = (y: number) => window.scrollTo({ top: Math.max(0, gridTop() + y - inset() - 8) });
+    timeline.scroller.current = (y: number) => scrollToTimeline(y - 8);
     return () => {
       timeline.scroller.current = null;
     };
-  }, [timeline.scroller]);
+  }, [timeline.scroller, scrollToTimeline]);
 
   // A new layout: the month that was at the top of the screen stays there.
   useIsoLayoutEffect(() => {
@@ -111,7 +149,7 @@ export function TimelineGrid({
     // Months arrived above it (a link to a month, before the buckets): it starts just below the top bar.
     const offset = i > 0 ? Math.max(a.offset, -8) : a.offset;
     const want = layout.tops[i] + Math.min(offset, layout.heights[i]);
-    if (Math.abs(want - view.current.top) >= 1) window.scrollTo({ top: Math.max(0, gridTop() + want - inset()) });
+    if (Math.abs(want - view.current.top) >= 1) scrollToTimeline(want);
     read();
     // Only when the layout changes.
   }, [layout]);
@@ -133,7 +171,7 @@ export function TimelineGrid({
     const find = () =>
       item ? ref.current?.querySelector<HTMLElement>(`[data-id="${item.id}"] .tile-link`) : undefined;
     if (y < view.current.top || y + row > view.current.top + view.current.height) {
-      window.scrollTo({ top: Math.max(0, gridTop() + y - inset() - view.current.height / 3) });
+      scrollToTimeline(y - view.current.height / 3);
     }
     const el = find();
     if (el) el.focus({ preventScroll: true });
@@ -191,7 +229,8 @@ export function TimelineGrid({
   const selecting = (selection?.ids.size ?? 0) > 0;
 
   // Half a screen either side is in the DOM (the timeline holds more: three screens).
-  const { top, height } = view.current;
+  const { top, height, shift } = view.current;
+  drawnShift.current = shift;
   const overscan = height / 2;
   const [first, last] = sectionsInRange(layout, top - overscan, top + height + overscan);
   const { cols, cell, row } = layout.geometry;
@@ -246,7 +285,7 @@ export function TimelineGrid({
         className="month-section"
         data-month={month}
         aria-labelledby={`month-${month}`}
-        style={{ top: layout.tops[i], height: layout.heights[i] }}
+        style={{ top: layout.tops[i] - shift, height: layout.heights[i] }}
       >
         <h2 id={`month-${month}`} className="month-heading" style={{ height: HEADER_HEIGHT }}>
           {monthLabel(month)}
@@ -262,12 +301,13 @@ export function TimelineGrid({
       className="grid timeline-grid"
       role="region"
       aria-label={label}
-      // Room below the last month, so that a jump to any month can bring it to the top.
-      style={{ height: layout.total + Math.max(0, height - 8 - (layout.heights[layout.heights.length - 1] ?? height)) }}
+      style={{ height: scrollMapOf(layout, height).page }}
       data-count={timeline.items.length}
       onKeyDown={onKeyDown}
     >
-      {sections}
+      <div ref={content} className="timeline-content">
+        {sections}
+      </div>
     </div>
   );
 }

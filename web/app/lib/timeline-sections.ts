@@ -15,12 +15,6 @@ export const GAP = 4;
 export const HEADER_HEIGHT = 56;
 /** Space after a month. */
 export const SECTION_GAP = 12;
-/**
- * Browsers cannot lay out an element much taller than 2^25 px (33.5M): a huge library gets more,
- * smaller columns rather than a height the scrollbar cannot reach.
- */
-export const MAX_HEIGHT = 24_000_000;
-
 export interface Geometry {
   cols: number;
   /** A cell's side. */
@@ -44,8 +38,8 @@ export function itemMonth(item: Pick<MediaItem, 'creationTime'>): string {
 }
 
 /** Cells near `target` px wide filling `width`. */
-export function geometryFor(width: number, target: number, cols?: number): Geometry {
-  const c = cols ?? Math.max(2, Math.round((width + GAP) / (target + GAP)));
+export function geometryFor(width: number, target: number): Geometry {
+  const c = Math.max(2, Math.round((width + GAP) / (target + GAP)));
   const cell = Math.max(1, Math.floor((width - GAP * (c - 1)) / c));
   return { cols: c, cell, row: cell + GAP };
 }
@@ -61,13 +55,14 @@ export function targetCellFor(width: number): number {
   return 180;
 }
 
-/** Nothing is laid out before the grid's width is known (on the server): no tile of a wrong size is sent. */
+/**
+ * Nothing is laid out before the grid's width is known (on the server): no tile of a wrong size is
+ * sent. The tiles keep their size whatever the library's: a timeline taller than a browser's tallest
+ * box scrolls scaled (timeline-scroll.ts).
+ */
 export function layoutSections(months: TimelineBucket[], width: number): SectionLayout {
-  let geometry = geometryFor(width, targetCellFor(width));
+  const geometry = geometryFor(width, targetCellFor(width));
   if (width <= 0) return { geometry, tops: months.map(() => 0), heights: months.map(() => 0), total: 0 };
-  const sum = (g: Geometry) => months.reduce((s, m) => s + sectionHeight(m.count, g), 0);
-  // More columns until the whole library fits a browser's tallest box.
-  while (sum(geometry) > MAX_HEIGHT && geometry.cell > 24) geometry = geometryFor(width, 0, geometry.cols + 1);
   const tops: number[] = [];
   const heights: number[] = [];
   let y = 0;
