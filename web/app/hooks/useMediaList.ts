@@ -18,10 +18,10 @@ import {
   updateItems,
 } from '~/lib/media-store';
 import type { Order, StoreState } from '~/lib/media-store';
+import { MAX_IDS_PER_ASK, useBrokenRefresh } from './useBrokenRefresh';
 
 /** How often items still processing are asked for again. */
 export const POLL_MS = 2000;
-const MAX_POLL_IDS = 50;
 
 export interface MediaList {
   items: MediaItem[];
@@ -89,7 +89,7 @@ export function useMediaList(opts: {
   }, [viewQuery, order]);
 
   // Items still processing: ask again until they are ready (or failed).
-  const pendingKey = poll ? pendingIds(state.items).slice(0, MAX_POLL_IDS).join(',') : '';
+  const pendingKey = poll ? pendingIds(state.items).slice(0, MAX_IDS_PER_ASK).join(',') : '';
   useEffect(() => {
     if (!pendingKey) return;
     const controller = new AbortController();
@@ -111,31 +111,14 @@ export function useMediaList(opts: {
   const addById = useCallback(
     (ids: string[]) => {
       if (ids.length === 0) return;
-      getJson<{ items: MediaItem[] }>(`/api/items?ids=${ids.slice(0, MAX_POLL_IDS).join(',')}`)
+      getJson<{ items: MediaItem[] }>(`/api/items?ids=${ids.slice(0, MAX_IDS_PER_ASK).join(',')}`)
         .then(({ items }) => setState((s) => insertItems(s, items, order)))
         .catch(() => undefined);
     },
     [order],
   );
 
-  const tried = useRef(new Set<string>());
-  const brokenBatch = useRef<string[]>([]);
-  const refreshBroken = useCallback(
-    (id: string) => {
-      if (tried.current.has(id)) return;
-      tried.current.add(id);
-      brokenBatch.current.push(id);
-      if (brokenBatch.current.length > 1) return;
-      setTimeout(() => {
-        const ids = brokenBatch.current.splice(0, MAX_POLL_IDS);
-        brokenBatch.current = [];
-        getJson<{ items: MediaItem[] }>(`/api/items?ids=${ids.join(',')}`)
-          .then(({ items }) => setState((s) => updateItems(s, items, order)))
-          .catch(() => undefined);
-      }, 250);
-    },
-    [order],
-  );
+  const refreshBroken = useBrokenRefresh(update);
 
   return {
     items: state.items,

@@ -22,12 +22,12 @@ import {
   sectionsInRange,
 } from '~/lib/timeline-sections';
 import type { SectionLayout } from '~/lib/timeline-sections';
+import { MAX_IDS_PER_ASK, useBrokenRefresh } from './useBrokenRefresh';
 import type { MediaList } from './useMediaList';
 import { POLL_MS } from './useMediaList';
 
 /** Chunks fetched at once. */
 const MAX_IN_FLIGHT = 4;
-const MAX_POLL_IDS = 50;
 
 type Slots = Array<MediaItem | undefined>;
 
@@ -319,7 +319,7 @@ export function useTimeline({
   const addById = useCallback(
     (ids: string[]) => {
       if (ids.length === 0) return;
-      getJson<{ items: MediaItem[] }>(`/api/items?ids=${ids.slice(0, MAX_POLL_IDS).join(',')}`)
+      getJson<{ items: MediaItem[] }>(`/api/items?ids=${ids.slice(0, MAX_IDS_PER_ASK).join(',')}`)
         .then(({ items: added }) => {
           for (const item of added) drop(itemMonth(item));
           bump();
@@ -332,7 +332,7 @@ export function useTimeline({
 
   // Items still processing: ask again until they are ready (or failed).
   const [pollTick, setPollTick] = useState(0);
-  const pendingKey = poll ? pendingIds(items).slice(0, MAX_POLL_IDS).join(',') : '';
+  const pendingKey = poll ? pendingIds(items).slice(0, MAX_IDS_PER_ASK).join(',') : '';
   useEffect(() => {
     if (!pendingKey) return;
     const controller = new AbortController();
@@ -348,23 +348,7 @@ export function useTimeline({
     };
   }, [pendingKey, update, pollTick]);
 
-  const tried = useRef(new Set<string>());
-  const brokenBatch = useRef<string[]>([]);
-  const refreshBroken = useCallback(
-    (id: string) => {
-      if (tried.current.has(id)) return;
-      tried.current.add(id);
-      brokenBatch.current.push(id);
-      if (brokenBatch.current.length > 1) return;
-      setTimeout(() => {
-        const ids = brokenBatch.current.splice(0, MAX_POLL_IDS);
-        getJson<{ items: MediaItem[] }>(`/api/items?ids=${ids.join(',')}`)
-          .then(({ items: fresh }) => update(fresh))
-          .catch(() => undefined);
-      }, 250);
-    },
-    [update],
-  );
+  const refreshBroken = useBrokenRefresh(update);
 
   /** The viewer stepped near the end of what is held: the next chunk after it. */
   const last = items[items.length - 1];
