@@ -12,13 +12,15 @@
 //      until every one is ready (the gateway: /health/ready);
 //   3. once, through the API: a place's, a thing's and a person's items and counts are the seeded
 //      ones, and an item's content URLs serve its blobs;
-//   4. the same queries through the API (HTTP → gateway → NATS → media), p50/p99 of each side;
+//   4. the same queries through the API (HTTP → gateway → NATS → media), p50/p99 of each side, sent
+//      by a lean client process of its own (bench/api-timer.mjs);
 //   5. the resident memory of the media and explore processes after them.
 //
 // Options: --items N (default 100000), --rounds N timed passes over the four queries (default 20).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { args, log, percentile, require, root, secondsSince, sizeLabel } from './bench-common.mjs';
+import { timeApi } from './bench/api-timer.mjs';
 import { checkSeededLibrary } from './bench/seed-check.mjs';
 import { seedLibrary } from './bench/seed-library.mjs';
 import { libraryPlan } from './bench/seed-plan.mjs';
@@ -130,7 +132,13 @@ try {
   const checks = await checkSeededLibrary({ api, plan, seeded: seeding.seeded, bytes: seeding.bytes });
   for (const line of checks) log(`  ${line}`);
   log('the queries through the API…');
-  const apiMs = await timeAll(named, (q) => api(q.path));
+  // From a process of its own: this one's heap (the plan) would add its collections to the API's times.
+  const apiMs = await timeApi({
+    base,
+    authorization: auth.Authorization,
+    paths: Object.fromEntries(Object.entries(named).map(([name, q]) => [name, q.path])),
+    rounds: ROUNDS,
+  });
   const mediaRss = await rssMiB(stack.processes.media.child.pid);
   const exploreRss = await rssMiB(stack.processes.explore.child.pid);
 

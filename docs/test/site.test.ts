@@ -12,13 +12,13 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { chromiumArgs, requireChromium } from '@trove/kit/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 const SITE_DIR = path.resolve(__dirname, '..');
 const REPO_ROOT = path.resolve(SITE_DIR, '..');
 const BUILD_DIR = path.join(SITE_DIR, 'build');
 const ARTIFACTS = path.join(REPO_ROOT, 'artifacts/docs');
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 const NOT_FOUND = 'Page Not Found';
 
 /** Every route the issue lists, with the h1 its page must show. */
@@ -146,21 +146,10 @@ async function newContext(options: Parameters<Browser['newContext']>[0] = {}): P
 }
 
 beforeAll(async () => {
-  if (!CHROMIUM)
-    throw new Error('Chromium is not installed: run `bash scripts/install.sh chromium` (or apt-get install chromium)');
+  const executablePath = requireChromium();
   await build();
   ({ server, origin } = await serve(BUILD_DIR));
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await chromium.launch({ executablePath, args: [...chromiumArgs] });
   context = await newContext();
   mkdirSync(ARTIFACTS, { recursive: true });
 }, 10 * 60_000);

@@ -4,11 +4,11 @@
  * (uploaded through the API and processed), and a fresh browser context logged in through the
  * login page, whose uncaught exceptions and React errors are collected.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { startStack } from '@trove/kit/testing';
+import { chromiumArgs, requireChromium, startStack } from '@trove/kit/testing';
 import type { Stack } from '@trove/kit/testing';
 import { clip, cornerImage, exifDateTime, jpegWithExif, noiseImage } from '@trove/kit/testing/media';
 import { newUser, ok, uploadReady } from '../support/api';
@@ -17,7 +17,6 @@ import { startWebServer } from './web-server';
 
 const REPO_ROOT = join(__dirname, '..', '..');
 const ARTIFACTS = join(REPO_ROOT, 'artifacts', 'web');
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 
@@ -94,8 +93,7 @@ export interface WebApp {
 const BASE_SERVICES = ['auth', 'gateway', 'media', 'worker', 'library'];
 
 export async function startWebApp({ services = [] }: { services?: string[] } = {}): Promise<WebApp> {
-  if (!CHROMIUM)
-    throw new Error('Chromium is not installed: run `bash scripts/install.sh chromium` (or apt-get install chromium)');
+  const executablePath = requireChromium();
   mkdirSync(ARTIFACTS, { recursive: true });
   const files = await makeFiles();
   // Every test logs in through the web server, whose requests all come from one address: lift
@@ -107,18 +105,7 @@ export async function startWebApp({ services = [] }: { services?: string[] } = {
   let browser: Browser | undefined;
   try {
     const { origin } = await startWebServer(stack);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--autoplay-policy=no-user-gesture-required',
-      ],
-    });
+    browser = await chromium.launch({ executablePath, args: [...chromiumArgs] });
     return webApp(stack, origin, browser, files);
   } catch (err) {
     await browser?.close();

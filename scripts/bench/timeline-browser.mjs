@@ -5,21 +5,12 @@
 //   heapMiB       the page's JS heap after scrolling through `years` years (a month per step, each step
 //                 waiting for its thumbnails), after a forced garbage collection.
 // The browser's HTTP cache is off, so every run fetches what a first visit fetches.
-import { existsSync } from 'node:fs';
-import { log, require } from '../bench-common.mjs';
+import { join } from 'node:path';
+import { log, require, root } from '../bench-common.mjs';
 
 const { chromium } = require('playwright-core');
+const { chromiumArgs, requireChromium } = require(join(root, 'services/kit/dist/testing/index.js'));
 
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--autoplay-policy=no-user-gesture-required',
-];
 const VIEWPORT = { width: 1280, height: 800 };
 /** How many of the first thumbnails on screen must be decoded. */
 const FIRST = 6;
@@ -72,10 +63,10 @@ async function waitShown(page, month, timeout) {
  * @returns {Promise<{ firstPaintMs: number, monthJumpMs: number, heapMiB: number, details: object }>}
  */
 export async function measureTimeline({ webUrl, username, password, month, years = 10, runs = 5, timeoutMs = 60_000 }) {
-  if (!CHROMIUM) throw new Error('Chromium is not installed: run `bash scripts/install.sh chromium`');
+  const executablePath = requireChromium();
   if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) throw new Error(`month must be YYYY-MM, not ${month}`);
   const origin = new URL(webUrl).origin;
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const browser = await chromium.launch({ executablePath, args: [...chromiumArgs] });
   try {
     const context = await browser.newContext({ viewport: VIEWPORT });
     const page = await context.newPage();

@@ -17,3 +17,4 @@ export { startStack, serviceEntry } from './stack';
 export type { Stack, StackOptions } from './stack';
 export { multipartBody, multipartEnvelope, piecesOf, postInPieces } from './multipart';
 export type { PiecewiseUpload } from './multipart';
+export { chromiumArgs, chromiumPath, requireChromium } from './chromium';

@@ -1,0 +1,58 @@
+// Times GET requests against the API from a process of its own, as a lean client would make them:
+// the benchmark that seeded a library holds its plan (tens of MB to GBs), and that heap's garbage
+// collections (a full one every few hundred ms while 150 kB answers arrive) would be counted as the
+// API's latency. Each request is sent and its JSON read whole, as a client does.
+//
+// As a module: `timeApi({ base, authorization, paths, rounds })` → milliseconds by name (the first
+// round warms up and is not counted). Run directly, it reads that job as JSON on stdin and writes
+// the figures as JSON on stdout.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const SELF = fileURLToPath(import.meta.url);
+
+/**
+ * @param {{ base: string, authorization: string, paths: Record<string, string>, rounds: number }} job
+ * @returns {Promise<Record<string, number[]>>}
+ */
+export function timeApi(job) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [SELF], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`the API timer exited with ${code}`));
+      try {
+        resolve(JSON.parse(out));
+      } catch (err) {
+        reject(new Error(`the API timer's answer is not JSON: ${err.message}`));
+      }
+    });
+    child.stdin.end(JSON.stringify(job));
+  });
+}
+
+/** The timed loop: every path once per round, in order, so that each sees the same conditions. */
+async function run({ base, authorization, paths, rounds }) {
+  const ms = Object.fromEntries(Object.keys(paths).map((name) => [name, []]));
+  const headers = { Authorization: authorization };
+  for (let round = 0; round <= rounds; round++) {
+    for (const [name, path] of Object.entries(paths)) {
+      const t = performance.now();
+      const res = await fetch(`${base}${path}`, { headers });
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+      await res.json();
+      if (round > 0) ms[name].push(performance.now() - t);
+    }
+  }
+  return ms;
+}
+
+if (process.argv[1] === SELF) {
+  let input = '';
+  process.stdin.setEncoding('utf8');
+  for await (const chunk of process.stdin) input += chunk;
+  process.stdout.write(JSON.stringify(await run(JSON.parse(input))));
+}
