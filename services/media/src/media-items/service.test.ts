@@ -337,6 +337,19 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       expect(await usageOf(other)).toBe(7);
     });
 
+    it("counts an upload without a quota after its answer, and a read of the user's usage waits for that count", async () => {
+      const user = randomUUID();
+      await upload(user, { size: 300 });
+      // Answered before the count was written (nothing to check against) …
+      expect(await totals.get(user)).toBe(0);
+      // … which a read of the usage waits for.
+      expect(await usageOf(user)).toBe(300);
+      expect(await totals.get(user)).toBe(300);
+      // Against a quota the count is part of the upload.
+      await upload(user, { size: 50, quotaBytes: 1000 });
+      expect(await totals.get(user)).toBe(350);
+    });
+
     it('an item that would take the user past the quota is refused (507) and nothing of it is stored or queued', async () => {
       const user = randomUUID();
       await upload(user, { size: 600, quotaBytes: 1000 });

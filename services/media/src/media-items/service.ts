@@ -103,9 +103,10 @@ export class MediaItemsService {
     // The same request again (same id and content): it is done already.
     if (duplicateOf === req.id) return { id: req.id };
     if (duplicateOf) throw conflict('mediaitem already exists', { id: duplicateOf });
-    // Counted after the duplicate check (a duplicate costs nothing), atomically against the quota:
+    const quota = req.quotaBytes ?? null;
+    // Against a quota, counted after the duplicate check (a duplicate costs nothing) and atomically:
     // of concurrent uploads only those that fit get in, whichever replica serves them.
-    if (!(await usage.add(req.userId, req.size, req.quotaBytes ?? null))) {
+    if (quota !== null && !(await usage.add(req.userId, req.size, quota))) {
       await this.items.delete(req.userId, req.id);
       throw insufficientStorage(QUOTA_EXCEEDED_MESSAGE);
     }
@@ -114,10 +115,15 @@ export class MediaItemsService {
     } catch (err) {
       this.deps.log.error({ err, mediaItemId: req.id }, 'could not queue processing; item removed');
       // Uncounted first: a crash in between leaves the total short, never over.
-      await usage.subtract(req.userId, req.size);
+      if (quota !== null) await usage.subtract(req.userId, req.size);
       await this.items.delete(req.userId, req.id);
       throw unavailable('processing queue is unavailable');
     }
+    // Without a quota nothing is checked: the count is written after the answer (the upload waits ~2 ms less).
+    if (quota === null)
+      usage.countLater(req.userId, req.size, (err) =>
+        this.deps.log.error({ err, mediaItemId: req.id }, "could not count an upload in its owner's usage"),
+      );
     return { id: req.id };
   }
 

@@ -14,6 +14,9 @@ export type SizeOfUser = (userId: string) => Promise<number>;
  * total that item's size short. It never counts bytes that are not stored.
  */
 export class UsageService {
+  /** Counts made after their upload's answer (`countLater`) and not yet written: `of` waits for them. */
+  private readonly pending = new Set<Promise<void>>();
+
   constructor(
     private readonly totals: UsageCounts,
     private readonly sizeOfUser: SizeOfUser,
@@ -21,6 +24,7 @@ export class UsageService {
 
   /** The user's bytes (never below 0, whatever a crash left). */
   async of(userId: string): Promise<number> {
+    await Promise.all(this.pending);
     await this.ensureCounted(userId);
     return Math.max(0, (await this.totals.get(userId)) ?? 0);
   }
@@ -37,6 +41,22 @@ export class UsageService {
   /** Counts a stored item of `bytes`; false (nothing counted) when that would take the user past `quotaBytes`. */
   async add(userId: string, bytes: number, quotaBytes: number | null): Promise<boolean> {
     return this.totals.add(userId, bytes, quotaBytes);
+  }
+
+  /**
+   * Counts a stored item of a user without a quota once the current answer is sent: there is no
+   * limit to check, so the upload need not wait for the write. A process stopped in between leaves
+   * the total that item short (the direction this total allows); this process's `of` waits for it.
+   */
+  countLater(userId: string, bytes: number, onError: (err: unknown) => void): void {
+    const counted: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.totals.add(userId, bytes, null))
+      .then(
+        () => undefined,
+        (err: unknown) => onError(err),
+      )
+      .finally(() => this.pending.delete(counted));
+    this.pending.add(counted);
   }
 
   async subtract(userId: string, bytes: number): Promise<void> {
