@@ -33,7 +33,31 @@ function assertIncrementable(doc: PlainObject, update: Update): void {
 
 /** Applies MongoDB update operators in place, by mingo (clones what it writes, so the operands stay the caller's). */
 function applyOperators(doc: PlainObject, update: Update): void {
+  if (applyTopLevel(doc, update)) return;
   mingoUpdate(doc, update as Modifier<PlainObject>, undefined, undefined, { cloneMode: 'deep' });
+}
+
+/**
+ * `$set` and `$inc` of top-level fields, most of the updates services make (a flag, a counter, a
+ * time), applied directly: mingo's general updater costs ~0.1 ms a call in set-up alone. New fields
+ * are added in MongoDB's order (by path). False, untouched, for anything else. The operands are
+ * validated already (no `_id`, no conflicting paths), and `$inc` only meets numbers or nothing.
+ */
+function applyTopLevel(doc: PlainObject, update: Update): boolean {
+  const set = update.$set;
+  const inc = update.$inc;
+  if (Object.keys(update).some((op) => op !== '$set' && op !== '$inc')) return false;
+  const paths = [...Object.keys(set ?? {}), ...Object.keys(inc ?? {})];
+  if (paths.some((path) => path.includes('.'))) return false;
+  for (const path of paths.sort(comparePaths)) {
+    if (set && hasOwn(set, path)) {
+      doc[path] = cloneValue(set[path]);
+    } else if (inc) {
+      const current = hasOwn(doc, path) ? (doc[path] as number | undefined) : undefined;
+      doc[path] = (current ?? 0) + (inc[path] as number);
+    }
+  }
+  return true;
 }
 
 /** Writes `value` at a dotted path of a seed document, creating the sub-documents on the way. */
