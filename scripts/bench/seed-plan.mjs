@@ -15,6 +15,9 @@ import { require, root } from '../bench-common.mjs';
 const { COCO_LABELS, titleCase } = require(join(root, 'services/worker/dist/components/things/labels.js'));
 const { faceThumbnailKey, mediaBlobKey } = require(join(root, 'proto-events/dist/index.js'));
 const { EMBEDDING_LENGTH } = require(join(root, 'services/worker/dist/components/faces/index.js'));
+// mulberry32: the linear congruential generator before it multiplied past 2^53 in floating point and fell into a
+// cycle of about a thousand values (every library repeated ~1 000 items).
+const { seededRandom: generator } = require(join(root, 'services/kit/dist/testing/index.js'));
 
 export const CAMERAS = [
   ['Apple', 'iPhone 12 mini'],
@@ -124,22 +127,6 @@ export const PLACES = CITIES.flatMap(([city, state, country, countryCode], c) =>
   })),
 );
 export const THINGS = COCO_LABELS.map(titleCase);
-
-/**
- * A small deterministic generator (mulberry32: exact 32-bit arithmetic, period 2^32). The linear
- * congruential one before it multiplied past 2^53 in floating point, lost bits and fell into a cycle
- * of about a thousand values: every library repeated ~1 000 items (1 016 creation times at 100 000).
- */
-function generator(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 /**
  * The id of the plan's `i`-th item: a UUID (version 4 in form) made of a digest of the user, the

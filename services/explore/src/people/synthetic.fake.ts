@@ -1,16 +1,7 @@
 /** Synthetic face embeddings: people as random unit directions, their faces as noisy copies (seeded, so tests repeat). */
 
-/** A seeded uniform random source (mulberry32). */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded uniform random source (kit's mulberry32). */
+export { seededRandom as seeded } from '@trove/kit/testing';
 
 const gaussian = (random: () => number) => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 

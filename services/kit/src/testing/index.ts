@@ -18,3 +18,4 @@ export type { Stack, StackOptions } from './stack';
 export { multipartBody, multipartEnvelope, piecesOf, postInPieces } from './multipart';
 export type { PiecewiseUpload } from './multipart';
 export { chromiumArgs, chromiumPath, requireChromium } from './chromium';
+export { seededRandom } from './random';
