@@ -82,8 +82,9 @@ export function TimelineGrid({
   /** What is on screen now: the page's position below the grid's top and the timeline's. */
   const position = useCallback(() => {
     const el = ref.current;
-    const screen = window.innerHeight - inset();
-    const onPage = el ? inset() - el.getBoundingClientRect().top : 0;
+    const topBar = inset();
+    const screen = window.innerHeight - topBar;
+    const onPage = el ? topBar - el.getBoundingClientRect().top : 0;
     return { onPage, top: toTimeline(scrollMapOf(state.current.layout, screen), onPage), height: screen };
   }, []);
   /** Between renders (on each scroll), the drawn sections follow the scaled position. */
