@@ -15,7 +15,9 @@ void runService({
     const trashRetentionMs = (config.trashRetentionSeconds ?? config.trashRetentionDays * 24 * 3600) * 1000;
     const stuckAfterMs = config.processingStuckAfterSeconds * 1000;
     const service = await wire({ bus, store, log, blobs, trashRetentionMs, stuckAfterMs });
-    const { media, repository } = service;
+    const { media, repository, usage } = service;
+    // Counts made after their uploads' answers are written before the store closes (it closes after this).
+    onShutdown(() => usage.flush());
     observedGauge('trove_media_items', 'Media items of every user by processing status.', ['status'], async () =>
       Object.entries(await repository.countByStatus()).map(([status, value]) => ({ labels: { status }, value })),
     );

@@ -17,12 +17,16 @@ export interface MediaDeps extends WireDeps {
 export interface Media extends Wiring {
   media: MediaItemsService;
   repository: MediaItemsRepository;
+  usage: UsageService;
 }
 
 /** The media service's parts, built once from the bus, its stores and its settings: main.ts starts them. */
 export async function wire({ bus, store, log, blobs, trashRetentionMs, stuckAfterMs }: MediaDeps): Promise<Media> {
   const repository = await MediaItemsRepository.open(store);
-  const usage = new UsageService(await UsageRepository.open(store), (userId) => repository.sizeOfUser(userId));
+  const usage = new UsageService(await UsageRepository.open(store), (userId) => repository.sizeOfUser(userId), {
+    onCountError: (err, userId, bytes) =>
+      log.error({ err, userId, bytes }, "could not count uploads in their owner's usage (the total is that much short)"),
+  });
   const media = new MediaItemsService({
     items: repository,
     blobs,
@@ -35,6 +39,7 @@ export async function wire({ bus, store, log, blobs, trashRetentionMs, stuckAfte
   return {
     media,
     repository,
+    usage,
     description: 'media items, their flags and content',
     handlers: mediaHandlers(media),
     consume: () => consumeMediaEvents(bus, media, log),

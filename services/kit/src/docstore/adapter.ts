@@ -55,6 +55,8 @@ export interface AdapterCollection {
   deleteOne(filter: Filter): Promise<number>;
   deleteMany(filter: Filter): Promise<number>;
   ensureIndex(name: string, spec: FullIndexSpec): Promise<void>;
+  /** Nothing when there is no index of that name. */
+  dropIndex(name: string): Promise<void>;
 }
 
 /** Checks the arguments of updateOne / findOneAndUpdate. */
@@ -126,6 +128,10 @@ class CheckedCollection implements Collection<StoredDoc> {
   async ensureIndex(spec: IndexSpec): Promise<void> {
     const checked = checkedIndexSpec(spec);
     return this.adapter.ensureIndex(checked.name, checked.spec);
+  }
+
+  async dropIndex(spec: IndexSpec): Promise<void> {
+    return this.adapter.dropIndex(checkedIndexSpec(spec).name);
   }
 }
 

@@ -635,6 +635,25 @@ function docStoreContract(getFactory: () => StoreFactory): void {
       await c.ensureIndex({ fields: { k: 1, _id: 1 }, unique: true });
     });
 
+    test('dropIndex removes an index, whatever its options, and is a no-op without one', async () => {
+      const c = fresh();
+      await c.dropIndex({ fields: { email: 1 } }); // none yet
+      await c.ensureIndex({ fields: { email: 1 }, unique: true });
+      await c.insertOne({ _id: 'u1', email: 'a@x' });
+      await expect(c.insertOne({ _id: 'u2', email: 'a@x' })).rejects.toBeInstanceOf(DuplicateKeyError);
+      await c.dropIndex({ fields: { email: 1 } });
+      await c.dropIndex({ fields: { email: 1 } });
+      await c.insertOne({ _id: 'u2', email: 'a@x' }); // no longer unique
+      expect(await c.find({ email: 'a@x' }, { sort: { _id: 1 } })).toEqual([
+        { _id: 'u1', email: 'a@x' },
+        { _id: 'u2', email: 'a@x' },
+      ]);
+      // The same fields can be declared again, with other options.
+      await c.ensureIndex({ fields: { email: 1 } });
+      await c.insertOne({ _id: 'u3', email: 'b@x' });
+      expect(await c.count({ email: 'b@x' })).toBe(1);
+    });
+
     test('a duplicate _id is a DuplicateKeyError', async () => {
       const c = fresh();
       await c.insertOne({ _id: 'x', v: 1 });
@@ -839,6 +858,27 @@ function docStoreContract(getFactory: () => StoreFactory): void {
       expect(docs[0].at).toBeInstanceOf(Date);
       await expect(again.insertOne({ _id: 't4', code: 'a' })).rejects.toBeInstanceOf(DuplicateKeyError);
       await again.insertOne({ _id: 't5', code: 'c' });
+    } finally {
+      await second.close();
+    }
+  });
+
+  test('a dropped index stays dropped after reopening the store', async () => {
+    const factory = getFactory();
+    const first = await factory.open('dropped');
+    const things = first.collection<Doc>('things');
+    await things.ensureIndex({ fields: { code: 1 }, unique: true });
+    await things.ensureIndex({ fields: { name: 1 }, unique: true });
+    await things.insertOne({ _id: 't1', code: 'a', name: 'n' });
+    await things.dropIndex({ fields: { code: 1 } });
+    await first.close();
+
+    const second = await factory.open('dropped');
+    try {
+      const again = second.collection<Doc>('things');
+      await again.insertOne({ _id: 't2', code: 'a', name: 'm' });
+      await expect(again.insertOne({ _id: 't3', code: 'b', name: 'n' })).rejects.toBeInstanceOf(DuplicateKeyError);
+      expect(await again.count({ code: 'a' })).toBe(2);
     } finally {
       await second.close();
     }

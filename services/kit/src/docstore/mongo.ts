@@ -33,6 +33,8 @@ type NativeFilter = mongo.Filter<NativeDoc>;
 type NativeUpdate = mongo.UpdateFilter<NativeDoc>;
 
 const DUPLICATE_KEY = 11000;
+const NAMESPACE_NOT_FOUND = 26;
+const INDEX_NOT_FOUND = 27;
 
 function writeErrorsOf(err: unknown): Array<{ code?: unknown; index?: unknown }> {
   const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
@@ -154,6 +156,17 @@ class MongoCollection implements AdapterCollection {
     if (spec.unique) options.unique = true;
     if (spec.sparse) options.sparse = true;
     await this.run(() => this.native.createIndex(spec.fields, options));
+  }
+
+  async dropIndex(name: string): Promise<void> {
+    try {
+      await this.native.dropIndex(name);
+    } catch (err) {
+      // No such index (27), or no such collection yet (26): nothing to drop.
+      const code = (err as { code?: unknown }).code;
+      if (code === INDEX_NOT_FOUND || code === NAMESPACE_NOT_FOUND) return;
+      throw mapError(this.name, err);
+    }
   }
 }
 

@@ -342,6 +342,16 @@ class NedbCollection implements AdapterCollection {
     });
   }
 
+  async dropIndex(name: string): Promise<void> {
+    await this.exclusive(async () => {
+      if (!this.specs.has(name)) return;
+      await this.catalog.removeAsync({ _id: `${this.name}/${name}` }, {});
+      this.unique.remove(name);
+      this.specs.delete(name);
+      // NeDB's own index on the first field stays: it only speeds up finding candidates.
+    });
+  }
+
   /** Rewrites the datafile without superseded lines (skipped if it never loaded). */
   async compact(): Promise<void> {
     if (this.loaded) await this.ds.compactDatafileAsync();

@@ -30,7 +30,8 @@
  * - indexes: single or compound fields, optionally unique and/or sparse; a unique violation throws
  *   DuplicateKeyError and writes nothing. A missing field is indexed as null (so a non-sparse unique index admits
  *   one document without the field); each element of an array field is a separate key. `ensureIndex` is
- *   idempotent; re-declaring the same fields with other options fails (backend-specific error class).
+ *   idempotent; re-declaring the same fields with other options fails (backend-specific error class). `dropIndex`
+ *   removes the index of those fields (whatever its options), if there is one: a write no longer keeps its keys.
  * - `insertMany` is all-or-nothing: on DuplicateKeyError none of the given documents remain stored (on MongoDB the
  *   documents an ordered insert got in before the duplicate are removed again, so a concurrent reader may glimpse them).
  *   `updateMany` is not atomic across documents (as in MongoDB): a DuplicateKeyError part-way may leave earlier
@@ -122,6 +123,7 @@ export interface Collection<T extends BaseDoc> {
   deleteOne(filter: Filter): Promise<number>;
   deleteMany(filter: Filter): Promise<number>;
   ensureIndex(spec: IndexSpec): Promise<void>;
+  dropIndex(spec: IndexSpec): Promise<void>;
 }
 
 export interface DocStore {

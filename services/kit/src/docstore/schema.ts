@@ -7,20 +7,27 @@ import type { BaseDoc, Collection, DocStore, IndexSpec } from './port';
 export interface CollectionSchema<T extends BaseDoc> {
   readonly name: string;
   readonly indexes: readonly IndexSpec[];
+  /** Indexes earlier versions made and nothing reads any more: dropped at open, so writes stop keeping them. */
+  readonly retired: readonly IndexSpec[];
   /** Never set: carries the document type. */
   readonly doc?: T;
 }
 
-export function defineCollection<T extends BaseDoc>(name: string, indexes: readonly IndexSpec[]): CollectionSchema<T> {
-  return { name, indexes };
+export function defineCollection<T extends BaseDoc>(
+  name: string,
+  indexes: readonly IndexSpec[],
+  options: { retired?: readonly IndexSpec[] } = {},
+): CollectionSchema<T> {
+  return { name, indexes, retired: options.retired ?? [] };
 }
 
-/** The collection with every index of its schema made (idempotent: a restart makes none again). */
+/** The collection with every index of its schema made and its retired ones gone (idempotent: a restart changes nothing). */
 export async function openCollection<T extends BaseDoc>(
   store: DocStore,
   schema: CollectionSchema<T>,
 ): Promise<Collection<T>> {
   const collection = store.collection<T>(schema.name);
+  for (const index of schema.retired) await collection.dropIndex(index);
   for (const index of schema.indexes) await collection.ensureIndex(index);
   return collection;
 }

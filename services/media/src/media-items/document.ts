@@ -28,8 +28,6 @@ export interface CreationParts {
   /** MMDD and year of the camera's local day: "years ago" filters on them. */
   creationMonthDay: string;
   creationYear: number;
-  /** `YYYY-MM` of `creationAt` in UTC, the timeline's month of the item (its counts are of `creationAt` ranges). */
-  creationMonth: string;
 }
 
 /**
@@ -87,36 +85,39 @@ export type LegacyMediaDoc = Omit<MediaDoc, 'metadata'> &
 export type StoredMediaDoc = MediaDoc | LegacyMediaDoc;
 
 /** The media items (`media_items`) and their indexes. */
-export const MEDIA_ITEMS = defineCollection<StoredMediaDoc>('media_items', [
-  // One item per content per user: the upload's duplicate check, race-free.
-  { fields: { userId: 1, sha256: 1 }, unique: true },
-  // The list views: a user's items by flags, newest first. Every condition of a view is in it (Live Photo motion
-  // parts left out by `stillMediaItemId: null`), so the embedded store pages through it without reading the
-  // items before the page: the library and the hidden items; a cursor's `creationAt` range reads from its place on.
-  // The timeline counts a month of a list as a `creationAt` range of the list's index, from the key rows alone.
-  { fields: { userId: 1, stillMediaItemId: 1, deleted: 1, hidden: 1, creationAt: -1 } },
-  // The same for what a list filters on beside its view, so that a page reads about a page of items at any library
-  // size (not every item until enough match): favourites, a type (`type=video`), a status, years ago (a day of
-  // every year, newest first: the year's bound left to the matcher, it drops this year's items only).
-  { fields: { userId: 1, stillMediaItemId: 1, deleted: 1, hidden: 1, favourite: 1, creationAt: -1 } },
-  { fields: { userId: 1, stillMediaItemId: 1, deleted: 1, hidden: 1, mediaItemType: 1, creationAt: -1 } },
-  { fields: { userId: 1, stillMediaItemId: 1, deleted: 1, hidden: 1, status: 1, creationAt: -1 } },
-  { fields: { userId: 1, stillMediaItemId: 1, deleted: 1, hidden: 1, creationMonthDay: 1, creationAt: -1 } },
-  // The trash, by deletion time.
-  { fields: { userId: 1, stillMediaItemId: 1, deleted: 1, deletedAt: -1, creationAt: -1 } },
-  // A category has none: `default` (nearly every item) pages through the view's index, `live` is not a key
-  // (a motion part set), and the others are rare filters of the API only.
-  // Items stored before `creationMonth` existed, found by null at start-up (none once they have it).
-  { fields: { creationMonth: 1 } },
-  // A job's walk over a user's items.
-  { fields: { userId: 1, createdAt: 1 } },
-  // The purge sweeper: expired trash of every user.
-  { fields: { deleted: 1, deletedAt: 1 } },
-  // The reconciler (items stuck in PROCESSING, at every start) and the metrics' count by status, of every user.
-  { fields: { status: 1, updatedAt: 1 } },
-  // Live Photos: the other part of a user's still or video.
-  { fields: { userId: 1, 'metadata.contentIdentifier': 1 } },
-]);
+export const MEDIA_ITEMS = defineCollection<StoredMediaDoc>(
+  'media_items',
+  [
+    // One item per content per user: the upload's duplicate check, race-free.
+    { fields: { userId: 1, sha256: 1 }, unique: true },
+    // The list views: a user's items by flags, newest first. Every condition of a view is in it (Live Photo motion
+    // parts left out by `stillMediaItemId: null`), so the embedded store pages through it without reading the
+    // items before the page: the library and the hidden items; a cursor's `creationAt` range reads from its place on.
+    // The timeline counts a month of a list as a `creationAt` range of the list's index, from the key rows alone.
+    { fields: { userId: 1, stillMediaItemId: 1, deleted: 1, hidden: 1, creationAt: -1 } },
+    // The same for what a list filters on beside its view, so that a page reads about a page of items at any library
+    // size (not every item until enough match): favourites, a type (`type=video`), a status, years ago (a day of
+    // every year, newest first: the year's bound left to the matcher, it drops this year's items only).
+    { fields: { userId: 1, stillMediaItemId: 1, deleted: 1, hidden: 1, favourite: 1, creationAt: -1 } },
+    { fields: { userId: 1, stillMediaItemId: 1, deleted: 1, hidden: 1, mediaItemType: 1, creationAt: -1 } },
+    { fields: { userId: 1, stillMediaItemId: 1, deleted: 1, hidden: 1, status: 1, creationAt: -1 } },
+    { fields: { userId: 1, stillMediaItemId: 1, deleted: 1, hidden: 1, creationMonthDay: 1, creationAt: -1 } },
+    // The trash, by deletion time.
+    { fields: { userId: 1, stillMediaItemId: 1, deleted: 1, deletedAt: -1, creationAt: -1 } },
+    // A category has none: `default` (nearly every item) pages through the view's index, `live` is not a key
+    // (a motion part set), and the others are rare filters of the API only.
+    // A job's walk over a user's items.
+    { fields: { userId: 1, createdAt: 1 } },
+    // The purge sweeper: expired trash of every user.
+    { fields: { deleted: 1, deletedAt: 1 } },
+    // The reconciler (items stuck in PROCESSING, at every start) and the metrics' count by status, of every user.
+    { fields: { status: 1, updatedAt: 1 } },
+    // Live Photos: the other part of a user's still or video.
+    { fields: { userId: 1, 'metadata.contentIdentifier': 1 } },
+  ],
+  // A month field the timeline once counted by: months are `creationAt` ranges of the list indexes now.
+  { retired: [{ fields: { creationMonth: 1 } }] },
+);
 
 /** A stored document in today's shape: legacy top-level metadata fields are gathered into `metadata`. */
 export function fromStored(stored: StoredMediaDoc): MediaDoc {
@@ -139,7 +140,6 @@ export function creationParts(iso: string): CreationParts | null {
     creationAt: at,
     creationMonthDay: `${m[2]}${m[3]}`,
     creationYear: Number(m[1]),
-    creationMonth: creationMonthOf(at),
   };
 }
 

@@ -85,18 +85,19 @@ it('counts the items of every user by status (the metrics gauge)', async () => {
   expect(await repo.countByStatus()).toEqual({ UNSPECIFIED: 0, PROCESSING: 2, READY: 0, FAILED: 1 });
 });
 
-it('gives items stored before the timeline their creation month when opened, and counts them per month', async () => {
+it('drops the retired month index when opened, and counts months as UTC ranges of creation times', async () => {
   const user = randomUUID();
   const raw = db.store.collection<Record<string, unknown> & { _id: string }>(MEDIA_ITEMS.name);
-  for (const [i, at] of ['2020-12-31T23:30:00Z', '2021-01-01T00:30:00Z', '2021-01-20T10:00:00Z'].entries()) {
-    const { creationMonth: _, ...old } = newMediaDoc(request(user, String(i).repeat(64)), new Date(at));
-    await raw.insertOne(old);
-  }
-  expect(await raw.count({ userId: user, creationMonth: null })).toBe(3);
+  // An index an earlier version kept (made unique here, so that its presence shows in a write).
+  await raw.ensureIndex({ fields: { creationMonth: 1 }, unique: true });
+  await raw.insertOne({ ...newMediaDoc(request(user, '9'.repeat(64)), new Date('2019-05-01T00:00:00Z')), creationMonth: 'x' });
+  await expect(raw.insertOne({ _id: randomUUID(), creationMonth: 'x' })).rejects.toBeInstanceOf(DuplicateKeyError);
   const reopened = await MediaItemsRepository.open(db.store);
-  expect(await raw.count({ userId: user, creationMonth: null })).toBe(0);
+  for (const [i, at] of ['2020-12-31T23:30:00Z', '2021-01-01T00:30:00Z', '2021-01-20T10:00:00Z'].entries())
+    await raw.insertOne({ ...newMediaDoc(request(user, String(i).repeat(64)), new Date(at)), creationMonth: 'x' });
   expect(await reopened.monthCounts({ userId: user, view: 'library' })).toEqual([
     { month: '2021-01', count: 2 },
     { month: '2020-12', count: 1 },
+    { month: '2019-05', count: 1 },
   ]);
 });

@@ -121,27 +121,7 @@ export class MediaItemsRepository {
     // the user's counts. On MongoDB other replicas write too, and their writes do not reach this cache (no event
     // reaches every replica): their answers are then kept a few seconds at most.
     const monthCountsCache = new MonthCountsCache({ maxAgeMs: store.kind === 'mongodb' ? 5_000 : Infinity });
-    const repository = new MediaItemsRepository(items, monthCountsCache);
-    await repository.backfillCreationMonth();
-    return repository;
-  }
-
-  /**
-   * Gives `creationMonth` to items stored before the timeline had it, a batch at a time. Found through
-   * the (creationMonth) index by null (missing), so once done a start-up reads no document for it.
-   */
-  private async backfillCreationMonth(): Promise<void> {
-    const BATCH = 500;
-    for (;;) {
-      const batch = await this.items.find({ creationMonth: null }, { limit: BATCH });
-      let changed = 0;
-      for (const doc of batch) {
-        const set = { creationMonth: creationMonthOf(doc.creationAt) };
-        changed += (await this.items.updateOne({ _id: doc._id, creationMonth: null }, { $set: set })).modified;
-      }
-      // Nothing left, or nothing this pass could change (never loop on it).
-      if (batch.length < BATCH || changed === 0) return;
-    }
+    return new MediaItemsRepository(items, monthCountsCache);
   }
 
   /** Stores a new item; when the user already has this content, nothing is stored and the other item's id is answered. */

@@ -15,7 +15,7 @@ import {
 import type { MediaItemProcessedV1, MessageContract } from '@trove/proto-events';
 import { AppError, createLogger, openBlobStore, openDocStore } from '@trove/kit';
 import type { BlobStore, DocStore } from '@trove/kit';
-import { tempDir } from '@trove/kit/testing';
+import { tempDir, waitFor } from '@trove/kit/testing';
 import type { TempDir } from '@trove/kit/testing';
 import { newMediaDoc } from './document';
 import { MediaItemsRepository } from './repository';
@@ -41,16 +41,28 @@ let clock: Date;
 let publishFailures: number;
 let media: MediaItemsService;
 let totals: UsageRepository;
+/** Every UsageService made for a test: their counts made later are written before the store closes. */
+let usages: UsageService[];
+let countErrors: unknown[];
 
 const log = createLogger({ service: 'media-test', level: 'silent' });
 const sha = () => randomUUID().replace(/-/g, '').repeat(2);
 
-function serviceOver(repository: MediaItems): MediaItemsService {
+function usageOver(repository: MediaItems, countLaterMs?: number): UsageService {
+  const usage = new UsageService(totals, (userId) => repository.sizeOfUser(userId), {
+    onCountError: (err) => countErrors.push(err),
+    countLaterMs,
+  });
+  usages.push(usage);
+  return usage;
+}
+
+function serviceOver(repository: MediaItems, countLaterMs?: number): MediaItemsService {
   return new MediaItemsService({
     items: repository,
     blobs,
     log,
-    usage: new UsageService(totals, (userId) => repository.sizeOfUser(userId)),
+    usage: usageOver(repository, countLaterMs),
     trashRetentionMs: 30 * 24 * 3600 * 1000,
     now: () => new Date(clock),
     events: {
@@ -67,12 +79,16 @@ beforeEach(async () => {
   store = await openDocStore({ service: 'media', dataDir: dir.path });
   blobs = await openBlobStore({ dataDir: dir.path });
   totals = await UsageRepository.open(store);
+  usages = [];
+  countErrors = [];
   published = [];
   publishFailures = 0;
   clock = new Date('2025-06-24T12:00:00Z');
 });
 
 afterEach(async () => {
+  await Promise.all(usages.map((u) => u.flush()));
+  expect(countErrors).toEqual([]);
   await store.close();
   await dir.remove();
 });
@@ -348,6 +364,39 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       // Against a quota the count is part of the upload.
       await upload(user, { size: 50, quotaBytes: 1000 });
       expect(await totals.get(user)).toBe(350);
+    });
+
+    it('writes the counts made after their answers by itself soon after', async () => {
+      const user = randomUUID();
+      await upload(user, { size: 30 });
+      await upload(user, { size: 12 });
+      await waitFor(async () => (await totals.get(user)) === 42, { what: 'the counts written' });
+    });
+
+    it('writes the counts gathered meanwhile together, one write per user', async () => {
+      const [user, other] = [randomUUID(), randomUUID()];
+      media = serviceOver(items, 3_600_000); // nothing written by itself during the test
+      await upload(user, { size: 1 });
+      await upload(other, { size: 1 });
+      const adds = jest.spyOn(totals, 'add');
+      await Promise.all([
+        ...Array.from({ length: 10 }, () => upload(user, { size: 10 })),
+        ...Array.from({ length: 5 }, () => upload(other, { size: 100 })),
+      ]);
+      expect(adds).not.toHaveBeenCalled();
+      expect(await usageOf(user)).toBe(101);
+      expect(await totals.get(other)).toBe(501);
+      expect(adds).toHaveBeenCalledTimes(2);
+      adds.mockRestore();
+    });
+
+    it("a quota's check counts the uploads made before it that were not yet written", async () => {
+      const user = randomUUID();
+      await upload(user, { size: 900 }); // without a quota: counted later
+      // The quota then set: 900 + 200 would pass it, though the total written so far says 0.
+      await expectAppError(upload(user, { size: 200, quotaBytes: 1000 }), 'INSUFFICIENT_STORAGE');
+      await upload(user, { size: 100, quotaBytes: 1000 });
+      expect(await usageOf(user)).toBe(1000);
     });
 
     it('an item that would take the user past the quota is refused (507) and nothing of it is stored or queued', async () => {

@@ -338,6 +338,17 @@ export class SqliteCollection implements AdapterCollection {
     this.indexes.set(name, index);
   }
 
+  async dropIndex(name: string): Promise<void> {
+    this.assertOpen();
+    const index = this.indexes.get(name);
+    if (!index) return;
+    this.transaction(() => {
+      index.drop();
+      this.db.prepare(`DELETE FROM _indexes WHERE collection = ? AND name = ?`).run(this.name, name);
+    });
+    this.indexes.delete(name);
+  }
+
   /** Stores documents read from another store (an import), in the caller's transaction. */
   importDocuments(docs: readonly StoredDoc[]): void {
     for (const doc of docs) this.store(undefined, toStoredDocument(doc));
