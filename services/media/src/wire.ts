@@ -25,7 +25,10 @@ export async function wire({ bus, store, log, blobs, trashRetentionMs, stuckAfte
   const repository = await MediaItemsRepository.open(store);
   const usage = new UsageService(await UsageRepository.open(store), (userId) => repository.sizeOfUser(userId), {
     onCountError: (err, userId, bytes) =>
-      log.error({ err, userId, bytes }, "could not count uploads in their owner's usage (the total is that much short)"),
+      log.error(
+        { err, userId, bytes },
+        "could not count uploads in their owner's usage (the total is that much short)",
+      ),
   });
   const media = new MediaItemsService({
     items: repository,

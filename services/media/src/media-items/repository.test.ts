@@ -90,7 +90,10 @@ it('drops the retired month index when opened, and counts months as UTC ranges o
   const raw = db.store.collection<Record<string, unknown> & { _id: string }>(MEDIA_ITEMS.name);
   // An index an earlier version kept (made unique here, so that its presence shows in a write).
   await raw.ensureIndex({ fields: { creationMonth: 1 }, unique: true });
-  await raw.insertOne({ ...newMediaDoc(request(user, '9'.repeat(64)), new Date('2019-05-01T00:00:00Z')), creationMonth: 'x' });
+  await raw.insertOne({
+    ...newMediaDoc(request(user, '9'.repeat(64)), new Date('2019-05-01T00:00:00Z')),
+    creationMonth: 'x',
+  });
   await expect(raw.insertOne({ _id: randomUUID(), creationMonth: 'x' })).rejects.toBeInstanceOf(DuplicateKeyError);
   const reopened = await MediaItemsRepository.open(db.store);
   for (const [i, at] of ['2020-12-31T23:30:00Z', '2021-01-01T00:30:00Z', '2021-01-20T10:00:00Z'].entries())
