@@ -1,14 +1,9 @@
+import { seededRandom } from '../testing/random';
 import { sortDocuments, sortedPage } from './sort';
-
-/** A small deterministic generator, so that a failure can be replayed. */
-function seeded(seed: number): () => number {
-  let s = seed;
-  return () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-}
 
 describe('sortedPage', () => {
   // Values that exercise BSON order across types, ties, arrays, nesting and missing fields.
-  const random = seeded(7);
+  const random = seededRandom(7); // deterministic, so that a failure can be replayed
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
   const values = [null, 0, 1, 2, -1, 'a', 'b', 'B', [], [1, 3], [2], true, false, new Date(0), new Date(1000)];
   const docs = Array.from({ length: 2000 }, (_, i) => {
