@@ -39,6 +39,9 @@ describe('face embeddings in the processed result', () => {
 
   it('refuses what is not base64 of whole float32 values', () => {
     expect(() => decodeEmbedding('not base64!')).toThrow('an embedding must be base64');
+    // Base64 that Buffer would read leniently: characters it skips, missing padding, URL-safe letters.
+    for (const lenient of ['AAAA AAAA', 'AAAAAA', 'AAAA-_AA', 'AAA=AAAA', 'AAAAAA=='.replace('==', '=')])
+      expect(() => decodeEmbedding(lenient)).toThrow('an embedding must be base64');
     expect(() => decodeEmbedding('AAAA')).toThrow('an embedding must be whole float32 values, got 3 bytes');
     expect(decodeEmbedding('')).toEqual(new Float32Array(0));
   });
