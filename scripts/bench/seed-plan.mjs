@@ -17,7 +17,7 @@ const { faceThumbnailKey, mediaBlobKey } = require(join(root, 'proto-events/dist
 const { EMBEDDING_LENGTH } = require(join(root, 'services/worker/dist/components/faces/index.js'));
 // mulberry32: the linear congruential generator before it multiplied past 2^53 in floating point and fell into a
 // cycle of about a thousand values (every library repeated ~1 000 items).
-const { seededRandom: generator } = require(join(root, 'services/kit/dist/testing/index.js'));
+const { seededRandom: generator } = require(join(root, 'services/kit/dist/testing/random.js'));
 
 export const CAMERAS = [
   ['Apple', 'iPhone 12 mini'],

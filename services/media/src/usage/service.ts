@@ -81,6 +81,7 @@ export class UsageService {
   flush(): Promise<void> {
     clearTimeout(this.laterTimer);
     this.laterTimer = undefined;
+    if (this.later.size === 0) return this.writing;
     const batch = [...this.later];
     this.later.clear();
     this.writing = this.writing.then(async () => {
