@@ -15,7 +15,7 @@ import * as paddle from './paddle';
 
 // The recogniser's steps as they are, observed: which of them a picture reaches.
 jest.mock('./paddle', () => {
-  const actual = jest.requireActual<typeof import('./paddle')>('./paddle');
+  const actual = jest.requireActual<typeof paddle>('./paddle');
   return { ...actual, detectLines: jest.fn(actual.detectLines), readLine: jest.fn(actual.readLine) };
 });
 
