@@ -27,7 +27,8 @@ import { mkdir, mkdtemp, open, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { args, log, require, root } from './bench-common.mjs';
-import { baseline, closeBaseline, ingest, newUser, startWorkers } from './bench/ingest.mjs';
+import { ingest, newUser, startWorkers } from './bench/ingest.mjs';
+import { baseline } from './bench/ingest-baseline.mjs';
 import { MB, makePhotos, median, seconds } from './bench/photos.mjs';
 import { childPid, withCpu } from './bench/cpu.mjs';
 import { startReferenceServer } from './bench/reference-server.mjs';
@@ -290,7 +291,6 @@ async function ingestBench(stack, allFiles) {
       explore = await ingest(stack, await newUser(stack, 'ingest-explore'), exploreFiles, one, UPLOAD_PARALLEL);
     }
   } finally {
-    await closeBaseline();
     await Promise.allSettled(one.map((w) => w.stop()));
   }
   log('ingest: end to end, two workers…');
@@ -349,6 +349,11 @@ async function ingestBench(stack, allFiles) {
     `ingest_vs_baseline per round (baseline s / end to end s): ${rounds
       .map((r, i) => `${vsBaseline[i].toFixed(2)} (${r.base.seconds.toFixed(1)} / ${r.end.seconds.toFixed(1)})`)
       .join(', ')}; the median below`,
+  );
+  console.log(
+    `CPU seconds per round, baseline process / worker process (their ExifTool processes apart): ${rounds
+      .map((r) => `${r.base.cpuSeconds.toFixed(1)} / ${r.end.workerCpuSeconds.toFixed(1)}`)
+      .join(', ')}`,
   );
   ratio('ingest_vs_baseline', median(vsBaseline));
   ratio('two_workers_vs_one', plain.seconds / two.seconds);

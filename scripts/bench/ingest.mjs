@@ -1,97 +1,14 @@
-// Ingest measurements: the single-process baseline, and uploads through the real services until
-// every item is READY.
+// Ingest measurements: uploads through the real services until every item is READY (the baseline they
+// are compared with: ingest-baseline.mjs).
 import { readdir, readFile } from 'node:fs/promises';
 import { Agent, get as httpGet } from 'node:http';
 import { join } from 'node:path';
 import { require, root } from '../bench-common.mjs';
-import { pool, seconds } from './photos.mjs';
+import { seconds } from './photos.mjs';
+import { cpuSeconds } from './cpu.mjs';
 import { uploadAll } from './upload.mjs';
 
-const components = require(join(root, 'services/worker/dist/components/index.js'));
 const { startProcess, serviceEntry } = require(join(root, 'services/kit/dist/testing/index.js'));
-
-const quiet = { info() {}, warn() {}, error() {}, debug() {} };
-
-/**
- * One plain Node process doing the worker's work on the files, `concurrency` at a time: EXIF and
- * metadata, decode, previews, words, category, and with `explore` the place, things and faces.
- * Returns { seconds, exploreMs (wall time per component, summed), facesFound, and with `explore` exploreCpuMs (CPU
- * time of things, faces and OCR, summed, measured one photo at a time) }.
- */
-export async function baseline(files, { concurrency, explore }) {
-  const faceOptions = {
-    minScore: components.DEFAULT_FACES_MIN_SCORE,
-    minSize: components.DEFAULT_FACES_MIN_SIZE,
-    log: quiet,
-  };
-  // The gazetteer and the models load once per worker process: the baseline loads them before timing too.
-  const blank = { data: Buffer.alloc(3), width: 1, height: 1, channels: 3 };
-  if (explore) {
-    await components.findPlace(0, 0);
-    await components.detectFaces(blank, faceOptions);
-    await components.detectThings(blank, { minScore: components.DEFAULT_THINGS_MIN_SCORE, log: quiet });
-  }
-  await components.readWords(blank, { timeoutMs: components.DEFAULT_OCR_TIMEOUT_SECONDS * 1000 });
-  const exploreMs = { places: 0, things: 0, faces: 0, ocr: 0 };
-  let facesFound = 0;
-  const timed = async (part, fn) => {
-    const t = performance.now();
-    const result = await fn();
-    exploreMs[part] += performance.now() - t;
-    return result;
-  };
-  const started = performance.now();
-  await pool(files, concurrency, async (f) => {
-    const meta = await components.extractMetadata(f.path, 'image/jpeg');
-    const previews = await components.makeImagePreviews(f.path, 'image/jpeg');
-    if (explore) {
-      if (meta.latitude !== null && meta.longitude !== null)
-        await timed('places', () => components.findPlace(meta.latitude, meta.longitude));
-      await timed('things', () =>
-        components.detectThings(previews.bitmap, { minScore: components.DEFAULT_THINGS_MIN_SCORE, log: quiet }),
-      );
-      facesFound += (await timed('faces', () => components.detectFaces(previews.bitmap, faceOptions))).length;
-    }
-    await timed('ocr', () =>
-      components.readWords(previews.bitmap, { timeoutMs: components.DEFAULT_OCR_TIMEOUT_SECONDS * 1000 }),
-    );
-    components.detectCategory(meta, { filename: f.name, mimeType: 'image/jpeg' });
-  });
-  const result = { seconds: seconds(started), exploreMs, facesFound };
-  return explore ? { ...result, exploreCpuMs: await componentCpu(files, faceOptions) } : result;
-}
-
-/**
- * The CPU time (all threads of this process: onnxruntime's, libvips's) each vision component spends per photo, summed
- * over `files`: one photo at a time, decoded once beforehand as the worker does, so that nothing else runs while a
- * component is measured. The wall times above, two photos at a time on a shared machine, include waiting for a core.
- */
-async function componentCpu(files, faceOptions) {
-  const cpuMs = { things: 0, faces: 0, ocr: 0 };
-  const measured = async (part, fn) => {
-    const before = process.cpuUsage();
-    const value = await fn();
-    const used = process.cpuUsage(before);
-    cpuMs[part] += (used.user + used.system) / 1000;
-    return value;
-  };
-  for (const f of files) {
-    const { bitmap } = await components.makeImagePreviews(f.path, 'image/jpeg');
-    await measured('things', () =>
-      components.detectThings(bitmap, { minScore: components.DEFAULT_THINGS_MIN_SCORE, log: quiet }),
-    );
-    await measured('faces', () => components.detectFaces(bitmap, faceOptions));
-    await measured('ocr', () =>
-      components.readWords(bitmap, { timeoutMs: components.DEFAULT_OCR_TIMEOUT_SECONDS * 1000 }),
-    );
-  }
-  return cpuMs;
-}
-
-export const closeBaseline = async () => {
-  await components.closeOcr();
-  await components.closeExifTool();
-};
 
 /** A user of the stack (created by the administrator, logged in): { headers, token }. */
 export async function newUser(stack, username, features) {
@@ -125,7 +42,8 @@ export async function startWorkers(stack, count, tag) {
 
 /**
  * Uploads every file as `user` (`uploadParallel` at a time) while `workers` process them, until
- * every item is READY: { seconds, workerMs (each item's processing time) }.
+ * every item is READY: { seconds, workerMs (each item's processing time), workerCpuSeconds (the worker
+ * processes' own, their ExifTool processes apart), rss }.
  */
 export async function ingest(stack, user, files, workers, uploadParallel) {
   const base = stack.gatewayUrl;
@@ -141,6 +59,7 @@ export async function ingest(stack, user, files, workers, uploadParallel) {
   const processedBefore = workers.map((w) => w.output().length);
   // Each worker with everything it started (its ExifTool processes, ffmpeg while one runs).
   const rss = sampleRss(async () => (await Promise.all(workers.map((w) => processTree(w.child.pid)))).flat());
+  const cpuBefore = workers.map((w) => cpuSeconds(w.child.pid));
   const started = performance.now();
   await uploadAll(`${base}/v1/mediaItems`, user.headers, files, uploadParallel);
   const deadline = Date.now() + 30 * 60_000;
@@ -151,6 +70,7 @@ export async function ingest(stack, user, files, workers, uploadParallel) {
     await new Promise((r) => setTimeout(r, 100));
   }
   const took = seconds(started);
+  const workerCpuSeconds = workers.reduce((n, w, i) => n + cpuSeconds(w.child.pid) - cpuBefore[i], 0);
   const memory = rss.stop();
   const workerMs = workers.flatMap((w, i) =>
     [
@@ -160,7 +80,7 @@ export async function ingest(stack, user, files, workers, uploadParallel) {
         .matchAll(/"ms":(\d+),"msg":"media item processed"/g),
     ].map((m) => Number(m[1])),
   );
-  return { seconds: took, workerMs, rss: memory };
+  return { seconds: took, workerMs, workerCpuSeconds, rss: memory };
 }
 
 const keepAlive = new Agent({ keepAlive: true, maxSockets: 1 });
