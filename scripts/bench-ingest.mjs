@@ -46,7 +46,7 @@ import {
 // heap growth left it, in about one run in two, collecting twice as often (~270 major collections in
 // the upload part instead of ~140) at twice its CPU per file, which both sides of the upload
 // comparison share: a slow client lifted upload_vs_minimal_server by ~0.05. The gateway's fixed factor
-// (services/gateway/src/heap-growth.ts), set here too, keeps it steady: ~100 major collections, ~5 ms a file.
+// (services/kit/src/heap-growth.ts, in the gateway and the worker), set here too, keeps it steady: ~100 major collections, ~5 ms a file.
 setFlagsFromString('--heap-growing-percent=100');
 
 const { startStack } = require(join(root, 'services/kit/dist/testing/index.js'));
@@ -207,7 +207,7 @@ async function uploadBench(stack, files, dir, bytes, diskSeconds) {
   }
   if (gcBefore && gcAfter) {
     // A handful of major collections is normal; dozens mean the gateway's heap is in the state
-    // services/gateway/src/heap-growth.ts prevents (docs: Benchmarks, the slow state).
+    // services/kit/src/heap-growth.ts prevents (docs: Benchmarks, the slow state).
     const during = (kind) => (gcAfter[kind] ?? 0) - (gcBefore[kind] ?? 0);
     console.log(
       `  gateway garbage collections during the rounds (warm-up included): major ${during('major')}, minor ${during('minor')}`,

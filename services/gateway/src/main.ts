@@ -1,4 +1,4 @@
-import './heap-growth';
+import '@trove/kit/heap-growth';
 import './threadpool';
 import '@trove/kit/telemetry/register';
 import { configOrExit, gitSha, openBlobStoreFromConfig, packageVersion, runService } from '@trove/kit';

@@ -1,3 +1,4 @@
+import '@trove/kit/heap-growth';
 import '@trove/kit/telemetry/register';
 import { packageVersion, runService } from '@trove/kit';
 import { processMediaItemWork } from '@trove/proto-events';
