@@ -8,6 +8,7 @@ import type { NatsUser } from '../bus/nats-users';
 import { freePort } from './ports';
 import { tempDir } from './temp';
 import { waitFor } from './wait';
+import { reapOnExit } from './reap-on-exit';
 
 export interface NatsServerHandle {
   url: string;
@@ -54,6 +55,7 @@ export async function startNatsServer(opts: NatsServerOptions = {}): Promise<Nat
   const child: ChildProcess = spawn(natsServerBin(), args, {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  reapOnExit(child);
   let stderr = '';
   let partial = '';
   const violations: string[] = [];

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { reapOnExit } from './reap-on-exit';
 
 export interface ServiceProcess {
   name: string;
@@ -25,6 +26,7 @@ export function startProcess(
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  reapOnExit(child);
   let out = '';
   const listeners = new Set<() => void>();
   const onData = (d: Buffer) => {
