@@ -13,8 +13,9 @@ import { pool, seconds } from './photos.mjs';
 /**
  * The worker's work on `files` ({ path, name }), `concurrency` at a time, in a new process: EXIF and
  * metadata, decode, previews, words, category, and with `explore` the place, things and faces.
- * Resolves { seconds, cpuSeconds (this process's own, its ExifTool processes apart), exploreMs (wall time per component, summed), facesFound, and with `explore`
- * exploreCpuMs (CPU time of things, faces and OCR, summed, measured one photo at a time) }.
+ * Resolves { seconds, cpuSeconds (that process's own, its ExifTool processes apart), exploreMs (wall
+ * time per component, summed), facesFound, and with `explore` exploreCpuMs (CPU time of things, faces
+ * and OCR, summed, measured one photo at a time) }.
  */
 export async function baseline(files, { concurrency, explore }) {
   const child = fork(fileURLToPath(import.meta.url), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -27,16 +28,12 @@ export async function baseline(files, { concurrency, explore }) {
   return first;
 }
 
-const components = require(join(root, 'services/worker/dist/components/index.js'));
+// The worker's components: loaded in the child only (the benchmark's process just forks it).
+let components;
 
 const quiet = { info() {}, warn() {}, error() {}, debug() {} };
 
-/**
- * One plain Node process doing the worker's work on the files, `concurrency` at a time: EXIF and
- * metadata, decode, previews, words, category, and with `explore` the place, things and faces.
- * Returns { seconds, exploreMs (wall time per component, summed), facesFound, and with `explore` exploreCpuMs (CPU
- * time of things, faces and OCR, summed, measured one photo at a time) }.
- */
+/** What `baseline` describes, in this process (the child). */
 async function runBaseline(files, { concurrency, explore }) {
   const faceOptions = {
     minScore: components.DEFAULT_FACES_MIN_SCORE,
@@ -110,7 +107,9 @@ async function componentCpu(files, faceOptions) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const [{ files, concurrency, explore }] = await once(process, 'message');
+  const job = once(process, 'message');
+  components = require(join(root, 'services/worker/dist/components/index.js'));
+  const [{ files, concurrency, explore }] = await job;
   try {
     const result = await runBaseline(files, { concurrency, explore });
     await components.closeOcr();
