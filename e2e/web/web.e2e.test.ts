@@ -347,6 +347,9 @@ describe('the web app in a browser (e2e)', () => {
     await shot(p, 'login-phone');
     await web().logIn(p, user);
     await eventually(() => p.locator('.grid img.thumb.loaded').count(), 3, 15_000);
+    // The JPEG was taken on this day years ago: its "On this day" strip arrives after the grid and
+    // pushes it down; a tap before it lands would hit whatever moved under the finger.
+    await p.getByRole('region', { name: 'On this day' }).waitFor();
     await shot(p, 'photos-phone');
     await p.locator('.grid .tile-link').first().click();
     await p.locator('dialog.viewer').waitFor();
