@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { get } from 'node:http';
 import { listOperations } from '@trove/openapi';
 import type { OpenApiOperation } from '@trove/openapi';
 import { startStack, waitFor } from '@trove/kit/testing';
@@ -95,6 +96,29 @@ describe('gateway (e2e)', () => {
       expect(mine.headers.get('x-request-id')).toBe('client-abc.123');
       const insane = await answer(api.GET('/version', { headers: { 'X-Request-Id': 'a b<script>' } }));
       expect(insane.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    });
+
+    it('in JSON says UTF-8, has the length and an ETag, and a matching If-None-Match gets a bodiless 304', async () => {
+      const res = await call('get', '/version');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(Number(res.headers.get('content-length'))).toBe(res.bytes.length);
+      expect(res.body).toEqual(JSON.parse(res.bytes.toString('utf8')));
+      const etag = res.headers.get('etag');
+      expect(etag).toMatch(/^W\/"[0-9a-f]+-/);
+      // node:http: fetch adds Cache-Control: no-cache to a request that names an ETag itself.
+      const again = await new Promise<{ status?: number; length: number }>((resolve, reject) =>
+        get(`${stack.gatewayUrl}/version`, { headers: { 'If-None-Match': etag! } }, (r) => {
+          let length = 0;
+          r.on('data', (chunk: Buffer) => (length += chunk.length));
+          r.on('end', () => resolve({ status: r.statusCode, length }));
+        }).on('error', reject),
+      );
+      expect(again).toEqual({ status: 304, length: 0 });
+      // The error answers too (the error handler's res.json).
+      const missing = await call('get', '/nope');
+      expect(missing.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(missing.body).toEqual({ message: expect.any(String) });
     });
 
     it('carries the security headers (helmet) and no X-Powered-By', async () => {

@@ -11,6 +11,7 @@ import type { ClientAddresses } from './http/client-address';
 import { errorHandler, notFoundHandler } from './http/error-handler';
 import { queryStringCheck } from './http/query-string';
 import { requestId } from './http/request-id';
+import { sendJsonInPieces } from './http/json-response';
 import { requestMetrics } from './http/request-metrics';
 import { OperationMatcher } from './openapi/operation-matcher';
 import { openApiValidator } from './openapi/validator';
@@ -87,6 +88,7 @@ const UPLOAD_FEATURES_TTL_MS = 2000;
 export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  sendJsonInPieces(app);
   trustProxies(app, deps.trustedProxies);
   const operations = new OperationMatcher(listOperations());
   const { limits } = deps;

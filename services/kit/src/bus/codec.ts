@@ -1,10 +1,11 @@
 import type { AppError, ErrorCode } from '../errors';
+import { jsonBytes } from './json-bytes';
 
-const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+/** A message's JSON bytes (a page of items is written a member at a time: see json-bytes.ts). */
 export function encodeJson(value: unknown): Uint8Array {
-  return encoder.encode(JSON.stringify(value));
+  return jsonBytes(value) ?? new Uint8Array(0);
 }
 
 /** Parses JSON bytes; returns undefined (never throws) for malformed input. */

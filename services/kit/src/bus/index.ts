@@ -20,6 +20,7 @@ export type { AnyRpcHandler, RpcHandler, ServeOptions } from './rpc';
 export type { ConsumeOptions, ConsumerHandle, MessageHandler, MessageMeta } from './consume';
 export { DLQ_DELIVERIES_HEADER, DLQ_REASON_HEADER } from './consume';
 export { REQUEST_ID_HEADER } from './headers';
+export { jsonBytes } from './json-bytes';
 export { streamConfigs } from './streams';
 export type { EventPublisher } from './publisher';
 
