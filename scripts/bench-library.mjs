@@ -119,7 +119,7 @@ try {
   const plan = libraryPlan({ count: ITEMS, userId });
   const seeding = await seedLibrary(stack.dataDir, plan);
   log(
-    `seeded in ${seeding.seconds.toFixed(1)} s (blobs ${seeding.blobsS.toFixed(1)} s, media ${seeding.mediaS.toFixed(1)} s, explore ${seeding.exploreS.toFixed(1)} s side by side); the queries on the store…`,
+    `seeded in ${seeding.seconds.toFixed(1)} s (blobs ${seeding.blobsS.toFixed(1)} s, media ${seeding.mediaS.toFixed(1)} s, explore ${seeding.exploreS.toFixed(1)} s side by side, then ${seeding.flushS.toFixed(1)} s writing it back to disk); the queries on the store…`,
   );
   const named = queries(userId);
   const store = await openDocStore({ service: 'media', dataDir: stack.dataDir });
@@ -166,7 +166,7 @@ try {
   );
   console.log(`checked through the API: ${checks.join('; ')}\n`);
   console.log(
-    `seeding: ${seeding.seconds.toFixed(1)} s (side by side: blobs ${seeding.blobsS.toFixed(1)} s, media documents ${seeding.mediaS.toFixed(1)} s, explore documents ${seeding.exploreS.toFixed(1)} s); cold start (${SERVICES.join(', ')} on that data, until all are ready): ${coldStartS.toFixed(1)} s; after the queries, media RSS ${mediaRss.toFixed(0)} MiB, explore RSS ${exploreRss.toFixed(0)} MiB; the whole library bench: ${secondsSince(benchStarted).toFixed(0)} s\n`,
+    `seeding: ${seeding.seconds.toFixed(1)} s (side by side: blobs ${seeding.blobsS.toFixed(1)} s, media documents ${seeding.mediaS.toFixed(1)} s, explore documents ${seeding.exploreS.toFixed(1)} s; written back to disk: ${seeding.flushS.toFixed(1)} s); cold start (${SERVICES.join(', ')} on that data, until all are ready): ${coldStartS.toFixed(1)} s; after the queries, media RSS ${mediaRss.toFixed(0)} MiB, explore RSS ${exploreRss.toFixed(0)} MiB; the whole library bench: ${secondsSince(benchStarted).toFixed(0)} s\n`,
   );
   const at = sizeLabel(ITEMS);
   console.log(`ratio list_p99_vs_store_p99_at_${at} ${(percentile(apiAll, 99) / percentile(storeAll, 99)).toFixed(2)}`);
