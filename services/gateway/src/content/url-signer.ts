@@ -64,7 +64,8 @@ export class ContentUrlSigner {
     const ttl = this.opts.ttlSeconds;
     const nowS = Math.floor(this.now() / 1000);
     const exp = (Math.floor(nowS / ttl) + 2) * ttl;
-    return `${path}?exp=${exp}&${scopeQuery(scope)}&sig=${this.mac(path, exp, scope)}`;
+    const claims = scopeQuery(scope);
+    return `${path}?exp=${exp}&${claims}&sig=${this.mac(path, exp, claims)}`;
   }
 
   /** True when `sig` is this server's signature of `path`, `exp` (not passed) and exactly this scope. */
@@ -72,7 +73,7 @@ export class ContentUrlSigner {
     if (!exp || !sig || !/^\d{1,12}$/.test(exp)) return false;
     const expS = Number(exp);
     if (expS * 1000 <= this.now()) return false;
-    const expected = Buffer.from(this.mac(path, expS, scope));
+    const expected = Buffer.from(this.mac(path, expS, scopeQuery(scope)));
     const given = Buffer.from(sig);
     return expected.length === given.length && timingSafeEqual(expected, given);
   }
@@ -82,10 +83,8 @@ export class ContentUrlSigner {
    * opens as a session URL, or the other way round. (URLs signed before sessions were bound had no
    * claim line at all: their signature matches neither, so they are refused.)
    */
-  private mac(path: string, exp: number, scope: UrlScope): string {
-    return createHmac('sha256', this.key)
-      .update(`${path}\n${exp}\n${scopeQuery(scope)}`)
-      .digest('base64url');
+  private mac(path: string, exp: number, claims: string): string {
+    return createHmac('sha256', this.key).update(`${path}\n${exp}\n${claims}`).digest('base64url');
   }
 }
 
