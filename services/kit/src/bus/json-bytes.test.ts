@@ -28,6 +28,8 @@ describe('jsonBytes', () => {
   it.each([
     ['a page of items (a bare array)', page],
     ['an answer holding a page', { items: page, nextCursor: 'abc', total: 100, missing: undefined }],
+    ['a bus reply holding a page', { result: { items: page, nextAfter: { creationTime: 'x', id: 'y' } } }],
+    ['arrays in arrays', [[page[0], [1, undefined]], [], [[[]]]]],
     ['an empty array and object', [[], {}, { a: [] }]],
     ['scalars', [0, -1.5, 'text', true, null, 'quote " backslash \\ newline \n control \u0001']],
     ['a bare string', 'é'],
