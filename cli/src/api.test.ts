@@ -24,6 +24,7 @@ describe('TroveApi', () => {
   let url: string;
   let dir: string;
   let handle: Handler;
+  let answerAtOnce: { status: number; body: unknown } | undefined;
   const requests: Array<{ apiKey: string | undefined; contentLength: number; name?: string; sha256?: string }> = [];
 
   beforeAll(async () => {
@@ -36,6 +37,11 @@ describe('TroveApi', () => {
       requests.push(entry);
       if (req.url !== '/v1/mediaItems') {
         res.writeHead(404).end();
+        return;
+      }
+      if (answerAtOnce) {
+        // As the gateway refuses a file larger than the room left: before reading the body.
+        json(res, answerAtOnce.status, answerAtOnce.body);
         return;
       }
       const parser = busboy({ headers: req.headers, defParamCharset: 'utf8' });
@@ -52,6 +58,8 @@ describe('TroveApi', () => {
           handle(req, res, { name: info.filename ?? '', sha256: entry.sha256, bytes });
         });
       });
+      // A body cut short (the client gave up on it) is no upload: the connection goes.
+      parser.on('error', () => req.destroy());
       req.pipe(parser);
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -63,6 +71,7 @@ describe('TroveApi', () => {
   });
   beforeEach(() => {
     requests.length = 0;
+    answerAtOnce = undefined;
   });
 
   const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
@@ -87,6 +96,30 @@ describe('TroveApi', () => {
       sha256: createHash('sha256').update(data).digest('hex'),
     });
     expect(requests[0].contentLength).toBeGreaterThan(data.length);
+  });
+
+  it('fails, sending no whole part, for a file whose size changed since the walk', async () => {
+    const file = path.join(dir, 'growing.jpg');
+    await writeFile(file, Buffer.alloc(300_000, 3));
+    handle = (_req, res) => json(res, 201, { id: '3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c' });
+    const api = new TroveApi(url, { apiKey: 'k' });
+    // Walked at 200,000 bytes, 300,000 now: the first 200,000 alone must not arrive as the file.
+    await expect(api.upload(fileSource(file, 200_000))).rejects.toThrow('changed while it was being sent');
+    await expect(api.upload(fileSource(file, 400_000))).rejects.toThrow('changed while it was being sent');
+    api.close();
+    expect(requests.filter((r) => r.sha256)).toEqual([]);
+  });
+
+  it('reports the answer of a server that refuses before reading the body', async () => {
+    const file = path.join(dir, 'large.mp4');
+    await writeFile(file, Buffer.alloc(16 * 1024 * 1024, 1));
+    answerAtOnce = { status: 507, body: { message: 'storage quota exceeded' } };
+    const api = new TroveApi(url, { apiKey: 'k' });
+    await expect(api.upload(await source(file))).rejects.toMatchObject({
+      status: 507,
+      message: '507 storage quota exceeded',
+    });
+    api.close();
   });
 
   it('answers a 409 as the existing item', async () => {

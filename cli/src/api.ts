@@ -5,15 +5,16 @@
  * progress bar, never read whole. Every call is retried while its failure is transient (see retry.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import { finished, pipeline } from 'node:stream/promises';
 import type { Client } from 'openapi-fetch';
 import type * as OpenapiFetch from 'openapi-fetch';
 import type { components, paths } from '@trove/openapi';
+import { FileBytes } from './file-bytes';
+import { sha256File } from './hash';
 import { HttpError, parseRetryAfter, withRetry } from './retry';
 import type { RetryOptions } from './retry';
 
@@ -53,13 +54,16 @@ export interface UploadSource {
   name: string;
   size: number;
   open(): Promise<Readable>;
+  /** Its SHA-256 (hex), where the source has a faster way than reading `open()`'s stream. */
+  sha256?(): Promise<string>;
 }
 
 /** A file on disk as an upload source; `size` as the walk found it. */
 export const fileSource = (file: string, size: number): UploadSource => ({
   name: path.basename(file),
   size,
-  open: async () => createReadStream(file, { highWaterMark: 1 << 20 }),
+  open: async () => new FileBytes(file, size),
+  sha256: () => sha256File(file),
 });
 
 export interface UploadResult {
@@ -221,14 +225,6 @@ export class TroveApi {
     const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
     const size = file.size;
     const source = await file.open();
-    async function* body(): AsyncGenerator<Buffer> {
-      yield head;
-      for await (const piece of source) {
-        onBytes((piece as Buffer).length);
-        yield piece as Buffer;
-      }
-      yield tail;
-    }
     const url = new URL('/v1/mediaItems', this.server);
     const request = (url.protocol === 'https:' ? https : http).request(url, {
       method: 'POST',
@@ -243,12 +239,26 @@ export class TroveApi {
     request.setTimeout(300_000, () =>
       request.destroy(Object.assign(new Error('upload timed out'), { code: 'ETIMEDOUT' })),
     );
+    let hasAnswer = false;
     const answered = new Promise<http.IncomingMessage>((resolve, reject) => {
-      request.once('response', resolve);
+      request.once('response', (response: http.IncomingMessage) => {
+        hasAnswer = true;
+        resolve(response);
+      });
       request.once('error', reject);
     });
-    // The server may answer before it has read everything (401, 413, 507): its answer is what counts then.
-    const sending = pipeline(Readable.from(body()), request).catch((err: unknown) => err);
+    // The head, the file piped in as it is read (no stage in between), the tail. The server may answer before it has
+    // read everything (401, 413, 507): its answer is what counts then.
+    request.write(head);
+    const sending = pipeline(source, request, { end: false })
+      .then(() => finished(request.end(tail)))
+      .catch((err: unknown) => {
+        // The file failed before any answer: the request cannot be completed, so it goes (with `end: false` the
+        // pipeline leaves it open, and the server would wait for the promised rest). After an answer, see below.
+        if (!hasAnswer) request.destroy(err as Error);
+        return err;
+      });
+    source.on('data', (piece: Buffer) => onBytes(piece.length));
     let response: http.IncomingMessage;
     try {
       response = await answered;
@@ -258,6 +268,8 @@ export class TroveApi {
     const chunks: Buffer[] = [];
     for await (const piece of response) chunks.push(piece as Buffer);
     await sending;
+    // Answered before the whole body was sent: the connection cannot carry another request.
+    if (!request.writableFinished) request.destroy();
     const text = Buffer.concat(chunks).toString('utf8');
     const json = (): unknown => {
       try {

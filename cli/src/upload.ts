@@ -117,7 +117,7 @@ export async function sendAll(
   const hash = (batch: Item[]): Promise<Hashed[]> =>
     pool(batch, concurrency, async (item) => {
       try {
-        return { item, sha256: item.sha256 ?? (await sha256Of(await item.source.open())) };
+        return { item, sha256: item.sha256 ?? (await (item.source.sha256?.() ?? sha256Of(await item.source.open()))) };
       } catch (err) {
         return { item, error: err as Error };
       }
