@@ -20,8 +20,8 @@ import {
 import { dirname, join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { GatheredFileWriter } from './gathered-file';
-import { PutMeter } from './meter';
+import { GATHER_BYTES, GatheredFileWriter } from './gathered-file';
+import { ByteMeter } from './meter';
 import {
   BlobNotFoundError,
   type BlobInfo,
@@ -121,10 +121,11 @@ export class FsBlobStore implements BlobStore {
     const preparing = this.prepareSidecar(metaTemp, finalPath, options.contentType);
     preparing.catch(() => undefined); // awaited below
     try {
-      const meter = new PutMeter(options.maxBytes);
-      // Written in large writes, fsynced on its own descriptor before it closes (no second open to sync it).
-      file = new GatheredFileWriter(temp);
-      await pipeline(body, meter, file);
+      const meter = new ByteMeter(options.maxBytes);
+      // Written in large writes, fsynced on its own descriptor before it closes (no second open to sync it),
+      // counted and hashed by the writer as the pieces arrive.
+      file = new GatheredFileWriter(temp, GATHER_BYTES, meter);
+      await pipeline(body, file);
       const result = meter.result();
       // Data (and a sidecar file) durable before the renames below publish them, so a crash never
       // leaves lost bytes under the final name.

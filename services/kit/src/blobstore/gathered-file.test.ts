@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -6,6 +6,8 @@ import { pipeline } from 'node:stream/promises';
 import { tempDir } from '../testing/temp';
 import type { TempDir } from '../testing/temp';
 import { GatheredFileWriter } from './gathered-file';
+import { ByteMeter } from './meter';
+import { BlobTooLargeError } from './port';
 
 let dir: TempDir;
 beforeEach(async () => {
@@ -46,5 +48,27 @@ describe('GatheredFileWriter', () => {
       code: 'EEXIST',
     });
     expect(await readFile(path, 'utf8')).toBe('kept');
+  });
+
+  it('counts and hashes what it writes with a meter', async () => {
+    const data = randomBytes(700_001);
+    const meter = new ByteMeter(data.length);
+    await pipeline(
+      Readable.from(chunksOf(data, 65_536)),
+      new GatheredFileWriter(join(dir.path, 'metered'), 256 * 1024, meter),
+    );
+    expect(meter.result()).toEqual({ size: data.length, sha256: createHash('sha256').update(data).digest('hex') });
+  });
+
+  it('fails once the meter’s limit is passed, before writing what passed it', async () => {
+    const data = randomBytes(600_000);
+    const path = join(dir.path, 'too-large');
+    const meter = new ByteMeter(500_000);
+    await expect(
+      pipeline(Readable.from(chunksOf(data, 65_536)), new GatheredFileWriter(path, 64 * 1024, meter)),
+    ).rejects.toBeInstanceOf(BlobTooLargeError);
+    // What was written stops short of the limit: the piece that passed it never went to the file.
+    expect((await readFile(path)).length).toBeLessThanOrEqual(500_000);
+    expect(() => meter.result()).toThrow('body not fully read');
   });
 });

@@ -1,5 +1,6 @@
 import { close, fsync, open, writev } from 'node:fs';
 import { Writable } from 'node:stream';
+import type { ByteMeter } from './meter';
 
 /** Default size of each write: a socket hands an upload over 64 KiB at a time at most. */
 export const GATHER_BYTES = 256 * 1024;
@@ -13,7 +14,8 @@ export const GATHER_BYTES = 256 * 1024;
  * 1 MiB writes took storing a 1.7 MB photo from 4.7–5.0 ms of CPU to 4.0–4.5 (four at a time);
  * but what is still gathering when the last byte arrives is written only then, before the answer,
  * and 1 MiB made a photo's answer 5–6 ms later than 256 KiB. Holds `gatherBytes` at most besides
- * the stream's own buffer.
+ * the stream's own buffer. With a `meter`, every piece is counted and hashed as it arrives (and
+ * the write fails once it passes the meter's limit), the metering stage of the pipeline folded in.
  */
 export class GatheredFileWriter extends Writable {
   private fd: number | undefined;
@@ -23,6 +25,7 @@ export class GatheredFileWriter extends Writable {
   constructor(
     private readonly path: string,
     private readonly gatherBytes = GATHER_BYTES,
+    private readonly meter?: ByteMeter,
   ) {
     super({ decodeStrings: true });
   }
@@ -35,16 +38,21 @@ export class GatheredFileWriter extends Writable {
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (err?: Error | null) => void): void {
-    this.gather(chunk);
+    const refused = this.gather(chunk);
+    if (refused) return callback(refused);
     this.writeIfGathered(callback);
   }
 
   override _writev(chunks: Array<{ chunk: Buffer }>, callback: (err?: Error | null) => void): void {
-    for (const { chunk } of chunks) this.gather(chunk);
+    for (const { chunk } of chunks) {
+      const refused = this.gather(chunk);
+      if (refused) return callback(refused);
+    }
     this.writeIfGathered(callback);
   }
 
   override _final(callback: (err?: Error | null) => void): void {
+    this.meter?.end();
     this.writePending((err) => {
       if (err) return callback(err);
       fsync(this.fd!, (syncErr) => callback(syncErr));
@@ -59,10 +67,13 @@ export class GatheredFileWriter extends Writable {
     close(fd, (closeErr) => callback(error ?? closeErr));
   }
 
-  private gather(chunk: Buffer): void {
-    if (chunk.length === 0) return;
+  private gather(chunk: Buffer): Error | undefined {
+    if (chunk.length === 0) return undefined;
+    const refused = this.meter?.add(chunk);
+    if (refused) return refused;
     this.pending.push(chunk);
     this.pendingBytes += chunk.length;
+    return undefined;
   }
 
   private writeIfGathered(callback: (err?: Error | null) => void): void {
