@@ -124,6 +124,11 @@ describe('the bus: one NATS user per service, each within its contracts (securit
         return 'closed';
       })();
       await expect(ended).rejects.toThrow(/permissions violation/i);
+      // The client hears of the refusal before the server's log line is written: wait for the line.
+      await waitFor(() => violationsFor(subject).length > 0, {
+        timeoutMs: 5000,
+        what: `the server to log the refused subscription to ${subject}`,
+      });
       expect(violationsFor(subject).join('\n')).toMatch(/Subscription Violation/);
     }
   });
