@@ -265,7 +265,7 @@ async function ingestBench(stack, allFiles) {
   const exploreFiles = allFiles.slice(0, EXPLORE_PHOTOS);
   log('ingest: end to end, one worker…');
   const one = await startWorkers(stack, 1, 'one');
-  let plain, plainBase, exploreBase, explore, two;
+  let plain, plainBase, exploreBase, explore, exploreVsBaseline, two;
   const rounds = [];
   try {
     // The baseline and the services take turns, each round in the other order: what the machine does
@@ -285,10 +285,26 @@ async function ingestBench(stack, allFiles) {
     };
     plainBase = { seconds: median(rounds.map((r) => r.base.seconds)) };
     if (EXPLORE) {
-      log('ingest: baseline with explore (one process, no services)…');
-      exploreBase = await baseline(exploreFiles, { concurrency: CONCURRENCY, explore: true });
-      log('ingest: end to end with explore, one worker…');
-      explore = await ingest(stack, await newUser(stack, 'ingest-explore'), exploreFiles, one, UPLOAD_PARALLEL);
+      // Taking turns too, the median of the rounds: one run each way swung with the host's speed (0.65–0.96).
+      // The components' CPU per photo is measured in the first round's baseline only.
+      const exploreRounds = [];
+      for (let r = 1; r <= INGEST_ROUNDS; r++) {
+        log(
+          `ingest: with explore, round ${r} of ${INGEST_ROUNDS}, baseline (one process, no services) and end to end…`,
+        );
+        const base = () => baseline(exploreFiles, { concurrency: CONCURRENCY, explore: true, componentCpu: r === 1 });
+        const user = await newUser(stack, `ingest-explore-${r}`);
+        const ends = () => ingest(stack, user, exploreFiles, one, UPLOAD_PARALLEL);
+        exploreRounds.push(
+          r % 2 ? { base: await base(), end: await ends() } : { end: await ends(), base: await base() },
+        );
+      }
+      exploreBase = { ...exploreRounds[0].base, seconds: median(exploreRounds.map((r) => r.base.seconds)) };
+      explore = {
+        seconds: median(exploreRounds.map((r) => r.end.seconds)),
+        workerMs: exploreRounds.flatMap((r) => r.end.workerMs),
+      };
+      exploreVsBaseline = exploreRounds.map((r) => ({ base: r.base.seconds, end: r.end.seconds }));
     }
   } finally {
     await Promise.allSettled(one.map((w) => w.stop()));
@@ -369,9 +385,18 @@ async function ingestBench(stack, allFiles) {
   );
   console.log(
     `CPU per photo, one at a time: things ${(cpuMs.things / n).toFixed(0)} ms, faces ${(cpuMs.faces / n).toFixed(0)} ms, ` +
-      `ocr ${(cpuMs.ocr / n).toFixed(0)} ms — the *_ms_per_photo lines below\n`,
+      `ocr ${(cpuMs.ocr / n).toFixed(0)} ms — the *_ms_per_photo lines below (each photo's least of ${cpuMs.passes.length} passes; ` +
+      `the passes' own: ${cpuMs.passes
+        .map((p) => `${(p.things / n).toFixed(0)} + ${(p.faces / n).toFixed(0)} + ${(p.ocr / n).toFixed(0)}`)
+        .join(', ')})\n`,
   );
-  ratio('explore_ingest_vs_baseline', exploreBase.seconds / explore.seconds);
+  const exploreRatios = exploreVsBaseline.map((r) => r.base / r.end);
+  console.log(
+    `explore_ingest_vs_baseline per round (baseline s / end to end s): ${exploreVsBaseline
+      .map((r, i) => `${exploreRatios[i].toFixed(2)} (${r.base.toFixed(1)} / ${r.end.toFixed(1)})`)
+      .join(', ')}; the median below`,
+  );
+  ratio('explore_ingest_vs_baseline', median(exploreRatios));
   ratio('places_ms_per_photo', exploreMs.places / n, 2);
   // CPU ms of each vision component per photo (all its threads; one photo at a time, models loaded).
   ratio('things_ms_per_photo', cpuMs.things / n, 1);
