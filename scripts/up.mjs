@@ -17,6 +17,7 @@ const {
   natsServiceUsers,
 } = require('../services/kit/dist/bus/nats-users.js');
 const { loadOrCreateSecret } = require('../services/kit/dist/secrets/index.js');
+const { tiedToParent } = require('../services/kit/dist/testing/reap-on-exit.js');
 
 const SERVICES = ['auth', 'media', 'library', 'explore', 'jobs', 'worker', 'gateway'];
 /** What a service (kit's announceReady) and the web server send over the IPC channel once serving: no log level silences it. */
@@ -92,7 +93,8 @@ function start(name, cmd, args, { detached = false, extraEnv = {}, ipc = false }
     // nats-server runs in its own process group so a terminal's Ctrl-C reaches only us and the
     // services: they drain their NATS work first, and we stop nats-server last.
     // The services' and the web server's 'ipc' channel carries their readiness message (see isReadyMessage).
-    const child = spawn(cmd, args, {
+    // Tied to this process: should it be killed outright (SIGKILL, no handler runs), they go with it.
+    const child = spawn(...tiedToParent(cmd, args), {
       env: { ...env, ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe', ...(ipc ? ['ipc'] : [])],
       detached,

@@ -8,7 +8,7 @@ import type { NatsUser } from '../bus/nats-users';
 import { freePort } from './ports';
 import { tempDir } from './temp';
 import { waitFor } from './wait';
-import { reapOnExit } from './reap-on-exit';
+import { reapOnExit, tiedToParent } from './reap-on-exit';
 
 export interface NatsServerHandle {
   url: string;
@@ -52,7 +52,7 @@ export async function startNatsServer(opts: NatsServerOptions = {}): Promise<Nat
     await writeFile(conf, lines.join('\n'), { mode: 0o600 });
     args = ['-c', conf];
   }
-  const child: ChildProcess = spawn(natsServerBin(), args, {
+  const child: ChildProcess = spawn(...tiedToParent(natsServerBin(), args), {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   reapOnExit(child);

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { reapOnExit } from './reap-on-exit';
+import { reapOnExit, tiedToParent } from './reap-on-exit';
 
 export interface ServiceProcess {
   name: string;
@@ -22,7 +22,7 @@ export function startProcess(
   env: Record<string, string>,
   args: string[] = [],
 ): ServiceProcess {
-  const child = spawn(process.execPath, [entry, ...args], {
+  const child = spawn(...tiedToParent(process.execPath, [entry, ...args]), {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

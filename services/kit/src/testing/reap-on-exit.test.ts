@@ -52,3 +52,46 @@ describeOnLinux('reapOnExit', () => {
     }
   });
 });
+
+/** A parent that starts a long-lived child (tied to it or not), prints its pid and waits: its pid and the child's. */
+async function parentWithChild(tied: boolean): Promise<{ parent: ReturnType<typeof spawn>; childPid: number }> {
+  const script = `
+    const { spawn } = require('node:child_process');
+    const { tiedToParent } = require(${JSON.stringify(built)});
+    const line = [process.execPath, ['-e', 'setInterval(() => {}, 1000)']];
+    const child = spawn(...(${tied} ? tiedToParent(...line) : line), { stdio: 'ignore' });
+    console.log(child.pid);
+    setInterval(() => {}, 1000);
+  `;
+  const parent = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'ignore'] });
+  let out = '';
+  parent.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  await waitFor(() => /\d+\n/.test(out), { timeoutMs: 10_000, what: 'the child pid' });
+  const childPid = Number(out.trim());
+  // Running its own command (setpriv has exec'd it), not setpriv any more.
+  await waitFor(() => readFileSync(`/proc/${childPid}/cmdline`, 'utf8').includes('setInterval'), {
+    timeoutMs: 10_000,
+    what: 'the child to run its command',
+  });
+  return { parent, childPid };
+}
+
+describeOnLinux('tiedToParent', () => {
+  it('a child tied to its parent dies with it, even of a SIGKILL (no exit hook runs then)', async () => {
+    const { parent, childPid } = await parentWithChild(true);
+    expect(running(childPid)).toBe(true);
+    parent.kill('SIGKILL');
+    await waitFor(() => !running(childPid), { timeoutMs: 10_000, what: 'the tied child to die' });
+  });
+
+  it('is what kills it: an untied child outlives its SIGKILLed parent', async () => {
+    const { parent, childPid } = await parentWithChild(false);
+    try {
+      parent.kill('SIGKILL');
+      await new Promise<void>((resolve) => parent.once('exit', () => resolve()));
+      expect(running(childPid)).toBe(true);
+    } finally {
+      process.kill(childPid, 'SIGKILL');
+    }
+  });
+});
