@@ -47,8 +47,12 @@ describe('auth and users (e2e)', () => {
           TROVE_LOGIN_USER_RATE_LIMIT: String(USER_RATE_LIMIT),
           TROVE_LOGIN_SLOWDOWN_MS: String(SLOWDOWN_MS),
           // The rate-limit tests send USER_RATE_LIMIT logins at once: all of them wait for their hash (the
-          // hashing gate's own refusals are e2e/security/login-burst's).
+          // hashing gate's own refusals are e2e/security/login-burst's). One hash at a time, 20 took over the
+          // stack's 20 s wait on a loaded CI host (the last ones answered "too many logins at once"): two at a
+          // time, and a wait just under the stack's 30 s RPC timeout.
           TROVE_AUTH_HASH_QUEUE: String(USER_RATE_LIMIT * 2),
+          TROVE_AUTH_HASH_CONCURRENCY: '2',
+          TROVE_AUTH_HASH_WAIT_MS: '28000',
         },
       },
     });
