@@ -14,7 +14,6 @@ const web = webAppForSuite();
 /** All three files, processed: the library most tests start from. */
 const ALL = ['jpeg', 'png', 'mp4'] as const;
 
-/** Runs `body` with the gateway stopped, and starts it again whatever happens. */
 /**
  * Taps the first tile until the viewer opens. Under a loaded CI host a late re-layout (the scrubber, the
  * memories' pictures) can move the tile between Playwright's hit test and its tap, which then lands
@@ -33,6 +32,7 @@ async function openFirstTile(page: Page): Promise<void> {
   }
 }
 
+/** Runs `body` with the gateway stopped, and starts it again whatever happens. */
 async function withGatewayDown(body: () => Promise<void>): Promise<void> {
   await web().stack.processes.gateway.stop();
   try {
