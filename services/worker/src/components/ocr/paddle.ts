@@ -9,6 +9,7 @@ import * as ort from 'onnxruntime-node';
 import type { Bitmap } from '../bitmap';
 import { sharp } from '../previews/sharp';
 import { MODELS_DIR } from '../vision/model-files';
+import { SESSION_OPTIONS } from '../vision/onnx';
 
 const DIR = join(MODELS_DIR, 'ppocr-v4');
 /** Long side of the detector's input: small text in a 2048 px photo is still a few pixels high there. */
@@ -30,15 +31,8 @@ export interface Models {
 }
 
 export async function loadModels(): Promise<Models> {
-  // One thread each: the worker runs photos in parallel instead, and the machine is shared.
-  // No memory arena: its blocks, sized by the largest input seen, would stay with the worker for good.
-  const options: ort.InferenceSession.SessionOptions = {
-    intraOpNumThreads: 1,
-    interOpNumThreads: 1,
-    enableCpuMemArena: false,
-  };
-  const det = await ort.InferenceSession.create(join(DIR, 'ch_PP-OCRv4_det_infer.onnx'), options);
-  const rec = await ort.InferenceSession.create(join(DIR, 'ch_PP-OCRv4_rec_infer.onnx'), options);
+  const det = await ort.InferenceSession.create(join(DIR, 'ch_PP-OCRv4_det_infer.onnx'), SESSION_OPTIONS);
+  const rec = await ort.InferenceSession.create(join(DIR, 'ch_PP-OCRv4_rec_infer.onnx'), SESSION_OPTIONS);
   const keys = readFileSync(join(DIR, 'ppocr_keys_v1.txt'), 'utf8')
     .replace(/\r?\n$/, '')
     .split(/\r?\n/);
