@@ -11,13 +11,9 @@ import { ModelLoadError } from './models';
 
 /**
  * Every model's session (the OCR's too). One thread: the worker runs photos in parallel instead, and the machine is
- * shared. A memory arena without a memory pattern: a run's tensors come from the arena's kept blocks (bounded by the
- * peak of one run at the largest input, which every component caps: 512 px things, 256 and 224 px faces, OCR's 960 px
- * detection and 3200 px lines). Measured per run on this project's 2-core host (onnxruntime-node 1.30): OCR detection at
- * 960×736 160–170 ms against 590–660 ms without an arena, CenterNet 64–75 ms against 180–220, BlazeFace 6–8 against
- * 12–23, FaceRes 9 against 15–46; and the process is smaller. Without an arena the memory pattern's one large block was
- * mapped, zeroed by page faults and unmapped on every run; with the pattern and an arena the arena keeps that block, the
- * largest of all (+60 MiB at OCR's size).
+ * shared. A memory arena without a memory pattern: a run's tensors come from the arena's kept blocks, bounded by one
+ * run's peak at the largest input each component allows. Without an arena the pattern's large block was mapped and
+ * zeroed on every run (2–4× the CPU); with both, the arena keeps that block too. Figures: Docs → Benchmarks.
  */
 export const SESSION_OPTIONS: ort.InferenceSession.SessionOptions = {
   intraOpNumThreads: 1,
