@@ -26,16 +26,19 @@ export interface TestServices {
  * The one way a suite builds explore's services under test (call it in a `describe`; read its
  * fields inside a test or a hook): each domain over its real repository on the embedded store,
  * the media service faked. Search asks `names` for the people in an item when given (a fake),
- * else the people service, as the process wires it.
+ * else the people service, as the process wires it. `facePageSize`: known faces read at a time while
+ * grouping (default: the service's).
  */
-export function newTestServices(opts: { searchInMemory?: boolean; names?: PeopleNames } = {}): TestServices {
+export function newTestServices(
+  opts: { searchInMemory?: boolean; names?: PeopleNames; facePageSize?: number } = {},
+): TestServices {
   const db = docStorePerTest('explore');
   let built: Omit<TestServices, 'store' | 'restart'> | undefined;
   let media: FakeMedia | undefined;
   const build = async () => {
     media ??= new FakeMedia();
     const placesThingsRepo = await PlacesThingsRepository.open(db.store);
-    const people = new PeopleService(await PeopleRepository.open(db.store), media, DEFAULT_GROUPING);
+    const people = new PeopleService(await PeopleRepository.open(db.store), media, DEFAULT_GROUPING, opts.facePageSize);
     const searchRepo = await SearchRepository.open(db.store, { inMemory: opts.searchInMemory });
     const search = new SearchService(searchRepo, media, opts.names ?? people);
     // As main.ts wires them: search re-reads the names in items whose people changed.

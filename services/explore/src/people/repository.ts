@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { clockOf, DocRepository, openCollections } from '@trove/kit';
-import type { DocStore, RepositoryOptions } from '@trove/kit';
+import type { DocStore, Filter, RepositoryOptions } from '@trove/kit';
 import { ITEMS } from '../places-things/document';
 import type { ItemDoc } from '../places-things/document';
 import { FACES, PEOPLE } from './document';
@@ -36,6 +36,27 @@ export class PeopleRepository extends DocRepository<typeof COLLECTIONS> {
   /** Every face of the user, oldest id first (a stable order for regrouping). */
   async facesOfUser(userId: string): Promise<FaceDoc[]> {
     return this.c.faces.find({ userId }, { sort: { _id: 1 } });
+  }
+
+  /**
+   * Every face of the user, a page at a time in (item, id) order (the `userId, mediaItemId` index,
+   * from where the last page ended): a large library's faces are looked through, never held at once.
+   */
+  async *facesOfUserPaged(userId: string, pageSize: number): AsyncGenerator<FaceDoc[]> {
+    let after: FaceDoc | undefined;
+    for (;;) {
+      const filter: Filter = { userId };
+      // The bound on the item is where the index is read from (an `$or` alone narrows nothing on the embedded
+      // store); the `$or` leaves out the faces of that item already read.
+      if (after) {
+        filter.mediaItemId = { $gte: after.mediaItemId };
+        filter.$or = [{ mediaItemId: { $gt: after.mediaItemId } }, { _id: { $gt: after._id } }];
+      }
+      const page = await this.c.faces.find(filter, { sort: { mediaItemId: 1, _id: 1 }, limit: pageSize });
+      if (page.length > 0) yield page;
+      if (page.length < pageSize) return;
+      after = page[page.length - 1];
+    }
   }
 
   async faceCount(userId: string): Promise<number> {

@@ -14,6 +14,9 @@ export const personNotFound = () => notFound('person not found');
 const faceNotFound = () => notFound('face not found');
 const mediaItemNotFound = () => notFound('mediaitem not found');
 
+/** Faces read at a time while a new item's faces look for their people (a page is ~3 MB with 512-value embeddings). */
+export const FACE_PAGE_SIZE = 1000;
+
 /** A face's id: the same for the same item and position, so a result delivered again replaces its faces in place. */
 export function faceId(mediaItemId: string, index: number): string {
   const h = createHash('sha256').update(`${mediaItemId}/${index}`).digest('hex');
@@ -28,6 +31,9 @@ const groupedFace = (f: FaceDoc): GroupedFace => ({
   ...(f.pinned ? { pinned: true } : {}),
   ...(f.rejected?.length ? { rejected: f.rejected } : {}),
 });
+
+/** Ids in the order the store sorts them (`_id: 1`). */
+const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** How much two boxes overlap: intersection over union, 0..1. */
 function overlap(a: FaceBox, b: FaceBox): number {
@@ -69,6 +75,8 @@ export class PeopleService {
     private readonly repo: PeopleRepository,
     private readonly media: MediaStates,
     private readonly rules: GroupingRules,
+    /** Known faces read at a time when a new item's faces are grouped. */
+    private readonly facePageSize = FACE_PAGE_SIZE,
   ) {}
 
   /** Who hears of items whose people's names may have changed (one listener: search). */
@@ -257,14 +265,12 @@ export class PeopleService {
     if (faces === undefined) return;
     await this.oneAtATime(userId, async () => {
       if (!(await this.repo.itemKnown(userId, mediaItemId))) return; // purged, or the user deleted
-      const known = await this.repo.facesOfUser(userId);
-      // The item's earlier faces stay candidates (the same face again finds its person) unless they wait unassigned.
-      const grouping = new FaceGrouping(
-        known.filter((f) => f.mediaItemId !== mediaItemId || f.personId !== null).map(groupedFace),
-        this.rules,
-        randomUUID,
+      const { before, alike } = await this.facesAlikeTo(
+        userId,
+        mediaItemId,
+        faces.map((f) => decodeEmbedding(f.embedding)),
       );
-      const before = known.filter((f) => f.mediaItemId === mediaItemId);
+      const grouping = new FaceGrouping(alike, this.rules, randomUUID);
       const docs: FaceDoc[] = faces.map((face, index) => {
         const embedding = decodeEmbedding(face.embedding);
         const doc: FaceDoc = {
@@ -301,7 +307,7 @@ export class PeopleService {
       });
       for (const id of grouping.newPeople) await this.repo.createPerson(userId, id);
       // Waiting faces a new person took (never the item's own: those are replaced below).
-      const replaced = new Set(known.filter((f) => f.mediaItemId === mediaItemId).map((f) => f._id));
+      const replaced = new Set(before.map((f) => f._id));
       for (const { id, personId } of grouping.changed())
         if (!replaced.has(id)) await this.repo.setPersonOfFace(userId, id, personId);
       const left = await this.repo.replaceItemFaces(userId, mediaItemId, docs);
@@ -340,9 +346,29 @@ export class PeopleService {
   // ---- helpers ----------------------------------------------------------------------------------
 
   /**
-   * The item's earlier face a new one replaces: the one its box overlaps most (at least half),
-   * when their embeddings are alike or cannot be compared (another model made the earlier one).
+   * What grouping a new item's faces needs of the user's known faces: the item's earlier faces
+   * (`before`, in id order), and the known faces alike to at least one new face (`alike`, in id
+   * order): the only ones `FaceGrouping.add` can match or give a person. The item's earlier faces
+   * stay candidates (the same face again finds its person) unless they wait unassigned. The user's
+   * faces are read a page at a time: memory holds a page and the alike faces, not the whole library.
    */
+  private async facesAlikeTo(
+    userId: string,
+    mediaItemId: string,
+    embeddings: Float32Array[],
+  ): Promise<{ before: FaceDoc[]; alike: GroupedFace[] }> {
+    const before = (await this.repo.facesOfItem(userId, mediaItemId)).sort((a, b) => byId(a._id, b._id));
+    const alike: GroupedFace[] = [];
+    if (embeddings.length === 0) return { before, alike };
+    for await (const page of this.repo.facesOfUserPaged(userId, this.facePageSize))
+      for (const doc of page) {
+        if (doc.mediaItemId === mediaItemId && doc.personId === null) continue;
+        const face = groupedFace(doc);
+        if (embeddings.some((e) => cosineDistance(e, face.embedding) <= this.rules.maxDistance)) alike.push(face);
+      }
+    return { before, alike: alike.sort((a, b) => byId(a.id, b.id)) };
+  }
+
   private sameFace(before: FaceDoc[], box: FaceBox, embedding: Float32Array): FaceDoc | undefined {
     let best: [FaceDoc, number] | undefined;
     for (const f of before) {
