@@ -16,8 +16,12 @@ import type { TempDir } from '@trove/kit/testing';
 import { FIXTURES, itWithFixtures } from '@trove/kit/testing/media';
 import { selectComponents } from './components';
 import { reportJobItem } from './job-item';
+import { closeExifTool } from '../components/metadata';
 import { processItem } from './process';
 import { recordingLog } from './work-item.fake';
+
+// ExifTool's processes (the metadata reads start them) end with the suite, not with jest's worker: each test file has a pool of its own.
+afterAll(() => closeExifTool());
 
 let dir: TempDir;
 let blobs: BlobStore;

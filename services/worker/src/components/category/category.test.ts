@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { tempDirPerFile } from '@trove/kit/testing';
-import { extractMetadata } from '../metadata';
+import { closeExifTool, extractMetadata } from '../metadata';
 import type { MediaMetadata } from '../metadata/types';
 import { emptyMetadata } from '../metadata/types';
 import {
@@ -15,6 +15,9 @@ import {
 } from '@trove/kit/testing/media';
 import { detectCategory } from './index';
 import { appleMovArgs } from '../../test-support.fake';
+
+// ExifTool's processes (the metadata reads start them) end with the suite, not with jest's worker: each test file has a pool of its own.
+afterAll(() => closeExifTool());
 
 const dir = tempDirPerFile();
 

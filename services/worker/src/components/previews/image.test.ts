@@ -14,11 +14,14 @@ import {
 import { tempDirPerFile } from '@trove/kit/testing';
 import { MediaError } from '../errors';
 import { DEFAULT_LIMITS } from '../limits';
-import { extractMetadata } from '../metadata';
+import { closeExifTool, extractMetadata } from '../metadata';
 import type { Previews, RawPreviewSource } from './image';
 import { decodeHeifPrimary } from './heif';
 import { applyOrientation, makeImagePreviews } from './image';
 import { cutOff, testFrame } from '../../test-support.fake';
+
+// ExifTool's processes (the metadata reads start them) end with the suite, not with jest's worker: each test file has a pool of its own.
+afterAll(() => closeExifTool());
 
 const dir = tempDirPerFile();
 

@@ -1,12 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { readBoxes } from '../formats/isobmff';
-import { extractMetadata } from '../metadata';
+import { closeExifTool, extractMetadata } from '../metadata';
 import type { MediaMetadata } from '../metadata/types';
 import { emptyMetadata } from '../metadata/types';
 import { ffmpeg, ffprobeJson, H264_ARGS, testClipArgs, videoTestDir } from '@trove/kit/testing/media';
 import { metadataArgs, VP9_ARGS, WEBM_ARGS } from '../../test-support.fake';
 import { isWebPlayable, makeVideoPreviews, posterTime, transcodeIfNeeded } from './video';
+
+// ExifTool's processes (the metadata reads start them) end with the suite, not with jest's worker: each test file has a pool of its own.
+afterAll(() => closeExifTool());
 
 const videos = videoTestDir();
 

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { tempDirPerFile } from '@trove/kit/testing';
 import { makeImagePreviews, makeVideoPreviews } from '../previews';
-import { extractMetadata } from '../metadata';
+import { closeExifTool, extractMetadata } from '../metadata';
 import type { Bitmap } from '../bitmap';
 import {
   FIXTURES,
@@ -28,6 +28,9 @@ import {
 } from '.';
 import type { Box } from '.';
 import { COCO_LABELS, thingLabel, titleCase } from './labels';
+
+// ExifTool's processes (the metadata reads start them) end with the suite, not with jest's worker: each test file has a pool of its own.
+afterAll(() => closeExifTool());
 
 const options = { minScore: DEFAULT_THINGS_MIN_SCORE };
 const dir = tempDirPerFile('trove-things-');
