@@ -3,6 +3,7 @@ import { docStorePerTest } from '@trove/kit/testing';
 import { DEFAULT_GROUPING } from './people/grouping';
 import { PeopleRepository } from './people/repository';
 import { PeopleService } from './people/service';
+import type { PeopleServiceOptions } from './people/service';
 import { PlacesThingsRepository } from './places-things/repository';
 import { PlacesThingsService } from './places-things/service';
 import { FakeMedia } from './ports/media.fake';
@@ -26,11 +27,11 @@ export interface TestServices {
  * The one way a suite builds explore's services under test (call it in a `describe`; read its
  * fields inside a test or a hook): each domain over its real repository on the embedded store,
  * the media service faked. Search asks `names` for the people in an item when given (a fake),
- * else the people service, as the process wires it. `facePageSize`: known faces read at a time while
- * grouping (default: the service's).
+ * else the people service, as the process wires it. `people`: the people service's options (page size,
+ * regroup slices).
  */
 export function newTestServices(
-  opts: { searchInMemory?: boolean; names?: PeopleNames; facePageSize?: number } = {},
+  opts: { searchInMemory?: boolean; names?: PeopleNames; people?: PeopleServiceOptions } = {},
 ): TestServices {
   const db = docStorePerTest('explore');
   let built: Omit<TestServices, 'store' | 'restart'> | undefined;
@@ -38,7 +39,7 @@ export function newTestServices(
   const build = async () => {
     media ??= new FakeMedia();
     const placesThingsRepo = await PlacesThingsRepository.open(db.store);
-    const people = new PeopleService(await PeopleRepository.open(db.store), media, DEFAULT_GROUPING, opts.facePageSize);
+    const people = new PeopleService(await PeopleRepository.open(db.store), media, DEFAULT_GROUPING, opts.people);
     const searchRepo = await SearchRepository.open(db.store, { inMemory: opts.searchInMemory });
     const search = new SearchService(searchRepo, media, opts.names ?? people);
     // As main.ts wires them: search re-reads the names in items whose people changed.

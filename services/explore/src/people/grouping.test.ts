@@ -1,6 +1,6 @@
 import { decodeEmbedding, encodeEmbedding } from '@trove/proto-events';
 import { cosineDistance } from './embedding';
-import { DEFAULT_GROUPING, FaceGrouping, regroup } from './grouping';
+import { cooperatively, DEFAULT_GROUPING, FaceGrouping, regroup, regroupSteps } from './grouping';
 import { faceOf, randomPerson, seeded, shuffled } from './synthetic.fake';
 
 /** 6 people with 5 faces each, plus 4 strangers seen once; face ids say whose they are (`p2-f3`, `stranger-1`). */
@@ -219,5 +219,39 @@ describe('face grouping on synthetic embeddings', () => {
       () => 'fresh',
     );
     expect(plain.add(faces.find((f) => f.id === 'p0-f3')!)).toBe('P0');
+  });
+});
+
+describe('regroup step by step', () => {
+  it('gives the same people as regroup, and lets other work run between its steps', async () => {
+    const { faces } = library(5);
+    let ids = 0;
+    const whole = regroup(
+      faces.map((f) => ({ ...f, personId: null })),
+      DEFAULT_GROUPING,
+      () => `p-${ids++}`,
+    );
+    const order: string[] = [];
+    let steps = 0;
+    setImmediate(() => order.push(`other work after ${steps} steps`));
+    ids = 0;
+    const faceSteps = regroupSteps(
+      faces.map((f) => ({ ...f, personId: null })),
+      DEFAULT_GROUPING,
+      () => `p-${ids++}`,
+    );
+    const counted = (function* () {
+      for (;;) {
+        const step = faceSteps.next();
+        if (step.done) return step.value;
+        steps++;
+        yield;
+      }
+    })();
+    // No time at a stretch allowed: the loop runs after the first step.
+    const stepped = await cooperatively(counted, 0);
+    expect(stepped).toEqual(whole);
+    expect(steps).toBe(faces.length);
+    expect(order).toEqual(['other work after 1 steps']);
   });
 });

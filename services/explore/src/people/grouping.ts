@@ -150,11 +150,29 @@ export function regroup(
   newPersonId: () => string,
   kept: ReadonlySet<string> = new Set(),
 ): RegroupResult {
+  const steps = regroupSteps(faces, rules, newPersonId, kept);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * `regroup` a step at a time: it pauses after each face's comparisons (the O(n²) part: seconds for
+ * a few thousand faces, minutes for tens of thousands), so that a caller can let other work run in
+ * between (`cooperatively`). The result is the same.
+ */
+export function* regroupSteps(
+  faces: GroupedFace[],
+  rules: GroupingRules,
+  newPersonId: () => string,
+  kept: ReadonlySet<string> = new Set(),
+): Generator<void, RegroupResult, void> {
   const n = faces.length;
   // Alike pairs, once: the only O(n²) step.
   const neighbours: number[][] = faces.map(() => []);
   const edges: Array<[number, number, number]> = [];
-  for (let i = 0; i < n; i++)
+  for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
       const d = cosineDistance(faces[i]!.embedding, faces[j]!.embedding);
       if (d > rules.maxDistance) continue;
@@ -162,6 +180,8 @@ export function regroup(
       neighbours[j]!.push(i);
       edges.push([d, i, j]);
     }
+    yield;
+  }
   // Pinned faces stay out of the groups: the user placed that one face, not its look-alikes.
   const core = faces.map((f, i) => !f.pinned && usable(f, rules) && neighbours[i]!.length + 1 >= rules.minFaces);
 
@@ -246,4 +266,20 @@ export function regroup(
     created: created.filter((p) => final.has(p)),
     dropped: [...oldPeople].filter((p) => !final.has(p) && !kept.has(p)),
   };
+}
+
+/**
+ * Runs `steps` to their end, letting the event loop run (requests, other users' grouping) whenever a
+ * stretch of steps took `sliceMs`: a long regroup no longer holds the whole process.
+ */
+export async function cooperatively<T>(steps: Generator<void, T, void>, sliceMs = 20): Promise<T> {
+  let sliceStart = performance.now();
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (performance.now() - sliceStart >= sliceMs) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+  }
 }

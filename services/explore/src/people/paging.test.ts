@@ -12,7 +12,7 @@ import { faceOf, randomPerson, seeded } from './synthetic.fake';
  */
 describe('grouping reads the known faces a page at a time', () => {
   const whole = newTestServices();
-  const paged = newTestServices({ facePageSize: 2 });
+  const paged = newTestServices({ people: { facePageSize: 2 } });
   const userId = 'a5a5a5a5-0000-4000-8000-000000000001';
   const itemId = (n: number) => `0000000${n % 10}-${String(n).padStart(4, '0')}-4000-8000-000000000000`;
 

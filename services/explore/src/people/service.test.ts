@@ -314,3 +314,50 @@ describe('people (grouping, naming, hiding, merging, covers, visibility) on the 
     expect(await t.people.ofItem(alice, id)).toEqual([]);
   });
 });
+
+describe('a regroup does not hold explore: other work runs between its steps', () => {
+  // Slices of no time: the event loop runs after every face's comparisons.
+  const t = newTestServices({ people: { sliceMs: 0 } });
+  const alice = randomUUID();
+  const bob = randomUUID();
+
+  it("answers another user's people while one user's library regroups, and the regroup completes", async () => {
+    const random = seeded(3);
+    const people = [randomPerson(random), randomPerson(random), randomPerson(random)];
+    const photo = async (userId: string, n: number) => {
+      const id = randomUUID();
+      t.media.add(userId, id);
+      const result: MediaItemProcessedV1 = {
+        ...processedResult(userId, id, `2024-06-${String((n % 28) + 1).padStart(2, '0')}T12:00:00Z`),
+        faces: [
+          {
+            box: { x: 0.1, y: 0.1, width: 0.1, height: 0.1 },
+            score: 0.9,
+            embedding: encodeEmbedding(faceOf(people[n % 3]!, random)),
+            thumbnailKey: `media/${userId}/${id}/faces/0.webp`,
+          },
+        ],
+      };
+      await t.placesThings.itemProcessed(result);
+      await t.people.itemProcessed(result);
+    };
+    for (let n = 0; n < 30; n++) await photo(alice, n);
+    await photo(bob, 0);
+    // Turns of the event loop while the regroup runs (the embedded store's calls take none); at the fifth, bob asks.
+    const done: string[] = [];
+    let turns = 0;
+    let listing: Promise<unknown> | undefined;
+    const turn = () => {
+      if (done.includes('regroup')) return;
+      if (++turns === 5) listing = t.people.list(bob, 1, 10).then((list) => (done.push('list'), list));
+      setImmediate(turn);
+    };
+    setImmediate(turn);
+    const counts = await t.people.regroup(alice);
+    done.push('regroup');
+    expect(counts).toEqual({ faces: 30, people: 3, moved: 0 });
+    expect(turns).toBeGreaterThanOrEqual(30); // a turn at least after each face's comparisons
+    expect(await listing).toHaveLength(1);
+    expect(done).toEqual(['list', 'regroup']);
+  });
+});

@@ -3,7 +3,7 @@ import { decodeEmbedding } from '@trove/proto-events';
 import type { ContentLocationV1, FaceV1, MediaItemProcessedV1, PersonV1 } from '@trove/proto-events';
 import { badRequest, notFound } from '@trove/kit';
 import type { MediaStates } from '../ports/media';
-import { FaceGrouping, regroup } from './grouping';
+import { cooperatively, FaceGrouping, regroupSteps } from './grouping';
 import type { GroupedFace, GroupingRules } from './grouping';
 import { toFaceV1, toPersonV1 } from './document';
 import type { FaceBox, FaceDoc, PersonDoc } from './document';
@@ -63,6 +63,13 @@ export interface PersonUpdate {
  * - grouping, merging and regrouping of one user run one at a time in this process;
  * - everything is scoped to the user: another user's id is not found.
  */
+export interface PeopleServiceOptions {
+  /** Known faces read at a time when a new item's faces are grouped (default FACE_PAGE_SIZE). */
+  facePageSize?: number;
+  /** A regroup lets other work run after this long at a stretch (default: `cooperatively`'s). */
+  sliceMs?: number;
+}
+
 /** Told which of a user's items may show other names now (search indexes the names of the people in each item). */
 export type NamesChangedListener = (userId: string, mediaItemIds: string[]) => Promise<void>;
 
@@ -75,8 +82,7 @@ export class PeopleService {
     private readonly repo: PeopleRepository,
     private readonly media: MediaStates,
     private readonly rules: GroupingRules,
-    /** Known faces read at a time when a new item's faces are grouped. */
-    private readonly facePageSize = FACE_PAGE_SIZE,
+    private readonly options: PeopleServiceOptions = {},
   ) {}
 
   /** Who hears of items whose people's names may have changed (one listener: search). */
@@ -234,7 +240,11 @@ export class PeopleService {
     const { counts, movedItems } = await this.oneAtATime(userId, async () => {
       const faces = await this.repo.facesOfUser(userId);
       const kept = new Set(await this.repo.keptPeopleIds(userId));
-      const { personOf, created, dropped } = regroup(faces.map(groupedFace), this.rules, randomUUID, kept);
+      // Step by step: a large library's regroup takes minutes, during which explore keeps answering.
+      const { personOf, created, dropped } = await cooperatively(
+        regroupSteps(faces.map(groupedFace), this.rules, randomUUID, kept),
+        this.options.sliceMs,
+      );
       for (const id of created) await this.repo.createPerson(userId, id);
       const moved = faces.filter((f) => personOf.get(f._id) !== f.personId);
       for (const f of moved) await this.repo.setPersonOfFace(userId, f._id, personOf.get(f._id) ?? null);
@@ -360,7 +370,7 @@ export class PeopleService {
     const before = (await this.repo.facesOfItem(userId, mediaItemId)).sort((a, b) => byId(a._id, b._id));
     const alike: GroupedFace[] = [];
     if (embeddings.length === 0) return { before, alike };
-    for await (const page of this.repo.facesOfUserPaged(userId, this.facePageSize))
+    for await (const page of this.repo.facesOfUserPaged(userId, this.options.facePageSize ?? FACE_PAGE_SIZE))
       for (const doc of page) {
         if (doc.mediaItemId === mediaItemId && doc.personId === null) continue;
         const face = groupedFace(doc);
