@@ -6,11 +6,12 @@ import type { TestServices } from '../test-services.fake';
 import { faceOf, randomPerson, seeded } from './synthetic.fake';
 
 /**
- * A new item's faces are grouped against the user's known faces read a page at a time: the
- * people must come out the same whatever the page size (pages of two faces here, against one page
- * for the whole library), faces of several items and several per item crossing page ends.
+ * A new item's faces are grouped against the user's known faces read a page at a time, and a
+ * regroup reads them so too: the people must come out the same whatever the page size (pages of
+ * two faces here, against one page for the whole library), faces of several items and several per
+ * item crossing page ends.
  */
-describe('grouping reads the known faces a page at a time', () => {
+describe('grouping and regrouping read the known faces a page at a time', () => {
   const whole = newTestServices();
   const paged = newTestServices({ people: { facePageSize: 2 } });
   const userId = 'a5a5a5a5-0000-4000-8000-000000000001';
@@ -59,5 +60,9 @@ describe('grouping reads the known faces a page at a time', () => {
     const expected = await grouped(whole);
     expect(expected).toHaveLength(5);
     expect(await grouped(paged)).toEqual(expected);
+    // Regrouping reads them a page at a time too: the same people again.
+    const [wholeCounts, pagedCounts] = [await whole.people.regroup(userId), await paged.people.regroup(userId)];
+    expect(pagedCounts).toEqual(wholeCounts);
+    expect(await grouped(paged)).toEqual(await grouped(whole));
   });
 });

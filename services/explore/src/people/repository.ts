@@ -33,11 +33,6 @@ export class PeopleRepository extends DocRepository<typeof COLLECTIONS> {
 
   // ---- faces ------------------------------------------------------------------------------------
 
-  /** Every face of the user, oldest id first (a stable order for regrouping). */
-  async facesOfUser(userId: string): Promise<FaceDoc[]> {
-    return this.c.faces.find({ userId }, { sort: { _id: 1 } });
-  }
-
   /**
    * Every face of the user, a page at a time in (item, id) order (the `userId, mediaItemId` index,
    * from where the last page ended): a large library's faces are looked through, never held at once.

@@ -238,16 +238,16 @@ export class PeopleService {
    */
   async regroup(userId: string): Promise<{ faces: number; people: number; moved: number }> {
     const { counts, movedItems } = await this.oneAtATime(userId, async () => {
-      const faces = await this.repo.facesOfUser(userId);
+      const faces = await this.groupedFacesOf(userId);
       const kept = new Set(await this.repo.keptPeopleIds(userId));
       // Step by step: a large library's regroup takes minutes, during which explore keeps answering.
       const { personOf, created, dropped } = await cooperatively(
-        regroupSteps(faces.map(groupedFace), this.rules, randomUUID, kept),
+        regroupSteps(faces, this.rules, randomUUID, kept),
         this.options.sliceMs,
       );
       for (const id of created) await this.repo.createPerson(userId, id);
-      const moved = faces.filter((f) => personOf.get(f._id) !== f.personId);
-      for (const f of moved) await this.repo.setPersonOfFace(userId, f._id, personOf.get(f._id) ?? null);
+      const moved = faces.filter((f) => personOf.get(f.id) !== f.personId);
+      for (const f of moved) await this.repo.setPersonOfFace(userId, f.id, personOf.get(f.id) ?? null);
       await this.repo.deletePeople(userId, dropped);
       const people = await this.repo.allPeopleIds(userId);
       await Promise.all(people.map((p) => this.repo.refreshSummary(userId, p)));
@@ -354,6 +354,18 @@ export class PeopleService {
   }
 
   // ---- helpers ----------------------------------------------------------------------------------
+
+  /**
+   * Every face of the user as grouping sees it (and its item), in id order (a stable one): read a page
+   * at a time and kept without the stored documents (their base64 embeddings, boxes, keys), less than
+   * half their size.
+   */
+  private async groupedFacesOf(userId: string): Promise<Array<GroupedFace & { mediaItemId: string }>> {
+    const faces: Array<GroupedFace & { mediaItemId: string }> = [];
+    for await (const page of this.repo.facesOfUserPaged(userId, this.options.facePageSize ?? FACE_PAGE_SIZE))
+      for (const doc of page) faces.push({ ...groupedFace(doc), mediaItemId: doc.mediaItemId });
+    return faces.sort((a, b) => byId(a.id, b.id));
+  }
 
   /**
    * What grouping a new item's faces needs of the user's known faces: the item's earlier faces
