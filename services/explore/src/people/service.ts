@@ -14,7 +14,7 @@ export const personNotFound = () => notFound('person not found');
 const faceNotFound = () => notFound('face not found');
 const mediaItemNotFound = () => notFound('mediaitem not found');
 
-/** Faces read at a time while a new item's faces look for their people (a page is ~3 MB with 512-value embeddings). */
+/** A user's faces read at a time by grouping and regrouping (a page is ~6 MB with 1024-value embeddings). */
 export const FACE_PAGE_SIZE = 1000;
 
 /** A face's id: the same for the same item and position, so a result delivered again replaces its faces in place. */
@@ -52,6 +52,16 @@ export interface PersonUpdate {
   coverMediaItemId?: string | null;
 }
 
+export interface PeopleServiceOptions {
+  /** A user's faces read at a time by grouping and regrouping (default FACE_PAGE_SIZE). */
+  facePageSize?: number;
+  /** A regroup lets other work run after this long at a stretch (default: `cooperatively`'s). */
+  sliceMs?: number;
+}
+
+/** Told which of a user's items may show other names now (search indexes the names of the people in each item). */
+export type NamesChangedListener = (userId: string, mediaItemIds: string[]) => Promise<void>;
+
 /**
  * People of each user's library. Rules:
  * - the faces of a processed item replace its earlier ones (a result without `faces` keeps them);
@@ -63,16 +73,6 @@ export interface PersonUpdate {
  * - grouping, merging and regrouping of one user run one at a time in this process;
  * - everything is scoped to the user: another user's id is not found.
  */
-export interface PeopleServiceOptions {
-  /** Known faces read at a time when a new item's faces are grouped (default FACE_PAGE_SIZE). */
-  facePageSize?: number;
-  /** A regroup lets other work run after this long at a stretch (default: `cooperatively`'s). */
-  sliceMs?: number;
-}
-
-/** Told which of a user's items may show other names now (search indexes the names of the people in each item). */
-export type NamesChangedListener = (userId: string, mediaItemIds: string[]) => Promise<void>;
-
 export class PeopleService {
   private readonly userLocks = new Map<string, Promise<unknown>>();
   private namesChanged: NamesChangedListener = async () => {};
@@ -362,9 +362,14 @@ export class PeopleService {
    */
   private async groupedFacesOf(userId: string): Promise<Array<GroupedFace & { mediaItemId: string }>> {
     const faces: Array<GroupedFace & { mediaItemId: string }> = [];
-    for await (const page of this.repo.facesOfUserPaged(userId, this.options.facePageSize ?? FACE_PAGE_SIZE))
-      for (const doc of page) faces.push({ ...groupedFace(doc), mediaItemId: doc.mediaItemId });
+    for await (const doc of this.facesOf(userId)) faces.push({ ...groupedFace(doc), mediaItemId: doc.mediaItemId });
     return faces.sort((a, b) => byId(a.id, b.id));
+  }
+
+  /** Every stored face of the user, read a page at a time. */
+  private async *facesOf(userId: string): AsyncGenerator<FaceDoc> {
+    for await (const page of this.repo.facesOfUserPaged(userId, this.options.facePageSize ?? FACE_PAGE_SIZE))
+      yield* page;
   }
 
   /**
@@ -382,15 +387,18 @@ export class PeopleService {
     const before = (await this.repo.facesOfItem(userId, mediaItemId)).sort((a, b) => byId(a._id, b._id));
     const alike: GroupedFace[] = [];
     if (embeddings.length === 0) return { before, alike };
-    for await (const page of this.repo.facesOfUserPaged(userId, this.options.facePageSize ?? FACE_PAGE_SIZE))
-      for (const doc of page) {
-        if (doc.mediaItemId === mediaItemId && doc.personId === null) continue;
-        const face = groupedFace(doc);
-        if (embeddings.some((e) => cosineDistance(e, face.embedding) <= this.rules.maxDistance)) alike.push(face);
-      }
+    for await (const doc of this.facesOf(userId)) {
+      if (doc.mediaItemId === mediaItemId && doc.personId === null) continue;
+      const face = groupedFace(doc);
+      if (embeddings.some((e) => cosineDistance(e, face.embedding) <= this.rules.maxDistance)) alike.push(face);
+    }
     return { before, alike: alike.sort((a, b) => byId(a.id, b.id)) };
   }
 
+  /**
+   * The item's earlier face a new one replaces: the one its box overlaps most (at least half),
+   * when their embeddings are alike or cannot be compared (another model made the earlier one).
+   */
   private sameFace(before: FaceDoc[], box: FaceBox, embedding: Float32Array): FaceDoc | undefined {
     let best: [FaceDoc, number] | undefined;
     for (const f of before) {
