@@ -8,6 +8,7 @@ import { ApiError, ApiUnreachableError, createApiClient } from '~/api/client.ser
 import type { ApiClient } from '~/api/client.server';
 import type { WebContext } from './context.server';
 import type { SessionData } from './session.server';
+import { loginUrl } from './login-url';
 import { isSessionOver } from './tokens.server';
 
 /** Refresh when the access token has less than this left. */
@@ -79,8 +80,7 @@ async function unauthenticated(
   const headers = new Headers();
   if (hadSession) headers.append('Set-Cookie', await ctx.sessions.destroy(request));
   if (mode === 'api') return json({ message: 'Unauthorized' }, { status: 401, headers });
-  const to = returnPath(request);
-  return redirect(to === '/' ? '/login' : `/login?redirectTo=${encodeURIComponent(to)}`, { headers });
+  return redirect(loginUrl(returnPath(request)), { headers });
 }
 
 export async function requireSession(

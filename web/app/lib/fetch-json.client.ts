@@ -1,5 +1,7 @@
 /** The browser's calls to the web app's JSON routes. A 401 means the session ended: back to login. */
 
+import { loginUrl } from './login-url';
+
 export class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -11,8 +13,9 @@ export class HttpError extends Error {
 }
 
 function toLogin(): never {
-  const here = `${window.location.pathname}${window.location.search}`;
-  window.location.assign(`/login?redirectTo=${encodeURIComponent(here)}`);
+  // A call still under way when the user logged out answers 401 once the login page is shown: stay there.
+  if (window.location.pathname !== '/login')
+    window.location.assign(loginUrl(`${window.location.pathname}${window.location.search}`));
   throw new HttpError(401, 'Your session ended. Log in again.');
 }
 
