@@ -412,6 +412,36 @@ describe('the web app in a browser (e2e)', () => {
     await page.getByRole('heading', { name: 'Log in' }).waitFor();
   });
 
+  it('lands on the bare login page when a call under way at logout is answered 401 before the page changes', async () => {
+    const { page } = await web().session();
+    // Held: the home page's memories call, then the login page's data, so that the first is answered (401: the
+    // session has ended) while the browser still shows the home page — the race a loaded host can produce.
+    const hold = (pattern: string) => {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      void page.route(pattern, async (route) => {
+        await released;
+        await route.continue().catch(() => undefined);
+      });
+      return release;
+    };
+    const releaseMemories = hold('**/api/years-ago**');
+    const memoriesAsked = page.waitForRequest('**/api/years-ago**');
+    await page.reload();
+    await memoriesAsked;
+    const releaseLogin = hold('**/login?_data=**');
+    const loggedOut = page.waitForResponse((r) => new URL(r.url()).pathname === '/logout');
+    await page.getByRole('button', { name: /^Log out/ }).click();
+    await loggedOut;
+    const memoriesAnswered = page.waitForResponse('**/api/years-ago**');
+    releaseMemories();
+    expect((await memoriesAnswered).status()).toBe(401);
+    releaseLogin();
+    await page.getByRole('heading', { name: 'Log in' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(page.url()).toBe(`${web().origin}/login`);
+  });
+
   it('says so on the login page when the server cannot be reached', async () => {
     const { page, user } = await web().session({ loggedIn: false });
     await page.goto(`${web().origin}/login`);
