@@ -416,20 +416,21 @@ describe('the web app in a browser (e2e)', () => {
     const { page } = await web().session();
     // Held: the home page's memories call, then the login page's data, so that the first is answered (401: the
     // session has ended) while the browser still shows the home page — the race a loaded host can produce.
-    const hold = (pattern: string) => {
+    // Awaited: the route is in place before the request it must hold can leave.
+    const hold = async (pattern: string) => {
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
-      void page.route(pattern, async (route) => {
+      await page.route(pattern, async (route) => {
         await released;
         await route.continue().catch(() => undefined);
       });
       return release;
     };
-    const releaseMemories = hold('**/api/years-ago**');
+    const releaseMemories = await hold('**/api/years-ago**');
     const memoriesAsked = page.waitForRequest('**/api/years-ago**');
     await page.reload();
     await memoriesAsked;
-    const releaseLogin = hold('**/login?_data=**');
+    const releaseLogin = await hold('**/login?_data=**');
     const loggedOut = page.waitForResponse((r) => new URL(r.url()).pathname === '/logout');
     await page.getByRole('button', { name: /^Log out/ }).click();
     await loggedOut;
