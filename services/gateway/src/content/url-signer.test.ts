@@ -49,6 +49,18 @@ describe('ContentUrlSigner', () => {
     expect(s.verify(u.path, u.exp, u.sig, { share: own.sid })).toBe(false);
   });
 
+  it('answers the same signature from memory, and still verifies once the remembered ones have been forgotten', () => {
+    const s = new ContentUrlSigner({ secret, ttlSeconds: 3600 });
+    const first = s.sign(id, 'thumbnail', own);
+    expect(s.sign(id, 'thumbnail', own)).toBe(first);
+    // More signatures than are kept: the first one is forgotten, made again and still the same.
+    for (let i = 0; i < 50_001; i++) s.signPath(`/v1/explore/faces/${i}/thumbnail`, own);
+    const u = parse(first);
+    expect(s.verify(u.path, u.exp, u.sig, own)).toBe(true);
+    expect(s.sign(id, 'thumbnail', own)).toBe(first);
+    expect(s.verify(u.path, u.exp, u.sig, { ...own, uid: id })).toBe(false);
+  });
+
   it('refuses a short secret', () => {
     expect(() => new ContentUrlSigner({ secret: 'short', ttlSeconds: 60 })).toThrow(/at least 32/);
   });

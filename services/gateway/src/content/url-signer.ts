@@ -6,6 +6,14 @@ export const MIN_SECRET_LENGTH = 32;
 
 export type ContentVariant = 'original' | 'preview' | 'thumbnail';
 
+/**
+ * How many signatures are remembered (~300 bytes each: ~15 MiB at most). A page of 100 items signs
+ * 300 URLs, and the same URLs come back: the browser loads each thumbnail (verified here), a page is
+ * listed again within the expiry bucket. An HMAC is ~2–3 µs of CPU; a page's 300 were ~0.7 ms of the
+ * gateway's ~4.6 ms. The oldest are forgotten first.
+ */
+const SIGNATURES_KEPT = 50_000;
+
 export interface ContentUrlSignerOptions {
   secret: string;
   /** How long a URL stays valid, at least. */
@@ -23,6 +31,8 @@ export class ContentUrlSigner {
   private readonly now: () => number;
   /** The secret's bytes, made once (a page of 100 items signs 300 URLs; a string key is encoded again each time). */
   private readonly key: Buffer;
+  /** Signatures already made, by the text they sign (path, expiry and claims: see `mac`). */
+  private readonly signatures = new Map<string, string>();
 
   constructor(private readonly opts: ContentUrlSignerOptions) {
     if (opts.secret.length < MIN_SECRET_LENGTH)
@@ -84,7 +94,15 @@ export class ContentUrlSigner {
    * claim line at all: their signature matches neither, so they are refused.)
    */
   private mac(path: string, exp: number, claims: string): string {
-    return createHmac('sha256', this.key).update(`${path}\n${exp}\n${claims}`).digest('base64url');
+    const signed = `${path}\n${exp}\n${claims}`;
+    let sig = this.signatures.get(signed);
+    if (sig === undefined) {
+      sig = createHmac('sha256', this.key).update(signed).digest('base64url');
+      if (this.signatures.size >= SIGNATURES_KEPT)
+        this.signatures.delete(this.signatures.keys().next().value as string);
+      this.signatures.set(signed, sig);
+    }
+    return sig;
   }
 }
 
