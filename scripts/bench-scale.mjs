@@ -19,11 +19,11 @@
 // Prints a table per size, each phase's seconds, the whole run's, and `ratio NAME VALUE` lines.
 //
 // Options: --items N (default 1000000), --small N (default 100000), --browser-small N (default
-// 10000), --rounds N timed passes over the lists (default 100: 400 samples a side, so that p99 is not the one slowest), --search-rounds N (default 10: 320 samples, so that p99 is not the one slowest).
+// 10000), --rounds N timed passes over the lists after WARM_UP_ROUNDS not counted (default 100: 400 samples a side, so that p99 is not the one slowest), --search-rounds N (default 10: 320 samples, so that p99 is not the one slowest).
 import { spawnSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
-import { args, log, percentile, secondsSince, sizeLabel } from './bench-common.mjs';
+import { WARM_UP_ROUNDS, args, log, percentile, secondsSince, sizeLabel } from './bench-common.mjs';
 import { measureLibrary } from './bench/scale-library.mjs';
 
 // A million items' plan and explore's documents outgrow Node's default heap: run again with 8 GiB
@@ -106,6 +106,10 @@ for (const at of [atSmall, atBig]) {
     .sort((a, b) => b[1] - a[1])
     .slice(0, 5);
   console.log(`slowest searches (slowest of their rounds): ${slowest.map(([q, t]) => `"${q}" ${ms(t)}`).join(', ')}`);
+  const warm = at.warmUpSlowestMs;
+  console.log(
+    `the ${WARM_UP_ROUNDS} warm-up rounds before each timed loop (not counted), their slowest answer: store ${ms(warm.store)}, SQLite ${ms(warm.reference)}, API ${ms(warm.api)}, search ${ms(warm.search)}`,
+  );
   console.log(`the reference (${at.referenceRows} rows) reads: ${at.referencePlans.join(' | ')}`);
   console.log(`checked through the API: ${at.checks.join('; ')}`);
 }

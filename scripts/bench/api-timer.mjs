@@ -3,17 +3,19 @@
 // collections (a full one every few hundred ms while 150 kB answers arrive) would be counted as the
 // API's latency. Each request is sent and its JSON read whole, as a client does.
 //
-// As a module: `timeApi({ base, authorization, paths, rounds })` → milliseconds by name (the first
-// round warms up and is not counted). Run directly, it reads that job as JSON on stdin and writes
+// As a module: `timeApi({ base, authorization, paths, rounds })` → `{ ms, warmUpSlowestMs }`: the
+// milliseconds by name of `rounds` rounds, after WARM_UP_ROUNDS not counted (their slowest answer is
+// given on its own). Run directly, it reads that job as JSON on stdin and writes
 // the figures as JSON on stdout.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { WARM_UP_ROUNDS } from '../bench-common.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 
 /**
  * @param {{ base: string, authorization: string, paths: Record<string, string>, rounds: number }} job
- * @returns {Promise<Record<string, number[]>>}
+ * @returns {Promise<{ ms: Record<string, number[]>, warmUpSlowestMs: number }>}
  */
 export function timeApi(job) {
   return new Promise((resolve, reject) => {
@@ -37,17 +39,20 @@ export function timeApi(job) {
 /** The timed loop: every path once per round, in order, so that each sees the same conditions. */
 async function run({ base, authorization, paths, rounds }) {
   const ms = Object.fromEntries(Object.keys(paths).map((name) => [name, []]));
+  let warmUpSlowestMs = 0;
   const headers = { Authorization: authorization };
-  for (let round = 0; round <= rounds; round++) {
+  for (let round = 0; round < WARM_UP_ROUNDS + rounds; round++) {
     for (const [name, path] of Object.entries(paths)) {
       const t = performance.now();
       const res = await fetch(`${base}${path}`, { headers });
       if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
       await res.json();
-      if (round > 0) ms[name].push(performance.now() - t);
+      const took = performance.now() - t;
+      if (round >= WARM_UP_ROUNDS) ms[name].push(took);
+      else warmUpSlowestMs = Math.max(warmUpSlowestMs, took);
     }
   }
-  return ms;
+  return { ms, warmUpSlowestMs };
 }
 
 if (process.argv[1] === SELF) {
