@@ -123,6 +123,19 @@ if (timelines.length > 0) {
   }
   for (const at of timelines)
     if (at.timeline.details) console.log(`${at.items} items: ${JSON.stringify(at.timeline.details)}`);
+  for (const at of timelines) {
+    const { wallSeconds, machine, bench, ...services } = at.timelineCpu;
+    const named = Object.values(services).reduce((a, b) => a + b, 0) + bench;
+    console.log(
+      `${at.items} items, CPU seconds during the timeline's ${wallSeconds.toFixed(1)} s (${cpu.length} cores: ${(cpu.length * wallSeconds).toFixed(0)} available): the machine ${machine.toFixed(1)}; ${Object.entries(
+        services,
+      )
+        .map(([n, sec]) => `${n} ${sec.toFixed(1)}`)
+        .join(
+          ', ',
+        )}, the bench ${bench.toFixed(1)}; the rest (chromium, nats-server, others) ${(machine - named).toFixed(1)}`,
+    );
+  }
 }
 console.log('\n| phase | seconds |');
 console.log('|---|---|');

@@ -121,6 +121,42 @@ function storeQuery(repo, { kind, q }) {
   return repo.list(q);
 }
 
+/** CPU seconds (user + system) a process has used so far. */
+async function cpuSeconds(pid) {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+}
+
+/** The whole machine's busy CPU seconds so far (every core, from /proc/stat's first line). */
+async function machineBusySeconds() {
+  const [, ...ticks] = (await readFile('/proc/stat', 'utf8')).split('\n')[0].trim().split(/\s+/).map(Number);
+  const idle = ticks[3] + ticks[4]; // idle, iowait
+  return (ticks.slice(0, 8).reduce((a, b) => a + b, 0) - idle) / 100;
+}
+
+/**
+ * Who used the CPU while `run` ran: each named process, this bench's own process, and the machine
+ * (the rest is chromium, nats-server and anything else): a slow figure then says whether the page or
+ * a neighbour was busy.
+ */
+async function cpuWhile(pids, run) {
+  const read = async () => ({
+    machine: await machineBusySeconds(),
+    bench: process.cpuUsage(),
+    ...Object.fromEntries(await Promise.all(Object.entries(pids).map(async ([n, pid]) => [n, await cpuSeconds(pid)]))),
+  });
+  const before = await read();
+  const started = performance.now();
+  const result = await run();
+  const after = await read();
+  const usage = Object.fromEntries(Object.keys(pids).map((n) => [n, after[n] - before[n]]));
+  usage.bench = (after.bench.user - before.bench.user + after.bench.system - before.bench.system) / 1e6;
+  usage.machine = after.machine - before.machine;
+  usage.wallSeconds = (performance.now() - started) / 1000;
+  return { result, usage };
+}
+
 async function rssMiB(pid) {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) / 1024;
@@ -338,7 +374,7 @@ export async function measureLibrary({ items, label, rounds, searchRounds, jumpM
         log(`${label}: scripts/bench/timeline-browser.mjs is missing: the timeline is not measured`);
       } else {
         const port = await freePort();
-        await step('web app started', () =>
+        const web = await step('web app started', () =>
           stack.startExtra('web', join(root, 'web/server.mjs'), {
             TROVE_API_URL: stack.gatewayUrl,
             TROVE_WEB_PORT: String(port),
@@ -346,17 +382,25 @@ export async function measureLibrary({ items, label, rounds, searchRounds, jumpM
             TROVE_SESSION_SECRET: randomBytes(32).toString('base64url'),
           }),
         );
-        figures.timeline = await step('timeline in chromium', () =>
-          timeline.measureTimeline({
-            webUrl: `http://127.0.0.1:${port}`,
-            username: USERNAME,
-            password: PASSWORD,
-            month: jumpMonth,
-            years: 10,
-            // Medians of nine: one slow navigation among five moved a median by a third.
-            runs: 9,
-          }),
+        const pids = {
+          ...Object.fromEntries(SERVICES.map((n) => [n, stack.processes[n].child.pid])),
+          web: web.child.pid,
+        };
+        const measured = await step('timeline in chromium', () =>
+          cpuWhile(pids, () =>
+            timeline.measureTimeline({
+              webUrl: `http://127.0.0.1:${port}`,
+              username: USERNAME,
+              password: PASSWORD,
+              month: jumpMonth,
+              years: 10,
+              // Medians of nine: one slow navigation among five moved a median by a third.
+              runs: 9,
+            }),
+          ),
         );
+        figures.timeline = measured.result;
+        figures.timelineCpu = measured.usage;
       }
     }
     return figures;
