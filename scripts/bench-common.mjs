@@ -27,6 +27,30 @@ export const log = (...a) => console.error('[bench]', ...a);
  */
 export const WARM_UP_ROUNDS = 10;
 
+/**
+ * Runs each of `names` on every side WARM_UP_ROUNDS times (not counted), then `rounds` times, the
+ * sides taking turns query by query; milliseconds by side and name, and each side's slowest warm-up
+ * answer (`warmUpSlowestMs`).
+ */
+export async function timeRounds(names, rounds, sides) {
+  const ms = Object.fromEntries(
+    Object.keys(sides).map((side) => [side, Object.fromEntries(names.map((n) => [n, []]))]),
+  );
+  const warmUpSlowestMs = Object.fromEntries(Object.keys(sides).map((side) => [side, 0]));
+  for (let round = 0; round < WARM_UP_ROUNDS + rounds; round++) {
+    for (const name of names) {
+      for (const [side, run] of Object.entries(sides)) {
+        const t = performance.now();
+        await run(name);
+        const took = performance.now() - t;
+        if (round >= WARM_UP_ROUNDS) ms[side][name].push(took);
+        else warmUpSlowestMs[side] = Math.max(warmUpSlowestMs[side], took);
+      }
+    }
+  }
+  return { ...ms, warmUpSlowestMs };
+}
+
 /** The p-th percentile of ascending values. */
 export const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 

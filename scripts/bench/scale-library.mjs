@@ -6,9 +6,10 @@ import { randomBytes } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { WARM_UP_ROUNDS, log, require, root, secondsSince } from '../bench-common.mjs';
+import { log, require, root, secondsSince, timeRounds } from '../bench-common.mjs';
 import { timeApi } from './api-timer.mjs';
 import { buildReference } from './scale-reference.mjs';
+import { storeQuery, timeStore } from './store-timer.mjs';
 import { checkSeededLibrary } from './seed-check.mjs';
 import { seedLibrary } from './seed-library.mjs';
 import { libraryPlan, newestFirst, visible } from './seed-plan.mjs';
@@ -115,12 +116,6 @@ function listQueries(plan, shown) {
   };
 }
 
-/** The store's answer to a list query (the media repository, as the media service asks it). */
-function storeQuery(repo, { kind, q }) {
-  if (kind === 'yearsAgo') return repo.takenOn(q.userId, q.monthDay, q.beforeYear, 1, q.limit);
-  return repo.list(q);
-}
-
 /** CPU seconds (user + system) a process has used so far. */
 async function cpuSeconds(pid) {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
@@ -160,29 +155,6 @@ async function cpuWhile(pids, run) {
 async function rssMiB(pid) {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) / 1024;
-}
-
-/**
- * Runs each entry of `named` WARM_UP_ROUNDS times to warm up, then `rounds` times; milliseconds by
- * name, for each side, and each side's slowest warm-up time (`warmUpSlowestMs`).
- */
-async function timeRounds(names, rounds, sides) {
-  const ms = Object.fromEntries(
-    Object.keys(sides).map((side) => [side, Object.fromEntries(names.map((n) => [n, []]))]),
-  );
-  const warmUpSlowestMs = Object.fromEntries(Object.keys(sides).map((side) => [side, 0]));
-  for (let round = 0; round < WARM_UP_ROUNDS + rounds; round++) {
-    for (const name of names) {
-      for (const [side, run] of Object.entries(sides)) {
-        const t = performance.now();
-        await run(name);
-        const took = performance.now() - t;
-        if (round >= WARM_UP_ROUNDS) ms[side][name].push(took);
-        else warmUpSlowestMs[side] = Math.max(warmUpSlowestMs[side], took);
-      }
-    }
-  }
-  return { ...ms, warmUpSlowestMs };
 }
 
 /** The timeline measurement module (scripts/bench/timeline-browser.mjs), or null while it is missing. */
@@ -274,40 +246,47 @@ export async function measureLibrary({ items, label, rounds, searchRounds, jumpM
     if (parts.lists) {
       const lists = listQueries(plan, shown);
       const names = Object.keys(lists.queries);
+      const referenceFile = join(stack.dataDir, 'bench-reference.sqlite');
       const store = await openDocStore({ service: 'media', dataDir: stack.dataDir });
       const reference = await step('SQLite reference built', () =>
-        buildReference({ dataDir: stack.dataDir, file: join(stack.dataDir, 'bench-reference.sqlite') }),
+        buildReference({ dataDir: stack.dataDir, file: referenceFile }),
       );
       try {
-        const repo = await MediaItemsRepository.open(store);
-        // The same rows on every side: the store's pages are the reference's, the deep one the plan's.
-        for (const name of names) {
-          const { kind, q } = lists.queries[name];
-          const fromStore = (await storeQuery(repo, lists.queries[name])).map((d) => d._id);
-          const fromReference = reference.query(kind, q).map((d) => d._id);
-          if (!isDeepStrictEqual(fromStore, fromReference) || fromStore.length === 0)
-            throw new Error(
-              `${name}: the store's page (${fromStore.length}) is not the reference's (${fromReference.length})`,
-            );
-          if (kind === 'after' && !isDeepStrictEqual(fromStore, lists.expectedDeep))
-            throw new Error(`${name}: not the plan's items`);
+        try {
+          const repo = await MediaItemsRepository.open(store);
+          // The same rows on every side: the store's pages are the reference's, the deep one the plan's.
+          for (const name of names) {
+            const { kind, q } = lists.queries[name];
+            const fromStore = (await storeQuery(repo, lists.queries[name])).map((d) => d._id);
+            const fromReference = reference.query(kind, q).map((d) => d._id);
+            if (!isDeepStrictEqual(fromStore, fromReference) || fromStore.length === 0)
+              throw new Error(
+                `${name}: the store's page (${fromStore.length}) is not the reference's (${fromReference.length})`,
+              );
+            if (kind === 'after' && !isDeepStrictEqual(fromStore, lists.expectedDeep))
+              throw new Error(`${name}: not the plan's items`);
+          }
+          const examples = Object.fromEntries(names.map((n) => [lists.queries[n].kind, lists.queries[n].q]));
+          figures.referencePlans = reference.plans(examples);
+          figures.referenceRows = reference.rows;
+        } finally {
+          await store.close();
+          reference.close();
         }
-        const examples = Object.fromEntries(names.map((n) => [lists.queries[n].kind, lists.queries[n].q]));
-        figures.referencePlans = reference.plans(examples);
-        figures.referenceRows = reference.rows;
+        // From a process of its own, as the API's: this one's heap (the plan) would add its collections.
         const ms = await step('store and reference queries', () =>
-          timeRounds(names, rounds, {
-            store: (name) => storeQuery(repo, lists.queries[name]),
-            reference: async (name) => reference.query(lists.queries[name].kind, lists.queries[name].q),
+          timeStore({
+            dataDir: stack.dataDir,
+            referenceFile,
+            queries: Object.fromEntries(names.map((n) => [n, { kind: lists.queries[n].kind, q: lists.queries[n].q }])),
+            rounds,
           }),
         );
         figures.storeMs = ms.store;
         figures.referenceMs = ms.reference;
         figures.warmUpSlowestMs = { ...ms.warmUpSlowestMs };
       } finally {
-        await store.close();
-        reference.close();
-        await rm(join(stack.dataDir, 'bench-reference.sqlite'), { force: true });
+        await rm(referenceFile, { force: true });
       }
 
       await step('cold start', () => Promise.all(SERVICES.map((n) => stack.startService(n))));

@@ -43,13 +43,10 @@ const QUERIES = {
 
 /**
  * Builds the reference at `file` from the media store of `dataDir` (its services stopped) and opens
- * it: `query(kind, q)` answers the page's documents (JSON.parse'd), `plans()` SQLite's plan of each
- * query (to show that each reads its index in order, no sort), `rows` how many were copied.
+ * it (see `openReference`).
  */
 export function buildReference({ dataDir, file }) {
   const db = new Database(file);
-  // The same page cache as the kit's store (16 MiB): neither side holds the library in its own memory.
-  db.pragma('cache_size = -16384');
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
   db.exec(`CREATE TABLE items (${COLUMNS})`);
@@ -73,6 +70,19 @@ export function buildReference({ dataDir, file }) {
   db.exec('DETACH DATABASE media');
   for (const sql of INDEXES) db.exec(sql);
   db.exec('ANALYZE');
+  db.close();
+  return openReference(file);
+}
+
+/**
+ * Opens a reference `buildReference` made: `query(kind, q)` answers the page's documents
+ * (JSON.parse'd), `plans()` SQLite's plan of each query (to show that each reads its index in order,
+ * no sort), `rows` how many were copied.
+ */
+export function openReference(file) {
+  const db = new Database(file);
+  // The same page cache as the kit's store (16 MiB): neither side holds the library in its own memory.
+  db.pragma('cache_size = -16384');
   const rows = db.prepare('SELECT count(*) FROM items').raw().get()[0];
   const statements = Object.fromEntries(
     Object.entries(QUERIES).map(([kind, { sql }]) => [kind, db.prepare(sql).raw()]),
