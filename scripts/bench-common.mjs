@@ -1,4 +1,5 @@
 // What the benchmark scripts share: the repository root, a require from it, `--name value` options, logging.
+import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,3 +62,26 @@ export const sizeLabel = (n) =>
 
 /** Seconds since `started` (a `performance.now()`). */
 export const secondsSince = (started) => (performance.now() - started) / 1000;
+
+/**
+ * Runs the script `self` as a child process of its own with `job` as JSON on its stdin, and answers
+ * what it writes as JSON on stdout (the timers: a process without the bench's heap).
+ */
+export function runJobInChild(self, job, what) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [self], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`${what} exited with ${code}`));
+      try {
+        resolve(JSON.parse(out));
+      } catch (err) {
+        reject(new Error(`${what}'s answer is not JSON: ${err.message}`));
+      }
+    });
+    child.stdin.end(JSON.stringify(job));
+  });
+}

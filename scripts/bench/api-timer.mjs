@@ -7,9 +7,8 @@
 // milliseconds by name of `rounds` rounds, after WARM_UP_ROUNDS not counted (their slowest answer is
 // given on its own). Run directly, it reads that job as JSON on stdin and writes
 // the figures as JSON on stdout.
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { WARM_UP_ROUNDS } from '../bench-common.mjs';
+import { WARM_UP_ROUNDS, runJobInChild } from '../bench-common.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 
@@ -18,22 +17,7 @@ const SELF = fileURLToPath(import.meta.url);
  * @returns {Promise<{ ms: Record<string, number[]>, warmUpSlowestMs: number }>}
  */
 export function timeApi(job) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SELF], { stdio: ['pipe', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`the API timer exited with ${code}`));
-      try {
-        resolve(JSON.parse(out));
-      } catch (err) {
-        reject(new Error(`the API timer's answer is not JSON: ${err.message}`));
-      }
-    });
-    child.stdin.end(JSON.stringify(job));
-  });
+  return runJobInChild(SELF, job, 'the API timer');
 }
 
 /** The timed loop: every path once per round, in order, so that each sees the same conditions. */

@@ -8,10 +8,9 @@
 // warmUpSlowestMs }` (milliseconds by name on each side; see bench-common's `timeRounds`). `queries`:
 // name → `{ kind, q }` as scale-library's `listQueries` makes them. Run directly, it reads that job
 // as JSON on stdin and writes the figures as JSON on stdout.
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { require, root, timeRounds } from '../bench-common.mjs';
+import { require, root, runJobInChild, timeRounds } from '../bench-common.mjs';
 import { openReference } from './scale-reference.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -27,22 +26,7 @@ export function storeQuery(repo, { kind, q }) {
  * @returns {Promise<{ store: Record<string, number[]>, reference: Record<string, number[]>, warmUpSlowestMs: { store: number, reference: number } }>}
  */
 export function timeStore(job) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SELF], { stdio: ['pipe', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`the store timer exited with ${code}`));
-      try {
-        resolve(JSON.parse(out));
-      } catch (err) {
-        reject(new Error(`the store timer's answer is not JSON: ${err.message}`));
-      }
-    });
-    child.stdin.end(JSON.stringify(job));
-  });
+  return runJobInChild(SELF, job, 'the store timer');
 }
 
 async function run({ dataDir, referenceFile, queries, rounds }) {
