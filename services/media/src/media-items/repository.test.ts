@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { DuplicateKeyError } from '@trove/kit';
 import { emptyMediaMetadata } from '@trove/proto-events';
 import { docStorePerTest } from '@trove/kit/testing';
-import { newMediaDoc, toMediaItemV1 } from './document';
+import { creationParts, newMediaDoc, toMediaItemV1 } from './document';
 import type { LegacyMediaDoc } from './document';
 import { MEDIA_ITEMS } from './document';
 import { MediaItemsRepository } from './repository';
@@ -103,4 +103,25 @@ it('drops the retired month index when opened, and counts months as UTC ranges o
     { month: '2020-12', count: 1 },
     { month: '2019-05', count: 1 },
   ]);
+});
+
+it('years ago goes by the camera’s local day and year, whatever its offset from UTC around New Year', async () => {
+  const user = randomUUID();
+  const taken = async (iso: string) => {
+    const doc = { ...newMediaDoc(request(user, randomUUID().replace(/-/g, '').padEnd(64, '0')), new Date()) };
+    await repo.insert({ ...doc, ...creationParts(iso)! });
+    return doc._id;
+  };
+  const lastEveningLocal = await taken('2025-12-31T20:00:00-10:00'); // 2026-01-01 in UTC, 2025 on the camera
+  const newYearEast = await taken('2026-01-01T08:00:00+14:00'); // still 2025 in UTC, 2026 on the camera
+  const newYearWest = await taken('2025-01-01T01:00:00-12:00');
+  const thisYear = await taken('2026-04-15T12:00:00Z');
+  const lastYear = await taken('2025-04-15T12:00:00Z');
+  const ids = async (monthDay: string, beforeYear: number) =>
+    (await repo.takenOn(user, monthDay, beforeYear, 1, 10)).map((d) => d._id);
+  expect(await ids('1231', 2026)).toEqual([lastEveningLocal]);
+  expect(await ids('0101', 2026)).toEqual([newYearWest]);
+  expect(await ids('0101', 2027)).toEqual([newYearEast, newYearWest]);
+  expect(await ids('0415', 2026)).toEqual([lastYear]);
+  expect(await ids('0415', 2027)).toEqual([thisYear, lastYear]);
 });

@@ -97,9 +97,19 @@ function purgeable(cutoff: Date, staleBefore: Date): Filter {
   };
 }
 
-/** Library items taken on `monthDay` (MMDD) of a year before `beforeYear`. */
+/**
+ * Library items taken on `monthDay` (MMDD) of a year before `beforeYear`. The year is the camera's local one, which
+ * no index orders by; the same bound as an instant (local times are at most a day off UTC: before the 2nd of January
+ * UTC) lets the day's index skip this year's items instead of reading and dropping them (a day's items of the
+ * current year are the first in the index's order: at a million items, a page read twice as many documents).
+ */
 export function takenOnFilter(userId: string, monthDay: string, beforeYear: number): Filter {
-  return { ...viewFilter(userId, 'library'), creationMonthDay: monthDay, creationYear: { $lt: beforeYear } };
+  return {
+    ...viewFilter(userId, 'library'),
+    creationMonthDay: monthDay,
+    creationAt: { $lt: new Date(Date.UTC(beforeYear, 0, 2)) },
+    creationYear: { $lt: beforeYear },
+  };
 }
 
 const page = (p: number, limit: number) => ({ skip: (p - 1) * limit, limit });
