@@ -6,8 +6,9 @@
 // seeder (scripts/bench/seed-*.mjs): media documents, tiny real blobs (original, preview,
 // thumbnail of each item; the people's cover faces), and explore's documents in proportion
 // (places, things, faces and people, search). Then:
-//   1. the same list queries made directly on the store (the media repository, in this process):
-//      the first page, a deep page, a filtered list (videos) and a years-ago day;
+//   1. the same list queries made directly on the store (the media repository, from a process of its
+//      own: bench/store-timer.mjs): the first page, a deep page, a filtered list (videos) and a
+//      years-ago day;
 //   2. cold start: auth, media, explore, library and the gateway started together on that data,
 //      until every one is ready (the gateway: /health/ready);
 //   3. once, through the API: a place's, a thing's and a person's items and counts are the seeded
@@ -21,13 +22,12 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WARM_UP_ROUNDS, args, log, percentile, require, root, secondsSince, sizeLabel } from './bench-common.mjs';
 import { timeApi } from './bench/api-timer.mjs';
+import { timeStore } from './bench/store-timer.mjs';
 import { checkSeededLibrary } from './bench/seed-check.mjs';
 import { seedLibrary } from './bench/seed-library.mjs';
 import { libraryPlan } from './bench/seed-plan.mjs';
 
-const { openDocStore } = require(join(root, 'services/kit/dist/index.js'));
 const { startStack } = require(join(root, 'services/kit/dist/testing/index.js'));
-const { MediaItemsRepository } = require(join(root, 'services/media/dist/media-items/repository.js'));
 
 const ITEMS = Number(args.items ?? 100_000);
 // The p99 of four queries over 20 rounds was the slowest of 80 answers on each side: one pause (a
@@ -42,40 +42,28 @@ const SERVICES = ['auth', 'media', 'explore', 'library', 'gateway'];
 
 const sorted = (list) => [...list].sort((a, b) => a - b);
 
-/** The four queries, by name: what the API is asked, and the same on the store. */
+/** The four queries, by name: what the API is asked, and the same on the store (see bench/store-timer.mjs). */
 function queries(userId) {
   const year = new Date().getUTCFullYear();
+  const library = { userId, view: 'library', page: 1, limit: LIMIT };
   return {
-    'first page': {
-      path: `/v1/mediaItems?limit=${LIMIT}`,
-      store: (repo) => repo.list({ userId, view: 'library', page: 1, limit: LIMIT }),
-    },
+    'first page': { path: `/v1/mediaItems?limit=${LIMIT}`, kind: 'first', q: library },
     [`deep page (${DEEP_PAGE})`]: {
       path: `/v1/mediaItems?limit=${LIMIT}&page=${DEEP_PAGE}`,
-      store: (repo) => repo.list({ userId, view: 'library', page: DEEP_PAGE, limit: LIMIT }),
+      kind: 'page',
+      q: { ...library, page: DEEP_PAGE },
     },
     'filtered (videos)': {
       path: `/v1/mediaItems?limit=${LIMIT}&type=video`,
-      store: (repo) => repo.list({ userId, view: 'library', page: 1, limit: LIMIT, type: 'video' }),
+      kind: 'type',
+      q: { ...library, type: 'video' },
     },
     [`years ago (${YEARS_AGO_DAY})`]: {
       path: `/v1/yearsAgo/${YEARS_AGO_DAY}/mediaItems?limit=${LIMIT}`,
-      store: (repo) => repo.takenOn(userId, YEARS_AGO_DAY, year, 1, LIMIT),
+      kind: 'yearsAgo',
+      q: { userId, monthDay: YEARS_AGO_DAY, beforeYear: year, limit: LIMIT },
     },
   };
-}
-
-/** Runs each query WARM_UP_ROUNDS times to warm up (as the API timer does), then ROUNDS times; milliseconds by query name. */
-async function timeAll(named, run) {
-  const ms = Object.fromEntries(Object.keys(named).map((name) => [name, []]));
-  for (let round = 0; round < WARM_UP_ROUNDS + ROUNDS; round++) {
-    for (const [name, q] of Object.entries(named)) {
-      const t = performance.now();
-      await run(q);
-      if (round >= WARM_UP_ROUNDS) ms[name].push(performance.now() - t);
-    }
-  }
-  return ms;
 }
 
 async function rssMiB(pid) {
@@ -122,10 +110,12 @@ try {
     `seeded in ${seeding.seconds.toFixed(1)} s (blobs ${seeding.blobsS.toFixed(1)} s, media ${seeding.mediaS.toFixed(1)} s, explore ${seeding.exploreS.toFixed(1)} s side by side, then ${seeding.flushS.toFixed(1)} s writing it back to disk); the queries on the store…`,
   );
   const named = queries(userId);
-  const store = await openDocStore({ service: 'media', dataDir: stack.dataDir });
-  const repo = await MediaItemsRepository.open(store);
-  const storeMs = await timeAll(named, (q) => q.store(repo));
-  await store.close();
+  // From a process of its own, as the API's: this one's heap (the plan) would add its collections to the store's.
+  const { store: storeMs } = await timeStore({
+    dataDir: stack.dataDir,
+    queries: Object.fromEntries(Object.entries(named).map(([name, { kind, q }]) => [name, { kind, q }])),
+    rounds: ROUNDS,
+  });
 
   log('cold start…');
   const startStarted = performance.now();

@@ -5,8 +5,9 @@
 // p50 of 1.5 when timed in the bench's process).
 //
 // As a module: `timeStore({ dataDir, referenceFile, queries, rounds })` → `{ store, reference,
-// warmUpSlowestMs }` (milliseconds by name on each side; see bench-common's `timeRounds`). `queries`:
-// name → `{ kind, q }` as scale-library's `listQueries` makes them. Run directly, it reads that job
+// warmUpSlowestMs }` (milliseconds by name on each side; see bench-common's `timeRounds`; no reference
+// side without `referenceFile`). `queries`: name → `{ kind, q }` as scale-library's `listQueries` makes
+// them (a kind of its own, `page`, is a list by page number). Run directly, it reads that job
 // as JSON on stdin and writes the figures as JSON on stdout.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +23,7 @@ export function storeQuery(repo, { kind, q }) {
 }
 
 /**
- * @param {{ dataDir: string, referenceFile: string, queries: Record<string, { kind: string, q: object }>, rounds: number }} job
+ * @param {{ dataDir: string, referenceFile?: string, queries: Record<string, { kind: string, q: object }>, rounds: number }} job
  * @returns {Promise<{ store: Record<string, number[]>, reference: Record<string, number[]>, warmUpSlowestMs: { store: number, reference: number } }>}
  */
 export function timeStore(job) {
@@ -33,16 +34,15 @@ async function run({ dataDir, referenceFile, queries, rounds }) {
   const { openDocStore } = require(join(root, 'services/kit/dist/index.js'));
   const { MediaItemsRepository } = require(join(root, 'services/media/dist/media-items/repository.js'));
   const store = await openDocStore({ service: 'media', dataDir });
-  const reference = openReference(referenceFile);
+  const reference = referenceFile ? openReference(referenceFile) : undefined;
   try {
     const repo = await MediaItemsRepository.open(store);
-    return await timeRounds(Object.keys(queries), rounds, {
-      store: (name) => storeQuery(repo, queries[name]),
-      reference: async (name) => reference.query(queries[name].kind, queries[name].q),
-    });
+    const sides = { store: (name) => storeQuery(repo, queries[name]) };
+    if (reference) sides.reference = async (name) => reference.query(queries[name].kind, queries[name].q);
+    return await timeRounds(Object.keys(queries), rounds, sides);
   } finally {
     await store.close();
-    reference.close();
+    reference?.close();
   }
 }
 
