@@ -18,7 +18,11 @@ function expected(items: Map<string, IndexedItem>, query: string[]): Match[] {
 
 const byId = (a: Match, b: Match) => (a.id < b.id ? -1 : 1);
 
-describe('WordIndex', () => {
+// Every query both ways: newest first with its early end (the default), and through the postings from the start.
+describe.each([
+  ['newest first, then the postings', undefined],
+  ['through the postings', 0],
+])('WordIndex (%s)', (_way, earlyChecks) => {
   it('answers what a plain pass over every word answers, through puts, replacements and removals', () => {
     let seed = 3;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
@@ -41,7 +45,7 @@ describe('WordIndex', () => {
       'ip',
       'a',
     ];
-    const index = new WordIndex(3);
+    const index = new WordIndex(3, earlyChecks);
     const held = new Map<string, IndexedItem>();
     let revision = 0;
     for (let step = 0; step < 3000; step++) {
@@ -81,7 +85,7 @@ describe('WordIndex', () => {
   });
 
   it('finds words added after a lookup by their beginnings too', () => {
-    const index = new WordIndex(1);
+    const index = new WordIndex(1, earlyChecks);
     index.put({ _id: 'a', creationTime: new Date(0), visible: true, revision: 1, fieldWords: [['mumbai']] });
     expect(index.visibleMatches(['mum']).map((m) => m.id)).toEqual(['a']);
     index.put({ _id: 'b', creationTime: new Date(0), visible: true, revision: 1, fieldWords: [['mumble', 'mu']] });
@@ -99,7 +103,7 @@ describe('WordIndex', () => {
     const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)]!;
     const vocabulary = ['person', 'persona', 'dog', 'paris', 'par', '2022', 'iphone', 'apple'];
-    const index = new WordIndex(2);
+    const index = new WordIndex(2, earlyChecks);
     const held = new Map<string, IndexedItem>();
     let revision = 0;
     for (let round = 0; round < 6; round++) {

@@ -24,6 +24,60 @@ export interface Match {
 export const byRank = (a: Match, b: Match): number =>
   b.fields - a.fields || b.exact - a.exact || b.time - a.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
+/**
+ * How many slots the newest-first search checks against their words before it leaves them to the postings: when
+ * its early end is near (the best all score the most possible) it comes within a few pages of slots.
+ */
+const EARLY_CHECKS = 2_000;
+
+/** The best matches offered, in rank order: only those that make it into the best `count` become objects. */
+class Best {
+  private readonly found: Match[] = [];
+
+  constructor(private readonly count: number) {}
+
+  offer(fields: number, exact: number, time: number, slot: number, ids: readonly string[]): void {
+    const { found, count } = this;
+    if (count <= 0) return;
+    if (count <= 1000 && found.length >= count) {
+      const worst = found[found.length - 1]!;
+      const better =
+        fields - worst.fields || exact - worst.exact || time - worst.time || (ids[slot]! < worst.id ? 1 : -1);
+      if (better <= 0) return;
+    }
+    const match: Match = { id: ids[slot]!, time, fields, exact };
+    if (count > 1000) {
+      found.push(match); // many wanted: sorted once at the end
+      return;
+    }
+    let lo = 0;
+    let hi = found.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (byRank(found[mid]!, match) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    found.splice(lo, 0, match);
+    if (found.length > count) found.pop();
+  }
+
+  /** The last of the best, once there are `count` of them (kept in order only for a few). */
+  lastOfFull(): Match | undefined {
+    return this.count <= 1000 && this.found.length >= this.count ? this.found[this.found.length - 1] : undefined;
+  }
+
+  result(): Match[] {
+    if (this.count > 1000) this.found.sort(byRank).splice(this.count);
+    return this.found;
+  }
+}
+
+function bitCount(mask: number): number {
+  let n = 0;
+  for (let m = mask; m !== 0; m &= m - 1) n += 1;
+  return n;
+}
+
 /** A query has at most this many words: one bit each in a 16-bit mask. */
 export const MAX_INDEXED_QUERY_WORDS = 16;
 
@@ -139,6 +193,8 @@ export class WordIndex {
   /** Word w's slots, as of the last build: postingSlots[postingStarts[w]] up to postingSlots[postingStarts[w + 1]]. */
   private postingStarts = new Int32Array(1);
   private postingSlots = new Int32Array(0);
+  /** The field of each listed word (a slot having a word in two fields is listed twice). */
+  private postingFields = new Uint8Array(0);
   /** How far a word's later slots may be newer than an earlier one (their order is by the second: see newestFirst). */
   private postingSlackMs = 0;
   /** Slots put (or moved) since the last build, whose words the postings may not list; null: too many, build again. */
@@ -152,9 +208,18 @@ export class WordIndex {
   private wordFields = new Uint32Array(1024);
   /** Bit w: word w has hits. A million words' bits fit a CPU cache, their hits do not: most words of an item have none. */
   private hitBits = new Uint32Array(32);
+  /** Per slot, during a query gone through by its postings (see `rankByPostings`): query words matched, and fields. */
+  private slotHits = new Uint32Array(1024);
+  private slotFields = new Uint32Array(1024);
 
-  /** `fields`: how many fields every item has (the length of its `fieldWords`). */
-  constructor(private readonly fields: number) {
+  /**
+   * `fields`: how many fields every item has (the length of its `fieldWords`); `earlyChecks`: how many slots a query
+   * checks newest first before it goes through the postings instead (see EARLY_CHECKS; tests make it 0).
+   */
+  constructor(
+    private readonly fields: number,
+    private readonly earlyChecks = EARLY_CHECKS,
+  ) {
     if (!Number.isInteger(fields) || fields < 1 || fields > 31)
       throw new Error(`items of 1 to 31 fields, not ${fields}`);
   }
@@ -241,11 +306,18 @@ export class WordIndex {
     for (let w = 0; w < words; w++) starts[w + 1]! += starts[w]!;
     const next = starts.slice(0, words);
     const slots = new Int32Array(starts[words]!);
+    const fields = new Uint8Array(starts[words]!);
+    const { fieldOf } = this;
     for (const slot of this.newestFirst()) {
-      for (let k = this.starts[slot]!, end = this.ends[slot]!; k < end; k++) slots[next[pool[k]!]!++] = slot;
+      for (let k = this.starts[slot]!, end = this.ends[slot]!; k < end; k++) {
+        const at = next[pool[k]!]!++;
+        slots[at] = slot;
+        fields[at] = fieldOf[k]!;
+      }
     }
     this.postingStarts = starts;
     this.postingSlots = slots;
+    this.postingFields = fields;
     this.changed = new Set();
   }
 
@@ -341,7 +413,10 @@ export class WordIndex {
     this.hitBits = atLeast(this.hitBits, (this.vocabulary.size >>> 5) + 1);
     const { hits, hitBits } = this;
     const set: number[] = [];
+    const matchingOf: number[][] = [];
+    const exactOf: Array<number | undefined> = [];
     let rarest: number[] | undefined;
+    let rarestIndex = 0;
     // The most an item can score: the fields any matching word was ever put in, the query words that are words.
     let fieldsAtBest = 0;
     let exactAtBest = 0;
@@ -358,12 +433,22 @@ export class WordIndex {
         exactAtBest += 1;
       }
       set.push(...matching);
-      if (!rarest || this.postingCount(matching) < this.postingCount(rarest)) rarest = matching;
+      matchingOf.push(matching);
+      exactOf.push(id);
+      if (!rarest || this.postingCount(matching) < this.postingCount(rarest)) {
+        rarest = matching;
+        rarestIndex = i;
+      }
     }
     try {
       // A word no item has: nothing has them all.
       if (rarest!.length === 0) return [];
-      return this.rank(query.length, rarest!, count, { fields: bitCount(fieldsAtBest), exact: exactAtBest });
+      const atBest = { fields: bitCount(fieldsAtBest), exact: exactAtBest };
+      // Newest first, the best found often score the most any item can: the rest is older, the search ends early.
+      const early = this.rank(query.length, rarest!, count, atBest, this.earlyChecks);
+      if (early) return early;
+      // It did not (scores vary: a word in another field of a few items): every listed slot, by its postings.
+      return this.rankByPostings(matchingOf, exactOf, rarestIndex, count);
     } finally {
       for (const id of set) {
         hits[id] = 0;
@@ -383,34 +468,22 @@ export class WordIndex {
     rarest: readonly number[],
     count: number,
     atBest: { fields: number; exact: number },
-  ): Match[] {
+    budget = Number.POSITIVE_INFINITY,
+  ): Match[] | undefined {
     const all = (1 << queryWords) - 1;
-    const { pool, fieldOf, starts, ends, visible, postingStarts, postingSlots, hits, hitBits, times, ids } = this;
+    const { postingStarts, postingSlots, times, ids } = this;
     const size = ids.length;
     const top = new Best(count);
     this.seenBy = atLeast(this.seenBy, size);
+    const mark = this.nextMark();
     const seenBy = this.seenBy;
-    if (this.queries === 0x7fffffff) {
-      this.queries = 0;
-      seenBy.fill(0);
-    }
-    const mark = ++this.queries;
     const check = (slot: number) => {
       if (slot >= size || seenBy[slot] === mark) return;
       seenBy[slot] = mark;
-      if (visible[slot] === 0) return;
-      let seen = 0;
-      let fieldMask = 0;
-      for (let k = starts[slot]!, end = ends[slot]!; k < end; k++) {
-        const word = pool[k]!;
-        if ((hitBits[word >>> 5]! & (1 << (word & 31))) === 0) continue;
-        const hit = hits[word]!;
-        seen |= hit;
-        if ((hit & 0xffff) !== 0) fieldMask |= 1 << fieldOf[k]!;
-      }
-      if ((seen & 0xffff) === all) top.offer(bitCount(fieldMask), bitCount(seen >>> 16), times[slot]!, slot, ids);
+      this.offerChecked(slot, all, top);
     };
     for (const slot of this.changed!) check(slot);
+    let checks = 0;
     for (const w of rarest) {
       if (w + 1 >= postingStarts.length) continue;
       for (let p = postingStarts[w]!, end = postingStarts[w + 1]!; p < end; p++) {
@@ -426,57 +499,98 @@ export class WordIndex {
           times[slot]! + this.postingSlackMs < last.time
         )
           break;
+        // Past its budget: the caller goes through the postings instead.
+        if (++checks > budget) return undefined;
         check(slot);
       }
     }
     return top.result();
   }
-}
 
-/** The best matches offered, in rank order: only those that make it into the best `count` become objects. */
-class Best {
-  private readonly found: Match[] = [];
-
-  constructor(private readonly count: number) {}
-
-  offer(fields: number, exact: number, time: number, slot: number, ids: readonly string[]): void {
-    const { found, count } = this;
-    if (count <= 0) return;
-    if (count <= 1000 && found.length >= count) {
-      const worst = found[found.length - 1]!;
-      const better =
-        fields - worst.fields || exact - worst.exact || time - worst.time || (ids[slot]! < worst.id ? 1 : -1);
-      if (better <= 0) return;
+  /** A number no slot's `seenBy` holds yet: the mark of one pass over the slots. */
+  private nextMark(): number {
+    if (this.queries === 0x7fffffff) {
+      this.queries = 0;
+      this.seenBy.fill(0);
     }
-    const match: Match = { id: ids[slot]!, time, fields, exact };
-    if (count > 1000) {
-      found.push(match); // many wanted: sorted once at the end
-      return;
-    }
-    let lo = 0;
-    let hi = found.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (byRank(found[mid]!, match) <= 0) lo = mid + 1;
-      else hi = mid;
-    }
-    found.splice(lo, 0, match);
-    if (found.length > count) found.pop();
+    return ++this.queries;
   }
 
-  /** The last of the best, once there are `count` of them (kept in order only for a few). */
-  lastOfFull(): Match | undefined {
-    return this.count <= 1000 && this.found.length >= this.count ? this.found[this.found.length - 1] : undefined;
+  /**
+   * The best `count` visible slots having every query word, from the postings alone: the slots listed for the words
+   * of the rarest query word (`rarestIndex`) are the candidates; the other query words' postings add what each
+   * candidate matched (query words, whole words, fields: a posting carries its field). One pass over the postings of
+   * the query's words, a few array reads each, instead of each candidate's words; slots changed since the postings
+   * were built are checked against their words (`rank` went through them: its way, without a budget, for them alone).
+   */
+  private rankByPostings(
+    matchingOf: readonly (readonly number[])[],
+    exactOf: ReadonlyArray<number | undefined>,
+    rarestIndex: number,
+    count: number,
+  ): Match[] {
+    const { postingStarts, postingSlots, postingFields, visible, times, ids } = this;
+    const size = ids.length;
+    this.seenBy = atLeast(this.seenBy, size);
+    this.slotHits = atLeast(this.slotHits, size);
+    this.slotFields = atLeast(this.slotFields, size);
+    const { seenBy, slotHits, slotFields } = this;
+    const all = (1 << matchingOf.length) - 1;
+    const top = new Best(count);
+    // The slots changed since the build: checked against their words, as `rank` does.
+    const changed = this.nextMark();
+    for (const slot of this.changed!) {
+      if (slot >= size || seenBy[slot] === changed) continue;
+      seenBy[slot] = changed;
+      this.offerChecked(slot, all, top);
+    }
+    const candidate = this.nextMark();
+    const candidates: number[] = [];
+    const order = [rarestIndex, ...matchingOf.keys()].filter((i, k) => k === 0 || i !== rarestIndex);
+    for (const i of order) {
+      const bit = 1 << i;
+      const first = i === rarestIndex;
+      for (const w of matchingOf[i]!) {
+        if (w + 1 >= postingStarts.length) continue;
+        const hit = w === exactOf[i] ? bit | (bit << 16) : bit;
+        for (let p = postingStarts[w]!, end = postingStarts[w + 1]!; p < end; p++) {
+          const slot = postingSlots[p]!;
+          if (slot >= size) continue;
+          const seen = seenBy[slot]!;
+          if (seen !== candidate) {
+            // Only the rarest word's slots are candidates; a changed slot was checked above.
+            if (!first || seen === changed || visible[slot] === 0) continue;
+            seenBy[slot] = candidate;
+            slotHits[slot] = 0;
+            slotFields[slot] = 0;
+            candidates.push(slot);
+          }
+          slotHits[slot]! |= hit;
+          slotFields[slot]! |= 1 << postingFields[p]!;
+        }
+      }
+    }
+    for (const slot of candidates) {
+      const hits = slotHits[slot]!;
+      if ((hits & 0xffff) === all)
+        top.offer(bitCount(slotFields[slot]!), bitCount(hits >>> 16), times[slot]!, slot, ids);
+    }
+    return top.result();
   }
 
-  result(): Match[] {
-    if (this.count > 1000) this.found.sort(byRank).splice(this.count);
-    return this.found;
+  /** Offers `slot` to `top` when its words have every query word (the query's `hits` set). */
+  private offerChecked(slot: number, all: number, top: Best): void {
+    const { pool, fieldOf, starts, ends, visible, hits, hitBits, times, ids } = this;
+    if (visible[slot] === 0) return;
+    let seen = 0;
+    let fieldMask = 0;
+    for (let k = starts[slot]!, end = ends[slot]!; k < end; k++) {
+      const word = pool[k]!;
+      if ((hitBits[word >>> 5]! & (1 << (word & 31))) === 0) continue;
+      const hit = hits[word]!;
+      seen |= hit;
+      if ((hit & 0xffff) !== 0) fieldMask |= 1 << fieldOf[k]!;
+    }
+    if ((seen & 0xffff) === all) top.offer(bitCount(fieldMask), bitCount(seen >>> 16), times[slot]!, slot, ids);
   }
-}
-
-function bitCount(mask: number): number {
-  let n = 0;
-  for (let m = mask; m !== 0; m &= m - 1) n += 1;
-  return n;
 }
