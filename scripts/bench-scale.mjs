@@ -4,7 +4,8 @@
 // plan's items). Three libraries of one user, each on a stack of its own, seeded straight into the
 // stores by the bench seeder (scripts/bench/seed-*.mjs: every item's media and explore documents;
 // blobs for a sample, see blobSample in scripts/bench/scale-library.mjs):
-//   1. --browser-small N items (default 10 000): the web timeline in Debian's chromium;
+//   1. --browser-small N items (default 10 000): the web timeline in Debian's chromium (its stack kept
+//      running until the big library's timeline, whose runs alternate with its own);
 //   2. --small N items (default 100 000) and 3. --items N (default 1 000 000), each:
 //      - the four list queries (first page, a deep page by cursor from the middle of the library,
 //        the videos, a years-ago day) on the store (the media repository, in this process) and on
@@ -56,14 +57,29 @@ const browserSmall = sizeLabel(BROWSER_SMALL);
 const common = { rounds: ROUNDS, searchRounds: SEARCH_ROUNDS, jumpMonth: JUMP_MONTH, phase };
 
 log(`scale bench: ${BROWSER_SMALL} items (browser), ${SMALL} and ${ITEMS} items; the jump month ${JUMP_MONTH}`);
-const atBrowserSmall = await measureLibrary({
+// The small library's web app is kept running beside the others: the timeline's runs alternate between it and the
+// big one's (a host whose speed drifts over the run's half hour then slows both alike).
+const browserSite = await measureLibrary({
   ...common,
   items: BROWSER_SMALL,
   label: browserSmall,
-  parts: { timeline: true },
+  parts: { web: true },
 });
-const atSmall = await measureLibrary({ ...common, items: SMALL, label: small, parts: { lists: true } });
-const atBig = await measureLibrary({ ...common, items: ITEMS, label: big, parts: { lists: true, timeline: true } });
+let atSmall;
+let atBig;
+try {
+  atSmall = await measureLibrary({ ...common, items: SMALL, label: small, parts: { lists: true } });
+  atBig = await measureLibrary({
+    ...common,
+    items: ITEMS,
+    label: big,
+    parts: { lists: true, timeline: true },
+    alongside: browserSite.site,
+  });
+} finally {
+  await browserSite.site?.stop();
+}
+const atBrowserSmall = { ...browserSite, timeline: atBig.alongsideTimeline };
 const totalS = secondsSince(started);
 
 const sorted = (list) => [...list].sort((a, b) => a - b);
@@ -123,11 +139,11 @@ if (timelines.length > 0) {
   }
   for (const at of timelines)
     if (at.timeline.details) console.log(`${at.items} items: ${JSON.stringify(at.timeline.details)}`);
-  for (const at of timelines) {
+  for (const at of timelines.filter((t) => t.timelineCpu)) {
     const { wallSeconds, machine, bench, ...services } = at.timelineCpu;
     const named = Object.values(services).reduce((a, b) => a + b, 0) + bench;
     console.log(
-      `${at.items} items, CPU seconds during the timeline's ${wallSeconds.toFixed(1)} s (${cpu.length} cores: ${(cpu.length * wallSeconds).toFixed(0)} available): the machine ${machine.toFixed(1)}; ${Object.entries(
+      `${at.alongsideTimeline ? `${BROWSER_SMALL} and ${at.items} items (their runs alternating)` : `${at.items} items`}, CPU seconds during the timeline's ${wallSeconds.toFixed(1)} s (${cpu.length} cores: ${(cpu.length * wallSeconds).toFixed(0)} available): the machine ${machine.toFixed(1)}; ${Object.entries(
         services,
       )
         .map(([n, sec]) => `${n} ${sec.toFixed(1)}`)

@@ -169,10 +169,13 @@ async function timelineModule() {
 
 /**
  * Seeds `items` items on a stack of their own and measures what `parts` asks: `lists` (store,
- * reference and API lists, cold start, API check, search, RSS) and `timeline` (chromium). `phase(name,
- * seconds)` is told each step's time. Answers the figures.
+ * reference and API lists, cold start, API check, search, RSS) and `timeline` (chromium); with
+ * `web`, it measures nothing in the browser but leaves the stack and its web app running and answers
+ * them as `figures.site` (its `stop()` ends them), for a later `timeline` measurement to take `alongside`:
+ * the runs then alternate between the two sites (see measureTimelines), and `figures.alongsideTimeline` is
+ * the other site's. `phase(name, seconds)` is told each step's time. Answers the figures.
  */
-export async function measureLibrary({ items, label, rounds, searchRounds, jumpMonth, parts, phase }) {
+export async function measureLibrary({ items, label, rounds, searchRounds, jumpMonth, parts, phase, alongside }) {
   let lastSeconds = 0;
   const step = async (name, task) => {
     const started = performance.now();
@@ -352,7 +355,7 @@ export async function measureLibrary({ items, label, rounds, searchRounds, jumpM
       await step('start', () => Promise.all(SERVICES.map((n) => stack.startService(n))));
     }
 
-    if (parts.timeline) {
+    if (parts.timeline || parts.web) {
       const timeline = await timelineModule();
       if (!timeline) {
         log(`${label}: scripts/bench/timeline-browser.mjs is missing: the timeline is not measured`);
@@ -366,25 +369,41 @@ export async function measureLibrary({ items, label, rounds, searchRounds, jumpM
             TROVE_SESSION_SECRET: randomBytes(32).toString('base64url'),
           }),
         );
-        const pids = {
-          ...Object.fromEntries(SERVICES.map((n) => [n, stack.processes[n].child.pid])),
-          web: web.child.pid,
+        const site = {
+          label,
+          webUrl: `http://127.0.0.1:${port}`,
+          username: USERNAME,
+          password: PASSWORD,
+          pids: { ...Object.fromEntries(SERVICES.map((n) => [n, stack.processes[n].child.pid])), web: web.child.pid },
+          stop: () => step('stack stopped (data removed)', () => stack.stop()),
         };
-        const measured = await step('timeline in chromium', () =>
-          cpuWhile(pids, () =>
-            timeline.measureTimeline({
-              webUrl: `http://127.0.0.1:${port}`,
-              username: USERNAME,
-              password: PASSWORD,
-              month: jumpMonth,
-              years: 10,
-              // Medians of nine: one slow navigation among five moved a median by a third.
-              runs: 9,
-            }),
-          ),
-        );
-        figures.timeline = measured.result;
-        figures.timelineCpu = measured.usage;
+        if (parts.web) figures.site = site;
+        else {
+          const sites = alongside ? [alongside, site] : [site];
+          // Every process of both stacks: whose CPU the measurement had.
+          const pids = Object.assign(
+            {},
+            ...sites.map((s) =>
+              Object.fromEntries(
+                Object.entries(s.pids).map(([n, pid]) => [sites.length > 1 ? `${n} (${s.label})` : n, pid]),
+              ),
+            ),
+          );
+          const measured = await step('timeline in chromium', () =>
+            cpuWhile(pids, () =>
+              timeline.measureTimelines({
+                sites,
+                month: jumpMonth,
+                years: 10,
+                // Medians of nine: one slow navigation among five moved a median by a third.
+                runs: 9,
+              }),
+            ),
+          );
+          figures.timeline = measured.result.at(-1);
+          if (alongside) figures.alongsideTimeline = measured.result[0];
+          figures.timelineCpu = measured.usage;
+        }
       }
     }
     return figures;
@@ -393,6 +412,7 @@ export async function measureLibrary({ items, label, rounds, searchRounds, jumpM
       log(`${name}'s last output:`, stack.processes[name]?.output().split('\n').slice(-6).join('\n').slice(0, 3000));
     throw err;
   } finally {
-    await step('stack stopped (data removed)', () => stack.stop());
+    // A site kept for a later measurement is stopped by its caller (`figures.site.stop()`).
+    if (!figures.site) await step('stack stopped (data removed)', () => stack.stop());
   }
 }
