@@ -28,6 +28,8 @@ export interface ConnectionOptions {
 export function openConnection(file: string, options: ConnectionOptions = {}): Db {
   const db = new Database(file);
   try {
+    // First: a file another connection still holds (a process closing it, a seeder) is waited for, not a crash at start.
+    db.pragma('busy_timeout = 5000');
     // WAL: readers never wait for the writer, and a commit appends to the log instead of rewriting pages.
     db.pragma('journal_mode = WAL');
     // NORMAL in WAL mode: a committed transaction is in the OS before the call returns, so it survives a crash of
@@ -36,7 +38,6 @@ export function openConnection(file: string, options: ConnectionOptions = {}): D
     db.pragma('synchronous = NORMAL');
     db.pragma(`cache_size = -${options.cacheKiB ?? 16 * 1024}`);
     db.pragma('temp_store = FILE');
-    db.pragma('busy_timeout = 5000');
     db.exec(
       `CREATE TABLE IF NOT EXISTS _indexes (collection TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL, UNIQUE (collection, name))`,
     );
