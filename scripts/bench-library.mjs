@@ -113,7 +113,7 @@ try {
   // From a process of its own, as the API's: this one's heap (the plan) would add its collections to the store's.
   const { store: storeMs } = await timeStore({
     dataDir: stack.dataDir,
-    queries: Object.fromEntries(Object.entries(named).map(([name, { kind, q }]) => [name, { kind, q }])),
+    queries: named,
     rounds: ROUNDS,
   });
 

@@ -537,14 +537,15 @@ export class WordIndex {
     const { seenBy, slotHits, slotFields } = this;
     const all = (1 << matchingOf.length) - 1;
     const top = new Best(count);
-    // The slots changed since the build: checked against their words, as `rank` does.
+    // Both marks taken first: a wrap of the counter (which clears every mark) cannot come between them.
     const changed = this.nextMark();
+    const candidate = this.nextMark();
+    // The slots changed since the build: checked against their words, as `rank` does.
     for (const slot of this.changed!) {
       if (slot >= size || seenBy[slot] === changed) continue;
       seenBy[slot] = changed;
       this.offerChecked(slot, all, top);
     }
-    const candidate = this.nextMark();
     const candidates: number[] = [];
     const order = [rarestIndex, ...matchingOf.keys()].filter((i, k) => k === 0 || i !== rarestIndex);
     for (const i of order) {
