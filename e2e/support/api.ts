@@ -22,9 +22,29 @@ type UserRequest = components['schemas']['UserRequest'];
 /** A password the auth service accepts. */
 export const PASSWORD = 'Blue-Harbour-Lights-42';
 
-/** An address from TEST-NET-2/3 (never a real client, never a trusted proxy). */
+/** The 508 host addresses of TEST-NET-2/3: never a real client, never a trusted proxy. */
+const TEST_ADDRESSES = ['198.51.100', '203.0.113'].flatMap((net) =>
+  Array.from({ length: 254 }, (_, i) => `${net}.${i + 1}`),
+);
+let unusedAddresses: string[] = [];
+
+/**
+ * An address from TEST-NET-2/3 that this suite has not used yet (until all 508 are, then they are
+ * dealt again in a new order): a test that spends an address's rate limit must not meet another
+ * test's spent one by chance.
+ */
 export function randomTestAddress(): string {
-  return `${randomInt(0, 2) ? '198.51.100' : '203.0.113'}.${randomInt(1, 255)}`;
+  if (unusedAddresses.length === 0) unusedAddresses = shuffled(TEST_ADDRESSES);
+  return unusedAddresses.pop()!;
+}
+
+function shuffled<T>(items: readonly T[]): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = randomInt(0, i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
 }
 
 const freshClientAddress: Middleware = {
