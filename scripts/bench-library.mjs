@@ -22,6 +22,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WARM_UP_ROUNDS, args, log, percentile, require, root, secondsSince, sizeLabel } from './bench-common.mjs';
 import { timeApi } from './bench/api-timer.mjs';
+import { measureTransportFloor } from './bench/transport-floor.mjs';
 import { timeStore } from './bench/store-timer.mjs';
 import { checkSeededLibrary } from './bench/seed-check.mjs';
 import { seedLibrary } from './bench/seed-library.mjs';
@@ -134,6 +135,18 @@ try {
   });
   const mediaRss = await rssMiB(stack.processes.media.child.pid);
   const exploreRss = await rssMiB(stack.processes.explore.child.pid);
+  // The same shape of call with no work in it: a first page's bytes over HTTP and NATS (bench/transport-floor.mjs).
+  const firstPage = await fetch(`${base}${Object.values(named)[0].path}`, { headers: auth });
+  const floor = sorted(
+    Object.values(
+      (
+        await measureTransportFloor({
+          page: Buffer.from(await firstPage.arrayBuffer()),
+          rounds: ROUNDS * Object.keys(named).length,
+        })
+      ).ms,
+    ).flat(),
+  );
 
   const { people, items } = plan;
   const faces = items.reduce((n, i) => n + i.faces.length, 0);
@@ -152,7 +165,10 @@ try {
   const storeAll = sorted(Object.values(storeMs).flat());
   const apiAll = sorted(Object.values(apiMs).flat());
   console.log(
-    `| **all** | ${percentile(storeAll, 50).toFixed(1)} ms | ${percentile(storeAll, 99).toFixed(1)} ms | ${percentile(apiAll, 50).toFixed(1)} ms | ${percentile(apiAll, 99).toFixed(1)} ms |\n`,
+    `| **all** | ${percentile(storeAll, 50).toFixed(1)} ms | ${percentile(storeAll, 99).toFixed(1)} ms | ${percentile(apiAll, 50).toFixed(1)} ms | ${percentile(apiAll, 99).toFixed(1)} ms |`,
+  );
+  console.log(
+    `| *the transport alone* (HTTP and NATS carrying the first page's bytes, no work) | | | ${percentile(floor, 50).toFixed(1)} ms | ${percentile(floor, 99).toFixed(1)} ms |\n`,
   );
   console.log(
     `the API's slowest answer in the ${WARM_UP_ROUNDS} warm-up rounds (not counted, on either side): ${warmUpSlowestMs.toFixed(1)} ms\n`,
@@ -165,6 +181,7 @@ try {
   console.log(`ratio list_p99_vs_store_p99_at_${at} ${(percentile(apiAll, 99) / percentile(storeAll, 99)).toFixed(2)}`);
   console.log(`ratio list_api_p99_ms_at_${at} ${percentile(apiAll, 99).toFixed(1)}`);
   console.log(`ratio list_store_p99_ms_at_${at} ${percentile(storeAll, 99).toFixed(1)}`);
+  console.log(`ratio list_floor_p99_ms_at_${at} ${percentile(floor, 99).toFixed(1)}`);
   console.log(`ratio media_rss_mib_at_${at} ${mediaRss.toFixed(0)}`);
   console.log(`ratio explore_rss_mib_at_${at} ${exploreRss.toFixed(0)}`);
   console.log(`ratio cold_start_s_at_${at} ${coldStartS.toFixed(1)}`);

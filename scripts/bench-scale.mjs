@@ -112,6 +112,9 @@ for (const at of [atSmall, atBig]) {
   console.log(
     `| **all** | ${ms(p(s, 50))} | ${ms(p(s, 99))} | ${ms(p(r, 50))} | ${ms(p(r, 99))} | ${ms(p(a, 50))} | ${ms(p(a, 99))} |`,
   );
+  console.log(
+    `| *the transport alone* (HTTP and a NATS request/reply carrying the first page's bytes, no work: scripts/bench/transport-floor.mjs) | | | | | ${ms(p(at.floorMs, 50))} | ${ms(p(at.floorMs, 99))} |`,
+  );
   const searches = all(at.searchMs);
   console.log(
     `\nsearch through the API: p50 ${ms(p(searches, 50))}, p99 ${ms(p(searches, 99))} (the user's first query: ${ms(at.searchFirstMs)}${at.searchFirstTries ? `, answered at try ${at.searchFirstTries}` : ''}); media RSS ${at.mediaRss.toFixed(0)} MiB, explore RSS ${at.exploreRss.toFixed(0)} MiB; cold start ${at.coldStartS.toFixed(1)} s`,
@@ -184,9 +187,12 @@ for (const at of [atBig, atSmall]) {
   line(`scale_list_api_p99_ms_at_${size}`, apiP99(at).toFixed(1));
   line(`scale_list_store_p99_ms_at_${size}`, storeP99(at).toFixed(1));
   line(`scale_list_sqlite_p99_ms_at_${size}`, referenceP99(at).toFixed(1));
+  line(`scale_list_floor_p99_ms_at_${size}`, p(at.floorMs, 99).toFixed(1));
   line(`scale_search_first_query_ms_at_${size}`, at.searchFirstMs.toFixed(0));
   line(`scale_seed_s_at_${size}`, at.seeding.seconds.toFixed(1));
 }
+// Beside the list ratio, the same call with no work in it: a floor over 3 × the store's p99 puts that bound out of reach here.
+line(`scale_list_floor_p99_vs_store_p99_at_${big}`, (p(atBig.floorMs, 99) / storeP99(atBig)).toFixed(2));
 line(`scale_list_p99_vs_store_p99_at_${small}`, (apiP99(atSmall) / storeP99(atSmall)).toFixed(2));
 line(`scale_store_p99_vs_sqlite_p99_at_${small}`, (storeP99(atSmall) / referenceP99(atSmall)).toFixed(2));
 line(`scale_search_p99_ms_at_${small}`, p(all(atSmall.searchMs), 99).toFixed(1));

@@ -9,6 +9,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { log, require, root, secondsSince } from '../bench-common.mjs';
 import { timeApi } from './api-timer.mjs';
 import { buildReference } from './scale-reference.mjs';
+import { measureTransportFloor } from './transport-floor.mjs';
 import { storeQuery, timeStore } from './store-timer.mjs';
 import { checkSeededLibrary } from './seed-check.mjs';
 import { seedLibrary } from './seed-library.mjs';
@@ -322,6 +323,12 @@ export async function measureLibrary({ items, label, rounds, searchRounds, jumpM
       );
       figures.apiMs = apiTimes.ms;
       figures.warmUpSlowestMs.api = apiTimes.warmUpSlowestMs;
+      // The same shape of call with no work in it (a first page's bytes, as many calls as the lists made).
+      const firstPage = await fetchOnce(`${base}${lists.queries[names[0]].path}`, { headers: auth });
+      const floor = await step('the transport floor', async () =>
+        measureTransportFloor({ page: Buffer.from(await firstPage.arrayBuffer()), rounds: rounds * names.length }),
+      );
+      figures.floorMs = Object.values(floor.ms)[0];
 
       // Search: the user's first query on its own (it may load what the later ones reuse; until it
       // is answered, a busy explore may let the gateway's RPC time out: asked again, for up to 5 min).
