@@ -137,16 +137,11 @@ try {
   const exploreRss = await rssMiB(stack.processes.explore.child.pid);
   // The same shape of call with no work in it: a first page's bytes over HTTP and NATS (bench/transport-floor.mjs).
   const firstPage = await fetch(`${base}${Object.values(named)[0].path}`, { headers: auth });
-  const floor = sorted(
-    Object.values(
-      (
-        await measureTransportFloor({
-          page: Buffer.from(await firstPage.arrayBuffer()),
-          rounds: ROUNDS * Object.keys(named).length,
-        })
-      ).ms,
-    ).flat(),
-  );
+  const { ms: floorMs } = await measureTransportFloor({
+    page: Buffer.from(await firstPage.arrayBuffer()),
+    rounds: ROUNDS * Object.keys(named).length,
+  });
+  const floor = sorted(floorMs);
 
   const { people, items } = plan;
   const faces = items.reduce((n, i) => n + i.faces.length, 0);

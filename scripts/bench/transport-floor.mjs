@@ -5,7 +5,7 @@
 // no presenting, no signing: what is left is the two processes' hops and the machine's scheduling,
 // which every list call pays too. Printed beside the list ratio so that a bound below it shows.
 //
-// As a module: `measureTransportFloor({ page, rounds })` → `{ ms, warmUpSlowestMs }` (see api-timer).
+// As a module: `measureTransportFloor({ page, rounds })` → `{ ms, warmUpSlowestMs }`: the calls' milliseconds.
 // Run with `edge <nats url>` or `responder <nats url> <page file>`, it is one of the two processes.
 import { fork } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -20,7 +20,7 @@ const SUBJECT = 'bench.floor.page';
 
 /**
  * @param {{ page: Buffer, rounds: number }} job the bytes a list call answers, and how many calls to time
- * @returns {Promise<{ ms: Record<string, number[]>, warmUpSlowestMs: number }>}
+ * @returns {Promise<{ ms: number[], warmUpSlowestMs: number }>}
  */
 export async function measureTransportFloor({ page, rounds }) {
   const { startNatsServer } = require(join(root, 'services/kit/dist/testing/index.js'));
@@ -40,12 +40,13 @@ export async function measureTransportFloor({ page, rounds }) {
   try {
     await start('responder', nats.url, pageFile);
     const port = await start('edge', nats.url);
-    return await timeApi({
+    const timed = await timeApi({
       base: `http://127.0.0.1:${port}`,
       authorization: 'Bearer none',
-      paths: { 'the transport alone': '/page' },
+      paths: { floor: '/page' },
       rounds,
     });
+    return { ms: timed.ms.floor, warmUpSlowestMs: timed.warmUpSlowestMs };
   } finally {
     for (const child of children) {
       child.removeAllListeners('exit');
