@@ -81,9 +81,17 @@ describe('the timeline scrubber (browser)', () => {
     await eventually(() => page.locator('.timeline-label:visible').textContent(), 'September 2021');
     await shot(page, 'timeline-hover');
 
-    // A click jumps there: the screen starts with that month's item.
+    // A click jumps there: the screen starts with that month's item. The URL says where (`?at=`) and no
+    // loader runs again for it (the layouts' loaders read no search parameter; the page's keeps its items).
+    const loaderCalls: string[] = [];
+    const onRequest = (request: { url(): string }) => {
+      if (new URL(request.url()).searchParams.has('_data')) loaderCalls.push(request.url());
+    };
+    page.on('request', onRequest);
     await september.click({ force: true });
     await eventually(at, '2021-09');
+    page.off('request', onRequest);
+    expect(loaderCalls).toEqual([]);
     await eventually(order, listing(sept.id, jpeg.id));
     await expect(slider.getAttribute('aria-valuetext')).resolves.toBe('September 2021');
     await shot(page, 'timeline-jumped');

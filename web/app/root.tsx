@@ -4,6 +4,7 @@ import { Links, Meta, Outlet, Scripts, ScrollRestoration } from '@remix-run/reac
 import type { ReactNode } from 'react';
 import { useTheme } from './components/ThemeToggle';
 import { useNonce } from './lib/nonce';
+import { keepLayoutOnSearchChange } from './lib/revalidate';
 import type { Theme } from './lib/theme';
 import { readTheme } from './lib/theme.server';
 import globalStyles from './styles/global.css?url';
@@ -21,6 +22,8 @@ export const meta: MetaFunction = () => [
   { title: 'Trove' },
   { name: 'description', content: 'Trove — Smarter Home for all your Photos and Videos' },
 ];
+
+export { keepLayoutOnSearchChange as shouldRevalidate };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   return json({ theme: await readTheme(request) });

@@ -28,6 +28,8 @@ import { POLL_MS } from './useMediaList';
 
 /** Chunks fetched at once. */
 const MAX_IN_FLIGHT = 4;
+/** After a chunk failed to load: when what the screen lacks is asked for again. */
+const RETRY_MS = 3000;
 
 type Slots = Array<MediaItem | undefined>;
 
@@ -74,6 +76,11 @@ export function useTimeline({
   /** A month's generation: answers for a month dropped since they were asked for are ignored. */
   const generation = useRef(new Map<string, number>());
   const scroller = useRef<((y: number) => void) | null>(null);
+  /**
+   * Months whose answer held fewer items than their bucket counts (changed on another device): not
+   * asked again until the buckets are (else the screen, still lacking them, would ask in a loop).
+   */
+  const stale = useRef(new Set<string>());
 
   const months = buckets ?? seeded.months;
   const layout = useMemo(() => layoutSections(months, width), [months, width]);
@@ -99,6 +106,7 @@ export function useTimeline({
   const loadBuckets = useCallback(() => {
     getJson<{ buckets: TimelineBucket[] }>('/api/timeline', life.current?.signal)
       .then(({ buckets: fresh }) => {
+        stale.current.clear();
         setBuckets((old) => {
           // A month whose count changed is fetched again (its items moved).
           const before = new Map((old ?? []).map((b) => [b.month, b.count]));
@@ -134,35 +142,52 @@ export function useTimeline({
   }, [seeded, refreshBuckets]);
 
   // --- loading and dropping ------------------------------------------------------------------
-  const fetchChunk = useCallback((month: string, chunk: number, then: () => void) => {
-    const key = `${month}:${chunk}`;
-    if (flying.current.has(key)) return;
-    flying.current.add(key);
-    setInFlight(flying.current.size);
-    const gen = generation.current.get(month) ?? 0;
-    getJson<{ items: MediaItem[] }>(
-      `/api/items?view=library&at=${month}&page=${chunk + 1}&limit=${CHUNK}`,
-      life.current?.signal,
-    )
-      .then(({ items }) => {
-        setError(null);
-        if ((generation.current.get(month) ?? 0) !== gen) return;
-        const held = slots.current.get(month) ?? [];
-        items
-          .filter((item) => itemMonth(item) === month)
-          .forEach((item, i) => {
+  const fetchChunk = useCallback(
+    (month: string, chunk: number, then: () => void) => {
+      const key = `${month}:${chunk}`;
+      if (flying.current.has(key)) return;
+      flying.current.add(key);
+      setInFlight(flying.current.size);
+      const gen = generation.current.get(month) ?? 0;
+      getJson<{ items: MediaItem[] }>(
+        `/api/items?view=library&at=${month}&page=${chunk + 1}&limit=${CHUNK}`,
+        life.current?.signal,
+      )
+        .then(({ items }) => {
+          setError(null);
+          if ((generation.current.get(month) ?? 0) !== gen) return;
+          const held = slots.current.get(month) ?? [];
+          const inMonth = items.filter((item) => itemMonth(item) === month);
+          inMonth.forEach((item, i) => {
             held[chunk * CHUNK + i] = item;
           });
-        slots.current.set(month, held);
-        bump();
-      })
-      .catch((err: unknown) => setError(err instanceof Error ? err.message : 'Could not load these items.'))
-      .finally(() => {
-        flying.current.delete(key);
-        setInFlight(flying.current.size);
-        then();
-      });
-  }, []);
+          slots.current.set(month, held);
+          const { index: at, months: ms } = state.current;
+          const i = at.get(month);
+          const expected = i === undefined ? 0 : Math.min(CHUNK, ms[i].count - chunk * CHUNK);
+          if (inMonth.length < expected) {
+            stale.current.add(month);
+            refreshBuckets();
+          }
+          bump();
+        })
+        .then(
+          () => true,
+          (err: unknown) => {
+            setError(err instanceof Error ? err.message : 'Could not load these items.');
+            return false;
+          },
+        )
+        .then((ok) => {
+          flying.current.delete(key);
+          setInFlight(flying.current.size);
+          // A failure is asked again a while later, not at once (a server down would be asked in a loop).
+          if (ok) then();
+          else if (!life.current?.signal.aborted) setTimeout(then, RETRY_MS);
+        });
+    },
+    [refreshBuckets],
+  );
 
   /** Fetches what the screen (then a screen around it) lacks; drops what is far away. */
   const settle = useCallback(() => {
@@ -170,21 +195,29 @@ export function useTimeline({
     const { months: ms, layout: l } = state.current;
     if (!view || l.total === 0) return;
     const screen = Math.max(400, view[1] - view[0]);
-    const wanted: Array<[string, number]> = [];
-    for (const margin of [0, screen]) {
+    /** The chunks with items missing within `margin` px of the screen. */
+    const missing = (margin: number) => {
+      const out: Array<[string, number]> = [];
       const [first, last] = sectionsInRange(l, view[0] - margin, view[1] + margin);
       for (let i = first; i <= last; i++) {
         const { month, count } = ms[i];
+        if (stale.current.has(month)) continue;
         const [from, to] = itemsInRange(l, i, count, view[0] - margin, view[1] + margin);
         const held = slots.current.get(month);
         for (const c of chunksOf(from, to)) {
           const end = Math.min(count, (c + 1) * CHUNK);
-          let missing = false;
-          for (let k = Math.max(from, c * CHUNK); k < Math.min(end, to) && !missing; k++) missing = !held?.[k];
-          if (missing) wanted.push([month, c]);
+          let lacking = false;
+          for (let k = Math.max(from, c * CHUNK); k < Math.min(end, to) && !lacking; k++) lacking = !held?.[k];
+          if (lacking) out.push([month, c]);
         }
       }
-    }
+      return out;
+    };
+    // The screen's chunks first, then (once all have arrived) a screen around it: after a jump, the
+    // month above must not be drawn first, its thumbnails taking the browser's connections to the
+    // server (six) before the ones on screen.
+    const onScreen = missing(0);
+    const wanted = onScreen.length > 0 ? onScreen : missing(screen);
     for (const [month, c] of wanted) {
       if (flying.current.size >= MAX_IN_FLIGHT) break;
       fetchChunk(month, c, () => settle());

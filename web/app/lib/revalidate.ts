@@ -25,3 +25,19 @@ export function keepOnViewerChange({
   if (!formMethod && withoutViewer(currentUrl) === withoutViewer(nextUrl)) return false;
   return defaultShouldRevalidate;
 }
+
+/**
+ * The layouts' loaders (root: the theme; the app's shell: who is logged in) read no search parameter:
+ * a change of the search alone (the viewer's `?item=`, a timeline jump's `?at=`, a search's `?q=`)
+ * does not run them again, which would only add two requests beside the page's own. A form (the
+ * theme's included) or another page revalidates them as by default.
+ */
+export function keepLayoutOnSearchChange({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs): boolean {
+  if (!formMethod && currentUrl.pathname === nextUrl.pathname) return false;
+  return defaultShouldRevalidate;
+}

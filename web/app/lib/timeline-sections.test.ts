@@ -65,6 +65,12 @@ describe('the timeline sections', () => {
     const top = HEADER_HEIGHT + 40 * row + 1;
     expect(itemsInRange(l, 0, 500, top, top + 2 * row)).toEqual([40 * cols, 43 * cols]);
     expect(itemsInRange(l, 1, 3, 0, 10)).toEqual([0, 0]);
+    // The gaps are no row's: between two rows, and below the month's last row (where a jump puts the screen's top).
+    const gap = HEADER_HEIGHT + 40 * row - GAP + 1;
+    expect(itemsInRange(l, 0, 500, gap, gap + 2)).toEqual([40 * cols, 40 * cols]);
+    const [from, to] = itemsInRange(l, 0, 500, l.tops[1] - 8 - 1.7, l.tops[1] + 400);
+    expect(to - from).toBe(0);
+    expect(itemsInRange(l, 1, 3, l.tops[1] - 8, l.tops[1] + 400)).toEqual([0, 3]);
     expect(chunksOf(40 * cols, 43 * cols)).toEqual([Math.floor((40 * cols) / CHUNK)]);
     expect(chunksOf(95, 205)).toEqual([0, 1, 2]);
     expect(chunksOf(0, 0)).toEqual([]);

@@ -89,7 +89,11 @@ export function sectionAt(layout: SectionLayout, y: number): number {
   return lo;
 }
 
-/** Item indexes `[from, to)` of month `i` whose rows overlap `[top, bottom]` (page coordinates of the grid). */
+/**
+ * Item indexes `[from, to)` of month `i` whose rows overlap `[top, bottom]` (page coordinates of the
+ * grid). A row's cells are `cell` px tall; the gap below them is no row's (a jump puts the screen's
+ * top in the gap above a month, give or take a scaled pixel: the month above is not on screen).
+ */
 export function itemsInRange(
   layout: SectionLayout,
   i: number,
@@ -97,9 +101,9 @@ export function itemsInRange(
   top: number,
   bottom: number,
 ): [number, number] {
-  const { row, cols } = layout.geometry;
+  const { row, cols, cell } = layout.geometry;
   const start = layout.tops[i] + HEADER_HEIGHT;
-  const firstRow = Math.max(0, Math.floor((top - start) / row));
+  const firstRow = Math.max(0, Math.floor((top - start - cell) / row) + 1);
   const lastRow = Math.floor((bottom - start) / row);
   if (lastRow < 0) return [0, 0];
   return [Math.min(count, firstRow * cols), Math.min(count, (lastRow + 1) * cols)];

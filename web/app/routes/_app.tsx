@@ -1,5 +1,6 @@
 import { json } from '@remix-run/node';
 import type { LoaderFunctionArgs } from '@remix-run/node';
+import type { ShouldRevalidateFunctionArgs } from '@remix-run/react';
 import { Form, NavLink, Outlet, useLoaderData } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
 import type { RefObject } from 'react';
@@ -14,10 +15,15 @@ import { ToastProvider } from '~/components/ui/Toasts';
 import { UploadProvider, useUploads } from '~/components/Uploads';
 import { requireSession } from '~/lib/auth.server';
 import { isTypingTarget } from '~/lib/keyboard';
+import { keepLayoutOnSearchChange } from '~/lib/revalidate';
 import '~/styles/shell.css';
 
 export { RouteErrorBoundary as ErrorBoundary } from '~/components/ErrorPage';
-export { keepOnViewerChange as shouldRevalidate } from '~/lib/revalidate';
+
+/** Who is logged in changes with no theme (its form) and no search parameter (a jump, the viewer). */
+export function shouldRevalidate(args: ShouldRevalidateFunctionArgs): boolean {
+  return args.formAction === '/theme' ? false : keepLayoutOnSearchChange(args);
+}
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const session = await requireSession(request, context);
