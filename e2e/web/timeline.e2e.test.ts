@@ -116,6 +116,8 @@ describe('the timeline scrubber (browser)', () => {
   it('a month holding fewer items than its count (changed on another device) is asked for once, then the months again', async () => {
     const { page, items } = await web().session({ upload: ['jpeg', 'png'] });
     const { jpeg, png } = items as Required<typeof items>;
+    // Away from the page the login opened, whose requests are not this test's.
+    await page.goto('about:blank');
     // The months say the newest one holds five more items than it does.
     let timelineCalls = 0;
     let month = '';
@@ -142,6 +144,38 @@ describe('the timeline scrubber (browser)', () => {
     const ofMonth = asked.filter((q) => new URLSearchParams(q).get('at') === month);
     expect(ofMonth.length).toBeGreaterThanOrEqual(1);
     expect(ofMonth.length).toBeLessThanOrEqual(2);
+  });
+
+  it('a month whose count the list never reaches is asked for once, not again on each move', async () => {
+    const { page, items } = await web().session({ upload: ['jpeg'] });
+    const { jpeg } = items as Required<typeof items>;
+    // Away from the page the login opened, whose requests are not this test's.
+    await page.goto('about:blank');
+    // Every answer of the months says the newest holds three more items than the list gives.
+    let timelineCalls = 0;
+    await page.route('**/api/timeline', async (route: Route) => {
+      timelineCalls++;
+      const answer = await route.fetch();
+      const { buckets } = (await answer.json()) as { buckets: Array<{ month: string; count: number }> };
+      buckets[0].count += 3;
+      return route.fulfill({ response: answer, json: { buckets } });
+    });
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/api/items' && url.searchParams.has('at')) asked.push(url.search);
+    });
+    await page.goto(`${web().origin}/`);
+    await eventually(() => timelineCalls, 2);
+    await eventually(async () => (await onScreen(page)).join(), jpeg.id);
+    // The screen still lacks three, and the page moves (a resize looks at the screen again): nothing is asked.
+    const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    for (const width of [1200, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      await frames();
+    }
+    expect(asked).toHaveLength(1);
+    expect(timelineCalls).toBe(2);
   });
 
   it('over years of items: paints before the months are known, loads upwards after a jump, follows the scroll and unloads far away', async () => {

@@ -78,7 +78,7 @@ export function useTimeline({
   const scroller = useRef<((y: number) => void) | null>(null);
   /**
    * Months whose answer held fewer items than their bucket counts (changed on another device): not
-   * asked again until the buckets are (else the screen, still lacking them, would ask in a loop).
+   * asked again until their count changes (else the screen, still lacking them, would ask in a loop).
    */
   const stale = useRef(new Set<string>());
 
@@ -98,6 +98,7 @@ export function useTimeline({
 
   const drop = useCallback((month: string) => {
     slots.current.delete(month);
+    stale.current.delete(month);
     generation.current.set(month, (generation.current.get(month) ?? 0) + 1);
   }, []);
 
@@ -106,7 +107,6 @@ export function useTimeline({
   const loadBuckets = useCallback(() => {
     getJson<{ buckets: TimelineBucket[] }>('/api/timeline', life.current?.signal)
       .then(({ buckets: fresh }) => {
-        stale.current.clear();
         setBuckets((old) => {
           // A month whose count changed is fetched again (its items moved).
           const before = new Map((old ?? []).map((b) => [b.month, b.count]));
