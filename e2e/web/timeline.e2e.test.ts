@@ -138,7 +138,7 @@ describe('the timeline scrubber (browser)', () => {
     await page.goto(`${web().origin}/`);
     // The screen lacks the month's five: it asks for them, gets fewer, and asks for the months again
     // (not for the items in a loop); with the true counts, both items are on screen and nothing is missing.
-    await eventually(() => timelineCalls, 2);
+    await eventually(async () => timelineCalls, 2);
     await eventually(async () => (await onScreen(page)).sort().join(), [jpeg.id, png.id].sort().join());
     await eventually(() => page.locator('.tile-placeholder').count(), 0);
     const ofMonth = asked.filter((q) => new URLSearchParams(q).get('at') === month);
@@ -166,7 +166,7 @@ describe('the timeline scrubber (browser)', () => {
       if (url.pathname === '/api/items' && url.searchParams.has('at')) asked.push(url.search);
     });
     await page.goto(`${web().origin}/`);
-    await eventually(() => timelineCalls, 2);
+    await eventually(async () => timelineCalls, 2);
     await eventually(async () => (await onScreen(page)).join(), jpeg.id);
     // The screen still lacks three, and the page moves (a resize looks at the screen again): nothing is asked.
     const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
