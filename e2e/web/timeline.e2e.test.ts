@@ -178,6 +178,26 @@ describe('the timeline scrubber (browser)', () => {
     expect(timelineCalls).toBe(2);
   });
 
+  it('a chunk that failed is asked for again a while later, not at once', async () => {
+    const { page, user, items } = await web().session({ upload: ['jpeg', 'png'] });
+    const { jpeg, png } = items as Required<typeof items>;
+    await setDate(user.api, png.id, '2023-02-10T12:00:00Z');
+    await setDate(user.api, jpeg.id, '2019-06-20T12:00:00Z');
+    await page.goto('about:blank');
+    // The newer month's first answer fails; the page opens at the older one, so it has to ask for it.
+    const asked: number[] = [];
+    await page.route('**/api/items?*', async (route: Route) => {
+      if (new URL(route.request().url()).searchParams.get('at') !== '2023-02') return route.continue();
+      asked.push(Date.now());
+      if (asked.length === 1) return route.fulfill({ status: 500, json: { message: 'the server is down' } });
+      return route.continue();
+    });
+    await page.goto(`${web().origin}/?at=2019-06`);
+    await eventually(() => page.locator(`.grid .tile[data-id="${png.id}"]`).count(), 1);
+    expect(asked).toHaveLength(2);
+    expect(asked[1] - asked[0]).toBeGreaterThanOrEqual(2500);
+  });
+
   it('over years of items: paints before the months are known, loads upwards after a jump, follows the scroll and unloads far away', async () => {
     const { page, user } = await web().session();
     // Two items a month over ten years, 2016 to 2025.
