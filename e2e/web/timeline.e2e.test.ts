@@ -54,6 +54,34 @@ const shownImages = (page: Page) =>
     }).length;
   });
 
+/**
+ * The months' answers (`/api/timeline`) say the newest month holds `extra` more items than the list gives
+ * (`firstOnly`: the first answer alone). Answers how many were asked for and which month was inflated.
+ */
+async function overCount(page: Page, extra: number, firstOnly: boolean) {
+  const seen = { calls: 0, month: '' };
+  await page.route('**/api/timeline', async (route: Route) => {
+    seen.calls++;
+    if (firstOnly && seen.calls > 1) return route.continue();
+    const answer = await route.fetch();
+    const { buckets } = (await answer.json()) as { buckets: Array<{ month: string; count: number }> };
+    seen.month = buckets[0].month;
+    buckets[0].count += extra;
+    return route.fulfill({ response: answer, json: { buckets } });
+  });
+  return seen;
+}
+
+/** The query strings of the timeline's chunk requests (`/api/items?...&at=`), as the page sends them. */
+function chunkRequests(page: Page): string[] {
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname === '/api/items' && url.searchParams.has('at')) asked.push(url.search);
+  });
+  return asked;
+}
+
 describe('the timeline scrubber (browser)', () => {
   it('shows the months, names the one under the pointer, jumps to a clicked month and moves by keyboard', async () => {
     const { page, user, items } = await web().session({ upload: ['jpeg', 'png'] });
@@ -119,29 +147,15 @@ describe('the timeline scrubber (browser)', () => {
     // Away from the page the login opened, whose requests are not this test's.
     await page.goto('about:blank');
     // The months say the newest one holds five more items than it does.
-    let timelineCalls = 0;
-    let month = '';
-    await page.route('**/api/timeline', async (route: Route) => {
-      timelineCalls++;
-      if (timelineCalls > 1) return route.continue();
-      const answer = await route.fetch();
-      const { buckets } = (await answer.json()) as { buckets: Array<{ month: string; count: number }> };
-      month = buckets[0].month;
-      buckets[0].count += 5;
-      return route.fulfill({ response: answer, json: { buckets } });
-    });
-    const asked: string[] = [];
-    page.on('request', (request) => {
-      const url = new URL(request.url());
-      if (url.pathname === '/api/items' && url.searchParams.get('view') === 'library') asked.push(url.search);
-    });
+    const timeline = await overCount(page, 5, true);
+    const asked = chunkRequests(page);
     await page.goto(`${web().origin}/`);
     // The screen lacks the month's five: it asks for them, gets fewer, and asks for the months again
     // (not for the items in a loop); with the true counts, both items are on screen and nothing is missing.
-    await eventually(async () => timelineCalls, 2);
+    await eventually(async () => timeline.calls, 2);
     await eventually(async () => (await onScreen(page)).sort().join(), [jpeg.id, png.id].sort().join());
     await eventually(() => page.locator('.tile-placeholder').count(), 0);
-    const ofMonth = asked.filter((q) => new URLSearchParams(q).get('at') === month);
+    const ofMonth = asked.filter((q) => new URLSearchParams(q).get('at') === timeline.month);
     expect(ofMonth.length).toBeGreaterThanOrEqual(1);
     expect(ofMonth.length).toBeLessThanOrEqual(2);
   });
@@ -152,21 +166,10 @@ describe('the timeline scrubber (browser)', () => {
     // Away from the page the login opened, whose requests are not this test's.
     await page.goto('about:blank');
     // Every answer of the months says the newest holds three more items than the list gives.
-    let timelineCalls = 0;
-    await page.route('**/api/timeline', async (route: Route) => {
-      timelineCalls++;
-      const answer = await route.fetch();
-      const { buckets } = (await answer.json()) as { buckets: Array<{ month: string; count: number }> };
-      buckets[0].count += 3;
-      return route.fulfill({ response: answer, json: { buckets } });
-    });
-    const asked: string[] = [];
-    page.on('request', (request) => {
-      const url = new URL(request.url());
-      if (url.pathname === '/api/items' && url.searchParams.has('at')) asked.push(url.search);
-    });
+    const timeline = await overCount(page, 3, false);
+    const asked = chunkRequests(page);
     await page.goto(`${web().origin}/`);
-    await eventually(async () => timelineCalls, 2);
+    await eventually(async () => timeline.calls, 2);
     await eventually(async () => (await onScreen(page)).join(), jpeg.id);
     // The screen still lacks three, and the page moves (a resize looks at the screen again): nothing is asked.
     const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
@@ -175,7 +178,7 @@ describe('the timeline scrubber (browser)', () => {
       await frames();
     }
     expect(asked).toHaveLength(1);
-    expect(timelineCalls).toBe(2);
+    expect(timeline.calls).toBe(2);
   });
 
   it('a chunk that failed is asked for again a while later, not at once', async () => {

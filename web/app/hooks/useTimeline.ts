@@ -181,9 +181,10 @@ export function useTimeline({
         .then((ok) => {
           flying.current.delete(key);
           setInFlight(flying.current.size);
-          // A failure is asked again a while later, not at once (a server down would be asked in a loop).
+          // A failure is asked again a while later, not at once (a server down would be asked in a loop),
+          // unless the page is gone by then.
           if (ok) then();
-          else if (!life.current?.signal.aborted) setTimeout(then, RETRY_MS);
+          else setTimeout(() => life.current?.signal.aborted || then(), RETRY_MS);
         });
     },
     [refreshBuckets],
