@@ -25,6 +25,12 @@ export interface ThumbnailProps {
   onBroken?(id: string): void;
 }
 
+const isPending = (item: Pick<MediaItem, 'status'>) => item.status === 'PROCESSING' || item.status === 'UNSPECIFIED';
+/** Processing, or could not be processed: the tile shows a status bar along its bottom edge. */
+export const showsStatus = (item: Pick<MediaItem, 'status'>): boolean => isPending(item) || item.status === 'FAILED';
+/** How high that bar's text reaches above the tile's bottom edge: what sits there goes above it. */
+export const STATUS_BAR_HEIGHT = 26;
+
 /**
  * One tile of the grid: a box of the item's exact size (no layout shift) showing the ThumbHash
  * placeholder, the thumbnail fading in over it once loaded, badges (video, favourite), the
@@ -51,7 +57,7 @@ export const Thumbnail = memo(function Thumbnail({
   const loaded = loadedKey === shown;
   const broken = brokenKey === shown;
   const placeholder = placeholderDataUrl(item.placeholder);
-  const pending = item.status === 'PROCESSING' || item.status === 'UNSPECIFIED';
+  const pending = isPending(item);
   const failed = item.status === 'FAILED';
   const alt = altText(item);
 

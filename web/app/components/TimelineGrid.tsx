@@ -16,7 +16,7 @@ import { toPage, toTimeline, scrollMap } from '~/lib/timeline-scroll';
 import { HEADER_HEIGHT, itemsInRange, sectionAt, sectionsInRange } from '~/lib/timeline-sections';
 import type { SectionLayout } from '~/lib/timeline-sections';
 import type { GridSelection } from './MediaGrid';
-import { Thumbnail } from './Thumbnail';
+import { STATUS_BAR_HEIGHT, Thumbnail, showsStatus } from './Thumbnail';
 import './MediaGrid.css';
 import './TimelineGrid.css';
 
@@ -248,11 +248,13 @@ export function TimelineGrid({
       const day = item ? dayKey(new Date(item.creationTime)) : null;
       const prev = k > 0 ? timeline.slot(month, k - 1) : undefined;
       if (item && day && (!prev || dayKey(new Date(prev.creationTime)) !== day)) {
+        // Above the tile's status bar while it shows one ("Processing…" is written where the chip sits).
+        const lift = showsStatus(item) ? STATUS_BAR_HEIGHT : 0;
         cells.push(
           <h3
             key={`d-${item.id}`}
             className="day-chip"
-            style={{ left: x + 6, top: y + cell - 30, maxWidth: Math.max(40, cell - 12) }}
+            style={{ left: x + 6, top: y + cell - 30 - lift, maxWidth: Math.max(40, cell - 12) }}
           >
             {dayLabel(day)}
           </h3>,

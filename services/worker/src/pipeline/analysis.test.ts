@@ -15,11 +15,16 @@ import { photoItem, silentLog } from './work-item.fake';
 const log = silentLog;
 const item = photoItem();
 
-/** A detector standing in for the component's own (which each step takes as `detect`). */
-type Detector = (picture: Bitmap, options: { log?: Logger }) => Promise<never[]>;
+/** A detector standing in for the component's own (which each step takes as `detect`): it never answers. */
+type Detector = (picture: Bitmap, options: { log?: Logger }) => Promise<never>;
 
 describe.each([
-  ['things', (picture: Bitmap, detect?: Detector) => findThings(log, item, picture, detect && { detect })],
+  // The things step also answers where each object lies: what it found is its things.
+  [
+    'things',
+    (picture: Bitmap, detect?: Detector) =>
+      findThings(log, item, picture, detect && { detect }).then((seen) => seen.things),
+  ],
   ['faces', (picture: Bitmap, detect?: Detector) => findFaces(log, item, picture, detect && { detect })],
 ])('%s step', (component, step) => {
   /** How many runs of that component the histogram has counted with that outcome. */
@@ -50,9 +55,11 @@ describe.each([
     const before = await runs('tool');
     const missing = sharedModel('missing', { jsonPath: '/nonexistent/missing.json' });
     const grey = { data: Buffer.alloc(12), width: 2, height: 2, channels: 3 };
-    const err = (await step(grey, (_picture, { log }) => missing(log).then(() => [])).catch(
-      (e: unknown) => e,
-    )) as MediaError;
+    const loadOnly: Detector = (_picture, { log }) =>
+      missing(log).then(() => {
+        throw new Error('a missing model loaded');
+      });
+    const err = (await step(grey, loadOnly).catch((e: unknown) => e)) as MediaError;
     expect(err).toBeInstanceOf(MediaError);
     expect(err.kind).toBe('tool');
     expect(err.message).toMatch(/^the missing model cannot be loaded: .*ENOENT/);

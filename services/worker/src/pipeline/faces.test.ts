@@ -10,7 +10,7 @@ import { tempDir } from '@trove/kit/testing';
 import type { TempDir } from '@trove/kit/testing';
 import { decodeEmbedding, faceThumbnailKey, faceThumbnailsPrefix } from '@trove/proto-events';
 import type { Face } from '../components';
-import { findFaces, storeFaces } from './faces';
+import { ANIMAL_FACE_MIN_SCORE, findFaces, storeFaces, withoutAnimalFaces } from './faces';
 import { photoItem, silentLog } from './work-item.fake';
 
 const log = silentLog;
@@ -26,6 +26,38 @@ describe('findFaces', () => {
       detect: async (_picture, { minScore, minSize }) => (seen.push({ minScore, minSize }), []),
     });
     expect(seen).toEqual([{ minScore: 0.8, minSize: 30 }]);
+  });
+});
+
+describe('withoutAnimalFaces', () => {
+  /** A face whose box is centred on (x, y), and an object of class `cls` over the box x1..x2, y1..y2. */
+  const face = (x: number, y: number) => ({ box: { x: x - 0.05, y: y - 0.05, width: 0.1, height: 0.1 } });
+  const object = (cls: string, score: number, [x1, y1, x2, y2]: number[]) => ({ cls, score, box: { x1, y1, x2, y2 } });
+  const cat = object('cat', 0.65, [0.1, 0.1, 0.6, 0.9]);
+
+  it("leaves out a face on an animal (its centre in the animal's box) with no person around it", () => {
+    const onCat = face(0.3, 0.3);
+    const aside = face(0.8, 0.3);
+    expect(withoutAnimalFaces([onCat, aside], [cat])).toEqual([aside]);
+    for (const cls of ['dog', 'bird', 'horse', 'teddy bear'])
+      expect(withoutAnimalFaces([onCat], [{ ...cat, cls }])).toEqual([]);
+  });
+
+  it("keeps a face that is in a person's box too (someone holding their cat)", () => {
+    const cheek = face(0.3, 0.3);
+    expect(withoutAnimalFaces([cheek], [cat, object('person', 0.4, [0.2, 0.0, 0.5, 1.0])])).toEqual([cheek]);
+  });
+
+  it(`keeps a face in the box of an animal scored under ${ANIMAL_FACE_MIN_SCORE} (a close-up face the detector calls a 0.32 dog)`, () => {
+    const crop = face(0.5, 0.5);
+    expect(withoutAnimalFaces([crop], [object('dog', 0.32, [0, 0, 1, 1])])).toEqual([crop]);
+    expect(withoutAnimalFaces([crop], [object('dog', ANIMAL_FACE_MIN_SCORE, [0, 0, 1, 1])])).toEqual([]);
+  });
+
+  it('keeps every face where nothing else was seen, or only things that are not animals', () => {
+    const faces = [face(0.3, 0.3), face(0.7, 0.7)];
+    expect(withoutAnimalFaces(faces, [])).toEqual(faces);
+    expect(withoutAnimalFaces(faces, [object('tv', 0.9, [0, 0, 1, 1])])).toEqual(faces);
   });
 });
 

@@ -32,7 +32,7 @@ import {
 } from '../components';
 import type { MediaErrorKind, ProcessingLimits, RawPreviewSource } from '../components';
 import { selectComponents } from './components';
-import { findFaces, storeFaces } from './faces';
+import { findFaces, storeFaces, withoutAnimalFaces } from './faces';
 import type { FacesStepOptions } from './faces';
 import { findWords } from './ocr';
 import { placeOf } from './place';
@@ -105,12 +105,15 @@ export async function processItem(deps: ProcessDeps, item: ProcessMediaItemV1): 
         'media item decoded with a warning',
       );
     // From the picture the previews were made of: the photo, or the video's poster frame.
-    const things =
+    const seen =
       previews && run.runs('things')
         ? await findThings(deps.log, item, previews.bitmap, { minScore: deps.thingsMinScore })
         : undefined;
-    const faces =
+    const things = seen?.things;
+    const found =
       previews && !isVideo && run.runs('faces') ? await findFaces(deps.log, item, previews.bitmap, deps.faces) : null;
+    // A pet's face is no person's: left out where the things saw an animal around it (and no person).
+    const faces = found && seen ? withoutAnimalFaces(found, seen.objects) : found;
     const words =
       previews && !isVideo && run.runs('ocr')
         ? await findWords(deps.log, item, previews.bitmap, { timeoutSeconds: deps.ocrTimeoutSeconds })

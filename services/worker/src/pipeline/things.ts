@@ -5,28 +5,28 @@
  */
 import type { Logger } from '@trove/kit';
 import type { ProcessMediaItemV1 } from '@trove/proto-events';
-import { DEFAULT_THINGS_MIN_SCORE, detectThings } from '../components';
-import type { Bitmap, Thing, ThingsOptions } from '../components';
+import { DEFAULT_THINGS_MIN_SCORE, seeThings } from '../components';
+import type { Bitmap, ThingsOptions, ThingsSeen } from '../components';
 import { analyse } from './analysis';
 
 export interface ThingsStepOptions {
   minScore?: number;
   /** The detector (the tests give one whose model cannot load). */
-  detect?: (picture: Bitmap, options: ThingsOptions) => Promise<Thing[]>;
+  detect?: (picture: Bitmap, options: ThingsOptions) => Promise<ThingsSeen>;
 }
 
 export function findThings(
   log: Logger,
   item: ProcessMediaItemV1,
   picture: Bitmap,
-  { minScore = DEFAULT_THINGS_MIN_SCORE, detect = detectThings }: ThingsStepOptions = {},
-): Promise<Thing[]> {
+  { minScore = DEFAULT_THINGS_MIN_SCORE, detect = seeThings }: ThingsStepOptions = {},
+): Promise<ThingsSeen> {
   return analyse(
     log,
     item,
     'things',
     () => detect(picture, { minScore, log }),
-    (things) => ({ things: things.map((t) => t.label) }),
-    [],
+    (seen) => ({ things: seen.things.map((t) => t.label) }),
+    { things: [], objects: [] },
   );
 }

@@ -75,16 +75,49 @@ export const centernet = sharedSession('centernet', {
   prepare: (session) => run(session, new Float32Array(INPUT_SIZE * INPUT_SIZE * 3)),
 });
 
+/** An object found in the picture: its COCO class ("cat", "person"), its score, and its box as fractions of the picture. */
+export interface SeenObject {
+  cls: string;
+  score: number;
+  box: { x1: number; y1: number; x2: number; y2: number };
+}
+
+/** What the detector saw: the things (each label once) and every object that passed its threshold. */
+export interface ThingsSeen {
+  things: Thing[];
+  objects: SeenObject[];
+}
+
 /**
  * The things in an upright picture: each label once, with its best score, best first. The model
  * is loaded on the first call (a ModelLoadError if it cannot be).
  */
 export async function detectThings(image: Bitmap, options: ThingsOptions): Promise<Thing[]> {
+  return (await seeThings(image, options)).things;
+}
+
+/** The things of an upright picture (see detectThings), and where each object that passed lies. */
+export async function seeThings(image: Bitmap, options: ThingsOptions): Promise<ThingsSeen> {
   const model = await centernet(options.log);
-  const { rgb, scale } = await letterbox(image, INPUT_SIZE);
+  const { rgb, scale, left, top } = await letterbox(image, INPUT_SIZE);
   const [straight, mirrored] = await detections(model, rgb);
-  const pictureArea = image.width * scale * (image.height * scale);
-  return bestPerLabel(oneLabelPerObject(fuseMirrored(straight, mirrored, INPUT_SIZE)), pictureArea, options.minScore);
+  const width = image.width * scale;
+  const height = image.height * scale;
+  const boxes = oneLabelPerObject(fuseMirrored(straight, mirrored, INPUT_SIZE));
+  const objects = boxes
+    .filter((b) => passes(b, width * height, options.minScore))
+    .map((b) => ({
+      cls: COCO_LABELS[b.cls]!,
+      score: Math.round(b.score * 1000) / 1000,
+      // From the letterboxed input back to the picture.
+      box: {
+        x1: (b.x1 - left) / width,
+        y1: (b.y1 - top) / height,
+        x2: (b.x2 - left) / width,
+        y2: (b.y2 - top) / height,
+      },
+    }));
+  return { things: bestPerLabel(boxes, width * height, options.minScore), objects };
 }
 
 /** The boxes, best first, without those that cover a better box of another class (IoU ≥ SAME_OBJECT_IOU). */
@@ -99,15 +132,20 @@ export function oneLabelPerObject(boxes: Box[]): Box[] {
 export function bestPerLabel(boxes: Box[], pictureArea: number, minScore: number): Thing[] {
   const best = new Map<number, number>();
   for (const b of boxes) {
-    const share = (Math.max(0, b.x2 - b.x1) * Math.max(0, b.y2 - b.y1)) / pictureArea;
-    const large = share >= LARGE_THING_SHARE && share < WHOLE_PICTURE_SHARE;
-    const threshold = large ? minScore * LARGE_THING_SCORE_RATIO : minScore;
-    if (!(b.score >= threshold) || !(b.cls >= 0 && b.cls < COCO_LABELS.length)) continue;
+    if (!passes(b, pictureArea, minScore)) continue;
     if (b.score > (best.get(b.cls) ?? -1)) best.set(b.cls, b.score);
   }
   return [...best]
     .sort(([, a], [, b]) => b - a)
     .map(([cls, score]) => ({ label: thingLabel(COCO_LABELS[cls]), score: Math.round(score * 1000) / 1000 }));
+}
+
+/** A box of a known class at or above its threshold (a large thing's is lower: see LARGE_THING_SHARE). */
+function passes(b: Box, pictureArea: number, minScore: number): boolean {
+  const share = (Math.max(0, b.x2 - b.x1) * Math.max(0, b.y2 - b.y1)) / pictureArea;
+  const large = share >= LARGE_THING_SHARE && share < WHOLE_PICTURE_SHARE;
+  const threshold = large ? minScore * LARGE_THING_SCORE_RATIO : minScore;
+  return b.score >= threshold && b.cls >= 0 && b.cls < COCO_LABELS.length;
 }
 
 /**

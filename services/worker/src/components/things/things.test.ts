@@ -23,6 +23,7 @@ import {
   DEFAULT_THINGS_MIN_SCORE,
   detectThings,
   fuseMirrored,
+  seeThings,
   LARGE_THING_SHARE,
   oneLabelPerObject,
 } from '.';
@@ -48,6 +49,38 @@ async function pattern(name: string, image: sharp.Sharp): Promise<Bitmap> {
   );
   return (await makeImagePreviews(file, 'image/jpeg')).bitmap;
 }
+
+describe('seeThings', () => {
+  itWithFixtures(
+    'says where each object lies, in fractions of the picture: the pizza put left or right in a wide picture is found there',
+    async () => {
+      const { width, height } = pizza;
+      for (const side of ['left', 'right'] as const) {
+        const { data, info } = await sharp({
+          create: { width: 2 * width, height, channels: 4, background: { r: 128, g: 128, b: 128, alpha: 1 } },
+        })
+          .composite([
+            { input: pizza.data, raw: { width, height, channels: 4 }, left: side === 'left' ? 0 : width, top: 0 },
+          ])
+          .raw()
+          .toBuffer({ resolveWithObject: true });
+        const wide = { data, width: info.width, height: info.height, channels: info.channels };
+        const seen = await seeThings(wide, options);
+        expect(seen.things).toEqual(await detectThings(wide, options));
+        const found = seen.objects.find((o) => o.cls === 'pizza');
+        expect(found).toBeDefined();
+        const { x1, y1, x2, y2 } = found!.box;
+        const centre = { x: (x1 + x2) / 2, y: (y1 + y2) / 2 };
+        if (side === 'left') expect(centre.x).toBeLessThan(0.5);
+        else expect(centre.x).toBeGreaterThan(0.5);
+        // The letterbox's bands above and below are not the picture's: the box is measured on the picture.
+        expect(centre.y).toBeGreaterThan(0.25);
+        expect(centre.y).toBeLessThan(0.75);
+        expect(x2 - x1).toBeLessThanOrEqual(0.55);
+      }
+    },
+  );
+});
 
 describe('detectThings', () => {
   itWithFixtures('the seed photo (HEIC, RGBA bitmap from the previews) is a pizza', async () => {
