@@ -7,7 +7,7 @@
  * the API, logged in through the login page in a fresh browser context (see ./fixtures).
  */
 import type { Page } from 'playwright-core';
-import { ok } from '../support/api';
+import { ok, settled, upload } from '../support/api';
 import { DESKTOP, PHONE, eventually, nav, sharedAlbum, shot, webAppForSuite, tiles } from './fixtures';
 
 const web = webAppForSuite();
@@ -128,6 +128,29 @@ describe('the web app in a browser (e2e)', () => {
     await eventually(() => page.locator('.grid img.thumb.loaded').count(), 3, 15_000);
     await page.getByRole('heading', { name: 'Today' }).waitFor();
     expect(await page.evaluate(() => (window as unknown as { noReload?: boolean }).noReload)).toBe(true);
+  });
+
+  it("writes a day's name above a tile's status bar, not over its text (an item that could not be processed)", async () => {
+    const { page, user } = await web().session();
+    // A JPEG cut off before its picture data: FAILED, and its tile says so along its bottom edge.
+    const jpeg = web().files.jpeg.buffer;
+    const headersOnly = jpeg.subarray(0, jpeg.indexOf(Buffer.from([0xff, 0xda])));
+    const { id } = await ok(upload(user.api, headersOnly, 'cut-short.jpg'), 201);
+    expect(await settled(user.api, id)).toMatchObject({ status: 'FAILED' });
+    await page.reload();
+    const status = page.locator(`.grid .tile[data-id="${id}"] .tile-status`);
+    await status.getByText('Could not process').waitFor();
+    const chip = page.locator('.day-chip', { hasText: 'Today' });
+    const chipBox = (await chip.boundingBox())!;
+    // Where the bar's words are (the bar itself fades in above them).
+    const words = await status.evaluate((el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const { top, bottom, left, right } = range.getBoundingClientRect();
+      return { top, bottom, left, right };
+    });
+    expect(chipBox.y + chipBox.height).toBeLessThanOrEqual(words.top);
+    expect(chipBox.x).toBeLessThan(words.right); // the same tile's corner
   });
 
   it('shows the photo taken on this day four years ago in the "On this day" strip', async () => {
