@@ -378,6 +378,39 @@ describe('the web app in a browser (e2e)', () => {
     expect((await v.context().cookies()).find((c) => c.name === 'trove_session')).toBeUndefined();
   });
 
+  it("on a phone, the navigation row shows it goes on past the edge, and keeps the current page's destination in it", async () => {
+    const { page } = await web().session({ viewport: PHONE, phone: true });
+    const row = page.getByRole('navigation', { name: 'Library' }).getByRole('list');
+    /** Each destination's left and right edge, and the row's. */
+    const edges = () =>
+      row.evaluate((ul) => ({
+        row: ul.getBoundingClientRect().toJSON() as DOMRect,
+        links: [...ul.querySelectorAll('a')].map((a) => ({
+          name: a.textContent,
+          ...(a.getBoundingClientRect().toJSON() as DOMRect),
+        })),
+      }));
+    const fullyIn = (link: DOMRect, { left, right }: DOMRect) => link.left >= left - 1 && link.right <= right + 1;
+    // Not a row that looks complete: one destination is cut by the edge, enough of it shown to be seen (its label
+    // is centred: a sliver of its box shows nothing).
+    const first = await edges();
+    const cut = first.links.find((l) => l.left < first.row.right && l.right > first.row.right + 1);
+    expect(cut).toBeDefined();
+    expect((first.row.right - cut!.left) / cut!.width).toBeGreaterThanOrEqual(0.4);
+    const settings = () =>
+      edges().then(({ row: r, links }) =>
+        fullyIn(
+          links.find((l) => l.name === 'Settings')!,
+          r,
+        ),
+      );
+    expect(await settings()).toBe(false);
+    // Opened from elsewhere (a bookmark, a link), the Settings page scrolls its destination into the row.
+    await page.goto(`${web().origin}/settings`);
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    await eventually(settings, true, 5_000);
+  });
+
   it('saves the main screens at phone width', async () => {
     const {
       page: p,

@@ -1,7 +1,7 @@
 import { json } from '@remix-run/node';
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import type { ShouldRevalidateFunctionArgs } from '@remix-run/react';
-import { Form, NavLink, Outlet, useLoaderData } from '@remix-run/react';
+import { Form, NavLink, Outlet, useLoaderData, useLocation } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
 import type { RefObject } from 'react';
 import { SearchBox } from '~/components/SearchBox';
@@ -40,6 +40,39 @@ const NAV: { to: string; label: string; icon: IconName; end?: boolean }[] = [
   { to: '/jobs', label: 'Jobs', icon: 'jobs' },
   { to: '/settings', label: 'Settings', icon: 'settings' },
 ];
+
+/**
+ * The library's destinations: a column on the side, a row along the bottom on a phone. That row scrolls
+ * sideways when they do not all fit: the current page's destination is scrolled into it (Settings, Trash and
+ * Jobs lie beyond the edge at first).
+ */
+function LibraryNav() {
+  const list = useRef<HTMLUListElement>(null);
+  const { pathname } = useLocation();
+  useEffect(() => {
+    const row = list.current;
+    const current = row?.querySelector('.nav-link.active');
+    if (!row || !current || row.scrollWidth <= row.clientWidth) return;
+    const shown = row.getBoundingClientRect();
+    const link = current.getBoundingClientRect();
+    if (link.left < shown.left) row.scrollLeft -= shown.left - link.left;
+    else if (link.right > shown.right) row.scrollLeft += link.right - shown.right;
+  }, [pathname]);
+  return (
+    <nav className="sidenav" aria-label="Library">
+      <ul ref={list}>
+        {NAV.map((n) => (
+          <li key={n.to}>
+            <NavLink to={n.to} end={n.end} className="nav-link" prefetch="intent">
+              <Icon name={n.icon} />
+              <span>{n.label}</span>
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
 
 function AppTopBar({
   username,
@@ -108,18 +141,7 @@ function Shell({ username }: { username: string }) {
   return (
     <div className="app">
       <AppTopBar username={username} onShortcuts={() => setShortcuts(true)} searchRef={searchRef} />
-      <nav className="sidenav" aria-label="Library">
-        <ul>
-          {NAV.map((n) => (
-            <li key={n.to}>
-              <NavLink to={n.to} end={n.end} className="nav-link" prefetch="intent">
-                <Icon name={n.icon} />
-                <span>{n.label}</span>
-              </NavLink>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <LibraryNav />
       <main id="main" className="content" tabIndex={-1}>
         <Outlet />
       </main>
