@@ -119,6 +119,11 @@ describe('the web app in a browser (e2e)', () => {
 
   it('shows the new items in the grid and turns them ready without a reload', async () => {
     const { page } = await web().session();
+    // No thumbnail exists while an item is processed: a tile does not ask for one (a 404 each) until it is ready.
+    const missing: string[] = [];
+    page.on('response', (r) => {
+      if (r.status() === 404 && r.url().includes('/thumbnail')) missing.push(r.url());
+    });
     await page.evaluate(() => ((window as unknown as { noReload: boolean }).noReload = true));
     await page.getByTestId('upload-input').setInputFiles(ALL.map((kind) => web().files[kind]));
     await eventually(() => tiles(page).count(), 3, 10_000);
@@ -128,6 +133,7 @@ describe('the web app in a browser (e2e)', () => {
     await eventually(() => page.locator('.grid img.thumb.loaded').count(), 3, 15_000);
     await page.getByRole('heading', { name: 'Today' }).waitFor();
     expect(await page.evaluate(() => (window as unknown as { noReload?: boolean }).noReload)).toBe(true);
+    expect(missing).toEqual([]);
   });
 
   it("writes a day's name above a tile's status bar, not over its text (an item that could not be processed)", async () => {

@@ -88,9 +88,10 @@ export const Thumbnail = memo(function Thumbnail({
         aria-busy={pending || undefined}
         aria-describedby={pending || failed ? `st-${item.id}` : undefined}
       >
-        {!broken ? (
+        {/* No thumbnail exists until processing ends: asking sooner is a 404 per tile (hundreds during an import). */}
+        {!broken && !pending ? (
           <img
-            // A new key after processing makes the browser ask again for a thumbnail that was not there yet.
+            // A new key after processing makes the browser ask for the thumbnail afresh.
             key={shown}
             className={`thumb${loaded ? ' loaded' : ''}`}
             src={item.thumbnailUrl}
@@ -102,7 +103,6 @@ export const Thumbnail = memo(function Thumbnail({
             draggable={false}
             onLoad={() => setLoadedKey(shown)}
             onError={() => {
-              if (pending) return;
               setBrokenKey(shown);
               onBroken?.(item.id);
             }}
