@@ -291,6 +291,55 @@ describe('processItem', () => {
     120_000,
   );
 
+  describe("a pet's face (the models stood in for: one face on a cat, one beside it)", () => {
+    const face = (x: number) => ({
+      box: { x, y: 0.4, width: 0.1, height: 0.1 },
+      score: 0.9,
+      quality: 1,
+      embedding: new Float32Array(1024).fill(1 / 32),
+      thumbnail: Buffer.from('face'),
+    });
+    const cat = { cls: 'cat', score: 0.65, box: { x1: 0, y1: 0, x2: 0.5, y2: 1 } };
+    let thingsRuns = 0;
+    const detectors = {
+      faces: async () => [face(0.2), face(0.7)],
+      things: async () => (thingsRuns++, { things: [{ label: 'Cat', score: 0.65 }], objects: [cat] }),
+    };
+    const photo = async () => {
+      const png = await sharp({ create: { width: 320, height: 240, channels: 3, background: 'olive' } })
+        .png()
+        .toBuffer();
+      return stored(png, 'image/png', 'photo', 'cat.png');
+    };
+
+    it('is left out of the result: the face on the cat goes, the other stays', async () => {
+      thingsRuns = 0;
+      expect(await processItem({ ...deps(), detectors }, await photo())).toBe('processed');
+      expect(published[0].payload.things).toEqual([{ label: 'Cat', score: 0.65 }]);
+      expect(published[0].payload.faces?.map((f) => f.box.x)).toEqual([0.7]);
+      expect(thingsRuns).toBe(1);
+    });
+
+    it('is left out by a job that runs the faces alone too: the things are looked at, not reported', async () => {
+      thingsRuns = 0;
+      const item = { ...(await photo()), components: ['faces'] };
+      expect(await processItem({ ...deps(), detectors }, item)).toBe('processed');
+      expect(published[0].payload.faces?.map((f) => f.box.x)).toEqual([0.7]);
+      expect(published[0].payload).not.toHaveProperty('things');
+      expect(thingsRuns).toBe(1);
+    });
+
+    it('costs a photo without faces no look for animals when its things are not asked for', async () => {
+      thingsRuns = 0;
+      const item = { ...(await photo()), components: ['faces'] };
+      expect(await processItem({ ...deps(), detectors: { ...detectors, faces: async () => [] } }, item)).toBe(
+        'processed',
+      );
+      expect(published[0].payload.faces).toEqual([]);
+      expect(thingsRuns).toBe(0);
+    });
+  });
+
   it('processing the same item twice gives the same result', async () => {
     const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: 'teal' } })
       .png()

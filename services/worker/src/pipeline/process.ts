@@ -30,7 +30,7 @@ import {
   makeVideoPreviews,
   transcodeIfNeeded,
 } from '../components';
-import type { MediaErrorKind, ProcessingLimits, RawPreviewSource } from '../components';
+import type { Bitmap, MediaErrorKind, ProcessingLimits, RawPreviewSource } from '../components';
 import { selectComponents } from './components';
 import { findFaces, storeFaces, withoutAnimalFaces } from './faces';
 import type { FacesStepOptions } from './faces';
@@ -39,6 +39,7 @@ import { placeOf } from './place';
 import type { PlaceFinder } from './place';
 import { processTempDir } from './temp';
 import { findThings } from './things';
+import type { ThingsStepOptions } from './things';
 
 export interface ProcessDeps {
   blobs: BlobStore;
@@ -58,6 +59,8 @@ export interface ProcessDeps {
   ocrTimeoutSeconds?: number;
   /** Where a raw's largest embedded preview comes from first (default: ExifTool's, then the previews' own raw reader). */
   rawPreview?: RawPreviewSource;
+  /** Stand-ins for the things and faces models (default: the components' own; tests give what a picture holds). */
+  detectors?: { things?: ThingsStepOptions['detect']; faces?: FacesStepOptions['detect'] };
 }
 
 /** `failed`: the file itself cannot be processed; its failure was published. */
@@ -105,15 +108,18 @@ export async function processItem(deps: ProcessDeps, item: ProcessMediaItemV1): 
         'media item decoded with a warning',
       );
     // From the picture the previews were made of: the photo, or the video's poster frame.
-    const seen =
-      previews && run.runs('things')
-        ? await findThings(deps.log, item, previews.bitmap, { minScore: deps.thingsMinScore })
-        : undefined;
+    const look = (picture: Bitmap) =>
+      findThings(deps.log, item, picture, { minScore: deps.thingsMinScore, detect: deps.detectors?.things });
+    const seen = previews && run.runs('things') ? await look(previews.bitmap) : undefined;
     const things = seen?.things;
     const found =
-      previews && !isVideo && run.runs('faces') ? await findFaces(deps.log, item, previews.bitmap, deps.faces) : null;
-    // A pet's face is no person's: left out where the things saw an animal around it (and no person).
-    const faces = found && seen ? withoutAnimalFaces(found, seen.objects) : found;
+      previews && !isVideo && run.runs('faces')
+        ? await findFaces(deps.log, item, previews.bitmap, { ...deps.faces, detect: deps.detectors?.faces })
+        : null;
+    // A pet's face is no person's: left out where the things detector saw an animal around it (and no person);
+    // it looks for them also when the item's things are not asked for (a faces job, a user without things).
+    const faces =
+      found?.length && previews ? withoutAnimalFaces(found, (seen ?? (await look(previews.bitmap))).objects) : found;
     const words =
       previews && !isVideo && run.runs('ocr')
         ? await findWords(deps.log, item, previews.bitmap, { timeoutSeconds: deps.ocrTimeoutSeconds })
