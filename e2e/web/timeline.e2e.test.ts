@@ -201,6 +201,30 @@ describe('the timeline scrubber (browser)', () => {
     expect(asked[1] - asked[0]).toBeGreaterThanOrEqual(2500);
   });
 
+  it('names no two years on top of each other: a few items a year under a big month keep only the years with room', async () => {
+    const { page } = await web().session({ upload: ['png'] });
+    // The months' answer: this month holds nearly everything, then one item a year back to 1990, squeezed together
+    // at the bottom of the bar.
+    const now = new Date().toISOString().slice(0, 7);
+    const years = Array.from({ length: 30 }, (_, k) => ({ month: `${Number(now.slice(0, 4)) - 1 - k}-06`, count: 1 }));
+    await page.route('**/api/timeline', (route: Route) =>
+      route.fulfill({ json: { buckets: [{ month: now, count: 3000 }, ...years] } }),
+    );
+    await page.goto(`${web().origin}/`);
+    await page.getByRole('slider', { name: 'Timeline' }).waitFor();
+    const labels = page.locator('.timeline-year');
+    await eventually(
+      () => labels.count(),
+      (n) => n > 1 && n < 31,
+    );
+    const boxes = (await labels.evaluateAll((els) =>
+      els.map((e) => ({ text: e.textContent, ...(e.getBoundingClientRect().toJSON() as DOMRect) })),
+    )) as Array<DOMRect & { text: string }>;
+    expect(boxes[0].text).toBe(now.slice(0, 4));
+    for (let i = 1; i < boxes.length; i++) expect(boxes[i].top).toBeGreaterThanOrEqual(boxes[i - 1].bottom);
+    await shot(page, 'timeline-years-crowded');
+  });
+
   it('over years of items: paints before the months are known, loads upwards after a jump, follows the scroll and unloads far away', async () => {
     const { page, user } = await web().session();
     // Two items a month over ten years, 2016 to 2025.

@@ -4,9 +4,9 @@
  * Hovering shows the month; a click, a drag or the keyboard (a vertical slider: arrows a month,
  * Page Up/Down a year, Home/End) jumps there.
  */
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent, PointerEvent } from 'react';
-import { monthLabel } from '~/lib/timeline';
+import { monthLabel, yearLabels } from '~/lib/timeline';
 import type { TimelineBucket } from '~/lib/timeline';
 import './TimelineScrubber.css';
 
@@ -19,6 +19,9 @@ interface Props {
   sections?: { tops: number[]; heights: number[]; total: number };
   onJump: (month: string) => void;
 }
+
+/** Year labels closer than this (their 11 px text and a little air) would touch: the lower one is left out. */
+const YEAR_LABEL_GAP_PX = 14;
 
 /** Where each month starts and ends down the bar, as fractions of its height. */
 function layout(buckets: TimelineBucket[], sections?: Props['sections']): Array<{ from: number; to: number }> {
@@ -44,6 +47,18 @@ export function TimelineScrubber({ buckets, current: at, sections, onJump }: Pro
   /** The month under the pointer (hover or drag), shown as a label beside it. */
   const [hover, setHover] = useState<number | null>(null);
   const [dragging, setDragging] = useState(false);
+  /** The bar's height in px (null until measured): how close two year labels may come. */
+  const [barHeight, setBarHeight] = useState<number | null>(null);
+  const hasBar = buckets.length > 0;
+  useEffect(() => {
+    const el = bar.current;
+    if (!el) return;
+    const measure = () => setBarHeight(el.getBoundingClientRect().height);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [hasBar]);
 
   if (buckets.length === 0) return null;
 
@@ -86,9 +101,13 @@ export function TimelineScrubber({ buckets, current: at, sections, onJump }: Pro
   };
 
   const shown = hover ?? current;
-  const years = buckets
-    .map((b, i) => ({ year: b.month.slice(0, 4), i }))
-    .filter(({ year, i }) => i === 0 || buckets[i - 1].month.slice(0, 4) !== year);
+  // Until the bar is measured, every year (as the server renders it); then only those with room for their label.
+  const years = yearLabels(
+    buckets,
+    spans.map((s) => s.from),
+    barHeight ?? Infinity,
+    YEAR_LABEL_GAP_PX,
+  );
 
   return (
     <div className="timeline">

@@ -28,3 +28,27 @@ export function monthLabel(month: string): string {
     timeZone: 'UTC',
   });
 }
+
+/**
+ * The years the scrubber names: the first month of each year, at `from` (a fraction down a bar `heightPx` tall),
+ * without those that would overlap the one named above them (closer than `gapPx`). The newest year is always named.
+ * A library with a few items in many years would otherwise stack its labels on one another.
+ */
+export function yearLabels(
+  buckets: readonly TimelineBucket[],
+  from: readonly number[],
+  heightPx: number,
+  gapPx: number,
+): Array<{ year: string; i: number }> {
+  const labels: Array<{ year: string; i: number }> = [];
+  let lastPx = -Infinity;
+  for (const [i, b] of buckets.entries()) {
+    const year = b.month.slice(0, 4);
+    if (i > 0 && buckets[i - 1]!.month.slice(0, 4) === year) continue;
+    const px = from[i]! * heightPx;
+    if (labels.length > 0 && px - lastPx < gapPx) continue;
+    labels.push({ year, i });
+    lastPx = px;
+  }
+  return labels;
+}
