@@ -30,7 +30,7 @@ export type { ImagePreviewOptions, Previews, RawPreview, RawPreviewSource } from
 export { detectCategory, PANORAMA_MIN_ASPECT, SLOW_MOTION_MIN_FPS } from './category';
 export type { CategoryContext, MediaCategory } from './category';
 export type { Bitmap } from './bitmap';
-export { DEFAULT_THINGS_MIN_SCORE, detectThings, seeThings } from './things';
+export { ANIMAL_LABELS, DEFAULT_THINGS_MIN_SCORE, detectThings, seeThings } from './things';
 export type { SeenObject, Thing, ThingsOptions, ThingsSeen } from './things';
 export { DEFAULT_FACES_MIN_SCORE, DEFAULT_FACES_MIN_SIZE, detectFaces } from './faces';
 export type { Face, FacesOptions } from './faces';

@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import type { BlobStore, Logger } from '@trove/kit';
 import { encodeEmbedding, faceThumbnailKey, faceThumbnailsPrefix } from '@trove/proto-events';
 import type { MediaItemProcessedV1, ProcessMediaItemV1 } from '@trove/proto-events';
-import { DEFAULT_FACES_MIN_SCORE, DEFAULT_FACES_MIN_SIZE, detectFaces } from '../components';
+import { ANIMAL_LABELS, DEFAULT_FACES_MIN_SCORE, DEFAULT_FACES_MIN_SIZE, detectFaces } from '../components';
 import type { Bitmap, Face, FacesOptions, SeenObject } from '../components';
 import { analyse } from './analysis';
 
@@ -36,20 +36,8 @@ export function findFaces(
   );
 }
 
-/** COCO classes whose faces the face detector takes for people's (a cat's, a dog's, a teddy bear's). */
-const ANIMALS = new Set([
-  'bird',
-  'cat',
-  'dog',
-  'horse',
-  'sheep',
-  'cow',
-  'elephant',
-  'bear',
-  'zebra',
-  'giraffe',
-  'teddy bear',
-]);
+/** Classes whose faces the face detector takes for people's: COCO's animals (a cat's, a dog's), and a teddy bear's. */
+const ANIMALS: ReadonlySet<string> = new Set([...ANIMAL_LABELS, 'teddy bear']);
 /**
  * An animal at least this sure holds a face that is no person's. 0.5: on the evaluation photos
  * (`make eval-vision`'s faces, objects and metadata files, ~230 photos) the cat and the dog the face

@@ -26,6 +26,7 @@ import type { Box } from './decode';
 import { COCO_LABELS, thingLabel } from './labels';
 
 export type { Box } from './decode';
+export { ANIMAL_LABELS } from './labels';
 
 export interface Thing {
   /** Singular Title Case English COCO name: "Pizza", "Dining Table", "Ski", "TV". */

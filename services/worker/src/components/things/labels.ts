@@ -82,6 +82,12 @@ export const COCO_LABELS = [
   'toothbrush',
 ] as const;
 
+/** COCO's "animal" supercategory (bird to giraffe): what a face detector may take for a person's face. */
+export const ANIMAL_LABELS: readonly string[] = COCO_LABELS.slice(
+  COCO_LABELS.indexOf('bird'),
+  COCO_LABELS.indexOf('giraffe') + 1,
+);
+
 /** "dining table" → "Dining Table". */
 export const titleCase = (label: string) => label.replace(/\b\w/g, (c) => c.toUpperCase());
 
