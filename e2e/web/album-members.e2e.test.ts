@@ -2,7 +2,8 @@
  * Albums shared with household members, in a real browser against the whole of Trove: the owner
  * adds a user on the album's Members panel; that user finds the album under "Shared with you" with
  * the owner's name and their role, opens it and sees its photo load (a content URL scoped to the
- * album), and leaves it.
+ * album), and leaves it. Each sees the other's photos read-only: no action is offered that the API
+ * would refuse (another user's item is not theirs to favourite, hide, trash, describe or make the cover).
  */
 import { ok } from '../support/api';
 import { DESKTOP, PHONE, eventually, nav, shot, webAppForSuite, tiles } from './fixtures';
@@ -59,5 +60,80 @@ describe('albums shared with members (browser)', () => {
     await p.getByRole('button', { name: 'Leave album' }).click();
     await p.waitForURL('**/albums');
     await expect(p.getByRole('list', { name: 'Shared with you' }).count()).resolves.toBe(0);
+  });
+
+  it("each member sees the other's photos read-only in the viewer and the selection offers only what may be done to them", async () => {
+    const owner = await web().session({ upload: ['jpeg'] });
+    const member = await web().session({ upload: ['png'] });
+    const album = await ok(owner.user.api.POST('/v1/albums', { body: { name: 'Both of us' } }), 201);
+    const path = { params: { path: { id: album.id } } };
+    await ok(
+      owner.user.api.POST('/v1/albums/{id}/mediaItems', { ...path, body: { mediaItems: [owner.items.jpeg!.id] } }),
+      204,
+    );
+    await ok(
+      owner.user.api.POST('/v1/albums/{id}/members', {
+        ...path,
+        body: { username: member.user.username, role: 'contributor' },
+      }),
+      201,
+    );
+    await ok(
+      member.user.api.POST('/v1/albums/{id}/mediaItems', { ...path, body: { mediaItems: [member.items.png!.id] } }),
+      204,
+    );
+
+    // The member opens the owner's photo: looking and downloading only, and no call the API refuses.
+    const p = member.page;
+    const refused: string[] = [];
+    p.on('response', (r) => {
+      if (r.status() >= 400) refused.push(`${r.status()} ${r.url()}`);
+    });
+    await p.goto(`${web().origin}/albums/${album.id}?item=${owner.items.jpeg!.id}`);
+    const viewer = p.getByRole('dialog', { name: /beach\.jpg/ });
+    await viewer.waitFor();
+    await viewer.getByRole('button', { name: 'Info' }).click();
+    const info = viewer.getByRole('complementary', { name: 'Info' });
+    await expect(info.textContent()).resolves.toContain('Test Camera');
+    for (const name of ['Favourite', 'Move to trash', 'Hidden', 'Add to album', 'Set as album cover'])
+      await expect(viewer.getByRole('button', { name }).count()).resolves.toBe(0);
+    await expect(viewer.getByRole('link', { name: 'Download original' }).count()).resolves.toBe(1);
+    await expect(info.getByRole('textbox').count()).resolves.toBe(0);
+    await shot(p, 'album-member-views-owners-photo');
+    expect(refused).toEqual([]);
+    // Their own photo in the same album is theirs to act on (but only the owner sets the cover).
+    await viewer.getByRole('button', { name: 'Next' }).click();
+    const own = p.getByRole('dialog', { name: /diagram\.png/ });
+    await own.waitFor();
+    await expect(own.getByRole('button', { name: 'Favourite' }).count()).resolves.toBe(1);
+    await expect(own.getByRole('button', { name: 'Set as album cover' }).count()).resolves.toBe(0);
+
+    // The owner selects both photos: only taking them out of the album is offered; her own alone, more.
+    const o = owner.page;
+    await o.goto(`${web().origin}/albums/${album.id}`);
+    await eventually(() => tiles(o).count(), 2);
+    for (const i of [0, 1]) {
+      await tiles(o).nth(i).hover();
+      await tiles(o)
+        .nth(i)
+        .getByRole('button', { name: /^Select / })
+        .click();
+    }
+    const bar = o.getByRole('toolbar', { name: 'Selected items' });
+    await expect(bar.textContent()).resolves.toContain('2 selected');
+    const offered = () => bar.locator('.selection-actions button').evaluateAll((bs) => bs.map((b) => b.getAttribute('title')));
+    await expect(offered()).resolves.toEqual(['Remove from album']);
+    await tiles(o)
+      .nth(1)
+      .getByRole('button', { name: /^Select / })
+      .click();
+    await expect(bar.textContent()).resolves.toContain('1 selected');
+    await expect(offered()).resolves.toEqual([
+      'Remove from album',
+      'Set as album cover',
+      'Favourite',
+      'Add to album',
+      'Move to trash',
+    ]);
   });
 });

@@ -40,6 +40,12 @@ export interface MediaBrowserProps {
   empty: ReactNode;
   /** What a selection can do here; none → no selection (shared albums). */
   bulk?: BulkAction[];
+  /**
+   * A list that holds other users' items too (an album shared between members): the signed-in user's
+   * id, and what a selection holding another user's item can do (the API answers 404 for the rest).
+   * Another user's item opens read-only in the viewer.
+   */
+  others?: { me: string; bulk: BulkAction[] };
   /** Called after items were added to an album or the album cover changed (album page refreshes). */
   onAlbumChanged?(): void;
   /** Items created by uploads show up here (the library). */
@@ -63,6 +69,7 @@ export function MediaBrowser({
   label,
   empty,
   bulk = [],
+  others,
   onAlbumChanged,
   showUploads = false,
   timeline,
@@ -232,36 +239,44 @@ export function MediaBrowser({
     [view, notify, onAlbumChanged, revalidator],
   );
 
-  const viewerActions: ViewerActions | undefined = readOnly
-    ? undefined
-    : {
-        favourite: (item, value) => void runBulk(value ? 'favourite' : 'unfavourite', [item.id]),
-        hide: (item, value) => void runBulk(value ? 'hide' : 'unhide', [item.id]),
-        trash: (item) => void runBulk('trash', [item.id]),
-        restore: (item) => void runBulk('restore', [item.id]),
-        describe: async (item, description) => {
-          await postJson('/api/items', { intent: 'describe', id: item.id, description });
-          localUpdate([item.id], { description });
-        },
-        edit: async (item, change) => {
-          // The item as the API now has it (a reset date or place is the file's again); the list keeps
-          // its order until it is loaded again.
-          const { item: fresh } = await postJson<{ item: MediaItem }>('/api/items', {
-            intent: 'edit',
-            id: item.id,
-            ...change,
-          });
-          localUpdate([item.id], fresh);
-          notify('Saved');
-        },
-        addToAlbum: (item) => setPicker([item.id]),
-      };
+  const isOthers = useCallback((item: MediaItem) => !!others && item.userId !== others.me, [others]);
+  const viewerActions: ViewerActions | undefined =
+    readOnly || (current && isOthers(current))
+      ? undefined
+      : {
+          favourite: (item, value) => void runBulk(value ? 'favourite' : 'unfavourite', [item.id]),
+          hide: (item, value) => void runBulk(value ? 'hide' : 'unhide', [item.id]),
+          trash: (item) => void runBulk('trash', [item.id]),
+          restore: (item) => void runBulk('restore', [item.id]),
+          describe: async (item, description) => {
+            await postJson('/api/items', { intent: 'describe', id: item.id, description });
+            localUpdate([item.id], { description });
+          },
+          edit: async (item, change) => {
+            // The item as the API now has it (a reset date or place is the file's again); the list keeps
+            // its order until it is loaded again.
+            const { item: fresh } = await postJson<{ item: MediaItem }>('/api/items', {
+              intent: 'edit',
+              id: item.id,
+              ...change,
+            });
+            localUpdate([item.id], fresh);
+            notify('Saved');
+          },
+          addToAlbum: (item) => setPicker([item.id]),
+        };
 
   const selectedIds = useMemo(
     () => (timeline ? [...selection.ids] : list.items.filter((i) => selection.ids.has(i.id)).map((i) => i.id)),
     [list.items, selection.ids, timeline],
   );
   const idOrder = useMemo(() => list.items.map((i) => i.id), [list.items]);
+  // With another user's item selected, only what may be done to theirs is offered.
+  const selectionActions = useMemo(() => {
+    const selectsOthers = list.items.some((i) => selection.ids.has(i.id) && isOthers(i));
+    const allowed = selectsOthers ? bulk.filter((a) => others?.bulk.includes(a)) : bulk;
+    return allowed.filter((a) => a !== 'setCover' || selectedIds.length === 1);
+  }, [list.items, selection.ids, isOthers, bulk, others, selectedIds.length]);
   const onBulk = (action: BulkAction) => {
     if (action === 'addToAlbum') setPicker(selectedIds);
     else if (action === 'setCover') void setCover(selectedIds[0]).then(() => dispatch({ type: 'clear' }));
@@ -301,7 +316,7 @@ export function MediaBrowser({
       {selectedIds.length > 0 ? (
         <SelectionBar
           count={selectedIds.length}
-          actions={bulk.filter((a) => a !== 'setCover' || selectedIds.length === 1)}
+          actions={selectionActions}
           busy={busy}
           onAction={onBulk}
           onClear={() => dispatch({ type: 'clear' })}
@@ -358,7 +373,7 @@ export function MediaBrowser({
           onClose={closeViewer}
           actions={viewerActions}
           extra={
-            view.kind === 'album' ? (
+            bulk.includes('setCover') && !isOthers(current) ? (
               <IconButton
                 icon="cover"
                 label="Set as album cover"

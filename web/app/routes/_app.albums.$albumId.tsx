@@ -1,10 +1,11 @@
 import { json, redirect } from '@remix-run/node';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator } from '@remix-run/react';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { AlbumDetailsDialog } from '~/components/AlbumDetailsDialog';
 import { MediaBrowser } from '~/components/MediaBrowser';
 import { MembersPanel } from '~/components/MembersPanel';
+import type { BulkAction } from '~/components/SelectionBar';
 import { ShareControl } from '~/components/ShareControl';
 import { Button, buttonClass } from '~/components/ui/Button';
 import { EmptyState } from '~/components/ui/EmptyState';
@@ -36,8 +37,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const album = await requireAlbum(request, context, params);
   const shareUrl = `${new URL(request.url).origin}/share/${album.id}`;
   const session = await requireSession(request, context);
-  const members = album.role === 'owner' ? await listMembers(session.api, album.id).catch(() => []) : [];
-  return loadMediaPage(request, context, { kind: 'album', albumId: album.id }, { album, shareUrl, members });
+  const owner = album.role === 'owner';
+  const members = owner ? await listMembers(session.api, album.id).catch(() => []) : [];
+  // Whose items are whose: members' items sit beside the owner's.
+  const me = owner ? album.userId : (await ok(session.api.GET('/v1/account'))).id;
+  return loadMediaPage(request, context, { kind: 'album', albumId: album.id }, { album, shareUrl, members, me });
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
@@ -110,13 +114,15 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 }
 
 export default function AlbumPage() {
-  const { album, items, focus, shareUrl, members } = useLoaderData<typeof loader>();
+  const { album, items, focus, shareUrl, members, me } = useLoaderData<typeof loader>();
   const owner = album.role === 'owner';
-  const bulk: Parameters<typeof MediaBrowser>[0]['bulk'] = owner
+  const bulk: BulkAction[] = owner
     ? ['removeFromAlbum', 'setCover', 'favourite', 'addToAlbum', 'trash']
     : album.role === 'contributor'
       ? ['removeFromAlbum']
       : [];
+  // The owner takes anyone's item out of the album; everything else is for one's own items.
+  const others = useMemo(() => ({ me, bulk: owner ? (['removeFromAlbum'] as BulkAction[]) : [] }), [me, owner]);
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const revalidator = useRevalidator();
@@ -188,6 +194,7 @@ export default function AlbumPage() {
         focus={focus}
         label={`Photos and videos in ${album.name}`}
         bulk={bulk}
+        others={others}
         onAlbumChanged={() => revalidator.revalidate()}
         empty={
           <EmptyState icon="album" title="This album is empty">
