@@ -121,7 +121,8 @@ describe('albums shared with members (browser)', () => {
     }
     const bar = o.getByRole('toolbar', { name: 'Selected items' });
     await expect(bar.textContent()).resolves.toContain('2 selected');
-    const offered = () => bar.locator('.selection-actions button').evaluateAll((bs) => bs.map((b) => b.getAttribute('title')));
+    const offered = () =>
+      bar.locator('.selection-actions button').evaluateAll((bs) => bs.map((b) => b.getAttribute('title')));
     await expect(offered()).resolves.toEqual(['Remove from album']);
     await tiles(o)
       .nth(1)
@@ -135,5 +136,32 @@ describe('albums shared with members (browser)', () => {
       'Add to album',
       'Move to trash',
     ]);
+
+    // "Add to album" offers the member the album they contribute to, with its owner's name; not once they only view it.
+    const pickable = async () => {
+      await p.goto(`${web().origin}/`);
+      await eventually(() => tiles(p).count(), 1);
+      await tiles(p).first().hover();
+      await tiles(p)
+        .first()
+        .getByRole('button', { name: /^Select / })
+        .click();
+      await p.getByRole('toolbar', { name: 'Selected items' }).getByRole('button', { name: 'Add to album' }).click();
+      const picker = p.getByRole('dialog', { name: 'Add 1 item to an album' });
+      await picker
+        .getByText(/^No albums yet|Test User’s$/)
+        .first()
+        .waitFor();
+      return picker.locator('.picker-album').allTextContents();
+    };
+    await expect(pickable()).resolves.toEqual([expect.stringMatching(/^Both of us.*2 items · Test User’s$/)]);
+    await ok(
+      owner.user.api.POST('/v1/albums/{id}/members', {
+        ...path,
+        body: { username: member.user.username, role: 'viewer' },
+      }),
+      201,
+    );
+    await expect(pickable()).resolves.toEqual([]);
   });
 });

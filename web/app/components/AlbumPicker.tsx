@@ -71,7 +71,7 @@ export function AlbumPicker({ ids, onClose, onAdded }: AlbumPickerProps) {
         </div>
       </form>
       <FormError>{error}</FormError>
-      <h3 className="picker-heading">Your albums</h3>
+      <h3 className="picker-heading">Albums</h3>
       {albums === null && !error ? <p className="muted">Loading albums…</p> : null}
       {albums?.length === 0 ? <p className="muted">No albums yet: create one above.</p> : null}
       <ul className="picker-list">
@@ -94,7 +94,10 @@ export function AlbumPicker({ ids, onClose, onAdded }: AlbumPickerProps) {
                 <span className="picker-cover-empty" aria-hidden="true" />
               )}
               <span className="picker-name">{a.name}</span>
-              <span className="muted">{plural(a.mediaItemsCount, 'item')}</span>
+              <span className="muted">
+                {plural(a.mediaItemsCount, 'item')}
+                {a.role === 'owner' ? '' : ` · ${a.owner.name}’s`}
+              </span>
             </button>
           </li>
         ))}

@@ -1,6 +1,7 @@
 /**
  * JSON for the "add to album" dialog:
- *   GET                      the user's albums, most recently changed first
+ *   GET                      the albums the user may add to (their own and those they contribute to),
+ *                            most recently changed first
  *   POST {name, ids}         a new album holding those items
  */
 import { json } from '@remix-run/node';
@@ -13,7 +14,10 @@ import { MAX_BULK } from '~/lib/item-actions.server';
 export async function loader({ request, context }: LoaderFunctionArgs) {
   try {
     const session = await requireSession(request, context, 'api');
-    const albums = await listAllAlbums(context.config.apiUrl, session.api, '-updatedAt');
+    // A viewer of someone else's album cannot add to it (the API answers 403).
+    const albums = (await listAllAlbums(context.config.apiUrl, session.api, '-updatedAt')).filter(
+      (a) => a.role !== 'viewer',
+    );
     return json({ albums }, { headers: await session.headers({ 'Cache-Control': 'no-store' }) });
   } catch (err) {
     throw apiFailure(err);
