@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { MediaItem } from '~/api/types';
+import { useElementSize } from '~/lib/element-size';
 import { dayKey, dayLabel } from '~/lib/format';
 import type { SelectionAction } from '~/lib/selection';
 import { groupConsecutive, layoutTimeline, targetRowHeightFor, visibleBlocks } from '~/lib/timeline-layout';
@@ -9,7 +10,6 @@ import { Thumbnail } from './Thumbnail';
 import { CheckToggle } from './ui/CheckToggle';
 import './MediaGrid.css';
 
-const useIsoLayoutEffect = typeof window === 'undefined' ? useEffect : useLayoutEffect;
 
 export interface GridSelection {
   ids: ReadonlySet<string>;
@@ -54,15 +54,7 @@ export function MediaGrid({
   const [width, setWidth] = useState(0);
   const [viewport, setViewport] = useState({ top: 0, height: 900 });
 
-  useIsoLayoutEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const measure = () => setWidth(Math.floor(el.clientWidth));
-    measure();
-    const ro = new ResizeObserver(measure);
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
+  useElementSize(ref, (el) => setWidth(Math.floor(el.clientWidth)));
 
   useEffect(() => {
     let frame = 0;

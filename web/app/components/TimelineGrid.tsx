@@ -7,9 +7,10 @@
  * out scrolls scaled (timeline-scroll.ts): positions below are the timeline's, and the sections on
  * screen are drawn shifted to where the page's scroll position shows them.
  */
-import { useCallback, useEffect, useLayoutEffect, useReducer, useRef } from 'react';
+import { useCallback, useEffect, useReducer, useRef } from 'react';
 import type { KeyboardEvent, ReactNode } from 'react';
 import type { Timeline } from '~/hooks/useTimeline';
+import { useElementSize, useIsoLayoutEffect } from '~/lib/element-size';
 import { dayKey, dayLabel } from '~/lib/format';
 import { monthLabel } from '~/lib/timeline';
 import { toPage, toTimeline, scrollMap } from '~/lib/timeline-scroll';
@@ -20,7 +21,6 @@ import { STATUS_BAR_HEIGHT, Thumbnail, showsStatus } from './Thumbnail';
 import './MediaGrid.css';
 import './TimelineGrid.css';
 
-const useIsoLayoutEffect = typeof window === 'undefined' ? useEffect : useLayoutEffect;
 
 /** The fixed top bar covers the top of the window: what is on screen starts below it. */
 const inset = () => parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--topbar-h')) || 0;
@@ -67,15 +67,7 @@ export function TimelineGrid({
   // The viewport lives in a ref (read on scroll); a move renders again.
   const [, rerender] = useReducer((n: number) => n + 1, 0);
 
-  useIsoLayoutEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const measure = () => setWidth(Math.floor(el.clientWidth));
-    measure();
-    const ro = new ResizeObserver(measure);
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, [setWidth]);
+  useElementSize(ref, (el) => setWidth(Math.floor(el.clientWidth)), [setWidth]);
 
   const state = useRef({ layout, months });
   state.current = { layout, months };

@@ -4,8 +4,9 @@
  * Hovering shows the month; a click, a drag or the keyboard (a vertical slider: arrows a month,
  * Page Up/Down a year, Home/End) jumps there.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent, PointerEvent } from 'react';
+import { useElementSize } from '~/lib/element-size';
 import { monthLabel, yearLabels } from '~/lib/timeline';
 import type { TimelineBucket } from '~/lib/timeline';
 import './TimelineScrubber.css';
@@ -50,15 +51,7 @@ export function TimelineScrubber({ buckets, current: at, sections, onJump }: Pro
   /** The bar's height in px (null until measured): how close two year labels may come. */
   const [barHeight, setBarHeight] = useState<number | null>(null);
   const hasBar = buckets.length > 0;
-  useEffect(() => {
-    const el = bar.current;
-    if (!el) return;
-    const measure = () => setBarHeight(el.getBoundingClientRect().height);
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [hasBar]);
+  useElementSize(bar, (el) => setBarHeight(el.getBoundingClientRect().height), [hasBar]);
 
   if (buckets.length === 0) return null;
 
