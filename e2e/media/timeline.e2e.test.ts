@@ -9,10 +9,12 @@ import type { Stack } from '@trove/kit/testing';
 import { describeWithFixtures, jpegAt } from '@trove/kit/testing/media';
 import { answer, createApi, newUser, offContract, ok, status, uploadReady } from '../support/api';
 import type { Api, MediaItem } from '../support/api';
+import { send } from '../support/raw';
 
 describeWithFixtures('timeline buckets, takenBefore and cursors (e2e)', () => {
   let stack: Stack;
   let alice: Api;
+  let aliceToken: string;
   let bob: Api;
   /** Alice's photos by the date she gives them. */
   const taken: Record<string, MediaItem> = {};
@@ -36,7 +38,7 @@ describeWithFixtures('timeline buckets, takenBefore and cursors (e2e)', () => {
 
   beforeAll(async () => {
     stack = await startStack({ services: ['auth', 'media', 'worker', 'gateway'] });
-    alice = (await newUser(stack)).api;
+    ({ api: alice, token: aliceToken } = await newUser(stack));
     bob = (await newUser(stack)).api;
     let n = 0;
     for (const [name, date] of Object.entries(DATES)) {
@@ -122,6 +124,21 @@ describeWithFixtures('timeline buckets, takenBefore and cursors (e2e)', () => {
     expect(
       await answer(alice.GET('/v1/mediaItems', { params: { query: { cursor: afterFirst, page: 2 } } })),
     ).toMatchObject({ status: 400, body: { message: expect.stringMatching(/cursor and page/) } });
+  });
+
+  it('reads an instant typed into the URL as it is (":" unescaped) like the escaped one', async () => {
+    const raw = async (query: string) => {
+      const res = await send(`${stack.gatewayUrl}/v1/mediaItems?${query}`, {
+        headers: { Authorization: `Bearer ${aliceToken}` },
+      });
+      expect([query, res.status]).toEqual([query, 200]);
+      return (res.body as MediaItem[]).map((i) => i.id);
+    };
+    const expected = await before('2023-12-31T00:00:00+01:00');
+    expect(expected.length).toBeGreaterThan(0);
+    expect(await raw('takenBefore=2023-12-30T23:00:00Z')).toEqual(expected);
+    expect(await raw('takenBefore=2023-12-31T00:00:00%2B01:00&limit=50')).toEqual(expected);
+    expect(await raw('takenBefore=2023-12-31T00%3A00%3A00%2B01%3A00')).toEqual(expected);
   });
 
   it('refuses a bad instant or filter with a message, and a caller without a token', async () => {
