@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
-import { listOperations } from '@trove/openapi';
+import { listOperations, loadOpenApi } from '@trove/openapi';
 import type { OpenApiOperation } from '@trove/openapi';
 import { startStack, waitFor } from '@trove/kit/testing';
 import type { Stack } from '@trove/kit/testing';
@@ -18,6 +18,12 @@ import type { RawRequest } from '../support/raw';
 import { signAccessToken } from './tokens';
 
 const UNAUTHORIZED = { message: 'Unauthorized' };
+
+/** What this test reads of an operation in openapi.yaml. */
+interface OperationObject {
+  requestBody?: { $ref?: string; content?: Record<string, unknown> };
+  responses?: Record<string, unknown>;
+}
 
 /** A concrete URL for a path template: a valid value for every parameter, or `id` as given. */
 function concrete(op: OpenApiOperation, id: string = randomUUID()): string {
@@ -290,6 +296,29 @@ describe('gateway (e2e)', () => {
         status: 415,
         body: { message: expect.stringMatching(/unsupported media type/) },
       });
+    });
+
+    it('every call taking a JSON body answers 415 to another type and 413 to one over the limit, as openapi.yaml declares', async () => {
+      const paths = loadOpenApi().paths as Record<string, Record<string, OperationObject>>;
+      const adminCredentials = { basic: { username: stack.adminUsername, password: stack.adminPassword } };
+      const jsonBodied = listOperations().filter((op) => {
+        const body = paths[op.path]?.[op.method]?.requestBody;
+        return body && (body.$ref === '#/components/requestBodies/MediaItems' || body.content?.['application/json']);
+      });
+      expect(jsonBodied.length).toBeGreaterThan(20);
+      const failures: string[] = [];
+      for (const op of jsonBodied) {
+        const as = op.security === 'basic' ? adminCredentials : op.security === 'none' ? undefined : { bearer: token };
+        const name = `${op.method.toUpperCase()} ${op.path}`;
+        const declared = Object.keys(paths[op.path]![op.method]!.responses ?? {});
+        const wrongType = await call(op.method, concrete(op), { as, raw: '{}', contentType: 'text/plain' });
+        if (wrongType.status !== 415 || !declared.includes('415'))
+          failures.push(`${name} text/plain: ${wrongType.status}, declared ${declared.join(' ')}`);
+        const tooBig = await call(op.method, concrete(op), { as, json: { padding: 'x'.repeat(4000) } });
+        if (tooBig.status !== 413 || !declared.includes('413'))
+          failures.push(`${name} 4 kB: ${tooBig.status}, declared ${declared.join(' ')}`);
+      }
+      expect(failures).toEqual([]);
     });
 
     it('unknown paths answer 404 and undeclared methods 405, in JSON', async () => {

@@ -3174,6 +3174,34 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The JSON body is larger than the gateway reads (`TROVE_JSON_BODY_LIMIT`, 1 MB by default). */
+        RequestBodyTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "request body too large"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body is not sent as `application/json` (or no body and no `Content-Type` came). */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "unsupported media type text/plain"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The body exceeds the configured upload size limit. */
         PayloadTooLarge: {
             headers: {
@@ -3652,6 +3680,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["RequestBodyTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3710,6 +3740,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["MediaItemNotFound"];
+            413: components["responses"]["RequestBodyTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4145,6 +4177,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["MediaItemNotFound"];
+            413: components["responses"]["RequestBodyTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4169,6 +4203,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["MediaItemNotFound"];
+            413: components["responses"]["RequestBodyTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4232,6 +4268,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["MediaItemNotFound"];
+            413: components["responses"]["RequestBodyTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4256,6 +4294,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["MediaItemNotFound"];
+            413: components["responses"]["RequestBodyTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4310,6 +4350,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["MediaItemNotFound"];
+            413: components["responses"]["RequestBodyTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4334,6 +4376,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["MediaItemNotFound"];
+            413: components["responses"]["RequestBodyTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4544,6 +4588,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["PersonNotFound"];
+            413: components["responses"]["RequestBodyTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4676,6 +4722,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["PersonNotFound"];
+            413: components["responses"]["RequestBodyTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4877,6 +4925,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["MediaItemNotFound"];
+            413: components["responses"]["RequestBodyTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4937,6 +4987,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AlbumForbidden"];
             404: components["responses"]["AlbumNotFound"];
+            413: components["responses"]["RequestBodyTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5056,6 +5108,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AlbumForbidden"];
             404: components["responses"]["AlbumNotFound"];
+            413: components["responses"]["RequestBodyTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5083,6 +5137,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AlbumForbidden"];
             404: components["responses"]["AlbumNotFound"];
+            413: components["responses"]["RequestBodyTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5145,6 +5201,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AlbumForbidden"];
             404: components["responses"]["AlbumNotFound"];
+            413: components["responses"]["RequestBodyTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5322,6 +5380,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["WrongSharePassword"];
             404: components["responses"]["SharedLinkNotFound"];
+            413: components["responses"]["RequestBodyTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5364,6 +5424,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            413: components["responses"]["RequestBodyTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5393,6 +5455,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["RequestBodyTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5516,6 +5580,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestBodyTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5601,6 +5667,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["UsernameConflict"];
+            413: components["responses"]["RequestBodyTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5662,6 +5730,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UserNotFound"];
             409: components["responses"]["UsernameConflict"];
+            413: components["responses"]["RequestBodyTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5750,6 +5820,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["FeatureDisabled"];
             409: components["responses"]["JobConflict"];
+            413: components["responses"]["RequestBodyTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5811,6 +5883,8 @@ export interface operations {
             403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["JobNotFound"];
             409: components["responses"]["InvalidTransition"];
+            413: components["responses"]["RequestBodyTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
