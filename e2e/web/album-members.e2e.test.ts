@@ -95,6 +95,7 @@ describe('albums shared with members (browser)', () => {
     await viewer.getByRole('button', { name: 'Info' }).click();
     const info = viewer.getByRole('complementary', { name: 'Info' });
     await expect(info.textContent()).resolves.toContain('Test Camera');
+    await expect(info.textContent()).resolves.toMatch(/Added by\s*Test User/);
     for (const name of ['Favourite', 'Move to trash', 'Hidden', 'Add to album', 'Set as album cover'])
       await expect(viewer.getByRole('button', { name }).count()).resolves.toBe(0);
     await expect(viewer.getByRole('link', { name: 'Download original' }).count()).resolves.toBe(1);
@@ -106,10 +107,18 @@ describe('albums shared with members (browser)', () => {
     const own = p.getByRole('dialog', { name: /diagram\.png/ });
     await own.waitFor();
     await expect(own.getByRole('button', { name: 'Favourite' }).count()).resolves.toBe(1);
+    await expect(own.getByRole('complementary', { name: 'Info' }).textContent()).resolves.not.toContain('Added by');
     await expect(own.getByRole('button', { name: 'Set as album cover' }).count()).resolves.toBe(0);
 
     // The owner selects both photos: only taking them out of the album is offered; her own alone, more.
     const o = owner.page;
+    await o.goto(`${web().origin}/albums/${album.id}?item=${member.items.png!.id}`);
+    const theirs = o.getByRole('dialog', { name: /diagram\.png/ });
+    await theirs.getByRole('button', { name: 'Info' }).click();
+    await expect(theirs.getByRole('complementary', { name: 'Info' }).textContent()).resolves.toMatch(
+      /Added by\s*Test User/,
+    );
+    await expect(theirs.getByRole('button', { name: 'Move to trash' }).count()).resolves.toBe(0);
     await o.goto(`${web().origin}/albums/${album.id}`);
     await eventually(() => tiles(o).count(), 2);
     for (const i of [0, 1]) {

@@ -18,6 +18,8 @@ import './InfoPanel.css';
 
 export interface InfoPanelProps {
   item: MediaItem;
+  /** Who added the item, when it is another user's. */
+  addedBy?: string;
   /** Absent: read-only (shared albums). */
   onDescribe?(description: string | null): Promise<void>;
   /** Changes when and where it was taken; absent: read-only. */
@@ -25,9 +27,10 @@ export interface InfoPanelProps {
 }
 
 /** The viewer's details: date, camera, exposure, dimensions, file, size, location, description. */
-export function InfoPanel({ item, onDescribe, onEdit }: InfoPanelProps) {
+export function InfoPanel({ item, addedBy, onDescribe, onEdit }: InfoPanelProps) {
   const titleId = useId();
   const rows: [string, string | null][] = [
+    ['Added by', addedBy ?? null],
     ['Taken', onEdit ? null : formatDateTime(item.creationTime)],
     ['Camera', cameraSummary(item)],
     ['Exposure', exposureSummary(item)],

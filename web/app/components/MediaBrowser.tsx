@@ -42,10 +42,10 @@ export interface MediaBrowserProps {
   bulk?: BulkAction[];
   /**
    * A list that holds other users' items too (an album shared between members): the signed-in user's
-   * id, and what a selection holding another user's item can do (the API answers 404 for the rest).
-   * Another user's item opens read-only in the viewer.
+   * id, the names of the others by id, and what a selection holding another user's item can do (the
+   * API answers 404 for the rest). Another user's item opens read-only, saying who added it.
    */
-  others?: { me: string; bulk: BulkAction[] };
+  others?: { me: string; names: Record<string, string>; bulk: BulkAction[] };
   /** Called after items were added to an album or the album cover changed (album page refreshes). */
   onAlbumChanged?(): void;
   /** Items created by uploads show up here (the library). */
@@ -372,6 +372,7 @@ export function MediaBrowser({
           onNavigate={stepTo}
           onClose={closeViewer}
           actions={viewerActions}
+          addedBy={isOthers(current) ? (others?.names[current.userId] ?? 'Someone else') : undefined}
           extra={
             bulk.includes('setCover') && !isOthers(current) ? (
               <IconButton

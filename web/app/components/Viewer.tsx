@@ -35,6 +35,8 @@ export interface ViewerProps {
   actions?: ViewerActions;
   /** More buttons for the toolbar (e.g. "Set as album cover"). */
   extra?: ReactNode;
+  /** Who added the item, when it is another user's (an album shared between members). */
+  addedBy?: string;
 }
 
 /** Keys the viewer answers to; the shortcuts dialog lists the same. */
@@ -53,7 +55,7 @@ export const VIEWER_SHORTCUTS: [string, string][] = [
  * hover or press-and-hold), or the video with its controls (the preview is streamed with Range,
  * so seeking works), with ←/→, the info panel and the actions.
  */
-export function Viewer({ item, prev, next, position, onNavigate, onClose, actions, extra }: ViewerProps) {
+export function Viewer({ item, prev, next, position, onNavigate, onClose, actions, extra, addedBy }: ViewerProps) {
   const [info, setInfo] = useState(false);
 
   // The page behind does not scroll while the viewer is open.
@@ -213,6 +215,7 @@ export function Viewer({ item, prev, next, position, onNavigate, onClose, action
       {info ? (
         <InfoPanel
           item={item}
+          addedBy={addedBy}
           onDescribe={actions ? (d) => actions.describe(item, d) : undefined}
           onEdit={actions ? (change) => actions.edit(item, change) : undefined}
         />

@@ -38,10 +38,18 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const shareUrl = `${new URL(request.url).origin}/share/${album.id}`;
   const session = await requireSession(request, context);
   const owner = album.role === 'owner';
-  const members = owner ? await listMembers(session.api, album.id).catch(() => []) : [];
-  // Whose items are whose: members' items sit beside the owner's.
-  const me = owner ? album.userId : (await ok(session.api.GET('/v1/account'))).id;
-  return loadMediaPage(request, context, { kind: 'album', albumId: album.id }, { album, shareUrl, members, me });
+  // Whose items are whose: members' items sit beside the owner's, and the viewer names who added one.
+  const [members, me] = await Promise.all([
+    listMembers(session.api, album.id).catch(() => []),
+    owner ? album.userId : ok(session.api.GET('/v1/account')).then((a) => a.id),
+  ]);
+  const names = Object.fromEntries([[album.userId, album.owner.name], ...members.map((m) => [m.userId, m.name])]);
+  return loadMediaPage(
+    request,
+    context,
+    { kind: 'album', albumId: album.id },
+    { album, shareUrl, members: owner ? members : [], me, names },
+  );
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
@@ -114,7 +122,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 }
 
 export default function AlbumPage() {
-  const { album, items, focus, shareUrl, members, me } = useLoaderData<typeof loader>();
+  const { album, items, focus, shareUrl, members, me, names } = useLoaderData<typeof loader>();
   const owner = album.role === 'owner';
   const bulk: BulkAction[] = owner
     ? ['removeFromAlbum', 'setCover', 'favourite', 'addToAlbum', 'trash']
@@ -122,7 +130,10 @@ export default function AlbumPage() {
       ? ['removeFromAlbum']
       : [];
   // The owner takes anyone's item out of the album; everything else is for one's own items.
-  const others = useMemo(() => ({ me, bulk: owner ? (['removeFromAlbum'] as BulkAction[]) : [] }), [me, owner]);
+  const others = useMemo(
+    () => ({ me, names, bulk: owner ? (['removeFromAlbum'] as BulkAction[]) : [] }),
+    [me, names, owner],
+  );
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const revalidator = useRevalidator();
