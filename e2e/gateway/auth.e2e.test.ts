@@ -379,6 +379,53 @@ describe('auth and users (e2e)', () => {
     });
   });
 
+  describe('a user changing their own password', () => {
+    const change = (accessToken: string, body: { currentPassword: string; newPassword: string }) =>
+      answer(as(accessToken).PUT('/v1/account/password', { body }));
+
+    it('proving the current one: 204, the other sessions end, this one stays, only the new password logs in', async () => {
+      const { user, tokens } = await loggedIn();
+      const other = (await login(user.username)).body as Tokens;
+      const newPassword = 'Quiet-Harbour-Lights-58';
+      passwordsUsed.add(newPassword);
+      expect((await change(tokens.accessToken, { currentPassword: PASSWORD, newPassword })).status).toBe(204);
+      await expectRevoked(other.accessToken);
+      expectUnauthorized(await refresh(other.refreshToken));
+      expect((await features(tokens.accessToken)).status).toBe(200);
+      expect((await refresh(tokens.refreshToken)).status).toBe(200);
+      expectUnauthorized(await login(user.username));
+      expect((await login(user.username, newPassword)).status).toBe(200);
+    });
+
+    it('a wrong current password, a weak new one or a missing field answer 400 naming the field; nothing changes', async () => {
+      const { user, tokens } = await loggedIn();
+      const refused = async (body: unknown, message: RegExp) =>
+        expect(
+          await answer(as(tokens.accessToken).PUT('/v1/account/password', { body: offContract(body) })),
+        ).toMatchObject({
+          status: 400,
+          body: { message: expect.stringMatching(message) },
+        });
+      await refused(
+        { currentPassword: 'Not-My-Password-41', newPassword: 'Quiet-Harbour-Lights-59' },
+        /^currentPassword is not your password$/,
+      );
+      await refused({ currentPassword: PASSWORD, newPassword: 'short' }, /^newPassword must be/);
+      await refused({ currentPassword: PASSWORD, newPassword: PASSWORD }, /^newPassword must differ/);
+      await refused({ newPassword: 'Quiet-Harbour-Lights-59' }, /currentPassword/);
+      // Not a 401: the caller's token is fine, and still is.
+      expect((await features(tokens.accessToken)).status).toBe(200);
+      expect((await login(user.username)).status).toBe(200);
+      expectUnauthorized(
+        await answer(
+          api.PUT('/v1/account/password', {
+            body: { currentPassword: PASSWORD, newPassword: 'Quiet-Harbour-Lights-59' },
+          }),
+        ),
+      );
+    });
+  });
+
   describe('login rate limits', () => {
     let addresses = 0;
     /** An address no other test uses: a /64 of its own (the limit counts an IPv6 /64 as one address). */

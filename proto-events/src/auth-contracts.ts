@@ -14,6 +14,7 @@ import type {
   LookupUsersRequestV1,
   UserProfileListV1,
   LogoutRequestV1,
+  PasswordChangeRequestV1,
   RefreshRequestV1,
   TokenPairV1,
   UpdateUserRequestV1,
@@ -32,6 +33,7 @@ import lookupUsersRequestV1 from './schemas/auth-user-lookup-request.v1.json';
 import userProfileListV1 from './schemas/auth-user-profile-list.v1.json';
 import loginRequestV1 from './schemas/auth-login-request.v1.json';
 import logoutRequestV1 from './schemas/auth-logout-request.v1.json';
+import passwordChangeRequestV1 from './schemas/auth-password-change-request.v1.json';
 import refreshRequestV1 from './schemas/auth-refresh-request.v1.json';
 import tokenPairV1 from './schemas/auth-token-pair.v1.json';
 import setupStatusV1 from './schemas/auth-setup-status.v1.json';
@@ -75,6 +77,16 @@ export const logoutRpc = defineRpc<LogoutRequestV1, EmptyV1>({
   callers: ['gateway'],
   summary: 'Ends a session: its refresh token stops working and its access tokens are revoked.',
   request: logoutRequestV1,
+  response: emptyV1,
+});
+
+export const changePasswordRpc = defineRpc<PasswordChangeRequestV1, EmptyV1>({
+  subject: 'trove.v1.auth.password.change',
+  service: 'auth',
+  callers: ['gateway'],
+  summary:
+    "A user changes their own password, proving the current one (rate-limited like a login); the user's other sessions end.",
+  request: passwordChangeRequestV1,
   response: emptyV1,
 });
 
@@ -195,6 +207,7 @@ export const authContracts = [
   loginRpc,
   refreshRpc,
   logoutRpc,
+  changePasswordRpc,
   createUserRpc,
   listUsersRpc,
   getUserRpc,

@@ -1349,10 +1349,38 @@ export interface paths {
          *     them, the storage quota (`quotaBytes`, `null` for unlimited) and the bytes of originals the
          *     user stores now (`usageBytes`, trash included: a trashed item holds its storage until it
          *     is purged). Only the administrator changes an account (`PUT /v1/users/{id}`, basic auth): a
-         *     user cannot raise their own quota.
+         *     user cannot raise their own quota. A user changes their own password with
+         *     `PUT /v1/account/password`.
          */
         get: operations["getAccount"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change the caller's own password
+         * @description The caller proves their current password and sets a new one, which must meet the same rules
+         *     as any account's (12 to 1024 characters, not common, not containing the user name, and 3 of
+         *     lower-case letters, upper-case letters, digits and symbols unless 20 characters or longer).
+         *     Every other session of the user ends at once (their refresh tokens stop working and their
+         *     access tokens are revoked); the caller's own session stays. API keys stay: revoke them one
+         *     by one. A wrong current password answers `400` naming `currentPassword` (not `401`: the
+         *     caller's token is fine); guesses count against the login limits (`429` with `Retry-After`).
+         *     Answers `204`.
+         */
+        put: operations["changePassword"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2766,6 +2794,18 @@ export interface components {
              * @example correct-horse-battery-staple
              */
             password: string;
+        };
+        PasswordChangeRequest: {
+            /**
+             * Format: password
+             * @example correct-horse-battery-staple
+             */
+            currentPassword: string;
+            /**
+             * Format: password
+             * @example Tr0ubadour-and-3-more
+             */
+            newPassword: string;
         };
         RefreshRequest: {
             /** @example q2r7WxV0n1pXyZ8kLrT5aBcD3eF4gH5iJ6kL7mN8oP9 */
@@ -5528,6 +5568,35 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordChangeRequest"];
+            };
+        };
+        responses: {
+            /** @description Changed; the other sessions have ended. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["RequestBodyTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -74,6 +74,18 @@ export interface LogoutRequestV1 {
   sessionId: string;
 }
 
+// auth-password-change-request.v1.json
+/**
+ * A user changing their own password: the current one proves it is them (rate-limited like a login, per user name and clientAddress). The other sessions of the user end; sessionId, the caller's own (absent for an API key), stays.
+ */
+export interface PasswordChangeRequestV1 {
+  userId: string;
+  sessionId?: string;
+  currentPassword: string;
+  newPassword: string;
+  clientAddress?: string;
+}
+
 // auth-refresh-request.v1.json
 /**
  * An opaque refresh token to exchange (and rotate) for a new token pair.

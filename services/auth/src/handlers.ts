@@ -1,4 +1,5 @@
 import {
+  changePasswordRpc,
   createApiKeyRpc,
   createUserRpc,
   deleteApiKeyRpc,
@@ -22,6 +23,7 @@ import type { UsersService } from './users/service';
 
 /**
  * The auth service's RPCs, one line each: login, refresh, logout and the setup status (no user yet?) for anyone;
+ * a user's own password change;
  * user administration for the administrator (the gateway checks); a user's API keys, and whose key a hash is.
  */
 export function authHandlers(sessions: SessionsService, users: UsersService, apiKeys: ApiKeysService): AnyRpcHandler[] {
@@ -29,6 +31,7 @@ export function authHandlers(sessions: SessionsService, users: UsersService, api
     rpcHandler(loginRpc, (req) => sessions.login(req)),
     rpcHandler(refreshRpc, ({ refreshToken }) => sessions.refresh(refreshToken)),
     rpcCommand(logoutRpc, ({ sessionId }) => sessions.logout(sessionId)),
+    rpcCommand(changePasswordRpc, (req) => sessions.changePassword(req)),
     rpcHandler(createUserRpc, (req) => users.create(req)),
     rpcHandler(listUsersRpc, async ({ page, limit }) => ({ users: await users.list(page, limit) })),
     rpcHandler(getUserRpc, ({ id }) => users.get(id)),

@@ -3,6 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { useActionData, useFetcher, useLoaderData, useNavigation } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { ApiKeys } from '~/components/ApiKeys';
+import { PasswordChange } from '~/components/PasswordChange';
 import type { ApiKeysResult } from '~/components/ApiKeys';
 import { useTheme } from '~/components/ThemeToggle';
 import { Button } from '~/components/ui/Button';
@@ -125,6 +126,10 @@ export default function Settings() {
         <section aria-labelledby="s-appearance">
           <h2 id="s-appearance">Appearance</h2>
           <ThemeChoice />
+        </section>
+        <section aria-labelledby="s-password">
+          <h2 id="s-password">Password</h2>
+          <PasswordChange />
         </section>
         <section aria-labelledby="s-api-keys">
           <h2 id="s-api-keys">API keys</h2>

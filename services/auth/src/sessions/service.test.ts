@@ -170,3 +170,76 @@ describe('refresh and logout', () => {
     await expect(sessions.refresh(pair.refreshToken)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
 });
+
+describe('a user changing their own password', () => {
+  const NEW = 'Battery-Staple-77';
+  const twoSessions = async () => {
+    const here = await sessions.login({ username: 'alice', password: PASSWORD });
+    const elsewhere = await sessions.login({ username: 'alice', password: PASSWORD });
+    return { here, elsewhere, sid: claims(here.accessToken).sid as string };
+  };
+
+  it('proves the current password, ends every other session and keeps the caller’s', async () => {
+    const { here, elsewhere, sid } = await twoSessions();
+    await sessions.changePassword({ userId, sessionId: sid, currentPassword: PASSWORD, newPassword: NEW });
+    expect(revocations.keys).toEqual([`session.${claims(elsewhere.accessToken).sid as string}`]);
+    await expect(sessions.refresh(elsewhere.refreshToken)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(sessions.refresh(here.refreshToken)).resolves.toMatchObject({ expiresIn: 900 });
+    await expect(sessions.login({ username: 'alice', password: PASSWORD })).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+    });
+    await expect(sessions.login({ username: 'alice', password: NEW })).resolves.toMatchObject({ expiresIn: 900 });
+  });
+
+  it('with an API key (no session of the caller) ends every session', async () => {
+    const { here, elsewhere } = await twoSessions();
+    await sessions.changePassword({ userId, currentPassword: PASSWORD, newPassword: NEW });
+    expect(revocations.keys).toHaveLength(2);
+    for (const pair of [here, elsewhere])
+      await expect(sessions.refresh(pair.refreshToken)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+
+  it('refuses a wrong current password, a weak, reused or username-bearing new one with a 400 naming the field; nothing changes', async () => {
+    const { sid } = await twoSessions();
+    const change = (currentPassword: string, newPassword: string) =>
+      sessions.changePassword({ userId, sessionId: sid, currentPassword, newPassword, clientAddress: '192.0.2.1' });
+    await expect(change('Wrong-Horse-42', NEW)).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: 'currentPassword is not your password',
+    });
+    for (const [weak, why] of [
+      ['short', /^newPassword must be/],
+      ['password123456', /^newPassword is too common/],
+      ['My-Alice-Password-9', /^newPassword must not contain the username/],
+      [PASSWORD, /^newPassword must differ/],
+    ] as const)
+      await expect(change(PASSWORD, weak)).rejects.toMatchObject({
+        code: 'BAD_REQUEST',
+        message: expect.stringMatching(why),
+      });
+    expect(revocations.keys).toEqual([]);
+    await expect(sessions.login({ username: 'alice', password: PASSWORD })).resolves.toMatchObject({ expiresIn: 900 });
+  });
+
+  it('counts guesses of the current password against the login limits', async () => {
+    for (let i = 0; i < 5; i++)
+      await expect(
+        sessions.changePassword({
+          userId,
+          currentPassword: `Guess-${i}-Horse`,
+          newPassword: NEW,
+          clientAddress: '192.0.2.9',
+        }),
+      ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(
+      sessions.changePassword({ userId, currentPassword: PASSWORD, newPassword: NEW, clientAddress: '192.0.2.9' }),
+    ).rejects.toMatchObject({ code: 'TOO_MANY_REQUESTS', message: 'too many password change attempts' });
+  });
+
+  it('a user that no longer exists gets a 401', async () => {
+    await users.markDeleting(userId);
+    await expect(
+      sessions.changePassword({ userId, currentPassword: PASSWORD, newPassword: NEW }),
+    ).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+});
