@@ -1372,8 +1372,8 @@ export interface paths {
         /**
          * Change the caller's own password
          * @description The caller proves their current password and sets a new one, which must meet the same rules
-         *     as any account's (12 to 1024 characters, not common, not containing the user name, and 3 of
-         *     lower-case letters, upper-case letters, digits and symbols unless 20 characters or longer).
+         *     as any account's (10 to 128 characters, not common, not containing the user name, and 3 of
+         *     lower-case letters, upper-case letters, digits and symbols unless 16 characters or longer).
          *     Every other session of the user ends at once (their refresh tokens stop working and their
          *     access tokens are revoked); the caller's own session stays. API keys stay: revoke them one
          *     by one. A wrong current password answers `400` naming `currentPassword` (not `401`: the
