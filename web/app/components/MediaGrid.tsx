@@ -10,7 +10,6 @@ import { Thumbnail } from './Thumbnail';
 import { CheckToggle } from './ui/CheckToggle';
 import './MediaGrid.css';
 
-
 export interface GridSelection {
   ids: ReadonlySet<string>;
   dispatch(action: SelectionAction): void;

@@ -21,7 +21,6 @@ import { STATUS_BAR_HEIGHT, Thumbnail, showsStatus } from './Thumbnail';
 import './MediaGrid.css';
 import './TimelineGrid.css';
 
-
 /** The fixed top bar covers the top of the window: what is on screen starts below it. */
 const inset = () => parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--topbar-h')) || 0;
 /** An element's top in the page. */
