@@ -11,7 +11,7 @@ const web = webAppForSuite();
 
 describe('changing your password (browser)', () => {
   it('refuses a wrong current password and a mistyped new one, then changes it and logs out the other sessions', async () => {
-    const { page, user } = await web().session();
+    const { page, user, context } = await web().session();
     const elsewhere = await web().sessionOf(user);
 
     await nav(page, 'Settings', '/settings');
@@ -46,5 +46,11 @@ describe('changing your password (browser)', () => {
     }, '/login');
     expect((await answer(login(web().stack.gatewayUrl, user.username, PASSWORD))).status).toBe(401);
     expect((await answer(login(web().stack.gatewayUrl, user.username, NEW))).status).toBe(200);
+
+    // A form sent once the session is gone leads to the login page, which comes back here.
+    await nav(page, 'Settings', '/settings');
+    await context.clearCookies();
+    await fill(NEW, PASSWORD, PASSWORD);
+    await page.waitForURL((u) => u.pathname === '/login' && u.searchParams.get('redirectTo') === '/settings');
   });
 });

@@ -2,6 +2,7 @@
 import { json } from '@remix-run/node';
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { apiFailure, requireSession } from '~/lib/auth.server';
+import type { AuthedSession } from '~/lib/auth.server';
 import { passwordChangeFrom, passwordRefusal } from '~/lib/password-change';
 import type { PasswordField } from '~/lib/password-change';
 
@@ -12,8 +13,19 @@ export interface PasswordChangeResult {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  // The session first: nobody without one gets their body read.
-  const session = await requireSession(request, context, 'api');
+  // The session first: nobody without one gets their body read. Without one the form says so (a
+  // thrown 401 would replace the settings page with an error page).
+  let session: AuthedSession;
+  try {
+    session = await requireSession(request, context, 'api');
+  } catch (err) {
+    if (err instanceof Response && err.status === 401)
+      return json<PasswordChangeResult>(
+        { done: false, error: 'Your session ended: log in again, then retry.' },
+        { status: 401, headers: err.headers },
+      );
+    throw err;
+  }
   const answer = async (result: PasswordChangeResult, status = 200) =>
     json(result, { status, headers: await session.headers({ 'Cache-Control': 'no-store' }) });
   const change = passwordChangeFrom(await request.formData());
