@@ -173,4 +173,34 @@ describe('albums shared with members (browser)', () => {
     );
     await expect(pickable()).resolves.toEqual([]);
   });
+
+  it('a contributor uploading on the album page puts the photo into the album, also one already in their library', async () => {
+    const owner = await web().session({ upload: ['jpeg'] });
+    const member = await web().session({ upload: ['png'] });
+    const album = await ok(owner.user.api.POST('/v1/albums', { body: { name: 'Our trip' } }), 201);
+    const path = { params: { path: { id: album.id } } };
+    await ok(
+      owner.user.api.POST('/v1/albums/{id}/mediaItems', { ...path, body: { mediaItems: [owner.items.jpeg!.id] } }),
+      204,
+    );
+    await ok(
+      owner.user.api.POST('/v1/albums/{id}/members', {
+        ...path,
+        body: { username: member.user.username, role: 'contributor' },
+      }),
+      201,
+    );
+    const p = member.page;
+    await p.goto(`${web().origin}/albums/${album.id}`);
+    await eventually(() => tiles(p).count(), 1);
+    // A new file (the video) and one the member already has (the PNG, answered 409 by the API).
+    await p.getByTestId('upload-input').setInputFiles([web().files.mp4, web().files.png]);
+    await eventually(() => tiles(p).count(), 3, 60_000);
+    await eventually(async () => (await p.getByTestId('album-count').textContent()) ?? '', '3 items');
+    const inAlbum = await ok(owner.user.api.GET('/v1/albums/{id}/mediaItems', path), 200);
+    expect(inAlbum.map((i) => i.filename).sort()).toEqual(['beach.jpg', 'clip.mp4', 'diagram.png']);
+    // Uploads elsewhere go to the library only.
+    await p.goto(`${web().origin}/`);
+    await eventually(() => tiles(p).count(), 2, 60_000);
+  });
 });

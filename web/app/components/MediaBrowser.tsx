@@ -20,7 +20,7 @@ import { IconButton, TextButton } from './ui/Button';
 import { FormError } from './ui/FormError';
 import { Spinner } from './ui/Spinner';
 import { useToast } from './ui/Toasts';
-import { useUploadCreated } from './Uploads';
+import { useUploadAddedToAlbum, useUploadCreated } from './Uploads';
 import { Viewer } from './Viewer';
 import type { ViewerActions } from './Viewer';
 import './MediaBrowser.css';
@@ -108,6 +108,11 @@ export function MediaBrowser({
 
   useUploadCreated((id) => {
     if (showUploads) list.addById([id]);
+  });
+  // An album's page shows what was uploaded into it (see useUploadTarget).
+  useUploadAddedToAlbum(view.kind === 'album' ? view.albumId : null, (id) => {
+    list.addById([id]);
+    onAlbumChanged?.();
   });
 
   // Items that left the list leave the selection (the timeline unloads items far away: they stay selected).

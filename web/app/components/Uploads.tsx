@@ -10,6 +10,7 @@ import {
   useSyncExternalStore,
 } from 'react';
 import type { ReactNode } from 'react';
+import { postJson } from '~/lib/fetch-json.client';
 import { formatBytes, plural } from '~/lib/format';
 import { UploadQueue } from '~/lib/upload-queue';
 import type { Sender, UploadEntry, UploadSnapshot } from '~/lib/upload-queue';
@@ -25,11 +26,21 @@ const ACCEPT =
 /** To the web server, which relays the file to the API. `sendFile` is browser-only (undefined on the server), so it is looked up when a file is sent, never while rendering. */
 const sendToServer: Sender = (file, onProgress, signal) => sendFile('/api/upload', file, onProgress, signal);
 
+/** An album whose page is open: what is uploaded there goes into it too. */
+export interface UploadTarget {
+  albumId: string;
+  name: string;
+}
+
 interface UploadsApi {
   add(files: Iterable<File>): void;
   openPicker(): void;
   /** Calls `listener` with the id of every item created by an upload; returns the unsubscribe. */
   onCreated(listener: (id: string) => void): () => void;
+  /** Where uploads go besides the library (null: the library only). */
+  setTarget(target: UploadTarget | null): void;
+  /** Calls `listener` with the album and item each time an upload went into an album; returns the unsubscribe. */
+  onAddedToAlbum(listener: (albumId: string, id: string) => void): () => void;
 }
 
 const UploadsContext = createContext<UploadsApi | null>(null);
@@ -49,21 +60,64 @@ export function useUploadCreated(listener: (id: string) => void) {
   useEffect(() => api?.onCreated((id) => ref.current(id)), [api]);
 }
 
+/** While the calling page is shown, uploads go into `target`'s album too (null: the library only). */
+export function useUploadTarget(target: UploadTarget | null) {
+  const api = useContext(UploadsContext);
+  const albumId = target?.albumId;
+  const name = target?.name;
+  useEffect(() => {
+    if (!api || !albumId || name === undefined) return;
+    api.setTarget({ albumId, name });
+    return () => api.setTarget(null);
+  }, [api, albumId, name]);
+}
+
+/** Listens for uploads that went into `albumId` (e.g. to show them on its page). */
+export function useUploadAddedToAlbum(albumId: string | null, listener: (id: string) => void) {
+  const api = useContext(UploadsContext);
+  const ref = useRef(listener);
+  ref.current = listener;
+  useEffect(
+    () => (albumId ? api?.onAddedToAlbum((album, id) => album === albumId && ref.current(id)) : undefined),
+    [api, albumId],
+  );
+}
+
 /** The upload queue of the signed-in app, its file picker, drag-and-drop anywhere, and the progress panel. */
 export function UploadProvider({ children }: { children: ReactNode }) {
   const listeners = useRef(new Set<(id: string) => void>());
+  const albumListeners = useRef(new Set<(albumId: string, id: string) => void>());
   const [queue] = useState(
-    () => new UploadQueue(sendToServer, UPLOADS_IN_FLIGHT, (id) => listeners.current.forEach((l) => l(id))),
+    () =>
+      new UploadQueue(
+        sendToServer,
+        UPLOADS_IN_FLIGHT,
+        (id) => listeners.current.forEach((l) => l(id)),
+        (albumId, id) =>
+          // Into the album it was dropped on; should that fail (the member left it), it stays in the library.
+          void postJson('/api/items', { intent: 'addToAlbum', albumId, ids: [id] }).then(
+            () => albumListeners.current.forEach((l) => l(albumId, id)),
+            () => undefined,
+          ),
+      ),
   );
   const input = useRef<HTMLInputElement>(null);
+  const [target, setTarget] = useState<UploadTarget | null>(null);
+  const targetRef = useRef(target);
+  targetRef.current = target;
 
   const api = useMemo<UploadsApi>(
     () => ({
-      add: (files) => queue.add(files),
+      add: (files) => queue.add(files, targetRef.current?.albumId),
       openPicker: () => input.current?.click(),
       onCreated: (l) => {
         listeners.current.add(l);
         return () => listeners.current.delete(l);
+      },
+      setTarget,
+      onAddedToAlbum: (l) => {
+        albumListeners.current.add(l);
+        return () => albumListeners.current.delete(l);
       },
     }),
     [queue],
@@ -82,11 +136,11 @@ export function UploadProvider({ children }: { children: ReactNode }) {
         aria-hidden="true"
         data-testid="upload-input"
         onChange={(e) => {
-          if (e.target.files?.length) queue.add(Array.from(e.target.files));
+          if (e.target.files?.length) api.add(Array.from(e.target.files));
           e.target.value = '';
         }}
       />
-      <DropZone onFiles={(files) => queue.add(files)} />
+      <DropZone onFiles={api.add} album={target?.name ?? null} />
       <UploadPanel queue={queue} />
     </UploadsContext.Provider>
   );
@@ -97,7 +151,7 @@ function hasFiles(e: DragEvent): boolean {
 }
 
 /** Drop files anywhere on the page: an overlay says where they go while dragging. */
-function DropZone({ onFiles }: { onFiles(files: File[]): void }) {
+function DropZone({ onFiles, album }: { onFiles(files: File[]): void; album: string | null }) {
   const [active, setActive] = useState(false);
   const depth = useRef(0);
   useEffect(() => {
@@ -141,7 +195,9 @@ function DropZone({ onFiles }: { onFiles(files: File[]): void }) {
     <div className="drop-overlay" aria-hidden="true">
       <div className="drop-message">
         <Icon name="upload" size={48} />
-        <p>Drop photos and videos to upload them</p>
+        <p>
+          {album ? `Drop photos and videos to upload them into “${album}”` : 'Drop photos and videos to upload them'}
+        </p>
       </div>
     </div>
   );

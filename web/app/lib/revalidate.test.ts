@@ -31,4 +31,9 @@ describe('which loaders run again', () => {
     expect(keepOnViewerChange(change('/search?q=dog', '/search?q=cat'))).toBe(true);
     expect(keepOnViewerChange(change('/', '/', { formMethod: 'POST', formAction: '/theme' }))).toBe(false);
   });
+
+  it('a list: again when the page asks (useRevalidator: the same URL, no form), viewer open or not', () => {
+    expect(keepOnViewerChange(change('/albums/a', '/albums/a'))).toBe(true);
+    expect(keepOnViewerChange(change('/albums/a?item=b', '/albums/a?item=b'))).toBe(true);
+  });
 });

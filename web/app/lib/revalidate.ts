@@ -12,7 +12,9 @@ function withoutViewer(url: URL): string {
 
 /**
  * Opening, stepping through and closing the viewer only changes `?item=`: the lists are already in
- * the browser, so loaders do not run again for it (nor for a theme change).
+ * the browser, so loaders do not run again for it (nor for a theme change). The same URL without a
+ * form is a revalidation the page asked for (useRevalidator: an album's count and cover after a
+ * change): that runs.
  */
 export function keepOnViewerChange({
   currentUrl,
@@ -22,7 +24,8 @@ export function keepOnViewerChange({
   defaultShouldRevalidate,
 }: ShouldRevalidateFunctionArgs): boolean {
   if (formAction === '/theme') return false;
-  if (!formMethod && withoutViewer(currentUrl) === withoutViewer(nextUrl)) return false;
+  if (!formMethod && currentUrl.href !== nextUrl.href && withoutViewer(currentUrl) === withoutViewer(nextUrl))
+    return false;
   return defaultShouldRevalidate;
 }
 

@@ -18,6 +18,25 @@ function manualSender() {
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
 describe('upload queue', () => {
+  it('reports the files added for an album once they are in the library (new or already there), not failed ones', async () => {
+    const { send, calls } = manualSender();
+    const forAlbum: string[] = [];
+    const q = new UploadQueue(send, 4, undefined, (albumId, id) => forAlbum.push(`${albumId}:${id}`));
+    q.add([file('a.jpg', 10), file('b.jpg', 10), file('c.jpg', 10)], 'album-1');
+    q.add([file('d.jpg', 10)]);
+    calls[0].finish({ kind: 'created', id: 'new' });
+    calls[1].finish({ kind: 'duplicate', id: 'old' });
+    calls[2].finish({ kind: 'failed', message: 'nope' });
+    calls[3].finish({ kind: 'created', id: 'library-only' });
+    await tick();
+    expect(forAlbum).toEqual(['album-1:new', 'album-1:old']);
+    // A failed file retried still goes into its album.
+    q.retryFailed();
+    calls[4].finish({ kind: 'created', id: 'retried' });
+    await tick();
+    expect(forAlbum).toEqual(['album-1:new', 'album-1:old', 'album-1:retried']);
+  });
+
   it('sends at most `concurrency` files at once and starts the next as one ends', async () => {
     const { send, calls } = manualSender();
     const q = new UploadQueue(send, 2);

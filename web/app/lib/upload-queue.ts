@@ -36,6 +36,8 @@ export class UploadQueue {
   private entries: UploadEntry[] = [];
   private readonly files = new Map<string, File>();
   private readonly controllers = new Map<string, AbortController>();
+  /** The album each file goes into too, when it was added on an album's page. */
+  private readonly albums = new Map<string, string>();
   private readonly listeners = new Set<() => void>();
   private snapshot: UploadSnapshot = { entries: [], progress: 0, active: 0, finished: 0, failed: 0 };
   private seq = 0;
@@ -45,6 +47,8 @@ export class UploadQueue {
     private readonly concurrency = 3,
     /** Called once per file that ended as created (e.g. to refresh the grid). */
     private readonly onCreated: (id: string) => void = () => undefined,
+    /** Called once per file added for an album that ended as created or already in the library. */
+    private readonly onForAlbum: (albumId: string, id: string) => void = () => undefined,
   ) {}
 
   subscribe = (listener: () => void): (() => void) => {
@@ -54,10 +58,12 @@ export class UploadQueue {
 
   getSnapshot = (): UploadSnapshot => this.snapshot;
 
-  add(files: Iterable<File>): void {
+  /** Queues files; with `albumId`, each also goes into that album once it is in the library. */
+  add(files: Iterable<File>, albumId?: string): void {
     for (const file of files) {
       const key = `u${++this.seq}`;
       this.files.set(key, file);
+      if (albumId) this.albums.set(key, albumId);
       this.entries.push({ key, name: file.name, size: file.size, loaded: 0, status: 'queued' });
     }
     this.changed();
@@ -88,7 +94,7 @@ export class UploadQueue {
   clearFinished(): void {
     this.entries = this.entries.filter((e) => {
       const keep = e.status !== 'done' && e.status !== 'duplicate';
-      if (!keep) this.files.delete(e.key);
+      if (!keep) this.forget(e.key);
       return keep;
     });
     this.changed();
@@ -98,7 +104,7 @@ export class UploadQueue {
   dismiss(): void {
     this.entries = this.entries.filter((e) => {
       const keep = e.status === 'uploading' || e.status === 'queued';
-      if (!keep) this.files.delete(e.key);
+      if (!keep) this.forget(e.key);
       return keep;
     });
     this.changed();
@@ -134,15 +140,24 @@ export class UploadQueue {
       };
     }
     this.controllers.delete(key);
+    const albumId = this.albums.get(key);
     if (result.kind === 'created') {
       this.patch(key, { status: 'done', loaded: file.size, mediaItemId: result.id });
       this.onCreated(result.id);
+      if (albumId) this.onForAlbum(albumId, result.id);
     } else if (result.kind === 'duplicate') {
       this.patch(key, { status: 'duplicate', loaded: file.size, mediaItemId: result.id });
+      // Already in the library: it still goes into the album it was dropped on.
+      if (albumId) this.onForAlbum(albumId, result.id);
     } else {
       this.patch(key, { status: 'failed', error: result.message });
     }
     this.pump();
+  }
+
+  private forget(key: string): void {
+    this.files.delete(key);
+    this.albums.delete(key);
   }
 
   private patch(key: string, p: Partial<UploadEntry>): void {

@@ -6,6 +6,7 @@ import { AlbumDetailsDialog } from '~/components/AlbumDetailsDialog';
 import { MediaBrowser } from '~/components/MediaBrowser';
 import { MembersPanel } from '~/components/MembersPanel';
 import type { BulkAction } from '~/components/SelectionBar';
+import { useUploadTarget } from '~/components/Uploads';
 import { ShareControl } from '~/components/ShareControl';
 import { Button, buttonClass } from '~/components/ui/Button';
 import { EmptyState } from '~/components/ui/EmptyState';
@@ -134,6 +135,8 @@ export default function AlbumPage() {
     () => ({ me, names, bulk: owner ? (['removeFromAlbum'] as BulkAction[]) : [] }),
     [me, names, owner],
   );
+  // Uploads made on this page go into the album too, for whoever may add to it.
+  useUploadTarget(album.role === 'viewer' ? null : { albumId: album.id, name: album.name });
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const revalidator = useRevalidator();
