@@ -1,5 +1,5 @@
 import type { ShouldRevalidateFunctionArgs } from '@remix-run/react';
-import { keepLayoutOnSearchChange, keepOnViewerChange } from './revalidate';
+import { keepLayoutOnSearchChange, keepOnSearchChange, keepOnViewerChange } from './revalidate';
 
 const origin = 'http://trove.test';
 /** What Remix asks a route's shouldRevalidate when the page goes from `from` to `to`. */
@@ -30,6 +30,15 @@ describe('which loaders run again', () => {
     expect(keepOnViewerChange(change('/albums/a', '/albums/a?item=b&from=c'))).toBe(false);
     expect(keepOnViewerChange(change('/search?q=dog', '/search?q=cat'))).toBe(true);
     expect(keepOnViewerChange(change('/', '/', { formMethod: 'POST', formAction: '/theme' }))).toBe(false);
+  });
+
+  it("the timeline: not for a jump's ?at= either, as by default for a search or a form", () => {
+    const timeline = keepOnSearchChange(['at']);
+    expect(timeline(change('/', '/?at=2021-09'))).toBe(false);
+    expect(timeline(change('/?at=2021-09', '/?at=2019-06&item=abc'))).toBe(false);
+    expect(timeline(change('/?at=2021-09', '/?at=2021-09'))).toBe(true);
+    expect(timeline(change('/', '/?type=video'))).toBe(true);
+    expect(timeline(change('/', '/?at=2021-09', { formMethod: 'POST' }))).toBe(true);
   });
 
   it('a list: again when the page asks (useRevalidator: the same URL, no form), viewer open or not', () => {

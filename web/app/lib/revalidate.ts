@@ -3,31 +3,32 @@ import type { ShouldRevalidateFunctionArgs } from '@remix-run/react';
 /** Search parameters that only say which item the viewer shows. */
 const VIEWER_PARAMS = ['item', 'from'];
 
-function withoutViewer(url: URL): string {
-  const params = new URLSearchParams(url.search);
-  for (const p of VIEWER_PARAMS) params.delete(p);
-  params.sort();
-  return `${url.pathname}?${params.toString()}`;
+function without(url: URL, params: readonly string[]): string {
+  const search = new URLSearchParams(url.search);
+  for (const p of params) search.delete(p);
+  search.sort();
+  return `${url.pathname}?${search.toString()}`;
 }
 
 /**
- * Opening, stepping through and closing the viewer only changes `?item=`: the lists are already in
- * the browser, so loaders do not run again for it (nor for a theme change). The same URL without a
- * form is a revalidation the page asked for (useRevalidator: an album's count and cover after a
- * change): that runs.
+ * A list's shouldRevalidate: opening, stepping through and closing the viewer only changes `?item=`
+ * (and whatever `extra` parameters the page keeps in the browser, e.g. the timeline's `?at=`): the
+ * lists are already in the browser, so loaders do not run again for it (nor for a theme change). The
+ * same URL without a form is a revalidation the page asked for (useRevalidator: an album's count and
+ * cover after a change): that runs.
  */
-export function keepOnViewerChange({
-  currentUrl,
-  nextUrl,
-  formMethod,
-  formAction,
-  defaultShouldRevalidate,
-}: ShouldRevalidateFunctionArgs): boolean {
-  if (formAction === '/theme') return false;
-  if (!formMethod && currentUrl.href !== nextUrl.href && withoutViewer(currentUrl) === withoutViewer(nextUrl))
-    return false;
-  return defaultShouldRevalidate;
+export function keepOnSearchChange(extra: readonly string[] = []) {
+  const ignored = [...VIEWER_PARAMS, ...extra];
+  return ({ currentUrl, nextUrl, formMethod, formAction, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) => {
+    if (formAction === '/theme') return false;
+    if (!formMethod && currentUrl.href !== nextUrl.href && without(currentUrl, ignored) === without(nextUrl, ignored))
+      return false;
+    return defaultShouldRevalidate;
+  };
 }
+
+/** The lists' shouldRevalidate: see keepOnSearchChange. */
+export const keepOnViewerChange = keepOnSearchChange();
 
 /**
  * The layouts' loaders (root: the theme; the app's shell: who is logged in) read no search parameter:

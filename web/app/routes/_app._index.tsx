@@ -1,6 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useLoaderData, useNavigate } from '@remix-run/react';
-import type { ShouldRevalidateFunctionArgs } from '@remix-run/react';
 import { useCallback } from 'react';
 import { MediaListPage } from '~/components/MediaListPage';
 import { Button } from '~/components/ui/Button';
@@ -10,7 +9,7 @@ import { useUploads } from '~/components/Uploads';
 import { TimelineScrubber } from '~/components/TimelineScrubber';
 import { useTimeline } from '~/hooks/useTimeline';
 import { loadMediaPage } from '~/lib/media-page-loader.server';
-import { keepOnViewerChange } from '~/lib/revalidate';
+import { keepOnSearchChange } from '~/lib/revalidate';
 import { parseMonth } from '~/lib/timeline';
 
 export { RouteErrorBoundary as ErrorBoundary } from '~/components/ErrorPage';
@@ -26,16 +25,7 @@ export function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 /** A jump only writes `?at=` into the URL (for a reload or a link): the timeline is already in the browser. */
-export function shouldRevalidate(args: ShouldRevalidateFunctionArgs): boolean {
-  const strip = (u: URL) => {
-    const p = new URLSearchParams(u.search);
-    p.delete('at');
-    return new URL(`${u.pathname}?${p.toString()}`, u.origin);
-  };
-  if (!args.formMethod && args.currentUrl.pathname === args.nextUrl.pathname)
-    return keepOnViewerChange({ ...args, currentUrl: strip(args.currentUrl), nextUrl: strip(args.nextUrl) });
-  return keepOnViewerChange(args);
-}
+export const shouldRevalidate = keepOnSearchChange(['at']);
 
 export default function Photos() {
   const { items, focus, at } = useLoaderData<typeof loader>();
