@@ -11,6 +11,26 @@ import { DESKTOP, PHONE, eventually, nav, shot, webAppForSuite, tiles } from './
 const web = webAppForSuite();
 
 describe('albums shared with members (browser)', () => {
+  /** The owner's album holding her JPEG, shared with a member (who owns a PNG) as contributor. */
+  const ownerWithContributor = async (name: string) => {
+    const owner = await web().session({ upload: ['jpeg'] });
+    const member = await web().session({ upload: ['png'] });
+    const album = await ok(owner.user.api.POST('/v1/albums', { body: { name } }), 201);
+    const path = { params: { path: { id: album.id } } };
+    await ok(
+      owner.user.api.POST('/v1/albums/{id}/mediaItems', { ...path, body: { mediaItems: [owner.items.jpeg!.id] } }),
+      204,
+    );
+    await ok(
+      owner.user.api.POST('/v1/albums/{id}/members', {
+        ...path,
+        body: { username: member.user.username, role: 'contributor' },
+      }),
+      201,
+    );
+    return { owner, member, album, path };
+  };
+
   it('the owner adds a member on the album page; the member sees it under Shared with you, opens it and leaves it', async () => {
     const owner = await web().session({ upload: ['jpeg'] });
     const album = await ok(owner.user.api.POST('/v1/albums', { body: { name: 'Family holiday' } }), 201);
@@ -63,21 +83,7 @@ describe('albums shared with members (browser)', () => {
   });
 
   it("each member sees the other's photos read-only in the viewer and the selection offers only what may be done to them", async () => {
-    const owner = await web().session({ upload: ['jpeg'] });
-    const member = await web().session({ upload: ['png'] });
-    const album = await ok(owner.user.api.POST('/v1/albums', { body: { name: 'Both of us' } }), 201);
-    const path = { params: { path: { id: album.id } } };
-    await ok(
-      owner.user.api.POST('/v1/albums/{id}/mediaItems', { ...path, body: { mediaItems: [owner.items.jpeg!.id] } }),
-      204,
-    );
-    await ok(
-      owner.user.api.POST('/v1/albums/{id}/members', {
-        ...path,
-        body: { username: member.user.username, role: 'contributor' },
-      }),
-      201,
-    );
+    const { owner, member, album, path } = await ownerWithContributor('Both of us');
     await ok(
       member.user.api.POST('/v1/albums/{id}/mediaItems', { ...path, body: { mediaItems: [member.items.png!.id] } }),
       204,
@@ -175,21 +181,7 @@ describe('albums shared with members (browser)', () => {
   });
 
   it('a contributor uploading on the album page puts the photo into the album, also one already in their library', async () => {
-    const owner = await web().session({ upload: ['jpeg'] });
-    const member = await web().session({ upload: ['png'] });
-    const album = await ok(owner.user.api.POST('/v1/albums', { body: { name: 'Our trip' } }), 201);
-    const path = { params: { path: { id: album.id } } };
-    await ok(
-      owner.user.api.POST('/v1/albums/{id}/mediaItems', { ...path, body: { mediaItems: [owner.items.jpeg!.id] } }),
-      204,
-    );
-    await ok(
-      owner.user.api.POST('/v1/albums/{id}/members', {
-        ...path,
-        body: { username: member.user.username, role: 'contributor' },
-      }),
-      201,
-    );
+    const { owner, member, album, path } = await ownerWithContributor('Our trip');
     const p = member.page;
     await p.goto(`${web().origin}/albums/${album.id}`);
     await eventually(() => tiles(p).count(), 1);

@@ -86,8 +86,8 @@ export class SessionsService {
       throw badRequest('currentPassword is not your password');
     const problem = passwordProblem(newPassword, user.username);
     if (problem) throw badRequest(problem.replace(/^password/, 'newPassword'));
-    if (await verifyPassword(newPassword, user.passwordHash))
-      throw badRequest('newPassword must differ from the current password');
+    // The current password was just checked against the hash: no second hashing needed to compare.
+    if (newPassword === currentPassword) throw badRequest('newPassword must differ from the current password');
     if (!(await users.update(userId, { passwordHash: await hashPassword(newPassword) }))) throw unauthorized();
     const others = (await sessions.idsOfUser(userId)).filter((id) => id !== sessionId);
     for (const id of others) {
