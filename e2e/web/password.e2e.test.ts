@@ -24,13 +24,15 @@ describe('changing your password (browser)', () => {
     };
     const NEW = 'Silver-Morning-Tide-63';
 
+    // Each answer replaces the last one's message: wait for this one's text, not for any alert.
+    const refusal = (text: string | RegExp) => section.getByRole('alert').filter({ hasText: text }).waitFor();
     await fill('Not-The-Password-1', NEW, NEW);
-    await expect(section.getByRole('alert').textContent()).resolves.toBe('That is not your current password.');
+    await refusal(/^That is not your current password\.$/);
     await expect(section.getByLabel('Current password').getAttribute('aria-invalid')).resolves.toBe('true');
     await fill(PASSWORD, NEW, `${NEW}x`);
-    await expect(section.getByRole('alert').textContent()).resolves.toBe('The two new passwords are not the same.');
+    await refusal(/^The two new passwords are not the same\.$/);
     await fill(PASSWORD, 'short', 'short');
-    await expect(section.getByRole('alert').textContent()).resolves.toMatch(/^The new password must be/);
+    await refusal(/^The new password must be/);
     expect((await answer(login(web().stack.gatewayUrl, user.username, PASSWORD))).status).toBe(200);
 
     await fill(PASSWORD, NEW, NEW);
