@@ -18,6 +18,7 @@ import {
 } from '@trove/kit/testing/media';
 import { getItem, newUser, ok, settled, upload, uploadReady } from '../support/api';
 import type { Api, MediaItem } from '../support/api';
+import { unzip } from '../support/zip';
 
 describeWithFixtures('Live Photos (e2e)', () => {
   let stack: Stack;
@@ -103,6 +104,14 @@ describeWithFixtures('Live Photos (e2e)', () => {
 
     const { id: motionId } = await ok(upload(api, mov, 'IMG_0543.MOV'), 201);
     await expectLivePhoto(api, await paired(api, still.id), motionId);
+
+    // Downloading the still takes its motion part along, once, even when both are asked for.
+    for (const mediaItems of [[still.id], [still.id, motionId]]) {
+      const zip = await ok(api.POST('/v1/mediaItems/download', { body: { mediaItems }, parseAs: 'arrayBuffer' }), 200);
+      const entries = await unzip(Buffer.from(zip));
+      expect(entries.map((e) => e.name)).toEqual(['IMG_0543.HEIC', 'IMG_0543.MOV']);
+      expect(entries[0]!.bytes.equals(heic) && entries[1]!.bytes.equals(mov)).toBe(true);
+    }
 
     // Trash and restore of the still take its motion part along; the trash lists the still only.
     await ok(api.DELETE('/v1/mediaItems/{id}', { params: { path: { id: still.id } } }), 204);

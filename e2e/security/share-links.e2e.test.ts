@@ -10,39 +10,13 @@
  * And part 4: the album as a ZIP, unpacked with yauzl — every original byte for byte, stored, under
  * unique names (the owner's file names; numbered for visitors), 403 for visitors with downloads off.
  */
-
-/** Every entry of a ZIP: its name, compression method and bytes. */
-function unzip(zip: Buffer): Promise<{ name: string; method: number; bytes: Buffer }[]> {
-  return new Promise((resolve, reject) =>
-    fromBuffer(zip, { lazyEntries: true }, (err: Error | null, file: ZipFile) => {
-      if (err) return reject(err);
-      const out: { name: string; method: number; bytes: Buffer }[] = [];
-      file.on('error', reject);
-      file.on('end', () => resolve(out));
-      file.on('entry', (entry: Entry) =>
-        file.openReadStream(entry, (e, stream) => {
-          if (e) return reject(e);
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('error', reject);
-          stream.on('end', () => {
-            out.push({ name: entry.fileName, method: entry.compressionMethod, bytes: Buffer.concat(chunks) });
-            file.readEntry();
-          });
-        }),
-      );
-      file.readEntry();
-    }),
-  );
-}
-import { fromBuffer } from 'yauzl';
-import type { Entry, ZipFile } from 'yauzl';
 import type { components } from '@trove/openapi';
 import { startStack, waitFor } from '@trove/kit/testing';
 import type { Stack } from '@trove/kit/testing';
 import { jpegAt } from '@trove/kit/testing/media';
 import { answer, createApi, newUser, ok, randomTestAddress, uploadReady } from '../support/api';
 import type { Api, MediaItem, TestUser } from '../support/api';
+import { unzip } from '../support/zip';
 
 type SharedAlbum = components['schemas']['SharedAlbum'];
 type SharedMediaItem = components['schemas']['SharedMediaItem'];

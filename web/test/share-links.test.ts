@@ -1,7 +1,7 @@
 /**
  * Shared links with a password, an expiry and downloads, through the web server: the share page's
  * prompt and its unlock cookie, the token sent on every visitor call, the owner's link settings,
- * and the album ZIP passed through as the gateway streams it.
+ * and the album ZIP (and a selection's) passed through as the gateway streams it.
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { makeAlbum, uuid } from './fixtures';
@@ -12,6 +12,7 @@ import * as share from '../app/routes/share.$albumId';
 import * as shareItems from '../app/routes/share.$albumId_.items';
 import * as shareDownload from '../app/routes/share.$albumId_.download';
 import * as albumDownload from '../app/routes/api.albums.$albumId.download';
+import * as selectionDownload from '../app/routes/api.download';
 import * as albumPage from '../app/routes/_app.albums.$albumId';
 import { shareExpiryFrom } from '../app/lib/albums.server';
 import { shareTokenCookie, tokenLifetime } from '../app/lib/share-token.server';
@@ -246,5 +247,64 @@ describe('helpers', () => {
     const id = uuid();
     expect(pageUrl(`view=shared&album=${id}`, 3)).toBe(`/share/${id}/items?page=3`);
     expect(pageUrl(`view=album&album=${id}`, 2)).toBe(`/api/items?view=album&album=${id}&page=2`);
+  });
+});
+
+describe('selection ZIP downloads', () => {
+  const post = async (fields: [string, string][], query = '') =>
+    settle(
+      selectionDownload.action(
+        args(await requestWith(ctx, `http://web/api/download${query}`, session(), form(fields))),
+      ),
+    );
+
+  it('sends the form’s ids (and album) to the API as JSON and streams its ZIP through', async () => {
+    const [a, b, album] = [uuid(), uuid(), uuid()];
+    const zip = Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(32 * 1024, 9)]);
+    gw.on('POST /v1/mediaItems/download', {
+      status: 200,
+      body: zip,
+      headers: { 'Content-Type': 'application/zip', 'Content-Disposition': 'attachment; filename="trove-2-items.zip"' },
+    });
+    const res = await post([
+      ['id', a],
+      ['id', b],
+      ['albumId', album],
+    ]);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Disposition')).toBe('attachment; filename="trove-2-items.zip"');
+    expect(Buffer.from(await res.arrayBuffer()).equals(zip)).toBe(true);
+    expect(JSON.parse(gw.requests[0].body.toString())).toEqual({ mediaItems: [a, b], albumId: album });
+    expect(gw.requests[0].headers.authorization).toBe(`Bearer ${session().accessToken}`);
+  });
+
+  it('?check answers 204 without the archive, or the API’s refusal', async () => {
+    gw.on('POST /v1/mediaItems/download', {
+      status: 200,
+      body: Buffer.alloc(1024),
+      headers: { 'Content-Type': 'application/zip' },
+    });
+    const checked = await post([['id', uuid()]], '?check');
+    expect(checked.status).toBe(204);
+    expect(await checked.text()).toBe('');
+    gw.on('POST /v1/mediaItems/download', { status: 404, body: { message: 'mediaitem not found' } });
+    const refused = await post([['id', uuid()]], '?check');
+    expect(refused.status).toBe(404);
+    expect(await refused.json()).toEqual({ message: 'Not found' });
+  });
+
+  it('refuses a form without ids, with too many or with a bad one before asking the API', async () => {
+    const many = Array.from({ length: 1001 }, () => ['id', uuid()] as [string, string]);
+    for (const fields of [
+      [],
+      many,
+      [['id', 'nope']],
+      [
+        ['id', uuid()],
+        ['albumId', 'x'],
+      ],
+    ] as [string, string][][])
+      expect((await post(fields)).status).toBe(400);
+    expect(gw.requests).toHaveLength(0);
   });
 });

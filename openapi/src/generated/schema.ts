@@ -239,6 +239,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/mediaItems/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Download media items as a ZIP of their originals
+         * @description The originals of the listed media items as one ZIP, in the order listed (an id listed twice
+         *     is taken once), each under its file name; a name met again gets ` (2)`, ` (3)`… before its
+         *     extension, compared without case. A Live Photo's motion part follows its still under its own
+         *     file name. The file is named `trove-<count>-items.zip` (`trove-1-item.zip` for one), the count
+         *     being the items listed.
+         *
+         *     Without `albumId`, every id must be one of the caller's media items (hidden and trashed ones
+         *     included, and the motion part of a Live Photo). With `albumId`, every id must be an item
+         *     that album shows the caller, who owns it or is one of its members: another member's item
+         *     too, never a trashed one, nor someone else's hidden one. Any other id answers `404` before
+         *     anything is sent.
+         *
+         *     The ZIP is streamed as it is made, as for `GET /v1/albums/{id}/download`: each original is
+         *     read in turn from the store, stored as it is (no compression), in ZIP64 where sizes need it;
+         *     a client that disconnects stops the work, and an original failing to read midway cuts the
+         *     stream (the status was already sent).
+         */
+        post: operations["downloadMediaItems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/mediaItems/{id}": {
         parameters: {
             query?: never;
@@ -1968,6 +2003,22 @@ export interface components {
              *     ]
              */
             mediaItems: string[];
+        };
+        MediaItemsDownloadRequest: {
+            /**
+             * @description Media item ids, in the order the ZIP holds them (duplicates are ignored).
+             * @example [
+             *       "3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c",
+             *       "5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d"
+             *     ]
+             */
+            mediaItems: string[];
+            /**
+             * Format: uuid
+             * @description The album the items are seen in, for items of other users there (the caller owns it or is a member).
+             * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+             */
+            albumId?: string;
         };
         MediaItemCreated: {
             /**
@@ -3720,6 +3771,39 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["RequestBodyTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    downloadMediaItems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MediaItemsDownloadRequest"];
+            };
+        };
+        responses: {
+            /** @description The ZIP, streamed (chunked, no `Content-Length`). */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="trove-<count>-items.zip"`. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["MediaItemNotFound"];
             413: components["responses"]["RequestBodyTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];

@@ -785,6 +785,10 @@ export interface ContentLocationV1 {
    * The Live Photo still this item is the motion part of; null for any other item.
    */
   stillMediaItemId?: string | null;
+  /**
+   * The motion part of this Live Photo still (a download takes it along); null for any other item.
+   */
+  motionMediaItemId?: string | null;
   hidden?: boolean;
   /**
    * In the trash.

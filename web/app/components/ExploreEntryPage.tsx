@@ -41,7 +41,7 @@ export function ExploreEntryPage(props: {
         initial={items}
         focus={focus}
         label={`Photos and videos of ${label}, newest first`}
-        bulk={['favourite', 'addToAlbum', 'hide', 'trash']}
+        bulk={['favourite', 'addToAlbum', 'download', 'hide', 'trash']}
         empty={
           <EmptyState icon={kind} title="Nothing to show">
             <p>None of its photos is in the library any more (hidden or in the trash).</p>

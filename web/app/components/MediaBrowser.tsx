@@ -8,6 +8,7 @@ import { postJson } from '~/lib/fetch-json.client';
 import { doneMessage, leavesView, patchFor } from '~/lib/item-effects';
 import type { BulkIntent } from '~/lib/item-effects';
 import { isTypingTarget } from '~/lib/keyboard';
+import { downloadSelection } from '~/lib/selection-download.client';
 import { viewQuery } from '~/lib/media-views';
 import { emptySelection, selectionReducer } from '~/lib/selection';
 import { AlbumPicker } from './AlbumPicker';
@@ -282,8 +283,26 @@ export function MediaBrowser({
     const allowed = selectsOthers ? bulk.filter((a) => others?.bulk.includes(a)) : bulk;
     return allowed.filter((a) => a !== 'setCover' || selectedIds.length === 1);
   }, [list.items, selection.ids, isOthers, bulk, others, selectedIds.length]);
+  const download = useCallback(
+    async (ids: string[]) => {
+      setBusy(true);
+      try {
+        await downloadSelection(ids, view.kind === 'album' ? view.albumId : undefined, () =>
+          notify('The download did not start. Try again.', { tone: 'error' }),
+        );
+        notify(`Downloading ${ids.length === 1 ? '1 item' : `${ids.length.toLocaleString('en-GB')} items`} as a ZIP`);
+        dispatch({ type: 'clear' });
+      } catch (err) {
+        notify(err instanceof Error ? err.message : 'That did not work.', { tone: 'error' });
+      } finally {
+        setBusy(false);
+      }
+    },
+    [view, notify],
+  );
   const onBulk = (action: BulkAction) => {
     if (action === 'addToAlbum') setPicker(selectedIds);
+    else if (action === 'download') void download(selectedIds);
     else if (action === 'setCover') void setCover(selectedIds[0]).then(() => dispatch({ type: 'clear' }));
     else void runBulk(action, selectedIds);
   };

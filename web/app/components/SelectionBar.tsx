@@ -4,13 +4,14 @@ import { Icon } from './ui/Icon';
 import type { IconName } from './ui/Icon';
 import './SelectionBar.css';
 
-export type BulkAction = BulkIntent | 'addToAlbum' | 'setCover';
+export type BulkAction = BulkIntent | 'addToAlbum' | 'setCover' | 'download';
 
 const BULK: Record<BulkAction, { label: string; icon: IconName }> = {
   favourite: { label: 'Favourite', icon: 'heart' },
   unfavourite: { label: 'Remove from favourites', icon: 'heartOutline' },
   addToAlbum: { label: 'Add to album', icon: 'album' },
   setCover: { label: 'Set as album cover', icon: 'cover' },
+  download: { label: 'Download', icon: 'download' },
   hide: { label: 'Hide', icon: 'hidden' },
   unhide: { label: 'Unhide', icon: 'hidden' },
   removeFromAlbum: { label: 'Remove from album', icon: 'remove' },

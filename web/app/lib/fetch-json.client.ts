@@ -60,3 +60,19 @@ export async function postJson<T>(url: string, body: unknown): Promise<T> {
   }
   return parse<T>(response);
 }
+
+/** A form's fields posted as a browser form would send them (`application/x-www-form-urlencoded`). */
+export async function postForm<T>(url: string, fields: URLSearchParams): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: { Accept: 'application/json' },
+      credentials: 'same-origin',
+      body: fields,
+    });
+  } catch {
+    throw new HttpError(0, 'The server cannot be reached. Check your connection.');
+  }
+  return parse<T>(response);
+}

@@ -54,7 +54,7 @@ export default function Photos() {
         focus={focus}
         memories
         label="All photos and videos, newest first"
-        bulk={['favourite', 'addToAlbum', 'hide', 'trash']}
+        bulk={['favourite', 'addToAlbum', 'download', 'hide', 'trash']}
         showUploads
         timeline={timeline}
         empty={

@@ -126,13 +126,13 @@ export default function AlbumPage() {
   const { album, items, focus, shareUrl, members, me, names } = useLoaderData<typeof loader>();
   const owner = album.role === 'owner';
   const bulk: BulkAction[] = owner
-    ? ['removeFromAlbum', 'setCover', 'favourite', 'addToAlbum', 'trash']
+    ? ['removeFromAlbum', 'setCover', 'favourite', 'addToAlbum', 'download', 'trash']
     : album.role === 'contributor'
-      ? ['removeFromAlbum']
-      : [];
-  // The owner takes anyone's item out of the album; everything else is for one's own items.
+      ? ['removeFromAlbum', 'download']
+      : ['download'];
+  // Everyone downloads what the album shows; the owner takes anyone's item out of it; the rest is for one's own items.
   const others = useMemo(
-    () => ({ me, names, bulk: owner ? (['removeFromAlbum'] as BulkAction[]) : [] }),
+    () => ({ me, names, bulk: (owner ? ['removeFromAlbum', 'download'] : ['download']) as BulkAction[] }),
     [me, names, owner],
   );
   // Uploads made on this page go into the album too, for whoever may add to it.

@@ -21,7 +21,7 @@ export default function Favourites() {
       initial={items}
       focus={focus}
       label="Favourite photos and videos, newest first"
-      bulk={['unfavourite', 'addToAlbum', 'hide', 'trash']}
+      bulk={['unfavourite', 'addToAlbum', 'download', 'hide', 'trash']}
       empty={
         <EmptyState icon="heartOutline" title="No favourites yet">
           <p>Open a photo and press the heart (or F) to find it here.</p>

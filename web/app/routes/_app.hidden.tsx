@@ -26,7 +26,7 @@ export default function Hidden() {
       initial={items}
       focus={focus}
       label="Hidden photos and videos, newest first"
-      bulk={['unhide', 'addToAlbum', 'trash']}
+      bulk={['unhide', 'addToAlbum', 'download', 'trash']}
       empty={
         <EmptyState icon="hidden" title="Nothing hidden">
           <p>Items you hide from your library are kept here.</p>

@@ -39,7 +39,7 @@ export default function Search() {
       initial={items}
       focus={focus}
       label={`Photos and videos matching ${q}, newest first`}
-      bulk={['favourite', 'addToAlbum', 'hide', 'trash']}
+      bulk={['favourite', 'addToAlbum', 'download', 'hide', 'trash']}
       empty={
         <EmptyState icon="search" title="Nothing found">
           <p>No photo or video matches “{q}”. Try fewer or other words.</p>

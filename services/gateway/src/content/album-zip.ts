@@ -79,7 +79,7 @@ export async function streamZip(
     if (!res.writableFinished) stop();
   });
   zip.on('error', (err: Error) => {
-    deps.log.warn({ err }, 'album ZIP cut short');
+    deps.log.warn({ err }, 'ZIP cut short');
     stop();
     res.destroy(err);
   });
@@ -114,7 +114,7 @@ export async function streamZip(
       while (queued > MAX_QUEUED && !closed) await new Promise<void>((resolve) => (wake = resolve));
     }
   } catch (err) {
-    deps.log.warn({ err }, 'album ZIP listing failed');
+    deps.log.warn({ err }, 'ZIP listing failed');
     stop();
     res.destroy(err as Error);
     return;

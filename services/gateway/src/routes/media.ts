@@ -12,6 +12,8 @@ import type { ListMediaItemsRequestV1, SetMediaFlagRequestV1 } from '@trove/prot
 import { badRequest } from '@trove/kit';
 import type { BlobStore, Bus, Logger } from '@trove/kit';
 import type { ContentUrls, RequestOrigin } from '../content/content-urls';
+import { streamZip } from '../content/album-zip';
+import { inPages, selectedOriginals } from '../content/selected-originals';
 import { serveBlob } from '../content/serve-blob';
 import { checkMemberContent, checkSharedContent } from '../content/shared-content';
 import type { FeatureSource } from '../features/recent-features';
@@ -138,6 +140,14 @@ export function mediaRoutes(routes: OperationRouter, deps: MediaRouteDeps): void
     ),
   );
 
+  // A selection's originals as a ZIP: every id checked first (404 before anything is sent), then streamed.
+  routes.handle('downloadMediaItems', async (req, res) => {
+    const { userId } = requireUser(res);
+    const { mediaItems, albumId } = req.body;
+    const entries = await selectedOriginals(deps.bus, userId, mediaItems, albumId);
+    const count = new Set(mediaItems).size;
+    await streamZip(res, deps, `trove-${count}-item${count === 1 ? '' : 's'}.zip`, inPages(entries));
+  });
   routes.handle('getMediaItemOriginal', content('original'));
   routes.handle('getMediaItemPreview', content('preview'));
   routes.handle('getMediaItemThumbnail', content('thumbnail'));

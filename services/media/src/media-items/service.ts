@@ -288,8 +288,10 @@ export class MediaItemsService {
     if (!doc) throw notFound(NOT_FOUND_MESSAGE);
     // What a shared view's signed URL is checked against when served: the item's own flags, the still
     // whose album membership counts for a motion part, whether the bytes are the upload's, whether it has a position.
+    // A still names its motion part, which a download takes along.
     const facts = {
       stillMediaItemId: doc.stillMediaItemId ?? null,
+      motionMediaItemId: doc.motionMediaItemId ?? null,
       hidden: doc.hidden,
       deleted: doc.deleted,
       located: doc.metadata.latitude !== null && doc.metadata.longitude !== null,
