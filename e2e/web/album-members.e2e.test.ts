@@ -116,7 +116,7 @@ describe('albums shared with members (browser)', () => {
     await expect(own.getByRole('complementary', { name: 'Info' }).textContent()).resolves.not.toContain('Added by');
     await expect(own.getByRole('button', { name: 'Set as album cover' }).count()).resolves.toBe(0);
 
-    // The owner selects both photos: only taking them out of the album is offered; her own alone, more.
+    // The owner selects both photos: only taking them out of the album (and downloading) is offered; her own alone, more.
     const o = owner.page;
     await o.goto(`${web().origin}/albums/${album.id}?item=${member.items.png!.id}`);
     const theirs = o.getByRole('dialog', { name: /diagram\.png/ });
@@ -138,7 +138,7 @@ describe('albums shared with members (browser)', () => {
     await expect(bar.textContent()).resolves.toContain('2 selected');
     const offered = () =>
       bar.locator('.selection-actions button').evaluateAll((bs) => bs.map((b) => b.getAttribute('title')));
-    await expect(offered()).resolves.toEqual(['Remove from album']);
+    await expect(offered()).resolves.toEqual(['Remove from album', 'Download']);
     await tiles(o)
       .nth(1)
       .getByRole('button', { name: /^Select / })
@@ -149,6 +149,7 @@ describe('albums shared with members (browser)', () => {
       'Set as album cover',
       'Favourite',
       'Add to album',
+      'Download',
       'Move to trash',
     ]);
 
