@@ -634,6 +634,35 @@ describeWithFixtures('media (e2e)', () => {
       expect((await getItem(api, ids.mp4)).deleted).toBe(false);
     }, 60_000);
 
+    it('POST /v1/trash/purge deletes trashed items for good at once; 409 for one not in the trash, 404 for another user’s', async () => {
+      const photo = async (colour: string) => {
+        const { id } = await ok(upload(api, await plainImage(70, 50, colour).jpeg().toBuffer(), `${colour}.jpg`));
+        return (await settled(api, id)).id;
+      };
+      const [gone, alsoGone, kept] = [await photo('olive'), await photo('navy'), await photo('maroon')];
+      const purge = (user: Api, ids: string[]) => answer(user.POST('/v1/trash/purge', mediaItems(ids)));
+      await ok(api.POST('/v1/trash', mediaItems([gone, alsoGone])), 204);
+      expect(await purge(api, [gone, kept])).toMatchObject({
+        status: 409,
+        body: { message: 'mediaitem is not in the trash' },
+      });
+      expect(await purge(bob.api, [gone])).toMatchObject({ status: 404, body: { message: 'mediaitem not found' } });
+      expect((await purge(api, [])).status).toBe(400);
+      // Nothing changed by the refusals.
+      expect((await getItem(api, gone)).deleted).toBe(true);
+      expect((await getItem(api, kept)).deleted).toBe(false);
+
+      expect((await purge(api, [gone, alsoGone])).status).toBe(204);
+      for (const id of [gone, alsoGone]) {
+        expect(await status(api.GET('/v1/mediaItems/{id}', byId(id)))).toBe(404);
+        expect((await blobKeysOf(stack.dataDir, alice.id)).filter((k) => k.startsWith(id))).toEqual([]);
+      }
+      expect((await ok(api.GET('/v1/trash', {}))).map((i) => i.id)).not.toContain(gone);
+      await waitFor(() => purgedEvents.some((e) => e.mediaItemId === alsoGone), { what: 'media.purged' });
+      expect((await purge(api, [gone])).status).toBe(404);
+      expect((await getItem(api, kept)).deleted).toBe(false);
+    });
+
     it("deleting a user removes all that user's media and blobs", async () => {
       const carol = await newUser(stack);
       const up = await ok(upload(carol.api, await plainImage(50, 50, 'teal').png().toBuffer(), 'carol.png'));

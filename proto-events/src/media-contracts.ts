@@ -17,6 +17,7 @@ import type {
   MediaItemV1,
   ProcessMediaItemV1,
   SetMediaFlagRequestV1,
+  PurgeMediaItemsRequestV1,
   UpdateMediaItemRequestV1,
   YearsAgoRequestV1,
   MediaItemWalkV1,
@@ -32,6 +33,7 @@ import contentLocationV1 from './schemas/media-content-location.v1.json';
 import createMediaItemRequestV1 from './schemas/media-create-request.v1.json';
 import mediaItemCreatedV1 from './schemas/media-created.v1.json';
 import getMediaItemsRequestV1 from './schemas/media-get-many-request.v1.json';
+import purgeMediaItemsRequestV1 from './schemas/media-purge-request.v1.json';
 import mediaItemIdRequestV1 from './schemas/media-id-request.v1.json';
 import mediaItemListV1 from './schemas/media-item-list.v1.json';
 import mediaItemV1 from './schemas/media-item.v1.json';
@@ -155,6 +157,15 @@ export const setMediaFlagRpc = defineRpc<SetMediaFlagRequestV1, EmptyV1>({
   callers: ['gateway'],
   summary: 'Sets or clears favourite, hidden or deleted (trash/restore) on several items, all or nothing.',
   request: setMediaFlagRequestV1,
+  response: emptyV1,
+});
+
+export const purgeMediaItemsRpc = defineRpc<PurgeMediaItemsRequestV1, EmptyV1>({
+  subject: 'trove.v1.media.purge',
+  service: 'media',
+  callers: ['gateway'],
+  summary: 'Deletes trashed items for good now (blobs, then the purged event, then the document), all or nothing.',
+  request: purgeMediaItemsRequestV1,
   response: emptyV1,
 });
 
@@ -282,6 +293,7 @@ export const mediaContracts = [
   listMediaItemsRpc,
   updateMediaItemRpc,
   setMediaFlagRpc,
+  purgeMediaItemsRpc,
   mediaExistRpc,
   mediaUsageRpc,
   timelineBucketsRpc,

@@ -605,6 +605,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/trash/purge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete media items in the trash for good
+         * @description Deletes every listed media item for good, now, instead of at the end of the trash's
+         *     retention: its original and every file made from it leave the store, and it leaves the
+         *     trash, its albums, explore and search. A Live Photo goes with its motion part. It cannot be
+         *     undone. Every id must be one of the caller's media items (else `404`) and in the trash (else
+         *     `409`); either answer changes nothing. The call answers once the items are gone; an id
+         *     listed twice counts once. To empty the trash, list it and send its ids, a page at a time.
+         */
+        post: operations["purgeTrashedMediaItems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/explore/places": {
         parameters: {
             query?: never;
@@ -4500,6 +4525,46 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["MediaItemNotFound"];
+            413: components["responses"]["RequestBodyTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    purgeTrashedMediaItems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["MediaItems"];
+        responses: {
+            /** @description Deleted for good. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
+            404: components["responses"]["MediaItemNotFound"];
+            /** @description An item is not in the trash (`mediaitem is not in the trash`); nothing was deleted. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "mediaitem is not in the trash"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["RequestBodyTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];

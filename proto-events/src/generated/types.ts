@@ -1197,6 +1197,19 @@ export interface MediaItemProcessedV1 {
   jobId?: string;
 }
 
+// media-purge-request.v1.json
+/**
+ * Deletes several of the caller's trashed items for good, now: all or nothing (not found when any id is not the caller's, conflict when any is not in the trash). A Live Photo's still takes its motion part along.
+ */
+export interface PurgeMediaItemsRequestV1 {
+  userId: string;
+  /**
+   * @minItems 1
+   * @maxItems 1000
+   */
+  ids: [string, ...string[]];
+}
+
 // media-set-flag-request.v1.json
 /**
  * Sets or clears a flag on several of the caller's items: all or nothing (not found when any id is not the caller's). deleted=true moves to trash, false restores.

@@ -17,8 +17,9 @@ import { MemoriesStrip, useMemories } from './Memories';
 import { SelectionBar } from './SelectionBar';
 import { TimelineGrid } from './TimelineGrid';
 import type { BulkAction } from './SelectionBar';
-import { IconButton, TextButton } from './ui/Button';
+import { Button, IconButton, TextButton } from './ui/Button';
 import { FormError } from './ui/FormError';
+import { Modal } from './ui/Modal';
 import { Spinner } from './ui/Spinner';
 import { useToast } from './ui/Toasts';
 import { useUploadAddedToAlbum, useUploadCreated } from './Uploads';
@@ -91,6 +92,8 @@ export function MediaBrowser({
   const notify = useToast();
   const revalidator = useRevalidator();
   const [picker, setPicker] = useState<string[] | null>(null);
+  /** Items waiting for "Delete for good" to be confirmed. */
+  const [purging, setPurging] = useState<string[] | null>(null);
   const [focusId, setFocusId] = useState<string | null>(null);
   const [extra, setExtra] = useState<MediaItem[]>([]);
   const [busy, setBusy] = useState(false);
@@ -303,6 +306,7 @@ export function MediaBrowser({
   const onBulk = (action: BulkAction) => {
     if (action === 'addToAlbum') setPicker(selectedIds);
     else if (action === 'download') void download(selectedIds);
+    else if (action === 'purge') setPurging(selectedIds);
     else if (action === 'setCover') void setCover(selectedIds[0]).then(() => dispatch({ type: 'clear' }));
     else void runBulk(action, selectedIds);
   };
@@ -408,6 +412,32 @@ export function MediaBrowser({
             ) : null
           }
         />
+      ) : null}
+
+      {purging ? (
+        <Modal
+          title={`Delete ${purging.length === 1 ? 'this item' : `${purging.length.toLocaleString('en-GB')} items`} for good?`}
+          onClose={() => setPurging(null)}
+        >
+          <p>
+            {purging.length === 1
+              ? 'Its original file and everything made from it are'
+              : 'Their original files and everything made from them are'}{' '}
+            deleted now. This cannot be undone.
+          </p>
+          <div className="form-actions">
+            <Button onClick={() => setPurging(null)}>Cancel</Button>
+            <Button
+              variant="danger"
+              onClick={() => {
+                void runBulk('purge', purging);
+                setPurging(null);
+              }}
+            >
+              Delete for good
+            </Button>
+          </div>
+        </Modal>
       ) : null}
 
       {picker ? (

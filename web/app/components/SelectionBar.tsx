@@ -17,6 +17,7 @@ const BULK: Record<BulkAction, { label: string; icon: IconName }> = {
   removeFromAlbum: { label: 'Remove from album', icon: 'remove' },
   trash: { label: 'Move to trash', icon: 'trash' },
   restore: { label: 'Restore', icon: 'restore' },
+  purge: { label: 'Delete for good', icon: 'trash' },
 };
 
 export interface SelectionBarProps {

@@ -8,6 +8,7 @@ import { isUuid } from './ids';
 /** What the item actions can do, as the browser sends it. */
 export type ItemAction =
   | { intent: 'favourite' | 'unfavourite' | 'hide' | 'unhide' | 'trash' | 'restore'; ids: string[] }
+  | { intent: 'purge'; ids: string[] }
   | { intent: 'describe'; id: string; description: string | null }
   | { intent: 'edit'; id: string; change: DatePlaceChange }
   | { intent: 'addToAlbum' | 'removeFromAlbum'; albumId: string; ids: string[] }
@@ -44,6 +45,7 @@ export function parseItemAction(body: unknown): ItemAction {
   const b = body as Record<string, unknown>;
   const intent = b.intent;
   if (isFlagIntent(intent)) return { intent, ids: ids(b.ids) };
+  if (intent === 'purge') return { intent, ids: ids(b.ids) };
   if (intent === 'describe') {
     if (!isUuid(b.id)) throw new InvalidActionError('id must be a media item id');
     const d = b.description;
@@ -85,6 +87,8 @@ export async function applyItemAction(api: ApiClient, action: ItemAction): Promi
       const init = { params: { path: { id: action.albumId } }, body: { mediaItems: action.ids } };
       return ok(action.intent === 'addToAlbum' ? api.POST(path, init) : api.DELETE(path, init));
     }
+    case 'purge':
+      return ok(api.POST('/v1/trash/purge', { body: { mediaItems: action.ids } }));
     case 'setCover':
       return ok(
         api.PUT('/v1/albums/{id}', { params: { path: { id: action.albumId } }, body: { coverMediaItemId: action.id } }),

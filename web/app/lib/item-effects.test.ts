@@ -27,6 +27,10 @@ describe('what actions do to the list on screen', () => {
     expect(patchFor('restore')).toEqual({ deleted: false });
     expect(doneMessage('trash', 1)).toBe('Moved 1 item to the trash');
     expect(doneMessage('unhide', 3)).toBe('3 items visible in the library again');
+    expect(doneMessage('purge', 1200)).toBe('Deleted 1,200 items for good');
+    expect(leavesView('purge', 'trash')).toBe(true);
+    expect(parseItemAction({ intent: 'purge', ids: [ID, ID] })).toEqual({ intent: 'purge', ids: [ID] });
+    expect(() => parseItemAction({ intent: 'purge', ids: [] })).toThrow('ids must be');
   });
 });
 

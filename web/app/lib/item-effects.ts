@@ -5,7 +5,8 @@
  */
 import type { MediaItem, MediaView } from '~/api/types';
 
-export type BulkIntent = 'favourite' | 'unfavourite' | 'hide' | 'unhide' | 'trash' | 'restore' | 'removeFromAlbum';
+export type BulkIntent =
+  'favourite' | 'unfavourite' | 'hide' | 'unhide' | 'trash' | 'restore' | 'purge' | 'removeFromAlbum';
 
 interface Effect {
   patch: Partial<MediaItem>;
@@ -35,6 +36,8 @@ const EFFECTS: Record<BulkIntent, Effect> = {
   },
   trash: { patch: { deleted: true }, leaves: (view) => view !== 'trash', done: (what) => `Moved ${what} to the trash` },
   restore: { patch: { deleted: false }, leaves: (view) => view === 'trash', done: (what) => `Restored ${what}` },
+  // Deleted for good: gone from every list.
+  purge: { patch: {}, leaves: () => true, done: (what) => `Deleted ${what} for good` },
   removeFromAlbum: { patch: {}, leaves: (view) => view === 'album', done: (what) => `Removed ${what} from the album` },
 };
 

@@ -3,6 +3,7 @@ import {
   listMediaItemsRpc,
   locateContentRpc,
   mediaExistRpc,
+  purgeMediaItemsRpc,
   setMediaFlagRpc,
   timelineBucketsRpc,
   updateMediaItemRpc,
@@ -38,6 +39,8 @@ export interface MediaRouteDeps {
 /** Originals never change under their URL; derived files may be regenerated (their ETag changes then). */
 const CACHE_ORIGINAL = 'private, max-age=31536000, immutable';
 const CACHE_DERIVED = 'private, max-age=3600';
+/** Deleting up to a thousand items for good (their blobs, events, documents) may take a while. */
+const PURGE_TIMEOUT_MS = 120_000;
 /** A shared album's URL is checked at every fetch: a browser revalidates (a cheap 304) instead of keeping bytes it may no longer see. */
 const CACHE_SHARED = 'private, no-cache';
 
@@ -161,6 +164,12 @@ export function mediaRoutes(routes: OperationRouter, deps: MediaRouteDeps): void
   routes.handle('listTrash', listView('trash'));
   routes.handle('trashMediaItems', setFlag('deleted', true));
   routes.handle('restoreMediaItems', setFlag('deleted', false));
+  routes.handle(
+    'purgeTrashedMediaItems',
+    userCommand((req, userId) =>
+      deps.bus.request(purgeMediaItemsRpc, { userId, ids: req.body.mediaItems }, { timeoutMs: PURGE_TIMEOUT_MS }),
+    ),
+  );
 
   routes.handle(
     'listYearsAgoMediaItems',

@@ -10,6 +10,7 @@ import {
   faceThumbnailKey,
   mediaBlobKey,
   mediaProcessedEvent,
+  mediaPurgedEvent,
   processMediaItemWork,
 } from '@trove/proto-events';
 import type { MediaItemProcessedV1, MessageContract } from '@trove/proto-events';
@@ -497,6 +498,26 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       await media.deleteUserMedia(user);
       expect(await totals.get(user)).toBeNull();
       expect(await usageOf(user)).toBe(0);
+    });
+
+    it('deletes trashed items for good on request, all or nothing, once while the sweeper runs too', async () => {
+      const user = randomUUID();
+      const [a, b, kept] = await uploads(user, { size: 100 }, { size: 20 }, { size: 3 });
+      await expectAppError(media.purgeTrashed({ userId: user, ids: [a!] }), 'CONFLICT');
+      await media.setFlag({ userId: user, ids: [a!, b!], flag: 'deleted', value: true });
+      await expectAppError(media.purgeTrashed({ userId: user, ids: [a!, kept!] }), 'CONFLICT');
+      await expectAppError(media.purgeTrashed({ userId: randomUUID(), ids: [a!] }), 'NOT_FOUND');
+      await expectAppError(media.purgeTrashed({ userId: user, ids: [a!, randomUUID()] }), 'NOT_FOUND');
+      expect(await usageOf(user)).toBe(123);
+      // Before the retention ends: a sweep finds nothing, the request purges both (the same id twice counts once).
+      await Promise.all([media.purgeTrashed({ userId: user, ids: [a!, b!, a!] }), media.purgeExpiredTrash()]);
+      expect(await usageOf(user)).toBe(3);
+      await expectAppError(media.get(user, a!), 'NOT_FOUND');
+      expect((await media.get(user, kept!)).deleted).toBe(false);
+      expect(published.filter((p) => p.subject === mediaPurgedEvent.subject).map((p) => p.msgId)).toEqual([
+        `purged-${a}`,
+        `purged-${b}`,
+      ]);
     });
 
     it('replicas purging at once take each item off once', async () => {

@@ -22,6 +22,7 @@ import type {
   MediaItemWalkV1,
   MessageContract,
   WalkMediaItemsRequestV1,
+  PurgeMediaItemsRequestV1,
   SetMediaFlagRequestV1,
   UpdateMediaItemRequestV1,
   TimelineBucketsRequestV1,
@@ -455,6 +456,25 @@ export class MediaItemsService {
         purged++;
       }
       if (batch.length < PURGE_BATCH) return purged;
+    }
+  }
+
+  /**
+   * Deletes some of the user's trashed items for good now (the trash's "Delete for good"), all or
+   * nothing: not found when any id is not theirs, conflict when any is not in the trash. A still
+   * takes its motion part along. Each item is claimed as the sweeper claims one (its trash time is
+   * always before now), so a sweep at the same moment never purges it twice.
+   */
+  async purgeTrashed(req: PurgeMediaItemsRequestV1): Promise<void> {
+    const asked = [...new Set(req.ids)];
+    const docs = await this.items.getMany(req.userId, asked);
+    if (docs.length !== asked.length) throw notFound(NOT_FOUND_MESSAGE);
+    if (docs.some((d) => !d.deleted)) throw conflict('mediaitem is not in the trash');
+    const now = this.now();
+    const staleBefore = new Date(now.getTime() - STALE_PURGE_CLAIM_MS);
+    for (const id of await this.live.withMotionParts(req.userId, asked)) {
+      const claimed = await this.items.claimForPurge(id, now, staleBefore, now);
+      if (claimed) await this.purge(claimed);
     }
   }
 
