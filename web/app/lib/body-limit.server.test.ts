@@ -55,8 +55,12 @@ function rawRefusal(head: string): Promise<{ statusLine: string; closedAfterMs: 
   return new Promise((resolve, reject) => {
     const started = Date.now();
     let text = '';
-    const socket = connect(port, '127.0.0.1', () => socket.write(head));
-    const trickle = setInterval(() => socket.writable && socket.write(Buffer.alloc(1024, 'a')), 20);
+    let trickle: NodeJS.Timeout | undefined;
+    // The body's bytes only after the head: a write queued before the connection is up would go first.
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.write(head);
+      trickle = setInterval(() => socket.writable && socket.write(Buffer.alloc(1024, 'a')), 20);
+    });
     socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
     socket.on('error', () => undefined);
     socket.on('close', () => {
