@@ -6,7 +6,7 @@
  * would refuse (another user's item is not theirs to favourite, hide, trash, describe or make the cover).
  */
 import { ok } from '../support/api';
-import { DESKTOP, PHONE, eventually, nav, shot, webAppForSuite, tiles } from './fixtures';
+import { DESKTOP, PHONE, albumWithMember, eventually, nav, shot, webAppForSuite, tiles } from './fixtures';
 
 const web = webAppForSuite();
 
@@ -15,20 +15,8 @@ describe('albums shared with members (browser)', () => {
   const ownerWithContributor = async (name: string) => {
     const owner = await web().session({ upload: ['jpeg'] });
     const member = await web().session({ upload: ['png'] });
-    const album = await ok(owner.user.api.POST('/v1/albums', { body: { name } }), 201);
-    const path = { params: { path: { id: album.id } } };
-    await ok(
-      owner.user.api.POST('/v1/albums/{id}/mediaItems', { ...path, body: { mediaItems: [owner.items.jpeg!.id] } }),
-      204,
-    );
-    await ok(
-      owner.user.api.POST('/v1/albums/{id}/members', {
-        ...path,
-        body: { username: member.user.username, role: 'contributor' },
-      }),
-      201,
-    );
-    return { owner, member, album, path };
+    const id = await albumWithMember(owner.user, name, [owner.items.jpeg!], member.user, 'contributor');
+    return { owner, member, album: { id }, path: { params: { path: { id } } } };
   };
 
   it('the owner adds a member on the album page; the member sees it under Shared with you, opens it and leaves it', async () => {

@@ -228,6 +228,24 @@ export async function sharedAlbum(user: TestUser, name: string, items: MediaItem
   return album.id;
 }
 
+/** An album of the owner's `items`, made through the API, with `member` added in `role`; answers its id. */
+export async function albumWithMember(
+  owner: TestUser,
+  name: string,
+  items: MediaItem[],
+  member: TestUser,
+  role: 'viewer' | 'contributor',
+): Promise<string> {
+  const album = await ok(owner.api.POST('/v1/albums', { body: { name } }), 201);
+  const path = { params: { path: { id: album.id } } };
+  await ok(
+    owner.api.POST('/v1/albums/{id}/mediaItems', { ...path, body: { mediaItems: items.map((i) => i.id) } }),
+    204,
+  );
+  await ok(owner.api.POST('/v1/albums/{id}/members', { ...path, body: { username: member.username, role } }), 201);
+  return album.id;
+}
+
 /** Saves what the page shows as artifacts/web/<name>.png (gitignored; CI keeps it); answers the file's path. */
 export async function shot(page: Page, name: string): Promise<string> {
   const path = join(ARTIFACTS, `${name}.png`);

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { ok } from '../support/api';
 import { unzip } from '../support/zip';
-import { eventually, shot, tiles, webAppForSuite } from './fixtures';
+import { albumWithMember, eventually, shot, tiles, webAppForSuite } from './fixtures';
 
 const web = webAppForSuite();
 
@@ -53,21 +53,9 @@ describe('downloading selected items (browser)', () => {
   it("a viewer of a shared album downloads the owner's photo from it, until the owner trashes it", async () => {
     const owner = await web().session({ upload: ['jpeg'] });
     const member = await web().session();
-    const album = await ok(owner.user.api.POST('/v1/albums', { body: { name: 'Grandma’s garden' } }), 201);
-    const path = { params: { path: { id: album.id } } };
-    await ok(
-      owner.user.api.POST('/v1/albums/{id}/mediaItems', { ...path, body: { mediaItems: [owner.items.jpeg!.id] } }),
-      204,
-    );
-    await ok(
-      owner.user.api.POST('/v1/albums/{id}/members', {
-        ...path,
-        body: { username: member.user.username, role: 'viewer' },
-      }),
-      201,
-    );
+    const albumId = await albumWithMember(owner.user, 'Grandma’s garden', [owner.items.jpeg!], member.user, 'viewer');
 
-    await member.page.goto(`${web().origin}/albums/${album.id}`);
+    await member.page.goto(`${web().origin}/albums/${albumId}`);
     await eventually(() => tiles(member.page).count(), 1);
     await select(member.page, ['beach.jpg']);
     const offered = await member.page
