@@ -257,6 +257,7 @@ export function MediaBrowser({
           hide: (item, value) => void runBulk(value ? 'hide' : 'unhide', [item.id]),
           trash: (item) => void runBulk('trash', [item.id]),
           restore: (item) => void runBulk('restore', [item.id]),
+          purge: view.kind === 'trash' ? (item) => setPurging([item.id]) : undefined,
           describe: async (item, description) => {
             await postJson('/api/items', { intent: 'describe', id: item.id, description });
             localUpdate([item.id], { description });

@@ -17,6 +17,8 @@ export interface ViewerActions {
   hide(item: MediaItem, value: boolean): void;
   trash(item: MediaItem): void;
   restore?(item: MediaItem): void;
+  /** Delete for good (the trash only; asks first). */
+  purge?(item: MediaItem): void;
   describe(item: MediaItem, description: string | null): Promise<void>;
   /** When and where it was taken; rejects with the message to show. */
   edit(item: MediaItem, change: DatePlaceChange): Promise<void>;
@@ -154,12 +156,22 @@ export function Viewer({ item, prev, next, position, onNavigate, onClose, action
                 onClick={() => actions.hide(item, !item.hidden)}
               />
               {item.deleted && actions.restore ? (
-                <IconButton
-                  icon="restore"
-                  label="Restore from trash"
-                  title="Restore"
-                  onClick={() => actions.restore?.(item)}
-                />
+                <>
+                  <IconButton
+                    icon="restore"
+                    label="Restore from trash"
+                    title="Restore"
+                    onClick={() => actions.restore?.(item)}
+                  />
+                  {actions.purge ? (
+                    <IconButton
+                      icon="trash"
+                      label="Delete for good"
+                      title="Delete for good"
+                      onClick={() => actions.purge?.(item)}
+                    />
+                  ) : null}
+                </>
               ) : (
                 <IconButton icon="trash" label="Move to trash" shortcut="Delete" onClick={() => actions.trash(item)} />
               )}
