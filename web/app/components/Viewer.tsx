@@ -1,15 +1,18 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { KeyboardEvent, ReactNode } from 'react';
 import type { MediaItem } from '~/api/types';
 import type { DatePlaceChange } from '~/lib/date-place';
 import { altText, formatDateTime } from '~/lib/format';
 import { isTypingTarget } from '~/lib/keyboard';
 import { placeholderDataUrl } from '~/lib/thumbhash';
+import { originalShowsInBrowser } from '~/lib/zoom';
 import { InfoPanel } from './InfoPanel';
 import { LivePhoto } from './LivePhoto';
 import { IconButton } from './ui/Button';
 import { Dialog } from './ui/Dialog';
 import { Icon } from './ui/Icon';
+import { ZoomableImage } from './ZoomableImage';
+import type { ZoomControls } from './ZoomableImage';
 import './Viewer.css';
 
 export interface ViewerActions {
@@ -49,6 +52,8 @@ export const VIEWER_SHORTCUTS: [string, string][] = [
   ['F', 'Favourite'],
   ['Delete', 'Move to trash'],
   ['A', 'Add to album'],
+  ['+ / −', 'Zoom in / out (also a double-click, the wheel or a pinch; drag to move)'],
+  ['0', 'The whole picture again'],
 ];
 
 /**
@@ -59,6 +64,7 @@ export const VIEWER_SHORTCUTS: [string, string][] = [
  */
 export function Viewer({ item, prev, next, position, onNavigate, onClose, actions, extra, addedBy }: ViewerProps) {
   const [info, setInfo] = useState(false);
+  const zoom = useRef<ZoomControls>(null);
 
   // The page behind does not scroll while the viewer is open.
   useEffect(() => {
@@ -102,6 +108,16 @@ export function Viewer({ item, prev, next, position, onNavigate, onClose, action
       case 'a':
       case 'A':
         actions?.addToAlbum(item);
+        break;
+      case '+':
+      case '=':
+        zoom.current?.zoomBy(1.5);
+        break;
+      case '-':
+        zoom.current?.zoomBy(1 / 1.5);
+        break;
+      case '0':
+        zoom.current?.reset();
         break;
       default:
         return;
@@ -212,11 +228,12 @@ export function Viewer({ item, prev, next, position, onNavigate, onClose, action
           ) : ready && item.motionUrl ? (
             <LivePhoto key={item.id} src={item.previewUrl} alt={altText(item)} motionUrl={item.motionUrl} />
           ) : (
-            <img
+            <ZoomableImage
               key={item.id}
+              ref={zoom}
               src={ready || !item.sourceUrl ? item.previewUrl : item.sourceUrl}
+              original={item.sourceUrl && originalShowsInBrowser(item.mimeType) ? item.sourceUrl : undefined}
               alt={altText(item)}
-              decoding="async"
             />
           )}
         </div>
