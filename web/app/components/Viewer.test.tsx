@@ -4,7 +4,7 @@ import { makeItem } from '../../test/fixtures';
 import type { MediaItem } from '~/api/types';
 import { fromLocalInput } from '~/lib/date-place';
 import type { DatePlaceChange } from '~/lib/date-place';
-import { Viewer } from './Viewer';
+import { SLIDE_MS, Viewer } from './Viewer';
 import type { ViewerActions } from './Viewer';
 
 const prev = makeItem({ filename: 'prev.jpg' });
@@ -51,6 +51,37 @@ describe('Viewer', () => {
     expect(onNavigate).toHaveBeenLastCalledWith(prev.id);
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
     expect(onNavigate).toHaveBeenCalledTimes(3);
+  });
+
+  it('plays a slideshow: the next item after a while, to the end of the list; S or the button stops it', () => {
+    jest.useFakeTimers();
+    try {
+      const onNavigate = jest.fn();
+      const view = (at: MediaItem, after: MediaItem | null) => (
+        <Viewer item={at} prev={prev} next={after} onNavigate={onNavigate} onClose={jest.fn()} actions={actions()} />
+      );
+      const { rerender } = render(view(item, next));
+      const button = screen.getByRole('button', { name: 'Slideshow' });
+      fireEvent.click(button);
+      expect(button.getAttribute('aria-pressed')).toBe('true');
+      act(() => jest.advanceTimersByTime(SLIDE_MS - 1));
+      expect(onNavigate).not.toHaveBeenCalled();
+      act(() => jest.advanceTimersByTime(1));
+      expect(onNavigate).toHaveBeenLastCalledWith(next.id);
+      // At the last item it stops once that has been shown.
+      rerender(view(next, null));
+      act(() => jest.advanceTimersByTime(SLIDE_MS));
+      expect(onNavigate).toHaveBeenCalledTimes(1);
+      expect(screen.getByRole('button', { name: 'Slideshow' }).getAttribute('aria-pressed')).toBe('false');
+      // S starts and stops it.
+      rerender(view(item, next));
+      fireEvent.keyDown(screen.getByRole('dialog'), { key: 's' });
+      fireEvent.keyDown(screen.getByRole('dialog'), { key: 'S' });
+      act(() => jest.advanceTimersByTime(SLIDE_MS * 2));
+      expect(onNavigate).toHaveBeenCalledTimes(1);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('a Live Photo plays its motion part while hovered, while held down, or with its Live button, and shows the still again', () => {

@@ -54,7 +54,11 @@ export const VIEWER_SHORTCUTS: [string, string][] = [
   ['A', 'Add to album'],
   ['+ / −', 'Zoom in / out (also a double-click, the wheel or a pinch; drag to move)'],
   ['0', 'The whole picture again'],
+  ['S', 'Start or stop the slideshow'],
 ];
+
+/** How long the slideshow shows a photo (a video plays to its end). */
+export const SLIDE_MS = 5000;
 
 /**
  * The full-screen viewer: a modal dialog (focus stays inside, Esc closes, focus goes back to the
@@ -65,6 +69,17 @@ export const VIEWER_SHORTCUTS: [string, string][] = [
 export function Viewer({ item, prev, next, position, onNavigate, onClose, actions, extra, addedBy }: ViewerProps) {
   const [info, setInfo] = useState(false);
   const zoom = useRef<ZoomControls>(null);
+  const [playing, setPlaying] = useState(false);
+  /** The slideshow's next step: the next item, or its end after the last one. */
+  const advance = () => (next ? onNavigate(next.id) : setPlaying(false));
+  const waitsForVideo = item.mediaItemType === 'video' && item.status === 'READY';
+
+  // The slideshow: each photo for SLIDE_MS (a video until it ends), then the next, to the end of the list.
+  useEffect(() => {
+    if (!playing || waitsForVideo) return;
+    const timer = setTimeout(() => (next ? onNavigate(next.id) : setPlaying(false)), SLIDE_MS);
+    return () => clearTimeout(timer);
+  }, [playing, waitsForVideo, item.id, next, onNavigate]);
 
   // The page behind does not scroll while the viewer is open.
   useEffect(() => {
@@ -119,6 +134,10 @@ export function Viewer({ item, prev, next, position, onNavigate, onClose, action
       case '0':
         zoom.current?.reset();
         break;
+      case 's':
+      case 'S':
+        setPlaying((p) => !p);
+        break;
       default:
         return;
     }
@@ -152,6 +171,16 @@ export function Viewer({ item, prev, next, position, onNavigate, onClose, action
           </span>
         </div>
         <div className="viewer-actions">
+          {prev || next ? (
+            <IconButton
+              icon={playing ? 'pause' : 'play'}
+              label="Slideshow"
+              aria-pressed={playing}
+              title={playing ? 'Stop the slideshow' : 'Slideshow'}
+              shortcut="S"
+              onClick={() => setPlaying((p) => !p)}
+            />
+          ) : null}
           {extra}
           {actions ? (
             <>
@@ -219,6 +248,8 @@ export function Viewer({ item, prev, next, position, onNavigate, onClose, action
                 poster={item.thumbnailUrl}
                 controls
                 playsInline
+                autoPlay={playing}
+                onEnded={playing ? advance : undefined}
                 preload="metadata"
                 aria-label={altText(item)}
               />
