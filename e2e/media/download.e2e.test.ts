@@ -58,6 +58,13 @@ describe('downloading a selection as a ZIP (e2e)', () => {
     theirs = await photo(member, 'from-member.png', 88);
     strangers = (await photo(stranger, 'stranger.png', 60)).item;
     await ok(owner.api.POST('/v1/hidden', { body: { mediaItems: [mine[3]!.item.id] } }), 204);
+    await ok(
+      owner.api.PUT('/v1/mediaItems/{id}', {
+        params: { path: { id: mine[0]!.item.id } },
+        body: { creationTime: '2019-07-14T16:30:00+02:00' },
+      }),
+      204,
+    );
     await ok(owner.api.POST('/v1/trash', { body: { mediaItems: [mine[4]!.item.id] } }), 204);
 
     const album = await ok(owner.api.POST('/v1/albums', { body: { name: 'Together' } }), 201);
@@ -99,6 +106,9 @@ describe('downloading a selection as a ZIP (e2e)', () => {
     expect(entries.map((e) => e.name)).toEqual(['trashed.png', 'same.png', 'beach.png', 'SAME (2).png', 'hidden.png']);
     expect(entries.map((e) => e.method)).toEqual([0, 0, 0, 0, 0]);
     [trashed, same, beach, SAME, hidden].forEach((p, i) => expect(entries[i]!.bytes.equals(p.bytes)).toBe(true));
+    // Each entry is dated when its item was taken (beach.png's date was set; the others', their upload).
+    expect(entries[2]!.modified.getTime()).toBe(Date.parse('2019-07-14T14:30:00Z'));
+    expect(Math.abs(entries[1]!.modified.getTime() - Date.parse(same.item.createdAt))).toBeLessThan(3000);
   });
 
   it('refuses, before sending anything, an id that is not the caller’s and a malformed selection', async () => {

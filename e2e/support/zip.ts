@@ -6,6 +6,8 @@ export interface ZipEntry {
   /** 0: stored (what Trove's archives use), 8: deflated. */
   method: number;
   bytes: Buffer;
+  /** The entry's time (a ZIP's is local time, to two seconds). */
+  modified: Date;
 }
 
 /** Every entry of a ZIP held in memory (the tests' archives are small): name, compression method, bytes. */
@@ -23,7 +25,12 @@ export function unzip(zip: Buffer): Promise<ZipEntry[]> {
           stream.on('data', (c: Buffer) => chunks.push(c));
           stream.on('error', reject);
           stream.on('end', () => {
-            out.push({ name: entry.fileName, method: entry.compressionMethod, bytes: Buffer.concat(chunks) });
+            out.push({
+              name: entry.fileName,
+              method: entry.compressionMethod,
+              bytes: Buffer.concat(chunks),
+              modified: entry.getLastModDate(),
+            });
             file.readEntry();
           });
         }),

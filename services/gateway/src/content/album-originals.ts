@@ -11,7 +11,7 @@ const PAGE = 100;
 const MAX_SHARED_PAGES = 1000;
 
 /** When the item was taken, for the entry's time (the upload time when the file says nothing). */
-const takenAt = (item: MediaItemV1) => new Date(item.metadata.creationTime || item.createdAt);
+export const takenAt = (item: MediaItemV1): Date => new Date(item.metadata.creationTime || item.createdAt);
 
 /**
  * The ZIP of the album's owner or a member: each item's original under its file name, a Live Photo's
