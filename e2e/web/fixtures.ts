@@ -169,6 +169,7 @@ function webApp(stack: Stack, origin: string, browser: Browser, files: Files): W
     await page.getByLabel('Password').fill(user.password);
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.waitForURL(`${origin}/`);
+    await hydrated(page);
   };
 
   return {
@@ -312,4 +313,14 @@ export const tiles = (p: Page) => p.locator('.grid .tile');
 export async function nav(p: Page, name: string, path: string): Promise<void> {
   await p.getByRole('navigation', { name: 'Library' }).getByRole('link', { name }).click();
   await p.waitForURL(new URL(path, p.url()).href);
+  await hydrated(p);
+}
+
+/**
+ * Waits until the page runs (root.tsx marks <html> once hydrated): a page loaded whole (after a form
+ * sent before the scripts ran, or a `goto`) shows everything at once, but a click on what React
+ * handles does nothing until then — on a busy machine, seconds later.
+ */
+export async function hydrated(p: Page): Promise<void> {
+  await p.locator('html[data-hydrated]').waitFor({ state: 'attached' });
 }

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { ok } from '../support/api';
 import { unzip } from '../support/zip';
-import { albumWithMember, eventually, shot, tiles, webAppForSuite } from './fixtures';
+import { albumWithMember, eventually, hydrated, shot, tiles, webAppForSuite } from './fixtures';
 
 const web = webAppForSuite();
 
@@ -56,6 +56,7 @@ describe('downloading selected items (browser)', () => {
     const albumId = await albumWithMember(owner.user, 'Grandma’s garden', [owner.items.jpeg!], member.user, 'viewer');
 
     await member.page.goto(`${web().origin}/albums/${albumId}`);
+    await hydrated(member.page);
     await eventually(() => tiles(member.page).count(), 1);
     await select(member.page, ['beach.jpg']);
     const offered = await member.page

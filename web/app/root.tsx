@@ -1,6 +1,7 @@
 import { json } from '@remix-run/node';
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Links, Meta, Outlet, Scripts, ScrollRestoration } from '@remix-run/react';
+import { useEffect } from 'react';
 import type { ReactNode } from 'react';
 import { useTheme } from './components/ThemeToggle';
 import { useNonce } from './lib/nonce';
@@ -53,6 +54,11 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
+  // The page runs (is hydrated) from here on: until then what React handles (a double-click, a toggle)
+  // does nothing. Browser tests wait for this mark before they act.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
   return <Outlet />;
 }
 

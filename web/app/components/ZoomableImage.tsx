@@ -32,7 +32,8 @@ export const ZoomableImage = forwardRef<ZoomControls, { src: string; original?: 
     const change = (f: (v: ZoomView, frameSize: Size, at: (x: number, y: number) => [number, number]) => ZoomView) => {
       const box = frame.current?.getBoundingClientRect();
       if (!box) return;
-      setView((v) => f(v, box, (x, y) => [x - box.left, y - box.top]));
+      const size = { width: box.width, height: box.height };
+      setView((v) => f(v, size, (x, y) => [x - box.left, y - box.top]));
     };
 
     useImperativeHandle(ref, () => ({
@@ -59,7 +60,7 @@ export const ZoomableImage = forwardRef<ZoomControls, { src: string; original?: 
             e.clientX - box.left,
             e.clientY - box.top,
             natural.current,
-            box,
+            { width: box.width, height: box.height },
           ),
         );
       };

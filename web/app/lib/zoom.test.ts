@@ -30,6 +30,20 @@ describe('the viewer zoom', () => {
     expect(panBy(v, 400, 0, tall, frame).x).toBe(v.x);
   });
 
+  it('zooms a picture not loaded yet as if it filled the frame, whatever kind of box the frame is', () => {
+    // A DOMRect's fields are getters on its prototype.
+    class Rect {
+      get width() {
+        return 1000;
+      }
+      get height() {
+        return 500;
+      }
+    }
+    const v = zoomAt(UNZOOMED, 2, 300, 200, { width: 0, height: 0 }, new Rect());
+    expect(v).toEqual({ scale: 2, x: -300, y: -200 });
+  });
+
   it('stays between 1× and the maximum; back at 1× it is the picture as fitted', () => {
     expect(zoomAt(UNZOOMED, 100, 10, 10, wide, frame).scale).toBe(MAX_SCALE);
     expect(zoomAt({ scale: 3, x: -50, y: -40 }, 0.5, 10, 10, wide, frame)).toEqual(UNZOOMED);

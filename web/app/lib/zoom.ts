@@ -25,7 +25,8 @@ const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v
 
 /** Where an image of `natural` size shows inside `frame` when fitted whole: offset and size. */
 export function fitted(natural: Size, frame: Size): { left: number; top: number; width: number; height: number } {
-  if (natural.width <= 0 || natural.height <= 0) return { left: 0, top: 0, ...frame };
+  // Not loaded yet: the frame itself. (Fields named one by one: a DOMRect's are getters, which a spread leaves out.)
+  if (natural.width <= 0 || natural.height <= 0) return { left: 0, top: 0, width: frame.width, height: frame.height };
   const k = Math.min(frame.width / natural.width, frame.height / natural.height);
   const width = natural.width * k;
   const height = natural.height * k;
