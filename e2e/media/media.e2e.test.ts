@@ -663,6 +663,37 @@ describeWithFixtures('media (e2e)', () => {
       expect((await getItem(api, kept)).deleted).toBe(false);
     });
 
+    it('POST /v1/trash/empty empties the trash at once and deletes its items in the background; nobody else’s', async () => {
+      const dan = await newUser(stack);
+      const photo = async (who: TestUser, colour: string) => {
+        const { id } = await ok(upload(who.api, await plainImage(60, 40, colour).jpeg().toBuffer(), `${colour}.jpg`));
+        return (await settled(who.api, id)).id;
+      };
+      const [one, two, kept] = [await photo(dan, 'coral'), await photo(dan, 'khaki'), await photo(dan, 'plum')];
+      const bobs = await photo(bob, 'sienna');
+      await ok(dan.api.POST('/v1/trash', mediaItems([one, two])), 204);
+      await ok(bob.api.POST('/v1/trash', mediaItems([bobs])), 204);
+      const emptied = await answer(dan.api.POST('/v1/trash/empty', {}));
+      expect(emptied).toMatchObject({ status: 202, body: { count: 2 } });
+      // Gone from the trash at once (long before the retention), and not restorable: a restore leaves it, or finds
+      // it deleted already.
+      expect(await ok(dan.api.GET('/v1/trash', {}))).toEqual([]);
+      expect([204, 404]).toContain(await status(dan.api.DELETE('/v1/trash', mediaItems([one]))));
+      for (const id of [one, two])
+        await waitFor(async () => (await status(dan.api.GET('/v1/mediaItems/{id}', byId(id)))) === 404, {
+          timeoutMs: (TRASH_RETENTION_SECONDS - 4) * 1000,
+          what: 'the emptied item to be deleted',
+        });
+      for (const id of [one, two]) {
+        expect((await blobKeysOf(stack.dataDir, dan.id)).filter((k) => k.startsWith(id))).toEqual([]);
+        await waitFor(() => purgedEvents.some((e) => e.mediaItemId === id), { what: 'media.purged' });
+      }
+      expect((await getItem(dan.api, kept)).deleted).toBe(false);
+      expect((await ok(bob.api.GET('/v1/trash', {}))).map((i) => i.id)).toContain(bobs);
+      expect(await answer(dan.api.POST('/v1/trash/empty', {}))).toMatchObject({ status: 202, body: { count: 0 } });
+      expect((await answer(createApi(stack.gatewayUrl).POST('/v1/trash/empty', {}))).status).toBe(401);
+    });
+
     it("deleting a user removes all that user's media and blobs", async () => {
       const carol = await newUser(stack);
       const up = await ok(upload(carol.api, await plainImage(50, 50, 'teal').png().toBuffer(), 'carol.png'));

@@ -6,6 +6,7 @@ import type {
   ContentLocationV1,
   CreateMediaItemRequestV1,
   EmptyV1,
+  EmptyTrashRequestV1,
   GetMediaItemsRequestV1,
   ListMediaItemsRequestV1,
   LocateContentRequestV1,
@@ -25,6 +26,7 @@ import type {
   MediaUsageV1,
   TimelineBucketsRequestV1,
   TimelineBucketsV1,
+  TrashEmptyingV1,
   WalkMediaItemsRequestV1,
 } from './generated/types';
 import emptyV1 from './schemas/empty.v1.json';
@@ -34,6 +36,8 @@ import createMediaItemRequestV1 from './schemas/media-create-request.v1.json';
 import mediaItemCreatedV1 from './schemas/media-created.v1.json';
 import getMediaItemsRequestV1 from './schemas/media-get-many-request.v1.json';
 import purgeMediaItemsRequestV1 from './schemas/media-purge-request.v1.json';
+import emptyTrashRequestV1 from './schemas/media-empty-trash-request.v1.json';
+import trashEmptyingV1 from './schemas/media-trash-emptying.v1.json';
 import mediaItemIdRequestV1 from './schemas/media-id-request.v1.json';
 import mediaItemListV1 from './schemas/media-item-list.v1.json';
 import mediaItemV1 from './schemas/media-item.v1.json';
@@ -169,6 +173,15 @@ export const purgeMediaItemsRpc = defineRpc<PurgeMediaItemsRequestV1, EmptyV1>({
   response: emptyV1,
 });
 
+export const emptyTrashRpc = defineRpc<EmptyTrashRequestV1, TrashEmptyingV1>({
+  subject: 'trove.v1.media.emptyTrash',
+  service: 'media',
+  callers: ['gateway'],
+  summary: "Empties a user's trash: its items leave the trash now and are deleted for good in the background.",
+  request: emptyTrashRequestV1,
+  response: trashEmptyingV1,
+});
+
 export const yearsAgoRpc = defineRpc<YearsAgoRequestV1, MediaItemListV1>({
   subject: 'trove.v1.media.yearsAgo',
   service: 'media',
@@ -294,6 +307,7 @@ export const mediaContracts = [
   updateMediaItemRpc,
   setMediaFlagRpc,
   purgeMediaItemsRpc,
+  emptyTrashRpc,
   mediaExistRpc,
   mediaUsageRpc,
   timelineBucketsRpc,

@@ -621,9 +621,36 @@ export interface paths {
          *     trash, its albums, explore and search. A Live Photo goes with its motion part. It cannot be
          *     undone. Every id must be one of the caller's media items (else `404`) and in the trash (else
          *     `409`); either answer changes nothing. The call answers once the items are gone; an id
-         *     listed twice counts once. To empty the trash, list it and send its ids, a page at a time.
+         *     listed twice counts once. To empty the whole trash, `POST /v1/trash/empty`.
          */
         post: operations["purgeTrashedMediaItems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/trash/empty": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Empty the trash
+         * @description Deletes everything in the caller's trash for good, without listing it. The items leave the
+         *     trash at once (`/v1/trash` no longer lists them and a restore no longer brings them back),
+         *     and the server deletes them, their originals and every file made from them in the
+         *     background: a few items a second, so a trash of tens of thousands takes minutes, and a
+         *     restart goes on where it stopped. Until an item's turn comes, `GET /v1/mediaItems/{id}`
+         *     still answers it, in the trash (`deleted: true`); then `404`. Items moved to the trash
+         *     afterwards stay. Answers `202` with how many items the trash listed (`0` when it was
+         *     already empty). Takes no body. It cannot be undone.
+         */
+        post: operations["emptyTrash"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1633,6 +1660,11 @@ export interface components {
              * @example mediaitem not found
              */
             message: string;
+        };
+        /** @description An emptied trash. */
+        TrashEmptying: {
+            /** @description How many items the trash listed; each is deleted for good in the background. */
+            count: number;
         };
         /**
          * @description A `409` error that names the existing resource.
@@ -4567,6 +4599,35 @@ export interface operations {
             };
             413: components["responses"]["RequestBodyTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    emptyTrash: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trash is emptied; its items are being deleted for good. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1234
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TrashEmptying"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

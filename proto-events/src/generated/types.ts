@@ -837,6 +837,14 @@ export interface MediaItemCreatedV1 {
   id: string;
 }
 
+// media-empty-trash-request.v1.json
+/**
+ * Empties the user's trash: every item in it now is deleted for good, in the background.
+ */
+export interface EmptyTrashRequestV1 {
+  userId: string;
+}
+
 // media-exist-request.v1.json
 /**
  * Which of these SHA-256 digests (lowercase hex) the user's items have.
@@ -1246,6 +1254,14 @@ export interface TimelineBucketsV1 {
     month: string;
     count: number;
   }[];
+}
+
+// media-trash-emptying.v1.json
+/**
+ * How many items the trash listed when it was emptied: they are deleted for good in the background.
+ */
+export interface TrashEmptyingV1 {
+  count: number;
 }
 
 // media-update-request.v1.json

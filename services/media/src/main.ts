@@ -4,7 +4,7 @@ import { mediaSpec } from './config';
 import { startPeriodic } from './media-items/sweeper';
 import { wire } from './wire';
 
-/** The media service: media items, their flags and content locations; applies processing results; purges expired trash. */
+/** The media service: media items, their flags and content locations; applies processing results; purges expired and emptied trash. */
 void runService({
   name: 'media',
   version: packageVersion(__dirname),
@@ -29,6 +29,8 @@ void runService({
       onShutdown(() => task.stop());
     };
     every(config.trashSweepIntervalSeconds, 'expired trash purged', () => media.purgeExpiredTrash());
+    // Emptied trash is purged when it is emptied; this sweep goes on after a restart or another replica's crash.
+    every(config.trashSweepIntervalSeconds, 'emptied trash purged', () => media.purgeEmptiedTrash());
     every(config.processingCheckIntervalSeconds, 'items stuck in PROCESSING queued again', () =>
       media.requeueStuckProcessing(),
     );

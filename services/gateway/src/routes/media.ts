@@ -4,6 +4,7 @@ import {
   locateContentRpc,
   mediaExistRpc,
   purgeMediaItemsRpc,
+  emptyTrashRpc,
   setMediaFlagRpc,
   timelineBucketsRpc,
   updateMediaItemRpc,
@@ -169,6 +170,11 @@ export function mediaRoutes(routes: OperationRouter, deps: MediaRouteDeps): void
     userCommand((req, userId) =>
       deps.bus.request(purgeMediaItemsRpc, { userId, ids: req.body.mediaItems }, { timeoutMs: PURGE_TIMEOUT_MS }),
     ),
+  );
+  // 202: the items left the trash; the media service deletes them in the background.
+  routes.handle(
+    'emptyTrash',
+    userAnswer((_req, userId) => deps.bus.request(emptyTrashRpc, { userId }), 202),
   );
 
   routes.handle(

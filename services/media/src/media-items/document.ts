@@ -62,7 +62,10 @@ export interface MediaDoc extends BaseDoc, CreationParts {
   motionMediaItemId?: string | null;
   /** The motion part of a Live Photo: its still. Lists leave such a video out; it follows the still's flags. */
   stillMediaItemId?: string | null;
-  /** Set while a purge sweeper has claimed the item (several media replicas may sweep at once). */
+  /**
+   * Set while a purge sweeper has claimed the item (several media replicas may sweep at once); the epoch
+   * (`EMPTYING_CLAIM`) once its owner emptied the trash, until the emptier claims it.
+   */
   purgingAt?: Date;
   /** How often the reconciler queued the item's processing again (it was PROCESSING for too long). */
   requeues?: number;
@@ -110,6 +113,8 @@ export const MEDIA_ITEMS = defineCollection<StoredMediaDoc>(
     { fields: { userId: 1, createdAt: 1 } },
     // The purge sweeper: expired trash of every user.
     { fields: { deleted: 1, deletedAt: 1 } },
+    // The emptier: emptied trash, and purges a replica left half-done (a claim nobody holds), of every user.
+    { fields: { deleted: 1, purgingAt: 1 } },
     // The reconciler (items stuck in PROCESSING, at every start) and the metrics' count by status, of every user.
     { fields: { status: 1, updatedAt: 1 } },
     // Live Photos: the other part of a user's still or video.

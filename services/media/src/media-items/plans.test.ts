@@ -10,7 +10,7 @@ import type { Filter, QueryPlan, SortSpec } from '@trove/kit';
 import { openTempDocStore, type TempDocStore } from '@trove/kit/testing';
 import { MEDIA_ITEMS, creationParts, newMediaDoc } from './document';
 import type { MediaDoc } from './document';
-import { MediaItemsRepository, listFilter, takenOnFilter, viewSort } from './repository';
+import { MediaItemsRepository, abandonedFilter, listFilter, takenOnFilter, viewSort } from './repository';
 
 let db: TempDocStore;
 let repo: MediaItemsRepository;
@@ -129,10 +129,16 @@ it('years ago reads the day’s items newest first, stopping after the page', ()
   );
 });
 
-it('the trash pages through its index by deletion time', () => {
+it('the trash pages through its index by deletion time (the matcher leaves out what is being purged)', () => {
   const filter = listFilter({ userId, view: 'trash' });
   expect(explain(filter, viewSort('trash'))).toEqual(
-    read({ userId: 1, stillMediaItemId: 1, deleted: 1, deletedAt: -1, creationAt: -1 }, ideal),
+    read({ userId: 1, stillMediaItemId: 1, deleted: 1, deletedAt: -1, creationAt: -1 }, inOrder),
+  );
+});
+
+it('the emptier reads the claims nobody holds from their own index, whatever the size of the trash', () => {
+  expect(explain(abandonedFilter(new Date()))).toEqual(
+    read({ deleted: 1, purgingAt: 1 }, { ordered: false, exact: true }),
   );
 });
 

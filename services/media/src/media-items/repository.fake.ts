@@ -2,6 +2,7 @@ import { DuplicateKeyError } from '@trove/kit';
 import type { ListMediaItemsRequestV1, TimelineBucketsRequestV1 } from '@trove/proto-events';
 import { shownCategory } from './document';
 import type { MediaDoc, MediaType, ProcessedFields } from './document';
+import { EMPTYING_CLAIM } from './repository';
 import type { ItemChanges, MediaItems, StillFlags, View } from './repository';
 
 type Order = Array<[keyof MediaDoc, 1 | -1]>;
@@ -40,7 +41,7 @@ const inView: Record<View, (d: MediaDoc) => boolean> = {
   library: (d) => !d.stillMediaItemId && !d.deleted && !d.hidden,
   favourites: (d) => !d.stillMediaItemId && !d.deleted && !d.hidden && d.favourite,
   hidden: (d) => !d.stillMediaItemId && !d.deleted && d.hidden,
-  trash: (d) => !d.stillMediaItemId && d.deleted,
+  trash: (d) => !d.stillMediaItemId && d.deleted && !d.purgingAt,
 };
 
 /**
@@ -209,6 +210,21 @@ export class FakeMediaItems implements MediaItems {
     return doc && this.isPurgeable(doc, cutoff, staleBefore) ? this.copy(Object.assign(doc, { purgingAt: at })) : null;
   }
 
+  async markTrashEmptied(userId: string): Promise<number> {
+    const trash = this.where((d) => d.userId === userId && d.deleted && !d.purgingAt);
+    for (const doc of trash) doc.purgingAt = new Date(EMPTYING_CLAIM);
+    return trash.filter((d) => !d.stillMediaItemId).length;
+  }
+
+  async abandonedClaims(staleBefore: Date, limit: number): Promise<MediaDoc[]> {
+    return this.copies(this.where((d) => this.isAbandoned(d, staleBefore)).slice(0, limit));
+  }
+
+  async claimAbandoned(id: string, staleBefore: Date, at: Date): Promise<MediaDoc | null> {
+    const doc = this.docs.get(id);
+    return doc && this.isAbandoned(doc, staleBefore) ? this.copy(Object.assign(doc, { purgingAt: at })) : null;
+  }
+
   async countByStatus(): Promise<Record<MediaDoc['status'], number>> {
     const counts = { UNSPECIFIED: 0, PROCESSING: 0, READY: 0, FAILED: 0 };
     for (const d of this.docs.values()) counts[d.status] += 1;
@@ -246,6 +262,10 @@ export class FakeMediaItems implements MediaItems {
 
   async delete(userId: string, id: string): Promise<void> {
     if (this.docs.get(id)?.userId === userId) this.docs.delete(id);
+  }
+
+  private isAbandoned(d: MediaDoc, staleBefore: Date): boolean {
+    return d.deleted && !!d.purgingAt && d.purgingAt < staleBefore;
   }
 
   private isPurgeable(d: MediaDoc, cutoff: Date, staleBefore: Date): boolean {

@@ -30,6 +30,9 @@ export interface ItemChanges extends Partial<CreationParts> {
 /** What the media service asks of its store: the repository's public methods (a fake implements the same). */
 export type MediaItems = { [K in keyof MediaItemsRepository]: MediaItemsRepository[K] };
 
+/** Not claimed by a purge sweeper. */
+const notPurging: Filter = { purgingAt: { $exists: false } };
+
 /** The filter of a list view. The motion part of a Live Photo is shown by its still, never on its own. */
 function viewFilter(userId: string, view: View): Filter {
   const own = { userId, stillMediaItemId: null };
@@ -41,7 +44,8 @@ function viewFilter(userId: string, view: View): Filter {
     case 'hidden':
       return { ...own, deleted: false, hidden: true };
     case 'trash':
-      return { ...own, deleted: true };
+      // Not what a sweeper purges now, nor a trash being emptied: those are gone as far as the user is concerned.
+      return { ...own, deleted: true, ...notPurging };
   }
 }
 
@@ -80,12 +84,20 @@ function nextMonth(month: string): string {
 /** The first instant of a UTC month `YYYY-MM`. */
 const monthStart = (month: string): Date => new Date(`${month}-01T00:00:00Z`);
 
-/** Not claimed by a purge sweeper. */
-const notPurging: Filter = { purgingAt: { $exists: false } };
-
 /** Newest first, ties broken by id so that pages never overlap; the trash by deletion time. */
 export function viewSort(view: View): SortSpec {
   return view === 'trash' ? { deletedAt: -1, creationAt: -1, _id: -1 } : { creationAt: -1, _id: -1 };
+}
+
+/**
+ * The claim an emptied trash's items get: one no sweeper holds (older than any `staleBefore`), so the emptier
+ * (`abandonedClaims`) takes them one by one, as it takes over a purge a replica left half-done.
+ */
+export const EMPTYING_CLAIM = new Date(0);
+
+/** Trashed items whose purge claim nobody holds any more (any user): a trash being emptied, a purge cut off. */
+export function abandonedFilter(staleBefore: Date): Filter {
+  return { deleted: true, purgingAt: { $lt: staleBefore } };
 }
 
 /** Trash deleted before `cutoff` that no sweeper holds (or whose sweeper's claim is older than `staleBefore`). */
@@ -390,6 +402,31 @@ export class MediaItemsRepository {
   async claimForPurge(id: string, cutoff: Date, staleBefore: Date, at: Date): Promise<MediaDoc | null> {
     return this.read(
       await this.items.findOneAndUpdate({ ...purgeable(cutoff, staleBefore), _id: id }, { $set: { purgingAt: at } }),
+    );
+  }
+
+  /**
+   * Empties the user's trash: marks every item in it (motion parts too) with the emptier's claim, so the trash no
+   * longer lists them, a restore leaves them and the emptier deletes them. How many the trash listed.
+   */
+  async markTrashEmptied(userId: string): Promise<number> {
+    const listed = await this.items.count(viewFilter(userId, 'trash'));
+    if (listed > 0)
+      await this.writing(userId, () =>
+        this.items.updateMany({ userId, deleted: true, ...notPurging }, { $set: { purgingAt: EMPTYING_CLAIM } }),
+      );
+    return listed;
+  }
+
+  /** Up to `limit` items (any user) whose purge claim nobody holds any more (see `abandonedFilter`). */
+  async abandonedClaims(staleBefore: Date, limit: number): Promise<MediaDoc[]> {
+    return this.many(abandonedFilter(staleBefore), { limit });
+  }
+
+  /** Claims an item of `abandonedClaims` for this sweeper, atomically; null when another took it (or it is gone). */
+  async claimAbandoned(id: string, staleBefore: Date, at: Date): Promise<MediaDoc | null> {
+    return this.read(
+      await this.items.findOneAndUpdate({ ...abandonedFilter(staleBefore), _id: id }, { $set: { purgingAt: at } }),
     );
   }
 

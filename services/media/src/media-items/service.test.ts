@@ -1188,6 +1188,50 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       expect(published.map((p) => p.subject)).toEqual(['events.v1.media.purged']);
     });
 
+    it('empties the trash: its items leave the list at once, a restore no longer takes them back, the emptier purges them; other trash stays', async () => {
+      const user = randomUUID();
+      const other = randomUUID();
+      const [a, b, kept] = await uploads(user, { size: 100 }, { size: 20 }, { size: 3 });
+      const live = await livePhoto(user);
+      const theirs = await upload(other);
+      await media.setFlag({ userId: user, ids: [a, b, live.still], flag: 'deleted', value: true });
+      await media.setFlag({ userId: other, ids: [theirs], flag: 'deleted', value: true });
+      const trashOf = async (userId: string) =>
+        (await media.list({ userId, view: 'trash', page: 1, limit: 100 })).items.map((i) => i.id).sort();
+      published = [];
+      // Three listed (the Live Photo's motion part is its still's), all four go.
+      expect(await media.emptyTrash({ userId: user })).toEqual({ count: 3 });
+      expect(await trashOf(user)).toEqual([]);
+      await media.setFlag({ userId: user, ids: [a], flag: 'deleted', value: false });
+      await media.purgeEmptiedTrash();
+      for (const id of [a, b, live.still, live.video]) await expectAppError(media.get(user, id), 'NOT_FOUND');
+      expect(
+        published
+          .filter((p) => p.subject === mediaPurgedEvent.subject)
+          .map((p) => p.payload.mediaItemId)
+          .sort(),
+      ).toEqual([a, b, live.still, live.video].sort());
+      expect(await usageOf(user)).toBe(3);
+      // Another user's trash, this user's other items and what goes to the trash afterwards stay.
+      expect(await trashOf(other)).toEqual([theirs]);
+      await media.setFlag({ userId: user, ids: [kept], flag: 'deleted', value: true });
+      expect(await trashOf(user)).toEqual([kept]);
+      expect(await media.purgeEmptiedTrash()).toBe(0);
+      expect(await media.emptyTrash({ userId: randomUUID() })).toEqual({ count: 0 });
+    });
+
+    it('an emptied trash is purged by a later sweep when the replica that emptied it stopped first', async () => {
+      const user = randomUUID();
+      const ids: [string, ...string[]] = await uploads(user, {}, {}, {});
+      await media.setFlag({ userId: user, ids, flag: 'deleted', value: true });
+      // Marked as the call marks them, but nobody purged them (the process stopped): a new one's sweep does.
+      expect(await items.markTrashEmptied(user)).toBe(3);
+      const restarted = serviceOver(items);
+      const counts = await Promise.all([restarted.purgeEmptiedTrash(), media.purgeEmptiedTrash()]);
+      expect(counts.reduce((x, y) => x + y, 0)).toBe(3);
+      for (const id of ids) await expectAppError(media.get(user, id), 'NOT_FOUND');
+    });
+
     it("user deletion removes every item and every blob under the user's prefix, and is idempotent", async () => {
       const user = randomUUID();
       const other = randomUUID();

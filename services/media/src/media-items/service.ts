@@ -23,6 +23,8 @@ import type {
   MessageContract,
   WalkMediaItemsRequestV1,
   PurgeMediaItemsRequestV1,
+  EmptyTrashRequestV1,
+  TrashEmptyingV1,
   SetMediaFlagRequestV1,
   UpdateMediaItemRequestV1,
   TimelineBucketsRequestV1,
@@ -80,6 +82,9 @@ export class MediaItemsService {
   private readonly items: MediaItems;
   private readonly now: () => Date;
   private readonly live: LivePhotos;
+  /** The emptier's run in this process, and whether a trash was emptied while it ran (it then goes round again). */
+  private emptying: Promise<number> | undefined;
+  private emptiedMeanwhile = false;
 
   constructor(private readonly deps: MediaItemsDeps) {
     this.items = deps.items;
@@ -475,6 +480,60 @@ export class MediaItemsService {
     for (const id of await this.live.withMotionParts(req.userId, asked)) {
       const claimed = await this.items.claimForPurge(id, now, staleBefore, now);
       if (claimed) await this.purge(claimed);
+    }
+  }
+
+  /**
+   * Empties the user's trash ("Empty trash"): every item in it leaves the trash now (a restore no longer takes it
+   * back) and is deleted for good in the background, started here at once and taken up by every replica's sweep (a
+   * trash of tens of thousands takes minutes; a restart goes on where it stopped). How many items the trash listed.
+   */
+  async emptyTrash(req: EmptyTrashRequestV1): Promise<TrashEmptyingV1> {
+    const count = await this.items.markTrashEmptied(req.userId);
+    if (count > 0)
+      this.purgeEmptiedTrash().catch((err: unknown) =>
+        this.deps.log.warn({ err }, 'emptying the trash: failed; the next sweep goes on'),
+      );
+    return { count };
+  }
+
+  /**
+   * Deletes for good what emptied trash left to the emptier, and the purges a replica left half-done (claims nobody
+   * holds any more), of every user: one run at a time in this process, going round again for a trash emptied while
+   * it ran. Each item is claimed first, so replicas emptying at once never purge one twice. How many it purged.
+   */
+  purgeEmptiedTrash(): Promise<number> {
+    if (this.emptying) {
+      this.emptiedMeanwhile = true;
+      return this.emptying;
+    }
+    const run = async () => {
+      let purged = 0;
+      do {
+        this.emptiedMeanwhile = false;
+        purged += await this.purgeAbandoned();
+      } while (this.emptiedMeanwhile);
+      return purged;
+    };
+    this.emptying = run().finally(() => {
+      this.emptying = undefined;
+    });
+    return this.emptying;
+  }
+
+  private async purgeAbandoned(): Promise<number> {
+    let purged = 0;
+    for (;;) {
+      const now = this.now();
+      const staleBefore = new Date(now.getTime() - STALE_PURGE_CLAIM_MS);
+      const batch = await this.items.abandonedClaims(staleBefore, PURGE_BATCH);
+      for (const candidate of batch) {
+        const claimed = await this.items.claimAbandoned(candidate._id, staleBefore, now);
+        if (!claimed) continue;
+        await this.purge(claimed);
+        purged++;
+      }
+      if (batch.length < PURGE_BATCH) return purged;
     }
   }
 
