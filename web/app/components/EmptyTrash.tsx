@@ -1,69 +1,53 @@
-import { useRevalidator } from '@remix-run/react';
-import { useState } from 'react';
-import type { MediaItem } from '~/api/types';
-import { getJson, postJson } from '~/lib/fetch-json.client';
-import { doneMessage } from '~/lib/item-effects';
+import { useFetcher } from '@remix-run/react';
+import { useEffect, useState } from 'react';
+import { plural } from '~/lib/format';
 import { Button } from './ui/Button';
 import { Icon } from './ui/Icon';
 import { Modal } from './ui/Modal';
 import { useToast } from './ui/Toasts';
 
-/** Items deleted per request: a page of the trash as the JSON route lists it. */
-const ROUND = 100;
+/** What the trash page's action answers to "empty": how many items the trash listed, or why it could not. */
+export type Emptied = { emptied: number; error: null } | { emptied: null; error: string };
 
 /**
- * "Empty trash": asks first, then deletes the trash for good a page at a time (the API deletes
- * listed ids), counting as it goes. Stops when a page comes back with nothing new: what is left
- * is being deleted by the server's own sweep already.
+ * "Empty trash": asks first, then has the server empty the whole trash in one call (the trash page's
+ * action). The items leave the trash at once; the server deletes them for good in the background.
+ * Stays mounted when the trash is empty (only the button goes), so that it can say what it did.
  */
-export function EmptyTrash() {
+export function EmptyTrash({ offered }: { offered: boolean }) {
   const [asking, setAsking] = useState(false);
-  const [deleted, setDeleted] = useState<number | null>(null);
+  const emptying = useFetcher<Emptied>({ key: 'empty-trash' });
   const notify = useToast();
-  const revalidator = useRevalidator();
+  const busy = emptying.state !== 'idle';
 
-  const empty = async () => {
-    let total = 0;
-    let previous = new Set<string>();
-    setDeleted(0);
-    try {
-      for (;;) {
-        const { items } = await getJson<{ items: MediaItem[] }>(`/api/items?view=trash&page=1&limit=${ROUND}`);
-        const ids = items.map((i) => i.id).filter((id) => !previous.has(id));
-        if (ids.length === 0) break;
-        await postJson('/api/items', { intent: 'purge', ids });
-        total += ids.length;
-        previous = new Set(ids);
-        setDeleted(total);
-      }
-      notify(total === 0 ? 'The trash was already empty' : doneMessage('purge', total));
-    } catch (err) {
-      notify(err instanceof Error ? err.message : 'That did not work.', { tone: 'error' });
-    } finally {
-      setDeleted(null);
-      setAsking(false);
-      revalidator.revalidate();
-    }
-  };
+  useEffect(() => {
+    if (emptying.state !== 'idle' || !emptying.data) return;
+    const { emptied, error } = emptying.data;
+    if (error !== null) notify(error, { tone: 'error' });
+    else notify(emptied === 0 ? 'The trash was already empty' : `Deleting ${plural(emptied, 'item')} for good`);
+    setAsking(false);
+  }, [emptying.state, emptying.data, notify]);
 
-  const running = deleted !== null;
   return (
     <>
-      <Button onClick={() => setAsking(true)}>
-        <Icon name="trash" size={20} /> Empty trash
-      </Button>
+      {offered ? (
+        <Button onClick={() => setAsking(true)}>
+          <Icon name="trash" size={20} /> Empty trash
+        </Button>
+      ) : null}
       {asking ? (
-        <Modal title="Empty the trash?" onClose={() => (running ? undefined : setAsking(false))}>
-          <p>Everything in the trash is deleted for good now, with its original files. This cannot be undone.</p>
-          {running ? <p role="status">Deleting… {deleted.toLocaleString('en-GB')} deleted so far</p> : null}
-          <div className="form-actions">
-            <Button onClick={() => setAsking(false)} disabled={running}>
-              Cancel
-            </Button>
-            <Button variant="danger" onClick={() => void empty()} disabled={running}>
-              {running ? 'Deleting…' : 'Empty trash'}
-            </Button>
-          </div>
+        <Modal title="Empty the trash?" onClose={() => (busy ? undefined : setAsking(false))}>
+          <emptying.Form method="post">
+            <p>Everything in the trash is deleted for good, with its original files. This cannot be undone.</p>
+            <div className="form-actions">
+              <Button type="button" onClick={() => setAsking(false)} disabled={busy}>
+                Cancel
+              </Button>
+              <Button type="submit" name="intent" value="empty" variant="danger" disabled={busy}>
+                {busy ? 'Emptying…' : 'Empty trash'}
+              </Button>
+            </div>
+          </emptying.Form>
         </Modal>
       ) : null}
     </>

@@ -1,8 +1,12 @@
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
+import { ApiError, ApiUnreachableError, ok } from '~/api/client.server';
 import { EmptyTrash } from '~/components/EmptyTrash';
+import type { Emptied } from '~/components/EmptyTrash';
 import { MediaListPage } from '~/components/MediaListPage';
 import { EmptyState } from '~/components/ui/EmptyState';
+import { requireSession } from '~/lib/auth.server';
 import { formatDuration } from '~/lib/format';
 import { loadMediaPage } from '~/lib/media-page-loader.server';
 
@@ -19,6 +23,24 @@ export function loader({ request, context }: LoaderFunctionArgs) {
   );
 }
 
+/** "Empty trash": the server empties it in one call and deletes the items in the background. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  // The session first: nobody without one gets their body read.
+  const session = await requireSession(request, context);
+  const form = await request.formData();
+  if (form.get('intent') !== 'empty') return json({ message: 'Unknown action.' }, { status: 400 });
+  const answer = async (body: Emptied, status: number) => json(body, { status, headers: await session.headers() });
+  try {
+    const { count } = await ok(session.api.POST('/v1/trash/empty', {}));
+    return await answer({ emptied: count, error: null }, 200);
+  } catch (err) {
+    if (err instanceof ApiUnreachableError)
+      return await answer({ emptied: null, error: 'The Trove server cannot be reached right now.' }, 503);
+    if (err instanceof ApiError) return await answer({ emptied: null, error: err.message }, err.status);
+    throw err;
+  }
+}
+
 export default function Trash() {
   const { items, focus, retention } = useLoaderData<typeof loader>();
   return (
@@ -30,7 +52,7 @@ export default function Trash() {
             Items in the trash are deleted for good {retention} after they were moved here. Until then you can restore
             them: they go back to your library and albums.
           </p>
-          {items.length > 0 ? <EmptyTrash /> : null}
+          <EmptyTrash offered={items.length > 0} />
         </div>
       }
       view={{ kind: 'trash' }}
