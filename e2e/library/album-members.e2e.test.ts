@@ -120,6 +120,13 @@ describe('albums shared with members (e2e)', () => {
     expect(await addItems(contributor, [shown.id])).toBe(404);
     expect(await addItems(contributor, [contributed.id])).toBe(204);
     for (const user of [owner, viewer, contributor]) expect(await itemIds(user)).toContain(contributed.id);
+    // The owner may make it the album's cover; every member sees it so.
+    const cover = { ...byId(albumId), body: { coverMediaItemId: contributed.id } };
+    expect(await status(owner.api.PUT('/v1/albums/{id}', cover))).toBe(204);
+    expect(await ok(viewer.api.GET('/v1/albums/{id}', byId(albumId)), 200)).toMatchObject({
+      coverMediaItemId: contributed.id,
+      coverMediaItem: { id: contributed.id },
+    });
     expect(await removeItems(contributor, [shown.id])).toBe(403);
     expect(await removeItems(viewer, [contributed.id])).toBe(403);
     expect(await removeItems(contributor, [contributed.id])).toBe(204);

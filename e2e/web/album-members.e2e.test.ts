@@ -113,6 +113,12 @@ describe('albums shared with members (browser)', () => {
       /Added by\s*Test User/,
     );
     await expect(theirs.getByRole('button', { name: 'Move to trash' }).count()).resolves.toBe(0);
+    // The owner makes the member's photo the album's cover.
+    await theirs.getByRole('button', { name: 'Set as album cover' }).click();
+    await eventually(
+      async () => (await ok(owner.user.api.GET('/v1/albums/{id}', path))).coverMediaItemId,
+      member.items.png!.id,
+    );
     await o.goto(`${web().origin}/albums/${album.id}`);
     await eventually(() => tiles(o).count(), 2);
     for (const i of [0, 1]) {

@@ -1041,8 +1041,9 @@ export interface paths {
          * Update an album
          * @description Updates the given fields of the album; fields left out keep their value, and
          *     `coverMediaItemId:null` / `description:null` clear them. A new `coverMediaItemId` must be
-         *     one of the caller's media items, in the album and not in the trash (otherwise
-         *     `404 {"message":"mediaitem not found"}`); `null` goes back to the first item added.
+         *     an item the album shows its owner — one of theirs, or one a member added and has not
+         *     hidden — and not in the trash (otherwise `404 {"message":"mediaitem not found"}`); `null`
+         *     goes back to the first item added.
          *     Setting `shared:true` makes the album readable by anyone who knows its id through
          *     `/v1/sharing/{id}`; `shared:false` revokes that at once. Answers `204`; `404` when the
          *     album is neither the caller's nor shared with them; `403` for a member (only the owner

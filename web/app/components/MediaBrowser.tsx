@@ -403,7 +403,7 @@ export function MediaBrowser({
           actions={viewerActions}
           addedBy={isOthers(current) ? (others?.names[current.userId] ?? 'Someone else') : undefined}
           extra={
-            bulk.includes('setCover') && !isOthers(current) ? (
+            bulk.includes('setCover') && (!isOthers(current) || others?.bulk.includes('setCover')) ? (
               <IconButton
                 icon="cover"
                 label="Set as album cover"

@@ -130,9 +130,10 @@ export default function AlbumPage() {
     : album.role === 'contributor'
       ? ['removeFromAlbum', 'download']
       : ['download'];
-  // Everyone downloads what the album shows; the owner takes anyone's item out of it; the rest is for one's own items.
+  // Everyone downloads what the album shows; the owner takes anyone's item out of it or makes it the cover; the rest is
+  // for one's own items.
   const others = useMemo(
-    () => ({ me, names, bulk: (owner ? ['removeFromAlbum', 'download'] : ['download']) as BulkAction[] }),
+    () => ({ me, names, bulk: (owner ? ['removeFromAlbum', 'setCover', 'download'] : ['download']) as BulkAction[] }),
     [me, names, owner],
   );
   // Uploads made on this page go into the album too, for whoever may add to it.

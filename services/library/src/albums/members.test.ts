@@ -82,6 +82,33 @@ describe('albums shared with members (viewer, contributor) on the embedded store
     expect((await albums.get(owner, albumId)).name).toBe('Holiday');
   });
 
+  it('lets the owner make an item a contributor added the cover, which every member then sees; not one hidden or trashed', async () => {
+    const ownersItem = media.add(owner);
+    const theirs = media.add(contributor);
+    const theirsHidden = media.add(contributor, { hidden: true });
+    const theirsTrashed = media.add(contributor);
+    const outside = media.add(contributor);
+    await albums.addItems(owner, albumId, [ownersItem.id]);
+    await albums.addItems(contributor, albumId, [theirs.id, theirsHidden.id, theirsTrashed.id]);
+    media.set(theirsTrashed.id, { deleted: true });
+    await albums.itemTrashed(contributor, theirsTrashed.id, true, new Date(Date.now() + 60_000));
+    for (const cover of [theirsHidden.id, theirsTrashed.id, outside.id, randomUUID()])
+      expect(await outcome(albums.update({ userId: owner, id: albumId, coverMediaItemId: cover }))).toBe('NOT_FOUND');
+    await albums.update({ userId: owner, id: albumId, coverMediaItemId: theirs.id });
+    for (const who of [owner, viewer, contributor]) {
+      const album = await albums.get(who, albumId);
+      expect({ who, cover: album.coverMediaItemId, item: album.coverMediaItem?.id }).toEqual({
+        who,
+        cover: theirs.id,
+        item: theirs.id,
+      });
+    }
+    // Hidden by its owner afterwards: the cover falls back to the first item for everyone but them.
+    media.set(theirs.id, { hidden: true });
+    await albums.itemChanged(contributor, theirs.id);
+    expect((await albums.get(viewer, albumId)).coverMediaItem?.id).toBe(ownersItem.id);
+  });
+
   it('lets a contributor add and remove their own items, not the owner’s; a viewer adds nothing', async () => {
     const ownersItem = media.add(owner);
     const theirs = media.add(contributor);

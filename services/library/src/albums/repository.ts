@@ -345,11 +345,6 @@ export class AlbumsRepository extends DocRepository<typeof COLLECTIONS> {
     return this.c.memberships.findOne({ albumId, mediaItemId, trashed: false, hidden: false });
   }
 
-  /** Whether the item is in the album and not trashed. */
-  async isVisibleMember(albumId: string, mediaItemId: string): Promise<boolean> {
-    return (await this.c.memberships.count({ albumId, mediaItemId, trashed: false })) > 0;
-  }
-
   /** Ids of the user's albums holding the item. */
   async albumIdsHolding(userId: string, mediaItemId: string): Promise<string[]> {
     return (await this.c.memberships.find({ userId, mediaItemId })).map((m) => m.albumId);

@@ -183,9 +183,11 @@ export class AlbumsService {
     if (req.hidden !== undefined) changes.hidden = req.hidden;
     if (req.coverMediaItemId !== undefined) {
       if (req.coverMediaItemId !== null) {
-        // The chosen cover must be one of the caller's items, in this album and not in the trash.
-        const [item] = await this.media.getMany(userId, [req.coverMediaItemId]);
-        if (!item || item.deleted || !(await this.repo.isVisibleMember(id, item.id))) throw mediaItemNotFound();
+        // The chosen cover must be in this album as its owner sees it: one of their items, or a member's they may see
+        // (not hidden by its owner), and not in the trash (`itemsOf` checks the item's own flags too).
+        const membership = await this.repo.viewableMember(id, userId, req.coverMediaItemId);
+        const [item] = membership ? await this.itemsOf(userId, [membership]) : [];
+        if (!item) throw mediaItemNotFound();
       }
       changes.coverMediaItemId = req.coverMediaItemId;
     }
