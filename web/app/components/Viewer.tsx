@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { KeyboardEvent, ReactNode } from 'react';
 import type { MediaItem } from '~/api/types';
 import type { DatePlaceChange } from '~/lib/date-place';
@@ -71,15 +71,15 @@ export function Viewer({ item, prev, next, position, onNavigate, onClose, action
   const zoom = useRef<ZoomControls>(null);
   const [playing, setPlaying] = useState(false);
   /** The slideshow's next step: the next item, or its end after the last one. */
-  const advance = () => (next ? onNavigate(next.id) : setPlaying(false));
+  const advance = useCallback(() => (next ? onNavigate(next.id) : setPlaying(false)), [next, onNavigate]);
   const waitsForVideo = item.mediaItemType === 'video' && item.status === 'READY';
 
   // The slideshow: each photo for SLIDE_MS (a video until it ends), then the next, to the end of the list.
   useEffect(() => {
     if (!playing || waitsForVideo) return;
-    const timer = setTimeout(() => (next ? onNavigate(next.id) : setPlaying(false)), SLIDE_MS);
+    const timer = setTimeout(advance, SLIDE_MS);
     return () => clearTimeout(timer);
-  }, [playing, waitsForVideo, item.id, next, onNavigate]);
+  }, [playing, waitsForVideo, item.id, advance]);
 
   // The page behind does not scroll while the viewer is open.
   useEffect(() => {
