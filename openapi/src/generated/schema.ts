@@ -644,7 +644,7 @@ export interface paths {
          * @description Deletes everything in the caller's trash for good, without listing it. The items leave the
          *     trash at once (`/v1/trash` no longer lists them and a restore no longer brings them back),
          *     and the server deletes them, their originals and every file made from them in the
-         *     background (about 30 items a second on a two-core home server, so a trash of tens of
+         *     background (50 to 100 items a second on a two-core home server, so a trash of tens of
          *     thousands takes minutes); a restart goes on where it stopped. Until an item's turn comes, `GET /v1/mediaItems/{id}`
          *     still answers it, in the trash (`deleted: true`); then `404`. Items moved to the trash
          *     afterwards stay. Answers `202` with how many items the trash listed (`0` when it was
