@@ -211,9 +211,9 @@ export class FakeMediaItems implements MediaItems {
   }
 
   async markTrashEmptied(userId: string): Promise<number> {
-    const trash = this.where((d) => d.userId === userId && d.deleted && !d.purgingAt);
+    const trash = this.where((d) => d.userId === userId && inView.trash(d));
     for (const doc of trash) doc.purgingAt = new Date(EMPTYING_CLAIM);
-    return trash.filter((d) => !d.stillMediaItemId).length;
+    return trash.length;
   }
 
   async abandonedClaims(staleBefore: Date, limit: number): Promise<MediaDoc[]> {

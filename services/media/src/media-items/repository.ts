@@ -406,16 +406,15 @@ export class MediaItemsRepository {
   }
 
   /**
-   * Empties the user's trash: marks every item in it (motion parts too) with the emptier's claim, so the trash no
-   * longer lists them, a restore leaves them and the emptier deletes them. How many the trash listed.
+   * Empties the user's trash: marks what it lists with the emptier's claim (found through the trash's index, whatever
+   * the library's size), so the trash no longer lists them, a restore leaves them and the emptier deletes them (a
+   * Live Photo's motion part, which the trash does not list, with its still). How many it marked.
    */
   async markTrashEmptied(userId: string): Promise<number> {
-    const listed = await this.items.count(viewFilter(userId, 'trash'));
-    if (listed > 0)
-      await this.writing(userId, () =>
-        this.items.updateMany({ userId, deleted: true, ...notPurging }, { $set: { purgingAt: EMPTYING_CLAIM } }),
-      );
-    return listed;
+    const marked = await this.writing(userId, () =>
+      this.items.updateMany(viewFilter(userId, 'trash'), { $set: { purgingAt: EMPTYING_CLAIM } }),
+    );
+    return marked.modified;
   }
 
   /** Up to `limit` items (any user) whose purge claim nobody holds any more (see `abandonedFilter`). */

@@ -530,8 +530,15 @@ export class MediaItemsService {
       for (const candidate of batch) {
         const claimed = await this.items.claimAbandoned(candidate._id, staleBefore, now);
         if (!claimed) continue;
-        await this.purge(claimed);
-        purged++;
+        // A Live Photo's motion part goes with its still (an emptied trash marks what it lists: the still). Claimed
+        // before the still goes, so that it never shows in the trash on its own meanwhile.
+        const part = claimed.motionMediaItemId
+          ? await this.items.claimForPurge(claimed.motionMediaItemId, now, staleBefore, now)
+          : null;
+        for (const doc of part ? [claimed, part] : [claimed]) {
+          await this.purge(doc);
+          purged++;
+        }
       }
       if (batch.length < PURGE_BATCH) return purged;
     }
