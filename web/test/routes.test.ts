@@ -413,4 +413,33 @@ describe('trash page', () => {
     const res = await settle(trash.loader(args(await requestWith(ctx, 'http://web/trash', session()))));
     expect(await res.json()).toEqual({ items: [], focus: null, retention: '30 days' });
   });
+
+  const empty = async (fields: Record<string, string>, who: ReturnType<typeof session> | null = session()) =>
+    settle(trash.action(args(await requestWith(ctx, 'http://web/trash', who, form(fields)))));
+
+  it('Empty trash asks the API to empty it and answers how many items go', async () => {
+    gw.on('POST /v1/trash/empty', { status: 202, body: { count: 1234 } });
+    const res = await empty({ intent: 'empty' });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ emptied: 1234, error: null });
+    expect(gw.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v1/trash/empty']);
+    expect(gw.requests[0].headers.authorization).toBe(`Bearer ${session().accessToken}`);
+  });
+
+  it('passes a refusal on as its message (the trash switched off), and asks nothing for another intent', async () => {
+    gw.on('POST /v1/trash/empty', { status: 403, body: { message: 'feature disabled' } });
+    const refused = await empty({ intent: 'empty' });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ emptied: null, error: 'feature disabled' });
+    const unknown = await empty({ intent: 'purge-everything' });
+    expect(unknown.status).toBe(400);
+    expect(gw.requests).toHaveLength(1);
+  });
+
+  it('sends someone without a session to the login, emptying nothing', async () => {
+    const res = await empty({ intent: 'empty' }, null);
+    expect(res.status).toBe(302);
+    expect(res.headers.get('Location')).toMatch(/^\/login/);
+    expect(gw.requests).toHaveLength(0);
+  });
 });
