@@ -6,7 +6,7 @@ import { EmptyTrash } from '~/components/EmptyTrash';
 import type { Emptied } from '~/components/EmptyTrash';
 import { MediaListPage } from '~/components/MediaListPage';
 import { EmptyState } from '~/components/ui/EmptyState';
-import { requireSession } from '~/lib/auth.server';
+import { apiFailure, requireSession } from '~/lib/auth.server';
 import { formatDuration } from '~/lib/format';
 import { loadMediaPage } from '~/lib/media-page-loader.server';
 
@@ -34,10 +34,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const { count } = await ok(session.api.POST('/v1/trash/empty', {}));
     return await answer({ emptied: count, error: null }, 200);
   } catch (err) {
-    if (err instanceof ApiUnreachableError)
-      return await answer({ emptied: null, error: 'The Trove server cannot be reached right now.' }, 503);
-    if (err instanceof ApiError) return await answer({ emptied: null, error: err.message }, err.status);
-    throw err;
+    if (!(err instanceof ApiError || err instanceof ApiUnreachableError)) throw err;
+    // The API's refusal, as every page answers one, shown by the dialog rather than an error page.
+    const refusal = apiFailure(err);
+    const { message } = (await refusal.json()) as { message: string };
+    return await answer({ emptied: null, error: message }, refusal.status);
   }
 }
 

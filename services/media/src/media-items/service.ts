@@ -451,14 +451,31 @@ export class MediaItemsService {
     const now = this.now();
     const cutoff = new Date(now.getTime() - this.deps.trashRetentionMs);
     const staleBefore = new Date(now.getTime() - STALE_PURGE_CLAIM_MS);
+    return this.purgeInBatches(
+      () => this.items.purgeable(cutoff, staleBefore, PURGE_BATCH),
+      async (candidate) => {
+        const claimed = await this.items.claimForPurge(candidate._id, cutoff, staleBefore, now);
+        return claimed ? [claimed] : [];
+      },
+    );
+  }
+
+  /**
+   * Purges what `find` answers, a batch at a time, until a batch comes back short: each candidate is claimed first
+   * (`claim` answers the documents that are this run's to purge: none when another replica took it).
+   */
+  private async purgeInBatches(
+    find: () => Promise<MediaDoc[]>,
+    claim: (candidate: MediaDoc) => Promise<MediaDoc[]>,
+  ): Promise<number> {
     let purged = 0;
     for (;;) {
-      const batch = await this.items.purgeable(cutoff, staleBefore, PURGE_BATCH);
+      const batch = await find();
       for (const candidate of batch) {
-        const claimed = await this.items.claimForPurge(candidate._id, cutoff, staleBefore, now);
-        if (!claimed) continue;
-        await this.purge(claimed);
-        purged++;
+        for (const doc of await claim(candidate)) {
+          await this.purge(doc);
+          purged++;
+        }
       }
       if (batch.length < PURGE_BATCH) return purged;
     }
@@ -522,26 +539,21 @@ export class MediaItemsService {
   }
 
   private async purgeAbandoned(): Promise<number> {
-    let purged = 0;
-    for (;;) {
-      const now = this.now();
-      const staleBefore = new Date(now.getTime() - STALE_PURGE_CLAIM_MS);
-      const batch = await this.items.abandonedClaims(staleBefore, PURGE_BATCH);
-      for (const candidate of batch) {
+    const now = this.now();
+    const staleBefore = new Date(now.getTime() - STALE_PURGE_CLAIM_MS);
+    return this.purgeInBatches(
+      () => this.items.abandonedClaims(staleBefore, PURGE_BATCH),
+      async (candidate) => {
         const claimed = await this.items.claimAbandoned(candidate._id, staleBefore, now);
-        if (!claimed) continue;
+        if (!claimed) return [];
         // A Live Photo's motion part goes with its still (an emptied trash marks what it lists: the still). Claimed
         // before the still goes, so that it never shows in the trash on its own meanwhile.
         const part = claimed.motionMediaItemId
           ? await this.items.claimForPurge(claimed.motionMediaItemId, now, staleBefore, now)
           : null;
-        for (const doc of part ? [claimed, part] : [claimed]) {
-          await this.purge(doc);
-          purged++;
-        }
-      }
-      if (batch.length < PURGE_BATCH) return purged;
-    }
+        return part ? [claimed, part] : [claimed];
+      },
+    );
   }
 
   /** Every item and blob of a deleted user. Idempotent: a repeat finds nothing left to do. */
