@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { resolve, join } from 'node:path';
 
 // Built by `make build` (which `make up` runs first): the per-service NATS users and the secrets helper.
@@ -87,7 +87,7 @@ function format(name, line) {
  * Starts a supervised process. When it exits unexpectedly it is started again after a backoff
  * (logged), except on a configuration error, which no restart can fix: then everything stops.
  */
-function start(name, cmd, args, { detached = false, extraEnv = {}, ipc = false } = {}) {
+function start(name, cmd, args, { detached = false, extraEnv = {}, ipc = false, beforeRestart } = {}) {
   const entry = { name, child: undefined, output: '', restarts: 0, startedAt: 0, ready: false };
   const launch = () => {
     // nats-server runs in its own process group so a terminal's Ctrl-C reaches only us and the
@@ -129,7 +129,8 @@ function start(name, cmd, args, { detached = false, extraEnv = {}, ipc = false }
       log(
         `!! ${name} exited unexpectedly (${signal ?? `code ${code}`}); restart ${entry.restarts} in ${delay / 1000}s`,
       );
-      entry.restartTimer = setTimeout(() => {
+      entry.restartTimer = setTimeout(async () => {
+        await beforeRestart?.();
         if (!stopping) launch();
       }, delay);
     });
@@ -228,17 +229,42 @@ function writeNatsConfig(natsDir, port) {
 }
 
 /**
- * A Prometheus port per process: TROVE_METRICS_BASE_PORT (default 9101) upwards, skipping ports
- * already taken on this machine.
+ * Whether a process could listen on this port now, tried the way the metrics server binds it
+ * (every interface). A connect probe misses a port held by an outgoing connection (any port in the
+ * ephemeral range can be), which still makes the service's listen fail with EADDRINUSE.
  */
-async function assignMetricsPorts(names) {
-  const ports = {};
+function portBindable(port) {
+  return new Promise((res) => {
+    const srv = createServer();
+    srv.once('error', () => res(false));
+    srv.listen(port, '0.0.0.0', () => srv.close(() => res(true)));
+  });
+}
+
+/**
+ * A Prometheus port per process: TROVE_METRICS_BASE_PORT (default 9101) upwards, skipping ports
+ * already taken on this machine. `next` hands out another one later, when a port chosen here was
+ * taken before its process came to listen on it (see start's beforeRestart).
+ */
+async function metricsPortAllocator(names) {
   let port = Number(env.TROVE_METRICS_BASE_PORT || 9101);
-  for (const name of names) {
-    while (await portOpen(port)) port += 1;
-    ports[name] = port++;
-  }
-  return ports;
+  const next = async () => {
+    while (!(await portBindable(port))) port += 1;
+    return port++;
+  };
+  const ports = {};
+  for (const name of names) ports[name] = await next();
+  return { ports, next };
+}
+
+/** start's beforeRestart for a process with a metrics port: a port taken meanwhile is replaced. */
+function keepMetricsPortFree(name, extraEnv, allocator) {
+  return async () => {
+    const port = Number(extraEnv.TROVE_METRICS_PORT);
+    if (await portBindable(port)) return;
+    extraEnv.TROVE_METRICS_PORT = String(await allocator.next());
+    log(`!! ${name}'s metrics port ${port} was taken meanwhile: it serves metrics on ${extraEnv.TROVE_METRICS_PORT}`);
+  };
 }
 
 /**
@@ -291,11 +317,15 @@ async function main() {
     await stopAll(1);
   }
 
-  const metricsPorts = await assignMetricsPorts([...SERVICES, 'web']);
+  const metrics = await metricsPortAllocator([...SERVICES, 'web']);
+  const metricsEnv = Object.fromEntries(
+    [...SERVICES, 'web'].map((name) => [name, { TROVE_METRICS_PORT: String(metrics.ports[name]) }]),
+  );
   const entries = SERVICES.map((name) =>
     start(name, process.execPath, [join('services', name, 'dist', 'main.js')], {
-      extraEnv: { ...natsCredentials[name], TROVE_METRICS_PORT: String(metricsPorts[name]) },
+      extraEnv: Object.assign(metricsEnv[name], natsCredentials[name]),
       ipc: true,
+      beforeRestart: keepMetricsPortFree(name, metricsEnv[name], metrics),
     }),
   );
   for (const e of entries) {
@@ -318,8 +348,9 @@ async function main() {
   env.TROVE_WEB_PORT = String(webPort);
   env.TROVE_API_URL = env.TROVE_API_URL || `http://127.0.0.1:${gatewayPort}`;
   const web = start('web', process.execPath, [join('web', 'server.mjs')], {
-    extraEnv: { TROVE_METRICS_PORT: String(metricsPorts.web) },
+    extraEnv: metricsEnv.web,
     ipc: true,
+    beforeRestart: keepMetricsPortFree('web', metricsEnv.web, metrics),
   });
   await waitUntil('the web app to be ready', () => web.ready);
   // The docs site (built by `make docs`, which `make up` runs first).
@@ -351,7 +382,7 @@ async function main() {
       : '  docs       not built: run `make docs`, or use `make up`, which builds them',
   );
   log(`  NATS       ${env.TROVE_NATS_URL}`);
-  for (const [name, port] of Object.entries(metricsPorts))
+  for (const [name, { TROVE_METRICS_PORT: port }] of Object.entries(metricsEnv))
     log(`  metrics    ${name.padEnd(8)} http://127.0.0.1:${port}/metrics`);
   log(`  data       ${dataDir}`);
   if (!env.TROVE_ADMIN_PASSWORD) {

@@ -5,6 +5,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { Server } from 'node:net';
 import { join } from 'node:path';
 import { connect } from 'nats';
 import { freePort, startProcess, tempDir } from '@trove/kit/testing';
@@ -26,6 +28,18 @@ function descendants(pid: number): Array<{ pid: number; cmd: string }> {
   };
   walk(pid);
   return out;
+}
+
+/**
+ * Listens on 127.0.0.2:port: a connect probe to 127.0.0.1 does not see it, yet a listen on every
+ * interface (what the metrics server does) fails with EADDRINUSE. Null when the port is taken.
+ */
+function holdOnSecondLoopback(port: number): Promise<Server | null> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.once('error', () => resolve(null));
+    srv.listen(port, '127.0.0.2', () => resolve(srv));
+  });
 }
 
 function alive(pid: number): boolean {
@@ -53,6 +67,7 @@ describe('make up', () => {
       TROVE_NATS_URL: '',
       TROVE_ADMIN_PASSWORD: '',
     });
+    let squatter: Server | null = null;
     try {
       await up.waitForOutput('Trove is up', 90_000);
       const version = await (await fetch(`http://127.0.0.1:${gatewayPort}/version`)).json();
@@ -141,7 +156,17 @@ describe('make up', () => {
         p.cmd.includes(join('services', 'media', 'dist', 'main.js')),
       )!;
       process.kill(media.pid, 'SIGKILL');
+      // Its metrics port is taken while it is down (another program got it): it comes back on another one
+      // (it used to fail on EADDRINUSE at every restart until make up gave up). The kernel frees the port
+      // as the process dies, before the restart's 1 s backoff has begun.
+      const mediaMetricsPort = Number(new URL(metricsUrls.media).port);
+      for (let tries = 0; !squatter && tries < 2000; tries++) {
+        squatter = await holdOnSecondLoopback(mediaMetricsPort);
+        if (!squatter) await new Promise((r) => setTimeout(r, 1));
+      }
+      expect(squatter).not.toBeNull();
       await up.waitForOutput(/media +exited unexpectedly \(SIGKILL\); restart 1/, 10_000);
+      await up.waitForOutput(`media's metrics port ${mediaMetricsPort} was taken meanwhile`, 10_000);
       const killedAt = Date.now();
       let status = 0;
       while (status !== 200 && Date.now() - killedAt < 60_000) {
@@ -154,6 +179,10 @@ describe('make up', () => {
       );
       expect(restarted).toHaveLength(1);
       expect(restarted[0].pid).not.toBe(media.pid);
+      const movedTo = up.output().match(/media's metrics port \d+ was taken meanwhile: it serves metrics on (\d+)/)![1];
+      const moved = await fetch(`http://127.0.0.1:${movedTo}/metrics`);
+      expect(moved.status).toBe(200);
+      expect(await moved.text()).toMatch(/^trove_process_resident_memory_bytes\{service="media"\} \d+/m);
 
       procs = descendants(up.child.pid!);
       up.child.kill('SIGINT');
@@ -164,6 +193,7 @@ describe('make up', () => {
     } finally {
       await up.stop();
       await data.remove();
+      squatter?.close();
     }
   }, 300_000); // the whole stack starts, a service is killed and comes back: minutes on a loaded 2-core machine
 
@@ -172,13 +202,17 @@ describe('make up', () => {
     const gatewayPort = await freePort();
     const natsPort = await freePort();
     const webPort = await freePort();
+    // The first metrics port is held where make up's old connect probe did not look: it is skipped.
+    const metricsBase = await freePort();
+    const squatter = await holdOnSecondLoopback(metricsBase);
+    expect(squatter).not.toBeNull();
     const up = startProcess('up', join(__dirname, 'up.mjs'), {
       TROVE_DATA_DIR: data.path,
       TROVE_GATEWAY_PORT: String(gatewayPort),
       TROVE_NATS_PORT: String(natsPort),
       TROVE_DOCS_PORT: String(await freePort()),
       TROVE_WEB_PORT: String(webPort),
-      TROVE_METRICS_BASE_PORT: String(await freePort()),
+      TROVE_METRICS_BASE_PORT: String(metricsBase),
       TROVE_NATS_URL: '',
       TROVE_ADMIN_PASSWORD: '',
       TROVE_LOG_LEVEL: 'warn',
@@ -200,6 +234,8 @@ describe('make up', () => {
       for (const s of SERVICES)
         expect(procs.filter((p) => p.cmd.includes(join('services', s, 'dist', 'main.js')))).toHaveLength(1);
       expect(up.output()).not.toContain('==> stopping');
+      expect(up.output()).not.toContain('exited unexpectedly');
+      expect(up.output()).not.toContain(`:${metricsBase}/metrics`);
 
       up.child.kill('SIGINT');
       await up.waitForOutput('all stopped', 30_000);
@@ -213,6 +249,7 @@ describe('make up', () => {
     } finally {
       await up.stop();
       await data.remove();
+      squatter?.close();
     }
   }, 300_000);
 });

@@ -133,7 +133,13 @@ export async function startMetricsServer(opts: {
   server.headersTimeout = 5_000;
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(
+        err.code === 'EADDRINUSE'
+          ? new Error(`the metrics port ${opts.port} (TROVE_METRICS_PORT) is already in use`, { cause: err })
+          : err,
+      ),
+    );
     server.listen(opts.port, opts.host ?? '0.0.0.0', () => resolve());
   });
   return {

@@ -100,3 +100,9 @@ it('answers 404 elsewhere and a health probe on /healthz', async () => {
   expect((await fetch(`http://127.0.0.1:${server.port}/nope`)).status).toBe(404);
   expect((await fetch(`http://127.0.0.1:${server.port}/metrics`, { method: 'POST' })).status).toBe(405);
 });
+
+it('refuses a port already in use with words that name the variable', async () => {
+  await expect(startMetricsServer({ port: server.port, host: '127.0.0.1', service: 'metrics-test' })).rejects.toThrow(
+    `the metrics port ${server.port} (TROVE_METRICS_PORT) is already in use`,
+  );
+});
