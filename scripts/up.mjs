@@ -229,15 +229,15 @@ function writeNatsConfig(natsDir, port) {
 }
 
 /**
- * Whether a process could listen on this port now, tried the way the metrics server binds it
- * (every interface). A connect probe misses a port held by an outgoing connection (any port in the
+ * Whether a process could listen on this port now, tried the way the service binds it (the metrics
+ * server on every interface). A connect probe misses a port held by an outgoing connection (any port in the
  * ephemeral range can be), which still makes the service's listen fail with EADDRINUSE.
  */
-function portBindable(port) {
+function portBindable(port, host = '0.0.0.0') {
   return new Promise((res) => {
     const srv = createServer();
     srv.once('error', () => res(false));
-    srv.listen(port, '0.0.0.0', () => srv.close(() => res(true)));
+    srv.listen(port, host, () => srv.close(() => res(true)));
   });
 }
 
@@ -312,7 +312,7 @@ async function main() {
     log(`==> using NATS at ${env.TROVE_NATS_URL}`);
   }
 
-  if (await portOpen(gatewayPort)) {
+  if (!(await portBindable(gatewayPort, env.TROVE_GATEWAY_HOST || '0.0.0.0'))) {
     log(`!! port ${gatewayPort} is already in use: set TROVE_GATEWAY_PORT to another port.`);
     await stopAll(1);
   }
@@ -341,7 +341,7 @@ async function main() {
   });
   // The web app (built by `make build`): the browser's way in; it calls the gateway.
   const webPort = Number(env.TROVE_WEB_PORT || 3000);
-  if (await portOpen(webPort)) {
+  if (!(await portBindable(webPort, env.TROVE_WEB_HOST || '0.0.0.0'))) {
     log(`!! port ${webPort} is already in use: set TROVE_WEB_PORT to another port.`);
     await stopAll(1);
   }

@@ -197,6 +197,39 @@ describe('make up', () => {
     }
   }, 300_000); // the whole stack starts, a service is killed and comes back: minutes on a loaded 2-core machine
 
+  it('says which variable to change when the gateway port is taken, even on another address, and leaves nothing running', async () => {
+    const data = await tempDir('trove-up-taken-');
+    const gatewayPort = await freePort();
+    const squatter = await holdOnSecondLoopback(gatewayPort);
+    expect(squatter).not.toBeNull();
+    const up = startProcess('up', join(__dirname, 'up.mjs'), {
+      TROVE_DATA_DIR: data.path,
+      TROVE_GATEWAY_PORT: String(gatewayPort),
+      TROVE_NATS_PORT: String(await freePort()),
+      TROVE_DOCS_PORT: String(await freePort()),
+      TROVE_WEB_PORT: String(await freePort()),
+      TROVE_NATS_URL: '',
+      TROVE_ADMIN_PASSWORD: '',
+    });
+    try {
+      await up.waitForOutput('all stopped', 60_000);
+      expect(await up.stop()).toBe(1);
+      expect(up.output()).toContain(
+        `!! port ${gatewayPort} is already in use: set TROVE_GATEWAY_PORT to another port.`,
+      );
+      expect(up.output()).not.toContain('exited unexpectedly');
+      // nats-server (started before the check) stopped too: no process names the data dir any more.
+      const left = execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' })
+        .split('\n')
+        .filter((cmd) => cmd.includes(data.path));
+      expect(left).toEqual([]);
+    } finally {
+      await up.stop();
+      await data.remove();
+      squatter?.close();
+    }
+  }, 120_000);
+
   it('with TROVE_LOG_LEVEL=warn (no info line to read) reports ready, serves, names the first-run setup page, and stops cleanly', async () => {
     const data = await tempDir('trove-up-warn-');
     const gatewayPort = await freePort();
