@@ -148,6 +148,19 @@ describe('albums shared with members (e2e)', () => {
     expect(await itemIds(contributor)).toEqual([shown.id, contributed.id]);
     // The owner still sees their hidden item (never the trashed one).
     expect(await itemIds(owner)).toEqual([shown.id, toHide.id, contributed.id]);
+    // Which asked items the album holds answers the same rule for each caller (an add picker marks them).
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    const asked = [shown.id, toHide.id, toTrash.id, contributed.id, unknown];
+    const ask = (user: TestUser, mediaItems: string[]) =>
+      user.api.POST('/v1/albums/{id}/mediaItems/exist', { ...byId(albumId), body: { mediaItems } });
+    const held = async (user: TestUser) => (await ok(ask(user, asked), 200)).mediaItems.sort();
+    expect(await held(owner)).toEqual([shown.id, toHide.id, contributed.id].sort());
+    expect(await held(viewer)).toEqual([shown.id, contributed.id].sort());
+    expect(await status(ask(stranger, asked))).toBe(404);
+    expect(await answer(ask(owner, ['not-an-id']))).toMatchObject({
+      status: 400,
+      body: { message: expect.any(String) },
+    });
     // A member cannot make the owner's item a favourite of theirs, nor change the owner's.
     expect(await status(viewer.api.POST('/v1/favourites', { body: { mediaItems: [shown.id] } }))).toBe(404);
     expect((await ok(owner.api.GET('/v1/mediaItems/{id}', byId(shown.id)), 200)).favourite).toBe(false);

@@ -6,6 +6,7 @@ import type {
   AlbumMemberV1,
   CheckMemberContentRequestV1,
   RemoveAlbumMemberRequestV1,
+  AlbumItemsHeldV1,
   AlbumListV1,
   AlbumMediaItemsRequestV1,
   AlbumV1,
@@ -34,6 +35,7 @@ import albumMemberV1 from './schemas/library-album-member.v1.json';
 import checkMemberContentRequestV1 from './schemas/library-member-content-request.v1.json';
 import listAlbumMediaItemsRequestV1 from './schemas/library-album-items-list-request.v1.json';
 import albumMediaItemsRequestV1 from './schemas/library-album-items-request.v1.json';
+import albumItemsHeldV1 from './schemas/library-album-items-held.v1.json';
 import listAlbumsRequestV1 from './schemas/library-album-list-request.v1.json';
 import albumListV1 from './schemas/library-album-list.v1.json';
 import updateAlbumRequestV1 from './schemas/library-album-update-request.v1.json';
@@ -137,6 +139,16 @@ export const removeAlbumMediaItemsRpc = defineRpc<AlbumMediaItemsRequestV1, Empt
   response: emptyV1,
 });
 
+export const albumItemsHeldRpc = defineRpc<AlbumMediaItemsRequestV1, AlbumItemsHeldV1>({
+  subject: 'trove.v1.library.albums.items.held',
+  service: 'library',
+  callers: ['gateway'],
+  summary:
+    'Which of the asked items an album holds as the caller sees it (its list: trashed left out, hidden only their own); not found unless the caller owns the album or is its member.',
+  request: albumMediaItemsRequestV1,
+  response: albumItemsHeldV1,
+});
+
 export const listMediaItemAlbumsRpc = defineRpc<MediaItemAlbumsRequestV1, AlbumListV1>({
   subject: 'trove.v1.library.albums.ofMediaItem',
   service: 'library',
@@ -236,6 +248,7 @@ export const libraryContracts = [
   listAlbumMediaItemsRpc,
   addAlbumMediaItemsRpc,
   removeAlbumMediaItemsRpc,
+  albumItemsHeldRpc,
   listMediaItemAlbumsRpc,
   getSharedAlbumRpc,
   listSharedAlbumMediaItemsRpc,

@@ -1140,6 +1140,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/albums/{id}/mediaItems/exist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Resource id (uuid). */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Which of these media items an album holds
+         * @description Takes up to 1,000 media item ids and answers those the album holds as the caller sees it
+         *     (as `GET /v1/albums/{id}/mediaItems` lists them: items in the trash left out, hidden ones
+         *     only when they are the caller's own), in no particular order; other ids (not in the album,
+         *     unknown, another user's that the caller does not see there) are simply not answered. What
+         *     an "add photos" picker marks as already in the album. The album's owner and its members
+         *     (any role) may ask; `404` for anyone else.
+         */
+        post: operations["albumMediaItemsExist"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/albums/{id}/members": {
         parameters: {
             query?: never;
@@ -2058,6 +2086,15 @@ export interface components {
              * @example [
              *       "3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c",
              *       "5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d"
+             *     ]
+             */
+            mediaItems: string[];
+        };
+        AlbumMediaItemsExist: {
+            /**
+             * @description The asked media item ids the album holds as the caller sees it.
+             * @example [
+             *       "3f1e7c2a-9b4d-4e8f-a1c2-5d6e7f8a9b0c"
              *     ]
              */
             mediaItems: string[];
@@ -5387,6 +5424,37 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AlbumForbidden"];
+            404: components["responses"]["AlbumNotFound"];
+            413: components["responses"]["RequestBodyTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    albumMediaItemsExist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Resource id (uuid). */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["MediaItems"];
+        responses: {
+            /** @description The asked ids the album holds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlbumMediaItemsExist"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["FeatureDisabled"];
             404: components["responses"]["AlbumNotFound"];
             413: components["responses"]["RequestBodyTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];

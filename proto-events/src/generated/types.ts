@@ -508,6 +508,17 @@ export interface AlbumIdRequestV1 {
   id: string;
 }
 
+// library-album-items-held.v1.json
+/**
+ * Which of the asked items an album holds as the caller sees it (in no particular order).
+ */
+export interface AlbumItemsHeldV1 {
+  /**
+   * @maxItems 1000
+   */
+  mediaItemIds: string[];
+}
+
 // library-album-items-list-request.v1.json
 /**
  * One page of an album's items, in the order they were added (oldest first), trashed items left out.
@@ -521,7 +532,7 @@ export interface ListAlbumMediaItemsRequestV1 {
 
 // library-album-items-request.v1.json
 /**
- * Adds or removes some of the user's items to or from one of the user's albums; all or nothing (not found when any id is not the user's item).
+ * Some of the user's items and one of the user's albums (or one shared with them): to add, to remove (all or nothing: not found when any id is not the user's item), or to ask which of them the album holds.
  */
 export interface AlbumMediaItemsRequestV1 {
   userId: string;

@@ -1,6 +1,7 @@
 import {
   addAlbumMediaItemsRpc,
   addAlbumMemberRpc,
+  albumItemsHeldRpc,
   listAlbumMembersRpc,
   lookupUsersRpc,
   removeAlbumMemberRpc,
@@ -99,7 +100,11 @@ export function albumRoutes(routes: OperationRouter, deps: AlbumRouteDeps): void
       ),
     )
     .handle('addAlbumMediaItems', item.command(addAlbumMediaItemsRpc, itemsInBody))
-    .handle('removeAlbumMediaItems', item.command(removeAlbumMediaItemsRpc, itemsInBody));
+    .handle('removeAlbumMediaItems', item.command(removeAlbumMediaItemsRpc, itemsInBody))
+    .handle(
+      'albumMediaItemsExist',
+      item.answer(albumItemsHeldRpc, (_req, { mediaItemIds }) => ({ mediaItems: mediaItemIds }), itemsInBody),
+    );
   // The album's originals as a ZIP, streamed (content/album-zip.ts); 404 before anything is sent.
   routes.handle('downloadAlbum', async (req, res) => {
     const { userId } = requireUser(res);

@@ -158,6 +158,30 @@ describe('albums shared with members (viewer, contributor) on the embedded store
     expect(await outcome(albums.memberContent(stranger, albumId, shown.id))).toBe('NOT_FOUND');
   });
 
+  it('answers which asked items the album holds as each caller sees it (an add picker marks them), to members only', async () => {
+    const shown = media.add(owner);
+    const hidden = media.add(owner, { hidden: true });
+    const trashed = media.add(owner);
+    const theirs = media.add(contributor);
+    const theirsHidden = media.add(contributor, { hidden: true });
+    const outside = media.add(owner);
+    await albums.addItems(owner, albumId, [shown.id, hidden.id, trashed.id]);
+    await albums.addItems(contributor, albumId, [theirs.id, theirsHidden.id]);
+    media.set(trashed.id, { deleted: true });
+    await albums.itemTrashed(owner, trashed.id, true, new Date(Date.now() + 60_000));
+    const asked = [shown.id, hidden.id, trashed.id, theirs.id, theirsHidden.id, outside.id, randomUUID(), shown.id];
+    const held = async (who: string) => (await albums.itemsHeld(who, albumId, asked)).sort();
+    expect(await held(owner)).toEqual([shown.id, hidden.id, theirs.id].sort());
+    expect(await held(contributor)).toEqual([shown.id, theirs.id, theirsHidden.id].sort());
+    expect(await held(viewer)).toEqual([shown.id, theirs.id].sort());
+    // Restored: held again.
+    media.set(trashed.id, { deleted: false });
+    await albums.itemTrashed(owner, trashed.id, false, new Date(Date.now() + 120_000));
+    expect(await held(viewer)).toEqual([shown.id, trashed.id, theirs.id].sort());
+    expect(await outcome(albums.itemsHeld(stranger, albumId, [shown.id]))).toBe('NOT_FOUND');
+    expect(await outcome(albums.itemsHeld(owner, randomUUID(), [shown.id]))).toBe('NOT_FOUND');
+  });
+
   it('shows a link’s visitors the items contributors added, under the owner’s switches; their hidden ones never', async () => {
     const located = (item: MediaItemV1, latitude: number, longitude: number) =>
       media.set(item.id, { metadata: { ...item.metadata, latitude, longitude } });

@@ -279,6 +279,16 @@ export class AlbumsRepository extends DocRepository<typeof COLLECTIONS> {
     return this.c.memberships.findOne({ ...this.viewable(albumId, viewerId), mediaItemId });
   }
 
+  /** Which of these items `viewerId` sees in the album (one range of its album-and-item index). */
+  async viewableAmong(albumId: string, viewerId: string, mediaItemIds: string[]): Promise<string[]> {
+    if (mediaItemIds.length === 0) return [];
+    const held = await this.c.memberships.find({
+      ...this.viewable(albumId, viewerId),
+      mediaItemId: { $in: mediaItemIds },
+    });
+    return held.map((m) => m.mediaItemId);
+  }
+
   // ---- members: other users an album is shared with ---------------------------------------------
 
   /** Shares the album with `userId` in `role`; sharing again changes the role (and keeps when they were added). */

@@ -221,6 +221,15 @@ export class AlbumsService {
       .filter((i): i is MediaItemV1 => i !== undefined && !i.deleted && (!i.hidden || i.userId === viewerId));
   }
 
+  /**
+   * Which of these items the album holds as the caller sees it (as its list shows them: trashed left out, hidden only
+   * their own): what an "add photos" picker marks as already there. Any role may ask.
+   */
+  async itemsHeld(userId: string, id: string, mediaItemIds: string[]): Promise<string[]> {
+    await this.access(userId, id);
+    return this.repo.viewableAmong(id, userId, unique(mediaItemIds));
+  }
+
   /** The owner or a contributor adds their own items; a viewer is forbidden. */
   async addItems(userId: string, id: string, mediaItemIds: string[]): Promise<void> {
     const ids = unique(mediaItemIds);
