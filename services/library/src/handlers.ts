@@ -33,7 +33,9 @@ export function libraryHandlers(albums: AlbumsService): AnyRpcHandler[] {
     rpcHandler(listAlbumMediaItemsRpc, async (req) => ({ items: await albums.listItems(req) })),
     rpcCommand(addAlbumMediaItemsRpc, (r) => albums.addItems(r.userId, r.id, r.mediaItemIds)),
     rpcCommand(removeAlbumMediaItemsRpc, (r) => albums.removeItems(r.userId, r.id, r.mediaItemIds)),
-    rpcHandler(albumItemsHeldRpc, async (r) => ({ mediaItemIds: await albums.itemsHeld(r.userId, r.id, r.mediaItemIds) })),
+    rpcHandler(albumItemsHeldRpc, async (r) => ({
+      mediaItemIds: await albums.itemsHeld(r.userId, r.id, r.mediaItemIds),
+    })),
     rpcHandler(listMediaItemAlbumsRpc, async (r) => ({ albums: await albums.albumsOfItem(r.userId, r.mediaItemId) })),
     rpcHandler(addAlbumMemberRpc, (r) => albums.addMember(r.userId, r.id, r.memberId, r.role)),
     rpcHandler(listAlbumMembersRpc, async (r) => ({ members: await albums.listMembers(r.userId, r.id) })),
