@@ -8,7 +8,7 @@
  */
 import type { Page } from 'playwright-core';
 import { ok, settled, upload } from '../support/api';
-import { DESKTOP, PHONE, eventually, nav, sharedAlbum, shot, webAppForSuite, tiles } from './fixtures';
+import { DESKTOP, PHONE, eventually, hydrated, nav, sharedAlbum, shot, webAppForSuite, tiles } from './fixtures';
 
 const web = webAppForSuite();
 /** All three files, processed: the library most tests start from. */
@@ -392,6 +392,26 @@ describe('the web app in a browser (e2e)', () => {
     await v.keyboard.press('Escape');
     await shot(v, 'shared-desktop');
     expect((await v.context().cookies()).find((c) => c.name === 'trove_session')).toBeUndefined();
+
+    // Add photos: the two items the album holds are marked and cannot be chosen; the third is added.
+    await page.locator('.album-card').click();
+    await page.getByRole('heading', { name: 'Summer by the sea' }).waitFor();
+    await page.locator('.album-tools').getByRole('link', { name: 'Add photos' }).click();
+    await page.getByRole('heading', { name: 'Add to “Summer by the sea”' }).waitFor();
+    await hydrated(page);
+    await eventually(() => tiles(page).count(), 3);
+    const held = page.locator('.grid .tile[data-locked]');
+    await eventually(() => held.count(), 2);
+    await expect(held.first().textContent()).resolves.toContain('In this album');
+    await held.first().locator('.tile-link').click();
+    const free = page.locator('.grid .tile:not([data-locked])');
+    await free.locator('.tile-link').click();
+    await eventually(() => free.getAttribute('data-selected'), 'true');
+    await expect(page.locator('.grid .tile[data-selected]').count()).resolves.toBe(1);
+    await shot(page, 'album-add-desktop');
+    await page.getByRole('button', { name: 'Add 1 item' }).click();
+    await page.getByRole('heading', { name: 'Summer by the sea' }).waitFor();
+    await eventually(() => page.getByTestId('album-count').textContent(), '3 items');
   });
 
   it("on a phone, the navigation row shows it goes on past the edge, and keeps the current page's destination in it", async () => {

@@ -14,6 +14,7 @@ import * as items from '../app/routes/api.items';
 import * as timeline from '../app/routes/api.timeline';
 import * as upload from '../app/routes/api.upload';
 import * as albumsApi from '../app/routes/api.albums';
+import * as albumHeld from '../app/routes/api.albums.$albumId.held';
 import * as trash from '../app/routes/_app.trash';
 
 let gw: FakeGateway;
@@ -404,6 +405,34 @@ describe('/api/albums', () => {
     expect(res.status).toBe(201);
     expect(JSON.parse(gw.requests[0].body.toString())).toEqual({ name: 'Trip', description: null });
     expect(JSON.parse(gw.requests[1].body.toString())).toEqual({ mediaItems: [id] });
+  });
+});
+
+describe('/api/albums/<id>/held', () => {
+  it('asks the API which of the ids the album holds, each id once, and answers them', async () => {
+    const albumId = uuid();
+    const [a, b] = [uuid(), uuid()];
+    gw.on(`POST /v1/albums/${albumId}/mediaItems/exist`, { status: 200, body: { mediaItems: [b] } });
+    const url = `http://web/api/albums/${albumId}/held?ids=${a},${b},${a},not-a-uuid`;
+    const res = await settle(albumHeld.loader(args(await requestWith(ctx, url, session()), { albumId })));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ held: [b] });
+    expect(JSON.parse(gw.requests[0].body.toString())).toEqual({ mediaItems: [a, b] });
+  });
+
+  it('refuses no ids or too many without calling the API, passes its 404 on, and answers 401 without a session', async () => {
+    const albumId = uuid();
+    const ask = async (ids: string[], withSession = true) => {
+      const url = `http://web/api/albums/${albumId}/held?ids=${ids.join(',')}`;
+      const request = withSession ? await requestWith(ctx, url, session()) : new Request(url);
+      return settle(albumHeld.loader(args(request, { albumId })));
+    };
+    expect((await ask([])).status).toBe(400);
+    expect((await ask(Array.from({ length: 201 }, uuid))).status).toBe(400);
+    expect(gw.requests).toHaveLength(0);
+    gw.on(`POST /v1/albums/${albumId}/mediaItems/exist`, { status: 404, body: { message: 'album not found' } });
+    expect((await ask([uuid()])).status).toBe(404);
+    expect((await ask([uuid()], false)).status).toBe(401);
   });
 });
 

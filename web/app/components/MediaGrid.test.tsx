@@ -22,10 +22,12 @@ function Grid({
   items,
   onNearEnd = jest.fn(),
   onOpen = jest.fn(),
+  locked,
 }: {
   items: MediaItem[];
   onNearEnd?: () => void;
   onOpen?: (id: string) => void;
+  locked?: { ids: ReadonlySet<string>; label: string };
 }) {
   const [selection, dispatch] = useReducer(selectionReducer, emptySelection);
   return (
@@ -37,6 +39,7 @@ function Grid({
       hrefFor={(id) => `?item=${id}`}
       onOpen={onOpen}
       onNearEnd={onNearEnd}
+      locked={locked}
     />
   );
 }
@@ -87,5 +90,26 @@ describe('MediaGrid', () => {
     ]);
     fireEvent.click(screen.getAllByRole('button', { name: /^(Select|Deselect) all from/ })[0]);
     expect(checks().every((c) => c.getAttribute('aria-pressed') === 'true')).toBe(true);
+  });
+
+  it('shows locked items with their label and never selects them: not by a check, a range, a day or X', async () => {
+    const items = itemsNewestFirst(6, Date.parse('2024-06-24T23:00:00'));
+    const locked = { ids: new Set([items[1].id, items[2].id]), label: 'In this album' };
+    const { container } = render(<Grid items={items} locked={locked} />);
+    await flush();
+    const tile = (i: number) => container.querySelector(`.tile[data-id="${items[i].id}"]`)!;
+    expect(screen.getAllByText('In this album')).toHaveLength(2);
+    expect(tile(1).hasAttribute('data-locked')).toBe(true);
+    // No check on a locked tile: four for the six items.
+    const checks = () => screen.getAllByRole('button', { name: /^(Select|Deselect) Photo/ });
+    expect(checks()).toHaveLength(4);
+    fireEvent.click(checks()[0]);
+    fireEvent.click(checks()[2], { shiftKey: true });
+    const selected = () => items.map((_, i) => tile(i).hasAttribute('data-selected'));
+    expect(selected()).toEqual([true, false, false, true, true, false]);
+    fireEvent.click(screen.getByRole('button', { name: /^Select all from/ }));
+    expect(selected()).toEqual([true, false, false, true, true, true]);
+    fireEvent.keyDown(tile(1).querySelector('.tile-link')!, { key: 'x' });
+    expect(selected()[1]).toBe(false);
   });
 });

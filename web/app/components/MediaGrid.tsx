@@ -29,6 +29,8 @@ export interface MediaGridProps {
   focusId?: string | null;
   /** A ready item's thumbnail failed to load. */
   onBroken?(id: string): void;
+  /** Items shown with this label that cannot be selected (the add picker: those the album holds already). */
+  locked?: { ids: ReadonlySet<string>; label: string };
 }
 
 const GAP = 4;
@@ -48,6 +50,7 @@ export function MediaGrid({
   onNearEnd,
   focusId,
   onBroken,
+  locked,
 }: MediaGridProps) {
   const ref = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
@@ -137,6 +140,9 @@ export function MediaGrid({
   }, [focusId]);
 
   const order = useMemo(() => items.map((i) => i.id), [items]);
+  const isLocked = useCallback((id: string) => locked?.ids.has(id) ?? false, [locked]);
+  /** What a range or a day's check selects: the items that can be. */
+  const selectableOrder = useMemo(() => (locked ? order.filter((id) => !locked.ids.has(id)) : order), [order, locked]);
 
   // Where each item sits (row block, tile), for moving the focus with the arrow keys.
   const positions = useMemo(() => {
@@ -193,7 +199,7 @@ export function MediaGrid({
       }
     } else if ((e.key === 'x' || e.key === 'X') && selection) {
       e.preventDefault();
-      selection.dispatch({ type: 'toggle', id: order[index] });
+      if (!isLocked(order[index])) selection.dispatch({ type: 'toggle', id: order[index] });
       return;
     } else return;
     if (to < 0 || to >= items.length) return;
@@ -202,8 +208,9 @@ export function MediaGrid({
   };
   const dispatch = selection?.dispatch;
   const onToggle = useCallback(
-    (id: string, range: boolean) => dispatch?.(range ? { type: 'range', id, order } : { type: 'toggle', id }),
-    [dispatch, order],
+    (id: string, range: boolean) =>
+      dispatch?.(range ? { type: 'range', id, order: selectableOrder } : { type: 'toggle', id }),
+    [dispatch, selectableOrder],
   );
   const selecting = (selection?.ids.size ?? 0) > 0;
 
@@ -212,11 +219,11 @@ export function MediaGrid({
     const block = layout.blocks[b];
     if (block.kind === 'header') {
       const g = groups[block.group];
-      const ids = order.slice(g.start, g.end);
+      const ids = order.slice(g.start, g.end).filter((id) => !isLocked(id));
       const all = selection ? ids.every((id) => selection.ids.has(id)) : false;
       rendered.push(
         <div key={`h-${g.key}`} className="day-header" style={{ top: block.y, height: block.height }}>
-          {selection ? (
+          {selection && ids.length > 0 ? (
             <CheckToggle
               className="day-check"
               pressed={all}
@@ -231,6 +238,7 @@ export function MediaGrid({
     } else {
       for (const t of block.tiles) {
         const item = items[t.index];
+        const note = isLocked(item.id) ? locked?.label : undefined;
         rendered.push(
           <Thumbnail
             key={item.id}
@@ -240,7 +248,8 @@ export function MediaGrid({
             y={t.y}
             width={t.width}
             height={t.height}
-            selectable={!!selection}
+            selectable={!!selection && !note}
+            note={note}
             selected={selection?.ids.has(item.id) ?? false}
             selecting={selecting}
             onOpen={onOpen}

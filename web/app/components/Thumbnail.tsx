@@ -23,6 +23,8 @@ export interface ThumbnailProps {
   onToggle(id: string, range: boolean): void;
   /** The thumbnail of a ready item did not load (e.g. its signed URL expired): ask for fresh URLs. */
   onBroken?(id: string): void;
+  /** Why the item is shown dimmed and cannot be selected ("In this album"), written over it. */
+  note?: string;
 }
 
 const isPending = (item: Pick<MediaItem, 'status'>) => item.status === 'PROCESSING' || item.status === 'UNSPECIFIED';
@@ -49,6 +51,7 @@ export const Thumbnail = memo(function Thumbnail({
   onOpen,
   onToggle,
   onBroken,
+  note,
 }: ThumbnailProps) {
   // Keyed by what is shown, so a new URL or a finished processing fades in (or is tried) afresh.
   const shown = `${item.status} ${item.thumbnailUrl}`;
@@ -79,6 +82,7 @@ export const Thumbnail = memo(function Thumbnail({
       data-id={item.id}
       data-status={item.status}
       data-selected={selected || undefined}
+      data-locked={note ? true : undefined}
       style={{ left: x, top: y, width, height, backgroundImage: placeholder ? `url(${placeholder})` : undefined }}
     >
       <a
@@ -112,6 +116,7 @@ export const Thumbnail = memo(function Thumbnail({
         )}
         {item.mediaItemType === 'video' ? <Badge kind="video" /> : null}
         {item.favourite ? <Badge kind="favourite" /> : null}
+        {note ? <span className="tile-note">{note}</span> : null}
         {pending ? (
           <span className="tile-status" id={`st-${item.id}`}>
             <Spinner />

@@ -144,3 +144,12 @@ export function shareExpiryFrom(form: FormData, now = Date.now()): { value: stri
   if (when <= now) return { error: 'Pick a time in the future.' };
   return { value: new Date(when).toISOString() };
 }
+
+/** Which of these items the album holds as the user sees it (what the add picker marks as already there). */
+export async function albumItemsHeld(api: ApiClient, id: string, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const held = await ok(
+    api.POST('/v1/albums/{id}/mediaItems/exist', { params: { path: { id } }, body: { mediaItems: ids } }),
+  );
+  return held.mediaItems;
+}

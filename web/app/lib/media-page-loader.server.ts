@@ -17,8 +17,8 @@ export async function loadMediaPage<E extends object = object>(
   request: Request,
   context: WebContext,
   view: MediaView,
-  /** More of the page's data: as it is, or read through the session's API client. */
-  extra?: E | ((api: ApiClient) => Promise<E>),
+  /** More of the page's data: as it is, or read through the session's API client (knowing the first page). */
+  extra?: E | ((api: ApiClient, items: MediaItem[]) => Promise<E>),
 ) {
   const session = await requireSession(request, context);
   try {
@@ -29,7 +29,7 @@ export async function loadMediaPage<E extends object = object>(
       focus = await getItem(context.config.apiUrl, session.api, itemId).catch(() => null);
     }
     const data: MediaPageData = { items, focus };
-    const more = typeof extra === 'function' ? await extra(session.api) : extra;
+    const more = typeof extra === 'function' ? await extra(session.api, items) : extra;
     return json({ ...data, ...(more as E) }, { headers: await session.headers() });
   } catch (err) {
     throw apiFailure(err);

@@ -1,11 +1,12 @@
 import { redirect } from '@remix-run/node';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react';
-import { useReducer } from 'react';
+import { useCallback, useEffect, useMemo, useReducer } from 'react';
 import { MediaGrid } from '~/components/MediaGrid';
 import { Button, buttonClass } from '~/components/ui/Button';
 import { useMediaList } from '~/hooks/useMediaList';
-import { albumIdFrom, requireAlbum } from '~/lib/albums.server';
+import { useHeldInAlbum } from '~/hooks/useHeldInAlbum';
+import { albumIdFrom, albumItemsHeld, requireAlbum } from '~/lib/albums.server';
 import { apiFailure, requireSession } from '~/lib/auth.server';
 import { plural } from '~/lib/format';
 import { isUuid } from '~/lib/ids';
@@ -21,7 +22,13 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const album = await requireAlbum(request, context, params);
-  return loadMediaPage(request, context, { kind: 'library' }, { album: { id: album.id, name: album.name } });
+  return loadMediaPage(request, context, { kind: 'library' }, async (api, items) => {
+    const asked = items.map((i) => i.id);
+    return {
+      album: { id: album.id, name: album.name },
+      held: { asked, held: await albumItemsHeld(api, album.id, asked) },
+    };
+  });
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
@@ -41,9 +48,17 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 
 /** Picks items from the library to add to an album. */
 export default function AddToAlbum() {
-  const { album, items } = useLoaderData<typeof loader>();
+  const { album, items, held: heldAtLoad } = useLoaderData<typeof loader>();
   const list = useMediaList({ viewQuery: 'view=library', initial: items, order: 'newest' });
   const [selection, dispatch] = useReducer(selectionReducer, emptySelection);
+  const held = useHeldInAlbum(album.id, list.items, heldAtLoad);
+  const locked = useMemo(() => ({ ids: held, label: 'In this album' }), [held]);
+  // An item found to be in the album already leaves the selection (it was selected before the answer came).
+  useEffect(() => {
+    if (held.size > 0)
+      dispatch({ type: 'retain', ids: new Set(list.items.map((i) => i.id).filter((id) => !held.has(id))) });
+  }, [held, list.items]);
+  const toggle = useCallback((id: string) => (held.has(id) ? undefined : dispatch({ type: 'toggle', id })), [held]);
   const navigation = useNavigation();
   const count = selection.ids.size;
   return (
@@ -53,7 +68,10 @@ export default function AddToAlbum() {
           <Link to={`/albums/${album.id}`}>{album.name}</Link>
         </p>
         <h1>Add to “{album.name}”</h1>
-        <p className="muted">Click photos and videos to select them (Shift+click selects a range).</p>
+        <p className="muted">
+          Click photos and videos to select them (Shift+click selects a range). Those marked “In this album” are in it
+          already.
+        </p>
         {[...selection.ids].map((id) => (
           <input key={id} type="hidden" name="id" value={id} />
         ))}
@@ -73,8 +91,9 @@ export default function AddToAlbum() {
         selection={{ ids: selection.ids, dispatch }}
         hrefFor={(id) => `/?item=${id}`}
         // Everything selects here: a click never opens the viewer.
-        onOpen={(id) => dispatch({ type: 'toggle', id })}
+        onOpen={toggle}
         onNearEnd={list.complete ? undefined : list.loadMore}
+        locked={locked}
       />
     </>
   );
