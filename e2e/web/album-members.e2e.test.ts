@@ -102,6 +102,10 @@ describe('albums shared with members (browser)', () => {
     await own.waitFor();
     await expect(own.getByRole('button', { name: 'Favourite' }).count()).resolves.toBe(1);
     await expect(own.getByRole('complementary', { name: 'Info' }).textContent()).resolves.not.toContain('Added by');
+    // Its details name the album holding it (shared with them), linking there.
+    await expect(
+      own.getByTestId('info-album').getByRole('link', { name: 'Both of us' }).getAttribute('href'),
+    ).resolves.toBe(`/albums/${album.id}`);
     await expect(own.getByRole('button', { name: 'Set as album cover' }).count()).resolves.toBe(0);
 
     // The owner selects both photos: only taking them out of the album (and downloading) is offered; her own alone, more.

@@ -189,7 +189,35 @@ describe('/api/item-entries', () => {
       places: [{ id: p.id, name: 'Amsterdam', country: 'Netherlands' }],
       things: [{ id: expect.any(String), name: 'Pizza' }],
       people: [],
+      albums: [],
     });
+  });
+
+  it('gives the albums holding the item, by name', async () => {
+    const id = uuid();
+    const album = { id: uuid(), name: 'Summer' };
+    gw.on(`GET /v1/mediaItems/${id}/places`, { status: 200, body: [] });
+    gw.on(`GET /v1/mediaItems/${id}/things`, { status: 200, body: [] });
+    gw.on(`GET /v1/mediaItems/${id}/albums`, { status: 200, body: [{ ...album, userId: uuid(), mediaItemsCount: 3 }] });
+    const res = await settle(
+      entries.loader(args(await requestWith(ctx, `http://web/api/item-entries?id=${id}`, session()))),
+    );
+    expect(await res.json()).toEqual({ places: [], things: [], people: [], albums: [album] });
+  });
+
+  it('gives the albums while explore is down, and sends an ended session to the login', async () => {
+    const id = uuid();
+    const album = { id: uuid(), name: 'Summer' };
+    const down = { status: 503, body: { message: 'explore service is unavailable' } };
+    gw.on(`GET /v1/mediaItems/${id}/places`, down);
+    gw.on(`GET /v1/mediaItems/${id}/things`, down);
+    gw.on(`GET /v1/mediaItems/${id}/albums`, { status: 200, body: [{ ...album, userId: uuid(), mediaItemsCount: 3 }] });
+    const ask = async () =>
+      settle(entries.loader(args(await requestWith(ctx, `http://web/api/item-entries?id=${id}`, session()))));
+    expect(await (await ask()).json()).toEqual({ places: [], things: [], people: [], albums: [album] });
+    gw.on(`GET /v1/mediaItems/${id}/albums`, { status: 401, body: { message: 'Unauthorized' } });
+    gw.on('POST /v1/auth/refresh', { status: 401, body: { message: 'Unauthorized' } });
+    expect((await ask()).status).toBe(401);
   });
 });
 

@@ -98,7 +98,7 @@ export function InfoPanel({ item, addedBy, onDescribe, onEdit }: InfoPanelProps)
   );
 }
 
-/** The item's place, things and people, each linking to its page (asked for when the panel opens: owners only). Plain links: the panel is also used outside Remix's router (its tests). */
+/** The item's place, things, people and albums, each linking to its page (asked for when the panel opens: owners only). Plain links: the panel is also used outside Remix's router (its tests). */
 function EntryRows({ itemId }: { itemId: string }) {
   const [entries, setEntries] = useState<ItemEntries | null>(null);
   useEffect(() => {
@@ -117,6 +117,10 @@ function EntryRows({ itemId }: { itemId: string }) {
     {
       label: 'People',
       links: entries.people.map((p) => ({ to: explorePath('person', p.id), text: p.name || 'Unnamed person' })),
+    },
+    {
+      label: entries.albums.length > 1 ? 'Albums' : 'Album',
+      links: entries.albums.map((a) => ({ to: `/albums/${a.id}`, text: a.name })),
     },
   ];
   return (

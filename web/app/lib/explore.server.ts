@@ -2,7 +2,7 @@
  * Places, things and people through the API: the rows of /explore, an entry by id, and an item's
  * entries for the viewer. Every content URL is made local (content-url.server.ts).
  */
-import { ok } from '~/api/client.server';
+import { ApiError, ok } from '~/api/client.server';
 import type { ApiClient } from '~/api/client.server';
 import { PAGE_LIMIT } from '~/api/types';
 import type { Face, Person, Place, Thing } from '~/api/types';
@@ -95,17 +95,31 @@ export async function removePersonFace(api: ApiClient, id: string, faceId: strin
   await ok(api.DELETE('/v1/explore/people/{id}/faces/{faceId}', { params: { path: { id, faceId } } }));
 }
 
-/** An item's entries; a list the API cannot give (e.g. people not served yet) is empty rather than failing the others. */
+/** A list of the panel's, or none when the API cannot give it; an ended session still ends the call (to the login). */
+function orNone<T>(call: Promise<T[]>): Promise<T[]> {
+  return call.catch((err: unknown) => {
+    // The session over: `refresh` threw the answer that ends it (the login, or 401 to a fetch).
+    if (err instanceof Response || (err instanceof ApiError && err.status === 401)) throw err;
+    return [];
+  });
+}
+
+/**
+ * An item's entries. Each list on its own: one the API cannot give (explore down or switched off, people not served
+ * yet) is empty rather than failing the others.
+ */
 export async function itemEntries(api: ApiClient, id: string): Promise<ItemEntries> {
   const path = { params: { path: { id } } };
-  const [places, things, people] = await Promise.all([
-    ok(api.GET('/v1/mediaItems/{id}/places', path)),
-    ok(api.GET('/v1/mediaItems/{id}/things', path)),
-    ok(api.GET('/v1/mediaItems/{id}/people', path)).catch(() => [] as Person[]),
+  const [places, things, people, albums] = await Promise.all([
+    orNone(ok(api.GET('/v1/mediaItems/{id}/places', path))),
+    orNone(ok(api.GET('/v1/mediaItems/{id}/things', path))),
+    orNone(ok(api.GET('/v1/mediaItems/{id}/people', path))),
+    orNone(ok(api.GET('/v1/mediaItems/{id}/albums', path))),
   ]);
   return {
     places: places.map((p) => ({ id: p.id, name: p.name, country: p.country })),
     things: things.map((t) => ({ id: t.id, name: t.name })),
     people: people.map((p) => ({ id: p.id, name: p.name })),
+    albums: albums.map((a) => ({ id: a.id, name: a.name })),
   };
 }

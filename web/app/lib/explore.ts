@@ -56,4 +56,5 @@ export interface ItemEntries {
   places: { id: string; name: string; country: string | null }[];
   things: { id: string; name: string }[];
   people: { id: string; name: string | null }[];
+  albums: { id: string; name: string }[];
 }
