@@ -100,6 +100,8 @@ describe('MediaGrid', () => {
     const tile = (i: number) => container.querySelector(`.tile[data-id="${items[i].id}"]`)!;
     expect(screen.getAllByText('In this album')).toHaveLength(2);
     expect(tile(1).hasAttribute('data-locked')).toBe(true);
+    expect(tile(1).querySelector('.tile-link')!.getAttribute('aria-disabled')).toBe('true');
+    expect(tile(0).querySelector('.tile-link')!.hasAttribute('aria-disabled')).toBe(false);
     // No check on a locked tile: four for the six items.
     const checks = () => screen.getAllByRole('button', { name: /^(Select|Deselect) Photo/ });
     expect(checks()).toHaveLength(4);

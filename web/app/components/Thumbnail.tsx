@@ -90,6 +90,8 @@ export const Thumbnail = memo(function Thumbnail({
         className="tile-link"
         onClick={onClick}
         aria-busy={pending || undefined}
+        // A locked item (its note says why) does nothing when clicked: say so to assistive technology.
+        aria-disabled={note ? true : undefined}
         aria-describedby={pending || failed ? `st-${item.id}` : undefined}
       >
         {/* No thumbnail exists until processing ends: asking sooner is a 404 per tile (hundreds during an import). */}
