@@ -318,14 +318,18 @@ async function main() {
   }
 
   const metrics = await metricsPortAllocator([...SERVICES, 'web']);
-  const metricsEnv = Object.fromEntries(
-    [...SERVICES, 'web'].map((name) => [name, { TROVE_METRICS_PORT: String(metrics.ports[name]) }]),
+  // Each process's own variables, one object per process: a restart reads it again (its metrics port may change).
+  const childEnv = Object.fromEntries(
+    [...SERVICES, 'web'].map((name) => [
+      name,
+      { ...natsCredentials[name], TROVE_METRICS_PORT: String(metrics.ports[name]) },
+    ]),
   );
   const entries = SERVICES.map((name) =>
     start(name, process.execPath, [join('services', name, 'dist', 'main.js')], {
-      extraEnv: Object.assign(metricsEnv[name], natsCredentials[name]),
+      extraEnv: childEnv[name],
       ipc: true,
-      beforeRestart: keepMetricsPortFree(name, metricsEnv[name], metrics),
+      beforeRestart: keepMetricsPortFree(name, childEnv[name], metrics),
     }),
   );
   for (const e of entries) {
@@ -348,9 +352,9 @@ async function main() {
   env.TROVE_WEB_PORT = String(webPort);
   env.TROVE_API_URL = env.TROVE_API_URL || `http://127.0.0.1:${gatewayPort}`;
   const web = start('web', process.execPath, [join('web', 'server.mjs')], {
-    extraEnv: metricsEnv.web,
+    extraEnv: childEnv.web,
     ipc: true,
-    beforeRestart: keepMetricsPortFree('web', metricsEnv.web, metrics),
+    beforeRestart: keepMetricsPortFree('web', childEnv.web, metrics),
   });
   await waitUntil('the web app to be ready', () => web.ready);
   // The docs site (built by `make docs`, which `make up` runs first).
@@ -382,7 +386,7 @@ async function main() {
       : '  docs       not built: run `make docs`, or use `make up`, which builds them',
   );
   log(`  NATS       ${env.TROVE_NATS_URL}`);
-  for (const [name, { TROVE_METRICS_PORT: port }] of Object.entries(metricsEnv))
+  for (const [name, { TROVE_METRICS_PORT: port }] of Object.entries(childEnv))
     log(`  metrics    ${name.padEnd(8)} http://127.0.0.1:${port}/metrics`);
   log(`  data       ${dataDir}`);
   if (!env.TROVE_ADMIN_PASSWORD) {
