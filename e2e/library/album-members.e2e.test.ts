@@ -149,14 +149,23 @@ describe('albums shared with members (e2e)', () => {
     // The owner still sees their hidden item (never the trashed one).
     expect(await itemIds(owner)).toEqual([shown.id, toHide.id, contributed.id]);
     // Which asked items the album holds answers the same rule for each caller (an add picker marks them).
-    const unknown = '00000000-0000-4000-8000-000000000000';
-    const asked = [shown.id, toHide.id, toTrash.id, contributed.id, unknown];
     const ask = (user: TestUser, mediaItems: string[]) =>
       user.api.POST('/v1/albums/{id}/mediaItems/exist', { ...byId(albumId), body: { mediaItems } });
-    const held = async (user: TestUser) => (await ok(ask(user, asked), 200)).mediaItems.sort();
-    expect(await held(owner)).toEqual([shown.id, toHide.id, contributed.id].sort());
-    expect(await held(viewer)).toEqual([shown.id, contributed.id].sort());
-    expect(await status(ask(stranger, asked))).toBe(404);
+    const held = async (user: TestUser, asked: string[]) => (await ok(ask(user, asked), 200)).mediaItems.sort();
+    expect(await held(owner, [shown.id, toHide.id, toTrash.id, contributed.id])).toEqual(
+      [shown.id, toHide.id, contributed.id].sort(),
+    );
+    expect(await held(viewer, [shown.id, contributed.id])).toEqual([shown.id, contributed.id].sort());
+    // An item the caller cannot see is not found, exactly as one that does not exist.
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    const { status: hiddenStatus, body: hiddenBody } = await answer(ask(viewer, [shown.id, toHide.id]));
+    expect({ status: hiddenStatus, body: hiddenBody }).toMatchObject({
+      status: 404,
+      body: { message: expect.any(String) },
+    });
+    const { status: unknownStatus, body: unknownBody } = await answer(ask(viewer, [shown.id, unknown]));
+    expect({ status: unknownStatus, body: unknownBody }).toEqual({ status: hiddenStatus, body: hiddenBody });
+    expect(await status(ask(stranger, [shown.id]))).toBe(404);
     expect(await answer(ask(owner, ['not-an-id']))).toMatchObject({
       status: 400,
       body: { message: expect.any(String) },

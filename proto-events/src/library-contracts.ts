@@ -144,7 +144,7 @@ export const albumItemsHeldRpc = defineRpc<AlbumMediaItemsRequestV1, AlbumItemsH
   service: 'library',
   callers: ['gateway'],
   summary:
-    'Which of the asked items an album holds as the caller sees it (its list: trashed left out, hidden only their own); not found unless the caller owns the album or is its member.',
+    'Which of the asked items an album holds as the caller sees it (its list: trashed left out, hidden only their own); not found unless the caller owns the album or is its member, and when an asked item is neither theirs nor held for them.',
   request: albumMediaItemsRequestV1,
   response: albumItemsHeldV1,
 });

@@ -3,7 +3,7 @@
  * the browser.
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { makeItem, uuid } from './fixtures';
+import { makeAlbum, makeItem, uuid } from './fixtures';
 import { form, requestWith, session, sessionFrom, settle, startFakeGateway, testContext } from './fake-gateway';
 import type { FakeGateway } from './fake-gateway';
 import { requestContext } from '../app/lib/context.server';
@@ -15,6 +15,7 @@ import * as timeline from '../app/routes/api.timeline';
 import * as upload from '../app/routes/api.upload';
 import * as albumsApi from '../app/routes/api.albums';
 import * as albumHeld from '../app/routes/api.albums.$albumId.held';
+import * as albumAdd from '../app/routes/_app.albums.$albumId_.add';
 import * as trash from '../app/routes/_app.trash';
 
 let gw: FakeGateway;
@@ -433,6 +434,39 @@ describe('/api/albums/<id>/held', () => {
     gw.on(`POST /v1/albums/${albumId}/mediaItems/exist`, { status: 404, body: { message: 'album not found' } });
     expect((await ask([uuid()])).status).toBe(404);
     expect((await ask([uuid()], false)).status).toBe(401);
+  });
+});
+
+describe('an album’s Add photos page', () => {
+  it('still opens when an item of its first page is gone before the album is asked about it (404): nothing is marked, the picker asks again', async () => {
+    const albumId = uuid();
+    const item = makeItem();
+    gw.on(`GET /v1/albums/${albumId}`, { status: 200, body: makeAlbum({ id: albumId }) });
+    gw.on('GET /v1/mediaItems', { status: 200, body: [item] });
+    gw.on(`POST /v1/albums/${albumId}/mediaItems/exist`, { status: 404, body: { message: 'mediaitem not found' } });
+    const request = await requestWith(ctx, `http://web/albums/${albumId}/add`, session());
+    const res = await settle(albumAdd.loader(args(request, { albumId })));
+    expect(res.status).toBe(200);
+    const data = (await res.json()) as { album: { id: string }; held: unknown; items: { id: string }[] };
+    expect(data.album.id).toBe(albumId);
+    expect(data.held).toEqual({ asked: [], held: [] });
+    expect(gw.requests.map((r) => `${r.method} ${r.path.split('?')[0]}`)).toContain(
+      `POST /v1/albums/${albumId}/mediaItems/exist`,
+    );
+  });
+
+  it('marks what the album holds on its first page, and passes on a 404 for the album itself', async () => {
+    const albumId = uuid();
+    const [a, b] = [makeItem(), makeItem()];
+    gw.on(`GET /v1/albums/${albumId}`, { status: 200, body: makeAlbum({ id: albumId }) });
+    gw.on('GET /v1/mediaItems', { status: 200, body: [a, b] });
+    gw.on(`POST /v1/albums/${albumId}/mediaItems/exist`, { status: 200, body: { mediaItems: [b.id] } });
+    const open = async (id: string) =>
+      settle(albumAdd.loader(args(await requestWith(ctx, `http://web/albums/${id}/add`, session()), { albumId: id })));
+    const res = await open(albumId);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { held: unknown }).held).toEqual({ asked: [a.id, b.id], held: [b.id] });
+    expect((await open(uuid())).status).toBe(404);
   });
 });
 

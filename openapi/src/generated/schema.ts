@@ -1156,10 +1156,11 @@ export interface paths {
          * Which of these media items an album holds
          * @description Takes up to 1,000 media item ids and answers those the album holds as the caller sees it
          *     (as `GET /v1/albums/{id}/mediaItems` lists them: items in the trash left out, hidden ones
-         *     only when they are the caller's own), in no particular order; other ids (not in the album,
-         *     unknown, another user's that the caller does not see there) are simply not answered. What
-         *     an "add photos" picker marks as already in the album. The album's owner and its members
-         *     (any role) may ask; `404` for anyone else.
+         *     only when they are the caller's own), in no particular order; the caller's own items the
+         *     album does not hold (or holds in the trash) are not answered. What an "add photos" picker
+         *     marks as already in the album. The album's owner and its members (any role) may ask; `404`
+         *     for anyone else, and `404` when an id names an item the caller cannot see (neither theirs
+         *     nor in the album for them), exactly as for one that does not exist.
          */
         post: operations["albumMediaItemsExist"];
         delete?: never;

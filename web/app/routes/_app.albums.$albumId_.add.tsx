@@ -1,6 +1,7 @@
 import { redirect } from '@remix-run/node';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react';
+import { ApiError } from '~/api/client.server';
 import { useCallback, useEffect, useMemo, useReducer } from 'react';
 import { MediaGrid } from '~/components/MediaGrid';
 import { Button, buttonClass } from '~/components/ui/Button';
@@ -26,7 +27,14 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     const asked = items.map((i) => i.id);
     return {
       album: { id: album.id, name: album.name },
-      held: { asked, held: await albumItemsHeld(api, album.id, asked) },
+      // An item of the page gone meanwhile answers 404: the picker then asks again in the background.
+      held: await albumItemsHeld(api, album.id, asked).then(
+        (held) => ({ asked, held }),
+        (err: unknown) => {
+          if (err instanceof ApiError && err.status === 404) return { asked: [] as string[], held: [] as string[] };
+          throw err;
+        },
+      ),
     };
   });
 }

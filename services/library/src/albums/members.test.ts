@@ -169,15 +169,30 @@ describe('albums shared with members (viewer, contributor) on the embedded store
     await albums.addItems(contributor, albumId, [theirs.id, theirsHidden.id]);
     media.set(trashed.id, { deleted: true });
     await albums.itemTrashed(owner, trashed.id, true, new Date(Date.now() + 60_000));
-    const asked = [shown.id, hidden.id, trashed.id, theirs.id, theirsHidden.id, outside.id, randomUUID(), shown.id];
-    const held = async (who: string) => (await albums.itemsHeld(who, albumId, asked)).sort();
-    expect(await held(owner)).toEqual([shown.id, hidden.id, theirs.id].sort());
-    expect(await held(contributor)).toEqual([shown.id, theirs.id, theirsHidden.id].sort());
-    expect(await held(viewer)).toEqual([shown.id, theirs.id].sort());
+    const held = async (who: string, asked: string[]) => (await albums.itemsHeld(who, albumId, asked)).sort();
+    // The caller's own items outside the album (or trashed in it) are answered as not held.
+    expect(await held(owner, [shown.id, hidden.id, trashed.id, theirs.id, outside.id, shown.id])).toEqual(
+      [shown.id, hidden.id, theirs.id].sort(),
+    );
+    expect(await held(contributor, [shown.id, theirs.id, theirsHidden.id])).toEqual(
+      [shown.id, theirs.id, theirsHidden.id].sort(),
+    );
+    expect(await held(viewer, [shown.id, theirs.id])).toEqual([shown.id, theirs.id].sort());
+    // An item the caller cannot see (another's hidden or trashed one, one outside the album that is not theirs,
+    // one that does not exist) is not found, as in every call naming items.
+    for (const [who, id] of [
+      [viewer, hidden.id],
+      [viewer, trashed.id],
+      [owner, theirsHidden.id],
+      [contributor, outside.id],
+      [owner, randomUUID()],
+    ] as const) {
+      expect(await outcome(albums.itemsHeld(who, albumId, [shown.id, id]))).toBe('NOT_FOUND');
+    }
     // Restored: held again.
     media.set(trashed.id, { deleted: false });
     await albums.itemTrashed(owner, trashed.id, false, new Date(Date.now() + 120_000));
-    expect(await held(viewer)).toEqual([shown.id, trashed.id, theirs.id].sort());
+    expect(await held(viewer, [shown.id, trashed.id, theirs.id])).toEqual([shown.id, trashed.id, theirs.id].sort());
     expect(await outcome(albums.itemsHeld(stranger, albumId, [shown.id]))).toBe('NOT_FOUND');
     expect(await outcome(albums.itemsHeld(owner, randomUUID(), [shown.id]))).toBe('NOT_FOUND');
   });

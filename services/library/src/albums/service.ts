@@ -223,11 +223,19 @@ export class AlbumsService {
 
   /**
    * Which of these items the album holds as the caller sees it (as its list shows them: trashed left out, hidden only
-   * their own): what an "add photos" picker marks as already there. Any role may ask.
+   * their own): what an "add photos" picker marks as already there. Any role may ask, about their own items or those
+   * they see in the album.
    */
   async itemsHeld(userId: string, id: string, mediaItemIds: string[]): Promise<string[]> {
     await this.access(userId, id);
-    return this.repo.viewableAmong(id, userId, unique(mediaItemIds));
+    const ids = unique(mediaItemIds);
+    const held = await this.repo.viewableAmong(id, userId, ids);
+    // Like every call naming items: one the caller cannot see (not in the album for them, not theirs) is not found,
+    // so the answer never tells another user's item from one that does not exist.
+    const heldIds = new Set(held);
+    const rest = ids.filter((i) => !heldIds.has(i));
+    if ((await this.media.getMany(userId, rest)).length !== rest.length) throw mediaItemNotFound();
+    return held;
   }
 
   /** The owner or a contributor adds their own items; a viewer is forbidden. */
