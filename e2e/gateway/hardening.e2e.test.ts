@@ -163,8 +163,28 @@ describe('gateway hardening (e2e)', () => {
 
     it('headers that never end: the connection is closed within the headers timeout', async () => {
       const res = await rawExchange(stack.gatewayUrl, 'GET /version HTTP/1.1\r\nHost: x\r\nX-Slow: ');
-      expect(res.received).not.toMatch(/^HTTP\/1\.1 200/);
+      expect(res.received).toMatch(/^HTTP\/1\.1 408 /);
+      expect(res.received).toMatch(/\r\n\r\n\{"message":"the request headers did not arrive in time"\}$/);
       expect(res.closedAfterMs).toBeLessThan(LIMITS.headersSeconds * 1000 + SLACK_MS);
+    });
+
+    it('a request Node cannot read answers with a {"message"} too: a request line over its limit 431, bytes that are not HTTP 400', async () => {
+      const long = await rawExchange(
+        stack.gatewayUrl,
+        `GET /v1/mediaItems?sig=${'%F0%9F%98%80'.repeat(2000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+      );
+      expect(long.received).toMatch(/^HTTP\/1\.1 431 /);
+      expect(long.received).toContain('Content-Type: application/json');
+      expect(JSON.parse(long.received.split('\r\n\r\n')[1]!)).toEqual({
+        message: 'the request line and headers are over 16 KiB: send long lists in a body',
+      });
+      const garbage = await rawExchange(stack.gatewayUrl, 'HELLO\u0001 /\r\n\r\n');
+      expect(garbage.received).toMatch(/^HTTP\/1\.1 400 /);
+      expect(JSON.parse(garbage.received.split('\r\n\r\n')[1]!)).toEqual({
+        message: 'not a well-formed HTTP/1.1 request',
+      });
+      // The gateway still answers.
+      expect((await fetch(`${stack.gatewayUrl}/version`)).status).toBe(200);
     });
 
     it('an idle keep-alive connection is closed after the keep-alive timeout', async () => {

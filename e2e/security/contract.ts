@@ -7,7 +7,7 @@
 import { listOperations, loadOpenApi } from '@trove/openapi';
 import type { OpenApiOperation } from '@trove/openapi';
 
-type Schema = {
+export type Schema = {
   $ref?: string;
   type?: string;
   format?: string;
@@ -16,8 +16,29 @@ type Schema = {
   enum?: unknown[];
   items?: Schema;
   properties?: Record<string, Schema>;
+  required?: string[];
+  nullable?: boolean;
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: boolean;
+  exclusiveMaximum?: boolean;
+  minItems?: number;
+  maxItems?: number;
+  uniqueItems?: boolean;
+  oneOf?: Schema[];
+  allOf?: Schema[];
 };
-type Parameter = { $ref?: string; name: string; in: string; required?: boolean; schema?: Schema; example?: unknown };
+export type Parameter = {
+  $ref?: string;
+  name: string;
+  in: string;
+  required?: boolean;
+  schema?: Schema;
+  example?: unknown;
+};
 type Operation = {
   parameters?: Parameter[];
   requestBody?: { $ref?: string; content?: Record<string, { schema?: Schema }> };
@@ -26,7 +47,7 @@ type Operation = {
 const doc = loadOpenApi() as { paths: Record<string, Record<string, unknown> & { parameters?: Parameter[] }> };
 
 /** Follows a local `$ref` (`#/components/...`) to what it names. */
-function resolve<T extends { $ref?: string }>(node: T): T {
+export function resolve<T extends { $ref?: string }>(node: T): T {
   let current: T = node;
   while (current.$ref) {
     const target = current.$ref
@@ -43,7 +64,7 @@ function operationObject(op: OpenApiOperation): Operation {
   return doc.paths[op.path]![op.method] as Operation;
 }
 
-function parametersOf(op: OpenApiOperation): Parameter[] {
+export function parametersOf(op: OpenApiOperation): Parameter[] {
   return [...(doc.paths[op.path]!.parameters ?? []), ...(operationObject(op).parameters ?? [])].map((p) => resolve(p));
 }
 
@@ -89,7 +110,7 @@ export function resourceCalls(): ResourceCall[] {
 }
 
 /** A value the contract accepts for a schema: its example, default or first enum value, else one of its type. */
-function sample(schema: Schema | undefined, name: string): unknown {
+export function sample(schema: Schema | undefined, name: string): unknown {
   const s = schema ? resolve(schema) : {};
   if (s.example !== undefined) return s.example;
   if (s.default !== undefined) return s.default;
@@ -132,7 +153,7 @@ export function urlFor(op: OpenApiOperation, id?: string, idOf?: (kind: string) 
   return query.size ? `${url}?${query}` : url;
 }
 
-function jsonBodySchema(op: OpenApiOperation): Schema | undefined {
+export function jsonBodySchema(op: OpenApiOperation): Schema | undefined {
   const body = operationObject(op).requestBody;
   const schema = body ? resolve(body).content?.['application/json']?.schema : undefined;
   return schema ? resolve(schema) : undefined;
@@ -154,7 +175,7 @@ export function referencedKind(field: string): string | undefined {
   return undefined;
 }
 
-function isUuid(schema: Schema | undefined): boolean {
+export function isUuid(schema: Schema | undefined): boolean {
   return schema !== undefined && resolve(schema).format === 'uuid';
 }
 

@@ -13,3 +13,4 @@ export * from './filetype';
 export * from './net';
 export * from './service/stores';
 export { componentDuration, httpRequestDuration, observedGauge, secondsSince, startMetricsServer } from './metrics';
+export * from './time/instant';

@@ -67,8 +67,10 @@ describe('API keys', () => {
     expect(listed.every((k) => !('key' in k))).toBe(true);
   });
 
-  it('refuses blank names and more than the most keys per user', async () => {
+  it('refuses blank names, names over 100 characters (emoji count one) and more than the most keys per user', async () => {
     expect(await codeOf(keys.create(alice, '   '))).toBe('BAD_REQUEST');
+    expect(await codeOf(keys.create(bob, '😀'.repeat(101)))).toBe('BAD_REQUEST');
+    expect(await codeOf(keys.create(bob, '😀'.repeat(100)))).toBe('ok');
     for (let i = 0; i < 3; i++) await keys.create(alice, `k${i}`);
     expect(await codeOf(keys.create(alice, 'one too many'))).toBe('CONFLICT');
     expect(await codeOf(keys.create(bob, 'fine'))).toBe('ok');

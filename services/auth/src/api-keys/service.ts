@@ -34,7 +34,9 @@ export class ApiKeysService {
   async create(userId: string, name: string): Promise<ApiKeyV1> {
     const { keys, users } = this.deps;
     const trimmed = name.trim();
-    if (trimmed.length === 0 || trimmed.length > 100) throw badRequest('name must be 1 to 100 characters');
+    // Counted in characters (code points), as the contract's maxLength counts them: an emoji is one.
+    const length = [...trimmed].length;
+    if (length === 0 || length > 100) throw badRequest('name must be 1 to 100 characters');
     if (!(await users.findById(userId))) throw unauthorized();
     if ((await keys.countOfUser(userId)) >= (this.deps.maxPerUser ?? MAX_API_KEYS_PER_USER))
       throw conflict('too many API keys: revoke one first');

@@ -13,6 +13,9 @@ describe('account policy', () => {
     expect(nameProblem('Zoë 李')).toBeUndefined();
     expect(nameProblem('   ')).toMatch(/^name /);
     expect(nameProblem('x'.repeat(101))).toMatch(/^name /);
+    // Characters as the contract counts them (code points): 100 emoji are 100, not 200 UTF-16 units.
+    expect(nameProblem('😀'.repeat(100))).toBeUndefined();
+    expect(nameProblem('😀'.repeat(101))).toMatch(/^name /);
     expect(nameProblem('bad\nname')).toMatch(/^name /);
   });
 

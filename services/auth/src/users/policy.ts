@@ -108,7 +108,8 @@ function hasControl(s: string): boolean {
 
 export function nameProblem(name: string): string | undefined {
   if (name.trim().length === 0) return 'name must not be empty';
-  if (name.length > NAME_MAX) return `name must be at most ${NAME_MAX} characters`;
+  // Counted in characters (code points), as the contract's maxLength counts them: an emoji is one.
+  if ([...name].length > NAME_MAX) return `name must be at most ${NAME_MAX} characters`;
   if (hasControl(name)) return 'name must not contain control characters';
   return undefined;
 }

@@ -1,5 +1,6 @@
-import { createServer } from 'node:http';
+import { createServer, maxHeaderSize } from 'node:http';
 import type { RequestListener, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 
 export interface ConnectionLimits {
   /** The request line and headers must arrive within this. */
@@ -25,6 +26,7 @@ export function listen(app: RequestListener, opts: ConnectionLimits & { port: nu
     app,
   );
   server.keepAliveTimeout = opts.keepAliveTimeoutMs;
+  server.on('clientError', answerUnreadableRequest);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => {
@@ -32,4 +34,39 @@ export function listen(app: RequestListener, opts: ConnectionLimits & { port: nu
       resolve(server);
     });
   });
+}
+
+/** What Node answers a request it cannot read, as Node chooses the status, with the contract's `{"message"}`. */
+export function unreadableRequestAnswer(code: string | undefined): { status: number; reason: string; message: string } {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return {
+        status: 431,
+        reason: 'Request Header Fields Too Large',
+        message: `the request line and headers are over ${maxHeaderSize / 1024} KiB: send long lists in a body`,
+      };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, reason: 'Request Timeout', message: 'the request headers did not arrive in time' };
+    default:
+      return { status: 400, reason: 'Bad Request', message: 'not a well-formed HTTP/1.1 request' };
+  }
+}
+
+/**
+ * Node answers a request it cannot parse (a request line or headers over its limit, headers too slow, bytes that are
+ * not HTTP) itself, with a bare status line; this gives that answer the `{"message"}` every error of the contract has.
+ */
+function answerUnreadableRequest(err: NodeJS.ErrnoException, socket: Duplex): void {
+  // Node's own condition for answering at all: the peer is still there and no answer has begun on the socket.
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const { status, reason, message } = unreadableRequestAnswer(err.code);
+  const body = JSON.stringify({ message });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

@@ -284,6 +284,9 @@ describe('albums (cover, counts, sharing) on the embedded store and a fake media
         expect((await albums.get(alice, album.id)).id).toBe(album.id);
         await albums.update({ userId: alice, id: album.id, shareExpiresAt: null });
         expect((await albums.sharedContent(album.id, x.id)).userId).toBe(alice);
+        // A leap second (RFC 3339 allows it, Date does not) is the minute's last millisecond.
+        await albums.update({ userId: alice, id: album.id, shareExpiresAt: '2030-01-01T00:01:60Z' });
+        expect((await albums.get(alice, album.id)).shareExpiresAt).toBe('2030-01-01T00:01:59.999Z');
       });
 
       it('answers the download switch to the gateway (on by default)', async () => {

@@ -10,7 +10,7 @@ import type {
   UpdateAlbumRequestV1,
 } from '@trove/proto-events';
 import { randomUUID } from 'node:crypto';
-import { AppError, badRequest, notFound } from '@trove/kit';
+import { AppError, badRequest, instantOf, notFound } from '@trove/kit';
 import type { MediaDirectory } from '../ports/media';
 import { toAlbumV1 } from './document';
 import { hashSharePassword, verifySharePassword } from './share-password';
@@ -44,7 +44,7 @@ async function linkSettings(req: {
 }): Promise<Pick<AlbumChanges, 'shareExpiresAt' | 'shareAllowDownload' | 'sharePasswordHash' | 'shareKey'>> {
   const settings: Pick<AlbumChanges, 'shareExpiresAt' | 'shareAllowDownload' | 'sharePasswordHash' | 'shareKey'> = {};
   if (req.shareExpiresAt !== undefined)
-    settings.shareExpiresAt = req.shareExpiresAt === null ? null : new Date(req.shareExpiresAt);
+    settings.shareExpiresAt = req.shareExpiresAt === null ? null : instantOf(req.shareExpiresAt);
   if (req.shareAllowDownload !== undefined) settings.shareAllowDownload = req.shareAllowDownload;
   if (req.sharePassword === null) {
     settings.sharePasswordHash = null;

@@ -1,4 +1,4 @@
-import { DuplicateKeyError } from '@trove/kit';
+import { DuplicateKeyError, instantOf } from '@trove/kit';
 import type { ListMediaItemsRequestV1, TimelineBucketsRequestV1 } from '@trove/proto-events';
 import { shownCategory } from './document';
 import type { MediaDoc, MediaType, ProcessedFields } from './document';
@@ -85,7 +85,7 @@ export class FakeMediaItems implements MediaItems {
   }
 
   async list(q: ListMediaItemsRequestV1): Promise<MediaDoc[]> {
-    const before = q.takenBefore ? new Date(q.takenBefore).getTime() : Infinity;
+    const before = q.takenBefore ? instantOf(q.takenBefore).getTime() : Infinity;
     const after = q.after && { time: new Date(q.after.creationTime).getTime(), id: q.after.id };
     const isAfter = (d: MediaDoc) =>
       !after || d.creationAt.getTime() < after.time || (d.creationAt.getTime() === after.time && d._id < after.id);

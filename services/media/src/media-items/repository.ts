@@ -1,4 +1,4 @@
-import { DuplicateKeyError, openCollection } from '@trove/kit';
+import { DuplicateKeyError, instantOf, openCollection } from '@trove/kit';
 import type { Collection, DocStore, Filter, SortSpec } from '@trove/kit';
 import type { ListMediaItemsRequestV1, TimelineBucketsRequestV1 } from '@trove/proto-events';
 import { MEDIA_ITEMS, creationMonthOf, fromStored } from './document';
@@ -192,7 +192,7 @@ export class MediaItemsRepository {
   async list(q: ListMediaItemsRequestV1): Promise<MediaDoc[]> {
     const filter = listFilter(q);
     const sort = viewSort(q.view);
-    const takenBefore = q.takenBefore ? new Date(q.takenBefore) : undefined;
+    const takenBefore = q.takenBefore ? instantOf(q.takenBefore) : undefined;
     const after = q.after && { creationAt: new Date(q.after.creationTime), id: q.after.id };
     // A cursor at or before a timeline jump's instant is where the list goes on; one after it is already passed.
     if (after && !(takenBefore && takenBefore < after.creationAt)) return this.listAfter(filter, sort, after, q);

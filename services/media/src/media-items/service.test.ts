@@ -689,6 +689,8 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       expect(await ids('2024-02-29T23:59:59.999Z', 2, 1)).toEqual([c]);
       expect(await ids('2030-01-01T00:00:00Z')).toEqual([a, b, c, d]);
       expect(await ids('2000-01-01T00:00:00Z')).toEqual([]);
+      // A leap second (RFC 3339 allows it, Date does not) is the minute's last millisecond.
+      expect(await ids('2024-02-29T23:59:60Z')).toEqual([b, c, d]);
     });
     it('pages by cursor: each full page names the next, ties at one instant split by id, nothing twice or left out', async () => {
       const user = randomUUID();
@@ -870,6 +872,10 @@ describe.each(repositories)('media service over %s', (_, openItems) => {
       published = [];
       await media.update({ userId: user, id: a, creationTime: '2001-01-01T00:00:00Z' });
       expect(published.map((p) => p.subject)).toEqual(['events.v1.media.updated']);
+      // A leap second is kept as the minute's last millisecond, in its own offset.
+      await media.update({ userId: user, id: a, creationTime: '2016-12-31T23:59:60+01:00' });
+      expect((await media.get(user, a)).metadata.creationTime).toBe('2016-12-31T23:59:59.999+01:00');
+      await media.update({ userId: user, id: a, creationTime: '2001-01-01T00:00:00Z' });
 
       const before = await media.get(user, a);
       const message = 'latitude and longitude go together: both numbers, or both null';

@@ -31,7 +31,7 @@ import type {
   TimelineBucketsV1,
   YearsAgoRequestV1,
 } from '@trove/proto-events';
-import { badRequest, conflict, insufficientStorage, notFound, unavailable } from '@trove/kit';
+import { badRequest, conflict, insufficientStorage, notFound, unavailable, withoutLeapSecond } from '@trove/kit';
 import type { BlobStore, EventPublisher, Logger } from '@trove/kit';
 import {
   alreadyApplied,
@@ -340,12 +340,13 @@ export class MediaItemsService {
     const location = userLocationOf(req);
     if (location !== undefined) changes.userLocation = location;
     if (req.creationTime !== undefined) {
-      if (req.creationTime !== null && !creationParts(req.creationTime))
+      const creationTime = req.creationTime === null ? null : withoutLeapSecond(req.creationTime);
+      if (creationTime !== null && !creationParts(creationTime))
         throw badRequest('creationTime must be an ISO 8601 date-time with its UTC offset');
       // The creation parts (list order, "years ago") of the time that wins now: the user's, else the file's.
       const current = await this.mine(req.userId, req.id);
-      changes.userCreationTime = req.creationTime;
-      Object.assign(changes, shownCreationParts(req.creationTime, current.metadata.creationTime));
+      changes.userCreationTime = creationTime;
+      Object.assign(changes, shownCreationParts(creationTime, current.metadata.creationTime));
     }
     const doc = await this.items.update(req.userId, req.id, changes, this.now());
     if (!doc) throw notFound(NOT_FOUND_MESSAGE);
