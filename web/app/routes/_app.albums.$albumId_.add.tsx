@@ -1,8 +1,8 @@
 import { redirect } from '@remix-run/node';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react';
-import { ApiError } from '~/api/client.server';
 import { useCallback, useEffect, useMemo, useReducer } from 'react';
+import { ApiError } from '~/api/client.server';
 import { MediaGrid } from '~/components/MediaGrid';
 import { Button, buttonClass } from '~/components/ui/Button';
 import { useMediaList } from '~/hooks/useMediaList';

@@ -37,7 +37,7 @@ export function listen(app: RequestListener, opts: ConnectionLimits & { port: nu
 }
 
 /** What Node answers a request it cannot read, as Node chooses the status, with the contract's `{"message"}`. */
-export function unreadableRequestAnswer(code: string | undefined): { status: number; reason: string; message: string } {
+function unreadableRequestAnswer(code: string | undefined): { status: number; reason: string; message: string } {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
       return {
